@@ -1,0 +1,49 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import starlight from '@astrojs/starlight';
+import preact from '@astrojs/preact';
+import remarkMath from 'remark-math';
+import rehypeKatex from 'rehype-katex';
+import { unified } from '@astrojs/markdown-remark';
+import rehypeFocusableScroll from './src/markdown/rehype-focusable-scroll';
+
+/** The lessons in reading order; the sidebar and the landing page's path follow it. */
+const lessons = [
+  'diagnostics',
+  'mixed-precision',
+  'gradient-accumulation',
+  'gradient-checkpointing',
+  'parallelism',
+  'offload',
+  'distillation-and-compression',
+  'putting-it-together',
+];
+
+export default defineConfig({
+  site: 'https://gpu-memory-lab.example',
+  integrations: [
+    starlight({
+      title: 'GPU Memory Lab',
+      description:
+        'Learn to fix "CUDA out of memory": lessons, calculators and experiments that measure GPU memory in your browser.',
+      components: { Search: './src/components/overrides/Search.astro' },
+      customCss: ['katex/dist/katex.min.css', './src/styles/custom.css'],
+      sidebar: [
+        { label: 'Start here', link: '/' },
+        {
+          label: 'Lessons',
+          items: lessons.map((slug, i) => ({ slug: `lessons/${String(i + 1).padStart(2, '0')}-${slug}` })),
+        },
+        { label: 'Reference', items: [{ slug: 'glossary' }] },
+      ],
+      lastUpdated: false,
+      pagination: true,
+    }),
+    preact(),
+  ],
+  markdown: {
+    // KaTeX needs remark-math + rehype-katex, which run on the unified processor only
+    // (Astro 7's default Sätteri parses math but does not render it).
+    processor: unified({ remarkPlugins: [remarkMath], rehypePlugins: [rehypeKatex, rehypeFocusableScroll] }),
+  },
+});

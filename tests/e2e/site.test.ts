@@ -1,0 +1,65 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { seriousAxeViolations } from './support/axe';
+import { BROWSER_CONFIGS, launchBrowser, openRecordingPage } from './support/browser';
+import { collectLinks, findBrokenLinks, type PageLinks } from './support/page-links';
+import { listBuiltPages } from './support/site-pages';
+
+/** Site-wide checks on every built page, in both browser configurations. */
+const pages = listBuiltPages();
+const baseUrl = inject('baseUrl');
+
+test('the built site has the landing page, every lesson and the glossary', () => {
+  expect(pages).toContain('/');
+  expect(pages).toContain('/glossary/');
+  expect(pages.filter((p) => p.startsWith('/lessons/'))).toHaveLength(8);
+});
+
+describe.each(BROWSER_CONFIGS)('every page with $name', (config) => {
+  let browser: Browser;
+  const linksByPage = new Map<string, PageLinks>();
+
+  beforeAll(async () => {
+    browser = await launchBrowser(config);
+  });
+  afterAll(() => browser?.close());
+
+  test.each(pages)('%s loads cleanly and passes axe', async (path) => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    const failedResponses: string[] = [];
+    page.on('response', (res) => {
+      if (res.status() >= 400) failedResponses.push(`${res.status()} ${res.url()}`);
+    });
+    try {
+      const response = await page.goto(baseUrl + path, { waitUntil: 'load' });
+      expect(response?.status()).toBe(200);
+      // Scroll through so every `client:visible` island hydrates before the checks.
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
+          window.scrollTo(0, y);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      });
+      await page.waitForLoadState('networkidle');
+      expect(problems.pageErrors, 'uncaught exceptions').toEqual([]);
+      expect(problems.consoleErrors, 'console errors').toEqual([]);
+      expect(problems.offsiteRequests, 'requests that leave localhost').toEqual([]);
+      expect(failedResponses, 'failed requests').toEqual([]);
+      expect(await seriousAxeViolations(page), 'serious or critical axe violations').toEqual([]);
+      linksByPage.set(path, await collectLinks(page));
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('every internal link and #anchor resolves', async () => {
+    expect(linksByPage.size, 'all pages were visited').toBe(pages.length);
+    const { origin } = new URL(baseUrl);
+    const { broken, otherTargets } = findBrokenLinks(origin, linksByPage);
+    for (const path of otherTargets) {
+      const res = await fetch(origin + path, { method: 'HEAD' });
+      if (res.status !== 200) broken.push(`${path} (HTTP ${res.status})`);
+    }
+    expect(broken).toEqual([]);
+  });
+});

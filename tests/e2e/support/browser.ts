@@ -1,0 +1,69 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium; override with CHROMIUM_PATH. */
+const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** Flags verified on these machines (shared/BROWSER-TESTING.md): no sandbox, no background traffic. */
+const BASE_FLAGS = [
+  '--no-sandbox',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** WebGPU on a software adapter (SwiftShader); without these flags `requestAdapter()` is null. */
+const WEBGPU_FLAGS = [
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--ignore-gpu-blocklist',
+];
+
+/** The two configurations every browser test runs in. */
+export const BROWSER_CONFIGS = [
+  { name: 'webgpu-on', webgpu: true },
+  { name: 'webgpu-off', webgpu: false },
+] as const;
+
+export type BrowserConfig = (typeof BROWSER_CONFIGS)[number];
+
+export function launchBrowser(config: BrowserConfig): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: config.webgpu ? [...BASE_FLAGS, ...WEBGPU_FLAGS] : BASE_FLAGS,
+  });
+}
+
+/** What a page did that a site-wide check forbids. */
+export interface PageProblems {
+  consoleErrors: string[];
+  pageErrors: string[];
+  /** Requests to any host other than the local test server; they are aborted, never sent. */
+  offsiteRequests: string[];
+}
+
+/**
+ * A fresh context whose pages record console errors, uncaught exceptions and off-site requests.
+ * Off-site requests are aborted so that a stray one fails the test instead of hanging it.
+ */
+export async function openRecordingPage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+  const context = await browser.newContext();
+  const problems: PageProblems = { consoleErrors: [], pageErrors: [], offsiteRequests: [] };
+  const { origin } = new URL(baseUrl);
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    problems.offsiteRequests.push(url);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.consoleErrors.push(msg.text());
+  });
+  page.on('pageerror', (err) => problems.pageErrors.push(String(err)));
+  return { context, page, problems };
+}
