@@ -41,6 +41,13 @@ describe.each(BROWSER_CONFIGS)('every page with $name', (config) => {
         }
       });
       await page.waitForLoadState('networkidle');
+      // Expressive Code makes overflowing code blocks focusable from a debounced ResizeObserver
+      // (~250 ms after layout); wait for it rather than racing axe against it.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLElement>('.expressive-code pre')].every(
+          (pre) => pre.scrollWidth <= pre.clientWidth || pre.hasAttribute('tabindex'),
+        ),
+      );
       expect(problems.pageErrors, 'uncaught exceptions').toEqual([]);
       expect(problems.consoleErrors, 'console errors').toEqual([]);
       expect(problems.offsiteRequests, 'requests that leave localhost').toEqual([]);

@@ -67,3 +67,11 @@ export async function openRecordingPage(browser: Browser, baseUrl: string): Prom
   page.on('pageerror', (err) => problems.pageErrors.push(String(err)));
   return { context, page, problems };
 }
+
+/** Waits until the Astro island holding `selector` has hydrated (Astro drops its `ssr` attribute). */
+export async function waitForHydration(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((sel) => {
+    const island = document.querySelector(sel)?.closest('astro-island');
+    return island !== null && island !== undefined && !island.hasAttribute('ssr');
+  }, selector);
+}

@@ -1,0 +1,58 @@
+/**
+ * Experiment timings in headless Chromium, WASM vs WebGPU (SwiftShader here; a real GPU is
+ * far faster): runtime download, session creation, step time per variant, and the wall time
+ * from Run to done. Builds nothing: run `npm run build` first.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BROWSER_CONFIGS, launchBrowser, waitForHydration } from '../../tests/e2e/support/browser.ts';
+import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
+
+const EXPERIMENTS = [
+  ['mixed-precision', '/lessons/02-mixed-precision/'],
+  ['gradient-accumulation', '/lessons/03-gradient-accumulation/'],
+  ['gradient-checkpointing', '/lessons/04-gradient-checkpointing/'],
+] as const;
+
+export default async function bench(): Promise<void> {
+  const dist = join(import.meta.dirname, '../../dist');
+  if (!existsSync(dist)) {
+    console.log('lab: no dist/ — run `npm run build` first');
+    return;
+  }
+  const server = await startStaticServer(dist);
+  console.log('lab: default sizes (width 256, 8 layers, batch 512); times in seconds');
+  console.log('config       experiment               backend  runtime  load   step before  step after  Run→done');
+  try {
+    for (const config of BROWSER_CONFIGS) {
+      const browser = await launchBrowser(config);
+      try {
+        for (const [id, path] of EXPERIMENTS) {
+          const page = await browser.newPage();
+          const runtime: number[] = [];
+          page.on('requestfinished', (request) => {
+            if (request.url().endsWith('.wasm')) runtime.push(request.timing().responseEnd);
+          });
+          await page.goto(server.url + path);
+          const root = page.locator(`[data-experiment="${id}"]`);
+          await root.scrollIntoViewIfNeeded();
+          await waitForHydration(page, `[data-experiment="${id}"]`);
+          const started = performance.now();
+          await root.locator('[data-action="run"]').click();
+          await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), `[data-experiment="${id}"]`, { timeout: 300_000 });
+          const wall = (performance.now() - started) / 1000;
+          const d = await root.evaluate((el) => ({ ...(el as HTMLElement).dataset }));
+          const s = (ms: string | undefined) => (Number(ms) / 1000).toFixed(2).padStart(6);
+          console.log(
+            `${config.name.padEnd(12)} ${id.padEnd(24)} ${(d['backend'] ?? d['state'] ?? '?').padEnd(8)} ${((runtime[0] ?? 0) / 1000).toFixed(2).padStart(6)}  ${s(d['loadMs'])}  ${s(d['beforeStepMs'])}       ${s(d['afterStepMs'])}      ${wall.toFixed(1).padStart(6)}`,
+          );
+          await page.close();
+        }
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+}

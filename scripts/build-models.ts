@@ -1,0 +1,52 @@
+/**
+ * Generates every demo model into public/models/ (git-ignored) plus public/models/manifest.json.
+ * Deterministic: no timestamps, no unseeded randomness (weights are not in the files at all;
+ * the browser makes them with initWeights(parameters, seed)).
+ *
+ * Usage: tsx scripts/build-models.ts [--out <dir>]
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { demoCatalog } from '../src/graphs/catalog.ts';
+import { generateModel } from '../src/graphs/factory.ts';
+import { buildManifest } from '../src/graphs/manifest.ts';
+import { OPSET } from '../src/graphs/ops.ts';
+import { predictLabBytes } from '../src/lab/predict.ts';
+
+const outFlag = process.argv.indexOf('--out');
+const outDir = resolve(outFlag >= 0 ? (process.argv[outFlag + 1] ?? 'public/models') : 'public/models');
+
+const started = performance.now();
+await rm(outDir, { recursive: true, force: true });
+const generated = demoCatalog().flatMap((demo) => demo.variants.map((v) => generateModel(demo, v)));
+let totalBytes = 0;
+let fileCount = 0;
+for (const { files } of generated) {
+  for (const file of files) {
+    const target = join(outDir, file.path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.bytes);
+    totalBytes += file.bytes.length;
+    fileCount += 1;
+  }
+}
+// Each MLP training entry carries the memory engine's prediction at its suggested batch (one
+// micro-batch); the lab recomputes it for whatever batch the reader picks.
+const manifest = buildManifest(
+  generated.map((g) => g.entry),
+  {
+    predict: (model) =>
+      model.arch === 'mlp' && model.variant.training
+        ? { batch: model.shapes.batch, microBatches: 1, bytes: predictLabBytes(model, { batch: model.shapes.batch, microBatches: 1 }) }
+        : null,
+  },
+  OPSET,
+);
+// Compact: the browser fetches this file; pretty-print it with `jq` when reading.
+const manifestText = `${JSON.stringify(manifest)}\n`;
+await writeFile(join(outDir, 'manifest.json'), manifestText);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(
+  `build-models: ${generated.length} models, ${fileCount} .onnx files, ` +
+    `${(totalBytes / 2 ** 20).toFixed(2)} MiB + manifest ${(manifestText.length / 2 ** 20).toFixed(2)} MiB in ${seconds} s → ${outDir}`,
+);

@@ -1,0 +1,82 @@
+/** Human-readable table of an estimate. */
+import { formatBytes, formatCount, formatSeconds, type EstimateResult, type MemoryLine } from '../memory/index.ts';
+
+const LABEL_WIDTH = 70;
+
+function fit(text: string, width: number): string {
+  return text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`;
+}
+
+/** Two decimals, or six for sizes under 0.01 of the unit (the demo models are a few MB). */
+function sized(bytes: number, unit: 'GiB' | 'GB'): string {
+  const scale = unit === 'GiB' ? 2 ** 30 : 1e9;
+  return formatBytes(bytes, unit, bytes > 0 && bytes < 0.01 * scale ? 6 : 2);
+}
+
+function row(label: string, bytes: number): string {
+  return `  ${fit(label, LABEL_WIDTH)} ${sized(bytes, 'GiB').padStart(14)} ${sized(bytes, 'GB').padStart(14)}`;
+}
+
+function lineRows(lines: readonly MemoryLine[], withSources: boolean): string[] {
+  return lines.flatMap((l) => (withSources ? [row(l.label, l.bytes), `      ↳ ${l.source}`] : [row(l.label, l.bytes)]));
+}
+
+/** Render an estimate as a table; `withSources` adds each line's source under it. */
+export function renderTable(result: EstimateResult, withSources = false): string {
+  const r = result.resolved;
+  const out: string[] = [];
+  const what = result.mode === 'train' ? 'training step' : 'inference';
+  out.push(`GPU Memory Lab · estimate (${what}, per GPU${result.stage === 'only' ? '' : `, ${result.stage} pipeline stage`})`);
+  const name = result.modelId ?? (result.model === null ? 'params only' : `custom ${result.model.arch}`);
+  const moe = result.activeParams !== result.params ? ` (${formatCount(result.activeParams)} active)` : '';
+  out.push(`Model     ${name} · ${formatCount(result.params)} params${moe}`);
+  if (result.mode === 'train') {
+    out.push(`Setup     ${r.precision} · ${r.optimizer} · micro-batch ${r.microBatch} × seq ${r.seq} · grad-accum ${r.gradAccum} · recompute ${r.recompute}${r.flashAttention ? ' · flash-attention' : ''}${r.dropout ? ' · dropout' : ''}`);
+    out.push(`Parallel  dp ${r.dp} · zero ${r.zero} · tp ${r.tp}${r.sp ? ' + sp' : ''} · pp ${r.pp} · offload ${r.offload}${r.offload === 'none' ? '' : ` (${r.offloadDevice})`}${r.teacher === null ? '' : ` · teacher ${r.teacher.id}`}`);
+  } else {
+    out.push(`Setup     weights ${r.weights} · batch ${r.microBatch} · ${r.tokens} tokens cached · tp ${r.tp} · pp ${r.pp}${r.flashAttention ? ' · flash-attention' : ''}`);
+  }
+  out.push('');
+  out.push(`  ${'Per GPU'.padEnd(LABEL_WIDTH)} ${'GiB'.padStart(14)} ${'GB'.padStart(14)}`);
+  out.push(...lineRows(result.lines.filter((l) => l.device === 'gpu'), withSources));
+  out.push(`  ${'─'.repeat(LABEL_WIDTH + 30)}`);
+  const g = result.perGpu;
+  const subtotals: [string, number][] = [
+    ['weights', g.weights], ['gradients', g.gradients], ['optimizer', g.optimizer], ['activations', g.activations],
+    ['KV cache', g.kvCache], ['overhead', g.overhead],
+  ];
+  out.push(`  ${subtotals.filter(([, b]) => b > 0).map(([n, b]) => `${n} ${sized(b, 'GiB')}`).join(' · ')}`);
+  out.push(row('Total per GPU', g.total));
+  const hostLines = result.lines.filter((l) => l.device !== 'gpu');
+  if (hostLines.length > 0) {
+    out.push('');
+    out.push(`  ${'Offloaded (per GPU process; × GPUs per node for the node)'.padEnd(LABEL_WIDTH)}`);
+    out.push(...lineRows(hostLines, withSources));
+    if (result.perCpu.total > 0) out.push(row('Total host RAM per GPU process', result.perCpu.total));
+    if (result.perNvme.total > 0) out.push(row('Total NVMe per GPU process', result.perNvme.total));
+  }
+  out.push('');
+  if (result.gpu === null || result.headroom === null) {
+    out.push('Fits      (give --gpu ID to check the fit)');
+  } else {
+    const gpu = result.gpu;
+    out.push(`GPU       ${gpu.name}: ${formatBytes(gpu.memoryBytes, 'GiB')} (${formatBytes(gpu.memoryBytes, 'GB')}) as the driver reports it; sold as ${gpu.marketedMemory}`);
+    out.push(`Headroom  keep ${result.headroom.percent} % free against fragmentation: ${formatBytes(result.headroom.bytes, 'GiB')}`);
+    out.push(result.fits === true
+      ? `Fits      yes, ${formatBytes(result.spare ?? 0, 'GiB')} to spare after the free margin`
+      : `Fits      NO, ${formatBytes(result.shortfall ?? 0, 'GiB')} over (total + free margin > GPU memory)`);
+  }
+  if (result.stepTime !== null) {
+    out.push('');
+    out.push(`Step time (estimate${result.mode === 'train' ? ', per optimizer step' : ''}; assumes ${result.stepTime.assumptions.join('; ')})`);
+    for (const l of result.stepTime.lines) out.push(`  ${fit(l.label, LABEL_WIDTH)} ${formatSeconds(l.seconds).padStart(12)}`);
+    if (result.mode === 'train') out.push(`  ${fit('Total', LABEL_WIDTH)} ${formatSeconds(result.stepTime.totalSeconds).padStart(12)}`);
+  }
+  if (result.warnings.length > 0) {
+    out.push('');
+    out.push('Warnings');
+    for (const w of result.warnings) out.push(`  - ${w}`);
+  }
+  out.push('');
+  return out.join('\n');
+}

@@ -1,0 +1,119 @@
+import type { EstimateOptions, RawFlags } from '../../memory/index';
+
+/** Ids of the site's calculators; each is a `data-calculator` value. */
+export type CalculatorId =
+  | 'breakdown'
+  | 'mixed-precision'
+  | 'gradient-accumulation'
+  | 'gradient-checkpointing'
+  | 'parallelism'
+  | 'offload'
+  | 'inference'
+  | 'distillation'
+  | 'stack'
+  | 'rent-cost';
+
+/** One bar of a calculator's chart: a label and the options it estimates. */
+export interface Scenario {
+  readonly label: string;
+  readonly options: EstimateOptions;
+}
+
+/** What a calculator shows and how it derives its comparison from the reader's settings. */
+export interface CalculatorSpec {
+  /** Flags the reader can change (model and GPU pickers are always shown). */
+  readonly fields: readonly string[];
+  /** Settings before the reader changes anything (flag vocabulary). */
+  readonly defaults: RawFlags;
+  /**
+   * The scenarios to compare, derived from the reader's settings; the last one is always the
+   * settings themselves (the configuration the URL and `data-total-bytes` describe).
+   */
+  readonly scenarios: (options: EstimateOptions) => readonly Scenario[];
+}
+
+const MODEL_FIELDS = ['micro-batch', 'seq'] as const;
+
+/** Builds "technique off" vs "your settings" from a function that turns the technique off. */
+const beforeAfter =
+  (beforeLabel: string, afterLabel: string, turnOff: (o: EstimateOptions) => EstimateOptions) =>
+  (options: EstimateOptions): readonly Scenario[] => [
+    { label: beforeLabel, options: turnOff(options) },
+    { label: afterLabel, options },
+  ];
+
+export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
+  breakdown: {
+    fields: ['mode', ...MODEL_FIELDS, 'precision', 'optimizer', 'weights', 'tokens'],
+    defaults: { model: 'llama-3-8b', gpu: 'rtx-4090', 'micro-batch': '1', seq: '2048', precision: 'amp-bf16' },
+    scenarios: (options) => [{ label: 'your settings', options }],
+  },
+  'mixed-precision': {
+    fields: [...MODEL_FIELDS, 'precision', 'optimizer', 'recompute'],
+    defaults: { model: 'gpt2-xl', gpu: 'rtx-4090', 'micro-batch': '4', seq: '1024', precision: 'amp-bf16' },
+    scenarios: beforeAfter('fp32', 'your precision', (o) => ({ ...o, precision: 'fp32' })),
+  },
+  'gradient-accumulation': {
+    fields: [...MODEL_FIELDS, 'grad-accum', 'precision', 'recompute'],
+    defaults: { model: 'gpt2-large', gpu: 'rtx-4090', 'micro-batch': '2', seq: '1024', 'grad-accum': '8', precision: 'amp-bf16' },
+    scenarios: beforeAfter('whole batch at once', 'micro-batches', (o) => ({
+      ...o,
+      microBatch: (o.microBatch ?? 1) * (o.gradAccum ?? 1),
+      gradAccum: 1,
+    })),
+  },
+  'gradient-checkpointing': {
+    fields: [...MODEL_FIELDS, 'recompute', 'flash-attention', 'precision'],
+    defaults: { model: 'llama-2-7b', gpu: 'a100-80gb', 'micro-batch': '4', seq: '4096', recompute: 'full', precision: 'mixed-bf16', zero: '3', dp: '8' },
+    scenarios: beforeAfter('keep all activations', 'your recompute', (o) => ({ ...o, recompute: 'none' })),
+  },
+  parallelism: {
+    fields: [...MODEL_FIELDS, 'dp', 'zero', 'tp', 'sp', 'pp', 'recompute', 'precision'],
+    defaults: { model: 'llama-2-13b', gpu: 'a100-80gb', 'micro-batch': '1', seq: '4096', dp: '8', zero: '3', precision: 'mixed-bf16', recompute: 'full' },
+    scenarios: beforeAfter('one GPU', 'your parallel layout', (o) => ({ ...o, dp: 1, zero: 0, tp: 1, pp: 1, sp: false })),
+  },
+  offload: {
+    fields: [...MODEL_FIELDS, 'offload', 'offload-device', 'zero', 'dp', 'precision', 'recompute'],
+    defaults: { model: 'llama-2-7b', gpu: 'rtx-4090', 'micro-batch': '1', seq: '2048', offload: 'optimizer', zero: '2', precision: 'mixed-bf16', recompute: 'full' },
+    scenarios: beforeAfter('nothing offloaded', 'your offload', (o) => ({ ...o, offload: 'none' })),
+  },
+  inference: {
+    fields: ['micro-batch', 'tokens', 'weights'],
+    defaults: { model: 'llama-2-13b', gpu: 'rtx-4090', mode: 'infer', 'micro-batch': '1', tokens: '4096', weights: 'int4' },
+    scenarios: beforeAfter('bf16 weights', 'your weights', (o) => ({ ...o, weights: 'bf16' })),
+  },
+  distillation: {
+    fields: [...MODEL_FIELDS, 'teacher', 'teacher-weights', 'precision', 'recompute'],
+    defaults: { model: 'gpt2', gpu: 'rtx-4090', teacher: 'gpt2-xl', 'teacher-weights': 'bf16', 'micro-batch': '8', seq: '1024', precision: 'amp-bf16' },
+    scenarios: beforeAfter('student alone', 'student + frozen teacher', (o) => {
+      const { teacher: _teacher, teacherWeights: _weights, ...student } = o;
+      return student;
+    }),
+  },
+  stack: {
+    fields: [...MODEL_FIELDS, 'precision', 'recompute', 'optimizer', 'offload', 'zero', 'dp'],
+    defaults: { model: 'gpt2-xl', gpu: 'rtx-4090', 'micro-batch': '4', seq: '512', precision: 'amp-bf16', recompute: 'full', optimizer: 'adamw-8bit' },
+    // Each bar adds one of the reader's choices to the one before, starting from plain fp32 AdamW.
+    scenarios: (o) => {
+      const base: EstimateOptions = { ...o, precision: 'fp32', recompute: 'none', optimizer: 'adamw', offload: 'none', zero: 0, dp: 1 };
+      const steps: Scenario[] = [{ label: 'fp32, AdamW', options: base }];
+      const add = (label: string, change: EstimateOptions) => {
+        const previous = steps[steps.length - 1]?.options ?? base;
+        steps.push({ label, options: { ...previous, ...change } });
+      };
+      if (o.precision && o.precision !== 'fp32') add(`+ ${o.precision}`, { precision: o.precision });
+      if (o.recompute && o.recompute !== 'none') add(`+ ${o.recompute} recompute`, { recompute: o.recompute });
+      if (o.optimizer && o.optimizer !== 'adamw') add(`+ ${o.optimizer}`, { optimizer: o.optimizer });
+      if ((o.zero ?? 0) > 0 || (o.dp ?? 1) > 1) add(`+ ZeRO-${o.zero ?? 0} on ${o.dp ?? 1} GPUs`, { zero: o.zero ?? 0, dp: o.dp ?? 1 });
+      if (o.offload && o.offload !== 'none') add(`+ offload ${o.offload}`, { offload: o.offload });
+      // The last bar must be exactly the reader's settings.
+      steps[steps.length - 1] = { label: steps[steps.length - 1]?.label ?? 'your settings', options: o };
+      return steps;
+    },
+  },
+  'rent-cost': {
+    fields: [...MODEL_FIELDS, 'precision', 'recompute', 'dp', 'zero'],
+    defaults: { model: 'llama-2-7b', gpu: 'a100-80gb', 'micro-batch': '4', seq: '2048', precision: 'mixed-bf16', recompute: 'full', dp: '4', zero: '3' },
+    scenarios: (options) => [{ label: 'your settings', options }],
+  },
+};

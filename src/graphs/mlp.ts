@@ -1,0 +1,50 @@
+/**
+ * The MLP demo: input width h, L hidden blocks Linear(h→h, bias) + ReLU, then a Linear(h→classes)
+ * head and softmax cross-entropy (mean over the batch).
+ *
+ * Matches the memory engine's convention (src/memory): per hidden layer the backward keeps one
+ * batch×h tensor (the layer input; ReLU's backward reads its output, which is the next layer's
+ * input), plus the logits (kept as log-probabilities by the loss).
+ */
+import { linear } from './layers.ts';
+import { BATCH_DIM, type LayeredModel, type Stage } from './model.ts';
+import * as op from './ops.ts';
+import type { ParamSpec } from './params.ts';
+
+/** Size of an MLP demo model. */
+export interface MlpSpec {
+  /** Input and hidden width h. */
+  readonly hidden: number;
+  /** Number of hidden Linear+ReLU blocks L. */
+  readonly layers: number;
+  /** Number of classes of the head. */
+  readonly classes: number;
+}
+
+/** Builds the MLP definition. Weights are He-normal (suits ReLU), biases zero. */
+export function createMlp({ hidden, layers, classes }: MlpSpec): LayeredModel {
+  const stageParameters = (stage: Stage): ParamSpec[] => {
+    if (stage === 'input') return [];
+    if (stage === 'head')
+      return [
+        { name: 'head.w', shape: [hidden, classes], init: { kind: 'normal', std: Math.sqrt(1 / hidden) } },
+        { name: 'head.b', shape: [classes], init: { kind: 'zeros' } },
+      ];
+    return [
+      { name: `w${stage}`, shape: [hidden, hidden], init: { kind: 'normal', std: Math.sqrt(2 / hidden) } },
+      { name: `b${stage}`, shape: [hidden], init: { kind: 'zeros' } },
+    ];
+  };
+  return {
+    arch: 'mlp',
+    layers,
+    dims: { hidden, layers, classes },
+    data: { name: 'x', dtype: 'float32', shape: [BATCH_DIM, hidden] },
+    labels: { name: 'labels', dtype: 'int64', shape: [BATCH_DIM] },
+    activationShape: [BATCH_DIM, hidden],
+    stageParameters,
+    emitInput: (ctx, x) => (ctx.dtype === 'float32' ? x : op.cast(ctx.b, x, ctx.dtype, `${x}.${ctx.dtype}`)),
+    emitLayer: (ctx, l, x, out) => ctx.b.scoped(`l${l}`, () => op.relu(ctx.b, linear(ctx, x, `w${l}`, `b${l}`), out)),
+    emitHead: (ctx, x) => ctx.b.scoped('head', () => linear(ctx, x, 'head.w', 'head.b', 'logits')),
+  };
+}

@@ -1,0 +1,97 @@
+import type { Manifest, ManifestModel, ManifestVariant } from '../graphs/manifest';
+import type { Backend } from './protocol';
+import type { LabSettings } from './settings';
+
+/** Ids of the experiments this module defines; each is a `data-experiment` value. */
+export type ExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing';
+
+/** One side of an experiment: which model variant runs, and how the batch is split. */
+export interface ExperimentSide {
+  readonly label: string;
+  /** Whether a manifest variant is this side's model on this backend. */
+  readonly matches: (variant: ManifestVariant, backend: Backend) => boolean;
+  readonly microBatches: (settings: LabSettings) => number;
+}
+
+/** How the two sides' gradients are compared, and what the reader is told. */
+export interface GradientCheck {
+  /** Largest relative difference still called a pass. */
+  readonly tolerance: number;
+  readonly passLabel: string;
+  readonly failLabel: string;
+}
+
+/** An experiment: the same model measured without (before) and with (after) a technique. */
+export interface ExperimentDefinition {
+  readonly id: ExperimentId;
+  readonly before: ExperimentSide;
+  readonly after: ExperimentSide;
+  /** The "after" side needs 16-bit shaders (`shader-f16`) to run on WebGPU. */
+  readonly needsF16: boolean;
+  /** Whether the micro-batch field applies. */
+  readonly accumulate: boolean;
+  readonly gradients: GradientCheck;
+  /**
+   * Why this backend cannot show the technique's saving, or null when it can. The experiment
+   * still runs there (gradients, step time), and the page says why the bytes match.
+   */
+  readonly unmeasurable: (backend: Backend) => string | null;
+}
+
+const once = (): number => 1;
+const plain = (v: ManifestVariant): boolean => !v.accumulate && !v.sgd && v.training;
+const formFor = (backend: Backend): ManifestVariant['form'] => (backend === 'webgpu' ? 'segmented' : 'single');
+
+export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> = {
+  'mixed-precision': {
+    id: 'mixed-precision',
+    before: { label: 'fp32', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once },
+    after: { label: '16-bit (AMP-style)', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp16', microBatches: once },
+    needsF16: true,
+    accumulate: false,
+    // fp16 keeps ~3 significant digits; gradients through 16-bit activations drift by about 1e-3.
+    gradients: { tolerance: 0.05, passLabel: 'Gradients drift only by 16-bit rounding', failLabel: 'Gradients drifted more than 5%' },
+    unmeasurable: (backend) =>
+      backend === 'wasm'
+        ? 'On WebAssembly, onnxruntime-web runs the 16-bit model with fp32 CPU kernels (it casts the 16-bit tensors back), so both variants hold the same bytes and compute the same numbers. Only a GPU with 16-bit shaders (WebGPU shader-f16) shows the saving the prediction describes.'
+        : null,
+  },
+  'gradient-accumulation': {
+    id: 'gradient-accumulation',
+    before: { label: 'one batch', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once },
+    after: {
+      label: 'micro-batches',
+      matches: (v) => v.accumulate && v.training && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: (s) => s.microBatches,
+    },
+    needsF16: false,
+    accumulate: true,
+    // Same sum in another order: float32 rounding only.
+    gradients: { tolerance: 1e-4, passLabel: 'Gradients equal (float32 rounding only)', failLabel: 'Gradients differ' },
+    unmeasurable: () => null,
+  },
+  'gradient-checkpointing': {
+    id: 'gradient-checkpointing',
+    // WebGPU: one graph per segment, since onnxruntime-web reuses freed buffers across runs but
+    // barely within one. WASM: the single step graph, since tensors handed between runs leave
+    // the WebAssembly heap (the only thing measurable there) and would hide the saving.
+    before: { label: 'keep activations', matches: (v, backend) => plain(v) && v.form === formFor(backend) && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once },
+    after: { label: 'recompute', matches: (v, backend) => plain(v) && v.form === formFor(backend) && v.activations.kind === 'recompute' && v.precision === 'fp32', microBatches: once },
+    needsF16: false,
+    accumulate: false,
+    // Recomputation repeats the same arithmetic: identical up to float32 rounding.
+    gradients: { tolerance: 1e-5, passLabel: 'Gradients identical', failLabel: 'Gradients differ' },
+    unmeasurable: (backend) =>
+      backend === 'wasm'
+        ? 'On WebAssembly the step runs as one graph, and onnxruntime-web’s CPU memory planner kept the heap at the same high-water mark with and without recomputation in our measurements (up to width 512, 16 layers, batch 2048). The recompute variant still shows its cost in step time; WebGPU shows the memory saving.'
+        : null,
+  },
+};
+
+/** The model a side runs for the reader's width and depth; throws if the factory made none. */
+export function findModel(manifest: Manifest<unknown>, side: ExperimentSide, settings: LabSettings, backend: Backend): ManifestModel {
+  const family = `mlp-h${settings.hidden}-l${settings.layers}`;
+  const model = manifest.models.find((m) => m.family === family && side.matches(m.variant, backend));
+  if (!model) throw new Error(`No ${side.label} model for ${family} in the manifest; run \`npm run models\`.`);
+  return model as ManifestModel;
+}

@@ -1,0 +1,44 @@
+import type { ManifestModel } from '../graphs/manifest';
+import { estimateMemory, type EstimateOptions } from '../memory/index';
+
+/** How a lab run differs from a plain fp32 step, in the memory engine's vocabulary. */
+export interface LabRunShape {
+  /** Examples per optimizer step. */
+  readonly batch: number;
+  /** Micro-batches the step is split into (gradient accumulation). */
+  readonly microBatches: number;
+}
+
+/**
+ * The memory engine's prediction for a lab model: the same `estimateMemory` the calculators
+ * and the CLI use, for the MLP the browser runs. The CUDA context and workspace lines are left
+ * out, since a browser's WebGPU device has neither; everything else (weights, gradients,
+ * optimizer, activations) is summed.
+ */
+export function predictLabBytes(model: ManifestModel, { batch, microBatches }: LabRunShape): number {
+  const outcome = estimateMemory(labEstimateOptions(model, { batch, microBatches }));
+  if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  return outcome.result.lines.filter((line) => line.device === 'gpu' && line.category !== 'overhead').reduce((sum, line) => sum + line.bytes, 0);
+}
+
+/** The `estimate` options (and so the CLI flags) that describe a lab model's step. */
+export function labEstimateOptions(model: ManifestModel, { batch, microBatches }: LabRunShape): EstimateOptions {
+  const { variant, shapes } = model;
+  if (model.arch !== 'mlp') throw new Error(`no prediction for ${model.arch} lab models yet`);
+  return {
+    arch: 'mlp',
+    hidden: shapes.hidden,
+    layers: shapes.layers,
+    vocab: shapes.classes ?? 0,
+    mode: 'train',
+    // The lab's 16-bit graphs take fp32 master weights and return fp32 gradients: autocast.
+    precision: variant.precision === 'fp16' ? 'amp-fp16' : 'fp32',
+    // No optimizer runs in these steps; plain SGD keeps no state, so it adds nothing.
+    optimizer: 'sgd',
+    microBatch: batch / microBatches,
+    gradAccum: microBatches,
+    ...(variant.activations.kind === 'recompute'
+      ? { recompute: 'full' as const, checkpointEvery: variant.activations.segmentLayers }
+      : { recompute: 'none' as const }),
+  };
+}

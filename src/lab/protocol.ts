@@ -1,0 +1,69 @@
+import type { ManifestModel } from '../graphs/manifest';
+import type { PhaseMemory, TimelinePoint } from './memory-tracker';
+
+/** Where a run executes. */
+export type Backend = 'webgpu' | 'wasm';
+
+/** What a measurement counts: WebGPU storage buffers, or the WebAssembly heap's high-water mark. */
+export type MemoryKind = 'webgpu-buffers' | 'wasm-heap';
+
+/** One variant to run: a model, and how its step's batch is split. */
+export interface VariantSpec {
+  readonly model: ManifestModel;
+  /** Examples per step (split into `microBatches` for accumulation variants). */
+  readonly batch: number;
+  /** Micro-batches per step; above 1 only for models with `variant.accumulate`. */
+  readonly microBatches: number;
+  /** Seed of the weights and the data, so variants see identical inputs. */
+  readonly seed: number;
+  /** Steps to run; the last one is timed (the first compiles shaders). */
+  readonly steps: number;
+}
+
+/**
+ * Page → worker: run variants one after another in one fresh runtime. Each variant's sessions
+ * are released before the next starts (onnxruntime-web frees its buffers only when the last
+ * session goes), and each is measured from the live bytes at its own start.
+ */
+export interface VariantRequest {
+  readonly backend: Backend;
+  /** The onnxruntime-web WebAssembly binary, fetched once by the page (with progress). */
+  readonly wasmBinary: ArrayBuffer;
+  /** URL of the folder that holds the manifest's graph files (ends with `/`). */
+  readonly modelsUrl: string;
+  readonly variants: readonly VariantSpec[];
+}
+
+/** What one variant measured. */
+export interface VariantResult {
+  readonly backend: Backend;
+  /** Adapter description (`swiftshader`, a vendor and architecture), null on WASM. */
+  readonly adapter: string | null;
+  readonly memory: {
+    readonly kind: MemoryKind;
+    /** Counted bytes when this variant started (runtime and device set up, no session). */
+    readonly baselineBytes: number;
+    /** Highest counted bytes during the run. */
+    readonly peakBytes: number;
+    /** Counted bytes live right after the weights were placed and sessions created. */
+    readonly setupBytes: number;
+    readonly phases: readonly PhaseMemory[];
+    readonly timeline: readonly TimelinePoint[];
+  };
+  /** Wall time of the last step, in milliseconds. */
+  readonly stepMs: number;
+  /** Time to create the sessions, in milliseconds. */
+  readonly loadMs: number;
+  readonly loss: number;
+  /** Parameter gradients by parameter name (fp32). */
+  readonly gradients: Readonly<Record<string, Float32Array>>;
+}
+
+/** Why a run failed, in the terms the page explains to the reader. */
+export type FailureKind = 'out-of-memory' | 'device-lost' | 'limits' | 'unsupported' | 'error';
+
+/** Worker → page messages. */
+export type WorkerMessage =
+  | { readonly type: 'progress'; readonly stage: string }
+  | { readonly type: 'result'; readonly results: readonly VariantResult[] }
+  | { readonly type: 'error'; readonly kind: FailureKind; readonly message: string };

@@ -1,0 +1,162 @@
+/** The single entry point: options in, a labelled, sourced memory breakdown out. */
+import type { GpuSpec } from './gpus.ts';
+import { inferenceLines } from './inference-lines.ts';
+import { line, sumLines, type MemoryLine } from './lines.ts';
+import { countParams } from './params.ts';
+import type { FieldError, EstimateOptions, Mode } from './options.ts';
+import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
+import type { PipelineStage } from './parallel.ts';
+import { PRECISION_BYTES } from './precision.ts';
+import { inferenceTime, trainingStepTime, type StepTimeEstimate } from './time.ts';
+import { trainingLines } from './training-lines.ts';
+import { isByteCount } from './units.ts';
+import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
+import { ARCH_TRAITS, type ModelConfig } from './model.ts';
+import { formatBytes } from './format.ts';
+
+/** Per-GPU totals by category, bytes. */
+export interface PerGpuTotals {
+  weights: number;
+  gradients: number;
+  optimizer: number;
+  activations: number;
+  /** Activation bytes kept per layer for one micro-batch (0 for inference and `params` alone). */
+  activationsPerLayer: number;
+  kvCache: number;
+  overhead: number;
+  /** Sum of every GPU line (excludes the recommended free margin). */
+  total: number;
+}
+
+/** The estimate. Every size is a safe, non-negative integer number of bytes. */
+export interface EstimateResult {
+  mode: Mode;
+  /** Preset id (with "(modified)" when shape flags override it), or null. */
+  modelId: string | null;
+  /** Resolved model shape, or null for `params` alone. */
+  model: ModelConfig | null;
+  /** Total parameters. */
+  params: number;
+  /** Parameters a token uses (MoE: top-k experts); equals `params` for dense models. */
+  activeParams: number;
+  /** Parameters held by one GPU before ZeRO sharding (tensor/pipeline split applied). */
+  paramsPerGpu: number;
+  /** Pipeline stage the per-GPU figures describe. */
+  stage: PipelineStage;
+  /** Every line of the breakdown, GPU and host. */
+  lines: MemoryLine[];
+  perGpu: PerGpuTotals;
+  /** Host RAM per GPU process (offloaded states). */
+  perCpu: { total: number };
+  /** NVMe per GPU process (ZeRO-Infinity). */
+  perNvme: { total: number };
+  /** GPU checked against, or null. */
+  gpu: GpuSpec | null;
+  /** Recommended free margin against fragmentation, or null without a GPU. */
+  headroom: { percent: number; bytes: number } | null;
+  /** Whether perGpu.total plus the headroom fits the GPU; null without a GPU. */
+  fits: boolean | null;
+  /** Bytes left after total and headroom (negative values are reported as `shortfall`), or null. */
+  spare: number | null;
+  /** Bytes missing to fit, or null. */
+  shortfall: number | null;
+  /** Odd-but-legal input and what to do about it. */
+  warnings: string[];
+  /** Step-time estimate (needs a GPU), or null. */
+  stepTime: StepTimeEstimate | null;
+  /** The resolved configuration (all defaults filled in). */
+  resolved: ResolvedEstimate;
+}
+
+/** Outcome of `estimateMemory`. */
+export type EstimateOutcome = { ok: true; result: EstimateResult } | { ok: false; errors: FieldError[] };
+
+/**
+ * Estimate the memory of a training step or of inference, per GPU and per host.
+ * @example estimateMemory({ model: 'llama-2-7b', zero: 3, dp: 8, gpu: 'a100-80gb' })
+ */
+export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
+  const resolved = resolveEstimateOptions(options);
+  if (!resolved.ok) return resolved;
+  const r = resolved.value;
+  const warnings = [...resolved.warnings];
+  const stages: PipelineStage[] = r.mode === 'train' && r.pp > 1 ? ['first', 'last'] : ['only'];
+  let best: ReturnType<typeof buildStage> | null = null;
+  for (const stage of stages) {
+    const built = buildStage(r, stage);
+    if (best === null || built.perGpu.total > best.perGpu.total) best = built;
+  }
+  if (best === null) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
+  if (stages.length > 1) {
+    warnings.push(`pipeline parallel: per-GPU figures are for the ${best.stage} stage, the larger of first and last`);
+  }
+  const bad = best.lines.find((l) => !isByteCount(l.bytes));
+  if (bad !== undefined) {
+    return { ok: false, errors: [{ field: 'model', message: `configuration too large to compute exactly (${bad.id} exceeds 2^53 bytes)` }] };
+  }
+  const counts = r.model === null ? null : countParams(r.model);
+  const params = counts?.total ?? r.paramsOnly ?? 0;
+  const activeParams = counts?.active ?? params;
+  const gpu = r.gpu;
+  const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
+  const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - best.perGpu.total;
+  const fits = room === null ? null : room >= 0;
+  if (fits === false && gpu !== null && room !== null) {
+    warnings.push(`does not fit on the ${gpu.name}: ${formatBytes(-room, 'GiB')} over, counting the ${r.headroom} % free margin`);
+  }
+  const stepTime = gpu === null ? null : stepTimeFor(r, gpu, activeParams, best);
+  return {
+    ok: true,
+    result: {
+      mode: r.mode, modelId: r.modelId, model: r.model, params, activeParams, paramsPerGpu: best.paramsPerGpu, stage: best.stage,
+      lines: best.lines, perGpu: best.perGpu, perCpu: { total: sumLines(best.lines, 'cpu') }, perNvme: { total: sumLines(best.lines, 'nvme') },
+      gpu, headroom, fits, spare: room === null ? null : Math.max(0, room), shortfall: room === null ? null : Math.max(0, -room),
+      warnings, stepTime, resolved: r,
+    },
+  };
+}
+
+interface BuiltStage {
+  stage: PipelineStage;
+  lines: MemoryLine[];
+  perGpu: PerGpuTotals;
+  paramsPerGpu: number;
+}
+
+function buildStage(r: ResolvedEstimate, stage: PipelineStage): BuiltStage {
+  const built = r.mode === 'train' ? trainingLines(r, stage) : { ...inferenceLines(r), activationsPerLayer: 0 };
+  const lines = [
+    ...built.lines,
+    line('cuda-context', 'overhead', 'gpu', 'CUDA context (per process)', CUDA_CONTEXT_BYTES,
+      'PyTorch forums (discuss.pytorch.org/t/73021, /t/81330) and CUDA lazy loading; this site takes 500 MiB'),
+    line('cublas-workspace', 'overhead', 'gpu', 'cuBLAS workspace', cublasWorkspaceBytes(r.gpu),
+      'PyTorch ATen CUDABlas.cpp (PR #120925): 32 MiB on Hopper+, 4 MiB on ≥24 GiB Ampere, else 1 MiB'),
+  ];
+  const perGpu: PerGpuTotals = {
+    weights: sumLines(lines, 'gpu', 'weights'),
+    gradients: sumLines(lines, 'gpu', 'gradients'),
+    optimizer: sumLines(lines, 'gpu', 'optimizer'),
+    activations: sumLines(lines, 'gpu', 'activations'),
+    activationsPerLayer: built.activationsPerLayer,
+    kvCache: sumLines(lines, 'gpu', 'kvCache'),
+    overhead: sumLines(lines, 'gpu', 'overhead'),
+    total: sumLines(lines, 'gpu'),
+  };
+  return { stage, lines, perGpu, paramsPerGpu: built.stage.params };
+}
+
+function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepTimeEstimate {
+  if (r.mode === 'infer') {
+    return inferenceTime({
+      gpu, activeParams, promptTokens: Math.min(r.seq, r.tokens), batch: r.microBatch,
+      weightBytes: built.perGpu.weights, kvCacheBytes: built.perGpu.kvCache, tp: r.tp, pp: r.pp,
+    });
+  }
+  const precision = PRECISION_BYTES[r.precision];
+  const transformer = r.model !== null && ARCH_TRAITS[r.model.arch].transformer;
+  return trainingStepTime({
+    gpu, activeParams, layers: transformer ? r.model?.layers ?? 0 : 0, hidden: transformer ? r.model?.hidden ?? 0 : 0, seq: r.seq, microBatch: r.microBatch,
+    microBatches: r.gradAccum, dp: r.dp, tp: r.tp, pp: r.pp, zero: r.zero, recompute: r.recompute,
+    stageParams: built.paramsPerGpu, gradientBytes: precision.gradients, weightBytes: precision.weights, offload: r.offload,
+  });
+}

@@ -1,0 +1,30 @@
+/** Printing sizes: the unit is chosen only here, and the label always says which. */
+import { GB, GiB } from './units.ts';
+
+/** Display unit: GiB = 2^30 bytes (nvidia-smi, PyTorch), GB = 10^9 bytes (papers, datasheets). */
+export type ByteUnit = 'GiB' | 'GB';
+
+/**
+ * Format a byte count in the given unit with `digits` decimals (default 2), e.g. "12.55 GiB".
+ * Non-integer, negative or non-finite input is a bug upstream and prints as "invalid".
+ */
+export function formatBytes(bytes: number, unit: ByteUnit, digits = 2): string {
+  if (!Number.isSafeInteger(bytes) || bytes < 0) return 'invalid';
+  const value = bytes / (unit === 'GiB' ? GiB : GB);
+  return `${value.toFixed(digits)} ${unit}`;
+}
+
+/** Format a parameter count with thousands separators, e.g. "6,738,415,616". */
+export function formatCount(count: number): string {
+  return Math.round(count).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Format seconds for people: "850 ms", "2.41 s", "3.2 min". */
+export function formatSeconds(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return 'invalid';
+  if (seconds === 0) return '0 s';
+  if (seconds < 1e-3) return `${(seconds * 1e6).toFixed(0)} µs`;
+  if (seconds < 1) return `${(seconds * 1e3).toFixed(seconds < 0.01 ? 2 : 0)} ms`;
+  if (seconds < 120) return `${seconds.toFixed(2)} s`;
+  return `${(seconds / 60).toFixed(1)} min`;
+}

@@ -1,0 +1,136 @@
+/**
+ * GPU presets from vendor datasheets.
+ *
+ * Memory: `memoryBytes` is the total the driver reports (nvidia-smi "MiB" × 2^20, rocm-smi bytes),
+ * because that is what `torch.cuda.mem_get_info()` calls total and what an OOM is measured against.
+ * Marketed capacities mix units: "80GB" on the A100 is 80 GiB (81920 MiB), while the H100 80GB
+ * reports 81559 MiB (79.6 GiB) because part of its HBM is reserved (ECC/firmware). `marketedMemory`
+ * keeps the datasheet's wording for display.
+ * Compute: dense (no sparsity) 16-bit tensor-core TFLOP/s with FP32 accumulate — the figure
+ * training kernels can approach; datasheets often headline the 2× "with sparsity" number.
+ * Links: `hostLinkBytesPerSecond` is one direction of the PCIe link (datasheets quote both
+ * directions together); `peerLinkBytesPerSecond` is one direction of NVLink / Infinity Fabric
+ * per GPU, or the PCIe figure where the card has none.
+ */
+import { MiB } from './units.ts';
+
+/** A GPU model. */
+export interface GpuSpec {
+  /** Lowercase-kebab id used by `--gpu` and `?gpu=`. */
+  id: string;
+  /** Marketing name. */
+  name: string;
+  /** Vendor. */
+  vendor: 'nvidia' | 'amd';
+  /** Device memory the driver reports as total, in bytes. */
+  memoryBytes: number;
+  /** Capacity as the datasheet states it, e.g. "80 GB HBM2e". */
+  marketedMemory: string;
+  /** Dense 16-bit (BF16, or FP16 where BF16 is missing) tensor throughput, TFLOP/s. */
+  tensorTflops16: number;
+  /** Whether the GPU has BF16 tensor cores (pre-Ampere GPUs do not). */
+  bf16: boolean;
+  /** Device-memory bandwidth, bytes per second. */
+  memoryBandwidthBytesPerSecond: number;
+  /** Host link (PCIe) bandwidth, one direction, bytes per second. */
+  hostLinkBytesPerSecond: number;
+  /** Host link name, e.g. "PCIe 4.0 x16". */
+  hostLink: string;
+  /** GPU-to-GPU bandwidth per GPU, one direction, bytes per second. */
+  peerLinkBytesPerSecond: number;
+  /** Peer link name, e.g. "NVLink 4 (900 GB/s total)". */
+  peerLink: string;
+  /** CUDA compute capability (major.minor), or null for non-NVIDIA GPUs. */
+  computeCapability: number | null;
+  /** Datasheet the figures come from (one line). */
+  source: string;
+}
+
+const GBps = 1e9;
+const PCIE3 = { hostLinkBytesPerSecond: 16 * GBps, hostLink: 'PCIe 3.0 x16' };
+const PCIE4 = { hostLinkBytesPerSecond: 32 * GBps, hostLink: 'PCIe 4.0 x16' };
+const PCIE5 = { hostLinkBytesPerSecond: 64 * GBps, hostLink: 'PCIe 5.0 x16' };
+const peerIsPcie = (link: { hostLinkBytesPerSecond: number; hostLink: string }) => ({
+  peerLinkBytesPerSecond: link.hostLinkBytesPerSecond, peerLink: link.hostLink,
+});
+
+/** Every GPU preset. */
+export const GPU_PRESETS: readonly GpuSpec[] = [
+  {
+    id: 't4', name: 'NVIDIA T4', vendor: 'nvidia', memoryBytes: 15360 * MiB, marketedMemory: '16 GB GDDR6',
+    tensorTflops16: 65, bf16: false, memoryBandwidthBytesPerSecond: 320 * GBps, ...PCIE3, ...peerIsPcie(PCIE3),
+    computeCapability: 7.5, source: 'NVIDIA T4 Tensor Core GPU datasheet (65 TFLOPS mixed FP16/FP32)',
+  },
+  {
+    id: 'v100-32gb', name: 'NVIDIA V100 SXM2 32GB', vendor: 'nvidia', memoryBytes: 32768 * MiB, marketedMemory: '32 GB HBM2',
+    tensorTflops16: 125, bf16: false, memoryBandwidthBytesPerSecond: 900 * GBps, ...PCIE3,
+    peerLinkBytesPerSecond: 150 * GBps, peerLink: 'NVLink 2 (300 GB/s total)',
+    computeCapability: 7.0, source: 'NVIDIA V100 Tensor Core GPU datasheet (SXM2: 125 TFLOPS deep learning)',
+  },
+  {
+    id: 'a10', name: 'NVIDIA A10', vendor: 'nvidia', memoryBytes: 23028 * MiB, marketedMemory: '24 GB GDDR6',
+    tensorTflops16: 125, bf16: true, memoryBandwidthBytesPerSecond: 600 * GBps, ...PCIE4, ...peerIsPcie(PCIE4),
+    computeCapability: 8.6, source: 'NVIDIA A10 Tensor Core GPU datasheet (BF16 125 TF dense, 250 TF sparse)',
+  },
+  {
+    id: 'l4', name: 'NVIDIA L4', vendor: 'nvidia', memoryBytes: 23034 * MiB, marketedMemory: '24 GB GDDR6',
+    tensorTflops16: 121, bf16: true, memoryBandwidthBytesPerSecond: 300 * GBps, ...PCIE4, ...peerIsPcie(PCIE4),
+    computeCapability: 8.9, source: 'NVIDIA L4 Tensor Core GPU datasheet (BF16 242 TFLOPS with sparsity → 121 dense)',
+  },
+  {
+    id: 'rtx-3090', name: 'NVIDIA GeForce RTX 3090', vendor: 'nvidia', memoryBytes: 24576 * MiB, marketedMemory: '24 GB GDDR6X',
+    tensorTflops16: 71, bf16: true, memoryBandwidthBytesPerSecond: 936 * GBps, ...PCIE4, ...peerIsPcie(PCIE4),
+    computeCapability: 8.6, source: 'NVIDIA Ampere GA102 GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 71 dense)',
+  },
+  {
+    id: 'rtx-4090', name: 'NVIDIA GeForce RTX 4090', vendor: 'nvidia', memoryBytes: 24564 * MiB, marketedMemory: '24 GB GDDR6X',
+    tensorTflops16: 165.2, bf16: true, memoryBandwidthBytesPerSecond: 1008 * GBps, ...PCIE4, ...peerIsPcie(PCIE4),
+    computeCapability: 8.9, source: 'NVIDIA Ada GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 165.2 dense)',
+  },
+  {
+    id: 'rtx-5090', name: 'NVIDIA GeForce RTX 5090', vendor: 'nvidia', memoryBytes: 32607 * MiB, marketedMemory: '32 GB GDDR7',
+    tensorTflops16: 209.5, bf16: true, memoryBandwidthBytesPerSecond: 1792 * GBps, ...PCIE5, ...peerIsPcie(PCIE5),
+    computeCapability: 12.0, source: 'NVIDIA RTX Blackwell GPU Architecture whitepaper (FP16/BF16 tensor: 209.5 dense)',
+  },
+  {
+    id: 'a100-40gb', name: 'NVIDIA A100 SXM4 40GB', vendor: 'nvidia', memoryBytes: 40960 * MiB, marketedMemory: '40 GB HBM2',
+    tensorTflops16: 312, bf16: true, memoryBandwidthBytesPerSecond: 1555 * GBps, ...PCIE4,
+    peerLinkBytesPerSecond: 300 * GBps, peerLink: 'NVLink 3 (600 GB/s total)',
+    computeCapability: 8.0, source: 'NVIDIA A100 Tensor Core GPU datasheet (BF16 312 TFLOPS dense)',
+  },
+  {
+    id: 'a100-80gb', name: 'NVIDIA A100 SXM4 80GB', vendor: 'nvidia', memoryBytes: 81920 * MiB, marketedMemory: '80 GB HBM2e',
+    tensorTflops16: 312, bf16: true, memoryBandwidthBytesPerSecond: 2039 * GBps, ...PCIE4,
+    peerLinkBytesPerSecond: 300 * GBps, peerLink: 'NVLink 3 (600 GB/s total)',
+    computeCapability: 8.0, source: 'NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s)',
+  },
+  {
+    id: 'h100-80gb', name: 'NVIDIA H100 SXM5 80GB', vendor: 'nvidia', memoryBytes: 81559 * MiB, marketedMemory: '80 GB HBM3',
+    tensorTflops16: 989, bf16: true, memoryBandwidthBytesPerSecond: 3350 * GBps, ...PCIE5,
+    peerLinkBytesPerSecond: 450 * GBps, peerLink: 'NVLink 4 (900 GB/s total)',
+    computeCapability: 9.0, source: 'NVIDIA H100 Tensor Core GPU datasheet (SXM: BF16 1,979 TFLOPS with sparsity → 989 dense)',
+  },
+  {
+    id: 'h200', name: 'NVIDIA H200 SXM 141GB', vendor: 'nvidia', memoryBytes: 143771 * MiB, marketedMemory: '141 GB HBM3e',
+    tensorTflops16: 989, bf16: true, memoryBandwidthBytesPerSecond: 4800 * GBps, ...PCIE5,
+    peerLinkBytesPerSecond: 450 * GBps, peerLink: 'NVLink 4 (900 GB/s total)',
+    computeCapability: 9.0, source: 'NVIDIA H200 Tensor Core GPU datasheet (BF16 1,979 TFLOPS with sparsity → 989 dense; 4.8 TB/s)',
+  },
+  {
+    id: 'b200', name: 'NVIDIA B200 (HGX)', vendor: 'nvidia', memoryBytes: 183359 * MiB, marketedMemory: '180 GB HBM3e',
+    tensorTflops16: 2250, bf16: true, memoryBandwidthBytesPerSecond: 8000 * GBps, ...PCIE5,
+    peerLinkBytesPerSecond: 900 * GBps, peerLink: 'NVLink 5 (1.8 TB/s total)',
+    computeCapability: 10.0, source: 'NVIDIA HGX B200 datasheet (per GPU: BF16 4.5 PFLOPS with sparsity → 2.25 dense; 8 TB/s)',
+  },
+  {
+    id: 'mi300x', name: 'AMD Instinct MI300X', vendor: 'amd', memoryBytes: 205_822_885_888, marketedMemory: '192 GB HBM3',
+    tensorTflops16: 1307.4, bf16: true, memoryBandwidthBytesPerSecond: 5300 * GBps, ...PCIE5,
+    peerLinkBytesPerSecond: 448 * GBps, peerLink: 'Infinity Fabric (7 links × 64 GB/s per direction)',
+    computeCapability: null, source: 'AMD Instinct MI300X data sheet (BF16 1,307.4 TFLOPS dense; 5.3 TB/s)',
+  },
+];
+
+/** Look up a GPU preset by id; undefined when unknown. */
+export function getGpuPreset(id: string): GpuSpec | undefined {
+  return GPU_PRESETS.find((g) => g.id === id);
+}

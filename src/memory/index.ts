@@ -1,0 +1,32 @@
+/**
+ * GPU Memory Lab memory engine: pure functions, no DOM, no I/O, no dependencies.
+ * Start with `estimateMemory(options)`; parse CLI flags or URL queries with `parseEstimateFlags`.
+ */
+export { estimateMemory, type EstimateOutcome, type EstimateResult, type PerGpuTotals } from './estimate.ts';
+export type { EstimateOptions, FieldError, Mode } from './options.ts';
+export { FLAG_NAMES, MODES } from './options.ts';
+export {
+  FLAG_SPECS, formatEstimateFlags, parseEstimateFlags, parseNumberFlag,
+  type FlagSpec, type ParseFlagsOptions, type ParseFlagsResult, type RawFlags,
+} from './flags.ts';
+export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
+export { formatBytes, formatCount, formatSeconds, type ByteUnit } from './format.ts';
+export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';
+export { SOURCE_CHOICES, type SourceChoice } from './sources.ts';
+export { MODEL_PRESETS, getModelPreset, type ModelPreset } from './presets.ts';
+export { GPU_PRESETS, getGpuPreset, type GpuSpec } from './gpus.ts';
+export { ARCHS, ARCH_TRAITS, type Arch, type ModelConfig } from './model.ts';
+export { countParams, type ParamCounts } from './params.ts';
+export { PRECISIONS, PRECISION_BYTES, type Precision } from './precision.ts';
+export { OPTIMIZERS, optimizerBytesPerParam, type OptimizerKind } from './optimizer.ts';
+export {
+  RECOMPUTES, layerActivationBytes, outsideActivationBytes, planRecompute, defaultMlpSegment,
+  type Recompute, type LayerActivationShape, type LayerActivationBytes,
+} from './activations.ts';
+export { ZERO_STAGES, zeroShards, stageParams, microBatchesInFlight, type ZeroStage } from './parallel.ts';
+export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './offload.ts';
+export { WEIGHT_DTYPES, kvCacheBytes, weightBytes, type WeightDtype } from './inference.ts';
+export { CUDA_CONTEXT_BYTES, DEFAULT_HEADROOM_PERCENT, cublasWorkspaceBytes } from './overhead.ts';
+export { ASSUMED_MFU, type StepTimeEstimate, type StepTimeLine } from './time.ts';
+export { deepspeedZero2Estimate, deepspeedZero3Estimate, type DeepSpeedEstimate } from './deepspeed.ts';
+export { GB, GiB, MiB } from './units.ts';

@@ -1,0 +1,49 @@
+/** Breakdown lines for one GPU serving a model (inference). */
+import { inferenceActivationBytes, kvCacheBytes, kvCacheBytesPerElement, weightBytes } from './inference.ts';
+import { line, type MemoryLine } from './lines.ts';
+import { ARCH_TRAITS, headDim } from './model.ts';
+import { stageParams, stageParamsFromTotal, type StageParams } from './parallel.ts';
+import { countParams } from './params.ts';
+import type { ResolvedEstimate } from './validate.ts';
+import { formatCount } from './format.ts';
+import { ceilDiv } from './units.ts';
+
+/** Inference lines plus the stage parameters they were computed for. */
+export interface InferenceLines {
+  lines: MemoryLine[];
+  stage: StageParams;
+}
+
+/** Build inference lines: weights at the chosen dtype, KV cache, forward working set. */
+export function inferenceLines(r: ResolvedEstimate): InferenceLines {
+  const model = r.model;
+  const stage = model === null
+    ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp)
+    : stageParams(countParams(model), model.layers, r.tp, r.pp, r.pp > 1 ? 'first' : 'only');
+  const lines: MemoryLine[] = [
+    line('weights', 'weights', 'gpu', `Weights (${r.weights}) × ${formatCount(stage.params)} params`, weightBytes(stage.params, r.weights),
+      'EleutherAI Transformer Math 101: bytes per parameter × parameters (fp32 4, 16-bit 2, int8 1, int4 0.5)'),
+  ];
+  if (model !== null) {
+    const traits = ARCH_TRAITS[model.arch];
+    const cached = model.slidingWindow === null ? r.tokens : Math.min(r.tokens, model.slidingWindow);
+    const windowNote = cached < r.tokens ? ` (sliding window ${model.slidingWindow})` : '';
+    lines.push(line('kv-cache', 'kvCache', 'gpu',
+      traits.transformer ? `KV cache: ${ceilDiv(model.layers, r.pp)} layers × ${model.kvHeads} kv heads × ${cached} tokens${windowNote} × batch ${r.microBatch}` : 'KV cache (none: not a transformer)',
+      traits.transformer ? kvCacheBytes({
+        layers: ceilDiv(model.layers, r.pp), kvHeads: model.kvHeads, headDim: headDim(model), bytesPerElement: kvCacheBytesPerElement(r.weights),
+        batch: r.microBatch, tokens: r.tokens, slidingWindow: model.slidingWindow, tp: r.tp,
+      }) : 0,
+      'EleutherAI Transformer Math 101: 2 · layers · kv_heads · head_dim · bytes per token; Mistral rolling buffer (arXiv 2310.06825)'));
+    const e = r.weights === 'fp32' ? 4 : 2;
+    const prefill = traits.transformer ? Math.min(r.seq, r.tokens) : 1;
+    lines.push(line('activations-forward', 'activations', 'gpu', `Forward working set (prefill ${prefill} tokens × batch ${r.microBatch})`,
+      inferenceActivationBytes({
+        seq: prefill, batch: r.microBatch, hidden: model.hidden, heads: model.heads, kvHeads: model.kvHeads, ffn: model.ffn,
+        mlp: traits.mlp, transformer: traits.transformer, flashAttention: r.flashAttention, bytesPerElement: e,
+        vocab: model.vocab, logitPositions: 1, tp: r.tp,
+      }),
+      'This site’s estimate: one layer’s largest intermediates plus last-token fp32 logits (nothing kept for backward)'));
+  }
+  return { lines, stage };
+}

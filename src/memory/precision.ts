@@ -1,0 +1,49 @@
+/** Training precisions and what each stores per parameter and per activation element. */
+
+/** Training precision regime. */
+export type Precision = 'fp32' | 'amp-fp16' | 'amp-bf16' | 'mixed-fp16' | 'mixed-bf16' | 'bf16';
+
+/** Every training precision. */
+export const PRECISIONS: readonly Precision[] = ['fp32', 'amp-fp16', 'amp-bf16', 'mixed-fp16', 'mixed-bf16', 'bf16'];
+
+/** Bytes per parameter or element that a precision regime stores. */
+export interface PrecisionBytes {
+  /** Model weights the forward pass reads, bytes per parameter. */
+  weights: number;
+  /** Extra 16-bit weight copies made by autocast and kept for backward, bytes per parameter (AMP only). */
+  castWeights: number;
+  /** Gradients, bytes per parameter. */
+  gradients: number;
+  /** Whether the optimizer keeps its own fp32 master copy of the weights (4 bytes/param). */
+  masterWeights: boolean;
+  /** Bytes per element of optimizer moments (4 = fp32, 2 = bf16 for pure-bf16 training). */
+  momentBytes: number;
+  /** Bytes per element of stored activations. */
+  activation: number;
+}
+
+/**
+ * Bytes per parameter under each regime.
+ * fp32: 4 + 4 (PyTorch default).
+ * amp-*: fp32 weights and gradients plus autocast's 16-bit weight copies (HF "Model training anatomy": 6 bytes model, 4 bytes gradients).
+ * mixed-*: ZeRO/Megatron: 16-bit weights and gradients, fp32 master + moments in the optimizer (arXiv 1910.02054 §3.1: 2Ψ + 2Ψ + KΨ).
+ * bf16: everything 16-bit, moments included (pure-bf16 training).
+ */
+export const PRECISION_BYTES: Readonly<Record<Precision, PrecisionBytes>> = {
+  'fp32': { weights: 4, castWeights: 0, gradients: 4, masterWeights: false, momentBytes: 4, activation: 4 },
+  'amp-fp16': { weights: 4, castWeights: 2, gradients: 4, masterWeights: false, momentBytes: 4, activation: 2 },
+  'amp-bf16': { weights: 4, castWeights: 2, gradients: 4, masterWeights: false, momentBytes: 4, activation: 2 },
+  'mixed-fp16': { weights: 2, castWeights: 0, gradients: 2, masterWeights: true, momentBytes: 4, activation: 2 },
+  'mixed-bf16': { weights: 2, castWeights: 0, gradients: 2, masterWeights: true, momentBytes: 4, activation: 2 },
+  'bf16': { weights: 2, castWeights: 0, gradients: 2, masterWeights: false, momentBytes: 2, activation: 2 },
+};
+
+/** Whether a precision uses the 16-bit float format fp16 (needs a loss scaler; fine on pre-Ampere GPUs). */
+export function usesFp16(precision: Precision): boolean {
+  return precision === 'amp-fp16' || precision === 'mixed-fp16';
+}
+
+/** Whether a precision needs BF16 hardware support. */
+export function usesBf16(precision: Precision): boolean {
+  return precision === 'amp-bf16' || precision === 'mixed-bf16' || precision === 'bf16';
+}

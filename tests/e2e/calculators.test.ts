@@ -1,0 +1,83 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { main } from '../../src/cli/main';
+import { launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
+
+/**
+ * Every calculator recomputes when the reader changes a field, and what it shows is what
+ * `estimate --json` prints for the settings now in the page's URL query.
+ */
+const CHANGES = [
+  { id: 'breakdown', path: '/lessons/01-diagnostics/', field: 'micro-batch', value: '4' },
+  { id: 'mixed-precision', path: '/lessons/02-mixed-precision/', field: 'precision', value: 'mixed-fp16' },
+  // The accumulation steps do not change per-GPU memory (the lesson's point); the micro-batch does.
+  { id: 'gradient-accumulation', path: '/lessons/03-gradient-accumulation/', field: 'micro-batch', value: '1' },
+  { id: 'gradient-checkpointing', path: '/lessons/04-gradient-checkpointing/', field: 'recompute', value: 'selective' },
+  { id: 'parallelism', path: '/lessons/05-parallelism/', field: 'dp', value: '16' },
+  { id: 'offload', path: '/lessons/06-offload/', field: 'micro-batch', value: '2' },
+  { id: 'inference', path: '/lessons/07-distillation-and-compression/', field: 'tokens', value: '8192' },
+  { id: 'distillation', path: '/lessons/07-distillation-and-compression/', field: 'teacher', value: 'gpt2-large' },
+  { id: 'stack', path: '/lessons/08-putting-it-together/', field: 'micro-batch', value: '2' },
+  { id: 'rent-cost', path: '/lessons/08-putting-it-together/', field: 'dp', value: '8' },
+] as const;
+
+const baseUrl = inject('baseUrl');
+
+/** What the CLI prints as `perGpu.total` for a URL query in the shared flag vocabulary. */
+function cliTotal(query: URLSearchParams): number {
+  const argv = [...query].flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
+  const { code, stdout, stderr } = main([...argv, '--json']);
+  expect(code, stderr).toBe(0);
+  return (JSON.parse(stdout) as { perGpu: { total: number } }).perGpu.total;
+}
+
+describe('calculators', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser({ name: 'webgpu-off', webgpu: false });
+  });
+  afterAll(() => browser?.close());
+
+  test.each(CHANGES)('$id: setting $field to $value shows the total estimate --json prints', async ({ id, path, field, value }) => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      await page.goto(baseUrl + path);
+      const root = page.locator(`[data-calculator="${id}"]`);
+      await root.scrollIntoViewIfNeeded();
+      await waitForHydration(page, `[data-calculator="${id}"]`);
+      const before = await root.getAttribute('data-total-bytes');
+      expect(Number.isSafeInteger(Number(before)) && Number(before) > 0, `initial total ${before}`).toBe(true);
+
+      const control = root.locator('label', { hasText: `(${field})` }).locator('input, select');
+      if ((await control.evaluate((el) => el.tagName)) === 'SELECT') await control.selectOption(value);
+      else await control.fill(value);
+      await expect.poll(() => root.getAttribute('data-total-bytes')).not.toBe(before);
+      // The URL is rewritten in an effect just after the render that updates the total.
+      await expect.poll(() => new URL(page.url()).searchParams.get(field)).toBe(value);
+
+      const query = new URL(page.url()).searchParams;
+      expect(Number(await root.getAttribute('data-total-bytes'))).toBe(cliTotal(query));
+      expect(problems.pageErrors).toEqual([]);
+      expect(problems.consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a bad value shows a message next to its field, and no total', async () => {
+    const { context, page } = await openRecordingPage(browser, baseUrl);
+    try {
+      await page.goto(`${baseUrl}/lessons/05-parallelism/`);
+      const root = page.locator('[data-calculator="parallelism"]');
+      await root.scrollIntoViewIfNeeded();
+      await waitForHydration(page, '[data-calculator="parallelism"]');
+      const label = root.locator('label', { hasText: '(dp)' });
+      await label.locator('input').fill('0');
+      await expect.poll(() => label.locator('[role="alert"]').textContent()).toMatch(/dp/i);
+      expect(await root.getAttribute('data-total-bytes')).toBeNull();
+      expect(await root.textContent()).not.toMatch(/NaN|Infinity/);
+    } finally {
+      await context.close();
+    }
+  });
+});

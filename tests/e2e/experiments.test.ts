@@ -1,0 +1,72 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { AGREEMENT_RATIO } from '../../src/lab/agreement';
+import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
+
+/**
+ * Each experiment runs to the end in both browser configurations, shows the saving it
+ * claims, and its measurement agrees with the memory engine's prediction.
+ */
+const EXPERIMENT_PAGES = [
+  { id: 'mixed-precision', path: '/lessons/02-mixed-precision/', needsF16: true },
+  { id: 'gradient-accumulation', path: '/lessons/03-gradient-accumulation/', needsF16: false },
+  { id: 'gradient-checkpointing', path: '/lessons/04-gradient-checkpointing/', needsF16: false },
+] as const;
+
+const baseUrl = inject('baseUrl');
+/** SwiftShader compiles every shader on the CPU: a first WebGPU step takes 10–20 s here. */
+const RUN_TIMEOUT_MS = 240_000;
+
+describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser(config);
+  });
+  afterAll(() => browser?.close());
+
+  test.each(EXPERIMENT_PAGES)('$id runs to done and measures a saving that agrees with the prediction', { timeout: RUN_TIMEOUT_MS + 30_000 }, async ({ id, path, needsF16 }) => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      await page.goto(baseUrl + path);
+      const root = page.locator(`[data-experiment="${id}"]`);
+      await root.scrollIntoViewIfNeeded();
+      await waitForHydration(page, `[data-experiment="${id}"]`);
+      await root.locator('[data-action="run"]').click();
+      await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), `[data-experiment="${id}"]`, {
+        timeout: RUN_TIMEOUT_MS,
+      });
+      const data = await root.evaluate((el): Record<string, string | undefined> => ({ ...(el as HTMLElement).dataset, text: el.textContent ?? '' }));
+      expect(data['state'], data['text']).toBe('done');
+
+      // SwiftShader has no shader-f16, so the 16-bit experiment falls back to WASM and says why.
+      const expectedBackend = config.webgpu && !needsF16 ? 'webgpu' : 'wasm';
+      expect(data['backend']).toBe(expectedBackend);
+      if (config.webgpu && needsF16) expect(data['text']).toContain('shader-f16');
+
+      const bytes = (name: string) => Number(data[name]);
+      for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {
+        expect(Number.isSafeInteger(bytes(name)) && bytes(name) > 0, `${name} = ${data[name]}`).toBe(true);
+      }
+      expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
+      // Where the backend can show the technique's saving, it must; where it cannot, the page
+      // says why (mixed precision and checkpointing on WASM) and the bytes must not grow.
+      const measurable = expectedBackend === 'webgpu' || id === 'gradient-accumulation';
+      expect(data['savingMeasurable']).toBe(String(measurable));
+      if (measurable) expect(bytes('measuredAfterBytes')).toBeLessThan(bytes('measuredBeforeBytes'));
+      else expect(bytes('measuredAfterBytes')).toBeLessThanOrEqual(bytes('measuredBeforeBytes'));
+      expect(data['gradientsMatch']).toBe('true');
+
+      const { min, max } = AGREEMENT_RATIO[expectedBackend === 'webgpu' ? 'webgpu-buffers' : 'wasm-heap'];
+      // Where the backend cannot apply the technique, only the untouched "before" is comparable.
+      for (const side of measurable ? ['Before', 'After'] : ['Before']) {
+        const ratio = bytes(`measured${side}Bytes`) / bytes(`predicted${side}Bytes`);
+        expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
+        expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
+      }
+      expect(problems.pageErrors).toEqual([]);
+      expect(problems.offsiteRequests).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { main } from '../../../src/cli/main.ts';
+
+describe('main(argv)', () => {
+  test('main(["--model", "gpt2"]) prints a table with GiB and GB columns', () => {
+    const { code, stdout, stderr } = main(['--model', 'gpt2', '--gpu', 'rtx-4090']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/Model\s+gpt2 · 124,439,808 params/);
+    expect(stdout).toMatch(/GiB\s+GB/);
+    expect(stdout).toMatch(/Total per GPU/);
+    expect(stdout).toMatch(/Fits\s+yes/);
+    expect(stdout).toMatch(/Step time \(estimate/);
+  });
+
+  test('main([..., "--json"]) prints exactly one JSON object with integer bytes', () => {
+    const { code, stdout } = main(['--model', 'llama-2-7b', '--zero', '3', '--dp', '8', '--gpu', 'a100-80gb', '--json']);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as Record<string, unknown> & { perGpu: Record<string, number>; perCpu: { total: number } };
+    expect(json['params']).toBe(6_738_415_616);
+    for (const key of ['weights', 'gradients', 'optimizer', 'activations', 'activationsPerLayer', 'kvCache', 'overhead', 'total']) {
+      expect(Number.isSafeInteger(json.perGpu[key])).toBe(true);
+    }
+    expect(Number.isSafeInteger(json.perCpu.total)).toBe(true);
+    expect(typeof json['fits']).toBe('boolean');
+    expect(Array.isArray(json['warnings'])).toBe(true);
+    expect(json['flags']).toEqual({ model: 'llama-2-7b', dp: '8', zero: '3', gpu: 'a100-80gb' });
+  });
+
+  test('fits is null without --gpu', () => {
+    expect(JSON.parse(main(['--params', '7b', '--json']).stdout)).toMatchObject({ fits: null, params: 7e9 });
+  });
+
+  test.each<[string[], RegExp]>([
+    [['--model', 'gpt2', '--foo'], /unknown flag --foo/],
+    [['--model', 'gpt2', '--dp', 'x'], /--dp: expected a number/],
+    [['--model', 'gpt2', '--precision', 'fp8'], /--precision: invalid precision/],
+    [['--model', 'llama-2-7b', '--tp', '3'], /--tp: heads \(32\) must be divisible by tp \(3\)/],
+    [['--model', 'gpt2', '--micro-batch=-1'], /--micro-batch: micro-batch must be at least 1/],
+    [['--model'], /--model/],
+    [['gpt2'], /unexpected argument gpt2/],
+  ])('main(%j) exits 2 with one line naming the flag', (argv, pattern) => {
+    const { code, stdout, stderr } = main(argv);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(pattern);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  test('main(["--help"]) lists every flag, model and GPU', () => {
+    const { code, stdout } = main(['--help']);
+    expect(code).toBe(0);
+    for (const text of ['--micro-batch', '--checkpoint-every', '--teacher', '--json', 'llama-2-7b', 'h100-80gb', 'demo-mlp']) expect(stdout).toContain(text);
+  });
+
+  test('infer mode shows the KV cache', () => {
+    expect(main(['--model', 'mistral-7b', '--mode', 'infer', '--tokens', '32768']).stdout).toMatch(/KV cache.*sliding window 4096/);
+  });
+
+  test('--sources prints the source under each line', () => {
+    expect(main(['--model', 'gpt2', '--sources']).stdout).toMatch(/↳ Korthikanti/);
+  });
+});
+
+describe('npm run estimate (spawned)', () => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+  const spawn = (args: string[]) => spawnSync(process.execPath, [tsx, 'src/cli/estimate.ts', ...args], { cwd: root, encoding: 'utf8' });
+
+  test('--json writes one parseable object to stdout and nothing to stderr', () => {
+    const child = spawn(['--model', 'gpt2', '--json']);
+    expect(child.status).toBe(0);
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toMatchObject({ params: 124_439_808 });
+  }, 30_000);
+
+  test('a bad flag exits 2', () => {
+    const child = spawn(['--model', 'gpt2', '--zero', '7']);
+    expect(child.status).toBe(2);
+    expect(child.stderr).toMatch(/--zero/);
+  }, 30_000);
+});

@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import type { Manifest } from '../../../src/graphs/manifest';
+import { demoCatalog } from '../../../src/graphs/catalog';
+import { generateModel } from '../../../src/graphs/factory';
+import { EXPERIMENTS, findModel } from '../../../src/lab/experiments';
+import { predictLabBytes } from '../../../src/lab/predict';
+import { DEFAULT_LAB_SETTINGS, LAB_LAYERS, LAB_WIDTHS } from '../../../src/lab/settings';
+
+const manifest = { version: 1, opset: 17, batchDim: 'batch', models: demoCatalog().flatMap((demo) => demo.variants.map((v) => generateModel(demo, v).entry)) } as unknown as Manifest<unknown>;
+
+describe('EXPERIMENTS', () => {
+  describe.each(Object.values(EXPERIMENTS))('$id', (experiment) => {
+    test.each(LAB_WIDTHS.flatMap((h) => LAB_LAYERS.flatMap((l) => (['webgpu', 'wasm'] as const).map((b) => [h, l, b] as const))))(
+      'has both sides for width %i, %i layers on %s',
+      (hidden, layers, backend) => {
+        const settings = { ...DEFAULT_LAB_SETTINGS, hidden, layers };
+        const before = findModel(manifest, experiment.before, settings, backend);
+        const after = findModel(manifest, experiment.after, settings, backend);
+        expect(before.id).not.toBe(after.id);
+        expect(before.family).toBe(after.family);
+      },
+    );
+
+    test('the engine predicts less memory after the technique than before (default sizes)', () => {
+      const settings = DEFAULT_LAB_SETTINGS;
+      const predict = (side: typeof experiment.before) =>
+        predictLabBytes(findModel(manifest, side, settings, 'webgpu'), { batch: settings.batch, microBatches: side.microBatches(settings) });
+      expect(predict(experiment.after)).toBeLessThan(predict(experiment.before));
+    });
+  });
+});

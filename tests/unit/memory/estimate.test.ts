@@ -1,0 +1,164 @@
+import { describe, expect, test } from 'vitest';
+import { estimateMemory, SOURCE_CHOICES, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
+
+function run(options: EstimateOptions): EstimateResult {
+  const outcome = estimateMemory(options);
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
+  return outcome.result;
+}
+const bytesOf = (result: EstimateResult, id: string) => result.lines.find((l) => l.id === id)?.bytes;
+
+describe('estimateMemory({ model: "demo-mlp" }) is exact for the site demo', () => {
+  const fp32 = { model: 'demo-mlp', precision: 'fp32', optimizer: 'adamw', microBatch: 32 } as const;
+  const tensor = 32 * 256 * 4;
+  const logits = 32 * 10 * 4;
+
+  test('no recompute keeps one b×h tensor per hidden layer plus b×classes logits', () => {
+    const result = run(fp32);
+    expect(result.perGpu.activations).toBe(8 * tensor + logits);
+    expect(result.perGpu.activationsPerLayer).toBe(tensor);
+    expect(result.perGpu.weights).toBe(528_906 * 4);
+    expect(result.perGpu.gradients).toBe(528_906 * 4);
+    expect(result.perGpu.optimizer).toBe(528_906 * 8);
+  });
+
+  test('full recompute keeps ceil(L/k) + k tensors, k = round(√8) = 3', () => {
+    expect(run({ ...fp32, recompute: 'full' }).perGpu.activations).toBe((3 + 3) * tensor + logits);
+  });
+
+  test('checkpointEvery overrides k: k = 2 gives 4 + 2 tensors', () => {
+    expect(run({ ...fp32, recompute: 'full', checkpointEvery: 2 }).perGpu.activations).toBe((4 + 2) * tensor + logits);
+  });
+});
+
+describe('estimateMemory({ model: "demo-tiny-gpt" })', () => {
+  test('fp32 activations follow the per-tensor Korthikanti accounting', () => {
+    const sbh = 64 * 64;
+    const perLayer = 66 * sbh + 9 * 4 * 64 * 64; // sbh(66 + 9as/h) with e = 4, a = 4, s = 64
+    const result = run({ model: 'demo-tiny-gpt', precision: 'fp32' });
+    expect(result.perGpu.activationsPerLayer).toBe(perLayer);
+    expect(result.perGpu.activations).toBe(2 * perLayer + sbh + 2 * 4 * sbh + 4 * 64 * 256);
+  });
+});
+
+describe('estimateMemory(options) composes the techniques', () => {
+  test('gradient accumulation changes neither activations nor gradients', () => {
+    const one = run({ model: 'gpt2', microBatch: 4 });
+    const eight = run({ model: 'gpt2', microBatch: 4, gradAccum: 8 });
+    expect(eight.perGpu).toEqual(one.perGpu);
+  });
+
+  test('activations follow the micro-batch linearly (no recompute, no fixed parts but logits)', () => {
+    const one = run({ model: 'gpt2', microBatch: 1 });
+    const four = run({ model: 'gpt2', microBatch: 4 });
+    expect(four.perGpu.activations).toBe(4 * one.perGpu.activations);
+  });
+
+  test('1F1B: the first stage holds p micro-batches of L/p layers = L layers (Korthikanti §4.2.3)', () => {
+    const flat = run({ model: 'llama-2-7b', flashAttention: true });
+    const piped = run({ model: 'llama-2-7b', flashAttention: true, pp: 4, gradAccum: 8 });
+    expect(bytesOf(piped, 'activations-layers')).toBe(bytesOf(flat, 'activations-layers'));
+  });
+
+  test('with fewer micro-batches than stages only m are in flight', () => {
+    const piped = run({ model: 'llama-2-7b', flashAttention: true, pp: 4, gradAccum: 2 });
+    const flat = run({ model: 'llama-2-7b', flashAttention: true });
+    expect(bytesOf(piped, 'activations-layers')).toBe((bytesOf(flat, 'activations-layers') ?? 0) / 2);
+  });
+
+  test('pipeline warns which stage it reports', () => {
+    expect(run({ model: 'llama-3-8b', pp: 2 }).warnings.join(' ')).toMatch(/pipeline parallel/);
+  });
+
+  test('tensor parallel splits the weight matrices but not the norms', () => {
+    const result = run({ model: 'llama-2-7b', tp: 2 });
+    const h = 4096;
+    const norms = 32 * 2 * h + h;
+    expect(result.paramsPerGpu).toBe((6_738_415_616 - norms) / 2 + norms);
+  });
+
+  test('optimizer offload moves optimizer states and gradients to the host', () => {
+    const result = run({ model: 'llama-2-7b', zero: 2, dp: 4, offload: 'optimizer' });
+    expect(result.perGpu.optimizer).toBe(0);
+    expect(result.perGpu.gradients).toBe(0);
+    expect(result.perCpu.total).toBe(Math.ceil(6_738_415_616 / 4) * 16);
+  });
+
+  test('distillation adds a frozen teacher: 16-bit weights, no gradients', () => {
+    const student = run({ model: 'gpt2' });
+    const both = run({ model: 'gpt2', teacher: 'gpt2-xl' });
+    expect(both.perGpu.weights - student.perGpu.weights).toBe(2 * 1_557_611_200);
+    expect(both.perGpu.gradients).toBe(student.perGpu.gradients);
+    expect(both.perGpu.activations).toBeGreaterThan(student.perGpu.activations);
+  });
+
+  test('--params alone: model states only, with a warning', () => {
+    const result = run({ params: 7e9 });
+    expect(result.perGpu.activations).toBe(0);
+    expect(result.warnings[0]).toMatch(/activations are 0/);
+  });
+
+  test('overheads are their own lines: CUDA context and cuBLAS workspace', () => {
+    const result = run({ model: 'gpt2', gpu: 'h100-80gb' });
+    expect(bytesOf(result, 'cuda-context')).toBe(500 * 2 ** 20);
+    expect(bytesOf(result, 'cublas-workspace')).toBe(32 * 2 ** 20);
+  });
+});
+
+describe('estimateMemory(options).fits', () => {
+  test('null without a GPU', () => {
+    expect(run({ model: 'gpt2' }).fits).toBeNull();
+  });
+
+  test('GPT-2 small fine-tuning fits an RTX 4090', () => {
+    const result = run({ model: 'gpt2', microBatch: 8, gpu: 'rtx-4090' });
+    expect(result.fits).toBe(true);
+    expect(result.headroom?.bytes).toBe(Math.floor(24564 * 2 ** 20 * 0.1));
+  });
+
+  test('full fine-tuning of Llama 2 7B does not fit one A100 80GB (16 bytes/param = 108 GB)', () => {
+    const result = run({ model: 'llama-2-7b', gpu: 'a100-80gb' });
+    expect(result.fits).toBe(false);
+    expect(result.shortfall).toBeGreaterThan(0);
+  });
+
+  test('the headroom decides borderline cases', () => {
+    const result = run({ model: 'gpt2', gpu: 'rtx-4090', headroom: 0 });
+    expect((result.spare ?? 0) + result.perGpu.total).toBe(24564 * 2 ** 20);
+  });
+
+  test('a step-time estimate is labelled as such and is finite', () => {
+    const time = run({ model: 'llama-2-7b', gpu: 'h100-80gb', recompute: 'full', dp: 8, zero: 3 }).stepTime;
+    expect(time?.estimate).toBe(true);
+    const compute = time?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
+    const recompute = time?.lines.find((l) => l.id === 'recompute')?.seconds ?? 0;
+    expect(recompute / compute).toBeCloseTo(1 / 3, 5); // full recompute ≈ one extra forward (Korthikanti §5)
+  });
+
+  test('pipeline bubble is (p − 1)/m of the compute (Narayanan et al. 2021)', () => {
+    const time = run({ model: 'llama-2-7b', gpu: 'h100-80gb', pp: 4, gradAccum: 8 }).stepTime;
+    const compute = time?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
+    const bubble = time?.lines.find((l) => l.id === 'bubble')?.seconds ?? 0;
+    expect(bubble / compute).toBeCloseTo(3 / 8, 10);
+  });
+});
+
+describe('every line is labelled and sourced', () => {
+  test.each<[string, EstimateOptions]>([
+    ['training', { model: 'llama-3-8b', recompute: 'selective', dp: 8, zero: 3, tp: 2, sp: true, gpu: 'h100-80gb' }],
+    ['inference', { model: 'mistral-7b', mode: 'infer', weights: 'int4', gpu: 'l4' }],
+    ['offload', { model: 'llama-2-13b', zero: 3, dp: 2, offload: 'optimizer+params' }],
+    ['amp + distillation', { model: 'gpt2', precision: 'amp-fp16', teacher: 'gpt2-large' }],
+  ])('%s', (_title, options) => {
+    for (const l of run(options).lines) {
+      expect(l.label.length).toBeGreaterThan(0);
+      expect(l.source.length).toBeGreaterThan(0);
+      expect(Number.isSafeInteger(l.bytes) && l.bytes >= 0).toBe(true);
+    }
+  });
+
+  test('SOURCE_CHOICES lists each choice once', () => {
+    const ids = SOURCE_CHOICES.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'vitest';
+import { estimateMemory, kvCacheBytes, weightBytes, type EstimateOptions } from '../../../src/memory/index.ts';
+
+function perGpu(options: EstimateOptions) {
+  const outcome = estimateMemory({ mode: 'infer', ...options });
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
+  return outcome.result.perGpu;
+}
+
+describe('kvCacheBytes(shape): 2 · layers · kv_heads · head_dim · bytes per token', () => {
+  test.each<[string, EstimateOptions, number]>([
+    ['NVIDIA blog "Mastering LLM Techniques: Inference Optimization": Llama 2 7B, fp16, batch 1, 4096 tokens ≈ 2 GB',
+      { model: 'llama-2-7b', weights: 'fp16', tokens: 4096 }, 1 * 4096 * 2 * 32 * 4096 * 2],
+    ['vLLM paper (Kwon et al. 2023, arXiv 2309.06180 §3): OPT-13B needs 800 KB per token (2 × 5120 × 40 × 2)',
+      { arch: 'gpt2', hidden: 5120, layers: 40, heads: 40, vocab: 50272, positions: 2048, weights: 'fp16', tokens: 1, seq: 1 }, 819_200],
+    ['EleutherAI Transformer Math 101 with GQA: Llama 2 70B, 8 kv heads → 2 · 80 · 8 · 128 · 2 = 320 KiB per token',
+      { model: 'llama-2-70b', tokens: 1, seq: 1 }, 327_680],
+    ['Llama 3 8B (8 kv heads): 2 · 32 · 8 · 128 · 2 = 128 KiB per token', { model: 'llama-3-8b', tokens: 1, seq: 1 }, 131_072],
+    ['Mistral 7B v0.1 rolling buffer (arXiv 2310.06825 §2): 32k tokens cache only the 4096-token window',
+      { model: 'mistral-7b', tokens: 32768 }, 2 * 32 * 8 * 128 * 2 * 4096],
+  ])('%s', (_title, options, bytes) => {
+    expect(perGpu(options).kvCache).toBe(bytes);
+  });
+
+  test('batch multiplies, tensor parallel divides the kv heads', () => {
+    const shape = { layers: 32, kvHeads: 8, headDim: 128, bytesPerElement: 2, batch: 4, tokens: 1000, slidingWindow: null, tp: 2 };
+    expect(kvCacheBytes(shape)).toBe(2 * 32 * 4 * 128 * 2 * 4 * 1000);
+    expect(kvCacheBytes({ ...shape, tp: 16 })).toBe(2 * 32 * 1 * 128 * 2 * 4 * 1000); // kv heads replicated when t > kv heads
+  });
+});
+
+describe('weightBytes(params, dtype)', () => {
+  test.each<[string, number]>([['fp32', 4], ['fp16', 2], ['bf16', 2], ['int8', 1], ['int4', 0.5]])(
+    'EleutherAI Transformer Math 101: %s stores %d bytes per parameter', (dtype, bytes) => {
+      expect(weightBytes(1000, dtype as 'fp32')).toBe(1000 * bytes);
+    });
+
+  test('int4 rounds half bytes up', () => {
+    expect(weightBytes(3, 'int4')).toBe(2);
+  });
+
+  test('Llama 2 7B in fp16 is 13.48 GB of weights (Transformer Math 101: "~2 bytes × 7B ≈ 14 GB")', () => {
+    expect(perGpu({ model: 'llama-2-7b', weights: 'fp16' }).weights).toBe(2 * 6_738_415_616);
+  });
+});
+
+describe('estimateMemory({ mode: "infer" })', () => {
+  test('eager attention materialises the e·a·s²·b score matrix; FlashAttention leaves the MLP as the peak', () => {
+    const s = 4096;
+    const h = 4096;
+    const eager = perGpu({ model: 'llama-2-7b', tokens: s }).activations;
+    const flash = perGpu({ model: 'llama-2-7b', tokens: s, flashAttention: true }).activations;
+    const residual = 2 * 2 * s * h;
+    const logits = 4 * 32000;
+    expect(eager).toBe(residual + 2 * s * (4 * h) + 2 * 32 * s * s + logits);
+    expect(flash).toBe(residual + 2 * s * 11008 * 3 + logits);
+  });
+
+  test('int8 weights keep a 16-bit KV cache', () => {
+    expect(perGpu({ model: 'llama-2-7b', weights: 'int8', tokens: 100 }).kvCache).toBe(perGpu({ model: 'llama-2-7b', weights: 'bf16', tokens: 100 }).kvCache);
+  });
+
+  test('no gradients or optimizer states', () => {
+    const g = perGpu({ model: 'gpt2' });
+    expect(g.gradients + g.optimizer).toBe(0);
+  });
+});

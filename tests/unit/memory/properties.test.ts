@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { estimateMemory, GPU_PRESETS, OPTIMIZERS, PRECISIONS, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
+
+/** Random valid configurations: shapes are built so every divisibility rule holds. */
+const configArbitrary: fc.Arbitrary<EstimateOptions> = fc
+  .record({
+    arch: fc.constantFrom('gpt2', 'llama', 'bert', 'mlp' as const),
+    headDim: fc.constantFrom(8, 16, 64, 128),
+    kvHeads: fc.constantFrom(1, 2, 4),
+    groups: fc.constantFrom(1, 2, 4),
+    layers: fc.integer({ min: 1, max: 48 }),
+    vocab: fc.integer({ min: 1, max: 60000 }),
+    microBatch: fc.integer({ min: 1, max: 16 }),
+    seq: fc.integer({ min: 1, max: 4096 }),
+    gradAccum: fc.integer({ min: 1, max: 16 }),
+    precision: fc.constantFrom(...PRECISIONS),
+    optimizer: fc.constantFrom(...OPTIMIZERS),
+    recompute: fc.constantFrom('none', 'selective', 'full' as const),
+    flashAttention: fc.boolean(),
+    dp: fc.integer({ min: 1, max: 64 }),
+    zero: fc.constantFrom(0, 1, 2, 3) as fc.Arbitrary<0 | 1 | 2 | 3>,
+    tpPower: fc.integer({ min: 0, max: 3 }),
+    sp: fc.boolean(),
+    ppShare: fc.double({ min: 0, max: 1, noNaN: true }),
+    offload: fc.constantFrom('none', 'optimizer', 'optimizer+params' as const),
+    mode: fc.constantFrom('train', 'infer' as const),
+    gpu: fc.option(fc.constantFrom(...GPU_PRESETS.map((g) => g.id)), { nil: undefined }),
+  })
+  .map((c) => {
+    const heads = c.kvHeads * c.groups;
+    const transformer = c.arch !== 'mlp';
+    const tp = transformer ? Math.min(2 ** c.tpPower, heads) : 1;
+    const zero = c.offload === 'optimizer+params' ? 3 : c.offload === 'optimizer' ? Math.max(1, c.zero) as 1 | 2 | 3 : c.zero;
+    const options: EstimateOptions = {
+      arch: c.arch, hidden: heads * c.headDim, layers: c.layers, heads, kvHeads: c.kvHeads, vocab: c.vocab,
+      microBatch: c.microBatch, gradAccum: c.gradAccum, precision: c.precision, optimizer: c.optimizer, recompute: c.recompute,
+      flashAttention: c.flashAttention, dp: c.dp, zero, tp: heads % tp === 0 && (c.kvHeads % tp === 0 || tp % c.kvHeads === 0) ? tp : 1,
+      sp: c.sp, pp: Math.max(1, Math.floor(c.ppShare * c.layers)), offload: c.offload, mode: c.mode,
+      ...(transformer ? { seq: c.seq } : {}),
+      ...(c.gpu === undefined ? {} : { gpu: c.gpu }),
+    };
+    return options;
+  });
+
+function run(options: EstimateOptions): EstimateResult {
+  const outcome = estimateMemory(options);
+  if (!outcome.ok) throw new Error(JSON.stringify({ options, errors: outcome.errors }));
+  return outcome.result;
+}
+
+const isSize = (n: number) => Number.isSafeInteger(n) && n >= 0;
+
+/** Paths of every number in `value` that is NaN, ±Infinity or negative. */
+function nonFiniteNumbers(value: unknown, path = '$'): string[] {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? [] : [`${path} = ${value}`];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => nonFiniteNumbers(child, `${path}.${key}`));
+}
+
+describe('estimateMemory(random valid input)', () => {
+  test('gives finite, non-negative integer sizes everywhere', () => {
+    fc.assert(fc.property(configArbitrary, (options) => {
+      const result = run(options);
+      for (const l of result.lines) expect(isSize(l.bytes), `${l.id} = ${l.bytes}`).toBe(true);
+      for (const value of Object.values(result.perGpu)) expect(isSize(value)).toBe(true);
+      expect(isSize(result.perCpu.total) && isSize(result.perNvme.total) && isSize(result.params)).toBe(true);
+      if (result.stepTime !== null) for (const l of result.stepTime.lines) expect(Number.isFinite(l.seconds) && l.seconds >= 0).toBe(true);
+      expect(nonFiniteNumbers(result)).toEqual([]);
+    }), { numRuns: 300 });
+  });
+
+  test('more layers never need less memory', () => {
+    fc.assert(fc.property(configArbitrary, (options) => {
+      const fewer = run(options);
+      const more = run({ ...options, layers: (options.layers ?? 1) + 1 });
+      expect(more.perGpu.total).toBeGreaterThanOrEqual(fewer.perGpu.total);
+    }), { numRuns: 200 });
+  });
+
+  test('a higher ZeRO stage never needs more per GPU', () => {
+    fc.assert(fc.property(configArbitrary, (options) => {
+      const base = { ...options, mode: 'train' as const, offload: 'none' as const };
+      const totals = ([0, 1, 2, 3] as const).map((zero) => run({ ...base, zero }).perGpu.total);
+      for (let i = 1; i < totals.length; i++) expect(totals[i]).toBeLessThanOrEqual(totals[i - 1] ?? Infinity);
+    }), { numRuns: 200 });
+  });
+
+  test('full ≤ selective ≤ none recompute (transformers, default segments)', () => {
+    fc.assert(fc.property(configArbitrary.filter((o) => o.arch !== 'mlp'), (options) => {
+      const base = { ...options, mode: 'train' as const };
+      const [none, selective, full] = (['none', 'selective', 'full'] as const).map((recompute) => run({ ...base, recompute }).perGpu.activations);
+      expect(selective).toBeLessThanOrEqual(none ?? 0);
+      expect(full).toBeLessThanOrEqual(selective ?? 0);
+    }), { numRuns: 200 });
+  });
+
+  test('full recompute never exceeds none for the mlp once L ≥ 4 (ceil(L/k) + k ≤ L)', () => {
+    fc.assert(fc.property(fc.integer({ min: 4, max: 400 }), fc.integer({ min: 1, max: 64 }), (layers, microBatch) => {
+      const base = { arch: 'mlp' as const, hidden: 32, layers, microBatch };
+      expect(run({ ...base, recompute: 'full' }).perGpu.activations).toBeLessThanOrEqual(run(base).perGpu.activations);
+    }));
+  });
+
+  test('more data-parallel GPUs never need more per GPU under ZeRO-3', () => {
+    fc.assert(fc.property(configArbitrary, (options) => {
+      const base = { ...options, mode: 'train' as const, zero: 3 as const, dp: options.dp ?? 1 };
+      expect(run({ ...base, dp: base.dp * 2 }).perGpu.total).toBeLessThanOrEqual(run(base).perGpu.total);
+    }), { numRuns: 100 });
+  });
+});
