@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BROWSER_CONFIGS, launchBrowser, waitForHydration } from '../../tests/e2e/support/browser.ts';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, runExperimentToEnd } from '../../tests/e2e/support/browser.ts';
 import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
 
 const EXPERIMENTS = [
@@ -33,13 +33,10 @@ export default async function bench(): Promise<void> {
           page.on('requestfinished', (request) => {
             if (request.url().endsWith('.wasm')) runtime.push(request.timing().responseEnd);
           });
-          await page.goto(server.url + path);
-          const root = page.locator(`[data-experiment="${id}"]`);
-          await root.scrollIntoViewIfNeeded();
-          await waitForHydration(page, `[data-experiment="${id}"]`);
+          const selector = `[data-experiment="${id}"]`;
+          const root = await openIsland(page, server.url + path, selector);
           const started = performance.now();
-          await root.locator('[data-action="run"]').click();
-          await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), `[data-experiment="${id}"]`, { timeout: 300_000 });
+          await runExperimentToEnd(page, root, selector, 300_000);
           const wall = (performance.now() - started) / 1000;
           const d = await root.evaluate((el) => ({ ...(el as HTMLElement).dataset }));
           const s = (ms: string | undefined) => (Number(ms) / 1000).toFixed(2).padStart(6);

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { main } from '../../src/cli/main';
-import { launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
+import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
 
 /**
  * Every calculator recomputes when the reader changes a field, and what it shows is what
@@ -41,10 +41,7 @@ describe('calculators', () => {
   test.each(CHANGES)('$id: setting $field to $value shows the total estimate --json prints', async ({ id, path, field, value }) => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {
-      await page.goto(baseUrl + path);
-      const root = page.locator(`[data-calculator="${id}"]`);
-      await root.scrollIntoViewIfNeeded();
-      await waitForHydration(page, `[data-calculator="${id}"]`);
+      const root = await openIsland(page, baseUrl + path, `[data-calculator="${id}"]`);
       const before = await root.getAttribute('data-total-bytes');
       expect(Number.isSafeInteger(Number(before)) && Number(before) > 0, `initial total ${before}`).toBe(true);
 
@@ -67,10 +64,7 @@ describe('calculators', () => {
   test('a bad value shows a message next to its field, and no total', async () => {
     const { context, page } = await openRecordingPage(browser, baseUrl);
     try {
-      await page.goto(`${baseUrl}/lessons/05-parallelism/`);
-      const root = page.locator('[data-calculator="parallelism"]');
-      await root.scrollIntoViewIfNeeded();
-      await waitForHydration(page, '[data-calculator="parallelism"]');
+      const root = await openIsland(page, `${baseUrl}/lessons/05-parallelism/`, '[data-calculator="parallelism"]');
       const label = root.locator('label', { hasText: '(dp)' });
       await label.locator('input').fill('0');
       await expect.poll(() => label.locator('[role="alert"]').textContent()).toMatch(/dp/i);

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/agreement';
-import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
 
 /**
  * Each experiment runs to the end in both browser configurations, shows the saving it
@@ -27,14 +27,9 @@ describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
   test.each(EXPERIMENT_PAGES)('$id runs to done and measures a saving that agrees with the prediction', { timeout: RUN_TIMEOUT_MS + 30_000 }, async ({ id, path, needsF16 }) => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {
-      await page.goto(baseUrl + path);
-      const root = page.locator(`[data-experiment="${id}"]`);
-      await root.scrollIntoViewIfNeeded();
-      await waitForHydration(page, `[data-experiment="${id}"]`);
-      await root.locator('[data-action="run"]').click();
-      await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), `[data-experiment="${id}"]`, {
-        timeout: RUN_TIMEOUT_MS,
-      });
+      const selector = `[data-experiment="${id}"]`;
+      const root = await openIsland(page, baseUrl + path, selector);
+      await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
       const data = await root.evaluate((el): Record<string, string | undefined> => ({ ...(el as HTMLElement).dataset, text: el.textContent ?? '' }));
       expect(data['state'], data['text']).toBe('done');
 

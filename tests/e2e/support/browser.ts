@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium; override with CHROMIUM_PATH. */
 const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -74,4 +74,19 @@ export async function waitForHydration(page: Page, selector: string): Promise<vo
     const island = document.querySelector(sel)?.closest('astro-island');
     return island !== null && island !== undefined && !island.hasAttribute('ssr');
   }, selector);
+}
+
+/** Opens `url`, scrolls the island matching `selector` into view and waits for it to hydrate. */
+export async function openIsland(page: Page, url: string, selector: string): Promise<Locator> {
+  await page.goto(url);
+  const root = page.locator(selector);
+  await root.scrollIntoViewIfNeeded();
+  await waitForHydration(page, selector);
+  return root;
+}
+
+/** Presses an experiment's Run button and waits until it reports `done` or `error`. */
+export async function runExperimentToEnd(page: Page, root: Locator, selector: string, timeout: number): Promise<void> {
+  await root.locator('[data-action="run"]').click();
+  await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout });
 }
