@@ -191,6 +191,10 @@ async function runVariant(context: RunContext, spec: VariantSpec): Promise<Varia
   for (let step = 0; step < spec.steps; step++) {
     post({ type: 'progress', stage: `step ${step + 1} of ${spec.steps}${step === 0 && backend === 'webgpu' ? ' (compiling shaders)' : ''}` });
     const stepStart = performance.now();
+    // Drop the previous step's gradients before this one starts, as `zero_grad(set_to_none=True)`
+    // does; kept, they would inflate this step's peak by a whole set of gradients.
+    for (const tensor of Object.values(results)) tensor.dispose();
+    results = {};
     loss = 0;
     let accumulators: Record<string, Tensor> = Object.fromEntries(
       model.parameters.map((p) => [`acc_in.${p.name}`, new ort.Tensor('float32', new Float32Array(p.shape.reduce((a, b) => a * b, 1)), p.shape)]),

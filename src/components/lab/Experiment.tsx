@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import { formatBytes } from '../../memory/index';
 import { agreesWithPrediction, AGREEMENT_RATIO } from '../../lab/agreement';
 import { EXPERIMENTS, type ExperimentId } from '../../lab/experiments';
 import { LabRunError } from '../../lab/run-variant';
@@ -33,7 +32,8 @@ const FAILURE_WHY: Record<LabRunError['kind'], string> = {
   error: 'Something unexpected went wrong while running the model.',
 };
 
-const MiB = (bytes: number) => formatBytes(bytes, 'GiB').startsWith('0.') ? `${(bytes / 2 ** 20).toFixed(2)} MiB` : formatBytes(bytes, 'GiB');
+/** Lab models are small: MiB (2^20 bytes) reads best. */
+const MiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
 
 function describeProgress(progress: ExperimentProgress | null): string {
   if (!progress) return 'Starting…';
@@ -174,12 +174,15 @@ function Results({ outcome, tolerance }: { outcome: ExperimentOutcome; tolerance
     <div class="lab-results">
       <table>
         <caption>
-          Measured: {memoryLabel}. Predicted: the memory engine for the same model (weights, gradients, activations; no CUDA context).
+          Measured: {memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the
+          first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine for the same model
+          (weights, gradients, activations; no CUDA context).
         </caption>
         <thead>
           <tr>
             <th scope="col">Variant</th>
-            <th scope="col">Measured</th>
+            <th scope="col">Measured peak</th>
+            <th scope="col">of which weights at rest</th>
             <th scope="col">Predicted</th>
             <th scope="col">Step time</th>
             <th scope="col">Loss</th>
@@ -193,6 +196,7 @@ function Results({ outcome, tolerance }: { outcome: ExperimentOutcome; tolerance
                 {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
               </th>
               <td>{MiB(measuredBytes(s.result))}</td>
+              <td>{MiB(Math.max(0, s.result.memory.setupBytes - s.result.memory.baselineBytes))}</td>
               <td>{MiB(s.predictedBytes)}</td>
               <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
               <td>{s.result.loss.toFixed(4)}</td>
