@@ -9,6 +9,7 @@ import { BROWSER_CONFIGS, launchBrowser, openIsland, runExperimentToEnd } from '
 import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
 
 const EXPERIMENTS = [
+  ['leak', '/lessons/01-diagnostics/'],
   ['mixed-precision', '/lessons/02-mixed-precision/'],
   ['gradient-accumulation', '/lessons/03-gradient-accumulation/'],
   ['gradient-checkpointing', '/lessons/04-gradient-checkpointing/'],
@@ -21,7 +22,7 @@ export default async function bench(): Promise<void> {
     return;
   }
   const server = await startStaticServer(dist);
-  console.log('lab: default sizes (width 256, 8 layers, batch 512); times in seconds');
+  console.log('lab: default sizes (width 256, 8 layers, batch 512; leak: 4 layers, batch 64, 10 steps); times in seconds');
   console.log('config       experiment               backend  runtime  load   step before  step after  Run→done');
   try {
     for (const config of BROWSER_CONFIGS) {

@@ -3,7 +3,7 @@ import type { Backend } from './protocol';
 import type { LabSettings } from './settings';
 
 /** Ids of the experiments this module defines; each is a `data-experiment` value. */
-export type ExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing';
+export type ExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing' | 'leak';
 
 /** One side of an experiment: which model variant runs, and how the batch is split. */
 export interface ExperimentSide {
@@ -11,6 +11,8 @@ export interface ExperimentSide {
   /** Whether a manifest variant is this side's model on this backend. */
   readonly matches: (variant: ManifestVariant, backend: Backend) => boolean;
   readonly microBatches: (settings: LabSettings) => number;
+  /** Run as a training loop (see `VariantSpec.loop`) instead of measured steps. */
+  readonly loop?: { readonly retain: boolean };
 }
 
 /** How the two sides' gradients are compared, and what the reader is told. */
@@ -36,11 +38,20 @@ export interface ExperimentDefinition {
    * still runs there (gradients, step time), and the page says why the bytes match.
    */
   readonly unmeasurable: (backend: Backend) => string | null;
+  /** Steps per variant; defaults to 2 (the first compiles shaders, the second is timed). */
+  readonly steps?: number;
+  /** Sizes this experiment starts with, where they differ from the lab's defaults. */
+  readonly defaults?: Partial<LabSettings>;
+  /** Why the experiment cannot run without WebGPU, or undefined when it falls back to WASM. */
+  readonly needsWebGpu?: string;
 }
 
 const once = (): number => 1;
 const plain = (v: ManifestVariant): boolean => !v.accumulate && !v.sgd && v.training;
 const formFor = (backend: Backend): ManifestVariant['form'] => (backend === 'webgpu' ? 'segmented' : 'single');
+
+/** Iterations of the leaky and fixed training loops. */
+export const LEAK_STEPS = 10;
 
 export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> = {
   'mixed-precision': {
@@ -85,6 +96,23 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
       backend === 'wasm'
         ? 'On WebAssembly the step runs as one graph, and onnxruntime-web’s CPU memory planner kept the heap at the same high-water mark with and without recomputation in our measurements (up to width 512, 16 layers, batch 2048). The recompute variant still shows its cost in step time; WebGPU shows the memory saving.'
         : null,
+  },
+  leak: {
+    id: 'leak',
+    before: { label: 'leaky loop', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once, loop: { retain: true } },
+    after: { label: 'fixed loop', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once, loop: { retain: false } },
+    needsF16: false,
+    accumulate: false,
+    // Same steps, same data: the last step's gradients are identical.
+    gradients: { tolerance: 1e-6, passLabel: 'Both loops compute identical gradients', failLabel: 'The loops computed different gradients' },
+    unmeasurable: () => null,
+    steps: LEAK_STEPS,
+    // Small enough that ten steps take seconds on a software GPU, while each leaked set of
+    // gradients (265,738 parameters × 4 B ≈ 1.06 MB at width 256 and 4 layers) dwarfs a step's
+    // activations (64 × 256 × 4 B = 64 KiB a layer), so the staircase stands out.
+    defaults: { hidden: 256, layers: 4, batch: 64 },
+    needsWebGpu:
+      'This experiment needs WebGPU: what a leaky loop keeps are GPU tensors, and without WebGPU they would live in ordinary JavaScript memory, which a page cannot measure. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to see the staircase.',
   },
 };
 

@@ -1,5 +1,7 @@
 import type { ManifestModel } from '../graphs/manifest';
 import { estimateMemory, type EstimateOptions } from '../memory/index';
+import type { ExperimentDefinition, ExperimentSide } from './experiments';
+import type { LabSettings } from './settings';
 
 /** How a lab run differs from a plain fp32 step, in the memory engine's vocabulary. */
 export interface LabRunShape {
@@ -19,6 +21,16 @@ export function predictLabBytes(model: ManifestModel, { batch, microBatches }: L
   const outcome = estimateMemory(labEstimateOptions(model, { batch, microBatches }));
   if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
   return outcome.result.lines.filter((line) => line.device === 'gpu' && line.category !== 'overhead').reduce((sum, line) => sum + line.bytes, 0);
+}
+
+/**
+ * The prediction for a training loop that keeps every step's gradients alive: one step's bytes
+ * plus, for each earlier step, the gradients the engine counts (`perGpu.gradients`).
+ */
+export function predictLeakyLoopBytes(model: ManifestModel, shape: LabRunShape, steps: number): number {
+  const outcome = estimateMemory(labEstimateOptions(model, shape));
+  if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  return predictLabBytes(model, shape) + Math.max(0, steps - 1) * outcome.result.perGpu.gradients;
 }
 
 /** The `estimate` options (and so the CLI flags) that describe a lab model's step. */
@@ -41,4 +53,13 @@ export function labEstimateOptions(model: ManifestModel, { batch, microBatches }
       ? { recompute: 'full' as const, checkpointEvery: variant.activations.segmentLayers }
       : { recompute: 'none' as const }),
   };
+}
+
+/** Steps a variant runs when its experiment does not say (one warm-up, one timed). */
+export const DEFAULT_LAB_STEPS = 2;
+
+/** The engine's prediction for one side of an experiment at the reader's settings. */
+export function predictSideBytes(experiment: ExperimentDefinition, side: ExperimentSide, model: ManifestModel, settings: LabSettings): number {
+  const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };
+  return side.loop?.retain ? predictLeakyLoopBytes(model, shape, experiment.steps ?? DEFAULT_LAB_STEPS) : predictLabBytes(model, shape);
 }

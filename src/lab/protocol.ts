@@ -18,6 +18,12 @@ export interface VariantSpec {
   readonly seed: number;
   /** Steps to run; the last one is timed (the first compiles shaders). */
   readonly steps: number;
+  /**
+   * A training loop rather than one measured step: gradients stay on the GPU, and with
+   * `retain` every step's results are kept alive, the way `total_loss += loss` keeps each
+   * step's graph in PyTorch; without it each step drops the previous step's results.
+   */
+  readonly loop?: { readonly retain: boolean };
 }
 
 /**
@@ -50,6 +56,8 @@ export interface VariantResult {
     readonly phases: readonly PhaseMemory[];
     readonly timeline: readonly TimelinePoint[];
   };
+  /** Counted bytes above the baseline after each step, in order. */
+  readonly stepBytes: readonly number[];
   /** Wall time of the last step, in milliseconds. */
   readonly stepMs: number;
   /** Time to create the sessions, in milliseconds. */
@@ -62,8 +70,15 @@ export interface VariantResult {
 /** Why a run failed, in the terms the page explains to the reader. */
 export type FailureKind = 'out-of-memory' | 'device-lost' | 'limits' | 'unsupported' | 'error';
 
+/** Bytes held after one step of one variant (the request's `variant`-th), for live plots. */
+export interface StepSample {
+  readonly variant: number;
+  readonly step: number;
+  readonly bytes: number;
+}
+
 /** Worker → page messages. */
 export type WorkerMessage =
-  | { readonly type: 'progress'; readonly stage: string }
+  | { readonly type: 'progress'; readonly stage: string; readonly sample?: StepSample }
   | { readonly type: 'result'; readonly results: readonly VariantResult[] }
   | { readonly type: 'error'; readonly kind: FailureKind; readonly message: string };

@@ -3,7 +3,8 @@ import { maxRelativeDifference } from './compare';
 import type { DownloadProgress } from './download';
 import { EXPERIMENTS, findModel, type ExperimentId } from './experiments';
 import { loadManifest, MODELS_URL } from './manifest-loader';
-import { predictLabBytes } from './predict';
+import { DEFAULT_LAB_STEPS, predictSideBytes } from './predict';
+import { LabRunError } from './run-variant';
 import type { Backend, VariantResult } from './protocol';
 import { runVariants } from './run-variant';
 import { loadRuntimeBinary } from './runtime';
@@ -44,10 +45,8 @@ export interface ExperimentOutcome {
 /** What the page shows while an experiment runs. */
 export type ExperimentProgress =
   | { readonly phase: 'runtime'; readonly download: DownloadProgress }
-  | { readonly phase: 'run'; readonly side: string; readonly stage: string };
+  | { readonly phase: 'run'; readonly side: string; readonly stage: string; readonly sample?: { readonly side: string; readonly step: number; readonly bytes: number } };
 
-/** Steps per side: the first compiles shaders and fills caches, the second is timed. */
-const STEPS = 2;
 /** Same weights and data on both sides. */
 const SEED = 42;
 
@@ -63,31 +62,38 @@ export async function runExperiment(
 ): Promise<ExperimentOutcome> {
   const experiment = EXPERIMENTS[id];
   const { backend, reason } = await chooseBackend({ needsF16: experiment.needsF16 });
+  if (backend === 'wasm' && experiment.needsWebGpu) throw new LabRunError('unsupported', `${experiment.needsWebGpu} (${reason})`);
   const wasmBinary = await loadRuntimeBinary((download) => onProgress({ phase: 'runtime', download }));
   const manifest = await loadManifest();
 
   const sides = [experiment.before, experiment.after].map((side) => {
     const model = findModel(manifest, side, settings, backend);
     const microBatches = side.microBatches(settings);
-    return { side, model, microBatches, spec: { model, batch: settings.batch, microBatches, seed: SEED, steps: STEPS } };
+    const steps = experiment.steps ?? DEFAULT_LAB_STEPS;
+    return { side, model, microBatches, spec: { model, batch: settings.batch, microBatches, seed: SEED, steps, ...(side.loop ? { loop: side.loop } : {}) } };
   });
-  const run = (specs: (typeof sides)[number]['spec'][], label: string) =>
-    runVariants({ backend, wasmBinary, modelsUrl: new URL(MODELS_URL, location.href).href, variants: specs }, (stage) =>
-      onProgress({ phase: 'run', side: label, stage }),
+  const run = (specs: (typeof sides)[number]['spec'][], labels: string[]) =>
+    runVariants({ backend, wasmBinary, modelsUrl: new URL(MODELS_URL, location.href).href, variants: specs }, (stage, sample) =>
+      onProgress({
+        phase: 'run',
+        side: labels.join(', then '),
+        stage,
+        ...(sample ? { sample: { side: labels[sample.variant] ?? '', step: sample.step, bytes: sample.bytes } } : {}),
+      }),
     );
   // WebGPU: both variants in one worker, one after the other with every session released in
   // between, so the second reuses compiled shaders (minutes saved on software adapters).
   // WASM: a worker each, because a WebAssembly heap never shrinks and would hide the second.
   const results =
     backend === 'webgpu'
-      ? await run(sides.map((s) => s.spec), `${experiment.before.label}, then ${experiment.after.label}`)
-      : [...(await run([sides[0]!.spec], experiment.before.label)), ...(await run([sides[1]!.spec], experiment.after.label))];
+      ? await run(sides.map((s) => s.spec), [experiment.before.label, experiment.after.label])
+      : [...(await run([sides[0]!.spec], [experiment.before.label])), ...(await run([sides[1]!.spec], [experiment.after.label]))];
   const [before, after] = sides.map(({ side, model, microBatches }, i): SideOutcome => ({
     label: side.label,
     modelId: model.id,
     batch: settings.batch,
     microBatches,
-    predictedBytes: predictLabBytes(model, { batch: settings.batch, microBatches }),
+    predictedBytes: predictSideBytes(experiment, side, model, settings),
     result: results[i]!,
   })) as [SideOutcome, SideOutcome];
   const gradientDifference = maxRelativeDifference(after.result.gradients, before.result.gradients);

@@ -1,4 +1,4 @@
-import type { FailureKind, VariantRequest, VariantResult, WorkerMessage } from './protocol';
+import type { FailureKind, StepSample, VariantRequest, VariantResult, WorkerMessage } from './protocol';
 
 /** A failed run, with the kind of failure the page explains. */
 export class LabRunError extends Error {
@@ -16,12 +16,15 @@ export class LabRunError extends Error {
  * request starts from a fresh device and runtime. The binary is copied, not transferred:
  * later runs need it too.
  */
-export function runVariants(request: VariantRequest, onStage: (stage: string) => void): Promise<readonly VariantResult[]> {
+export function runVariants(
+  request: VariantRequest,
+  onStage: (stage: string, sample?: StepSample) => void,
+): Promise<readonly VariantResult[]> {
   const worker = new Worker(new URL('./variant.worker.ts', import.meta.url), { type: 'module' });
   return new Promise<readonly VariantResult[]>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
       const message = event.data;
-      if (message.type === 'progress') onStage(message.stage);
+      if (message.type === 'progress') onStage(message.stage, message.sample);
       else if (message.type === 'result') resolve(message.results);
       else reject(new LabRunError(message.kind, message.message));
     };

@@ -90,7 +90,7 @@ async function runVariants(request: VariantRequest): Promise<VariantResult[]> {
   const context: RunContext = { ort, backend, device, adapter, tracker, heap, modelsUrl: request.modelsUrl, guard };
   await warmUpRuntime(context, request.variants[0]);
   const results: VariantResult[] = [];
-  for (const variant of request.variants) results.push(await runVariant(context, variant));
+  for (const [index, variant] of request.variants.entries()) results.push(await runVariant(context, variant, index));
   return results;
 }
 
@@ -127,7 +127,7 @@ async function warmUpRuntime(context: RunContext, first: VariantSpec | undefined
   await session.release();
 }
 
-async function runVariant(context: RunContext, spec: VariantSpec): Promise<VariantResult> {
+async function runVariant(context: RunContext, spec: VariantSpec, index: number): Promise<VariantResult> {
   const { ort, backend, device, tracker, heap, guard } = context;
   const { model } = spec;
   const counted = (): number => heap?.bytes() ?? tracker.snapshot().liveBytes;
@@ -147,8 +147,9 @@ async function runVariant(context: RunContext, spec: VariantSpec): Promise<Varia
 
   const parameterGradients = new Set(model.parameters.map((p) => `grad.${p.name}`));
   // Results are kept to the end; only the loss and plain gradients are read back per run.
-  const isReadBack = (name: string): boolean => name === 'loss' || parameterGradients.has(name);
-  const isResult = (name: string): boolean => isReadBack(name) || name.startsWith('acc_out.');
+  // In a loop the gradients stay on the GPU (as in a framework) so that what a step keeps shows there.
+  const isReadBack = (name: string): boolean => name === 'loss' || (!spec.loop && parameterGradients.has(name));
+  const isResult = (name: string): boolean => name === 'loss' || parameterGradients.has(name) || name.startsWith('acc_out.');
 
   const loadStart = performance.now();
   const sessions: OrtModule.InferenceSession[] = [];
@@ -186,6 +187,9 @@ async function runVariant(context: RunContext, spec: VariantSpec): Promise<Varia
   if (!Number.isInteger(microBatch) || microBatch < 1) throw new Error(`batch ${spec.batch} does not split into ${microBatches} micro-batches`);
 
   let results: Record<string, Tensor> = {};
+  // What a leaky loop holds on to: every earlier step's gradients.
+  const retained: Tensor[] = [];
+  const stepBytes: number[] = [];
   let loss = 0;
   let stepMs = 0;
   for (let step = 0; step < spec.steps; step++) {
@@ -193,7 +197,8 @@ async function runVariant(context: RunContext, spec: VariantSpec): Promise<Varia
     const stepStart = performance.now();
     // Drop the previous step's gradients before this one starts, as `zero_grad(set_to_none=True)`
     // does; kept, they would inflate this step's peak by a whole set of gradients.
-    for (const tensor of Object.values(results)) tensor.dispose();
+    if (!spec.loop?.retain) for (const tensor of Object.values(results)) tensor.dispose();
+    else retained.push(...Object.values(results).filter((t) => t !== results['loss']));
     results = {};
     loss = 0;
     let accumulators: Record<string, Tensor> = Object.fromEntries(
@@ -230,7 +235,11 @@ async function runVariant(context: RunContext, spec: VariantSpec): Promise<Varia
       results = Object.fromEntries([...env].filter(([name]) => isResult(name)));
     }
     stepMs = performance.now() - stepStart;
+    sampleHeap();
+    stepBytes.push(Math.max(0, counted() - baselineBytes));
+    post({ type: 'progress', stage: `step ${step + 1} of ${spec.steps}`, sample: { variant: index, step: step + 1, bytes: stepBytes[stepBytes.length - 1] ?? 0 } });
   }
+  for (const tensor of retained) tensor.dispose();
 
   const gradients: Record<string, Float32Array> = {};
   for (const p of model.parameters) {
@@ -256,6 +265,7 @@ async function runVariant(context: RunContext, spec: VariantSpec): Promise<Varia
       phases: heap ? [] : snapshot.phases,
       timeline: heap ? heapTimeline : snapshot.timeline.slice(timelineStart).map((p) => ({ t: p.t - startT, bytes: p.bytes - baselineBytes })),
     },
+    stepBytes,
     stepMs,
     loadMs,
     loss,

@@ -8,9 +8,10 @@ import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExper
  * claims, and its measurement agrees with the memory engine's prediction.
  */
 const EXPERIMENT_PAGES = [
-  { id: 'mixed-precision', path: '/lessons/02-mixed-precision/', needsF16: true },
-  { id: 'gradient-accumulation', path: '/lessons/03-gradient-accumulation/', needsF16: false },
-  { id: 'gradient-checkpointing', path: '/lessons/04-gradient-checkpointing/', needsF16: false },
+  { id: 'leak', path: '/lessons/01-diagnostics/', needsF16: false, needsWebGpu: true },
+  { id: 'mixed-precision', path: '/lessons/02-mixed-precision/', needsF16: true, needsWebGpu: false },
+  { id: 'gradient-accumulation', path: '/lessons/03-gradient-accumulation/', needsF16: false, needsWebGpu: false },
+  { id: 'gradient-checkpointing', path: '/lessons/04-gradient-checkpointing/', needsF16: false, needsWebGpu: false },
 ] as const;
 
 const baseUrl = inject('baseUrl');
@@ -24,13 +25,19 @@ describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
   });
   afterAll(() => browser?.close());
 
-  test.each(EXPERIMENT_PAGES)('$id runs to done and measures a saving that agrees with the prediction', { timeout: RUN_TIMEOUT_MS + 30_000 }, async ({ id, path, needsF16 }) => {
+  test.each(EXPERIMENT_PAGES)('$id runs to done and measures a saving that agrees with the prediction', { timeout: RUN_TIMEOUT_MS + 30_000 }, async ({ id, path, needsF16, needsWebGpu }) => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {
       const selector = `[data-experiment="${id}"]`;
       const root = await openIsland(page, baseUrl + path, selector);
       await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
       const data = await root.evaluate((el): Record<string, string | undefined> => ({ ...(el as HTMLElement).dataset, text: el.textContent ?? '' }));
+      // An experiment that cannot run without WebGPU says so in a state of its own.
+      if (needsWebGpu && !config.webgpu) {
+        expect(data['state']).toBe('unsupported');
+        expect(data['text']).toContain('Needs WebGPU');
+        return;
+      }
       expect(data['state'], data['text']).toBe('done');
 
       // SwiftShader has no shader-f16, so the 16-bit experiment falls back to WASM and says why.

@@ -10,9 +10,17 @@ import {
 import MemoryTimeline from './MemoryTimeline';
 import './lab.css';
 
+/** Bytes after one step of one variant, as the worker reports them during a run. */
+interface LiveSample {
+  readonly side: string;
+  readonly step: number;
+  readonly bytes: number;
+}
+
 type RunState =
   | { readonly state: 'idle' }
-  | { readonly state: 'running'; readonly progress: ExperimentProgress | null }
+  | { readonly state: 'running'; readonly progress: ExperimentProgress | null; readonly samples: readonly LiveSample[] }
+  | { readonly state: 'unsupported'; readonly message: string }
   | { readonly state: 'done'; readonly outcome: ExperimentOutcome }
   | { readonly state: 'error'; readonly title: string; readonly message: string };
 
@@ -57,22 +65,29 @@ export interface ExperimentProps {
  */
 export default function Experiment({ id }: ExperimentProps) {
   const experiment = EXPERIMENTS[id];
-  const [settings, setSettings] = useState<LabSettings>(DEFAULT_LAB_SETTINGS);
-  const [batchText, setBatchText] = useState(String(DEFAULT_LAB_SETTINGS.batch));
+  const initial: LabSettings = { ...DEFAULT_LAB_SETTINGS, ...experiment.defaults };
+  const [settings, setSettings] = useState<LabSettings>(initial);
+  const [batchText, setBatchText] = useState(String(initial.batch));
   const [run, setRun] = useState<RunState>({ state: 'idle' });
   const errors = validateLabSettings(settings, { accumulate: experiment.accumulate });
   const errorFor = (field: keyof LabSettings) => errors.find((e) => e.field === field)?.message;
   const running = run.state === 'running';
 
   const start = async () => {
-    setRun({ state: 'running', progress: null });
+    const samples: LiveSample[] = [];
+    setRun({ state: 'running', progress: null, samples });
     try {
-      const outcome = await runExperiment(id, settings, (progress) => setRun({ state: 'running', progress }));
+      const outcome = await runExperiment(id, settings, (progress) => {
+        if (progress.phase === 'run' && progress.sample) samples.push(progress.sample);
+        setRun({ state: 'running', progress, samples: [...samples] });
+      });
       setRun({ state: 'done', outcome });
     } catch (error) {
       const kind = error instanceof LabRunError ? error.kind : 'error';
       const detail = error instanceof Error ? error.message : String(error);
-      setRun({ state: 'error', title: FAILURE_TITLES[kind], message: `${FAILURE_WHY[kind]} (${detail})` });
+      // An experiment that needs WebGPU says so as its own state, not as a failure.
+      if (kind === 'unsupported' && experiment.needsWebGpu) setRun({ state: 'unsupported', message: detail });
+      else setRun({ state: 'error', title: FAILURE_TITLES[kind], message: `${FAILURE_WHY[kind]} (${detail})` });
     }
   };
 
@@ -151,18 +166,34 @@ export default function Experiment({ id }: ExperimentProps) {
         {outcome && outcome.backendReason}
       </p>
 
+      {run.state === 'running' && experiment.before.loop && run.samples.length > 0 && (
+        <MemoryTimeline unitLabel="live GPU buffers" xLabel="training step" dots series={seriesFromSamples(run.samples)} />
+      )}
+
+      {run.state === 'unsupported' && (
+        <div class="lab-failure" role="alert">
+          <strong>Needs WebGPU.</strong> {run.message}
+        </div>
+      )}
+
       {run.state === 'error' && (
         <div class="lab-failure" role="alert">
           <strong>{run.title}.</strong> {run.message}
         </div>
       )}
 
-      {outcome && <Results outcome={outcome} tolerance={experiment.gradients} />}
+      {outcome && <Results outcome={outcome} tolerance={experiment.gradients} loop={Boolean(experiment.before.loop)} />}
     </section>
   );
 }
 
-function Results({ outcome, tolerance }: { outcome: ExperimentOutcome; tolerance: (typeof EXPERIMENTS)[ExperimentId]['gradients'] }) {
+/** Groups live samples into one series per variant, for the chart drawn during a run. */
+function seriesFromSamples(samples: readonly LiveSample[]) {
+  const labels = [...new Set(samples.map((s) => s.side))];
+  return labels.map((label) => ({ label, points: samples.filter((s) => s.side === label).map((s) => ({ x: s.step, bytes: s.bytes })) }));
+}
+
+function Results({ outcome, tolerance, loop }: { outcome: ExperimentOutcome; tolerance: (typeof EXPERIMENTS)[ExperimentId]['gradients']; loop: boolean }) {
   const sides = [outcome.before, outcome.after];
   const memoryLabel = outcome.before.result.memory.kind === 'wasm-heap' ? 'WebAssembly heap growth (coarse high-water mark)' : 'GPU buffers, peak (reserved by onnxruntime-web)';
   const [before, after] = sides.map((s) => measuredBytes(s.result)) as [number, number];
@@ -213,10 +244,20 @@ function Results({ outcome, tolerance }: { outcome: ExperimentOutcome; tolerance
           : ` Measured and predicted differ by more than this backend's tolerance (${min}–${max}×); the lesson explains where such gaps come from.`}
         {outcome.backend === 'webgpu' && outcome.before.result.adapter ? ` Adapter: ${outcome.before.result.adapter}.` : ''}
       </p>
-      <MemoryTimeline
-        unitLabel={outcome.before.result.memory.kind === 'wasm-heap' ? 'WASM heap' : 'live GPU buffers'}
-        series={sides.map((s) => ({ label: s.label, points: s.result.memory.timeline }))}
-      />
+      {loop ? (
+        <MemoryTimeline
+          unitLabel="GPU buffers held"
+          xLabel="training step"
+          dots
+          series={sides.map((s) => ({ label: s.label, points: s.result.stepBytes.map((bytes, i) => ({ x: i + 1, bytes })) }))}
+        />
+      ) : (
+        <MemoryTimeline
+          unitLabel={outcome.before.result.memory.kind === 'wasm-heap' ? 'WASM heap' : 'live GPU buffers'}
+          xLabel="time in the run (s)"
+          series={sides.map((s) => ({ label: s.label, points: s.result.memory.timeline.map((p) => ({ x: p.t / 1000, bytes: p.bytes })) }))}
+        />
+      )}
     </div>
   );
 }

@@ -1,34 +1,52 @@
 import * as Plot from '@observablehq/plot';
-import { mountPlot } from '../charts/mount-plot';
 import { useEffect, useRef } from 'preact/hooks';
-import type { TimelinePoint } from '../../lab/memory-tracker';
+import { mountPlot } from '../charts/mount-plot';
 
-/** One labelled series of live bytes over time. */
-export interface TimelineSeries {
+/** One point of a memory series: x in the chart's own unit (seconds, or step number). */
+export interface MemoryPoint {
+  readonly x: number;
+  readonly bytes: number;
+}
+
+/** One labelled series of bytes. */
+export interface MemorySeries {
   readonly label: string;
-  readonly points: readonly TimelinePoint[];
+  readonly points: readonly MemoryPoint[];
+}
+
+export interface MemoryTimelineProps {
+  readonly series: readonly MemorySeries[];
+  /** What is counted, e.g. "live GPU buffers". */
+  readonly unitLabel: string;
+  /** What x is, e.g. "time in the run (s)" or "training step". */
+  readonly xLabel: string;
+  /** Draw dots at the points (for per-step samples). */
+  readonly dots?: boolean;
 }
 
 /**
- * Live bytes over a run, one line per variant, like watching `nvidia-smi -l 1`. Drawn with
+ * Bytes held over a run, one line per variant, like watching `nvidia-smi -l 1`. Drawn with
  * Observable Plot into a container the component owns.
  */
-export default function MemoryTimeline({ series, unitLabel }: { series: readonly TimelineSeries[]; unitLabel: string }) {
+export default function MemoryTimeline({ series, unitLabel, xLabel, dots = false }: MemoryTimelineProps) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
     if (!node) return;
-    const data = series.flatMap((s) => s.points.map((p) => ({ variant: s.label, seconds: p.t / 1000, mib: p.bytes / 2 ** 20 })));
+    const data = series.flatMap((s) => s.points.map((p) => ({ variant: s.label, x: p.x, mib: p.bytes / 2 ** 20 })));
     const chart = Plot.plot({
       width: Math.max(320, node.clientWidth),
       height: 220,
       marginLeft: 56,
-      x: { label: 'time in the run (s)' },
+      x: { label: xLabel },
       y: { label: `${unitLabel} (MiB)`, grid: true, zero: true },
       color: { legend: true },
-      marks: [Plot.line(data, { x: 'seconds', y: 'mib', stroke: 'variant', curve: 'step-after' }), Plot.ruleY([0])],
+      marks: [
+        Plot.line(data, { x: 'x', y: 'mib', stroke: 'variant', curve: dots ? 'linear' : 'step-after', marker: dots ? 'dot' : null }),
+        Plot.ruleY([0]),
+      ],
     });
-    return mountPlot(node, chart, `${unitLabel} over time for ${series.map((s) => s.label).join(' and ')}`);
-  }, [series, unitLabel]);
+    return mountPlot(node, chart, `${unitLabel} against ${xLabel} for ${series.map((s) => s.label).join(' and ')}`);
+  }, [series, unitLabel, xLabel, dots]);
   return <div class="lab-timeline" ref={container} />;
 }

@@ -85,8 +85,8 @@ export async function openIsland(page: Page, url: string, selector: string): Pro
   return root;
 }
 
-/** Presses an experiment's Run button and waits until it reports `done` or `error`. */
+/** Presses an experiment's Run button and waits until it reports `done`, `error` or `unsupported`. */
 export async function runExperimentToEnd(page: Page, root: Locator, selector: string, timeout: number): Promise<void> {
   await root.locator('[data-action="run"]').click();
-  await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout });
+  await page.waitForFunction((sel) => ['done', 'error', 'unsupported'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout });
 }
