@@ -7,6 +7,7 @@ import BreakdownChart, { type BreakdownDatum } from './BreakdownChart';
 import RentCost from './RentCost';
 import ScalingChart from './ScalingChart';
 import { CALCULATORS, type CalculatorId } from './specs';
+import '../widget.css';
 import './calculator.css';
 
 /** Props of the calculator island. */
@@ -103,7 +104,7 @@ export default function Calculator({ id }: CalculatorProps) {
   const last = computed.ok ? computed.results[computed.results.length - 1]?.result : undefined;
 
   return (
-    <section class="calc not-content" data-calculator={id} aria-label="Memory calculator" {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}>
+    <section class="widget calc not-content" data-calculator={id} aria-label="Memory calculator" {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}>
       <div class="calc-fields">
         <Field label="Model" error={errorFor('model')}>
           <select
@@ -151,7 +152,7 @@ export default function Calculator({ id }: CalculatorProps) {
       </div>
 
       {otherErrors.length > 0 && (
-        <ul class="calc-errors" role="alert">
+        <ul class="widget-error" role="alert">
           {otherErrors.map((e) => (
             <li>
               <code>{e.field}</code>: {e.message}
@@ -167,11 +168,11 @@ export default function Calculator({ id }: CalculatorProps) {
 
 function Field({ label, error, children }: { label: string; error: string | undefined; children: preact.ComponentChildren }) {
   return (
-    <label class="calc-field">
+    <label class="widget-field">
       <span>{label}</span>
       {children}
       {error && (
-        <span class="calc-error" role="alert">
+        <span class="widget-error" role="alert">
           {error}
         </span>
       )}
@@ -186,7 +187,7 @@ function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set
   const value = raw[name];
   if (spec.kind === 'boolean') {
     return (
-      <label class="calc-field calc-check">
+      <label class="widget-field calc-check">
         <input type="checkbox" checked={value === true || value === 'true'} onChange={(e) => set(name, (e.currentTarget as HTMLInputElement).checked ? true : undefined)} />
         <span>{label}</span>
       </label>
@@ -230,7 +231,7 @@ function Results({ id, results }: { id: CalculatorId; results: readonly Scenario
   const saving = first.perGpu.total > 0 ? 1 - last.perGpu.total / first.perGpu.total : 0;
   return (
     <div class="calc-results" aria-live="polite">
-      <table>
+      <table class="widget-table">
         <thead>
           <tr>
             <th scope="col">Scenario</th>
@@ -274,7 +275,7 @@ function Results({ id, results }: { id: CalculatorId; results: readonly Scenario
       {id === 'parallelism' && <ScalingChart options={lastScenario.options} capacityBytes={last.gpu?.memoryBytes ?? null} />}
       <details>
         <summary>Where each number comes from</summary>
-        <table class="calc-lines">
+        <table class="widget-table calc-lines">
           <tbody>
             {last.lines.map((line) => (
               <tr>

@@ -18,13 +18,13 @@ export default function RentCost({ result }: { result: EstimateResult }) {
   const errors = validateRentalInputs(parsed);
   const cost = errors.length === 0 ? rentalCost(parsed, gpus) : null;
   const field = (name: keyof RentalInputs, label: string) => (
-    <label class="calc-field">
+    <label class="widget-field">
       <span>{label}</span>
       <input type="text" inputMode="decimal" value={inputs[name]} aria-invalid={errors.some((e) => e.field === name) ? 'true' : undefined} onInput={(e) => setInputs({ ...inputs, [name]: (e.currentTarget as HTMLInputElement).value })} />
       {errors
         .filter((e) => e.field === name)
         .map((e) => (
-          <span class="calc-error" role="alert">
+          <span class="widget-error" role="alert">
             {e.message}
           </span>
         ))}

@@ -8,6 +8,7 @@ import {
   validateLabSettings, type LabSettings,
 } from '../../lab/settings';
 import MemoryTimeline from './MemoryTimeline';
+import '../widget.css';
 import './lab.css';
 
 /** Bytes after one step of one variant, as the worker reports them during a run. */
@@ -109,7 +110,7 @@ export default function Experiment({ id }: ExperimentProps) {
     : {};
 
   const select = (field: 'hidden' | 'layers' | 'microBatches', label: string, options: readonly number[]) => (
-    <label class="lab-field">
+    <label class="widget-field">
       <span>{label}</span>
       <select
         value={settings[field]}
@@ -121,12 +122,12 @@ export default function Experiment({ id }: ExperimentProps) {
           <option value={o}>{o}</option>
         ))}
       </select>
-      {errorFor(field) && <span class="lab-error" role="alert">{errorFor(field)}</span>}
+      {errorFor(field) && <span class="widget-error" role="alert">{errorFor(field)}</span>}
     </label>
   );
 
   return (
-    <section class="lab-experiment not-content" data-experiment={id} data-state={run.state} aria-label={`Experiment: ${experiment.before.label} vs ${experiment.after.label}`} {...rootData}>
+    <section class="widget lab-experiment not-content" data-experiment={id} data-state={run.state} aria-label={`Experiment: ${experiment.before.label} vs ${experiment.after.label}`} {...rootData}>
       <form
         class="lab-controls"
         onSubmit={(e) => {
@@ -136,7 +137,7 @@ export default function Experiment({ id }: ExperimentProps) {
       >
         {select('hidden', 'Width', LAB_WIDTHS)}
         {select('layers', 'Layers', LAB_LAYERS)}
-        <label class="lab-field">
+        <label class="widget-field">
           <span>Batch</span>
           <input
             type="number"
@@ -152,7 +153,7 @@ export default function Experiment({ id }: ExperimentProps) {
               setSettings({ ...settings, batch: text.trim() === '' ? Number.NaN : Number(text) });
             }}
           />
-          {errorFor('batch') && <span class="lab-error" role="alert">{errorFor('batch')}</span>}
+          {errorFor('batch') && <span class="widget-error" role="alert">{errorFor('batch')}</span>}
         </label>
         {experiment.accumulate && select('microBatches', 'Micro-batches', LAB_MICRO_BATCHES)}
         <button type="submit" data-action="run" disabled={running || errors.length > 0}>
@@ -203,7 +204,7 @@ function Results({ outcome, tolerance, loop }: { outcome: ExperimentOutcome; tol
   const { min, max } = AGREEMENT_RATIO[kind];
   return (
     <div class="lab-results">
-      <table>
+      <table class="widget-table">
         <caption>
           Measured: {memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the
           first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine for the same model
