@@ -42,6 +42,9 @@ export default defineConfig({
     preact(),
   ],
   vite: {
+    // Served as shipped in dev: pre-bundling onnxruntime-web would only be discovered when a
+    // reader first presses Run, and Vite then reloads the page mid-experiment.
+    optimizeDeps: { exclude: ['onnxruntime-web'] },
     // Workers are bundled by a build of their own; naming their assets like the page build's
     // makes the runtime's .wasm, which both reference, one 27 MB file instead of two.
     worker: { rollupOptions: { output: { assetFileNames: '_astro/[name].[hash][extname]' } } },
