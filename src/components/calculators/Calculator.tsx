@@ -49,7 +49,7 @@ interface ScenarioResult {
 }
 
 type Computed =
-  | { readonly ok: true; readonly results: readonly ScenarioResult[] }
+  | { readonly ok: true; readonly options: EstimateOptions; readonly results: readonly ScenarioResult[] }
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 function compute(id: CalculatorId, raw: RawFlags): Computed {
@@ -61,7 +61,7 @@ function compute(id: CalculatorId, raw: RawFlags): Computed {
     if (!outcome.ok) return { ok: false, errors: outcome.errors };
     results.push({ label: scenario.label, options: scenario.options, result: outcome.result });
   }
-  return { ok: true, results };
+  return { ok: true, options: parsed.options, results };
 }
 
 const both = (bytes: number) => `${formatBytes(bytes, 'GiB')} (${formatBytes(bytes, 'GB')})`;
@@ -83,11 +83,9 @@ export default function Calculator({ id }: CalculatorProps) {
 
   useEffect(() => {
     if (!touched || !computed.ok) return;
-    const parsed = parseEstimateFlags(raw, { ignoreUnknown: true });
-    if (!parsed.ok) return;
-    const query = new URLSearchParams(formatEstimateFlags(parsed.options)).toString();
+    const query = new URLSearchParams(formatEstimateFlags(computed.options)).toString();
     history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`);
-  }, [raw, computed, touched]);
+  }, [computed, touched]);
 
   const set = (name: string, value: string | boolean | undefined) => {
     setTouched(true);
