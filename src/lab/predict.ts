@@ -17,11 +17,18 @@ export interface LabRunShape {
  * out, since a browser's WebGPU device has neither; everything else (weights, gradients,
  * optimizer, activations) is summed.
  */
-export function predictLabBytes(model: ManifestModel, { batch, microBatches }: LabRunShape): number {
-  const outcome = estimateMemory(labEstimateOptions(model, { batch, microBatches }));
+export function predictLabBytes(model: ManifestModel, { batch, microBatches }: LabRunShape, parallel: LabParallelism = {}): number {
+  const outcome = estimateMemory({ ...labEstimateOptions(model, { batch, microBatches }), ...parallel });
   if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
   return outcome.result.lines.filter((line) => line.device === 'gpu' && line.category !== 'overhead').reduce((sum, line) => sum + line.bytes, 0);
 }
+
+/**
+ * How a multi-device run differs, in the engine's terms: data-parallel degree, ZeRO stage,
+ * pipeline stages, and the optimizer whose state is sharded. `batch` is then per device (the
+ * micro-batch each device runs), as the engine's per-GPU figures assume.
+ */
+export type LabParallelism = Partial<Pick<EstimateOptions, 'dp' | 'zero' | 'pp' | 'optimizer'>>;
 
 /**
  * The prediction for a training loop that keeps every step's gradients alive: one step's bytes

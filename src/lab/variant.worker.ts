@@ -9,6 +9,7 @@ import { classifyFailure } from './classify-failure';
 import { batchSlice, weightFeeds } from './feeds';
 import { createMemoryTracker, type MemoryTracker } from './memory-tracker';
 import type { Backend, VariantRequest, VariantResult, VariantSpec, WorkerMessage } from './protocol';
+import { runPlan } from './run-plan';
 import { planStep } from './step-plan';
 import { installWasmHeapProbe, type WasmHeapProbe } from './wasm-heap';
 import { cpuTensor, createSession, fetchGraph, openWorkerDevice, placeWeight, startRuntime, warmUpRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from './worker-gpu';
@@ -119,18 +120,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
       );
       const env = new Map<string, Tensor>(Object.entries({ ...weights, ...data, ...accumulators }));
       env.set('loss_scale', new ort.Tensor('float32', new Float32Array([1 / microBatches]), []));
-      for (const [index, run] of plan.entries()) {
-        const session = sessions[index];
-        if (!session) throw new Error(`no session for ${run.file}`);
-        const feeds = Object.fromEntries(run.inputs.map((name) => [name, env.get(name) as Tensor]));
-        const outputs = await gpu.guard(session.run(feeds));
-        sampleHeap();
-        for (const [name, tensor] of Object.entries(outputs)) env.set(name, tensor);
-        for (const name of run.release) {
-          env.get(name)?.dispose();
-          env.delete(name);
-        }
-      }
+      await runPlan(plan, sessions, env, gpu.guard, sampleHeap);
       // Each micro-batch's loss is already scaled by 1/k, so the step's loss is their sum.
       loss += Number(((await env.get('loss')?.getData()) as Float32Array | undefined)?.[0] ?? Number.NaN);
       // This micro-batch's accumulated gradients are the next one's starting point.

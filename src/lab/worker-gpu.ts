@@ -109,7 +109,24 @@ export function residentTensor(ort: Ort, device: GPUDevice, feed: FeedData): Ten
   // WebGPU buffer sizes must be multiples of 4 bytes; float32 data always is.
   const buffer = device.createBuffer({ size: Math.max(4, data.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(buffer, 0, data as Float32Array<ArrayBuffer>);
-  return ort.Tensor.fromGpuBuffer(buffer, { dataType: 'float32', dims: feed.dims, dispose: () => buffer.destroy() });
+  return ort.Tensor.fromGpuBuffer(buffer, {
+    dataType: 'float32',
+    dims: feed.dims,
+    download: () => downloadFloats(device, buffer, data.length),
+    dispose: () => buffer.destroy(),
+  });
+}
+
+/** Reads a storage buffer back through a staging buffer (not counted: it holds no tensor). */
+async function downloadFloats(device: GPUDevice, buffer: GPUBuffer, length: number): Promise<Float32Array<ArrayBuffer>> {
+  const staging = device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
+  device.queue.submit([encoder.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const values = new Float32Array(staging.getMappedRange().slice(0, length * 4));
+  staging.destroy();
+  return values;
 }
 
 /** A CPU tensor for a feed (int64 labels and tokens, float32 data). */

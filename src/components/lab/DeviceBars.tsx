@@ -1,0 +1,38 @@
+import * as Plot from '@observablehq/plot';
+import { useEffect, useRef } from 'preact/hooks';
+import { mountPlot } from '../charts/mount-plot';
+
+/** One device's bar: what it measured at its peak and what the engine predicted for it. */
+export interface DeviceBar {
+  readonly side: string;
+  readonly device: string;
+  readonly measuredBytes: number;
+  readonly predictedBytes: number;
+}
+
+/** Per-device peak bytes side by side, coloured by side, the prediction as a tick on each bar. */
+export default function DeviceBars({ bars }: { readonly bars: readonly DeviceBar[] }) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = container.current;
+    if (!node) return;
+    // One bar per device of each side (facets would share one x domain and leave empty slots).
+    const data = bars.map((b) => ({ ...b, key: `${b.device} · ${b.side}`, measured: b.measuredBytes / 2 ** 20, predicted: b.predictedBytes / 2 ** 20 }));
+    const chart = Plot.plot({
+      width: Math.max(320, node.clientWidth),
+      height: 260,
+      marginLeft: 56,
+      marginBottom: 48,
+      x: { label: null, domain: data.map((d) => d.key), tickRotate: data.length > 4 ? -20 : 0 },
+      y: { label: 'peak bytes per device (MiB); ticks: predicted', grid: true, zero: true },
+      color: { legend: true, domain: [...new Set(data.map((d) => d.side))] },
+      marks: [
+        Plot.barY(data, { x: 'key', y: 'measured', fill: 'side' }),
+        Plot.tickY(data, { x: 'key', y: 'predicted', stroke: 'currentColor', strokeWidth: 3 }),
+        Plot.ruleY([0]),
+      ],
+    });
+    return mountPlot(node, chart, `Peak bytes per device, measured as bars and predicted as ticks, for ${[...new Set(bars.map((b) => b.side))].join(' and ')}`);
+  }, [bars]);
+  return <div class="lab-timeline" ref={container} />;
+}

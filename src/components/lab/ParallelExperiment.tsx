@@ -1,0 +1,120 @@
+import { AGREEMENT_RATIO, agreesWithPrediction } from '../../lab/agreement';
+import { PARALLEL_EXPERIMENTS, type ParallelExperimentId } from '../../lab/cluster/parallel-experiments';
+import { deviceBytes, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/cluster/run-parallel';
+import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/cluster/schedule';
+import DeviceBars from './DeviceBars';
+import ExperimentFrame from './ExperimentFrame';
+import { MiB } from './format';
+import PipelineSchedule from './PipelineSchedule';
+
+export interface ParallelExperimentProps {
+  readonly id: ParallelExperimentId;
+}
+
+const slowest = (side: ClusterSide, pick: (d: ClusterSide['devices'][number]) => number): number => Math.max(0, ...side.devices.map(pick));
+
+/**
+ * A multi-device experiment: each virtual GPU is a WebGPU device in a worker of its own, with
+ * its own memory count; the page routes their collectives. Shows every device's bytes side by
+ * side and checks that the devices together computed what one device computes.
+ */
+export default function ParallelExperiment({ id }: ParallelExperimentProps) {
+  const experiment = PARALLEL_EXPERIMENTS[id];
+  return (
+    <ExperimentFrame
+      id={id}
+      title={`${experiment.before.label} vs ${experiment.after.label}`}
+      fields={experiment.fields}
+      splits={experiment.splits}
+      defaults={experiment.defaults}
+      idleText="Press Run to download onnxruntime-web (about 27 MB, once) and start one virtual GPU per device, each a WebGPU device in a worker of its own."
+      run={(settings, onProgress) => runParallelExperiment(id, settings, onProgress)}
+      figures={(o) => ({
+        backend: o.backend,
+        measuredBeforeBytes: sideBytes(o.before),
+        measuredAfterBytes: sideBytes(o.after),
+        predictedBeforeBytes: o.before.predictedBytes,
+        predictedAfterBytes: o.after.predictedBytes,
+        extra: {
+          devices: o.after.devices.length,
+          afterDeviceBytes: o.after.devices.map(deviceBytes).join(','),
+          resultsMatch: String(o.equal),
+          beforeStepMs: Math.round(slowest(o.before, (d) => d.stepMs)),
+          afterStepMs: Math.round(slowest(o.after, (d) => d.stepMs)),
+          loadMs: Math.round(slowest(o.before, (d) => d.loadMs)),
+        },
+      })}
+      summary={(o) => o.backendReason}
+      results={(o) => <ParallelResults id={id} outcome={o} />}
+    />
+  );
+}
+
+function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: ParallelOutcome }) {
+  const experiment = PARALLEL_EXPERIMENTS[id];
+  const sides = [outcome.before, outcome.after];
+  const kind = outcome.before.devices[0]?.memory.kind ?? 'webgpu-buffers';
+  const { min, max } = AGREEMENT_RATIO[kind];
+  const agree = sides.every((s) => agreesWithPrediction(kind, sideBytes(s), s.predictedBytes));
+  const saving = 1 - sideBytes(outcome.after) / Math.max(1, sideBytes(outcome.before));
+  const spans = outcome.after.devices.flatMap((d) => d.spans);
+  const stages = outcome.after.devices.length;
+  const microBatches = spans.filter((s) => s.rank === 0 && s.kind === 'forward').length;
+  return (
+    <div class="lab-results">
+      <table class="widget-table">
+        <caption>
+          Measured per device: {kind === 'wasm-heap' ? 'WebAssembly heap growth (coarse high-water mark)' : 'GPU storage buffers reserved by onnxruntime-web'}, at its peak;
+          "at rest" once weights{id === 'zero-sharding' ? ' and Adam moments' : ''} were placed; "between steps" after the last step. Predicted: the memory engine's
+          per-GPU figure for the same model{id === 'pipeline-parallel' ? ' (the first stage, the larger one)' : ''}, without a CUDA context.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Side</th>
+            <th scope="col">Device</th>
+            <th scope="col">Peak</th>
+            <th scope="col">At rest</th>
+            <th scope="col">Between steps</th>
+            <th scope="col">Predicted</th>
+            <th scope="col">Step time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sides.flatMap((side) =>
+            side.devices.map((d) => (
+              <tr>
+                <th scope="row">{side.label}</th>
+                <td>GPU {d.rank}</td>
+                <td>{MiB(deviceBytes(d))}</td>
+                <td>{MiB(Math.max(0, d.memory.setupBytes - d.memory.baselineBytes))}</td>
+                <td>{MiB(Math.max(0, d.memory.heldBytes - d.memory.baselineBytes))}</td>
+                <td>{MiB(side.predictedBytes)}</td>
+                <td>{(d.stepMs / 1000).toFixed(2)} s</td>
+              </tr>
+            )),
+          )}
+        </tbody>
+      </table>
+      <p>
+        {saving > 0 ? `The busiest device of "${outcome.after.label}" peaked ${(saving * 100).toFixed(0)}% below "${outcome.before.label}". ` : 'No per-device saving at these sizes. '}
+        {outcome.equal
+          ? `Both sides computed the same ${experiment.compares} (largest relative difference ${outcome.difference.toExponential(1)}).`
+          : `The ${experiment.compares} differ between the sides (largest relative difference ${outcome.difference.toExponential(1)}).`}
+        {agree
+          ? ` Measured and predicted agree within this backend's tolerance (${min}–${max}× the prediction).`
+          : ` Measured and predicted differ by more than this backend's tolerance (${min}–${max}×); the lesson explains where such gaps come from.`}
+        {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter ? ` Adapter: ${outcome.before.devices[0].adapter}.` : ''}
+      </p>
+      <DeviceBars bars={sides.flatMap((side) => side.devices.map((d) => ({ side: side.label, device: `GPU ${d.rank}`, measuredBytes: deviceBytes(d), predictedBytes: side.predictedBytes })))} />
+      {id === 'pipeline-parallel' && spans.length > 0 && (
+        <>
+          <PipelineSchedule spans={spans} />
+          <p>
+            Measured bubble: {(100 * measuredBubbleFraction(spans, stages)).toFixed(0)}% of the device time idle; with equal stage times the 1F1B schedule idles{' '}
+            {(100 * idealBubbleFraction(stages, microBatches)).toFixed(0)}% ((p − 1)/(m + p − 1) with p = {stages}, m = {microBatches}).
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

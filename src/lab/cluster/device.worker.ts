@@ -1,0 +1,47 @@
+/// <reference lib="webworker" />
+/**
+ * One virtual GPU of a multi-device experiment: a fresh WebGPU device (or WebAssembly heap) and
+ * onnxruntime-web instance with its own memory count, running its part of a job and talking to
+ * the other devices through the page.
+ */
+import { classifyFailure } from '../classify-failure';
+import { createMemoryTracker } from '../memory-tracker';
+import { installWasmHeapProbe } from '../wasm-heap';
+import { fetchGraph, openWorkerDevice, startRuntime, warmUpRuntime } from '../worker-gpu';
+import { createComm, type Comm } from './comm';
+import type { DeviceContext } from './device-context';
+import { runPipelineStage } from './pipeline-stage';
+import type { DeliveryMessage, DeviceMessage, DeviceResult, DeviceStart } from './protocol';
+import { runReplica } from './replica';
+
+const post = (message: DeviceMessage): void => self.postMessage(message);
+let comm: Comm | undefined;
+
+self.onmessage = (event: MessageEvent<DeviceStart | DeliveryMessage>) => {
+  const message = event.data;
+  if (message.type === 'deliver') {
+    comm?.deliver(message);
+    return;
+  }
+  comm = createComm(message.rank, message.size, post);
+  run(message, comm).then(
+    (result) => post({ type: 'result', result }),
+    (error: unknown) => {
+      const text = error instanceof Error ? error.message : String(error);
+      post({ type: 'error', rank: message.rank, kind: classifyFailure(text), message: text });
+    },
+  );
+};
+
+async function run(start: DeviceStart, link: Comm): Promise<DeviceResult> {
+  const tracker = createMemoryTracker();
+  const heap = start.backend === 'wasm' ? installWasmHeapProbe() : undefined;
+  const gpu = await openWorkerDevice(start.backend, tracker);
+  const progress: DeviceContext['progress'] = (stage, sample) => post({ type: 'progress', rank: start.rank, stage, ...sample });
+  progress('starting onnxruntime-web');
+  const ort = await startRuntime(start.wasmBinary);
+  const first = start.job.model.graphs[0];
+  if (first) await warmUpRuntime(ort, gpu, await fetchGraph(start.modelsUrl, first.file));
+  const ctx: DeviceContext = { ort, backend: start.backend, gpu, tracker, heap, comm: link, modelsUrl: start.modelsUrl, seed: start.seed, steps: start.steps, progress };
+  return start.job.kind === 'pipeline' ? runPipelineStage(ctx, start.job) : runReplica(ctx, start.job);
+}
