@@ -13,6 +13,7 @@ const EXPERIMENTS = [
   ['mixed-precision', '/lessons/02-mixed-precision/'],
   ['gradient-accumulation', '/lessons/03-gradient-accumulation/'],
   ['gradient-checkpointing', '/lessons/04-gradient-checkpointing/'],
+  ['offload', '/lessons/06-offload/'],
 ] as const;
 
 export default async function bench(): Promise<void> {
@@ -22,7 +23,7 @@ export default async function bench(): Promise<void> {
     return;
   }
   const server = await startStaticServer(dist);
-  console.log('lab: default sizes (width 256, 8 layers, batch 512; leak: 4 layers, batch 64, 10 steps); times in seconds');
+  console.log('lab: default sizes (width 256, 8 layers, batch 512; leak: 4 layers, batch 64, 10 steps; offload: width 512, batch 64); times in seconds');
   console.log('config       experiment               backend  runtime  load   step before  step after  Run→done');
   try {
     for (const config of BROWSER_CONFIGS) {
