@@ -13,7 +13,11 @@ const EXPERIMENTS = [
   ['mixed-precision', '/lessons/02-mixed-precision/'],
   ['gradient-accumulation', '/lessons/03-gradient-accumulation/'],
   ['gradient-checkpointing', '/lessons/04-gradient-checkpointing/'],
+  ['offload', '/lessons/06-offload/'],
 ] as const;
+
+/** `LAB_ONLY=offload,leak npm run bench lab` times only those experiments (the full set takes minutes). */
+const only = (process.env['LAB_ONLY'] ?? '').split(',').filter(Boolean);
 
 export default async function bench(): Promise<void> {
   const dist = join(import.meta.dirname, '../../dist');
@@ -22,13 +26,13 @@ export default async function bench(): Promise<void> {
     return;
   }
   const server = await startStaticServer(dist);
-  console.log('lab: default sizes (width 256, 8 layers, batch 512; leak: 4 layers, batch 64, 10 steps); times in seconds');
+  console.log('lab: default sizes (width 256, 8 layers, batch 512; leak: 4 layers, batch 64, 10 steps; offload: width 512, batch 64); times in seconds');
   console.log('config       experiment               backend  runtime  load   step before  step after  Run→done');
   try {
     for (const config of BROWSER_CONFIGS) {
       const browser = await launchBrowser(config);
       try {
-        for (const [id, path] of EXPERIMENTS) {
+        for (const [id, path] of EXPERIMENTS.filter(([id]) => only.length === 0 || only.includes(id))) {
           const page = await browser.newPage();
           const runtime: number[] = [];
           page.on('requestfinished', (request) => {
@@ -40,7 +44,8 @@ export default async function bench(): Promise<void> {
           await runExperimentToEnd(page, root, selector, 300_000);
           const wall = (performance.now() - started) / 1000;
           const d = await root.evaluate((el) => ({ ...(el as HTMLElement).dataset }));
-          const s = (ms: string | undefined) => (Number(ms) / 1000).toFixed(2).padStart(6);
+          // An experiment that refused to run (needs WebGPU) has no timings: a dash, not NaN.
+          const s = (ms: string | undefined) => (ms === undefined ? '—' : (Number(ms) / 1000).toFixed(2)).padStart(6);
           console.log(
             `${config.name.padEnd(12)} ${id.padEnd(24)} ${(d['backend'] ?? d['state'] ?? '?').padEnd(8)} ${((runtime[0] ?? 0) / 1000).toFixed(2).padStart(6)}  ${s(d['loadMs'])}  ${s(d['beforeStepMs'])}       ${s(d['afterStepMs'])}      ${wall.toFixed(1).padStart(6)}`,
           );

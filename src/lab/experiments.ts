@@ -1,9 +1,9 @@
 import type { Manifest, ManifestModel, ManifestVariant } from '../graphs/manifest';
-import type { Backend } from './protocol';
+import type { Backend, GradientLocation, WeightLocation } from './protocol';
 import type { LabSettings } from './settings';
 
 /** Ids of the experiments this module defines; each is a `data-experiment` value. */
-export type ExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing' | 'leak';
+export type ExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing' | 'leak' | 'offload';
 
 /** One side of an experiment: which model variant runs, and how the batch is split. */
 export interface ExperimentSide {
@@ -13,6 +13,10 @@ export interface ExperimentSide {
   readonly microBatches: (settings: LabSettings) => number;
   /** Run as a training loop (see `VariantSpec.loop`) instead of measured steps. */
   readonly loop?: { readonly retain: boolean };
+  /** Where the weights live between uses (see `VariantSpec.weights`); resident by default. */
+  readonly weights?: WeightLocation;
+  /** Where parameter gradients go as they are made (see `VariantSpec.gradients`). */
+  readonly gradients?: GradientLocation;
 }
 
 /** How the two sides' gradients are compared, and what the reader is told. */
@@ -49,6 +53,9 @@ export interface ExperimentDefinition {
 const once = (): number => 1;
 const plain = (v: ManifestVariant): boolean => !v.accumulate && !v.sgd && v.training;
 const formFor = (backend: Backend): ManifestVariant['form'] => (backend === 'webgpu' ? 'segmented' : 'single');
+/** One graph per hidden layer (catalog `layerwise.keep.fp32`): the unit weights stream in. */
+const layerwise = (v: ManifestVariant): boolean =>
+  plain(v) && v.form === 'segmented' && v.activations.kind === 'keep' && v.precision === 'fp32' && (v.ranges ?? []).every(([start, end]) => end - start === 1);
 
 /** Iterations of the leaky and fixed training loops. */
 export const LEAK_STEPS = 10;
@@ -113,6 +120,26 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
     defaults: { hidden: 256, layers: 4, batch: 64 },
     needsWebGpu:
       'This experiment needs WebGPU: what a leaky loop keeps are GPU tensors, and without WebGPU they would live in ordinary JavaScript memory, which a page cannot measure. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to see the staircase.',
+  },
+  offload: {
+    id: 'offload',
+    // Both sides run the same per-layer graphs; only where the weights (and gradients) live differs.
+    // Resident: everything on the GPU, gradients kept there until the step ends, as `.grad` is.
+    // Streamed: weights in host memory, each graph's uploaded around its run with the next one
+    // prefetched, and gradients read back to the host as they are made (ZeRO-Infinity, FSDP
+    // `CPUOffloadPolicy`: parameters, gradients and optimizer state live on the CPU).
+    before: { label: 'all weights resident', matches: layerwise, microBatches: once, gradients: 'gpu' },
+    after: { label: 'weights streamed', matches: layerwise, microBatches: once, weights: 'streamed', gradients: 'host' },
+    needsF16: false,
+    accumulate: false,
+    // The same kernels on the same numbers; only the buffers they read differ.
+    gradients: { tolerance: 1e-6, passLabel: 'Gradients identical', failLabel: 'Gradients differ' },
+    unmeasurable: () => null,
+    // Weights dominate at this size, as in the models offload is for: 8 layers of 512 × 512 fp32
+    // weights are 8.4 MB, while a batch of 64 keeps 64 × 512 × 4 B = 128 KiB of activations a layer.
+    defaults: { hidden: 512, layers: 8, batch: 64 },
+    needsWebGpu:
+      'This experiment needs WebGPU: offload moves weights between host memory and GPU memory, and without WebGPU onnxruntime-web runs on the CPU, where the weights never leave host memory and there is no GPU memory to save. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to watch the weights stream.',
   },
 };
 

@@ -1,5 +1,5 @@
 import type { ManifestModel } from '../graphs/manifest';
-import { estimateMemory, type EstimateOptions } from '../memory/index';
+import { estimateMemory, type EstimateOptions, type MemoryLine } from '../memory/index';
 import type { ExperimentDefinition, ExperimentSide } from './experiments';
 import type { LabSettings } from './settings';
 
@@ -17,10 +17,38 @@ export interface LabRunShape {
  * out, since a browser's WebGPU device has neither; everything else (weights, gradients,
  * optimizer, activations) is summed.
  */
-export function predictLabBytes(model: ManifestModel, { batch, microBatches }: LabRunShape, parallel: LabParallelism = {}): number {
-  const outcome = estimateMemory({ ...labEstimateOptions(model, { batch, microBatches }), ...parallel });
+export function predictLabBytes(model: ManifestModel, shape: LabRunShape, parallel: LabParallelism = {}): number {
+  return gpuLines({ ...labEstimateOptions(model, shape), ...parallel }).reduce((sum, line) => sum + line.bytes, 0);
+}
+
+/** The engine's GPU lines for these options, less the CUDA context and workspace (overhead). */
+function gpuLines(options: EstimateOptions): MemoryLine[] {
+  const outcome = estimateMemory(options);
   if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
-  return outcome.result.lines.filter((line) => line.device === 'gpu' && line.category !== 'overhead').reduce((sum, line) => sum + line.bytes, 0);
+  return outcome.result.lines.filter((line) => line.device === 'gpu' && line.category !== 'overhead');
+}
+
+/**
+ * Gathered units a streamed step holds on the GPU at once: the running graph's weights and the
+ * next graph's, prefetched while it runs (`planWeightStream`). FSDP's
+ * `BackwardPrefetch.BACKWARD_PRE` does the same and "at the peak ... holds the current set of
+ * parameters, next set of parameters, and current set of gradients" (PyTorch FSDP API docs,
+ * `torch.distributed.fsdp.BackwardPrefetch`).
+ */
+export const STREAMED_UNITS_ON_GPU = 2;
+
+/**
+ * The prediction for a step whose weights are streamed from host memory and whose gradients go
+ * back to it: the engine's parameter offload (`offload: 'optimizer+params'`, ZeRO stage 3 on one
+ * GPU: weights, gradients and optimizer states on the host, one gathered unit on the GPU), plus
+ * one more gathered unit for the prefetch. The engine counts one unit (sources.ts
+ * `zero3-working-set`: "a prefetching FSDP run holds about two blocks; we show one"); the lab's
+ * schedule holds two, so the prediction for it does too.
+ */
+export function predictStreamedBytes(model: ManifestModel, shape: LabRunShape, unitsOnGpu: number = STREAMED_UNITS_ON_GPU): number {
+  const lines = gpuLines({ ...labEstimateOptions(model, shape), zero: 3, offload: 'optimizer+params' });
+  const gathered = lines.find((line) => line.id === 'weights-gathered')?.bytes ?? 0;
+  return lines.reduce((sum, line) => sum + line.bytes, 0) + Math.max(0, unitsOnGpu - 1) * gathered;
 }
 
 /**
@@ -68,5 +96,6 @@ export const DEFAULT_LAB_STEPS = 2;
 /** The engine's prediction for one side of an experiment at the reader's settings. */
 export function predictSideBytes(experiment: ExperimentDefinition, side: ExperimentSide, model: ManifestModel, settings: LabSettings): number {
   const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };
+  if (side.weights === 'streamed') return predictStreamedBytes(model, shape);
   return side.loop?.retain ? predictLeakyLoopBytes(model, shape, experiment.steps ?? DEFAULT_LAB_STEPS) : predictLabBytes(model, shape);
 }

@@ -24,6 +24,34 @@ export interface VariantSpec {
    * step's graph in PyTorch; without it each step drops the previous step's results.
    */
   readonly loop?: { readonly retain: boolean };
+  /**
+   * Where the weights live: `resident` (default) uploads them once and keeps them on the GPU;
+   * `streamed` keeps them in host memory and uploads each graph's weights just before it runs,
+   * prefetching the next graph's (parameter offload). Streaming needs WebGPU.
+   */
+  readonly weights?: WeightLocation;
+  /**
+   * Where parameter gradients go as each graph produces them: `gpu` keeps them there until the
+   * step ends (as `.grad` stays on the GPU); `host` reads each back as soon as it is made (as
+   * ZeRO-Offload streams gradients to the CPU). Defaults to `gpu` in a loop, else `host`.
+   */
+  readonly gradients?: GradientLocation;
+}
+
+/** Where a variant keeps its weights between uses. */
+export type WeightLocation = 'resident' | 'streamed';
+
+/** Where a variant keeps parameter gradients during a step. */
+export type GradientLocation = 'gpu' | 'host';
+
+/** Host↔GPU traffic of one step (the timed one). */
+export interface StepTransfer {
+  /** Weight bytes uploaded during the step (0 when the weights are resident). */
+  readonly uploadedBytes: number;
+  /** Milliseconds spent creating upload buffers and handing them the weights. */
+  readonly uploadMs: number;
+  /** Parameter-gradient bytes read back to the host during the step (WebGPU; 0 when they stay on the GPU). */
+  readonly downloadedBytes: number;
 }
 
 /**
@@ -60,6 +88,8 @@ export interface VariantResult {
   readonly stepBytes: readonly number[];
   /** Wall time of the last step, in milliseconds. */
   readonly stepMs: number;
+  /** Host↔GPU traffic of the last step. */
+  readonly transfer: StepTransfer;
   /** Time to create the sessions, in milliseconds. */
   readonly loadMs: number;
   readonly loss: number;

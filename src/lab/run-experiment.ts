@@ -65,7 +65,8 @@ export async function runExperiment(
     const model = findModel(manifest, side, settings, backend);
     const microBatches = side.microBatches(settings);
     const steps = experiment.steps ?? DEFAULT_LAB_STEPS;
-    return { side, model, microBatches, spec: { model, batch: settings.batch, microBatches, seed: SEED, steps, ...(side.loop ? { loop: side.loop } : {}) } };
+    const placement = { ...(side.loop ? { loop: side.loop } : {}), ...(side.weights ? { weights: side.weights } : {}), ...(side.gradients ? { gradients: side.gradients } : {}) };
+    return { side, model, microBatches, spec: { model, batch: settings.batch, microBatches, seed: SEED, steps, ...placement } };
   });
   const run = (specs: (typeof sides)[number]['spec'][], labels: string[]) =>
     runVariants({ backend, wasmBinary, modelsUrl: new URL(MODELS_URL, location.href).href, variants: specs }, (stage, sample) =>

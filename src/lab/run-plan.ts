@@ -1,34 +1,48 @@
 import type { PlannedRun } from './step-plan';
 import type { Session, Tensor } from './worker-gpu';
 
+/** What a caller adds around each graph run of a plan. */
+export interface PlanHooks {
+  /** Tensors run `index` reads that are not in `env` (weights streamed in for it alone). */
+  readonly feeds?: (index: number) => Readonly<Record<string, Tensor>>;
+  /** Called once run `index` is issued, before it is awaited: work placed here overlaps it. */
+  readonly whileRunning?: (index: number) => void;
+  /**
+   * Called with each run's outputs once they are in `env` and the dead intermediates are freed
+   * (to sample memory, or to reduce a gradient bucket the moment the backward produced it).
+   */
+  readonly afterRun?: (run: PlannedRun, index: number, outputs: Readonly<Record<string, Tensor>>) => void | Promise<void>;
+}
+
 /**
  * Runs a step's graphs in plan order over `env` (tensors by name): each run reads its inputs
- * from `env`, adds its outputs, and disposes the intermediates no later run reads. `afterRun`
- * sees each run's outputs once they are in `env` (to sample memory, or to reduce a gradient
- * bucket the moment the backward produced it).
+ * from `env`, adds its outputs, and disposes the intermediates no later run reads.
  */
 export async function runPlan(
   plan: readonly PlannedRun[],
   sessions: readonly Session[],
   env: Map<string, Tensor>,
   guard: <T>(promise: Promise<T>) => Promise<T>,
-  afterRun: (run: PlannedRun, index: number) => void | Promise<void> = () => {},
+  { feeds: extra, whileRunning, afterRun }: PlanHooks = {},
 ): Promise<void> {
   for (const [index, run] of plan.entries()) {
     const session = sessions[index];
     if (!session) throw new Error(`no session for ${run.file}`);
+    const given = extra?.(index) ?? {};
     const feeds: Record<string, Tensor> = {};
     for (const name of run.inputs) {
-      const tensor = env.get(name);
+      const tensor = given[name] ?? env.get(name);
       if (!tensor) throw new Error(`${run.file} needs ${name}, which nothing provided`);
       feeds[name] = tensor;
     }
-    const outputs = await guard(session.run(feeds));
+    const pending = guard(session.run(feeds));
+    whileRunning?.(index);
+    const outputs = await pending;
     for (const [name, tensor] of Object.entries(outputs)) env.set(name, tensor);
     for (const name of run.release) {
       env.get(name)?.dispose();
       env.delete(name);
     }
-    await afterRun(run, index);
+    await afterRun?.(run, index, outputs);
   }
 }

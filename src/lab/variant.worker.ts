@@ -8,11 +8,12 @@
 import { classifyFailure } from './classify-failure';
 import { batchSlice, weightFeeds } from './feeds';
 import { createMemoryTracker, type MemoryTracker } from './memory-tracker';
-import type { Backend, VariantRequest, VariantResult, VariantSpec, WorkerMessage } from './protocol';
+import type { Backend, StepTransfer, VariantRequest, VariantResult, VariantSpec, WorkerMessage } from './protocol';
 import { runPlan } from './run-plan';
 import { planStep } from './step-plan';
 import { installWasmHeapProbe, type WasmHeapProbe } from './wasm-heap';
-import { cpuTensor, createSession, fetchGraph, openWorkerDevice, placeWeight, startRuntime, warmUpRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from './worker-gpu';
+import { residentWeights, streamedWeights } from './weight-placement';
+import { cpuTensor, createSession, fetchGraph, openWorkerDevice, startRuntime, warmUpRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from './worker-gpu';
 
 const post = (message: WorkerMessage, transfer: Transferable[] = []): void => self.postMessage(message, transfer);
 
@@ -70,9 +71,10 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
   tracker.beginPhase(model.id);
 
   const parameterGradients = new Set(model.parameters.map((p) => `grad.${p.name}`));
-  // Results are kept to the end; only the loss and plain gradients are read back per run.
-  // In a loop the gradients stay on the GPU (as in a framework) so that what a step keeps shows there.
-  const isReadBack = (name: string): boolean => name === 'loss' || (!spec.loop && parameterGradients.has(name));
+  // Results are kept to the end; the loss is read back per run, and gradients too where they
+  // go to the host. In a loop they stay on the GPU (as in a framework) so that what a step keeps shows there.
+  const gradientsOn = spec.gradients ?? (spec.loop ? 'gpu' : 'host');
+  const isReadBack = (name: string): boolean => name === 'loss' || (gradientsOn === 'host' && parameterGradients.has(name));
   const isResult = (name: string): boolean => name === 'loss' || parameterGradients.has(name) || name.startsWith('acc_out.');
 
   const loadStart = performance.now();
@@ -84,14 +86,16 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
   }
   const loadMs = performance.now() - loadStart;
 
-  // On WebGPU the weights are uploaded once and stay resident, shared by every graph of the
-  // step, as a framework keeps them; fed as CPU tensors, each session would upload its own copy.
-  const weights = Object.fromEntries(Object.entries(weightFeeds(model, spec.seed)).map(([n, f]) => [n, placeWeight(ort, gpu, f)]));
+  const weightData = weightFeeds(model, spec.seed);
+  const external = new Set([...Object.keys(weightData), 'x', 'tokens', 'labels', 'loss_scale', ...model.parameters.map((p) => `acc_in.${p.name}`)]);
+  const plan = planStep(model.graphs, external, isResult);
+  // Resident: on WebGPU the weights are uploaded once, shared by every graph of the step, as a
+  // framework keeps them (fed as CPU tensors, each session would upload its own copy).
+  // Streamed: they stay host arrays and each graph's are uploaded around its run.
+  const placement = spec.weights === 'streamed' ? streamedWeights(ort, gpu, weightData, plan) : residentWeights(ort, gpu, weightData);
   sampleHeap();
   const setupBytes = counted();
 
-  const external = new Set([...Object.keys(weights), 'x', 'tokens', 'labels', 'loss_scale', ...model.parameters.map((p) => `acc_in.${p.name}`)]);
-  const plan = planStep(model.graphs, external, isResult);
   const microBatches = model.variant.accumulate ? spec.microBatches : 1;
   const microBatch = spec.batch / microBatches;
   if (!Number.isInteger(microBatch) || microBatch < 1) throw new Error(`batch ${spec.batch} does not split into ${microBatches} micro-batches`);
@@ -102,6 +106,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
   const stepBytes: number[] = [];
   let loss = 0;
   let stepMs = 0;
+  let transfer: StepTransfer = { uploadedBytes: 0, uploadMs: 0, downloadedBytes: 0 };
   for (let step = 0; step < spec.steps; step++) {
     post({ type: 'progress', stage: `step ${step + 1} of ${spec.steps}${step === 0 && backend === 'webgpu' ? ' (compiling shaders)' : ''}` });
     const stepStart = performance.now();
@@ -111,6 +116,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
     else retained.push(...Object.values(results).filter((t) => t !== results['loss']));
     results = {};
     loss = 0;
+    let downloadedBytes = 0;
     let accumulators: Record<string, Tensor> = Object.fromEntries(
       model.parameters.map((p) => [`acc_in.${p.name}`, new ort.Tensor('float32', new Float32Array(p.shape.reduce((a, b) => a * b, 1)), p.shape)]),
     );
@@ -118,9 +124,20 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
       const data = Object.fromEntries(
         Object.entries(batchSlice(model, spec.batch, spec.seed, micro * microBatch, microBatch)).map(([n, f]) => [n, cpuTensor(ort, f)]),
       );
-      const env = new Map<string, Tensor>(Object.entries({ ...weights, ...data, ...accumulators }));
+      const env = new Map<string, Tensor>(Object.entries({ ...data, ...accumulators }));
       env.set('loss_scale', new ort.Tensor('float32', new Float32Array([1 / microBatches]), []));
-      await runPlan(plan, sessions, env, gpu.guard, sampleHeap);
+      await runPlan(plan, sessions, env, gpu.guard, {
+        feeds: (index) => placement.feeds(index),
+        // The next graph's weights upload while this one executes.
+        whileRunning: (index) => placement.prefetch(index),
+        afterRun: (_, index, outputs) => {
+          placement.release(index);
+          sampleHeap();
+          for (const [name, tensor] of Object.entries(outputs)) {
+            if (gpu.device && tensor.location === 'cpu' && parameterGradients.has(name)) downloadedBytes += (tensor.data as Float32Array).byteLength;
+          }
+        },
+      });
       // Each micro-batch's loss is already scaled by 1/k, so the step's loss is their sum.
       loss += Number(((await env.get('loss')?.getData()) as Float32Array | undefined)?.[0] ?? Number.NaN);
       // This micro-batch's accumulated gradients are the next one's starting point.
@@ -134,6 +151,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
       results = Object.fromEntries([...env].filter(([name]) => isResult(name)));
     }
     stepMs = performance.now() - stepStart;
+    transfer = { ...placement.takeTransfer(), downloadedBytes };
     sampleHeap();
     stepBytes.push(Math.max(0, counted() - baselineBytes));
     post({ type: 'progress', stage: `step ${step + 1} of ${spec.steps}`, sample: { variant: index, step: step + 1, bytes: stepBytes[stepBytes.length - 1] ?? 0 } });
@@ -146,7 +164,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
     if (tensor) gradients[p.name] = Float32Array.from((await tensor.getData()) as Float32Array);
   }
   for (const tensor of Object.values(results)) tensor.dispose();
-  for (const tensor of Object.values(weights)) tensor.dispose();
+  placement.dispose();
   for (const session of sessions) await session.release();
   tracker.endPhase();
 
@@ -166,6 +184,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
     },
     stepBytes,
     stepMs,
+    transfer,
     loadMs,
     loss,
     gradients,

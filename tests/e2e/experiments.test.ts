@@ -12,7 +12,15 @@ const EXPERIMENT_PAGES = [
   { id: 'mixed-precision', path: '/lessons/02-mixed-precision/', needsF16: true, needsWebGpu: false },
   { id: 'gradient-accumulation', path: '/lessons/03-gradient-accumulation/', needsF16: false, needsWebGpu: false },
   { id: 'gradient-checkpointing', path: '/lessons/04-gradient-checkpointing/', needsF16: false, needsWebGpu: false },
+  { id: 'offload', path: '/lessons/06-offload/', needsF16: false, needsWebGpu: true },
 ] as const;
+
+/**
+ * Weight bytes the offload experiment's streamed step uploads at its default sizes (width 512,
+ * 8 layers, 10 classes, fp32): every layer's w and b for the forward, the head once, and w1…w7
+ * again for the backward (tests/unit/lab/weight-stream-plan.test.ts derives it from the graphs).
+ */
+const OFFLOAD_UPLOADED_BYTES = 8 * 4 * (512 * 512 + 512) + 4 * (512 * 10 + 10) + 7 * 4 * 512 * 512;
 
 const baseUrl = inject('baseUrl');
 /** SwiftShader compiles every shader on the CPU: a first WebGPU step takes 10–20 s here. */
@@ -57,6 +65,12 @@ describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
       if (measurable) expect(bytes('measuredAfterBytes')).toBeLessThan(bytes('measuredBeforeBytes'));
       else expect(bytes('measuredAfterBytes')).toBeLessThanOrEqual(bytes('measuredBeforeBytes'));
       expect(data['gradientsMatch']).toBe('true');
+      if (id === 'offload') {
+        // The transfer is counted by the worker as it uploads, and shown to the reader.
+        expect(bytes('afterUploadedBytes')).toBe(OFFLOAD_UPLOADED_BYTES);
+        expect(bytes('afterDownloadedBytes')).toBeGreaterThan(0);
+        expect(data['text']).toContain('Weights uploaded per step');
+      }
 
       const { min, max } = AGREEMENT_RATIO[expectedBackend === 'webgpu' ? 'webgpu-buffers' : 'wasm-heap'];
       // Where the backend cannot apply the technique, only the untouched "before" is comparable.

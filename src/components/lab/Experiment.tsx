@@ -6,6 +6,7 @@ import { SIZE_FIELDS } from '../../lab/settings';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
 import MemoryTimeline from './MemoryTimeline';
+import TransferTable from './TransferTable';
 
 /** Props of the experiment island. */
 export interface ExperimentProps {
@@ -20,6 +21,7 @@ export interface ExperimentProps {
  */
 export default function Experiment({ id }: ExperimentProps) {
   const experiment = EXPERIMENTS[id];
+  const streams = experiment.after.weights === 'streamed';
   return (
     <ExperimentFrame
       id={id}
@@ -42,10 +44,23 @@ export default function Experiment({ id }: ExperimentProps) {
           beforeStepMs: Math.round(outcome.before.result.stepMs),
           afterStepMs: Math.round(outcome.after.result.stepMs),
           loadMs: Math.round(outcome.before.result.loadMs),
+          // The traffic of a streamed side (bytes and milliseconds of its timed step).
+          ...(streams
+            ? {
+                afterUploadedBytes: outcome.after.result.transfer.uploadedBytes,
+                afterUploadMs: Math.round(outcome.after.result.transfer.uploadMs),
+                afterDownloadedBytes: outcome.after.result.transfer.downloadedBytes,
+              }
+            : {}),
         },
       })}
       summary={(outcome) => outcome.backendReason}
-      results={(outcome) => <Results outcome={outcome} tolerance={experiment.gradients} loop={Boolean(experiment.before.loop)} />}
+      results={(outcome) => (
+        <>
+          <Results outcome={outcome} tolerance={experiment.gradients} loop={Boolean(experiment.before.loop)} />
+          {streams && <TransferTable sides={[outcome.before, outcome.after]} />}
+        </>
+      )}
       {...(experiment.before.loop ? { live: (samples: readonly LabSample[]) => <MemoryTimeline unitLabel="live GPU buffers" xLabel="training step" dots series={seriesFromSamples(samples)} /> } : {})}
     />
   );

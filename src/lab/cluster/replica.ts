@@ -55,19 +55,21 @@ export async function runReplica(ctx: DeviceContext, job: DataParallelJob | Zero
     for (const tensor of grads.values()) tensor.dispose();
     const data = batchSlice(model, job.batch, ctx.seed, rank * perDevice, perDevice);
     const env = new Map<string, Tensor>([...weights, ...Object.entries(data).map(([n, f]) => [n, cpuTensor(ctx.ort, f)] as const)]);
-    await runPlan(plan, sessions, env, ctx.gpu.guard, async (run, index) => {
-      const bucket = run.outputs.filter(isGrad);
-      if (bucket.length === 0) return;
-      const values: Record<string, Float32Array> = {};
-      for (const name of bucket) values[name.slice(GRAD.length)] = await readFloats(env.get(name) as Tensor);
-      // A shard's other gradients leave this device as soon as they are sent.
-      for (const name of bucket) {
-        if (keeps(name.slice(GRAD.length))) continue;
-        env.get(name)?.dispose();
-        env.delete(name);
-      }
-      const reduced = await ctx.comm.collective(`step${step}/bucket${index}`, sharded ? { op: 'reduce-scatter-mean', owners } : { op: 'all-reduce-mean' }, values);
-      for (const [name, mean] of Object.entries(reduced)) overwrite(ctx, env.get(GRAD + name) as Tensor, mean);
+    await runPlan(plan, sessions, env, ctx.gpu.guard, {
+      afterRun: async (run, index) => {
+        const bucket = run.outputs.filter(isGrad);
+        if (bucket.length === 0) return;
+        const values: Record<string, Float32Array> = {};
+        for (const name of bucket) values[name.slice(GRAD.length)] = await readFloats(env.get(name) as Tensor);
+        // A shard's other gradients leave this device as soon as they are sent.
+        for (const name of bucket) {
+          if (keeps(name.slice(GRAD.length))) continue;
+          env.get(name)?.dispose();
+          env.delete(name);
+        }
+        const reduced = await ctx.comm.collective(`step${step}/bucket${index}`, sharded ? { op: 'reduce-scatter-mean', owners } : { op: 'all-reduce-mean' }, values);
+        for (const [name, mean] of Object.entries(reduced)) overwrite(ctx, env.get(GRAD + name) as Tensor, mean);
+      },
     });
     loss = (await readFloats(env.get('loss') as Tensor))[0] ?? Number.NaN;
     env.get('loss')?.dispose();

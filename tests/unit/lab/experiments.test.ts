@@ -16,8 +16,9 @@ describe('EXPERIMENTS', () => {
         const settings = { ...DEFAULT_LAB_SETTINGS, hidden, layers };
         const before = findModel(manifest, experiment.before, settings, backend);
         const after = findModel(manifest, experiment.after, settings, backend);
-        // The two sides differ in the model they run or in how they run it (a leaky loop).
-        expect(before.id !== after.id || experiment.before.loop?.retain !== experiment.after.loop?.retain).toBe(true);
+        // The two sides differ in the model they run or in how they run it (a leaky loop, streamed weights).
+        const runsDiffer = experiment.before.loop?.retain !== experiment.after.loop?.retain || experiment.before.weights !== experiment.after.weights;
+        expect(before.id !== after.id || runsDiffer).toBe(true);
         expect(before.family).toBe(after.family);
       },
     );
@@ -27,5 +28,26 @@ describe('EXPERIMENTS', () => {
       const predict = (side: typeof experiment.before) => predictSideBytes(experiment, side, findModel(manifest, side, settings, 'webgpu'), settings);
       expect(predict(experiment.after)).toBeLessThan(predict(experiment.before));
     });
+  });
+});
+
+describe('EXPERIMENTS.offload', () => {
+  const { offload } = EXPERIMENTS;
+  test.each(LAB_LAYERS)('streams one layer at a time: both sides run %i layer graphs forward and back, plus the loss', (layers) => {
+    const settings = { ...DEFAULT_LAB_SETTINGS, ...offload.defaults, layers };
+    for (const side of [offload.before, offload.after]) {
+      const model = findModel(manifest, side, settings, 'webgpu');
+      expect(model.graphs).toHaveLength(2 * layers + 1);
+      expect(model.graphs.filter((g) => g.role === 'stage-forward').every((g) => g.layers && g.layers[1] - g.layers[0] === 1)).toBe(true);
+    }
+  });
+
+  test('only the after side streams its weights and sends its gradients to the host', () => {
+    expect([offload.before.weights ?? 'resident', offload.before.gradients]).toEqual(['resident', 'gpu']);
+    expect([offload.after.weights, offload.after.gradients]).toEqual(['streamed', 'host']);
+  });
+
+  test('refuses to run without WebGPU, with a reason', () => {
+    expect(offload.needsWebGpu).toMatch(/needs WebGPU/);
   });
 });

@@ -1,0 +1,43 @@
+import type { SideOutcome } from '../../lab/run-experiment';
+import { MiB } from './format';
+
+/**
+ * What moving weights costs, per variant: the host↔GPU bytes of the timed step, the time spent
+ * handing uploads to the GPU, and the step time against the first (resident) variant. Shown
+ * under the results of experiments that stream weights, so the transfer is visible next to the
+ * memory it saves.
+ */
+export default function TransferTable({ sides }: { sides: readonly SideOutcome[] }) {
+  const reference = sides[0]?.result.stepMs ?? 0;
+  return (
+    <table class="widget-table lab-transfer">
+      <caption>
+        Traffic of the timed step. Upload time is what the worker spent creating buffers and handing them the weights; the copies
+        then run on the GPU's queue ahead of the kernels that read them, so their full cost shows in the step time. Resident weights
+        were uploaded once, before the first step.
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Variant</th>
+          <th scope="col">Weights uploaded per step</th>
+          <th scope="col">Upload time</th>
+          <th scope="col">Gradients read back per step</th>
+          <th scope="col">Step time</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sides.map(({ label, result }) => (
+          <tr>
+            <th scope="row">{label}</th>
+            <td>{MiB(result.transfer.uploadedBytes)}</td>
+            <td>{result.transfer.uploadMs.toFixed(1)} ms</td>
+            <td>{MiB(result.transfer.downloadedBytes)}</td>
+            <td>
+              {(result.stepMs / 1000).toFixed(2)} s{result !== sides[0]?.result && reference > 0 ? ` (${(result.stepMs / reference).toFixed(2)}×)` : ''}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
