@@ -8,9 +8,10 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { demoCatalog } from '../src/graphs/catalog.ts';
-import { generateModel } from '../src/graphs/factory.ts';
+import { generateModel, generateUtility } from '../src/graphs/factory.ts';
 import { buildManifest } from '../src/graphs/manifest.ts';
 import { OPSET } from '../src/graphs/ops.ts';
+import { buildAccumulateGraph, buildAdamGraph } from '../src/graphs/optimizer.ts';
 import { predictLabBytes } from '../src/lab/predict.ts';
 import * as ort from 'onnxruntime-web';
 import { DISTILLATION_DIR, generateDistillation } from '../src/graphs/distillation/build.ts';
@@ -21,9 +22,11 @@ const outDir = resolve(outFlag >= 0 ? (process.argv[outFlag + 1] ?? 'public/mode
 const started = performance.now();
 await rm(outDir, { recursive: true, force: true });
 const generated = demoCatalog().flatMap((demo) => demo.variants.map((v) => generateModel(demo, v)));
+const adam = generateUtility('adam', buildAdamGraph());
+const accumulate = generateUtility('accumulate', buildAccumulateGraph());
 let totalBytes = 0;
 let fileCount = 0;
-for (const { files } of generated) {
+for (const { files } of [...generated, { files: [adam.file, accumulate.file] }]) {
   for (const file of files) {
     const target = join(outDir, file.path);
     await mkdir(dirname(target), { recursive: true });
@@ -36,6 +39,7 @@ for (const { files } of generated) {
 // micro-batch); the lab recomputes it for whatever batch the reader picks.
 const manifest = buildManifest(
   generated.map((g) => g.entry),
+  { adam: adam.graph, accumulate: accumulate.graph },
   {
     predict: (model) =>
       model.arch === 'mlp' && model.variant.training

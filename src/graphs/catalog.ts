@@ -71,12 +71,24 @@ function standardVariants(layers: number): VariantSpec[] {
   return out;
 }
 
-/** Extra variants of the default-size models: SGD step, per-layer slices, two pipeline stages. */
+/** Pipeline stage counts generated for every MLP: 1 is the one-device reference. */
+export const PIPELINE_STAGES = [1, 2, 4] as const;
+
+/**
+ * Slices that stream and pipeline experiments run: one graph per layer (weights streamed layer by
+ * layer), and the layers split into equal pipeline stages.
+ */
+function sliceVariants(layers: number, stageCounts: readonly number[]): VariantSpec[] {
+  return [
+    { key: 'layerwise.keep.fp32', precision: 'fp32', form: 'segmented', activations: 'keep', ranges: segmentRanges(layers, 1) },
+    ...stageCounts.map((p): VariantSpec => ({ key: `stages${p}.keep.fp32`, precision: 'fp32', form: 'segmented', activations: 'keep', ranges: stageRanges(layers, p) })),
+  ];
+}
+
+/** Extra variants of the default-size models: an SGD step, and two pipeline stages that recompute. */
 function defaultExtras(layers: number): VariantSpec[] {
   return [
     { key: 'train.sgd.fp32', precision: 'fp32', form: 'single', activations: 'keep', sgd: true },
-    { key: 'layerwise.keep.fp32', precision: 'fp32', form: 'segmented', activations: 'keep', ranges: segmentRanges(layers, 1) },
-    { key: 'stages2.keep.fp32', precision: 'fp32', form: 'segmented', activations: 'keep', ranges: stageRanges(layers, 2) },
     { key: 'stages2.rc.fp32', precision: 'fp32', form: 'segmented', activations: 'recompute', ranges: stageRanges(layers, 2) },
   ];
 }
@@ -86,7 +98,7 @@ function mlpDemo(spec: MlpSpec, isDefault: boolean): DemoModel {
     family: `mlp-h${spec.hidden}-l${spec.layers}`,
     model: createMlp(spec),
     shapes: { hidden: spec.hidden, layers: spec.layers, classes: spec.classes, batch: MLP_DEFAULTS.batch },
-    variants: [...standardVariants(spec.layers), ...(isDefault ? defaultExtras(spec.layers) : [])],
+    variants: [...standardVariants(spec.layers), ...sliceVariants(spec.layers, PIPELINE_STAGES), ...(isDefault ? defaultExtras(spec.layers) : [])],
   };
 }
 
@@ -95,7 +107,7 @@ function gptDemo(spec: TinyGptSpec, isDefault: boolean): DemoModel {
     family: `gpt-h${spec.hidden}-l${spec.layers}`,
     model: createTinyGpt(spec),
     shapes: { hidden: spec.hidden, layers: spec.layers, heads: spec.heads, seq: spec.seq, vocab: spec.vocab, batch: GPT_DEFAULTS.batch },
-    variants: [...standardVariants(spec.layers), ...(isDefault ? defaultExtras(spec.layers) : [])],
+    variants: [...standardVariants(spec.layers), ...(isDefault ? [...sliceVariants(spec.layers, [2]), ...defaultExtras(spec.layers)] : [])],
   };
 }
 

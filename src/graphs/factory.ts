@@ -52,6 +52,16 @@ function tensorsOf(b: GraphBuilder, names: readonly string[]): ManifestGraph['in
   return names.map((name) => ({ name, ...b.info(name) }));
 }
 
+/** A shared utility graph (optimizer.ts) as a file under `utilities/` and its manifest entry. */
+export function generateUtility(name: string, b: GraphBuilder): { graph: ManifestGraph; file: GeneratedFile } {
+  const path = `utilities/${name}.onnx`;
+  const bytes = serializeModel(b, name);
+  return {
+    graph: { file: path, role: 'utility', inputs: tensorsOf(b, b.inputs), outputs: tensorsOf(b, b.outputs), bytes: bytes.length },
+    file: { path, bytes },
+  };
+}
+
 /** Builds every graph of one variant. Deterministic: same inputs, same bytes. */
 export function generateModel(demo: DemoModel, v: VariantSpec): GeneratedModel {
   const id = `${demo.family}.${v.key}`;

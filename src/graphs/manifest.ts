@@ -19,7 +19,7 @@ export interface ManifestTensor {
 }
 
 /** What a graph file does. */
-export type GraphRole = 'inference' | 'train-step' | 'stage-forward' | 'loss' | 'stage-backward';
+export type GraphRole = 'inference' | 'train-step' | 'stage-forward' | 'loss' | 'stage-backward' | 'utility';
 
 /** One .onnx file. */
 export interface ManifestGraph {
@@ -114,6 +114,14 @@ export interface Manifest<P = never> {
   readonly batchDim: 'batch';
   /** Model entries. */
   readonly models: readonly ManifestModel<P>[];
+  /** Graphs over flat fp32 vectors that any model's runs share (optimizer.ts). */
+  readonly utilities: ManifestUtilities;
+}
+
+/** The shared flat-vector graphs: Adam's update and gradient accumulation. */
+export interface ManifestUtilities {
+  readonly adam: ManifestGraph;
+  readonly accumulate: ManifestGraph;
 }
 
 /** Options of `buildManifest`. */
@@ -128,6 +136,7 @@ export interface ManifestOptions<P> {
  */
 export function buildManifest<P = never>(
   models: readonly ManifestModel[],
+  utilities: ManifestUtilities,
   { predict }: ManifestOptions<P> = {},
   opset = 17,
 ): Manifest<P> {
@@ -140,6 +149,7 @@ export function buildManifest<P = never>(
     version: 1,
     opset,
     batchDim: 'batch',
+    utilities,
     models: models.map((m) => (predict === undefined ? m : { ...m, predicted: predict(m) })),
   };
 }

@@ -67,8 +67,11 @@ export interface VariantResult {
   readonly gradients: Readonly<Record<string, Float32Array>>;
 }
 
-/** Why a run failed, in the terms the page explains to the reader. */
-export type FailureKind = 'out-of-memory' | 'device-lost' | 'limits' | 'unsupported' | 'error';
+/**
+ * Why a run failed, in the terms the page explains to the reader. `needs-webgpu` is not a
+ * failure but an experiment that has nothing to show without WebGPU, refusing to start.
+ */
+export type FailureKind = 'out-of-memory' | 'device-lost' | 'limits' | 'unsupported' | 'error' | 'needs-webgpu';
 
 /** Bytes held after one step of one variant (the request's `variant`-th), for live plots. */
 export interface StepSample {

@@ -1,10 +1,10 @@
 import { chooseBackend } from './backend';
 import { maxRelativeDifference } from './compare';
-import type { DownloadProgress } from './download';
 import { EXPERIMENTS, findModel, type ExperimentId } from './experiments';
 import { loadManifest, MODELS_URL } from './manifest-loader';
 import { DEFAULT_LAB_STEPS, predictSideBytes } from './predict';
 import { LabRunError } from './run-variant';
+import type { LabProgress } from './progress';
 import type { Backend, VariantResult } from './protocol';
 import { runVariants } from './run-variant';
 import { loadRuntimeBinary } from './runtime';
@@ -42,11 +42,6 @@ export interface ExperimentOutcome {
   readonly unmeasurable: string | null;
 }
 
-/** What the page shows while an experiment runs. */
-export type ExperimentProgress =
-  | { readonly phase: 'runtime'; readonly download: DownloadProgress }
-  | { readonly phase: 'run'; readonly side: string; readonly stage: string; readonly sample?: { readonly side: string; readonly step: number; readonly bytes: number } };
-
 /** Same weights and data on both sides. */
 const SEED = 42;
 
@@ -58,11 +53,11 @@ const SEED = 42;
 export async function runExperiment(
   id: ExperimentId,
   settings: LabSettings,
-  onProgress: (progress: ExperimentProgress) => void,
+  onProgress: (progress: LabProgress) => void,
 ): Promise<ExperimentOutcome> {
   const experiment = EXPERIMENTS[id];
   const { backend, reason } = await chooseBackend({ needsF16: experiment.needsF16 });
-  if (backend === 'wasm' && experiment.needsWebGpu) throw new LabRunError('unsupported', `${experiment.needsWebGpu} (${reason})`);
+  if (backend === 'wasm' && experiment.needsWebGpu) throw new LabRunError('needs-webgpu', `${experiment.needsWebGpu} (${reason})`);
   const wasmBinary = await loadRuntimeBinary((download) => onProgress({ phase: 'runtime', download }));
   const manifest = await loadManifest();
 
@@ -76,9 +71,9 @@ export async function runExperiment(
     runVariants({ backend, wasmBinary, modelsUrl: new URL(MODELS_URL, location.href).href, variants: specs }, (stage, sample) =>
       onProgress({
         phase: 'run',
-        side: labels.join(', then '),
+        label: labels.join(', then '),
         stage,
-        ...(sample ? { sample: { side: labels[sample.variant] ?? '', step: sample.step, bytes: sample.bytes } } : {}),
+        ...(sample ? { sample: { series: labels[sample.variant] ?? '', step: sample.step, bytes: sample.bytes } } : {}),
       }),
     );
   // WebGPU: both variants in one worker, one after the other with every session released in

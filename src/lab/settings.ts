@@ -6,15 +6,26 @@ export interface LabSettings {
   readonly layers: number;
   /** Examples per step. */
   readonly batch: number;
-  /** Micro-batches per step (gradient accumulation only). */
+  /** Micro-batches per step (gradient accumulation, pipeline schedules). */
   readonly microBatches: number;
+  /** Virtual GPUs (parallelism experiments): one of `LAB_DEVICES`. */
+  readonly devices: number;
 }
+
+/** A setting a reader can change; each experiment shows the ones that apply to it. */
+export type LabField = keyof LabSettings;
 
 /** Widths and depths the model factory generates (scripts/build-models.ts). */
 export const LAB_WIDTHS = [128, 256, 512] as const;
 export const LAB_LAYERS = [4, 8, 16] as const;
-/** Micro-batch counts offered for gradient accumulation. */
+/** Micro-batch counts offered for gradient accumulation and pipeline schedules. */
 export const LAB_MICRO_BATCHES = [2, 4, 8] as const;
+/**
+ * Virtual GPU counts. Each is a WebGPU device in a worker of its own; more than four would
+ * mostly measure how a software adapter shares a few CPU cores. Every offered depth splits
+ * evenly into each count, so pipeline stages have equal layers.
+ */
+export const LAB_DEVICES = [2, 4] as const;
 /**
  * Batch bounds. The upper one keeps a step within seconds on a software WebGPU adapter
  * (SwiftShader ran a 512-wide, 8-layer MLP at batch 1024 in about 15 s) and well inside
@@ -24,29 +35,51 @@ export const LAB_BATCH_MIN = 8;
 export const LAB_BATCH_MAX = 2048;
 
 /** Default sizes: a step of a few seconds on SwiftShader, with activations well above noise. */
-export const DEFAULT_LAB_SETTINGS: LabSettings = { hidden: 256, layers: 8, batch: 512, microBatches: 4 };
+export const DEFAULT_LAB_SETTINGS: LabSettings = { hidden: 256, layers: 8, batch: 512, microBatches: 4, devices: 2 };
+
+/** The fields every experiment shows: the model's size and its batch. */
+export const SIZE_FIELDS: readonly LabField[] = ['hidden', 'layers', 'batch'];
+
+/** What splits an experiment's batch into equal parts: micro-batches, or one shard per device. */
+export type BatchSplit = 'microBatches' | 'devices';
 
 /** A problem with one field, shown next to it. */
 export interface SettingError {
-  readonly field: keyof LabSettings;
+  readonly field: LabField;
   readonly message: string;
 }
 
-/** Checks reader-entered settings; an empty list means they are safe to run. */
-export function validateLabSettings(settings: LabSettings, { accumulate = false } = {}): SettingError[] {
+const CHOICES: Partial<Record<LabField, { readonly options: readonly number[]; readonly noun: string }>> = {
+  hidden: { options: LAB_WIDTHS, noun: 'Width' },
+  layers: { options: LAB_LAYERS, noun: 'Layers' },
+  microBatches: { options: LAB_MICRO_BATCHES, noun: 'Micro-batches' },
+  devices: { options: LAB_DEVICES, noun: 'Devices' },
+};
+
+const SPLIT_WORDS: Record<BatchSplit, (n: number) => string> = {
+  microBatches: (n) => `${n} equal micro-batches`,
+  devices: (n) => `${n} equal shards, one per device`,
+};
+
+/**
+ * Checks reader-entered settings for the fields an experiment shows (and the ways it splits
+ * its batch); an empty list means they are safe to run.
+ */
+export function validateLabSettings(settings: LabSettings, fields: readonly LabField[] = SIZE_FIELDS, splits: readonly BatchSplit[] = []): SettingError[] {
   const errors: SettingError[] = [];
-  const { hidden, layers, batch, microBatches } = settings;
-  if (!(LAB_WIDTHS as readonly number[]).includes(hidden)) errors.push({ field: 'hidden', message: `Width must be one of ${LAB_WIDTHS.join(', ')}.` });
-  if (!(LAB_LAYERS as readonly number[]).includes(layers)) errors.push({ field: 'layers', message: `Layers must be one of ${LAB_LAYERS.join(', ')}.` });
-  if (!Number.isInteger(batch) || batch < LAB_BATCH_MIN || batch > LAB_BATCH_MAX) {
-    errors.push({ field: 'batch', message: `Batch must be a whole number from ${LAB_BATCH_MIN} to ${LAB_BATCH_MAX}.` });
+  for (const field of fields) {
+    const choice = CHOICES[field];
+    if (choice && !choice.options.includes(settings[field])) errors.push({ field, message: `${choice.noun} must be one of ${choice.options.join(', ')}.` });
   }
-  if (accumulate) {
-    if (!(LAB_MICRO_BATCHES as readonly number[]).includes(microBatches)) {
-      errors.push({ field: 'microBatches', message: `Micro-batches must be one of ${LAB_MICRO_BATCHES.join(', ')}.` });
-    } else if (Number.isInteger(batch) && batch % microBatches !== 0) {
-      errors.push({ field: 'microBatches', message: `A batch of ${batch} does not split into ${microBatches} equal micro-batches.` });
-    }
+  const { batch } = settings;
+  if (fields.includes('batch') && (!Number.isInteger(batch) || batch < LAB_BATCH_MIN || batch > LAB_BATCH_MAX)) {
+    errors.push({ field: 'batch', message: `Batch must be a whole number from ${LAB_BATCH_MIN} to ${LAB_BATCH_MAX}.` });
+    return errors;
+  }
+  for (const split of splits) {
+    const parts = settings[split];
+    if (errors.some((e) => e.field === split)) continue;
+    if (batch % parts !== 0) errors.push({ field: split, message: `A batch of ${batch} does not split into ${SPLIT_WORDS[split](parts)}.` });
   }
   return errors;
 }

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { syntheticBatch } from '../../../src/graphs/data.ts';
 import { fromHalfBits, toHalfBits } from '../../../src/graphs/dtype.ts';
 import { initWeights } from '../../../src/graphs/init.ts';
-import { buildManifest, type ManifestModel } from '../../../src/graphs/manifest.ts';
+import { buildManifest, type ManifestModel, type ManifestUtilities } from '../../../src/graphs/manifest.ts';
 import type { ParamSpec } from '../../../src/graphs/params.ts';
 import { defaultSegmentLength, segmentRanges, stageRanges } from '../../../src/graphs/segments.ts';
 
@@ -57,12 +57,13 @@ describe('layer ranges', () => {
   test('segmentRanges(8, 0) is rejected', () => expect(() => segmentRanges(8, 0)).toThrowError(/positive integer/));
 });
 
-describe('buildManifest(models, { predict })', () => {
+describe('buildManifest(models, utilities, { predict })', () => {
   const model = { id: 'm.a', family: 'm', bytes: 10 } as unknown as ManifestModel;
+  const utilities = {} as unknown as ManifestUtilities;
   test('attaches the prediction per entry', () => {
-    const manifest = buildManifest([model], { predict: (m) => ({ bytes: m.bytes * 2 }) });
+    const manifest = buildManifest([model], utilities, { predict: (m) => ({ bytes: m.bytes * 2 }) });
     expect(manifest.models[0]?.predicted).toEqual({ bytes: 20 });
     expect(manifest.version).toBe(1);
   });
-  test('rejects duplicate ids', () => expect(() => buildManifest([model, model])).toThrowError(/duplicate model id: m.a/));
+  test('rejects duplicate ids', () => expect(() => buildManifest([model, model], utilities)).toThrowError(/duplicate model id: m.a/));
 });

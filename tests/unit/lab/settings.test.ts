@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_LAB_SETTINGS, validateLabSettings } from '../../../src/lab/settings';
+import { DEFAULT_LAB_SETTINGS, SIZE_FIELDS, validateLabSettings } from '../../../src/lab/settings';
 
-describe('validateLabSettings(settings)', () => {
-  test('the defaults are valid, with and without accumulation', () => {
+describe('validateLabSettings(settings, fields, splits)', () => {
+  test('the defaults are valid for every field and split', () => {
     expect(validateLabSettings(DEFAULT_LAB_SETTINGS)).toEqual([]);
-    expect(validateLabSettings(DEFAULT_LAB_SETTINGS, { accumulate: true })).toEqual([]);
+    expect(validateLabSettings(DEFAULT_LAB_SETTINGS, [...SIZE_FIELDS, 'microBatches', 'devices'], ['microBatches', 'devices'])).toEqual([]);
   });
 
   test.each([
@@ -21,11 +21,21 @@ describe('validateLabSettings(settings)', () => {
   });
 
   test('accumulation needs a batch that splits evenly into the micro-batches', () => {
-    const errors = validateLabSettings({ ...DEFAULT_LAB_SETTINGS, batch: 100, microBatches: 8 }, { accumulate: true });
+    const errors = validateLabSettings({ ...DEFAULT_LAB_SETTINGS, batch: 100, microBatches: 8 }, [...SIZE_FIELDS, 'microBatches'], ['microBatches']);
     expect(errors).toEqual([{ field: 'microBatches', message: 'A batch of 100 does not split into 8 equal micro-batches.' }]);
   });
 
-  test('micro-batches are only checked for accumulation experiments', () => {
-    expect(validateLabSettings({ ...DEFAULT_LAB_SETTINGS, microBatches: 3 })).toEqual([]);
+  test('data parallelism needs a batch that splits evenly across the devices', () => {
+    const errors = validateLabSettings({ ...DEFAULT_LAB_SETTINGS, batch: 102, devices: 4 }, [...SIZE_FIELDS, 'devices'], ['devices']);
+    expect(errors).toEqual([{ field: 'devices', message: 'A batch of 102 does not split into 4 equal shards, one per device.' }]);
+  });
+
+  test('a device count outside the offered ones is rejected, not split', () => {
+    const errors = validateLabSettings({ ...DEFAULT_LAB_SETTINGS, devices: 3 }, [...SIZE_FIELDS, 'devices'], ['devices']);
+    expect(errors).toEqual([{ field: 'devices', message: 'Devices must be one of 2, 4.' }]);
+  });
+
+  test('fields an experiment does not show are not checked', () => {
+    expect(validateLabSettings({ ...DEFAULT_LAB_SETTINGS, microBatches: 3, devices: 7 })).toEqual([]);
   });
 });

@@ -1,0 +1,123 @@
+/// <reference lib="webworker" />
+/**
+ * What every lab worker needs before it runs a graph: a WebGPU device of its own (with every
+ * storage buffer counted), onnxruntime-web started from the binary the page downloaded, graph
+ * files, sessions and GPU-resident weights. Each worker is one "GPU": a fresh device and a fresh
+ * runtime, so its measurement starts from a clean slate.
+ */
+import type * as OrtModule from 'onnxruntime-web';
+import type { FeedData } from './feeds';
+import type { MemoryTracker } from './memory-tracker';
+import type { Backend } from './protocol';
+import { installWebGpuHooks } from './webgpu-hooks';
+
+export type Ort = typeof OrtModule;
+export type Tensor = OrtModule.Tensor;
+export type Session = OrtModule.InferenceSession;
+
+/** A worker's device, or none on WASM. */
+export interface WorkerDevice {
+  readonly device: GPUDevice | undefined;
+  /** Adapter description (`swiftshader`, a vendor and architecture), null on WASM. */
+  readonly adapter: string | null;
+  /** Races a promise against device errors (OOM, loss) that no promise carries. */
+  readonly guard: <T>(promise: Promise<T>) => Promise<T>;
+}
+
+/** Fails when the device reports an error that no promise carries (OOM, loss). */
+function watchDevice(device: GPUDevice): Promise<never> {
+  return new Promise((_, reject) => {
+    device.addEventListener('uncapturederror', (event) => {
+      const { error } = event as GPUUncapturedErrorEvent;
+      reject(new Error(`${error.constructor.name}: ${error.message}`));
+    });
+    void device.lost.then((info) => reject(new Error(`Device was lost: ${info.reason} ${info.message}`)));
+  });
+}
+
+/**
+ * Opens this worker's device with the tracker's hooks installed first, so every storage buffer
+ * onnxruntime-web and we create is counted. On WASM there is no device and nothing to guard.
+ */
+export async function openWorkerDevice(backend: Backend, tracker: MemoryTracker): Promise<WorkerDevice> {
+  if (backend !== 'webgpu') return { device: undefined, adapter: null, guard: (promise) => promise };
+  installWebGpuHooks(tracker);
+  const adapter = await navigator.gpu?.requestAdapter();
+  if (!adapter) throw new Error('Failed to get GPU adapter: WebGPU is not available in this browser');
+  const features: GPUFeatureName[] = adapter.features.has('shader-f16') ? ['shader-f16'] : [];
+  const device = await adapter.requestDevice({
+    requiredFeatures: features,
+    requiredLimits: {
+      maxBufferSize: adapter.limits.maxBufferSize,
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+    },
+  });
+  const { vendor, architecture, description } = adapter.info;
+  const failure = watchDevice(device);
+  return {
+    device,
+    adapter: [vendor, architecture, description].filter(Boolean).join(' ') || 'unknown adapter',
+    guard: (promise) => Promise.race([promise, failure]),
+  };
+}
+
+/** Loads onnxruntime-web from the binary the page fetched (never from a CDN). */
+export async function startRuntime(wasmBinary: ArrayBuffer): Promise<Ort> {
+  const ort: Ort = await import('onnxruntime-web/webgpu');
+  ort.env.wasm.wasmBinary = wasmBinary;
+  ort.env.wasm.numThreads = 1; // no cross-origin isolation on static hosting
+  ort.env.logLevel = 'error';
+  return ort;
+}
+
+/** Fetches a graph file named in the manifest. */
+export async function fetchGraph(modelsUrl: string, file: string): Promise<Uint8Array> {
+  const response = await fetch(modelsUrl + file);
+  if (!response.ok) throw new Error(`Could not load ${file}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * A session on this worker's backend. Outputs named in `gpuOutputs` stay on the GPU (to feed
+ * the next graph); the rest come back to the CPU. Sessions must be created one after another:
+ * onnxruntime-web refuses to create WebGPU sessions concurrently.
+ */
+export function createSession(ort: Ort, gpu: WorkerDevice, bytes: Uint8Array, gpuOutputs: (name: string) => boolean = () => false, outputs: readonly string[] = []): Promise<Session> {
+  const location = Object.fromEntries(outputs.map((name) => [name, gpu.device && gpuOutputs(name) ? 'gpu-buffer' : 'cpu'] as const));
+  return gpu.guard(
+    ort.InferenceSession.create(bytes, {
+      executionProviders: gpu.device ? [{ name: 'webgpu', device: gpu.device }] : ['wasm'],
+      preferredOutputLocation: location,
+      logSeverityLevel: 3,
+    }),
+  );
+}
+
+/**
+ * onnxruntime-web sets up its WebAssembly instance (and WebGPU backend) at the first session.
+ * Creating and releasing one session before measuring keeps that start-up out of every
+ * measurement, so a baseline means "runtime ready, no model".
+ */
+export async function warmUpRuntime(ort: Ort, gpu: WorkerDevice, bytes: Uint8Array): Promise<void> {
+  const session = await createSession(ort, gpu, bytes);
+  await session.release();
+}
+
+/** A float32 tensor whose data lives in a GPU buffer of its own, destroyed on `dispose()`. */
+export function residentTensor(ort: Ort, device: GPUDevice, feed: FeedData): Tensor {
+  const data = feed.data as Float32Array;
+  // WebGPU buffer sizes must be multiples of 4 bytes; float32 data always is.
+  const buffer = device.createBuffer({ size: Math.max(4, data.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(buffer, 0, data as Float32Array<ArrayBuffer>);
+  return ort.Tensor.fromGpuBuffer(buffer, { dataType: 'float32', dims: feed.dims, dispose: () => buffer.destroy() });
+}
+
+/** A CPU tensor for a feed (int64 labels and tokens, float32 data). */
+export function cpuTensor(ort: Ort, feed: FeedData): Tensor {
+  return feed.data instanceof BigInt64Array ? new ort.Tensor('int64', feed.data, feed.dims) : new ort.Tensor('float32', feed.data, feed.dims);
+}
+
+/** Where a weight lives: resident on the GPU when there is one, else a CPU tensor. */
+export function placeWeight(ort: Ort, gpu: WorkerDevice, feed: FeedData): Tensor {
+  return gpu.device ? residentTensor(ort, gpu.device, feed) : cpuTensor(ort, feed);
+}
