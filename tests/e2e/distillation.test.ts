@@ -48,11 +48,18 @@ describe.each(BROWSER_CONFIGS)('distillation with $name', (config) => {
         // At rest the int8 teacher holds about a quarter of the fp32 teacher's weights.
         expect(number('atRestInt8Bytes')).toBeLessThan(number('atRestBeforeBytes') * 0.35);
         const { min, max } = AGREEMENT_RATIO['webgpu-buffers'];
-        for (const side of ['Before', 'After', 'Int8']) {
-          const ratio = number(`measured${side}Bytes`) / number(`predicted${side}Bytes`);
+        const ratios = {
+          before: number('measuredBeforeBytes') / number('predictedBeforeBytes'),
+          after: number('measuredAfterBytes') / number('predictedAfterBytes'),
+          // The int8 weights at rest against the engine's int8 weights line; the int8 peak also holds
+          // the fp32 copies DequantizeLinear writes, which the page explains instead of predicting.
+          int8AtRest: number('atRestInt8Bytes') / number('predictedInt8WeightBytes'),
+        };
+        for (const [side, ratio] of Object.entries(ratios)) {
           expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
           expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
         }
+        expect(data['text']).toContain('DequantizeLinear');
       } else {
         expect(data['text']).toContain('needs WebGPU');
       }

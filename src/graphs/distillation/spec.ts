@@ -37,7 +37,7 @@ export interface SgdSchedule {
 export const TEACHER_TRAINING: SgdSchedule = { steps: 120, batch: 256, lr: 0.1, seed: 1 };
 
 /** The student's in-browser training, run twice: with soft targets and with hard labels only. */
-export const STUDENT_TRAINING: SgdSchedule = { steps: 100, batch: DISTILLATION_SPLITS.studentTrain, lr: 1, seed: 1 };
+export const STUDENT_TRAINING: SgdSchedule = { steps: 60, batch: DISTILLATION_SPLITS.studentTrain, lr: 1, seed: 1 };
 
 /**
  * Distillation loss settings: T = 4 and α = 0.9 (mostly soft targets). Hinton et al. 2015 (§2)

@@ -19,6 +19,13 @@ export function forwardEstimateOptions(spec: MlpSpec, weights: StoredWeights, ba
   };
 }
 
+/** The engine's weights line alone: parameters × bytes per stored weight (no scales). */
+export function predictWeightBytes(spec: MlpSpec, weights: StoredWeights): number {
+  const outcome = estimateMemory(forwardEstimateOptions(spec, weights, 1));
+  if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  return outcome.result.lines.filter((line) => line.category === 'weights').reduce((sum, line) => sum + line.bytes, 0);
+}
+
 /**
  * Predicted bytes of one forward pass: weights at their storage width plus the forward working
  * set (`estimateMemory`, infer mode). The CUDA context and workspace lines are left out, since a
