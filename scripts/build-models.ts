@@ -13,6 +13,8 @@ import { buildManifest } from '../src/graphs/manifest.ts';
 import { OPSET } from '../src/graphs/ops.ts';
 import { buildAccumulateGraph, buildAdamGraph } from '../src/graphs/optimizer.ts';
 import { predictLabBytes } from '../src/lab/predict.ts';
+import * as ort from 'onnxruntime-web';
+import { DISTILLATION_DIR, generateDistillation } from '../src/graphs/distillation/build.ts';
 
 const outFlag = process.argv.indexOf('--out');
 const outDir = resolve(outFlag >= 0 ? (process.argv[outFlag + 1] ?? 'public/models') : 'public/models');
@@ -49,6 +51,22 @@ const manifest = buildManifest(
 // Compact: the browser fetches this file; pretty-print it with `jq` when reading.
 const manifestText = `${JSON.stringify(manifest)}\n`;
 await writeFile(join(outDir, 'manifest.json'), manifestText);
+
+// The distillation experiment's teacher is trained here, on the CPU (WebAssembly, one thread).
+ort.env.wasm.numThreads = 1;
+ort.env.logLevel = 'error';
+const distillation = await generateDistillation(ort);
+for (const file of distillation.files) {
+  const target = join(outDir, file.path);
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, file.bytes);
+}
+await writeFile(join(outDir, DISTILLATION_DIR, 'manifest.json'), `${JSON.stringify(distillation.manifest)}\n`);
+const { teacher } = distillation.manifest;
+console.log(
+  `build-models: distillation teacher trained in ${(distillation.trainingMs / 1000).toFixed(1)} s; ` +
+    `test accuracy fp32 ${(teacher.fp32.buildAccuracy * 100).toFixed(1)}%, int8 ${(teacher.int8.buildAccuracy * 100).toFixed(1)}%`,
+);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
   `build-models: ${generated.length} models, ${fileCount} .onnx files, ` +

@@ -55,7 +55,36 @@ export default async function bench(): Promise<void> {
         await browser.close();
       }
     }
+    await benchDistillation(server.url);
   } finally {
     await server.close();
+  }
+}
+
+/**
+ * The distillation experiment measures forward passes and trains a student rather than timing
+ * two steps, so it gets a table of its own: forward time of each model at the measured batch
+ * (64), the student's two training runs together, and the wall time from Run to done.
+ */
+async function benchDistillation(baseUrl: string): Promise<void> {
+  const selector = '[data-experiment="distillation"]';
+  console.log('\ndistillation: batch 64; forward passes in ms, training and Run→done in seconds');
+  console.log('config       backend  teacher fwd  int8 fwd  student fwd  student training  Run→done');
+  for (const config of BROWSER_CONFIGS) {
+    const browser = await launchBrowser(config);
+    try {
+      const page = await browser.newPage();
+      const root = await openIsland(page, `${baseUrl}/lessons/07-distillation-and-compression/`, selector);
+      const started = performance.now();
+      await runExperimentToEnd(page, root, selector, 300_000);
+      const wall = (performance.now() - started) / 1000;
+      const d = await root.evaluate((el) => ({ ...(el as HTMLElement).dataset }));
+      const ms = (name: string) => String(d[name] ?? '?').padStart(8);
+      console.log(
+        `${config.name.padEnd(12)} ${(d['backend'] ?? d['state'] ?? '?').padEnd(8)} ${ms('teacherForwardMs')}     ${ms('int8ForwardMs')}  ${ms('studentForwardMs')}     ${(Number(d['studentTrainMs']) / 1000).toFixed(2).padStart(8)}          ${wall.toFixed(1).padStart(6)}`,
+      );
+    } finally {
+      await browser.close();
+    }
   }
 }

@@ -51,11 +51,11 @@ export type TapeEntry =
       readonly backward: CompositeBackward;
     };
 
-/** A constant tensor stored in the model (small: shapes, axes, scalars, masks). */
+/** A constant tensor stored in the model: shapes, axes, scalars, masks, or frozen weights. */
 export interface ConstantRecord {
   readonly name: string;
   readonly info: TensorInfo;
-  readonly values: readonly number[];
+  readonly values: ArrayLike<number>;
 }
 
 /** Builds one graph. Names are deterministic: same calls, same names. */
@@ -129,6 +129,19 @@ export class GraphBuilder {
       this.constants.set(key, { name: key, info, values: [...values] });
     }
     return key;
+  }
+
+  /**
+   * A named constant holding a frozen model's weights (an ONNX initializer): unlike
+   * `constant`, no deduplication, and the values are kept as given (a typed array).
+   */
+  initializer(name: string, dtype: DType, shape: readonly number[], values: ArrayLike<number>): string {
+    const size = shape.reduce((n, d) => n * d, 1);
+    if (values.length !== size) throw new Error(`initializer ${name}: ${values.length} values for shape [${shape.join(',')}]`);
+    const info = { dtype, shape };
+    this.define(name, info);
+    this.constants.set(name, { name, info, values });
+    return name;
   }
 
   /** A scalar constant with the dtype of `like` (fp16 graphs need fp16 constants). */

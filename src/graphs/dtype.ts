@@ -4,7 +4,7 @@
  */
 
 /** Element types the demo graphs use. */
-export type DType = 'float32' | 'float16' | 'float64' | 'int64' | 'bool';
+export type DType = 'float32' | 'float16' | 'float64' | 'int64' | 'int8' | 'bool';
 
 /** Floating element types (the ones that carry gradients); float64 is for tests only. */
 export type FloatDType = 'float32' | 'float16' | 'float64';
@@ -16,6 +16,7 @@ export const ONNX_DTYPE_CODE: Readonly<Record<DType, number>> = {
   float16: 10,
   float64: 11,
   int64: 7,
+  int8: 3,
 };
 
 /** Bytes per element. */
@@ -24,6 +25,7 @@ export const DTYPE_BYTES: Readonly<Record<DType, number>> = {
   float16: 2,
   float64: 8,
   int64: 8,
+  int8: 1,
   bool: 1,
 };
 

@@ -166,7 +166,7 @@ export const GRAD_RULES: Readonly<Record<string, GradRule>> = {
     let g = dy;
     if (intAttr(node, 'keepdims', 1) === 0) {
       const axesName = node.inputs[1];
-      const axes = axesName === undefined ? [...Array(rank).keys()] : (b.constants.get(axesName)?.values ?? []);
+      const axes = axesName === undefined ? [...Array(rank).keys()] : Array.from(b.constants.get(axesName)?.values ?? []);
       g = op.unsqueeze(b, g, axes.map((a) => (a < 0 ? a + rank : a)));
     }
     return [expandLike(b, g, x), undefined];

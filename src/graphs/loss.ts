@@ -11,13 +11,14 @@ function oneHot(b: GraphBuilder, labels: string, like: string): string {
 
 /**
  * Mean over all labels of −log softmax(logits)[label], times `scale` when given (1/k for
- * one of k micro-batches, so k accumulated steps equal one full-batch step).
+ * one of k micro-batches, so k accumulated steps equal one full-batch step). The result is named
+ * `name` (default `loss`).
  *
  * The gradient is written by hand, (softmax − onehot)·scale/count, so the backward keeps only
  * the log-probabilities (one logits-sized tensor, like a framework's fused kernel); the generic
  * rules would also keep the one-hot matrix alive. Returns the scalar loss name.
  */
-export function softmaxCrossEntropy(b: GraphBuilder, logits: string, labels: string, scale?: string): string {
+export function softmaxCrossEntropy(b: GraphBuilder, logits: string, labels: string, scale?: string, name = 'loss'): string {
   const inputs = scale === undefined ? [logits, labels] : [logits, labels, scale];
   let logProbs = '';
   const count = (): string => op.cast(b, op.sizeOf(b, labels), b.info(logits).dtype);
@@ -27,7 +28,7 @@ export function softmaxCrossEntropy(b: GraphBuilder, logits: string, labels: str
       logProbs = op.logSoftmax(b, logits, 'logprobs');
       const picked = op.reduceSum(b, op.mul(b, oneHot(b, labels, logits), logProbs), undefined, false);
       const mean = op.div(b, op.neg(b, picked), count());
-      return [scale === undefined ? op.identity(b, mean, 'loss') : op.mul(b, mean, scale, 'loss')] as const;
+      return [scale === undefined ? op.identity(b, mean, name) : op.mul(b, mean, scale, name)] as const;
     },
     (g, [dLoss]) => {
       if (dLoss === undefined) return [undefined, undefined, undefined];

@@ -1,6 +1,7 @@
 /**
  * The MLP demo: input width h, L hidden blocks Linear(h→h, bias) + ReLU, then a Linear(h→classes)
- * head and softmax cross-entropy (mean over the batch).
+ * head and softmax cross-entropy (mean over the batch). With `inputs` set, an input layer
+ * Linear(inputs→h, bias) + ReLU comes first (the distillation teacher and student read 16 features).
  *
  * Matches the memory engine's convention (src/memory): per hidden layer the backward keeps one
  * batch×h tensor (the layer input; ReLU's backward reads its output, which is the next layer's
@@ -19,12 +20,20 @@ export interface MlpSpec {
   readonly layers: number;
   /** Number of classes of the head. */
   readonly classes: number;
+  /** Input features; when set, an input layer maps them to h. Default: none, the input is h wide. */
+  readonly inputs?: number;
 }
 
 /** Builds the MLP definition. Weights are He-normal (suits ReLU), biases zero. */
-export function createMlp({ hidden, layers, classes }: MlpSpec): LayeredModel {
+export function createMlp({ hidden, layers, classes, inputs }: MlpSpec): LayeredModel {
   const stageParameters = (stage: Stage): ParamSpec[] => {
-    if (stage === 'input') return [];
+    if (stage === 'input')
+      return inputs === undefined
+        ? []
+        : [
+            { name: 'in.w', shape: [inputs, hidden], init: { kind: 'normal', std: Math.sqrt(2 / inputs) } },
+            { name: 'in.b', shape: [hidden], init: { kind: 'zeros' } },
+          ];
     if (stage === 'head')
       return [
         { name: 'head.w', shape: [hidden, classes], init: { kind: 'normal', std: Math.sqrt(1 / hidden) } },
@@ -38,12 +47,15 @@ export function createMlp({ hidden, layers, classes }: MlpSpec): LayeredModel {
   return {
     arch: 'mlp',
     layers,
-    dims: { hidden, layers, classes },
-    data: { name: 'x', dtype: 'float32', shape: [BATCH_DIM, hidden] },
+    dims: inputs === undefined ? { hidden, layers, classes } : { hidden, layers, classes, inputs },
+    data: { name: 'x', dtype: 'float32', shape: [BATCH_DIM, inputs ?? hidden] },
     labels: { name: 'labels', dtype: 'int64', shape: [BATCH_DIM] },
     activationShape: [BATCH_DIM, hidden],
     stageParameters,
-    emitInput: (ctx, x) => (ctx.dtype === 'float32' ? x : op.cast(ctx.b, x, ctx.dtype, `${x}.${ctx.dtype}`)),
+    emitInput: (ctx, x) => {
+      const wide = ctx.dtype === 'float32' ? x : op.cast(ctx.b, x, ctx.dtype, `${x}.${ctx.dtype}`);
+      return inputs === undefined ? wide : ctx.b.scoped('in', () => op.relu(ctx.b, linear(ctx, wide, 'in.w', 'in.b')));
+    },
     emitLayer: (ctx, l, x, out) => ctx.b.scoped(`l${l}`, () => op.relu(ctx.b, linear(ctx, x, `w${l}`, `b${l}`), out)),
     emitHead: (ctx, x) => ctx.b.scoped('head', () => linear(ctx, x, 'head.w', 'head.b', 'logits')),
   };

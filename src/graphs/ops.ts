@@ -193,3 +193,12 @@ export function shapeOf(b: GraphBuilder, x: string, name?: string): string {
 export function sizeOf(b: GraphBuilder, x: string, name?: string): string {
   return one(b.node('Size', [x], [{ dtype: 'int64', shape: [], name }]));
 }
+
+/**
+ * Per-axis dequantization y = (q − 0) · scale along `axis` (ONNX DequantizeLinear, opset 13+:
+ * https://onnx.ai/onnx/operators/onnx__DequantizeLinear.html). No zero point: symmetric int8.
+ */
+export function dequantizeLinear(b: GraphBuilder, quantized: string, scale: string, axis: number, name?: string): string {
+  const { shape } = b.info(quantized);
+  return one(b.node('DequantizeLinear', [quantized, scale], [{ dtype: b.info(scale).dtype, shape, name }], { axis: { int: axis } }));
+}

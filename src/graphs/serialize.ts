@@ -28,7 +28,7 @@ function attribute(name: string, value: AttributeValue): onnxProto.onnx.IAttribu
   return { name, type: T.INTS, ints: [...value.ints] };
 }
 
-function rawBytes(info: TensorInfo, values: readonly number[]): Uint8Array {
+function rawBytes(info: TensorInfo, values: ArrayLike<number>): Uint8Array {
   switch (info.dtype) {
     case 'float32':
       return new Uint8Array(Float32Array.from(values).buffer);
@@ -38,6 +38,8 @@ function rawBytes(info: TensorInfo, values: readonly number[]): Uint8Array {
       return new Uint8Array(Uint16Array.from(values, toHalfBits).buffer);
     case 'int64':
       return new Uint8Array(BigInt64Array.from(values, (v) => BigInt(v)).buffer);
+    case 'int8':
+      return new Uint8Array(Int8Array.from(values).buffer);
     case 'bool':
       return Uint8Array.from(values, (v) => (v ? 1 : 0));
   }

@@ -7,6 +7,7 @@
 import { GraphBuilder } from './builder.ts';
 import { declareParameters, masterDtype, type Precision } from './context.ts';
 import { backprop, dependentsOf, type GradMap } from './autodiff.ts';
+import { declareDistillationInputs, distillationLoss, type DistillationInputs } from './distillation-loss.ts';
 import { softmaxCrossEntropy } from './loss.ts';
 import { activationName, allParameters, type LayeredModel, type ModelContext } from './model.ts';
 import * as op from './ops.ts';
@@ -27,6 +28,11 @@ export interface TrainStepOptions {
   readonly accumulate?: boolean;
   /** Adds input `lr` (fp32 scalar) and outputs `next.<p>` = p − lr·grad instead of `grad.<p>`. */
   readonly sgd?: boolean;
+  /**
+   * Knowledge distillation: adds inputs `teacher_logits`, `temperature` and `alpha`, and the
+   * loss becomes Hinton et al.'s soft-target loss (distillation-loss.ts). Not with `accumulate`.
+   */
+  readonly distillation?: boolean;
 }
 
 /** Name of the gradient output for tensor `name`. */
@@ -47,12 +53,23 @@ function emitLayers(ctx: ModelContext, model: LayeredModel, [start, end]: LayerR
   return x;
 }
 
-/** Head, then the loss on logits in master dtype (AMP computes softmax and loss in fp32). */
-export function emitLoss(ctx: ModelContext, model: LayeredModel, x: string, labels: string, precision: Precision, scale?: string): string {
+/**
+ * Head, then the loss on logits in master dtype (AMP computes softmax and loss in fp32):
+ * cross-entropy, or the distillation loss when its inputs are given.
+ */
+export function emitLoss(
+  ctx: ModelContext,
+  model: LayeredModel,
+  x: string,
+  labels: string,
+  precision: Precision,
+  scale?: string,
+  distillation?: DistillationInputs,
+): string {
   const logits = model.emitHead(ctx, x);
   const master = masterDtype(precision);
   const wide = ctx.dtype === master ? logits : op.cast(ctx.b, logits, master, `logits.${master}`);
-  return softmaxCrossEntropy(ctx.b, wide, labels, scale);
+  return distillation === undefined ? softmaxCrossEntropy(ctx.b, wide, labels, scale) : distillationLoss(ctx.b, wide, labels, distillation);
 }
 
 function addGrad(b: GraphBuilder, grads: GradMap, name: string, g: string): void {
@@ -103,13 +120,16 @@ export function buildTrainStepGraph(model: LayeredModel, options: TrainStepOptio
   const params = allParameters(model);
   const { ctx, castTape, computeNames } = declareParameters(b, params, precision);
   const scale = options.accumulate ? b.input('loss_scale', masterDtype(precision), []) : undefined;
+  if (options.distillation && options.accumulate) throw new Error('distillation with gradient accumulation is not built');
+  const classes = model.dims['classes'] ?? model.dims['vocab'];
+  const distillation = options.distillation ? declareDistillationInputs(b, [...model.labels.shape, classes ?? 1], masterDtype(precision)) : undefined;
 
   const input = b.record(() => model.emitInput(ctx, data));
   const ranges = recompute === undefined ? [[0, model.layers] as const] : segmentRanges(model.layers, recompute);
   const segmentInput = ([start]: LayerRange): string => (start === 0 ? input.result : activationName(start));
   const segments = ranges.map((range) => b.record(() => emitLayers(ctx, model, range, segmentInput(range))));
   const last = segments.at(-1)?.result ?? input.result;
-  const head = b.record(() => emitLoss(ctx, model, last, labels, precision, scale));
+  const head = b.record(() => emitLoss(ctx, model, last, labels, precision, scale, distillation));
   b.output(head.result);
 
   const grads: GradMap = new Map([[head.result, b.scalarLike(1, head.result)]]);

@@ -46,6 +46,7 @@ export const FLAG_SPECS: readonly FlagSpec[] = [
   num('ffn', 'MLP width (default 4h; llama 8h/3 rounded to 256)'),
   num('vocab', 'vocabulary size (mlp: classes)'),
   num('positions', 'learned position rows (gpt2 1024, bert 512)'),
+  num('inputs', 'mlp: input features of an input layer before the hidden blocks (default: none)'),
   num('experts', 'mixture-of-experts: experts per layer (default 1)'),
   num('top-k', 'mixture-of-experts: experts per token (default 2 with experts)'),
   num('params', 'parameter count alone (model states only; activations 0)'),

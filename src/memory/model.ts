@@ -27,6 +27,8 @@ export interface ModelConfig {
   vocab: number;
   /** Rows of the learned position table (gpt2, bert); 0 for rotary or none. */
   positions: number;
+  /** `mlp` only: input features d of an input layer Linear(d→h) + ReLU before the L hidden blocks; absent when the input is h wide. */
+  inputs?: number;
   /** Whether the LM head shares the token-embedding matrix. */
   tiedEmbeddings: boolean;
   /** Experts per MoE layer; 1 for a dense MLP. */

@@ -37,6 +37,8 @@ export interface EstimateOptions {
   vocab?: number;
   /** Learned position rows; defaults 1024 gpt2, 512 bert, 0 otherwise. */
   positions?: number;
+  /** mlp only: input features d of an input layer Linear(d→h) before the L hidden blocks; default none (the input is h wide). */
+  inputs?: number;
   /** Mixture-of-experts: experts per layer; default 1 (dense). */
   experts?: number;
   /** Mixture-of-experts: experts per token; default 1 (2 when experts > 1 and unset). */
@@ -94,7 +96,7 @@ export interface EstimateOptions {
 /** Option key → flag / query-parameter name (kebab-case). */
 export const FLAG_NAMES: Readonly<Record<keyof EstimateOptions, string>> = {
   model: 'model', arch: 'arch', hidden: 'hidden', layers: 'layers', heads: 'heads', kvHeads: 'kv-heads',
-  ffn: 'ffn', vocab: 'vocab', positions: 'positions', experts: 'experts', topK: 'top-k', params: 'params',
+  ffn: 'ffn', vocab: 'vocab', positions: 'positions', inputs: 'inputs', experts: 'experts', topK: 'top-k', params: 'params',
   mode: 'mode', precision: 'precision', weights: 'weights', optimizer: 'optimizer', microBatch: 'micro-batch',
   seq: 'seq', gradAccum: 'grad-accum', recompute: 'recompute', checkpointEvery: 'checkpoint-every',
   flashAttention: 'flash-attention', dropout: 'dropout', dp: 'dp', zero: 'zero', tp: 'tp', sp: 'sp', pp: 'pp',

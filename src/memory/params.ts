@@ -3,7 +3,10 @@ import { ARCH_TRAITS, kvWidth, type ModelConfig } from './model.ts';
 
 /** Parameter counts of a model, split the way sharding and pipelining need them. All counts in parameters. */
 export interface ParamCounts {
-  /** Token embedding V·h (plus, for bert, position and token-type tables and the embedding LayerNorm; for gpt2, positions). */
+  /**
+   * Token embedding V·h (plus, for bert, position and token-type tables and the embedding LayerNorm; for gpt2, positions);
+   * for an `mlp` with `inputs`, its input layer d·h + h, which like an embedding sits before the repeated layers.
+   */
   embeddings: number;
   /** Token-embedding matrix alone, V·h (vocab-parallel under tensor parallelism). */
   tokenEmbedding: number;
@@ -61,7 +64,7 @@ function normParams(model: ModelConfig): number {
  * Count parameters of `model` from its shape.
  * Formulas: GPT-2 12h² + 13h per layer (Radford et al. 2019, HF GPT2Model);
  * Llama 2h² + 2h·kv·d + 3hf + 2h per layer (HF LlamaModel); BERT as GPT-2 plus pooler (HF BertModel);
- * mlp L(h² + h) + hV + V.
+ * mlp L(h² + h) + hV + V, plus d·h + h for an input layer of d features (a Linear layer's weight and bias).
  */
 export function countParams(model: ModelConfig): ParamCounts {
   const h = model.hidden;
@@ -70,10 +73,11 @@ export function countParams(model: ModelConfig): ParamCounts {
   if (model.arch === 'mlp') {
     const perLayer = h * h + h;
     const head = h * V + V;
-    const total = perLayer * L + head;
+    const inputLayer = model.inputs === undefined ? 0 : model.inputs * h + h;
+    const total = inputLayer + perLayer * L + head;
     return {
-      embeddings: 0, tokenEmbedding: 0, perLayer, perLayerTensorParallel: perLayer, layers: perLayer * L,
-      finalNorm: 0, head, pooler: 0, total, active: total, largestModule: Math.max(perLayer, head),
+      embeddings: inputLayer, tokenEmbedding: 0, perLayer, perLayerTensorParallel: perLayer, layers: perLayer * L,
+      finalNorm: 0, head, pooler: 0, total, active: total, largestModule: Math.max(inputLayer, perLayer, head),
     };
   }
   const biases = ARCH_TRAITS[model.arch].biases;

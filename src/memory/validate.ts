@@ -126,7 +126,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   // --- model ---
   let model: ModelConfig | null = null;
   let modelId: string | null = null;
-  const shapeKeys = ['arch', 'hidden', 'layers', 'heads', 'kvHeads', 'ffn', 'vocab', 'positions', 'experts', 'topK'] as const;
+  const shapeKeys = ['arch', 'hidden', 'layers', 'heads', 'kvHeads', 'ffn', 'vocab', 'positions', 'inputs', 'experts', 'topK'] as const;
   const shapeGiven = shapeKeys.some((key) => options[key] !== undefined);
   if (params !== undefined) {
     if (options.model !== undefined || shapeGiven) fail('params', 'give --params alone, without --model or shape flags');
@@ -241,12 +241,15 @@ function resolveShape(
   if (transformer && (kvHeads > heads || heads % kvHeads !== 0)) { fail('kvHeads', `kv-heads (${kvHeads}) must divide heads (${heads})`); ok = false; }
   if (topK > experts) { fail('topK', `top-k (${topK}) cannot exceed experts (${experts})`); ok = false; }
   if (arch === 'mlp' && experts > 1) { fail('experts', 'mixture-of-experts is modelled for transformer archs only'); ok = false; }
+  const inputs = count('inputs');
+  if (inputs !== undefined && arch !== 'mlp') { fail('inputs', `--inputs describes an mlp's input layer; the ${arch} arch reads tokens`); ok = false; }
   if (!ok) return null;
   const contextLength = base !== undefined && arch === base.arch ? base.contextLength : arch === 'mlp' ? 1 : positions > 0 ? positions : 2048;
   return {
     arch, hidden, layers, heads, kvHeads: transformer ? kvHeads : 1, ffn, vocab, positions: transformer ? positions : 0,
     tiedEmbeddings: base !== undefined && arch === base.arch ? base.tiedEmbeddings : arch === 'gpt2' || arch === 'bert',
     experts, topK, contextLength, slidingWindow: base !== undefined && arch === base.arch ? base.slidingWindow : null,
+    ...(inputs !== undefined ? { inputs } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ function toTensor(dtype: DType, values: Values, dims: number[]): ort.Tensor {
       return new ort.Tensor('float16', Uint16Array.from(values as ArrayLike<number>, toHalfBits), dims);
     case 'int64':
       return new ort.Tensor('int64', values instanceof BigInt64Array ? values : BigInt64Array.from(values as ArrayLike<number>, (v) => BigInt(v)), dims);
+    case 'int8':
+      return new ort.Tensor('int8', Int8Array.from(values as ArrayLike<number>), dims);
     case 'bool':
       return new ort.Tensor('bool', Uint8Array.from(values as ArrayLike<number>), dims);
   }

@@ -74,3 +74,13 @@ describe('countParams(formula)', () => {
     expect(countParams(getModelPreset('gpt2')!.config).largestModule).toBe(50257 * 768);
   });
 });
+
+describe('countParams(mlp with inputs)', () => {
+  test('an input layer of d features adds d·h + h, counted with the embeddings (the distillation teacher: 137,992)', () => {
+    const base = { arch: 'mlp' as const, hidden: 256, layers: 2, heads: 1, kvHeads: 1, ffn: 256, vocab: 8, positions: 0, tiedEmbeddings: false, experts: 1, topK: 1, contextLength: 1, slidingWindow: null };
+    expect(countParams(base).total).toBe(2 * (256 * 256 + 256) + 256 * 8 + 8);
+    const counts = countParams({ ...base, inputs: 16 });
+    expect(counts.embeddings).toBe(16 * 256 + 256);
+    expect(counts.total).toBe(137_992);
+  });
+});

@@ -19,6 +19,8 @@ describe('estimateMemory(invalid) returns { ok: false, errors } naming the field
     ['more stages than layers', { model: 'gpt2', pp: 13 }, 'pp'],
     ['unknown model', { model: 'gpt-5' }, 'model'],
     ['no model at all', {}, 'model'],
+    ['input layer on a transformer', { model: 'gpt2', inputs: 16 }, 'inputs'],
+    ['zero input features', { arch: 'mlp', hidden: 64, layers: 2, inputs: 0 }, 'inputs'],
     ['custom arch without hidden', { arch: 'gpt2', layers: 2 }, 'hidden'],
     ['custom arch without layers', { arch: 'gpt2', hidden: 64 }, 'layers'],
     ['hidden not divisible by heads', { arch: 'gpt2', hidden: 100, layers: 2, heads: 3 }, 'heads'],
