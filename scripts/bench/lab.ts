@@ -14,10 +14,15 @@ const EXPERIMENTS = [
   ['gradient-accumulation', '/lessons/03-gradient-accumulation/'],
   ['gradient-checkpointing', '/lessons/04-gradient-checkpointing/'],
   ['offload', '/lessons/06-offload/'],
+  // Multi-device: "step before/after" is the slowest device's step; load is one device's sessions.
+  ['data-parallel', '/lessons/05-parallelism/'],
+  ['zero-sharding', '/lessons/05-parallelism/'],
+  ['pipeline-parallel', '/lessons/05-parallelism/'],
 ] as const;
 
 /** `LAB_ONLY=offload,leak npm run bench lab` times only those experiments (the full set takes minutes). */
 const only = (process.env['LAB_ONLY'] ?? '').split(',').filter(Boolean);
+const selected = (id: string): boolean => only.length === 0 || only.includes(id);
 
 export default async function bench(): Promise<void> {
   const dist = join(import.meta.dirname, '../../dist');
@@ -26,13 +31,13 @@ export default async function bench(): Promise<void> {
     return;
   }
   const server = await startStaticServer(dist);
-  console.log('lab: default sizes (width 256, 8 layers, batch 512; leak: 4 layers, batch 64, 10 steps; offload: width 512, batch 64); times in seconds');
+  console.log('lab: default sizes (width 256, 8 layers, batch 512; leak: 4 layers, batch 64, 10 steps; offload: width 512, batch 64; parallel: 2 virtual GPUs, pipeline 4 micro-batches); times in seconds');
   console.log('config       experiment               backend  runtime  load   step before  step after  Run→done');
   try {
     for (const config of BROWSER_CONFIGS) {
       const browser = await launchBrowser(config);
       try {
-        for (const [id, path] of EXPERIMENTS.filter(([id]) => only.length === 0 || only.includes(id))) {
+        for (const [id, path] of EXPERIMENTS.filter(([id]) => selected(id))) {
           const page = await browser.newPage();
           const runtime: number[] = [];
           page.on('requestfinished', (request) => {
@@ -55,7 +60,7 @@ export default async function bench(): Promise<void> {
         await browser.close();
       }
     }
-    await benchDistillation(server.url);
+    if (selected('distillation')) await benchDistillation(server.url);
   } finally {
     await server.close();
   }

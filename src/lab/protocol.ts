@@ -68,22 +68,25 @@ export interface VariantRequest {
   readonly variants: readonly VariantSpec[];
 }
 
+/** What a measured run counted, in the unit of its `kind`. */
+export interface MeasuredMemory {
+  readonly kind: MemoryKind;
+  /** Counted bytes when the run started (runtime and device set up, no session). */
+  readonly baselineBytes: number;
+  /** Highest counted bytes during the run. */
+  readonly peakBytes: number;
+  /** Counted bytes once the weights (and any optimizer state) were placed and sessions created. */
+  readonly setupBytes: number;
+  /** Bytes over the run, relative to the baseline (sampled around each graph run on WASM). */
+  readonly timeline: readonly TimelinePoint[];
+}
+
 /** What one variant measured. */
 export interface VariantResult {
   readonly backend: Backend;
   /** Adapter description (`swiftshader`, a vendor and architecture), null on WASM. */
   readonly adapter: string | null;
-  readonly memory: {
-    readonly kind: MemoryKind;
-    /** Counted bytes when this variant started (runtime and device set up, no session). */
-    readonly baselineBytes: number;
-    /** Highest counted bytes during the run. */
-    readonly peakBytes: number;
-    /** Counted bytes live right after the weights were placed and sessions created. */
-    readonly setupBytes: number;
-    readonly phases: readonly PhaseMemory[];
-    readonly timeline: readonly TimelinePoint[];
-  };
+  readonly memory: MeasuredMemory & { readonly phases: readonly PhaseMemory[] };
   /** Counted bytes above the baseline after each step, in order. */
   readonly stepBytes: readonly number[];
   /** Wall time of the last step, in milliseconds. */
@@ -109,9 +112,3 @@ export interface StepSample {
   readonly step: number;
   readonly bytes: number;
 }
-
-/** Worker → page messages. */
-export type WorkerMessage =
-  | { readonly type: 'progress'; readonly stage: string; readonly sample?: StepSample }
-  | { readonly type: 'result'; readonly results: readonly VariantResult[] }
-  | { readonly type: 'error'; readonly kind: FailureKind; readonly message: string };

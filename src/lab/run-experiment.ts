@@ -3,7 +3,7 @@ import { maxRelativeDifference } from './compare';
 import { EXPERIMENTS, findModel, type ExperimentId } from './experiments';
 import { loadManifest, MODELS_URL } from './manifest-loader';
 import { DEFAULT_LAB_STEPS, predictSideBytes } from './predict';
-import { LabRunError } from './run-variant';
+import { LabRunError } from './lab-run-error';
 import type { LabProgress } from './progress';
 import type { Backend, VariantResult } from './protocol';
 import { runVariants } from './run-variant';

@@ -5,27 +5,17 @@
  * request run one after another; each one's sessions are released before the next starts,
  * because onnxruntime-web frees a session's GPU buffers only when the last session goes.
  */
-import { classifyFailure } from './classify-failure';
 import { batchSlice, weightFeeds } from './feeds';
 import { createMemoryTracker, type MemoryTracker } from './memory-tracker';
-import type { Backend, StepTransfer, VariantRequest, VariantResult, VariantSpec, WorkerMessage } from './protocol';
+import type { Backend, StepTransfer, StepSample, VariantRequest, VariantResult, VariantSpec } from './protocol';
 import { runPlan } from './run-plan';
 import { planStep } from './step-plan';
+import { postProgress, serveRequests } from './worker-channel';
 import { installWasmHeapProbe, type WasmHeapProbe } from './wasm-heap';
 import { residentWeights, streamedWeights } from './weight-placement';
 import { cpuTensor, createSession, fetchGraph, openWorkerDevice, startRuntime, warmUpRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from './worker-gpu';
 
-const post = (message: WorkerMessage, transfer: Transferable[] = []): void => self.postMessage(message, transfer);
-
-self.onmessage = (event: MessageEvent<VariantRequest>) => {
-  runVariants(event.data).then(
-    (results) => post({ type: 'result', results }, results.flatMap((r) => Object.values(r.gradients).map((g) => g.buffer as ArrayBuffer))),
-    (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      post({ type: 'error', kind: classifyFailure(message), message });
-    },
-  );
-};
+serveRequests(runVariants, (results) => results.flatMap((r) => Object.values(r.gradients).map((g) => g.buffer as ArrayBuffer)));
 
 /** What a variant runs on, shared by the variants of one request. */
 interface RunContext {
@@ -42,7 +32,7 @@ async function runVariants(request: VariantRequest): Promise<VariantResult[]> {
   const tracker = createMemoryTracker();
   const heap = backend === 'wasm' ? installWasmHeapProbe() : undefined;
   const gpu = await openWorkerDevice(backend, tracker);
-  post({ type: 'progress', stage: 'Starting onnxruntime-web' });
+  postProgress('Starting onnxruntime-web');
   const ort = await startRuntime(request.wasmBinary);
   const context: RunContext = { ort, backend, gpu, tracker, heap, modelsUrl };
   const first = request.variants[0]?.model.graphs[0];
@@ -63,7 +53,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
     if (heap) heapTimeline.push({ t: performance.now() - start, bytes: heap.bytes() });
   };
 
-  post({ type: 'progress', stage: `Loading ${model.id}` });
+  postProgress(`Loading ${model.id}`);
   const graphs = await Promise.all(model.graphs.map((g) => fetchGraph(context.modelsUrl, g.file)));
   const baselineBytes = counted();
   const timelineStart = tracker.snapshot().timeline.length;
@@ -108,7 +98,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
   let stepMs = 0;
   let transfer: StepTransfer = { uploadedBytes: 0, uploadMs: 0, downloadedBytes: 0 };
   for (let step = 0; step < spec.steps; step++) {
-    post({ type: 'progress', stage: `step ${step + 1} of ${spec.steps}${step === 0 && backend === 'webgpu' ? ' (compiling shaders)' : ''}` });
+    postProgress(`step ${step + 1} of ${spec.steps}${step === 0 && backend === 'webgpu' ? ' (compiling shaders)' : ''}`);
     const stepStart = performance.now();
     // Drop the previous step's gradients before this one starts, as `zero_grad(set_to_none=True)`
     // does; kept, they would inflate this step's peak by a whole set of gradients.
@@ -154,7 +144,7 @@ async function runVariant(context: RunContext, spec: VariantSpec, index: number)
     transfer = { ...placement.takeTransfer(), downloadedBytes };
     sampleHeap();
     stepBytes.push(Math.max(0, counted() - baselineBytes));
-    post({ type: 'progress', stage: `step ${step + 1} of ${spec.steps}`, sample: { variant: index, step: step + 1, bytes: stepBytes[stepBytes.length - 1] ?? 0 } });
+    postProgress<StepSample>(`step ${step + 1} of ${spec.steps}`, { variant: index, step: step + 1, bytes: stepBytes[stepBytes.length - 1] ?? 0 });
   }
   for (const tensor of retained) tensor.dispose();
 

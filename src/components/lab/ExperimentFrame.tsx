@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Backend } from '../../lab/protocol';
 import type { LabProgress, LabSample } from '../../lab/progress';
-import { LabRunError } from '../../lab/run-variant';
+import { LabRunError } from '../../lab/lab-run-error';
 import { DEFAULT_LAB_SETTINGS, SIZE_FIELDS, validateLabSettings, type BatchSplit, type LabField, type LabSettings } from '../../lab/settings';
 import LabControls from './LabControls';
 import { MiB } from './format';

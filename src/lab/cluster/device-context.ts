@@ -85,8 +85,18 @@ export function beginMeasure(ctx: DeviceContext, label: string): { baselineBytes
   return { baselineBytes: countedBytes(ctx), timelineStart: ctx.tracker.snapshot().timeline.length, started: performance.now() };
 }
 
+/** The device's result: its memory figures (see `endMeasure`) and what its job computed. */
+export function deviceResult(
+  ctx: DeviceContext,
+  mark: ReturnType<typeof beginMeasure>,
+  bytes: { readonly setupBytes: number; readonly heldBytes: number },
+  computed: Pick<DeviceResult, 'stepMs' | 'loadMs' | 'loss' | 'tensors' | 'spans'>,
+): DeviceResult {
+  return { rank: ctx.comm.rank, backend: ctx.backend, adapter: ctx.gpu.adapter, memory: endMeasure(ctx, mark, bytes.setupBytes, bytes.heldBytes), ...computed };
+}
+
 /** The job's memory figures: peak over its phase (or the heap's high-water mark on WASM). */
-export function endMeasure(ctx: DeviceContext, mark: ReturnType<typeof beginMeasure>, setupBytes: number, heldBytes: number): DeviceResult['memory'] {
+function endMeasure(ctx: DeviceContext, mark: ReturnType<typeof beginMeasure>, setupBytes: number, heldBytes: number): DeviceResult['memory'] {
   ctx.tracker.endPhase();
   const snapshot = ctx.tracker.snapshot();
   const phase = snapshot.phases.at(-1);

@@ -8,7 +8,7 @@ import type { ManifestGraph } from '../../graphs/manifest';
 import { batchSlice } from '../feeds';
 import { cpuTensor, placeWeight, type Session, type Tensor } from '../worker-gpu';
 import {
-  beginMeasure, countedBytes, endMeasure, flatView, openSessions, placeWeights, readFloats, type DeviceContext,
+  beginMeasure, countedBytes, deviceResult, flatView, openSessions, placeWeights, readFloats, type DeviceContext,
 } from './device-context';
 import type { ComputeSpan, DeviceResult, PipelineJob } from './protocol';
 import { oneForwardOneBackward } from './schedule';
@@ -152,15 +152,5 @@ export async function runPipelineStage(ctx: DeviceContext, job: PipelineJob): Pr
   for (const [name, tensor] of accumulated) tensors[name] = (await readFloats(tensor)).map((g) => g / microBatches);
   for (const tensor of [...accumulated.values(), ...weights.values()]) tensor.dispose();
   for (const session of [forward, backward, accumulate, ...(loss ? [loss] : [])]) await session.release();
-  return {
-    rank,
-    backend: ctx.backend,
-    adapter: ctx.gpu.adapter,
-    memory: endMeasure(ctx, mark, setupBytes, heldBytes),
-    stepMs,
-    loadMs,
-    loss: rank === size - 1 ? lossSum / microBatches : Number.NaN,
-    tensors,
-    spans,
-  };
+  return deviceResult(ctx, mark, { setupBytes, heldBytes }, { stepMs, loadMs, loss: rank === size - 1 ? lossSum / microBatches : Number.NaN, tensors, spans });
 }

@@ -5,8 +5,7 @@
  * collectives (collectives.ts), as a host-staged NCCL or Gloo would.
  */
 import type { ManifestGraph, ManifestModel } from '../../graphs/manifest';
-import type { TimelinePoint } from '../memory-tracker';
-import type { Backend, FailureKind, MemoryKind } from '../protocol';
+import type { Backend, FailureKind, MeasuredMemory } from '../protocol';
 
 /** Named flat fp32 tensors, as they travel between devices. */
 export type TensorSet = Readonly<Record<string, Float32Array>>;
@@ -92,16 +91,8 @@ export interface DeviceResult {
   readonly rank: number;
   readonly backend: Backend;
   readonly adapter: string | null;
-  readonly memory: {
-    readonly kind: MemoryKind;
-    readonly baselineBytes: number;
-    readonly peakBytes: number;
-    /** Counted bytes once weights (and optimizer state) were placed, before the first step. */
-    readonly setupBytes: number;
-    /** Counted bytes held after the last step (what stays between steps). */
-    readonly heldBytes: number;
-    readonly timeline: readonly TimelinePoint[];
-  };
+  /** With `heldBytes`: counted bytes after the last step (what stays between steps). */
+  readonly memory: MeasuredMemory & { readonly heldBytes: number };
   readonly stepMs: number;
   readonly loadMs: number;
   /** This device's loss (the mean over its examples; for a pipeline, the last stage's). */

@@ -11,7 +11,7 @@ import { runPlan } from '../run-plan';
 import { planStep } from '../step-plan';
 import { cpuTensor, type Tensor } from '../worker-gpu';
 import {
-  beginMeasure, copyInto, countedBytes, endMeasure, flatView, openSessions, overwrite, placeWeights, placeZeros, readFloats,
+  beginMeasure, copyInto, countedBytes, deviceResult, flatView, openSessions, overwrite, placeWeights, placeZeros, readFloats,
   type DeviceContext,
 } from './device-context';
 import { partitionParameters } from './partition';
@@ -86,17 +86,7 @@ export async function runReplica(ctx: DeviceContext, job: DataParallelJob | Zero
   for (const [name, tensor] of compared) tensors[name] = await readFloats(tensor);
   for (const tensor of [...grads.values(), ...weights.values(), ...[...moments.values()].flatMap((s) => [s.m, s.v])]) tensor.dispose();
   for (const session of [...sessions, ...(adam ? [adam] : [])]) await session.release();
-  return {
-    rank,
-    backend: ctx.backend,
-    adapter: ctx.gpu.adapter,
-    memory: endMeasure(ctx, mark, setupBytes, heldBytes),
-    stepMs,
-    loadMs,
-    loss,
-    tensors,
-    spans: [],
-  };
+  return deviceResult(ctx, mark, { setupBytes, heldBytes }, { stepMs, loadMs, loss, tensors, spans: [] });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LabRunError } from '../run-variant';
+import { LabRunError } from '../lab-run-error';
 import { createRouter, type Delivery } from './collectives';
 import type { DeliveryMessage, DeviceMessage, DeviceResult, DeviceStart } from './protocol';
 

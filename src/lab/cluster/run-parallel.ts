@@ -9,7 +9,7 @@ import type { LabSettings } from '../settings';
 import { findClusterModel, PARALLEL_EXPERIMENTS, type ClusterSideSpec, type ParallelExperimentId } from './parallel-experiments';
 import type { DeviceResult, TensorSet } from './protocol';
 import { runCluster } from './run-cluster';
-import { LabRunError } from '../run-variant';
+import { LabRunError } from '../lab-run-error';
 
 /** One side's devices, what each measured, and the engine's per-device figure. */
 export interface ClusterSide {

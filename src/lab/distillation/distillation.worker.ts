@@ -9,23 +9,13 @@
 import { accuracyOf, distillationExamples, type LabelledExamples } from '../../graphs/distillation/dataset';
 import type { DistillationManifest } from '../../graphs/distillation/manifest';
 import { initWeights } from '../../graphs/init';
-import { classifyFailure } from '../classify-failure';
 import { createMemoryTracker, type MemoryTracker } from '../memory-tracker';
 import { installWasmHeapProbe, type WasmHeapProbe } from '../wasm-heap';
 import { cpuTensor, createSession, fetchGraph, openWorkerDevice, placeWeight, startRuntime, warmUpRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from '../worker-gpu';
-import type { DistillationJobResult, DistillationMessage, DistillationRequest, ForwardMeasurement, StudentResult, StudentRun, TeacherResult } from './protocol';
+import { postProgress, serveRequests } from '../worker-channel';
+import type { DistillationJobResult, DistillationRequest, ForwardMeasurement, StudentResult, StudentRun, TeacherResult } from './protocol';
 
-const post = (message: DistillationMessage): void => self.postMessage(message);
-
-self.onmessage = (event: MessageEvent<DistillationRequest>) => {
-  run(event.data).then(
-    ({ results, adapter }) => post({ type: 'result', results, adapter }),
-    (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      post({ type: 'error', kind: classifyFailure(message), message });
-    },
-  );
-};
+serveRequests(run);
 
 /** What every job shares. */
 interface Context {
@@ -41,7 +31,7 @@ async function run(request: DistillationRequest): Promise<{ results: Distillatio
   const tracker = createMemoryTracker();
   const heap = request.backend === 'wasm' ? installWasmHeapProbe() : undefined;
   const gpu = await openWorkerDevice(request.backend, tracker);
-  post({ type: 'progress', stage: 'Starting onnxruntime-web' });
+  postProgress('Starting onnxruntime-web');
   const ort = await startRuntime(request.wasmBinary);
   const { manifest } = request;
   await warmUpRuntime(ort, gpu, await fetchGraph(request.modelsUrl, manifest.student.inference.file));
@@ -94,12 +84,12 @@ async function measureForward(
   const { tracker, heap, request } = context;
   const counted = (): number => heap?.bytes() ?? tracker.snapshot().liveBytes;
   const batch = firstRows(context.test, request.batch);
-  post({ type: 'progress', stage: `${label}: loading` });
+  postProgress(`${label}: loading`);
   const baselineBytes = counted();
   tracker.beginPhase(label);
   const { session, weights } = await open();
   const atRestBytes = counted();
-  post({ type: 'progress', stage: `${label}: forward pass${request.backend === 'webgpu' ? ' (compiling shaders)' : ''}` });
+  postProgress(`${label}: forward pass${request.backend === 'webgpu' ? ' (compiling shaders)' : ''}`);
   await logitsOf(context, session, weights, batch);
   const started = performance.now();
   await logitsOf(context, session, weights, batch);
@@ -116,7 +106,7 @@ async function runTeacher(context: Context, job: 'teacher-fp32' | 'teacher-int8'
   const label = job === 'teacher-fp32' ? 'Teacher (fp32)' : 'Teacher (int8)';
   // The weights are initializers inside the file: onnxruntime-web places them at session creation.
   const { session, forward } = await measureForward(context, label, async () => ({ session: await createSession(context.ort, context.gpu, bytes), weights: {} }));
-  post({ type: 'progress', stage: `${label}: test accuracy` });
+  postProgress(`${label}: test accuracy`);
   const accuracy = accuracyOf(await logitsOf(context, session, {}, context.test), context.test.labels, manifest.task.classes);
   const softTargets = job === 'teacher-fp32' ? await logitsOf(context, session, {}, studentSet(manifest)) : undefined;
   await session.release();
@@ -158,7 +148,7 @@ async function runStudent(context: Context, softTargets: Float32Array): Promise<
     let finalLoss = Number.NaN;
     const started = performance.now();
     for (let s = 0; s < student.training.steps; s++) {
-      if (s % 20 === 0) post({ type: 'progress', stage: `Training the student ${label}: step ${s + 1} of ${student.training.steps}` });
+      if (s % 20 === 0) postProgress(`Training the student ${label}: step ${s + 1} of ${student.training.steps}`);
       const out = await gpu.guard(
         step.run({
           ...fixed,

@@ -1,7 +1,6 @@
 /** Messages between the distillation experiment's page code and its worker. */
 import type { DistillationManifest } from '../../graphs/distillation/manifest';
-import type { FailureKind, MemoryKind } from '../protocol';
-import type { Backend } from '../protocol';
+import type { Backend, MemoryKind } from '../protocol';
 
 /** What one worker does: measure a teacher (fp32 or int8) forward pass, or the student's. */
 export type DistillationJob = 'teacher-fp32' | 'teacher-int8' | 'student';
@@ -62,8 +61,8 @@ export interface StudentResult {
 
 export type DistillationJobResult = TeacherResult | StudentResult;
 
-/** Worker → page messages. */
-export type DistillationMessage =
-  | { readonly type: 'progress'; readonly stage: string }
-  | { readonly type: 'result'; readonly results: readonly DistillationJobResult[]; readonly adapter: string | null }
-  | { readonly type: 'error'; readonly kind: FailureKind; readonly message: string };
+/** What the worker answers a request with. */
+export interface DistillationResponse {
+  readonly results: readonly DistillationJobResult[];
+  readonly adapter: string | null;
+}

@@ -5,13 +5,14 @@
  */
 import type { DistillationManifest } from '../../graphs/distillation/manifest';
 import { chooseBackend } from '../backend';
-import { MODELS_URL } from '../manifest-loader';
+import { loadModelsJson, MODELS_URL } from '../manifest-loader';
 import type { LabProgress } from '../progress';
 import type { Backend } from '../protocol';
-import { LabRunError } from '../run-variant';
+import { LabRunError } from '../lab-run-error';
+import { requestFromWorker } from '../worker-channel';
 import { loadRuntimeBinary } from '../runtime';
 import { predictForwardBytes, predictWeightBytes } from './predict';
-import type { DistillationJob, DistillationJobResult, DistillationMessage, DistillationRequest, StudentResult, TeacherResult } from './protocol';
+import type { DistillationJob, DistillationJobResult, DistillationRequest, DistillationResponse, StudentResult, TeacherResult } from './protocol';
 
 /** One measured model next to its prediction. */
 export interface MeasuredModel<R> {
@@ -43,34 +44,9 @@ export function measuredForwardBytes(result: { forward: { peakBytes: number; bas
   return Math.max(0, result.forward.peakBytes - result.forward.baselineBytes);
 }
 
-let manifest: Promise<DistillationManifest> | undefined;
-
-function loadDistillationManifest(): Promise<DistillationManifest> {
-  manifest ??= fetch(`${MODELS_URL}distillation/manifest.json`)
-    .then((response) => {
-      if (!response.ok) throw new Error(`Could not load the distillation manifest: HTTP ${response.status}; run \`npm run models\`.`);
-      return response.json() as Promise<DistillationManifest>;
-    })
-    .catch((error: unknown) => {
-      manifest = undefined;
-      throw error;
-    });
-  return manifest;
-}
-
 /** Runs `request` in a new worker, ended afterwards so the next request starts from a clean slate. */
-function runWorker(request: DistillationRequest, onStage: (stage: string) => void): Promise<{ results: readonly DistillationJobResult[]; adapter: string | null }> {
-  const worker = new Worker(new URL('./distillation.worker.ts', import.meta.url), { type: 'module' });
-  return new Promise<{ results: readonly DistillationJobResult[]; adapter: string | null }>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<DistillationMessage>) => {
-      const message = event.data;
-      if (message.type === 'progress') onStage(message.stage);
-      else if (message.type === 'result') resolve({ results: message.results, adapter: message.adapter });
-      else reject(new LabRunError(message.kind, message.message));
-    };
-    worker.onerror = (event) => reject(new LabRunError('error', event.message || 'the experiment worker crashed'));
-    worker.postMessage(request);
-  }).finally(() => worker.terminate());
+function runWorker(request: DistillationRequest, onStage: (stage: string) => void): Promise<DistillationResponse> {
+  return requestFromWorker(new Worker(new URL('./distillation.worker.ts', import.meta.url), { type: 'module' }), request, onStage);
 }
 
 /** Why WASM cannot show the memory difference at these sizes. */
@@ -87,7 +63,7 @@ function pick<J extends DistillationJobResult['job']>(results: readonly Distilla
 export async function runDistillation(batch: number, onProgress: (progress: LabProgress) => void): Promise<DistillationOutcome> {
   const { backend, reason } = await chooseBackend({ needsF16: false });
   const wasmBinary = await loadRuntimeBinary((download) => onProgress({ phase: 'runtime', download }));
-  const loaded = await loadDistillationManifest();
+  const loaded = await loadModelsJson<DistillationManifest>('distillation/manifest.json', 'the distillation manifest');
   if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test) throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
   const base = { backend, wasmBinary, modelsUrl: new URL(MODELS_URL, location.href).href, manifest: loaded, batch };
   const stage = (label: string) => (text: string) => onProgress({ phase: 'run', label, stage: text });
