@@ -14,6 +14,8 @@ const PATH = '/lessons/05-parallelism/';
 const DEFAULT_DEVICES = 2;
 
 const baseUrl = inject('baseUrl');
+/** The busiest ZeRO-2 device's bytes with the default device count, for the scaling test. */
+const zeroAfterBytes = new Map<number, number>();
 /** Two or three fresh devices per side, each compiling its shaders on the CPU (SwiftShader). */
 const RUN_TIMEOUT_MS = 300_000;
 
@@ -58,8 +60,31 @@ describe.each(BROWSER_CONFIGS)('multi-device experiments with $name', (config) =
         expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
       }
       if (id === 'pipeline-parallel') expect(data['text']).toMatch(/Measured bubble: \d+%/);
+      if (id === 'zero-sharding') zeroAfterBytes.set(DEFAULT_DEVICES, bytes('measuredAfterBytes'));
       expect(problems.pageErrors).toEqual([]);
       expect(problems.offsiteRequests).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // Without WebGPU the experiment refuses to run (tested above): nothing to scale.
+  // Eight fresh devices in all (two sides of four), each compiling its shaders: about 4 minutes here.
+  test.skipIf(!config.webgpu)('ZeRO-2: each device holds less with 4 virtual GPUs than with 2', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
+    const atTwo = zeroAfterBytes.get(DEFAULT_DEVICES);
+    expect(atTwo, 'the zero-sharding test with 2 devices runs first').toBeDefined();
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const selector = '[data-experiment="zero-sharding"]';
+      const root = await openIsland(page, baseUrl + PATH, selector);
+      await root.locator('label', { hasText: 'Virtual GPUs' }).locator('select').selectOption('4');
+      await runExperimentToEnd(page, root, selector, 2 * RUN_TIMEOUT_MS - 30_000);
+      const data = await root.evaluate((el): Record<string, string | undefined> => ({ ...(el as HTMLElement).dataset, text: el.textContent ?? '' }));
+      expect(data['state'], data['text']).toBe('done');
+      expect(data['devices']).toBe('4');
+      expect(data['resultsMatch']).toBe('true');
+      expect(Number(data['measuredAfterBytes'])).toBeLessThan(atTwo ?? 0);
+      expect(problems.pageErrors).toEqual([]);
     } finally {
       await context.close();
     }
