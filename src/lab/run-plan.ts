@@ -14,6 +14,17 @@ export interface PlanHooks {
   readonly afterRun?: (run: PlannedRun, index: number, outputs: Readonly<Record<string, Tensor>>) => void | Promise<void>;
 }
 
+/** The tensors graph `file` reads, by name, from `find`; a missing one is an error naming it. */
+export function feedsFor(file: string, inputs: readonly string[], find: (name: string) => Tensor | undefined): Record<string, Tensor> {
+  const feeds: Record<string, Tensor> = {};
+  for (const name of inputs) {
+    const tensor = find(name);
+    if (!tensor) throw new Error(`${file} needs ${name}, which nothing provided`);
+    feeds[name] = tensor;
+  }
+  return feeds;
+}
+
 /**
  * Runs a step's graphs in plan order over `env` (tensors by name): each run reads its inputs
  * from `env`, adds its outputs, and disposes the intermediates no later run reads.
@@ -29,12 +40,7 @@ export async function runPlan(
     const session = sessions[index];
     if (!session) throw new Error(`no session for ${run.file}`);
     const given = extra?.(index) ?? {};
-    const feeds: Record<string, Tensor> = {};
-    for (const name of run.inputs) {
-      const tensor = given[name] ?? env.get(name);
-      if (!tensor) throw new Error(`${run.file} needs ${name}, which nothing provided`);
-      feeds[name] = tensor;
-    }
+    const feeds = feedsFor(run.file, run.inputs, (name) => given[name] ?? env.get(name));
     const pending = guard(session.run(feeds));
     whileRunning?.(index);
     const outputs = await pending;

@@ -6,14 +6,14 @@
  * because onnxruntime-web frees a session's GPU buffers only when the last session goes.
  */
 import { batchSlice, weightFeeds } from './feeds';
-import { createMemoryTracker, type MemoryTracker } from './memory-tracker';
+import type { MemoryTracker } from './memory-tracker';
 import type { Backend, StepTransfer, StepSample, VariantRequest, VariantResult, VariantSpec } from './protocol';
 import { runPlan } from './run-plan';
 import { planStep } from './step-plan';
 import { postProgress, serveRequests } from './worker-channel';
-import { installWasmHeapProbe, type WasmHeapProbe } from './wasm-heap';
+import type { WasmHeapProbe } from './wasm-heap';
 import { residentWeights, streamedWeights } from './weight-placement';
-import { cpuTensor, createSession, fetchGraph, openWorkerDevice, startRuntime, warmUpRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from './worker-gpu';
+import { cpuTensor, createSession, fetchGraph, startMeasuredRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from './worker-gpu';
 
 serveRequests(runVariants, (results) => results.flatMap((r) => Object.values(r.gradients).map((g) => g.buffer as ArrayBuffer)));
 
@@ -29,14 +29,9 @@ interface RunContext {
 
 async function runVariants(request: VariantRequest): Promise<VariantResult[]> {
   const { backend, modelsUrl } = request;
-  const tracker = createMemoryTracker();
-  const heap = backend === 'wasm' ? installWasmHeapProbe() : undefined;
-  const gpu = await openWorkerDevice(backend, tracker);
   postProgress('Starting onnxruntime-web');
-  const ort = await startRuntime(request.wasmBinary);
+  const { ort, gpu, tracker, heap } = await startMeasuredRuntime(backend, request.wasmBinary, modelsUrl, request.variants[0]?.model.graphs[0]?.file);
   const context: RunContext = { ort, backend, gpu, tracker, heap, modelsUrl };
-  const first = request.variants[0]?.model.graphs[0];
-  if (first) await warmUpRuntime(ort, gpu, await fetchGraph(modelsUrl, first.file));
   const results: VariantResult[] = [];
   for (const [index, variant] of request.variants.entries()) results.push(await runVariant(context, variant, index));
   return results;

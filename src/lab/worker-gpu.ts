@@ -7,8 +7,9 @@
  */
 import type * as OrtModule from 'onnxruntime-web';
 import type { FeedData } from './feeds';
-import type { MemoryTracker } from './memory-tracker';
+import { createMemoryTracker, type MemoryTracker } from './memory-tracker';
 import type { Backend } from './protocol';
+import { installWasmHeapProbe, type WasmHeapProbe } from './wasm-heap';
 import { installWebGpuHooks } from './webgpu-hooks';
 
 export type Ort = typeof OrtModule;
@@ -39,7 +40,7 @@ function watchDevice(device: GPUDevice): Promise<never> {
  * Opens this worker's device with the tracker's hooks installed first, so every storage buffer
  * onnxruntime-web and we create is counted. On WASM there is no device and nothing to guard.
  */
-export async function openWorkerDevice(backend: Backend, tracker: MemoryTracker): Promise<WorkerDevice> {
+async function openWorkerDevice(backend: Backend, tracker: MemoryTracker): Promise<WorkerDevice> {
   if (backend !== 'webgpu') return { device: undefined, adapter: null, guard: (promise) => promise };
   installWebGpuHooks(tracker);
   const adapter = await navigator.gpu?.requestAdapter();
@@ -62,12 +63,35 @@ export async function openWorkerDevice(backend: Backend, tracker: MemoryTracker)
 }
 
 /** Loads onnxruntime-web from the binary the page fetched (never from a CDN). */
-export async function startRuntime(wasmBinary: ArrayBuffer): Promise<Ort> {
+async function startRuntime(wasmBinary: ArrayBuffer): Promise<Ort> {
   const ort: Ort = await import('onnxruntime-web/webgpu');
   ort.env.wasm.wasmBinary = wasmBinary;
   ort.env.wasm.numThreads = 1; // no cross-origin isolation on static hosting
   ort.env.logLevel = 'error';
   return ort;
+}
+
+/** A worker's measured runtime: what it counts with, its device, and onnxruntime-web. */
+export interface MeasuredRuntime {
+  readonly tracker: MemoryTracker;
+  /** The WebAssembly heap probe, on WASM only (it must wrap the heap before the runtime loads). */
+  readonly heap: WasmHeapProbe | undefined;
+  readonly gpu: WorkerDevice;
+  readonly ort: Ort;
+}
+
+/**
+ * Sets up a worker for measuring: counters first (device hooks, heap probe), then the device and
+ * onnxruntime-web, then one throw-away session of `warmUpFile` (see `warmUpRuntime`), so every
+ * measurement that follows starts from "runtime ready, no model".
+ */
+export async function startMeasuredRuntime(backend: Backend, wasmBinary: ArrayBuffer, modelsUrl: string, warmUpFile: string | undefined): Promise<MeasuredRuntime> {
+  const tracker = createMemoryTracker();
+  const heap = backend === 'wasm' ? installWasmHeapProbe() : undefined;
+  const gpu = await openWorkerDevice(backend, tracker);
+  const ort = await startRuntime(wasmBinary);
+  if (warmUpFile) await warmUpRuntime(ort, gpu, await fetchGraph(modelsUrl, warmUpFile));
+  return { tracker, heap, gpu, ort };
 }
 
 /** Fetches a graph file named in the manifest. */
@@ -98,7 +122,7 @@ export function createSession(ort: Ort, gpu: WorkerDevice, bytes: Uint8Array, gp
  * Creating and releasing one session before measuring keeps that start-up out of every
  * measurement, so a baseline means "runtime ready, no model".
  */
-export async function warmUpRuntime(ort: Ort, gpu: WorkerDevice, bytes: Uint8Array): Promise<void> {
+async function warmUpRuntime(ort: Ort, gpu: WorkerDevice, bytes: Uint8Array): Promise<void> {
   const session = await createSession(ort, gpu, bytes);
   await session.release();
 }

@@ -5,9 +5,7 @@
  * the other devices through the page.
  */
 import { classifyFailure } from '../classify-failure';
-import { createMemoryTracker } from '../memory-tracker';
-import { installWasmHeapProbe } from '../wasm-heap';
-import { fetchGraph, openWorkerDevice, startRuntime, warmUpRuntime } from '../worker-gpu';
+import { startMeasuredRuntime } from '../worker-gpu';
 import { createComm, type Comm } from './comm';
 import type { DeviceContext } from './device-context';
 import { runPipelineStage } from './pipeline-stage';
@@ -34,14 +32,9 @@ self.onmessage = (event: MessageEvent<DeviceStart | DeliveryMessage>) => {
 };
 
 async function run(start: DeviceStart, link: Comm): Promise<DeviceResult> {
-  const tracker = createMemoryTracker();
-  const heap = start.backend === 'wasm' ? installWasmHeapProbe() : undefined;
-  const gpu = await openWorkerDevice(start.backend, tracker);
   const progress: DeviceContext['progress'] = (stage, sample) => post({ type: 'progress', rank: start.rank, stage, ...sample });
   progress('starting onnxruntime-web');
-  const ort = await startRuntime(start.wasmBinary);
-  const first = start.job.model.graphs[0];
-  if (first) await warmUpRuntime(ort, gpu, await fetchGraph(start.modelsUrl, first.file));
+  const { ort, gpu, tracker, heap } = await startMeasuredRuntime(start.backend, start.wasmBinary, start.modelsUrl, start.job.model.graphs[0]?.file);
   const ctx: DeviceContext = { ort, backend: start.backend, gpu, tracker, heap, comm: link, modelsUrl: start.modelsUrl, seed: start.seed, steps: start.steps, progress };
   return start.job.kind === 'pipeline' ? runPipelineStage(ctx, start.job) : runReplica(ctx, start.job);
 }

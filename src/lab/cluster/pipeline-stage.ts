@@ -6,6 +6,7 @@
  */
 import type { ManifestGraph } from '../../graphs/manifest';
 import { batchSlice } from '../feeds';
+import { feedsFor } from '../run-plan';
 import { cpuTensor, placeWeight, type Session, type Tensor } from '../worker-gpu';
 import {
   beginMeasure, countedBytes, deviceResult, flatView, openSessions, placeWeights, readFloats, type DeviceContext,
@@ -54,15 +55,8 @@ export async function runPipelineStage(ctx: DeviceContext, job: PipelineJob): Pr
   const weights = placeWeights(ctx, model, (name) => lengths.has(name));
   const setupBytes = countedBytes(ctx);
 
-  const run = async (session: Session, feedsFrom: ReadonlyMap<string, Tensor>, graph: ManifestGraph): Promise<Record<string, Tensor>> => {
-    const feeds: Record<string, Tensor> = {};
-    for (const { name } of graph.inputs) {
-      const tensor = feedsFrom.get(name);
-      if (!tensor) throw new Error(`${graph.file} needs ${name}`);
-      feeds[name] = tensor;
-    }
-    return ctx.gpu.guard(session.run(feeds)) as Promise<Record<string, Tensor>>;
-  };
+  const run = (session: Session, env: ReadonlyMap<string, Tensor>, graph: ManifestGraph): Promise<Record<string, Tensor>> =>
+    ctx.gpu.guard(session.run(feedsFor(graph.file, graph.inputs.map((i) => i.name), (name) => env.get(name)))) as Promise<Record<string, Tensor>>;
   // A received tensor lands in this device's memory, as a P2P copy would.
   const receive = async (key: string): Promise<Tensor> => {
     const [entry] = Object.values(await ctx.comm.recv(key));

@@ -9,7 +9,7 @@ import { adamScalars } from '../../graphs/optimizer';
 import { batchSlice } from '../feeds';
 import { runPlan } from '../run-plan';
 import { planStep } from '../step-plan';
-import { cpuTensor, type Tensor } from '../worker-gpu';
+import { cpuTensor, type Session, type Tensor } from '../worker-gpu';
 import {
   beginMeasure, copyInto, countedBytes, deviceResult, flatView, openSessions, overwrite, placeWeights, placeZeros, readFloats,
   type DeviceContext,
@@ -95,7 +95,7 @@ export async function runReplica(ctx: DeviceContext, job: DataParallelJob | Zero
  */
 async function adamStep(
   ctx: DeviceContext,
-  adam: Awaited<ReturnType<typeof openSessions>>[number] | undefined,
+  adam: Session | undefined,
   t: number,
   learningRate: number,
   weights: ReadonlyMap<string, Tensor>,

@@ -9,9 +9,9 @@
 import { accuracyOf, distillationExamples, type LabelledExamples } from '../../graphs/distillation/dataset';
 import type { DistillationManifest } from '../../graphs/distillation/manifest';
 import { initWeights } from '../../graphs/init';
-import { createMemoryTracker, type MemoryTracker } from '../memory-tracker';
-import { installWasmHeapProbe, type WasmHeapProbe } from '../wasm-heap';
-import { cpuTensor, createSession, fetchGraph, openWorkerDevice, placeWeight, startRuntime, warmUpRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from '../worker-gpu';
+import type { MemoryTracker } from '../memory-tracker';
+import type { WasmHeapProbe } from '../wasm-heap';
+import { cpuTensor, createSession, fetchGraph, placeWeight, startMeasuredRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from '../worker-gpu';
 import { postProgress, serveRequests } from '../worker-channel';
 import type { DistillationJobResult, DistillationRequest, ForwardMeasurement, StudentResult, StudentRun, TeacherResult } from './protocol';
 
@@ -28,13 +28,9 @@ interface Context {
 }
 
 async function run(request: DistillationRequest): Promise<{ results: DistillationJobResult[]; adapter: string | null }> {
-  const tracker = createMemoryTracker();
-  const heap = request.backend === 'wasm' ? installWasmHeapProbe() : undefined;
-  const gpu = await openWorkerDevice(request.backend, tracker);
-  postProgress('Starting onnxruntime-web');
-  const ort = await startRuntime(request.wasmBinary);
   const { manifest } = request;
-  await warmUpRuntime(ort, gpu, await fetchGraph(request.modelsUrl, manifest.student.inference.file));
+  postProgress('Starting onnxruntime-web');
+  const { ort, gpu, tracker, heap } = await startMeasuredRuntime(request.backend, request.wasmBinary, request.modelsUrl, manifest.student.inference.file);
   const context: Context = { ort, gpu, tracker, heap, request, test: distillationExamples(manifest.task, 'test', manifest.splits.test) };
   const results: DistillationJobResult[] = [];
   let softTargets = request.softTargets;
