@@ -18,8 +18,6 @@ import type { DistillationJob, DistillationJobResult, DistillationRequest, Disti
 export interface MeasuredModel<R> {
   readonly label: string;
   readonly parameterCount: number;
-  /** Bytes of its stored weights (int8 values plus fp32 scales and biases for the int8 teacher). */
-  readonly weightBytes: number;
   readonly predictedBytes: number;
   /** The engine's weights line alone, to compare with what is held at rest. */
   readonly predictedWeightBytes: number;
@@ -90,9 +88,9 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
     backendReason: reason,
     adapter,
     batch,
-    teacher: { label: 'Teacher, fp32', parameterCount: teacher.parameterCount, weightBytes: teacher.fp32.weightBytes, predictedBytes: predictForwardBytes(teacher.spec, 'fp32', batch), predictedWeightBytes: predictWeightBytes(teacher.spec, 'fp32'), result: pick(results, 'teacher-fp32') },
-    int8Teacher: { label: 'Teacher, int8', parameterCount: teacher.parameterCount, weightBytes: teacher.int8.weightBytes, predictedBytes: predictForwardBytes(teacher.spec, 'int8', batch), predictedWeightBytes: predictWeightBytes(teacher.spec, 'int8'), result: pick(results, 'teacher-int8') },
-    student: { label: 'Student, fp32', parameterCount: student.parameterCount, weightBytes: 4 * student.parameterCount, predictedBytes: predictForwardBytes(student.spec, 'fp32', batch), predictedWeightBytes: predictWeightBytes(student.spec, 'fp32'), result: pick(results, 'student') },
+    teacher: { label: 'Teacher, fp32', parameterCount: teacher.parameterCount, predictedBytes: predictForwardBytes(teacher.spec, 'fp32', batch), predictedWeightBytes: predictWeightBytes(teacher.spec, 'fp32'), result: pick(results, 'teacher-fp32') },
+    int8Teacher: { label: 'Teacher, int8', parameterCount: teacher.parameterCount, predictedBytes: predictForwardBytes(teacher.spec, 'int8', batch), predictedWeightBytes: predictWeightBytes(teacher.spec, 'int8'), result: pick(results, 'teacher-int8') },
+    student: { label: 'Student, fp32', parameterCount: student.parameterCount, predictedBytes: predictForwardBytes(student.spec, 'fp32', batch), predictedWeightBytes: predictWeightBytes(student.spec, 'fp32'), result: pick(results, 'student') },
     unmeasurable: backend === 'wasm' ? WASM_CAVEAT : null,
   };
 }
