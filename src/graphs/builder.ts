@@ -23,7 +23,8 @@ export interface TensorInfo {
 export type AttributeValue =
   | { readonly int: number }
   | { readonly float: number }
-  | { readonly ints: readonly number[] };
+  | { readonly ints: readonly number[] }
+  | { readonly string: string };
 
 /** One ONNX node. */
 export interface NodeRecord {

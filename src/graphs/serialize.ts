@@ -2,6 +2,7 @@
 import onnxProto from 'onnx-proto';
 import type { AttributeValue, GraphBuilder, TensorInfo } from './builder.ts';
 import { ONNX_DTYPE_CODE, toHalfBits } from './dtype.ts';
+import { lowerMatrixProduct } from './einsum-lowering.ts';
 import { OPSET } from './ops.ts';
 
 const { onnx } = onnxProto;
@@ -25,6 +26,7 @@ function attribute(name: string, value: AttributeValue): onnxProto.onnx.IAttribu
   const T = onnx.AttributeProto.AttributeType;
   if ('int' in value) return { name, type: T.INT, i: value.int };
   if ('float' in value) return { name, type: T.FLOAT, f: value.float };
+  if ('string' in value) return { name, type: T.STRING, s: new TextEncoder().encode(value.string) };
   return { name, type: T.INTS, ints: [...value.ints] };
 }
 
@@ -45,12 +47,12 @@ function rawBytes(info: TensorInfo, values: ArrayLike<number>): Uint8Array {
   }
 }
 
-/** Encodes the graph as an ONNX model (opset 17). */
+/** Encodes the graph as an ONNX model (opset 17), matrix products as Einsum (see einsum-lowering.ts). */
 export function serializeModel(b: GraphBuilder, docString = ''): Uint8Array {
   const graph: onnxProto.onnx.IGraphProto = {
     name: b.name,
     docString,
-    node: b.nodes.map((n) => ({
+    node: b.nodes.map((node) => lowerMatrixProduct(b, node)).map((n) => ({
       name: n.name,
       opType: n.opType,
       input: [...n.inputs],

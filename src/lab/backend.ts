@@ -4,6 +4,11 @@ import type { Backend } from './protocol';
 export interface BackendChoice {
   readonly backend: Backend;
   readonly reason: string;
+  /**
+   * A software WebGPU adapter (SwiftShader, WARP, lavapipe): it runs every kernel on the CPU, so
+   * the lab starts it at smaller sizes (see `SOFTWARE_ADAPTER_SETTINGS`).
+   */
+  readonly software: boolean;
 }
 
 /**
@@ -12,18 +17,30 @@ export interface BackendChoice {
  */
 export async function chooseBackend({ needsF16 }: { needsF16: boolean }): Promise<BackendChoice> {
   if (!('gpu' in navigator) || !navigator.gpu) {
-    return { backend: 'wasm', reason: 'This browser has no WebGPU (navigator.gpu is missing), so the model ran on the CPU through WebAssembly.' };
+    return { backend: 'wasm', software: false, reason: 'This browser has no WebGPU (navigator.gpu is missing), so the model ran on the CPU through WebAssembly.' };
   }
   const adapter = await navigator.gpu.requestAdapter().catch(() => null);
   if (!adapter) {
-    return { backend: 'wasm', reason: 'WebGPU is present but offered no adapter (a blocklisted or missing GPU driver), so the model ran through WebAssembly.' };
+    return { backend: 'wasm', software: false, reason: 'WebGPU is present but offered no adapter (a blocklisted or missing GPU driver), so the model ran through WebAssembly.' };
   }
   const name = [adapter.info.vendor, adapter.info.architecture].filter(Boolean).join(' ') || 'your GPU';
+  const software = isSoftwareAdapter(adapter);
   if (needsF16 && !adapter.features.has('shader-f16')) {
     return {
       backend: 'wasm',
+      software: false,
       reason: `The WebGPU adapter (${name}) has no 16-bit shaders (shader-f16), so both variants ran through WebAssembly, which runs the 16-bit model with casts to fp32 compute.`,
     };
   }
-  return { backend: 'webgpu', reason: `Ran on WebGPU (${name}).` };
+  return { backend: 'webgpu', software, reason: software ? `Ran on WebGPU (${name}, a software adapter: every kernel ran on the CPU).` : `Ran on WebGPU (${name}).` };
+}
+
+/**
+ * `GPUAdapterInfo.isFallbackAdapter` (WebGPU spec §4.2.1; `GPUAdapter.isFallbackAdapter` in
+ * older browsers), or SwiftShader's architecture name where neither is set.
+ */
+function isSoftwareAdapter(adapter: GPUAdapter): boolean {
+  const info = adapter.info as GPUAdapterInfo & { readonly isFallbackAdapter?: boolean };
+  const legacy = (adapter as GPUAdapter & { readonly isFallbackAdapter?: boolean }).isFallbackAdapter;
+  return info.isFallbackAdapter === true || legacy === true || info.architecture === 'swiftshader';
 }

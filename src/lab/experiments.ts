@@ -46,6 +46,8 @@ export interface ExperimentDefinition {
   readonly steps?: number;
   /** Sizes this experiment starts with, where they differ from the lab's defaults. */
   readonly defaults?: Partial<LabSettings>;
+  /** Sizes on a software WebGPU adapter, over `defaults`, where not `SOFTWARE_ADAPTER_SETTINGS`. */
+  readonly softwareDefaults?: Partial<LabSettings>;
   /** Why the experiment cannot run without WebGPU, or undefined when it falls back to WASM. */
   readonly needsWebGpu?: string;
 }
@@ -84,6 +86,9 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
     },
     needsF16: false,
     accumulate: true,
+    // Accumulation trades activations for one gradient buffer, so the batch must stay large
+    // against the width; 4 layers halve the step instead (the ratio does not depend on depth).
+    softwareDefaults: { hidden: 128, layers: 4, batch: 256 },
     // Same sum in another order: float32 rounding only.
     gradients: { tolerance: 1e-4, passLabel: 'Gradients equal (float32 rounding only)', failLabel: 'Gradients differ' },
     unmeasurable: () => null,
@@ -118,6 +123,9 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
     // gradients (265,738 parameters × 4 B ≈ 1.06 MB at width 256 and 4 layers) dwarfs a step's
     // activations (64 × 256 × 4 B = 64 KiB a layer), so the staircase stands out.
     defaults: { hidden: 256, layers: 4, batch: 64 },
+    // Width 128 keeps each leaked set of gradients (about 67,000 × 4 B ≈ 270 KB) eight times a layer's
+    // activations (64 × 128 × 4 B = 32 KiB) at a quarter of the work.
+    softwareDefaults: { hidden: 128 },
     needsWebGpu:
       'This experiment needs WebGPU: what a leaky loop keeps are GPU tensors, and without WebGPU they would live in ordinary JavaScript memory, which a page cannot measure. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to see the staircase.',
   },
@@ -138,6 +146,8 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
     // Weights dominate at this size, as in the models offload is for: 8 layers of 512 × 512 fp32
     // weights are 8.4 MB, while a batch of 64 keeps 64 × 512 × 4 B = 128 KiB of activations a layer.
     defaults: { hidden: 512, layers: 8, batch: 64 },
+    // Width 128 still has 0.53 MB of weights against 32 KiB of activations a layer, at a sixteenth of the work.
+    softwareDefaults: { hidden: 128 },
     needsWebGpu:
       'This experiment needs WebGPU: offload moves weights between host memory and GPU memory, and without WebGPU onnxruntime-web runs on the CPU, where the weights never leave host memory and there is no GPU memory to save. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to watch the weights stream.',
   },

@@ -90,7 +90,7 @@ export function labEstimateOptions(model: ManifestModel, { batch, microBatches }
   };
 }
 
-/** Steps a variant runs when its experiment does not say (one warm-up, one timed). */
+/** Steps a variant runs without a warm-up step (on WASM): the first warms up, the second is timed. */
 export const DEFAULT_LAB_STEPS = 2;
 
 /** The engine's prediction for one side of an experiment at the reader's settings. */

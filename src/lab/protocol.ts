@@ -1,5 +1,6 @@
 import type { ManifestModel } from '../graphs/manifest';
 import type { PhaseMemory, TimelinePoint } from './memory-tracker';
+import type { LabRuntime } from './runtime';
 
 /** Where a run executes. */
 export type Backend = 'webgpu' | 'wasm';
@@ -16,7 +17,7 @@ export interface VariantSpec {
   readonly microBatches: number;
   /** Seed of the weights and the data, so variants see identical inputs. */
   readonly seed: number;
-  /** Steps to run; the last one is timed (the first compiles shaders). */
+  /** Steps to run, after a warm-up step on WebGPU; the last one is timed. */
   readonly steps: number;
   /**
    * A training loop rather than one measured step: gradients stay on the GPU, and with
@@ -61,8 +62,8 @@ export interface StepTransfer {
  */
 export interface VariantRequest {
   readonly backend: Backend;
-  /** The onnxruntime-web WebAssembly binary, fetched once by the page (with progress). */
-  readonly wasmBinary: ArrayBuffer;
+  /** The compiled onnxruntime-web module (see `loadRuntime`). */
+  readonly runtime: LabRuntime;
   /** URL of the folder that holds the manifest's graph files (ends with `/`). */
   readonly modelsUrl: string;
   readonly variants: readonly VariantSpec[];

@@ -7,7 +7,7 @@ import { LabRunError } from './lab-run-error';
 import type { LabProgress } from './progress';
 import type { Backend, VariantResult } from './protocol';
 import { runVariants } from './run-variant';
-import { loadRuntimeBinary } from './runtime';
+import { loadRuntime } from './runtime';
 import type { LabSettings } from './settings';
 
 /**
@@ -58,18 +58,19 @@ export async function runExperiment(
   const experiment = EXPERIMENTS[id];
   const { backend, reason } = await chooseBackend({ needsF16: experiment.needsF16 });
   if (backend === 'wasm' && experiment.needsWebGpu) throw new LabRunError('needs-webgpu', `${experiment.needsWebGpu} (${reason})`);
-  const wasmBinary = await loadRuntimeBinary((download) => onProgress({ phase: 'runtime', download }));
+  const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
   const manifest = await loadManifest();
 
   const sides = [experiment.before, experiment.after].map((side) => {
     const model = findModel(manifest, side, settings, backend);
     const microBatches = side.microBatches(settings);
-    const steps = experiment.steps ?? DEFAULT_LAB_STEPS;
+    // On WebGPU the worker compiles every shader in a warm-up step first, so one step is warm.
+    const steps = experiment.steps ?? (backend === 'webgpu' ? 1 : DEFAULT_LAB_STEPS);
     const placement = { ...(side.loop ? { loop: side.loop } : {}), ...(side.weights ? { weights: side.weights } : {}), ...(side.gradients ? { gradients: side.gradients } : {}) };
     return { side, model, microBatches, spec: { model, batch: settings.batch, microBatches, seed: SEED, steps, ...placement } };
   });
   const run = (specs: (typeof sides)[number]['spec'][], labels: string[]) =>
-    runVariants({ backend, wasmBinary, modelsUrl: new URL(MODELS_URL, location.href).href, variants: specs }, (stage, sample) =>
+    runVariants({ backend, runtime, modelsUrl: new URL(MODELS_URL, location.href).href, variants: specs }, (stage, sample) =>
       onProgress({
         phase: 'run',
         label: labels.join(', then '),

@@ -34,8 +34,19 @@ export const LAB_DEVICES = [2, 4] as const;
 export const LAB_BATCH_MIN = 8;
 export const LAB_BATCH_MAX = 2048;
 
-/** Default sizes: a step of a few seconds on SwiftShader, with activations well above noise. */
+/**
+ * Default sizes: activations well above a WebAssembly heap's growth step (about a fifth of a
+ * 16–20 MiB heap), and a step in milliseconds on a GPU.
+ */
 export const DEFAULT_LAB_SETTINGS: LabSettings = { hidden: 256, layers: 8, batch: 512, microBatches: 4, devices: 2 };
+
+/**
+ * Where an experiment starts on a software WebGPU adapter (SwiftShader), unless it says
+ * otherwise. Every kernel runs on the CPU there, so a training step costs about as much as its
+ * multiply-adds (B·h²·L): at the defaults one took 7 s on our 2-core test machine. Width 128 at
+ * batch 128 does a sixteenth of the work, and its activations still outweigh its weights 4 to 1.
+ */
+export const SOFTWARE_ADAPTER_SETTINGS: Partial<LabSettings> = { hidden: 128, batch: 128 };
 
 /** The fields every experiment shows: the model's size and its batch. */
 export const SIZE_FIELDS: readonly LabField[] = ['hidden', 'layers', 'batch'];

@@ -7,6 +7,7 @@
  */
 import type * as OrtModule from 'onnxruntime-web';
 import type { FeedData } from './feeds';
+import type { LabRuntime } from './runtime';
 import { createMemoryTracker, type MemoryTracker } from './memory-tracker';
 import type { Backend } from './protocol';
 import { installWasmHeapProbe, type WasmHeapProbe } from './wasm-heap';
@@ -62,10 +63,23 @@ async function openWorkerDevice(backend: Backend, tracker: MemoryTracker): Promi
   };
 }
 
-/** Loads onnxruntime-web from the binary the page fetched (never from a CDN). */
-async function startRuntime(wasmBinary: ArrayBuffer): Promise<Ort> {
-  const ort: Ort = await import('onnxruntime-web/webgpu');
-  ort.env.wasm.wasmBinary = wasmBinary;
+/**
+ * Loads onnxruntime-web on the module the page compiled (never fetched from a CDN). The runtime
+ * takes only bytes (`env.wasm.wasmBinary`) and instantiates them with `WebAssembly.instantiate`;
+ * it has no option for a compiled module, so that call is redirected to the page's module, which
+ * lets every worker share the machine code compiled so far (see `loadRuntime`). The empty
+ * binary only tells the runtime not to fetch one.
+ */
+async function startRuntime(runtime: LabRuntime): Promise<Ort> {
+  const { module } = runtime;
+  const instantiate = WebAssembly.instantiate.bind(WebAssembly);
+  WebAssembly.instantiate = ((source: BufferSource | WebAssembly.Module, imports?: WebAssembly.Imports) =>
+    source instanceof WebAssembly.Module
+      ? instantiate(source, imports)
+      : instantiate(module, imports).then((instance) => ({ module, instance }))) as typeof WebAssembly.instantiate;
+  // The JavaScript half must match the module's build.
+  const ort: Ort = runtime.build === 'jspi' ? await import('onnxruntime-web/jspi') : await import('onnxruntime-web/webgpu');
+  ort.env.wasm.wasmBinary = new ArrayBuffer(0);
   ort.env.wasm.numThreads = 1; // no cross-origin isolation on static hosting
   ort.env.logLevel = 'error';
   return ort;
@@ -85,11 +99,11 @@ export interface MeasuredRuntime {
  * onnxruntime-web, then one throw-away session of `warmUpFile` (see `warmUpRuntime`), so every
  * measurement that follows starts from "runtime ready, no model".
  */
-export async function startMeasuredRuntime(backend: Backend, wasmBinary: ArrayBuffer, modelsUrl: string, warmUpFile: string | undefined): Promise<MeasuredRuntime> {
+export async function startMeasuredRuntime(backend: Backend, runtime: LabRuntime, modelsUrl: string, warmUpFile: string | undefined): Promise<MeasuredRuntime> {
   const tracker = createMemoryTracker();
   const heap = backend === 'wasm' ? installWasmHeapProbe() : undefined;
   const gpu = await openWorkerDevice(backend, tracker);
-  const ort = await startRuntime(wasmBinary);
+  const ort = await startRuntime(runtime);
   if (warmUpFile) await warmUpRuntime(ort, gpu, await fetchGraph(modelsUrl, warmUpFile));
   return { tracker, heap, gpu, ort };
 }

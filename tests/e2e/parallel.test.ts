@@ -16,7 +16,7 @@ const DEFAULT_DEVICES = 2;
 const baseUrl = inject('baseUrl');
 /** The busiest ZeRO-2 device's bytes with the default device count, for the scaling test. */
 const zeroAfterBytes = new Map<number, number>();
-/** Two or three fresh devices per side, each compiling its shaders on the CPU (SwiftShader). */
+/** Two or four fresh devices per side, each compiling its shaders on the CPU (SwiftShader). */
 const RUN_TIMEOUT_MS = 300_000;
 
 describe.each(BROWSER_CONFIGS)('multi-device experiments with $name', (config) => {
@@ -69,7 +69,7 @@ describe.each(BROWSER_CONFIGS)('multi-device experiments with $name', (config) =
   });
 
   // Without WebGPU the experiment refuses to run (tested above): nothing to scale.
-  // Eight fresh devices in all (two sides of four), each compiling its shaders: about 4 minutes here.
+  // Eight fresh devices in all (two sides of four), each compiling its shaders: about 35 s here.
   test.skipIf(!config.webgpu)('ZeRO-2: each device holds less with 4 virtual GPUs than with 2', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
     const atTwo = zeroAfterBytes.get(DEFAULT_DEVICES);
     expect(atTwo, 'the zero-sharding test with 2 devices runs first').toBeDefined();

@@ -19,7 +19,7 @@ export default function DistillationExperiment() {
       title="teacher vs distilled student vs int8 teacher"
       fields={['batch']}
       defaults={{ batch: MEASURED_BATCH }}
-      idleText="Press Run to download onnxruntime-web (about 27 MB, once), measure the teacher (fp32 and int8) and the student, and train the student twice: with soft targets and on hard labels only."
+      idleText="measure the teacher (fp32 and int8) and the student, and train the student twice: with soft targets and on hard labels only."
       run={(settings, onProgress) => runDistillation(settings.batch, onProgress)}
       figures={(o) => ({
         backend: o.backend,

@@ -2,7 +2,7 @@ import { agreesWithPrediction, AGREEMENT_RATIO } from '../../lab/agreement';
 import { EXPERIMENTS, type ExperimentId } from '../../lab/experiments';
 import type { LabSample } from '../../lab/progress';
 import { measuredBytes, runExperiment, type ExperimentOutcome } from '../../lab/run-experiment';
-import { SIZE_FIELDS } from '../../lab/settings';
+import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
 import MemoryTimeline from './MemoryTimeline';
@@ -29,7 +29,9 @@ export default function Experiment({ id }: ExperimentProps) {
       fields={experiment.accumulate ? [...SIZE_FIELDS, 'microBatches'] : SIZE_FIELDS}
       splits={experiment.accumulate ? ['microBatches'] : []}
       {...(experiment.defaults ? { defaults: experiment.defaults } : {})}
-      idleText="Press Run to download onnxruntime-web (about 27 MB, once) and measure both variants in your browser."
+      softwareDefaults={experiment.softwareDefaults ?? SOFTWARE_ADAPTER_SETTINGS}
+      needsF16={experiment.needsF16}
+      idleText="measure both variants in your browser."
       run={(settings, onProgress) => runExperiment(id, settings, onProgress)}
       figures={(outcome) => ({
         backend: outcome.backend,

@@ -3,11 +3,15 @@ import { useState } from 'preact/hooks';
 import type { Backend } from '../../lab/protocol';
 import type { LabProgress, LabSample } from '../../lab/progress';
 import { LabRunError } from '../../lab/lab-run-error';
-import { DEFAULT_LAB_SETTINGS, SIZE_FIELDS, validateLabSettings, type BatchSplit, type LabField, type LabSettings } from '../../lab/settings';
+import { SIZE_FIELDS, validateLabSettings, type BatchSplit, type LabField, type LabSettings } from '../../lab/settings';
 import LabControls from './LabControls';
 import { MiB } from './format';
+import { useLabSettings } from './useLabSettings';
 import '../widget.css';
 import './lab.css';
+
+/** The runtime's size as `loadRuntime` picks it (src/lab/runtime.ts). */
+const RUNTIME_DOWNLOAD = '17 MB in browsers with WebAssembly JSPI such as Chrome and Edge, 27 MB in others';
 
 /** The figures every experiment puts on its root element: the test contract. */
 export interface ContractFigures {
@@ -75,7 +79,11 @@ export interface ExperimentFrameProps<O> {
   readonly splits?: readonly BatchSplit[];
   /** Starting values where they differ from the lab's defaults. */
   readonly defaults?: Partial<LabSettings>;
-  /** What pressing Run will do, shown before the first run. */
+  /** Starting values on a software WebGPU adapter, over `defaults` (see `useLabSettings`); none: no change. */
+  readonly softwareDefaults?: Partial<LabSettings>;
+  /** The experiment needs 16-bit shaders (it runs on WebAssembly where an adapter lacks them). */
+  readonly needsF16?: boolean;
+  /** What Run does, after "Press Run to download onnxruntime-web (…) and". */
   readonly idleText: string;
   /** Runs the experiment; throws `LabRunError` for failures the page explains. */
   readonly run: (settings: LabSettings, onProgress: (progress: LabProgress) => void) => Promise<O>;
@@ -93,10 +101,8 @@ export interface ExperimentFrameProps<O> {
  * `data-state`, and once done the figures). Each experiment supplies how to run and what to show.
  */
 export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
-  const { id, title, fields = SIZE_FIELDS, splits = [], defaults, idleText, run, figures, summary, results, live } = props;
-  const initial: LabSettings = { ...DEFAULT_LAB_SETTINGS, ...defaults };
-  const [settings, setSettings] = useState<LabSettings>(initial);
-  const [batchText, setBatchText] = useState(String(initial.batch));
+  const { id, title, fields = SIZE_FIELDS, splits = [], defaults, softwareDefaults, needsF16, idleText, run, figures, summary, results, live } = props;
+  const { settings, batchText, softwareNote, startedAt, change } = useLabSettings({ defaults, software: softwareDefaults, needsF16 });
   const [state, setState] = useState<RunState<O>>({ state: 'idle' });
   const errors = validateLabSettings(settings, fields, splits);
   const running = state.state === 'running';
@@ -121,7 +127,12 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
 
   const outcome = state.state === 'done' ? state.outcome : null;
   return (
-    <section class="widget lab-experiment not-content" data-experiment={id} data-state={state.state} aria-label={`Experiment: ${title}`} {...(outcome ? contractAttributes(figures(outcome)) : {})}>
+    <section
+      class="widget lab-experiment not-content"
+      data-experiment={id}
+      data-state={state.state}
+      data-sizes={startedAt ?? undefined}
+      aria-label={`Experiment: ${title}`} {...(outcome ? contractAttributes(figures(outcome)) : {})}>
       <LabControls
         fields={fields}
         settings={settings}
@@ -129,14 +140,12 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
         errors={errors}
         running={running}
         runLabel={running ? 'Running…' : state.state === 'idle' ? 'Run' : 'Run again'}
-        onChange={(next, text) => {
-          setSettings(next);
-          setBatchText(text);
-        }}
+        onChange={change}
         onRun={() => void start()}
       />
+      {softwareNote && <p class="lab-note">{softwareNote}</p>}
       <p class="lab-status" aria-live="polite">
-        {state.state === 'idle' && idleText}
+        {state.state === 'idle' && `Press Run to download onnxruntime-web (${RUNTIME_DOWNLOAD}, once) and ${idleText}`}
         {state.state === 'running' && describeProgress(state.progress)}
         {outcome && summary(outcome)}
       </p>

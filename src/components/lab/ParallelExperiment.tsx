@@ -2,6 +2,7 @@ import { AGREEMENT_RATIO, agreesWithPrediction } from '../../lab/agreement';
 import { PARALLEL_EXPERIMENTS, type ParallelExperimentId } from '../../lab/cluster/parallel-experiments';
 import { deviceBytes, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/cluster/run-parallel';
 import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/cluster/schedule';
+import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
 import DeviceBars from './DeviceBars';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
@@ -27,7 +28,8 @@ export default function ParallelExperiment({ id }: ParallelExperimentProps) {
       fields={experiment.fields}
       splits={experiment.splits}
       defaults={experiment.defaults}
-      idleText="Press Run to download onnxruntime-web (about 27 MB, once) and start one virtual GPU per device, each a WebGPU device in a worker of its own."
+      softwareDefaults={SOFTWARE_ADAPTER_SETTINGS}
+      idleText="start one virtual GPU per device, each a WebGPU device in a worker of its own."
       run={(settings, onProgress) => runParallelExperiment(id, settings, onProgress)}
       figures={(o) => ({
         backend: o.backend,

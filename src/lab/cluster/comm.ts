@@ -47,3 +47,15 @@ export function createComm(rank: number, size: number, post: (message: DeviceMes
     },
   };
 }
+
+/** The same link with every key prefixed: a separate namespace for a separate run. */
+export function withKeyPrefix(comm: Comm, prefix: string): Comm {
+  return {
+    rank: comm.rank,
+    size: comm.size,
+    collective: (key, op, tensors) => comm.collective(prefix + key, op, tensors),
+    send: (to, key, tensors) => comm.send(to, prefix + key, tensors),
+    recv: (key) => comm.recv(prefix + key),
+    deliver: (message) => comm.deliver(message),
+  };
+}

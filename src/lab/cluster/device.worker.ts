@@ -6,10 +6,10 @@
  */
 import { classifyFailure } from '../classify-failure';
 import { startMeasuredRuntime } from '../worker-gpu';
-import { createComm, type Comm } from './comm';
+import { createComm, withKeyPrefix, type Comm } from './comm';
 import type { DeviceContext } from './device-context';
 import { runPipelineStage } from './pipeline-stage';
-import type { DeliveryMessage, DeviceMessage, DeviceResult, DeviceStart } from './protocol';
+import type { ClusterJob, DeliveryMessage, DeviceMessage, DeviceResult, DeviceStart } from './protocol';
 import { runReplica } from './replica';
 
 const post = (message: DeviceMessage): void => self.postMessage(message);
@@ -34,7 +34,21 @@ self.onmessage = (event: MessageEvent<DeviceStart | DeliveryMessage>) => {
 async function run(start: DeviceStart, link: Comm): Promise<DeviceResult> {
   const progress: DeviceContext['progress'] = (stage, sample) => post({ type: 'progress', rank: start.rank, stage, ...sample });
   progress('starting onnxruntime-web');
-  const { ort, gpu, tracker, heap } = await startMeasuredRuntime(start.backend, start.wasmBinary, start.modelsUrl, start.job.model.graphs[0]?.file);
+  const { ort, gpu, tracker, heap } = await startMeasuredRuntime(start.backend, start.runtime, start.modelsUrl, start.job.model.graphs[0]?.file);
   const ctx: DeviceContext = { ort, backend: start.backend, gpu, tracker, heap, comm: link, modelsUrl: start.modelsUrl, seed: start.seed, steps: start.steps, progress };
-  return start.job.kind === 'pipeline' ? runPipelineStage(ctx, start.job) : runReplica(ctx, start.job);
+  // As in variant.worker.ts: one small step compiles every shader before anything is measured,
+  // and releases what it made. Its messages carry keys of their own, so a device that finishes
+  // it early cannot mix them up with the measured step's.
+  if (start.backend === 'webgpu') {
+    const warmUp: DeviceContext = { ...ctx, comm: withKeyPrefix(link, 'warm-up/'), steps: 1, progress: (stage) => progress(`compiling shaders (${stage})`) };
+    await runJob(warmUp, { ...start.job, batch: WARM_UP_EXAMPLES * (start.job.kind === 'pipeline' ? start.job.microBatches : start.size) });
+  }
+  return runJob(ctx, start.job);
+}
+
+/** Examples per device, or per micro-batch, in the warm-up step. */
+const WARM_UP_EXAMPLES = 8;
+
+function runJob(ctx: DeviceContext, job: ClusterJob): Promise<DeviceResult> {
+  return job.kind === 'pipeline' ? runPipelineStage(ctx, job) : runReplica(ctx, job);
 }

@@ -71,7 +71,7 @@ export async function runPipelineStage(ctx: DeviceContext, job: PipelineJob): Pr
   let lossSum = 0;
   let stepMs = 0;
   for (let step = 0; step < ctx.steps; step++) {
-    ctx.progress(`step ${step + 1} of ${ctx.steps}${step === 0 && ctx.gpu.device ? ' (compiling shaders)' : ''}`);
+    ctx.progress(`step ${step + 1} of ${ctx.steps}`);
     const stepStart = performance.now();
     for (const tensor of accumulated.values()) tensor.dispose();
     accumulated = new Map();

@@ -6,6 +6,7 @@
  */
 import type { ManifestGraph, ManifestModel } from '../../graphs/manifest';
 import type { Backend, FailureKind, MeasuredMemory } from '../protocol';
+import type { LabRuntime } from '../runtime';
 
 /** Named flat fp32 tensors, as they travel between devices. */
 export type TensorSet = Readonly<Record<string, Float32Array>>;
@@ -50,7 +51,8 @@ export interface DeviceStart {
   readonly rank: number;
   readonly size: number;
   readonly backend: Backend;
-  readonly wasmBinary: ArrayBuffer;
+  /** The compiled onnxruntime-web module (see `loadRuntime`). */
+  readonly runtime: LabRuntime;
   readonly modelsUrl: string;
   readonly seed: number;
   readonly steps: number;

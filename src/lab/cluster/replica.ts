@@ -50,7 +50,7 @@ export async function runReplica(ctx: DeviceContext, job: DataParallelJob | Zero
   let loss = 0;
   let stepMs = 0;
   for (let step = 0; step < ctx.steps; step++) {
-    ctx.progress(`step ${step + 1} of ${ctx.steps}${step === 0 && ctx.gpu.device ? ' (compiling shaders)' : ''}`);
+    ctx.progress(`step ${step + 1} of ${ctx.steps}`);
     const stepStart = performance.now();
     for (const tensor of grads.values()) tensor.dispose();
     const data = batchSlice(model, job.batch, ctx.seed, rank * perDevice, perDevice);

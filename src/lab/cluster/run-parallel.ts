@@ -1,10 +1,9 @@
 import { chooseBackend } from '../backend';
 import { maxRelativeDifference } from '../compare';
 import { loadManifest, MODELS_URL } from '../manifest-loader';
-import { DEFAULT_LAB_STEPS } from '../predict';
 import type { LabProgress } from '../progress';
 import type { Backend } from '../protocol';
-import { loadRuntimeBinary } from '../runtime';
+import { loadRuntime } from '../runtime';
 import type { LabSettings } from '../settings';
 import { findClusterModel, PARALLEL_EXPERIMENTS, type ClusterSideSpec, type ParallelExperimentId } from './parallel-experiments';
 import type { DeviceResult, TensorSet } from './protocol';
@@ -56,6 +55,9 @@ export const NEEDS_WEBGPU =
 /** Same weights and data on both sides. */
 const SEED = 42;
 
+/** Each device measures one step, after a warm-up step that compiles its shaders (device.worker.ts). */
+const MEASURED_STEPS = 1;
+
 /**
  * Runs a multi-device experiment: the "before" side's devices, then the "after" side's, each
  * a fresh set of workers, and compares what they computed.
@@ -64,14 +66,14 @@ export async function runParallelExperiment(id: ParallelExperimentId, settings: 
   const experiment = PARALLEL_EXPERIMENTS[id];
   const { backend, reason } = await chooseBackend({ needsF16: false });
   if (backend === 'wasm') throw new LabRunError('needs-webgpu', `${NEEDS_WEBGPU} (${reason})`);
-  const wasmBinary = await loadRuntimeBinary((download) => onProgress({ phase: 'runtime', download }));
+  const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
   const manifest = await loadManifest();
   const modelsUrl = new URL(MODELS_URL, location.href).href;
 
   const runSide = async (spec: ClusterSideSpec): Promise<ClusterSide> => {
     const model = findClusterModel(manifest, spec, settings);
     const devices = spec.devices(settings);
-    const results = await runCluster(devices, { backend, wasmBinary, modelsUrl, seed: SEED, steps: DEFAULT_LAB_STEPS, job: spec.job(model, settings, manifest) }, (p) =>
+    const results = await runCluster(devices, { backend, runtime, modelsUrl, seed: SEED, steps: MEASURED_STEPS, job: spec.job(model, settings, manifest) }, (p) =>
       onProgress({
         phase: 'run',
         label: `${spec.label}, GPU ${p.rank}`,

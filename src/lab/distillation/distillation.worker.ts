@@ -30,7 +30,7 @@ interface Context {
 async function run(request: DistillationRequest): Promise<{ results: DistillationJobResult[]; adapter: string | null }> {
   const { manifest } = request;
   postProgress('Starting onnxruntime-web');
-  const { ort, gpu, tracker, heap } = await startMeasuredRuntime(request.backend, request.wasmBinary, request.modelsUrl, manifest.student.inference.file);
+  const { ort, gpu, tracker, heap } = await startMeasuredRuntime(request.backend, request.runtime, request.modelsUrl, manifest.student.inference.file);
   const context: Context = { ort, gpu, tracker, heap, request, test: distillationExamples(manifest.task, 'test', manifest.splits.test) };
   const results: DistillationJobResult[] = [];
   let softTargets = request.softTargets;

@@ -1,6 +1,7 @@
 /** Messages between the distillation experiment's page code and its worker. */
 import type { DistillationManifest } from '../../graphs/distillation/manifest';
 import type { Backend, MemoryKind } from '../protocol';
+import type { LabRuntime } from '../runtime';
 
 /** What one worker does: measure a teacher (fp32 or int8) forward pass, or the student's. */
 export type DistillationJob = 'teacher-fp32' | 'teacher-int8' | 'student';
@@ -8,7 +9,8 @@ export type DistillationJob = 'teacher-fp32' | 'teacher-int8' | 'student';
 /** Page → worker: run `jobs` in order in one fresh runtime (one job per worker on WASM). */
 export interface DistillationRequest {
   readonly backend: Backend;
-  readonly wasmBinary: ArrayBuffer;
+  /** The compiled onnxruntime-web module (see `loadRuntime`). */
+  readonly runtime: LabRuntime;
   /** URL of public/models/ (ends with `/`). */
   readonly modelsUrl: string;
   readonly manifest: DistillationManifest;

@@ -10,7 +10,7 @@ import type { LabProgress } from '../progress';
 import type { Backend } from '../protocol';
 import { LabRunError } from '../lab-run-error';
 import { requestFromWorker } from '../worker-channel';
-import { loadRuntimeBinary } from '../runtime';
+import { loadRuntime } from '../runtime';
 import { predictForwardBytes, predictWeightBytes } from './predict';
 import type { DistillationJob, DistillationJobResult, DistillationRequest, DistillationResponse, StudentResult, TeacherResult } from './protocol';
 
@@ -60,10 +60,10 @@ function pick<J extends DistillationJobResult['job']>(results: readonly Distilla
 /** Runs the experiment end to end with the reader's measured batch. */
 export async function runDistillation(batch: number, onProgress: (progress: LabProgress) => void): Promise<DistillationOutcome> {
   const { backend, reason } = await chooseBackend({ needsF16: false });
-  const wasmBinary = await loadRuntimeBinary((download) => onProgress({ phase: 'runtime', download }));
+  const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
   const loaded = await loadModelsJson<DistillationManifest>('distillation/manifest.json', 'the distillation manifest');
   if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test) throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
-  const base = { backend, wasmBinary, modelsUrl: new URL(MODELS_URL, location.href).href, manifest: loaded, batch };
+  const base = { backend, runtime, modelsUrl: new URL(MODELS_URL, location.href).href, manifest: loaded, batch };
   const stage = (label: string) => (text: string) => onProgress({ phase: 'run', label, stage: text });
   let results: DistillationJobResult[];
   let adapter: string | null = null;

@@ -76,12 +76,19 @@ export async function waitForHydration(page: Page, selector: string): Promise<vo
   }, selector);
 }
 
-/** Opens `url`, scrolls the island matching `selector` into view and waits for it to hydrate. */
+/**
+ * Opens `url`, scrolls the island matching `selector` into view and waits for it to hydrate and,
+ * for an experiment, to settle its starting sizes (`data-sizes`: smaller on a software adapter).
+ */
 export async function openIsland(page: Page, url: string, selector: string): Promise<Locator> {
   await page.goto(url);
   const root = page.locator(selector);
   await root.scrollIntoViewIfNeeded();
   await waitForHydration(page, selector);
+  await page.waitForFunction((sel) => {
+    const el = document.querySelector<HTMLElement>(sel);
+    return !el?.hasAttribute('data-experiment') || el.hasAttribute('data-sizes');
+  }, selector);
   return root;
 }
 
