@@ -107,6 +107,7 @@ describe.each(BROWSER_CONFIGS)('starting sizes with $name', (config) => {
         expect(await width.inputValue()).toBe('128');
         expect(await root.locator('input[type=number]').inputValue()).toBe('256');
         expect(await note.textContent()).toContain('software adapter');
+        expect(await note.textContent()).toContain('start at width 128, 4 layers, batch 256 (on a GPU: width 256, 8 layers, batch 512)');
       } else {
         expect(await width.inputValue()).toBe('256');
         expect(await root.locator('input[type=number]').inputValue()).toBe('512');

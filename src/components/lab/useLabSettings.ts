@@ -23,6 +23,9 @@ export interface LabSettingsState {
   readonly change: (settings: LabSettings, batchText: string) => void;
 }
 
+/** The model's size in words, e.g. "width 128, 4 layers, batch 256". */
+const describeSizes = ({ hidden, layers, batch }: LabSettings): string => `width ${hidden}, ${layers} layers, batch ${batch}`;
+
 /**
  * Settings start at the experiment's defaults. Where it has software sizes, once the page has
  * hydrated it asks for a WebGPU adapter (no download); if the experiment would run on a software
@@ -49,7 +52,7 @@ export function useLabSettings({ defaults, software, needsF16 = false }: Startin
       setSettings(sized);
       setBatchText(String(sized.batch));
       setSoftwareNote(
-        `This browser runs WebGPU on a software adapter, which does every GPU kernel on the CPU, so the sizes start at width ${sized.hidden}, batch ${sized.batch} (on a GPU: width ${initial.hidden}, batch ${initial.batch}).`,
+        `This browser runs WebGPU on a software adapter, which does every GPU kernel on the CPU, so the sizes start at ${describeSizes(sized)} (on a GPU: ${describeSizes(initial)}).`,
       );
       setStartedAt('software');
     });
