@@ -93,6 +93,9 @@ export function labEstimateOptions(model: ManifestModel, { batch, microBatches }
 /** Steps a variant runs without a warm-up step (on WASM): the first warms up, the second is timed. */
 export const DEFAULT_LAB_STEPS = 2;
 
+/** Steps measured after the warm-up step that WebGPU workers run first (variant.worker.ts, device.worker.ts). */
+export const WARM_LAB_STEPS = 1;
+
 /** The engine's prediction for one side of an experiment at the reader's settings. */
 export function predictSideBytes(experiment: ExperimentDefinition, side: ExperimentSide, model: ManifestModel, settings: LabSettings): number {
   const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };

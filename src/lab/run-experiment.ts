@@ -2,7 +2,7 @@ import { chooseBackend } from './backend';
 import { maxRelativeDifference } from './compare';
 import { EXPERIMENTS, findModel, type ExperimentId } from './experiments';
 import { loadManifest, MODELS_URL } from './manifest-loader';
-import { DEFAULT_LAB_STEPS, predictSideBytes } from './predict';
+import { DEFAULT_LAB_STEPS, predictSideBytes, WARM_LAB_STEPS } from './predict';
 import { LabRunError } from './lab-run-error';
 import type { LabProgress } from './progress';
 import type { Backend, VariantResult } from './protocol';
@@ -64,8 +64,7 @@ export async function runExperiment(
   const sides = [experiment.before, experiment.after].map((side) => {
     const model = findModel(manifest, side, settings, backend);
     const microBatches = side.microBatches(settings);
-    // On WebGPU the worker compiles every shader in a warm-up step first, so one step is warm.
-    const steps = experiment.steps ?? (backend === 'webgpu' ? 1 : DEFAULT_LAB_STEPS);
+    const steps = experiment.steps ?? (backend === 'webgpu' ? WARM_LAB_STEPS : DEFAULT_LAB_STEPS);
     const placement = { ...(side.loop ? { loop: side.loop } : {}), ...(side.weights ? { weights: side.weights } : {}), ...(side.gradients ? { gradients: side.gradients } : {}) };
     return { side, model, microBatches, spec: { model, batch: settings.batch, microBatches, seed: SEED, steps, ...placement } };
   });

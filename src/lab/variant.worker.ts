@@ -9,6 +9,7 @@ import { batchSlice, weightFeeds } from './feeds';
 import type { MemoryTracker } from './memory-tracker';
 import type { Backend, StepTransfer, StepSample, VariantRequest, VariantResult, VariantSpec } from './protocol';
 import { runPlan } from './run-plan';
+import { LAB_BATCH_MIN } from './settings';
 import { planStep } from './step-plan';
 import { postProgress, serveRequests } from './worker-channel';
 import type { WasmHeapProbe } from './wasm-heap';
@@ -37,14 +38,12 @@ async function runVariants(request: VariantRequest): Promise<VariantResult[]> {
     // A kernel's first run on WebGPU compiles its shader: seconds each on a software adapter. One
     // small step of the same graphs compiles them before anything is measured, so the measured
     // steps, their times included, are warm. Its buffers go with its sessions, before the baseline.
-    if (backend === 'webgpu') await runVariant(context, { ...variant, batch: WARM_UP_MICRO_BATCH * variant.microBatches, steps: 1 }, index, true);
+    // It takes the lab's smallest batch per micro-batch.
+    if (backend === 'webgpu') await runVariant(context, { ...variant, batch: LAB_BATCH_MIN * variant.microBatches, steps: 1 }, index, true);
     results.push(await runVariant(context, variant, index, false));
   }
   return results;
 }
-
-/** Examples per micro-batch in the warm-up step (the lab's smallest batch). */
-const WARM_UP_MICRO_BATCH = 8;
 
 async function runVariant(context: RunContext, spec: VariantSpec, index: number, warmUp: boolean): Promise<VariantResult> {
   const { ort, backend, gpu, tracker, heap } = context;

@@ -33,9 +33,9 @@ const describeSizes = ({ hidden, layers, batch }: LabSettings): string => `width
  */
 export function useLabSettings({ defaults, software, needsF16 = false }: StartingSizes): LabSettingsState {
   const initial: LabSettings = { ...DEFAULT_LAB_SETTINGS, ...defaults };
+  const sized: LabSettings = { ...initial, ...software };
   const [settings, setSettings] = useState(initial);
   const [batchText, setBatchText] = useState(String(initial.batch));
-  const [softwareNote, setSoftwareNote] = useState<string | null>(null);
   const [startedAt, setStartedAt] = useState<'software' | 'default' | null>(software ? null : 'default');
   const touched = useRef(false);
 
@@ -48,12 +48,8 @@ export function useLabSettings({ defaults, software, needsF16 = false }: Startin
         setStartedAt('default');
         return;
       }
-      const sized: LabSettings = { ...initial, ...software };
       setSettings(sized);
       setBatchText(String(sized.batch));
-      setSoftwareNote(
-        `This browser runs WebGPU on a software adapter, which does every GPU kernel on the CPU, so the sizes start at ${describeSizes(sized)} (on a GPU: ${describeSizes(initial)}).`,
-      );
       setStartedAt('software');
     });
     return () => {
@@ -64,7 +60,10 @@ export function useLabSettings({ defaults, software, needsF16 = false }: Startin
   return {
     settings,
     batchText,
-    softwareNote,
+    softwareNote:
+      startedAt === 'software'
+        ? `This browser runs WebGPU on a software adapter, which does every GPU kernel on the CPU, so the sizes start at ${describeSizes(sized)} (on a GPU: ${describeSizes(initial)}).`
+        : null,
     startedAt,
     change: (next, text) => {
       touched.current = true;

@@ -5,6 +5,7 @@
  * the other devices through the page.
  */
 import { classifyFailure } from '../classify-failure';
+import { LAB_BATCH_MIN } from '../settings';
 import { startMeasuredRuntime } from '../worker-gpu';
 import { createComm, withKeyPrefix, type Comm } from './comm';
 import type { DeviceContext } from './device-context';
@@ -38,16 +39,14 @@ async function run(start: DeviceStart, link: Comm): Promise<DeviceResult> {
   const ctx: DeviceContext = { ort, backend: start.backend, gpu, tracker, heap, comm: link, modelsUrl: start.modelsUrl, seed: start.seed, steps: start.steps, progress };
   // As in variant.worker.ts: one small step compiles every shader before anything is measured,
   // and releases what it made. Its messages carry keys of their own, so a device that finishes
-  // it early cannot mix them up with the measured step's.
+  // it early cannot mix them up with the measured step's. It takes the lab's smallest batch per
+  // device, or per micro-batch.
   if (start.backend === 'webgpu') {
     const warmUp: DeviceContext = { ...ctx, comm: withKeyPrefix(link, 'warm-up/'), steps: 1, progress: (stage) => progress(`compiling shaders (${stage})`) };
-    await runJob(warmUp, { ...start.job, batch: WARM_UP_EXAMPLES * (start.job.kind === 'pipeline' ? start.job.microBatches : start.size) });
+    await runJob(warmUp, { ...start.job, batch: LAB_BATCH_MIN * (start.job.kind === 'pipeline' ? start.job.microBatches : start.size) });
   }
   return runJob(ctx, start.job);
 }
-
-/** Examples per device, or per micro-batch, in the warm-up step. */
-const WARM_UP_EXAMPLES = 8;
 
 function runJob(ctx: DeviceContext, job: ClusterJob): Promise<DeviceResult> {
   return job.kind === 'pipeline' ? runPipelineStage(ctx, job) : runReplica(ctx, job);

@@ -3,6 +3,7 @@ import { maxRelativeDifference } from '../compare';
 import { loadManifest, MODELS_URL } from '../manifest-loader';
 import type { LabProgress } from '../progress';
 import type { Backend } from '../protocol';
+import { WARM_LAB_STEPS } from '../predict';
 import { loadRuntime } from '../runtime';
 import type { LabSettings } from '../settings';
 import { findClusterModel, PARALLEL_EXPERIMENTS, type ClusterSideSpec, type ParallelExperimentId } from './parallel-experiments';
@@ -55,9 +56,6 @@ export const NEEDS_WEBGPU =
 /** Same weights and data on both sides. */
 const SEED = 42;
 
-/** Each device measures one step, after a warm-up step that compiles its shaders (device.worker.ts). */
-const MEASURED_STEPS = 1;
-
 /**
  * Runs a multi-device experiment: the "before" side's devices, then the "after" side's, each
  * a fresh set of workers, and compares what they computed.
@@ -73,7 +71,7 @@ export async function runParallelExperiment(id: ParallelExperimentId, settings: 
   const runSide = async (spec: ClusterSideSpec): Promise<ClusterSide> => {
     const model = findClusterModel(manifest, spec, settings);
     const devices = spec.devices(settings);
-    const results = await runCluster(devices, { backend, runtime, modelsUrl, seed: SEED, steps: MEASURED_STEPS, job: spec.job(model, settings, manifest) }, (p) =>
+    const results = await runCluster(devices, { backend, runtime, modelsUrl, seed: SEED, steps: WARM_LAB_STEPS, job: spec.job(model, settings, manifest) }, (p) =>
       onProgress({
         phase: 'run',
         label: `${spec.label}, GPU ${p.rank}`,
