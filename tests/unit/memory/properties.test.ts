@@ -43,6 +43,12 @@ const configArbitrary: fc.Arbitrary<EstimateOptions> = fc
     return options;
   });
 
+/** Found by CI (seed -708401622): full recompute moves the per-GPU figures from the first stage to the last. */
+const PIPELINE_STAGE_SWITCH: EstimateOptions = {
+  arch: 'gpt2', hidden: 64, layers: 3, heads: 4, kvHeads: 1, vocab: 47698, microBatch: 11, gradAccum: 2, precision: 'fp32',
+  optimizer: 'sgd', recompute: 'none', flashAttention: false, dp: 1, zero: 0, tp: 4, sp: false, pp: 2, offload: 'none', mode: 'train', seq: 1,
+};
+
 function run(options: EstimateOptions): EstimateResult {
   const outcome = estimateMemory(options);
   if (!outcome.ok) throw new Error(JSON.stringify({ options, errors: outcome.errors }));
@@ -89,10 +95,16 @@ describe('estimateMemory(random valid input)', () => {
   test('full ≤ selective ≤ none recompute (transformers, default segments)', () => {
     fc.assert(fc.property(configArbitrary.filter((o) => o.arch !== 'mlp'), (options) => {
       const base = { ...options, mode: 'train' as const };
-      const [none, selective, full] = (['none', 'selective', 'full'] as const).map((recompute) => run({ ...base, recompute }).perGpu.activations);
-      expect(selective).toBeLessThanOrEqual(none ?? 0);
-      expect(full).toBeLessThanOrEqual(selective ?? 0);
-    }), { numRuns: 200 });
+      const [none, selective, full] = (['none', 'selective', 'full'] as const).map((recompute) => run({ ...base, recompute }));
+      if (none === undefined || selective === undefined || full === undefined) throw new Error('unreachable');
+      expect(selective.perGpu.total).toBeLessThanOrEqual(none.perGpu.total);
+      expect(full.perGpu.total).toBeLessThanOrEqual(selective.perGpu.total);
+      // Under pipeline parallelism the figures describe the larger of the first and last stage, and a
+      // policy can change which one that is (PIPELINE_STAGE_SWITCH); within one
+      // stage the activations themselves shrink.
+      if (none.stage === selective.stage) expect(selective.perGpu.activations).toBeLessThanOrEqual(none.perGpu.activations);
+      if (selective.stage === full.stage) expect(full.perGpu.activations).toBeLessThanOrEqual(selective.perGpu.activations);
+    }), { numRuns: 200, examples: [[PIPELINE_STAGE_SWITCH]] });
   });
 
   test('full recompute never exceeds none for the mlp once L ≥ 4 (ceil(L/k) + k ≤ L)', () => {
