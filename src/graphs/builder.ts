@@ -35,6 +35,12 @@ export interface NodeRecord {
   readonly attributes: Readonly<Record<string, AttributeValue>>;
 }
 
+/** The node's integer attribute `key`, or `fallback` where it is absent (ONNX attribute defaults). */
+export function intAttribute(node: NodeRecord, key: string, fallback: number): number {
+  const value = node.attributes[key];
+  return value !== undefined && 'int' in value ? value.int : fallback;
+}
+
 /** Emits the gradient of a composite's inputs given its outputs' gradients. */
 export type CompositeBackward = (
   b: GraphBuilder,

@@ -13,7 +13,7 @@
  * lab's sizes (at most 2,048×512 by 512×512) that costs milliseconds, not measured here for want
  * of a GPU.
  */
-import type { GraphBuilder, NodeRecord } from './builder.ts';
+import { intAttribute, type GraphBuilder, type NodeRecord } from './builder.ts';
 
 /** Einsum equations for op(A)·op(B), indexed by [transA][transB]. */
 const EQUATIONS = [
@@ -21,10 +21,7 @@ const EQUATIONS = [
   ['ki,kj->ij', 'ki,jk->ij'],
 ] as const;
 
-const flag = (node: NodeRecord, name: string): 0 | 1 => {
-  const value = node.attributes[name];
-  return value !== undefined && 'int' in value && value.int !== 0 ? 1 : 0;
-};
+const flag = (node: NodeRecord, name: string): 0 | 1 => (intAttribute(node, name, 0) !== 0 ? 1 : 0);
 
 /**
  * The node as it is written to the file: an Einsum for a 2-D matrix product without a bias

@@ -7,7 +7,7 @@
  * its inputs), because every forward tensor a rule touches stays alive until the backward —
  * that is the activation memory the lessons talk about.
  */
-import type { Dim, GraphBuilder, NodeRecord } from './builder.ts';
+import { intAttribute, type Dim, type GraphBuilder, type NodeRecord } from './builder.ts';
 import { isFloat } from './dtype.ts';
 import * as op from './ops.ts';
 import { unbroadcastAxes } from './shape.ts';
@@ -59,11 +59,6 @@ function output(node: NodeRecord): string {
   const name = node.outputs[0];
   if (name === undefined) throw new Error(`${node.opType} has no output`);
   return name;
-}
-
-function intAttr(node: NodeRecord, key: string, fallback: number): number {
-  const a = node.attributes[key];
-  return a !== undefined && 'int' in a ? a.int : fallback;
 }
 
 /** Broadcasts a reduced gradient back over the reduced axes of `x` (inverse of ReduceSum). */
@@ -164,7 +159,7 @@ export const GRAD_RULES: Readonly<Record<string, GradRule>> = {
     const x = input(node, 0);
     const rank = b.info(x).shape.length;
     let g = dy;
-    if (intAttr(node, 'keepdims', 1) === 0) {
+    if (intAttribute(node, 'keepdims', 1) === 0) {
       const axesName = node.inputs[1];
       const axes = axesName === undefined ? [...Array(rank).keys()] : Array.from(b.constants.get(axesName)?.values ?? []);
       g = op.unsqueeze(b, g, axes.map((a) => (a < 0 ? a + rank : a)));

@@ -1,6 +1,6 @@
 import type { ManifestModel } from '../graphs/manifest';
 import { estimateMemory, type EstimateOptions, type MemoryLine } from '../memory/index';
-import type { ExperimentDefinition, ExperimentSide } from './experiments';
+import type { ExperimentSide } from './experiments';
 import type { LabSettings } from './settings';
 
 /** How a lab run differs from a plain fp32 step, in the memory engine's vocabulary. */
@@ -90,15 +90,9 @@ export function labEstimateOptions(model: ManifestModel, { batch, microBatches }
   };
 }
 
-/** Steps a variant runs without a warm-up step (on WASM): the first warms up, the second is timed. */
-export const DEFAULT_LAB_STEPS = 2;
-
-/** Steps measured after the warm-up step that WebGPU workers run first (variant.worker.ts, device.worker.ts). */
-export const WARM_LAB_STEPS = 1;
-
-/** The engine's prediction for one side of an experiment at the reader's settings. */
-export function predictSideBytes(experiment: ExperimentDefinition, side: ExperimentSide, model: ManifestModel, settings: LabSettings): number {
+/** The engine's prediction for one side of an experiment at the reader's settings, run for `steps` steps. */
+export function predictSideBytes(side: ExperimentSide, model: ManifestModel, settings: LabSettings, steps: number): number {
   const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };
   if (side.weights === 'streamed') return predictStreamedBytes(model, shape);
-  return side.loop?.retain ? predictLeakyLoopBytes(model, shape, experiment.steps ?? DEFAULT_LAB_STEPS) : predictLabBytes(model, shape);
+  return side.loop?.retain ? predictLeakyLoopBytes(model, shape, steps) : predictLabBytes(model, shape);
 }

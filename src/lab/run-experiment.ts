@@ -2,13 +2,14 @@ import { chooseBackend } from './backend';
 import { maxRelativeDifference } from './compare';
 import { EXPERIMENTS, findModel, type ExperimentId } from './experiments';
 import { loadManifest, MODELS_URL } from './manifest-loader';
-import { DEFAULT_LAB_STEPS, predictSideBytes, WARM_LAB_STEPS } from './predict';
+import { predictSideBytes } from './predict';
 import { LabRunError } from './lab-run-error';
 import type { LabProgress } from './progress';
 import type { Backend, VariantResult } from './protocol';
 import { runVariants } from './run-variant';
 import { loadRuntime } from './runtime';
 import type { LabSettings } from './settings';
+import { measuredSteps } from './warm-up';
 
 /**
  * The bytes a run added over its fresh runtime: peak minus baseline. On WebGPU the baseline is
@@ -61,10 +62,10 @@ export async function runExperiment(
   const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
   const manifest = await loadManifest();
 
+  const steps = experiment.steps ?? measuredSteps(backend);
   const sides = [experiment.before, experiment.after].map((side) => {
     const model = findModel(manifest, side, settings, backend);
     const microBatches = side.microBatches(settings);
-    const steps = experiment.steps ?? (backend === 'webgpu' ? WARM_LAB_STEPS : DEFAULT_LAB_STEPS);
     const placement = { ...(side.loop ? { loop: side.loop } : {}), ...(side.weights ? { weights: side.weights } : {}), ...(side.gradients ? { gradients: side.gradients } : {}) };
     return { side, model, microBatches, spec: { model, batch: settings.batch, microBatches, seed: SEED, steps, ...placement } };
   });
@@ -89,7 +90,7 @@ export async function runExperiment(
     modelId: model.id,
     batch: settings.batch,
     microBatches,
-    predictedBytes: predictSideBytes(experiment, side, model, settings),
+    predictedBytes: predictSideBytes(side, model, settings, steps),
     result: results[i]!,
   })) as [SideOutcome, SideOutcome];
   const gradientDifference = maxRelativeDifference(after.result.gradients, before.result.gradients);

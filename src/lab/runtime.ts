@@ -5,11 +5,14 @@ import { downloadWithProgress, type DownloadProgress } from './download';
 /**
  * Which onnxruntime-web build runs: both carry the native WebGPU and the WASM backends, and
  * differ in how WebAssembly waits for the GPU. `jspi` uses the browser's JavaScript Promise
- * Integration (Chrome and Edge 137+): 16.8 MB, and its first session started in 2.5 s on
- * SwiftShader's host against 4.2 s. `asyncify` rewrites the code to pause without it (26.8 MB)
- * and runs everywhere else (Safari, older browsers).
+ * Integration (Chrome and Edge 137+): its first session started in 2.5 s on SwiftShader's host
+ * against 4.2 s. `asyncify` rewrites the code to pause without it, a larger file, and runs
+ * everywhere else (Safari, older browsers).
  */
 export type RuntimeBuild = 'jspi' | 'asyncify';
+
+/** Each build's download in MB (10^6 bytes), rounded; tests check them against the installed files. */
+export const RUNTIME_DOWNLOAD_MB: Readonly<Record<RuntimeBuild, number>> = { jspi: 17, asyncify: 27 };
 
 /** A compiled onnxruntime-web module and the build it came from. */
 export interface LabRuntime {

@@ -9,10 +9,10 @@ import { batchSlice, weightFeeds } from './feeds';
 import type { MemoryTracker } from './memory-tracker';
 import type { Backend, StepTransfer, StepSample, VariantRequest, VariantResult, VariantSpec } from './protocol';
 import { runPlan } from './run-plan';
-import { LAB_BATCH_MIN } from './settings';
 import { planStep } from './step-plan';
 import { postProgress, serveRequests } from './worker-channel';
 import type { WasmHeapProbe } from './wasm-heap';
+import { warmsUp, warmUpBatch } from './warm-up';
 import { residentWeights, streamedWeights } from './weight-placement';
 import { cpuTensor, createSession, fetchGraph, startMeasuredRuntime, type Ort, type Session, type Tensor, type WorkerDevice } from './worker-gpu';
 
@@ -35,11 +35,8 @@ async function runVariants(request: VariantRequest): Promise<VariantResult[]> {
   const context: RunContext = { ort, backend, gpu, tracker, heap, modelsUrl };
   const results: VariantResult[] = [];
   for (const [index, variant] of request.variants.entries()) {
-    // A kernel's first run on WebGPU compiles its shader: seconds each on a software adapter. One
-    // small step of the same graphs compiles them before anything is measured, so the measured
-    // steps, their times included, are warm. Its buffers go with its sessions, before the baseline.
-    // It takes the lab's smallest batch per micro-batch.
-    if (backend === 'webgpu') await runVariant(context, { ...variant, batch: LAB_BATCH_MIN * variant.microBatches, steps: 1 }, index, true);
+    // The warm-up step (warm-up.ts): its buffers go with its sessions, before the baseline is taken.
+    if (warmsUp(backend)) await runVariant(context, { ...variant, batch: warmUpBatch(variant.microBatches), steps: 1 }, index, true);
     results.push(await runVariant(context, variant, index, false));
   }
   return results;

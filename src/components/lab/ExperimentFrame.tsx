@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { Backend } from '../../lab/protocol';
 import type { LabProgress, LabSample } from '../../lab/progress';
 import { LabRunError } from '../../lab/lab-run-error';
+import { RUNTIME_DOWNLOAD_MB } from '../../lab/runtime';
 import { SIZE_FIELDS, validateLabSettings, type BatchSplit, type LabField, type LabSettings } from '../../lab/settings';
 import LabControls from './LabControls';
 import { MiB } from './format';
@@ -10,8 +11,8 @@ import { useLabSettings } from './useLabSettings';
 import '../widget.css';
 import './lab.css';
 
-/** The runtime's size as `loadRuntime` picks it (src/lab/runtime.ts). */
-const RUNTIME_DOWNLOAD = '17 MB in browsers with WebAssembly JSPI such as Chrome and Edge, 27 MB in others';
+/** The runtime's size as `loadRuntime` picks it: both, since the build is chosen only on Run. */
+const RUNTIME_DOWNLOAD = `${RUNTIME_DOWNLOAD_MB.jspi} MB in browsers with WebAssembly JSPI such as Chrome and Edge, ${RUNTIME_DOWNLOAD_MB.asyncify} MB in others`;
 
 /** The figures every experiment puts on its root element: the test contract. */
 export interface ContractFigures {

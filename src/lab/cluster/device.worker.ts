@@ -5,7 +5,7 @@
  * the other devices through the page.
  */
 import { classifyFailure } from '../classify-failure';
-import { LAB_BATCH_MIN } from '../settings';
+import { warmsUp, warmUpBatch } from '../warm-up';
 import { startMeasuredRuntime } from '../worker-gpu';
 import { createComm, withKeyPrefix, type Comm } from './comm';
 import type { DeviceContext } from './device-context';
@@ -37,13 +37,11 @@ async function run(start: DeviceStart, link: Comm): Promise<DeviceResult> {
   progress('starting onnxruntime-web');
   const { ort, gpu, tracker, heap } = await startMeasuredRuntime(start.backend, start.runtime, start.modelsUrl, start.job.model.graphs[0]?.file);
   const ctx: DeviceContext = { ort, backend: start.backend, gpu, tracker, heap, comm: link, modelsUrl: start.modelsUrl, seed: start.seed, steps: start.steps, progress };
-  // As in variant.worker.ts: one small step compiles every shader before anything is measured,
-  // and releases what it made. Its messages carry keys of their own, so a device that finishes
-  // it early cannot mix them up with the measured step's. It takes the lab's smallest batch per
-  // device, or per micro-batch.
-  if (start.backend === 'webgpu') {
+  // The warm-up's messages carry keys of their own, so a device that finishes it early cannot mix
+  // them up with the measured step's.
+  if (warmsUp(start.backend)) {
     const warmUp: DeviceContext = { ...ctx, comm: withKeyPrefix(link, 'warm-up/'), steps: 1, progress: (stage) => progress(`compiling shaders (${stage})`) };
-    await runJob(warmUp, { ...start.job, batch: LAB_BATCH_MIN * (start.job.kind === 'pipeline' ? start.job.microBatches : start.size) });
+    await runJob(warmUp, { ...start.job, batch: warmUpBatch(start.job.kind === 'pipeline' ? start.job.microBatches : start.size) });
   }
   return runJob(ctx, start.job);
 }

@@ -3,9 +3,9 @@ import { maxRelativeDifference } from '../compare';
 import { loadManifest, MODELS_URL } from '../manifest-loader';
 import type { LabProgress } from '../progress';
 import type { Backend } from '../protocol';
-import { WARM_LAB_STEPS } from '../predict';
 import { loadRuntime } from '../runtime';
 import type { LabSettings } from '../settings';
+import { measuredSteps } from '../warm-up';
 import { findClusterModel, PARALLEL_EXPERIMENTS, type ClusterSideSpec, type ParallelExperimentId } from './parallel-experiments';
 import type { DeviceResult, TensorSet } from './protocol';
 import { runCluster } from './run-cluster';
@@ -71,7 +71,7 @@ export async function runParallelExperiment(id: ParallelExperimentId, settings: 
   const runSide = async (spec: ClusterSideSpec): Promise<ClusterSide> => {
     const model = findClusterModel(manifest, spec, settings);
     const devices = spec.devices(settings);
-    const results = await runCluster(devices, { backend, runtime, modelsUrl, seed: SEED, steps: WARM_LAB_STEPS, job: spec.job(model, settings, manifest) }, (p) =>
+    const results = await runCluster(devices, { backend, runtime, modelsUrl, seed: SEED, steps: measuredSteps(backend), job: spec.job(model, settings, manifest) }, (p) =>
       onProgress({
         phase: 'run',
         label: `${spec.label}, GPU ${p.rank}`,

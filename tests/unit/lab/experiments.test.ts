@@ -5,6 +5,7 @@ import { generateModel } from '../../../src/graphs/factory';
 import { EXPERIMENTS, findModel } from '../../../src/lab/experiments';
 import { predictSideBytes } from '../../../src/lab/predict';
 import { DEFAULT_LAB_SETTINGS, LAB_LAYERS, LAB_WIDTHS } from '../../../src/lab/settings';
+import { measuredSteps } from '../../../src/lab/warm-up';
 
 const manifest = { version: 1, opset: 17, batchDim: 'batch', models: demoCatalog().flatMap((demo) => demo.variants.map((v) => generateModel(demo, v).entry)) } as unknown as Manifest<unknown>;
 
@@ -25,7 +26,7 @@ describe('EXPERIMENTS', () => {
 
     test('the engine predicts less memory after the technique than before (default sizes)', () => {
       const settings = { ...DEFAULT_LAB_SETTINGS, ...experiment.defaults };
-      const predict = (side: typeof experiment.before) => predictSideBytes(experiment, side, findModel(manifest, side, settings, 'webgpu'), settings);
+      const predict = (side: typeof experiment.before) => predictSideBytes(side, findModel(manifest, side, settings, 'webgpu'), settings, experiment.steps ?? measuredSteps('webgpu'));
       expect(predict(experiment.after)).toBeLessThan(predict(experiment.before));
     });
   });
