@@ -1,12 +1,13 @@
 /** `estimate --help`, generated from the shared flag vocabulary. */
-import { FLAG_SPECS, GPU_PRESETS, MODEL_PRESETS } from '../memory/index.ts';
+import { FLAG_ALIASES, FLAGS, GPU_PRESETS, MODEL_PRESETS } from '../memory/index.ts';
 
 /** Help text for the estimate CLI. */
 export function estimateHelp(): string {
-  const flagLines = FLAG_SPECS.map((spec) => {
-    const head = `  --${spec.name}${spec.placeholder === '' ? '' : ` ${spec.placeholder}`}`;
-    return `${head.padEnd(46)} ${spec.help}`;
+  const flagLines = FLAGS.map((spec) => {
+    const head = `  --${spec.flag}${spec.placeholder === '' ? '' : ` ${spec.placeholder}`}`;
+    return `${head.padEnd(46)} ${spec.help}${spec.default === undefined ? '' : ` (default ${spec.default})`}`;
   });
+  const aliasLines = FLAG_ALIASES.map((alias) => `${`  --${alias.flag}`.padEnd(46)} ${alias.help}`);
   return [
     'Usage: npm run --silent estimate -- [flags]',
     '',
@@ -16,6 +17,7 @@ export function estimateHelp(): string {
     '',
     'Flags:',
     ...flagLines,
+    ...aliasLines,
     `${'  --json'.padEnd(46)} print exactly one JSON object (bytes as integers)`,
     `${'  --sources'.padEnd(46)} print the source of every line in the table`,
     `${'  -h, --help'.padEnd(46)} show this help`,

@@ -1,6 +1,6 @@
 /** The estimate CLI as a testable function: argv in, exit code and output text out. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { estimateMemory, FLAG_SPECS, formatEstimateFlags, parseEstimateFlags, type EstimateResult, type RawFlags } from '../memory/index.ts';
+import { estimateMemory, FLAG_ALIASES, FLAGS, formatEstimateFlags, parseEstimateFlags, type EstimateResult, type RawFlags } from '../memory/index.ts';
 import { estimateHelp } from './help.ts';
 import { renderTable } from './table.ts';
 
@@ -15,7 +15,8 @@ export interface CliOutput {
 type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 
 const OPTIONS: OptionSpecs = {
-  ...Object.fromEntries(FLAG_SPECS.map((spec) => [spec.name, { type: spec.kind === 'boolean' ? 'boolean' : 'string' } as const])),
+  ...Object.fromEntries(FLAGS.map((spec) => [spec.flag, { type: spec.kind === 'boolean' ? 'boolean' : 'string' } as const])),
+  ...Object.fromEntries(FLAG_ALIASES.map((alias) => [alias.flag, { type: 'boolean' } as const])),
   json: { type: 'boolean' },
   sources: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -43,9 +44,13 @@ export function toJson(result: EstimateResult, flags: Record<string, string>): R
     model: result.modelId,
     params: result.params,
     activeParams: result.activeParams,
+    trainableParams: result.trainableParams,
     paramsPerGpu: result.paramsPerGpu,
     stage: result.stage,
     perGpu: result.perGpu,
+    peakPhase: result.peakPhase,
+    peakMoment: result.peakMoment,
+    timeline: result.timeline,
     perCpu: result.perCpu,
     perNvme: result.perNvme,
     gpu: result.gpu === null ? null : { id: result.gpu.id, memoryBytes: result.gpu.memoryBytes },

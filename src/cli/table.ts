@@ -1,5 +1,6 @@
 /** Human-readable table of an estimate. */
 import { formatBytes, formatCount, formatSeconds, type EstimateResult, type MemoryLine } from '../memory/index.ts';
+import { renderTimeline } from './timeline-chart.ts';
 
 const LABEL_WIDTH = 70;
 
@@ -31,10 +32,11 @@ export function renderTable(result: EstimateResult, withSources = false): string
   const moe = result.activeParams !== result.params ? ` (${formatCount(result.activeParams)} active)` : '';
   out.push(`Model     ${name} · ${formatCount(result.params)} params${moe}`);
   if (result.mode === 'train') {
-    out.push(`Setup     ${r.precision} · ${r.optimizer} · micro-batch ${r.microBatch} × seq ${r.seq} · grad-accum ${r.gradAccum} · recompute ${r.recompute}${r.flashAttention ? ' · flash-attention' : ''}${r.dropout ? ' · dropout' : ''}`);
+    out.push(`Setup     ${r.precision} · ${r.optimizer} (${r.optimizerImpl}) · micro-batch ${r.microBatch} × seq ${r.seq} · grad-accum ${r.gradAccum} · recompute ${r.recompute} · ${r.attention} attention · ${r.kernels} kernels · grads ${r.grads}${r.dropout ? ' · dropout' : ''}`);
+    if (r.finetune !== 'full') out.push(`Finetune  ${r.finetune} · rank ${r.loraRank} · targets ${r.loraTargets} · ${formatCount(result.trainableParams)} trainable params`);
     out.push(`Parallel  dp ${r.dp} · zero ${r.zero} · tp ${r.tp}${r.sp ? ' + sp' : ''} · pp ${r.pp} · offload ${r.offload}${r.offload === 'none' ? '' : ` (${r.offloadDevice})`}${r.teacher === null ? '' : ` · teacher ${r.teacher.id}`}`);
   } else {
-    out.push(`Setup     weights ${r.weights} · batch ${r.microBatch} · ${r.tokens} tokens cached · tp ${r.tp} · pp ${r.pp}${r.flashAttention ? ' · flash-attention' : ''}`);
+    out.push(`Setup     weights ${r.weights} · batch ${r.microBatch} · ${r.tokens} tokens cached · tp ${r.tp} · pp ${r.pp} · ${r.attention} attention`);
   }
   out.push('');
   out.push(`  ${'Per GPU'.padEnd(LABEL_WIDTH)} ${'GiB'.padStart(14)} ${'GB'.padStart(14)}`);
@@ -46,7 +48,10 @@ export function renderTable(result: EstimateResult, withSources = false): string
     ['KV cache', g.kvCache], ['overhead', g.overhead],
   ];
   out.push(`  ${subtotals.filter(([, b]) => b > 0).map(([n, b]) => `${n} ${sized(b, 'GiB')}`).join(' · ')}`);
-  out.push(row('Total per GPU', g.total));
+  out.push(row(`Peak per GPU (${result.peakMoment}: ${result.peakPhase})`, g.total));
+  out.push(row('Sum of parts (upper bound: every line alive at once)', g.sumOfParts));
+  out.push('');
+  out.push(...renderTimeline(result));
   const hostLines = result.lines.filter((l) => l.device !== 'gpu');
   if (hostLines.length > 0) {
     out.push('');

@@ -12,6 +12,26 @@ export type Recompute = 'none' | 'selective' | 'full';
 /** Every recompute policy. */
 export const RECOMPUTES: readonly Recompute[] = ['none', 'selective', 'full'];
 
+/**
+ * Attention kernel. `sdpa`: `torch.nn.functional.scaled_dot_product_attention` with the FlashAttention or
+ * memory-efficient backend, the default of PyTorch 2.x and of Hugging Face Transformers (`attn_implementation="sdpa"`),
+ * which keeps no s×s tensor. `eager`: scores materialised and kept for backward.
+ */
+export type Attention = 'sdpa' | 'eager';
+
+/** Every attention kernel. */
+export const ATTENTIONS: readonly Attention[] = ['sdpa', 'eager'];
+
+/**
+ * Whose code computes the layers. `eager`: plain PyTorch modules as Hugging Face Transformers writes them (Python
+ * tanh-GELU for GPT-2, RMSNorm with an fp32 upcast, autocast casting each Linear's input on its own). `fused`:
+ * Megatron-LM's fused kernels, the accounting of Korthikanti et al. 2022.
+ */
+export type Kernels = 'eager' | 'fused';
+
+/** Every kernel family. */
+export const KERNELS: readonly Kernels[] = ['eager', 'fused'];
+
 /** Inputs of the per-layer activation formula. Sizes in elements, counts in units. */
 export interface LayerActivationShape {
   /** Sequence length s, tokens. */
@@ -26,16 +46,24 @@ export interface LayerActivationShape {
   kvHeads: number;
   /** MLP inner width f. */
   ffn: number;
-  /** MLP kind: GELU keeps 2 f-wide tensors, SwiGLU keeps 4. */
+  /** MLP kind: GELU keeps 2 f-wide tensors (fused), SwiGLU keeps 4. */
   mlp: 'gelu' | 'swiglu';
+  /** Norm kind (eager kernels only: RMSNorm as Hugging Face writes it keeps an fp32 copy of its input). */
+  norm: 'layernorm' | 'rmsnorm';
+  /** Eager GELU is GPT-2's Python `gelu_new` (keeps four f-wide intermediates) rather than `F.gelu`. */
+  pythonGelu: boolean;
   /** Experts each token visits (MoE top-k); 1 for dense. */
   topK: number;
   /** Whether dropout layers (and their 1-byte masks) are active. */
   dropout: boolean;
-  /** Whether attention is FlashAttention (no s×s tensors are stored). */
-  flashAttention: boolean;
-  /** Bytes per stored activation element (2 for 16-bit, 4 for fp32). */
+  /** Attention kernel. */
+  attention: Attention;
+  /** Kernel family. */
+  kernels: Kernels;
+  /** Bytes per element of the layers' compute dtype e (2 for 16-bit, 4 for fp32). */
   bytesPerElement: number;
+  /** Bytes per element of the residual stream r: 4 under autocast (fp32 weights make an fp32 stream), else e. */
+  residualBytes: number;
   /** Tensor-parallel degree t. */
   tp: number;
   /** Whether sequence parallelism shards the non-tensor-parallel regions by t. */
@@ -44,11 +72,11 @@ export interface LayerActivationShape {
 
 /** Bytes one transformer layer stores for backward, per GPU, for one micro-batch. */
 export interface LayerActivationBytes {
-  /** Outside the tensor-parallel regions: norm inputs, QKV and fc1 inputs, dropout masks (Korthikanti's "10sbh"). */
+  /** Outside the tensor-parallel regions: norm inputs and statistics, dropout masks (Korthikanti's "10sbh"). */
   replicated: number;
   /** Inside the tensor-parallel regions, excluding the s×s attention core (Korthikanti's "24sbh/t"). */
   tensorParallel: number;
-  /** The s×s attention core: softmax output, dropout mask and output (Korthikanti's "5as²b/t"). */
+  /** The s×s attention core (eager attention) or the kernel's softmax statistics (SDPA): Korthikanti's "5as²b/t". */
   attentionCore: number;
   /** Everything the layer stores without recompute: replicated + tensorParallel + attentionCore. */
   full: number;
@@ -56,28 +84,95 @@ export interface LayerActivationBytes {
   input: number;
 }
 
+/** The same layer counted in its raw terms, before tensor and sequence parallelism divide them. */
+interface LayerTerms {
+  replicated: number;
+  tensorParallel: number;
+  attentionCore: number;
+}
+
 /**
- * Activation bytes of one transformer layer (Korthikanti et al. 2022, arXiv 2205.05198, §4.1 and Table 2):
- * attention 11sbh + 5as²b, MLP 19sbh, norms 4sbh for GPT with 16-bit activations; tensor parallel
- * sbh(10 + 24/t + 5as/(ht)); with sequence parallel sbh(34/t + 5as/(ht)).
+ * Activation bytes of one transformer layer, per GPU, for one micro-batch.
+ * `fused`: Korthikanti et al. 2022 (arXiv 2205.05198) §4.1 and Table 2, term by term: attention 11sbh + 5as²b,
+ * MLP 19sbh, norms 4sbh for GPT with 16-bit activations; tensor parallel sbh(10 + 24/t + 5as/(ht)); with
+ * sequence parallel sbh(34/t + 5as/(ht)). `eager`: what PyTorch autograd saves for Hugging Face's modules,
+ * derived op by op in `eagerLayerTerms` and held to the PyTorch fixtures in tests/fixtures/pytorch.
  */
 export function layerActivationBytes(shape: LayerActivationShape): LayerActivationBytes {
-  const { seq: s, microBatch: b, hidden: h, heads: a, ffn: f, bytesPerElement: e, tp: t } = shape;
+  const { seq: s, microBatch: b, hidden: h, tp: t } = shape;
+  const terms = shape.kernels === 'fused' ? fusedLayerTerms(shape) : eagerLayerTerms(shape);
+  const replicated = shape.sp ? ceilDiv(terms.replicated, t) : terms.replicated;
+  const tensorParallel = ceilDiv(terms.tensorParallel, t);
+  const attentionCore = ceilDiv(terms.attentionCore, t);
+  const inputBytes = shape.residualBytes * s * b * h;
+  const input = shape.sp ? ceilDiv(inputBytes, t) : inputBytes;
+  return { replicated, tensorParallel, attentionCore, full: replicated + tensorParallel + attentionCore, input };
+}
+
+/** FlashAttention and the memory-efficient kernel keep one fp32 log-sum-exp per row and head (Dao et al. 2022, arXiv 2205.14135 Alg. 2). */
+function sdpaStatistics(shape: LayerActivationShape): number {
+  return 4 * shape.heads * shape.seq * shape.microBatch;
+}
+
+/** Korthikanti et al. 2022 §4.1, generalised to e bytes per element, GQA, SwiGLU, MoE top-k and no dropout. */
+function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
+  const { seq: s, microBatch: b, hidden: h, heads: a, ffn: f, bytesPerElement: e } = shape;
   const sbh = s * b * h;
   const kvShare = shape.kvHeads / shape.heads;
   const mask = shape.dropout ? 1 : 0;
   // Two norm inputs, the QKV-projection input and the fc1 input (e each), two dropout masks (1 byte each).
-  const replicatedRaw = sbh * (4 * e + 2 * mask);
+  const replicated = sbh * (4 * e + 2 * mask);
   // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product.
   const mlpTensors = shape.mlp === 'swiglu' ? 4 : 2;
-  const tensorParallelRaw = e * sbh * (1 + 2 * kvShare + 1) + shape.topK * mlpTensors * e * s * b * f;
-  // Softmax output (e), and with dropout its 1-byte mask and e-byte output; FlashAttention stores none of them.
-  const coreRaw = shape.flashAttention ? 0 : a * s * s * b * (e + mask * (1 + e));
-  const replicated = shape.sp ? ceilDiv(replicatedRaw, t) : replicatedRaw;
-  const tensorParallel = ceilDiv(tensorParallelRaw, t);
-  const attentionCore = ceilDiv(coreRaw, t);
-  const input = shape.sp ? ceilDiv(e * sbh, t) : e * sbh;
-  return { replicated, tensorParallel, attentionCore, full: replicated + tensorParallel + attentionCore, input };
+  const tensorParallel = e * sbh * (1 + 2 * kvShare + 1) + shape.topK * mlpTensors * e * s * b * f;
+  // Softmax output (e), and with dropout its 1-byte mask and e-byte output; SDPA keeps only its statistics.
+  const attentionCore = shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * s * b * (e + mask * (1 + e));
+  return { replicated, tensorParallel, attentionCore };
+}
+
+/**
+ * What autograd keeps for one Hugging Face decoder layer (transformers `modeling_gpt2.py`, `modeling_llama.py`,
+ * `modeling_bert.py`), counted op by op with CUDA's 1-byte dropout masks. r is the residual stream's bytes per
+ * element (fp32 under autocast), e the compute dtype's, and under autocast every Linear casts its fp32 input on its
+ * own (autocast caches only leaf weights: torch/csrc/autograd autocast_mode.cpp `cached_cast`).
+ * - Norms. LayerNorm keeps its input (r) and fp32 mean and rstd (8 B per token); Llama's RMSNorm upcasts its
+ *   input to fp32 and keeps it, the normalised tensor (r) and rstd (4 B per token).
+ * - Attention. GPT-2's fused c_attn output holds Q, K and V (3e); Llama keeps Q and K, V after `repeat_kv`
+ *   (full width under eager, kv width under SDPA with `enable_gqa`). Eager keeps the fp32 softmax (autocast runs
+ *   softmax in fp32), its e-byte cast for A·V and, with dropout, a mask and the dropped copy; SDPA keeps its
+ *   output and fp32 statistics. The output projection keeps its (transposed, contiguous) input.
+ * - MLP. SwiGLU keeps gate, silu(gate), up and their product (4e per f). GPT-2's `gelu_new` keeps x (an fp32
+ *   copy under autocast, `pow` runs in fp32), tanh(·) and 1 + tanh(·) in that dtype, 0.5·x in e, and the
+ *   down projection's input; `F.gelu` keeps x and the down projection's input.
+ * Checked against PyTorch 1.13 (shared/PYTORCH-MEASURED.md): GPT-2 fp32 with native dropout 114·sbh + 9·as²b + 16·bs.
+ */
+function eagerLayerTerms(shape: LayerActivationShape): LayerTerms {
+  const { seq: s, microBatch: b, hidden: h, heads: a, ffn: f, bytesPerElement: e, residualBytes: r } = shape;
+  const sbh = s * b * h;
+  const sbf = s * b * f;
+  const sb = s * b;
+  const casts = r !== e;
+  const mask = shape.dropout ? 1 : 0;
+  const llama = shape.norm === 'rmsnorm';
+  const normBytes = llama ? (4 + r) * sbh + 4 * sb : r * sbh + 8 * sb;
+  const kvShare = shape.kvHeads / shape.heads;
+  // Inputs of the projections that read a norm output: Llama's q, k, v and gate, up each cast their own copy.
+  const qkvInputs = (llama && casts ? 3 : 1) * e * sbh;
+  const mlpInputs = (llama && casts ? 2 : 1) * e * sbh;
+  const kvWidth = llama && shape.attention === 'sdpa' ? kvShare : 1;
+  const qkv = llama ? e * sbh * (1 + 2 * kvWidth) : 3 * e * sbh;
+  const sdpaOutput = shape.attention === 'sdpa' ? e * sbh : 0;
+  const outProjInput = e * sbh;
+  let mlp: number;
+  if (shape.mlp === 'swiglu') mlp = 4 * e * sbf;
+  else if (shape.pythonGelu) mlp = (casts ? 3 * 4 + 2 * e : 5 * e) * sbf;
+  else mlp = 2 * e * sbf;
+  const replicated = 2 * normBytes + 2 * mask * sbh;
+  const tensorParallel = qkvInputs + qkv + sdpaOutput + outProjInput + mlpInputs + shape.topK * mlp;
+  // fp32 softmax output, then either its e-byte cast (kept by A·V; none in fp32) or, with dropout, mask and dropped copy.
+  const perScore = shape.dropout ? 4 + 1 + e : 4 + (e === 4 ? 0 : e);
+  const attentionCore = shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * s * b * perScore;
+  return { replicated, tensorParallel, attentionCore };
 }
 
 /** How a recompute policy splits a stage's activations into kept tensors and a transient working set. */
@@ -146,8 +241,10 @@ export interface OutsideActivationShape {
   hidden: number;
   /** Vocabulary (or class count) V. */
   vocab: number;
-  /** Bytes per stored activation element. */
+  /** Bytes per element of the compute dtype e. */
   bytesPerElement: number;
+  /** Bytes per element of the residual stream r (4 under autocast, else e). */
+  residualBytes: number;
   /** Whether dropout follows the embedding. */
   dropout: boolean;
   /** Whether an embedding LayerNorm follows the embedding sum (BERT). */
@@ -168,7 +265,7 @@ export interface OutsideActivationBytes {
   embedding: number;
   /** Final-norm input and head input (16-bit or fp32 per precision). */
   headInputs: number;
-  /** Logits kept in fp32 for the cross-entropy loss: 4·s·b·V/t. */
+  /** The loss's fp32 log-softmax output, kept for backward: 4·s·b·V/t (see loss.ts for what the loss holds briefly). */
   logits: number;
 }
 
@@ -177,12 +274,12 @@ export interface OutsideActivationBytes {
  * mask, final norm and output-layer inputs, fp32 logits for the loss, 4sbv/t).
  */
 export function outsideActivationBytes(shape: OutsideActivationShape): OutsideActivationBytes {
-  const { seq: s, microBatch: b, hidden: h, bytesPerElement: e, tp: t } = shape;
+  const { seq: s, microBatch: b, hidden: h, bytesPerElement: e, residualBytes: r, tp: t } = shape;
   const sbh = s * b * h;
   const hShard = (bytes: number) => (shape.sp ? ceilDiv(bytes, t) : bytes);
   const logits = ceilDiv(4 * s * b * shape.vocab, t);
   if (!shape.transformer) return { embedding: 0, headInputs: 0, logits };
-  const embedding = hShard((shape.dropout ? sbh : 0) + (shape.embeddingNorm ? e * sbh : 0));
-  const headInputs = hShard((shape.finalNorm ? e * sbh : 0) + e * sbh);
+  const embedding = hShard((shape.dropout ? sbh : 0) + (shape.embeddingNorm ? r * sbh : 0));
+  const headInputs = hShard((shape.finalNorm ? r * sbh : 0) + e * sbh);
   return { embedding, headInputs, logits };
 }

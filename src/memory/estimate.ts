@@ -1,7 +1,7 @@
 /** The single entry point: options in, a labelled, sourced memory breakdown out. */
 import type { GpuSpec } from './gpus.ts';
 import { inferenceLines } from './inference-lines.ts';
-import { line, sumLines, type MemoryLine } from './lines.ts';
+import { line, sumLines, type LineCategory, type MemoryLine } from './lines.ts';
 import { countParams } from './params.ts';
 import type { FieldError, EstimateOptions, Mode } from './options.ts';
 import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
@@ -9,6 +9,7 @@ import type { PipelineStage } from './parallel.ts';
 import { PRECISION_BYTES } from './precision.ts';
 import { inferenceTime, trainingStepTime, type StepTimeEstimate } from './time.ts';
 import { trainingLines } from './training-lines.ts';
+import { aliveAt, evaluateTimeline, peakMoment, type MomentId, type Phase, type TimelineMoment } from './timeline.ts';
 import { isByteCount } from './units.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
@@ -24,8 +25,10 @@ export interface PerGpuTotals {
   activationsPerLayer: number;
   kvCache: number;
   overhead: number;
-  /** Sum of every GPU line (excludes the recommended free margin). */
+  /** The step's peak: bytes alive at its worst moment, overhead included (excludes the recommended free margin). */
   total: number;
+  /** Every GPU line at its largest, added up: the upper bound `total` would be if everything lived at once. */
+  sumOfParts: number;
 }
 
 /** The estimate. Every size is a safe, non-negative integer number of bytes. */
@@ -39,13 +42,22 @@ export interface EstimateResult {
   params: number;
   /** Parameters a token uses (MoE: top-k experts); equals `params` for dense models. */
   activeParams: number;
+  /** Parameters that receive gradients (all of them unless a LoRA fine-tune freezes the base). */
+  trainableParams: number;
   /** Parameters held by one GPU before ZeRO sharding (tensor/pipeline split applied). */
   paramsPerGpu: number;
   /** Pipeline stage the per-GPU figures describe. */
   stage: PipelineStage;
   /** Every line of the breakdown, GPU and host. */
   lines: MemoryLine[];
+  /** Per GPU: each part at its largest during the step, the peak (`total`) and the sum of parts. */
   perGpu: PerGpuTotals;
+  /** The phase of the worst moment. */
+  peakPhase: Phase;
+  /** The worst moment itself. */
+  peakMoment: MomentId;
+  /** Bytes alive on one GPU at each moment of the step (training) or of generation (inference). */
+  timeline: TimelineMoment[];
   /** Host RAM per GPU process (offloaded states). */
   perCpu: { total: number };
   /** NVMe per GPU process (ZeRO-Infinity). */
@@ -54,7 +66,7 @@ export interface EstimateResult {
   gpu: GpuSpec | null;
   /** Recommended free margin against fragmentation, or null without a GPU. */
   headroom: { percent: number; bytes: number } | null;
-  /** Whether perGpu.total plus the headroom fits the GPU; null without a GPU. */
+  /** Whether the peak (perGpu.total) plus the headroom fits the GPU; null without a GPU. */
   fits: boolean | null;
   /** Bytes left after total and headroom (negative values are reported as `shortfall`), or null. */
   spare: number | null;
@@ -80,23 +92,23 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   if (!resolved.ok) return resolved;
   const r = resolved.value;
   const warnings = [...resolved.warnings];
+  const counts = r.model === null ? null : countParams(r.model);
+  const params = counts?.total ?? r.paramsOnly ?? 0;
+  const activeParams = counts?.active ?? params;
   const stages: PipelineStage[] = r.mode === 'train' && r.pp > 1 ? ['first', 'last'] : ['only'];
-  let best: ReturnType<typeof buildStage> | null = null;
+  let best: BuiltStage | null = null;
   for (const stage of stages) {
-    const built = buildStage(r, stage);
+    const built = buildStage(r, stage, params);
     if (best === null || built.perGpu.total > best.perGpu.total) best = built;
   }
   if (best === null) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
   if (stages.length > 1) {
     warnings.push(`pipeline parallel: per-GPU figures are for the ${best.stage} stage, the larger of first and last`);
   }
-  const bad = best.lines.find((l) => !isByteCount(l.bytes));
+  const bad = best.lines.find((l) => !isByteCount(l.bytes)) ?? (isByteCount(best.perGpu.sumOfParts) ? undefined : best.lines[0]);
   if (bad !== undefined) {
-    return { ok: false, errors: [{ field: 'model', message: `configuration too large to compute exactly (${bad.id} exceeds 2^53 bytes)` }] };
+    return { ok: false, errors: [{ field: 'model', message: `this configuration is too large to count exactly (${bad.label} is beyond 9 PB); check the sizes` }] };
   }
-  const counts = r.model === null ? null : countParams(r.model);
-  const params = counts?.total ?? r.paramsOnly ?? 0;
-  const activeParams = counts?.active ?? params;
   const gpu = r.gpu;
   const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
   const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - best.perGpu.total;
@@ -108,8 +120,9 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   return {
     ok: true,
     result: {
-      mode: r.mode, modelId: r.modelId, model: r.model, params, activeParams, paramsPerGpu: best.paramsPerGpu, stage: best.stage,
-      lines: best.lines, perGpu: best.perGpu, perCpu: { total: sumLines(best.lines, 'cpu') }, perNvme: { total: sumLines(best.lines, 'nvme') },
+      mode: r.mode, modelId: r.modelId, model: r.model, params, activeParams, trainableParams: best.trainableParams,
+      paramsPerGpu: best.paramsPerGpu, stage: best.stage, lines: best.lines, perGpu: best.perGpu,
+      peakPhase: best.peak.phase, peakMoment: best.peak.moment, timeline: best.timeline, perCpu: { total: sumLines(best.lines, 'cpu') }, perNvme: { total: sumLines(best.lines, 'nvme') },
       gpu, headroom, fits, spare: room === null ? null : Math.max(0, room), shortfall: room === null ? null : Math.max(0, -room),
       warnings, stepTime, resolved: r,
     },
@@ -120,29 +133,37 @@ interface BuiltStage {
   stage: PipelineStage;
   lines: MemoryLine[];
   perGpu: PerGpuTotals;
+  timeline: TimelineMoment[];
+  peak: TimelineMoment;
   paramsPerGpu: number;
+  trainableParams: number;
 }
 
-function buildStage(r: ResolvedEstimate, stage: PipelineStage): BuiltStage {
+function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): BuiltStage {
   const built = r.mode === 'train' ? trainingLines(r, stage) : { ...inferenceLines(r), activationsPerLayer: 0 };
+  const fixed = (bytes: number) => aliveAt(bytes, built.moments);
   const lines = [
     ...built.lines,
-    line('cuda-context', 'overhead', 'gpu', 'CUDA context (per process)', CUDA_CONTEXT_BYTES,
+    line('cuda-context', 'overhead', 'gpu', 'CUDA context (per process)', fixed(CUDA_CONTEXT_BYTES),
       'PyTorch forums (discuss.pytorch.org/t/73021, /t/81330) and CUDA lazy loading; this site takes 500 MiB'),
-    line('cublas-workspace', 'overhead', 'gpu', 'cuBLAS workspace', cublasWorkspaceBytes(r.gpu),
+    line('cublas-workspace', 'overhead', 'gpu', 'cuBLAS workspace', fixed(cublasWorkspaceBytes(r.gpu)),
       'PyTorch ATen CUDABlas.cpp (PR #120925): 32 MiB on Hopper+, 4 MiB on ≥24 GiB Ampere, else 1 MiB'),
   ];
+  const timeline = evaluateTimeline(lines, built.moments);
+  const peak = peakMoment(timeline);
+  const largest = (category: LineCategory) => Math.max(0, ...timeline.map((m) => m.byCategory[category]));
   const perGpu: PerGpuTotals = {
-    weights: sumLines(lines, 'gpu', 'weights'),
-    gradients: sumLines(lines, 'gpu', 'gradients'),
-    optimizer: sumLines(lines, 'gpu', 'optimizer'),
-    activations: sumLines(lines, 'gpu', 'activations'),
+    weights: largest('weights'),
+    gradients: largest('gradients'),
+    optimizer: largest('optimizer'),
+    activations: largest('activations'),
     activationsPerLayer: built.activationsPerLayer,
-    kvCache: sumLines(lines, 'gpu', 'kvCache'),
-    overhead: sumLines(lines, 'gpu', 'overhead'),
-    total: sumLines(lines, 'gpu'),
+    kvCache: largest('kvCache'),
+    overhead: largest('overhead'),
+    total: peak.bytes,
+    sumOfParts: sumLines(lines, 'gpu'),
   };
-  return { stage, lines, perGpu, paramsPerGpu: built.stage.params };
+  return { stage, lines, perGpu, timeline, peak, paramsPerGpu: built.stage.params, trainableParams: r.mode === 'train' ? params : 0 };
 }
 
 function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepTimeEstimate {

@@ -4,10 +4,12 @@
  */
 export { estimateMemory, type EstimateOutcome, type EstimateResult, type PerGpuTotals } from './estimate.ts';
 export type { EstimateOptions, FieldError, Mode } from './options.ts';
-export { FLAG_NAMES, MODES } from './options.ts';
+export { MODES } from './options.ts';
 export {
-  FLAG_SPECS, formatEstimateFlags, parseEstimateFlags, parseNumberFlag,
-  type FlagSpec, type ParseFlagsOptions, type ParseFlagsResult, type RawFlags,
+  FLAG_ALIASES, FLAGS, flagName, flagNamed, flagOf, type FlagAlias, type FlagDefinition, type FlagGroup, type FlagKind,
+} from './flag-table.ts';
+export {
+  formatEstimateFlags, parseEstimateFlags, parseNumberFlag, type ParseFlagsOptions, type ParseFlagsResult, type RawFlags,
 } from './flags.ts';
 export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
 export { formatBytes, formatCount, formatSeconds, type ByteUnit } from './format.ts';
@@ -18,10 +20,14 @@ export { GPU_PRESETS, getGpuPreset, type GpuSpec } from './gpus.ts';
 export { ARCHS, ARCH_TRAITS, type Arch, type ModelConfig } from './model.ts';
 export { countParams, type ParamCounts } from './params.ts';
 export { PRECISIONS, PRECISION_BYTES, type Precision } from './precision.ts';
-export { OPTIMIZERS, optimizerBytesPerParam, type OptimizerKind } from './optimizer.ts';
+export { OPTIMIZERS, OPTIMIZER_IMPLS, optimizerBytesPerParam, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
+export { FINETUNES, type Finetune } from './finetune.ts';
 export {
-  RECOMPUTES, layerActivationBytes, outsideActivationBytes, planRecompute, defaultMlpSegment,
-  type Recompute, type LayerActivationShape, type LayerActivationBytes,
+  GRADIENT_LIFETIMES, MOMENTS, type GradientLifetime, type Lifetime, type MomentId, type Phase, type TimelineMoment,
+} from './timeline.ts';
+export {
+  ATTENTIONS, KERNELS, RECOMPUTES, layerActivationBytes, outsideActivationBytes, planRecompute, defaultMlpSegment,
+  type Attention, type Kernels, type Recompute, type LayerActivationShape, type LayerActivationBytes,
 } from './activations.ts';
 export { ZERO_STAGES, zeroShards, stageParams, microBatchesInFlight, type ZeroStage } from './parallel.ts';
 export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './offload.ts';

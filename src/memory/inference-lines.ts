@@ -1,6 +1,7 @@
 /** Breakdown lines for one GPU serving a model (inference). */
 import { inferenceActivationBytes, kvCacheBytes, kvCacheBytesPerElement, weightBytes } from './inference.ts';
 import { line, type MemoryLine } from './lines.ts';
+import { aliveAt, type MomentId } from './timeline.ts';
 import { ARCH_TRAITS, headDim } from './model.ts';
 import { stageParams, stageParamsFromTotal, type StageParams } from './parallel.ts';
 import { countParams } from './params.ts';
@@ -10,40 +11,49 @@ import { ceilDiv } from './units.ts';
 
 /** Inference lines plus the stage parameters they were computed for. */
 export interface InferenceLines {
+  /** The moments: prefill and decode. */
+  moments: MomentId[];
   lines: MemoryLine[];
   stage: StageParams;
 }
 
-/** Build inference lines: weights at the chosen dtype, KV cache, forward working set. */
+const MOMENTS: MomentId[] = ['prefill', 'decode'];
+
+/**
+ * Build inference lines: weights at the chosen dtype all along; the KV cache holding the prompt after prefill and
+ * every token by the last decode step; the forward working set of the whole prompt (prefill) or of one token (decode).
+ */
 export function inferenceLines(r: ResolvedEstimate): InferenceLines {
   const model = r.model;
   const stage = model === null
     ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp)
     : stageParams(countParams(model), model.layers, r.tp, r.pp, r.pp > 1 ? 'first' : 'only');
   const lines: MemoryLine[] = [
-    line('weights', 'weights', 'gpu', `Weights (${r.weights}) × ${formatCount(stage.params)} params`, weightBytes(stage.params, r.weights),
+    line('weights', 'weights', 'gpu', `Weights (${r.weights}) × ${formatCount(stage.params)} params`, aliveAt(weightBytes(stage.params, r.weights), MOMENTS),
       'EleutherAI Transformer Math 101: bytes per parameter × parameters (fp32 4, 16-bit 2, int8 1, int4 0.5)'),
   ];
   if (model !== null) {
     const traits = ARCH_TRAITS[model.arch];
-    const cached = model.slidingWindow === null ? r.tokens : Math.min(r.tokens, model.slidingWindow);
-    const windowNote = cached < r.tokens ? ` (sliding window ${model.slidingWindow})` : '';
+    const prefill = traits.transformer ? Math.min(r.seq, r.tokens) : 1;
+    const cachedAt = (tokens: number) => (model.slidingWindow === null ? tokens : Math.min(tokens, model.slidingWindow));
+    const windowNote = cachedAt(r.tokens) < r.tokens ? ` (sliding window ${model.slidingWindow})` : '';
+    const kv = (tokens: number) => traits.transformer ? kvCacheBytes({
+      layers: ceilDiv(model.layers, r.pp), kvHeads: model.kvHeads, headDim: headDim(model), bytesPerElement: kvCacheBytesPerElement(r.weights),
+      batch: r.microBatch, tokens, slidingWindow: model.slidingWindow, tp: r.tp,
+    }) : 0;
     lines.push(line('kv-cache', 'kvCache', 'gpu',
-      traits.transformer ? `KV cache: ${ceilDiv(model.layers, r.pp)} layers × ${model.kvHeads} kv heads × ${cached} tokens${windowNote} × batch ${r.microBatch}` : 'KV cache (none: not a transformer)',
-      traits.transformer ? kvCacheBytes({
-        layers: ceilDiv(model.layers, r.pp), kvHeads: model.kvHeads, headDim: headDim(model), bytesPerElement: kvCacheBytesPerElement(r.weights),
-        batch: r.microBatch, tokens: r.tokens, slidingWindow: model.slidingWindow, tp: r.tp,
-      }) : 0,
+      traits.transformer ? `KV cache: ${ceilDiv(model.layers, r.pp)} layers × ${model.kvHeads} kv heads × ${cachedAt(r.tokens)} tokens${windowNote} × batch ${r.microBatch}` : 'KV cache (none: not a transformer)',
+      { prefill: kv(prefill), decode: kv(r.tokens) },
       'EleutherAI Transformer Math 101: 2 · layers · kv_heads · head_dim · bytes per token; Mistral rolling buffer (arXiv 2310.06825)'));
     const e = r.weights === 'fp32' ? 4 : 2;
-    const prefill = traits.transformer ? Math.min(r.seq, r.tokens) : 1;
-    lines.push(line('activations-forward', 'activations', 'gpu', `Forward working set (prefill ${prefill} tokens × batch ${r.microBatch})`,
-      inferenceActivationBytes({
-        seq: prefill, batch: r.microBatch, hidden: model.hidden, heads: model.heads, kvHeads: model.kvHeads, ffn: model.ffn,
-        mlp: traits.mlp, transformer: traits.transformer, flashAttention: r.flashAttention, bytesPerElement: e,
-        vocab: model.vocab, logitPositions: 1, tp: r.tp,
-      }),
+    const workingSet = (tokens: number) => inferenceActivationBytes({
+      seq: tokens, batch: r.microBatch, hidden: model.hidden, heads: model.heads, kvHeads: model.kvHeads, ffn: model.ffn,
+      mlp: traits.mlp, transformer: traits.transformer, attention: r.attention, bytesPerElement: e,
+      vocab: model.vocab, logitPositions: 1, tp: r.tp,
+    });
+    lines.push(line('activations-forward', 'activations', 'gpu', `Forward working set (prefill ${prefill} tokens, decode 1 token, × batch ${r.microBatch})`,
+      { prefill: workingSet(prefill), decode: workingSet(1) },
       'This site’s estimate: one layer’s largest intermediates plus last-token fp32 logits (nothing kept for backward)'));
   }
-  return { lines, stage };
+  return { moments: MOMENTS, lines, stage };
 }

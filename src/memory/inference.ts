@@ -1,4 +1,5 @@
 /** Inference memory: quantised weights, the KV cache and the forward working set. */
+import type { Attention } from './activations.ts';
 import { ceilDiv } from './units.ts';
 
 /** Weight storage type for inference (and for a frozen distillation teacher). */
@@ -68,8 +69,8 @@ export interface InferenceActivationShape {
   mlp: 'gelu' | 'swiglu' | 'relu';
   /** Whether the model is a transformer. */
   transformer: boolean;
-  /** Whether attention is FlashAttention (no s×s score matrix). */
-  flashAttention: boolean;
+  /** Attention kernel: `eager` materialises the s×s scores, `sdpa` does not. */
+  attention: Attention;
   /** Bytes per activation element. */
   bytesPerElement: number;
   /** Vocabulary size V. */
@@ -90,7 +91,7 @@ export function inferenceActivationBytes(shape: InferenceActivationShape): numbe
   const logits = ceilDiv(4 * b * shape.logitPositions * shape.vocab, t);
   if (!shape.transformer) return 2 * e * b * h + logits;
   const kvWidth = (shape.kvHeads / shape.heads) * h;
-  const attention = ceilDiv(e * s * b * (h + 2 * kvWidth + h), t) + (shape.flashAttention ? 0 : ceilDiv(e * shape.heads * s * s * b, t));
+  const attention = ceilDiv(e * s * b * (h + 2 * kvWidth + h), t) + (shape.attention === 'sdpa' ? 0 : ceilDiv(e * shape.heads * s * s * b, t));
   const mlpTensors = shape.mlp === 'swiglu' ? 3 : 2;
   const mlp = ceilDiv(e * s * b * shape.ffn * mlpTensors, t);
   return 2 * e * s * b * h + Math.max(attention, mlp) + logits;

@@ -1,4 +1,5 @@
-/** Breakdown lines: every byte the estimate counts, with its label and its source. */
+/** Breakdown lines: every byte the estimate counts, with its label, its source and when it is alive. */
+import type { Lifetime } from './timeline.ts';
 
 /** What a line counts. */
 export type LineCategory = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'kvCache' | 'overhead';
@@ -16,15 +17,19 @@ export interface MemoryLine {
   device: LineDevice;
   /** Human-readable label with the numbers that produced it. */
   label: string;
-  /** Size in bytes (a safe, non-negative integer). */
+  /** Size in bytes: the most it holds at any moment of the step (a safe, non-negative integer). */
   bytes: number;
+  /** Bytes alive at each moment of the step (see timeline.ts). */
+  live: Lifetime;
   /** One-line source of the formula. */
   source: string;
 }
 
-/** Create a line; zero-byte lines are kept so the breakdown's shape is stable. */
-export function line(id: string, category: LineCategory, device: LineDevice, label: string, bytes: number, source: string): MemoryLine {
-  return { id, category, device, label, bytes, source };
+/** Create a line alive as `live` says; its size is its largest moment. Zero-byte lines are kept so the breakdown's shape is stable. */
+export function line(id: string, category: LineCategory, device: LineDevice, label: string, live: Lifetime, source: string): MemoryLine {
+  let bytes = 0;
+  for (const alive of Object.values(live)) if (alive !== undefined && alive > bytes) bytes = alive;
+  return { id, category, device, label, bytes, live, source };
 }
 
 /** Sum the bytes of lines on `device`, optionally of one category. */

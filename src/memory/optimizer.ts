@@ -34,3 +34,36 @@ export function optimizerBytesPerParam(optimizer: OptimizerKind, precision: Prec
   const master = regime.masterWeights ? 4 : 0;
   return { master, moments, total: master + moments };
 }
+
+/** PyTorch optimizer implementation (torch.optim `foreach=` / `fused=` arguments). */
+export type OptimizerImpl = 'foreach' | 'fused' | 'for-loop';
+
+/** Every optimizer implementation. */
+export const OPTIMIZER_IMPLS: readonly OptimizerImpl[] = ['foreach', 'fused', 'for-loop'];
+
+/** Inputs of the optimizer step's temporaries. */
+export interface OptimizerStepShape {
+  optimizer: OptimizerKind;
+  impl: OptimizerImpl;
+  /** Parameters whose states this GPU updates (its optimizer shard). */
+  params: number;
+  /** Largest single parameter tensor among them, elements. */
+  largestTensor: number;
+  /** Bytes per element of the moments. */
+  momentBytes: number;
+}
+
+/**
+ * Bytes the optimizer step allocates beyond the states it updates in place.
+ * AdamW `foreach` (torch/optim/adamw.py `_multi_tensor_adamw`) computes `exp_avg_sq_sqrt = torch._foreach_sqrt(v)`,
+ * a second copy of v for every parameter at once; `for-loop` (`_single_tensor_adamw`) builds
+ * `denom = (v.sqrt() / bias_correction2_sqrt)` one parameter at a time (two temporaries of its size at the
+ * division); `fused` (`_fused_adamw`) runs one kernel per tensor group with none. SGD with momentum and
+ * bitsandbytes 8-bit AdamW update in place.
+ */
+export function optimizerStepTemporaryBytes(shape: OptimizerStepShape): number {
+  if (shape.optimizer !== 'adamw') return 0;
+  if (shape.impl === 'fused') return 0;
+  if (shape.impl === 'foreach') return shape.params * shape.momentBytes;
+  return 2 * Math.min(shape.largestTensor, shape.params) * shape.momentBytes;
+}

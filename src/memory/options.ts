@@ -1,9 +1,11 @@
 /** The options of `estimateMemory`: one vocabulary for the CLI flags, the URL query and code. */
-import type { Recompute } from './activations.ts';
+import type { Attention, Kernels, Recompute } from './activations.ts';
+import type { Finetune } from './finetune.ts';
+import type { GradientLifetime } from './timeline.ts';
 import type { WeightDtype } from './inference.ts';
 import type { Arch } from './model.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
-import type { OptimizerKind } from './optimizer.ts';
+import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
 import type { Precision } from './precision.ts';
 
@@ -63,8 +65,20 @@ export interface EstimateOptions {
   recompute?: Recompute;
   /** Full recompute: layers per checkpoint segment k; default 1 (transformers) or round(√L) (mlp). */
   checkpointEvery?: number;
-  /** Whether attention uses FlashAttention (no s² activations); default false. */
-  flashAttention?: boolean;
+  /** Attention kernel: `sdpa` (FlashAttention / memory-efficient, no s×s scores kept; default) or `eager`. */
+  attention?: Attention;
+  /** Whose code computes the layers: `eager` (PyTorch / Hugging Face Transformers modules; default) or `fused` (Megatron-style fused kernels). */
+  kernels?: Kernels;
+  /** Gradients between steps: `free` (`zero_grad(set_to_none=True)`, default) or `keep` (`set_to_none=False`, contiguous buffers). */
+  grads?: GradientLifetime;
+  /** Optimizer implementation: `foreach` (PyTorch's default on CUDA), `fused` or `for-loop`. */
+  optimizerImpl?: OptimizerImpl;
+  /** What is trained: `full` (default), `lora` adapters on a 16-bit base, or `qlora` adapters on a 4-bit NF4 base. */
+  finetune?: Finetune;
+  /** LoRA rank r; default 16. */
+  loraRank?: number;
+  /** LoRA target modules: `all-linear` (default), `attention`, or a comma list of q,k,v,o,gate,up,down. */
+  loraTargets?: string;
   /** Whether dropout is active; default from the architecture (gpt2, bert yes; llama, mlp no). */
   dropout?: boolean;
   /** Data-parallel degree (GPUs holding replicas or ZeRO shards); default 1. */
@@ -92,17 +106,6 @@ export interface EstimateOptions {
   /** Free margin to keep against fragmentation, percent of GPU memory; default 10. */
   headroom?: number;
 }
-
-/** Option key → flag / query-parameter name (kebab-case). */
-export const FLAG_NAMES: Readonly<Record<keyof EstimateOptions, string>> = {
-  model: 'model', arch: 'arch', hidden: 'hidden', layers: 'layers', heads: 'heads', kvHeads: 'kv-heads',
-  ffn: 'ffn', vocab: 'vocab', positions: 'positions', inputs: 'inputs', experts: 'experts', topK: 'top-k', params: 'params',
-  mode: 'mode', precision: 'precision', weights: 'weights', optimizer: 'optimizer', microBatch: 'micro-batch',
-  seq: 'seq', gradAccum: 'grad-accum', recompute: 'recompute', checkpointEvery: 'checkpoint-every',
-  flashAttention: 'flash-attention', dropout: 'dropout', dp: 'dp', zero: 'zero', tp: 'tp', sp: 'sp', pp: 'pp',
-  offload: 'offload', offloadDevice: 'offload-device', gpu: 'gpu', tokens: 'tokens', teacher: 'teacher',
-  teacherWeights: 'teacher-weights', headroom: 'headroom',
-};
 
 /** A validation error attached to one input field (named by its flag / query name). */
 export interface FieldError {

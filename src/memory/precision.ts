@@ -38,12 +38,12 @@ export const PRECISION_BYTES: Readonly<Record<Precision, PrecisionBytes>> = {
   'bf16': { weights: 2, castWeights: 0, gradients: 2, masterWeights: false, momentBytes: 2, activation: 2 },
 };
 
-/** Whether a precision uses the 16-bit float format fp16 (needs a loss scaler; fine on pre-Ampere GPUs). */
-export function usesFp16(precision: Precision): boolean {
-  return precision === 'amp-fp16' || precision === 'mixed-fp16';
-}
-
-/** Whether a precision needs BF16 hardware support. */
-export function usesBf16(precision: Precision): boolean {
-  return precision === 'amp-bf16' || precision === 'mixed-bf16' || precision === 'bf16';
+/**
+ * Bytes per element of the residual stream: autocast leaves weights, embeddings and residual adds in fp32
+ * (torch.amp op lists: only matmul-like ops run in 16 bits), so the stream between layers is fp32 (4);
+ * otherwise it is the activation dtype. Measured with PyTorch 1.13 bf16 autocast (shared/PYTORCH-MEASURED.md).
+ */
+export function residualBytes(precision: Precision): number {
+  const regime = PRECISION_BYTES[precision];
+  return regime.castWeights > 0 ? 4 : regime.activation;
 }

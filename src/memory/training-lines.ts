@@ -1,22 +1,26 @@
-/** Breakdown lines for one GPU of a training step (one pipeline stage). */
+/** Breakdown lines for one GPU of a training step (one pipeline stage), each with its lifetime in the step. */
 import {
   defaultMlpSegment, layerActivationBytes, mlpLayerActivationBytes, outsideActivationBytes, planRecompute,
   type LayerActivationBytes,
 } from './activations.ts';
 import { inferenceActivationBytes, weightBytes } from './inference.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
+import { lossTransientBytes } from './loss.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
-import { optimizerBytesPerParam } from './optimizer.ts';
+import { optimizerBytesPerParam, optimizerStepTemporaryBytes } from './optimizer.ts';
 import { microBatchesInFlight, stageParams, stageParamsFromTotal, zeroShards, type PipelineStage, type StageParams } from './parallel.ts';
 import { countParams, type ParamCounts } from './params.ts';
-import { PRECISION_BYTES } from './precision.ts';
+import { PRECISION_BYTES, residualBytes } from './precision.ts';
+import { aliveAt, type Lifetime, type MomentId } from './timeline.ts';
 import type { ResolvedEstimate } from './validate.ts';
 import { formatCount } from './format.ts';
 import { ceilDiv } from './units.ts';
 
 /** Lines of one training stage plus the numbers the summary needs. */
 export interface StageLines {
+  /** The moments of the step these lines are alive at. */
+  moments: MomentId[];
   lines: MemoryLine[];
   /** Parameters on this GPU before ZeRO sharding. */
   stage: StageParams;
@@ -26,113 +30,204 @@ export interface StageLines {
 
 const bitsLabel = (bytes: number) => (bytes === 4 ? 'fp32' : bytes === 2 ? '16-bit' : bytes === 1 ? '8-bit' : `${bytes} B`);
 
+/** The moments of a training step: a later micro-batch's forward only exists with accumulation. */
+export function trainingMoments(r: ResolvedEstimate): MomentId[] {
+  return ['forward', ...(r.gradAccum > 1 ? ['forward-accumulating' as const] : []), 'backward-start', 'backward-end', 'optimizer'];
+}
+
+/** The forward moments (the first micro-batch's and, with accumulation, a later one's). */
+const FORWARD: readonly MomentId[] = ['forward', 'forward-accumulating'];
+/** Forward and backward: what a micro-batch's graph holds until backward frees it. */
+const GRAPH: readonly MomentId[] = [...FORWARD, 'backward-start', 'backward-end'];
+/** Until the loss gradient: the forward moments and the start of backward. */
+const UNTIL_BACKWARD: readonly MomentId[] = [...FORWARD, 'backward-start'];
+
 /** Build the training lines for pipeline stage `stage`. */
 export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageLines {
+  const moments = trainingMoments(r);
   const counts = r.model === null ? null : countParams(r.model);
   const sp = counts === null || r.model === null ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp) : stageParams(counts, r.model.layers, r.tp, r.pp, stage);
-  const lines = modelStateLines(r, sp, counts);
+  const lines = modelStateLines(r, sp, counts, moments);
   let activationsPerLayer = 0;
   if (r.model !== null) {
-    const activations = activationLines(r, r.model, sp, stage);
+    const activations = activationLines(r, r.model, sp, stage, moments);
     lines.push(...activations.lines);
     activationsPerLayer = activations.perLayer;
   }
-  if (r.teacher !== null) lines.push(...teacherLines(r));
-  return { lines, stage: sp, activationsPerLayer };
+  if (r.teacher !== null) lines.push(...teacherLines(r, moments));
+  return { moments, lines, stage: sp, activationsPerLayer };
 }
 
-/** Weights, gradients and optimizer states after ZeRO and offload. */
-function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCounts | null): MemoryLine[] {
+/** Gradients that exist for the whole step: kept by zero_grad(set_to_none=False), DDP's buckets, or DeepSpeed's contiguous buffers. */
+function gradientsPersist(r: ResolvedEstimate): boolean {
+  if (r.grads === 'keep') return true;
+  // With more than one GPU: DDP (torch/nn/parallel/distributed.py) allocates its buckets once, and DeepSpeed
+  // ZeRO-1/2 keep a contiguous gradient partition; FSDP (ZeRO-3) frees sharded gradients as set_to_none says.
+  return r.dp > 1 && r.zero < 3;
+}
+
+/** Lifetime of a gradient tensor of `bytes`: after backward produced it until zero_grad, or always when it persists. */
+function gradientLifetime(r: ResolvedEstimate, bytes: number, moments: readonly MomentId[]): Lifetime {
+  if (gradientsPersist(r)) return aliveAt(bytes, moments);
+  return aliveAt(bytes, moments.filter((m) => m === 'forward-accumulating' || m === 'backward-end' || m === 'optimizer'));
+}
+
+/** `moments` restricted to those in `during`. */
+const within = (moments: readonly MomentId[], during: readonly MomentId[]) => moments.filter((m) => during.includes(m));
+
+/** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
+function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCounts | null, moments: readonly MomentId[]): MemoryLine[] {
   const precision = PRECISION_BYTES[r.precision];
   const optimizer = optimizerBytesPerParam(r.optimizer, r.precision);
   const shards = zeroShards(sp.params, r.dp, r.zero);
   const place = offloadPlacement(r.offload);
   const host: LineDevice = r.offloadDevice;
+  const always = (bytes: number) => aliveAt(bytes, moments);
   const shardNote = (n: number) => (n === sp.params ? `${formatCount(n)} params` : `${formatCount(n)} params (1/${r.dp} shard)`);
   const zeroSource = 'ZeRO (arXiv 1910.02054 §5): stage 1 shards optimizer, 2 gradients, 3 weights';
   const lines: MemoryLine[] = [];
   lines.push(line('weights', 'weights', place.weightsOnGpu ? 'gpu' : host,
-    `Weights (${bitsLabel(precision.weights)}) × ${shardNote(shards.weights)}`, shards.weights * precision.weights,
+    `Weights (${bitsLabel(precision.weights)}) × ${shardNote(shards.weights)}`, always(shards.weights * precision.weights),
     r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit'));
   if (precision.castWeights > 0) {
-    lines.push(line('weights-autocast', 'weights', 'gpu', `Autocast 16-bit weight copies × ${shardNote(shards.weights)}`,
-      place.weightsOnGpu ? shards.weights * precision.castWeights : 0,
-      'HF Transformers "Model training anatomy": mixed precision keeps fp32 and 16-bit weights (6 bytes/param)'));
+    // Autocast caches one 16-bit copy per weight inside the forward; the graph keeps it until backward has used it.
+    lines.push(line('weights-autocast', 'weights', 'gpu', `Autocast 16-bit weight copies × ${shardNote(shards.weights)} (forward until backward)`,
+      aliveAt(place.weightsOnGpu ? shards.weights * precision.castWeights : 0, within(moments, UNTIL_BACKWARD)),
+      'torch.amp autocast_mode.cpp cached_cast: one 16-bit copy per weight, saved by the matmuls for backward'));
   }
-  if (r.zero === 3 && (r.dp > 1 || !place.weightsOnGpu) && counts !== null) {
+  const unit = r.zero === 3 && (r.dp > 1 || !place.weightsOnGpu) && counts !== null
+    ? Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)))
+    : 0;
+  if (unit > 0) {
     // One gathered unit (a layer, or the largest module): the other dp−1 shards arrive for its forward/backward.
     // Its own shard is already counted above unless the weights live on the host.
-    const unit = Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)));
     const gathered = place.weightsOnGpu ? unit - ceilDiv(unit, r.dp) : unit;
     lines.push(line('weights-gathered', 'weights', 'gpu', `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params fetched from other GPUs`,
-      gathered * precision.weights,
+      aliveAt(gathered * precision.weights, within(moments, GRAPH)),
       'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward'));
   }
   if (place.gradientsOnGpu) {
-    lines.push(line('gradients', 'gradients', 'gpu', `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}`,
-      shards.gradients * precision.gradients, r.zero >= 2 ? zeroSource : 'One gradient per weight, kept across micro-batches (gradient accumulation)'));
+    const bytes = shards.gradients * precision.gradients;
+    const when = gradientsPersist(r) ? 'kept all step' : 'from backward to zero_grad';
+    lines.push(line('gradients', 'gradients', 'gpu', `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}`,
+      gradientLifetime(r, bytes, moments),
+      r.zero >= 2 ? zeroSource : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them'));
   } else {
     const shard = ceilDiv(sp.params, r.dp);
-    lines.push(line('gradients', 'gradients', host, `Gradients (fp32, offloaded) × ${shardNote(shard)}`, shard * OFFLOADED_GRADIENT_BYTES,
+    lines.push(line('gradients', 'gradients', host, `Gradients (fp32, offloaded) × ${shardNote(shard)}`, always(shard * OFFLOADED_GRADIENT_BYTES),
       'ZeRO-Offload (arXiv 2101.06840 §4.1): gradients stream to the host for the CPU optimizer step'));
+  }
+  if (unit > 0 && r.dp > 1) {
+    lines.push(line('gradients-unsharded', 'gradients', 'gpu', `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter`,
+      aliveAt(unit * precision.gradients, within(moments, ['backward-start', 'backward-end'])),
+      'ZeRO (arXiv 1910.02054 §5.2): each unit\'s full gradient exists until it is reduce-scattered'));
   }
   const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
   if (optimizer.master > 0) {
     lines.push(line('optimizer-master', 'optimizer', optDevice, `fp32 master weights × ${shardNote(shards.optimizer)}`,
-      shards.optimizer * optimizer.master, 'Mixed precision keeps an fp32 master copy (Micikevicius et al. 2017, arXiv 1710.03740)'));
+      always(shards.optimizer * optimizer.master), 'Mixed precision keeps an fp32 master copy (Micikevicius et al. 2017, arXiv 1710.03740)'));
   }
   lines.push(line('optimizer-moments', 'optimizer', optDevice,
-    `Optimizer moments (${r.optimizer}: ${optimizer.moments} B/param) × ${shardNote(shards.optimizer)}`,
-    shards.optimizer * optimizer.moments, 'Adam m and v (arXiv 1412.6980); 8-bit Adam 1 byte each (arXiv 2110.02861); SGD momentum one buffer'));
+    `Optimizer moments (${r.optimizer}: ${optimizer.moments} B/param) × ${shardNote(shards.optimizer)}, from the first step on`,
+    always(shards.optimizer * optimizer.moments), 'Adam m and v (arXiv 1412.6980); 8-bit Adam 1 byte each (arXiv 2110.02861); SGD momentum one buffer'));
+  if (place.optimizerOnGpu) {
+    const largest = counts === null ? shards.optimizer : ceilDiv(counts.largestModule, r.tp);
+    const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : PRECISION_BYTES[r.precision].momentBytes;
+    lines.push(line('optimizer-temporaries', 'optimizer', 'gpu', `Optimizer step temporaries (${r.optimizerImpl})`,
+      aliveAt(optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params: shards.optimizer, largestTensor: largest, momentBytes }), within(moments, ['optimizer'])),
+      'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none'));
+  }
   return lines;
 }
 
-/** Activations kept for backward on this stage, plus the recompute working set. */
-function activationLines(r: ResolvedEstimate, model: ModelConfig, sp: StageParams, stage: PipelineStage): { lines: MemoryLine[]; perLayer: number } {
+/** Activations kept for backward on this stage, the recompute working set, and the loss's transients. */
+function activationLines(
+  r: ResolvedEstimate, model: ModelConfig, sp: StageParams, stage: PipelineStage, moments: readonly MomentId[],
+): { lines: MemoryLine[]; perLayer: number } {
   const traits = ARCH_TRAITS[model.arch];
   const e = PRECISION_BYTES[r.precision].activation;
+  const residual = residualBytes(r.precision);
   const layer: LayerActivationBytes = traits.transformer
     ? layerActivationBytes({
       seq: r.seq, microBatch: r.microBatch, hidden: model.hidden, heads: model.heads, kvHeads: model.kvHeads, ffn: model.ffn,
-      mlp: traits.mlp === 'swiglu' ? 'swiglu' : 'gelu', topK: model.topK, dropout: r.dropout, flashAttention: r.flashAttention,
-      bytesPerElement: e, tp: r.tp, sp: r.sp,
+      mlp: traits.mlp === 'swiglu' ? 'swiglu' : 'gelu', norm: traits.norm === 'rmsnorm' ? 'rmsnorm' : 'layernorm',
+      pythonGelu: model.arch === 'gpt2', topK: model.topK, dropout: r.dropout, attention: r.attention, kernels: r.kernels,
+      bytesPerElement: e, residualBytes: residual, tp: r.tp, sp: r.sp,
     })
     : mlpLayerActivationBytes(r.microBatch, model.hidden, e);
   const segment = r.checkpointEvery ?? (traits.transformer ? 1 : defaultMlpSegment(sp.layers));
   const plan = planRecompute(layer, sp.layers, r.recompute, segment, traits.transformer ? layer.input : 0);
   const inFlight = microBatchesInFlight(r.pp, r.gradAccum, stage);
   const outside = outsideActivationBytes({
-    seq: r.seq, microBatch: r.microBatch, hidden: model.hidden, vocab: model.vocab, bytesPerElement: e, dropout: r.dropout,
-    embeddingNorm: model.arch === 'bert', finalNorm: traits.finalNorm, transformer: traits.transformer, tp: r.tp, sp: r.sp,
+    seq: r.seq, microBatch: r.microBatch, hidden: model.hidden, vocab: model.vocab, bytesPerElement: e, residualBytes: residual,
+    dropout: r.dropout, embeddingNorm: model.arch === 'bert', finalNorm: traits.finalNorm, transformer: traits.transformer, tp: r.tp, sp: r.sp,
   });
   const flight = inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
   const what = traits.transformer ? `s=${r.seq}, b=${r.microBatch}` : `b=${r.microBatch}`;
+  const first = stage !== 'last';
+  const last = stage !== 'first';
+  const kept = plan.keptForLayers * inFlight;
   const lines: MemoryLine[] = [];
   const keptLabel = r.recompute === 'full'
     ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
-    : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${what})${flight}`;
-  lines.push(line('activations-layers', 'activations', 'gpu', keptLabel, plan.keptForLayers * inFlight,
-    traits.transformer ? 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer' : 'Site demo MLP: one b×h tensor per hidden layer'));
+    : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
+  // Backward frees each layer's activations as it passes: at its end the first layer's (or, under full recompute, the
+  // first checkpoint's input) remain, with the other in-flight micro-batches'.
+  const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer;
+  lines.push(line('activations-layers', 'activations', 'gpu', keptLabel,
+    { ...aliveAt(kept, within(moments, UNTIL_BACKWARD)), ...aliveAt(firstLayer + plan.keptForLayers * (inFlight - 1), within(moments, ['backward-end'])) },
+    layerSource(r, traits.transformer)));
   if (r.recompute !== 'none') {
     lines.push(line('activations-recompute', 'activations', 'gpu',
       r.recompute === 'full' ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward` : 'Recompute working set: one layer’s attention core rebuilt',
-      plan.workingSet, r.recompute === 'full' ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers' : 'Korthikanti et al. 2022 §5: selective recompute'));
+      aliveAt(plan.workingSet, within(moments, ['backward-start', 'backward-end'])),
+      r.recompute === 'full' ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers' : 'Korthikanti et al. 2022 §5: selective recompute'));
   }
-  const first = stage !== 'last';
-  const last = stage !== 'first';
   if (traits.transformer) {
     lines.push(line('activations-embedding', 'activations', 'gpu', `Embedding output (dropout mask, norm input)${flight}`,
-      first ? outside.embedding * inFlight : 0, 'Korthikanti et al. 2022 §4.3: embedding dropout mask sbh'));
-    lines.push(line('activations-head', 'activations', 'gpu', 'Final-norm and head inputs', last ? outside.headInputs : 0,
-      'Korthikanti et al. 2022 §4.3: inputs of the final norm and output layer'));
+      aliveAt(first ? outside.embedding * inFlight : 0, within(moments, GRAPH)), 'Korthikanti et al. 2022 §4.3: embedding dropout mask sbh'));
+    lines.push(line('activations-head', 'activations', 'gpu', 'Final-norm and head inputs',
+      aliveAt(last ? outside.headInputs : 0, within(moments, UNTIL_BACKWARD)), 'Korthikanti et al. 2022 §4.3: inputs of the final norm and output layer'));
   }
-  lines.push(line('activations-logits', 'activations', 'gpu', `Logits in fp32 for the loss (${traits.transformer ? 's·b·V' : 'b·classes'} × 4 B)`,
-    last ? outside.logits : 0, 'Korthikanti et al. 2022 §4.3: cross-entropy keeps 4sbv/t bytes of fp32 logits'));
+  const positions = traits.transformer ? `s·b·V` : 'b·classes';
+  lines.push(line('activations-logits', 'activations', 'gpu', `Loss: fp32 log-softmax of the logits kept for backward (${positions} × 4 B)`,
+    aliveAt(last ? outside.logits : 0, within(moments, UNTIL_BACKWARD)), 'Korthikanti et al. 2022 §4.3: cross-entropy keeps 4sbv/t bytes of fp32 logits'));
+  const loss = lossTransientBytes({
+    positions: (traits.transformer ? r.seq : 1) * r.microBatch, vocab: model.vocab, logitBytes: e, kernels: r.kernels, tp: r.tp,
+  });
+  lines.push(line('activations-loss', 'activations', 'gpu',
+    r.kernels === 'eager' ? 'Loss, for a moment: the logits and their fp32 upcast (forward), two fp32 gradients (backward)' : 'Loss, for a moment: the 16-bit logits or their gradient beside the fp32 softmax',
+    { ...aliveAt(last ? loss.forward : 0, within(moments, FORWARD)), ...aliveAt(last ? loss.backward : 0, within(moments, ['backward-start'])) },
+    r.kernels === 'eager' ? 'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy' : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient'));
+  if (traits.transformer) {
+    lines.push(line('activations-backward', 'activations', 'gpu', 'Backward working set: one layer’s activation gradients in flight',
+      aliveAt(backwardWorkingSet(r, model, e, residual), within(moments, ['backward-start', 'backward-end'])),
+      'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures'));
+  }
   return { lines, perLayer: plan.keptPerLayer };
 }
 
-/** Frozen distillation teacher: weights and a forward working set, on every GPU. */
-function teacherLines(r: ResolvedEstimate): MemoryLine[] {
+/** Where the per-layer activation formula comes from, for the line's source. */
+function layerSource(r: ResolvedEstimate, transformer: boolean): string {
+  if (!transformer) return 'Site demo MLP: one b×h tensor per hidden layer';
+  return r.kernels === 'fused'
+    ? 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer'
+    : 'Autograd’s saved tensors for Hugging Face’s modules (activations.ts eagerLayerTerms; tests/fixtures/pytorch)';
+}
+
+/**
+ * Gradients of one layer's activations while backward passes through it: the residual stream's gradient and the
+ * branch's (r bytes each per sbh), and the MLP's widest gradients (two f-wide tensors for SwiGLU's gate and up,
+ * one for GELU) in the compute dtype. Divided by t like the layer's tensor-parallel part.
+ */
+function backwardWorkingSet(r: ResolvedEstimate, model: ModelConfig, e: number, residual: number): number {
+  const tokens = r.seq * r.microBatch;
+  const wide = ARCH_TRAITS[model.arch].mlp === 'swiglu' ? 2 : 1;
+  return 2 * residual * tokens * model.hidden + ceilDiv(wide * model.topK * e * tokens * model.ffn, r.tp);
+}
+
+/** Frozen distillation teacher: weights all step and a forward working set during the student's forward. */
+function teacherLines(r: ResolvedEstimate, moments: readonly MomentId[]): MemoryLine[] {
   if (r.teacher === null) return [];
   const t = r.teacher.config;
   const traits = ARCH_TRAITS[t.arch];
@@ -140,13 +235,13 @@ function teacherLines(r: ResolvedEstimate): MemoryLine[] {
   const e = PRECISION_BYTES[r.precision].activation;
   const seq = traits.transformer ? r.seq : 1;
   return [
-    line('teacher-weights', 'weights', 'gpu', `Teacher ${r.teacher.id} weights (${r.teacherWeights}, frozen)`, weightBytes(params, r.teacherWeights),
+    line('teacher-weights', 'weights', 'gpu', `Teacher ${r.teacher.id} weights (${r.teacherWeights}, frozen)`, aliveAt(weightBytes(params, r.teacherWeights), moments),
       'Hinton et al. 2015 (arXiv 1503.02531): teacher runs forward only; no gradients or optimizer states'),
     line('teacher-activations', 'activations', 'gpu', `Teacher forward working set and its logits (s·b·V × 4 B)`,
-      inferenceActivationBytes({
+      aliveAt(inferenceActivationBytes({
         seq, batch: r.microBatch, hidden: t.hidden, heads: t.heads, kvHeads: t.kvHeads, ffn: t.ffn, mlp: traits.mlp,
-        transformer: traits.transformer, flashAttention: r.flashAttention, bytesPerElement: e, vocab: t.vocab, logitPositions: seq, tp: 1,
-      }),
+        transformer: traits.transformer, attention: r.attention, bytesPerElement: e, vocab: t.vocab, logitPositions: seq, tp: 1,
+      }), within(moments, FORWARD)),
       'Under torch.no_grad() nothing is kept for backward; the soft targets are kept for the loss'),
   ];
 }

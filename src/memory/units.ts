@@ -18,8 +18,3 @@ export function ceilDiv(dividend: number, divisor: number): number {
 export function isByteCount(bytes: number): boolean {
   return Number.isSafeInteger(bytes) && bytes >= 0;
 }
-
-/** Whether `value` is a whole number ≥ `min` (default 1). */
-export function isWholeNumber(value: number, min = 1): boolean {
-  return Number.isSafeInteger(value) && value >= min;
-}

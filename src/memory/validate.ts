@@ -2,17 +2,20 @@
  * Validation at the edge of src/memory: turn `EstimateOptions` into a fully resolved configuration,
  * or a list of errors, each naming the field (flag / query name) it belongs to.
  */
-import { RECOMPUTES, type Recompute } from './activations.ts';
+import { ATTENTIONS, KERNELS, RECOMPUTES, type Attention, type Kernels, type Recompute } from './activations.ts';
+import { FINETUNES, type Finetune } from './finetune.ts';
+import { flagName, flagOf } from './flag-table.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
 import { WEIGHT_DTYPES, type WeightDtype } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
-import { OPTIMIZERS, type OptimizerKind } from './optimizer.ts';
-import { FLAG_NAMES, MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
+import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
+import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
 import { ZERO_STAGES, type ZeroStage } from './parallel.ts';
 import { PRECISIONS, type Precision } from './precision.ts';
 import { getModelPreset, MODEL_PRESETS, type ModelPreset } from './presets.ts';
 import { DEFAULT_HEADROOM_PERCENT } from './overhead.ts';
+import { GRADIENT_LIFETIMES, type GradientLifetime } from './timeline.ts';
 
 /** A configuration with every default filled in and every combination checked. */
 export interface ResolvedEstimate {
@@ -32,7 +35,14 @@ export interface ResolvedEstimate {
   recompute: Recompute;
   /** Explicit checkpoint segment, or null for the default. */
   checkpointEvery: number | null;
-  flashAttention: boolean;
+  attention: Attention;
+  kernels: Kernels;
+  grads: GradientLifetime;
+  optimizerImpl: OptimizerImpl;
+  finetune: Finetune;
+  loraRank: number;
+  /** LoRA targets as given (`all-linear`, `attention` or a comma list). */
+  loraTargets: string;
   dropout: boolean;
   dp: number;
   zero: ZeroStage;
@@ -69,13 +79,15 @@ function defaultFfn(arch: Arch, hidden: number): number {
 export function resolveEstimateOptions(options: EstimateOptions): ResolveResult {
   const errors: FieldError[] = [];
   const warnings: string[] = [];
-  const fail = (key: keyof EstimateOptions, message: string) => errors.push({ field: FLAG_NAMES[key], message });
+  const fail = (key: keyof EstimateOptions, message: string) => errors.push({ field: flagName(key), message });
 
-  const keyword = <T extends string | number>(key: keyof EstimateOptions, allowed: readonly T[], fallback: T): T => {
+  // An enumeration's fallback is the flag table's default unless the caller derives one.
+  const keyword = <T extends string | number>(key: keyof EstimateOptions, allowed: readonly T[], derived?: T): T => {
+    const fallback = derived ?? allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
     const value = options[key];
     if (value === undefined) return fallback;
     if (!(allowed as readonly unknown[]).includes(value)) {
-      fail(key, `invalid ${FLAG_NAMES[key]}: ${String(value)} (expected ${allowed.join(', ')})`);
+      fail(key, `invalid ${flagName(key)}: ${String(value)} (expected ${allowed.join(', ')})`);
       return fallback;
     }
     return value as T;
@@ -83,10 +95,10 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   const count = (key: keyof EstimateOptions, min = 1): number | undefined => {
     const value = options[key];
     if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value)) fail(key, `${FLAG_NAMES[key]} must be a number, got ${String(value)}`);
-    else if (!Number.isInteger(value)) fail(key, `${FLAG_NAMES[key]} must be a whole number, got ${value}`);
-    else if (value < min) fail(key, `${FLAG_NAMES[key]} must be at least ${min}, got ${value}`);
-    else if (value > MAX_COUNT) fail(key, `${FLAG_NAMES[key]} is too large (${value} > ${MAX_COUNT})`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) fail(key, `${flagName(key)} must be a number, got ${String(value)}`);
+    else if (!Number.isInteger(value)) fail(key, `${flagName(key)} must be a whole number, got ${value}`);
+    else if (value < min) fail(key, `${flagName(key)} must be at least ${min}, got ${value}`);
+    else if (value > MAX_COUNT) fail(key, `${flagName(key)} is too large (${value} > ${MAX_COUNT})`);
     else return value;
     return undefined;
   };
@@ -94,22 +106,27 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     const value = options[key];
     if (value === undefined) return fallback;
     if (typeof value !== 'boolean') {
-      fail(key, `${FLAG_NAMES[key]} must be true or false`);
+      fail(key, `${flagName(key)} must be true or false`);
       return fallback;
     }
     return value;
   };
 
-  const mode = keyword('mode', MODES, 'train');
-  const precision = keyword('precision', PRECISIONS, 'mixed-bf16');
-  const optimizer = keyword('optimizer', OPTIMIZERS, 'adamw');
-  const recompute = keyword('recompute', RECOMPUTES, 'none');
-  const zero = keyword('zero', ZERO_STAGES, 0);
-  const offload = keyword('offload', OFFLOADS, 'none');
-  const offloadDevice = keyword('offloadDevice', OFFLOAD_DEVICES, 'cpu');
-  const weights = keyword('weights', WEIGHT_DTYPES, 'bf16');
+  const mode = keyword('mode', MODES);
+  const precision = keyword('precision', PRECISIONS);
+  const optimizer = keyword('optimizer', OPTIMIZERS);
+  const optimizerImpl = keyword('optimizerImpl', OPTIMIZER_IMPLS);
+  const grads = keyword('grads', GRADIENT_LIFETIMES);
+  const attention = keyword('attention', ATTENTIONS);
+  const kernels = keyword('kernels', KERNELS);
+  const recompute = keyword('recompute', RECOMPUTES);
+  const zero = keyword('zero', ZERO_STAGES);
+  const offload = keyword('offload', OFFLOADS);
+  const offloadDevice = keyword('offloadDevice', OFFLOAD_DEVICES);
+  const weights = keyword('weights', WEIGHT_DTYPES);
+  const finetune = keyword('finetune', FINETUNES);
   const teacherWeights = keyword('teacherWeights', WEIGHT_DTYPES, precision === 'fp32' ? 'fp32' : 'bf16');
-  const archOverride = options.arch === undefined ? undefined : keyword('arch', ARCHS, 'gpt2');
+  const archOverride = options.arch === undefined ? undefined : keyword('arch', ARCHS);
 
   const microBatch = count('microBatch') ?? 1;
   const gradAccum = count('gradAccum') ?? 1;
@@ -119,8 +136,9 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   const seqGiven = count('seq');
   const tokensGiven = count('tokens');
   const checkpointEvery = count('checkpointEvery') ?? null;
-  const flashAttention = flag('flashAttention', false);
   const sp = flag('sp', false);
+  const loraRank = count('loraRank') ?? 16;
+  const loraTargets = options.loraTargets ?? 'all-linear';
   const params = count('params');
 
   // --- model ---
@@ -150,7 +168,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   if (model !== null && model.arch === 'mlp') {
     if (seqGiven !== undefined && seqGiven !== 1) fail('seq', `the mlp arch has no sequence: seq must be 1 (got ${seqGiven}); the batch is --micro-batch`);
     seq = 1;
-    if (flashAttention) warnings.push('--flash-attention has no effect on the mlp arch (no attention); drop the flag');
+    if (options.attention !== undefined) warnings.push('--attention has no effect on the mlp arch (no attention); drop the flag');
   } else if (model !== null && seqGiven !== undefined && model.positions > 0 && seqGiven > model.positions) {
     warnings.push(`seq ${seqGiven} is longer than the model's ${model.positions} learned positions; the model cannot run it as is`);
   }
@@ -192,13 +210,13 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   if (errors.length > 0) return { ok: false, errors };
 
   const dropout = flag('dropout', model === null ? false : ARCH_TRAITS[model.arch].dropout);
-  collectWarnings(warnings, { options, mode, model, params, tp, sp, dp, zero, recompute, flashAttention, precision, gpu });
+  collectWarnings(warnings, { options, mode, model, params, tp, sp, dp, zero, recompute, attention, precision, gpu });
   return {
     ok: true,
     warnings,
     value: {
       mode, modelId, model, paramsOnly: params ?? null, precision, weights, optimizer, microBatch, seq, gradAccum,
-      recompute, checkpointEvery, flashAttention, dropout, dp, zero, tp, sp, pp, offload, offloadDevice, gpu,
+      recompute, checkpointEvery, attention, kernels, grads, optimizerImpl, finetune, loraRank, loraTargets, dropout, dp, zero, tp, sp, pp, offload, offloadDevice, gpu,
       tokens, teacher, teacherWeights, headroom,
     },
   };
@@ -263,7 +281,7 @@ interface WarningContext {
   dp: number;
   zero: ZeroStage;
   recompute: Recompute;
-  flashAttention: boolean;
+  attention: Attention;
   precision: Precision;
   gpu: GpuSpec | null;
 }
@@ -279,14 +297,14 @@ function collectWarnings(warnings: string[], c: WarningContext): void {
   if (c.mode === 'train' && c.zero > 0 && c.dp === 1) warnings.push(`ZeRO stage ${c.zero} with --dp 1 shards nothing; raise --dp`);
   if (c.model !== null && c.recompute === 'selective') {
     if (c.model.arch === 'mlp') warnings.push('selective recompute only drops attention activations; the mlp arch has none, so it saves nothing (use --recompute full)');
-    else if (c.flashAttention) warnings.push('selective recompute drops the s×s attention activations, which FlashAttention never stores: no further saving');
+    else if (c.attention === 'sdpa') warnings.push('selective recompute drops the s×s attention activations, which SDPA (FlashAttention) never stores: no further saving; use --recompute full or --attention eager');
   }
   if (c.gpu !== null && !c.gpu.bf16 && (c.precision === 'amp-bf16' || c.precision === 'mixed-bf16' || c.precision === 'bf16')) {
     warnings.push(`${c.gpu.name} has no BF16 tensor cores; use --precision mixed-fp16 or amp-fp16`);
   }
   if (c.mode === 'infer') {
     const ignored = (['optimizer', 'precision', 'gradAccum', 'recompute', 'zero', 'offload', 'teacher'] as const).filter((key) => c.options[key] !== undefined);
-    if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${FLAG_NAMES[key]}`).join(', ')}`);
+    if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
   } else if (c.options.tokens !== undefined || c.options.weights !== undefined) {
     warnings.push('--tokens and --weights apply to --mode infer; ignored for training');
   }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
-  estimateMemory, FLAG_SPECS, formatBytes, formatEstimateFlags, GPU_PRESETS, MODEL_PRESETS, parseEstimateFlags,
-  type EstimateOptions, type EstimateResult, type FieldError, type FlagSpec, type RawFlags,
+  estimateMemory, flagNamed, formatBytes, formatEstimateFlags, GPU_PRESETS, MODEL_PRESETS, parseEstimateFlags,
+  type EstimateOptions, type EstimateResult, type FieldError, type FlagDefinition, type RawFlags,
 } from '../../memory/index';
 import BreakdownChart, { type BreakdownDatum } from './BreakdownChart';
 import RentCost from './RentCost';
@@ -16,7 +16,6 @@ export interface CalculatorProps {
   readonly id: CalculatorId;
 }
 
-const SPEC_BY_NAME = new Map(FLAG_SPECS.map((spec) => [spec.name, spec]));
 const CUSTOM_FIELDS = ['arch', 'hidden', 'layers', 'heads', 'kv-heads', 'ffn', 'vocab'] as const;
 const CATEGORY_LABELS: Record<string, string> = {
   weights: 'weights',
@@ -179,9 +178,9 @@ function Field({ label, error, children }: { label: string; error: string | unde
 }
 
 function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set: (name: string, value: string | boolean | undefined) => void; error: string }) {
-  const spec: FlagSpec | undefined = SPEC_BY_NAME.get(name);
+  const spec: FlagDefinition | undefined = flagNamed(name);
   if (!spec) return null;
-  const label = spec.help.replace(/\s*\(.*\)$/, '');
+  const label = spec.label;
   const value = raw[name];
   if (spec.kind === 'boolean') {
     return (

@@ -63,7 +63,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     })),
   },
   'gradient-checkpointing': {
-    fields: [...MODEL_FIELDS, 'recompute', 'flash-attention', 'precision'],
+    fields: [...MODEL_FIELDS, 'recompute', 'attention', 'precision'],
     defaults: { model: 'llama-2-7b', gpu: 'a100-80gb', 'micro-batch': '4', seq: '4096', recompute: 'full', precision: 'mixed-bf16', zero: '3', dp: '8' },
     scenarios: beforeAfter('keep all activations', 'your recompute', (o) => ({ ...o, recompute: 'none' })),
   },

@@ -10,7 +10,9 @@ describe('main(argv)', () => {
     expect(stderr).toBe('');
     expect(stdout).toMatch(/Model\s+gpt2 · 124,439,808 params/);
     expect(stdout).toMatch(/GiB\s+GB/);
-    expect(stdout).toMatch(/Total per GPU/);
+    expect(stdout).toMatch(/Peak per GPU/);
+    expect(stdout).toMatch(/Sum of parts/);
+    expect(stdout).toMatch(/Step timeline per GPU/);
     expect(stdout).toMatch(/Fits\s+yes/);
     expect(stdout).toMatch(/Step time \(estimate/);
   });

@@ -11,8 +11,8 @@ const a = 96;
 const t = 8;
 const sbh = s * b * h;
 const gpt: LayerActivationShape = {
-  seq: s, microBatch: b, hidden: h, heads: a, kvHeads: a, ffn: 4 * h, mlp: 'gelu', topK: 1,
-  dropout: true, flashAttention: false, bytesPerElement: 2, tp: 1, sp: false,
+  seq: s, microBatch: b, hidden: h, heads: a, kvHeads: a, ffn: 4 * h, mlp: 'gelu', norm: 'layernorm', pythonGelu: false, topK: 1,
+  dropout: true, attention: 'eager', kernels: 'fused', bytesPerElement: 2, residualBytes: 2, tp: 1, sp: false,
 };
 
 describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 2205.05198)', () => {
@@ -43,12 +43,12 @@ describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 
     expect(layerActivationBytes({ ...gpt, dropout: false }).full).toBe(sbh * (32 + (2 * a * s) / h));
   });
 
-  test('FlashAttention stores no s² term: sbh·34', () => {
-    expect(layerActivationBytes({ ...gpt, flashAttention: true }).full).toBe(34 * sbh);
+  test('SDPA (FlashAttention, arXiv 2205.14135 Alg. 2) stores no s² term, only an fp32 log-sum-exp per row and head: sbh·34 + 4asb', () => {
+    expect(layerActivationBytes({ ...gpt, attention: 'sdpa' }).full).toBe(34 * sbh + 4 * a * s * b);
   });
 
   test('fp32 activations: 4-byte tensors, 1-byte masks: sbh(66 + 9as/h)', () => {
-    expect(layerActivationBytes({ ...gpt, bytesPerElement: 4 }).full).toBe(sbh * (66 + (9 * a * s) / h));
+    expect(layerActivationBytes({ ...gpt, bytesPerElement: 4, residualBytes: 4 }).full).toBe(sbh * (66 + (9 * a * s) / h));
   });
 
   test('SwiGLU + GQA (Llama 2 70B shape): 2sbh norms + 2sbh inputs + Q 2sbh + KV 4sbh·(8/64) + proj 2sbh + 8sbf + 2as²b', () => {
@@ -91,11 +91,44 @@ describe('planRecompute(layer, L, policy)', () => {
 describe('outsideActivationBytes(shape)', () => {
   test('logits are fp32 and vocab-parallel: 4sbv/t (Korthikanti §4.3)', () => {
     const out = outsideActivationBytes({
-      seq: s, microBatch: b, hidden: h, vocab: 51200, bytesPerElement: 2, dropout: true,
+      seq: s, microBatch: b, hidden: h, vocab: 51200, bytesPerElement: 2, residualBytes: 2, dropout: true,
       embeddingNorm: false, finalNorm: true, transformer: true, tp: t, sp: false,
     });
     expect(out.logits).toBe((4 * s * b * 51200) / t);
     expect(out.embedding).toBe(sbh);
     expect(out.headInputs).toBe(4 * sbh);
+  });
+});
+
+describe('layerActivationBytes(shape) with eager kernels counts what autograd saves for Hugging Face modules', () => {
+  // Small shape: every term is visible. sb = s·b tokens.
+  const small = { seq: 128, microBatch: 2, hidden: 256, heads: 4, kvHeads: 4, ffn: 1024, topK: 1, tp: 1, sp: false } as const;
+  const tokens = 128 * 2;
+  const sbhSmall = tokens * 256;
+  const sbf = tokens * 1024;
+  const scores = 4 * 128 * 128 * 2;
+  const gpt2 = { ...small, mlp: 'gelu', norm: 'layernorm', pythonGelu: true, kernels: 'eager', attention: 'eager', dropout: true } as const;
+
+  test('GPT-2 fp32 with CUDA dropout: 114·sbh + 9·as²b + 16·bs, as PyTorch 1.13 saved it (shared/PYTORCH-MEASURED.md)', () => {
+    expect(layerActivationBytes({ ...gpt2, bytesPerElement: 4, residualBytes: 4 }).full).toBe(114 * sbhSmall + 9 * scores + 16 * tokens);
+  });
+
+  test('GPT-2 fused kernels (F.gelu tanh) in fp32: 66·sbh + 9·as²b (Korthikanti in fp32), LayerNorm stats aside', () => {
+    const fusedGelu = layerActivationBytes({ ...gpt2, pythonGelu: false, bytesPerElement: 4, residualBytes: 4 }).full;
+    expect(fusedGelu).toBe(66 * sbhSmall + 9 * scores + 16 * tokens);
+  });
+
+  test('GPT-2 under bf16 autocast: fp32 residual and norms, gelu_new partly fp32 (pow runs in fp32)', () => {
+    // ln 2×4 + c_attn in 2 + qkv 6 + c_proj in 2 + 2 masks + c_fc in 2 = 22·sbh; gelu_new 16·sbf; scores 4 + 1 + 2.
+    expect(layerActivationBytes({ ...gpt2, bytesPerElement: 2, residualBytes: 4 }).full).toBe(22 * sbhSmall + 16 * sbf + 7 * scores + 16 * tokens);
+  });
+
+  test('Llama under bf16 autocast: RMSNorm fp32 copies, one cast input per projection, SwiGLU 8·sbf, eager scores 6 B', () => {
+    const llama = { ...small, mlp: 'swiglu', norm: 'rmsnorm', pythonGelu: false, kernels: 'eager', attention: 'eager', dropout: false } as const;
+    // norms 2×(4 + 4) + q,k,v inputs 3×2 + q,k,v 6 + o_proj input 2 + gate, up inputs 2×2 = 34·sbh; rstd 2×4 per token.
+    expect(layerActivationBytes({ ...llama, bytesPerElement: 2, residualBytes: 4 }).full).toBe(34 * sbhSmall + 8 * sbf + 6 * scores + 8 * tokens);
+    // SDPA: no scores; its output (2·sbh) and fp32 log-sum-exp (4·a·s·b) instead.
+    expect(layerActivationBytes({ ...llama, attention: 'sdpa', bytesPerElement: 2, residualBytes: 4 }).full)
+      .toBe(36 * sbhSmall + 8 * sbf + 4 * 4 * tokens + 8 * tokens);
   });
 });

@@ -1,14 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
-  ARCHS, FLAG_SPECS, formatEstimateFlags, MODEL_PRESETS, OFFLOADS, OPTIMIZERS, parseEstimateFlags, parseNumberFlag, PRECISIONS,
+  ARCHS, ATTENTIONS, FLAG_ALIASES, FLAGS, formatEstimateFlags, GRADIENT_LIFETIMES, KERNELS, OPTIMIZER_IMPLS, FINETUNES, MODEL_PRESETS, OFFLOADS, OPTIMIZERS, parseEstimateFlags, parseNumberFlag, PRECISIONS,
   RECOMPUTES, WEIGHT_DTYPES, type EstimateOptions,
 } from '../../../src/memory/index.ts';
 
 describe('parseEstimateFlags(input)', () => {
   test('parses a URL query the same way as CLI flags', () => {
     const query = Object.fromEntries(new URLSearchParams('model=llama-2-7b&zero=3&dp=8&flash-attention'));
-    expect(parseEstimateFlags(query)).toEqual({ ok: true, options: { model: 'llama-2-7b', zero: 3, dp: 8, flashAttention: true } });
+    expect(parseEstimateFlags(query)).toEqual({ ok: true, options: { model: 'llama-2-7b', zero: 3, dp: 8, attention: 'sdpa' } });
+  });
+
+  test('--flash-attention stays an alias of --attention sdpa, and cannot contradict it', () => {
+    expect(parseEstimateFlags({ 'flash-attention': true })).toEqual({ ok: true, options: { attention: 'sdpa' } });
+    const both = parseEstimateFlags({ 'flash-attention': true, attention: 'eager' });
+    expect(both.ok).toBe(false);
+    if (!both.ok) expect(both.errors[0]?.field).toBe('flash-attention');
+  });
+
+  test('parses the timeline and fine-tuning flags', () => {
+    expect(parseEstimateFlags({ grads: 'keep', 'optimizer-impl': 'fused', kernels: 'fused', finetune: 'qlora', 'lora-rank': '64', 'lora-targets': 'q,v' })).toEqual({
+      ok: true, options: { grads: 'keep', optimizerImpl: 'fused', kernels: 'fused', finetune: 'qlora', loraRank: 64, loraTargets: 'q,v' },
+    });
   });
 
   test('parses CLI booleans and kebab-case names', () => {
@@ -42,8 +55,19 @@ describe('parseEstimateFlags(input)', () => {
     expect(parseEstimateFlags({ utm_source: 'x', model: 'gpt2' }, { ignoreUnknown: true })).toEqual({ ok: true, options: { model: 'gpt2' } });
   });
 
-  test('every flag in FLAG_SPECS has help text', () => {
-    for (const spec of FLAG_SPECS) expect(spec.help.length).toBeGreaterThan(0);
+  test('every flag in the table has a label and help text, and every name is unique', () => {
+    for (const spec of FLAGS) {
+      expect(spec.help.length).toBeGreaterThan(0);
+      expect(spec.label.length).toBeGreaterThan(0);
+    }
+    const names = [...FLAGS.map((f) => f.flag), ...FLAG_ALIASES.map((a) => a.flag)];
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  test('an enumeration\'s default in the table is one of its values', () => {
+    for (const spec of FLAGS.filter((f) => f.kind === 'enum' && f.default !== undefined && !f.default.includes(' '))) {
+      expect(spec.values).toContain(spec.default);
+    }
   });
 });
 
@@ -64,7 +88,12 @@ describe('formatEstimateFlags(options)', () => {
       optimizer: fc.constantFrom(...OPTIMIZERS),
       microBatch: fc.integer({ min: -5, max: 1000 }),
       recompute: fc.constantFrom(...RECOMPUTES),
-      flashAttention: fc.boolean(),
+      attention: fc.constantFrom(...ATTENTIONS),
+      kernels: fc.constantFrom(...KERNELS),
+      grads: fc.constantFrom(...GRADIENT_LIFETIMES),
+      optimizerImpl: fc.constantFrom(...OPTIMIZER_IMPLS),
+      finetune: fc.constantFrom(...FINETUNES),
+      loraRank: fc.integer({ min: 1, max: 512 }),
       dropout: fc.boolean(),
       zero: fc.constantFrom(0, 1, 2, 3) as fc.Arbitrary<0 | 1 | 2 | 3>,
       sp: fc.boolean(),

@@ -48,8 +48,8 @@ describe('estimateMemory({ mode: "infer" })', () => {
   test('eager attention materialises the e·a·s²·b score matrix; FlashAttention leaves the MLP as the peak', () => {
     const s = 4096;
     const h = 4096;
-    const eager = perGpu({ model: 'llama-2-7b', tokens: s }).activations;
-    const flash = perGpu({ model: 'llama-2-7b', tokens: s, flashAttention: true }).activations;
+    const eager = perGpu({ model: 'llama-2-7b', tokens: s, attention: 'eager' }).activations;
+    const flash = perGpu({ model: 'llama-2-7b', tokens: s, attention: 'sdpa' }).activations;
     const residual = 2 * 2 * s * h;
     const logits = 4 * 32000;
     expect(eager).toBe(residual + 2 * s * (4 * h) + 2 * 32 * s * s + logits);

@@ -1,0 +1,136 @@
+/**
+ * The one table of estimate flags. The CLI parser and `--help`, the URL query, the calculators'
+ * labels and the validator's defaults all read it, so a flag is described in exactly one place.
+ */
+import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
+import { FINETUNES } from './finetune.ts';
+import { WEIGHT_DTYPES } from './inference.ts';
+import { ARCHS } from './model.ts';
+import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
+import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
+import { MODES, type EstimateOptions } from './options.ts';
+import { ZERO_STAGES } from './parallel.ts';
+import { PRECISIONS } from './precision.ts';
+import { GRADIENT_LIFETIMES } from './timeline.ts';
+
+/** Kind of value a flag takes. */
+export type FlagKind = 'number' | 'enum' | 'boolean' | 'string';
+
+/** Where a flag belongs when a form groups its fields. */
+export type FlagGroup = 'model' | 'workload' | 'technique' | 'hardware';
+
+/** One flag of the vocabulary. */
+export interface FlagDefinition {
+  /** Option key in `EstimateOptions`. */
+  key: keyof EstimateOptions;
+  /** Flag / query name (kebab-case), e.g. `micro-batch`. */
+  flag: string;
+  /** Value kind. */
+  kind: FlagKind;
+  /** Allowed values of an `enum` flag. */
+  values?: readonly string[];
+  /** The default, in words when it depends on other flags (e.g. "model context"); undefined when there is none. */
+  default?: string;
+  /** Short field label in plain words, for forms. */
+  label: string;
+  /** One-line help (the CLI's `--help`, a form field's hint). */
+  help: string;
+  /** Unit of a number, for forms (`tokens`, `GPUs`, `%`). */
+  unit?: string;
+  /** Placeholder in `--help`, e.g. `N`. */
+  placeholder: string;
+  /** Group in forms. */
+  group: FlagGroup;
+}
+
+type Entry = Omit<FlagDefinition, 'kind' | 'placeholder' | 'values'>;
+const num = (entry: Entry, placeholder = 'N'): FlagDefinition => ({ ...entry, kind: 'number', placeholder });
+const oneOf = (entry: Entry, values: readonly (string | number)[]): FlagDefinition => ({
+  ...entry, kind: 'enum', values: values.map(String), placeholder: values.join('|'),
+});
+const bool = (entry: Entry): FlagDefinition => ({ ...entry, kind: 'boolean', placeholder: '' });
+const str = (entry: Entry, placeholder: string): FlagDefinition => ({ ...entry, kind: 'string', placeholder });
+
+/** Every flag, in help order. Numbers accept suffixes k, m, b, t (×10^3…10^12), e.g. `--params 7.5b`. */
+export const FLAGS: readonly FlagDefinition[] = [
+  str({ key: 'model', flag: 'model', label: 'Model', help: 'model preset (see the list below); shape flags override it', group: 'model' }, 'ID'),
+  oneOf({ key: 'arch', flag: 'arch', label: 'Architecture', help: 'custom architecture family', group: 'model' }, ARCHS),
+  num({ key: 'hidden', flag: 'hidden', label: 'Hidden size', help: 'hidden size h', group: 'model' }),
+  num({ key: 'layers', flag: 'layers', label: 'Layers', help: 'layers L (mlp: hidden Linear+ReLU blocks)', group: 'model' }),
+  num({ key: 'heads', flag: 'heads', default: 'h/64', label: 'Attention heads', help: 'attention heads', group: 'model' }),
+  num({ key: 'kvHeads', flag: 'kv-heads', default: 'heads', label: 'Key/value heads', help: 'key/value heads for grouped-query attention', group: 'model' }),
+  num({ key: 'ffn', flag: 'ffn', default: '4h; llama 8h/3 rounded to 256', label: 'MLP width', help: 'MLP inner width', group: 'model' }),
+  num({ key: 'vocab', flag: 'vocab', label: 'Vocabulary', help: 'vocabulary size (mlp: classes)', group: 'model' }),
+  num({ key: 'positions', flag: 'positions', default: 'gpt2 1024, bert 512, else 0', label: 'Learned positions', help: 'rows of the learned position table', group: 'model' }),
+  num({ key: 'inputs', flag: 'inputs', default: 'none', label: 'Input features', help: 'mlp: input features of an input layer before the hidden blocks', group: 'model' }),
+  num({ key: 'experts', flag: 'experts', default: '1', label: 'Experts', help: 'mixture-of-experts: experts per layer', group: 'model' }),
+  num({ key: 'topK', flag: 'top-k', default: '2 with experts', label: 'Experts per token', help: 'mixture-of-experts: experts each token uses', group: 'model' }),
+  num({ key: 'params', flag: 'params', label: 'Parameters', help: 'parameter count alone (model states only; activations 0)', group: 'model' }),
+  oneOf({ key: 'mode', flag: 'mode', default: 'train', label: 'Task', help: 'what to estimate: a training step or inference', group: 'workload' }, MODES),
+  num({ key: 'microBatch', flag: 'micro-batch', default: '1', label: 'Batch per GPU', help: 'sequences per GPU per forward pass (infer: the batch)', unit: 'sequences', group: 'workload' }),
+  num({ key: 'seq', flag: 'seq', default: 'model context', label: 'Sequence length', help: 'tokens per sequence', unit: 'tokens', group: 'workload' }),
+  num({ key: 'gradAccum', flag: 'grad-accum', default: '1', label: 'Gradient accumulation', help: 'micro-batches per optimizer step', unit: 'micro-batches', group: 'technique' }),
+  num({ key: 'tokens', flag: 'tokens', default: 'seq', label: 'Tokens cached', help: 'infer: tokens in the KV cache per sequence (prompt + generated)', unit: 'tokens', group: 'workload' }),
+  oneOf({ key: 'precision', flag: 'precision', default: 'mixed-bf16', label: 'Precision', help: 'training precision regime', group: 'technique' }, PRECISIONS),
+  oneOf({ key: 'weights', flag: 'weights', default: 'bf16', label: 'Weight format', help: 'infer: how the weights are stored', group: 'technique' }, WEIGHT_DTYPES),
+  oneOf({ key: 'optimizer', flag: 'optimizer', default: 'adamw', label: 'Optimizer', help: 'optimizer', group: 'technique' }, OPTIMIZERS),
+  oneOf({ key: 'optimizerImpl', flag: 'optimizer-impl', default: 'foreach', label: 'Optimizer implementation', help: 'PyTorch optimizer implementation (foreach is the default on CUDA)', group: 'technique' }, OPTIMIZER_IMPLS),
+  oneOf({ key: 'grads', flag: 'grads', default: 'free', label: 'Gradients between steps', help: 'free: zero_grad(set_to_none=True); keep: set_to_none=False or contiguous buffers', group: 'technique' }, GRADIENT_LIFETIMES),
+  oneOf({ key: 'attention', flag: 'attention', default: 'sdpa', label: 'Attention kernel', help: 'sdpa: FlashAttention / memory-efficient (no s×s scores kept); eager: scores kept', group: 'technique' }, ATTENTIONS),
+  oneOf({ key: 'kernels', flag: 'kernels', default: 'eager', label: 'Layer code', help: 'eager: PyTorch / Hugging Face modules; fused: Megatron-style fused kernels', group: 'technique' }, KERNELS),
+  oneOf({ key: 'recompute', flag: 'recompute', default: 'none', label: 'Activation recompute', help: 'activation recompute (gradient checkpointing)', group: 'technique' }, RECOMPUTES),
+  num({ key: 'checkpointEvery', flag: 'checkpoint-every', default: '1; mlp round(√L)', label: 'Layers per checkpoint', help: 'full recompute: layers per checkpoint segment', unit: 'layers', group: 'technique' }),
+  bool({ key: 'dropout', flag: 'dropout', default: 'gpt2, bert on; llama, mlp off', label: 'Dropout', help: 'dropout on (--no-dropout turns it off)', group: 'technique' }),
+  oneOf({ key: 'finetune', flag: 'finetune', default: 'full', label: 'What is trained', help: 'full: every weight; lora: adapters on a 16-bit base; qlora: adapters on a 4-bit NF4 base', group: 'technique' }, FINETUNES),
+  num({ key: 'loraRank', flag: 'lora-rank', default: '16', label: 'LoRA rank', help: 'LoRA rank r', group: 'technique' }),
+  str({ key: 'loraTargets', flag: 'lora-targets', default: 'all-linear', label: 'LoRA targets', help: 'all-linear, attention, or a comma list of q,k,v,o,gate,up,down', group: 'technique' }, 'LIST'),
+  num({ key: 'dp', flag: 'dp', default: '1', label: 'Data-parallel GPUs', help: 'data-parallel GPUs', unit: 'GPUs', group: 'technique' }),
+  oneOf({ key: 'zero', flag: 'zero', default: '0', label: 'ZeRO stage', help: 'ZeRO stage; FSDP full-shard = 3', group: 'technique' }, ZERO_STAGES),
+  num({ key: 'tp', flag: 'tp', default: '1', label: 'Tensor-parallel degree', help: 'tensor-parallel degree', unit: 'GPUs', group: 'technique' }),
+  bool({ key: 'sp', flag: 'sp', label: 'Sequence parallel', help: 'sequence parallelism (with --tp)', group: 'technique' }),
+  num({ key: 'pp', flag: 'pp', default: '1', label: 'Pipeline stages', help: 'pipeline-parallel stages, 1F1B schedule', unit: 'stages', group: 'technique' }),
+  oneOf({ key: 'offload', flag: 'offload', default: 'none', label: 'Offload', help: 'offload to host memory', group: 'technique' }, OFFLOADS),
+  oneOf({ key: 'offloadDevice', flag: 'offload-device', default: 'cpu', label: 'Offload target', help: 'where offloaded states go', group: 'technique' }, OFFLOAD_DEVICES),
+  str({ key: 'teacher', flag: 'teacher', label: 'Teacher model', help: 'distillation: frozen teacher model preset', group: 'model' }, 'ID'),
+  oneOf({ key: 'teacherWeights', flag: 'teacher-weights', default: 'bf16 (fp32 with --precision fp32)', label: 'Teacher weight format', help: 'distillation: teacher weight format', group: 'technique' }, WEIGHT_DTYPES),
+  str({ key: 'gpu', flag: 'gpu', label: 'GPU', help: 'GPU preset to check the fit against', group: 'hardware' }, 'ID'),
+  num({ key: 'headroom', flag: 'headroom', default: '10', label: 'Free margin', help: 'free margin to keep against fragmentation, percent of GPU memory', unit: '%', group: 'hardware' }, 'PCT'),
+];
+
+/** A flag that sets another flag's option to a fixed value (kept for old links and muscle memory). */
+export interface FlagAlias {
+  /** Alias flag name. */
+  flag: string;
+  /** Option it sets. */
+  key: keyof EstimateOptions;
+  /** Value it sets when given as true. */
+  value: string | boolean;
+  /** What `--help` says about it. */
+  help: string;
+}
+
+/** Boolean flags that stand for a value of another flag. */
+export const FLAG_ALIASES: readonly FlagAlias[] = [
+  { flag: 'no-dropout', key: 'dropout', value: false, help: 'same as --dropout false' },
+  { flag: 'flash-attention', key: 'attention', value: 'sdpa', help: 'same as --attention sdpa' },
+];
+
+const BY_KEY: ReadonlyMap<keyof EstimateOptions, FlagDefinition> = new Map(FLAGS.map((f) => [f.key, f]));
+const BY_FLAG: ReadonlyMap<string, FlagDefinition> = new Map(FLAGS.map((f) => [f.flag, f]));
+
+/** The flag of an option key. */
+export function flagOf(key: keyof EstimateOptions): FlagDefinition {
+  const found = BY_KEY.get(key);
+  if (found === undefined) throw new Error(`no flag for option ${String(key)}`);
+  return found;
+}
+
+/** The flag definition of a flag name, or undefined. */
+export function flagNamed(name: string): FlagDefinition | undefined {
+  return BY_FLAG.get(name);
+}
+
+/** The flag / query name of an option key, e.g. `microBatch` → `micro-batch`. */
+export function flagName(key: keyof EstimateOptions): string {
+  return flagOf(key).flag;
+}

@@ -1,0 +1,84 @@
+/**
+ * The step timeline: each breakdown line says how many of its bytes are alive at each moment of a step, and
+ * the answer is the peak over those moments rather than the sum of every line.
+ */
+import type { LineCategory, MemoryLine } from './lines.ts';
+
+/** Phase of a step a moment belongs to. */
+export type Phase = 'forward' | 'backward' | 'optimizer' | 'prefill' | 'decode';
+
+/** The moments the engine evaluates. */
+export type MomentId =
+  | 'forward'
+  | 'forward-accumulating'
+  | 'backward-start'
+  | 'backward-end'
+  | 'optimizer'
+  | 'prefill'
+  | 'decode';
+
+/** Phase and plain-words label of each moment. */
+export const MOMENTS: Readonly<Record<MomentId, { phase: Phase; label: string }>> = {
+  'forward': { phase: 'forward', label: 'end of forward: the loss is computed' },
+  'forward-accumulating': { phase: 'forward', label: 'a later micro-batch’s forward, gradients alive' },
+  'backward-start': { phase: 'backward', label: 'start of backward: the loss gradient, every activation still kept' },
+  'backward-end': { phase: 'backward', label: 'end of backward: every gradient, activations freed' },
+  'optimizer': { phase: 'optimizer', label: 'optimizer step' },
+  'prefill': { phase: 'prefill', label: 'prefill: the prompt in one forward pass' },
+  'decode': { phase: 'decode', label: 'decode: one token per step, the KV cache full' },
+};
+
+/** Bytes a line holds at each moment; a moment it does not name holds 0. */
+export type Lifetime = Readonly<Partial<Record<MomentId, number>>>;
+
+/**
+ * Gradients between optimizer steps. `free`: `optimizer.zero_grad(set_to_none=True)`, PyTorch's default since 2.0
+ * (torch/optim/optimizer.py), so no gradient exists during the next forward. `keep`: `set_to_none=False` or a
+ * framework's contiguous gradient buffer (DeepSpeed, Megatron-LM), alive through the whole step.
+ */
+export type GradientLifetime = 'free' | 'keep';
+
+/** Every gradient lifetime. */
+export const GRADIENT_LIFETIMES: readonly GradientLifetime[] = ['free', 'keep'];
+
+/** Memory alive at one moment. */
+export interface TimelineMoment {
+  /** Phase of the step. */
+  phase: Phase;
+  /** Which moment. */
+  moment: MomentId;
+  /** Plain-words description. */
+  label: string;
+  /** Bytes alive on one GPU. */
+  bytes: number;
+  /** The same bytes by category. */
+  byCategory: Record<LineCategory, number>;
+}
+
+/** Bytes alive on one GPU at each of `moments`, by category, from the GPU lines' lifetimes. */
+export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly MomentId[]): TimelineMoment[] {
+  return moments.map((moment) => {
+    const byCategory: Record<LineCategory, number> = { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 };
+    let bytes = 0;
+    for (const l of lines) {
+      if (l.device !== 'gpu') continue;
+      const alive = l.live[moment] ?? 0;
+      byCategory[l.category] += alive;
+      bytes += alive;
+    }
+    return { phase: MOMENTS[moment].phase, moment, label: MOMENTS[moment].label, bytes, byCategory };
+  });
+}
+
+/** The moment with the most bytes alive (the first of equals); `timeline` is never empty. */
+export function peakMoment(timeline: readonly TimelineMoment[]): TimelineMoment {
+  let peak = timeline[0];
+  if (peak === undefined) throw new Error('empty timeline');
+  for (const m of timeline) if (m.bytes > peak.bytes) peak = m;
+  return peak;
+}
+
+/** A lifetime holding `bytes` at every moment in `moments`. */
+export function aliveAt(bytes: number, moments: readonly MomentId[]): Lifetime {
+  return Object.fromEntries(moments.map((m) => [m, bytes]));
+}
