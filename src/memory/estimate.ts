@@ -5,7 +5,7 @@ import { line, sumLines, type LineCategory, type MemoryLine } from './lines.ts';
 import { countParams } from './params.ts';
 import type { FieldError, EstimateOptions, Mode } from './options.ts';
 import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
-import type { PipelineStage } from './parallel.ts';
+import { zeroShards, type PipelineStage } from './parallel.ts';
 import { PRECISION_BYTES } from './precision.ts';
 import { inferenceTime, trainingStepTime, type StepTimeEstimate } from './time.ts';
 import { trainingLines } from './training-lines.ts';
@@ -137,6 +137,8 @@ interface BuiltStage {
   peak: TimelineMoment;
   paramsPerGpu: number;
   trainableParams: number;
+  /** Trainable parameters on this GPU before ZeRO sharding. */
+  trainableParamsPerGpu: number;
 }
 
 function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): BuiltStage {
@@ -163,7 +165,8 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
     total: peak.bytes,
     sumOfParts: sumLines(lines, 'gpu'),
   };
-  return { stage, lines, perGpu, timeline, peak, paramsPerGpu: built.stage.params, trainableParams: r.mode === 'train' ? params : 0 };
+  return { stage, lines, perGpu, timeline, peak, paramsPerGpu: built.stage.params,
+    trainableParams: r.mode === 'train' ? params : 0, trainableParamsPerGpu: r.mode === 'train' ? built.stage.params : 0 };
 }
 
 function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepTimeEstimate {
@@ -179,5 +182,7 @@ function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, bu
     gpu, activeParams, layers: transformer ? r.model?.layers ?? 0 : 0, hidden: transformer ? r.model?.hidden ?? 0 : 0, seq: r.seq, microBatch: r.microBatch,
     microBatches: r.gradAccum, dp: r.dp, tp: r.tp, pp: r.pp, zero: r.zero, recompute: r.recompute,
     stageParams: built.paramsPerGpu, gradientBytes: precision.gradients, weightBytes: precision.weights, offload: r.offload,
+    optimizer: r.optimizer, optimizerImpl: r.optimizerImpl, optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
+    stateBytes: r.optimizer === 'adamw-8bit' ? 1 : precision.momentBytes,
   });
 }

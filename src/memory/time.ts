@@ -1,6 +1,7 @@
 /** Step-time cost of memory techniques. Every figure is an estimate, labelled as such. */
 import type { Recompute } from './activations.ts';
 import type { GpuSpec } from './gpus.ts';
+import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 
 /**
  * Assumed model-FLOPs utilisation: fraction of dense peak that training kernels reach.
@@ -65,6 +66,45 @@ export interface TrainingTimeInput {
   weightBytes: number;
   /** Offload mode. */
   offload: 'none' | 'optimizer' | 'optimizer+params';
+  /** Optimizer and its PyTorch implementation. */
+  optimizer: OptimizerKind;
+  optimizerImpl: OptimizerImpl;
+  /** Parameters whose optimizer states this GPU updates (its ZeRO shard). */
+  optimizerParams: number;
+  /** Bytes per element of the optimizer's states (4 fp32, 2 bf16, 1 for 8-bit Adam). */
+  stateBytes: number;
+}
+
+/**
+ * Host memory bandwidth one GPU process gets for a CPU optimizer step, bytes/s: an assumption (a two-socket
+ * server's ~200 GB/s of DRAM bandwidth shared by 8 GPU processes), shown with the estimate. ZeRO-Offload's CPU-Adam
+ * is memory-bound (Ren et al. 2021, arXiv 2101.06840 §4.2).
+ */
+export const ASSUMED_HOST_BYTES_PER_SECOND = 25e9;
+
+/** Kernel launch cost PyTorch pays per small op, seconds (CUDA launch overhead, ~5 µs). Assumption shown with the estimate. */
+const KERNEL_LAUNCH_SECONDS = 5e-6;
+
+/**
+ * Element accesses (reads + writes) per parameter in one optimizer step, per implementation. Fused AdamW reads
+ * param, grad, m, v and writes param, m, v once (7); foreach runs each step of the update as its own pass over
+ * every tensor (lerp, mul, addcmul, sqrt, div, add, addcdiv, weight decay: about 20); the for-loop does the same
+ * per tensor. SGD with momentum: about 5. PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused.
+ */
+const ACCESSES: Readonly<Record<OptimizerKind, Readonly<Record<OptimizerImpl, number>>>> = {
+  'sgd': { fused: 3, foreach: 3, 'for-loop': 3 },
+  'sgd-momentum': { fused: 5, foreach: 6, 'for-loop': 6 },
+  'adamw': { fused: 7, foreach: 20, 'for-loop': 20 },
+  'adamw-8bit': { fused: 7, foreach: 7, 'for-loop': 7 },
+};
+
+/** Seconds of one optimizer step on the GPU (memory-bound) or, offloaded, on the host. */
+function optimizerStepSeconds(input: TrainingTimeInput, tensors: number): number {
+  const accesses = ACCESSES[input.optimizer][input.optimizerImpl];
+  const bytes = accesses * input.stateBytes * input.optimizerParams;
+  if (input.offload !== 'none') return bytes / ASSUMED_HOST_BYTES_PER_SECOND;
+  const launches = input.optimizerImpl === 'for-loop' ? tensors * accesses * KERNEL_LAUNCH_SECONDS : 0;
+  return bytes / input.gpu.memoryBandwidthBytesPerSecond + launches;
 }
 
 const teraflops = 1e12;
@@ -98,12 +138,20 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const ring = input.dp > 1 ? (2 * (input.dp - 1)) / input.dp : 0;
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
   const dataParallel = (ring * zeroFactor * input.stageParams * input.gradientBytes) / gpu.peerLinkBytesPerSecond;
+  // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
+  const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   const lines: StepTimeLine[] = [
     { id: 'compute', label: 'Forward + backward compute', seconds: compute, source: 'Kaplan et al. 2020 (arXiv 2001.08361) Table 1: 6N + 6·L·s·h FLOPs/token' },
     { id: 'recompute', label: `Recomputation (${input.recompute})`, seconds: recompute, source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward' },
     { id: 'bubble', label: 'Pipeline bubble (p−1)/m', seconds: bubble, source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1' },
     { id: 'offload', label: `Offload transfers over ${gpu.hostLink}`, seconds: offload, source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up' },
     { id: 'data-parallel', label: `Data-parallel gradient traffic over ${gpu.peerLink}`, seconds: dataParallel, source: 'Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)' },
+    {
+      id: 'optimizer',
+      label: input.offload === 'none' ? `Optimizer step (${input.optimizer}, ${input.optimizerImpl}), memory-bound` : `Optimizer step on the host (CPU Adam)`,
+      seconds: optimizer,
+      source: input.offload === 'none' ? 'PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused; bytes / HBM bandwidth' : 'ZeRO-Offload (arXiv 2101.06840 §4.2): CPU-Adam is memory-bound',
+    },
   ];
   return {
     estimate: true,
@@ -113,6 +161,9 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
       `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense ${gpu.tensorTflops16} TFLOP/s`,
       'no overlap of communication with compute',
       'all GPUs in one node on the peer link; tensor-parallel traffic not counted',
+      input.offload === 'none'
+        ? `optimizer step at the GPU's memory bandwidth${input.optimizerImpl === 'for-loop' ? ', plus 5 µs per kernel launch' : ''}`
+        : `CPU optimizer at ${ASSUMED_HOST_BYTES_PER_SECOND / 1e9} GB/s of host memory bandwidth per GPU process`,
     ],
   };
 }
