@@ -65,11 +65,29 @@ export function toJson(result: EstimateResult, flags: Record<string, string>): R
   };
 }
 
+/**
+ * Attach a value that starts with '-' to its flag (`--micro-batch -1` → `--micro-batch=-1`): node:util parseArgs
+ * would otherwise call it ambiguous, and the reader should hear that -1 is not a valid batch instead.
+ */
+export function attachDashValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : '';
+    if (OPTIONS[name]?.type === 'string' && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Run the estimate CLI on `argv` (without node and script). */
 export function main(argv: readonly string[]): CliOutput {
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    values = parseArgs({ args: attachDashValues(argv), options: OPTIONS, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
   } catch (error) {
     return usageError(describeParseError(error));
   }

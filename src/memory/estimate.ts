@@ -14,6 +14,7 @@ import { isByteCount } from './units.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
 import { formatBytes } from './format.ts';
+import { flagName } from './flag-table.ts';
 
 /** Per-GPU totals by category, bytes. */
 export interface PerGpuTotals {
@@ -107,7 +108,7 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   }
   const bad = best.lines.find((l) => !isByteCount(l.bytes)) ?? (isByteCount(best.perGpu.sumOfParts) ? undefined : best.lines[0]);
   if (bad !== undefined) {
-    return { ok: false, errors: [{ field: 'model', message: `this configuration is too large to count exactly (${bad.label} is beyond 9 PB); check the sizes` }] };
+    return { ok: false, errors: [{ field: largestSizeFlag(options), message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes' }] };
   }
   const gpu = r.gpu;
   const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
@@ -127,6 +128,15 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
       warnings, stepTime, resolved: r,
     },
   };
+}
+
+/** The size flag the reader gave the largest value, which an overflow most likely comes from; `model` when none. */
+function largestSizeFlag(options: EstimateOptions): string {
+  const sizes = (['seq', 'microBatch', 'tokens', 'hidden', 'layers', 'ffn', 'vocab', 'params'] as const)
+    .map((key) => ({ key, value: options[key] }))
+    .filter((entry): entry is { key: typeof entry.key; value: number } => typeof entry.value === 'number');
+  sizes.sort((a, b) => b.value - a.value);
+  return sizes[0] === undefined ? 'model' : flagName(sizes[0].key);
 }
 
 interface BuiltStage {

@@ -37,6 +37,8 @@ export interface FlagDefinition {
   help: string;
   /** Unit of a number, for forms (`tokens`, `GPUs`, `%`). */
   unit?: string;
+  /** Largest value a number flag accepts (beyond any real configuration, and keeping every product exact). */
+  max?: number;
   /** Placeholder in `--help`, e.g. `N`. */
   placeholder: string;
   /** Group in forms. */
@@ -67,10 +69,10 @@ export const FLAGS: readonly FlagDefinition[] = [
   num({ key: 'topK', flag: 'top-k', default: '2 with experts', label: 'Experts per token', help: 'mixture-of-experts: experts each token uses', group: 'model' }),
   num({ key: 'params', flag: 'params', label: 'Parameters', help: 'parameter count alone (model states only; activations 0)', group: 'model' }),
   oneOf({ key: 'mode', flag: 'mode', default: 'train', label: 'Task', help: 'what to estimate: a training step or inference', group: 'workload' }, MODES),
-  num({ key: 'microBatch', flag: 'micro-batch', default: '1', label: 'Batch per GPU', help: 'sequences per GPU per forward pass (infer: the batch)', unit: 'sequences', group: 'workload' }),
-  num({ key: 'seq', flag: 'seq', default: 'model context', label: 'Sequence length', help: 'tokens per sequence', unit: 'tokens', group: 'workload' }),
+  num({ key: 'microBatch', flag: 'micro-batch', default: '1', label: 'Batch per GPU', help: 'sequences per GPU per forward pass (infer: the batch)', unit: 'sequences', max: 1_000_000, group: 'workload' }),
+  num({ key: 'seq', flag: 'seq', default: 'model context', label: 'Sequence length', help: 'tokens per sequence', unit: 'tokens', max: 100_000_000, group: 'workload' }),
   num({ key: 'gradAccum', flag: 'grad-accum', default: '1', label: 'Gradient accumulation', help: 'micro-batches per optimizer step', unit: 'micro-batches', group: 'technique' }),
-  num({ key: 'tokens', flag: 'tokens', default: 'seq', label: 'Tokens cached', help: 'infer: tokens in the KV cache per sequence (prompt + generated)', unit: 'tokens', group: 'workload' }),
+  num({ key: 'tokens', flag: 'tokens', default: 'seq', label: 'Tokens cached', help: 'infer: tokens in the KV cache per sequence (prompt + generated)', unit: 'tokens', max: 100_000_000, group: 'workload' }),
   oneOf({ key: 'precision', flag: 'precision', default: 'mixed-bf16', label: 'Precision', help: 'training precision regime', group: 'technique' }, PRECISIONS),
   oneOf({ key: 'weights', flag: 'weights', default: 'bf16', label: 'Weight format', help: 'infer: how the weights are stored', group: 'technique' }, WEIGHT_DTYPES),
   oneOf({ key: 'optimizer', flag: 'optimizer', default: 'adamw', label: 'Optimizer', help: 'optimizer', group: 'technique' }, OPTIMIZERS),

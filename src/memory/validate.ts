@@ -98,7 +98,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     if (typeof value !== 'number' || !Number.isFinite(value)) fail(key, `${flagName(key)} must be a number, got ${String(value)}`);
     else if (!Number.isInteger(value)) fail(key, `${flagName(key)} must be a whole number, got ${value}`);
     else if (value < min) fail(key, `${flagName(key)} must be at least ${min}, got ${value}`);
-    else if (value > MAX_COUNT) fail(key, `${flagName(key)} is too large (${value} > ${MAX_COUNT})`);
+    else if (value > (flagOf(key).max ?? MAX_COUNT)) fail(key, `${flagName(key)} is too large (${value} > ${flagOf(key).max ?? MAX_COUNT})`);
     else return value;
     return undefined;
   };

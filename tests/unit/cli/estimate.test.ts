@@ -22,9 +22,14 @@ describe('main(argv)', () => {
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as Record<string, unknown> & { perGpu: Record<string, number>; perCpu: { total: number } };
     expect(json['params']).toBe(6_738_415_616);
-    for (const key of ['weights', 'gradients', 'optimizer', 'activations', 'activationsPerLayer', 'kvCache', 'overhead', 'total']) {
+    for (const key of ['weights', 'gradients', 'optimizer', 'activations', 'activationsPerLayer', 'kvCache', 'overhead', 'total', 'sumOfParts']) {
       expect(Number.isSafeInteger(json.perGpu[key])).toBe(true);
     }
+    expect(json.perGpu['total']).toBeLessThanOrEqual(json.perGpu['sumOfParts'] ?? 0);
+    expect(['forward', 'backward', 'optimizer']).toContain(json['peakPhase']);
+    const timeline = json['timeline'] as { phase: string; bytes: number; byCategory: Record<string, number> }[];
+    expect(Math.max(...timeline.map((m) => m.bytes))).toBe(json.perGpu['total']);
+    expect(json['trainableParams']).toBe(6_738_415_616);
     expect(Number.isSafeInteger(json.perCpu.total)).toBe(true);
     expect(typeof json['fits']).toBe('boolean');
     expect(Array.isArray(json['warnings'])).toBe(true);
@@ -77,6 +82,17 @@ describe('npm run estimate (spawned)', () => {
     expect(child.stderr).toBe('');
     expect(JSON.parse(child.stdout)).toMatchObject({ params: 124_439_808 });
   }, 30_000);
+
+  test.each<[string, string[], RegExp]>([
+    ['a negative micro-batch names --micro-batch, not an ambiguous argument', ['--micro-batch', '-1'], /^estimate: --micro-batch: micro-batch must be at least 1, got -1/],
+    ['an absurd sequence length names --seq', ['--seq', '1e15'], /^estimate: --seq: seq is too large/],
+    ['an overflowing width names --hidden', ['--hidden', '1e9', '--layers', '1000'], /^estimate: --hidden: this configuration is too large/],
+  ])('%s', (_title, flags, message) => {
+    const { code, stderr } = main(['--model', 'gpt2', ...flags]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
 
   test('a bad flag exits 2', () => {
     const child = spawn(['--model', 'gpt2', '--zero', '7']);
