@@ -45,7 +45,7 @@ describe('calculators', () => {
       const before = await root.getAttribute('data-total-bytes');
       expect(Number.isSafeInteger(Number(before)) && Number(before) > 0, `initial total ${before}`).toBe(true);
 
-      const control = root.locator('label', { hasText: `(${field})` }).locator('input, select');
+      const control = root.locator(`[data-flag="${field}"]`);
       if ((await control.evaluate((el) => el.tagName)) === 'SELECT') await control.selectOption(value);
       else await control.fill(value);
       await expect.poll(() => root.getAttribute('data-total-bytes')).not.toBe(before);
@@ -61,14 +61,28 @@ describe('calculators', () => {
     }
   });
 
-  test('a bad value shows a message next to its field, and no total', async () => {
+  test.each(CHANGES)('$id: every flag in its printed command has a visible field', async ({ id, path }) => {
+    const { context, page } = await openRecordingPage(browser, baseUrl);
+    try {
+      const root = await openIsland(page, baseUrl + path, `[data-calculator="${id}"]`);
+      const command = (await root.locator('[data-command]').textContent()) ?? '';
+      const flags = [...command.matchAll(/--([a-z0-9-]+)/g)].map((m) => m[1]).filter((f) => f !== 'silent');
+      expect(flags.length).toBeGreaterThan(1);
+      for (const flag of flags) expect(await root.locator(`[data-flag="${flag}"]`).isVisible(), `--${flag}`).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a bad value shows a message next to its field; the last result stays, dimmed, without a total', async () => {
     const { context, page } = await openRecordingPage(browser, baseUrl);
     try {
       const root = await openIsland(page, `${baseUrl}/lessons/05-parallelism/`, '[data-calculator="parallelism"]');
-      const label = root.locator('label', { hasText: '(dp)' });
+      const label = root.locator('label', { has: page.locator('[data-flag="dp"]') });
       await label.locator('input').fill('0');
       await expect.poll(() => label.locator('[role="alert"]').textContent()).toMatch(/dp/i);
       expect(await root.getAttribute('data-total-bytes')).toBeNull();
+      expect(await root.locator('.calc-results.calc-stale').count()).toBe(1);
       expect(await root.textContent()).not.toMatch(/NaN|Infinity/);
     } finally {
       await context.close();

@@ -1,56 +1,50 @@
 import * as Plot from '@observablehq/plot';
-import { mountPlot } from '../charts/mount-plot';
 import { useEffect, useRef } from 'preact/hooks';
-
-/** One stacked segment: a scenario's bytes in one category. */
-export interface BreakdownDatum {
-  readonly scenario: string;
-  readonly category: string;
-  readonly bytes: number;
-}
-
-export interface BreakdownChartProps {
-  readonly data: readonly BreakdownDatum[];
-  /** Scenario labels, top to bottom. */
-  readonly scenarios: readonly string[];
-  /** The GPU's memory and the line below which the headroom rule wants the total, if a GPU is set. */
-  readonly capacity: { readonly label: string; readonly bytes: number; readonly usableBytes: number } | null;
-}
-
-const GB = 1e9;
+import { GiB } from '../../memory/index';
+import { mountPlot } from '../charts/mount-plot';
+import type { ScenarioResult } from './calculator-state';
+import { STRINGS } from './strings';
+import { CATEGORY_ORDER } from './TimelineChart';
 
 /**
- * Per-GPU memory by category, one stacked bar per scenario, with the GPU's capacity and the
- * headroom line drawn across. Observable Plot renders into a container this component owns.
+ * Each scenario at its own peak, by part: one stacked bar per scenario in GiB, with the GPU's memory and the free
+ * margin as vertical lines (named in the caption, not drawn over the bars). The axis reaches just past the largest
+ * bar or the GPU, whichever is larger.
  */
-export default function BreakdownChart({ data, scenarios, capacity }: BreakdownChartProps) {
+export default function BreakdownChart({ results }: { results: readonly ScenarioResult[] }) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
     if (!node) return;
-    const rows = data.filter((d) => d.bytes > 0).map((d) => ({ ...d, gb: d.bytes / GB }));
+    const scenarios = results.map((r) => r.label);
+    const rows = results.flatMap(({ label, result }) => {
+      const peak = result.timeline.find((m) => m.moment === result.peakMoment);
+      return CATEGORY_ORDER.map((category) => ({ scenario: label, category: STRINGS.categories[category], gib: (peak?.byCategory[category] ?? 0) / GiB }));
+    }).filter((r) => r.gib > 0);
+    const last = results[results.length - 1]?.result;
+    const gpu = last?.gpu ?? null;
+    const top = Math.max(...results.map((r) => r.result.perGpu.total), gpu?.memoryBytes ?? 0) / GiB;
     const marks: Plot.Markish[] = [
-      Plot.barX(rows, Plot.stackX({ y: 'scenario', x: 'gb', fill: 'category', title: (d: BreakdownDatum & { gb: number }) => `${d.category}: ${d.gb.toFixed(2)} GB` })),
+      Plot.barX(rows, Plot.stackX({ y: 'scenario', x: 'gib', fill: 'category', order: CATEGORY_ORDER.map((c) => STRINGS.categories[c]), title: (d: { category: string; gib: number }) => `${d.category}: ${d.gib.toFixed(2)} GiB` })),
       Plot.ruleX([0]),
     ];
-    if (capacity) {
+    if (gpu && last) {
       marks.push(
-        Plot.ruleX([capacity.bytes / GB], { stroke: 'currentColor', strokeWidth: 2 }),
-        Plot.ruleX([capacity.usableBytes / GB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
-        Plot.text([capacity.bytes / GB], { x: (v: number) => v, frameAnchor: 'top', dy: -2, text: () => capacity.label, textAnchor: 'end', dx: -4 }),
+        Plot.ruleX([gpu.memoryBytes / GiB], { stroke: 'currentColor', strokeWidth: 2 }),
+        Plot.ruleX([(gpu.memoryBytes - (last.headroom?.bytes ?? 0)) / GiB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
       );
     }
+    const width = Math.max(300, node.clientWidth);
     const chart = Plot.plot({
-      width: Math.max(320, node.clientWidth),
-      height: 60 + 42 * scenarios.length,
-      marginLeft: 150,
-      marginTop: 28,
-      x: { label: 'per-GPU memory (GB = 10⁹ bytes)', grid: true },
-      y: { label: null, domain: [...scenarios] },
-      color: { legend: true, scheme: 'tableau10' },
+      width,
+      height: 56 + 40 * scenarios.length,
+      marginLeft: width < 520 ? 96 : 150,
+      x: { label: STRINGS.compareAxis, grid: true, domain: [0, top * 1.08], nice: true },
+      y: { label: null, domain: scenarios, tickFormat: (s: string) => (width < 520 && s.length > 14 ? `${s.slice(0, 13)}…` : s) },
+      color: { legend: true, domain: CATEGORY_ORDER.map((c) => STRINGS.categories[c]), scheme: 'tableau10' },
       marks,
     });
-    return mountPlot(node, chart, `Per-GPU memory by category for ${scenarios.join(', ')}`);
-  }, [data, scenarios, capacity]);
+    return mountPlot(node, chart, `${STRINGS.compareTitle}: ${results.map((r) => `${r.label} ${(r.result.perGpu.total / GiB).toFixed(2)} GiB`).join(', ')}`);
+  }, [results]);
   return <div class="calc-chart" ref={container} />;
 }
