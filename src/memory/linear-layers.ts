@@ -43,7 +43,12 @@ function layer(
   return { module, role, projections, inFeatures, outFeatures, copies, bias };
 }
 
-/** Llama-family modules (HF `LlamaForCausalLM`, `MistralForCausalLM`; `MixtralForCausalLM` in Transformers 4.x, one nn.Linear per expert). */
+/**
+ * Llama-family modules (HF `LlamaForCausalLM`, `MistralForCausalLM`; `MixtralForCausalLM` as Transformers 4.x builds it,
+ * one nn.Linear per expert and an nn.Linear router). Transformers 5 stores Mixtral's experts as 3-D parameters
+ * (`MixtralExperts.gate_up_proj`, `down_proj`) and the router as a parameter, which Linear-based quantizers and
+ * PEFT's all-linear no longer see; this list follows 4.x, the layout AutoGPTQ, AutoAWQ and the published PEFT runs used.
+ */
 function llamaLayers(model: ModelConfig): LinearLayer[] {
   const { hidden: h, ffn: f, layers: L, experts: E } = model;
   const kv = kvWidth(model);

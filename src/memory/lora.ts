@@ -104,7 +104,7 @@ function listedModules(model: ModelConfig, targets: readonly LoraTarget[]): { mo
   const missing = targets.filter((target) => !available.has(target));
   if (missing.length > 0) {
     const have = LORA_TARGETS.filter((target) => available.has(target)).join(',');
-    errors.push({ field: 'lora-targets', message: `${model.arch} has no ${missing.join(', ')} projection (its MLP has no gate); choose from ${have}` });
+    errors.push({ field: 'lora-targets', message: `${model.arch} has no ${missing.join(', ')} projection; choose from ${have}` });
   }
   const modules: LinearLayer[] = [];
   for (const linear of blocks) {

@@ -45,7 +45,7 @@ export interface WeightFormatSpec {
 const ALL_ARCHS: readonly Arch[] = ['gpt2', 'llama', 'bert', 'mlp'];
 const BNB_SOURCE = 'bitsandbytes 95f9af3 functional.py quantize_4bit / get_4bit_type, backends/cuda/ops.py, nn/modules.py; '
   + 'Transformers 01ae98a integrations/bitsandbytes.py _replace_with_bnb_linear + get_keys_to_not_convert (every Linear/Conv1D except the output head or, without one, the last module); '
-  + 'quantizer_bnb_4bit/8bit update_torch_dtype loads the rest in float16 when no dtype is given';
+  + 'Transformers 009ba7c quantizers/quantizer_bnb_4bit.py update_torch_dtype loads the rest in float16 when no dtype is given';
 
 /**
  * Every format. bitsandbytes quantizes every nn.Linear/Conv1D the model has except the output head

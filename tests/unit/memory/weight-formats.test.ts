@@ -79,6 +79,26 @@ describe('weightFormatBytes(Llama 2 7B) against the figures of issue #11 (GiB = 
   });
 });
 
+// model.safetensors.index.json "total_size" is the sum of tensor bytes Transformers/AutoAWQ wrote (no headers or metadata),
+// so it is the exact figure to compare with; each index below is quoted verbatim in public code found by its total_size.
+describe('weightFormatBytes equals safetensors index total_size, to the byte', () => {
+  test('AWQ Llama 3 70B (9 shards, model.layers.0.self_attn.q_proj.qweight, layers.79; index quoted in a public Go test, TestUnmarshalSafetensorIndex): 39,767,785,472', () => {
+    expect(weightFormatBytes(model('llama-3-70b'), 'awq').bytes).toBe(39_767_785_472);
+  });
+
+  test('meta-llama/Meta-Llama-3-8B bf16 index: 16,060,522,496', () => {
+    expect(weightFormatBytes(model('llama-3-8b'), 'bf16').bytes).toBe(16_060_522_496);
+  });
+
+  test('mistralai/Mistral-7B-Instruct-v0.2 bf16 index (same shape as v0.1): 14,483,464,192', () => {
+    expect(weightFormatBytes(model('mistral-7b'), 'bf16').bytes).toBe(14_483_464_192);
+  });
+
+  test('meta-llama/Llama-2-7b-hf fp16 index: 13,476,839,424 = weights + 32 saved rotary_emb.inv_freq buffers of 64 fp32', () => {
+    expect(weightFormatBytes(llama2, 'fp16').bytes + 32 * 64 * 4).toBe(13_476_839_424);
+  });
+});
+
 describe('weightFormatBytes against published checkpoints and printouts', () => {
   test('TheBloke/Llama-2-13B-GPTQ main branch (AutoGPTQ, 4-bit, group 128, act-order False): "7.26 GB" file', () => {
     // The table gives 2 decimals of GB (10^9). Checkpoints made by AutoGPTQ before PR #602 (March 2024) also stored a
