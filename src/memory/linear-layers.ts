@@ -1,0 +1,131 @@
+/**
+ * The Linear modules of a model as Hugging Face Transformers builds it (GPT-2's Conv1D counted as Linear):
+ * the list that quantizers replace and that LoRA adapts. Shapes come from the config, never per model.
+ */
+import { ARCH_TRAITS, kvWidth, type ModelConfig } from './model.ts';
+
+/** The projection a linear layer computes, in the words `--lora-targets` uses. */
+export type Projection = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
+
+/** Every projection, in the order the CLI lists them. */
+export const PROJECTIONS: readonly Projection[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+
+/**
+ * Where a linear layer sits, which decides who quantizes or adapts it:
+ * `block` = attention and MLP projections inside the repeated layers (every quantizer and LoRA preset);
+ * `router` = a mixture-of-experts gate; `head` = the output layer; `pooler` = BERT's pooler dense layer.
+ */
+export type LinearRole = 'block' | 'router' | 'head' | 'pooler';
+
+/** One kind of Linear module, repeated `copies` times in the model. */
+export interface LinearLayer {
+  /** Module path as `model.named_modules()` prints it; `{i}` is the layer index, `{e}` the expert index. */
+  module: string;
+  /** Projections this module computes: one, or q, k and v together for GPT-2's fused `c_attn`; empty for router, head and pooler. */
+  projections: readonly Projection[];
+  /** Where the layer sits. */
+  role: LinearRole;
+  /** Input features (columns of the weight). */
+  inFeatures: number;
+  /** Output features (rows of the weight). */
+  outFeatures: number;
+  /** Copies in the whole model: layers × experts for expert MLPs, layers for other block layers, 1 outside the blocks. */
+  copies: number;
+  /** Whether the module has a bias vector (every quantizer keeps it in 16-bit). */
+  bias: boolean;
+}
+
+/** A layer kind with its shape filled in. */
+function layer(
+  module: string, role: LinearRole, projections: readonly Projection[],
+  inFeatures: number, outFeatures: number, copies: number, bias: boolean,
+): LinearLayer {
+  return { module, role, projections, inFeatures, outFeatures, copies, bias };
+}
+
+/**
+ * Llama-family modules (HF `LlamaForCausalLM`, `MistralForCausalLM`; `MixtralForCausalLM` as Transformers 4.x builds it,
+ * one nn.Linear per expert and an nn.Linear router). Transformers 5 stores Mixtral's experts as 3-D parameters
+ * (`MixtralExperts.gate_up_proj`, `down_proj`) and the router as a parameter, which Linear-based quantizers and
+ * PEFT's all-linear no longer see; this list follows 4.x, the layout AutoGPTQ, AutoAWQ and the published PEFT runs used.
+ */
+function llamaLayers(model: ModelConfig): LinearLayer[] {
+  const { hidden: h, ffn: f, layers: L, experts: E } = model;
+  const kv = kvWidth(model);
+  const attention = [
+    layer('model.layers.{i}.self_attn.q_proj', 'block', ['q'], h, h, L, false),
+    layer('model.layers.{i}.self_attn.k_proj', 'block', ['k'], h, kv, L, false),
+    layer('model.layers.{i}.self_attn.v_proj', 'block', ['v'], h, kv, L, false),
+    layer('model.layers.{i}.self_attn.o_proj', 'block', ['o'], h, h, L, false),
+  ];
+  // Mixtral names its expert projections w1 (gate), w3 (up), w2 (down) (HF modeling_mixtral.py, MixtralBlockSparseTop2MLP).
+  const mlp = E > 1
+    ? [
+        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w1', 'block', ['gate'], h, f, L * E, false),
+        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w3', 'block', ['up'], h, f, L * E, false),
+        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w2', 'block', ['down'], f, h, L * E, false),
+        layer('model.layers.{i}.block_sparse_moe.gate', 'router', [], h, E, L, false),
+      ]
+    : [
+        layer('model.layers.{i}.mlp.gate_proj', 'block', ['gate'], h, f, L, false),
+        layer('model.layers.{i}.mlp.up_proj', 'block', ['up'], h, f, L, false),
+        layer('model.layers.{i}.mlp.down_proj', 'block', ['down'], f, h, L, false),
+      ];
+  return [...attention, ...mlp, layer('lm_head', 'head', [], h, model.vocab, 1, false)];
+}
+
+/** GPT-2 modules (HF `GPT2LMHeadModel`): Conv1D layers, q, k and v fused in `c_attn`; the head is tied to `wte`. */
+function gpt2Layers(model: ModelConfig): LinearLayer[] {
+  const { hidden: h, ffn: f, layers: L } = model;
+  return [
+    layer('transformer.h.{i}.attn.c_attn', 'block', ['q', 'k', 'v'], h, h + 2 * kvWidth(model), L, true),
+    layer('transformer.h.{i}.attn.c_proj', 'block', ['o'], h, h, L, true),
+    layer('transformer.h.{i}.mlp.c_fc', 'block', ['up'], h, f, L, true),
+    layer('transformer.h.{i}.mlp.c_proj', 'block', ['down'], f, h, L, true),
+    layer('lm_head', 'head', [], h, model.vocab, 1, false),
+  ];
+}
+
+/** BERT modules (HF `BertModel` with pooler; no LM head, matching `countParams`). */
+function bertLayers(model: ModelConfig): LinearLayer[] {
+  const { hidden: h, ffn: f, layers: L } = model;
+  const kv = kvWidth(model);
+  return [
+    layer('encoder.layer.{i}.attention.self.query', 'block', ['q'], h, h, L, true),
+    layer('encoder.layer.{i}.attention.self.key', 'block', ['k'], h, kv, L, true),
+    layer('encoder.layer.{i}.attention.self.value', 'block', ['v'], h, kv, L, true),
+    layer('encoder.layer.{i}.attention.output.dense', 'block', ['o'], h, h, L, true),
+    layer('encoder.layer.{i}.intermediate.dense', 'block', ['up'], h, f, L, true),
+    layer('encoder.layer.{i}.output.dense', 'block', ['down'], f, h, L, true),
+    layer('pooler.dense', 'pooler', [], h, h, 1, true),
+  ];
+}
+
+/** The site's plain MLP: optional input layer, L hidden Linear+ReLU blocks, classifier head (src/graphs). */
+function mlpLayers(model: ModelConfig): LinearLayer[] {
+  const { hidden: h, layers: L } = model;
+  const input = model.inputs === undefined ? [] : [layer('input', 'block', [], model.inputs, h, 1, true)];
+  return [...input, layer('hidden.{i}', 'block', [], h, h, L, true), layer('head', 'head', [], h, model.vocab, 1, true)];
+}
+
+/**
+ * Every Linear module kind of `model`, with its shape and copies. Sources: HF Transformers modeling_llama.py,
+ * modeling_mixtral.py (4.x), modeling_gpt2.py, modeling_bert.py. A tied head is still listed (it is a module),
+ * but its weight is the embedding's: `isHeadTied` tells callers not to count it twice.
+ */
+export function linearLayers(model: ModelConfig): LinearLayer[] {
+  if (model.arch === 'llama') return llamaLayers(model);
+  if (model.arch === 'gpt2') return gpt2Layers(model);
+  if (model.arch === 'bert') return bertLayers(model);
+  return mlpLayers(model);
+}
+
+/** Whether `layer` is an LM head whose weight is the token embedding (GPT-2, tied Llama variants). */
+export function isHeadTied(model: ModelConfig, linear: LinearLayer): boolean {
+  return linear.role === 'head' && model.tiedEmbeddings && ARCH_TRAITS[model.arch].transformer;
+}
+
+/** Weight elements of one copy of `linear`: in × out. */
+export function linearWeightParams(linear: LinearLayer): number {
+  return linear.inFeatures * linear.outFeatures;
+}
