@@ -30,7 +30,7 @@ export function estimateHelp(): string {
     '  npm run --silent estimate -- --model gpt2 --micro-batch 8 --recompute full --gpu rtx-4090',
     '  npm run --silent estimate -- --arch llama --hidden 2048 --layers 16 --heads 16 --kv-heads 4 --json',
     '  npm run --silent estimate -- --params 7.5b --precision mixed-fp16 --dp 64 --zero 2',
-    '  npm run --silent estimate -- --model mistral-7b --mode infer --weights int4 --tokens 32768 --gpu l4',
+    '  npm run --silent estimate -- --model mistral-7b --mode infer --weights awq --tokens 32768 --gpu l4',
     '',
     'Exit codes: 0 ok, 2 bad flag or value (one line on stderr naming it).',
     '',

@@ -176,7 +176,8 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
     sumOfParts: sumLines(lines, 'gpu'),
   };
   return { stage, lines, perGpu, timeline, peak, paramsPerGpu: built.stage.params,
-    trainableParams: r.mode === 'train' ? params : 0, trainableParamsPerGpu: r.mode === 'train' ? built.stage.params : 0 };
+    trainableParams: r.mode === 'train' ? r.lora?.trainableParams ?? params : 0,
+    trainableParamsPerGpu: 'trainable' in built ? built.trainable : 0 };
 }
 
 function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepTimeEstimate {

@@ -4,7 +4,7 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
-import { WEIGHT_DTYPES } from './inference.ts';
+import { WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
@@ -74,7 +74,7 @@ export const FLAGS: readonly FlagDefinition[] = [
   num({ key: 'gradAccum', flag: 'grad-accum', default: '1', label: 'Gradient accumulation', help: 'micro-batches per optimizer step', unit: 'micro-batches', group: 'technique' }),
   num({ key: 'tokens', flag: 'tokens', default: 'seq', label: 'Tokens cached', help: 'infer: tokens in the KV cache per sequence (prompt + generated)', unit: 'tokens', max: 100_000_000, group: 'workload' }),
   oneOf({ key: 'precision', flag: 'precision', default: 'mixed-bf16', label: 'Precision', help: 'training precision regime', group: 'technique' }, PRECISIONS),
-  oneOf({ key: 'weights', flag: 'weights', default: 'bf16', label: 'Weight format', help: 'infer: how the weights are stored', group: 'technique' }, WEIGHT_DTYPES),
+  oneOf({ key: 'weights', flag: 'weights', default: 'bf16', label: 'Weight format', help: 'infer: how the weights are stored (bitsandbytes llm-int8, nf4, fp4, -dq with double quantization; GPTQ/AWQ 4-bit group 128)', group: 'technique' }, WEIGHT_FORMATS),
   oneOf({ key: 'optimizer', flag: 'optimizer', default: 'adamw', label: 'Optimizer', help: 'optimizer', group: 'technique' }, OPTIMIZERS),
   oneOf({ key: 'optimizerImpl', flag: 'optimizer-impl', default: 'foreach', label: 'Optimizer implementation', help: 'PyTorch optimizer implementation (foreach is the default on CUDA)', group: 'technique' }, OPTIMIZER_IMPLS),
   oneOf({ key: 'grads', flag: 'grads', default: 'free', label: 'Gradients between steps', help: 'free: zero_grad(set_to_none=True); keep: set_to_none=False or contiguous buffers', group: 'technique' }, GRADIENT_LIFETIMES),
@@ -94,7 +94,7 @@ export const FLAGS: readonly FlagDefinition[] = [
   oneOf({ key: 'offload', flag: 'offload', default: 'none', label: 'Offload', help: 'offload to host memory', group: 'technique' }, OFFLOADS),
   oneOf({ key: 'offloadDevice', flag: 'offload-device', default: 'cpu', label: 'Offload target', help: 'where offloaded states go', group: 'technique' }, OFFLOAD_DEVICES),
   str({ key: 'teacher', flag: 'teacher', label: 'Teacher model', help: 'distillation: frozen teacher model preset', group: 'model' }, 'ID'),
-  oneOf({ key: 'teacherWeights', flag: 'teacher-weights', default: 'bf16 (fp32 with --precision fp32)', label: 'Teacher weight format', help: 'distillation: teacher weight format', group: 'technique' }, WEIGHT_DTYPES),
+  oneOf({ key: 'teacherWeights', flag: 'teacher-weights', default: 'bf16 (fp32 with --precision fp32)', label: 'Teacher weight format', help: 'distillation: teacher weight format', group: 'technique' }, WEIGHT_FORMATS),
   str({ key: 'gpu', flag: 'gpu', label: 'GPU', help: 'GPU preset to check the fit against', group: 'hardware' }, 'ID'),
   num({ key: 'headroom', flag: 'headroom', default: '10', label: 'Free margin', help: 'free margin to keep against fragmentation, percent of GPU memory', unit: '%', group: 'hardware' }, 'PCT'),
 ];

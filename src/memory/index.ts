@@ -31,7 +31,11 @@ export {
 } from './activations.ts';
 export { ZERO_STAGES, zeroShards, stageParams, microBatchesInFlight, type ZeroStage } from './parallel.ts';
 export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './offload.ts';
-export { WEIGHT_DTYPES, kvCacheBytes, weightBytes, type WeightDtype } from './inference.ts';
+export { kvCacheBytes, stageWeightBytes } from './inference.ts';
+export {
+  WEIGHT_FORMATS, WEIGHT_FORMAT_SPECS, linearWeightBytes, weightFormatBytes, type WeightFormat, type WeightFormatBytes,
+} from './weight-formats.ts';
+export { LORA_TARGETS, loraParams, parseLoraTargets, type LoraPlan, type LoraTarget, type LoraTargets } from './lora.ts';
 export { CUDA_CONTEXT_BYTES, DEFAULT_HEADROOM_PERCENT, cublasWorkspaceBytes } from './overhead.ts';
 export { ASSUMED_MFU, type StepTimeEstimate, type StepTimeLine } from './time.ts';
 export { deepspeedZero2Estimate, deepspeedZero3Estimate, type DeepSpeedEstimate } from './deepspeed.ts';

@@ -1,5 +1,6 @@
 /** Breakdown lines for one GPU serving a model (inference). */
-import { inferenceActivationBytes, kvCacheBytes, kvCacheBytesPerElement, weightBytes } from './inference.ts';
+import { inferenceActivationBytes, kvCacheBytes, kvCacheBytesPerElement, stageWeightBytes } from './inference.ts';
+import { WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { line, type MemoryLine } from './lines.ts';
 import { aliveAt, type MomentId } from './timeline.ts';
 import { ARCH_TRAITS, headDim } from './model.ts';
@@ -25,12 +26,13 @@ const MOMENTS: MomentId[] = ['prefill', 'decode'];
  */
 export function inferenceLines(r: ResolvedEstimate): InferenceLines {
   const model = r.model;
+  const total = model === null ? r.paramsOnly ?? 0 : countParams(model).total;
   const stage = model === null
     ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp)
     : stageParams(countParams(model), model.layers, r.tp, r.pp, r.pp > 1 ? 'first' : 'only');
   const lines: MemoryLine[] = [
-    line('weights', 'weights', 'gpu', `Weights (${r.weights}) × ${formatCount(stage.params)} params`, aliveAt(weightBytes(stage.params, r.weights), MOMENTS),
-      'EleutherAI Transformer Math 101: bytes per parameter × parameters (fp32 4, 16-bit 2, int8 1, int4 0.5)'),
+    line('weights', 'weights', 'gpu', `Weights (${WEIGHT_FORMAT_SPECS[r.weights].label}) × ${formatCount(stage.params)} params`,
+      aliveAt(stageWeightBytes(model, total, stage.params, r.weights), MOMENTS), WEIGHT_FORMAT_SPECS[r.weights].source),
   ];
   if (model !== null) {
     const traits = ARCH_TRAITS[model.arch];

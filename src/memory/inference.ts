@@ -1,24 +1,23 @@
-/** Inference memory: quantised weights, the KV cache and the forward working set. */
+/** Inference memory: weights in their storage format, the KV cache and the forward working set. */
 import type { Attention } from './activations.ts';
+import type { ModelConfig } from './model.ts';
+import { WEIGHT_FORMAT_SPECS, weightFormatBytes, type WeightFormat } from './weight-formats.ts';
 import { ceilDiv } from './units.ts';
 
-/** Weight storage type for inference (and for a frozen distillation teacher). */
-export type WeightDtype = 'fp32' | 'fp16' | 'bf16' | 'int8' | 'int4';
-
-/** Every weight dtype. */
-export const WEIGHT_DTYPES: readonly WeightDtype[] = ['fp32', 'fp16', 'bf16', 'int8', 'int4'];
-
-/** Bits per weight for each dtype. Quantisation scales and zero-points are not counted (see SOURCE_CHOICES). */
-export const WEIGHT_BITS: Readonly<Record<WeightDtype, number>> = { fp32: 32, fp16: 16, bf16: 16, int8: 8, int4: 4 };
-
-/** Bytes of `params` weights stored as `dtype`: ceil(params × bits / 8). */
-export function weightBytes(params: number, dtype: WeightDtype): number {
-  return ceilDiv(params * WEIGHT_BITS[dtype], 8);
+/** Bytes per KV-cache element: fp32 weights cache in fp32; every other format computes, and caches, in 16 bits. */
+export function kvCacheBytesPerElement(format: WeightFormat): number {
+  return format === 'fp32' ? 4 : 2;
 }
 
-/** Bytes per KV-cache element: fp32 stays fp32, everything else caches in 16-bit (int8/int4 quantise weights only). */
-export function kvCacheBytesPerElement(dtype: WeightDtype): number {
-  return dtype === 'fp32' ? 4 : 2;
+/**
+ * Weight bytes one GPU holds for `stageParams` of the model's parameters stored as `format`: the library's exact
+ * count for the whole model (weight-formats.ts) in proportion to the GPU's share; for a bare parameter count (no shape
+ * to find the Linear layers in) only float formats are allowed and each parameter takes its float size.
+ */
+export function stageWeightBytes(model: ModelConfig | null, totalParams: number, stageParams: number, format: WeightFormat, keptBytes?: number): number {
+  if (model === null || totalParams === 0) return stageParams * WEIGHT_FORMAT_SPECS[format].keptBytes;
+  const whole = weightFormatBytes(model, format, keptBytes === undefined ? {} : { keptBytes }).bytes;
+  return stageParams === totalParams ? whole : Math.ceil((whole * stageParams) / totalParams);
 }
 
 /** Inputs of the KV-cache formula. */

@@ -5,7 +5,6 @@
 import type { ModelConfig } from './model.ts';
 import type { FieldError } from './options.ts';
 import { isHeadTied, linearLayers, PROJECTIONS, type LinearLayer, type Projection } from './linear-layers.ts';
-import { isWholeNumber } from './units.ts';
 
 /** A LoRA target word: one projection of every transformer block. */
 export type LoraTarget = Projection;
@@ -127,7 +126,7 @@ function listedModules(model: ModelConfig, targets: readonly LoraTarget[]): { mo
  */
 export function loraParams(model: ModelConfig, rank: number, targets: LoraTargets): LoraOutcome {
   const errors: FieldError[] = [];
-  if (!isWholeNumber(rank)) errors.push({ field: 'lora-rank', message: `expected a whole number ≥ 1; got ${rank}` });
+  if (!Number.isSafeInteger(rank) || rank < 1) errors.push({ field: 'lora-rank', message: `expected a whole number ≥ 1; got ${rank}` });
   if (model.arch === 'mlp') {
     errors.push({ field: 'lora-targets', message: 'LoRA adapts transformer projections (q,k,v,o,gate,up,down); the plain MLP has none — use full fine-tuning' });
     return { ok: false, errors };

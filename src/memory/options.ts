@@ -2,7 +2,7 @@
 import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
 import type { GradientLifetime } from './timeline.ts';
-import type { WeightDtype } from './inference.ts';
+import type { WeightFormat } from './weight-formats.ts';
 import type { Arch } from './model.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
@@ -52,7 +52,7 @@ export interface EstimateOptions {
   /** Training precision; default `mixed-bf16`. */
   precision?: Precision;
   /** Inference weight dtype; default `bf16`. */
-  weights?: WeightDtype;
+  weights?: WeightFormat;
   /** Optimizer; default `adamw`. */
   optimizer?: OptimizerKind;
   /** Micro-batch size (sequences per GPU per forward); default 1. In infer mode: the batch. */
@@ -102,7 +102,7 @@ export interface EstimateOptions {
   /** Distillation: frozen teacher preset id, run in inference next to the student. */
   teacher?: string;
   /** Distillation: teacher weight dtype; default `bf16` (`fp32` when precision is fp32). */
-  teacherWeights?: WeightDtype;
+  teacherWeights?: WeightFormat;
   /** Free margin to keep against fragmentation, percent of GPU memory; default 10. */
   headroom?: number;
 }

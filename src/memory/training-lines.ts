@@ -3,7 +3,9 @@ import {
   defaultMlpSegment, layerActivationBytes, mlpLayerActivationBytes, outsideActivationBytes, planRecompute,
   type LayerActivationBytes,
 } from './activations.ts';
-import { inferenceActivationBytes, weightBytes } from './inference.ts';
+import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
+import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraSavedElementsPerToken, type LoraPlan } from './lora.ts';
+import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
 import { lossTransientBytes } from './loss.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
@@ -26,6 +28,8 @@ export interface StageLines {
   stage: StageParams;
   /** Activation bytes kept per layer for one micro-batch. */
   activationsPerLayer: number;
+  /** Parameters on this GPU that receive gradients (before ZeRO sharding). */
+  trainable: number;
 }
 
 const bitsLabel = (bytes: number) => (bytes === 4 ? 'fp32' : bytes === 2 ? '16-bit' : bytes === 1 ? '8-bit' : `${bytes} B`);
@@ -47,7 +51,9 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
   const moments = trainingMoments(r);
   const counts = r.model === null ? null : countParams(r.model);
   const sp = counts === null || r.model === null ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp) : stageParams(counts, r.model.layers, r.tp, r.pp, stage);
-  const lines = modelStateLines(r, sp, counts, moments);
+  const lines = r.lora !== null && r.model !== null && counts !== null
+    ? adapterStateLines(r, r.model, r.lora, sp, counts, moments)
+    : modelStateLines(r, sp, counts, moments);
   let activationsPerLayer = 0;
   if (r.model !== null) {
     const activations = activationLines(r, r.model, sp, stage, moments);
@@ -55,7 +61,55 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
     activationsPerLayer = activations.perLayer;
   }
   if (r.teacher !== null) lines.push(...teacherLines(r, moments));
-  return { moments, lines, stage: sp, activationsPerLayer };
+  const trainable = r.lora === null || counts === null ? sp.params : loraShare(r.lora, sp, counts);
+  return { moments, lines, stage: sp, activationsPerLayer, trainable };
+}
+
+/** Adapter parameters on this GPU: the plan's total in proportion to the stage's share of the model. */
+function loraShare(plan: LoraPlan, sp: StageParams, counts: ParamCounts): number {
+  return sp.params === counts.total ? plan.trainableParams : ceilDiv(plan.trainableParams * sp.params, counts.total);
+}
+
+/**
+ * LoRA / QLoRA: a frozen base (16-bit, or NF4 with double quantization and every other parameter upcast to fp32 by
+ * `prepare_model_for_kbit_training`), fp32 adapters with fp32 gradients and AdamW states (PEFT defaults, lora.ts),
+ * and for QLoRA one layer's weight dequantized to 16 bits at a time in forward and backward.
+ */
+function adapterStateLines(r: ResolvedEstimate, model: ModelConfig, plan: LoraPlan, sp: StageParams, counts: ParamCounts, moments: readonly MomentId[]): MemoryLine[] {
+  const qlora = r.finetune === 'qlora';
+  const place = offloadPlacement(r.offload);
+  const host: LineDevice = r.offloadDevice;
+  const always = (bytes: number) => aliveAt(bytes, moments);
+  const trainable = loraShare(plan, sp, counts);
+  const adapters = zeroShards(trainable, r.dp, r.zero);
+  const baseShare = r.zero === 3 ? ceilDiv(sp.params, r.dp) : sp.params;
+  const baseFormat = qlora ? 'nf4-dq' : r.precision === 'fp32' ? 'fp32' : 'bf16';
+  const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? KBIT_TRAINING_KEPT_BYTES : undefined);
+  const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : LORA_PARAM_BYTES;
+  const moments_ = optimizerBytesPerParam(r.optimizer, 'fp32').moments / 4 * momentBytes;
+  const lines: MemoryLine[] = [
+    line('weights', 'weights', 'gpu', `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? ', other parameters upcast to fp32' : ''}) × ${formatCount(baseShare)} params`,
+      always(base), qlora ? `${WEIGHT_FORMAT_SPECS['nf4-dq'].source}; peft prepare_model_for_kbit_training upcasts the rest to fp32` : 'LoRA (arXiv 2106.09685): the base is frozen, loaded in 16 bits'),
+    line('weights-adapters', 'weights', 'gpu', `LoRA adapters (fp32, rank ${plan.rank}) × ${formatCount(adapters.weights)} params`,
+      always(adapters.weights * LORA_PARAM_BYTES), 'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True)'),
+  ];
+  if (qlora) {
+    lines.push(line('weights-dequantized', 'weights', 'gpu', 'QLoRA: one layer’s weight dequantized to 16 bits at a time',
+      aliveAt(ceilDiv(dequantizedWeightBytes(model, 'nf4-dq'), r.tp), within(moments, GRAPH)),
+      'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in forward and backward'));
+  }
+  lines.push(line('gradients', 'gradients', place.gradientsOnGpu ? 'gpu' : host, `Adapter gradients (fp32) × ${formatCount(adapters.gradients)} params`,
+    place.gradientsOnGpu ? gradientLifetime(r, adapters.gradients * LORA_GRADIENT_BYTES, moments) : always(adapters.gradients * LORA_GRADIENT_BYTES),
+    'A gradient has its parameter’s dtype: fp32 for PEFT adapters'));
+  const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
+  lines.push(line('optimizer-moments', 'optimizer', optDevice, `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer)} params`,
+    always(adapters.optimizer * moments_), 'Adam m and v in the adapters’ fp32 (arXiv 1412.6980); no master copy: the adapters are fp32 already'));
+  if (place.optimizerOnGpu) {
+    lines.push(line('optimizer-temporaries', 'optimizer', 'gpu', `Optimizer step temporaries (${r.optimizerImpl})`,
+      aliveAt(optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params: adapters.optimizer, largestTensor: adapters.optimizer, momentBytes }), within(moments, ['optimizer'])),
+      'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none'));
+  }
+  return lines;
 }
 
 /** Gradients that exist for the whole step: kept by zero_grad(set_to_none=False), DDP's buckets, or DeepSpeed's contiguous buffers. */
@@ -199,6 +253,16 @@ function activationLines(
     r.kernels === 'eager' ? 'Loss, for a moment: the logits and their fp32 upcast (forward), two fp32 gradients (backward)' : 'Loss, for a moment: the 16-bit logits or their gradient beside the fp32 softmax',
     { ...aliveAt(last ? loss.forward : 0, within(moments, FORWARD)), ...aliveAt(last ? loss.backward : 0, within(moments, ['backward-start'])) },
     r.kernels === 'eager' ? 'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy' : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient'));
+  if (r.lora !== null) {
+    // lora_A keeps an fp32 copy of its input and lora_B lora_A's output (peft tuners/lora/layer.py), per adapted copy.
+    const perLayer = Math.ceil((loraSavedElementsPerToken(r.lora) * r.seq * r.microBatch * 4) / model.layers);
+    const keptLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
+    const rebuilt = r.recompute === 'full' ? perLayer * plan.segment : 0;
+    lines.push(line('activations-lora', 'activations', 'gpu', `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`,
+      { ...aliveAt(keptLora, within(moments, UNTIL_BACKWARD)), ...aliveAt(rebuilt + (r.recompute === 'full' ? 0 : perLayer), within(moments, ['backward-end'])),
+        ...aliveAt(keptLora + rebuilt, within(moments, ['backward-start'])) },
+      'peft tuners/lora/layer.py Linear.forward: x cast to the adapter dtype, lora_A(x) then lora_B'));
+  }
   if (traits.transformer) {
     lines.push(line('activations-backward', 'activations', 'gpu', 'Backward working set: one layer’s activation gradients in flight',
       aliveAt(backwardWorkingSet(r, model, e, residual), within(moments, ['backward-start', 'backward-end'])),
@@ -235,7 +299,8 @@ function teacherLines(r: ResolvedEstimate, moments: readonly MomentId[]): Memory
   const e = PRECISION_BYTES[r.precision].activation;
   const seq = traits.transformer ? r.seq : 1;
   return [
-    line('teacher-weights', 'weights', 'gpu', `Teacher ${r.teacher.id} weights (${r.teacherWeights}, frozen)`, aliveAt(weightBytes(params, r.teacherWeights), moments),
+    line('teacher-weights', 'weights', 'gpu', `Teacher ${r.teacher.id} weights (${WEIGHT_FORMAT_SPECS[r.teacherWeights].label}, frozen)`,
+      aliveAt(stageWeightBytes(t, params, params, r.teacherWeights), moments),
       'Hinton et al. 2015 (arXiv 1503.02531): teacher runs forward only; no gradients or optimizer states'),
     line('teacher-activations', 'activations', 'gpu', `Teacher forward working set and its logits (s·b·V × 4 B)`,
       aliveAt(inferenceActivationBytes({

@@ -4,9 +4,10 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES, type Attention, type Kernels, type Recompute } from './activations.ts';
 import { FINETUNES, type Finetune } from './finetune.ts';
+import { KBIT_TRAINING_CHECKPOINTING, loraParams, parseLoraTargets, type LoraPlan } from './lora.ts';
 import { flagName, flagOf } from './flag-table.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
-import { WEIGHT_DTYPES, type WeightDtype } from './inference.ts';
+import { validateWeightFormat, WEIGHT_FORMAT_SPECS, WEIGHT_FORMATS, type WeightFormat } from './weight-formats.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
@@ -27,7 +28,7 @@ export interface ResolvedEstimate {
   /** Parameter count given alone, or null. */
   paramsOnly: number | null;
   precision: Precision;
-  weights: WeightDtype;
+  weights: WeightFormat;
   optimizer: OptimizerKind;
   microBatch: number;
   seq: number;
@@ -43,6 +44,8 @@ export interface ResolvedEstimate {
   loraRank: number;
   /** LoRA targets as given (`all-linear`, `attention` or a comma list). */
   loraTargets: string;
+  /** The adapters a LoRA/QLoRA fine-tune trains, or null for a full one. */
+  lora: LoraPlan | null;
   dropout: boolean;
   dp: number;
   zero: ZeroStage;
@@ -54,7 +57,7 @@ export interface ResolvedEstimate {
   gpu: GpuSpec | null;
   tokens: number;
   teacher: ModelPreset | null;
-  teacherWeights: WeightDtype;
+  teacherWeights: WeightFormat;
   /** Free margin, percent of GPU memory. */
   headroom: number;
 }
@@ -119,13 +122,15 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   const grads = keyword('grads', GRADIENT_LIFETIMES);
   const attention = keyword('attention', ATTENTIONS);
   const kernels = keyword('kernels', KERNELS);
-  const recompute = keyword('recompute', RECOMPUTES);
+  const finetuneGiven = options.finetune;
+  // prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py), so QLoRA runs recompute unless told otherwise.
+  const recompute = keyword('recompute', RECOMPUTES, finetuneGiven === 'qlora' && KBIT_TRAINING_CHECKPOINTING ? 'full' : undefined);
   const zero = keyword('zero', ZERO_STAGES);
   const offload = keyword('offload', OFFLOADS);
   const offloadDevice = keyword('offloadDevice', OFFLOAD_DEVICES);
-  const weights = keyword('weights', WEIGHT_DTYPES);
+  const weights = keyword('weights', WEIGHT_FORMATS);
   const finetune = keyword('finetune', FINETUNES);
-  const teacherWeights = keyword('teacherWeights', WEIGHT_DTYPES, precision === 'fp32' ? 'fp32' : 'bf16');
+  const teacherWeights = keyword('teacherWeights', WEIGHT_FORMATS, precision === 'fp32' ? 'fp32' : 'bf16');
   const archOverride = options.arch === undefined ? undefined : keyword('arch', ARCHS);
 
   const microBatch = count('microBatch') ?? 1;
@@ -207,6 +212,31 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     } else headroom = options.headroom;
   }
 
+  // --- weight formats, fine-tuning ---
+  if (model !== null && mode === 'infer') errors.push(...validateWeightFormat(model, weights));
+  if (model === null && mode === 'infer' && WEIGHT_FORMAT_SPECS[weights].quantized) {
+    fail('weights', `${WEIGHT_FORMAT_SPECS[weights].label} quantizes Linear layers, which --params alone does not describe: give --model or --arch with a shape, or use fp32, fp16 or bf16`);
+  }
+  if (teacher !== null) errors.push(...validateWeightFormat(teacher.config, teacherWeights).map((e) => ({ ...e, field: flagName('teacherWeights') })));
+  let lora: LoraPlan | null = null;
+  if (finetune !== 'full' && mode === 'train') {
+    if (model === null) fail('finetune', `--finetune ${finetune} adapts a model's Linear layers: give --model or --arch with a shape, not --params`);
+    else {
+      const targets = parseLoraTargets(loraTargets);
+      if (!targets.ok) errors.push(targets.error);
+      else {
+        const plan = loraParams(model, loraRank, targets.targets);
+        if (plan.ok) lora = plan.plan;
+        else errors.push(...plan.errors);
+      }
+    }
+  } else if (options.loraRank !== undefined || options.loraTargets !== undefined) {
+    warnings.push('--lora-rank and --lora-targets apply to --finetune lora or qlora; ignored');
+  }
+  if (finetune === 'qlora' && options.recompute === undefined && mode === 'train') {
+    warnings.push('QLoRA: prepare_model_for_kbit_training turns gradient checkpointing on, so this assumes --recompute full; pass --recompute none for a run without it');
+  }
+
   if (errors.length > 0) return { ok: false, errors };
 
   const dropout = flag('dropout', model === null ? false : ARCH_TRAITS[model.arch].dropout);
@@ -216,7 +246,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     warnings,
     value: {
       mode, modelId, model, paramsOnly: params ?? null, precision, weights, optimizer, microBatch, seq, gradAccum,
-      recompute, checkpointEvery, attention, kernels, grads, optimizerImpl, finetune, loraRank, loraTargets, dropout, dp, zero, tp, sp, pp, offload, offloadDevice, gpu,
+      recompute, checkpointEvery, attention, kernels, grads, optimizerImpl, finetune, loraRank, loraTargets, lora, dropout, dp, zero, tp, sp, pp, offload, offloadDevice, gpu,
       tokens, teacher, teacherWeights, headroom,
     },
   };

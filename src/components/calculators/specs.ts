@@ -79,7 +79,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   },
   inference: {
     fields: ['micro-batch', 'tokens', 'weights'],
-    defaults: { model: 'llama-2-13b', gpu: 'rtx-4090', mode: 'infer', 'micro-batch': '1', tokens: '4096', weights: 'int4' },
+    defaults: { model: 'llama-2-13b', gpu: 'rtx-4090', mode: 'infer', 'micro-batch': '1', tokens: '4096', weights: 'awq' },
     scenarios: beforeAfter('bf16 weights', 'your weights', (o) => ({ ...o, weights: 'bf16' })),
   },
   distillation: {

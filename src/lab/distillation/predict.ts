@@ -2,8 +2,11 @@
 import type { MlpSpec } from '../../graphs/mlp';
 import { estimateMemory, type EstimateOptions } from '../../memory/index';
 
-/** How a model's weights are stored, in the engine's vocabulary. */
+/** How a model's weights are stored in the experiment's graphs: fp32, or int8 with one fp32 scale per output column. */
 export type StoredWeights = 'fp32' | 'int8';
+
+/** The engine's format for each: the graphs' int8 is LLM.int8's layout (int8 weights, an fp32 scale per output row). */
+const ENGINE_FORMAT = { fp32: 'fp32', int8: 'llm-int8' } as const;
 
 /** The `estimate` options (and CLI flags) for one forward pass of an MLP at `batch`. */
 export function forwardEstimateOptions(spec: MlpSpec, weights: StoredWeights, batch: number): EstimateOptions {
@@ -14,12 +17,12 @@ export function forwardEstimateOptions(spec: MlpSpec, weights: StoredWeights, ba
     vocab: spec.classes,
     ...(spec.inputs !== undefined ? { inputs: spec.inputs } : {}),
     mode: 'infer',
-    weights,
+    weights: ENGINE_FORMAT[weights],
     microBatch: batch,
   };
 }
 
-/** The engine's weights line alone: parameters × bytes per stored weight (no scales). */
+/** The engine's weights line alone: the Linear weights in their format, scales included. */
 export function predictWeightBytes(spec: MlpSpec, weights: StoredWeights): number {
   const outcome = estimateMemory(forwardEstimateOptions(spec, weights, 1));
   if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));

@@ -22,8 +22,13 @@ describe('distillation predictions', () => {
     expect(predictForwardBytes(TEACHER_SPEC, 'fp32', 64)).toBe(4 * 137_992 + 2 * 4 * 64 * 256 + 4 * 64 * 8);
   });
 
-  test('int8 weights are one byte per parameter, and the student predicts far below either teacher', () => {
-    expect(predictWeightBytes(TEACHER_SPEC, 'int8')).toBe(137_992);
+  test('int8 weights are LLM.int8: a byte per weight and an fp32 scale per output column, the head and biases 16-bit', () => {
+    const quantized = 16 * 256 + 4 * 256 + 2 * (256 * 256 + 4 * 256);
+    const kept = 256 * 8 + 8 + 3 * 256;
+    expect(predictWeightBytes(TEACHER_SPEC, 'int8')).toBe(quantized + 2 * kept);
+  });
+
+  test('the student predicts far below either teacher', () => {
     const student = predictForwardBytes(STUDENT_SPEC, 'fp32', 64);
     expect(student).toBeLessThan(predictForwardBytes(TEACHER_SPEC, 'int8', 64) / 10);
   });

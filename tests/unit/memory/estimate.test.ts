@@ -150,7 +150,7 @@ describe('estimateMemory(options).fits', () => {
 describe('every line is labelled and sourced', () => {
   test.each<[string, EstimateOptions]>([
     ['training', { model: 'llama-3-8b', recompute: 'selective', dp: 8, zero: 3, tp: 2, sp: true, gpu: 'h100-80gb' }],
-    ['inference', { model: 'mistral-7b', mode: 'infer', weights: 'int4', gpu: 'l4' }],
+    ['inference', { model: 'mistral-7b', mode: 'infer', weights: 'awq', gpu: 'l4' }],
     ['offload', { model: 'llama-2-13b', zero: 3, dp: 2, offload: 'optimizer+params' }],
     ['amp + distillation', { model: 'gpt2', precision: 'amp-fp16', teacher: 'gpt2-large' }],
   ])('%s', (_title, options) => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   ARCHS, ATTENTIONS, FLAG_ALIASES, FLAGS, formatEstimateFlags, GRADIENT_LIFETIMES, KERNELS, OPTIMIZER_IMPLS, FINETUNES, MODEL_PRESETS, OFFLOADS, OPTIMIZERS, parseEstimateFlags, parseNumberFlag, PRECISIONS,
-  RECOMPUTES, WEIGHT_DTYPES, type EstimateOptions,
+  RECOMPUTES, WEIGHT_FORMATS, type EstimateOptions,
 } from '../../../src/memory/index.ts';
 
 describe('parseEstimateFlags(input)', () => {
@@ -84,7 +84,7 @@ describe('formatEstimateFlags(options)', () => {
       kvHeads: fc.integer({ min: 1, max: 128 }),
       params: fc.integer({ min: 1, max: 1e13 }),
       precision: fc.constantFrom(...PRECISIONS),
-      weights: fc.constantFrom(...WEIGHT_DTYPES),
+      weights: fc.constantFrom(...WEIGHT_FORMATS),
       optimizer: fc.constantFrom(...OPTIMIZERS),
       microBatch: fc.integer({ min: -5, max: 1000 }),
       recompute: fc.constantFrom(...RECOMPUTES),

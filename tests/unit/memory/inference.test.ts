@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, kvCacheBytes, weightBytes, type EstimateOptions } from '../../../src/memory/index.ts';
+import { estimateMemory, kvCacheBytes, type EstimateOptions } from '../../../src/memory/index.ts';
 
 function perGpu(options: EstimateOptions) {
   const outcome = estimateMemory({ mode: 'infer', ...options });
@@ -29,14 +29,23 @@ describe('kvCacheBytes(shape): 2 · layers · kv_heads · head_dim · bytes per 
   });
 });
 
-describe('weightBytes(params, dtype)', () => {
-  test.each<[string, number]>([['fp32', 4], ['fp16', 2], ['bf16', 2], ['int8', 1], ['int4', 0.5]])(
-    'EleutherAI Transformer Math 101: %s stores %d bytes per parameter', (dtype, bytes) => {
-      expect(weightBytes(1000, dtype as 'fp32')).toBe(1000 * bytes);
+describe('weights in their storage format', () => {
+  test.each<[string, number]>([['fp32', 4], ['fp16', 2], ['bf16', 2]])(
+    'EleutherAI Transformer Math 101: %s stores %d bytes per parameter', (format, bytes) => {
+      expect(perGpu({ params: 1000, mode: 'infer', weights: format as 'fp32' }).weights).toBe(1000 * bytes);
     });
 
-  test('int4 rounds half bytes up', () => {
-    expect(weightBytes(3, 'int4')).toBe(2);
+  test('a quantized format needs a model shape: --params alone is refused, naming --weights', () => {
+    const outcome = estimateMemory({ params: 7e9, mode: 'infer', weights: 'nf4' });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.errors[0]?.field).toBe('weights');
+  });
+
+  test('a 4-bit Llama 2 7B is 3.6–3.9 GiB as the libraries store it, not the flat 0.5 B/param (3.14 GiB)', () => {
+    const gib = (weights: 'nf4' | 'nf4-dq' | 'gptq') => perGpu({ model: 'llama-2-7b', mode: 'infer', weights }).weights / 2 ** 30;
+    expect(gib('nf4')).toBeCloseTo(3.88, 2);
+    expect(gib('nf4-dq')).toBeCloseTo(3.6, 1);
+    expect(gib('gptq')).toBeCloseTo(3.63, 2);
   });
 
   test('Llama 2 7B in fp16 is 13.48 GB of weights (Transformer Math 101: "~2 bytes × 7B ≈ 14 GB")', () => {
@@ -56,8 +65,8 @@ describe('estimateMemory({ mode: "infer" })', () => {
     expect(flash).toBe(residual + 2 * s * 11008 * 3 + logits);
   });
 
-  test('int8 weights keep a 16-bit KV cache', () => {
-    expect(perGpu({ model: 'llama-2-7b', weights: 'int8', tokens: 100 }).kvCache).toBe(perGpu({ model: 'llama-2-7b', weights: 'bf16', tokens: 100 }).kvCache);
+  test('LLM.int8 weights keep a 16-bit KV cache', () => {
+    expect(perGpu({ model: 'llama-2-7b', weights: 'llm-int8', tokens: 100 }).kvCache).toBe(perGpu({ model: 'llama-2-7b', weights: 'bf16', tokens: 100 }).kvCache);
   });
 
   test('no gradients or optimizer states', () => {
