@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest';
+import { main } from '../../../src/cli/main.ts';
+import { estimateMemory, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
+
+function run(options: EstimateOptions): EstimateResult {
+  const outcome = estimateMemory(options);
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
+  return outcome.result;
+}
+
+describe('--finetune lora|qlora in the estimate', () => {
+  test('PEFT print_trainable_parameters(), Llama-2-7B r=8 on q_proj,v_proj: "trainable params: 4,194,304"', () => {
+    expect(run({ model: 'llama-2-7b', finetune: 'lora', loraRank: 8, loraTargets: 'q,v' }).trainableParams).toBe(4_194_304);
+  });
+
+  test('a full fine-tune trains every parameter', () => {
+    const result = run({ model: 'llama-2-7b' });
+    expect(result.trainableParams).toBe(result.params);
+  });
+
+  test('LoRA keeps gradients and AdamW states for the adapters only, in fp32', () => {
+    const result = run({ model: 'llama-3-8b', finetune: 'lora', precision: 'amp-bf16', optimizerImpl: 'fused' });
+    expect(result.perGpu.gradients).toBe(result.trainableParams * 4);
+    expect(result.perGpu.optimizer).toBe(result.trainableParams * 8);
+  });
+
+  test('QLoRA on Llama 3 8B fits a 24 GB card at 2,048 tokens; a full bf16 fine-tune does not', () => {
+    const qlora = run({ model: 'llama-3-8b', finetune: 'qlora', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' });
+    expect(qlora.fits).toBe(true);
+    expect(qlora.resolved.recompute).toBe('full');
+    expect(qlora.warnings.join(' ')).toMatch(/prepare_model_for_kbit_training/);
+    expect(run({ model: 'llama-3-8b', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' }).fits).toBe(false);
+  });
+
+  test('QLoRA holds the NF4 base below a 16-bit LoRA base', () => {
+    const weights = (finetune: 'lora' | 'qlora') => run({ model: 'llama-2-7b', finetune }).lines.find((l) => l.id === 'weights')?.bytes ?? 0;
+    expect(weights('qlora')).toBeLessThan(weights('lora') / 2);
+  });
+
+  test.each<[string, string[], RegExp]>([
+    ['a target the architecture lacks', ['--model', 'gpt2', '--finetune', 'lora', '--lora-targets', 'gate'], /^estimate: --lora-targets: gpt2 has no gate projection/],
+    ['a partial fused q,k,v on GPT-2', ['--model', 'gpt2', '--finetune', 'lora', '--lora-targets', 'q,v'], /^estimate: --lora-targets: gpt2 fuses q, k, v/],
+    ['an unknown target word', ['--model', 'llama-2-7b', '--finetune', 'lora', '--lora-targets', 'qkv'], /^estimate: --lora-targets: expected all-linear, attention or a comma list/],
+    ['LoRA on a bare parameter count', ['--params', '7b', '--finetune', 'qlora'], /^estimate: --finetune: --finetune qlora adapts a model's Linear layers/],
+  ])('%s exits 2 with one line naming the field', (_title, argv, message) => {
+    const { code, stderr } = main(argv);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
