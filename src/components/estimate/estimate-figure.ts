@@ -1,0 +1,72 @@
+/**
+ * One figure of a lesson, computed by the engine at build time: flags in (the CLI's words), a formatted value out.
+ * A configuration the engine refuses, or a path it does not have, throws, so the build stops instead of printing
+ * a stale number.
+ */
+import {
+  estimateMemory, formatBytes, formatCount, formatSeconds, parseEstimateFlags, type EstimateResult, type MomentId, type RawFlags,
+} from '../../memory/index';
+
+/** How a figure is printed. */
+export type FigureUnit = 'GiB' | 'GB' | 'count' | 'seconds' | 'text';
+
+/** Split `--model gpt2 --sp --seq 1024` into raw flags (a flag without a value is `true`). */
+export function parseFlagString(flags: string): RawFlags {
+  const words = flags.trim().split(/\s+/).filter((w) => w !== '');
+  const raw: RawFlags = {};
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? '';
+    if (!word.startsWith('--')) throw new Error(`estimate flags: expected --flag, got '${word}' in "${flags}"`);
+    const [name, inline] = word.slice(2).split('=', 2) as [string, string | undefined];
+    const next = words[i + 1];
+    if (inline !== undefined) raw[name] = inline;
+    else if (next !== undefined && !next.startsWith('--')) {
+      raw[name] = next;
+      i++;
+    } else raw[name] = true;
+  }
+  return raw;
+}
+
+/** Run the engine on a flag string; throws with the engine's messages when it refuses. */
+export function estimateFor(flags: string): EstimateResult {
+  const parsed = parseEstimateFlags(parseFlagString(flags));
+  if (!parsed.ok) throw new Error(`estimate ${flags}: ${parsed.errors.map((e) => `--${e.field}: ${e.message}`).join('; ')}`);
+  const outcome = estimateMemory(parsed.options);
+  if (!outcome.ok) throw new Error(`estimate ${flags}: ${outcome.errors.map((e) => `--${e.field}: ${e.message}`).join('; ')}`);
+  return outcome.result;
+}
+
+/**
+ * The value at `path` in a result: a dotted path into the JSON (`perGpu.total`, `shortfall`, `trainableParams`,
+ * `stepTime.totalSeconds`), `line.<id>` for one breakdown line's bytes, or `moment.<id>` for the bytes alive at a
+ * timeline moment.
+ */
+export function valueAt(result: EstimateResult, path: string): number | string {
+  const [head, rest] = path.split(/\.(.*)/s, 2) as [string, string | undefined];
+  if (head === 'line' && rest !== undefined) {
+    const found = result.lines.find((l) => l.id === rest);
+    if (found === undefined) throw new Error(`no line '${rest}' (lines: ${result.lines.map((l) => l.id).join(', ')})`);
+    return found.bytes;
+  }
+  if (head === 'moment' && rest !== undefined) {
+    const found = result.timeline.find((m) => m.moment === (rest as MomentId));
+    if (found === undefined) throw new Error(`no moment '${rest}' (moments: ${result.timeline.map((m) => m.moment).join(', ')})`);
+    return found.bytes;
+  }
+  let value: unknown = result;
+  for (const key of path.split('.')) {
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  if (typeof value !== 'number' && typeof value !== 'string') throw new Error(`'${path}' is not a number or text in the estimate`);
+  return value;
+}
+
+/** The figure as the lesson prints it. */
+export function estimateFigure(flags: string, show: string, unit: FigureUnit, digits = 2): string {
+  const value = valueAt(estimateFor(flags), show);
+  if (unit === 'text' || typeof value === 'string') return String(value);
+  if (unit === 'count') return formatCount(value);
+  if (unit === 'seconds') return formatSeconds(value);
+  return formatBytes(value, unit, digits);
+}
