@@ -52,11 +52,15 @@ def block_saved_bytes(cfg, shape, device):
             if u is not None:
                 before.add(storage_key(u)[0])
     input_ptr = storage_key(x)[0]
-    saved = {}
+    saved, listing = {}, []
 
     def pack(t):
         ptr, n = storage_key(t)
         kind = "shared" if ptr in before else "weightCopies" if _is_param_copy(t) else "activations"
+        if ptr not in saved:
+            creator = "input" if ptr == input_ptr else type(t.grad_fn).__name__ if t.grad_fn else "leaf"
+            listing.append({"kind": kind, "creator": creator, "dtype": str(t.dtype).replace("torch.", ""),
+                            "shape": list(t.shape), "bytes": n})
         saved[ptr] = (n, kind)
         return t
 
@@ -70,6 +74,7 @@ def block_saved_bytes(cfg, shape, device):
         totals[kind] += n
     out_ptr, out_n = storage_key(out)
     created = sum(n for p, (n, k) in saved.items() if k != "shared" and p != input_ptr)
+    totals["storages"] = listing  # in the order the block saved them; first occurrence of each storage
     totals["output"] = out_n
     totals["inputSaved"] = input_ptr in saved
     totals["retained"] = tr.segment("after")["endBytes"] - tr.segment("before")["endBytes"]
@@ -126,7 +131,9 @@ def fit_block(cfg, device):
     n = len(names)
     coefs = _solve([[_terms(sh, arch)[t] for t in names] for sh in SHAPES[arch][:n]],
                    [m["activations"] for m in measured[:n]])
-    for shape, m in zip(SHAPES[arch], measured):
+    for i, (shape, m) in enumerate(zip(SHAPES[arch], measured)):
+        if i != len(measured) - 1:
+            del m["storages"]  # the per-storage listing is kept for the last (largest) shape only
         predicted = sum(c * _terms(shape, arch)[t] for c, t in zip(coefs, names))
         m["predicted"] = int(predicted) if predicted.denominator == 1 else float(predicted)
         m["fitted"] = shape in SHAPES[arch][:n]
