@@ -64,16 +64,18 @@ def gelu_new(x):
 
 class Dropout(nn.Module):
     """kernels='eager': nn.Dropout (F.dropout; on CPU it saves a full-width noise tensor, on CUDA it calls
-    native_dropout). kernels='fused': torch.native_dropout everywhere (a 1-byte bool mask, as Megatron)."""
+    native_dropout). kernels='fused', or dropoutKernel='native' (what F.dropout runs on CUDA, for CPU runs that
+    stand in for CUDA): torch.native_dropout, which saves a 1-byte bool mask, as Megatron."""
 
-    def __init__(self, p, kernels):
+    def __init__(self, p, cfg):
         super().__init__()
-        self.p, self.kernels = p, kernels
+        self.p = p
+        self.native = cfg["kernels"] == "fused" or cfg.get("dropoutKernel") == "native"
 
     def forward(self, x):
         if not self.training or self.p == 0:
             return x
-        if self.kernels == "fused":
+        if self.native:
             return torch.native_dropout(x, self.p, True)[0]
         return F.dropout(x, self.p, True)
 
@@ -90,8 +92,8 @@ class GPT2Attention(nn.Module):
                              .view(1, 1, n_pos, n_pos), persistent=False)
         self.c_attn = Conv1D(3 * h, h)
         self.c_proj = Conv1D(h, h)
-        self.attn_dropout = Dropout(cfg["attnDropout"], cfg["kernels"])
-        self.resid_dropout = Dropout(cfg["residDropout"], cfg["kernels"])
+        self.attn_dropout = Dropout(cfg["attnDropout"], cfg)
+        self.resid_dropout = Dropout(cfg["residDropout"], cfg)
 
     def _eager(self, query, key, value):
         """modeling_gpt2.eager_attention_forward: scores, causal where, softmax (fp32 under autocast),
@@ -128,7 +130,7 @@ class GPT2MLP(nn.Module):
         self.c_fc = Conv1D(cfg["ffn"], cfg["hidden"])
         self.c_proj = Conv1D(cfg["hidden"], cfg["ffn"])
         self.fused = cfg["kernels"] == "fused"
-        self.dropout = Dropout(cfg["residDropout"], cfg["kernels"])
+        self.dropout = Dropout(cfg["residDropout"], cfg)
 
     def forward(self, x):
         x = self.c_fc(x)
@@ -161,7 +163,7 @@ class GPT2LMHeadModel(nn.Module):
         self.wpe = nn.Embedding(cfg["positions"], cfg["hidden"])
         nn.init.normal_(self.wte.weight, std=0.02)
         nn.init.normal_(self.wpe.weight, std=0.01)
-        self.drop = Dropout(cfg["embdDropout"], cfg["kernels"])
+        self.drop = Dropout(cfg["embdDropout"], cfg)
         self.h = nn.ModuleList(GPT2Block(cfg) for _ in range(cfg["layers"]))
         self.ln_f = nn.LayerNorm(cfg["hidden"], eps=1e-5)
         self.lm_head = nn.Linear(cfg["hidden"], cfg["vocab"], bias=False)

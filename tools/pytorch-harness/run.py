@@ -31,8 +31,8 @@ ARCHS = {
     "llama": dict(SMALL, arch="llama", kvHeads=2, ffn=688, dropout=False),
 }
 DEFAULTS = {"precision": "fp32", "optimizer": "adamw", "optimizerImpl": "foreach", "grads": "free", "gradAccum": 1,
-            "recompute": "none", "attention": "eager", "kernels": "eager", "finetune": "full", "loraRank": None,
-            "loraTargets": None}
+            "recompute": "none", "attention": "eager", "kernels": "eager", "dropoutKernel": "default",
+            "finetune": "full", "loraRank": None, "loraTargets": None}
 # One factor at a time from the defaults, plus accumulation with kept gradients.
 VARIANTS = {
     "base": {},
@@ -45,8 +45,10 @@ VARIANTS = {
     "sdpa": {"attention": "sdpa"},
     "lora-all": {"finetune": "lora", "loraRank": 8, "loraTargets": "all-linear"},
     "lora-attn": {"finetune": "lora", "loraRank": 8, "loraTargets": "attention"},
-    "fused-kernels": {"kernels": "fused"},  # GPT-2 only: Megatron-like GELU and 1-byte dropout masks
+    "fused-kernels": {"kernels": "fused", "dropoutKernel": "native"},  # GPT-2 only: Megatron-like GELU and masks
+    "native-dropout": {"dropoutKernel": "native"},  # GPT-2 only: the HF path with CUDA's dropout kernel
 }
+GPT2_ONLY = ("fused-kernels", "native-dropout")
 PRECISIONS = ("fp32", "amp-bf16")
 
 
@@ -96,7 +98,7 @@ def main(argv):
     for arch in ARCHS:
         for precision in PRECISIONS:
             for variant in VARIANTS:
-                if variant == "fused-kernels" and arch != "gpt2":
+                if variant in GPT2_ONLY and arch != "gpt2":
                     continue
                 stem = f"{args.device}-{arch}-{precision}-{variant}"
                 if only and stem not in only:
@@ -119,20 +121,22 @@ def main(argv):
                       flush=True)
     if not only or f"{args.device}-blocks" in only:
         blocks = {"meta": m, "units": "bytes", "unavailable": [], "families": []}
-        for arch, kernels in (("gpt2", "eager"), ("gpt2", "fused"), ("llama", "eager")):
+        # GPT-2 eager with native_dropout: the HF path as CUDA runs it (F.dropout → native_dropout there).
+        for arch, kernels, dropout_kernel in (("gpt2", "eager", "default"), ("gpt2", "eager", "native"),
+                                              ("gpt2", "fused", "native"), ("llama", "eager", "default")):
             for precision in PRECISIONS:
                 for attention in ("eager", "sdpa"):
-                    fam = {"arch": arch, "kernels": kernels, "precision": precision, "attention": attention,
-                           "dropout": arch == "gpt2"}
+                    fam = {"arch": arch, "kernels": kernels, "dropoutKernel": dropout_kernel,
+                           "precision": precision, "attention": attention, "dropout": arch == "gpt2"}
                     if attention == "sdpa" and not has_sdpa():
-                        blocks["unavailable"].append(f"{arch} {kernels} {precision} attention=sdpa: torch "
+                        blocks["unavailable"].append(f"{arch} {kernels}/{dropout_kernel} {precision} attention=sdpa: torch "
                                                      f"{torch.__version__} has no F.scaled_dot_product_attention")
                         continue
                     p = 0.1 if arch == "gpt2" else 0.0
                     cfg = dict(fam, recompute="none", attnDropout=p, residDropout=p, embdDropout=p)
                     fam.update(fit_block(cfg, args.device))
                     blocks["families"].append(fam)
-                    print(f"blocks {arch}/{kernels}/{precision}/{attention}: {fam['closedForm']}"
+                    print(f"blocks {arch}/{kernels}/{dropout_kernel}/{precision}/{attention}: {fam['closedForm']}"
                           f" (checks hold: {fam['checksHold']})", flush=True)
         write(os.path.join(args.out, f"{args.device}-blocks.json"), blocks)
     if not only:

@@ -39,7 +39,7 @@ def make_optimizer(model, impl):
         raise Unavailable(f"optimizerImpl={impl}: {err}".splitlines()[0])
 
 
-def categories(model, optimizer, extra=()):
+def categories(model, optimizer):
     """{storage pointer: category} for parameters and buffers, their .grad, and optimizer.state tensors."""
     cats = {}
     for t in optimizer.state.values() if optimizer is not None else ():
@@ -54,8 +54,9 @@ def categories(model, optimizer, extra=()):
     return cats
 
 
-def python_visible_bytes(model, optimizer, tensors):
-    """Bytes of the distinct storages reachable from Python: parameters, buffers, grads, state, batch."""
+def python_visible_bytes(model, optimizer, tensors, unit):
+    """Bytes of the distinct storages reachable from Python: parameters, buffers, grads, state, batch,
+    each rounded up to `unit` (1 on CPU; 512 on CUDA, the caching allocator's block granularity)."""
     seen = {}
     objs = list(model.parameters()) + list(model.buffers()) + list(tensors)
     objs += [p.grad for p in model.parameters() if p.grad is not None]
@@ -63,7 +64,7 @@ def python_visible_bytes(model, optimizer, tensors):
         objs += [v for v in st.values() if torch.is_tensor(v)]
     for t in objs:
         ptr, n = storage_key(t)
-        seen[ptr] = n
+        seen[ptr] = -(-n // unit) * unit
     return sum(seen.values())
 
 
@@ -113,7 +114,7 @@ def run_training(cfg, device, steps=2):
             mark(f"{step}:optimizer")
             optimizer.zero_grad(set_to_none=cfg["grads"] == "free")
             mark(f"{step}:zeroGrad")
-        visible = python_visible_bytes(model, optimizer, (ids, labels))
+        visible = python_visible_bytes(model, optimizer, (ids, labels), 512 if device.type == "cuda" else 1)
     steps_out = []
     for step in range(1, steps + 1):
         moments = [_moment(tr.segment(f"{step}:start"), "start")]
