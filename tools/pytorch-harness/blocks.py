@@ -73,12 +73,14 @@ def block_saved_bytes(cfg, shape, device):
     for ptr, (n, kind) in saved.items():
         totals[kind] += n
     out_ptr, out_n = storage_key(out)
-    created = sum(n for p, (n, k) in saved.items() if k != "shared" and p != input_ptr)
+    unit = 512 if device.type == "cuda" else 1  # the caching allocator's block granularity
+    up = lambda n: -(-n // unit) * unit
+    created = sum(up(n) for p, (n, k) in saved.items() if k != "shared" and p != input_ptr)
     totals["storages"] = listing  # in the order the block saved them; first occurrence of each storage
     totals["output"] = out_n
     totals["inputSaved"] = input_ptr in saved
     totals["retained"] = tr.segment("after")["endBytes"] - tr.segment("before")["endBytes"]
-    totals["retainedMatches"] = totals["retained"] == created + (0 if out_ptr in saved else out_n)
+    totals["retainedMatches"] = totals["retained"] == created + (0 if out_ptr in saved else up(out_n))
     return totals
 
 
