@@ -120,8 +120,9 @@ function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
   const sbh = s * b * h;
   const kvShare = shape.kvHeads / shape.heads;
   const mask = shape.dropout ? 1 : 0;
-  // Two norm inputs, the QKV-projection input and the fc1 input (e each), two dropout masks (1 byte each).
-  const replicated = sbh * (4 * e + 2 * mask);
+  // Two norm inputs (the residual stream: r, which is e in Megatron), the QKV-projection input and the fc1 input (e each),
+  // two dropout masks (1 byte each).
+  const replicated = sbh * (2 * shape.residualBytes + 2 * e + 2 * mask);
   // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product.
   const mlpTensors = shape.mlp === 'swiglu' ? 4 : 2;
   const tensorParallel = e * sbh * (1 + 2 * kvShare + 1) + shape.topK * mlpTensors * e * s * b * f;

@@ -129,3 +129,10 @@ export function isHeadTied(model: ModelConfig, linear: LinearLayer): boolean {
 export function linearWeightParams(linear: LinearLayer): number {
   return linear.inFeatures * linear.outFeatures;
 }
+
+/** Weight elements every matmul reads (each Linear once, a tied head as the embedding it reuses): what autocast casts. */
+export function matmulWeightParams(model: ModelConfig, role?: LinearRole): number {
+  return linearLayers(model)
+    .filter((linear) => role === undefined || linear.role === role)
+    .reduce((sum, linear) => sum + linearWeightParams(linear) * linear.copies, 0);
+}

@@ -149,3 +149,8 @@ export function loraParams(model: ModelConfig, rank: number, targets: LoraTarget
 export function loraSavedElementsPerToken(plan: LoraPlan): number {
   return plan.modules.reduce((sum, adapted) => sum + (adapted.linear.inFeatures + plan.rank) * adapted.linear.copies, 0);
 }
+
+/** The r-wide lora_A outputs lora_B keeps for backward, elements per token summed over every adapted copy. */
+export function loraRankElementsPerToken(plan: LoraPlan): number {
+  return plan.modules.reduce((sum, adapted) => sum + plan.rank * adapted.linear.copies, 0);
+}

@@ -12,6 +12,7 @@ export type MomentId =
   | 'forward'
   | 'forward-accumulating'
   | 'backward-start'
+  | 'backward-top'
   | 'backward-end'
   | 'optimizer'
   | 'prefill'
@@ -21,7 +22,8 @@ export type MomentId =
 export const MOMENTS: Readonly<Record<MomentId, { phase: Phase; label: string }>> = {
   'forward': { phase: 'forward', label: 'end of forward: the loss is computed' },
   'forward-accumulating': { phase: 'forward', label: 'a later micro-batch’s forward, gradients alive' },
-  'backward-start': { phase: 'backward', label: 'start of backward: the loss gradient, every activation still kept' },
+  'backward-start': { phase: 'backward', label: 'start of backward: the loss gradient, every activation still kept (with accumulation, earlier micro-batches’ gradients too)' },
+  'backward-top': { phase: 'backward', label: 'backward through the last layer: its activations in use (or rebuilt), their gradients in flight' },
   'backward-end': { phase: 'backward', label: 'end of backward: every gradient, activations freed' },
   'optimizer': { phase: 'optimizer', label: 'optimizer step' },
   'prefill': { phase: 'prefill', label: 'prefill: the prompt in one forward pass' },

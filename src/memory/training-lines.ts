@@ -4,8 +4,9 @@ import {
   type LayerActivationBytes,
 } from './activations.ts';
 import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
-import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraSavedElementsPerToken, type LoraPlan } from './lora.ts';
+import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraRankElementsPerToken, type LoraPlan } from './lora.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
+import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
 import { lossTransientBytes } from './loss.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
@@ -36,13 +37,15 @@ const bitsLabel = (bytes: number) => (bytes === 4 ? 'fp32' : bytes === 2 ? '16-b
 
 /** The moments of a training step: a later micro-batch's forward only exists with accumulation. */
 export function trainingMoments(r: ResolvedEstimate): MomentId[] {
-  return ['forward', ...(r.gradAccum > 1 ? ['forward-accumulating' as const] : []), 'backward-start', 'backward-end', 'optimizer'];
+  return ['forward', ...(r.gradAccum > 1 ? ['forward-accumulating' as const] : []), 'backward-start', 'backward-top', 'backward-end', 'optimizer'];
 }
 
 /** The forward moments (the first micro-batch's and, with accumulation, a later one's). */
 const FORWARD: readonly MomentId[] = ['forward', 'forward-accumulating'];
 /** Forward and backward: what a micro-batch's graph holds until backward frees it. */
-const GRAPH: readonly MomentId[] = [...FORWARD, 'backward-start', 'backward-end'];
+const GRAPH: readonly MomentId[] = [...FORWARD, 'backward-start', 'backward-top', 'backward-end'];
+/** Inside the layers' backward: from the last layer to the first. */
+const LAYERS_BACKWARD: readonly MomentId[] = ['backward-top', 'backward-end'];
 /** Until the loss gradient: the forward moments and the start of backward. */
 const UNTIL_BACKWARD: readonly MomentId[] = [...FORWARD, 'backward-start'];
 
@@ -121,9 +124,25 @@ function gradientsPersist(r: ResolvedEstimate): boolean {
 }
 
 /** Lifetime of a gradient tensor of `bytes`: after backward produced it until zero_grad, or always when it persists. */
-function gradientLifetime(r: ResolvedEstimate, bytes: number, moments: readonly MomentId[]): Lifetime {
+function gradientLifetime(r: ResolvedEstimate, bytes: number, moments: readonly MomentId[], pendingAtEnd = 0): Lifetime {
   if (gradientsPersist(r)) return aliveAt(bytes, moments);
-  return aliveAt(bytes, moments.filter((m) => m === 'forward-accumulating' || m === 'backward-end' || m === 'optimizer'));
+  // With accumulation the worst backward is a later micro-batch's, which starts with the earlier ones' gradients alive;
+  // otherwise, while backward passes the first layer, its gradients and the embedding's do not exist yet.
+  const accumulating = r.gradAccum > 1;
+  return {
+    ...aliveAt(bytes, moments.filter((m) => m === 'forward-accumulating' || m === 'optimizer' || (accumulating && (m === 'backward-start' || m === 'backward-top')))),
+    ...aliveAt(accumulating ? bytes : Math.max(0, bytes - pendingAtEnd), within(moments, ['backward-end'])),
+  };
+}
+
+/** Gradient bytes not yet produced while backward passes the first layer: that layer's and, on the first stage, the embedding's. */
+function pendingGradientBytes(r: ResolvedEstimate, sp: StageParams, counts: ParamCounts | null, shard: number, bytes: number): number {
+  if (counts === null || sp.params === 0) return 0;
+  // A tied head's gradient lands in the token embedding at the start of backward: only the rest of the embeddings wait.
+  const tied = counts.head === 0 && counts.tokenEmbedding > 0;
+  const waiting = tied ? counts.embeddings - counts.tokenEmbedding : counts.embeddings;
+  const embeddings = r.pp === 1 || sp.params !== counts.total ? ceilDiv(waiting, r.tp) : 0;
+  return Math.floor(((sp.perLayer + embeddings) * shard) / sp.params) * bytes;
 }
 
 /** `moments` restricted to those in `during`. */
@@ -144,10 +163,12 @@ function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCoun
     `Weights (${bitsLabel(precision.weights)}) × ${shardNote(shards.weights)}`, always(shards.weights * precision.weights),
     r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit'));
   if (precision.castWeights > 0) {
-    // Autocast caches one 16-bit copy per weight inside the forward; the graph keeps it until backward has used it.
-    lines.push(line('weights-autocast', 'weights', 'gpu', `Autocast 16-bit weight copies × ${shardNote(shards.weights)} (forward until backward)`,
-      aliveAt(place.weightsOnGpu ? shards.weights * precision.castWeights : 0, within(moments, UNTIL_BACKWARD)),
-      'torch.amp autocast_mode.cpp cached_cast: one 16-bit copy per weight, saved by the matmuls for backward'));
+    lines.push(r.model !== null && counts !== null
+      ? autocastCopiesLine(r, r.model, sp, counts, shards.weights, place.weightsOnGpu, precision.castWeights, moments)
+      // A bare parameter count has no shape to tell matmul weights from the rest: every weight is taken as cast.
+      : line('weights-autocast', 'weights', 'gpu', 'Autocast 16-bit weight copies (every weight, no shape given)',
+        aliveAt(place.weightsOnGpu ? shards.weights * precision.castWeights : 0, within(moments, UNTIL_BACKWARD)),
+        'HF Transformers "Model training anatomy": mixed precision keeps fp32 and 16-bit weights (6 bytes/param)'));
   }
   const unit = r.zero === 3 && (r.dp > 1 || !place.weightsOnGpu) && counts !== null
     ? Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)))
@@ -164,7 +185,7 @@ function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCoun
     const bytes = shards.gradients * precision.gradients;
     const when = gradientsPersist(r) ? 'kept all step' : 'from backward to zero_grad';
     lines.push(line('gradients', 'gradients', 'gpu', `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}`,
-      gradientLifetime(r, bytes, moments),
+      gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
       r.zero >= 2 ? zeroSource : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them'));
   } else {
     const shard = ceilDiv(sp.params, r.dp);
@@ -173,7 +194,7 @@ function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCoun
   }
   if (unit > 0 && r.dp > 1) {
     lines.push(line('gradients-unsharded', 'gradients', 'gpu', `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter`,
-      aliveAt(unit * precision.gradients, within(moments, ['backward-start', 'backward-end'])),
+      aliveAt(unit * precision.gradients, within(moments, LAYERS_BACKWARD)),
       'ZeRO (arXiv 1910.02054 §5.2): each unit\'s full gradient exists until it is reduce-scattered'));
   }
   const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
@@ -192,6 +213,31 @@ function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCoun
       'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none'));
   }
   return lines;
+}
+
+/**
+ * Autocast's 16-bit copies of the matmul weights (`cached_cast` in torch's autocast_mode.cpp caches one per weight
+ * inside the forward and drops the cache when the autocast region exits; the matmuls save the copies for backward),
+ * freed as backward passes. Under full recompute a checkpointed layer saves none: after the forward its copies exist
+ * only while it is rebuilt, one segment at a time.
+ */
+function autocastCopiesLine(
+  r: ResolvedEstimate, model: ModelConfig, sp: StageParams, counts: ParamCounts, weightShard: number, onGpu: boolean,
+  castBytes: number, moments: readonly MomentId[],
+): MemoryLine {
+  const share = (params: number) => (sp.params === counts.total ? params : ceilDiv(params * sp.params, counts.total));
+  const fraction = weightShard / sp.params;
+  const all = Math.ceil(share(matmulWeightParams(model)) * fraction) * castBytes;
+  const perLayer = Math.ceil((share(matmulWeightParams(model, 'block')) / Math.max(1, sp.layers)) * fraction) * castBytes;
+  const outside = Math.max(0, all - perLayer * sp.layers);
+  const segment = r.checkpointEvery ?? 1;
+  const live: Lifetime = !onGpu ? {}
+    : r.recompute === 'full'
+      // The cache holds every copy until the autocast region exits, after the loss; then only the graph's remain.
+      ? { ...aliveAt(all, within(moments, FORWARD)), ...aliveAt(outside, within(moments, ['backward-start'])), ...aliveAt(perLayer * segment, within(moments, LAYERS_BACKWARD)) }
+      : aliveAt(all, within(moments, [...UNTIL_BACKWARD, 'backward-top']));
+  return line('weights-autocast', 'weights', 'gpu', `Autocast 16-bit copies of the matmul weights${r.recompute === 'full' ? ' (checkpointed layers: one segment at a time)' : ', forward until backward'}`,
+    live, 'torch.amp autocast_mode.cpp cached_cast: one 16-bit copy per weight, saved by the matmuls for backward');
 }
 
 /** Activations kept for backward on this stage, the recompute working set, and the loss's transients. */
@@ -229,12 +275,12 @@ function activationLines(
   // first checkpoint's input) remain, with the other in-flight micro-batches'.
   const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer;
   lines.push(line('activations-layers', 'activations', 'gpu', keptLabel,
-    { ...aliveAt(kept, within(moments, UNTIL_BACKWARD)), ...aliveAt(firstLayer + plan.keptForLayers * (inFlight - 1), within(moments, ['backward-end'])) },
+    { ...aliveAt(kept, within(moments, [...UNTIL_BACKWARD, 'backward-top'])), ...aliveAt(firstLayer + plan.keptForLayers * (inFlight - 1), within(moments, ['backward-end'])) },
     layerSource(r, traits.transformer)));
   if (r.recompute !== 'none') {
     lines.push(line('activations-recompute', 'activations', 'gpu',
       r.recompute === 'full' ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward` : 'Recompute working set: one layer’s attention core rebuilt',
-      aliveAt(plan.workingSet, within(moments, ['backward-start', 'backward-end'])),
+      aliveAt(plan.workingSet, within(moments, LAYERS_BACKWARD)),
       r.recompute === 'full' ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers' : 'Korthikanti et al. 2022 §5: selective recompute'));
   }
   if (traits.transformer) {
@@ -254,18 +300,19 @@ function activationLines(
     { ...aliveAt(last ? loss.forward : 0, within(moments, FORWARD)), ...aliveAt(last ? loss.backward : 0, within(moments, ['backward-start'])) },
     r.kernels === 'eager' ? 'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy' : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient'));
   if (r.lora !== null) {
-    // lora_A keeps an fp32 copy of its input and lora_B lora_A's output (peft tuners/lora/layer.py), per adapted copy.
-    const perLayer = Math.ceil((loraSavedElementsPerToken(r.lora) * r.seq * r.microBatch * 4) / model.layers);
+    // lora_A keeps its input, the same tensor the frozen base layer reads (already counted with the layer), and lora_B
+    // keeps lora_A's r-wide fp32 output (peft tuners/lora/layer.py), per adapted copy.
+    const perLayer = Math.ceil((loraRankElementsPerToken(r.lora) * r.seq * r.microBatch * 4) / model.layers);
     const keptLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
     const rebuilt = r.recompute === 'full' ? perLayer * plan.segment : 0;
     lines.push(line('activations-lora', 'activations', 'gpu', `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`,
       { ...aliveAt(keptLora, within(moments, UNTIL_BACKWARD)), ...aliveAt(rebuilt + (r.recompute === 'full' ? 0 : perLayer), within(moments, ['backward-end'])),
-        ...aliveAt(keptLora + rebuilt, within(moments, ['backward-start'])) },
+        ...aliveAt(keptLora + rebuilt, within(moments, ['backward-top'])) },
       'peft tuners/lora/layer.py Linear.forward: x cast to the adapter dtype, lora_A(x) then lora_B'));
   }
   if (traits.transformer) {
     lines.push(line('activations-backward', 'activations', 'gpu', 'Backward working set: one layer’s activation gradients in flight',
-      aliveAt(backwardWorkingSet(r, model, e, residual), within(moments, ['backward-start', 'backward-end'])),
+      aliveAt(backwardWorkingSet(r, model, e, residual), within(moments, LAYERS_BACKWARD)),
       'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures'));
   }
   return { lines, perLayer: plan.keptPerLayer };

@@ -50,7 +50,8 @@ export const STRINGS = {
   moments: {
     'forward': 'forward',
     'forward-accumulating': 'later forward',
-    'backward-start': 'backward start',
+    'backward-start': 'loss backward',
+    'backward-top': 'last layer backward',
     'backward-end': 'backward end',
     'optimizer': 'optimizer step',
     'prefill': 'prefill',
