@@ -46,8 +46,10 @@ function layer(
 /**
  * Llama-family modules (HF `LlamaForCausalLM`, `MistralForCausalLM`; `MixtralForCausalLM` as Transformers 4.x builds it,
  * one nn.Linear per expert and an nn.Linear router). Transformers 5 stores Mixtral's experts as 3-D parameters
- * (`MixtralExperts.gate_up_proj`, `down_proj`) and the router as a parameter, which Linear-based quantizers and
- * PEFT's all-linear no longer see; this list follows 4.x, the layout AutoGPTQ, AutoAWQ and the published PEFT runs used.
+ * (`MixtralExperts.gate_up_proj`, `down_proj`): its bitsandbytes integration converts only modules whose type is
+ * exactly nn.Linear or Conv1D, and PEFT 0.21 adapts the experts through `target_parameters` with other counts
+ * (tests/unit/memory/fixtures/peft-counts-transformers-5.json). This list follows 4.x, the layout of AutoGPTQ/AutoAWQ
+ * checkpoints and of the published PEFT runs.
  */
 function llamaLayers(model: ModelConfig): LinearLayer[] {
   const { hidden: h, ffn: f, layers: L, experts: E } = model;
