@@ -29,60 +29,64 @@ export interface LinearLayer {
   inFeatures: number;
   /** Output features (rows of the weight). */
   outFeatures: number;
-  /** Copies in the whole model: layers × experts for expert MLPs, layers for other block layers, 1 outside the blocks. */
+  /** Copies in one repeated layer: experts for expert MLPs, 1 for other block layers and routers, 0 outside the layers. */
+  perLayer: number;
+  /** Copies in the whole model: perLayer × layers, or 1 outside the layers. */
   copies: number;
   /** Whether the module has a bias vector (every quantizer keeps it in 16-bit). */
   bias: boolean;
 }
 
-/** A layer kind with its shape filled in. */
+/** A layer kind with its shape filled in; `perLayer` copies in each of `layers` repeated layers, or one module outside them (perLayer 0). */
 function layer(
   module: string, role: LinearRole, projections: readonly Projection[],
-  inFeatures: number, outFeatures: number, copies: number, bias: boolean,
+  inFeatures: number, outFeatures: number, perLayer: number, layers: number, bias: boolean,
 ): LinearLayer {
-  return { module, role, projections, inFeatures, outFeatures, copies, bias };
+  return { module, role, projections, inFeatures, outFeatures, perLayer, copies: perLayer === 0 ? 1 : perLayer * layers, bias };
 }
 
 /**
  * Llama-family modules (HF `LlamaForCausalLM`, `MistralForCausalLM`; `MixtralForCausalLM` as Transformers 4.x builds it,
  * one nn.Linear per expert and an nn.Linear router). Transformers 5 stores Mixtral's experts as 3-D parameters
- * (`MixtralExperts.gate_up_proj`, `down_proj`) and the router as a parameter, which Linear-based quantizers and
- * PEFT's all-linear no longer see; this list follows 4.x, the layout AutoGPTQ, AutoAWQ and the published PEFT runs used.
+ * (`MixtralExperts.gate_up_proj`, `down_proj`): its bitsandbytes integration converts only modules whose type is
+ * exactly nn.Linear or Conv1D, and PEFT 0.21 adapts the experts through `target_parameters` with other counts
+ * (tests/unit/memory/fixtures/peft-counts-transformers-5.json). This list follows 4.x, the layout of AutoGPTQ/AutoAWQ
+ * checkpoints and of the published PEFT runs.
  */
 function llamaLayers(model: ModelConfig): LinearLayer[] {
   const { hidden: h, ffn: f, layers: L, experts: E } = model;
   const kv = kvWidth(model);
   const attention = [
-    layer('model.layers.{i}.self_attn.q_proj', 'block', ['q'], h, h, L, false),
-    layer('model.layers.{i}.self_attn.k_proj', 'block', ['k'], h, kv, L, false),
-    layer('model.layers.{i}.self_attn.v_proj', 'block', ['v'], h, kv, L, false),
-    layer('model.layers.{i}.self_attn.o_proj', 'block', ['o'], h, h, L, false),
+    layer('model.layers.{i}.self_attn.q_proj', 'block', ['q'], h, h, 1, L, false),
+    layer('model.layers.{i}.self_attn.k_proj', 'block', ['k'], h, kv, 1, L, false),
+    layer('model.layers.{i}.self_attn.v_proj', 'block', ['v'], h, kv, 1, L, false),
+    layer('model.layers.{i}.self_attn.o_proj', 'block', ['o'], h, h, 1, L, false),
   ];
   // Mixtral names its expert projections w1 (gate), w3 (up), w2 (down) (HF modeling_mixtral.py, MixtralBlockSparseTop2MLP).
   const mlp = E > 1
     ? [
-        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w1', 'block', ['gate'], h, f, L * E, false),
-        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w3', 'block', ['up'], h, f, L * E, false),
-        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w2', 'block', ['down'], f, h, L * E, false),
-        layer('model.layers.{i}.block_sparse_moe.gate', 'router', [], h, E, L, false),
+        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w1', 'block', ['gate'], h, f, E, L, false),
+        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w3', 'block', ['up'], h, f, E, L, false),
+        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w2', 'block', ['down'], f, h, E, L, false),
+        layer('model.layers.{i}.block_sparse_moe.gate', 'router', [], h, E, 1, L, false),
       ]
     : [
-        layer('model.layers.{i}.mlp.gate_proj', 'block', ['gate'], h, f, L, false),
-        layer('model.layers.{i}.mlp.up_proj', 'block', ['up'], h, f, L, false),
-        layer('model.layers.{i}.mlp.down_proj', 'block', ['down'], f, h, L, false),
+        layer('model.layers.{i}.mlp.gate_proj', 'block', ['gate'], h, f, 1, L, false),
+        layer('model.layers.{i}.mlp.up_proj', 'block', ['up'], h, f, 1, L, false),
+        layer('model.layers.{i}.mlp.down_proj', 'block', ['down'], f, h, 1, L, false),
       ];
-  return [...attention, ...mlp, layer('lm_head', 'head', [], h, model.vocab, 1, false)];
+  return [...attention, ...mlp, layer('lm_head', 'head', [], h, model.vocab, 0, L, false)];
 }
 
 /** GPT-2 modules (HF `GPT2LMHeadModel`): Conv1D layers, q, k and v fused in `c_attn`; the head is tied to `wte`. */
 function gpt2Layers(model: ModelConfig): LinearLayer[] {
   const { hidden: h, ffn: f, layers: L } = model;
   return [
-    layer('transformer.h.{i}.attn.c_attn', 'block', ['q', 'k', 'v'], h, h + 2 * kvWidth(model), L, true),
-    layer('transformer.h.{i}.attn.c_proj', 'block', ['o'], h, h, L, true),
-    layer('transformer.h.{i}.mlp.c_fc', 'block', ['up'], h, f, L, true),
-    layer('transformer.h.{i}.mlp.c_proj', 'block', ['down'], f, h, L, true),
-    layer('lm_head', 'head', [], h, model.vocab, 1, false),
+    layer('transformer.h.{i}.attn.c_attn', 'block', ['q', 'k', 'v'], h, h + 2 * kvWidth(model), 1, L, true),
+    layer('transformer.h.{i}.attn.c_proj', 'block', ['o'], h, h, 1, L, true),
+    layer('transformer.h.{i}.mlp.c_fc', 'block', ['up'], h, f, 1, L, true),
+    layer('transformer.h.{i}.mlp.c_proj', 'block', ['down'], f, h, 1, L, true),
+    layer('lm_head', 'head', [], h, model.vocab, 0, L, false),
   ];
 }
 
@@ -91,21 +95,21 @@ function bertLayers(model: ModelConfig): LinearLayer[] {
   const { hidden: h, ffn: f, layers: L } = model;
   const kv = kvWidth(model);
   return [
-    layer('encoder.layer.{i}.attention.self.query', 'block', ['q'], h, h, L, true),
-    layer('encoder.layer.{i}.attention.self.key', 'block', ['k'], h, kv, L, true),
-    layer('encoder.layer.{i}.attention.self.value', 'block', ['v'], h, kv, L, true),
-    layer('encoder.layer.{i}.attention.output.dense', 'block', ['o'], h, h, L, true),
-    layer('encoder.layer.{i}.intermediate.dense', 'block', ['up'], h, f, L, true),
-    layer('encoder.layer.{i}.output.dense', 'block', ['down'], f, h, L, true),
-    layer('pooler.dense', 'pooler', [], h, h, 1, true),
+    layer('encoder.layer.{i}.attention.self.query', 'block', ['q'], h, h, 1, L, true),
+    layer('encoder.layer.{i}.attention.self.key', 'block', ['k'], h, kv, 1, L, true),
+    layer('encoder.layer.{i}.attention.self.value', 'block', ['v'], h, kv, 1, L, true),
+    layer('encoder.layer.{i}.attention.output.dense', 'block', ['o'], h, h, 1, L, true),
+    layer('encoder.layer.{i}.intermediate.dense', 'block', ['up'], h, f, 1, L, true),
+    layer('encoder.layer.{i}.output.dense', 'block', ['down'], f, h, 1, L, true),
+    layer('pooler.dense', 'pooler', [], h, h, 0, L, true),
   ];
 }
 
 /** The site's plain MLP: optional input layer, L hidden Linear+ReLU blocks, classifier head (src/graphs). */
 function mlpLayers(model: ModelConfig): LinearLayer[] {
   const { hidden: h, layers: L } = model;
-  const input = model.inputs === undefined ? [] : [layer('input', 'block', [], model.inputs, h, 1, true)];
-  return [...input, layer('hidden.{i}', 'block', [], h, h, L, true), layer('head', 'head', [], h, model.vocab, 1, true)];
+  const input = model.inputs === undefined ? [] : [layer('input', 'block', [], model.inputs, h, 0, L, true)];
+  return [...input, layer('hidden.{i}', 'block', [], h, h, 1, L, true), layer('head', 'head', [], h, model.vocab, 0, L, true)];
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * LoRA and QLoRA as Hugging Face PEFT builds them: which modules a target choice adapts, how many parameters
  * that adds, and the PEFT defaults that decide their memory (adapter dtype, dropout, the k-bit preparation).
+ * Read from PEFT 5d602fd (src/peft); counts and dtypes checked against PEFT 0.21.0 by tools/peft-counts.
  */
 import type { ModelConfig } from './model.ts';
 import type { FieldError } from './options.ts';
@@ -18,7 +19,10 @@ export type LoraTargetPreset = 'all-linear' | 'attention';
 /** Every preset name. */
 export const LORA_TARGET_PRESETS: readonly LoraTargetPreset[] = ['all-linear', 'attention'];
 
-/** What to adapt: PEFT's `all-linear`, or an explicit list of projections (`attention` expands to q, k, v, o). */
+/** The projections the `attention` preset names. */
+export const ATTENTION_TARGETS: readonly LoraTarget[] = ['q', 'k', 'v', 'o'];
+
+/** What to adapt: PEFT's `all-linear`, or an explicit list of projections (`attention` expands to ATTENTION_TARGETS). */
 export type LoraTargets = 'all-linear' | readonly LoraTarget[];
 
 /** The issue's default rank for `--lora-rank` (PEFT's own `LoraConfig.r` default is 8). */
@@ -77,12 +81,12 @@ export type LoraTargetsParse = { ok: true; targets: LoraTargets } | { ok: false;
 export function parseLoraTargets(text: string): LoraTargetsParse {
   const value = text.trim().toLowerCase();
   if (value === 'all-linear') return { ok: true, targets: 'all-linear' };
-  if (value === 'attention') return { ok: true, targets: ['q', 'k', 'v', 'o'] };
+  if (value === 'attention') return { ok: true, targets: ATTENTION_TARGETS };
   const words = value.split(',').map((word) => word.trim()).filter((word) => word !== '');
   const unknown = words.filter((word) => !(LORA_TARGETS as readonly string[]).includes(word));
   if (words.length === 0 || unknown.length > 0) {
     const found = words.length === 0 ? 'an empty list' : `"${unknown.join(', ')}"`;
-    return { ok: false, error: { field: 'lora-targets', message: `expected all-linear, attention or a comma list of ${LORA_TARGETS.join(',')}; got ${found}` } };
+    return { ok: false, error: { field: 'lora-targets', message: `expected ${LORA_TARGET_PRESETS.join(', ')} or a comma list of ${LORA_TARGETS.join(',')}; got ${found}` } };
   }
   return { ok: true, targets: LORA_TARGETS.filter((target) => words.includes(target)) };
 }

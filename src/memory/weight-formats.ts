@@ -52,6 +52,8 @@ const BNB_SOURCE = 'bitsandbytes 95f9af3 functional.py quantize_4bit / get_4bit_
  * (`lm_head`; BertModel's last module `pooler.dense`), a MoE router included.
  * AutoGPTQ quantizes the `inside_layer_modules` of each block (modeling/llama.py, gpt2.py, mixtral.py: no router);
  * AutoAWQ the block linears with `modules_to_not_convert = ["gate"]` for Mixtral (awq/models/mixtral.py).
+ * The site's plain `mlp` is not a Transformers model; it is counted as `replace_with_bnb_linear` would treat it:
+ * input and hidden Linear layers quantized, the classifier (its last module) kept.
  */
 export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec>> = {
   'fp32': { label: 'fp32', quantized: false, keptBytes: 4, quantizesRouter: false, archs: ALL_ARCHS, source: 'PyTorch float32, 4 bytes per element' },
@@ -158,23 +160,42 @@ export interface WeightFormatOptions {
   keptBytes?: number;
 }
 
-/**
- * Bytes of every weight of `model` stored as `format`, whole model (divide by tensor/pipeline parallel degrees yourself,
- * per layer with `linearWeightBytes`). Parameter totals come from `countParams`, so kept + quantized = total.
- */
-export function weightFormatBytes(model: ModelConfig, format: WeightFormat, options: WeightFormatOptions = {}): WeightFormatBytes {
-  const keptBytes = options.keptBytes ?? WEIGHT_FORMAT_SPECS[format].keptBytes;
+/** Sum the stored bytes of `linears` (each times `copiesOf` it) and add `totalParams − quantized` kept parameters. */
+function sumFormatBytes(
+  linears: readonly LinearLayer[], copiesOf: (linear: LinearLayer) => number, totalParams: number,
+  format: WeightFormat, keptBytes: number,
+): WeightFormatBytes {
   let quantizedParams = 0;
   let quantizedBytes = 0;
   let constantBytes = 0;
-  for (const linear of quantizedLayers(model, format)) {
+  for (const linear of linears) {
     const stored = linearWeightBytes(linear.inFeatures, linear.outFeatures, format);
-    quantizedParams += linearWeightParams(linear) * linear.copies;
-    quantizedBytes += stored.bytes * linear.copies;
-    constantBytes += stored.constantBytes * linear.copies;
+    const copies = copiesOf(linear);
+    quantizedParams += linearWeightParams(linear) * copies;
+    quantizedBytes += stored.bytes * copies;
+    constantBytes += stored.constantBytes * copies;
   }
-  const keptParams = countParams(model).total - quantizedParams;
+  const keptParams = totalParams - quantizedParams;
   return { bytes: quantizedBytes + keptParams * keptBytes, quantizedParams, keptParams, constantBytes };
+}
+
+/**
+ * Bytes of every weight of `model` stored as `format`, whole model. Parameter totals come from `countParams`,
+ * so kept + quantized = total. Divide by tensor-parallel degree yourself; for pipeline stages use `weightFormatBytesPerLayer`.
+ */
+export function weightFormatBytes(model: ModelConfig, format: WeightFormat, options: WeightFormatOptions = {}): WeightFormatBytes {
+  const keptBytes = options.keptBytes ?? WEIGHT_FORMAT_SPECS[format].keptBytes;
+  return sumFormatBytes(quantizedLayers(model, format), (linear) => linear.copies, countParams(model).total, format, keptBytes);
+}
+
+/**
+ * Bytes of one repeated layer (transformer block, or `mlp` hidden block) stored as `format`: its quantized Linear
+ * layers plus its kept parameters (norms, biases, an unquantized router) out of `countParams().perLayer`.
+ * The whole model is this × layers plus the embeddings, head, final norm and pooler.
+ */
+export function weightFormatBytesPerLayer(model: ModelConfig, format: WeightFormat, options: WeightFormatOptions = {}): WeightFormatBytes {
+  const keptBytes = options.keptBytes ?? WEIGHT_FORMAT_SPECS[format].keptBytes;
+  return sumFormatBytes(quantizedLayers(model, format), (linear) => linear.perLayer, countParams(model).perLayer, format, keptBytes);
 }
 
 /**

@@ -4,7 +4,7 @@ import { countParams, getModelPreset, GB, GiB, type ModelConfig } from '../../..
 import { linearLayers } from '../../../src/memory/linear-layers.ts';
 import {
   dequantizedWeightBytes, linearWeightBytes, quantizedLayers, validateWeightFormat, weightFormatBytes,
-  WEIGHT_FORMATS, type WeightFormat,
+  weightFormatBytesPerLayer, WEIGHT_FORMATS, type WeightFormat,
 } from '../../../src/memory/weight-formats.ts';
 
 const model = (id: string): ModelConfig => getModelPreset(id)!.config;
@@ -146,6 +146,19 @@ describe('weightFormatBytes(float formats)', () => {
   });
 });
 
+describe('weightFormatBytesPerLayer (for pipeline stages)', () => {
+  test('a Llama 2 7B layer quantizes 4h² + 3hf weights and keeps its two RMSNorm weights', () => {
+    const layer = weightFormatBytesPerLayer(llama2, 'nf4-dq');
+    expect(layer.quantizedParams).toBe(4 * 4096 * 4096 + 3 * 4096 * 11008);
+    expect(layer.keptParams).toBe(2 * 4096);
+  });
+
+  test('a Mixtral layer holds 8 experts; GPTQ keeps the router in 16-bit, bitsandbytes does not', () => {
+    const mixtral = model('mixtral-8x7b');
+    expect(weightFormatBytesPerLayer(mixtral, 'gptq').keptParams - weightFormatBytesPerLayer(mixtral, 'nf4').keptParams).toBe(4096 * 8);
+  });
+});
+
 describe('dequantizedWeightBytes', () => {
   test('the largest quantized Linear in bf16: Llama 2 7B down_proj/gate_proj, 2 · 4096 · 11008', () => {
     expect(dequantizedWeightBytes(llama2, 'nf4-dq')).toBe(2 * 4096 * 11008);
@@ -224,6 +237,14 @@ describe('weightFormatBytes properties', () => {
     fc.assert(fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
       const deeper = { ...shape, layers: shape.layers + 1 };
       expect(weightFormatBytes(deeper, format).bytes).toBeGreaterThan(weightFormatBytes(shape, format).bytes);
+    }));
+  });
+
+  test('layers × per-layer bytes + the kept parameters outside the layers = the whole model', () => {
+    fc.assert(fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
+      const counts = countParams(shape);
+      const outside = (counts.total - shape.layers * counts.perLayer) * (format === 'fp32' ? 4 : 2);
+      expect(shape.layers * weightFormatBytesPerLayer(shape, format).bytes + outside).toBe(weightFormatBytes(shape, format).bytes);
     }));
   });
 
