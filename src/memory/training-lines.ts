@@ -56,7 +56,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
   const sp = counts === null || r.model === null ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp) : stageParams(counts, r.model.layers, r.tp, r.pp, stage);
   const lines = r.lora !== null && r.model !== null && counts !== null
     ? adapterStateLines(r, r.model, r.lora, sp, counts, moments)
-    : modelStateLines(r, sp, counts, moments);
+    : modelStateLines(r, sp, stage, counts, moments);
   let activationsPerLayer = 0;
   if (r.model !== null) {
     const activations = activationLines(r, r.model, sp, stage, moments);
@@ -149,7 +149,7 @@ function pendingGradientBytes(r: ResolvedEstimate, sp: StageParams, counts: Para
 const within = (moments: readonly MomentId[], during: readonly MomentId[]) => moments.filter((m) => during.includes(m));
 
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
-function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCounts | null, moments: readonly MomentId[]): MemoryLine[] {
+function modelStateLines(r: ResolvedEstimate, sp: StageParams, stage: PipelineStage, counts: ParamCounts | null, moments: readonly MomentId[]): MemoryLine[] {
   const precision = PRECISION_BYTES[r.precision];
   const optimizer = optimizerBytesPerParam(r.optimizer, r.precision);
   const shards = zeroShards(sp.params, r.dp, r.zero);
@@ -164,7 +164,7 @@ function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCoun
     r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit'));
   if (precision.castWeights > 0) {
     lines.push(r.model !== null && counts !== null
-      ? autocastCopiesLine(r, r.model, sp, counts, shards.weights, place.weightsOnGpu, precision.castWeights, moments)
+      ? autocastCopiesLine(r, r.model, sp, stage, shards.weights, place.weightsOnGpu, precision.castWeights, moments)
       // A bare parameter count has no shape to tell matmul weights from the rest: every weight is taken as cast.
       : line('weights-autocast', 'weights', 'gpu', 'Autocast 16-bit weight copies (every weight, no shape given)',
         aliveAt(place.weightsOnGpu ? shards.weights * precision.castWeights : 0, within(moments, UNTIL_BACKWARD)),
@@ -222,20 +222,22 @@ function modelStateLines(r: ResolvedEstimate, sp: StageParams, counts: ParamCoun
  * only while it is rebuilt, one segment at a time.
  */
 function autocastCopiesLine(
-  r: ResolvedEstimate, model: ModelConfig, sp: StageParams, counts: ParamCounts, weightShard: number, onGpu: boolean,
+  r: ResolvedEstimate, model: ModelConfig, sp: StageParams, stage: PipelineStage, weightShard: number, onGpu: boolean,
   castBytes: number, moments: readonly MomentId[],
 ): MemoryLine {
-  const share = (params: number) => (sp.params === counts.total ? params : ceilDiv(params * sp.params, counts.total));
   const fraction = weightShard / sp.params;
-  const all = Math.ceil(share(matmulWeightParams(model)) * fraction) * castBytes;
-  const perLayer = Math.ceil((share(matmulWeightParams(model, 'block')) / Math.max(1, sp.layers)) * fraction) * castBytes;
-  const outside = Math.max(0, all - perLayer * sp.layers);
+  const perLayerParams = (matmulWeightParams(model, 'block') + matmulWeightParams(model, 'router')) / model.layers;
+  const headParams = stage === 'first' ? 0 : matmulWeightParams(model) - perLayerParams * model.layers;
+  const bytesOf = (params: number) => Math.ceil((params / r.tp) * fraction) * castBytes;
+  const perLayer = bytesOf(perLayerParams);
+  const outside = bytesOf(headParams);
+  const all = outside + perLayer * sp.layers;
   const segment = r.checkpointEvery ?? 1;
   const live: Lifetime = !onGpu ? {}
     : r.recompute === 'full'
       // The cache holds every copy until the autocast region exits, after the loss; then only the graph's remain.
       ? { ...aliveAt(all, within(moments, FORWARD)), ...aliveAt(outside, within(moments, ['backward-start'])), ...aliveAt(perLayer * segment, within(moments, LAYERS_BACKWARD)) }
-      : aliveAt(all, within(moments, [...UNTIL_BACKWARD, 'backward-top']));
+      : { ...aliveAt(all, within(moments, [...UNTIL_BACKWARD, 'backward-top'])), ...aliveAt(perLayer, within(moments, ['backward-end'])) };
   return line('weights-autocast', 'weights', 'gpu', `Autocast 16-bit copies of the matmul weights${r.recompute === 'full' ? ' (checkpointed layers: one segment at a time)' : ', forward until backward'}`,
     live, 'torch.amp autocast_mode.cpp cached_cast: one 16-bit copy per weight, saved by the matmuls for backward');
 }
