@@ -59,11 +59,11 @@ export interface TimelineMoment {
 
 /** Bytes alive on one GPU at each of `moments`, by category, from the GPU lines' lifetimes. */
 export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly MomentId[]): TimelineMoment[] {
+  const gpuLines = lines.filter((l) => l.device === 'gpu');
   return moments.map((moment) => {
     const byCategory: Record<LineCategory, number> = { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 };
     let bytes = 0;
-    for (const l of lines) {
-      if (l.device !== 'gpu') continue;
+    for (const l of gpuLines) {
       const alive = l.live[moment] ?? 0;
       byCategory[l.category] += alive;
       bytes += alive;
@@ -82,5 +82,8 @@ export function peakMoment(timeline: readonly TimelineMoment[]): TimelineMoment 
 
 /** A lifetime holding `bytes` at every moment in `moments`. */
 export function aliveAt(bytes: number, moments: readonly MomentId[]): Lifetime {
-  return Object.fromEntries(moments.map((m) => [m, bytes]));
+  // A plain loop: the calculators rebuild every line on each keystroke (npm run bench -- memory).
+  const live: Partial<Record<MomentId, number>> = {};
+  for (const m of moments) live[m] = bytes;
+  return live;
 }

@@ -146,7 +146,11 @@ function pendingGradientBytes(r: ResolvedEstimate, sp: StageParams, counts: Para
 }
 
 /** `moments` restricted to those in `during`. */
-const within = (moments: readonly MomentId[], during: readonly MomentId[]) => moments.filter((m) => during.includes(m));
+function within(moments: readonly MomentId[], during: readonly MomentId[]): MomentId[] {
+  const out: MomentId[] = [];
+  for (const m of moments) if (during.includes(m)) out.push(m);
+  return out;
+}
 
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
 function modelStateLines(r: ResolvedEstimate, sp: StageParams, stage: PipelineStage, counts: ParamCounts | null, moments: readonly MomentId[]): MemoryLine[] {
