@@ -96,20 +96,22 @@ interface Evaluation {
 }
 
 /** Which fitting micro-batch is fastest, without estimating them all. */
-export type MicroBatchPreference = 'largest' | 'any';
+export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
 
 /**
  * How the engine's step time moves with the micro-batch b at a fixed per-replica batch B = b·m
- * (src/memory/time.ts). Compute and recompute scale with the tokens per step, which are fixed; with
- * one pipeline stage the only other term that moves is parameter offload's weight traffic, once per
- * micro-batch, so the largest b that fits is fastest (and with no offload, every b takes the same
- * time: the largest means the fewest accumulation steps). With pp > 1 the bubble (p−1)/m favours a
- * small b, but the engine also reports the pipeline stage whose memory is larger, and which stage that
- * is can change with b, bringing its own parameter count into the traffic terms: any b may win, so
- * every fitting b is estimated. A brute-force test holds this against estimating every micro-batch.
+ * (src/memory/time.ts). Compute and recompute scale with the tokens per step, which are fixed.
+ * With one pipeline stage the only other term that moves is parameter offload's weight traffic, once
+ * per micro-batch, so the largest b that fits is fastest (with no offload every b takes the same time:
+ * the largest means the fewest accumulation steps). With pp > 1 the bubble (p−1)/m favours the
+ * smallest b; that is all when nothing else moves, that is with one data-parallel replica and no
+ * offload. Otherwise the engine's traffic terms count the parameters of the pipeline stage whose
+ * memory is larger, and which stage that is can change with b: any b may win, so every fitting b is
+ * estimated. Property and brute-force tests hold this against estimating every micro-batch.
  */
 export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
-  return (options.pp ?? 1) > 1 ? 'any' : 'largest';
+  if ((options.pp ?? 1) === 1) return 'largest';
+  return (options.dp ?? 1) === 1 && (options.offload ?? 'none') === 'none' ? 'smallest' : 'any';
 }
 
 /** Search every combination of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
@@ -178,6 +180,10 @@ export function searchHardware(
       if (!fits(bottom)) return rejectMemory(bottom, { ...options, ...values[0]?.patch });
       return true;
     };
+    if (preference === 'smallest') {
+      if (smallest() === true) push(picked, options, values, 0, at(0));
+      return;
+    }
     // Bisection for the largest micro-batch that fits: `low` fits, `high` does not (or is past the end).
     const top = at(last);
     if ('errors' in top) return reject('invalid', top.errors);

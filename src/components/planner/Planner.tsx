@@ -249,7 +249,7 @@ function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor 
       )}
       {ownBest !== undefined && ownBest.rank !== 1 && (
         <p>
-          {strings.bestOwn} <a href={`#plan-${ownBest.rank}`}>#{ownBest.rank}</a> · {techniquesText(ownBest)} · {gib(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
+          {strings.bestOwn} <a href={linkFor(ownBest)}>#{ownBest.rank}</a> · {techniquesText(ownBest)} · {gib(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
         </p>
       )}
       {result.plans.length > 0 && (
