@@ -28,7 +28,10 @@ const PAGE_SIZE = 10;
 const DEBOUNCE_MS = 150;
 
 type Flags = Record<string, string | string[]>;
-type Answer = { state: 'searching' } | { state: 'done'; result: PlanResult; ms: number } | { state: 'error'; message: string };
+type Answer =
+  | { state: 'searching' }
+  | { state: 'partial' | 'done'; result: PlanResult; ms: number }
+  | { state: 'error'; message: string };
 
 /**
  * The OOM planner: the reader's model, GPUs and batch in; every combination of techniques that
@@ -54,7 +57,8 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   }, [syncUrl]);
 
   useEffect(() => {
-    client.current = createPlannerClient((a: PlannerWorkerResponse) => setAnswer(a.ok ? { state: 'done', result: a.result, ms: a.ms } : { state: 'error', message: a.message }));
+    client.current = createPlannerClient((a: PlannerWorkerResponse) =>
+      setAnswer(a.ok ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms } : { state: 'error', message: a.message }));
     return () => client.current?.close();
   }, []);
 
@@ -102,7 +106,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   const otherErrors = errors.filter((e) => !fieldNames.has(e.field));
   const value = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : '');
   const linkFor = (plan: Plan) => `${planPage}?${queryFromFlags({ ...raw, [PLAN_PARAM]: plan.key })}`;
-  const ready = parsed.ok && !priceErrors && answer.state === 'done';
+  const ready = parsed.ok && !priceErrors && (answer.state === 'done' || answer.state === 'partial');
 
   const text = (name: string, label: string, placeholder = '') => (
     <Field label={label} error={errorFor(name)}>
@@ -173,7 +177,8 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           {answer.message}
         </p>
       )}
-      {ready && answer.state === 'done' && (
+      {ready && answer.state === 'partial' && <p aria-live="polite">{strings.searchingRent}</p>}
+      {ready && (answer.state === 'done' || answer.state === 'partial') && (
         <Results result={answer.result} ms={answer.ms} shown={shown} onMore={() => setShown(shown + PAGE_SIZE)} open={open} onToggle={(key) => setOpen(open === key ? null : key)} selected={selected} linkFor={linkFor} />
       )}
     </section>

@@ -11,9 +11,12 @@ export interface PlannerWorkerRequest {
   readonly flags: RawPlanFlags;
 }
 
-/** The answer: the result and the search's own time in this worker, or an error. */
+/**
+ * An answer: the result and the search's time in this worker, or an error. With renting compared,
+ * the reader's own GPUs are answered first (`partial`), then everything.
+ */
 export type PlannerWorkerResponse =
-  | { readonly id: number; readonly ok: true; readonly result: PlanResult; readonly ms: number }
+  | { readonly id: number; readonly ok: true; readonly result: PlanResult; readonly ms: number; readonly partial: boolean }
   | { readonly id: number; readonly ok: false; readonly message: string };
 
 self.onmessage = (event: MessageEvent<PlannerWorkerRequest>) => {
@@ -24,6 +27,10 @@ self.onmessage = (event: MessageEvent<PlannerWorkerRequest>) => {
     return;
   }
   const start = performance.now();
-  const result = planTraining(parsed.request);
-  self.postMessage({ id, ok: true, result, ms: performance.now() - start } satisfies PlannerWorkerResponse);
+  const own = planTraining({ ...parsed.request, rent: false });
+  self.postMessage({ id, ok: true, result: own, ms: performance.now() - start, partial: parsed.request.rent } satisfies PlannerWorkerResponse);
+  if (!parsed.request.rent) return;
+  const restart = performance.now();
+  const all = planTraining(parsed.request);
+  self.postMessage({ id, ok: true, result: all, ms: performance.now() - restart, partial: false } satisfies PlannerWorkerResponse);
 };
