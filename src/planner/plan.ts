@@ -5,7 +5,7 @@
 import { estimateMemory, getGpuPreset, GPU_PRESETS, type EstimateOptions, type GpuSpec, type ModelConfig } from '../memory/index.ts';
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import { costOf, PRICE_TIERS, type PriceTier } from './prices.ts';
-import type { PlanRequest } from './request.ts';
+import { MAX_GPUS, type PlanRequest } from './request.ts';
 import { searchHardware, type FittingPlan, type Hardware, type HardwareSearch, type RejectionKind } from './search.ts';
 
 /** What a plan costs in each price tier; null where its GPU has no price. */
@@ -136,9 +136,8 @@ function suggestHardware(request: PlanRequest, own: GpuSpec, model: ModelConfig,
       if (outcome.ok && outcome.result.fits === true && hostFits) suggestions.push({ gpu: gpu.id, name: gpu.name, gpus: request.gpus });
     }
   }
-  for (let scale = 2; scale <= maxScaleUp; scale *= 2) {
+  for (let scale = 2; scale <= maxScaleUp && request.gpus * scale <= MAX_GPUS; scale *= 2) {
     const gpus = request.gpus * scale;
-    if (request.globalBatch % gpus !== 0 && scale > 2 && gpus > request.globalBatch) break;
     const search = searchHardware({ ...request, gpus }, { gpu: own, gpus, rented: false }, model, dimensions);
     if (search.plans.length > 0) {
       suggestions.push({ gpu: own.id, name: own.name, gpus });

@@ -78,7 +78,8 @@ export const PLAN_FLAG_SPECS: readonly FlagSpec[] = [
   { name: 'no-rent', kind: 'boolean', placeholder: '', help: 'do not compare renting other GPUs' },
 ];
 
-const MAX_GPUS = 1024;
+/** Most GPUs a request (or a suggestion to scale up) may name. */
+export const MAX_GPUS = 1024;
 const MAX_GLOBAL_BATCH = 1_000_000;
 
 /** Parse `GPU=OD/RES/SPOT`; an error message when malformed. */

@@ -10,17 +10,36 @@ export interface PlannerClient {
   close(): void;
 }
 
-/** A client whose answers go to `onAnswer`. */
+/**
+ * A client whose answers go to `onAnswer`. A search still running when the next one starts is
+ * stopped with its worker (a search cannot be interrupted from inside), so a large search never
+ * delays the answer to the reader's latest settings.
+ */
 export function createPlannerClient(onAnswer: (answer: PlannerWorkerResponse) => void): PlannerClient {
-  const worker = new Worker(new URL('./planner.worker.ts', import.meta.url), { type: 'module' });
   let latest = 0;
-  worker.onmessage = (event: MessageEvent<PlannerWorkerResponse>) => {
-    if (event.data.id === latest) onAnswer(event.data);
+  let busy = false;
+  const start = (): Worker => {
+    const created = new Worker(new URL('./planner.worker.ts', import.meta.url), { type: 'module' });
+    created.onmessage = (event: MessageEvent<PlannerWorkerResponse>) => {
+      if (event.data.id !== latest) return;
+      busy = !event.data.ok ? false : event.data.partial;
+      onAnswer(event.data);
+    };
+    created.onerror = (event) => {
+      busy = false;
+      onAnswer({ id: latest, ok: false, message: event.message || 'the planner worker crashed' });
+    };
+    return created;
   };
-  worker.onerror = (event) => onAnswer({ id: latest, ok: false, message: event.message || 'the planner worker crashed' });
+  let worker = start();
   return {
     search(flags) {
+      if (busy) {
+        worker.terminate();
+        worker = start();
+      }
       latest += 1;
+      busy = true;
       worker.postMessage({ id: latest, flags } satisfies PlannerWorkerRequest);
     },
     close() {
