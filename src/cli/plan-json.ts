@@ -1,0 +1,44 @@
+/** The JSON printed by `plan --json`: every plan best first, each with the `estimate` flags that reproduce it. */
+import { formatEstimateFlags } from '../memory/index.ts';
+import type { Plan, PlanResult } from '../planner/index.ts';
+
+const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({ gpu: plan.hardware.gpu.id, gpus: plan.hardware.gpus, rented: plan.hardware.rented });
+
+/** One plan as JSON. */
+export function planJson(plan: Plan): Record<string, unknown> {
+  return {
+    rank: plan.rank,
+    hardware: hardwareJson(plan),
+    flags: plan.flags,
+    choices: plan.choices,
+    perGpu: plan.perGpu,
+    hostBytes: plan.hostBytes,
+    fits: true,
+    stepTimeSeconds: plan.stepTimeSeconds,
+    stepTime: plan.stepTime,
+    cost: plan.cost,
+    lessons: plan.lessons,
+    warnings: plan.warnings,
+  };
+}
+
+/** The whole answer as JSON; `shortfall` is bytes (or null), the closest combination's flags beside it. */
+export function planResultJson(result: PlanResult): Record<string, unknown> {
+  const r = result.request;
+  return {
+    request: {
+      flags: formatEstimateFlags(r.base), gpu: r.gpu, gpus: r.gpus, globalBatch: r.globalBatch, seq: r.seq, task: r.task,
+      maxHostBytes: r.maxHostBytes, rankBy: r.rankBy, priceTier: r.priceTier, epochTokens: r.epochTokens, rent: r.rent, prices: r.prices,
+    },
+    plans: result.plans.map(planJson),
+    stepsPerEpoch: result.stepsPerEpoch,
+    searches: result.searches.map((s) => ({
+      hardware: { gpu: s.hardware.gpu.id, gpus: s.hardware.gpus, rented: s.hardware.rented },
+      combinations: s.combinations, evaluations: s.evaluations, fitting: s.plans.length,
+      rejected: s.rejected.map((g) => ({ kind: g.kind, reason: g.reason, count: g.count, smallestGap: g.smallestGap, closestFlags: g.closest === null ? null : formatEstimateFlags(g.closest) })),
+    })),
+    shortfall: result.shortfall?.bytes ?? null,
+    closest: result.shortfall === null ? null : { resource: result.shortfall.resource, flags: formatEstimateFlags(result.shortfall.options) },
+    wouldFit: result.wouldFit,
+  };
+}

@@ -1,0 +1,62 @@
+import { formatSeconds } from '../../memory/index';
+import { LESSON_TITLES, lessonHref, type Plan } from '../../planner/index';
+import { estimateArgs, gib } from './format';
+import { strings } from './strings';
+
+const CATEGORIES = ['weights', 'gradients', 'optimizer', 'activations', 'kvCache', 'overhead'] as const;
+
+/** One plan in full: the engine's breakdown and step time, the lessons it uses, the command that reproduces it. */
+export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: boolean }) {
+  return (
+    <div class="planner-details">
+      <table class="widget-table">
+        <tbody>
+          {CATEGORIES.filter((c) => plan.perGpu[c] > 0).map((c) => (
+            <tr>
+              <th scope="row">{strings.breakdown[c]}</th>
+              <td>{gib(plan.perGpu[c])}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">{strings.breakdown.total}</th>
+            <td>
+              <strong>{gib(plan.perGpu.total)}</strong>
+            </td>
+          </tr>
+          {plan.hostBytes > 0 && (
+            <tr>
+              <th scope="row">{strings.breakdown.host}</th>
+              <td>{gib(plan.hostBytes)}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <p>
+        <strong>{strings.timeHeading}</strong>:{' '}
+        {plan.stepTime.lines.filter((l) => l.seconds > 0).map((l) => `${l.label} ${formatSeconds(l.seconds)}`).join('; ')} ({plan.stepTime.assumptions.join('; ')}).
+      </p>
+      <p>
+        <strong>{strings.lessonsHeading}</strong>:{' '}
+        {plan.lessons.length === 0
+          ? strings.noLessons
+          : plan.lessons.map((id, i) => (
+              <>
+                {i > 0 && ', '}
+                <a href={lessonHref(id)}>{LESSON_TITLES[id]}</a>
+              </>
+            ))}
+      </p>
+      {finetune && <p class="calc-note">{strings.finetuneNote}</p>}
+      {plan.warnings.length > 0 && (
+        <ul class="calc-warnings">
+          {plan.warnings.map((w) => (
+            <li>{w}</li>
+          ))}
+        </ul>
+      )}
+      <p>
+        {strings.estimateCommand} <code>npm run --silent estimate -- {estimateArgs(plan.flags)}</code>
+      </p>
+    </div>
+  );
+}

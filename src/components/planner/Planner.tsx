@@ -1,0 +1,330 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { formatEstimateFlags, formatSeconds, GPU_PRESETS, MODEL_PRESETS, type FieldError } from '../../memory/index';
+import { EXAMPLE_PRICES, parsePlanFlags, RANKINGS, TASKS, PRICE_TIERS, type Plan, type PlanResult, type RawPlanFlags, type RejectionGroup } from '../../planner/index';
+import { costText, estimateArgs, gib, hardwareText, techniquesText } from './format';
+import PlanDetails from './PlanDetails';
+import { createPlannerClient, type PlannerClient } from './planner-client';
+import type { PlannerWorkerResponse } from './planner.worker';
+import PriceTable, { draftError, initialDrafts, priceFlags, type PriceDraft } from './PriceTable';
+import { flagsFromQuery, PLAN_PARAM, queryFromFlags } from './query';
+import { strings } from './strings';
+import '../widget.css';
+import '../calculators/calculator.css';
+import './planner.css';
+
+/** Props of the planner island. */
+export interface PlannerProps {
+  /** Starting settings as a query string in the `plan` flag vocabulary, e.g. `model=gpt2-xl&gpu=rtx-4090&global-batch=4`. */
+  readonly defaults?: string;
+  /** Whether the settings live in (and are read from) this page's URL query; default true. Off for an embed in a lesson. */
+  readonly syncUrl?: boolean;
+  /** Path of the planner page that plan links open; default `/tools/planner/`. */
+  readonly planPage?: string;
+}
+
+const DEFAULTS = 'model=gpt2-xl&gpu=rtx-4090&gpus=1&global-batch=4&seq=512&task=finetune';
+const PAGE_SIZE = 10;
+/** Typing pauses this long before a search starts, so one search runs per edit, not per key. */
+const DEBOUNCE_MS = 150;
+
+type Flags = Record<string, string | string[]>;
+type Answer =
+  | { state: 'searching' }
+  | { state: 'partial' | 'done'; result: PlanResult; ms: number }
+  | { state: 'error'; message: string };
+
+/**
+ * The OOM planner: the reader's model, GPUs and batch in; every combination of techniques that
+ * fits, ranked, out. The search runs in a worker; the settings live in the URL query under the
+ * flag names of `npm run plan`, and every plan is a link.
+ */
+export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage = '/tools/planner/' }: PlannerProps) {
+  const [flags, setFlags] = useState<Flags>(() => flagsFromQuery(defaults));
+  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() => initialDrafts(String(flagsFromQuery(defaults)['gpu'] ?? '')));
+  const [selected, setSelected] = useState<string | null>(null);
+  const [touched, setTouched] = useState(false);
+  const [answer, setAnswer] = useState<Answer>({ state: 'searching' });
+  const [shown, setShown] = useState(PAGE_SIZE);
+  const [open, setOpen] = useState<string | null>(null);
+  const client = useRef<PlannerClient | null>(null);
+
+  // The query is read after hydration: the prerendered HTML shows the defaults.
+  useEffect(() => {
+    if (!syncUrl) return;
+    const fromUrl = flagsFromQuery(location.search);
+    if (Object.keys(fromUrl).length > 0) setFlags(fromUrl);
+    setSelected(new URLSearchParams(location.search).get(PLAN_PARAM));
+  }, [syncUrl]);
+
+  useEffect(() => {
+    client.current = createPlannerClient((a: PlannerWorkerResponse) =>
+      setAnswer(a.ok ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms } : { state: 'error', message: a.message }));
+    return () => client.current?.close();
+  }, []);
+
+  // The reader's GPU gets a price row of its own (empty: owned GPUs cost nothing to compare).
+  const ownGpu = typeof flags['gpu'] === 'string' ? flags['gpu'] : '';
+  useEffect(() => {
+    if (ownGpu !== '' && drafts[ownGpu] === undefined) setDrafts((current) => ({ ...current, [ownGpu]: { 'on-demand': '', reserved: '', spot: '' } }));
+  }, [ownGpu, drafts]);
+
+  const raw: RawPlanFlags = useMemo(() => {
+    const prices = priceFlags(drafts);
+    const next: Record<string, string | string[]> = { ...flags };
+    delete next['price'];
+    if (prices.length > 0) next['price'] = prices;
+    return next;
+  }, [flags, drafts]);
+  const parsed = useMemo(() => parsePlanFlags(raw, EXAMPLE_PRICES), [raw]);
+  const priceErrors = Object.entries(drafts).some(([gpu, d]) => draftError(gpu, d) !== null);
+
+  useEffect(() => {
+    if (!parsed.ok || priceErrors) return;
+    setAnswer({ state: 'searching' });
+    const timer = setTimeout(() => client.current?.search(raw), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [parsed, raw, priceErrors]);
+
+  useEffect(() => {
+    if (!syncUrl || !touched || !parsed.ok) return;
+    history.replaceState(history.state, '', `${location.pathname}?${queryFromFlags(raw)}${location.hash}`);
+  }, [raw, parsed, touched, syncUrl]);
+
+  const set = (name: string, value: string | undefined) => {
+    setTouched(true);
+    setShown(PAGE_SIZE);
+    setFlags((current) => {
+      const next = { ...current };
+      if (value === undefined || value === '') delete next[name];
+      else next[name] = value;
+      return next;
+    });
+  };
+  const errors: readonly FieldError[] = parsed.ok ? [] : parsed.errors;
+  const errorFor = (name: string) => errors.filter((e) => e.field === name).map((e) => e.message).join('; ');
+  const fieldNames = new Set(['model', 'gpu', 'gpus', 'global-batch', 'seq', 'task', 'max-host-gb', 'headroom', 'rank-by', 'price-tier', 'epoch-tokens', 'price']);
+  const otherErrors = errors.filter((e) => !fieldNames.has(e.field));
+  const value = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : '');
+  const linkFor = (plan: Plan) => `${planPage}?${queryFromFlags({ ...raw, [PLAN_PARAM]: plan.key })}`;
+  const ready = parsed.ok && !priceErrors && (answer.state === 'done' || answer.state === 'partial');
+
+  const text = (name: string, label: string, placeholder = '') => (
+    <Field label={label} error={errorFor(name)}>
+      <input type="text" inputMode="decimal" value={value(name)} placeholder={placeholder} aria-invalid={errorFor(name) ? 'true' : undefined} onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)} />
+    </Field>
+  );
+  const select = (name: string, label: string, options: readonly (readonly [string, string])[], withDefault: boolean) => (
+    <Field label={label} error={errorFor(name)}>
+      <select value={value(name)} aria-invalid={errorFor(name) ? 'true' : undefined} onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}>
+        {withDefault && <option value="">(default)</option>}
+        {options.map(([v, l]) => (
+          <option value={v}>{l}</option>
+        ))}
+      </select>
+    </Field>
+  );
+
+  return (
+    <section
+      class="widget planner not-content"
+      data-planner
+      aria-label={strings.ariaLabel}
+      data-state={!parsed.ok || priceErrors ? 'invalid' : answer.state}
+      {...(ready && answer.state === 'done' ? { 'data-plan-count': answer.result.plans.length } : {})}
+    >
+      <div class="calc-fields">
+        {select('model', strings.fields.model, MODEL_PRESETS.map((p) => [p.id, p.label] as const), false)}
+        {select('gpu', strings.fields.gpu, GPU_PRESETS.map((g) => [g.id, `${g.name} (${g.marketedMemory})`] as const), false)}
+        {text('gpus', strings.fields.gpus, '1')}
+        {text('global-batch', strings.fields.globalBatch)}
+        {text('seq', strings.fields.seq, strings.modelDefault)}
+        {select('task', strings.fields.task, TASKS.map((t) => [t, strings.tasks[t]] as const), true)}
+        {text('max-host-gb', strings.fields.maxHostGb, strings.optional)}
+        {text('headroom', strings.fields.headroom, '10')}
+        {select('rank-by', strings.fields.rankBy, RANKINGS.map((r) => [r, strings.rankings[r]] as const), true)}
+        {select('price-tier', strings.fields.priceTier, PRICE_TIERS.map((t) => [t, strings.tiers[t]] as const), true)}
+        {text('epoch-tokens', strings.fields.epochTokens, strings.optional)}
+        <label class="widget-field calc-check">
+          <input type="checkbox" checked={flags['no-rent'] === undefined} onChange={(e) => set('no-rent', (e.currentTarget as HTMLInputElement).checked ? undefined : 'true')} />
+          <span>{strings.fields.rent}</span>
+        </label>
+      </div>
+      <PriceTable
+        drafts={drafts}
+        onChange={(gpu, draft) => {
+          setTouched(true);
+          setDrafts((current) => ({ ...current, [gpu]: draft }));
+        }}
+      />
+      {errorFor('price') && (
+        <p class="widget-error" role="alert">
+          {errorFor('price')}
+        </p>
+      )}
+      {otherErrors.length > 0 && (
+        <ul class="widget-error" role="alert">
+          {otherErrors.map((e) => (
+            <li>
+              <code>{e.field}</code>: {e.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {parsed.ok && !priceErrors && answer.state === 'searching' && <p aria-live="polite">{strings.searching}</p>}
+      {parsed.ok && answer.state === 'error' && (
+        <p class="widget-error" role="alert">
+          {strings.searchFailed}
+          {answer.message}
+        </p>
+      )}
+      {ready && answer.state === 'partial' && <p aria-live="polite">{strings.searchingRent}</p>}
+      {ready && (answer.state === 'done' || answer.state === 'partial') && (
+        <Results result={answer.result} ms={answer.ms} shown={shown} onMore={() => setShown(shown + PAGE_SIZE)} open={open} onToggle={(key) => setOpen(open === key ? null : key)} selected={selected} linkFor={linkFor} />
+      )}
+    </section>
+  );
+}
+
+function Field({ label, error, children }: { label: string; error: string; children: preact.ComponentChildren }) {
+  return (
+    <label class="widget-field">
+      <span>{label}</span>
+      {children}
+      {error && (
+        <span class="widget-error" role="alert">
+          {error}
+        </span>
+      )}
+    </label>
+  );
+}
+
+interface ResultsProps {
+  result: PlanResult;
+  ms: number;
+  shown: number;
+  onMore: () => void;
+  open: string | null;
+  onToggle: (key: string) => void;
+  selected: string | null;
+  linkFor: (plan: Plan) => string;
+}
+
+function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor }: ResultsProps) {
+  const own = result.searches[0];
+  const ownCount = own?.plans.length ?? 0;
+  const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
+  const estimates = result.searches.reduce((sum, s) => sum + s.evaluations, 0);
+  const finetune = result.request.task === 'finetune';
+  const sharedPlan = selected === null ? undefined : result.plans.find((p) => p.key === selected);
+  const ownBest = result.plans.find((p) => !p.hardware.rented);
+  const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
+  const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
+  return (
+    <div class="calc-results" aria-live="polite">
+      <p data-search-ms={ms.toFixed(1)}>{strings.summary(ownCount, result.plans.length - ownCount, combinations, estimates, ms)}</p>
+      <p class="calc-note">{strings.estimateNote}</p>
+      {selected !== null && (
+        <div class="planner-shared" data-selected-plan={selected} {...(sharedPlan ? { 'data-total-bytes': sharedPlan.perGpu.total } : {})}>
+          <h3>{strings.shared.heading}</h3>
+          {sharedPlan ? (
+            <>
+              <p>
+                #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} · {gib(sharedPlan.perGpu.total)} · {formatSeconds(sharedPlan.stepTimeSeconds)}
+              </p>
+              <PlanDetails plan={sharedPlan} finetune={finetune} />
+            </>
+          ) : (
+            <p>{strings.shared.missing}</p>
+          )}
+        </div>
+      )}
+      {result.shortfall !== null && (
+        <div class="planner-shortfall" data-shortfall-bytes={result.shortfall.bytes}>
+          <p>
+            <strong>{strings.nothingFits}</strong> {strings.shortfall(gib(result.shortfall.bytes), result.shortfall.resource === 'gpu' ? strings.gpuMemory : strings.hostMemory)}
+          </p>
+          <p>
+            <code>npm run --silent estimate -- {estimateArgs(formatEstimateFlags(result.shortfall.options))}</code>
+          </p>
+          <p>
+            {result.wouldFit.length > 0 ? `${strings.wouldFit} ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}` : strings.wouldFitNone}
+          </p>
+        </div>
+      )}
+      {ownBest !== undefined && ownBest.rank !== 1 && (
+        <p>
+          {strings.bestOwn} <a href={linkFor(ownBest)}>#{ownBest.rank}</a> · {techniquesText(ownBest)} · {gib(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
+        </p>
+      )}
+      {result.plans.length > 0 && (
+        <table class="widget-table planner-plans">
+          <thead>
+            <tr>
+              <th scope="col">{strings.table.rank}</th>
+              <th scope="col">{strings.table.hardware}</th>
+              <th scope="col">{strings.table.techniques}</th>
+              <th scope="col">{strings.table.perGpu}</th>
+              <th scope="col">{strings.table.step}</th>
+              <th scope="col">{strings.table.cost}</th>
+              <th scope="col">{strings.table.link}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.plans.slice(0, shown).flatMap((plan) => [
+              <tr id={`plan-${plan.rank}`} data-plan-key={plan.key} data-rank={plan.rank} data-total-bytes={plan.perGpu.total} data-step-seconds={plan.stepTimeSeconds} data-rented={plan.hardware.rented ? 'true' : 'false'}>
+                <td>{plan.rank}</td>
+                <td>{hardwareText(plan)}</td>
+                <td>{techniquesText(plan)}</td>
+                <td>{gib(plan.perGpu.total)}</td>
+                <td>{formatSeconds(plan.stepTimeSeconds)}</td>
+                <td>{costText(plan, result)}</td>
+                <td class="planner-actions">
+                  <button type="button" aria-expanded={open === plan.key ? 'true' : 'false'} onClick={() => onToggle(plan.key)}>
+                    {strings.details}
+                  </button>{' '}
+                  <a href={linkFor(plan)} data-plan-link>
+                    {strings.share}
+                  </a>
+                </td>
+              </tr>,
+              ...(open === plan.key
+                ? [
+                    <tr>
+                      <td colSpan={7}>
+                        <PlanDetails plan={plan} finetune={finetune} />
+                      </td>
+                    </tr>,
+                  ]
+                : []),
+            ])}
+          </tbody>
+        </table>
+      )}
+      {result.plans.length > shown && (
+        <button type="button" class="planner-more" onClick={onMore}>
+          {strings.showMore(Math.min(PAGE_SIZE, result.plans.length - shown))}
+        </button>
+      )}
+      <Groups heading={strings.rejected} groups={failed} open />
+      <Groups heading={strings.notTried} groups={ruledOut} open={false} />
+    </div>
+  );
+}
+
+function Groups({ heading, groups, open }: { heading: string; groups: readonly RejectionGroup[]; open: boolean }) {
+  if (groups.length === 0) return null;
+  return (
+    <details open={open} class="planner-groups">
+      <summary>{heading}</summary>
+      <ul>
+        {groups.map((g) => (
+          <li data-rejection={g.kind}>
+            {g.count.toLocaleString('en')} × {g.reason}
+            {g.smallestGap !== null ? ` (${strings.closest(gib(g.smallestGap))})` : ''}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,33 @@
+/** Small formatting helpers shared by the planner's views. */
+import { formatBytes } from '../../memory/index';
+import type { Plan, PlanResult } from '../../planner/index';
+import { strings } from './strings';
+
+/** Bytes as GiB. */
+export const gib = (bytes: number): string => formatBytes(bytes, 'GiB');
+
+/** A cost with enough decimals to tell small ones apart. */
+export const money = (value: number): string => value.toFixed(value < 0.01 ? 5 : value < 1 ? 3 : 2);
+
+/** "2 × NVIDIA H100 SXM5 80GB (rent)". */
+export function hardwareText(plan: Pick<Plan, 'hardware'>): string {
+  return `${plan.hardware.gpus} × ${plan.hardware.gpu.name}${plan.hardware.rented ? ` (${strings.rent})` : ''}`;
+}
+
+/** The plan's values, one per dimension. */
+export function techniquesText(plan: Pick<Plan, 'choices'>): string {
+  return plan.choices.map((c) => c.value).join(' · ');
+}
+
+/** The plan's cost in the ranked tier, per step and per epoch. */
+export function costText(plan: Plan, result: PlanResult): string {
+  if (plan.cost === null) return strings.noPrice;
+  const tier = result.request.priceTier;
+  const perEpoch = plan.cost.perEpoch === null ? '' : ` · ${money(plan.cost.perEpoch[tier])}${strings.perEpoch}`;
+  return `${money(plan.cost.perStep[tier])}${strings.perStep}${perEpoch}`;
+}
+
+/** `--flag value` arguments of `npm run estimate`. */
+export function estimateArgs(flags: Readonly<Record<string, string>>): string {
+  return Object.entries(flags).map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`)).join(' ');
+}

@@ -1,0 +1,160 @@
+/**
+ * The choices the planner makes, one entry per dimension: its values, the lessons each value uses,
+ * and the rules that keep a value out of a combination. A new engine option becomes a new entry.
+ */
+import type { EstimateOptions, GpuSpec, ModelConfig, Precision } from '../memory/index.ts';
+import type { LessonId } from './lessons.ts';
+import type { PlanRequest } from './request.ts';
+
+/** One value of a dimension. */
+export interface Choice {
+  /** Short label, as plans list it (e.g. `amp-bf16`, `tp 2 · pp 1 · dp 4`). */
+  readonly value: string;
+  /** The `estimate` options this value sets. */
+  readonly patch: EstimateOptions;
+  /** Lessons that explain this value (none for the plain default). */
+  readonly lessons: readonly LessonId[];
+}
+
+/** What the rules and value lists may look at. */
+export interface SearchContext {
+  readonly request: PlanRequest;
+  /** The GPU searched (the reader's, or one offered for rent). */
+  readonly gpu: GpuSpec;
+  /** GPUs searched. */
+  readonly gpus: number;
+  /** The resolved model shape. */
+  readonly model: ModelConfig;
+}
+
+/** One dimension of the search. */
+export interface Dimension {
+  /** Stable id, e.g. `precision`. */
+  readonly id: string;
+  /** Heading in the plan's list of choices. */
+  readonly title: string;
+  /**
+   * `each`: every value is tried. `monotone`: values come in an order in which memory never falls,
+   * so the search looks for the last value that fits by bisection (one such dimension, the last).
+   */
+  readonly search: 'each' | 'monotone';
+  /** The values to try; `options` holds the choices of the dimensions before this one. */
+  readonly choices: (ctx: SearchContext, options: EstimateOptions) => readonly Choice[];
+  /**
+   * Whether the engine checks each value alone before the dimensions after it are enumerated, so
+   * that a value the model cannot take (heads not divisible by tp) is rejected once, not per combination.
+   */
+  readonly checkEarly?: boolean;
+  /** Why a complete combination may not use its value of this dimension, or null. Checked before the engine runs. */
+  readonly rule?: (options: EstimateOptions, ctx: SearchContext) => string | null;
+}
+
+/** Divisors of n, ascending. */
+export function divisors(n: number): number[] {
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let d = 1; d * d <= n; d++) {
+    if (n % d !== 0) continue;
+    small.push(d);
+    if (d * d !== n) large.unshift(n / d);
+  }
+  return [...small, ...large];
+}
+
+const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonId[] = []): Choice => ({ value, patch, lessons });
+const BF16_PRECISIONS: readonly Precision[] = ['amp-bf16', 'mixed-bf16', 'bf16'];
+const FP16_PRECISIONS: readonly Precision[] = ['amp-fp16', 'mixed-fp16'];
+const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
+
+/**
+ * Largest tensor-parallel degree tried: tensor parallelism stays inside one 8-GPU server, pipeline
+ * parallelism goes across (Narayanan et al. 2021, arXiv 2104.04473, takeaway #1).
+ */
+export const MAX_TENSOR_PARALLEL = 8;
+
+/** Every dimension, in search order; the monotone micro-batch comes last because it needs the data-parallel degree. */
+export const DIMENSIONS: readonly Dimension[] = [
+  {
+    id: 'layout', title: 'GPU layout', search: 'each', checkEarly: true,
+    // Every split of the GPUs into tensor × pipeline × data parallel degrees; the engine rejects
+    // degrees the model's heads or layers cannot take.
+    choices: (ctx) => divisors(ctx.gpus).filter((tp) => tp <= MAX_TENSOR_PARALLEL).flatMap((tp) => divisors(ctx.gpus / tp).map((pp) => {
+      const dp = ctx.gpus / (tp * pp);
+      // With tensor parallelism, sequence parallelism replaces each all-reduce by a reduce-scatter and
+      // an all-gather of the same volume (Korthikanti et al. 2022, arXiv 2205.05198 §4.2.2): it saves
+      // activation memory for no extra communication, so it is always on with tp > 1.
+      const patch: EstimateOptions = tp > 1 ? { tp, pp, dp, sp: true } : { tp, pp, dp };
+      return choice(`tp ${tp}${tp > 1 ? ' + sp' : ''} · pp ${pp} · dp ${dp}`, patch, ctx.gpus > 1 ? ['05-parallelism'] : []);
+    })),
+    rule: (o, ctx) => ctx.request.globalBatch % dataParallel(o) === 0 ? null
+      : `the global batch of ${ctx.request.globalBatch} does not split evenly over ${dataParallel(o)} data-parallel GPUs`,
+  },
+  {
+    id: 'zero', title: 'ZeRO stage / FSDP', search: 'each',
+    choices: () => [
+      choice('ZeRO-0 (DDP)', { zero: 0 }),
+      choice('ZeRO-1', { zero: 1 }, ['05-parallelism']),
+      choice('ZeRO-2', { zero: 2 }, ['05-parallelism']),
+      choice('ZeRO-3 / FSDP', { zero: 3 }, ['05-parallelism']),
+    ],
+    rule: (o) => (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
+      ? 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)' : null,
+  },
+  {
+    id: 'offload', title: 'Offload', search: 'each',
+    choices: () => [
+      choice('none', { offload: 'none' }),
+      choice('optimizer to CPU', { offload: 'optimizer' }, ['06-offload']),
+      choice('optimizer + weights to CPU', { offload: 'optimizer+params' }, ['06-offload']),
+    ],
+    // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them.
+    rule: (o) => o.offload === 'optimizer+params' && o.zero !== 3 ? 'offloading the weights needs ZeRO-3 (ZeRO-Infinity, FSDP CPU offload)'
+      : o.offload === 'optimizer' && (o.zero ?? 0) === 0 ? 'offloading the optimizer needs ZeRO-1, 2 or 3 (ZeRO-Offload)' : null,
+  },
+  {
+    id: 'precision', title: 'Precision', search: 'each',
+    choices: () => (['fp32', 'amp-fp16', 'amp-bf16', 'mixed-fp16', 'mixed-bf16', 'bf16'] as const).map((p) =>
+      choice(p, { precision: p }, p === 'fp32' ? [] : ['02-mixed-precision'])),
+    rule: (o, ctx) => {
+      const precision = o.precision ?? 'fp32';
+      if (ctx.gpu.bf16 && FP16_PRECISIONS.includes(precision)) {
+        return `the ${ctx.gpu.name} has BF16: FP16 would add loss scaling for the same memory and time`;
+      }
+      if (!ctx.gpu.bf16 && BF16_PRECISIONS.includes(precision)) return `the ${ctx.gpu.name} has no BF16 tensor cores`;
+      return null;
+    },
+  },
+  {
+    id: 'attention', title: 'Attention', search: 'each',
+    choices: () => [choice('eager', {}), choice('FlashAttention', { flashAttention: true }, ['04-gradient-checkpointing'])],
+    rule: (o, ctx) => o.flashAttention === true && ctx.model.arch === 'mlp' ? 'an mlp has no attention' : null,
+  },
+  {
+    id: 'recompute', title: 'Recompute', search: 'each',
+    choices: () => [
+      choice('none', { recompute: 'none' }),
+      choice('selective', { recompute: 'selective' }, ['04-gradient-checkpointing']),
+      choice('full', { recompute: 'full' }, ['04-gradient-checkpointing']),
+    ],
+    rule: (o, ctx) => o.recompute !== 'selective' ? null
+      : ctx.model.arch === 'mlp' ? 'selective recompute drops attention scores, which an mlp does not have'
+      : o.flashAttention === true ? 'selective recompute drops the attention scores, which FlashAttention never stores' : null,
+  },
+  {
+    id: 'optimizer', title: 'Optimizer', search: 'each',
+    // AdamW's update rule is kept: SGD would change the training, not only its memory.
+    choices: () => [choice('AdamW', { optimizer: 'adamw' }), choice('8-bit AdamW', { optimizer: 'adamw-8bit' }, ['08-putting-it-together'])],
+  },
+  {
+    id: 'micro-batch', title: 'Micro-batch × accumulation', search: 'monotone',
+    // Per-GPU memory never falls as the micro-batch grows (a property test holds the engine to it).
+    choices: (ctx, o) => {
+      const perReplica = ctx.request.globalBatch / dataParallel(o);
+      if (!Number.isInteger(perReplica)) return [];
+      return divisors(perReplica).map((microBatch) => {
+        const gradAccum = perReplica / microBatch;
+        return choice(`${microBatch} × ${gradAccum}`, { microBatch, gradAccum }, gradAccum > 1 ? ['03-gradient-accumulation'] : []);
+      });
+    },
+  },
+];

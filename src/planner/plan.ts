@@ -1,0 +1,148 @@
+/**
+ * The planner: search the reader's GPUs and the GPUs offered for rent, rank every plan that fits,
+ * and when nothing fits on the reader's GPUs, name the smallest gap and hardware that would close it.
+ */
+import { estimateMemory, getGpuPreset, GPU_PRESETS, type EstimateOptions, type GpuSpec, type ModelConfig } from '../memory/index.ts';
+import { DIMENSIONS, type Dimension } from './dimensions.ts';
+import { costOf, PRICE_TIERS, type PriceTier } from './prices.ts';
+import { MAX_GPUS, type PlanRequest } from './request.ts';
+import { searchHardware, type FittingPlan, type Hardware, type HardwareSearch, type RejectionKind } from './search.ts';
+
+/** What a plan costs in each price tier; null where its GPU has no price. */
+export interface PlanCost {
+  /** Cost of one optimizer step. */
+  readonly perStep: Readonly<Record<PriceTier, number>>;
+  /** Cost of one epoch (`epochTokens` given), else null. */
+  readonly perEpoch: Readonly<Record<PriceTier, number>> | null;
+}
+
+/** A ranked plan. */
+export interface Plan extends FittingPlan {
+  /** 1 for the best. */
+  readonly rank: number;
+  /** Seconds per optimizer step (the engine's estimate). */
+  readonly stepTimeSeconds: number;
+  /** Cost, or null without a price for its GPU. */
+  readonly cost: PlanCost | null;
+}
+
+/** The smallest gap on the reader's GPUs when nothing fits there. */
+export interface Shortfall {
+  /** Bytes missing. */
+  readonly bytes: number;
+  /** Which memory is short. */
+  readonly resource: 'gpu' | 'host';
+  /** The combination with that gap (micro-batch 1). */
+  readonly options: EstimateOptions;
+}
+
+/** Hardware on which the closest combination, or some plan, fits. */
+export interface HardwareSuggestion {
+  /** GPU preset id. */
+  readonly gpu: string;
+  /** GPU name. */
+  readonly name: string;
+  /** How many. */
+  readonly gpus: number;
+}
+
+/** The planner's answer. */
+export interface PlanResult {
+  readonly request: PlanRequest;
+  /** Every plan that fits, on the reader's GPUs and on rented ones, best first. */
+  readonly plans: readonly Plan[];
+  /** One search per set of GPUs, the reader's first. */
+  readonly searches: readonly HardwareSearch[];
+  /** When nothing fits on the reader's GPUs: the smallest gap; else null. */
+  readonly shortfall: Shortfall | null;
+  /** When nothing fits on the reader's GPUs: larger GPUs on which the closest combination fits, and more of the reader's GPUs on which a plan does. */
+  readonly wouldFit: readonly HardwareSuggestion[];
+  /** Optimizer steps in one epoch, or null without `epochTokens`. */
+  readonly stepsPerEpoch: number | null;
+}
+
+/** Options of `planTraining`. */
+export interface PlanOptions {
+  /** Dimensions to search; default DIMENSIONS. */
+  readonly dimensions?: readonly Dimension[];
+  /** Largest multiple of the reader's GPU count tried when nothing fits; default 64. */
+  readonly maxScaleUp?: number;
+}
+
+/**
+ * Plan a training job: every combination of the dimensions on the reader's GPUs and on the priced
+ * GPUs offered for rent, ranked by `request.rankBy`.
+ * @example planTraining(request).plans[0]?.flags
+ */
+export function planTraining(request: PlanRequest, { dimensions = DIMENSIONS, maxScaleUp = 64 }: PlanOptions = {}): PlanResult {
+  const own = getGpuPreset(request.gpu);
+  const probe = estimateMemory({ ...request.base, gpu: request.gpu, seq: request.seq });
+  if (own === undefined || !probe.ok || probe.result.model === null) throw new Error('planTraining needs a request from parsePlanFlags');
+  const model = probe.result.model;
+  const hardware: Hardware[] = [{ gpu: own, gpus: request.gpus, rented: false }];
+  if (request.rent) {
+    for (const gpu of GPU_PRESETS) {
+      if (gpu.id !== own.id && request.prices[gpu.id] !== undefined) hardware.push({ gpu, gpus: request.gpus, rented: true });
+    }
+  }
+  const searches = hardware.map((h) => searchHardware(request, h, model, dimensions));
+  const stepsPerEpoch = request.epochTokens === null ? null : Math.ceil(request.epochTokens / (request.globalBatch * request.seq));
+  const plans = rankPlans(request, searches.flatMap((s) => s.plans), stepsPerEpoch);
+  const ownSearch = searches[0];
+  const ownFits = ownSearch !== undefined && ownSearch.plans.length > 0;
+  const shortfall = ownFits || ownSearch === undefined ? null : smallestGap(ownSearch);
+  const wouldFit = ownFits || shortfall === null ? [] : suggestHardware(request, own, model, shortfall, dimensions, maxScaleUp);
+  return { request, plans, searches, shortfall, wouldFit, stepsPerEpoch };
+}
+
+function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPerEpoch: number | null): Plan[] {
+  const priced = plans.map((plan) => {
+    const seconds = plan.stepTime.totalSeconds;
+    const prices = request.prices[plan.hardware.gpu.id];
+    const tiers = (scale: number) => Object.fromEntries(PRICE_TIERS.map((t) => [t, costOf(seconds * scale, plan.hardware.gpus, prices?.[t] ?? 0)])) as Record<PriceTier, number>;
+    const cost: PlanCost | null = prices === undefined ? null : { perStep: tiers(1), perEpoch: stepsPerEpoch === null ? null : tiers(stepsPerEpoch) };
+    return { plan, seconds, cost };
+  });
+  const metric = ({ seconds, cost }: (typeof priced)[number]): number => {
+    if (request.rankBy === 'time') return seconds;
+    const table = request.rankBy === 'step-cost' ? cost?.perStep : cost?.perEpoch;
+    return table?.[request.priceTier] ?? Number.POSITIVE_INFINITY; // unpriced GPUs rank last
+  };
+  priced.sort((a, b) => metric(a) - metric(b) || a.seconds - b.seconds || a.plan.perGpu.total - b.plan.perGpu.total || a.plan.key.localeCompare(b.plan.key));
+  return priced.map(({ plan, seconds, cost }, i) => ({ ...plan, rank: i + 1, stepTimeSeconds: seconds, cost }));
+}
+
+const MEMORY_KINDS: readonly RejectionKind[] = ['model-states', 'activations', 'host-memory'];
+
+function smallestGap(search: HardwareSearch): Shortfall | null {
+  let best: Shortfall | null = null;
+  for (const group of search.rejected) {
+    if (!MEMORY_KINDS.includes(group.kind) || group.smallestGap === null || group.closest === null) continue;
+    if (best === null || group.smallestGap < best.bytes) {
+      best = { bytes: group.smallestGap, resource: group.kind === 'host-memory' ? 'host' : 'gpu', options: group.closest };
+    }
+  }
+  return best;
+}
+
+/** Larger GPUs on which the closest combination fits (checked by the engine), then the fewest of the reader's GPUs on which a plan fits. */
+function suggestHardware(request: PlanRequest, own: GpuSpec, model: ModelConfig, shortfall: Shortfall, dimensions: readonly Dimension[], maxScaleUp: number): HardwareSuggestion[] {
+  const suggestions: HardwareSuggestion[] = [];
+  if (shortfall.resource === 'gpu') {
+    for (const gpu of GPU_PRESETS) {
+      if (gpu.memoryBytes <= own.memoryBytes) continue;
+      const outcome = estimateMemory({ ...shortfall.options, gpu: gpu.id });
+      const hostFits = outcome.ok && (request.maxHostBytes === null || outcome.result.perCpu.total * request.gpus <= request.maxHostBytes);
+      if (outcome.ok && outcome.result.fits === true && hostFits) suggestions.push({ gpu: gpu.id, name: gpu.name, gpus: request.gpus });
+    }
+  }
+  for (let scale = 2; scale <= maxScaleUp && request.gpus * scale <= MAX_GPUS; scale *= 2) {
+    const gpus = request.gpus * scale;
+    const search = searchHardware({ ...request, gpus }, { gpu: own, gpus, rented: false }, model, dimensions);
+    if (search.plans.length > 0) {
+      suggestions.push({ gpu: own.id, name: own.name, gpus });
+      break;
+    }
+  }
+  return suggestions;
+}

@@ -1,0 +1,295 @@
+/**
+ * The search: every combination of the dimensions' values on one set of GPUs, each checked by the
+ * engine. The only pruning is the micro-batch bisection (memory never falls as it grows) and, where
+ * the step time cannot depend on it, taking the largest micro-batch that fits.
+ */
+import {
+  estimateMemory, formatEstimateFlags,
+  type EstimateOptions, type EstimateResult, type GpuSpec, type ModelConfig, type PerGpuTotals, type StepTimeEstimate,
+} from '../memory/index.ts';
+import { DIMENSIONS, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
+import { orderLessons, type LessonId } from './lessons.ts';
+import { rejectionMessages } from './messages.ts';
+import type { PlanRequest } from './request.ts';
+
+/** GPUs a search runs on. */
+export interface Hardware {
+  /** GPU preset. */
+  readonly gpu: GpuSpec;
+  /** How many. */
+  readonly gpus: number;
+  /** Whether these are GPUs to rent rather than the reader's own. */
+  readonly rented: boolean;
+}
+
+/** One value a plan takes in one dimension. */
+export interface PlanChoice {
+  /** Dimension id. */
+  readonly dimension: string;
+  /** The value's label. */
+  readonly value: string;
+}
+
+/** A combination that fits, as the engine estimated it. */
+export interface FittingPlan {
+  /** Stable id within a request: the `estimate` flags that differ between plans. */
+  readonly key: string;
+  readonly hardware: Hardware;
+  /** The value taken in every dimension, in search order. */
+  readonly choices: readonly PlanChoice[];
+  /** The `estimate` options that reproduce the plan. */
+  readonly options: EstimateOptions;
+  /** The same as flags (`npm run estimate -- --flag value`, or a URL query). */
+  readonly flags: Readonly<Record<string, string>>;
+  /** Lessons its choices use, in reading order. */
+  readonly lessons: readonly LessonId[];
+  /** Per-GPU bytes by category, and their total (what `fits` was decided on). */
+  readonly perGpu: PerGpuTotals;
+  /** Host RAM the offloaded states take on the machine (all GPU processes), bytes. */
+  readonly hostBytes: number;
+  /** The engine's step-time estimate. */
+  readonly stepTime: StepTimeEstimate;
+  /** The engine's warnings for this configuration. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Why a group of combinations was not a plan: three memory reasons (they were estimated and did not
+ * fit), `invalid` (the engine rejects the combination) and `ruled-out` (a dimension's rule).
+ */
+export type RejectionKind = 'model-states' | 'activations' | 'host-memory' | 'invalid' | 'ruled-out';
+
+/** Rejection kinds in the order they are reported: what did not fit first, then what was not tried. */
+export const REJECTION_ORDER: readonly RejectionKind[] = ['model-states', 'activations', 'host-memory', 'invalid', 'ruled-out'];
+
+/** Combinations left out for one reason. */
+export interface RejectionGroup {
+  readonly kind: RejectionKind;
+  /** The reason, in words. */
+  readonly reason: string;
+  /** Combinations (before the micro-batch) left out for it. */
+  readonly count: number;
+  /** For memory reasons: the smallest gap in the group, bytes (GPU or host memory, by kind); else null. */
+  readonly smallestGap: number | null;
+  /** For memory reasons: the options of the combination with that gap (at micro-batch 1); else null. */
+  readonly closest: EstimateOptions | null;
+}
+
+/** The outcome of searching one set of GPUs. */
+export interface HardwareSearch {
+  readonly hardware: Hardware;
+  /** Every combination that fits, unranked. */
+  readonly plans: readonly FittingPlan[];
+  /** Everything else, grouped by reason, largest group first. */
+  readonly rejected: readonly RejectionGroup[];
+  /** Combinations of the `each` dimensions enumerated. */
+  readonly combinations: number;
+  /** Engine estimates run. */
+  readonly evaluations: number;
+}
+
+interface Evaluation {
+  readonly result: EstimateResult;
+  readonly hostBytes: number;
+  readonly fitsGpu: boolean;
+  readonly fitsHost: boolean;
+}
+
+/** Which fitting micro-batch is fastest, without estimating them all. */
+export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
+
+/**
+ * How the engine's step time moves with the micro-batch b at a fixed per-replica batch B = b·m
+ * (src/memory/time.ts). Compute and recompute scale with the tokens per step, which are fixed.
+ * With one pipeline stage the only other term that moves is parameter offload's weight traffic, once
+ * per micro-batch, so the largest b that fits is fastest (with no offload every b takes the same time:
+ * the largest means the fewest accumulation steps). With pp > 1 the bubble (p−1)/m favours the
+ * smallest b; that is all when nothing else moves, that is with one data-parallel replica and no
+ * offload. Otherwise the engine's traffic terms count the parameters of the pipeline stage whose
+ * memory is larger, and which stage that is can change with b: any b may win, so every fitting b is
+ * estimated. Property and brute-force tests hold this against estimating every micro-batch.
+ */
+export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
+  if ((options.pp ?? 1) === 1) return 'largest';
+  return (options.dp ?? 1) === 1 && (options.offload ?? 'none') === 'none' ? 'smallest' : 'any';
+}
+
+/** Search every combination of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
+export function searchHardware(
+  request: PlanRequest, hardware: Hardware, model: ModelConfig, dimensions: readonly Dimension[] = DIMENSIONS,
+): HardwareSearch {
+  const ctx: SearchContext = { request, gpu: hardware.gpu, gpus: hardware.gpus, model };
+  const base: EstimateOptions = { ...request.base, gpu: hardware.gpu.id, seq: request.seq };
+  const each = dimensions.filter((d) => d.search === 'each');
+  const monotone = dimensions.find((d) => d.search === 'monotone');
+  const plans: FittingPlan[] = [];
+  const groups = new Map<string, { kind: RejectionKind; reason: string; count: number; smallestGap: number | null; closest: EstimateOptions | null }>();
+  let combinations = 0;
+  let evaluations = 0;
+
+  const reject = (kind: RejectionKind, reason: string, gap: number | null = null, options: EstimateOptions | null = null, count = 1) => {
+    const key = `${kind}\u0000${reason}`;
+    const group = groups.get(key) ?? { kind, reason, count: 0, smallestGap: null, closest: null };
+    group.count += count;
+    if (gap !== null && (group.smallestGap === null || gap < group.smallestGap)) {
+      group.smallestGap = gap;
+      group.closest = options;
+    }
+    groups.set(key, group);
+  };
+
+  const evaluate = (options: EstimateOptions): Evaluation | { errors: string } => {
+    evaluations += 1;
+    const outcome = estimateMemory(options);
+    if (!outcome.ok) return { errors: outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
+    const result = outcome.result;
+    const hostBytes = result.perCpu.total * hardware.gpus;
+    return {
+      result, hostBytes, fitsGpu: result.fits === true,
+      fitsHost: request.maxHostBytes === null || hostBytes <= request.maxHostBytes,
+    };
+  };
+
+  const finish = (picked: readonly Choice[], options: EstimateOptions) => {
+    combinations += 1;
+    for (const dimension of each) {
+      const reason = dimension.rule?.(options, ctx) ?? null;
+      if (reason !== null) return reject('ruled-out', reason);
+    }
+    const values = monotone?.choices(ctx, options) ?? [{ value: '', patch: {}, lessons: [] }];
+    const cache = new Map<number, Evaluation | { errors: string }>();
+    const at = (index: number) => {
+      const cached = cache.get(index);
+      if (cached !== undefined) return cached;
+      const evaluation = evaluate({ ...options, ...values[index]?.patch });
+      cache.set(index, evaluation);
+      return evaluation;
+    };
+    const fits = (e: Evaluation) => e.fitsGpu && e.fitsHost;
+    const last = values.length - 1;
+    if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
+    // With pp > 1 the engine reports the host RAM of the pipeline stage whose GPU memory is larger, and
+    // which stage that is can change with the micro-batch: under a host limit the fit is then not
+    // monotone, so every micro-batch is estimated.
+    if (request.maxHostBytes !== null && (options.pp ?? 1) > 1) return finishExhaustively(picked, options, values, at, fits);
+    const preference = microBatchPreference(options);
+    const smallest = () => {
+      const bottom = at(0);
+      if ('errors' in bottom) return reject('invalid', bottom.errors);
+      // Memory never falls as the micro-batch grows: if the smallest does not fit, none does.
+      if (!fits(bottom)) return rejectMemory(bottom, { ...options, ...values[0]?.patch });
+      return true;
+    };
+    if (preference === 'smallest') {
+      if (smallest() === true) push(picked, options, values, 0, at(0));
+      return;
+    }
+    // Bisection for the largest micro-batch that fits: `low` fits, `high` does not (or is past the end).
+    const top = at(last);
+    if ('errors' in top) return reject('invalid', top.errors);
+    let best = last;
+    if (!fits(top)) {
+      if (smallest() !== true) return;
+      let low = 0;
+      let high = last;
+      while (high - low > 1) {
+        const mid = (low + high) >> 1;
+        const e = at(mid);
+        if (!('errors' in e) && fits(e)) low = mid;
+        else high = mid;
+      }
+      best = low;
+    }
+    if (preference === 'any') {
+      for (let i = best - 1; i >= 0; i--) if (secondsAt(at, i) < secondsAt(at, best)) best = i;
+    }
+    push(picked, options, values, best, at(best));
+  };
+
+  const push = (picked: readonly Choice[], options: EstimateOptions, values: readonly Choice[], index: number, chosen: Evaluation | { errors: string }) => {
+    const monoChoice = values[index];
+    if ('errors' in chosen || monoChoice === undefined) return;
+    plans.push(toPlan(hardware, [...picked, monoChoice], monotone === undefined ? each : [...each, monotone], { ...options, ...monoChoice.patch }, chosen));
+  };
+
+  const finishExhaustively = (
+    picked: readonly Choice[], options: EstimateOptions, values: readonly Choice[],
+    at: (index: number) => Evaluation | { errors: string }, fits: (e: Evaluation) => boolean,
+  ) => {
+    let best: number | null = null;
+    let closest: { e: Evaluation; index: number; gap: number } | null = null;
+    for (let i = values.length - 1; i >= 0; i--) {
+      const e = at(i);
+      if ('errors' in e) return reject('invalid', e.errors);
+      if (fits(e)) {
+        if (best === null || secondsAt(at, i) < secondsAt(at, best)) best = i;
+      } else {
+        const gap = e.fitsGpu ? e.hostBytes - (request.maxHostBytes ?? 0) : e.result.shortfall ?? 0;
+        if (closest === null || gap <= closest.gap) closest = { e, index: i, gap };
+      }
+    }
+    if (best !== null) return push(picked, options, values, best, at(best));
+    if (closest !== null) rejectMemory(closest.e, { ...options, ...values[closest.index]?.patch });
+  };
+  const rejectMemory = (e: Evaluation, options: EstimateOptions) => {
+    const r = e.result;
+    if (!e.fitsGpu) {
+      const usable = hardware.gpu.memoryBytes - (r.headroom?.bytes ?? 0);
+      const states = r.perGpu.weights + r.perGpu.gradients + r.perGpu.optimizer + r.perGpu.overhead;
+      const kind: RejectionKind = states > usable ? 'model-states' : 'activations';
+      return reject(kind, kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations, r.shortfall ?? 0, options);
+    }
+    return reject('host-memory', rejectionMessages.hostMemory, e.hostBytes - (request.maxHostBytes ?? 0), options);
+  };
+
+  const subtreeSize = (depth: number, options: EstimateOptions) =>
+    each.slice(depth).reduce((size, d) => size * d.choices(ctx, options).length, 1);
+  const walk = (depth: number, picked: Choice[], options: EstimateOptions) => {
+    const dimension = each[depth];
+    if (dimension === undefined) return finish(picked, options);
+    for (const value of dimension.choices(ctx, options)) {
+      const next = { ...options, ...value.patch };
+      if (dimension.checkEarly === true) {
+        evaluations += 1;
+        const outcome = estimateMemory(next);
+        if (!outcome.ok) {
+          const size = subtreeSize(depth + 1, next);
+          combinations += size;
+          reject('invalid', outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '), null, null, size);
+          continue;
+        }
+      }
+      walk(depth + 1, [...picked, value], next);
+    }
+  };
+  walk(0, [], base);
+
+  const order = (kind: RejectionKind) => REJECTION_ORDER.indexOf(kind);
+  const rejected = [...groups.values()].sort((a, b) => order(a.kind) - order(b.kind) || b.count - a.count || a.reason.localeCompare(b.reason));
+  return { hardware, plans, rejected, combinations, evaluations };
+}
+
+/** The flags that tell plans of one request apart (the model, sequence and margin are shared). */
+const SHARED_FLAGS = new Set(['model', 'arch', 'hidden', 'layers', 'heads', 'kv-heads', 'ffn', 'vocab', 'positions', 'experts', 'top-k', 'seq', 'dropout', 'no-dropout', 'headroom']);
+
+/** A plan's key: its own flags as a URL query, e.g. `gpu=rtx-4090&precision=amp-bf16&…`. */
+export function planKey(flags: Readonly<Record<string, string>>): string {
+  return Object.entries(flags).filter(([name]) => !SHARED_FLAGS.has(name)).map(([name, value]) => `${name}=${value}`).join('&');
+}
+
+function secondsAt(at: (index: number) => Evaluation | { errors: string }, index: number): number {
+  const e = at(index);
+  return 'errors' in e ? Number.POSITIVE_INFINITY : e.result.stepTime?.totalSeconds ?? Number.POSITIVE_INFINITY;
+}
+
+function toPlan(hardware: Hardware, picked: readonly Choice[], dimensions: readonly Dimension[], options: EstimateOptions, e: Evaluation): FittingPlan {
+  const flags = formatEstimateFlags(options);
+  const lessons = orderLessons([...picked.flatMap((c) => c.lessons), ...(hardware.rented ? ['08-putting-it-together' as const] : [])]);
+  const stepTime = e.result.stepTime;
+  if (stepTime === null) throw new Error('the engine gives a step time whenever a GPU is set');
+  return {
+    key: planKey(flags), hardware,
+    choices: picked.map((c, i) => ({ dimension: dimensions[i]?.id ?? '', value: c.value })),
+    options, flags, lessons, perGpu: e.result.perGpu, hostBytes: e.hostBytes, stepTime, warnings: e.result.warnings,
+  };
+}
