@@ -1,12 +1,12 @@
 /** `plan --help`, generated from the planner's and the engine's flag vocabularies. */
-import { FLAG_SPECS, GPU_PRESETS, MODEL_PRESETS } from '../memory/index.ts';
+import { FLAGS, GPU_PRESETS, MODEL_PRESETS } from '../memory/index.ts';
 import { EXAMPLE_PRICES_DATE, FIXED_ESTIMATE_FLAGS, PLAN_FLAG_SPECS } from '../planner/index.ts';
 
 const flagLine = (name: string, placeholder: string, help: string) => `${`  --${name}${placeholder === '' ? '' : ` ${placeholder}`}`.padEnd(46)} ${help}`;
 
 /** Help text for the plan CLI. */
 export function planHelp(): string {
-  const fixed = FLAG_SPECS.filter((spec) => FIXED_ESTIMATE_FLAGS.includes(spec.name));
+  const fixed = FLAGS.filter((spec) => FIXED_ESTIMATE_FLAGS.includes(spec.flag));
   return [
     'Usage: npm run --silent plan -- --model ID --gpu ID --gpus N --global-batch N [flags]',
     '',
@@ -16,7 +16,7 @@ export function planHelp(): string {
     'or cost. Sizes in GiB (2^30 bytes). The same flags work as a URL query on the planner page.',
     '',
     'The model and the fixed settings (the flags of `estimate`):',
-    ...fixed.map((spec) => flagLine(spec.name, spec.placeholder, spec.help)),
+    ...fixed.map((spec) => flagLine(spec.flag, spec.placeholder, spec.help)),
     '',
     'Planner flags:',
     ...PLAN_FLAG_SPECS.map((spec) => flagLine(spec.name, spec.placeholder, spec.help)),

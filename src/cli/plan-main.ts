@@ -1,6 +1,6 @@
 /** The plan CLI as a testable function: argv in, exit code and output text out. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { FLAG_SPECS, parseNumberFlag } from '../memory/index.ts';
+import { FLAGS, parseNumberFlag } from '../memory/index.ts';
 import { EXAMPLE_PRICES, parsePlanFlags, PLAN_FLAG_SPECS, planTraining, type RawPlanFlags } from '../planner/index.ts';
 import type { CliOutput } from './main.ts';
 import { planHelp } from './plan-help.ts';
@@ -11,7 +11,7 @@ type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 
 const OPTIONS: OptionSpecs = {
   // Every engine flag is accepted here so that a choice flag gets a clear message instead of "unknown".
-  ...Object.fromEntries(FLAG_SPECS.map((spec) => [spec.name, { type: spec.kind === 'boolean' ? 'boolean' : 'string' } as const])),
+  ...Object.fromEntries(FLAGS.map((spec) => [spec.flag, { type: spec.kind === 'boolean' ? 'boolean' : 'string' } as const])),
   ...Object.fromEntries(PLAN_FLAG_SPECS.map((spec) => [spec.name, { type: spec.kind === 'boolean' ? 'boolean' : 'string', multiple: spec.name === 'price' } as const])),
   top: { type: 'string' },
   json: { type: 'boolean' },

@@ -126,8 +126,8 @@ export const DIMENSIONS: readonly Dimension[] = [
   },
   {
     id: 'attention', title: 'Attention', search: 'each',
-    choices: () => [choice('eager', {}), choice('FlashAttention', { flashAttention: true }, ['04-gradient-checkpointing'])],
-    rule: (o, ctx) => o.flashAttention === true && ctx.model.arch === 'mlp' ? 'an mlp has no attention' : null,
+    choices: () => [choice('eager attention', { attention: 'eager' }), choice('SDPA (FlashAttention)', { attention: 'sdpa' }, ['02-mixed-precision'])],
+    rule: (o, ctx) => o.attention === 'eager' && ctx.model.arch === 'mlp' ? 'an mlp has no attention' : null,
   },
   {
     id: 'recompute', title: 'Recompute', search: 'each',
@@ -138,7 +138,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     ],
     rule: (o, ctx) => o.recompute !== 'selective' ? null
       : ctx.model.arch === 'mlp' ? 'selective recompute drops attention scores, which an mlp does not have'
-      : o.flashAttention === true ? 'selective recompute drops the attention scores, which FlashAttention never stores' : null,
+      : o.attention === 'sdpa' ? 'selective recompute drops the attention scores, which SDPA never stores' : null,
   },
   {
     id: 'optimizer', title: 'Optimizer', search: 'each',

@@ -3,8 +3,8 @@
  * from the same flag vocabulary as `estimate` (CLI `--gpus 8`, URL `?gpus=8`), checked field by field.
  */
 import {
-  estimateMemory, FLAG_SPECS, getGpuPreset, parseEstimateFlags, parseNumberFlag,
-  type EstimateOptions, type FieldError, type FlagSpec, type RawFlags,
+  estimateMemory, FLAGS, getGpuPreset, parseEstimateFlags, parseNumberFlag,
+  type EstimateOptions, type FieldError, type FlagKind, type RawFlags,
 } from '../memory/index.ts';
 import { PRICE_TIERS, type GpuPrices, type PriceTable, type PriceTier } from './prices.ts';
 
@@ -60,13 +60,27 @@ export const FIXED_ESTIMATE_FLAGS: readonly string[] = [
   'seq', 'dropout', 'no-dropout', 'gpu', 'headroom',
 ];
 
-const num = (name: string, help: string, placeholder = 'N'): FlagSpec => ({ name, kind: 'number', placeholder, help });
-const oneOf = (name: string, values: readonly string[], help: string): FlagSpec => ({
+/** One planner flag (the planner's own flags; the engine's come from its flag table). */
+export interface PlanFlagSpec {
+  /** Flag / query name. */
+  name: string;
+  /** Value kind. */
+  kind: FlagKind;
+  /** Allowed values of an enumeration. */
+  values?: readonly string[];
+  /** Placeholder in --help. */
+  placeholder: string;
+  /** One-line help. */
+  help: string;
+}
+
+const num = (name: string, help: string, placeholder = 'N'): PlanFlagSpec => ({ name, kind: 'number', placeholder, help });
+const oneOf = (name: string, values: readonly string[], help: string): PlanFlagSpec => ({
   name, kind: 'enum', values, placeholder: values.join('|'), help,
 });
 
 /** Flags of the planner itself, in help order. */
-export const PLAN_FLAG_SPECS: readonly FlagSpec[] = [
+export const PLAN_FLAG_SPECS: readonly PlanFlagSpec[] = [
   num('gpus', 'how many GPUs of --gpu you have (default 1)'),
   num('global-batch', 'sequences per optimizer step over all GPUs (required)'),
   oneOf('task', TASKS, 'pretrain or finetune (default pretrain); only finetune may use LoRA/QLoRA'),
@@ -107,7 +121,7 @@ export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): Pa
   const errors: FieldError[] = [];
   const fixed: RawFlags = {};
   const own = new Map(PLAN_FLAG_SPECS.map((spec) => [spec.name, spec]));
-  const engineNames = new Set(FLAG_SPECS.map((spec) => spec.name));
+  const engineNames = new Set(FLAGS.map((spec) => spec.flag));
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined || own.has(name)) continue;
     if (FIXED_ESTIMATE_FLAGS.includes(name)) {

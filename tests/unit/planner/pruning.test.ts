@@ -14,7 +14,7 @@ const configArbitrary = fc.record({
   precision: fc.constantFrom('fp32', 'amp-bf16', 'mixed-bf16', 'bf16', 'amp-fp16' as const),
   optimizer: fc.constantFrom('adamw', 'adamw-8bit' as const),
   recompute: fc.constantFrom('none', 'selective', 'full' as const),
-  flashAttention: fc.boolean(),
+  attention: fc.constantFrom('sdpa', 'eager' as const),
   layout: fc.constantFrom<[number, number, number]>([1, 1, 1], [1, 1, 4], [2, 1, 2], [1, 2, 2], [1, 4, 1], [2, 2, 1], [1, 2, 1], [1, 8, 1], [2, 4, 1]),
   zeroOffload: fc.constantFrom([0, 'none'], [0, 'none'], [1, 'none'], [2, 'optimizer'], [3, 'none'], [3, 'optimizer'], [3, 'optimizer+params'] as const),
   perReplica: fc.constantFrom(1, 2, 4, 6, 8, 12, 16, 32),
@@ -28,7 +28,7 @@ function options(c: Config, microBatch: number): EstimateOptions {
   const mlp = c.model === 'demo-mlp';
   return {
     model: c.model, gpu: c.gpu, precision: c.precision, optimizer: c.optimizer, recompute: c.recompute,
-    flashAttention: c.flashAttention && !mlp, tp: mlp ? 1 : tp, pp, dp, sp: !mlp && tp > 1, zero: c.zeroOffload[0], offload: c.zeroOffload[1],
+    ...(mlp ? {} : { attention: c.attention }), tp: mlp ? 1 : tp, pp, dp, sp: !mlp && tp > 1, zero: c.zeroOffload[0], offload: c.zeroOffload[1],
     microBatch, gradAccum: c.perReplica / microBatch, ...(mlp ? {} : { seq: c.seq }),
   };
 }
