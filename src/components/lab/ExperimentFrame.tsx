@@ -89,8 +89,9 @@ function runLabel(state: RunState<unknown>['state']): string {
 }
 
 /**
- * What the page says before Run about the backend it will use: nothing until the adapter has
- * been asked; the fallback's cause and what that backend cannot show otherwise.
+ * What the page says before Run about the backend it will use: why it falls back to
+ * WebAssembly, if it does, and what that backend cannot show of the technique; null when
+ * there is nothing to warn about.
  */
 function describeChoice(choice: BackendChoice, caveat: ((backend: Backend) => string | null) | undefined): string | null {
   const cannotShow = caveat?.(choice.backend) ?? null;
