@@ -4,9 +4,12 @@ import type { MemoryKind } from '../../lab/protocol';
 /**
  * How far measured may sit from predicted, as a share of the prediction, for the page to say
  * they "agree". The one-sentence defence the page gives: within a tenth, the gap is smaller than
- * the allocator's own rounding at these sizes, so the formula accounts for what was allocated.
- * Wider gaps inside the backend's usual range (`AGREEMENT_RATIO`: 0.8–2× on WebGPU, 0.5–2× on the
- * WebAssembly heap) are named by what causes them, never called agreement.
+ * what the allocator's rounding alone can add, so the formula accounts for what was allocated.
+ * The rounding: onnxruntime-web 1.30 puts every GPU buffer up to 160 MiB in a size bucket
+ * (`bucketFreelist` and `calcBucketBufferSize` in lib/wasm/jsep/webgpu/gpu-data-manager.ts,
+ * buckets 2× to 4× apart), and the WebAssembly heap grows in steps of about a fifth of its size
+ * (see `AGREEMENT_RATIO`). Wider gaps inside the backend's usual range (0.8–2× on WebGPU, 0.5–2×
+ * on the WebAssembly heap) are named by what causes them, never called agreement.
  */
 export const AGREES_WITHIN = 0.1;
 
