@@ -4,6 +4,8 @@ import type { Backend } from './protocol';
 export interface BackendChoice {
   readonly backend: Backend;
   readonly reason: string;
+  /** Why WebGPU is not used, without saying what ran (the page shows it before Run); null on WebGPU. */
+  readonly fallbackCause: string | null;
   /**
    * A software WebGPU adapter (SwiftShader, WARP, lavapipe): it runs every kernel on the CPU, so
    * the lab starts it at smaller sizes (see `SOFTWARE_ADAPTER_SETTINGS`).
@@ -17,22 +19,26 @@ export interface BackendChoice {
  */
 export async function chooseBackend({ needsF16 }: { needsF16: boolean }): Promise<BackendChoice> {
   if (!('gpu' in navigator) || !navigator.gpu) {
-    return { backend: 'wasm', software: false, reason: 'This browser has no WebGPU (navigator.gpu is missing), so the model ran on the CPU through WebAssembly.' };
+    const fallbackCause = 'This browser has no WebGPU (navigator.gpu is missing)';
+    return { backend: 'wasm', software: false, fallbackCause, reason: `${fallbackCause}, so the model ran on the CPU through WebAssembly.` };
   }
   const adapter = await navigator.gpu.requestAdapter().catch(() => null);
   if (!adapter) {
-    return { backend: 'wasm', software: false, reason: 'WebGPU is present but offered no adapter (a blocklisted or missing GPU driver), so the model ran through WebAssembly.' };
+    const fallbackCause = 'WebGPU is present but offered no adapter (a blocklisted or missing GPU driver)';
+    return { backend: 'wasm', software: false, fallbackCause, reason: `${fallbackCause}, so the model ran through WebAssembly.` };
   }
   const name = [adapter.info.vendor, adapter.info.architecture].filter(Boolean).join(' ') || 'your GPU';
   const software = isSoftwareAdapter(adapter);
   if (needsF16 && !adapter.features.has('shader-f16')) {
+    const fallbackCause = `The WebGPU adapter (${name}) has no 16-bit shaders (shader-f16)`;
     return {
       backend: 'wasm',
       software: false,
-      reason: `The WebGPU adapter (${name}) has no 16-bit shaders (shader-f16), so both variants ran through WebAssembly, which runs the 16-bit model with casts to fp32 compute.`,
+      fallbackCause,
+      reason: `${fallbackCause}, so both variants ran through WebAssembly, which runs the 16-bit model with casts to fp32 compute.`,
     };
   }
-  return { backend: 'webgpu', software, reason: software ? `Ran on WebGPU (${name}, a software adapter: every kernel ran on the CPU).` : `Ran on WebGPU (${name}).` };
+  return { backend: 'webgpu', software, fallbackCause: null, reason: software ? `Ran on WebGPU (${name}, a software adapter: every kernel ran on the CPU).` : `Ran on WebGPU (${name}).` };
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { mountPlot } from '../charts/mount-plot';
+import { chartWidth } from './chart-width';
 
 /** One device's bar: what it measured at its peak and what the engine predicted for it. */
 export interface DeviceBar {
@@ -19,12 +20,13 @@ export default function DeviceBars({ bars }: { readonly bars: readonly DeviceBar
     // One bar per device of each side (facets would share one x domain and leave empty slots).
     const data = bars.map((b) => ({ ...b, key: `${b.device} · ${b.side}`, measured: b.measuredBytes / 2 ** 20, predicted: b.predictedBytes / 2 ** 20 }));
     const chart = Plot.plot({
-      width: Math.max(320, node.clientWidth),
+      width: chartWidth(node),
       height: 260,
       marginLeft: 56,
-      marginBottom: 48,
-      x: { label: null, domain: data.map((d) => d.key), tickRotate: data.length > 4 ? -20 : 0 },
-      y: { label: 'peak bytes per device (MiB); ticks: predicted', grid: true, zero: true },
+      // Each tick names only the device: the colour (and its legend) says which side, so the
+      // labels stay short enough not to collide on a phone.
+      x: { label: null, domain: data.map((d) => d.key), tickFormat: (key: string) => key.split(' · ')[0] },
+      y: { label: 'peak bytes per device (MiB); ticks: predicted', grid: true, zero: true, nice: true },
       color: { legend: true, domain: [...new Set(data.map((d) => d.side))] },
       marks: [
         Plot.barY(data, { x: 'key', y: 'measured', fill: 'side' }),

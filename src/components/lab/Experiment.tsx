@@ -1,12 +1,35 @@
-import { agreesWithPrediction, AGREEMENT_RATIO } from '../../lab/agreement';
 import { EXPERIMENTS, type ExperimentId } from '../../lab/experiments';
 import type { LabSample } from '../../lab/progress';
 import { measuredBytes, runExperiment, type ExperimentOutcome } from '../../lab/run-experiment';
 import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
+import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
 import MemoryTimeline from './MemoryTimeline';
+import ScrollTable from './ScrollTable';
 import TransferTable from './TransferTable';
+
+/** What the results say, in one place for translation. */
+const STRINGS = {
+  caption: 'Measured and predicted peak of each variant',
+  note: (memoryLabel: string) =>
+    `Measured: ${memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine for the same model (weights, gradients, activations; no CUDA context).`,
+  /** Added to the note where the backend cannot show the technique. */
+  noteUnmeasurable: ' The second row has no measured ÷ predicted: its prediction is for a run this backend cannot show (see below).',
+  columns: ['Variant', 'Measured peak', 'of which weights at rest', 'Predicted', 'Measured ÷ predicted', 'Step time', 'Loss'],
+  heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
+  buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
+  chartHeap: 'WebAssembly heap growth',
+  chartBuffers: 'GPU buffers held',
+  saving: (percent: number) => `Measured saving: ${percent}%. `,
+  noSaving: 'No measured saving at these sizes. ',
+  /** Where a 16-bit experiment ran on WebAssembly: nothing computed in 16 bits. */
+  emulatedLabel: (label: string) => `${label} model, computed in fp32`,
+  emulatedGradients: (difference: string) =>
+    `On WebAssembly the 16-bit model computed in fp32, so there is no 16-bit rounding to see (largest relative gradient difference ${difference}).`,
+  gradients: (verdict: string, difference: string) => `${verdict} (largest relative difference ${difference}).`,
+  adapter: (name: string) => ` Adapter: ${name}.`,
+} as const;
 
 /** Props of the experiment island. */
 export interface ExperimentProps {
@@ -31,6 +54,8 @@ export default function Experiment({ id }: ExperimentProps) {
       {...(experiment.defaults ? { defaults: experiment.defaults } : {})}
       softwareDefaults={experiment.softwareDefaults ?? SOFTWARE_ADAPTER_SETTINGS}
       needsF16={experiment.needsF16}
+      needsWebGpu={experiment.needsWebGpu}
+      caveat={experiment.unmeasurable}
       idleText="measure both variants in your browser."
       run={(settings, onProgress) => runExperiment(id, settings, onProgress)}
       figures={(outcome) => ({
@@ -59,7 +84,7 @@ export default function Experiment({ id }: ExperimentProps) {
       summary={(outcome) => outcome.backendReason}
       results={(outcome) => (
         <>
-          <Results outcome={outcome} tolerance={experiment.gradients} loop={Boolean(experiment.before.loop)} />
+          <Results id={id} outcome={outcome} />
           {streams && <TransferTable sides={[outcome.before, outcome.after]} />}
         </>
       )}
@@ -74,67 +99,70 @@ function seriesFromSamples(samples: readonly LabSample[]) {
   return labels.map((label) => ({ label, points: samples.filter((s) => s.series === label).map((s) => ({ x: s.step, bytes: s.bytes })) }));
 }
 
-function Results({ outcome, tolerance, loop }: { outcome: ExperimentOutcome; tolerance: (typeof EXPERIMENTS)[ExperimentId]['gradients']; loop: boolean }) {
-  const sides = [outcome.before, outcome.after];
-  const memoryLabel = outcome.before.result.memory.kind === 'wasm-heap' ? 'WebAssembly heap growth (coarse high-water mark)' : 'GPU buffers, peak (reserved by onnxruntime-web)';
+/**
+ * Whether the "after" side's technique did not run at all on this backend: a 16-bit model on
+ * WebAssembly computes in fp32, so nothing on the page may read as a 16-bit run.
+ */
+const techniqueEmulated = (id: ExperimentId, outcome: ExperimentOutcome): boolean => EXPERIMENTS[id].needsF16 && outcome.backend === 'wasm';
+
+function Results({ id, outcome }: { id: ExperimentId; outcome: ExperimentOutcome }) {
+  const experiment = EXPERIMENTS[id];
+  const emulated = techniqueEmulated(id, outcome);
+  const sides = [outcome.before, { ...outcome.after, label: emulated ? STRINGS.emulatedLabel(outcome.after.label) : outcome.after.label }];
+  const kind = outcome.before.result.memory.kind;
   const [before, after] = sides.map((s) => measuredBytes(s.result)) as [number, number];
   const saving = before > 0 ? 1 - after / before : 0;
-  const kind = outcome.before.result.memory.kind;
-  const agree = sides.every((s) => agreesWithPrediction(kind, measuredBytes(s.result), s.predictedBytes));
-  const { min, max } = AGREEMENT_RATIO[kind];
+  // Where the backend cannot show the technique, the "after" prediction describes a run that did
+  // not happen here: only the untouched side is compared.
+  const compared = sides.map((s, i) => ({ label: s.label, ratio: i > 0 && outcome.unmeasurable ? null : measuredOverPredicted(measuredBytes(s.result), s.predictedBytes) }));
+  const difference = outcome.gradientDifference.toExponential(1);
+  const baseline = (s: (typeof sides)[number]) => s.result.memory.baselineBytes;
   return (
     <div class="lab-results">
-      <table class="widget-table">
-        <caption>
-          Measured: {memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the
-          first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine for the same model
-          (weights, gradients, activations; no CUDA context).
-        </caption>
+      <ScrollTable caption={STRINGS.caption} note={STRINGS.note(kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel) + (outcome.unmeasurable ? STRINGS.noteUnmeasurable : '')}>
         <thead>
           <tr>
-            <th scope="col">Variant</th>
-            <th scope="col">Measured peak</th>
-            <th scope="col">of which weights at rest</th>
-            <th scope="col">Predicted</th>
-            <th scope="col">Step time</th>
-            <th scope="col">Loss</th>
+            {STRINGS.columns.map((c) => (
+              <th scope="col">{c}</th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {sides.map((s) => (
+          {sides.map((s, i) => (
             <tr>
               <th scope="row">
                 {s.label}
                 {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
               </th>
               <td>{MiB(measuredBytes(s.result))}</td>
-              <td>{MiB(Math.max(0, s.result.memory.setupBytes - s.result.memory.baselineBytes))}</td>
+              <td>{MiB(Math.max(0, s.result.memory.setupBytes - baseline(s)))}</td>
               <td>{MiB(s.predictedBytes)}</td>
+              <td>{formatRatio(compared[i]?.ratio ?? null)}</td>
               <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
               <td>{s.result.loss.toFixed(4)}</td>
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
       {outcome.unmeasurable && <p class="lab-caveat">{outcome.unmeasurable}</p>}
       <p>
-        {saving > 0 ? `Measured saving: ${(saving * 100).toFixed(0)}%. ` : 'No measured saving at these sizes. '}
-        {outcome.gradientsPass ? tolerance.passLabel : tolerance.failLabel} (largest relative difference {outcome.gradientDifference.toExponential(1)}).
-        {agree
-          ? ` Measured and predicted agree within this backend's tolerance (${min}–${max}× the prediction).`
-          : ` Measured and predicted differ by more than this backend's tolerance (${min}–${max}×); the lesson explains where such gaps come from.`}
-        {outcome.backend === 'webgpu' && outcome.before.result.adapter ? ` Adapter: ${outcome.before.result.adapter}.` : ''}
+        {outcome.unmeasurable ? '' : saving > 0 ? STRINGS.saving(Math.round(saving * 100)) : STRINGS.noSaving}
+        {emulated
+          ? STRINGS.emulatedGradients(difference)
+          : STRINGS.gradients(outcome.gradientsPass ? experiment.gradients.passLabel : experiment.gradients.failLabel, difference)}{' '}
+        {describeAgreement(kind, compared)}
+        {outcome.backend === 'webgpu' && outcome.before.result.adapter ? STRINGS.adapter(outcome.before.result.adapter) : ''}
       </p>
-      {loop ? (
+      {experiment.before.loop ? (
         <MemoryTimeline
-          unitLabel="GPU buffers held"
+          unitLabel={STRINGS.chartBuffers}
           xLabel="training step"
           dots
           series={sides.map((s) => ({ label: s.label, points: s.result.stepBytes.map((bytes, i) => ({ x: i + 1, bytes })) }))}
         />
       ) : (
         <MemoryTimeline
-          unitLabel={outcome.before.result.memory.kind === 'wasm-heap' ? 'WASM heap' : 'live GPU buffers'}
+          unitLabel={kind === 'wasm-heap' ? STRINGS.chartHeap : STRINGS.chartBuffers}
           xLabel="time in the run (s)"
           series={sides.map((s) => ({ label: s.label, points: s.result.memory.timeline.map((p) => ({ x: p.t / 1000, bytes: p.bytes })) }))}
         />

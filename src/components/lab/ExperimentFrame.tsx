@@ -1,18 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import type { BackendChoice } from '../../lab/backend';
 import type { Backend } from '../../lab/protocol';
 import type { LabProgress, LabSample } from '../../lab/progress';
 import { LabRunError } from '../../lab/lab-run-error';
-import { RUNTIME_DOWNLOAD_MB } from '../../lab/runtime';
 import { SIZE_FIELDS, validateLabSettings, type BatchSplit, type LabField, type LabSettings } from '../../lab/settings';
 import LabControls from './LabControls';
 import { MiB } from './format';
+import { FAILURE_TITLES, FAILURE_WHY, FRAME_STRINGS } from './strings';
 import { useLabSettings } from './useLabSettings';
 import '../widget.css';
 import './lab.css';
-
-/** The runtime's size as `loadRuntime` picks it: both, since the build is chosen only on Run. */
-const RUNTIME_DOWNLOAD = `${RUNTIME_DOWNLOAD_MB.jspi} MB in browsers with WebAssembly JSPI such as Chrome and Edge, ${RUNTIME_DOWNLOAD_MB.asyncify} MB in others`;
 
 /** The figures every experiment puts on its root element: the test contract. */
 export interface ContractFigures {
@@ -32,29 +30,11 @@ type RunState<O> =
   | { readonly state: 'done'; readonly outcome: O }
   | { readonly state: 'error'; readonly title: string; readonly message: string };
 
-const FAILURE_TITLES: Record<LabRunError['kind'], string> = {
-  'out-of-memory': 'You just hit OOM in your browser',
-  'device-lost': 'The GPU device was lost',
-  limits: 'This model is larger than your GPU allows',
-  unsupported: 'Your browser cannot run this variant',
-  error: 'The experiment failed',
-  'needs-webgpu': 'Needs WebGPU',
-};
-
-const FAILURE_WHY: Record<LabRunError['kind'], string> = {
-  'out-of-memory': 'The browser could not allocate the buffers this step needs — the same thing CUDA reports as "out of memory". Try a smaller batch or width, or the technique this lesson teaches.',
-  'device-lost': 'The browser reset the GPU (often because a step ran too long or used too much memory). Reload the page and try smaller sizes.',
-  limits: 'One buffer would exceed a WebGPU limit of this device (maxBufferSize or maxStorageBufferBindingSize). Try a smaller batch or width.',
-  unsupported: 'A feature this run needs is missing here.',
-  error: 'Something unexpected went wrong while running the model.',
-  'needs-webgpu': 'This experiment measures GPU buffers, which only WebGPU has.',
-};
-
 function describeProgress(progress: LabProgress | null): string {
-  if (!progress) return 'Starting…';
+  if (!progress) return FRAME_STRINGS.startingRun;
   if (progress.phase === 'runtime') {
     const { loaded, total } = progress.download;
-    return total ? `Downloading onnxruntime-web: ${Math.round((100 * loaded) / total)}% of ${MiB(total)}` : `Downloading onnxruntime-web: ${MiB(loaded)}`;
+    return total ? FRAME_STRINGS.downloading(Math.round((100 * loaded) / total), MiB(total)) : FRAME_STRINGS.downloadingBytes(MiB(loaded));
   }
   return `${progress.label}: ${progress.stage}…`;
 }
@@ -84,6 +64,10 @@ export interface ExperimentFrameProps<O> {
   readonly softwareDefaults?: Partial<LabSettings>;
   /** The experiment needs 16-bit shaders (it runs on WebAssembly where an adapter lacks them). */
   readonly needsF16?: boolean;
+  /** Why the experiment cannot run without WebGPU; unset when it falls back to WebAssembly. */
+  readonly needsWebGpu?: string | undefined;
+  /** What a backend cannot show of the technique (null: it can), said before Run. */
+  readonly caveat?: (backend: Backend) => string | null;
   /** What Run does, after "Press Run to download onnxruntime-web (…) and". */
   readonly idleText: string;
   /** Runs the experiment; throws `LabRunError` for failures the page explains. */
@@ -96,17 +80,46 @@ export interface ExperimentFrameProps<O> {
   readonly live?: (samples: readonly LabSample[]) => ComponentChildren;
 }
 
+/** The label of Run: what pressing it would do now. */
+function runLabel(state: RunState<unknown>['state']): string {
+  if (state === 'running') return FRAME_STRINGS.running;
+  if (state === 'done') return FRAME_STRINGS.runAgain;
+  if (state === 'error') return FRAME_STRINGS.tryAgain;
+  return FRAME_STRINGS.run;
+}
+
+/**
+ * What the page says before Run about the backend it will use: why it falls back to
+ * WebAssembly, if it does, and what that backend cannot show of the technique; null when
+ * there is nothing to warn about.
+ */
+function describeChoice(choice: BackendChoice, caveat: ((backend: Backend) => string | null) | undefined): string | null {
+  const cannotShow = caveat?.(choice.backend) ?? null;
+  const fallback = choice.fallbackCause ? FRAME_STRINGS.willRunOnWasm(choice.fallbackCause) : null;
+  return [fallback, cannotShow].filter(Boolean).join(' ') || null;
+}
+
 /**
  * The frame every experiment shares: settings and Run, progress while running, the failure a
  * reader can learn from, and the test contract on the root element (`data-experiment`,
  * `data-state`, and once done the figures). Each experiment supplies how to run and what to show.
+ *
+ * Run stays disabled until the island has hydrated and asked the browser for a WebGPU adapter:
+ * the server-rendered button would otherwise submit its form and reload the page, losing the
+ * click. An experiment that needs WebGPU where there is none says so then, before any Run.
  */
 export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
-  const { id, title, fields = SIZE_FIELDS, splits = [], defaults, softwareDefaults, needsF16, idleText, run, figures, summary, results, live } = props;
-  const { settings, batchText, softwareNote, startedAt, change } = useLabSettings({ defaults, software: softwareDefaults, needsF16 });
-  const [state, setState] = useState<RunState<O>>({ state: 'idle' });
+  const { id, title, fields = SIZE_FIELDS, splits = [], defaults, softwareDefaults, needsF16, needsWebGpu, caveat, idleText, run, figures, summary, results, live } = props;
+  const { settings, batchText, softwareNote, startedAt, choice, change } = useLabSettings({ defaults, software: softwareDefaults, needsF16 });
+  const [runState, setState] = useState<RunState<O>>({ state: 'idle' });
   const errors = validateLabSettings(settings, fields, splits);
+  // Known before Run: nothing can run here, so nothing is offered.
+  const state: RunState<O> =
+    choice && needsWebGpu && choice.backend === 'wasm' && runState.state === 'idle'
+      ? { state: 'unsupported', message: FRAME_STRINGS.needsWebGpu(needsWebGpu, choice.fallbackCause ?? '') }
+      : runState;
   const running = state.state === 'running';
+  const ready = choice !== null && state.state !== 'unsupported';
 
   const start = async () => {
     const samples: LabSample[] = [];
@@ -127,6 +140,7 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
   };
 
   const outcome = state.state === 'done' ? state.outcome : null;
+  const backendNote = choice && (state.state === 'idle' || state.state === 'running') ? describeChoice(choice, caveat) : null;
   return (
     <section
       class="widget lab-experiment not-content"
@@ -139,21 +153,27 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
         settings={settings}
         batchText={batchText}
         errors={errors}
+        ready={ready}
         running={running}
-        runLabel={running ? 'Running…' : state.state === 'idle' ? 'Run' : 'Run again'}
+        runLabel={runLabel(state.state)}
         onChange={change}
         onRun={() => void start()}
       />
       {softwareNote && <p class="lab-note">{softwareNote}</p>}
+      {backendNote && (
+        <p class="lab-caveat" data-backend-note>
+          {backendNote}
+        </p>
+      )}
       <p class="lab-status" aria-live="polite">
-        {state.state === 'idle' && `Press Run to download onnxruntime-web (${RUNTIME_DOWNLOAD}, once) and ${idleText}`}
+        {state.state === 'idle' && (choice ? FRAME_STRINGS.idle(idleText) : FRAME_STRINGS.checking)}
         {state.state === 'running' && describeProgress(state.progress)}
         {outcome && summary(outcome)}
       </p>
       {state.state === 'running' && live && state.samples.length > 0 && live(state.samples)}
       {state.state === 'unsupported' && (
         <div class="lab-failure" role="alert">
-          <strong>Needs WebGPU.</strong> {state.message}
+          <strong>{FRAME_STRINGS.needsWebGpuTitle}</strong> {state.message}
         </div>
       )}
       {state.state === 'error' && (

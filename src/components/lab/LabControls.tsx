@@ -18,14 +18,21 @@ export interface LabControlsProps {
   /** What the batch box holds, as typed (it may not be a number yet). */
   readonly batchText: string;
   readonly errors: readonly SettingError[];
+  /** Whether the island has hydrated and can run: until then every control is disabled. */
+  readonly ready: boolean;
   readonly running: boolean;
   readonly runLabel: string;
   readonly onChange: (settings: LabSettings, batchText: string) => void;
   readonly onRun: () => void;
 }
 
-/** The size fields an experiment offers and its Run button; each error sits next to its field. */
-export default function LabControls({ fields, settings, batchText, errors, running, runLabel, onChange, onRun }: LabControlsProps) {
+/**
+ * The size fields an experiment offers and its Run button; each error sits next to its field.
+ * Everything is disabled until `ready`: server-rendered, the form would submit and reload the
+ * page on Run (and a disabled default button also blocks submitting with Enter).
+ */
+export default function LabControls({ fields, settings, batchText, errors, ready, running, runLabel, onChange, onRun }: LabControlsProps) {
+  const locked = !ready || running;
   const errorFor = (field: LabField) => errors.find((e) => e.field === field)?.message;
   const field = (name: LabField, label: string, control: ComponentChildren) => (
     <label class="widget-field">
@@ -39,7 +46,7 @@ export default function LabControls({ fields, settings, batchText, errors, runni
       class="lab-controls"
       onSubmit={(e) => {
         e.preventDefault();
-        if (errors.length === 0 && !running) onRun();
+        if (errors.length === 0 && !locked) onRun();
       }}
     >
       {fields.map((name) => {
@@ -53,7 +60,7 @@ export default function LabControls({ fields, settings, batchText, errors, runni
               min={LAB_BATCH_MIN}
               max={LAB_BATCH_MAX}
               value={batchText}
-              disabled={running}
+              disabled={locked}
               aria-invalid={errorFor('batch') ? 'true' : undefined}
               onInput={(e) => {
                 const text = (e.currentTarget as HTMLInputElement).value;
@@ -68,7 +75,7 @@ export default function LabControls({ fields, settings, batchText, errors, runni
           select.label,
           <select
             value={settings[name]}
-            disabled={running}
+            disabled={locked}
             aria-invalid={errorFor(name) ? 'true' : undefined}
             onChange={(e) => onChange({ ...settings, [name]: Number((e.currentTarget as HTMLSelectElement).value) }, batchText)}
           >
@@ -78,7 +85,7 @@ export default function LabControls({ fields, settings, batchText, errors, runni
           </select>,
         );
       })}
-      <button type="submit" data-action="run" disabled={running || errors.length > 0}>
+      <button type="submit" data-action="run" disabled={locked || errors.length > 0}>
         {runLabel}
       </button>
     </form>

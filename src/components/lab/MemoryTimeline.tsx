@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { mountPlot } from '../charts/mount-plot';
+import { chartWidth } from './chart-width';
 
 /** One point of a memory series: x in the chart's own unit (seconds, or step number). */
 export interface MemoryPoint {
@@ -34,12 +35,14 @@ export default function MemoryTimeline({ series, unitLabel, xLabel, dots = false
     const node = container.current;
     if (!node) return;
     const data = series.flatMap((s) => s.points.map((p) => ({ variant: s.label, x: p.x, mib: p.bytes / 2 ** 20 })));
+    const width = chartWidth(node);
     const chart = Plot.plot({
-      width: Math.max(320, node.clientWidth),
+      width,
       height: 220,
       marginLeft: 56,
-      x: { label: xLabel },
-      y: { label: `${unitLabel} (MiB)`, grid: true, zero: true },
+      // About one tick per 80 px, so tick labels never touch on a phone.
+      x: { label: xLabel, ticks: Math.max(2, Math.floor(width / 80)) },
+      y: { label: `${unitLabel} (MiB)`, grid: true, zero: true, nice: true },
       color: { legend: true },
       marks: [
         Plot.line(data, { x: 'x', y: 'mib', stroke: 'variant', curve: dots ? 'linear' : 'step-after', marker: dots ? 'dot' : null }),
@@ -48,5 +51,7 @@ export default function MemoryTimeline({ series, unitLabel, xLabel, dots = false
     });
     return mountPlot(node, chart, `${unitLabel} against ${xLabel} for ${series.map((s) => s.label).join(' and ')}`);
   }, [series, unitLabel, xLabel, dots]);
-  return <div class="lab-timeline" ref={container} />;
+  // Each series' highest point, for tests: the chart must plot what the table calls the peak.
+  const peaks = series.map((s) => Math.max(0, ...s.points.map((p) => p.bytes))).join(',');
+  return <div class="lab-timeline" ref={container} data-peak-bytes={peaks} />;
 }

@@ -1,12 +1,23 @@
-import { AGREEMENT_RATIO, agreesWithPrediction } from '../../lab/agreement';
 import { PARALLEL_EXPERIMENTS, type ParallelExperimentId } from '../../lab/cluster/parallel-experiments';
-import { deviceBytes, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/cluster/run-parallel';
+import { deviceBytes, NEEDS_WEBGPU, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/cluster/run-parallel';
 import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/cluster/schedule';
 import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
+import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import DeviceBars from './DeviceBars';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
 import PipelineSchedule from './PipelineSchedule';
+import ScrollTable from './ScrollTable';
+
+/** What the results say, in one place for translation. */
+const STRINGS = {
+  caption: 'Measured and predicted peak of each device',
+  note: (memory: string, restExtra: string, predictedExtra: string) =>
+    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. Predicted: the memory engine's per-GPU figure for the same model${predictedExtra}, without a CUDA context. Measured ÷ predicted compares each side's busiest device with the prediction.`,
+  heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
+  buffersLabel: 'GPU storage buffers reserved by onnxruntime-web',
+  columns: ['Side', 'Device', 'Peak', 'At rest', 'Between steps', 'Predicted', 'Measured ÷ predicted', 'Step time'],
+} as const;
 
 export interface ParallelExperimentProps {
   readonly id: ParallelExperimentId;
@@ -29,6 +40,7 @@ export default function ParallelExperiment({ id }: ParallelExperimentProps) {
       splits={experiment.splits}
       defaults={experiment.defaults}
       softwareDefaults={SOFTWARE_ADAPTER_SETTINGS}
+      needsWebGpu={NEEDS_WEBGPU}
       idleText="start one virtual GPU per device, each a WebGPU device in a worker of its own."
       run={(settings, onProgress) => runParallelExperiment(id, settings, onProgress)}
       figures={(o) => ({
@@ -56,33 +68,30 @@ function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: P
   const experiment = PARALLEL_EXPERIMENTS[id];
   const sides = [outcome.before, outcome.after];
   const kind = outcome.before.devices[0]?.memory.kind ?? 'webgpu-buffers';
-  const { min, max } = AGREEMENT_RATIO[kind];
-  const agree = sides.every((s) => agreesWithPrediction(kind, sideBytes(s), s.predictedBytes));
+  const compared = sides.map((s) => ({ label: s.label, ratio: measuredOverPredicted(sideBytes(s), s.predictedBytes) }));
   const saving = 1 - sideBytes(outcome.after) / Math.max(1, sideBytes(outcome.before));
   const spans = outcome.after.devices.flatMap((d) => d.spans);
   const stages = outcome.after.devices.length;
   const microBatches = spans.filter((s) => s.rank === 0 && s.kind === 'forward').length;
   return (
     <div class="lab-results">
-      <table class="widget-table">
-        <caption>
-          Measured per device: {kind === 'wasm-heap' ? 'WebAssembly heap growth (coarse high-water mark)' : 'GPU storage buffers reserved by onnxruntime-web'}, at its peak;
-          "at rest" once weights{id === 'zero-sharding' ? ' and Adam moments' : ''} were placed; "between steps" after the last step. Predicted: the memory engine's
-          per-GPU figure for the same model{id === 'pipeline-parallel' ? ' (the first stage, the larger one)' : ''}, without a CUDA context.
-        </caption>
+      <ScrollTable
+        caption={STRINGS.caption}
+        note={STRINGS.note(
+          kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel,
+          id === 'zero-sharding' ? ' and Adam moments' : '',
+          id === 'pipeline-parallel' ? ' (the first stage, the larger one)' : '',
+        )}
+      >
         <thead>
           <tr>
-            <th scope="col">Side</th>
-            <th scope="col">Device</th>
-            <th scope="col">Peak</th>
-            <th scope="col">At rest</th>
-            <th scope="col">Between steps</th>
-            <th scope="col">Predicted</th>
-            <th scope="col">Step time</th>
+            {STRINGS.columns.map((c) => (
+              <th scope="col">{c}</th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {sides.flatMap((side) =>
+          {sides.flatMap((side, i) =>
             side.devices.map((d) => (
               <tr>
                 <th scope="row">{side.label}</th>
@@ -91,20 +100,19 @@ function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: P
                 <td>{MiB(Math.max(0, d.memory.setupBytes - d.memory.baselineBytes))}</td>
                 <td>{MiB(Math.max(0, d.memory.heldBytes - d.memory.baselineBytes))}</td>
                 <td>{MiB(side.predictedBytes)}</td>
+                <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
                 <td>{(d.stepMs / 1000).toFixed(2)} s</td>
               </tr>
             )),
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       <p>
         {saving > 0 ? `The busiest device of "${outcome.after.label}" peaked ${(saving * 100).toFixed(0)}% below "${outcome.before.label}". ` : 'No per-device saving at these sizes. '}
         {outcome.equal
           ? `Both sides computed the same ${experiment.compares} (largest relative difference ${outcome.difference.toExponential(1)}).`
           : `The ${experiment.compares} differ between the sides (largest relative difference ${outcome.difference.toExponential(1)}).`}
-        {agree
-          ? ` Measured and predicted agree within this backend's tolerance (${min}–${max}× the prediction).`
-          : ` Measured and predicted differ by more than this backend's tolerance (${min}–${max}×); the lesson explains where such gaps come from.`}
+        {` ${describeAgreement(kind, compared)}`}
         {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter ? ` Adapter: ${outcome.before.devices[0].adapter}.` : ''}
       </p>
       <DeviceBars bars={sides.flatMap((side) => side.devices.map((d) => ({ side: side.label, device: `GPU ${d.rank}`, measuredBytes: deviceBytes(d), predictedBytes: side.predictedBytes })))} />

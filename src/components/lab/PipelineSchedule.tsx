@@ -2,6 +2,7 @@ import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ComputeSpan } from '../../lab/cluster/protocol';
 import { mountPlot } from '../charts/mount-plot';
+import { chartWidth } from './chart-width';
 
 /**
  * The measured pipeline schedule: one row per device, a box per micro-batch's forward or
@@ -14,11 +15,12 @@ export default function PipelineSchedule({ spans }: { readonly spans: readonly C
     if (!node || spans.length === 0) return;
     const origin = Math.min(...spans.map((s) => s.start));
     const data = spans.map((s) => ({ ...s, device: `GPU ${s.rank}`, x1: (s.start - origin) / 1000, x2: (s.end - origin) / 1000, label: `${s.kind === 'forward' ? 'F' : 'B'}${s.micro}` }));
+    const width = chartWidth(node);
     const chart = Plot.plot({
-      width: Math.max(320, node.clientWidth),
+      width,
       height: 60 + 36 * new Set(data.map((d) => d.device)).size,
       marginLeft: 56,
-      x: { label: 'time in the step (s)' },
+      x: { label: 'time in the step (s)', ticks: Math.max(2, Math.floor(width / 80)) },
       y: { label: null },
       color: { legend: true, domain: ['forward', 'backward'] },
       marks: [

@@ -1,5 +1,13 @@
 import type { SideOutcome } from '../../lab/run-experiment';
 import { MiB } from './format';
+import ScrollTable from './ScrollTable';
+
+/** What the table says, in one place for translation. */
+const STRINGS = {
+  caption: 'Host↔GPU traffic of the timed step',
+  note: 'Upload time is what the worker spent creating buffers and handing them the weights; the copies then run on the GPU’s queue ahead of the kernels that read them, so their full cost shows in the step time. Resident weights were uploaded once, before the first step.',
+  columns: ['Variant', 'Weights uploaded per step', 'Upload time', 'Gradients read back per step', 'Step time'],
+} as const;
 
 /**
  * What moving weights costs, per variant: the host↔GPU bytes of the timed step, the time spent
@@ -10,19 +18,12 @@ import { MiB } from './format';
 export default function TransferTable({ sides }: { sides: readonly SideOutcome[] }) {
   const reference = sides[0]?.result.stepMs ?? 0;
   return (
-    <table class="widget-table lab-transfer">
-      <caption>
-        Traffic of the timed step. Upload time is what the worker spent creating buffers and handing them the weights; the copies
-        then run on the GPU's queue ahead of the kernels that read them, so their full cost shows in the step time. Resident weights
-        were uploaded once, before the first step.
-      </caption>
+    <ScrollTable caption={STRINGS.caption} note={STRINGS.note} class="lab-transfer">
       <thead>
         <tr>
-          <th scope="col">Variant</th>
-          <th scope="col">Weights uploaded per step</th>
-          <th scope="col">Upload time</th>
-          <th scope="col">Gradients read back per step</th>
-          <th scope="col">Step time</th>
+          {STRINGS.columns.map((c) => (
+            <th scope="col">{c}</th>
+          ))}
         </tr>
       </thead>
       <tbody>
@@ -38,6 +39,6 @@ export default function TransferTable({ sides }: { sides: readonly SideOutcome[]
           </tr>
         ))}
       </tbody>
-    </table>
+    </ScrollTable>
   );
 }

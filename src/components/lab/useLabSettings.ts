@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { chooseBackend } from '../../lab/backend';
+import { chooseBackend, type BackendChoice } from '../../lab/backend';
 import { DEFAULT_LAB_SETTINGS, type LabSettings } from '../../lab/settings';
 
 /** Where an experiment's sizes start. */
@@ -20,6 +20,8 @@ export interface LabSettingsState {
   readonly softwareNote: string | null;
   /** Where the sizes started, once known: `software` or `default` (null while the adapter is asked). */
   readonly startedAt: 'software' | 'default' | null;
+  /** The backend a run will use and why, once the adapter has been asked (null before: not ready to run). */
+  readonly choice: BackendChoice | null;
   readonly change: (settings: LabSettings, batchText: string) => void;
 }
 
@@ -27,24 +29,26 @@ export interface LabSettingsState {
 const describeSizes = ({ hidden, layers, batch }: LabSettings): string => `width ${hidden}, ${layers} layers, batch ${batch}`;
 
 /**
- * Settings start at the experiment's defaults. Where it has software sizes, once the page has
- * hydrated it asks for a WebGPU adapter (no download); if the experiment would run on a software
- * one, and the reader has not changed anything yet, the sizes drop and a note says why.
+ * Settings start at the experiment's defaults. Once the page has hydrated it asks for a WebGPU
+ * adapter (no download), so the page can say before Run which backend will run and what it
+ * cannot show. Where the experiment has software sizes and would run on a software adapter, and
+ * the reader has not changed anything yet, the sizes drop and a note says why.
  */
 export function useLabSettings({ defaults, software, needsF16 = false }: StartingSizes): LabSettingsState {
   const initial: LabSettings = { ...DEFAULT_LAB_SETTINGS, ...defaults };
   const sized: LabSettings = { ...initial, ...software };
   const [settings, setSettings] = useState(initial);
   const [batchText, setBatchText] = useState(String(initial.batch));
-  const [startedAt, setStartedAt] = useState<'software' | 'default' | null>(software ? null : 'default');
+  const [startedAt, setStartedAt] = useState<'software' | 'default' | null>(null);
+  const [choice, setChoice] = useState<BackendChoice | null>(null);
   const touched = useRef(false);
 
   useEffect(() => {
-    if (!software) return;
     let mounted = true;
-    void chooseBackend({ needsF16 }).then(({ backend, software: onSoftware }) => {
+    void chooseBackend({ needsF16 }).then((chosen) => {
       if (!mounted) return;
-      if (touched.current || backend !== 'webgpu' || !onSoftware) {
+      setChoice(chosen);
+      if (!software || touched.current || chosen.backend !== 'webgpu' || !chosen.software) {
         setStartedAt('default');
         return;
       }
@@ -65,6 +69,7 @@ export function useLabSettings({ defaults, software, needsF16 = false }: Startin
         ? `This browser runs WebGPU on a software adapter, which does every GPU kernel on the CPU, so the sizes start at ${describeSizes(sized)} (on a GPU: ${describeSizes(initial)}).`
         : null,
     startedAt,
+    choice,
     change: (next, text) => {
       touched.current = true;
       setSettings(next);

@@ -92,8 +92,13 @@ export async function openIsland(page: Page, url: string, selector: string): Pro
   return root;
 }
 
-/** Presses an experiment's Run button and waits until it reports `done`, `error` or `unsupported`. */
+/**
+ * Presses an experiment's Run button and waits until it reports `done`, `error` or `unsupported`.
+ * An experiment that needs WebGPU where there is none says so before Run, with Run disabled:
+ * then there is nothing to press.
+ */
 export async function runExperimentToEnd(page: Page, root: Locator, selector: string, timeout: number): Promise<void> {
+  if ((await root.getAttribute('data-state')) === 'unsupported') return;
   await root.locator('[data-action="run"]').click();
   await page.waitForFunction((sel) => ['done', 'error', 'unsupported'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout });
 }

@@ -1,0 +1,109 @@
+import { useState } from 'preact/hooks';
+import { formatBytes, GPU_PRESETS, MODEL_PRESETS, type Mode } from '../../memory';
+import { willItFit, type MemoryPart } from './will-it-fit';
+import '../widget.css';
+import './landing.css';
+
+/** What the island says, in one place for translation. */
+const STRINGS = {
+  title: 'Will it fit?',
+  model: 'Model',
+  gpu: 'GPU',
+  mode: 'Job',
+  modes: { train: 'training', infer: 'inference' } satisfies Record<Mode, string>,
+  fits: 'Fits',
+  doesNotFit: 'Does not fit',
+  spare: (bytes: string) => `${bytes} to spare`,
+  over: (bytes: string) => `${bytes} over`,
+  needs: (total: string, gpu: string, percent: number) => `needs ${total} of ${gpu}, keeping ${percent}% free against fragmentation`,
+  largest: 'Largest part:',
+  share: (bytes: string, percent: number) => `${bytes} (${percent}% of the total)`,
+  refused: 'The memory engine cannot estimate this combination.',
+  defaults: 'One GPU, every other setting at the engine’s default; the same in a terminal:',
+  parts: {
+    weights: 'weights',
+    gradients: 'gradients',
+    optimizer: 'optimizer states',
+    activations: 'activations',
+    kvCache: 'KV cache',
+    overhead: 'CUDA context and workspaces',
+  } satisfies Record<MemoryPart, string>,
+} as const;
+
+/** The lesson that shrinks each part first. */
+const LESSON_FOR: Record<MemoryPart, { readonly href: string; readonly title: string }> = {
+  weights: { href: '/lessons/07-distillation-and-compression/', title: 'Distillation and compression' },
+  gradients: { href: '/lessons/05-parallelism/', title: 'Parallelism (ZeRO-2)' },
+  optimizer: { href: '/lessons/05-parallelism/', title: 'Parallelism (ZeRO)' },
+  activations: { href: '/lessons/04-gradient-checkpointing/', title: 'Gradient checkpointing' },
+  kvCache: { href: '/lessons/07-distillation-and-compression/', title: 'Distillation and compression' },
+  overhead: { href: '/lessons/01-diagnostics/', title: 'Diagnostics' },
+};
+
+/** The real models a reader may pick (the lab's demo models are left out). */
+const MODELS = MODEL_PRESETS.filter((m) => !m.id.startsWith('demo-'));
+const GiB = (bytes: number): string => formatBytes(bytes, 'GiB', 1);
+
+/** Props of the landing page's first look. */
+export interface WillItFitProps {
+  /** Model preset id to start with. */
+  readonly model?: string;
+  /** GPU preset id to start with. */
+  readonly gpu?: string;
+}
+
+/**
+ * The landing page's first look: pick a model and a GPU and see at once whether one training
+ * step (or inference) fits, by how much, and which part dominates, with the lesson that
+ * shrinks it. Every number is `estimateMemory` with the engine's defaults.
+ */
+export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: startGpu = 'rtx-4090' }: WillItFitProps) {
+  const [model, setModel] = useState(startModel);
+  const [gpu, setGpu] = useState(startGpu);
+  const [mode, setMode] = useState<Mode>('train');
+  const verdict = willItFit(model, gpu, mode);
+  const select = (label: string, value: string, options: readonly { id: string; label: string }[], onPick: (id: string) => void) => (
+    <label class="widget-field">
+      <span>{label}</span>
+      <select value={value} onChange={(e) => onPick((e.currentTarget as HTMLSelectElement).value)}>
+        {options.map((o) => (
+          <option value={o.id}>{o.label}</option>
+        ))}
+      </select>
+    </label>
+  );
+  const resolved = verdict?.result.resolved;
+  const command = resolved
+    ? `npm run --silent estimate -- --model ${model} --gpu ${gpu}${mode === 'infer' ? ' --mode infer' : ''}`
+    : '';
+  return (
+    <section class="widget will-it-fit not-content" aria-label={STRINGS.title} data-fits={verdict ? String(verdict.fits) : undefined}>
+      <div class="will-it-fit-controls">
+        {select(STRINGS.model, model, MODELS.map((m) => ({ id: m.id, label: m.label })), setModel)}
+        {select(STRINGS.gpu, gpu, GPU_PRESETS.map((g) => ({ id: g.id, label: g.name })), setGpu)}
+        {select(STRINGS.mode, mode, (['train', 'infer'] as const).map((m) => ({ id: m, label: STRINGS.modes[m] })), (m) => setMode(m as Mode))}
+      </div>
+      {verdict && resolved ? (
+        <div class="will-it-fit-answer" aria-live="polite">
+          <p class={verdict.fits ? 'will-it-fit-verdict fits' : 'will-it-fit-verdict over'}>
+            <strong>{verdict.fits ? STRINGS.fits : STRINGS.doesNotFit}</strong>
+            {': '}
+            {verdict.fits ? STRINGS.spare(GiB(verdict.marginBytes)) : STRINGS.over(GiB(verdict.marginBytes))} —{' '}
+            {STRINGS.needs(GiB(verdict.result.perGpu.total), GiB(verdict.result.gpu?.memoryBytes ?? 0), verdict.result.headroom?.percent ?? 0)}.
+          </p>
+          <p>
+            {STRINGS.largest} <strong>{STRINGS.parts[verdict.largest.part]}</strong>, {STRINGS.share(GiB(verdict.largest.bytes), Math.round(verdict.largest.share * 100))}:{' '}
+            <a href={LESSON_FOR[verdict.largest.part].href}>{LESSON_FOR[verdict.largest.part].title}</a>
+          </p>
+          <p class="will-it-fit-defaults">
+            {STRINGS.defaults} <code>{command}</code>
+          </p>
+        </div>
+      ) : (
+        <p class="widget-error" role="alert">
+          {STRINGS.refused}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+import { estimateMemory, type EstimateResult, type Mode, type PerGpuTotals } from '../../memory';
+
+/** The parts of one GPU's memory a verdict may name as the largest. */
+export type MemoryPart = keyof Omit<PerGpuTotals, 'total' | 'activationsPerLayer'>;
+
+/** The parts in the order the engine's breakdown lists them. */
+const PARTS: readonly MemoryPart[] = ['weights', 'gradients', 'optimizer', 'activations', 'kvCache', 'overhead'];
+
+/** The answer to "will it fit?", in bytes, for one model on one GPU with the engine's defaults. */
+export interface FitVerdict {
+  readonly result: EstimateResult;
+  /** Whether the total plus the recommended free margin fits. */
+  readonly fits: boolean;
+  /** Bytes to spare (fits) or missing (does not), never negative. */
+  readonly marginBytes: number;
+  /** The largest part, its bytes and its share of the total. */
+  readonly largest: { readonly part: MemoryPart; readonly bytes: number; readonly share: number };
+}
+
+/**
+ * Whether `model` fits on `gpu` with every other setting at the engine's default (one GPU,
+ * AdamW, bf16 mixed precision, micro-batch 1, the model's full context): `estimateMemory`'s own
+ * verdict, plus the part that dominates. Null when the engine refuses the combination.
+ */
+export function willItFit(model: string, gpu: string, mode: Mode): FitVerdict | null {
+  const outcome = estimateMemory({ model, gpu, mode });
+  if (!outcome.ok || outcome.result.fits === null) return null;
+  const { result } = outcome;
+  const [part, bytes] = PARTS.map((p) => [p, result.perGpu[p]] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+  return {
+    result,
+    fits: result.fits === true,
+    marginBytes: (result.fits ? result.spare : result.shortfall) ?? 0,
+    largest: { part, bytes, share: result.perGpu.total > 0 ? bytes / result.perGpu.total : 0 },
+  };
+}
