@@ -1,7 +1,7 @@
-import { estimateMemory, type EstimateResult, type Mode, type PerGpuTotals } from '../../memory';
+import { estimateMemory, type EstimateResult, type LineCategory, type Mode } from '../../memory';
 
 /** The parts of one GPU's memory a verdict may name as the largest. */
-export type MemoryPart = keyof Omit<PerGpuTotals, 'total' | 'activationsPerLayer'>;
+export type MemoryPart = LineCategory;
 
 /** The parts in the order the engine's breakdown lists them. */
 const PARTS: readonly MemoryPart[] = ['weights', 'gradients', 'optimizer', 'activations', 'kvCache', 'overhead'];
@@ -13,7 +13,7 @@ export interface FitVerdict {
   readonly fits: boolean;
   /** Bytes to spare (fits) or missing (does not), never negative. */
   readonly marginBytes: number;
-  /** The largest part, its bytes and its share of the total. */
+  /** The largest part at the step's peak, its bytes and its share of the peak. */
   readonly largest: { readonly part: MemoryPart; readonly bytes: number; readonly share: number };
 }
 
@@ -26,7 +26,8 @@ export function willItFit(model: string, gpu: string, mode: Mode): FitVerdict | 
   const outcome = estimateMemory({ model, gpu, mode });
   if (!outcome.ok || outcome.result.fits === null) return null;
   const { result } = outcome;
-  const [part, bytes] = PARTS.map((p) => [p, result.perGpu[p]] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+  const peak = result.timeline.find((m) => m.moment === result.peakMoment);
+  const [part, bytes] = PARTS.map((p) => [p, peak?.byCategory[p] ?? 0] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
   return {
     result,
     fits: result.fits === true,
