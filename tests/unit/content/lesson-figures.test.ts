@@ -1,0 +1,105 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { estimateFigure, type FigureUnit } from '../../../src/components/estimate/estimate-figure';
+
+/**
+ * A lesson may not state a figure for a configuration that the engine contradicts: every configuration-specific
+ * figure is an `<Estimate …/>` computed at build time, and this test checks that each one still evaluates, that no
+ * hand-typed figure hides next to a command readers can run, and that no old `estimate:` annotation is left behind.
+ */
+const CONTENT_DIR = join(import.meta.dirname, '../../../content/docs');
+const UNITS: readonly FigureUnit[] = ['GiB', 'GB', 'count', 'seconds', 'text'];
+
+function listPages(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? listPages(path) : /\.mdx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+interface Figure {
+  readonly where: string;
+  readonly flags: string;
+  readonly show: string;
+  readonly unit: FigureUnit;
+  readonly digits: number;
+}
+
+/** One attribute of a component tag: `name="value"` or `name={2}`. */
+function attribute(tag: string, name: string): string | undefined {
+  const match = new RegExp(`\\b${name}=(?:"([^"]*)"|\\{([^}]*)\\})`).exec(tag);
+  return match ? (match[1] ?? match[2]) : undefined;
+}
+
+function figuresIn(path: string): Figure[] {
+  const text = readFileSync(path, 'utf8');
+  return [...text.matchAll(/<Estimate\b[^>]*?\/>/gs)].map((m) => {
+    const tag = m[0];
+    const line = text.slice(0, m.index).split('\n').length;
+    const unit = (attribute(tag, 'unit') ?? 'GiB') as FigureUnit;
+    return {
+      where: `${relative(CONTENT_DIR, path)}:${line}`,
+      flags: attribute(tag, 'flags') ?? '',
+      show: attribute(tag, 'show') ?? 'perGpu.total',
+      unit,
+      digits: Number(attribute(tag, 'digits') ?? '2'),
+    };
+  });
+}
+
+const pages = listPages(CONTENT_DIR);
+const figures = pages.flatMap(figuresIn);
+
+describe('lesson figures come from the engine', () => {
+  test('the lessons state figures through <Estimate/>', () => {
+    expect(figures.length).toBeGreaterThan(50);
+  });
+
+  test.each(figures.map((f) => [f.where, f] as const))('%s evaluates', (_where, figure) => {
+    expect(figure.flags, 'flags attribute').not.toBe('');
+    expect(UNITS).toContain(figure.unit);
+    expect(Number.isInteger(figure.digits) && figure.digits >= 0).toBe(true);
+    const text = estimateFigure(figure.flags, figure.show, figure.unit, figure.digits);
+    expect(text).not.toMatch(/invalid|NaN|Infinity|undefined/);
+    expect(text.length).toBeGreaterThan(0);
+  });
+
+  test.each(pages.map((p) => [relative(CONTENT_DIR, p), p] as const))('%s keeps no `estimate:` annotation', (_name, path) => {
+    const annotated = readFileSync(path, 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (line.includes('{/* estimate:') ? [`${i + 1}: ${line.trim().slice(0, 120)}`] : []));
+    expect(annotated).toEqual([]);
+  });
+
+  test.each(pages.map((p) => [relative(CONTENT_DIR, p), p] as const))(
+    '%s types no GiB/GB figure on a line that shows an estimate command',
+    (_name, path) => {
+      const offending = readFileSync(path, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => {
+          if (!line.includes('estimate -- ')) return [];
+          const withoutComponents = line.replace(/<Estimate\b[^>]*?\/>/g, '');
+          return /\d[\d,]*(\.\d+)?\s*(GiB|GB)\b/.test(withoutComponents) ? [`${i + 1}: ${line.trim().slice(0, 160)}`] : [];
+        });
+      expect(offending).toEqual([]);
+    },
+  );
+});
+
+describe('the figure checks catch what they are meant to', () => {
+  test('a configuration the engine refuses throws', () => {
+    expect(() => estimateFigure('--model llama-3-8b --finetune lora --lora-targets nope', 'perGpu.total', 'GiB')).toThrow(/lora-targets/);
+  });
+
+  test('a path the estimate lacks throws', () => {
+    expect(() => estimateFigure('--model gpt2', 'perGpu.nothing', 'GiB')).toThrow(/perGpu\.nothing/);
+  });
+
+  test('attributes are read from quoted and braced values', () => {
+    const tag = '<Estimate flags="--model gpt2 --seq 512" show="perGpu.weights" unit="GB" digits={1} />';
+    expect([attribute(tag, 'flags'), attribute(tag, 'show'), attribute(tag, 'unit'), attribute(tag, 'digits')]).toEqual([
+      '--model gpt2 --seq 512', 'perGpu.weights', 'GB', '1',
+    ]);
+  });
+});
