@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { estimateFigure, type FigureUnit } from '../../../src/components/estimate/estimate-figure';
+import { estimateFigure, parseFlagString, type FigureUnit } from '../../../src/components/estimate/estimate-figure';
 
 /**
  * A lesson may not state a figure for a configuration that the engine contradicts: every configuration-specific
@@ -87,6 +87,32 @@ describe('lesson figures come from the engine', () => {
   );
 });
 
+/** Flags as a canonical string, so `--a 1 --b` and `--b --a 1` compare equal. */
+function canonicalFlags(flags: string): string {
+  const raw = parseFlagString(flags);
+  return JSON.stringify(Object.keys(raw).sort().map((k) => [k, raw[k]]));
+}
+
+describe('figures next to a command readers can run', () => {
+  test.each(pages.map((p) => [relative(CONTENT_DIR, p), p] as const))(
+    '%s: a line that shows `estimate -- <flags>` next to figures has a figure with exactly those flags',
+    (_name, path) => {
+      const offending = readFileSync(path, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => {
+          const tags = [...line.matchAll(/<Estimate\b[^>]*?\/>/g)].map((m) => attribute(m[0], 'flags') ?? '');
+          if (tags.length === 0) return [];
+          const shown = new Set(tags.map(canonicalFlags));
+          return [...line.matchAll(/`npm run --silent estimate -- ([^`]*)`/g)]
+            .map((m) => (m[1] ?? '').trim())
+            .filter((flags) => !shown.has(canonicalFlags(flags)))
+            .map((flags) => `${i + 1}: estimate -- ${flags}`);
+        });
+      expect(offending).toEqual([]);
+    },
+  );
+});
+
 describe('the figure checks catch what they are meant to', () => {
   test('a configuration the engine refuses throws', () => {
     expect(() => estimateFigure('--model llama-3-8b --finetune lora --lora-targets nope', 'perGpu.total', 'GiB')).toThrow(/lora-targets/);
@@ -94,6 +120,11 @@ describe('the figure checks catch what they are meant to', () => {
 
   test('a path the estimate lacks throws', () => {
     expect(() => estimateFigure('--model gpt2', 'perGpu.nothing', 'GiB')).toThrow(/perGpu\.nothing/);
+  });
+
+  test('flag order does not matter when a figure is matched to its command', () => {
+    expect(canonicalFlags('--model gpt2 --seq 512 --sp')).toBe(canonicalFlags('--sp --seq 512 --model gpt2'));
+    expect(canonicalFlags('--model gpt2 --seq 512')).not.toBe(canonicalFlags('--model gpt2 --seq 1024'));
   });
 
   test('attributes are read from quoted and braced values', () => {
