@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { estimateFigure, parseFlagString, type FigureUnit } from '../../../src/components/estimate/estimate-figure';
+import { estimateFigure, estimateFor, parseFlagString, valueAt, type FigureUnit } from '../../../src/components/estimate/estimate-figure';
 
 /**
  * A lesson may not state a figure for a configuration that the engine contradicts: every configuration-specific
@@ -63,6 +63,13 @@ describe('lesson figures come from the engine', () => {
     const text = estimateFigure(figure.flags, figure.show, figure.unit, figure.digits);
     expect(text).not.toMatch(/invalid|NaN|Infinity|undefined/);
     expect(text.length).toBeGreaterThan(0);
+  });
+
+  // The prose around a fit figure says "X to spare" or "X over": a zero would turn the sentence false, so the
+  // engine flipping a configuration between fits and does-not-fit fails here instead of printing "0.00 GiB over".
+  const fitFigures = figures.filter((f) => f.show === 'spare' || f.show === 'shortfall');
+  test.each(fitFigures.map((f) => [f.where, f] as const))('%s: the fit the prose states still holds', (_where, figure) => {
+    expect(valueAt(estimateFor(figure.flags), figure.show)).toBeGreaterThan(0);
   });
 
   test.each(pages.map((p) => [relative(CONTENT_DIR, p), p] as const))('%s keeps no `estimate:` annotation', (_name, path) => {
