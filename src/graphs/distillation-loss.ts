@@ -14,6 +14,7 @@ import type { GraphBuilder } from './builder.ts';
 import type { FloatDType } from './dtype.ts';
 import { softmaxCrossEntropy } from './loss.ts';
 import * as op from './ops.ts';
+import { LOSS } from './tensor-names.ts';
 
 /** Graph inputs the distillation loss reads besides the student's logits and the labels. */
 export interface DistillationInputs {
@@ -47,6 +48,6 @@ export function distillationLoss(b: GraphBuilder, logits: string, labels: string
     const count = op.cast(b, op.sizeOf(b, labels), b.info(logits).dtype);
     const soft = op.mul(b, op.mul(b, op.div(b, kl, count), op.mul(b, temperature, temperature)), alpha);
     const hard = softmaxCrossEntropy(b, logits, labels, op.sub(b, b.scalarLike(1, alpha), alpha), 'hard_loss');
-    return op.add(b, soft, hard, 'loss');
+    return op.add(b, soft, hard, LOSS);
   });
 }

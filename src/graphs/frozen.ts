@@ -5,10 +5,11 @@
  * keeps the model (GPU buffers included) and are widened only when used.
  */
 import { GraphBuilder } from './builder.ts';
-import { activationName, allParameters, type LayeredModel, type ModelContext } from './model.ts';
+import { allParameters, type LayeredModel, type ModelContext } from './model.ts';
 import * as op from './ops.ts';
 import { prune } from './passes.ts';
 import { quantizeSymmetricInt8 } from './quantize.ts';
+import { activationName } from './tensor-names.ts';
 
 /** How the weights are stored: fp32, or int8 matrices (biases stay fp32, a common choice). */
 export type WeightStorage = 'fp32' | 'int8';

@@ -76,7 +76,3 @@ export function stagesOf(start: number, end: number, withHead: boolean): Stage[]
   return stages;
 }
 
-/** Name of the activation entering layer `l` (and leaving layer l − 1). */
-export function activationName(l: number): string {
-  return `act${l}`;
-}

@@ -3,6 +3,7 @@
  * any length `n` (a parameter or a shard of one, viewed as 1-D): Adam's update, and the sum
  * that accumulates gradients over micro-batches on the device.
  */
+import { ADAM } from './adam.ts';
 import { GraphBuilder } from './builder.ts';
 import * as op from './ops.ts';
 import { prune } from './passes.ts';
@@ -10,14 +11,11 @@ import { prune } from './passes.ts';
 /** The flat length every optimizer graph takes. */
 const N = 'n';
 
-/** Adam's hyper-parameters: PyTorch's defaults (torch.optim.Adam, betas=(0.9, 0.999), eps=1e-8). */
-export const ADAM = { beta1: 0.9, beta2: 0.999, eps: 1e-8 } as const;
-
 /**
  * One Adam step on a flat tensor (Kingma & Ba 2015, arXiv 1412.6980, Algorithm 1, in PyTorch's
  * arrangement of torch.optim.Adam):
  *   m' = β₁m + (1−β₁)g,  v' = β₂v + (1−β₂)g²,  p' = p − (lr/(1−β₁ᵗ)) · m' / (√v' / √(1−β₂ᵗ) + ε).
- * Inputs p, g, m, v ([n]) and the two step-dependent scalars `step_size` = lr/(1−β₁ᵗ) and
+ * Inputs p, g, m, v ([n]) and the two step-dependent scalars (`adamScalars`, adam.ts) `step_size` = lr/(1−β₁ᵗ) and
  * `bias2_sqrt` = √(1−β₂ᵗ); outputs `p_next`, `m_next`, `v_next`.
  */
 export function buildAdamGraph(): GraphBuilder {
@@ -33,11 +31,6 @@ export function buildAdamGraph(): GraphBuilder {
   for (const name of [pNext, mNext, vNext]) b.output(name);
   prune(b);
   return b;
-}
-
-/** The scalars `buildAdamGraph` takes at step t (1-based) for learning rate lr. */
-export function adamScalars(lr: number, t: number): { stepSize: number; bias2Sqrt: number } {
-  return { stepSize: lr / (1 - ADAM.beta1 ** t), bias2Sqrt: Math.sqrt(1 - ADAM.beta2 ** t) };
 }
 
 /** `sum` = a + b over flat tensors: adds a micro-batch's gradients to those accumulated so far. */

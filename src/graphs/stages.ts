@@ -10,12 +10,13 @@
 import { GraphBuilder } from './builder.ts';
 import { backprop, type GradMap } from './autodiff.ts';
 import { computeDtype, declareParameters, masterDtype, type Precision } from './context.ts';
-import { activationName, stagesOf, type LayeredModel, type ModelContext } from './model.ts';
+import { stagesOf, type LayeredModel, type ModelContext } from './model.ts';
 import * as op from './ops.ts';
 import type { ParamSpec } from './params.ts';
 import { externalize, prune } from './passes.ts';
 import type { LayerRange } from './segments.ts';
-import { emitLoss, gradName } from './variants.ts';
+import { activationName, gradName, LOSS_SCALE } from './tensor-names.ts';
+import { emitLoss } from './variants.ts';
 
 /** Options of a stage slice. */
 export interface StageOptions {
@@ -120,7 +121,7 @@ export function buildLossGraph(model: LayeredModel, { precision = 'fp32', accumu
   const params = model.stageParameters('head');
   const { ctx, castTape, computeNames } = declareParameters(b, params, precision);
   const labels = b.input(model.labels.name, model.labels.dtype, model.labels.shape);
-  const scale = accumulate ? b.input('loss_scale', masterDtype(precision), []) : undefined;
+  const scale = accumulate ? b.input(LOSS_SCALE, masterDtype(precision), []) : undefined;
   const head = b.record(() => emitLoss(ctx, model, x, labels, precision, scale));
   b.output(head.result);
   const grads: GradMap = new Map([[head.result, b.scalarLike(1, head.result)]]);

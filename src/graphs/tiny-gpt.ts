@@ -11,6 +11,7 @@ import { gelu, layerNorm, linear } from './layers.ts';
 import { BATCH_DIM, type LayeredModel, type ModelContext, type Stage } from './model.ts';
 import * as op from './ops.ts';
 import type { ParamSpec } from './params.ts';
+import { LABELS, LOGITS, TOKENS } from './tensor-names.ts';
 
 /** Size of a tiny GPT demo model. */
 export interface TinyGptSpec {
@@ -83,8 +84,8 @@ export function createTinyGpt(spec: TinyGptSpec): LayeredModel {
     arch: 'tiny-gpt',
     layers,
     dims: { hidden, layers, heads, seq, vocab },
-    data: { name: 'tokens', dtype: 'int64', shape: [BATCH_DIM, seq] },
-    labels: { name: 'labels', dtype: 'int64', shape: [BATCH_DIM, seq] },
+    data: { name: TOKENS, dtype: 'int64', shape: [BATCH_DIM, seq] },
+    labels: { name: LABELS, dtype: 'int64', shape: [BATCH_DIM, seq] },
     activationShape: [BATCH_DIM, seq, hidden],
     stageParameters,
     emitInput: (ctx, tokens) =>
@@ -97,6 +98,6 @@ export function createTinyGpt(spec: TinyGptSpec): LayeredModel {
         return op.add(ctx.b, afterAttention, linear(ctx, hiddenMlp, `${p}.mlp.w2`, `${p}.mlp.b2`), out);
       }),
     emitHead: (ctx, x) =>
-      ctx.b.scoped('head', () => op.matmul(ctx.b, layerNorm(ctx, x, 'lnf.g', 'lnf.b'), ctx.param('lm_head.w'), 'logits')),
+      ctx.b.scoped('head', () => op.matmul(ctx.b, layerNorm(ctx, x, 'lnf.g', 'lnf.b'), ctx.param('lm_head.w'), LOGITS)),
   };
 }

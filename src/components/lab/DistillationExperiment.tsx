@@ -1,7 +1,8 @@
-import { MEASURED_BATCH } from '../../graphs/distillation/spec';
-import { agreesWithPrediction, AGREEMENT_RATIO } from '../../lab/agreement';
-import { measuredForwardBytes, runDistillation, type DistillationOutcome, type MeasuredModel } from '../../lab/distillation/run';
-import type { ForwardMeasurement } from '../../lab/distillation/protocol';
+import { MEASURED_BATCH } from '../../graphs/runtime';
+import { measuredForwardBytes, runDistillation, type DistillationOutcome, type MeasuredModel } from '../../lab/experiments/distillation/run';
+import { agreementVerdict } from '../../lab/measure/agreement';
+import type { ForwardMeasurement } from '../../lab/measure/distillation';
+import { bytesAbove } from '../../lab/measure/measured-memory';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
 
@@ -53,20 +54,24 @@ export default function DistillationExperiment() {
 }
 
 function atRest(forward: ForwardMeasurement): number {
-  return Math.max(0, forward.atRestBytes - forward.baselineBytes);
+  return bytesAbove(forward.baselineBytes, forward.atRestBytes);
 }
 
 function Results({ outcome }: { outcome: DistillationOutcome }) {
   const models: MeasuredModel<{ forward: ForwardMeasurement; accuracy?: number }>[] = [outcome.teacher, outcome.int8Teacher, { ...outcome.student, result: { ...outcome.student.result, accuracy: outcome.student.result.distilled.accuracy } }];
   const kind = outcome.teacher.result.forward.kind;
-  const { min, max } = AGREEMENT_RATIO[kind];
   const [teacher, int8, student] = models.map((m) => measuredForwardBytes(m.result)) as [number, number, number];
   // The fp32 models' peaks compare with the engine's forward pass; the int8 teacher's weights at
   // rest with the engine's int8 weights line (its peak is explained below, not predicted).
-  const agree =
-    [outcome.teacher, outcome.student].every((m) => agreesWithPrediction(kind, measuredForwardBytes(m.result), m.predictedBytes)) &&
-    agreesWithPrediction(kind, atRest(outcome.int8Teacher.result.forward), outcome.int8Teacher.predictedWeightBytes);
-  const copies = Math.max(0, int8 - atRest(outcome.int8Teacher.result.forward));
+  const verdict = agreementVerdict(
+    kind,
+    [
+      ...[outcome.teacher, outcome.student].map((m) => [measuredForwardBytes(m.result), m.predictedBytes] as const),
+      [atRest(outcome.int8Teacher.result.forward), outcome.int8Teacher.predictedWeightBytes] as const,
+    ],
+    "for the fp32 teacher and the student, and for the int8 teacher's weights at rest",
+  );
+  const copies = bytesAbove(atRest(outcome.int8Teacher.result.forward), int8);
   const { distilled, hardOnly } = outcome.student.result;
   const memoryLabel = kind === 'wasm-heap' ? 'WebAssembly heap growth (coarse high-water mark)' : 'GPU buffers, peak (reserved by onnxruntime-web)';
   return (
@@ -119,11 +124,7 @@ function Results({ outcome }: { outcome: DistillationOutcome }) {
       </p>
       <p>
         {teacher > 0 ? `Measured: the student's forward pass holds ${percent(student / teacher)} of the teacher's; the int8 teacher's holds ${percent(int8 / teacher)}. ` : ''}
-        {outcome.unmeasurable
-          ? ''
-          : agree
-          ? `Measured and predicted agree within this backend's tolerance (${min}–${max}× the prediction) for the fp32 teacher and the student, and for the int8 teacher's weights at rest.`
-          : `Measured and predicted differ by more than this backend's tolerance (${min}–${max}×); the lesson explains where such gaps come from.`}
+        {outcome.unmeasurable ? '' : verdict.sentence}
         {outcome.adapter ? ` Adapter: ${outcome.adapter}.` : ''}
       </p>
     </div>

@@ -1,7 +1,8 @@
-import { agreesWithPrediction, AGREEMENT_RATIO } from '../../lab/agreement';
-import { EXPERIMENTS, type ExperimentId } from '../../lab/experiments';
+import { EXPERIMENTS, type ExperimentId } from '../../lab/experiments/single/experiments';
+import { measuredBytes, runExperiment, type ExperimentOutcome } from '../../lab/experiments/single/run-experiment';
+import { agreementVerdict } from '../../lab/measure/agreement';
+import { bytesAbove } from '../../lab/measure/measured-memory';
 import type { LabSample } from '../../lab/progress';
-import { measuredBytes, runExperiment, type ExperimentOutcome } from '../../lab/run-experiment';
 import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
@@ -80,8 +81,7 @@ function Results({ outcome, tolerance, loop }: { outcome: ExperimentOutcome; tol
   const [before, after] = sides.map((s) => measuredBytes(s.result)) as [number, number];
   const saving = before > 0 ? 1 - after / before : 0;
   const kind = outcome.before.result.memory.kind;
-  const agree = sides.every((s) => agreesWithPrediction(kind, measuredBytes(s.result), s.predictedBytes));
-  const { min, max } = AGREEMENT_RATIO[kind];
+  const verdict = agreementVerdict(kind, sides.map((s) => [measuredBytes(s.result), s.predictedBytes] as const));
   return (
     <div class="lab-results">
       <table class="widget-table">
@@ -108,7 +108,7 @@ function Results({ outcome, tolerance, loop }: { outcome: ExperimentOutcome; tol
                 {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
               </th>
               <td>{MiB(measuredBytes(s.result))}</td>
-              <td>{MiB(Math.max(0, s.result.memory.setupBytes - s.result.memory.baselineBytes))}</td>
+              <td>{MiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
               <td>{MiB(s.predictedBytes)}</td>
               <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
               <td>{s.result.loss.toFixed(4)}</td>
@@ -120,9 +120,7 @@ function Results({ outcome, tolerance, loop }: { outcome: ExperimentOutcome; tol
       <p>
         {saving > 0 ? `Measured saving: ${(saving * 100).toFixed(0)}%. ` : 'No measured saving at these sizes. '}
         {outcome.gradientsPass ? tolerance.passLabel : tolerance.failLabel} (largest relative difference {outcome.gradientDifference.toExponential(1)}).
-        {agree
-          ? ` Measured and predicted agree within this backend's tolerance (${min}–${max}× the prediction).`
-          : ` Measured and predicted differ by more than this backend's tolerance (${min}–${max}×); the lesson explains where such gaps come from.`}
+        {` ${verdict.sentence}`}
         {outcome.backend === 'webgpu' && outcome.before.result.adapter ? ` Adapter: ${outcome.before.result.adapter}.` : ''}
       </p>
       {loop ? (

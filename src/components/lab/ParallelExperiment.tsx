@@ -1,7 +1,8 @@
-import { AGREEMENT_RATIO, agreesWithPrediction } from '../../lab/agreement';
-import { PARALLEL_EXPERIMENTS, type ParallelExperimentId } from '../../lab/cluster/parallel-experiments';
-import { deviceBytes, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/cluster/run-parallel';
-import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/cluster/schedule';
+import { PARALLEL_EXPERIMENTS, type ParallelExperimentId } from '../../lab/experiments/cluster/parallel-experiments';
+import { deviceBytes, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/experiments/cluster/run-parallel';
+import { agreementVerdict } from '../../lab/measure/agreement';
+import { bytesAbove } from '../../lab/measure/measured-memory';
+import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/measure/schedule';
 import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
 import DeviceBars from './DeviceBars';
 import ExperimentFrame from './ExperimentFrame';
@@ -56,8 +57,7 @@ function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: P
   const experiment = PARALLEL_EXPERIMENTS[id];
   const sides = [outcome.before, outcome.after];
   const kind = outcome.before.devices[0]?.memory.kind ?? 'webgpu-buffers';
-  const { min, max } = AGREEMENT_RATIO[kind];
-  const agree = sides.every((s) => agreesWithPrediction(kind, sideBytes(s), s.predictedBytes));
+  const verdict = agreementVerdict(kind, sides.map((s) => [sideBytes(s), s.predictedBytes] as const));
   const saving = 1 - sideBytes(outcome.after) / Math.max(1, sideBytes(outcome.before));
   const spans = outcome.after.devices.flatMap((d) => d.spans);
   const stages = outcome.after.devices.length;
@@ -88,8 +88,8 @@ function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: P
                 <th scope="row">{side.label}</th>
                 <td>GPU {d.rank}</td>
                 <td>{MiB(deviceBytes(d))}</td>
-                <td>{MiB(Math.max(0, d.memory.setupBytes - d.memory.baselineBytes))}</td>
-                <td>{MiB(Math.max(0, d.memory.heldBytes - d.memory.baselineBytes))}</td>
+                <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
+                <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
                 <td>{MiB(side.predictedBytes)}</td>
                 <td>{(d.stepMs / 1000).toFixed(2)} s</td>
               </tr>
@@ -102,9 +102,7 @@ function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: P
         {outcome.equal
           ? `Both sides computed the same ${experiment.compares} (largest relative difference ${outcome.difference.toExponential(1)}).`
           : `The ${experiment.compares} differ between the sides (largest relative difference ${outcome.difference.toExponential(1)}).`}
-        {agree
-          ? ` Measured and predicted agree within this backend's tolerance (${min}–${max}× the prediction).`
-          : ` Measured and predicted differ by more than this backend's tolerance (${min}–${max}×); the lesson explains where such gaps come from.`}
+        {` ${verdict.sentence}`}
         {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter ? ` Adapter: ${outcome.before.devices[0].adapter}.` : ''}
       </p>
       <DeviceBars bars={sides.flatMap((side) => side.devices.map((d) => ({ side: side.label, device: `GPU ${d.rank}`, measuredBytes: deviceBytes(d), predictedBytes: side.predictedBytes })))} />

@@ -19,6 +19,7 @@ import {
   DISTILLATION_LOSS, DISTILLATION_SPLITS, DISTILLATION_TASK, MEASURED_BATCH, STUDENT_SPEC, STUDENT_TRAINING, TEACHER_SPEC, TEACHER_TRAINING,
 } from './spec.ts';
 import { trainWithSgd } from './train.ts';
+import { LOGITS } from '../tensor-names.ts';
 
 /** Folder of the experiment's files under public/models/. */
 export const DISTILLATION_DIR = 'distillation';
@@ -63,7 +64,7 @@ export async function generateDistillation(ort: typeof Ort): Promise<GeneratedDi
     const graph = emit(b, `teacher-${storage}`, 'inference');
     // Accuracy of the stored file itself, so the int8 rounding is included.
     const session = await ort.InferenceSession.create(files.at(-1)?.bytes ?? new Uint8Array(), { executionProviders: ['wasm'] });
-    const logits = (await session.run({ x: new ort.Tensor('float32', test.x, [test.count, DISTILLATION_TASK.inputs]) }))['logits']?.data as Float32Array;
+    const logits = (await session.run({ x: new ort.Tensor('float32', test.x, [test.count, DISTILLATION_TASK.inputs]) }))[LOGITS]?.data as Float32Array;
     await session.release();
     return { graph, weightBytes: storedWeightBytes(b), buildAccuracy: accuracyOf(logits, test.labels, DISTILLATION_TASK.classes) };
   };

@@ -11,6 +11,7 @@ import { serializeModel } from '../serialize.ts';
 import { buildInferenceGraph, buildTrainStepGraph } from '../variants.ts';
 import type { LabelledExamples } from './dataset.ts';
 import type { SgdSchedule } from './spec.ts';
+import { LOGITS, LOSS, nextName } from '../tensor-names.ts';
 
 type OrtModule = typeof Ort;
 
@@ -34,9 +35,9 @@ export async function trainWithSgd(ort: OrtModule, model: LayeredModel, data: La
       };
       for (const p of params) feeds[p.name] = tensor(ort, weights[p.name] ?? new Float32Array(), p.shape);
       const out = await session.run(feeds);
-      const loss = (out['loss']?.data as Float32Array | undefined)?.[0];
+      const loss = (out[LOSS]?.data as Float32Array | undefined)?.[0];
       if (loss === undefined || !Number.isFinite(loss)) throw new Error(`teacher training diverged at step ${step} (loss ${loss})`);
-      weights = Object.fromEntries(params.map((p) => [p.name, out[`next.${p.name}`]?.data as Float32Array]));
+      weights = Object.fromEntries(params.map((p) => [p.name, out[nextName(p.name)]?.data as Float32Array]));
     }
   } finally {
     await session.release();
@@ -50,7 +51,7 @@ export async function predictLogits(ort: OrtModule, model: LayeredModel, weights
   try {
     const feeds: Record<string, Ort.Tensor> = { x: tensor(ort, data.x, [data.count, data.x.length / data.count]) };
     for (const p of allParameters(model)) feeds[p.name] = tensor(ort, weights[p.name] ?? new Float32Array(), p.shape);
-    return (await session.run(feeds))['logits']?.data as Float32Array;
+    return (await session.run(feeds))[LOGITS]?.data as Float32Array;
   } finally {
     await session.release();
   }

@@ -1,6 +1,7 @@
 /** The flat-vector graphs the multi-device experiments run between steps. */
 import { describe, expect, test } from 'vitest';
-import { ADAM, adamScalars, buildAccumulateGraph, buildAdamGraph } from '../../../src/graphs/optimizer.ts';
+import { ADAM, adamScalars } from '../../../src/graphs/adam.ts';
+import { buildAccumulateGraph, buildAdamGraph } from '../../../src/graphs/optimizer.ts';
 import { createRunner, maxRelativeError } from './helpers.ts';
 
 /** torch.optim.Adam's update written out in float64 (docs: pytorch.org/docs/stable/generated/torch.optim.Adam.html). */

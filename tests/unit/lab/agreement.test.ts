@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { agreesWithPrediction } from '../../../src/lab/agreement';
+import { agreesWithPrediction } from '../../../src/lab/measure/agreement';
 
 describe('agreesWithPrediction(kind, measured, predicted)', () => {
   test.each([

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { partitionParameters, shardSizes } from '../../../src/lab/cluster/partition';
-import { idealBubbleFraction, measuredBubbleFraction, oneForwardOneBackward, peakInFlight } from '../../../src/lab/cluster/schedule';
+import { partitionParameters, shardSizes } from '../../../src/lab/measure/partition';
+import { idealBubbleFraction, measuredBubbleFraction, oneForwardOneBackward, peakInFlight } from '../../../src/lab/measure/schedule';
 import { createMlp } from '../../../src/graphs/mlp';
 import { allParameters } from '../../../src/graphs/model';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createRouter } from '../../../src/lab/cluster/collectives';
+import { createRouter } from '../../../src/lab/experiments/cluster/collectives';
 
 const f32 = (...values: number[]) => Float32Array.from(values);
 

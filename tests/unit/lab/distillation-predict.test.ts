@@ -3,7 +3,7 @@ import { STUDENT_SPEC, TEACHER_SPEC } from '../../../src/graphs/distillation/spe
 import { createMlp } from '../../../src/graphs/mlp.ts';
 import { allParameters } from '../../../src/graphs/model.ts';
 import { parameterCount } from '../../../src/graphs/params.ts';
-import { forwardEstimateOptions, predictForwardBytes, predictWeightBytes } from '../../../src/lab/distillation/predict.ts';
+import { forwardEstimateOptions, predictForwardBytes, predictWeightBytes } from '../../../src/lab/experiments/distillation/predict.ts';
 import { countParams, estimateMemory } from '../../../src/memory/index.ts';
 
 describe('distillation predictions', () => {

@@ -2,10 +2,10 @@ import { describe, expect, test } from 'vitest';
 import type { Manifest } from '../../../src/graphs/manifest';
 import { demoCatalog } from '../../../src/graphs/catalog';
 import { generateModel } from '../../../src/graphs/factory';
-import { EXPERIMENTS, findModel } from '../../../src/lab/experiments';
-import { predictSideBytes } from '../../../src/lab/predict';
+import { EXPERIMENTS, findModel } from '../../../src/lab/experiments/single/experiments';
+import { predictSideBytes } from '../../../src/lab/experiments/single/predict';
 import { DEFAULT_LAB_SETTINGS, LAB_LAYERS, LAB_WIDTHS } from '../../../src/lab/settings';
-import { measuredSteps } from '../../../src/lab/warm-up';
+import { measuredSteps } from '../../../src/lab/measure/warm-up';
 
 const manifest = { version: 1, opset: 17, batchDim: 'batch', models: demoCatalog().flatMap((demo) => demo.variants.map((v) => generateModel(demo, v).entry)) } as unknown as Manifest<unknown>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { demoCatalog } from '../../../src/graphs/catalog';
 import { generateModel } from '../../../src/graphs/factory';
-import { planWeightStream, streamedBytesPerStep, streamedWindowBytes } from '../../../src/lab/weight-stream-plan';
+import { planWeightStream, streamedBytesPerStep, streamedWindowBytes } from '../../../src/lab/measure/weight-stream-plan';
 
 const isWeight = (name: string) => /^(w|b)\d+$|^head\./.test(name);
 const run = (...inputs: string[]) => ({ inputs });
