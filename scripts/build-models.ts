@@ -12,7 +12,7 @@ import { generateModel, generateUtility } from '../src/graphs/factory.ts';
 import { buildManifest } from '../src/graphs/manifest.ts';
 import { OPSET } from '../src/graphs/ops.ts';
 import { buildAccumulateGraph, buildAdamGraph } from '../src/graphs/optimizer.ts';
-import { predictLabBytes } from '../src/lab/predict.ts';
+import { predictLabBytes } from '../src/lab/experiments/single/predict.ts';
 import * as ort from 'onnxruntime-web';
 import { DISTILLATION_DIR, generateDistillation } from '../src/graphs/distillation/build.ts';
 

@@ -14,7 +14,7 @@ import type { GraphBuilder } from './builder.ts';
 import type { FloatDType } from './dtype.ts';
 import { softmaxCrossEntropy } from './loss.ts';
 import * as op from './ops.ts';
-import { LOSS } from './tensor-names.ts';
+import { ALPHA, LOSS, TEACHER_LOGITS, TEMPERATURE } from './tensor-names.ts';
 
 /** Graph inputs the distillation loss reads besides the student's logits and the labels. */
 export interface DistillationInputs {
@@ -27,7 +27,7 @@ export interface DistillationInputs {
 }
 
 /** Input names of the distillation step graph. */
-export const DISTILLATION_INPUT_NAMES = { teacherLogits: 'teacher_logits', temperature: 'temperature', alpha: 'alpha' } as const;
+export const DISTILLATION_INPUT_NAMES = { teacherLogits: TEACHER_LOGITS, temperature: TEMPERATURE, alpha: ALPHA } as const;
 
 /** Declares the teacher logits, T and α as graph inputs. */
 export function declareDistillationInputs(b: GraphBuilder, logitsShape: readonly (number | string)[], dtype: FloatDType): DistillationInputs {

@@ -18,6 +18,12 @@ export const LOSS_SCALE = 'loss_scale';
 export const LEARNING_RATE = 'lr';
 /** The model's logits (inference and distillation graphs). */
 export const LOGITS = 'logits';
+/** The distillation step's inputs: the teacher's logits, the temperature T and the soft-term weight α. */
+export const TEACHER_LOGITS = 'teacher_logits';
+/** See `TEACHER_LOGITS`. */
+export const TEMPERATURE = 'temperature';
+/** See `TEACHER_LOGITS`. */
+export const ALPHA = 'alpha';
 
 const GRAD_PREFIX = 'grad.';
 const ACC_IN_PREFIX = 'acc_in.';

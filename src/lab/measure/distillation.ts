@@ -6,7 +6,8 @@
  * goes (ONNXRUNTIME-WEB.md).
  */
 import {
-  accuracyOf, distillationExamples, FEATURES, initWeights, isNext, LABELS, LEARNING_RATE, LOGITS, LOSS, nextName, type DistillationManifest,
+  accuracyOf, ALPHA, distillationExamples, FEATURES, initWeights, isNext, LABELS, LEARNING_RATE, LOGITS, LOSS, nextName, TEACHER_LOGITS, TEMPERATURE,
+  type DistillationManifest,
   type LabelledExamples,
 } from '../../graphs/runtime';
 import type { Executor, Session, Tensor, Tensors } from './executor';
@@ -145,6 +146,24 @@ function initialWeights(run: DistillationRun): Tensors {
   return Object.fromEntries(parameters.map((p) => [p.name, run.exec.store.place({ data: values[p.name] ?? new Float32Array(), dims: p.shape })]));
 }
 
+/** The student's part of the manifest. */
+export type StudentEntry = DistillationManifest['student'];
+
+/**
+ * One SGD step of the student's distillation graph: `data` (x, labels, teacher_logits) and
+ * `weights` in, the loss and the updated weights (`next.*`) out, with soft-target weight `alpha`
+ * (Hinton et al. 2015, arXiv 1503.02531, §2; the loss is built in graphs/distillation-loss.ts).
+ */
+export function studentStep(exec: Executor, step: Session, student: StudentEntry, data: Readonly<Tensors>, weights: Readonly<Tensors>, alpha: number): Promise<Tensors> {
+  return exec.run(step, {
+    ...data,
+    ...weights,
+    [TEMPERATURE]: exec.scalar(student.loss.temperature),
+    [ALPHA]: exec.scalar(alpha),
+    [LEARNING_RATE]: exec.scalar(student.training.lr),
+  });
+}
+
 /**
  * Trains the student from its initial weights with the SGD step graph for the manifest's steps,
  * with soft-target weight `alpha`, and returns its final loss and test accuracy.
@@ -156,21 +175,14 @@ export async function trainStudent(run: DistillationRun, step: Session, inferenc
   // Data and soft targets are uploaded once and reused by every step, like the weights.
   const fixed: Tensors = {
     [FEATURES]: exec.store.place({ data: examples.x, dims: [examples.count, task.inputs] }),
-    teacher_logits: exec.store.place({ data: softTargets, dims: [examples.count, task.classes] }),
+    [TEACHER_LOGITS]: exec.store.place({ data: softTargets, dims: [examples.count, task.classes] }),
   };
   let weights = initialWeights(run);
   let finalLoss = Number.NaN;
   const started = exec.now();
   for (let s = 0; s < student.training.steps; s++) {
     if (s % 20 === 0) exec.progress(`Training the student ${label}: step ${s + 1} of ${student.training.steps}`);
-    const out = await exec.run(step, {
-      ...fixed,
-      ...weights,
-      [LABELS]: exec.host({ data: examples.labels, dims: [examples.count] }),
-      temperature: exec.scalar(student.loss.temperature),
-      alpha: exec.scalar(alpha),
-      [LEARNING_RATE]: exec.scalar(student.training.lr),
-    });
+    const out = await studentStep(exec, step, student, { ...fixed, [LABELS]: exec.host({ data: examples.labels, dims: [examples.count] }) }, weights, alpha);
     // The loss stays on the GPU and is read back only after the last step: a read-back per step
     // would make every step wait for the GPU (slow on software adapters).
     if (s === student.training.steps - 1) {

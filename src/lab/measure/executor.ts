@@ -35,6 +35,8 @@ export interface TensorStore {
   readonly adapter: string | null;
   /** Whether tensors can live in device memory apart from the host (WebGPU). */
   readonly onDevice: boolean;
+  /** Where session outputs meant to stay on the device go (`gpu-buffer` on WebGPU). */
+  readonly keptOutputLocation: 'gpu-buffer' | 'cpu';
   /** The execution provider sessions are created on. */
   readonly executionProvider: OrtModule.InferenceSession.ExecutionProviderConfig;
   /** Races a promise against device errors (OOM, loss) that no promise carries. */
@@ -98,7 +100,7 @@ export function hostTensor(ort: Ort, feed: FeedData): Tensor {
 export function createExecutor({ ort, backend, store, meter, loadGraph, progress = () => {} }: ExecutorParts): Executor {
   const open = async (graph: ManifestGraph, keepOnDevice: (name: string) => boolean = () => false): Promise<Session> => {
     const bytes = await loadGraph(graph.file);
-    const location = Object.fromEntries(graph.outputs.map(({ name }) => [name, store.onDevice && keepOnDevice(name) ? 'gpu-buffer' : 'cpu'] as const));
+    const location = Object.fromEntries(graph.outputs.map(({ name }) => [name, keepOnDevice(name) ? store.keptOutputLocation : 'cpu'] as const));
     return store.guard(ort.InferenceSession.create(bytes, { executionProviders: [store.executionProvider], preferredOutputLocation: location, logSeverityLevel: 3 }));
   };
   return {

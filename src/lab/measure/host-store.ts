@@ -13,6 +13,7 @@ export function hostStore(ort: Ort): TensorStore {
   return {
     adapter: null,
     onDevice: false,
+    keptOutputLocation: 'cpu',
     executionProvider: 'wasm',
     guard: (promise) => promise,
     place: (feed) => hostTensor(ort, feed),

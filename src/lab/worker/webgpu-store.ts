@@ -50,6 +50,7 @@ export function webGpuStore(ort: Ort, device: GPUDevice, adapter: string): Tenso
   return {
     adapter,
     onDevice: true,
+    keptOutputLocation: 'gpu-buffer',
     executionProvider: { name: 'webgpu', device } as const,
     guard: (promise) => Promise.race([promise, failure]),
     place: (feed) => residentTensor(ort, device, feed),
