@@ -43,7 +43,11 @@ const manifest = buildManifest(
   {
     predict: (model) =>
       model.arch === 'mlp' && model.variant.training
-        ? { batch: model.shapes.batch, microBatches: 1, bytes: predictLabBytes(model, { batch: model.shapes.batch, microBatches: 1 }) }
+        ? {
+            batch: model.shapes.batch,
+            microBatches: 1,
+            bytes: predictLabBytes(model, { batch: model.shapes.batch, microBatches: 1 }),
+          }
         : null,
   },
   OPSET,

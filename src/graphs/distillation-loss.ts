@@ -30,7 +30,11 @@ export interface DistillationInputs {
 export const DISTILLATION_INPUT_NAMES = { teacherLogits: TEACHER_LOGITS, temperature: TEMPERATURE, alpha: ALPHA } as const;
 
 /** Declares the teacher logits, T and α as graph inputs. */
-export function declareDistillationInputs(b: GraphBuilder, logitsShape: readonly (number | string)[], dtype: FloatDType): DistillationInputs {
+export function declareDistillationInputs(
+  b: GraphBuilder,
+  logitsShape: readonly (number | string)[],
+  dtype: FloatDType,
+): DistillationInputs {
   return {
     teacherLogits: b.input(DISTILLATION_INPUT_NAMES.teacherLogits, dtype, logitsShape),
     temperature: b.input(DISTILLATION_INPUT_NAMES.temperature, dtype, []),
@@ -39,7 +43,12 @@ export function declareDistillationInputs(b: GraphBuilder, logitsShape: readonly
 }
 
 /** Emits the loss on the student's `logits` (master dtype); returns the scalar named `loss`. */
-export function distillationLoss(b: GraphBuilder, logits: string, labels: string, { teacherLogits, temperature, alpha }: DistillationInputs): string {
+export function distillationLoss(
+  b: GraphBuilder,
+  logits: string,
+  labels: string,
+  { teacherLogits, temperature, alpha }: DistillationInputs,
+): string {
   return b.scoped('distill', () => {
     const logQ = op.logSoftmax(b, op.div(b, logits, temperature));
     const logP = op.logSoftmax(b, op.div(b, teacherLogits, temperature));

@@ -15,7 +15,11 @@ import { activationName } from './tensor-names.ts';
 export type WeightStorage = 'fp32' | 'int8';
 
 /** data → `logits` with the given trained weights baked in. */
-export function buildFrozenInferenceGraph(model: LayeredModel, weights: Readonly<Record<string, Float32Array>>, storage: WeightStorage): GraphBuilder {
+export function buildFrozenInferenceGraph(
+  model: LayeredModel,
+  weights: Readonly<Record<string, Float32Array>>,
+  storage: WeightStorage,
+): GraphBuilder {
   const b = new GraphBuilder(`${model.arch}-frozen-${storage}`);
   const data = b.input(model.data.name, model.data.dtype, model.data.shape);
   const views = new Map<string, string>();

@@ -75,4 +75,3 @@ export function stagesOf(start: number, end: number, withHead: boolean): Stage[]
   if (withHead) stages.push('head');
   return stages;
 }
-

@@ -26,10 +26,7 @@ export function normalizeAxis(axis: number, rank: number): number {
  * The axes to sum a gradient of shape `grad` over so that it takes shape `target`
  * (the reverse of broadcasting): leading extra axes are dropped, size-1 axes kept.
  */
-export function unbroadcastAxes(
-  grad: readonly Dim[],
-  target: readonly Dim[],
-): { dropped: number[]; kept: number[] } {
+export function unbroadcastAxes(grad: readonly Dim[], target: readonly Dim[]): { dropped: number[]; kept: number[] } {
   const lead = grad.length - target.length;
   const dropped: number[] = [];
   const kept: number[] = [];

@@ -70,14 +70,22 @@ export function createTinyGpt(spec: TinyGptSpec): LayeredModel {
     // GPT-2 scales residual projections by 1/√(2L) so the residual stream stays O(1).
     const residualStd = INIT_STD / Math.sqrt(2 * layers);
     return [
-      ones(`${p}.ln1.g`, [h]), zeros(`${p}.ln1.b`, [h]),
-      normal(`${p}.attn.wq`, [h, h]), zeros(`${p}.attn.bq`, [h]),
-      normal(`${p}.attn.wk`, [h, h]), zeros(`${p}.attn.bk`, [h]),
-      normal(`${p}.attn.wv`, [h, h]), zeros(`${p}.attn.bv`, [h]),
-      normal(`${p}.attn.wo`, [h, h], residualStd), zeros(`${p}.attn.bo`, [h]),
-      ones(`${p}.ln2.g`, [h]), zeros(`${p}.ln2.b`, [h]),
-      normal(`${p}.mlp.w1`, [h, 4 * h]), zeros(`${p}.mlp.b1`, [4 * h]),
-      normal(`${p}.mlp.w2`, [4 * h, h], residualStd), zeros(`${p}.mlp.b2`, [h]),
+      ones(`${p}.ln1.g`, [h]),
+      zeros(`${p}.ln1.b`, [h]),
+      normal(`${p}.attn.wq`, [h, h]),
+      zeros(`${p}.attn.bq`, [h]),
+      normal(`${p}.attn.wk`, [h, h]),
+      zeros(`${p}.attn.bk`, [h]),
+      normal(`${p}.attn.wv`, [h, h]),
+      zeros(`${p}.attn.bv`, [h]),
+      normal(`${p}.attn.wo`, [h, h], residualStd),
+      zeros(`${p}.attn.bo`, [h]),
+      ones(`${p}.ln2.g`, [h]),
+      zeros(`${p}.ln2.b`, [h]),
+      normal(`${p}.mlp.w1`, [h, 4 * h]),
+      zeros(`${p}.mlp.b1`, [4 * h]),
+      normal(`${p}.mlp.w2`, [4 * h, h], residualStd),
+      zeros(`${p}.mlp.b2`, [h]),
     ];
   };
   return {
@@ -94,7 +102,10 @@ export function createTinyGpt(spec: TinyGptSpec): LayeredModel {
       ctx.b.scoped(`blk${l}`, () => {
         const p = `blk${l}`;
         const afterAttention = op.add(ctx.b, x, attention(ctx, spec, layerNorm(ctx, x, `${p}.ln1.g`, `${p}.ln1.b`), `${p}.attn`));
-        const hiddenMlp = gelu(ctx, linear(ctx, layerNorm(ctx, afterAttention, `${p}.ln2.g`, `${p}.ln2.b`), `${p}.mlp.w1`, `${p}.mlp.b1`));
+        const hiddenMlp = gelu(
+          ctx,
+          linear(ctx, layerNorm(ctx, afterAttention, `${p}.ln2.g`, `${p}.ln2.b`), `${p}.mlp.w1`, `${p}.mlp.b1`),
+        );
         return op.add(ctx.b, afterAttention, linear(ctx, hiddenMlp, `${p}.mlp.w2`, `${p}.mlp.b2`), out);
       }),
     emitHead: (ctx, x) =>

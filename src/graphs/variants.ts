@@ -67,7 +67,9 @@ export function emitLoss(
   const logits = model.emitHead(ctx, x);
   const master = masterDtype(precision);
   const wide = ctx.dtype === master ? logits : op.cast(ctx.b, logits, master, `logits.${master}`);
-  return distillation === undefined ? softmaxCrossEntropy(ctx.b, wide, labels, scale) : distillationLoss(ctx.b, wide, labels, distillation);
+  return distillation === undefined
+    ? softmaxCrossEntropy(ctx.b, wide, labels, scale)
+    : distillationLoss(ctx.b, wide, labels, distillation);
 }
 
 function addGrad(b: GraphBuilder, grads: GradMap, name: string, g: string): void {
@@ -76,7 +78,13 @@ function addGrad(b: GraphBuilder, grads: GradMap, name: string, g: string): void
 }
 
 /** Emits the outputs for parameter gradients: plain, accumulated or an SGD step. */
-function emitParameterOutputs(b: GraphBuilder, params: readonly ParamSpec[], grads: GradMap, options: TrainStepOptions, precision: Precision): void {
+function emitParameterOutputs(
+  b: GraphBuilder,
+  params: readonly ParamSpec[],
+  grads: GradMap,
+  options: TrainStepOptions,
+  precision: Precision,
+): void {
   const master = masterDtype(precision);
   const lr = options.sgd ? b.input(LEARNING_RATE, master, []) : undefined;
   for (const p of params) {
@@ -120,7 +128,9 @@ export function buildTrainStepGraph(model: LayeredModel, options: TrainStepOptio
   const scale = options.accumulate ? b.input(LOSS_SCALE, masterDtype(precision), []) : undefined;
   if (options.distillation && options.accumulate) throw new Error('distillation with gradient accumulation is not built');
   const classes = model.dims['classes'] ?? model.dims['vocab'];
-  const distillation = options.distillation ? declareDistillationInputs(b, [...model.labels.shape, classes ?? 1], masterDtype(precision)) : undefined;
+  const distillation = options.distillation
+    ? declareDistillationInputs(b, [...model.labels.shape, classes ?? 1], masterDtype(precision))
+    : undefined;
 
   const input = b.record(() => model.emitInput(ctx, data));
   const ranges = recompute === undefined ? [[0, model.layers] as const] : segmentRanges(model.layers, recompute);
@@ -145,7 +155,12 @@ export function buildTrainStepGraph(model: LayeredModel, options: TrainStepOptio
     else backpropRecomputed(b, ctx, model, range, checkpoint, segment.result, grads, wrt, inputWrt.length > 0);
   }
   backprop(b, input.tape, grads, wrt);
-  backprop(b, castTape, grads, params.map((p) => p.name));
+  backprop(
+    b,
+    castTape,
+    grads,
+    params.map((p) => p.name),
+  );
   emitParameterOutputs(b, params, grads, options, precision);
   prune(b);
   return b;

@@ -17,11 +17,20 @@ export interface BackendChoice {
  */
 export async function chooseBackend({ needsF16 }: { needsF16: boolean }): Promise<BackendChoice> {
   if (!('gpu' in navigator) || !navigator.gpu) {
-    return { backend: 'wasm', software: false, reason: 'This browser has no WebGPU (navigator.gpu is missing), so the model ran on the CPU through WebAssembly.' };
+    return {
+      backend: 'wasm',
+      software: false,
+      reason: 'This browser has no WebGPU (navigator.gpu is missing), so the model ran on the CPU through WebAssembly.',
+    };
   }
   const adapter = await navigator.gpu.requestAdapter().catch(() => null);
   if (!adapter) {
-    return { backend: 'wasm', software: false, reason: 'WebGPU is present but offered no adapter (a blocklisted or missing GPU driver), so the model ran through WebAssembly.' };
+    return {
+      backend: 'wasm',
+      software: false,
+      reason:
+        'WebGPU is present but offered no adapter (a blocklisted or missing GPU driver), so the model ran through WebAssembly.',
+    };
   }
   const name = [adapter.info.vendor, adapter.info.architecture].filter(Boolean).join(' ') || 'your GPU';
   const software = isSoftwareAdapter(adapter);
@@ -32,7 +41,11 @@ export async function chooseBackend({ needsF16 }: { needsF16: boolean }): Promis
       reason: `The WebGPU adapter (${name}) has no 16-bit shaders (shader-f16), so both variants ran through WebAssembly, which runs the 16-bit model with casts to fp32 compute.`,
     };
   }
-  return { backend: 'webgpu', software, reason: software ? `Ran on WebGPU (${name}, a software adapter: every kernel ran on the CPU).` : `Ran on WebGPU (${name}).` };
+  return {
+    backend: 'webgpu',
+    software,
+    reason: software ? `Ran on WebGPU (${name}, a software adapter: every kernel ran on the CPU).` : `Ran on WebGPU (${name}).`,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Manifest } from '../graphs/manifest';
+import type { Manifest } from '../graphs/runtime';
 
 /** Where the site serves the generated models (public/models/). */
 export const MODELS_URL = `${import.meta.env.BASE_URL.replace(/\/?$/, '/')}models/`;

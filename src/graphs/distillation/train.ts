@@ -18,9 +18,16 @@ type OrtModule = typeof Ort;
 const tensor = (ort: OrtModule, data: Float32Array, dims: readonly number[]): Ort.Tensor => new ort.Tensor('float32', data, dims);
 
 /** Trains `model` on `data` with plain SGD (cross-entropy); returns the trained fp32 weights. */
-export async function trainWithSgd(ort: OrtModule, model: LayeredModel, data: LabelledExamples, schedule: SgdSchedule): Promise<Record<string, Float32Array>> {
+export async function trainWithSgd(
+  ort: OrtModule,
+  model: LayeredModel,
+  data: LabelledExamples,
+  schedule: SgdSchedule,
+): Promise<Record<string, Float32Array>> {
   const params = allParameters(model);
-  const session = await ort.InferenceSession.create(serializeModel(buildTrainStepGraph(model, { sgd: true })), { executionProviders: ['wasm'] });
+  const session = await ort.InferenceSession.create(serializeModel(buildTrainStepGraph(model, { sgd: true })), {
+    executionProviders: ['wasm'],
+  });
   const width = data.x.length / data.count;
   let weights = initWeights(params, schedule.seed);
   try {
@@ -36,7 +43,8 @@ export async function trainWithSgd(ort: OrtModule, model: LayeredModel, data: La
       for (const p of params) feeds[p.name] = tensor(ort, weights[p.name] ?? new Float32Array(), p.shape);
       const out = await session.run(feeds);
       const loss = (out[LOSS]?.data as Float32Array | undefined)?.[0];
-      if (loss === undefined || !Number.isFinite(loss)) throw new Error(`teacher training diverged at step ${step} (loss ${loss})`);
+      if (loss === undefined || !Number.isFinite(loss))
+        throw new Error(`teacher training diverged at step ${step} (loss ${loss})`);
       weights = Object.fromEntries(params.map((p) => [p.name, out[nextName(p.name)]?.data as Float32Array]));
     }
   } finally {
@@ -46,7 +54,12 @@ export async function trainWithSgd(ort: OrtModule, model: LayeredModel, data: La
 }
 
 /** Logits of `model` with `weights` on `data` (fp32, [count, classes]). */
-export async function predictLogits(ort: OrtModule, model: LayeredModel, weights: Readonly<Record<string, Float32Array>>, data: LabelledExamples): Promise<Float32Array> {
+export async function predictLogits(
+  ort: OrtModule,
+  model: LayeredModel,
+  weights: Readonly<Record<string, Float32Array>>,
+  data: LabelledExamples,
+): Promise<Float32Array> {
   const session = await ort.InferenceSession.create(serializeModel(buildInferenceGraph(model)), { executionProviders: ['wasm'] });
   try {
     const feeds: Record<string, Ort.Tensor> = { x: tensor(ort, data.x, [data.count, data.x.length / data.count]) };

@@ -36,7 +36,11 @@ export interface AgreementVerdict {
  * The verdict every experiment prints under its table: agreement within this kind's tolerance
  * (for `scope`, when the comparison covers only some figures), or a difference the lesson explains.
  */
-export function agreementVerdict(kind: MemoryKind, pairs: readonly (readonly [measured: number, predicted: number])[], scope?: string): AgreementVerdict {
+export function agreementVerdict(
+  kind: MemoryKind,
+  pairs: readonly (readonly [measured: number, predicted: number])[],
+  scope?: string,
+): AgreementVerdict {
   const { min, max } = AGREEMENT_RATIO[kind];
   const agree = pairs.every(([measured, predicted]) => agreesWithPrediction(kind, measured, predicted));
   return {

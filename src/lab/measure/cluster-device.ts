@@ -19,9 +19,14 @@ export interface DeviceRun {
 }
 
 /** The model's initial weights (those `keep` selects), resident on this device. */
-export function placeWeights(run: DeviceRun, model: ManifestModel, keep: (name: string) => boolean = () => true): Map<string, Tensor> {
+export function placeWeights(
+  run: DeviceRun,
+  model: ManifestModel,
+  keep: (name: string) => boolean = () => true,
+): Map<string, Tensor> {
   const weights = new Map<string, Tensor>();
-  for (const [name, feed] of Object.entries(weightFeeds(model, run.seed))) if (keep(name)) weights.set(name, run.exec.store.place(feed));
+  for (const [name, feed] of Object.entries(weightFeeds(model, run.seed)))
+    if (keep(name)) weights.set(name, run.exec.store.place(feed));
   return weights;
 }
 
@@ -41,5 +46,11 @@ export function deviceResult(
   computed: Pick<DeviceResult, 'stepMs' | 'loadMs' | 'loss' | 'tensors' | 'spans'>,
 ): DeviceResult {
   const { exec, comm } = run;
-  return { rank: comm.rank, backend: exec.backend, adapter: exec.store.adapter, memory: measurement.finish(bytes.atRestBytes, bytes.heldBytes), ...computed };
+  return {
+    rank: comm.rank,
+    backend: exec.backend,
+    adapter: exec.store.adapter,
+    memory: measurement.finish(bytes.atRestBytes, bytes.heldBytes),
+    ...computed,
+  };
 }

@@ -6,7 +6,19 @@
  * goes (ONNXRUNTIME-WEB.md).
  */
 import {
-  accuracyOf, ALPHA, distillationExamples, FEATURES, initWeights, isNext, LABELS, LEARNING_RATE, LOGITS, LOSS, nextName, TEACHER_LOGITS, TEMPERATURE,
+  accuracyOf,
+  ALPHA,
+  distillationExamples,
+  FEATURES,
+  initWeights,
+  isNext,
+  LABELS,
+  LEARNING_RATE,
+  LOGITS,
+  LOSS,
+  nextName,
+  TEACHER_LOGITS,
+  TEMPERATURE,
   type DistillationManifest,
   type LabelledExamples,
 } from '../../graphs/runtime';
@@ -67,7 +79,11 @@ export function distillationRun(exec: Executor, manifest: DistillationManifest, 
 }
 
 /** Runs `jobs` in order; the student trains on the fp32 teacher's soft targets (given, or made by an earlier job). */
-export async function runDistillationJobs(run: DistillationRun, jobs: readonly DistillationJob[], softTargets?: Float32Array): Promise<DistillationJobResult[]> {
+export async function runDistillationJobs(
+  run: DistillationRun,
+  jobs: readonly DistillationJob[],
+  softTargets?: Float32Array,
+): Promise<DistillationJobResult[]> {
   const results: DistillationJobResult[] = [];
   let targets = softTargets;
   for (const job of jobs) {
@@ -90,7 +106,12 @@ function firstRows(examples: LabelledExamples, count: number): LabelledExamples 
 }
 
 /** Logits of a forward pass, read back to the host. */
-export async function logitsOf(exec: Executor, session: Session, weights: Readonly<Tensors>, examples: LabelledExamples): Promise<Float32Array> {
+export async function logitsOf(
+  exec: Executor,
+  session: Session,
+  weights: Readonly<Tensors>,
+  examples: LabelledExamples,
+): Promise<Float32Array> {
   const x = exec.host({ data: examples.x, dims: [examples.count, examples.x.length / examples.count] });
   const outputs = await exec.run(session, { ...weights, [FEATURES]: x });
   const logits = outputs[LOGITS];
@@ -104,7 +125,11 @@ export async function logitsOf(exec: Executor, session: Session, weights: Readon
  * Loads a model (`open`) and runs its forward pass on the measured batch twice (the first compiles
  * shaders), counting memory from before the load.
  */
-async function measureForward(run: DistillationRun, label: string, open: () => Promise<{ session: Session; weights: Tensors }>): Promise<{ session: Session; weights: Tensors; forward: ForwardMeasurement }> {
+async function measureForward(
+  run: DistillationRun,
+  label: string,
+  open: () => Promise<{ session: Session; weights: Tensors }>,
+): Promise<{ session: Session; weights: Tensors; forward: ForwardMeasurement }> {
   const { exec } = run;
   const batch = firstRows(run.test, run.batch);
   exec.progress(`${label}: loading`);
@@ -131,7 +156,10 @@ async function runTeacher(run: DistillationRun, job: 'teacher-fp32' | 'teacher-i
   const entry = job === 'teacher-fp32' ? manifest.teacher.fp32 : manifest.teacher.int8;
   const label = job === 'teacher-fp32' ? 'Teacher (fp32)' : 'Teacher (int8)';
   // The weights are initializers inside the file: onnxruntime-web places them at session creation.
-  const { session, forward } = await measureForward(run, label, async () => ({ session: await exec.open(entry.graph), weights: {} }));
+  const { session, forward } = await measureForward(run, label, async () => ({
+    session: await exec.open(entry.graph),
+    weights: {},
+  }));
   exec.progress(`${label}: test accuracy`);
   const accuracy = accuracyOf(await logitsOf(exec, session, {}, run.test), run.test.labels, manifest.task.classes);
   const softTargets = job === 'teacher-fp32' ? await logitsOf(exec, session, {}, studentSet(manifest)) : undefined;
@@ -143,7 +171,9 @@ async function runTeacher(run: DistillationRun, job: 'teacher-fp32' | 'teacher-i
 function initialWeights(run: DistillationRun): Tensors {
   const { parameters, training } = run.manifest.student;
   const values = initWeights(parameters, training.seed);
-  return Object.fromEntries(parameters.map((p) => [p.name, run.exec.store.place({ data: values[p.name] ?? new Float32Array(), dims: p.shape })]));
+  return Object.fromEntries(
+    parameters.map((p) => [p.name, run.exec.store.place({ data: values[p.name] ?? new Float32Array(), dims: p.shape })]),
+  );
 }
 
 /** The student's part of the manifest. */
@@ -154,7 +184,14 @@ export type StudentEntry = DistillationManifest['student'];
  * `weights` in, the loss and the updated weights (`next.*`) out, with soft-target weight `alpha`
  * (Hinton et al. 2015, arXiv 1503.02531, §2; the loss is built in graphs/distillation-loss.ts).
  */
-export function studentStep(exec: Executor, step: Session, student: StudentEntry, data: Readonly<Tensors>, weights: Readonly<Tensors>, alpha: number): Promise<Tensors> {
+export function studentStep(
+  exec: Executor,
+  step: Session,
+  student: StudentEntry,
+  data: Readonly<Tensors>,
+  weights: Readonly<Tensors>,
+  alpha: number,
+): Promise<Tensors> {
   return exec.run(step, {
     ...data,
     ...weights,
@@ -168,7 +205,14 @@ export function studentStep(exec: Executor, step: Session, student: StudentEntry
  * Trains the student from its initial weights with the SGD step graph for the manifest's steps,
  * with soft-target weight `alpha`, and returns its final loss and test accuracy.
  */
-export async function trainStudent(run: DistillationRun, step: Session, inference: Session, softTargets: Float32Array, alpha: number, label: string): Promise<StudentRun> {
+export async function trainStudent(
+  run: DistillationRun,
+  step: Session,
+  inference: Session,
+  softTargets: Float32Array,
+  alpha: number,
+  label: string,
+): Promise<StudentRun> {
   const { exec, manifest } = run;
   const { student, task } = manifest;
   const examples = studentSet(manifest);
@@ -182,13 +226,21 @@ export async function trainStudent(run: DistillationRun, step: Session, inferenc
   const started = exec.now();
   for (let s = 0; s < student.training.steps; s++) {
     if (s % 20 === 0) exec.progress(`Training the student ${label}: step ${s + 1} of ${student.training.steps}`);
-    const out = await studentStep(exec, step, student, { ...fixed, [LABELS]: exec.host({ data: examples.labels, dims: [examples.count] }) }, weights, alpha);
+    const out = await studentStep(
+      exec,
+      step,
+      student,
+      { ...fixed, [LABELS]: exec.host({ data: examples.labels, dims: [examples.count] }) },
+      weights,
+      alpha,
+    );
     // The loss stays on the GPU and is read back only after the last step: a read-back per step
     // would make every step wait for the GPU (slow on software adapters).
     if (s === student.training.steps - 1) {
       const loss = out[LOSS];
       finalLoss = loss ? ((await exec.read(loss))[0] ?? Number.NaN) : Number.NaN;
-      if (!Number.isFinite(finalLoss)) throw new Error(`student training diverged (final loss ${finalLoss}); the experiment's settings are broken`);
+      if (!Number.isFinite(finalLoss))
+        throw new Error(`student training diverged (final loss ${finalLoss}); the experiment's settings are broken`);
     }
     out[LOSS]?.dispose();
     for (const tensor of Object.values(weights)) tensor.dispose();
@@ -205,7 +257,11 @@ async function runStudent(run: DistillationRun, softTargets: Float32Array): Prom
   const { exec, manifest } = run;
   const { student } = manifest;
   // Measured first, before training grows the WebAssembly heap; memory does not depend on the values.
-  const { session: inference, weights: untrained, forward } = await measureForward(run, 'Student', async () => ({
+  const {
+    session: inference,
+    weights: untrained,
+    forward,
+  } = await measureForward(run, 'Student', async () => ({
     session: await exec.open(student.inference),
     weights: initialWeights(run),
   }));

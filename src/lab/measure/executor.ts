@@ -93,15 +93,25 @@ export interface ExecutorParts {
 
 /** A host tensor for typed feed data. */
 export function hostTensor(ort: Ort, feed: FeedData): Tensor {
-  return feed.data instanceof BigInt64Array ? new ort.Tensor('int64', feed.data, feed.dims) : new ort.Tensor('float32', feed.data, feed.dims);
+  return feed.data instanceof BigInt64Array
+    ? new ort.Tensor('int64', feed.data, feed.dims)
+    : new ort.Tensor('float32', feed.data, feed.dims);
 }
 
 /** An executor over a tensor store, a meter and a graph loader. */
 export function createExecutor({ ort, backend, store, meter, loadGraph, progress = () => {} }: ExecutorParts): Executor {
   const open = async (graph: ManifestGraph, keepOnDevice: (name: string) => boolean = () => false): Promise<Session> => {
     const bytes = await loadGraph(graph.file);
-    const location = Object.fromEntries(graph.outputs.map(({ name }) => [name, keepOnDevice(name) ? store.keptOutputLocation : 'cpu'] as const));
-    return store.guard(ort.InferenceSession.create(bytes, { executionProviders: [store.executionProvider], preferredOutputLocation: location, logSeverityLevel: 3 }));
+    const location = Object.fromEntries(
+      graph.outputs.map(({ name }) => [name, keepOnDevice(name) ? store.keptOutputLocation : 'cpu'] as const),
+    );
+    return store.guard(
+      ort.InferenceSession.create(bytes, {
+        executionProviders: [store.executionProvider],
+        preferredOutputLocation: location,
+        logSeverityLevel: 3,
+      }),
+    );
   };
   return {
     ort,

@@ -7,7 +7,13 @@ export interface FeedData {
 }
 
 /** The data and labels of examples [start, start + count) of a step's batch. */
-export function batchSlice(model: ManifestModel, batch: number, seed: number, start: number, count: number): Record<string, FeedData> {
+export function batchSlice(
+  model: ManifestModel,
+  batch: number,
+  seed: number,
+  start: number,
+  count: number,
+): Record<string, FeedData> {
   const { shapes } = model;
   const shape: BatchShape =
     model.arch === 'mlp'
@@ -21,7 +27,10 @@ export function batchSlice(model: ManifestModel, batch: number, seed: number, st
   const labelDims = model.arch === 'mlp' ? [] : [shapes.seq ?? 0];
   return {
     [inputName]: { data: full.data.slice(start * perExample, (start + count) * perExample), dims: [count, ...rowDims] },
-    [LABELS]: { data: full.labels.slice(start * labelsPerExample, (start + count) * labelsPerExample), dims: [count, ...labelDims] },
+    [LABELS]: {
+      data: full.labels.slice(start * labelsPerExample, (start + count) * labelsPerExample),
+      dims: [count, ...labelDims],
+    },
   };
 }
 

@@ -6,7 +6,8 @@
 import { hostTensor, type Ort, type Tensor, type TensorStore } from './executor';
 
 /** The message a weight stream without a device fails with. */
-export const NO_DEVICE_TO_STREAM = 'Streaming weights needs a WebGPU device: on WebAssembly there is no GPU memory to offload from.';
+export const NO_DEVICE_TO_STREAM =
+  'Streaming weights needs a WebGPU device: on WebAssembly there is no GPU memory to offload from.';
 
 /** A tensor store on the host, running sessions on the WASM execution provider. */
 export function hostStore(ort: Ort): TensorStore {

@@ -67,7 +67,9 @@ export function createMeter(tracker: MemoryTracker, heap?: HeapSize, now: () => 
             atRestBytes,
             heldBytes,
             phases: heap ? [] : snapshot.phases,
-            timeline: heap ? heapTimeline : snapshot.timeline.slice(timelineStart).map((p) => ({ t: p.t - startT, bytes: p.bytes - baselineBytes })),
+            timeline: heap
+              ? heapTimeline
+              : snapshot.timeline.slice(timelineStart).map((p) => ({ t: p.t - startT, bytes: p.bytes - baselineBytes })),
           };
         },
       };

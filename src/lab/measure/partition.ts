@@ -23,7 +23,11 @@ export function partitionParameters(parameters: readonly ParamSpec[], devices: n
 }
 
 /** Scalars each device holds under `owners`. */
-export function shardSizes(parameters: readonly ParamSpec[], owners: Readonly<Record<string, number>>, devices: number): number[] {
+export function shardSizes(
+  parameters: readonly ParamSpec[],
+  owners: Readonly<Record<string, number>>,
+  devices: number,
+): number[] {
   const sizes = new Array<number>(devices).fill(0);
   for (const p of parameters) {
     const rank = owners[p.name] ?? 0;

@@ -4,7 +4,16 @@
  * and gradients from the stage after, and accumulates its parameters' gradients over the
  * micro-batches on the device.
  */
-import { activationName, FEATURES, gradName, gradientOf, LABELS, LOSS, type ManifestGraph, type ManifestModel } from '../../graphs/runtime';
+import {
+  activationName,
+  FEATURES,
+  gradName,
+  gradientOf,
+  LABELS,
+  LOSS,
+  type ManifestGraph,
+  type ManifestModel,
+} from '../../graphs/runtime';
 import { deviceResult, elementCount, placeWeights, type DeviceRun } from './cluster-device';
 import type { ComputeSpan, DeviceResult, PipelineJob } from './cluster-jobs';
 import type { Session, Tensor, Tensors } from './executor';
@@ -13,17 +22,23 @@ import { feedsFor } from './run-plan';
 import { oneForwardOneBackward } from './schedule';
 
 /** The graphs stage `rank` runs: its forward and backward slice, and the loss on the last stage. */
-function stageGraphs(job: PipelineJob, rank: number, size: number): { forward: ManifestGraph; backward: ManifestGraph; loss: ManifestGraph | undefined } {
+function stageGraphs(
+  job: PipelineJob,
+  rank: number,
+  size: number,
+): { forward: ManifestGraph; backward: ManifestGraph; loss: ManifestGraph | undefined } {
   const range = job.model.variant.ranges?.[rank];
   if (!range || job.model.variant.ranges?.length !== size) throw new Error(`${job.model.id} has no ${size}-stage split`);
-  const slice = (role: ManifestGraph['role']) => job.model.graphs.find((g) => g.role === role && g.layers?.[0] === range[0] && g.layers[1] === range[1]);
+  const slice = (role: ManifestGraph['role']) =>
+    job.model.graphs.find((g) => g.role === role && g.layers?.[0] === range[0] && g.layers[1] === range[1]);
   const forward = slice('stage-forward');
   const backward = slice('stage-backward');
   if (!forward || !backward) throw new Error(`${job.model.id} has no graphs for layers ${range[0]}–${range[1]}`);
   return { forward, backward, loss: rank === size - 1 ? job.model.graphs.find((g) => g.role === 'loss') : undefined };
 }
 
-const inputsOf = (graphs: readonly (ManifestGraph | undefined)[]): Set<string> => new Set(graphs.flatMap((g) => g?.inputs.map((i) => i.name) ?? []));
+const inputsOf = (graphs: readonly (ManifestGraph | undefined)[]): Set<string> =>
+  new Set(graphs.flatMap((g) => g?.inputs.map((i) => i.name) ?? []));
 
 /** A stage ready to run micro-batches: its graphs and sessions, weights, and the names it passes on. */
 interface Stage {
@@ -33,7 +48,12 @@ interface Stage {
   /** Examples per micro-batch. */
   readonly micro: number;
   readonly graphs: ReturnType<typeof stageGraphs>;
-  readonly sessions: { readonly forward: Session; readonly backward: Session; readonly loss: Session | undefined; readonly accumulate: Session };
+  readonly sessions: {
+    readonly forward: Session;
+    readonly backward: Session;
+    readonly loss: Session | undefined;
+    readonly accumulate: Session;
+  };
   readonly weights: ReadonlyMap<string, Tensor>;
   /** Flat lengths of this stage's parameters. */
   readonly lengths: ReadonlyMap<string, number>;
@@ -52,7 +72,14 @@ function stageParameter(stage: Stage, name: string): string | undefined {
 
 /** Runs one of the stage's graphs over `env`. */
 function runGraph(stage: Stage, session: Session, env: ReadonlyMap<string, Tensor>, graph: ManifestGraph): Promise<Tensors> {
-  return stage.run.exec.run(session, feedsFor(graph.file, graph.inputs.map((i) => i.name), (name) => env.get(name)));
+  return stage.run.exec.run(
+    session,
+    feedsFor(
+      graph.file,
+      graph.inputs.map((i) => i.name),
+      (name) => env.get(name),
+    ),
+  );
 }
 
 /** A received tensor lands in this device's memory, as a P2P copy would. */
@@ -69,15 +96,22 @@ const epochNow = (stage: Stage): number => performance.timeOrigin + stage.run.ex
  * One micro-batch's forward through the stage (and the loss on the last stage). Returns what the
  * micro-batch holds until its backward, and its loss (NaN before the last stage).
  */
-async function forwardMicroBatch(stage: Stage, step: number, microIndex: number, spans: ComputeSpan[]): Promise<{ held: Map<string, Tensor>; loss: number }> {
+async function forwardMicroBatch(
+  stage: Stage,
+  step: number,
+  microIndex: number,
+  spans: ComputeSpan[],
+): Promise<{ held: Map<string, Tensor>; loss: number }> {
   const { run, graphs, sessions } = stage;
   const { exec, comm } = run;
   const key = `step${step}/micro${microIndex}`;
   const data = batchSlice(stage.model, stage.job.batch, run.seed, microIndex * stage.micro, stage.micro);
-  const input = comm.rank === 0 ? exec.host(data[FEATURES] ?? { data: new Float32Array(), dims: [] }) : await receive(stage, `act/${key}`);
+  const input =
+    comm.rank === 0 ? exec.host(data[FEATURES] ?? { data: new Float32Array(), dims: [] }) : await receive(stage, `act/${key}`);
   const env = new Map<string, Tensor>([...stage.weights, [stage.inputName, input]]);
   const start = epochNow(stage);
-  for (const [name, tensor] of Object.entries(await runGraph(stage, sessions.forward, env, graphs.forward))) env.set(name, tensor);
+  for (const [name, tensor] of Object.entries(await runGraph(stage, sessions.forward, env, graphs.forward)))
+    env.set(name, tensor);
   let loss = Number.NaN;
   if (sessions.loss && graphs.loss) {
     env.set(LABELS, exec.host(data[LABELS] ?? { data: new BigInt64Array(), dims: [] }));
@@ -105,7 +139,14 @@ async function forwardMicroBatch(stage: Stage, step: number, microIndex: number,
  * graph's), the input gradient sent back, and this micro-batch's parameter gradients added to
  * those accumulated so far (on the device, with the accumulate graph).
  */
-async function backwardMicroBatch(stage: Stage, step: number, microIndex: number, env: Map<string, Tensor>, accumulated: Map<string, Tensor>, spans: ComputeSpan[]): Promise<void> {
+async function backwardMicroBatch(
+  stage: Stage,
+  step: number,
+  microIndex: number,
+  env: Map<string, Tensor>,
+  accumulated: Map<string, Tensor>,
+  spans: ComputeSpan[],
+): Promise<void> {
   const { run, graphs, sessions } = stage;
   const { exec, comm } = run;
   const key = `step${step}/micro${microIndex}`;
@@ -126,7 +167,10 @@ async function backwardMicroBatch(stage: Stage, step: number, microIndex: number
       continue;
     }
     const length = stage.lengths.get(parameter) ?? 0;
-    const { sum } = await exec.run(sessions.accumulate, { a: exec.store.flatView(previous, length), b: exec.store.flatView(tensor, length) });
+    const { sum } = await exec.run(sessions.accumulate, {
+      a: exec.store.flatView(previous, length),
+      b: exec.store.flatView(tensor, length),
+    });
     previous.dispose();
     tensor.dispose();
     accumulated.set(parameter, sum as Tensor);
@@ -215,5 +259,10 @@ export async function runPipelineStage(run: DeviceRun, job: PipelineJob): Promis
   for (const tensor of [...accumulated.values(), ...stage.weights.values()]) tensor.dispose();
   const { forward, backward, accumulate, loss } = stage.sessions;
   for (const session of [forward, backward, accumulate, ...(loss ? [loss] : [])]) await session.release();
-  return deviceResult(run, measurement, { atRestBytes, heldBytes }, { stepMs, loadMs: stage.loadMs, loss: rank === size - 1 ? lossSum / job.microBatches : Number.NaN, tensors, spans });
+  return deviceResult(
+    run,
+    measurement,
+    { atRestBytes, heldBytes },
+    { stepMs, loadMs: stage.loadMs, loss: rank === size - 1 ? lossSum / job.microBatches : Number.NaN, tensors, spans },
+  );
 }

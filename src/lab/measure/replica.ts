@@ -52,14 +52,20 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
   // Adam's two moments per parameter, zero before the first step (torch.optim.Adam allocates
   // them at the first step; placing them up front shows them in "at rest").
   const moments = new Map<string, Moments>();
-  if (optimizer) for (const [name, length] of lengths) if (keeps(name)) moments.set(name, { m: placeZeros(run, length), v: placeZeros(run, length) });
+  if (optimizer)
+    for (const [name, length] of lengths)
+      if (keeps(name)) moments.set(name, { m: placeZeros(run, length), v: placeZeros(run, length) });
   const atRestBytes = measurement.counted();
 
   const parameterOf = (name: string): string | undefined => {
     const parameter = gradientOf(name);
     return parameter !== undefined && lengths.has(parameter) ? parameter : undefined;
   };
-  const plan = planStep(model.graphs, new Set([...weights.keys(), FEATURES, TOKENS, LABELS]), (name) => name === LOSS || parameterOf(name) !== undefined);
+  const plan = planStep(
+    model.graphs,
+    new Set([...weights.keys(), FEATURES, TOKENS, LABELS]),
+    (name) => name === LOSS || parameterOf(name) !== undefined,
+  );
   let grads = new Map<string, Tensor>();
   let loss = 0;
   let stepMs = 0;
@@ -81,17 +87,32 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
           env.get(gradName(parameter))?.dispose();
           env.delete(gradName(parameter));
         }
-        const reduced = await comm.collective(`step${step}/bucket${index}`, sharded ? { op: 'reduce-scatter-mean', owners } : { op: 'all-reduce-mean' }, values);
-        for (const [parameter, mean] of Object.entries(reduced)) exec.store.overwrite(env.get(gradName(parameter)) as Tensor, mean);
+        const reduced = await comm.collective(
+          `step${step}/bucket${index}`,
+          sharded ? { op: 'reduce-scatter-mean', owners } : { op: 'all-reduce-mean' },
+          values,
+        );
+        for (const [parameter, mean] of Object.entries(reduced))
+          exec.store.overwrite(env.get(gradName(parameter)) as Tensor, mean);
       },
     });
     loss = (await exec.read(env.get(LOSS) as Tensor))[0] ?? Number.NaN;
     env.get(LOSS)?.dispose();
-    grads = new Map([...env].flatMap(([name, tensor]) => {
-      const parameter = parameterOf(name);
-      return parameter === undefined ? [] : [[parameter, tensor] as const];
-    }));
-    if (optimizer) await adamStep(run, adam, step + 1, optimizer.learningRate, { weights, grads, moments, lengths }, sharded ? `step${step}/weights` : undefined);
+    grads = new Map(
+      [...env].flatMap(([name, tensor]) => {
+        const parameter = parameterOf(name);
+        return parameter === undefined ? [] : [[parameter, tensor] as const];
+      }),
+    );
+    if (optimizer)
+      await adamStep(
+        run,
+        adam,
+        step + 1,
+        optimizer.learningRate,
+        { weights, grads, moments, lengths },
+        sharded ? `step${step}/weights` : undefined,
+      );
     stepMs = exec.now() - stepStart;
     exec.progress(`step ${step + 1} of ${run.steps}`, { step: step + 1, bytes: measurement.aboveBaseline() });
   }
@@ -101,7 +122,8 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
   const compared = optimizer ? weights : grads;
   const tensors: Record<string, Float32Array> = {};
   for (const [name, tensor] of compared) tensors[name] = await exec.read(tensor);
-  for (const tensor of [...grads.values(), ...weights.values(), ...[...moments.values()].flatMap((s) => [s.m, s.v])]) tensor.dispose();
+  for (const tensor of [...grads.values(), ...weights.values(), ...[...moments.values()].flatMap((s) => [s.m, s.v])])
+    tensor.dispose();
   for (const session of [...sessions, ...(adam ? [adam] : [])]) await session.release();
   return deviceResult(run, measurement, { atRestBytes, heldBytes }, { stepMs, loadMs, loss, tensors, spans: [] });
 }
@@ -110,7 +132,14 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
  * Adam on the parameters whose moments this device holds. Replicas (no `gatherKey`) update
  * their own copy in place; shards send their updated slice and gather everyone's.
  */
-async function adamStep(run: DeviceRun, adam: Session | undefined, t: number, learningRate: number, state: OptimizerState, gatherKey: string | undefined): Promise<void> {
+async function adamStep(
+  run: DeviceRun,
+  adam: Session | undefined,
+  t: number,
+  learningRate: number,
+  state: OptimizerState,
+  gatherKey: string | undefined,
+): Promise<void> {
   const { exec, comm } = run;
   if (!adam) throw new Error('no Adam graph loaded');
   const { stepSize, bias2Sqrt } = adamScalars(learningRate, t);

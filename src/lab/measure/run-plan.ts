@@ -15,7 +15,11 @@ export interface PlanHooks {
 }
 
 /** The tensors graph `file` reads, by name, from `find`; a missing one is an error naming it. */
-export function feedsFor(file: string, inputs: readonly string[], find: (name: string) => Tensor | undefined): Record<string, Tensor> {
+export function feedsFor(
+  file: string,
+  inputs: readonly string[],
+  find: (name: string) => Tensor | undefined,
+): Record<string, Tensor> {
   const feeds: Record<string, Tensor> = {};
   for (const name of inputs) {
     const tensor = find(name);

@@ -17,7 +17,8 @@ export function oneForwardOneBackward(stage: number, stages: number, microBatche
   const warmup = Math.min(stages - stage - 1, microBatches);
   const ops: PipelineOp[] = [];
   for (let m = 0; m < warmup; m++) ops.push({ kind: 'forward', micro: m });
-  for (let i = 0; i < microBatches - warmup; i++) ops.push({ kind: 'forward', micro: warmup + i }, { kind: 'backward', micro: i });
+  for (let i = 0; i < microBatches - warmup; i++)
+    ops.push({ kind: 'forward', micro: warmup + i }, { kind: 'backward', micro: i });
   for (let m = microBatches - warmup; m < microBatches; m++) ops.push({ kind: 'backward', micro: m });
   return ops;
 }
@@ -45,7 +46,10 @@ export function idealBubbleFraction(stages: number, microBatches: number): numbe
  * The idle share of `devices` devices' time between the first span's start and the last span's
  * end: 1 − busy / (devices × elapsed). Measured, so it includes uneven stages and transfer waits.
  */
-export function measuredBubbleFraction(spans: readonly { readonly start: number; readonly end: number }[], devices: number): number {
+export function measuredBubbleFraction(
+  spans: readonly { readonly start: number; readonly end: number }[],
+  devices: number,
+): number {
   if (spans.length === 0 || devices < 1) return 0;
   const start = Math.min(...spans.map((s) => s.start));
   const end = Math.max(...spans.map((s) => s.end));

@@ -3,7 +3,18 @@
  * (each split into micro-batches where the variant accumulates), and report what was counted,
  * the loss and the gradients. The step loop of every single-device experiment.
  */
-import { accInName, accOutName, FEATURES, gradName, isAccOut, LABELS, LOSS, LOSS_SCALE, TOKENS, type ManifestModel } from '../../graphs/runtime';
+import {
+  accInName,
+  accOutName,
+  FEATURES,
+  gradName,
+  isAccOut,
+  LABELS,
+  LOSS,
+  LOSS_SCALE,
+  TOKENS,
+  type ManifestModel,
+} from '../../graphs/runtime';
 import type { Backend } from '../protocol';
 import type { Executor, Session, Tensor, Tensors } from './executor';
 import { batchSlice, weightFeeds } from './feeds';
@@ -107,12 +118,22 @@ async function openVariant(exec: Executor, spec: VariantSpec): Promise<OpenVaria
   const loadMs = exec.now() - loadStart;
 
   const weightData = weightFeeds(model, spec.seed);
-  const external = new Set([...Object.keys(weightData), FEATURES, TOKENS, LABELS, LOSS_SCALE, ...model.parameters.map((p) => accInName(p.name))]);
+  const external = new Set([
+    ...Object.keys(weightData),
+    FEATURES,
+    TOKENS,
+    LABELS,
+    LOSS_SCALE,
+    ...model.parameters.map((p) => accInName(p.name)),
+  ]);
   const plan = planStep(model.graphs, external, isResult);
   // Resident: on WebGPU the weights are uploaded once, shared by every graph of the step, as a
   // framework keeps them (fed as host tensors, each session would upload its own copy).
   // Streamed: they stay host arrays and each graph's are uploaded around its run.
-  const placement = spec.weights === 'streamed' ? streamedWeights(exec.store, weightData, plan, exec.now) : residentWeights(exec.store, weightData);
+  const placement =
+    spec.weights === 'streamed'
+      ? streamedWeights(exec.store, weightData, plan, exec.now)
+      : residentWeights(exec.store, weightData);
   return { sessions, plan, placement, parameterGradients, isResult, loadMs };
 }
 
@@ -131,15 +152,21 @@ async function step(exec: Executor, spec: VariantSpec, open: OpenVariant, measur
   const { model } = spec;
   const microBatches = model.variant.accumulate ? spec.microBatches : 1;
   const microBatch = spec.batch / microBatches;
-  if (!Number.isInteger(microBatch) || microBatch < 1) throw new Error(`batch ${spec.batch} does not split into ${microBatches} micro-batches`);
+  if (!Number.isInteger(microBatch) || microBatch < 1)
+    throw new Error(`batch ${spec.batch} does not split into ${microBatches} micro-batches`);
   let results: Tensors = {};
   let loss = 0;
   let downloadedBytes = 0;
   let accumulators: Tensors = Object.fromEntries(
-    model.parameters.map((p) => [accInName(p.name), exec.host({ data: new Float32Array(p.shape.reduce((a, b) => a * b, 1)), dims: p.shape })]),
+    model.parameters.map((p) => [
+      accInName(p.name),
+      exec.host({ data: new Float32Array(p.shape.reduce((a, b) => a * b, 1)), dims: p.shape }),
+    ]),
   );
   for (let micro = 0; micro < microBatches; micro++) {
-    const data = Object.entries(batchSlice(model, spec.batch, spec.seed, micro * microBatch, microBatch)).map(([n, f]) => [n, exec.host(f)] as const);
+    const data = Object.entries(batchSlice(model, spec.batch, spec.seed, micro * microBatch, microBatch)).map(
+      ([n, f]) => [n, exec.host(f)] as const,
+    );
     const env = new Map<string, Tensor>([...data, ...Object.entries(accumulators)]);
     env.set(LOSS_SCALE, exec.scalar(1 / microBatches));
     await runPlan(open.plan, open.sessions, env, exec, {
@@ -150,7 +177,8 @@ async function step(exec: Executor, spec: VariantSpec, open: OpenVariant, measur
         open.placement.release(index);
         measurement.sample();
         for (const [name, tensor] of Object.entries(outputs)) {
-          if (exec.store.onDevice && tensor.location === 'cpu' && open.parameterGradients.has(name)) downloadedBytes += (tensor.data as Float32Array).byteLength;
+          if (exec.store.onDevice && tensor.location === 'cpu' && open.parameterGradients.has(name))
+            downloadedBytes += (tensor.data as Float32Array).byteLength;
         }
       },
     });
@@ -171,7 +199,11 @@ async function step(exec: Executor, spec: VariantSpec, open: OpenVariant, measur
 }
 
 /** The step's parameter gradients on the host, by parameter name. */
-async function gradientsOf(exec: Executor, model: ManifestModel, results: Readonly<Tensors>): Promise<Record<string, Float32Array>> {
+async function gradientsOf(
+  exec: Executor,
+  model: ManifestModel,
+  results: Readonly<Tensors>,
+): Promise<Record<string, Float32Array>> {
   const gradients: Record<string, Float32Array> = {};
   for (const p of model.parameters) {
     const tensor = results[gradName(p.name)] ?? results[accOutName(p.name)];

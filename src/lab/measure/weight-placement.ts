@@ -45,7 +45,12 @@ export function residentWeights(store: TensorStore, feeds: Readonly<Record<strin
  * and after it those the next run does not read are destroyed. Each upload is a fresh storage
  * buffer, so the memory tracker sees it come and go.
  */
-export function streamedWeights(store: TensorStore, feeds: Readonly<Record<string, FeedData>>, runs: readonly StreamedRun[], now: () => number = () => performance.now()): WeightPlacement {
+export function streamedWeights(
+  store: TensorStore,
+  feeds: Readonly<Record<string, FeedData>>,
+  runs: readonly StreamedRun[],
+  now: () => number = () => performance.now(),
+): WeightPlacement {
   if (!store.onDevice) throw new Error(NO_DEVICE_TO_STREAM);
   const plan = planWeightStream(runs, (name) => name in feeds);
   const live = new Map<string, Tensor>();

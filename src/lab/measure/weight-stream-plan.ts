@@ -62,6 +62,9 @@ export function streamedBytesPerStep(plan: readonly WeightStreamStep[], bytesOf:
 export function streamedWindowBytes(plan: readonly WeightStreamStep[], bytesOf: (name: string) => number): number {
   return plan.reduce((most, step, index) => {
     const held = new Set([...step.weights, ...(plan[index + 1]?.weights ?? [])]);
-    return Math.max(most, [...held].reduce((s, name) => s + bytesOf(name), 0));
+    return Math.max(
+      most,
+      [...held].reduce((s, name) => s + bytesOf(name), 0),
+    );
   }, 0);
 }

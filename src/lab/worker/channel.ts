@@ -19,7 +19,11 @@ export type ChannelMessage<R, P = never> =
  * sees its URL), reports progress, and ends the worker afterwards so the next request starts
  * from a clean slate: a new device, runtime and heap. The request is copied, not transferred.
  */
-export function requestFromWorker<Q, R, P = never>(worker: Worker, request: Q, onProgress: (stage: string, sample?: P) => void): Promise<R> {
+export function requestFromWorker<Q, R, P = never>(
+  worker: Worker,
+  request: Q,
+  onProgress: (stage: string, sample?: P) => void,
+): Promise<R> {
   return new Promise<R>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<ChannelMessage<R, P>>) => {
       const message = event.data;
@@ -36,7 +40,10 @@ export function requestFromWorker<Q, R, P = never>(worker: Worker, request: Q, o
  * Worker side: answers each request with `handle`'s result (transferring the buffers
  * `transfer` names), or with the error sorted into what the page explains to the reader.
  */
-export function serveRequests<Q, R>(handle: (request: Q) => Promise<R>, transfer: (result: R) => Transferable[] = () => []): void {
+export function serveRequests<Q, R>(
+  handle: (request: Q) => Promise<R>,
+  transfer: (result: R) => Transferable[] = () => [],
+): void {
   self.onmessage = (event: MessageEvent<Q>) => {
     handle(event.data).then(
       (result) => self.postMessage({ type: 'result', result } satisfies ChannelMessage<R>, transfer(result)),

@@ -23,7 +23,8 @@ self.onmessage = (event: MessageEvent<DeviceStart | DeliveryMessage>) => {
   const { rank } = message;
   const link = createComm(rank, message.size, post);
   comm = link;
-  const progress = (stage: string, sample?: { step: number; bytes: number }): void => post({ type: 'progress', rank, stage, ...sample });
+  const progress = (stage: string, sample?: { step: number; bytes: number }): void =>
+    post({ type: 'progress', rank, stage, ...sample });
   progress('starting onnxruntime-web');
   startMeasuredRuntime({ ...message, warmUpFile: message.job.model.graphs[0]?.file, progress })
     .then((exec) => runClusterJob({ exec, comm: link, seed: message.seed, steps: message.steps }, message.job))

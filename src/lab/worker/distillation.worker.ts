@@ -9,7 +9,15 @@ import { startMeasuredRuntime } from './runtime';
 
 serveRequests(async (request: DistillationRequest): Promise<DistillationResponse> => {
   postProgress('Starting onnxruntime-web');
-  const exec = await startMeasuredRuntime({ ...request, warmUpFile: request.manifest.student.inference.file, progress: (stage) => postProgress(stage) });
-  const results = await runDistillationJobs(distillationRun(exec, request.manifest, request.batch), request.jobs, request.softTargets);
+  const exec = await startMeasuredRuntime({
+    ...request,
+    warmUpFile: request.manifest.student.inference.file,
+    progress: (stage) => postProgress(stage),
+  });
+  const results = await runDistillationJobs(
+    distillationRun(exec, request.manifest, request.batch),
+    request.jobs,
+    request.softTargets,
+  );
   return { results, adapter: exec.store.adapter };
 });

@@ -82,7 +82,13 @@ export interface MeasuredRuntimeOptions {
  * follows starts from "runtime ready, no model": onnxruntime-web sets up its WebAssembly instance
  * (and WebGPU backend) at the first session.
  */
-export async function startMeasuredRuntime({ backend, runtime, modelsUrl, warmUpFile, progress }: MeasuredRuntimeOptions): Promise<Executor> {
+export async function startMeasuredRuntime({
+  backend,
+  runtime,
+  modelsUrl,
+  warmUpFile,
+  progress,
+}: MeasuredRuntimeOptions): Promise<Executor> {
   const tracker = createMemoryTracker();
   const heap = backend === 'wasm' ? installWasmHeapProbe() : undefined;
   const gpu = backend === 'webgpu' ? await openWorkerDevice(tracker) : undefined;
@@ -91,7 +97,12 @@ export async function startMeasuredRuntime({ backend, runtime, modelsUrl, warmUp
   const loadGraph = (file: string): Promise<Uint8Array> => fetchGraph(modelsUrl, file);
   const exec = createExecutor({ ort, backend, store, meter: createMeter(tracker, heap), loadGraph, progress });
   if (warmUpFile) {
-    const session = await store.guard(ort.InferenceSession.create(await loadGraph(warmUpFile), { executionProviders: [store.executionProvider], logSeverityLevel: 3 }));
+    const session = await store.guard(
+      ort.InferenceSession.create(await loadGraph(warmUpFile), {
+        executionProviders: [store.executionProvider],
+        logSeverityLevel: 3,
+      }),
+    );
     await session.release();
   }
   return exec;

@@ -24,7 +24,8 @@ async function runVariants(request: VariantRequest): Promise<VariantResult[]> {
   for (const [i, variant] of request.variants.entries()) {
     index = i;
     // The warm-up step (warm-up.ts): its buffers go with its sessions, before the baseline is taken.
-    if (warmsUp(request.backend)) await measureVariant(exec, { ...variant, batch: warmUpBatch(variant.microBatches), steps: 1 }, true);
+    if (warmsUp(request.backend))
+      await measureVariant(exec, { ...variant, batch: warmUpBatch(variant.microBatches), steps: 1 }, true);
     results.push(await measureVariant(exec, variant));
   }
   return results;

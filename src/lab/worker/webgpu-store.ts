@@ -34,7 +34,10 @@ async function downloadFloats(device: GPUDevice, buffer: GPUBuffer, length: numb
 function residentTensor(ort: Ort, device: GPUDevice, feed: FeedData): Tensor {
   const data = feed.data as Float32Array;
   // WebGPU buffer sizes must be multiples of 4 bytes; float32 data always is.
-  const buffer = device.createBuffer({ size: Math.max(4, data.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const buffer = device.createBuffer({
+    size: Math.max(4, data.byteLength),
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(buffer, 0, data as Float32Array<ArrayBuffer>);
   return ort.Tensor.fromGpuBuffer(buffer, {
     dataType: 'float32',
@@ -67,10 +70,10 @@ export function webGpuStore(ort: Ort, device: GPUDevice, adapter: string): Tenso
       } else (target.data as Float32Array).set(source.data as Float32Array);
     },
     flatView(tensor, length) {
-      if (tensor.location === 'gpu-buffer') return ort.Tensor.fromGpuBuffer(tensor.gpuBuffer, { dataType: 'float32', dims: [length] });
+      if (tensor.location === 'gpu-buffer')
+        return ort.Tensor.fromGpuBuffer(tensor.gpuBuffer, { dataType: 'float32', dims: [length] });
       return new ort.Tensor('float32', tensor.data as Float32Array, [length]);
     },
     settle: () => device.queue.onSubmittedWorkDone(),
   };
 }
-

@@ -33,7 +33,9 @@ describe('buildAdamGraph()', () => {
   test('a first step moves every parameter with a gradient by about lr (Adam is scale-free)', async () => {
     const { stepSize, bias2Sqrt } = adamScalars(0.01, 1);
     const run = await createRunner(buildAdamGraph(), { n: 3 });
-    const out = (await run({ p: [0, 0, 0], g: [1e-3, -50, 7], m: [0, 0, 0], v: [0, 0, 0], step_size: [stepSize], bias2_sqrt: [bias2Sqrt] })).values;
+    const out = (
+      await run({ p: [0, 0, 0], g: [1e-3, -50, 7], m: [0, 0, 0], v: [0, 0, 0], step_size: [stepSize], bias2_sqrt: [bias2Sqrt] })
+    ).values;
     expect([...(out['p_next'] ?? [])].map((x) => Number(x.toFixed(6)))).toEqual([-0.01, 0.01, -0.01]);
   });
 });

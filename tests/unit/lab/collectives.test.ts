@@ -42,9 +42,13 @@ describe('createRouter(size)', () => {
   test('mismatched shapes, ops and double joins are errors, not silent averages', () => {
     const router = createRouter(2);
     router.collective(0, 'x', { op: 'all-reduce-mean' }, { w: f32(1, 2) });
-    expect(() => router.collective(1, 'x', { op: 'all-reduce-mean' }, { w: f32(1) })).toThrowError(/device 1 contributed w with 1 values, device 0 with 2/);
+    expect(() => router.collective(1, 'x', { op: 'all-reduce-mean' }, { w: f32(1) })).toThrowError(
+      /device 1 contributed w with 1 values, device 0 with 2/,
+    );
     router.collective(0, 'y', { op: 'all-gather' }, {});
-    expect(() => router.collective(1, 'y', { op: 'all-reduce-mean' }, {})).toThrowError(/called all-reduce-mean, others all-gather/);
+    expect(() => router.collective(1, 'y', { op: 'all-reduce-mean' }, {})).toThrowError(
+      /called all-reduce-mean, others all-gather/,
+    );
     router.collective(0, 'z', { op: 'all-gather' }, {});
     expect(() => router.collective(0, 'z', { op: 'all-gather' }, {})).toThrowError(/joined twice/);
   });

@@ -25,7 +25,8 @@ function mean(parts: readonly TensorSet[], name: string): Float32Array {
   const sum = new Float64Array(first.length);
   for (const [rank, part] of parts.entries()) {
     const tensor = part[name];
-    if (!tensor || tensor.length !== first.length) throw new Error(`device ${rank} contributed ${name} with ${tensor?.length ?? 0} values, device 0 with ${first.length}`);
+    if (!tensor || tensor.length !== first.length)
+      throw new Error(`device ${rank} contributed ${name} with ${tensor?.length ?? 0} values, device 0 with ${first.length}`);
     for (let i = 0; i < sum.length; i++) sum[i] = (sum[i] ?? 0) + (tensor[i] ?? 0);
   }
   return Float32Array.from(sum, (x) => x / parts.length);
@@ -76,7 +77,8 @@ export function createRouter(size: number): Router {
       return complete(entry.op, entry.parts as TensorSet[], key);
     },
     send(from, to, key, tensors) {
-      if (!Number.isInteger(to) || to < 0 || to >= size || to === from) throw new Error(`device ${from} cannot send to device ${to}`);
+      if (!Number.isInteger(to) || to < 0 || to >= size || to === from)
+        throw new Error(`device ${from} cannot send to device ${to}`);
       return [{ to, key, tensors }];
     },
   };

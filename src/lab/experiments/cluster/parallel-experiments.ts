@@ -41,19 +41,27 @@ const segmented = (s: LabSettings): string => `seg${defaultSegmentLength(s.layer
 const perDevice = (s: LabSettings, devices: number) => ({ batch: s.batch / devices, microBatches: 1 });
 const zeroPrediction = (stage: 0 | 2) => (model: ManifestModel, s: LabSettings) =>
   predictLabBytes(model, perDevice(s, s.devices), { dp: s.devices, zero: stage, optimizer: 'adamw' } satisfies LabParallelism);
-const zeroJob = (stage: 0 | 2) => (model: ManifestModel, s: LabSettings, manifest: Manifest<unknown>): ClusterJob => ({
-  kind: 'zero',
-  model,
-  batch: s.batch,
-  stage,
-  learningRate: ZERO_LEARNING_RATE,
-  adam: manifest.utilities.adam,
-});
+const zeroJob =
+  (stage: 0 | 2) =>
+  (model: ManifestModel, s: LabSettings, manifest: Manifest<unknown>): ClusterJob => ({
+    kind: 'zero',
+    model,
+    batch: s.batch,
+    stage,
+    learningRate: ZERO_LEARNING_RATE,
+    adam: manifest.utilities.adam,
+  });
 const pipelineSide = (label: string, stages: (s: LabSettings) => number): ClusterSideSpec => ({
   label,
   devices: stages,
   variant: (s) => `stages${stages(s)}.keep.fp32`,
-  job: (model, s, manifest) => ({ kind: 'pipeline', model, batch: s.batch, microBatches: s.microBatches, accumulate: manifest.utilities.accumulate }),
+  job: (model, s, manifest) => ({
+    kind: 'pipeline',
+    model,
+    batch: s.batch,
+    microBatches: s.microBatches,
+    accumulate: manifest.utilities.accumulate,
+  }),
   predict: (model, s) => predictLabBytes(model, { batch: s.batch, microBatches: s.microBatches }, { pp: stages(s) }),
 });
 
@@ -83,7 +91,13 @@ export const PARALLEL_EXPERIMENTS: Readonly<Record<ParallelExperimentId, Paralle
   },
   'zero-sharding': {
     id: 'zero-sharding',
-    before: { label: 'DDP + Adam (ZeRO-0)', devices: (s) => s.devices, variant: segmented, job: zeroJob(0), predict: zeroPrediction(0) },
+    before: {
+      label: 'DDP + Adam (ZeRO-0)',
+      devices: (s) => s.devices,
+      variant: segmented,
+      job: zeroJob(0),
+      predict: zeroPrediction(0),
+    },
     after: { label: 'ZeRO-2', devices: (s) => s.devices, variant: segmented, job: zeroJob(2), predict: zeroPrediction(2) },
     compares: 'weights',
     // Identical averaged gradients and the same Adam arithmetic: the weights match to rounding.

@@ -21,12 +21,16 @@ export function runCluster(
   start: Omit<DeviceStart, 'type' | 'rank' | 'size'>,
   onProgress: (progress: DeviceProgress) => void,
 ): Promise<DeviceResult[]> {
-  const workers = Array.from({ length: size }, () => new Worker(new URL('../../worker/device.worker.ts', import.meta.url), { type: 'module' }));
+  const workers = Array.from(
+    { length: size },
+    () => new Worker(new URL('../../worker/device.worker.ts', import.meta.url), { type: 'module' }),
+  );
   const router = createRouter(size);
   const results: (DeviceResult | undefined)[] = new Array(size).fill(undefined);
   return new Promise<DeviceResult[]>((resolve, reject) => {
     const deliver = (deliveries: readonly Delivery[]): void => {
-      for (const { to, key, tensors } of deliveries) workers[to]?.postMessage({ type: 'deliver', key, tensors } satisfies DeliveryMessage);
+      for (const { to, key, tensors } of deliveries)
+        workers[to]?.postMessage({ type: 'deliver', key, tensors } satisfies DeliveryMessage);
     };
     workers.forEach((worker, rank) => {
       worker.onmessage = (event: MessageEvent<DeviceMessage>) => {
@@ -34,7 +38,13 @@ export function runCluster(
         try {
           switch (message.type) {
             case 'progress':
-              onProgress({ rank, stage: message.stage, ...(message.step !== undefined && message.bytes !== undefined ? { sample: { step: message.step, bytes: message.bytes } } : {}) });
+              onProgress({
+                rank,
+                stage: message.stage,
+                ...(message.step !== undefined && message.bytes !== undefined
+                  ? { sample: { step: message.step, bytes: message.bytes } }
+                  : {}),
+              });
               break;
             case 'collective': {
               const { type: _, rank: from, key, tensors, ...op } = message;

@@ -61,7 +61,11 @@ const SEED = 42;
  * Runs a multi-device experiment: the "before" side's devices, then the "after" side's, each
  * a fresh set of workers, and compares what they computed.
  */
-export async function runParallelExperiment(id: ParallelExperimentId, settings: LabSettings, onProgress: (progress: LabProgress) => void): Promise<ParallelOutcome> {
+export async function runParallelExperiment(
+  id: ParallelExperimentId,
+  settings: LabSettings,
+  onProgress: (progress: LabProgress) => void,
+): Promise<ParallelOutcome> {
   const experiment = PARALLEL_EXPERIMENTS[id];
   const { backend, reason } = await chooseBackend({ needsF16: false });
   if (backend === 'wasm') throw new LabRunError('needs-webgpu', `${NEEDS_WEBGPU} (${reason})`);
@@ -72,13 +76,16 @@ export async function runParallelExperiment(id: ParallelExperimentId, settings: 
   const runSide = async (spec: ClusterSideSpec): Promise<ClusterSide> => {
     const model = findClusterModel(manifest, spec, settings);
     const devices = spec.devices(settings);
-    const results = await runCluster(devices, { backend, runtime, modelsUrl, seed: SEED, steps: measuredSteps(backend), job: spec.job(model, settings, manifest) }, (p) =>
-      onProgress({
-        phase: 'run',
-        label: `${spec.label}, GPU ${p.rank}`,
-        stage: p.stage,
-        ...(p.sample ? { sample: { series: `${spec.label}: GPU ${p.rank}`, ...p.sample } } : {}),
-      }),
+    const results = await runCluster(
+      devices,
+      { backend, runtime, modelsUrl, seed: SEED, steps: measuredSteps(backend), job: spec.job(model, settings, manifest) },
+      (p) =>
+        onProgress({
+          phase: 'run',
+          label: `${spec.label}, GPU ${p.rank}`,
+          stage: p.stage,
+          ...(p.sample ? { sample: { series: `${spec.label}: GPU ${p.rank}`, ...p.sample } } : {}),
+        }),
     );
     return { label: spec.label, modelId: model.id, devices: results, predictedBytes: spec.predict(model, settings) };
   };

@@ -34,5 +34,7 @@ export function predictWeightBytes(spec: MlpSpec, weights: StoredWeights): numbe
 export function predictForwardBytes(spec: MlpSpec, weights: StoredWeights, batch: number): number {
   const outcome = estimateMemory(forwardEstimateOptions(spec, weights, batch));
   if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
-  return outcome.result.lines.filter((line) => line.device === 'gpu' && line.category !== 'overhead').reduce((sum, line) => sum + line.bytes, 0);
+  return outcome.result.lines
+    .filter((line) => line.device === 'gpu' && line.category !== 'overhead')
+    .reduce((sum, line) => sum + line.bytes, 0);
 }

@@ -46,14 +46,21 @@ export function measuredForwardBytes(result: { forward: { peakBytes: number; bas
 
 /** Runs `request` in a new worker, ended afterwards so the next request starts from a clean slate. */
 function runWorker(request: DistillationRequest, onStage: (stage: string) => void): Promise<DistillationResponse> {
-  return requestFromWorker(new Worker(new URL('../../worker/distillation.worker.ts', import.meta.url), { type: 'module' }), request, onStage);
+  return requestFromWorker(
+    new Worker(new URL('../../worker/distillation.worker.ts', import.meta.url), { type: 'module' }),
+    request,
+    onStage,
+  );
 }
 
 /** Why WASM cannot show the memory difference at these sizes. */
 const WASM_CAVEAT =
   'On WebAssembly the only memory figure is the heap’s high-water mark, which grows in steps of megabytes — larger than these models (the teacher’s weights are 0.53 MiB). The accuracies and forward-pass times are real; the memory saving needs WebGPU.';
 
-function pick<J extends DistillationJobResult['job']>(results: readonly DistillationJobResult[], job: J): Extract<DistillationJobResult, { job: J }> {
+function pick<J extends DistillationJobResult['job']>(
+  results: readonly DistillationJobResult[],
+  job: J,
+): Extract<DistillationJobResult, { job: J }> {
   const found = results.find((r) => r.job === job);
   if (!found) throw new Error(`the worker returned no ${job} result`);
   return found as Extract<DistillationJobResult, { job: J }>;
@@ -64,7 +71,8 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
   const { backend, reason } = await chooseBackend({ needsF16: false });
   const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
   const loaded = await loadModelsJson<DistillationManifest>('distillation/manifest.json', 'the distillation manifest');
-  if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test) throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
+  if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test)
+    throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
   const base = { backend, runtime, modelsUrl: new URL(MODELS_URL, location.href).href, manifest: loaded, batch };
   const stage = (label: string) => (text: string) => onProgress({ phase: 'run', label, stage: text });
   let results: DistillationJobResult[];
@@ -90,9 +98,27 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
     backendReason: reason,
     adapter,
     batch,
-    teacher: { label: 'Teacher, fp32', parameterCount: teacher.parameterCount, predictedBytes: predictForwardBytes(teacher.spec, 'fp32', batch), predictedWeightBytes: predictWeightBytes(teacher.spec, 'fp32'), result: pick(results, 'teacher-fp32') },
-    int8Teacher: { label: 'Teacher, int8', parameterCount: teacher.parameterCount, predictedBytes: predictForwardBytes(teacher.spec, 'int8', batch), predictedWeightBytes: predictWeightBytes(teacher.spec, 'int8'), result: pick(results, 'teacher-int8') },
-    student: { label: 'Student, fp32', parameterCount: student.parameterCount, predictedBytes: predictForwardBytes(student.spec, 'fp32', batch), predictedWeightBytes: predictWeightBytes(student.spec, 'fp32'), result: pick(results, 'student') },
+    teacher: {
+      label: 'Teacher, fp32',
+      parameterCount: teacher.parameterCount,
+      predictedBytes: predictForwardBytes(teacher.spec, 'fp32', batch),
+      predictedWeightBytes: predictWeightBytes(teacher.spec, 'fp32'),
+      result: pick(results, 'teacher-fp32'),
+    },
+    int8Teacher: {
+      label: 'Teacher, int8',
+      parameterCount: teacher.parameterCount,
+      predictedBytes: predictForwardBytes(teacher.spec, 'int8', batch),
+      predictedWeightBytes: predictWeightBytes(teacher.spec, 'int8'),
+      result: pick(results, 'teacher-int8'),
+    },
+    student: {
+      label: 'Student, fp32',
+      parameterCount: student.parameterCount,
+      predictedBytes: predictForwardBytes(student.spec, 'fp32', batch),
+      predictedWeightBytes: predictWeightBytes(student.spec, 'fp32'),
+      result: pick(results, 'student'),
+    },
     unmeasurable: backend === 'wasm' ? WASM_CAVEAT : null,
   };
 }

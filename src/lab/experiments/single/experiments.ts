@@ -58,7 +58,11 @@ const plain = (v: ManifestVariant): boolean => !v.accumulate && !v.sgd && v.trai
 const formFor = (backend: Backend): ManifestVariant['form'] => (backend === 'webgpu' ? 'segmented' : 'single');
 /** One graph per hidden layer (catalog `layerwise.keep.fp32`): the unit weights stream in. */
 const layerwise = (v: ManifestVariant): boolean =>
-  plain(v) && v.form === 'segmented' && v.activations.kind === 'keep' && v.precision === 'fp32' && (v.ranges ?? []).every(([start, end]) => end - start === 1);
+  plain(v) &&
+  v.form === 'segmented' &&
+  v.activations.kind === 'keep' &&
+  v.precision === 'fp32' &&
+  (v.ranges ?? []).every(([start, end]) => end - start === 1);
 
 /** Iterations of the leaky and fixed training loops. */
 export const LEAK_STEPS = 10;
@@ -66,12 +70,24 @@ export const LEAK_STEPS = 10;
 export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> = {
   'mixed-precision': {
     id: 'mixed-precision',
-    before: { label: 'fp32', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once },
-    after: { label: '16-bit (AMP-style)', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp16', microBatches: once },
+    before: {
+      label: 'fp32',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+    },
+    after: {
+      label: '16-bit (AMP-style)',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp16',
+      microBatches: once,
+    },
     needsF16: true,
     accumulate: false,
     // fp16 keeps ~3 significant digits; gradients through 16-bit activations drift by about 1e-3.
-    gradients: { tolerance: 0.05, passLabel: 'Gradients drift only by 16-bit rounding', failLabel: 'Gradients drifted more than 5%' },
+    gradients: {
+      tolerance: 0.05,
+      passLabel: 'Gradients drift only by 16-bit rounding',
+      failLabel: 'Gradients drifted more than 5%',
+    },
     unmeasurable: (backend) =>
       backend === 'wasm'
         ? 'On WebAssembly, onnxruntime-web runs the 16-bit model with fp32 CPU kernels (it casts the 16-bit tensors back), so both variants hold the same bytes and compute the same numbers. Only a GPU with 16-bit shaders (WebGPU shader-f16) shows the saving the prediction describes.'
@@ -79,10 +95,15 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
   },
   'gradient-accumulation': {
     id: 'gradient-accumulation',
-    before: { label: 'one batch', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once },
+    before: {
+      label: 'one batch',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+    },
     after: {
       label: 'micro-batches',
-      matches: (v) => v.accumulate && v.training && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      matches: (v) =>
+        v.accumulate && v.training && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
       microBatches: (s) => s.microBatches,
     },
     needsF16: false,
@@ -99,8 +120,17 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
     // WebGPU: one graph per segment, since onnxruntime-web reuses freed buffers across runs but
     // barely within one. WASM: the single step graph, since tensors handed between runs leave
     // the WebAssembly heap (the only thing measurable there) and would hide the saving.
-    before: { label: 'keep activations', matches: (v, backend) => plain(v) && v.form === formFor(backend) && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once },
-    after: { label: 'recompute', matches: (v, backend) => plain(v) && v.form === formFor(backend) && v.activations.kind === 'recompute' && v.precision === 'fp32', microBatches: once },
+    before: {
+      label: 'keep activations',
+      matches: (v, backend) => plain(v) && v.form === formFor(backend) && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+    },
+    after: {
+      label: 'recompute',
+      matches: (v, backend) =>
+        plain(v) && v.form === formFor(backend) && v.activations.kind === 'recompute' && v.precision === 'fp32',
+      microBatches: once,
+    },
     needsF16: false,
     accumulate: false,
     // Recomputation repeats the same arithmetic: identical up to float32 rounding.
@@ -112,12 +142,26 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
   },
   leak: {
     id: 'leak',
-    before: { label: 'leaky loop', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once, loop: { retain: true } },
-    after: { label: 'fixed loop', matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32', microBatches: once, loop: { retain: false } },
+    before: {
+      label: 'leaky loop',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+      loop: { retain: true },
+    },
+    after: {
+      label: 'fixed loop',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+      loop: { retain: false },
+    },
     needsF16: false,
     accumulate: false,
     // Same steps, same data: the last step's gradients are identical.
-    gradients: { tolerance: 1e-6, passLabel: 'Both loops compute identical gradients', failLabel: 'The loops computed different gradients' },
+    gradients: {
+      tolerance: 1e-6,
+      passLabel: 'Both loops compute identical gradients',
+      failLabel: 'The loops computed different gradients',
+    },
     unmeasurable: () => null,
     steps: LEAK_STEPS,
     // Small enough that ten steps take seconds on a software GPU, while each leaked set of
@@ -155,7 +199,12 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
 };
 
 /** The model a side runs for the reader's width and depth; throws if the factory made none. */
-export function findModel(manifest: Manifest<unknown>, side: ExperimentSide, settings: LabSettings, backend: Backend): ManifestModel {
+export function findModel(
+  manifest: Manifest<unknown>,
+  side: ExperimentSide,
+  settings: LabSettings,
+  backend: Backend,
+): ManifestModel {
   const family = `mlp-h${settings.hidden}-l${settings.layers}`;
   const model = manifest.models.find((m) => m.family === family && side.matches(m.variant, backend));
   if (!model) throw new Error(`No ${side.label} model for ${family} in the manifest; run \`npm run models\`.`);

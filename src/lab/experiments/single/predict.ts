@@ -45,7 +45,11 @@ export const STREAMED_UNITS_ON_GPU = 2;
  * `zero3-working-set`: "a prefetching FSDP run holds about two blocks; we show one"); the lab's
  * schedule holds two, so the prediction for it does too.
  */
-export function predictStreamedBytes(model: ManifestModel, shape: LabRunShape, unitsOnGpu: number = STREAMED_UNITS_ON_GPU): number {
+export function predictStreamedBytes(
+  model: ManifestModel,
+  shape: LabRunShape,
+  unitsOnGpu: number = STREAMED_UNITS_ON_GPU,
+): number {
   const lines = gpuLines({ ...labEstimateOptions(model, shape), zero: 3, offload: 'optimizer+params' });
   const gathered = lines.find((line) => line.id === 'weights-gathered')?.bytes ?? 0;
   return lines.reduce((sum, line) => sum + line.bytes, 0) + Math.max(0, unitsOnGpu - 1) * gathered;

@@ -60,7 +60,8 @@ export async function runExperiment(
 ): Promise<ExperimentOutcome> {
   const experiment = EXPERIMENTS[id];
   const { backend, reason } = await chooseBackend({ needsF16: experiment.needsF16 });
-  if (backend === 'wasm' && experiment.needsWebGpu) throw new LabRunError('needs-webgpu', `${experiment.needsWebGpu} (${reason})`);
+  if (backend === 'wasm' && experiment.needsWebGpu)
+    throw new LabRunError('needs-webgpu', `${experiment.needsWebGpu} (${reason})`);
   const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
   const manifest = await loadManifest();
 
@@ -68,7 +69,11 @@ export async function runExperiment(
   const sides = [experiment.before, experiment.after].map((side) => {
     const model = findModel(manifest, side, settings, backend);
     const microBatches = side.microBatches(settings);
-    const placement = { ...(side.loop ? { loop: side.loop } : {}), ...(side.weights ? { weights: side.weights } : {}), ...(side.gradients ? { gradients: side.gradients } : {}) };
+    const placement = {
+      ...(side.loop ? { loop: side.loop } : {}),
+      ...(side.weights ? { weights: side.weights } : {}),
+      ...(side.gradients ? { gradients: side.gradients } : {}),
+    };
     return { side, model, microBatches, spec: { model, batch: settings.batch, microBatches, seed: SEED, steps, ...placement } };
   });
   const run = (specs: (typeof sides)[number]['spec'][], labels: string[]) =>
@@ -85,7 +90,10 @@ export async function runExperiment(
   // WASM: a worker each, because a WebAssembly heap never shrinks and would hide the second.
   const results =
     backend === 'webgpu'
-      ? await run(sides.map((s) => s.spec), [experiment.before.label, experiment.after.label])
+      ? await run(
+          sides.map((s) => s.spec),
+          [experiment.before.label, experiment.after.label],
+        )
       : [...(await run([sides[0]!.spec], [experiment.before.label])), ...(await run([sides[1]!.spec], [experiment.after.label]))];
   const [before, after] = sides.map(({ side, model, microBatches }, i): SideOutcome => ({
     label: side.label,

@@ -7,7 +7,16 @@ import { describe, expect, test } from 'vitest';
 import type { GraphBuilder } from '../../../../src/graphs/builder.ts';
 import { distillationExamples } from '../../../../src/graphs/distillation/dataset.ts';
 import type { DistillationManifest } from '../../../../src/graphs/distillation/manifest.ts';
-import { DISTILLATION_LOSS, DISTILLATION_SPLITS, DISTILLATION_TASK, MEASURED_BATCH, STUDENT_SPEC, STUDENT_TRAINING, TEACHER_SPEC, TEACHER_TRAINING } from '../../../../src/graphs/distillation/spec.ts';
+import {
+  DISTILLATION_LOSS,
+  DISTILLATION_SPLITS,
+  DISTILLATION_TASK,
+  MEASURED_BATCH,
+  STUDENT_SPEC,
+  STUDENT_TRAINING,
+  TEACHER_SPEC,
+  TEACHER_TRAINING,
+} from '../../../../src/graphs/distillation/spec.ts';
 import { generateUtility } from '../../../../src/graphs/factory.ts';
 import { buildFrozenInferenceGraph } from '../../../../src/graphs/frozen.ts';
 import { initWeights } from '../../../../src/graphs/init.ts';
@@ -15,7 +24,14 @@ import { createMlp } from '../../../../src/graphs/mlp.ts';
 import { allParameters } from '../../../../src/graphs/model.ts';
 import { LOSS, nextName, TEACHER_LOGITS, FEATURES, LABELS } from '../../../../src/graphs/tensor-names.ts';
 import { buildInferenceGraph, buildTrainStepGraph } from '../../../../src/graphs/variants.ts';
-import { distillationRun, runDistillationJobs, studentStep, type StudentEntry, type StudentResult, type TeacherResult } from '../../../../src/lab/measure/distillation.ts';
+import {
+  distillationRun,
+  runDistillationJobs,
+  studentStep,
+  type StudentEntry,
+  type StudentResult,
+  type TeacherResult,
+} from '../../../../src/lab/measure/distillation.ts';
 import type { Tensors } from '../../../../src/lab/measure/executor.ts';
 import { nodeExecutor, type GraphFiles } from './node-executor.ts';
 
@@ -54,13 +70,19 @@ describe('the student’s distillation step', () => {
     };
     const initial = initWeights(parameters, 3);
     const weightsWith = (name: string, index: number, delta: number): Tensors =>
-      Object.fromEntries(parameters.map((p) => {
-        const values = Float32Array.from(initial[p.name] ?? []);
-        if (p.name === name) values[index] = (values[index] ?? 0) + delta;
-        return [p.name, exec.host({ data: values, dims: p.shape })];
-      }));
+      Object.fromEntries(
+        parameters.map((p) => {
+          const values = Float32Array.from(initial[p.name] ?? []);
+          if (p.name === name) values[index] = (values[index] ?? 0) + delta;
+          return [p.name, exec.host({ data: values, dims: p.shape })];
+        }),
+      );
     const lossAt = async (name: string, index: number, delta: number): Promise<number> =>
-      (await exec.read((await studentStep(exec, step, student, data, weightsWith(name, index, delta), student.loss.alpha))[LOSS]!))[0] ?? NaN;
+      (
+        await exec.read(
+          (await studentStep(exec, step, student, data, weightsWith(name, index, delta), student.loss.alpha))[LOSS]!,
+        )
+      )[0] ?? NaN;
 
     const out = await studentStep(exec, step, student, data, weightsWith('', 0, 0), student.loss.alpha);
     const eps = 1e-2;
@@ -71,7 +93,9 @@ describe('the student’s distillation step', () => {
       for (const index of [0, Math.floor(before.length / 2), before.length - 1]) {
         const gradient = ((before[index] ?? 0) - (after[index] ?? 0)) / student.training.lr;
         const finiteDifference = ((await lossAt(p.name, index, eps)) - (await lossAt(p.name, index, -eps))) / (2 * eps);
-        expect(Math.abs(gradient - finiteDifference), `${p.name}[${index}]`).toBeLessThan(2e-3 + 2e-2 * Math.abs(finiteDifference));
+        expect(Math.abs(gradient - finiteDifference), `${p.name}[${index}]`).toBeLessThan(
+          2e-3 + 2e-2 * Math.abs(finiteDifference),
+        );
         checked += 1;
       }
     }
@@ -82,7 +106,11 @@ describe('the student’s distillation step', () => {
 describe('a distillation run', () => {
   // An untrained teacher: the run's plumbing, not the teacher's quality, is under test here.
   const teacherWeights = initWeights(allParameters(teacherModel), TEACHER_TRAINING.seed);
-  const frozen = (storage: 'fp32' | 'int8') => ({ graph: emit(`teacher-${storage}`, buildFrozenInferenceGraph(teacherModel, teacherWeights, storage)), weightBytes: 0, buildAccuracy: 0 });
+  const frozen = (storage: 'fp32' | 'int8') => ({
+    graph: emit(`teacher-${storage}`, buildFrozenInferenceGraph(teacherModel, teacherWeights, storage)),
+    weightBytes: 0,
+    buildAccuracy: 0,
+  });
   const manifest: DistillationManifest = {
     version: 1,
     task: DISTILLATION_TASK,
@@ -95,7 +123,11 @@ describe('a distillation run', () => {
   test('measures both teachers and the student, training it with soft targets and with hard labels', async () => {
     const stages: string[] = [];
     const exec = { ...nodeExecutor(files), progress: (stage: string) => stages.push(stage) };
-    const results = await runDistillationJobs(distillationRun(exec, manifest, MEASURED_BATCH), ['teacher-fp32', 'teacher-int8', 'student']);
+    const results = await runDistillationJobs(distillationRun(exec, manifest, MEASURED_BATCH), [
+      'teacher-fp32',
+      'teacher-int8',
+      'student',
+    ]);
     const [fp32, int8, trained] = results as [TeacherResult, TeacherResult, StudentResult];
     expect(fp32.softTargets?.length).toBe(DISTILLATION_SPLITS.studentTrain * DISTILLATION_TASK.classes);
     expect(int8.softTargets).toBeUndefined();
@@ -109,6 +141,8 @@ describe('a distillation run', () => {
   }, 60_000);
 
   test('refuses to train the student without soft targets', async () => {
-    await expect(runDistillationJobs(distillationRun(nodeExecutor(files), manifest, 8), ['student'])).rejects.toThrow(/soft targets/);
+    await expect(runDistillationJobs(distillationRun(nodeExecutor(files), manifest, 8), ['student'])).rejects.toThrow(
+      /soft targets/,
+    );
   });
 });

@@ -11,7 +11,15 @@ import { runReplica } from '../../../../src/lab/measure/replica.ts';
 import { measureVariant, type VariantResult, type VariantSpec } from '../../../../src/lab/measure/variant.ts';
 import { createMemoryTracker } from '../../../../src/lab/measure/memory-tracker.ts';
 import { normRelativeError } from '../../graphs/helpers.ts';
-import { countingUploadStore, localCluster, nodeExecutor, SMALL_VARIANTS, smallModel, utilities, type GraphFiles } from './node-executor.ts';
+import {
+  countingUploadStore,
+  localCluster,
+  nodeExecutor,
+  SMALL_VARIANTS,
+  smallModel,
+  utilities,
+  type GraphFiles,
+} from './node-executor.ts';
 
 const SEED = 42;
 const BATCH = 8;
@@ -19,7 +27,9 @@ const BATCH = 8;
 const TOLERANCE = 1e-5;
 
 const files: GraphFiles = new Map();
-const models = Object.fromEntries(Object.entries(SMALL_VARIANTS).map(([name, variant]) => [name, smallModel(files, variant)])) as Record<keyof typeof SMALL_VARIANTS, ReturnType<typeof smallModel>>;
+const models = Object.fromEntries(
+  Object.entries(SMALL_VARIANTS).map(([name, variant]) => [name, smallModel(files, variant)]),
+) as Record<keyof typeof SMALL_VARIANTS, ReturnType<typeof smallModel>>;
 const { adam, accumulate } = utilities(files);
 
 function spec(model: VariantSpec['model'], extra: Partial<VariantSpec> = {}): VariantSpec {
@@ -35,7 +45,9 @@ function expectSameGradients(a: Readonly<Record<string, Float32Array>>, referenc
 }
 
 /** The union of what every device of a cluster side returned. */
-async function clusterTensors(runs: Promise<{ tensors: Readonly<Record<string, Float32Array>> }>[]): Promise<Record<string, Float32Array>> {
+async function clusterTensors(
+  runs: Promise<{ tensors: Readonly<Record<string, Float32Array>> }>[],
+): Promise<Record<string, Float32Array>> {
   return Object.assign({}, ...(await Promise.all(runs)).map((r) => r.tensors)) as Record<string, Float32Array>;
 }
 
@@ -63,7 +75,9 @@ describe('the measuring core computes one training step, however it is split', (
     const whole = await single();
     for (const size of [2, 4]) {
       const devices = localCluster(files, size, SEED, 1);
-      const averaged = await clusterTensors(devices.map((run) => runReplica(run, { kind: 'data-parallel', model: models.segmentedKeep, batch: BATCH })));
+      const averaged = await clusterTensors(
+        devices.map((run) => runReplica(run, { kind: 'data-parallel', model: models.segmentedKeep, batch: BATCH })),
+      );
       expectSameGradients(averaged, whole.gradients);
     }
   });
@@ -79,12 +93,14 @@ describe('the measuring core computes one training step, however it is split', (
   });
 
   test('ZeRO-2 weights equal ZeRO-0 weights after two Adam steps, and differ from the initial weights', async () => {
-    const job = (stage: 0 | 2) => ({ kind: 'zero', model: models.segmentedKeep, batch: BATCH, stage, learningRate: 1e-2, adam }) as const;
+    const job = (stage: 0 | 2) =>
+      ({ kind: 'zero', model: models.segmentedKeep, batch: BATCH, stage, learningRate: 1e-2, adam }) as const;
     const zero0 = await clusterTensors(localCluster(files, 2, SEED, 2).map((run) => runReplica(run, job(0))));
     const zero2 = await clusterTensors(localCluster(files, 2, SEED, 2).map((run) => runReplica(run, job(2))));
     expectSameGradients(zero2, zero0);
     const initial = weightFeeds(models.segmentedKeep, SEED);
-    for (const [name, feed] of Object.entries(initial)) expect(normRelativeError(zero0[name] ?? [], feed.data as Float32Array), name).toBeGreaterThan(1e-3);
+    for (const [name, feed] of Object.entries(initial))
+      expect(normRelativeError(zero0[name] ?? [], feed.data as Float32Array), name).toBeGreaterThan(1e-3);
   });
 });
 
@@ -120,7 +136,9 @@ describe('weight streaming (parameter offload)', () => {
   });
 
   test('is refused without a device, with the reason', async () => {
-    await expect(measureVariant(nodeExecutor(files), spec(models.layerwise, { weights: 'streamed' }))).rejects.toThrow(/needs a WebGPU device/);
+    await expect(measureVariant(nodeExecutor(files), spec(models.layerwise, { weights: 'streamed' }))).rejects.toThrow(
+      /needs a WebGPU device/,
+    );
   });
 });
 

@@ -39,7 +39,13 @@ export const SMALL_VARIANTS = {
   accumulate: { key: 'train.acc.keep.fp32', precision: 'fp32', form: 'single', activations: 'keep', accumulate: true },
   segmentedKeep: { key: 'seg2.keep.fp32', precision: 'fp32', form: 'segmented', activations: 'keep', segmentLayers: 2 },
   segmentedRecompute: { key: 'seg2.rc.fp32', precision: 'fp32', form: 'segmented', activations: 'recompute', segmentLayers: 2 },
-  layerwise: { key: 'layerwise.keep.fp32', precision: 'fp32', form: 'segmented', activations: 'keep', ranges: segmentRanges(4, 1) },
+  layerwise: {
+    key: 'layerwise.keep.fp32',
+    precision: 'fp32',
+    form: 'segmented',
+    activations: 'keep',
+    ranges: segmentRanges(4, 1),
+  },
   stages2: { key: 'stages2.keep.fp32', precision: 'fp32', form: 'segmented', activations: 'keep', ranges: stageRanges(4, 2) },
 } as const satisfies Record<string, CatalogVariant>;
 
@@ -71,7 +77,11 @@ function serialized<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** An executor over onnxruntime-web's WASM backend that reads graphs from `files`. */
-export function nodeExecutor(files: GraphFiles, store: TensorStore = hostStore(ort), tracker: MemoryTracker = createMemoryTracker()): Executor {
+export function nodeExecutor(
+  files: GraphFiles,
+  store: TensorStore = hostStore(ort),
+  tracker: MemoryTracker = createMemoryTracker(),
+): Executor {
   const exec = createExecutor({
     ort,
     backend: 'wasm',
@@ -131,7 +141,8 @@ export function localCluster(files: GraphFiles, size: number, seed: number, step
   const router = createRouter(size);
   const comms: Comm[] = [];
   const deliver = (deliveries: readonly Delivery[]): void => {
-    for (const { to, key, tensors } of deliveries) comms[to]?.deliver({ type: 'deliver', key, tensors } satisfies DeliveryMessage);
+    for (const { to, key, tensors } of deliveries)
+      comms[to]?.deliver({ type: 'deliver', key, tensors } satisfies DeliveryMessage);
   };
   for (let rank = 0; rank < size; rank++) {
     comms.push(
