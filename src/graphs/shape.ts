@@ -37,16 +37,6 @@ export function unbroadcastAxes(grad: readonly Dim[], target: readonly Dim[]): {
   return { dropped, kept };
 }
 
-/** Number of elements when every dim is fixed; `undefined` when any dim is symbolic. */
-export function staticSize(shape: readonly Dim[]): number | undefined {
-  let n = 1;
-  for (const d of shape) {
-    if (typeof d !== 'number') return undefined;
-    n *= d;
-  }
-  return n;
-}
-
 /** Replaces symbolic dims by concrete sizes. */
 export function resolveShape(shape: readonly Dim[], sizes: Readonly<Record<string, number>>): number[] {
   return shape.map((d) => {

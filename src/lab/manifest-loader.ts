@@ -27,6 +27,6 @@ export function loadModelsJson<T>(file: string, what: string): Promise<T> {
 }
 
 /** The model manifest. */
-export function loadManifest(): Promise<Manifest<unknown>> {
+export function loadManifest(): Promise<Manifest> {
   return loadModelsJson('manifest.json', 'the model manifest');
 }

@@ -8,10 +8,10 @@ import { initWeights } from '../init.ts';
 import type { LayeredModel } from '../model.ts';
 import { allParameters } from '../model.ts';
 import { serializeModel } from '../serialize.ts';
-import { buildInferenceGraph, buildTrainStepGraph } from '../variants.ts';
+import { buildTrainStepGraph } from '../variants.ts';
 import type { LabelledExamples } from './dataset.ts';
 import type { SgdSchedule } from './spec.ts';
-import { LOGITS, LOSS, nextName } from '../tensor-names.ts';
+import { LOSS, nextName } from '../tensor-names.ts';
 
 type OrtModule = typeof Ort;
 
@@ -51,21 +51,4 @@ export async function trainWithSgd(
     await session.release();
   }
   return weights;
-}
-
-/** Logits of `model` with `weights` on `data` (fp32, [count, classes]). */
-export async function predictLogits(
-  ort: OrtModule,
-  model: LayeredModel,
-  weights: Readonly<Record<string, Float32Array>>,
-  data: LabelledExamples,
-): Promise<Float32Array> {
-  const session = await ort.InferenceSession.create(serializeModel(buildInferenceGraph(model)), { executionProviders: ['wasm'] });
-  try {
-    const feeds: Record<string, Ort.Tensor> = { x: tensor(ort, data.x, [data.count, data.x.length / data.count]) };
-    for (const p of allParameters(model)) feeds[p.name] = tensor(ort, weights[p.name] ?? new Float32Array(), p.shape);
-    return (await session.run(feeds))[LOGITS]?.data as Float32Array;
-  } finally {
-    await session.release();
-  }
 }

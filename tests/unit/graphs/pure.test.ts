@@ -76,12 +76,12 @@ describe('layer ranges', () => {
   test('segmentRanges(8, 0) is rejected', () => expect(() => segmentRanges(8, 0)).toThrowError(/positive integer/));
 });
 
-describe('buildManifest(models, utilities, { predict })', () => {
+describe('buildManifest(models, utilities)', () => {
   const model = { id: 'm.a', family: 'm', bytes: 10 } as unknown as ManifestModel;
   const utilities = {} as unknown as ManifestUtilities;
-  test('attaches the prediction per entry', () => {
-    const manifest = buildManifest([model], utilities, { predict: (m) => ({ bytes: m.bytes * 2 }) });
-    expect(manifest.models[0]?.predicted).toEqual({ bytes: 20 });
+  test('lists the entries as given, under schema version 1', () => {
+    const manifest = buildManifest([model], utilities);
+    expect(manifest.models).toEqual([model]);
     expect(manifest.version).toBe(1);
   });
   test('rejects duplicate ids', () =>

@@ -12,7 +12,7 @@ const manifest = {
   opset: 17,
   batchDim: 'batch',
   models: demoCatalog().flatMap((demo) => demo.variants.map((v) => generateModel(demo, v).entry)),
-} as unknown as Manifest<unknown>;
+} as unknown as Manifest;
 
 describe('EXPERIMENTS', () => {
   describe.each(Object.values(EXPERIMENTS))('$id', (experiment) => {

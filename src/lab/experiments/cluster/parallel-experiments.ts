@@ -16,7 +16,7 @@ export interface ClusterSideSpec {
   readonly devices: (settings: LabSettings) => number;
   /** The manifest entry this side's devices load (an id suffix after the model family). */
   readonly variant: (settings: LabSettings) => string;
-  readonly job: (model: ManifestModel, settings: LabSettings, manifest: Manifest<unknown>) => ClusterJob;
+  readonly job: (model: ManifestModel, settings: LabSettings, manifest: Manifest) => ClusterJob;
   /** The memory engine's figure for one device (the first pipeline stage: the larger one). */
   readonly predict: (model: ManifestModel, settings: LabSettings) => number;
 }
@@ -43,7 +43,7 @@ const zeroPrediction = (stage: 0 | 2) => (model: ManifestModel, s: LabSettings) 
   predictLabBytes(model, perDevice(s, s.devices), { dp: s.devices, zero: stage, optimizer: 'adamw' } satisfies LabParallelism);
 const zeroJob =
   (stage: 0 | 2) =>
-  (model: ManifestModel, s: LabSettings, manifest: Manifest<unknown>): ClusterJob => ({
+  (model: ManifestModel, s: LabSettings, manifest: Manifest): ClusterJob => ({
     kind: 'zero',
     model,
     batch: s.batch,
@@ -119,7 +119,7 @@ export const PARALLEL_EXPERIMENTS: Readonly<Record<ParallelExperimentId, Paralle
 };
 
 /** The manifest entry a side runs at the reader's sizes; throws if the factory made none. */
-export function findClusterModel(manifest: Manifest<unknown>, side: ClusterSideSpec, settings: LabSettings): ManifestModel {
+export function findClusterModel(manifest: Manifest, side: ClusterSideSpec, settings: LabSettings): ManifestModel {
   const id = `mlp-h${settings.hidden}-l${settings.layers}.${side.variant(settings)}`;
   const model = manifest.models.find((m) => m.id === id);
   if (!model) throw new Error(`No model ${id} in the manifest; run \`npm run models\`.`);

@@ -199,12 +199,7 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
 };
 
 /** The model a side runs for the reader's width and depth; throws if the factory made none. */
-export function findModel(
-  manifest: Manifest<unknown>,
-  side: ExperimentSide,
-  settings: LabSettings,
-  backend: Backend,
-): ManifestModel {
+export function findModel(manifest: Manifest, side: ExperimentSide, settings: LabSettings, backend: Backend): ManifestModel {
   const family = `mlp-h${settings.hidden}-l${settings.layers}`;
   const model = manifest.models.find((m) => m.family === family && side.matches(m.variant, backend));
   if (!model) throw new Error(`No ${side.label} model for ${family} in the manifest; run \`npm run models\`.`);
