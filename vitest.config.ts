@@ -15,6 +15,8 @@ export default defineConfig({
       provider: 'v8',
       include: ['src/memory/**/*.ts', 'src/graphs/**/*.ts', 'src/lab/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
+      // Report (and hold to the thresholds) even when a test failed, so a run shows both.
+      reportOnFailure: true,
       thresholds: {
         'src/memory/**/*.ts': { lines: 95 },
         'src/graphs/**/*.ts': { lines: 95 },
@@ -28,6 +30,8 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
+          // Tests that run onnxruntime sessions take seconds each on a busy 2-core machine.
+          testTimeout: 60_000,
         },
       },
       {

@@ -11,7 +11,7 @@ import { serializeModel } from '../serialize.ts';
 import { buildTrainStepGraph } from '../variants.ts';
 import type { LabelledExamples } from './dataset.ts';
 import type { SgdSchedule } from './spec.ts';
-import { LOSS, nextName } from '../tensor-names.ts';
+import { FEATURES, LABELS, LEARNING_RATE, LOSS, nextName } from '../tensor-names.ts';
 
 type OrtModule = typeof Ort;
 
@@ -36,9 +36,9 @@ export async function trainWithSgd(
       const start = (step * schedule.batch) % data.count;
       const count = Math.min(schedule.batch, data.count - start);
       const feeds: Record<string, Ort.Tensor> = {
-        x: tensor(ort, data.x.slice(start * width, (start + count) * width), [count, width]),
-        labels: new ort.Tensor('int64', data.labels.slice(start, start + count), [count]),
-        lr: tensor(ort, Float32Array.of(schedule.lr), []),
+        [FEATURES]: tensor(ort, data.x.slice(start * width, (start + count) * width), [count, width]),
+        [LABELS]: new ort.Tensor('int64', data.labels.slice(start, start + count), [count]),
+        [LEARNING_RATE]: tensor(ort, Float32Array.of(schedule.lr), []),
       };
       for (const p of params) feeds[p.name] = tensor(ort, weights[p.name] ?? new Float32Array(), p.shape);
       const out = await session.run(feeds);
