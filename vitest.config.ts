@@ -20,8 +20,9 @@ export default defineConfig({
       thresholds: {
         'src/memory/**/*.ts': { lines: 95 },
         'src/graphs/**/*.ts': { lines: 95 },
-        'src/lab/measure/**/*.ts': { lines: 80 },
-        'src/lab/**/*.ts': { lines: 50 },
+        // Reached when these floors were set: memory 97.7%, graphs 95.9%, lab/measure 96.5%, lab 68.2%.
+        'src/lab/measure/**/*.ts': { lines: 95 },
+        'src/lab/**/*.ts': { lines: 68 },
       },
     },
     projects: [
