@@ -7,6 +7,7 @@ import { ADAM } from './adam.ts';
 import { GraphBuilder } from './builder.ts';
 import * as op from './ops.ts';
 import { prune } from './passes.ts';
+import { ACCUMULATE_TENSORS, ADAM_TENSORS } from './tensor-names.ts';
 
 /** The flat length every optimizer graph takes. */
 const N = 'n';
@@ -20,14 +21,20 @@ const N = 'n';
  */
 export function buildAdamGraph(): GraphBuilder {
   const b = new GraphBuilder('adam-step');
-  const [p, g, m, v] = ['p', 'g', 'm', 'v'].map((name) => b.input(name, 'float32', [N])) as [string, string, string, string];
-  const stepSize = b.input('step_size', 'float32', []);
-  const bias2Sqrt = b.input('bias2_sqrt', 'float32', []);
+  const T = ADAM_TENSORS;
+  const [p, g, m, v] = [T.param, T.grad, T.m, T.v].map((name) => b.input(name, 'float32', [N])) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  const stepSize = b.input(T.stepSize, 'float32', []);
+  const bias2Sqrt = b.input(T.bias2Sqrt, 'float32', []);
   const scalar = (value: number) => b.constant([value], 'float32');
-  const mNext = op.add(b, op.mul(b, m, scalar(ADAM.beta1)), op.mul(b, g, scalar(1 - ADAM.beta1)), 'm_next');
-  const vNext = op.add(b, op.mul(b, v, scalar(ADAM.beta2)), op.mul(b, op.mul(b, g, g), scalar(1 - ADAM.beta2)), 'v_next');
+  const mNext = op.add(b, op.mul(b, m, scalar(ADAM.beta1)), op.mul(b, g, scalar(1 - ADAM.beta1)), T.nextM);
+  const vNext = op.add(b, op.mul(b, v, scalar(ADAM.beta2)), op.mul(b, op.mul(b, g, g), scalar(1 - ADAM.beta2)), T.nextV);
   const denominator = op.add(b, op.div(b, op.sqrt(b, vNext), bias2Sqrt), scalar(ADAM.eps));
-  const pNext = op.sub(b, p, op.mul(b, op.div(b, mNext, denominator), stepSize), 'p_next');
+  const pNext = op.sub(b, p, op.mul(b, op.div(b, mNext, denominator), stepSize), T.nextParam);
   for (const name of [pNext, mNext, vNext]) b.output(name);
   prune(b);
   return b;
@@ -36,6 +43,7 @@ export function buildAdamGraph(): GraphBuilder {
 /** `sum` = a + b over flat tensors: adds a micro-batch's gradients to those accumulated so far. */
 export function buildAccumulateGraph(): GraphBuilder {
   const b = new GraphBuilder('accumulate');
-  b.output(op.add(b, b.input('a', 'float32', [N]), b.input('b', 'float32', [N]), 'sum'));
+  const T = ACCUMULATE_TENSORS;
+  b.output(op.add(b, b.input(T.a, 'float32', [N]), b.input(T.b, 'float32', [N]), T.sum));
   return b;
 }

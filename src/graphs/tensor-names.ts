@@ -25,6 +25,22 @@ export const TEMPERATURE = 'temperature';
 /** See `TEACHER_LOGITS`. */
 export const ALPHA = 'alpha';
 
+/** The inputs and outputs of Adam's flat-vector update graph (optimizer.ts). */
+export const ADAM_TENSORS = {
+  param: 'p',
+  grad: 'g',
+  m: 'm',
+  v: 'v',
+  stepSize: 'step_size',
+  bias2Sqrt: 'bias2_sqrt',
+  nextParam: 'p_next',
+  nextM: 'm_next',
+  nextV: 'v_next',
+} as const;
+
+/** The inputs and output of the flat-vector accumulation graph (optimizer.ts): sum = a + b. */
+export const ACCUMULATE_TENSORS = { a: 'a', b: 'b', sum: 'sum' } as const;
+
 const GRAD_PREFIX = 'grad.';
 const ACC_IN_PREFIX = 'acc_in.';
 const ACC_OUT_PREFIX = 'acc_out.';

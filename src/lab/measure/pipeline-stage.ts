@@ -5,6 +5,7 @@
  * micro-batches on the device.
  */
 import {
+  ACCUMULATE_TENSORS,
   activationName,
   FEATURES,
   gradName,
@@ -167,13 +168,13 @@ async function backwardMicroBatch(
       continue;
     }
     const length = stage.lengths.get(parameter) ?? 0;
-    const { sum } = await exec.run(sessions.accumulate, {
-      a: exec.store.flatView(previous, length),
-      b: exec.store.flatView(tensor, length),
+    const out = await exec.run(sessions.accumulate, {
+      [ACCUMULATE_TENSORS.a]: exec.store.flatView(previous, length),
+      [ACCUMULATE_TENSORS.b]: exec.store.flatView(tensor, length),
     });
     previous.dispose();
     tensor.dispose();
-    accumulated.set(parameter, sum as Tensor);
+    accumulated.set(parameter, out[ACCUMULATE_TENSORS.sum] as Tensor);
   }
   await exec.store.settle();
   spans.push({ rank: comm.rank, kind: 'backward', micro: microIndex, start, end: epochNow(stage) });

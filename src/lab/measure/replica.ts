@@ -5,7 +5,7 @@
  * job), stage 0 keeps every gradient and moment on every device; stage 2 keeps only this
  * device's shard of both, reduce-scattering each bucket and all-gathering the updated weights.
  */
-import { adamScalars, FEATURES, gradName, gradientOf, LABELS, LOSS, TOKENS } from '../../graphs/runtime';
+import { ADAM_TENSORS, adamScalars, FEATURES, gradName, gradientOf, LABELS, LOSS, TOKENS } from '../../graphs/runtime';
 import { deviceResult, elementCount, placeWeights, placeZeros, type DeviceRun } from './cluster-device';
 import type { DataParallelJob, DeviceResult, TensorSet, ZeroJob } from './cluster-jobs';
 import type { Session, Tensor } from './executor';
@@ -186,18 +186,19 @@ async function adamStep(
     const weight = state.weights.get(name);
     const grad = state.grads.get(name);
     if (!weight || !grad) throw new Error(`no weight or gradient for ${name}`);
+    const T = ADAM_TENSORS;
     const out = await exec.run(adam, {
-      p: exec.store.flatView(weight, length),
-      g: exec.store.flatView(grad, length),
-      m: moments.m,
-      v: moments.v,
-      step_size: exec.scalar(stepSize),
-      bias2_sqrt: exec.scalar(bias2Sqrt),
+      [T.param]: exec.store.flatView(weight, length),
+      [T.grad]: exec.store.flatView(grad, length),
+      [T.m]: moments.m,
+      [T.v]: moments.v,
+      [T.stepSize]: exec.scalar(stepSize),
+      [T.bias2Sqrt]: exec.scalar(bias2Sqrt),
     });
     moments.m.dispose();
     moments.v.dispose();
-    state.moments.set(name, { m: out['m_next'] as Tensor, v: out['v_next'] as Tensor });
-    const next = out['p_next'] as Tensor;
+    state.moments.set(name, { m: out[T.nextM] as Tensor, v: out[T.nextV] as Tensor });
+    const next = out[T.nextParam] as Tensor;
     if (gatherKey) updated[name] = await exec.read(next);
     else exec.store.copyInto(weight, next);
     next.dispose();
