@@ -12,7 +12,6 @@ import { generateModel, generateUtility } from '../src/graphs/factory.ts';
 import { buildManifest } from '../src/graphs/manifest.ts';
 import { OPSET } from '../src/graphs/ops.ts';
 import { buildAccumulateGraph, buildAdamGraph } from '../src/graphs/optimizer.ts';
-import { predictLabBytes } from '../src/lab/predict.ts';
 import * as ort from 'onnxruntime-web';
 import { DISTILLATION_DIR, generateDistillation } from '../src/graphs/distillation/build.ts';
 
@@ -35,17 +34,9 @@ for (const { files } of [...generated, { files: [adam.file, accumulate.file] }])
     fileCount += 1;
   }
 }
-// Each MLP training entry carries the memory engine's prediction at its suggested batch (one
-// micro-batch); the lab recomputes it for whatever batch the reader picks.
 const manifest = buildManifest(
   generated.map((g) => g.entry),
   { adam: adam.graph, accumulate: accumulate.graph },
-  {
-    predict: (model) =>
-      model.arch === 'mlp' && model.variant.training
-        ? { batch: model.shapes.batch, microBatches: 1, bytes: predictLabBytes(model, { batch: model.shapes.batch, microBatches: 1 }) }
-        : null,
-  },
   OPSET,
 );
 // Compact: the browser fetches this file; pretty-print it with `jq` when reading.

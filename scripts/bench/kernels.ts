@@ -64,12 +64,15 @@ window.time = async (file, a, b) => {
 export default async function bench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kernels-'));
   const dist = join(import.meta.dirname, '../../node_modules/onnxruntime-web/dist');
-  for (const file of ['ort.jspi.bundle.min.mjs', 'ort-wasm-simd-threaded.jspi.wasm']) copyFileSync(join(dist, file), join(dir, file));
+  for (const file of ['ort.jspi.bundle.min.mjs', 'ort-wasm-simd-threaded.jspi.wasm'])
+    copyFileSync(join(dist, file), join(dir, file));
   writeFileSync(join(dir, 'index.html'), PAGE);
   mkdirSync(join(dir, 'm'));
   const KERNELS = ['Gemm', 'Einsum'] as const;
   // The static server lists its files when it starts, so the models are written first.
-  for (const kernel of KERNELS) for (const [i, product] of PRODUCTS.entries()) writeFileSync(join(dir, `m/${kernel}-${i}.onnx`), productModel(product, kernel));
+  for (const kernel of KERNELS)
+    for (const [i, product] of PRODUCTS.entries())
+      writeFileSync(join(dir, `m/${kernel}-${i}.onnx`), productModel(product, kernel));
   const server = await startStaticServer(dir);
   const browser = await launchBrowser({ name: 'webgpu-on', webgpu: true });
   try {
@@ -82,10 +85,15 @@ export default async function bench(): Promise<void> {
       for (const [i, product] of PRODUCTS.entries()) {
         const args: [string, number[], number[]] = [`m/${kernel}-${i}.onnx`, [...product.a], [...product.b]];
         const { first, next } = await page.evaluate(
-          ([f, a, b]) => (window as unknown as { time: (f: string, a: number[], b: number[]) => Promise<{ first: number; next: number }> }).time(f, a, b),
+          ([f, a, b]) =>
+            (
+              window as unknown as { time: (f: string, a: number[], b: number[]) => Promise<{ first: number; next: number }> }
+            ).time(f, a, b),
           args,
         );
-        console.log(`${product.name.padEnd(20)} ${kernel.padEnd(7)} ${first.toFixed(0).padStart(9)}  ${next.toFixed(1).padStart(9)}`);
+        console.log(
+          `${product.name.padEnd(20)} ${kernel.padEnd(7)} ${first.toFixed(0).padStart(9)}  ${next.toFixed(1).padStart(9)}`,
+        );
       }
     }
   } finally {

@@ -31,8 +31,12 @@ export default async function bench(): Promise<void> {
     return;
   }
   const server = await startStaticServer(dist);
-  console.log('lab: default sizes, in seconds. WASM: width 256, 8 layers, batch 512 (leak: 4 layers, batch 64, 10 steps; offload: width 512, batch 64).');
-  console.log('     SwiftShader (software adapter) starts at width 128: batch 128 (gradient accumulation: 4 layers, batch 256); parallel: 2 virtual GPUs, pipeline 4 micro-batches.');
+  console.log(
+    'lab: default sizes, in seconds. WASM: width 256, 8 layers, batch 512 (leak: 4 layers, batch 64, 10 steps; offload: width 512, batch 64).',
+  );
+  console.log(
+    '     SwiftShader (software adapter) starts at width 128: batch 128 (gradient accumulation: 4 layers, batch 256); parallel: 2 virtual GPUs, pipeline 4 micro-batches.',
+  );
   console.log('config       experiment               backend  runtime  load   step before  step after  Run→done');
   try {
     for (const config of BROWSER_CONFIGS) {

@@ -21,10 +21,7 @@ export interface TensorInfo {
 
 /** An ONNX attribute value. */
 export type AttributeValue =
-  | { readonly int: number }
-  | { readonly float: number }
-  | { readonly ints: readonly number[] }
-  | { readonly string: string };
+  { readonly int: number } | { readonly float: number } | { readonly ints: readonly number[] } | { readonly string: string };
 
 /** One ONNX node. */
 export interface NodeRecord {
@@ -193,11 +190,7 @@ export class GraphBuilder {
    * Emits `body`'s nodes as one differentiable step whose gradient is `backward`
    * (used where the generic rules would keep more tensors alive than a framework does).
    */
-  composite<T extends readonly string[]>(
-    inputs: readonly string[],
-    body: () => T,
-    backward: CompositeBackward,
-  ): T {
+  composite<T extends readonly string[]>(inputs: readonly string[], body: () => T, backward: CompositeBackward): T {
     this.compositeDepth += 1;
     let outputs: T;
     try {

@@ -81,7 +81,13 @@ export const PIPELINE_STAGES = [1, 2, 4] as const;
 function sliceVariants(layers: number, stageCounts: readonly number[]): VariantSpec[] {
   return [
     { key: 'layerwise.keep.fp32', precision: 'fp32', form: 'segmented', activations: 'keep', ranges: segmentRanges(layers, 1) },
-    ...stageCounts.map((p): VariantSpec => ({ key: `stages${p}.keep.fp32`, precision: 'fp32', form: 'segmented', activations: 'keep', ranges: stageRanges(layers, p) })),
+    ...stageCounts.map((p): VariantSpec => ({
+      key: `stages${p}.keep.fp32`,
+      precision: 'fp32',
+      form: 'segmented',
+      activations: 'keep',
+      ranges: stageRanges(layers, p),
+    })),
   ];
 }
 
@@ -98,7 +104,11 @@ function mlpDemo(spec: MlpSpec, isDefault: boolean): DemoModel {
     family: `mlp-h${spec.hidden}-l${spec.layers}`,
     model: createMlp(spec),
     shapes: { hidden: spec.hidden, layers: spec.layers, classes: spec.classes, batch: MLP_DEFAULTS.batch },
-    variants: [...standardVariants(spec.layers), ...sliceVariants(spec.layers, PIPELINE_STAGES), ...(isDefault ? defaultExtras(spec.layers) : [])],
+    variants: [
+      ...standardVariants(spec.layers),
+      ...sliceVariants(spec.layers, PIPELINE_STAGES),
+      ...(isDefault ? defaultExtras(spec.layers) : []),
+    ],
   };
 }
 
@@ -106,8 +116,18 @@ function gptDemo(spec: TinyGptSpec, isDefault: boolean): DemoModel {
   return {
     family: `gpt-h${spec.hidden}-l${spec.layers}`,
     model: createTinyGpt(spec),
-    shapes: { hidden: spec.hidden, layers: spec.layers, heads: spec.heads, seq: spec.seq, vocab: spec.vocab, batch: GPT_DEFAULTS.batch },
-    variants: [...standardVariants(spec.layers), ...(isDefault ? [...sliceVariants(spec.layers, [2]), ...defaultExtras(spec.layers)] : [])],
+    shapes: {
+      hidden: spec.hidden,
+      layers: spec.layers,
+      heads: spec.heads,
+      seq: spec.seq,
+      vocab: spec.vocab,
+      batch: GPT_DEFAULTS.batch,
+    },
+    variants: [
+      ...standardVariants(spec.layers),
+      ...(isDefault ? [...sliceVariants(spec.layers, [2]), ...defaultExtras(spec.layers)] : []),
+    ],
   };
 }
 
@@ -116,10 +136,17 @@ export function demoCatalog(): DemoModel[] {
   const demos: DemoModel[] = [];
   for (const hidden of MLP_WIDTHS)
     for (const layers of MLP_LAYERS)
-      demos.push(mlpDemo({ hidden, layers, classes: MLP_DEFAULTS.classes }, hidden === MLP_DEFAULTS.hidden && layers === MLP_DEFAULTS.layers));
+      demos.push(
+        mlpDemo(
+          { hidden, layers, classes: MLP_DEFAULTS.classes },
+          hidden === MLP_DEFAULTS.hidden && layers === MLP_DEFAULTS.layers,
+        ),
+      );
   const { heads, seq, vocab } = GPT_DEFAULTS;
   for (const hidden of GPT_HIDDEN)
     for (const layers of GPT_LAYERS)
-      demos.push(gptDemo({ hidden, layers, heads, seq, vocab }, hidden === GPT_DEFAULTS.hidden && layers === GPT_DEFAULTS.layers));
+      demos.push(
+        gptDemo({ hidden, layers, heads, seq, vocab }, hidden === GPT_DEFAULTS.hidden && layers === GPT_DEFAULTS.layers),
+      );
   return demos;
 }

@@ -14,9 +14,6 @@ import type { ParamSpec } from './params.ts';
  */
 export type Precision = 'fp32' | 'fp16' | 'fp64';
 
-/** Precisions the site ships (fp64 is test-only). */
-export const SHIPPED_PRECISIONS: readonly Precision[] = ['fp32', 'fp16'];
-
 /** Element type of activations. */
 export function computeDtype(precision: Precision): FloatDType {
   return precision === 'fp16' ? 'float16' : precision === 'fp64' ? 'float64' : 'float32';

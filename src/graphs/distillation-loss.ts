@@ -14,6 +14,7 @@ import type { GraphBuilder } from './builder.ts';
 import type { FloatDType } from './dtype.ts';
 import { softmaxCrossEntropy } from './loss.ts';
 import * as op from './ops.ts';
+import { ALPHA, LOSS, TEACHER_LOGITS, TEMPERATURE } from './tensor-names.ts';
 
 /** Graph inputs the distillation loss reads besides the student's logits and the labels. */
 export interface DistillationInputs {
@@ -26,10 +27,14 @@ export interface DistillationInputs {
 }
 
 /** Input names of the distillation step graph. */
-export const DISTILLATION_INPUT_NAMES = { teacherLogits: 'teacher_logits', temperature: 'temperature', alpha: 'alpha' } as const;
+export const DISTILLATION_INPUT_NAMES = { teacherLogits: TEACHER_LOGITS, temperature: TEMPERATURE, alpha: ALPHA } as const;
 
 /** Declares the teacher logits, T and α as graph inputs. */
-export function declareDistillationInputs(b: GraphBuilder, logitsShape: readonly (number | string)[], dtype: FloatDType): DistillationInputs {
+export function declareDistillationInputs(
+  b: GraphBuilder,
+  logitsShape: readonly (number | string)[],
+  dtype: FloatDType,
+): DistillationInputs {
   return {
     teacherLogits: b.input(DISTILLATION_INPUT_NAMES.teacherLogits, dtype, logitsShape),
     temperature: b.input(DISTILLATION_INPUT_NAMES.temperature, dtype, []),
@@ -38,7 +43,12 @@ export function declareDistillationInputs(b: GraphBuilder, logitsShape: readonly
 }
 
 /** Emits the loss on the student's `logits` (master dtype); returns the scalar named `loss`. */
-export function distillationLoss(b: GraphBuilder, logits: string, labels: string, { teacherLogits, temperature, alpha }: DistillationInputs): string {
+export function distillationLoss(
+  b: GraphBuilder,
+  logits: string,
+  labels: string,
+  { teacherLogits, temperature, alpha }: DistillationInputs,
+): string {
   return b.scoped('distill', () => {
     const logQ = op.logSoftmax(b, op.div(b, logits, temperature));
     const logP = op.logSoftmax(b, op.div(b, teacherLogits, temperature));
@@ -47,6 +57,6 @@ export function distillationLoss(b: GraphBuilder, logits: string, labels: string
     const count = op.cast(b, op.sizeOf(b, labels), b.info(logits).dtype);
     const soft = op.mul(b, op.mul(b, op.div(b, kl, count), op.mul(b, temperature, temperature)), alpha);
     const hard = softmaxCrossEntropy(b, logits, labels, op.sub(b, b.scalarLike(1, alpha), alpha), 'hard_loss');
-    return op.add(b, soft, hard, 'loss');
+    return op.add(b, soft, hard, LOSS);
   });
 }

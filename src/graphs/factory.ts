@@ -34,17 +34,34 @@ interface PlannedGraph {
 function plan(demo: DemoModel, v: VariantSpec): PlannedGraph[] {
   const { model } = demo;
   const precision = v.precision;
-  if (v.form === 'inference') return [{ name: 'model', role: 'inference', build: () => buildInferenceGraph(model, { precision }) }];
+  if (v.form === 'inference')
+    return [{ name: 'model', role: 'inference', build: () => buildInferenceGraph(model, { precision }) }];
   if (v.form === 'single') {
     const recompute = v.activations === 'recompute' ? v.segmentLayers : undefined;
-    return [{ name: 'step', role: 'train-step', build: () => buildTrainStepGraph(model, { precision, recompute, accumulate: v.accumulate ?? false, sgd: v.sgd ?? false }) }];
+    return [
+      {
+        name: 'step',
+        role: 'train-step',
+        build: () => buildTrainStepGraph(model, { precision, recompute, accumulate: v.accumulate ?? false, sgd: v.sgd ?? false }),
+      },
+    ];
   }
   const ranges = v.ranges ?? segmentRanges(model.layers, v.segmentLayers ?? 1);
   const options = { precision, activations: v.activations };
   return [
-    ...ranges.map((r): PlannedGraph => ({ name: `forward-${r[0]}-${r[1]}`, role: 'stage-forward', layers: r, build: () => buildStageForwardGraph(model, r, options) })),
+    ...ranges.map((r): PlannedGraph => ({
+      name: `forward-${r[0]}-${r[1]}`,
+      role: 'stage-forward',
+      layers: r,
+      build: () => buildStageForwardGraph(model, r, options),
+    })),
     { name: 'loss', role: 'loss', build: () => buildLossGraph(model, { precision }) },
-    ...[...ranges].reverse().map((r): PlannedGraph => ({ name: `backward-${r[0]}-${r[1]}`, role: 'stage-backward', layers: r, build: () => buildStageBackwardGraph(model, r, options) })),
+    ...[...ranges].reverse().map((r): PlannedGraph => ({
+      name: `backward-${r[0]}-${r[1]}`,
+      role: 'stage-backward',
+      layers: r,
+      build: () => buildStageBackwardGraph(model, r, options),
+    })),
   ];
 }
 
@@ -94,7 +111,10 @@ export function generateModel(demo: DemoModel, v: VariantSpec): GeneratedModel {
     variant: {
       precision: v.precision,
       training: v.form !== 'inference',
-      activations: v.activations === 'recompute' ? { kind: 'recompute', segmentLayers: v.segmentLayers ?? ranges?.[0]?.[1] ?? 1 } : { kind: 'keep' },
+      activations:
+        v.activations === 'recompute'
+          ? { kind: 'recompute', segmentLayers: v.segmentLayers ?? ranges?.[0]?.[1] ?? 1 }
+          : { kind: 'keep' },
       form: v.form === 'segmented' ? 'segmented' : 'single',
       ...(ranges ? { ranges } : {}),
       accumulate: v.accumulate ?? false,

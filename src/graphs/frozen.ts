@@ -5,16 +5,21 @@
  * keeps the model (GPU buffers included) and are widened only when used.
  */
 import { GraphBuilder } from './builder.ts';
-import { activationName, allParameters, type LayeredModel, type ModelContext } from './model.ts';
+import { allParameters, type LayeredModel, type ModelContext } from './model.ts';
 import * as op from './ops.ts';
 import { prune } from './passes.ts';
 import { quantizeSymmetricInt8 } from './quantize.ts';
+import { activationName } from './tensor-names.ts';
 
 /** How the weights are stored: fp32, or int8 matrices (biases stay fp32, a common choice). */
 export type WeightStorage = 'fp32' | 'int8';
 
 /** data → `logits` with the given trained weights baked in. */
-export function buildFrozenInferenceGraph(model: LayeredModel, weights: Readonly<Record<string, Float32Array>>, storage: WeightStorage): GraphBuilder {
+export function buildFrozenInferenceGraph(
+  model: LayeredModel,
+  weights: Readonly<Record<string, Float32Array>>,
+  storage: WeightStorage,
+): GraphBuilder {
   const b = new GraphBuilder(`${model.arch}-frozen-${storage}`);
   const data = b.input(model.data.name, model.data.dtype, model.data.shape);
   const views = new Map<string, string>();

@@ -13,12 +13,7 @@ import * as op from './ops.ts';
 import { unbroadcastAxes } from './shape.ts';
 
 /** Emits the gradients of a node's inputs. */
-export type GradRule = (
-  b: GraphBuilder,
-  node: NodeRecord,
-  dy: string,
-  needs: readonly boolean[],
-) => (string | undefined)[];
+export type GradRule = (b: GraphBuilder, node: NodeRecord, dy: string, needs: readonly boolean[]) => (string | undefined)[];
 
 /** Sums a broadcast gradient back to the shape of the operand it came from. */
 export function unbroadcast(b: GraphBuilder, grad: string, target: readonly Dim[]): string {
@@ -162,7 +157,11 @@ export const GRAD_RULES: Readonly<Record<string, GradRule>> = {
     if (intAttribute(node, 'keepdims', 1) === 0) {
       const axesName = node.inputs[1];
       const axes = axesName === undefined ? [...Array(rank).keys()] : Array.from(b.constants.get(axesName)?.values ?? []);
-      g = op.unsqueeze(b, g, axes.map((a) => (a < 0 ? a + rank : a)));
+      g = op.unsqueeze(
+        b,
+        g,
+        axes.map((a) => (a < 0 ? a + rank : a)),
+      );
     }
     return [expandLike(b, g, x), undefined];
   },

@@ -1,6 +1,7 @@
 /** Softmax cross-entropy with integer labels, as a composite with a fused gradient. */
 import type { GraphBuilder } from './builder.ts';
 import * as op from './ops.ts';
+import { LOSS } from './tensor-names.ts';
 
 function oneHot(b: GraphBuilder, labels: string, like: string): string {
   const classes = b.info(like).shape.at(-1);
@@ -18,7 +19,7 @@ function oneHot(b: GraphBuilder, labels: string, like: string): string {
  * the log-probabilities (one logits-sized tensor, like a framework's fused kernel); the generic
  * rules would also keep the one-hot matrix alive. Returns the scalar loss name.
  */
-export function softmaxCrossEntropy(b: GraphBuilder, logits: string, labels: string, scale?: string, name = 'loss'): string {
+export function softmaxCrossEntropy(b: GraphBuilder, logits: string, labels: string, scale?: string, name = LOSS): string {
   const inputs = scale === undefined ? [logits, labels] : [logits, labels, scale];
   let logProbs = '';
   const count = (): string => op.cast(b, op.sizeOf(b, labels), b.info(logits).dtype);

@@ -78,8 +78,8 @@ export interface ManifestShapes {
   readonly heads?: number;
 }
 
-/** One model variant. `P` is whatever the memory engine predicts (added by the lead). */
-export interface ManifestModel<P = never> {
+/** One model variant. */
+export interface ManifestModel {
   /** Unique id, e.g. `mlp-h256-l8.train.rc3.fp32`. */
   readonly id: string;
   /** Id shared by every variant of the same shapes, e.g. `mlp-h256-l8`. */
@@ -100,12 +100,10 @@ export interface ManifestModel<P = never> {
   readonly graphs: readonly ManifestGraph[];
   /** Total bytes of the graph files. */
   readonly bytes: number;
-  /** The memory engine's prediction, when a `predict` hook was given. */
-  readonly predicted?: P;
 }
 
 /** The whole manifest file. */
-export interface Manifest<P = never> {
+export interface Manifest {
   /** Schema version; bump on incompatible change. */
   readonly version: 1;
   /** ONNX opset of every graph. */
@@ -113,7 +111,7 @@ export interface Manifest<P = never> {
   /** Name of the dynamic batch dimension. */
   readonly batchDim: 'batch';
   /** Model entries. */
-  readonly models: readonly ManifestModel<P>[];
+  readonly models: readonly ManifestModel[];
   /** Graphs over flat fp32 vectors that any model's runs share (optimizer.ts). */
   readonly utilities: ManifestUtilities;
 }
@@ -124,32 +122,12 @@ export interface ManifestUtilities {
   readonly accumulate: ManifestGraph;
 }
 
-/** Options of `buildManifest`. */
-export interface ManifestOptions<P> {
-  /** Called per entry (without `predicted`) to attach the memory engine's prediction. */
-  readonly predict?: (model: ManifestModel) => P;
-}
-
-/**
- * Assembles the manifest from described models; pure, so the lead can attach the memory
- * engine's predicted bytes with `predict`.
- */
-export function buildManifest<P = never>(
-  models: readonly ManifestModel[],
-  utilities: ManifestUtilities,
-  { predict }: ManifestOptions<P> = {},
-  opset = 17,
-): Manifest<P> {
+/** Assembles the manifest from described models; pure. Model ids must be unique. */
+export function buildManifest(models: readonly ManifestModel[], utilities: ManifestUtilities, opset = 17): Manifest {
   const ids = new Set<string>();
   for (const m of models) {
     if (ids.has(m.id)) throw new Error(`duplicate model id: ${m.id}`);
     ids.add(m.id);
   }
-  return {
-    version: 1,
-    opset,
-    batchDim: 'batch',
-    utilities,
-    models: models.map((m) => (predict === undefined ? m : { ...m, predicted: predict(m) })),
-  };
+  return { version: 1, opset, batchDim: 'batch', utilities, models };
 }

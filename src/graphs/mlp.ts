@@ -11,6 +11,7 @@ import { linear } from './layers.ts';
 import { BATCH_DIM, type LayeredModel, type Stage } from './model.ts';
 import * as op from './ops.ts';
 import type { ParamSpec } from './params.ts';
+import { FEATURES, LABELS, LOGITS } from './tensor-names.ts';
 
 /** Size of an MLP demo model. */
 export interface MlpSpec {
@@ -48,8 +49,8 @@ export function createMlp({ hidden, layers, classes, inputs }: MlpSpec): Layered
     arch: 'mlp',
     layers,
     dims: inputs === undefined ? { hidden, layers, classes } : { hidden, layers, classes, inputs },
-    data: { name: 'x', dtype: 'float32', shape: [BATCH_DIM, inputs ?? hidden] },
-    labels: { name: 'labels', dtype: 'int64', shape: [BATCH_DIM] },
+    data: { name: FEATURES, dtype: 'float32', shape: [BATCH_DIM, inputs ?? hidden] },
+    labels: { name: LABELS, dtype: 'int64', shape: [BATCH_DIM] },
     activationShape: [BATCH_DIM, hidden],
     stageParameters,
     emitInput: (ctx, x) => {
@@ -57,6 +58,6 @@ export function createMlp({ hidden, layers, classes, inputs }: MlpSpec): Layered
       return inputs === undefined ? wide : ctx.b.scoped('in', () => op.relu(ctx.b, linear(ctx, wide, 'in.w', 'in.b')));
     },
     emitLayer: (ctx, l, x, out) => ctx.b.scoped(`l${l}`, () => op.relu(ctx.b, linear(ctx, x, `w${l}`, `b${l}`), out)),
-    emitHead: (ctx, x) => ctx.b.scoped('head', () => linear(ctx, x, 'head.w', 'head.b', 'logits')),
+    emitHead: (ctx, x) => ctx.b.scoped('head', () => linear(ctx, x, 'head.w', 'head.b', LOGITS)),
   };
 }

@@ -75,8 +75,3 @@ export function stagesOf(start: number, end: number, withHead: boolean): Stage[]
   if (withHead) stages.push('head');
   return stages;
 }
-
-/** Name of the activation entering layer `l` (and leaving layer l − 1). */
-export function activationName(l: number): string {
-  return `act${l}`;
-}

@@ -200,5 +200,7 @@ export function sizeOf(b: GraphBuilder, x: string, name?: string): string {
  */
 export function dequantizeLinear(b: GraphBuilder, quantized: string, scale: string, axis: number, name?: string): string {
   const { shape } = b.info(quantized);
-  return one(b.node('DequantizeLinear', [quantized, scale], [{ dtype: b.info(scale).dtype, shape, name }], { axis: { int: axis } }));
+  return one(
+    b.node('DequantizeLinear', [quantized, scale], [{ dtype: b.info(scale).dtype, shape, name }], { axis: { int: axis } }),
+  );
 }

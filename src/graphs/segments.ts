@@ -18,7 +18,8 @@ export function segmentRanges(layers: number, length: number): LayerRange[] {
 
 /** Splits L layers into `stages` near-equal contiguous ranges (pipeline stages). */
 export function stageRanges(layers: number, stages: number): LayerRange[] {
-  if (!Number.isInteger(stages) || stages < 1 || stages > layers) throw new Error(`stages must be in 1..${layers}, got ${stages}`);
+  if (!Number.isInteger(stages) || stages < 1 || stages > layers)
+    throw new Error(`stages must be in 1..${layers}, got ${stages}`);
   const ranges: LayerRange[] = [];
   let start = 0;
   for (let s = 0; s < stages; s++) {

@@ -52,13 +52,15 @@ export function serializeModel(b: GraphBuilder, docString = ''): Uint8Array {
   const graph: onnxProto.onnx.IGraphProto = {
     name: b.name,
     docString,
-    node: b.nodes.map((node) => lowerMatrixProduct(b, node)).map((n) => ({
-      name: n.name,
-      opType: n.opType,
-      input: [...n.inputs],
-      output: [...n.outputs],
-      attribute: Object.entries(n.attributes).map(([k, v]) => attribute(k, v)),
-    })),
+    node: b.nodes
+      .map((node) => lowerMatrixProduct(b, node))
+      .map((n) => ({
+        name: n.name,
+        opType: n.opType,
+        input: [...n.inputs],
+        output: [...n.outputs],
+        attribute: Object.entries(n.attributes).map(([k, v]) => attribute(k, v)),
+      })),
     initializer: [...b.constants.values()].map((c) => ({
       name: c.name,
       dataType: ONNX_DTYPE_CODE[c.info.dtype],

@@ -26,10 +26,7 @@ export function normalizeAxis(axis: number, rank: number): number {
  * The axes to sum a gradient of shape `grad` over so that it takes shape `target`
  * (the reverse of broadcasting): leading extra axes are dropped, size-1 axes kept.
  */
-export function unbroadcastAxes(
-  grad: readonly Dim[],
-  target: readonly Dim[],
-): { dropped: number[]; kept: number[] } {
+export function unbroadcastAxes(grad: readonly Dim[], target: readonly Dim[]): { dropped: number[]; kept: number[] } {
   const lead = grad.length - target.length;
   const dropped: number[] = [];
   const kept: number[] = [];
@@ -38,16 +35,6 @@ export function unbroadcastAxes(
     else if (target[i - lead] === 1 && grad[i] !== 1) kept.push(i);
   }
   return { dropped, kept };
-}
-
-/** Number of elements when every dim is fixed; `undefined` when any dim is symbolic. */
-export function staticSize(shape: readonly Dim[]): number | undefined {
-  let n = 1;
-  for (const d of shape) {
-    if (typeof d !== 'number') return undefined;
-    n *= d;
-  }
-  return n;
 }
 
 /** Replaces symbolic dims by concrete sizes. */

@@ -10,12 +10,13 @@
 import { GraphBuilder } from './builder.ts';
 import { backprop, type GradMap } from './autodiff.ts';
 import { computeDtype, declareParameters, masterDtype, type Precision } from './context.ts';
-import { activationName, stagesOf, type LayeredModel, type ModelContext } from './model.ts';
+import { stagesOf, type LayeredModel, type ModelContext } from './model.ts';
 import * as op from './ops.ts';
 import type { ParamSpec } from './params.ts';
 import { externalize, prune } from './passes.ts';
 import type { LayerRange } from './segments.ts';
-import { emitLoss, gradName } from './variants.ts';
+import { activationName, gradName, LOSS_SCALE } from './tensor-names.ts';
+import { emitLoss } from './variants.ts';
 
 /** Options of a stage slice. */
 export interface StageOptions {
@@ -64,7 +65,12 @@ function buildRangeBackward(model: LayeredModel, range: LayerRange, precision: P
   const incoming = b.input(gradName(activationName(end)), computeDtype(precision), model.activationShape);
   const grads: GradMap = new Map([[forward.result, incoming]]);
   backprop(b, forward.tape, grads, [...computeNames, ...(start > 0 ? [input] : [])]);
-  backprop(b, castTape, grads, params.map((p) => p.name));
+  backprop(
+    b,
+    castTape,
+    grads,
+    params.map((p) => p.name),
+  );
   if (start > 0) {
     const dx = grads.get(input);
     if (dx === undefined) throw new Error(`no gradient reached ${input}`);
@@ -86,7 +92,11 @@ function buildRangeBackward(model: LayeredModel, range: LayerRange, precision: P
 }
 
 /** Backward of layers [start, end): inputs act<start> (or data), parameters, [saved], grad.act<end>. */
-export function buildStageBackwardGraph(model: LayeredModel, range: LayerRange, { precision = 'fp32', activations = 'recompute' }: StageOptions = {}): GraphBuilder {
+export function buildStageBackwardGraph(
+  model: LayeredModel,
+  range: LayerRange,
+  { precision = 'fp32', activations = 'recompute' }: StageOptions = {},
+): GraphBuilder {
   const { graph, saved } = buildRangeBackward(model, range, precision);
   if (activations === 'keep') externalize(graph, saved);
   return graph;
@@ -98,7 +108,11 @@ export function savedActivations(model: LayeredModel, range: LayerRange, precisi
 }
 
 /** Forward of layers [start, end): outputs act<end> (and, in keep mode, the saved activations). */
-export function buildStageForwardGraph(model: LayeredModel, range: LayerRange, { precision = 'fp32', activations = 'recompute' }: StageOptions = {}): GraphBuilder {
+export function buildStageForwardGraph(
+  model: LayeredModel,
+  range: LayerRange,
+  { precision = 'fp32', activations = 'recompute' }: StageOptions = {},
+): GraphBuilder {
   const [start, end] = range;
   const b = new GraphBuilder(`${model.arch}-forward-${start}-${end}`);
   const input = declareRangeInput(b, model, start, precision);
@@ -114,18 +128,26 @@ export function buildStageForwardGraph(model: LayeredModel, range: LayerRange, {
  * Head, loss and the head's backward: inputs act<L>, head parameters, labels (and
  * `loss_scale` when `accumulate`); outputs loss, grad.act<L> and the head's gradients.
  */
-export function buildLossGraph(model: LayeredModel, { precision = 'fp32', accumulate = false }: { precision?: Precision; accumulate?: boolean } = {}): GraphBuilder {
+export function buildLossGraph(
+  model: LayeredModel,
+  { precision = 'fp32', accumulate = false }: { precision?: Precision; accumulate?: boolean } = {},
+): GraphBuilder {
   const b = new GraphBuilder(`${model.arch}-loss`);
   const x = b.input(activationName(model.layers), computeDtype(precision), model.activationShape);
   const params = model.stageParameters('head');
   const { ctx, castTape, computeNames } = declareParameters(b, params, precision);
   const labels = b.input(model.labels.name, model.labels.dtype, model.labels.shape);
-  const scale = accumulate ? b.input('loss_scale', masterDtype(precision), []) : undefined;
+  const scale = accumulate ? b.input(LOSS_SCALE, masterDtype(precision), []) : undefined;
   const head = b.record(() => emitLoss(ctx, model, x, labels, precision, scale));
   b.output(head.result);
   const grads: GradMap = new Map([[head.result, b.scalarLike(1, head.result)]]);
   backprop(b, head.tape, grads, [...computeNames, x]);
-  backprop(b, castTape, grads, params.map((p) => p.name));
+  backprop(
+    b,
+    castTape,
+    grads,
+    params.map((p) => p.name),
+  );
   const dx = grads.get(x);
   if (dx === undefined) throw new Error('no gradient reached the loss input');
   b.output(op.identity(b, dx, gradName(x)));

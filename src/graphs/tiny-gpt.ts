@@ -11,6 +11,7 @@ import { gelu, layerNorm, linear } from './layers.ts';
 import { BATCH_DIM, type LayeredModel, type ModelContext, type Stage } from './model.ts';
 import * as op from './ops.ts';
 import type { ParamSpec } from './params.ts';
+import { LABELS, LOGITS, TOKENS } from './tensor-names.ts';
 
 /** Size of a tiny GPT demo model. */
 export interface TinyGptSpec {
@@ -69,22 +70,30 @@ export function createTinyGpt(spec: TinyGptSpec): LayeredModel {
     // GPT-2 scales residual projections by 1/√(2L) so the residual stream stays O(1).
     const residualStd = INIT_STD / Math.sqrt(2 * layers);
     return [
-      ones(`${p}.ln1.g`, [h]), zeros(`${p}.ln1.b`, [h]),
-      normal(`${p}.attn.wq`, [h, h]), zeros(`${p}.attn.bq`, [h]),
-      normal(`${p}.attn.wk`, [h, h]), zeros(`${p}.attn.bk`, [h]),
-      normal(`${p}.attn.wv`, [h, h]), zeros(`${p}.attn.bv`, [h]),
-      normal(`${p}.attn.wo`, [h, h], residualStd), zeros(`${p}.attn.bo`, [h]),
-      ones(`${p}.ln2.g`, [h]), zeros(`${p}.ln2.b`, [h]),
-      normal(`${p}.mlp.w1`, [h, 4 * h]), zeros(`${p}.mlp.b1`, [4 * h]),
-      normal(`${p}.mlp.w2`, [4 * h, h], residualStd), zeros(`${p}.mlp.b2`, [h]),
+      ones(`${p}.ln1.g`, [h]),
+      zeros(`${p}.ln1.b`, [h]),
+      normal(`${p}.attn.wq`, [h, h]),
+      zeros(`${p}.attn.bq`, [h]),
+      normal(`${p}.attn.wk`, [h, h]),
+      zeros(`${p}.attn.bk`, [h]),
+      normal(`${p}.attn.wv`, [h, h]),
+      zeros(`${p}.attn.bv`, [h]),
+      normal(`${p}.attn.wo`, [h, h], residualStd),
+      zeros(`${p}.attn.bo`, [h]),
+      ones(`${p}.ln2.g`, [h]),
+      zeros(`${p}.ln2.b`, [h]),
+      normal(`${p}.mlp.w1`, [h, 4 * h]),
+      zeros(`${p}.mlp.b1`, [4 * h]),
+      normal(`${p}.mlp.w2`, [4 * h, h], residualStd),
+      zeros(`${p}.mlp.b2`, [h]),
     ];
   };
   return {
     arch: 'tiny-gpt',
     layers,
     dims: { hidden, layers, heads, seq, vocab },
-    data: { name: 'tokens', dtype: 'int64', shape: [BATCH_DIM, seq] },
-    labels: { name: 'labels', dtype: 'int64', shape: [BATCH_DIM, seq] },
+    data: { name: TOKENS, dtype: 'int64', shape: [BATCH_DIM, seq] },
+    labels: { name: LABELS, dtype: 'int64', shape: [BATCH_DIM, seq] },
     activationShape: [BATCH_DIM, seq, hidden],
     stageParameters,
     emitInput: (ctx, tokens) =>
@@ -93,10 +102,13 @@ export function createTinyGpt(spec: TinyGptSpec): LayeredModel {
       ctx.b.scoped(`blk${l}`, () => {
         const p = `blk${l}`;
         const afterAttention = op.add(ctx.b, x, attention(ctx, spec, layerNorm(ctx, x, `${p}.ln1.g`, `${p}.ln1.b`), `${p}.attn`));
-        const hiddenMlp = gelu(ctx, linear(ctx, layerNorm(ctx, afterAttention, `${p}.ln2.g`, `${p}.ln2.b`), `${p}.mlp.w1`, `${p}.mlp.b1`));
+        const hiddenMlp = gelu(
+          ctx,
+          linear(ctx, layerNorm(ctx, afterAttention, `${p}.ln2.g`, `${p}.ln2.b`), `${p}.mlp.w1`, `${p}.mlp.b1`),
+        );
         return op.add(ctx.b, afterAttention, linear(ctx, hiddenMlp, `${p}.mlp.w2`, `${p}.mlp.b2`), out);
       }),
     emitHead: (ctx, x) =>
-      ctx.b.scoped('head', () => op.matmul(ctx.b, layerNorm(ctx, x, 'lnf.g', 'lnf.b'), ctx.param('lm_head.w'), 'logits')),
+      ctx.b.scoped('head', () => op.matmul(ctx.b, layerNorm(ctx, x, 'lnf.g', 'lnf.b'), ctx.param('lm_head.w'), LOGITS)),
   };
 }

@@ -9,11 +9,12 @@ import { declareParameters, masterDtype, type Precision } from './context.ts';
 import { backprop, dependentsOf, type GradMap } from './autodiff.ts';
 import { declareDistillationInputs, distillationLoss, type DistillationInputs } from './distillation-loss.ts';
 import { softmaxCrossEntropy } from './loss.ts';
-import { activationName, allParameters, type LayeredModel, type ModelContext } from './model.ts';
+import { allParameters, type LayeredModel, type ModelContext } from './model.ts';
 import * as op from './ops.ts';
 import type { ParamSpec } from './params.ts';
 import { prune } from './passes.ts';
 import { segmentRanges, type LayerRange } from './segments.ts';
+import { accInName, accOutName, activationName, gradName, LEARNING_RATE, LOSS_SCALE, nextName } from './tensor-names.ts';
 
 /** Options of a single-graph training step. */
 export interface TrainStepOptions {
@@ -34,9 +35,6 @@ export interface TrainStepOptions {
    */
   readonly distillation?: boolean;
 }
-
-/** Name of the gradient output for tensor `name`. */
-export const gradName = (name: string): string => `grad.${name}`;
 
 function declareData(b: GraphBuilder, model: LayeredModel, precision: Precision): string {
   const { name, dtype, shape } = model.data;
@@ -69,7 +67,9 @@ export function emitLoss(
   const logits = model.emitHead(ctx, x);
   const master = masterDtype(precision);
   const wide = ctx.dtype === master ? logits : op.cast(ctx.b, logits, master, `logits.${master}`);
-  return distillation === undefined ? softmaxCrossEntropy(ctx.b, wide, labels, scale) : distillationLoss(ctx.b, wide, labels, distillation);
+  return distillation === undefined
+    ? softmaxCrossEntropy(ctx.b, wide, labels, scale)
+    : distillationLoss(ctx.b, wide, labels, distillation);
 }
 
 function addGrad(b: GraphBuilder, grads: GradMap, name: string, g: string): void {
@@ -78,16 +78,22 @@ function addGrad(b: GraphBuilder, grads: GradMap, name: string, g: string): void
 }
 
 /** Emits the outputs for parameter gradients: plain, accumulated or an SGD step. */
-function emitParameterOutputs(b: GraphBuilder, params: readonly ParamSpec[], grads: GradMap, options: TrainStepOptions, precision: Precision): void {
+function emitParameterOutputs(
+  b: GraphBuilder,
+  params: readonly ParamSpec[],
+  grads: GradMap,
+  options: TrainStepOptions,
+  precision: Precision,
+): void {
   const master = masterDtype(precision);
-  const lr = options.sgd ? b.input('lr', master, []) : undefined;
+  const lr = options.sgd ? b.input(LEARNING_RATE, master, []) : undefined;
   for (const p of params) {
     const g = grads.get(p.name);
     if (g === undefined) throw new Error(`parameter ${p.name} received no gradient`);
     if (options.accumulate) {
-      b.output(op.add(b, b.input(`acc_in.${p.name}`, master, p.shape), g, `acc_out.${p.name}`));
+      b.output(op.add(b, b.input(accInName(p.name), master, p.shape), g, accOutName(p.name)));
     } else if (lr !== undefined) {
-      b.output(op.sub(b, p.name, op.mul(b, g, lr), `next.${p.name}`));
+      b.output(op.sub(b, p.name, op.mul(b, g, lr), nextName(p.name)));
     } else {
       b.output(op.identity(b, g, gradName(p.name)));
     }
@@ -119,10 +125,12 @@ export function buildTrainStepGraph(model: LayeredModel, options: TrainStepOptio
   const labels = declareLabels(b, model);
   const params = allParameters(model);
   const { ctx, castTape, computeNames } = declareParameters(b, params, precision);
-  const scale = options.accumulate ? b.input('loss_scale', masterDtype(precision), []) : undefined;
+  const scale = options.accumulate ? b.input(LOSS_SCALE, masterDtype(precision), []) : undefined;
   if (options.distillation && options.accumulate) throw new Error('distillation with gradient accumulation is not built');
   const classes = model.dims['classes'] ?? model.dims['vocab'];
-  const distillation = options.distillation ? declareDistillationInputs(b, [...model.labels.shape, classes ?? 1], masterDtype(precision)) : undefined;
+  const distillation = options.distillation
+    ? declareDistillationInputs(b, [...model.labels.shape, classes ?? 1], masterDtype(precision))
+    : undefined;
 
   const input = b.record(() => model.emitInput(ctx, data));
   const ranges = recompute === undefined ? [[0, model.layers] as const] : segmentRanges(model.layers, recompute);
@@ -147,7 +155,12 @@ export function buildTrainStepGraph(model: LayeredModel, options: TrainStepOptio
     else backpropRecomputed(b, ctx, model, range, checkpoint, segment.result, grads, wrt, inputWrt.length > 0);
   }
   backprop(b, input.tape, grads, wrt);
-  backprop(b, castTape, grads, params.map((p) => p.name));
+  backprop(
+    b,
+    castTape,
+    grads,
+    params.map((p) => p.name),
+  );
   emitParameterOutputs(b, params, grads, options, precision);
   prune(b);
   return b;

@@ -1,4 +1,4 @@
-import type { Manifest } from '../graphs/manifest';
+import type { Manifest } from '../graphs/runtime';
 
 /** Where the site serves the generated models (public/models/). */
 export const MODELS_URL = `${import.meta.env.BASE_URL.replace(/\/?$/, '/')}models/`;
@@ -27,6 +27,6 @@ export function loadModelsJson<T>(file: string, what: string): Promise<T> {
 }
 
 /** The model manifest. */
-export function loadManifest(): Promise<Manifest<unknown>> {
+export function loadManifest(): Promise<Manifest> {
   return loadModelsJson('manifest.json', 'the model manifest');
 }

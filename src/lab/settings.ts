@@ -76,11 +76,16 @@ const SPLIT_WORDS: Record<BatchSplit, (n: number) => string> = {
  * Checks reader-entered settings for the fields an experiment shows (and the ways it splits
  * its batch); an empty list means they are safe to run.
  */
-export function validateLabSettings(settings: LabSettings, fields: readonly LabField[] = SIZE_FIELDS, splits: readonly BatchSplit[] = []): SettingError[] {
+export function validateLabSettings(
+  settings: LabSettings,
+  fields: readonly LabField[] = SIZE_FIELDS,
+  splits: readonly BatchSplit[] = [],
+): SettingError[] {
   const errors: SettingError[] = [];
   for (const field of fields) {
     const choice = CHOICES[field];
-    if (choice && !choice.options.includes(settings[field])) errors.push({ field, message: `${choice.noun} must be one of ${choice.options.join(', ')}.` });
+    if (choice && !choice.options.includes(settings[field]))
+      errors.push({ field, message: `${choice.noun} must be one of ${choice.options.join(', ')}.` });
   }
   const { batch } = settings;
   if (fields.includes('batch') && (!Number.isInteger(batch) || batch < LAB_BATCH_MIN || batch > LAB_BATCH_MAX)) {
@@ -90,7 +95,8 @@ export function validateLabSettings(settings: LabSettings, fields: readonly LabF
   for (const split of splits) {
     const parts = settings[split];
     if (errors.some((e) => e.field === split)) continue;
-    if (batch % parts !== 0) errors.push({ field: split, message: `A batch of ${batch} does not split into ${SPLIT_WORDS[split](parts)}.` });
+    if (batch % parts !== 0)
+      errors.push({ field: split, message: `A batch of ${batch} does not split into ${SPLIT_WORDS[split](parts)}.` });
   }
   return errors;
 }

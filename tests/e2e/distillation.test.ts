@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { AGREEMENT_RATIO } from '../../src/lab/agreement';
+import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
 
 /**
@@ -23,56 +23,70 @@ describe.each(BROWSER_CONFIGS)('distillation with $name', (config) => {
   });
   afterAll(() => browser?.close());
 
-  test('runs to done, measures the saving it claims, and the distilled student beats the hard-label one', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
-      const root = await openIsland(page, baseUrl + PATH, SELECTOR);
-      await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
-      const data = await root.evaluate((el): Record<string, string | undefined> => ({ ...(el as HTMLElement).dataset, text: el.textContent ?? '' }));
-      expect(data['state'], data['text']).toBe('done');
-      const backend = config.webgpu ? 'webgpu' : 'wasm';
-      expect(data['backend']).toBe(backend);
-      const number = (name: string) => Number(data[name]);
+  test(
+    'runs to done, measures the saving it claims, and the distilled student beats the hard-label one',
+    { timeout: RUN_TIMEOUT_MS + 30_000 },
+    async () => {
+      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+      try {
+        const root = await openIsland(page, baseUrl + PATH, SELECTOR);
+        await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
+        const data = await root.evaluate((el): Record<string, string | undefined> => ({
+          ...(el as HTMLElement).dataset,
+          text: el.textContent ?? '',
+        }));
+        expect(data['state'], data['text']).toBe('done');
+        const backend = config.webgpu ? 'webgpu' : 'wasm';
+        expect(data['backend']).toBe(backend);
+        const number = (name: string) => Number(data[name]);
 
-      for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'measuredInt8Bytes', 'predictedBeforeBytes', 'predictedAfterBytes', 'predictedInt8Bytes']) {
-        expect(Number.isSafeInteger(number(name)) && number(name) >= 0, `${name} = ${data[name]}`).toBe(true);
-      }
-      expect(number('predictedAfterBytes')).toBeLessThan(number('predictedInt8Bytes'));
-      expect(number('predictedInt8Bytes')).toBeLessThan(number('predictedBeforeBytes'));
-
-      expect(data['savingMeasurable']).toBe(String(backend === 'webgpu'));
-      if (backend === 'webgpu') {
-        expect(number('measuredAfterBytes')).toBeGreaterThan(0);
-        expect(number('measuredAfterBytes')).toBeLessThan(number('measuredBeforeBytes') / 4);
-        expect(number('measuredInt8Bytes')).toBeLessThan(number('measuredBeforeBytes'));
-        // At rest the int8 teacher holds about a quarter of the fp32 teacher's weights.
-        expect(number('atRestInt8Bytes')).toBeLessThan(number('atRestBeforeBytes') * 0.35);
-        const { min, max } = AGREEMENT_RATIO['webgpu-buffers'];
-        const ratios = {
-          before: number('measuredBeforeBytes') / number('predictedBeforeBytes'),
-          after: number('measuredAfterBytes') / number('predictedAfterBytes'),
-          // The int8 weights at rest against the engine's int8 weights line; the int8 peak also holds
-          // the fp32 copies DequantizeLinear writes, which the page explains instead of predicting.
-          int8AtRest: number('atRestInt8Bytes') / number('predictedInt8WeightBytes'),
-        };
-        for (const [side, ratio] of Object.entries(ratios)) {
-          expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
-          expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
+        for (const name of [
+          'measuredBeforeBytes',
+          'measuredAfterBytes',
+          'measuredInt8Bytes',
+          'predictedBeforeBytes',
+          'predictedAfterBytes',
+          'predictedInt8Bytes',
+        ]) {
+          expect(Number.isSafeInteger(number(name)) && number(name) >= 0, `${name} = ${data[name]}`).toBe(true);
         }
-        expect(data['text']).toContain('DequantizeLinear');
-      } else {
-        expect(data['text']).toContain('needs WebGPU');
-      }
+        expect(number('predictedAfterBytes')).toBeLessThan(number('predictedInt8Bytes'));
+        expect(number('predictedInt8Bytes')).toBeLessThan(number('predictedBeforeBytes'));
 
-      // Accuracies: the teacher beats both students, int8 costs the teacher little, and soft
-      // targets help by several points (about 10 at the shipped settings).
-      expect(number('teacherAccuracy')).toBeGreaterThan(number('studentDistilledAccuracy'));
-      expect(Math.abs(number('int8TeacherAccuracy') - number('teacherAccuracy'))).toBeLessThan(0.02);
-      expect(number('studentDistilledAccuracy') - number('studentHardAccuracy')).toBeGreaterThan(0.05);
-      expect(problems.pageErrors).toEqual([]);
-      expect(problems.offsiteRequests).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+        expect(data['savingMeasurable']).toBe(String(backend === 'webgpu'));
+        if (backend === 'webgpu') {
+          expect(number('measuredAfterBytes')).toBeGreaterThan(0);
+          expect(number('measuredAfterBytes')).toBeLessThan(number('measuredBeforeBytes') / 4);
+          expect(number('measuredInt8Bytes')).toBeLessThan(number('measuredBeforeBytes'));
+          // At rest the int8 teacher holds about a quarter of the fp32 teacher's weights.
+          expect(number('atRestInt8Bytes')).toBeLessThan(number('atRestBeforeBytes') * 0.35);
+          const { min, max } = AGREEMENT_RATIO['webgpu-buffers'];
+          const ratios = {
+            before: number('measuredBeforeBytes') / number('predictedBeforeBytes'),
+            after: number('measuredAfterBytes') / number('predictedAfterBytes'),
+            // The int8 weights at rest against the engine's int8 weights line; the int8 peak also holds
+            // the fp32 copies DequantizeLinear writes, which the page explains instead of predicting.
+            int8AtRest: number('atRestInt8Bytes') / number('predictedInt8WeightBytes'),
+          };
+          for (const [side, ratio] of Object.entries(ratios)) {
+            expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
+            expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
+          }
+          expect(data['text']).toContain('DequantizeLinear');
+        } else {
+          expect(data['text']).toContain('needs WebGPU');
+        }
+
+        // Accuracies: the teacher beats both students, int8 costs the teacher little, and soft
+        // targets help by several points (about 10 at the shipped settings).
+        expect(number('teacherAccuracy')).toBeGreaterThan(number('studentDistilledAccuracy'));
+        expect(Math.abs(number('int8TeacherAccuracy') - number('teacherAccuracy'))).toBeLessThan(0.02);
+        expect(number('studentDistilledAccuracy') - number('studentHardAccuracy')).toBeGreaterThan(0.05);
+        expect(problems.pageErrors).toEqual([]);
+        expect(problems.offsiteRequests).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

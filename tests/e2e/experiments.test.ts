@@ -1,11 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { AGREEMENT_RATIO } from '../../src/lab/agreement';
+import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
 
 /**
- * Each experiment runs to the end in both browser configurations, shows the saving it
- * claims, and its measurement agrees with the memory engine's prediction.
+ * Each experiment runs to the end in both browser configurations (one WebGPU run, one WASM run
+ * or a "needs WebGPU" refusal), shows the saving it claims, and its measurement agrees with the
+ * memory engine's prediction. That the step computes the same gradients however it is split is
+ * proven in Node (tests/unit/lab/measure/); here is what only a browser can show.
  */
 const EXPERIMENT_PAGES = [
   { id: 'leak', path: '/lessons/01-diagnostics/', needsF16: false, needsWebGpu: true },
@@ -33,59 +35,82 @@ describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
   });
   afterAll(() => browser?.close());
 
-  test.each(EXPERIMENT_PAGES)('$id runs to done and measures a saving that agrees with the prediction', { timeout: RUN_TIMEOUT_MS + 30_000 }, async ({ id, path, needsF16, needsWebGpu }) => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
-      const selector = `[data-experiment="${id}"]`;
-      const root = await openIsland(page, baseUrl + path, selector);
-      await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
-      const data = await root.evaluate((el): Record<string, string | undefined> => ({ ...(el as HTMLElement).dataset, text: el.textContent ?? '' }));
-      // An experiment that cannot run without WebGPU says so in a state of its own.
-      if (needsWebGpu && !config.webgpu) {
-        expect(data['state']).toBe('unsupported');
-        expect(data['text']).toContain('Needs WebGPU');
-        return;
+  test.each(EXPERIMENT_PAGES)(
+    '$id runs to done and measures a saving that agrees with the prediction',
+    { timeout: RUN_TIMEOUT_MS + 30_000 },
+    async ({ id, path, needsF16, needsWebGpu }) => {
+      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+      // The WASM run of one experiment also stands for browsers without WebAssembly JSPI (Safari
+      // and older ones have no WebAssembly.Suspending): the page must fetch the asyncify build.
+      const withoutJspi = !config.webgpu && id === 'gradient-accumulation';
+      const runtimes: string[] = [];
+      if (withoutJspi) {
+        await page.addInitScript(() => {
+          delete (WebAssembly as { Suspending?: unknown }).Suspending;
+        });
+        page.on('request', (request) => {
+          if (request.url().endsWith('.wasm')) runtimes.push(new URL(request.url()).pathname);
+        });
       }
-      expect(data['state'], data['text']).toBe('done');
+      try {
+        const selector = `[data-experiment="${id}"]`;
+        const root = await openIsland(page, baseUrl + path, selector);
+        await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
+        const data = await root.evaluate((el): Record<string, string | undefined> => ({
+          ...(el as HTMLElement).dataset,
+          text: el.textContent ?? '',
+        }));
+        // An experiment that cannot run without WebGPU says so in a state of its own.
+        if (needsWebGpu && !config.webgpu) {
+          expect(data['state']).toBe('unsupported');
+          expect(data['text']).toContain('Needs WebGPU');
+          return;
+        }
+        expect(data['state'], data['text']).toBe('done');
+        if (withoutJspi) {
+          expect(runtimes).toHaveLength(1);
+          expect(runtimes[0]).toContain('asyncify');
+        }
 
-      // SwiftShader has no shader-f16, so the 16-bit experiment falls back to WASM and says why.
-      const expectedBackend = config.webgpu && !needsF16 ? 'webgpu' : 'wasm';
-      expect(data['backend']).toBe(expectedBackend);
-      if (config.webgpu && needsF16) expect(data['text']).toContain('shader-f16');
+        // SwiftShader has no shader-f16, so the 16-bit experiment falls back to WASM and says why.
+        const expectedBackend = config.webgpu && !needsF16 ? 'webgpu' : 'wasm';
+        expect(data['backend']).toBe(expectedBackend);
+        if (config.webgpu && needsF16) expect(data['text']).toContain('shader-f16');
 
-      const bytes = (name: string) => Number(data[name]);
-      for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {
-        expect(Number.isSafeInteger(bytes(name)) && bytes(name) > 0, `${name} = ${data[name]}`).toBe(true);
-      }
-      expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
-      // Where the backend can show the technique's saving, it must; where it cannot, the page
-      // says why (mixed precision and checkpointing on WASM) and the bytes must not grow.
-      const measurable = expectedBackend === 'webgpu' || id === 'gradient-accumulation';
-      expect(data['savingMeasurable']).toBe(String(measurable));
-      if (measurable) expect(bytes('measuredAfterBytes')).toBeLessThan(bytes('measuredBeforeBytes'));
-      else expect(bytes('measuredAfterBytes')).toBeLessThanOrEqual(bytes('measuredBeforeBytes'));
-      expect(data['gradientsMatch']).toBe('true');
-      if (id === 'offload') {
-        // The transfer is counted by the worker as it uploads, and shown to the reader.
-        // At the width the page ran (smaller on a software adapter such as SwiftShader).
-        expect(bytes('afterUploadedBytes')).toBe(offloadUploadedBytes(Number(await root.getByLabel('Width').inputValue())));
-        expect(bytes('afterDownloadedBytes')).toBeGreaterThan(0);
-        expect(data['text']).toContain('Weights uploaded per step');
-      }
+        const bytes = (name: string) => Number(data[name]);
+        for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {
+          expect(Number.isSafeInteger(bytes(name)) && bytes(name) > 0, `${name} = ${data[name]}`).toBe(true);
+        }
+        expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
+        // Where the backend can show the technique's saving, it must; where it cannot, the page
+        // says why (mixed precision and checkpointing on WASM) and the bytes must not grow.
+        const measurable = expectedBackend === 'webgpu' || id === 'gradient-accumulation';
+        expect(data['savingMeasurable']).toBe(String(measurable));
+        if (measurable) expect(bytes('measuredAfterBytes')).toBeLessThan(bytes('measuredBeforeBytes'));
+        else expect(bytes('measuredAfterBytes')).toBeLessThanOrEqual(bytes('measuredBeforeBytes'));
+        expect(data['gradientsMatch']).toBe('true');
+        if (id === 'offload') {
+          // The transfer is counted by the worker as it uploads, and shown to the reader.
+          // At the width the page ran (smaller on a software adapter such as SwiftShader).
+          expect(bytes('afterUploadedBytes')).toBe(offloadUploadedBytes(Number(await root.getByLabel('Width').inputValue())));
+          expect(bytes('afterDownloadedBytes')).toBeGreaterThan(0);
+          expect(data['text']).toContain('Weights uploaded per step');
+        }
 
-      const { min, max } = AGREEMENT_RATIO[expectedBackend === 'webgpu' ? 'webgpu-buffers' : 'wasm-heap'];
-      // Where the backend cannot apply the technique, only the untouched "before" is comparable.
-      for (const side of measurable ? ['Before', 'After'] : ['Before']) {
-        const ratio = bytes(`measured${side}Bytes`) / bytes(`predicted${side}Bytes`);
-        expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
-        expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
+        const { min, max } = AGREEMENT_RATIO[expectedBackend === 'webgpu' ? 'webgpu-buffers' : 'wasm-heap'];
+        // Where the backend cannot apply the technique, only the untouched "before" is comparable.
+        for (const side of measurable ? ['Before', 'After'] : ['Before']) {
+          const ratio = bytes(`measured${side}Bytes`) / bytes(`predicted${side}Bytes`);
+          expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
+          expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
+        }
+        expect(problems.pageErrors).toEqual([]);
+        expect(problems.offsiteRequests).toEqual([]);
+      } finally {
+        await context.close();
       }
-      expect(problems.pageErrors).toEqual([]);
-      expect(problems.offsiteRequests).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+    },
+  );
 });
 
 describe.each(BROWSER_CONFIGS)('starting sizes with $name', (config) => {
@@ -107,44 +132,14 @@ describe.each(BROWSER_CONFIGS)('starting sizes with $name', (config) => {
         expect(await width.inputValue()).toBe('128');
         expect(await root.locator('input[type=number]').inputValue()).toBe('256');
         expect(await note.textContent()).toContain('software adapter');
-        expect(await note.textContent()).toContain('start at width 128, 4 layers, batch 256 (on a GPU: width 256, 8 layers, batch 512)');
+        expect(await note.textContent()).toContain(
+          'start at width 128, 4 layers, batch 256 (on a GPU: width 256, 8 layers, batch 512)',
+        );
       } else {
         expect(await width.inputValue()).toBe('256');
         expect(await root.locator('input[type=number]').inputValue()).toBe('512');
         expect(await note.count()).toBe(0);
       }
-    } finally {
-      await context.close();
-    }
-  });
-});
-
-describe('without WebAssembly JSPI', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser({ name: 'webgpu-off', webgpu: false });
-  });
-  afterAll(() => browser?.close());
-
-  test('the page downloads the asyncify build and the experiment still runs', { timeout: RUN_TIMEOUT_MS + 30_000 }, async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
-      // Safari and older browsers have no WebAssembly.Suspending.
-      await page.addInitScript(() => {
-        delete (WebAssembly as { Suspending?: unknown }).Suspending;
-      });
-      const runtimes: string[] = [];
-      page.on('request', (request) => {
-        if (request.url().endsWith('.wasm')) runtimes.push(new URL(request.url()).pathname);
-      });
-      const selector = '[data-experiment="gradient-accumulation"]';
-      const root = await openIsland(page, `${baseUrl}/lessons/03-gradient-accumulation/`, selector);
-      await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
-      expect(await root.getAttribute('data-state')).toBe('done');
-      expect(runtimes).toHaveLength(1);
-      expect(runtimes[0]).toContain('asyncify');
-      expect(Number(await root.getAttribute('data-measured-after-bytes'))).toBeLessThan(Number(await root.getAttribute('data-measured-before-bytes')));
-      expect(problems.pageErrors).toEqual([]);
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { AGREEMENT_RATIO } from '../../src/lab/agreement';
+import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
 
 /**
@@ -14,8 +14,6 @@ const PATH = '/lessons/05-parallelism/';
 const DEFAULT_DEVICES = 2;
 
 const baseUrl = inject('baseUrl');
-/** The busiest ZeRO-2 device's bytes with the default device count, for the scaling test. */
-const zeroAfterBytes = new Map<number, number>();
 /** Two or four fresh devices per side, each compiling its shaders on the CPU (SwiftShader). */
 const RUN_TIMEOUT_MS = 300_000;
 
@@ -26,67 +24,51 @@ describe.each(BROWSER_CONFIGS)('multi-device experiments with $name', (config) =
   });
   afterAll(() => browser?.close());
 
-  test.each(PARALLEL_PAGES)('%s runs on one WebGPU device per virtual GPU and shows its saving', { timeout: RUN_TIMEOUT_MS + 30_000 }, async (id) => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
-      const selector = `[data-experiment="${id}"]`;
-      const root = await openIsland(page, baseUrl + PATH, selector);
-      await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
-      const data = await root.evaluate((el): Record<string, string | undefined> => ({ ...(el as HTMLElement).dataset, text: el.textContent ?? '' }));
-      if (!config.webgpu) {
-        expect(data['state']).toBe('unsupported');
-        expect(data['text']).toContain('Needs WebGPU');
-        return;
-      }
-      expect(data['state'], data['text']).toBe('done');
-      expect(data['backend']).toBe('webgpu');
-      const bytes = (name: string) => Number(data[name]);
-      for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {
-        expect(Number.isSafeInteger(bytes(name)) && bytes(name) > 0, `${name} = ${data[name]}`).toBe(true);
-      }
-      // Every device measured something of its own.
-      const perDevice = (data['afterDeviceBytes'] ?? '').split(',').map(Number);
-      expect(perDevice).toHaveLength(DEFAULT_DEVICES);
-      for (const b of perDevice) expect(b).toBeGreaterThan(0);
-      expect(Math.max(...perDevice)).toBe(bytes('measuredAfterBytes'));
+  test.each(PARALLEL_PAGES)(
+    '%s runs on one WebGPU device per virtual GPU and shows its saving',
+    { timeout: RUN_TIMEOUT_MS + 30_000 },
+    async (id) => {
+      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+      try {
+        const selector = `[data-experiment="${id}"]`;
+        const root = await openIsland(page, baseUrl + PATH, selector);
+        await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
+        const data = await root.evaluate((el): Record<string, string | undefined> => ({
+          ...(el as HTMLElement).dataset,
+          text: el.textContent ?? '',
+        }));
+        if (!config.webgpu) {
+          expect(data['state']).toBe('unsupported');
+          expect(data['text']).toContain('Needs WebGPU');
+          return;
+        }
+        expect(data['state'], data['text']).toBe('done');
+        expect(data['backend']).toBe('webgpu');
+        const bytes = (name: string) => Number(data[name]);
+        for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {
+          expect(Number.isSafeInteger(bytes(name)) && bytes(name) > 0, `${name} = ${data[name]}`).toBe(true);
+        }
+        // Every device measured something of its own.
+        const perDevice = (data['afterDeviceBytes'] ?? '').split(',').map(Number);
+        expect(perDevice).toHaveLength(DEFAULT_DEVICES);
+        for (const b of perDevice) expect(b).toBeGreaterThan(0);
+        expect(Math.max(...perDevice)).toBe(bytes('measuredAfterBytes'));
 
-      expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
-      expect(bytes('measuredAfterBytes')).toBeLessThan(bytes('measuredBeforeBytes'));
-      expect(data['resultsMatch']).toBe('true');
-      const { min, max } = AGREEMENT_RATIO['webgpu-buffers'];
-      for (const side of ['Before', 'After']) {
-        const ratio = bytes(`measured${side}Bytes`) / bytes(`predicted${side}Bytes`);
-        expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
-        expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
+        expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
+        expect(bytes('measuredAfterBytes')).toBeLessThan(bytes('measuredBeforeBytes'));
+        expect(data['resultsMatch']).toBe('true');
+        const { min, max } = AGREEMENT_RATIO['webgpu-buffers'];
+        for (const side of ['Before', 'After']) {
+          const ratio = bytes(`measured${side}Bytes`) / bytes(`predicted${side}Bytes`);
+          expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
+          expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
+        }
+        if (id === 'pipeline-parallel') expect(data['text']).toMatch(/Measured bubble: \d+%/);
+        expect(problems.pageErrors).toEqual([]);
+        expect(problems.offsiteRequests).toEqual([]);
+      } finally {
+        await context.close();
       }
-      if (id === 'pipeline-parallel') expect(data['text']).toMatch(/Measured bubble: \d+%/);
-      if (id === 'zero-sharding') zeroAfterBytes.set(DEFAULT_DEVICES, bytes('measuredAfterBytes'));
-      expect(problems.pageErrors).toEqual([]);
-      expect(problems.offsiteRequests).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
-
-  // Without WebGPU the experiment refuses to run (tested above): nothing to scale.
-  // Eight fresh devices in all (two sides of four), each compiling its shaders: about 35 s here.
-  test.skipIf(!config.webgpu)('ZeRO-2: each device holds less with 4 virtual GPUs than with 2', { timeout: 2 * RUN_TIMEOUT_MS }, async () => {
-    const atTwo = zeroAfterBytes.get(DEFAULT_DEVICES);
-    expect(atTwo, 'the zero-sharding test with 2 devices runs first').toBeDefined();
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
-      const selector = '[data-experiment="zero-sharding"]';
-      const root = await openIsland(page, baseUrl + PATH, selector);
-      await root.locator('label', { hasText: 'Virtual GPUs' }).locator('select').selectOption('4');
-      await runExperimentToEnd(page, root, selector, 2 * RUN_TIMEOUT_MS - 30_000);
-      const data = await root.evaluate((el): Record<string, string | undefined> => ({ ...(el as HTMLElement).dataset, text: el.textContent ?? '' }));
-      expect(data['state'], data['text']).toBe('done');
-      expect(data['devices']).toBe('4');
-      expect(data['resultsMatch']).toBe('true');
-      expect(Number(data['measuredAfterBytes'])).toBeLessThan(atTwo ?? 0);
-      expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+    },
+  );
 });

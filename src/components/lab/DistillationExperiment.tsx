@@ -1,6 +1,7 @@
-import { MEASURED_BATCH } from '../../graphs/distillation/spec';
-import { measuredForwardBytes, runDistillation, type DistillationOutcome, type MeasuredModel } from '../../lab/distillation/run';
-import type { ForwardMeasurement } from '../../lab/distillation/protocol';
+import { MEASURED_BATCH } from '../../graphs/runtime';
+import { measuredForwardBytes, runDistillation, type DistillationOutcome, type MeasuredModel } from '../../lab/experiments/distillation/run';
+import type { ForwardMeasurement } from '../../lab/measure/distillation';
+import { bytesAbove } from '../../lab/measure/measured-memory';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
@@ -66,7 +67,7 @@ export default function DistillationExperiment() {
 }
 
 function atRest(forward: ForwardMeasurement): number {
-  return Math.max(0, forward.atRestBytes - forward.baselineBytes);
+  return bytesAbove(forward.baselineBytes, forward.atRestBytes);
 }
 
 function Results({ outcome }: { outcome: DistillationOutcome }) {
@@ -87,7 +88,7 @@ function Results({ outcome }: { outcome: DistillationOutcome }) {
     { label: STRINGS.int8Compared, ratio: ratios[1] ?? null },
     { label: outcome.student.label, ratio: ratios[2] ?? null },
   ];
-  const copies = Math.max(0, int8 - atRest(outcome.int8Teacher.result.forward));
+  const copies = bytesAbove(atRest(outcome.int8Teacher.result.forward), int8);
   const { distilled, hardOnly } = outcome.student.result;
   const memoryLabel = kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel;
   return (

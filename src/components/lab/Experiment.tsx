@@ -1,6 +1,7 @@
-import { EXPERIMENTS, type ExperimentId } from '../../lab/experiments';
+import { EXPERIMENTS, type ExperimentId } from '../../lab/experiments/single/experiments';
+import { measuredBytes, runExperiment, type ExperimentOutcome } from '../../lab/experiments/single/run-experiment';
+import { bytesAbove } from '../../lab/measure/measured-memory';
 import type { LabSample } from '../../lab/progress';
-import { measuredBytes, runExperiment, type ExperimentOutcome } from '../../lab/run-experiment';
 import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import ExperimentFrame from './ExperimentFrame';
@@ -116,7 +117,6 @@ function Results({ id, outcome }: { id: ExperimentId; outcome: ExperimentOutcome
   // not happen here: only the untouched side is compared.
   const compared = sides.map((s, i) => ({ label: s.label, ratio: i > 0 && outcome.unmeasurable ? null : measuredOverPredicted(measuredBytes(s.result), s.predictedBytes) }));
   const difference = outcome.gradientDifference.toExponential(1);
-  const baseline = (s: (typeof sides)[number]) => s.result.memory.baselineBytes;
   return (
     <div class="lab-results">
       <ScrollTable caption={STRINGS.caption} note={STRINGS.note(kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel) + (outcome.unmeasurable ? STRINGS.noteUnmeasurable : '')}>
@@ -135,7 +135,7 @@ function Results({ id, outcome }: { id: ExperimentId; outcome: ExperimentOutcome
                 {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
               </th>
               <td>{MiB(measuredBytes(s.result))}</td>
-              <td>{MiB(Math.max(0, s.result.memory.setupBytes - baseline(s)))}</td>
+              <td>{MiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
               <td>{MiB(s.predictedBytes)}</td>
               <td>{formatRatio(compared[i]?.ratio ?? null)}</td>
               <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>

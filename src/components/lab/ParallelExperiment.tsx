@@ -1,6 +1,7 @@
-import { PARALLEL_EXPERIMENTS, type ParallelExperimentId } from '../../lab/cluster/parallel-experiments';
-import { deviceBytes, NEEDS_WEBGPU, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/cluster/run-parallel';
-import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/cluster/schedule';
+import { PARALLEL_EXPERIMENTS, type ParallelExperimentId } from '../../lab/experiments/cluster/parallel-experiments';
+import { deviceBytes, NEEDS_WEBGPU, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/experiments/cluster/run-parallel';
+import { bytesAbove } from '../../lab/measure/measured-memory';
+import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/measure/schedule';
 import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import DeviceBars from './DeviceBars';
@@ -97,8 +98,8 @@ function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: P
                 <th scope="row">{side.label}</th>
                 <td>GPU {d.rank}</td>
                 <td>{MiB(deviceBytes(d))}</td>
-                <td>{MiB(Math.max(0, d.memory.setupBytes - d.memory.baselineBytes))}</td>
-                <td>{MiB(Math.max(0, d.memory.heldBytes - d.memory.baselineBytes))}</td>
+                <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
+                <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
                 <td>{MiB(side.predictedBytes)}</td>
                 <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
                 <td>{(d.stepMs / 1000).toFixed(2)} s</td>

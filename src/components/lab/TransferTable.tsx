@@ -1,4 +1,4 @@
-import type { SideOutcome } from '../../lab/run-experiment';
+import type { SideOutcome } from '../../lab/experiments/single/run-experiment';
 import { MiB } from './format';
 import ScrollTable from './ScrollTable';
 

@@ -1,5 +1,5 @@
-import { AGREEMENT_RATIO } from '../../lab/agreement';
-import type { MemoryKind } from '../../lab/protocol';
+import { AGREEMENT_RATIO } from '../../lab/measure/agreement';
+import type { MemoryKind } from '../../lab/measure/measured-memory';
 
 /**
  * How far measured may sit from predicted, as a share of the prediction, for the page to say

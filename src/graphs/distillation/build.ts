@@ -16,9 +16,17 @@ import { buildInferenceGraph, buildTrainStepGraph } from '../variants.ts';
 import { accuracyOf, distillationExamples } from './dataset.ts';
 import type { DistillationManifest, FrozenModelEntry } from './manifest.ts';
 import {
-  DISTILLATION_LOSS, DISTILLATION_SPLITS, DISTILLATION_TASK, MEASURED_BATCH, STUDENT_SPEC, STUDENT_TRAINING, TEACHER_SPEC, TEACHER_TRAINING,
+  DISTILLATION_LOSS,
+  DISTILLATION_SPLITS,
+  DISTILLATION_TASK,
+  MEASURED_BATCH,
+  STUDENT_SPEC,
+  STUDENT_TRAINING,
+  TEACHER_SPEC,
+  TEACHER_TRAINING,
 } from './spec.ts';
 import { trainWithSgd } from './train.ts';
+import { LOGITS } from '../tensor-names.ts';
 
 /** Folder of the experiment's files under public/models/. */
 export const DISTILLATION_DIR = 'distillation';
@@ -48,7 +56,12 @@ export async function generateDistillation(ort: typeof Ort): Promise<GeneratedDi
   const student = createMlp(STUDENT_SPEC);
   const test = distillationExamples(DISTILLATION_TASK, 'test', DISTILLATION_SPLITS.test);
   const started = performance.now();
-  const weights = await trainWithSgd(ort, teacher, distillationExamples(DISTILLATION_TASK, 'teacher-train', DISTILLATION_SPLITS.teacherTrain), TEACHER_TRAINING);
+  const weights = await trainWithSgd(
+    ort,
+    teacher,
+    distillationExamples(DISTILLATION_TASK, 'teacher-train', DISTILLATION_SPLITS.teacherTrain),
+    TEACHER_TRAINING,
+  );
   const trainingMs = performance.now() - started;
 
   const files: GeneratedFile[] = [];
@@ -63,9 +76,14 @@ export async function generateDistillation(ort: typeof Ort): Promise<GeneratedDi
     const graph = emit(b, `teacher-${storage}`, 'inference');
     // Accuracy of the stored file itself, so the int8 rounding is included.
     const session = await ort.InferenceSession.create(files.at(-1)?.bytes ?? new Uint8Array(), { executionProviders: ['wasm'] });
-    const logits = (await session.run({ x: new ort.Tensor('float32', test.x, [test.count, DISTILLATION_TASK.inputs]) }))['logits']?.data as Float32Array;
+    const logits = (await session.run({ x: new ort.Tensor('float32', test.x, [test.count, DISTILLATION_TASK.inputs]) }))[LOGITS]
+      ?.data as Float32Array;
     await session.release();
-    return { graph, weightBytes: storedWeightBytes(b), buildAccuracy: accuracyOf(logits, test.labels, DISTILLATION_TASK.classes) };
+    return {
+      graph,
+      weightBytes: storedWeightBytes(b),
+      buildAccuracy: accuracyOf(logits, test.labels, DISTILLATION_TASK.classes),
+    };
   };
   const fp32 = await frozen('fp32');
   const int8 = await frozen('int8');
@@ -75,7 +93,13 @@ export async function generateDistillation(ort: typeof Ort): Promise<GeneratedDi
     task: DISTILLATION_TASK,
     splits: DISTILLATION_SPLITS,
     measuredBatch: MEASURED_BATCH,
-    teacher: { spec: TEACHER_SPEC, parameterCount: parameterCount(allParameters(teacher)), training: TEACHER_TRAINING, fp32, int8 },
+    teacher: {
+      spec: TEACHER_SPEC,
+      parameterCount: parameterCount(allParameters(teacher)),
+      training: TEACHER_TRAINING,
+      fp32,
+      int8,
+    },
     student: {
       spec: STUDENT_SPEC,
       parameterCount: parameterCount(parameters),

@@ -85,7 +85,8 @@ export function accuracyOf(logits: ArrayLike<number>, labels: BigInt64Array, cla
   let correct = 0;
   for (let n = 0; n < labels.length; n++) {
     let best = 0;
-    for (let c = 1; c < classes; c++) if ((logits[n * classes + c] ?? -Infinity) > (logits[n * classes + best] ?? -Infinity)) best = c;
+    for (let c = 1; c < classes; c++)
+      if ((logits[n * classes + c] ?? -Infinity) > (logits[n * classes + best] ?? -Infinity)) best = c;
     if (BigInt(best) === labels[n]) correct += 1;
   }
   return labels.length > 0 ? correct / labels.length : 0;

@@ -8,18 +8,26 @@ import { initWeights } from '../init.ts';
 import type { LayeredModel } from '../model.ts';
 import { allParameters } from '../model.ts';
 import { serializeModel } from '../serialize.ts';
-import { buildInferenceGraph, buildTrainStepGraph } from '../variants.ts';
+import { buildTrainStepGraph } from '../variants.ts';
 import type { LabelledExamples } from './dataset.ts';
 import type { SgdSchedule } from './spec.ts';
+import { FEATURES, LABELS, LEARNING_RATE, LOSS, nextName } from '../tensor-names.ts';
 
 type OrtModule = typeof Ort;
 
 const tensor = (ort: OrtModule, data: Float32Array, dims: readonly number[]): Ort.Tensor => new ort.Tensor('float32', data, dims);
 
 /** Trains `model` on `data` with plain SGD (cross-entropy); returns the trained fp32 weights. */
-export async function trainWithSgd(ort: OrtModule, model: LayeredModel, data: LabelledExamples, schedule: SgdSchedule): Promise<Record<string, Float32Array>> {
+export async function trainWithSgd(
+  ort: OrtModule,
+  model: LayeredModel,
+  data: LabelledExamples,
+  schedule: SgdSchedule,
+): Promise<Record<string, Float32Array>> {
   const params = allParameters(model);
-  const session = await ort.InferenceSession.create(serializeModel(buildTrainStepGraph(model, { sgd: true })), { executionProviders: ['wasm'] });
+  const session = await ort.InferenceSession.create(serializeModel(buildTrainStepGraph(model, { sgd: true })), {
+    executionProviders: ['wasm'],
+  });
   const width = data.x.length / data.count;
   let weights = initWeights(params, schedule.seed);
   try {
@@ -28,30 +36,19 @@ export async function trainWithSgd(ort: OrtModule, model: LayeredModel, data: La
       const start = (step * schedule.batch) % data.count;
       const count = Math.min(schedule.batch, data.count - start);
       const feeds: Record<string, Ort.Tensor> = {
-        x: tensor(ort, data.x.slice(start * width, (start + count) * width), [count, width]),
-        labels: new ort.Tensor('int64', data.labels.slice(start, start + count), [count]),
-        lr: tensor(ort, Float32Array.of(schedule.lr), []),
+        [FEATURES]: tensor(ort, data.x.slice(start * width, (start + count) * width), [count, width]),
+        [LABELS]: new ort.Tensor('int64', data.labels.slice(start, start + count), [count]),
+        [LEARNING_RATE]: tensor(ort, Float32Array.of(schedule.lr), []),
       };
       for (const p of params) feeds[p.name] = tensor(ort, weights[p.name] ?? new Float32Array(), p.shape);
       const out = await session.run(feeds);
-      const loss = (out['loss']?.data as Float32Array | undefined)?.[0];
-      if (loss === undefined || !Number.isFinite(loss)) throw new Error(`teacher training diverged at step ${step} (loss ${loss})`);
-      weights = Object.fromEntries(params.map((p) => [p.name, out[`next.${p.name}`]?.data as Float32Array]));
+      const loss = (out[LOSS]?.data as Float32Array | undefined)?.[0];
+      if (loss === undefined || !Number.isFinite(loss))
+        throw new Error(`teacher training diverged at step ${step} (loss ${loss})`);
+      weights = Object.fromEntries(params.map((p) => [p.name, out[nextName(p.name)]?.data as Float32Array]));
     }
   } finally {
     await session.release();
   }
   return weights;
-}
-
-/** Logits of `model` with `weights` on `data` (fp32, [count, classes]). */
-export async function predictLogits(ort: OrtModule, model: LayeredModel, weights: Readonly<Record<string, Float32Array>>, data: LabelledExamples): Promise<Float32Array> {
-  const session = await ort.InferenceSession.create(serializeModel(buildInferenceGraph(model)), { executionProviders: ['wasm'] });
-  try {
-    const feeds: Record<string, Ort.Tensor> = { x: tensor(ort, data.x, [data.count, data.x.length / data.count]) };
-    for (const p of allParameters(model)) feeds[p.name] = tensor(ort, weights[p.name] ?? new Float32Array(), p.shape);
-    return (await session.run(feeds))['logits']?.data as Float32Array;
-  } finally {
-    await session.release();
-  }
 }

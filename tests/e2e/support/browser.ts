@@ -50,7 +50,10 @@ export interface PageProblems {
  * A fresh context whose pages record console errors, uncaught exceptions and off-site requests.
  * Off-site requests are aborted so that a stray one fails the test instead of hanging it.
  */
-export async function openRecordingPage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+export async function openRecordingPage(
+  browser: Browser,
+  baseUrl: string,
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const context = await browser.newContext();
   const problems: PageProblems = { consoleErrors: [], pageErrors: [], offsiteRequests: [] };
   const { origin } = new URL(baseUrl);
@@ -100,5 +103,9 @@ export async function openIsland(page: Page, url: string, selector: string): Pro
 export async function runExperimentToEnd(page: Page, root: Locator, selector: string, timeout: number): Promise<void> {
   if ((await root.getAttribute('data-state')) === 'unsupported') return;
   await root.locator('[data-action="run"]').click();
-  await page.waitForFunction((sel) => ['done', 'error', 'unsupported'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout });
+  await page.waitForFunction(
+    (sel) => ['done', 'error', 'unsupported'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''),
+    selector,
+    { timeout },
+  );
 }

@@ -52,12 +52,23 @@ function referenceLoss(logits: Float64Array, temperature: number, alpha: number)
 
 describe('distillation loss (Hinton et al. 2015)', () => {
   const dims = { batch: BATCH };
-  const feeds = (temperature: number, alpha: number) => ({ ...weights(), x: data.x, labels: data.labels, teacher_logits: teacherLogits, temperature: [temperature], alpha: [alpha] });
+  const feeds = (temperature: number, alpha: number) => ({
+    ...weights(),
+    x: data.x,
+    labels: data.labels,
+    teacher_logits: teacherLogits,
+    temperature: [temperature],
+    alpha: [alpha],
+  });
 
   test('the step graph computes α·T²·KL(p_T‖q_T) + (1−α)·CE on the student logits', async () => {
     const step = await createRunner(buildTrainStepGraph(student, { precision: 'fp64', distillation: true }), dims);
     const forward = await createRunner(buildInferenceGraph(student, { precision: 'fp64' }), dims);
-    for (const [temperature, alpha] of [[4, 0.9], [1, 0.5], [2.5, 0]] as const) {
+    for (const [temperature, alpha] of [
+      [4, 0.9],
+      [1, 0.5],
+      [2.5, 0],
+    ] as const) {
       const logits = (await forward(feeds(temperature, alpha))).values['logits'] ?? new Float64Array();
       const loss = (await step(feeds(temperature, alpha))).values['loss']?.[0] ?? NaN;
       expect(loss).toBeCloseTo(referenceLoss(logits, temperature, alpha), 10);
@@ -86,16 +97,20 @@ describe('distillation loss (Hinton et al. 2015)', () => {
         const numeric = ((await lossAt(p.name, index, EPS)) - (await lossAt(p.name, index, -EPS))) / (2 * EPS);
         const scale = Math.max(Math.abs(numeric), 1e-4);
         expect(Math.abs((grad64[index] ?? NaN) - numeric) / scale, `${p.name}[${index}] fp64`).toBeLessThan(1e-5);
-        expect(Math.abs((g32[`grad.${p.name}`]?.[index] ?? NaN) - numeric) / scale, `${p.name}[${index}] fp32`).toBeLessThan(1e-3);
+        expect(Math.abs((g32[`grad.${p.name}`]?.[index] ?? NaN) - numeric) / scale, `${p.name}[${index}] fp32`).toBeLessThan(
+          1e-3,
+        );
       }
     }
   });
 
   test('α = 0 gives exactly the plain cross-entropy step', async () => {
-    const distilled = (await (await createRunner(buildTrainStepGraph(student, { distillation: true }), dims))(feeds(4, 0))).values;
+    const distilled = (await (await createRunner(buildTrainStepGraph(student, { distillation: true }), dims))(feeds(4, 0)))
+      .values;
     const plain = (await (await createRunner(buildTrainStepGraph(student), dims))(feeds(4, 0))).values;
     expect(distilled['loss']?.[0]).toBeCloseTo(plain['loss']?.[0] ?? NaN, 6);
-    for (const p of params) expect(maxRelativeError(distilled[`grad.${p.name}`] ?? [], plain[`grad.${p.name}`] ?? [], 1e-4), p.name).toBeLessThan(1e-5);
+    for (const p of params)
+      expect(maxRelativeError(distilled[`grad.${p.name}`] ?? [], plain[`grad.${p.name}`] ?? [], 1e-4), p.name).toBeLessThan(1e-5);
   });
 });
 
@@ -120,7 +135,12 @@ describe('int8 weight storage', () => {
     const fp32 = await createRunner(buildFrozenInferenceGraph(model, trained, 'fp32'), { batch: 64 });
     const int8Graph = buildFrozenInferenceGraph(model, trained, 'int8');
     expect(int8Graph.nodes.filter((n) => n.opType === 'DequantizeLinear')).toHaveLength(4);
-    expect([...int8Graph.constants.values()].filter((c) => c.info.dtype === 'int8').map((c) => c.name)).toEqual(['in.w.int8', 'w0.int8', 'w1.int8', 'head.w.int8']);
+    expect([...int8Graph.constants.values()].filter((c) => c.info.dtype === 'int8').map((c) => c.name)).toEqual([
+      'in.w.int8',
+      'w0.int8',
+      'w1.int8',
+      'head.w.int8',
+    ]);
     const int8 = await createRunner(int8Graph, { batch: 64 });
     const a = (await fp32({ x: x.x })).values['logits'] ?? new Float64Array();
     const b = (await int8({ x: x.x })).values['logits'] ?? new Float64Array();

@@ -18,12 +18,14 @@ function product(a: number[], b: number[], m: number, k: number, n: number): num
 }
 
 /** The transpose of a row-major rows×cols matrix. */
-const transposed = (x: number[], rows: number, cols: number): number[] => Array.from({ length: rows * cols }, (_, idx) => x[(idx % rows) * cols + Math.floor(idx / rows)]!);
+const transposed = (x: number[], rows: number, cols: number): number[] =>
+  Array.from({ length: rows * cols }, (_, idx) => x[(idx % rows) * cols + Math.floor(idx / rows)]!);
 
 const values = (count: number, seed: number): number[] => Array.from({ length: count }, (_, i) => Math.sin(seed * 7.3 + i * 1.7));
 
 /** The op types written to the file for a built graph. */
-const writtenOps = (b: GraphBuilder): string[] => onnxProto.onnx.ModelProto.decode(serializeModel(b)).graph!.node!.map((n) => n.opType!);
+const writtenOps = (b: GraphBuilder): string[] =>
+  onnxProto.onnx.ModelProto.decode(serializeModel(b)).graph!.node!.map((n) => n.opType!);
 
 describe('2-D matrix products are written as Einsum', () => {
   const [m, k, n] = [3, 5, 4];

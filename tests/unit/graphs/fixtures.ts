@@ -21,7 +21,8 @@ function perturbed(model: LayeredModel, seed: number): Record<string, Float32Arr
   // Non-zero biases and non-trivial LayerNorm gains, so every gradient path is exercised.
   const weights = initWeights(allParameters(model), seed);
   let i = 0;
-  for (const values of Object.values(weights)) for (let j = 0; j < values.length; j++) values[j] = (values[j] ?? 0) + 0.05 * Math.sin(++i);
+  for (const values of Object.values(weights))
+    for (let j = 0; j < values.length; j++) values[j] = (values[j] ?? 0) + 0.05 * Math.sin(++i);
   return weights;
 }
 

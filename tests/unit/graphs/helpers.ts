@@ -24,7 +24,11 @@ function toTensor(dtype: DType, values: Values, dims: number[]): ort.Tensor {
     case 'float16':
       return new ort.Tensor('float16', Uint16Array.from(values as ArrayLike<number>, toHalfBits), dims);
     case 'int64':
-      return new ort.Tensor('int64', values instanceof BigInt64Array ? values : BigInt64Array.from(values as ArrayLike<number>, (v) => BigInt(v)), dims);
+      return new ort.Tensor(
+        'int64',
+        values instanceof BigInt64Array ? values : BigInt64Array.from(values as ArrayLike<number>, (v) => BigInt(v)),
+        dims,
+      );
     case 'int8':
       return new ort.Tensor('int8', Int8Array.from(values as ArrayLike<number>), dims);
     case 'bool':
@@ -82,7 +86,11 @@ export async function createBytesRunner(
 }
 
 /** A session over a built graph. */
-export async function createRunner(b: GraphBuilder, dims: Dims, options: ort.InferenceSession.SessionOptions = {}): Promise<Runner> {
+export async function createRunner(
+  b: GraphBuilder,
+  dims: Dims,
+  options: ort.InferenceSession.SessionOptions = {},
+): Promise<Runner> {
   const inputs = b.inputs.map((name) => ({ name, ...b.info(name) }));
   return createBytesRunner(serializeModel(b), inputs, dims, options);
 }

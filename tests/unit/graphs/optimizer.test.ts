@@ -1,6 +1,7 @@
 /** The flat-vector graphs the multi-device experiments run between steps. */
 import { describe, expect, test } from 'vitest';
-import { ADAM, adamScalars, buildAccumulateGraph, buildAdamGraph } from '../../../src/graphs/optimizer.ts';
+import { ADAM, adamScalars } from '../../../src/graphs/adam.ts';
+import { buildAccumulateGraph, buildAdamGraph } from '../../../src/graphs/optimizer.ts';
 import { createRunner, maxRelativeError } from './helpers.ts';
 
 /** torch.optim.Adam's update written out in float64 (docs: pytorch.org/docs/stable/generated/torch.optim.Adam.html). */
@@ -32,7 +33,9 @@ describe('buildAdamGraph()', () => {
   test('a first step moves every parameter with a gradient by about lr (Adam is scale-free)', async () => {
     const { stepSize, bias2Sqrt } = adamScalars(0.01, 1);
     const run = await createRunner(buildAdamGraph(), { n: 3 });
-    const out = (await run({ p: [0, 0, 0], g: [1e-3, -50, 7], m: [0, 0, 0], v: [0, 0, 0], step_size: [stepSize], bias2_sqrt: [bias2Sqrt] })).values;
+    const out = (
+      await run({ p: [0, 0, 0], g: [1e-3, -50, 7], m: [0, 0, 0], v: [0, 0, 0], step_size: [stepSize], bias2_sqrt: [bias2Sqrt] })
+    ).values;
     expect([...(out['p_next'] ?? [])].map((x) => Number(x.toFixed(6)))).toEqual([-0.01, 0.01, -0.01]);
   });
 });

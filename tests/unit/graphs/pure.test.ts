@@ -9,7 +9,13 @@ import { defaultSegmentLength, segmentRanges, stageRanges } from '../../../src/g
 
 describe('toHalfBits / fromHalfBits', () => {
   test.each([
-    [0, 0x0000], [1, 0x3c00], [-2, 0xc000], [65504, 0x7bff], [1e6, 0x7c00], [2 ** -24, 0x0001], [1 / 3, 0x3555],
+    [0, 0x0000],
+    [1, 0x3c00],
+    [-2, 0xc000],
+    [65504, 0x7bff],
+    [1e6, 0x7c00],
+    [2 ** -24, 0x0001],
+    [1 / 3, 0x3555],
   ])('toHalfBits(%d) = %i', (value, bits) => {
     expect(toHalfBits(value)).toBe(bits);
     if (bits !== 0x7c00) expect(fromHalfBits(bits)).toBeCloseTo(value, 3);
@@ -50,20 +56,34 @@ describe('syntheticBatch(shape, batch, seed)', () => {
 });
 
 describe('layer ranges', () => {
-  test.each([[1, 1], [4, 2], [8, 3], [16, 4]])('defaultSegmentLength(%i) = %i', (layers, k) => expect(defaultSegmentLength(layers)).toBe(k));
+  test.each([
+    [1, 1],
+    [4, 2],
+    [8, 3],
+    [16, 4],
+  ])('defaultSegmentLength(%i) = %i', (layers, k) => expect(defaultSegmentLength(layers)).toBe(k));
   test('segmentRanges(8, 3) covers the layers with a shorter last segment', () =>
-    expect(segmentRanges(8, 3)).toEqual([[0, 3], [3, 6], [6, 8]]));
-  test('stageRanges(7, 2) splits near-evenly', () => expect(stageRanges(7, 2)).toEqual([[0, 4], [4, 7]]));
+    expect(segmentRanges(8, 3)).toEqual([
+      [0, 3],
+      [3, 6],
+      [6, 8],
+    ]));
+  test('stageRanges(7, 2) splits near-evenly', () =>
+    expect(stageRanges(7, 2)).toEqual([
+      [0, 4],
+      [4, 7],
+    ]));
   test('segmentRanges(8, 0) is rejected', () => expect(() => segmentRanges(8, 0)).toThrowError(/positive integer/));
 });
 
-describe('buildManifest(models, utilities, { predict })', () => {
+describe('buildManifest(models, utilities)', () => {
   const model = { id: 'm.a', family: 'm', bytes: 10 } as unknown as ManifestModel;
   const utilities = {} as unknown as ManifestUtilities;
-  test('attaches the prediction per entry', () => {
-    const manifest = buildManifest([model], utilities, { predict: (m) => ({ bytes: m.bytes * 2 }) });
-    expect(manifest.models[0]?.predicted).toEqual({ bytes: 20 });
+  test('lists the entries as given, under schema version 1', () => {
+    const manifest = buildManifest([model], utilities);
+    expect(manifest.models).toEqual([model]);
     expect(manifest.version).toBe(1);
   });
-  test('rejects duplicate ids', () => expect(() => buildManifest([model, model], utilities)).toThrowError(/duplicate model id: m.a/));
+  test('rejects duplicate ids', () =>
+    expect(() => buildManifest([model, model], utilities)).toThrowError(/duplicate model id: m.a/));
 });

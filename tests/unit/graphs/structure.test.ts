@@ -11,7 +11,8 @@ import { buildTrainStepGraph } from '../../../src/graphs/variants.ts';
 
 /** Forward-computed tensors that backward nodes (`grad/` scope, recompute copies `rc…/`) read. */
 function keptForBackward(b: GraphBuilder): string[] {
-  const isBackward = (name: string): boolean => name.split('/').includes('grad') || name.startsWith('grad.') || name.startsWith('rc');
+  const isBackward = (name: string): boolean =>
+    name.split('/').includes('grad') || name.startsWith('grad.') || name.startsWith('rc');
   const forwardProduced = new Set(b.nodes.filter((n) => !isBackward(n.name)).flatMap((n) => n.outputs));
   const kept = new Set<string>();
   for (const n of b.nodes) if (isBackward(n.name)) for (const i of n.inputs) if (forwardProduced.has(i)) kept.add(i);
@@ -66,7 +67,13 @@ describe('generated files', () => {
     expect(bytes).toBeLessThan(40 * 2 ** 20);
     expect(new Set(generated.map((g) => g.entry.id)).size).toBe(generated.length);
     for (const { entry } of generated) {
-      const available = new Set([entry.arch === 'mlp' ? 'x' : 'tokens', 'labels', 'lr', 'loss_scale', ...entry.parameters.flatMap((p) => [p.name, `acc_in.${p.name}`])]);
+      const available = new Set([
+        entry.arch === 'mlp' ? 'x' : 'tokens',
+        'labels',
+        'lr',
+        'loss_scale',
+        ...entry.parameters.flatMap((p) => [p.name, `acc_in.${p.name}`]),
+      ]);
       for (const graph of entry.graphs) {
         for (const input of graph.inputs) expect(available.has(input.name), `${graph.file} needs ${input.name}`).toBe(true);
         for (const output of graph.outputs) available.add(output.name);

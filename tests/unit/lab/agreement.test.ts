@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { agreesWithPrediction } from '../../../src/lab/agreement';
+import { agreesWithPrediction } from '../../../src/lab/measure/agreement';
+import { bytesAbove, peakAbove } from '../../../src/lab/measure/measured-memory';
 
 describe('agreesWithPrediction(kind, measured, predicted)', () => {
   test.each([

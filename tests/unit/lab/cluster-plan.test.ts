@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { partitionParameters, shardSizes } from '../../../src/lab/cluster/partition';
-import { idealBubbleFraction, measuredBubbleFraction, oneForwardOneBackward, peakInFlight } from '../../../src/lab/cluster/schedule';
+import { partitionParameters, shardSizes } from '../../../src/lab/measure/partition';
+import {
+  idealBubbleFraction,
+  measuredBubbleFraction,
+  oneForwardOneBackward,
+  peakInFlight,
+} from '../../../src/lab/measure/schedule';
 import { createMlp } from '../../../src/graphs/mlp';
 import { allParameters } from '../../../src/graphs/model';
 
@@ -26,7 +31,9 @@ describe('partitionParameters(parameters, devices)', () => {
 
 describe('oneForwardOneBackward(stage, stages, microBatches)', () => {
   const show = (stage: number, stages: number, m: number) =>
-    oneForwardOneBackward(stage, stages, m).map((op) => `${op.kind[0]?.toUpperCase()}${op.micro}`).join(' ');
+    oneForwardOneBackward(stage, stages, m)
+      .map((op) => `${op.kind[0]?.toUpperCase()}${op.micro}`)
+      .join(' ');
 
   test('Narayanan et al. 2021 §2.2.1, 4 stages: stage 0 warms up with 3 forwards, the last stage alternates from the start', () => {
     expect(show(0, 4, 4)).toBe('F0 F1 F2 F3 B0 B1 B2 B3');
@@ -64,10 +71,26 @@ describe('idealBubbleFraction(stages, microBatches)', () => {
 
 describe('measuredBubbleFraction(spans, devices)', () => {
   test('two devices, each busy half of the elapsed time, idle half of it', () => {
-    expect(measuredBubbleFraction([{ start: 0, end: 1 }, { start: 1, end: 2 }], 2)).toBeCloseTo(0.5);
+    expect(
+      measuredBubbleFraction(
+        [
+          { start: 0, end: 1 },
+          { start: 1, end: 2 },
+        ],
+        2,
+      ),
+    ).toBeCloseTo(0.5);
   });
   test('a device busy throughout has no bubble; no spans means none measured', () => {
-    expect(measuredBubbleFraction([{ start: 5, end: 7 }, { start: 7, end: 9 }], 1)).toBe(0);
+    expect(
+      measuredBubbleFraction(
+        [
+          { start: 5, end: 7 },
+          { start: 7, end: 9 },
+        ],
+        1,
+      ),
+    ).toBe(0);
     expect(measuredBubbleFraction([], 2)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createRouter } from '../../../src/lab/cluster/collectives';
+import { createRouter } from '../../../src/lab/experiments/cluster/collectives';
 
 const f32 = (...values: number[]) => Float32Array.from(values);
 
@@ -42,9 +42,13 @@ describe('createRouter(size)', () => {
   test('mismatched shapes, ops and double joins are errors, not silent averages', () => {
     const router = createRouter(2);
     router.collective(0, 'x', { op: 'all-reduce-mean' }, { w: f32(1, 2) });
-    expect(() => router.collective(1, 'x', { op: 'all-reduce-mean' }, { w: f32(1) })).toThrowError(/device 1 contributed w with 1 values, device 0 with 2/);
+    expect(() => router.collective(1, 'x', { op: 'all-reduce-mean' }, { w: f32(1) })).toThrowError(
+      /device 1 contributed w with 1 values, device 0 with 2/,
+    );
     router.collective(0, 'y', { op: 'all-gather' }, {});
-    expect(() => router.collective(1, 'y', { op: 'all-reduce-mean' }, {})).toThrowError(/called all-reduce-mean, others all-gather/);
+    expect(() => router.collective(1, 'y', { op: 'all-reduce-mean' }, {})).toThrowError(
+      /called all-reduce-mean, others all-gather/,
+    );
     router.collective(0, 'z', { op: 'all-gather' }, {});
     expect(() => router.collective(0, 'z', { op: 'all-gather' }, {})).toThrowError(/joined twice/);
   });

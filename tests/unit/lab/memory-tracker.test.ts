@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createMemoryTracker } from '../../../src/lab/memory-tracker';
+import { createMemoryTracker } from '../../../src/lab/measure/memory-tracker';
 
 function fakeClock() {
   let t = 0;

@@ -17,8 +17,11 @@ describe('chooseRuntimeBuild()', () => {
 
 describe('RUNTIME_DOWNLOAD_MB', () => {
   const resolve = createRequire(import.meta.url).resolve;
-  test.each(['jspi', 'asyncify'] as const)('%s: the size of the installed onnxruntime-web file the page serves', (build: RuntimeBuild) => {
-    const bytes = statSync(resolve(`onnxruntime-web/ort-wasm-simd-threaded.${build}.wasm`)).size;
-    expect(RUNTIME_DOWNLOAD_MB[build]).toBe(Math.round(bytes / 1e6));
-  });
+  test.each(['jspi', 'asyncify'] as const)(
+    '%s: the size of the installed onnxruntime-web file the page serves',
+    (build: RuntimeBuild) => {
+      const bytes = statSync(resolve(`onnxruntime-web/ort-wasm-simd-threaded.${build}.wasm`)).size;
+      expect(RUNTIME_DOWNLOAD_MB[build]).toBe(Math.round(bytes / 1e6));
+    },
+  );
 });

@@ -4,7 +4,9 @@ import { DEFAULT_LAB_SETTINGS, SIZE_FIELDS, validateLabSettings } from '../../..
 describe('validateLabSettings(settings, fields, splits)', () => {
   test('the defaults are valid for every field and split', () => {
     expect(validateLabSettings(DEFAULT_LAB_SETTINGS)).toEqual([]);
-    expect(validateLabSettings(DEFAULT_LAB_SETTINGS, [...SIZE_FIELDS, 'microBatches', 'devices'], ['microBatches', 'devices'])).toEqual([]);
+    expect(
+      validateLabSettings(DEFAULT_LAB_SETTINGS, [...SIZE_FIELDS, 'microBatches', 'devices'], ['microBatches', 'devices']),
+    ).toEqual([]);
   });
 
   test.each([
@@ -21,12 +23,20 @@ describe('validateLabSettings(settings, fields, splits)', () => {
   });
 
   test('accumulation needs a batch that splits evenly into the micro-batches', () => {
-    const errors = validateLabSettings({ ...DEFAULT_LAB_SETTINGS, batch: 100, microBatches: 8 }, [...SIZE_FIELDS, 'microBatches'], ['microBatches']);
+    const errors = validateLabSettings(
+      { ...DEFAULT_LAB_SETTINGS, batch: 100, microBatches: 8 },
+      [...SIZE_FIELDS, 'microBatches'],
+      ['microBatches'],
+    );
     expect(errors).toEqual([{ field: 'microBatches', message: 'A batch of 100 does not split into 8 equal micro-batches.' }]);
   });
 
   test('data parallelism needs a batch that splits evenly across the devices', () => {
-    const errors = validateLabSettings({ ...DEFAULT_LAB_SETTINGS, batch: 102, devices: 4 }, [...SIZE_FIELDS, 'devices'], ['devices']);
+    const errors = validateLabSettings(
+      { ...DEFAULT_LAB_SETTINGS, batch: 102, devices: 4 },
+      [...SIZE_FIELDS, 'devices'],
+      ['devices'],
+    );
     expect(errors).toEqual([{ field: 'devices', message: 'A batch of 102 does not split into 4 equal shards, one per device.' }]);
   });
 

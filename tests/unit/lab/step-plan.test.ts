@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ManifestGraph } from '../../../src/graphs/manifest';
-import { planStep } from '../../../src/lab/step-plan';
+import { planStep } from '../../../src/lab/measure/step-plan';
 
 const graph = (file: string, inputs: string[], outputs: string[]): ManifestGraph => ({
   file,

@@ -1,19 +1,28 @@
 import { describe, expect, test } from 'vitest';
 import { demoCatalog } from '../../../src/graphs/catalog';
 import { generateModel } from '../../../src/graphs/factory';
-import { planWeightStream, streamedBytesPerStep, streamedWindowBytes } from '../../../src/lab/weight-stream-plan';
+import { planWeightStream, streamedBytesPerStep, streamedWindowBytes } from '../../../src/lab/measure/weight-stream-plan';
 
 const isWeight = (name: string) => /^(w|b)\d+$|^head\./.test(name);
 const run = (...inputs: string[]) => ({ inputs });
 
 describe('planWeightStream(runs, isWeight)', () => {
   // A 2-layer layer-wise step: forward 0, forward 1, loss (head), backward 1, backward 0.
-  const step = [run('x', 'w0', 'b0'), run('act1', 'w1', 'b1'), run('act2', 'head.w', 'head.b', 'labels'), run('act1', 'grad.act2', 'w1', 'b1'), run('x', 'grad.act1', 'w0', 'b0')];
+  const step = [
+    run('x', 'w0', 'b0'),
+    run('act1', 'w1', 'b1'),
+    run('act2', 'head.w', 'head.b', 'labels'),
+    run('act1', 'grad.act2', 'w1', 'b1'),
+    run('x', 'grad.act1', 'w0', 'b0'),
+  ];
 
   test('uploads the first run’s weights before it and prefetches every later run’s during the one before', () => {
     const plan = planWeightStream(step, isWeight);
     expect(plan.map((s) => [s.upload, s.prefetch])).toEqual([
-      [['w0', 'b0'], ['w1', 'b1']],
+      [
+        ['w0', 'b0'],
+        ['w1', 'b1'],
+      ],
       [[], ['head.w', 'head.b']],
       [[], ['w1', 'b1']],
       [[], ['w0', 'b0']],
@@ -23,7 +32,13 @@ describe('planWeightStream(runs, isWeight)', () => {
 
   test('frees each run’s weights right after it, so forward weights are fetched again for the backward', () => {
     const plan = planWeightStream(step, isWeight);
-    expect(plan.map((s) => s.release)).toEqual([['w0', 'b0'], ['w1', 'b1'], ['head.w', 'head.b'], ['w1', 'b1'], ['w0', 'b0']]);
+    expect(plan.map((s) => s.release)).toEqual([
+      ['w0', 'b0'],
+      ['w1', 'b1'],
+      ['head.w', 'head.b'],
+      ['w1', 'b1'],
+      ['w0', 'b0'],
+    ]);
   });
 
   test('keeps a weight the next run also reads instead of uploading it twice', () => {
@@ -36,7 +51,9 @@ describe('planWeightStream(runs, isWeight)', () => {
   });
 
   test('ignores inputs that are not weights (data, activations, incoming gradients)', () => {
-    expect(planWeightStream([run('x', 'act1', 'grad.act2', 'labels')], isWeight)).toEqual([{ weights: [], upload: [], prefetch: [], release: [] }]);
+    expect(planWeightStream([run('x', 'act1', 'grad.act2', 'labels')], isWeight)).toEqual([
+      { weights: [], upload: [], prefetch: [], release: [] },
+    ]);
   });
 });
 

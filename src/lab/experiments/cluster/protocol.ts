@@ -1,0 +1,29 @@
+/**
+ * Messages between the page and the "virtual GPUs" of a multi-device experiment: one Web Worker
+ * per device, each with its own WebGPU device (or WebAssembly heap) and memory tracker. What the
+ * devices run and exchange is in measure/cluster-jobs.ts.
+ */
+import type { ClusterJob, CommMessage, DeviceResult } from '../../measure/cluster-jobs';
+import type { Backend, FailureKind } from '../../protocol';
+import type { LabRuntime } from '../../runtime';
+
+/** Page → device: what to run. */
+export interface DeviceStart {
+  readonly type: 'start';
+  readonly rank: number;
+  readonly size: number;
+  readonly backend: Backend;
+  /** The compiled onnxruntime-web module (see `loadRuntime`). */
+  readonly runtime: LabRuntime;
+  readonly modelsUrl: string;
+  readonly seed: number;
+  readonly steps: number;
+  readonly job: ClusterJob;
+}
+
+/** Device → page messages. */
+export type DeviceMessage =
+  | { readonly type: 'progress'; readonly rank: number; readonly stage: string; readonly step?: number; readonly bytes?: number }
+  | CommMessage
+  | { readonly type: 'result'; readonly result: DeviceResult }
+  | { readonly type: 'error'; readonly rank: number; readonly kind: FailureKind; readonly message: string };

@@ -1,0 +1,124 @@
+/**
+ * Runs the distillation experiment from the page: picks the backend, downloads the runtime
+ * (once per page), and measures the fp32 teacher (before), the student (after) and the int8
+ * teacher (second after), next to the memory engine's predictions for the same models.
+ */
+import type { DistillationManifest } from '../../../graphs/runtime';
+import { chooseBackend } from '../../backend';
+import { loadModelsJson, MODELS_URL } from '../../manifest-loader';
+import type { LabProgress } from '../../progress';
+import type { Backend } from '../../protocol';
+import { LabRunError } from '../../lab-run-error';
+import { requestFromWorker } from '../../worker/channel';
+import { loadRuntime } from '../../runtime';
+import { predictForwardBytes, predictWeightBytes } from './predict';
+import { peakAbove } from '../../measure/measured-memory';
+import type { DistillationJob, DistillationJobResult, StudentResult, TeacherResult } from '../../measure/distillation';
+import type { DistillationRequest, DistillationResponse } from './protocol';
+
+/** One measured model next to its prediction. */
+export interface MeasuredModel<R> {
+  readonly label: string;
+  readonly parameterCount: number;
+  readonly predictedBytes: number;
+  /** The engine's weights line alone, to compare with what is held at rest. */
+  readonly predictedWeightBytes: number;
+  readonly result: R;
+}
+
+/** A finished run. */
+export interface DistillationOutcome {
+  readonly backend: Backend;
+  readonly backendReason: string;
+  readonly adapter: string | null;
+  readonly batch: number;
+  readonly teacher: MeasuredModel<TeacherResult>;
+  readonly int8Teacher: MeasuredModel<TeacherResult>;
+  readonly student: MeasuredModel<StudentResult>;
+  /** Why this backend cannot show the memory saving, or null when it can. */
+  readonly unmeasurable: string | null;
+}
+
+/** Bytes a model added over its fresh runtime: peak minus the count before it was loaded. */
+export function measuredForwardBytes(result: { forward: { peakBytes: number; baselineBytes: number } }): number {
+  return peakAbove(result.forward);
+}
+
+/** Runs `request` in a new worker, ended afterwards so the next request starts from a clean slate. */
+function runWorker(request: DistillationRequest, onStage: (stage: string) => void): Promise<DistillationResponse> {
+  return requestFromWorker(
+    new Worker(new URL('../../worker/distillation.worker.ts', import.meta.url), { type: 'module' }),
+    request,
+    onStage,
+  );
+}
+
+/** Why WASM cannot show the memory difference at these sizes. */
+const WASM_CAVEAT =
+  'On WebAssembly the only memory figure is the heap’s high-water mark, which grows in steps of megabytes — larger than these models (the teacher’s weights are 0.53 MiB). The accuracies and forward-pass times are real; the memory saving needs WebGPU.';
+
+function pick<J extends DistillationJobResult['job']>(
+  results: readonly DistillationJobResult[],
+  job: J,
+): Extract<DistillationJobResult, { job: J }> {
+  const found = results.find((r) => r.job === job);
+  if (!found) throw new Error(`the worker returned no ${job} result`);
+  return found as Extract<DistillationJobResult, { job: J }>;
+}
+
+/** Runs the experiment end to end with the reader's measured batch. */
+export async function runDistillation(batch: number, onProgress: (progress: LabProgress) => void): Promise<DistillationOutcome> {
+  const { backend, reason } = await chooseBackend({ needsF16: false });
+  const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
+  const loaded = await loadModelsJson<DistillationManifest>('distillation/manifest.json', 'the distillation manifest');
+  if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test)
+    throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
+  const base = { backend, runtime, modelsUrl: new URL(MODELS_URL, location.href).href, manifest: loaded, batch };
+  const stage = (label: string) => (text: string) => onProgress({ phase: 'run', label, stage: text });
+  let results: DistillationJobResult[];
+  let adapter: string | null = null;
+  if (backend === 'webgpu') {
+    // One worker: models one after another, each session released before the next is measured,
+    // so later ones reuse the compiled shaders (minutes saved on software adapters).
+    const all = await runWorker({ ...base, jobs: ['teacher-fp32', 'teacher-int8', 'student'] }, stage('Distillation'));
+    results = [...all.results];
+    adapter = all.adapter;
+  } else {
+    // A worker each: a WebAssembly heap never shrinks and would hide the later models.
+    results = [];
+    for (const job of ['teacher-fp32', 'teacher-int8', 'student'] as DistillationJob[]) {
+      const softTargets = results.find((r): r is TeacherResult => r.job === 'teacher-fp32')?.softTargets;
+      const { results: one } = await runWorker({ ...base, jobs: [job], ...(softTargets ? { softTargets } : {}) }, stage(job));
+      results.push(...one);
+    }
+  }
+  const { teacher, student } = loaded;
+  return {
+    backend,
+    backendReason: reason,
+    adapter,
+    batch,
+    teacher: {
+      label: 'Teacher, fp32',
+      parameterCount: teacher.parameterCount,
+      predictedBytes: predictForwardBytes(teacher.spec, 'fp32', batch),
+      predictedWeightBytes: predictWeightBytes(teacher.spec, 'fp32'),
+      result: pick(results, 'teacher-fp32'),
+    },
+    int8Teacher: {
+      label: 'Teacher, int8',
+      parameterCount: teacher.parameterCount,
+      predictedBytes: predictForwardBytes(teacher.spec, 'int8', batch),
+      predictedWeightBytes: predictWeightBytes(teacher.spec, 'int8'),
+      result: pick(results, 'teacher-int8'),
+    },
+    student: {
+      label: 'Student, fp32',
+      parameterCount: student.parameterCount,
+      predictedBytes: predictForwardBytes(student.spec, 'fp32', batch),
+      predictedWeightBytes: predictWeightBytes(student.spec, 'fp32'),
+      result: pick(results, 'student'),
+    },
+    unmeasurable: backend === 'wasm' ? WASM_CAVEAT : null,
+  };
+}

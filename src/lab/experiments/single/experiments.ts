@@ -1,0 +1,207 @@
+import type { Manifest, ManifestModel, ManifestVariant } from '../../../graphs/runtime';
+import type { GradientLocation, WeightLocation } from '../../measure/variant';
+import type { Backend } from '../../protocol';
+import type { LabSettings } from '../../settings';
+
+/** Ids of the experiments this module defines; each is a `data-experiment` value. */
+export type ExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing' | 'leak' | 'offload';
+
+/** One side of an experiment: which model variant runs, and how the batch is split. */
+export interface ExperimentSide {
+  readonly label: string;
+  /** Whether a manifest variant is this side's model on this backend. */
+  readonly matches: (variant: ManifestVariant, backend: Backend) => boolean;
+  readonly microBatches: (settings: LabSettings) => number;
+  /** Run as a training loop (see `VariantSpec.loop`) instead of measured steps. */
+  readonly loop?: { readonly retain: boolean };
+  /** Where the weights live between uses (see `VariantSpec.weights`); resident by default. */
+  readonly weights?: WeightLocation;
+  /** Where parameter gradients go as they are made (see `VariantSpec.gradients`). */
+  readonly gradients?: GradientLocation;
+}
+
+/** How the two sides' gradients are compared, and what the reader is told. */
+export interface GradientCheck {
+  /** Largest relative difference still called a pass. */
+  readonly tolerance: number;
+  readonly passLabel: string;
+  readonly failLabel: string;
+}
+
+/** An experiment: the same model measured without (before) and with (after) a technique. */
+export interface ExperimentDefinition {
+  readonly id: ExperimentId;
+  readonly before: ExperimentSide;
+  readonly after: ExperimentSide;
+  /** The "after" side needs 16-bit shaders (`shader-f16`) to run on WebGPU. */
+  readonly needsF16: boolean;
+  /** Whether the micro-batch field applies. */
+  readonly accumulate: boolean;
+  readonly gradients: GradientCheck;
+  /**
+   * Why this backend cannot show the technique's saving, or null when it can. The experiment
+   * still runs there (gradients, step time), and the page says why the bytes match.
+   */
+  readonly unmeasurable: (backend: Backend) => string | null;
+  /** Steps per variant; defaults to 2 (the first compiles shaders, the second is timed). */
+  readonly steps?: number;
+  /** Sizes this experiment starts with, where they differ from the lab's defaults. */
+  readonly defaults?: Partial<LabSettings>;
+  /** Sizes on a software WebGPU adapter, over `defaults`, where not `SOFTWARE_ADAPTER_SETTINGS`. */
+  readonly softwareDefaults?: Partial<LabSettings>;
+  /** Why the experiment cannot run without WebGPU, or undefined when it falls back to WASM. */
+  readonly needsWebGpu?: string;
+}
+
+const once = (): number => 1;
+const plain = (v: ManifestVariant): boolean => !v.accumulate && !v.sgd && v.training;
+const formFor = (backend: Backend): ManifestVariant['form'] => (backend === 'webgpu' ? 'segmented' : 'single');
+/** One graph per hidden layer (catalog `layerwise.keep.fp32`): the unit weights stream in. */
+const layerwise = (v: ManifestVariant): boolean =>
+  plain(v) &&
+  v.form === 'segmented' &&
+  v.activations.kind === 'keep' &&
+  v.precision === 'fp32' &&
+  (v.ranges ?? []).every(([start, end]) => end - start === 1);
+
+/** Iterations of the leaky and fixed training loops. */
+export const LEAK_STEPS = 10;
+
+export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> = {
+  'mixed-precision': {
+    id: 'mixed-precision',
+    before: {
+      label: 'fp32',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+    },
+    after: {
+      label: '16-bit (AMP-style)',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp16',
+      microBatches: once,
+    },
+    needsF16: true,
+    accumulate: false,
+    // fp16 keeps ~3 significant digits; gradients through 16-bit activations drift by about 1e-3.
+    gradients: {
+      tolerance: 0.05,
+      passLabel: 'Gradients drift only by 16-bit rounding',
+      failLabel: 'Gradients drifted more than 5%',
+    },
+    unmeasurable: (backend) =>
+      backend === 'wasm'
+        ? 'On WebAssembly, onnxruntime-web runs the 16-bit model with fp32 CPU kernels (it casts the 16-bit tensors back), so both variants hold the same bytes and compute the same numbers. Only a GPU with 16-bit shaders (WebGPU shader-f16) shows the saving the prediction describes.'
+        : null,
+  },
+  'gradient-accumulation': {
+    id: 'gradient-accumulation',
+    before: {
+      label: 'one batch',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+    },
+    after: {
+      label: 'micro-batches',
+      matches: (v) =>
+        v.accumulate && v.training && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: (s) => s.microBatches,
+    },
+    needsF16: false,
+    accumulate: true,
+    // Accumulation trades activations for one gradient buffer, so the batch must stay large
+    // against the width; 4 layers halve the step instead (the ratio does not depend on depth).
+    softwareDefaults: { hidden: 128, layers: 4, batch: 256 },
+    // Same sum in another order: float32 rounding only.
+    gradients: { tolerance: 1e-4, passLabel: 'Gradients equal (float32 rounding only)', failLabel: 'Gradients differ' },
+    unmeasurable: () => null,
+  },
+  'gradient-checkpointing': {
+    id: 'gradient-checkpointing',
+    // WebGPU: one graph per segment, since onnxruntime-web reuses freed buffers across runs but
+    // barely within one. WASM: the single step graph, since tensors handed between runs leave
+    // the WebAssembly heap (the only thing measurable there) and would hide the saving.
+    before: {
+      label: 'keep activations',
+      matches: (v, backend) => plain(v) && v.form === formFor(backend) && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+    },
+    after: {
+      label: 'recompute',
+      matches: (v, backend) =>
+        plain(v) && v.form === formFor(backend) && v.activations.kind === 'recompute' && v.precision === 'fp32',
+      microBatches: once,
+    },
+    needsF16: false,
+    accumulate: false,
+    // Recomputation repeats the same arithmetic: identical up to float32 rounding.
+    gradients: { tolerance: 1e-5, passLabel: 'Gradients identical', failLabel: 'Gradients differ' },
+    unmeasurable: (backend) =>
+      backend === 'wasm'
+        ? 'On WebAssembly the step runs as one graph, and onnxruntime-web’s CPU memory planner kept the heap at the same high-water mark with and without recomputation in our measurements (up to width 512, 16 layers, batch 2048). The recompute variant still shows its cost in step time; WebGPU shows the memory saving.'
+        : null,
+  },
+  leak: {
+    id: 'leak',
+    before: {
+      label: 'leaky loop',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+      loop: { retain: true },
+    },
+    after: {
+      label: 'fixed loop',
+      matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
+      microBatches: once,
+      loop: { retain: false },
+    },
+    needsF16: false,
+    accumulate: false,
+    // Same steps, same data: the last step's gradients are identical.
+    gradients: {
+      tolerance: 1e-6,
+      passLabel: 'Both loops compute identical gradients',
+      failLabel: 'The loops computed different gradients',
+    },
+    unmeasurable: () => null,
+    steps: LEAK_STEPS,
+    // Small enough that ten steps take seconds on a software GPU, while each leaked set of
+    // gradients (265,738 parameters × 4 B ≈ 1.06 MB at width 256 and 4 layers) dwarfs a step's
+    // activations (64 × 256 × 4 B = 64 KiB a layer), so the staircase stands out.
+    defaults: { hidden: 256, layers: 4, batch: 64 },
+    // Width 128 keeps each leaked set of gradients (about 67,000 × 4 B ≈ 270 KB) eight times a layer's
+    // activations (64 × 128 × 4 B = 32 KiB) at a quarter of the work.
+    softwareDefaults: { hidden: 128 },
+    needsWebGpu:
+      'This experiment needs WebGPU: what a leaky loop keeps are GPU tensors, and without WebGPU they would live in ordinary JavaScript memory, which a page cannot measure. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to see the staircase.',
+  },
+  offload: {
+    id: 'offload',
+    // Both sides run the same per-layer graphs; only where the weights (and gradients) live differs.
+    // Resident: everything on the GPU, gradients kept there until the step ends, as `.grad` is.
+    // Streamed: weights in host memory, each graph's uploaded around its run with the next one
+    // prefetched, and gradients read back to the host as they are made (ZeRO-Infinity, FSDP
+    // `CPUOffloadPolicy`: parameters, gradients and optimizer state live on the CPU).
+    before: { label: 'all weights resident', matches: layerwise, microBatches: once, gradients: 'gpu' },
+    after: { label: 'weights streamed', matches: layerwise, microBatches: once, weights: 'streamed', gradients: 'host' },
+    needsF16: false,
+    accumulate: false,
+    // The same kernels on the same numbers; only the buffers they read differ.
+    gradients: { tolerance: 1e-6, passLabel: 'Gradients identical', failLabel: 'Gradients differ' },
+    unmeasurable: () => null,
+    // Weights dominate at this size, as in the models offload is for: 8 layers of 512 × 512 fp32
+    // weights are 8.4 MB, while a batch of 64 keeps 64 × 512 × 4 B = 128 KiB of activations a layer.
+    defaults: { hidden: 512, layers: 8, batch: 64 },
+    // Width 128 still has 0.53 MB of weights against 32 KiB of activations a layer, at a sixteenth of the work.
+    softwareDefaults: { hidden: 128 },
+    needsWebGpu:
+      'This experiment needs WebGPU: offload moves weights between host memory and GPU memory, and without WebGPU onnxruntime-web runs on the CPU, where the weights never leave host memory and there is no GPU memory to save. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to watch the weights stream.',
+  },
+};
+
+/** The model a side runs for the reader's width and depth; throws if the factory made none. */
+export function findModel(manifest: Manifest, side: ExperimentSide, settings: LabSettings, backend: Backend): ManifestModel {
+  const family = `mlp-h${settings.hidden}-l${settings.layers}`;
+  const model = manifest.models.find((m) => m.family === family && side.matches(m.variant, backend));
+  if (!model) throw new Error(`No ${side.label} model for ${family} in the manifest; run \`npm run models\`.`);
+  return model as ManifestModel;
+}
