@@ -40,6 +40,8 @@ type Column = (typeof COLUMNS)[number];
 
 /** Parsed header of a CSV log: which column is where, and the unit the header names for memory. */
 interface CsvHeader {
+  /** Cells in the header: a row with more or fewer (a decimal comma, a cut line) is not trusted. */
+  cellCount: number;
   positions: Partial<Record<Column, number>>;
   headerUnits: Partial<Record<Column, string>>;
 }
@@ -56,7 +58,7 @@ function readCsvHeader(line: string): CsvHeader | null {
     positions[column] = position;
     if (match?.[2] !== undefined) headerUnits[column] = match[2];
   });
-  return positions['memory.used'] === undefined ? null : { positions, headerUnits };
+  return positions['memory.used'] === undefined ? null : { cellCount: line.split(',').length, positions, headerUnits };
 }
 
 /** A memory cell: "1234 MiB" (csv) or "1234" (csv,nounits, unit from the header). */
@@ -108,7 +110,7 @@ class SeriesBuilder {
 }
 
 function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: NoteList): NvidiaSmiLog {
-  const { positions, headerUnits } = header;
+  const { cellCount, positions, headerUnits } = header;
   const builder = new SeriesBuilder();
   const timed = positions.timestamp !== undefined;
   for (let i = headerAt + 1; i < lines.length; i++) {
@@ -116,6 +118,10 @@ function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: N
     if (line.trim() === '') continue;
     const cells = line.split(',');
     if (readCsvHeader(line)) continue; // a second run appended to the same file repeats the header
+    if (cells.length !== cellCount) {
+      notes.add(i + 1, `${cells.length} fields where the header has ${cellCount} (a decimal comma, or a cut line?)`);
+      continue;
+    }
     const cell = (column: Column): string | undefined => (positions[column] === undefined ? undefined : cells[positions[column]]);
     const used = readMemoryCell(cell('memory.used'), headerUnits['memory.used']);
     if (used === null) {
