@@ -136,3 +136,25 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
 export function describeSnapshotOom(requestedBytes: number, deviceFreeBytes: number | null, device: number): string {
   return `Device ${device}: a request for ${formatBinary(requestedBytes)} failed` + (deviceFreeBytes === null ? '.' : ` with ${formatBinary(deviceFreeBytes)} free on the device.`);
 }
+
+/** The name of each page a tool links to, for link text. */
+export const LINK_TITLES: Readonly<Record<LessonLink, string>> = {
+  [LESSON_LINKS.diagnostics]: 'Lesson 1: Diagnostics',
+  [LESSON_LINKS.threeNumbers]: 'Lesson 1: three numbers that disagree',
+  [LESSON_LINKS.fragmentation]: 'Lesson 1: fragmentation and expandable_segments',
+  [LESSON_LINKS.findTheLeak]: 'Lesson 1: find the leak',
+  [LESSON_LINKS.snapshot]: 'Lesson 1: take a memory snapshot',
+  [LESSON_LINKS.watchTerminal]: 'Lesson 1: watch from the terminal',
+  [LESSON_LINKS.mixedPrecision]: 'Lesson 2: Mixed precision',
+  [LESSON_LINKS.gradientAccumulation]: 'Lesson 3: Gradient accumulation',
+  [LESSON_LINKS.checkpointing]: 'Lesson 4: Gradient checkpointing',
+  [LESSON_LINKS.parallelism]: 'Lesson 5: Parallelism',
+  [LESSON_LINKS.offload]: 'Lesson 6: Offload',
+  [LESSON_LINKS.compression]: 'Lesson 7: Distillation and compression',
+  [LESSON_LINKS.puttingTogether]: 'Lesson 8: Putting it together',
+  [LESSON_LINKS.toolTriage]: 'Triage: where did it run out?',
+  [LESSON_LINKS.toolNvidiaSmi]: 'Tool: nvidia-smi log',
+  [LESSON_LINKS.toolOom]: 'Tool: OOM message decoder',
+  [LESSON_LINKS.toolSummary]: 'Tool: memory_summary reader',
+  [LESSON_LINKS.toolSnapshot]: 'Tool: memory snapshot viewer',
+};

@@ -276,11 +276,16 @@ export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
 /** What `readSnapshot` returns: the analysis, or one sentence saying why the file was not read. */
 export type SnapshotRead = { ok: true; analysis: SnapshotAnalysis } | { ok: false; message: string; refused: boolean };
 
+/** The refusal for a file of `sizeBytes` above MAX_SNAPSHOT_BYTES, or null when the size is fine (checked before reading it). */
+export function refuseOversizeSnapshot(sizeBytes: number): SnapshotRead | null {
+  if (sizeBytes <= MAX_SNAPSHOT_BYTES) return null;
+  return { ok: false, refused: false, message: `the file is ${(sizeBytes / 2 ** 20).toFixed(0)} MiB; this viewer reads snapshots up to ${MAX_SNAPSHOT_BYTES / 2 ** 20} MiB (record fewer entries with _record_memory_history(max_entries=…))` };
+}
+
 /** Size check, data-only unpickling and analysis of a snapshot file; never throws. */
 export function readSnapshot(bytes: Uint8Array, onProgress?: (bytesRead: number) => void): SnapshotRead {
-  if (bytes.length > MAX_SNAPSHOT_BYTES) {
-    return { ok: false, refused: false, message: `the file is ${(bytes.length / 2 ** 20).toFixed(0)} MiB; this viewer reads snapshots up to ${MAX_SNAPSHOT_BYTES / 2 ** 20} MiB (record fewer entries with _record_memory_history(max_entries=…))` };
-  }
+  const oversize = refuseOversizeSnapshot(bytes.length);
+  if (oversize) return oversize;
   const result = unpickle(bytes, onProgress ? { onProgress } : {});
   if (!result.ok) return { ok: false, refused: result.error.refused, message: result.error.message };
   if (!looksLikeSnapshot(result.value)) return { ok: false, refused: false, message: 'the pickle holds no "segments" or "device_traces": it is not a torch.cuda.memory._dump_snapshot() file' };

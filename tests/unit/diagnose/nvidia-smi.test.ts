@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { downsampleKeepingPeaks } from '../../../src/diagnose/downsample.ts';
 import { classifyGpuPattern } from '../../../src/diagnose/gpu-pattern.ts';
 import { parseNvidiaSmi, readTimestamp } from '../../../src/diagnose/nvidia-smi.ts';
 import { fixtureText } from './fixtures.ts';
@@ -98,5 +99,15 @@ describe('classifyGpuPattern: the four verdicts', () => {
 
   test('no samples: no verdict', () => {
     expect(classifyGpuPattern([], capacity)).toBeNull();
+  });
+});
+
+describe('downsampleKeepingPeaks', () => {
+  test('a one-sample spike in 100,000 points survives thinning to 1,000', () => {
+    const points = Array.from({ length: 100_000 }, (_, t) => ({ t, v: t === 54_321 ? 99 : 1 }));
+    const thin = downsampleKeepingPeaks(points, 1000, (p) => p.v);
+    expect(thin.length).toBeLessThanOrEqual(1000);
+    expect(thin).toContainEqual({ t: 54_321, v: 99 });
+    expect(thin.map((p) => p.t)).toEqual([...thin.map((p) => p.t)].sort((a, b) => a - b));
   });
 });
