@@ -28,11 +28,11 @@ function recordRequests(page: Page): string[] {
   return urls;
 }
 
-/** Opens a tool page, waits for the island (and the snapshot worker) to be ready, then drops `file` into it. */
+/** Opens a tool page, waits for the island and its analysis worker to be ready, then drops `file` into it. */
 async function dropFile(page: Page, path: string, tool: string, file: string): Promise<{ requests: string[] }> {
   const selector = `[data-tool="${tool}"]`;
   const root = await openIsland(page, baseUrl + path, selector);
-  if (tool === 'snapshot') await page.waitForSelector(`${selector}[data-worker="ready"]`);
+  await page.waitForSelector(`${selector}[data-worker="ready"]`);
   const requests = recordRequests(page);
   await root.locator('input[type="file"]').setInputFiles(fixture(file));
   await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout: 60_000 });
@@ -158,7 +158,7 @@ describe('diagnose tools', () => {
       for (const [path, tool] of [['/tools/nvidia-smi/', 'nvidia-smi'], ['/tools/oom-message/', 'oom-message'], ['/tools/memory-summary/', 'memory-summary'], ['/tools/snapshot/', 'snapshot']] as const) {
         const selector = `[data-tool="${tool}"]`;
         const root = await openIsland(page, baseUrl + path, selector);
-        if (tool === 'snapshot') await page.waitForSelector(`${selector}[data-worker="ready"]`);
+        await page.waitForSelector(`${selector}[data-worker="ready"]`);
         await root.locator('[data-example="0"]').click();
         await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'done', selector);
         expect(await root.locator('[role="alert"]').count(), tool).toBe(0);

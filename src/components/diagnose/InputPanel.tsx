@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { INPUT_STRINGS as S } from './strings';
 
 /** An example input, loaded only when the reader asks for it. */
@@ -27,7 +27,6 @@ export interface InputPanelProps {
 export default function InputPanel({ tool, pastePlaceholder, accept, examples, onFile, busy }: InputPanelProps) {
   const [dragging, setDragging] = useState(false);
   const [text, setText] = useState('');
-  const input = useRef<HTMLInputElement>(null);
   const take = (file: File | undefined) => {
     if (file) onFile(file);
   };
@@ -48,7 +47,7 @@ export default function InputPanel({ tool, pastePlaceholder, accept, examples, o
       <p class="diag-privacy">{S.privacy}</p>
       <label class="widget-field">
         <span>{dragging ? S.dropHere : S.chooseFile}</span>
-        <input ref={input} type="file" accept={accept} data-input="file" disabled={busy} onChange={(e) => take((e.currentTarget as HTMLInputElement).files?.[0])} />
+        <input type="file" accept={accept} data-input="file" disabled={busy} onChange={(e) => take((e.currentTarget as HTMLInputElement).files?.[0])} />
       </label>
       {pastePlaceholder !== undefined && (
         <div class="diag-paste">

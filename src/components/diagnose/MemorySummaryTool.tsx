@@ -1,12 +1,13 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { describeSummary } from '../../diagnose/explain';
-import { parseMemorySummary, type MemorySummary } from '../../diagnose/memory-summary';
+import type { MemorySummary } from '../../diagnose/memory-summary';
 import { mountPlot } from '../charts/mount-plot';
 import InputPanel, { exampleFile } from './InputPanel';
 import { SUMMARY_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
-import { useTextAnalysis } from './use-text-analysis';
+import AnalysisStatus from './AnalysisStatus';
+import { useAnalysis } from './use-analysis';
 import finetuneUrl from '../../../tests/fixtures/diagnose/memory-summary.txt?url';
 import '../widget.css';
 import './diagnose.css';
@@ -41,13 +42,14 @@ function AllocatedVsReserved({ summary }: { summary: MemorySummary }) {
 
 /** Reads torch.cuda.memory_summary() output and says what each figure means. */
 export default function MemorySummaryTool() {
-  const [state, onFile] = useTextAnalysis(parseMemorySummary);
+  const [state, onFile, ready] = useAnalysis('memory-summary');
   const examples = [{ label: S.examples.finetune, load: () => exampleFile(finetuneUrl, 'memory-summary.txt') }];
   const summary = state.status === 'done' ? state.result : null;
   const readable = summary?.metrics.allocated !== undefined && summary.metrics.reserved !== undefined;
   return (
-    <div class="widget" data-tool="memory-summary" data-state={state.status}>
+    <div class="widget" data-tool="memory-summary" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
       <InputPanel tool="memory-summary" pastePlaceholder={S.placeholder} accept=".txt,.log,text/*" examples={examples} onFile={onFile} busy={state.status === 'working'} />
+      <AnalysisStatus state={state} />
       {summary && (
         <div class="diag-results" aria-live="polite" data-allocated-bytes={summary.metrics.allocated?.all.current ?? ''} data-reserved-bytes={summary.metrics.reserved?.all.current ?? ''}>
           {!readable ? (

@@ -2,13 +2,13 @@ import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { downsampleKeepingPeaks } from '../../diagnose/downsample';
 import { describeGpuEvidence, LINK_TITLES, VERDICT_TEXT } from '../../diagnose/explain';
-import { classifyGpuPattern, type GpuPattern } from '../../diagnose/gpu-pattern';
-import { parseNvidiaSmi, type GpuSeries, type NvidiaSmiLog } from '../../diagnose/nvidia-smi';
 import { mountPlot } from '../charts/mount-plot';
+import type { GpuAnalysis } from './analysers';
 import InputPanel, { exampleFile } from './InputPanel';
 import { NVIDIA_SMI_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
-import { useTextAnalysis } from './use-text-analysis';
+import AnalysisStatus from './AnalysisStatus';
+import { useAnalysis } from './use-analysis';
 import leakUrl from '../../../tests/fixtures/diagnose/nvidia-smi-leak.csv?url';
 import spikeUrl from '../../../tests/fixtures/diagnose/nvidia-smi-spike-nounits.csv?url';
 import nearLimitUrl from '../../../tests/fixtures/diagnose/nvidia-smi-near-limit.txt?url';
@@ -17,20 +17,6 @@ import './diagnose.css';
 
 /** Points per GPU line: a one-day log has 86,400; the chart keeps each bucket's peak. */
 const CHART_POINTS = 1200;
-
-interface GpuAnalysis {
-  series: GpuSeries;
-  pattern: GpuPattern;
-}
-
-function analyse(text: string): { log: NvidiaSmiLog; gpus: GpuAnalysis[] } {
-  const log = parseNvidiaSmi(text);
-  const gpus = log.gpus.flatMap((series) => {
-    const pattern = classifyGpuPattern(series.samples, series.totalBytes);
-    return pattern ? [{ series, pattern }] : [];
-  });
-  return { log, gpus };
-}
 
 function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
   const container = useRef<HTMLDivElement>(null);
@@ -57,15 +43,16 @@ function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
 
 /** Reads nvidia-smi output (CSV or tables), plots memory per GPU and names each GPU's pattern. */
 export default function NvidiaSmiTool() {
-  const [state, onFile] = useTextAnalysis(analyse);
+  const [state, onFile, ready] = useAnalysis('nvidia-smi');
   const examples = [
     { label: S.examples.leak, load: () => exampleFile(leakUrl, 'nvidia-smi-leak.csv') },
     { label: S.examples.spike, load: () => exampleFile(spikeUrl, 'nvidia-smi-spike-nounits.csv') },
     { label: S.examples.nearLimit, load: () => exampleFile(nearLimitUrl, 'nvidia-smi-near-limit.txt') },
   ];
   return (
-    <div class="widget" data-tool="nvidia-smi" data-state={state.status}>
+    <div class="widget" data-tool="nvidia-smi" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
       <InputPanel tool="nvidia-smi" pastePlaceholder={S.placeholder} accept=".csv,.txt,.log,text/*" examples={examples} onFile={onFile} busy={state.status === 'working'} />
+      <AnalysisStatus state={state} />
       {state.status === 'done' && (
         <div class="diag-results" aria-live="polite">
           {state.result.gpus.length === 0 ? (

@@ -1,27 +1,21 @@
 import { describeRemedy, LINK_TITLES } from '../../diagnose/explain';
-import { parseOomMessage, type OomParse } from '../../diagnose/oom-message';
-import { rankOomRemedies, type OomRemedy } from '../../diagnose/oom-remedies';
 import { formatBinary } from '../../diagnose/units';
 import InputPanel, { exampleFile } from './InputPanel';
 import { OOM_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
-import { useTextAnalysis } from './use-text-analysis';
+import AnalysisStatus from './AnalysisStatus';
+import { useAnalysis } from './use-analysis';
 import currentUrl from '../../../tests/fixtures/diagnose/oom-current.txt?url';
 import otherUrl from '../../../tests/fixtures/diagnose/oom-other-process.txt?url';
 import legacyUrl from '../../../tests/fixtures/diagnose/oom-legacy.txt?url';
 import '../widget.css';
 import './diagnose.css';
 
-const analyse = (text: string): { parse: OomParse; remedies: OomRemedy[] } => {
-  const parse = parseOomMessage(text);
-  return { parse, remedies: parse.message ? rankOomRemedies(parse.message) : [] };
-};
-
 const size = (bytes: number | null) => (bytes === null ? S.absent : formatBinary(bytes));
 
 /** Decodes a CUDA out-of-memory message into its figures and ranks what to try. */
 export default function OomTool() {
-  const [state, onFile] = useTextAnalysis(analyse);
+  const [state, onFile, ready] = useAnalysis('oom-message');
   const examples = [
     { label: S.examples.current, load: () => exampleFile(currentUrl, 'oom-current.txt') },
     { label: S.examples.otherProcess, load: () => exampleFile(otherUrl, 'oom-other-process.txt') },
@@ -29,8 +23,9 @@ export default function OomTool() {
   ];
   const m = state.status === 'done' ? state.result.parse.message : null;
   return (
-    <div class="widget" data-tool="oom-message" data-state={state.status}>
+    <div class="widget" data-tool="oom-message" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
       <InputPanel tool="oom-message" pastePlaceholder={S.placeholder} accept=".txt,.log,text/*" examples={examples} onFile={onFile} busy={state.status === 'working'} />
+      <AnalysisStatus state={state} />
       {state.status === 'done' && (
         <div class="diag-results" aria-live="polite">
           {m === null ? (

@@ -1,25 +1,20 @@
 import * as Plot from '@observablehq/plot';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { describeSnapshotOom } from '../../diagnose/explain';
-import { refuseOversizeSnapshot, type DeviceMemory, type SnapshotAnalysis, type StackFrame } from '../../diagnose/snapshot';
+import { refuseOversizeSnapshot, type DeviceMemory, type StackFrame } from '../../diagnose/snapshot';
 import { formatBinary } from '../../diagnose/units';
 import { mountPlot } from '../charts/mount-plot';
 import InputPanel, { exampleFile } from './InputPanel';
-import type { SnapshotWorkerMessage } from './snapshot-protocol';
+import AnalysisStatus from './AnalysisStatus';
 import { SNAPSHOT_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
+import { useAnalysis } from './use-analysis';
 import snapshotUrl from '../../../tests/fixtures/diagnose/snapshot-oom.pickle?url';
 import '../widget.css';
 import './diagnose.css';
 
 /** Segments drawn in the segments chart, largest first. */
 const SEGMENTS_SHOWN = 40;
-
-type ViewerState =
-  | { status: 'idle' }
-  | { status: 'working'; bytesRead: number; totalBytes: number }
-  | { status: 'done'; analysis: SnapshotAnalysis }
-  | { status: 'error'; message: string; refused: boolean };
 
 const GiB = (bytes: number) => bytes / 2 ** 30;
 
@@ -123,71 +118,35 @@ function DeviceView({ device }: { device: DeviceMemory }) {
 
 /** Reads a torch.cuda.memory._dump_snapshot() pickle in a worker, as data only, and shows where memory went. */
 export default function SnapshotTool() {
-  const [state, setState] = useState<ViewerState>({ status: 'idle' });
-  const [workerReady, setWorkerReady] = useState(false);
-  const worker = useRef<Worker | null>(null);
-  // The worker starts with the viewer, not with the first file: analysing a file then loads nothing.
-  const startWorker = () => {
-    worker.current?.terminate();
-    setWorkerReady(false);
-    const w = new Worker(new URL('./snapshot.worker.ts', import.meta.url), { type: 'module' });
-    worker.current = w;
-    w.onmessage = (event: MessageEvent<SnapshotWorkerMessage>) => {
-      const message = event.data;
-      if (message.type === 'ready') setWorkerReady(true);
-      else if (message.type === 'progress') setState({ status: 'working', bytesRead: message.bytesRead, totalBytes: message.totalBytes });
-      else setState(message.result.ok ? { status: 'done', analysis: message.result.analysis } : { status: 'error', message: message.result.message, refused: message.result.refused });
-    };
-    w.onerror = (event) => {
-      setState({ status: 'error', message: event.message || 'the worker stopped', refused: false });
-      startWorker();
-    };
-  };
-  useEffect(() => {
-    startWorker();
-    return () => worker.current?.terminate();
-  }, []);
-  const onFile = (file: File) => {
-    const oversize = refuseOversizeSnapshot(file.size);
-    if (oversize && !oversize.ok) {
-      setState({ status: 'error', message: oversize.message, refused: false });
-      return;
-    }
-    setState({ status: 'working', bytesRead: 0, totalBytes: file.size });
-    worker.current?.postMessage(file);
-  };
+  const [state, onFile, ready] = useAnalysis('snapshot', (file) => refuseOversizeSnapshot(file.size));
+  const read = state.status === 'done' ? state.result : null;
   return (
-    <div class="widget" data-tool="snapshot" data-state={state.status} data-worker={workerReady ? 'ready' : 'starting'}>
+    <div class="widget" data-tool="snapshot" data-state={read && !read.ok ? 'error' : state.status} data-worker={ready ? 'ready' : 'starting'}>
       <InputPanel tool="snapshot" examples={[{ label: S.example, load: () => exampleFile(snapshotUrl, 'snapshot-oom.pickle') }]} onFile={onFile} busy={state.status === 'working'} />
-      {state.status === 'working' && (
-        <p>
-          <progress value={state.bytesRead} max={Math.max(1, state.totalBytes)} aria-label={S.progress(formatBinary(state.bytesRead), formatBinary(state.totalBytes))} />{' '}
-          {S.progress(formatBinary(state.bytesRead), formatBinary(state.totalBytes))}
+      <AnalysisStatus state={state} />
+      {read && !read.ok && (
+        <p class="widget-error" role="alert" data-refused={String(read.refused)}>
+          {read.refused ? S.refused : S.failed} {read.message}
         </p>
       )}
-      {state.status === 'error' && (
-        <p class="widget-error" role="alert" data-refused={String(state.refused)}>
-          {state.refused ? S.refused : S.failed} {state.message}
-        </p>
-      )}
-      {state.status === 'done' && (
-        <div class="diag-results" aria-live="polite" data-peak-active-bytes={state.analysis.peakActiveBytes} data-oom-events={state.analysis.oomEvents.length}>
+      {read?.ok && (
+        <div class="diag-results" aria-live="polite" data-peak-active-bytes={read.analysis.peakActiveBytes} data-oom-events={read.analysis.oomEvents.length}>
           <h3>{S.ooms}</h3>
-          {state.analysis.oomEvents.length === 0 ? (
+          {read.analysis.oomEvents.length === 0 ? (
             <p>{S.noOoms}</p>
           ) : (
             <ul>
-              {state.analysis.oomEvents.map((oom) => (
+              {read.analysis.oomEvents.map((oom) => (
                 <li>
                   {describeSnapshotOom(oom.requestedBytes, oom.deviceFreeBytes, oom.device)} <Frames frames={oom.frames} />
                 </li>
               ))}
             </ul>
           )}
-          {state.analysis.devices.map((device) => (
+          {read.analysis.devices.map((device) => (
             <DeviceView device={device} />
           ))}
-          <UnreadList notes={state.analysis.unread} title={S.unread} />
+          <UnreadList notes={read.analysis.unread} title={S.unread} />
         </div>
       )}
     </div>

@@ -10,7 +10,8 @@ export const INPUT_STRINGS = {
   pasteLabel: 'Or paste it here',
   analyse: 'Read it',
   examples: 'Try an example:',
-  working: 'Reading…',
+  progress: (read: string, total: string) => `Reading… ${read} of ${total}`,
+  failed: 'The analysis stopped:',
   dropHere: 'Drop the file here',
 } as const;
 
@@ -81,7 +82,6 @@ export const SUMMARY_STRINGS = {
 export const SNAPSHOT_STRINGS = {
   title: 'Memory snapshot',
   example: 'a 24 GiB card that runs out at the logits',
-  progress: (read: string, total: string) => `Read ${read} of ${total}`,
   refused: 'Refused:',
   failed: 'Could not read this file:',
   peak: (bytes: string) => `Peak active memory ${bytes}`,
