@@ -1,6 +1,5 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
-import { downsampleKeepingPeaks } from '../../diagnose/downsample';
 import { describeGpuEvidence, LINK_TITLES, VERDICT_TEXT } from '../../diagnose/explain';
 import { mountPlot } from '../charts/mount-plot';
 import type { GpuAnalysis } from './analysers';
@@ -15,17 +14,12 @@ import nearLimitUrl from '../../../tests/fixtures/diagnose/nvidia-smi-near-limit
 import '../widget.css';
 import './diagnose.css';
 
-/** Points per GPU line: a one-day log has 86,400; the chart keeps each bucket's peak. */
-const CHART_POINTS = 1200;
-
 function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
     if (!node) return;
-    const data = gpus.flatMap(({ series }) =>
-      downsampleKeepingPeaks(series.samples, CHART_POINTS, (s) => s.usedBytes).map((s) => ({ x: timed ? s.t / 1000 : s.t + 1, gib: s.usedBytes / 2 ** 30, gpu: `GPU ${series.index}` })),
-    );
+    const data = gpus.flatMap(({ series, chartSamples }) => chartSamples.map((s) => ({ x: timed ? s.t / 1000 : s.t + 1, gib: s.usedBytes / 2 ** 30, gpu: `GPU ${series.index}` })));
     const capacities = gpus.flatMap(({ series }) => (series.totalBytes === null ? [] : [{ gib: series.totalBytes / 2 ** 30, gpu: `GPU ${series.index}` }]));
     const chart = Plot.plot({
       width: Math.max(320, node.clientWidth),
@@ -62,7 +56,7 @@ export default function NvidiaSmiTool() {
           ) : (
             <>
               <MemoryChart gpus={state.result.gpus} timed={state.result.log.timed} />
-              {state.result.gpus.map(({ series, pattern }) => (
+              {state.result.gpus.map(({ series, sampleCount, pattern }) => (
                 <section data-gpu={series.index} data-verdict={pattern.verdict} data-peak-used-bytes={pattern.evidence.peakUsedBytes}>
                   <h3>
                     {S.gpu(series.index, series.name)}: <span class="diag-verdict">{VERDICT_TEXT[pattern.verdict].title}</span>
@@ -74,7 +68,7 @@ export default function NvidiaSmiTool() {
                     ))}
                   </ul>
                   <p>
-                    {S.next}: <a href={VERDICT_TEXT[pattern.verdict].href}>{LINK_TITLES[VERDICT_TEXT[pattern.verdict].href]}</a> · {S.samples(series.samples.length)}
+                    {S.next}: <a href={VERDICT_TEXT[pattern.verdict].href}>{LINK_TITLES[VERDICT_TEXT[pattern.verdict].href]}</a> · {S.samples(sampleCount)}
                   </p>
                 </section>
               ))}

@@ -4,14 +4,20 @@
  */
 import { classifyGpuPattern, type GpuPattern } from '../../diagnose/gpu-pattern';
 import { parseMemorySummary } from '../../diagnose/memory-summary';
-import { parseNvidiaSmi, type GpuSeries, type NvidiaSmiLog } from '../../diagnose/nvidia-smi';
+import { downsampleKeepingPeaks } from '../../diagnose/downsample';
+import { parseNvidiaSmi, type GpuSample, type GpuSeries, type NvidiaSmiLog } from '../../diagnose/nvidia-smi';
 import { parseOomMessage } from '../../diagnose/oom-message';
 import { rankOomRemedies } from '../../diagnose/oom-remedies';
 import { readSnapshot } from '../../diagnose/snapshot';
 
-/** One GPU of an nvidia-smi log with its verdict. */
+/** Points per GPU line sent to the page: a one-day log has 86,400; each bucket keeps its peak. */
+export const CHART_POINTS = 1200;
+
+/** One GPU of an nvidia-smi log with its verdict, its samples thinned for the chart. */
 export interface GpuAnalysis {
-  series: GpuSeries;
+  series: Omit<GpuSeries, 'samples'>;
+  sampleCount: number;
+  chartSamples: GpuSample[];
   pattern: GpuPattern;
 }
 
@@ -19,11 +25,12 @@ const text = (bytes: Uint8Array): string => new TextDecoder('utf-8').decode(byte
 
 /** The analysis of each tool, from the file's bytes; `onProgress` reports bytes read where a tool can. */
 export const ANALYSERS = {
-  'nvidia-smi': (bytes: Uint8Array): { log: NvidiaSmiLog; gpus: GpuAnalysis[] } => {
-    const log = parseNvidiaSmi(text(bytes));
-    const gpus = log.gpus.flatMap((series) => {
-      const pattern = classifyGpuPattern(series.samples, series.totalBytes);
-      return pattern ? [{ series, pattern }] : [];
+  // Only the thinned samples cross to the page: copying 700,000 of them back would block it.
+  'nvidia-smi': (bytes: Uint8Array): { log: Omit<NvidiaSmiLog, 'gpus'>; gpus: GpuAnalysis[] } => {
+    const { gpus: all, ...log } = parseNvidiaSmi(text(bytes));
+    const gpus = all.flatMap(({ samples, ...series }) => {
+      const pattern = classifyGpuPattern(samples, series.totalBytes);
+      return pattern ? [{ series, sampleCount: samples.length, chartSamples: downsampleKeepingPeaks(samples, CHART_POINTS, (s) => s.usedBytes), pattern }] : [];
     });
     return { log, gpus };
   },
