@@ -42,11 +42,11 @@ function analyzeNvidiaSmi(text: string): Analysis {
     return pattern ? [{ gpu, pattern }] : [];
   });
   if (gpus.length === 0) return { error: `no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}` };
-  const text_: string[] = [`nvidia-smi log (${log.form}), ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`];
+  const lines: string[] = [`nvidia-smi log (${log.form}), ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`];
   for (const { gpu, pattern } of gpus) {
-    text_.push('', `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} samples`);
-    for (const line of describeGpuEvidence(pattern, log.timed)) text_.push(`  ${line}`);
-    text_.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_TEXT[pattern.verdict].href}`);
+    lines.push('', `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} samples`);
+    for (const line of describeGpuEvidence(pattern, log.timed)) lines.push(`  ${line}`);
+    lines.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_TEXT[pattern.verdict].href}`);
   }
   return {
     json: {
@@ -55,7 +55,7 @@ function analyzeNvidiaSmi(text: string): Analysis {
       gpus: gpus.map(({ gpu, pattern }) => ({ index: gpu.index, name: gpu.name, verdict: pattern.verdict, peakUsedBytes: pattern.evidence.peakUsedBytes, totalBytes: gpu.totalBytes, samples: gpu.samples.length, evidence: pattern.evidence })),
       unread: log.unread,
     },
-    text: [...text_, ...unreadLines(log.unread)],
+    text: [...lines, ...unreadLines(log.unread)],
   };
 }
 

@@ -58,7 +58,7 @@ export function describeRemedy(remedy: OomRemedy): { title: string; reason: stri
   const text: Record<OomRemedyId, { title: string; reason: string }> = {
     'expandable-segments': {
       title: 'Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True',
-      reason: `${bytes} is reserved by PyTorch but unallocated: cached in blocks too small or too scattered for the request. Expandable segments let the allocator grow one segment instead of leaving gaps.${alone}`,
+      reason: `${bytes} is reserved by PyTorch but unallocated: cached in blocks too small or too scattered for the request. Expandable segments let the allocator grow one segment instead of leaving gaps (PyTorch versions without the option: max_split_size_mb).${alone}`,
     },
     'other-process': {
       title: 'Stop the other process on this GPU',

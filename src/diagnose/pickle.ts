@@ -123,8 +123,7 @@ class Reader {
 
   private finish(): PickleValue {
     this.options.onProgress?.(this.pos);
-    const value = this.pop();
-    return value;
+    return this.pop();
   }
 
   private step(op: number): void {
