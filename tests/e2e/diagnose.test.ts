@@ -28,13 +28,22 @@ function recordRequests(page: Page): string[] {
   return urls;
 }
 
-/** Opens a tool page, waits for the island and its analysis worker to be ready, then drops `file` into it. */
+/** Opens a tool page, waits for the island and its analysis worker to be ready, then drops the fixture `file` onto it. */
 async function dropFile(page: Page, path: string, tool: string, file: string): Promise<{ requests: string[] }> {
   const selector = `[data-tool="${tool}"]`;
   const root = await openIsland(page, baseUrl + path, selector);
   await page.waitForSelector(`${selector}[data-worker="ready"]`);
+  // A real drop: the file is built in the page from the fixture's bytes, then dropped on the tool's drop zone.
+  const dataTransfer = await page.evaluateHandle(
+    ({ base64, name }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
+      return transfer;
+    },
+    { base64: readFileSync(fixture(file)).toString('base64'), name: file },
+  );
   const requests = recordRequests(page);
-  await root.locator('input[type="file"]').setInputFiles(fixture(file));
+  await root.locator('.diag-input').dispatchEvent('drop', { dataTransfer });
   await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout: 60_000 });
   return { requests };
 }
