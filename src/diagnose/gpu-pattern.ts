@@ -18,13 +18,15 @@ export const WARM_UP_SHARE = 0.1;
 export const LEAK_WINDOWS = 8;
 /** A rise between windows smaller than this share of capacity is noise, not a step: 0.5 %. */
 export const STEP_SHARE = 0.005;
-/** A leak must climb at least this share of capacity overall (3 %), and at least this many bytes (256 MiB). */
+/** A leak must climb at least this share of capacity overall (3 %)... */
 export const LEAK_RISE_SHARE = 0.03;
+/** ...and at least 256 MiB, so allocator noise on a small card is not a leak. */
 export const LEAK_RISE_MIN_BYTES = 256 * 2 ** 20;
 /** A spike rises at least 10 % of capacity above the usual level (the median)... */
 export const SPIKE_RISE_SHARE = 0.1;
-/** ...and stays within 5 % of capacity of its peak for at most 10 % of the samples. */
+/** ...and "at its peak" means within 5 % of capacity of the peak... */
 export const SPIKE_TOP_BAND_SHARE = 0.05;
+/** ...for at most 10 % of the samples. */
 export const SPIKE_MAX_TIME_SHARE = 0.1;
 /** "Near the limit": the usual level is within 10 % of capacity (the "within 5–10 %"). */
 export const NEAR_LIMIT_SHARE = 0.9;

@@ -27,5 +27,5 @@ export class NoteList {
   }
 }
 
-/** Most characters any text reader looks at (64 MiB of text): a one-day 8-GPU nvidia-smi log is about 70 MB of CSV at most. */
+/** Most characters any text reader looks at (96 Mi): a one-day 8-GPU nvidia-smi log is about 54 MB of CSV. */
 export const MAX_TEXT_CHARS = 96 * 2 ** 20;

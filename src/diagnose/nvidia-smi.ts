@@ -117,7 +117,7 @@ function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: N
     const line = lines[i] ?? '';
     if (line.trim() === '') continue;
     const cells = line.split(',');
-    if (readCsvHeader(line)) continue; // a second run appended to the same file repeats the header
+    if (line.includes('memory.used') && readCsvHeader(line)) continue; // a second run appended to the same file repeats the header
     if (cells.length !== cellCount) {
       notes.add(i + 1, `${cells.length} fields where the header has ${cellCount} (a decimal comma, or a cut line?)`);
       continue;
