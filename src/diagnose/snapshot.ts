@@ -49,6 +49,8 @@ export interface SegmentUse {
 export interface SnapshotOom {
   device: number;
   event: number;
+  /** Milliseconds since the device's first traced event, when the trace has `time_us`. */
+  ms: number | null;
   requestedBytes: number;
   deviceFreeBytes: number | null;
   frames: StackFrame[];
@@ -229,7 +231,7 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
     } else if (e.action === 'segment_alloc' || e.action === 'segment_map') reserved += e.size;
     else if (e.action === 'segment_free' || e.action === 'segment_unmap') reserved = Math.max(0, reserved - e.size);
     else if (e.action === 'oom') {
-      oomEvents.push({ device, event: i, requestedBytes: e.size, deviceFreeBytes: intField(e.source, 'device_free') ?? (e.addr >= 0 ? e.addr : null), frames: readFrames(e.source.get('frames')) });
+      oomEvents.push({ device, event: i + 1, ms: firstTime === null || e.timeUs === null ? null : (e.timeUs - firstTime) / 1000, requestedBytes: e.size, deviceFreeBytes: intField(e.source, 'device_free') ?? (e.addr >= 0 ? e.addr : null), frames: readFrames(e.source.get('frames')) });
     }
     if (active > peakActive) {
       peakActive = active;

@@ -1,7 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { describeSnapshotOom } from '../../diagnose/explain';
-import { refuseOversizeSnapshot, type DeviceMemory, type StackFrame } from '../../diagnose/snapshot';
+import { refuseOversizeSnapshot, type DeviceMemory, type SnapshotOom, type StackFrame } from '../../diagnose/snapshot';
 import { formatBinary } from '../../diagnose/units';
 import { mountPlot } from '../charts/mount-plot';
 import InputPanel, { exampleFile } from './InputPanel';
@@ -18,13 +18,13 @@ const SEGMENTS_SHOWN = 40;
 
 const GiB = (bytes: number) => bytes / 2 ** 30;
 
-function TimelineChart({ device }: { device: DeviceMemory }) {
+function TimelineChart({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[] }) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
     if (!node) return;
     const timed = device.timeline.every((p) => p.ms !== null);
-    const x = (p: (typeof device.timeline)[number]) => (timed ? (p.ms ?? 0) : p.event);
+    const x = (p: { ms: number | null; event: number }) => (timed ? (p.ms ?? 0) : p.event);
     const data = device.timeline.flatMap((p) => [
       { x: x(p), gib: GiB(p.activeBytes), series: S.active },
       { x: x(p), gib: GiB(p.reservedBytes), series: S.reserved },
@@ -36,10 +36,15 @@ function TimelineChart({ device }: { device: DeviceMemory }) {
       x: { label: timed ? S.xMs : S.xEvent },
       y: { label: S.yGiB, grid: true },
       color: { legend: true, domain: [S.reserved, S.active] },
-      marks: [Plot.line(data, { x: 'x', y: 'gib', stroke: 'series', curve: 'step-after' }), Plot.ruleY([0])],
+      marks: [
+        Plot.line(data, { x: 'x', y: 'gib', stroke: 'series', curve: 'step-after' }),
+        Plot.ruleY([0]),
+        Plot.ruleX(ooms.map(x), { stroke: 'currentColor', strokeDasharray: '2,2' }),
+        Plot.text(ooms.map(x), { x: (d: number) => d, frameAnchor: 'top', text: () => S.oomMark, dy: -4 }),
+      ],
     });
     return mountPlot(node, chart, S.timelineLabel);
-  }, [device]);
+  }, [device, ooms]);
   return <div class="diag-chart" ref={container} data-chart="timeline" />;
 }
 
@@ -84,12 +89,12 @@ function Frames({ frames }: { frames: StackFrame[] }) {
   );
 }
 
-function DeviceView({ device }: { device: DeviceMemory }) {
+function DeviceView({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[] }) {
   return (
     <section data-device={device.device} data-peak-active-bytes={device.peakActiveBytes}>
       <h3>{S.device(device.device, device.traceEvents)}</h3>
       <p>{S.peak(formatBinary(device.peakActiveBytes))}</p>
-      <TimelineChart device={device} />
+      <TimelineChart device={device} ooms={ooms} />
       <h4>{S.largest}</h4>
       <table class="widget-table">
         <thead>
@@ -144,7 +149,7 @@ export default function SnapshotTool() {
             </ul>
           )}
           {read.analysis.devices.map((device) => (
-            <DeviceView device={device} />
+            <DeviceView device={device} ooms={read.analysis.oomEvents.filter((o) => o.device === device.device)} />
           ))}
           <UnreadList notes={read.analysis.unread} title={S.unread} />
         </div>

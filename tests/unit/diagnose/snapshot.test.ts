@@ -28,6 +28,9 @@ describe('readSnapshot on the example (CPython pickle of a dict shaped like torc
   test('the OOM event: requested size and free memory', () => {
     expect(read.analysis.oomEvents.map((o) => ({ requestedBytes: o.requestedBytes, deviceFreeBytes: o.deviceFreeBytes }))).toEqual(expected.oomEvents);
     expect(read.analysis.oomEvents[0]?.frames[1]).toEqual({ filename: '/home/user/project/model.py', line: 150, name: 'lm_head' });
+    // The OOM is the last traced entry: it sits at the timeline's last point.
+    const last = device?.timeline[device.timeline.length - 1];
+    expect(read.analysis.oomEvents[0]).toMatchObject({ event: last?.event, ms: last?.ms });
   });
 
   test('the largest live allocations at the peak carry their stack frames', () => {
