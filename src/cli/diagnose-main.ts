@@ -1,0 +1,196 @@
+/** The diagnose CLI as a testable function: argv and a file reader in, exit code and output text out. */
+import { parseArgs } from 'node:util';
+import { detectKind, type InputKind } from '../diagnose/detect.ts';
+import { describeGpuEvidence, describeRemedy, describeSnapshotOom, describeSummary, VERDICT_TEXT } from '../diagnose/explain.ts';
+import { classifyGpuPattern } from '../diagnose/gpu-pattern.ts';
+import { parseMemorySummary } from '../diagnose/memory-summary.ts';
+import type { UnreadNote } from '../diagnose/notes.ts';
+import { parseNvidiaSmi } from '../diagnose/nvidia-smi.ts';
+import { parseOomMessage } from '../diagnose/oom-message.ts';
+import { rankOomRemedies } from '../diagnose/oom-remedies.ts';
+import { readSnapshot } from '../diagnose/snapshot.ts';
+import { formatBinary } from '../diagnose/units.ts';
+import type { CliOutput } from './main.ts';
+
+/** Reads the bytes of FILE, or of standard input for `-`; throws when it cannot. */
+export type ReadInput = (source: string) => Uint8Array;
+
+const HELP = `Usage: npm run --silent diagnose -- FILE [--json]
+
+Reads what your GPU and PyTorch printed and explains it. FILE is one of:
+  nvidia-smi output    --query-gpu=...,memory.used,... --format=csv (-l 1), or plain nvidia-smi tables
+  an OOM message       "CUDA out of memory. Tried to allocate ...", traceback around it is fine
+  memory_summary       torch.cuda.memory_summary() output
+  a memory snapshot    the pickle from torch.cuda.memory._dump_snapshot() (read as data, never run)
+Use - to read standard input:  nvidia-smi --query-gpu=... --format=csv -l 1 | npm run --silent diagnose -- -
+
+  --json   print exactly one JSON object (sizes in bytes)
+  --help   this text
+Exit codes: 0 read, 2 unreadable or refused input.
+`;
+
+const refuse = (message: string): CliOutput => ({ code: 2, stdout: '', stderr: `diagnose: ${message.split('\n')[0]}\n` });
+
+const unreadLines = (unread: UnreadNote[]): string[] => (unread.length === 0 ? [] : ['', 'Not read:', ...unread.map((n) => `  ${n.line > 0 ? `line ${n.line}: ` : ''}${n.message}`)]);
+
+type Analysis = { json: Record<string, unknown>; text: string[] } | { error: string };
+
+function analyzeNvidiaSmi(text: string): Analysis {
+  const log = parseNvidiaSmi(text);
+  const gpus = log.gpus.flatMap((gpu) => {
+    const pattern = classifyGpuPattern(gpu.samples, gpu.totalBytes);
+    return pattern ? [{ gpu, pattern }] : [];
+  });
+  if (gpus.length === 0) return { error: `no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}` };
+  const lines: string[] = [`nvidia-smi log (${log.form}), ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`];
+  for (const { gpu, pattern } of gpus) {
+    lines.push('', `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} samples`);
+    for (const line of describeGpuEvidence(pattern, log.timed)) lines.push(`  ${line}`);
+    lines.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_TEXT[pattern.verdict].href}`);
+  }
+  return {
+    json: {
+      kind: 'nvidia-smi',
+      form: log.form,
+      gpus: gpus.map(({ gpu, pattern }) => ({ index: gpu.index, name: gpu.name, verdict: pattern.verdict, peakUsedBytes: pattern.evidence.peakUsedBytes, totalBytes: gpu.totalBytes, samples: gpu.samples.length, evidence: pattern.evidence })),
+      unread: log.unread,
+    },
+    text: [...lines, ...unreadLines(log.unread)],
+  };
+}
+
+function analyzeOom(text: string): Analysis {
+  const { message, unread } = parseOomMessage(text);
+  if (message === null) return { error: 'no CUDA out-of-memory message found' };
+  const remedies = rankOomRemedies(message);
+  const size = (bytes: number | null): string => (bytes === null ? 'not in the message' : formatBinary(bytes));
+  const lines = [
+    `CUDA out-of-memory message (${message.wording} wording)${message.gpuIndex === null ? '' : `, GPU ${message.gpuIndex}`}`,
+    '',
+    `  Tried to allocate             ${size(message.triedToAllocateBytes)}`,
+    `  Total capacity                ${size(message.totalBytes)}`,
+    `  Free                          ${size(message.freeBytes)}`,
+    `  In use by this process        ${size(message.processInUseBytes)}`,
+    `  Allocated by PyTorch          ${size(message.allocatedBytes)}`,
+    `  Reserved but unallocated      ${size(message.reservedUnallocatedBytes)}`,
+  ];
+  if (message.privatePoolsBytes !== null) lines.push(`  In private pools              ${size(message.privatePoolsBytes)}`);
+  if (message.nonPyTorchBytes !== null) lines.push(`  Not PyTorch's (context etc.)  ${size(message.nonPyTorchBytes)}`);
+  for (const p of message.otherProcesses) lines.push(`  Process ${p.pid}`.padEnd(32) + formatBinary(p.bytes));
+  if (message.fragmentationShare !== null) lines.push(`  Fragmentation share           ${(message.fragmentationShare * 100).toFixed(1)} % of reserved is unallocated`);
+  lines.push('', 'What to try, most promising first (sizes are rounded as PyTorch printed them):');
+  remedies.forEach((r, i) => {
+    const { title, reason } = describeRemedy(r);
+    lines.push(`  ${i + 1}. ${title}`, `     ${reason}`, `     ${r.href}`);
+  });
+  return {
+    json: {
+      kind: 'oom-message',
+      wording: message.wording,
+      gpuIndex: message.gpuIndex,
+      triedToAllocateBytes: message.triedToAllocateBytes,
+      totalBytes: message.totalBytes,
+      freeBytes: message.freeBytes,
+      processInUseBytes: message.processInUseBytes,
+      allocatedBytes: message.allocatedBytes,
+      reservedBytes: message.reservedBytes,
+      reservedUnallocatedBytes: message.reservedUnallocatedBytes,
+      privatePoolsBytes: message.privatePoolsBytes,
+      allowedBytes: message.allowedBytes,
+      nonPyTorchBytes: message.nonPyTorchBytes,
+      otherProcesses: message.otherProcesses,
+      fragmentationShare: message.fragmentationShare,
+      remedies: remedies.map((r) => ({ id: r.id, bytes: r.bytes, sufficient: r.sufficient, href: r.href })),
+      unread,
+    },
+    text: [...lines, ...unreadLines(unread)],
+  };
+}
+
+function analyzeSummary(text: string): Analysis {
+  const summary = parseMemorySummary(text);
+  const allocated = summary.metrics.allocated?.all;
+  const reserved = summary.metrics.reserved?.all;
+  if (!allocated || !reserved) return { error: 'the memory_summary table has no readable "Allocated memory" and "GPU reserved memory" rows' };
+  const lines = [`torch.cuda.memory_summary()${summary.deviceId === null ? '' : `, device ${summary.deviceId}`}`, ''];
+  for (const reading of describeSummary(summary)) lines.push(`  ${reading.label}: ${reading.value}`, `    ${reading.meaning}`);
+  return {
+    json: {
+      kind: 'memory-summary',
+      deviceId: summary.deviceId,
+      allocatedBytes: allocated.current,
+      reservedBytes: reserved.current,
+      peakAllocatedBytes: allocated.peak,
+      peakReservedBytes: reserved.peak,
+      nonReleasableBytes: summary.metrics.nonReleasable?.all.current ?? null,
+      cudaOoms: summary.cudaOoms,
+      cudaMallocRetries: summary.cudaMallocRetries,
+      metrics: summary.metrics,
+      unread: summary.unread,
+    },
+    text: [...lines, ...unreadLines(summary.unread)],
+  };
+}
+
+function analyzeSnapshotFile(bytes: Uint8Array): Analysis {
+  const read = readSnapshot(bytes);
+  if (!read.ok) return { error: read.refused ? `refused: ${read.message}` : read.message };
+  const { analysis } = read;
+  const lines = [`Memory snapshot, ${analysis.devices.length} device${analysis.devices.length === 1 ? '' : 's'}, peak active ${formatBinary(analysis.peakActiveBytes)}`];
+  for (const d of analysis.devices) {
+    lines.push('', `Device ${d.device}: ${d.traceEvents} trace events, peak active ${formatBinary(d.peakActiveBytes)}, reserved at the end ${formatBinary(d.reservedBytes)} in ${d.segments.length} segments` + (d.fragmentationShare === null ? '' : ` (${(d.fragmentationShare * 100).toFixed(1)} % of it not in use)`));
+    lines.push('  Largest live allocations at the peak:');
+    for (const a of d.largestAtPeak.slice(0, 5)) {
+      const frame = a.frames.find((f) => f.filename.endsWith('.py')) ?? a.frames[0];
+      lines.push(`    ${formatBinary(a.sizeBytes).padStart(11)}  ${frame ? `${frame.filename}:${frame.line} ${frame.name}` : '(no stack recorded)'}`);
+    }
+  }
+  for (const oom of analysis.oomEvents) lines.push('', `OOM: ${describeSnapshotOom(oom.requestedBytes, oom.deviceFreeBytes, oom.device)}`);
+  return {
+    json: {
+      kind: 'snapshot',
+      peakActiveBytes: analysis.peakActiveBytes,
+      oomEvents: analysis.oomEvents,
+      devices: analysis.devices.map((d) => ({ device: d.device, traceEvents: d.traceEvents, peakActiveBytes: d.peakActiveBytes, reservedBytes: d.reservedBytes, activeBytesAtEnd: d.activeBytesAtEnd, fragmentationShare: d.fragmentationShare, segments: d.segments.length, largestAtPeak: d.largestAtPeak })),
+      unread: analysis.unread,
+    },
+    text: [...lines, ...unreadLines(analysis.unread)],
+  };
+}
+
+const ANALYZERS: Record<InputKind, (bytes: Uint8Array, text: string) => Analysis> = {
+  'nvidia-smi': (_, text) => analyzeNvidiaSmi(text),
+  'oom-message': (_, text) => analyzeOom(text),
+  'memory-summary': (_, text) => analyzeSummary(text),
+  snapshot: (bytes) => analyzeSnapshotFile(bytes),
+};
+
+/** Run the diagnose CLI on `argv` (without node and script), reading files with `read`. */
+export function diagnoseMain(argv: readonly string[], read: ReadInput): CliOutput {
+  let parsed: { values: { json?: boolean; help?: boolean }; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    return refuse(`${error instanceof Error ? error.message : String(error)} (see --help)`);
+  }
+  if (parsed.values.help === true) return { code: 0, stdout: HELP, stderr: '' };
+  if (parsed.positionals.length !== 1) return refuse('give exactly one FILE, or - for standard input (see --help)');
+  const source = parsed.positionals[0] ?? '-';
+  let bytes: Uint8Array;
+  try {
+    bytes = read(source);
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+    return refuse(`cannot read ${source === '-' ? 'standard input' : source}${code ? ` (${code})` : ''}`);
+  }
+  if (bytes.length === 0) return refuse(`${source === '-' ? 'standard input' : source} is empty`);
+  let text: string | null = null;
+  const asText = (): string => (text ??= new TextDecoder('utf-8').decode(bytes));
+  const kind = detectKind(bytes, asText);
+  if (kind === null) return refuse('not nvidia-smi output, an OOM message, a memory_summary table or a memory snapshot pickle');
+  const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText());
+  if ('error' in analysis) return refuse(analysis.error);
+  return parsed.values.json === true
+    ? { code: 0, stdout: `${JSON.stringify(analysis.json)}\n`, stderr: '' }
+    : { code: 0, stdout: `${analysis.text.join('\n')}\n`, stderr: '' };
+}

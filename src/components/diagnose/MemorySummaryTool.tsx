@@ -1,0 +1,88 @@
+import * as Plot from '@observablehq/plot';
+import { useEffect, useRef } from 'preact/hooks';
+import { describeSummary } from '../../diagnose/explain';
+import type { MemorySummary } from '../../diagnose/memory-summary';
+import { mountPlot } from '../charts/mount-plot';
+import InputPanel, { exampleFile } from './InputPanel';
+import { SUMMARY_STRINGS as S } from './strings';
+import UnreadList from './UnreadList';
+import AnalysisStatus from './AnalysisStatus';
+import { useAnalysis } from './use-analysis';
+import finetuneUrl from '../../../tests/fixtures/diagnose/memory-summary.txt?url';
+import '../widget.css';
+import './diagnose.css';
+
+function AllocatedVsReserved({ summary }: { summary: MemorySummary }) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = container.current;
+    const allocated = summary.metrics.allocated?.all;
+    const reserved = summary.metrics.reserved?.all;
+    if (!node || !allocated || !reserved) return;
+    const data = [
+      { when: S.current, kind: S.reserved, gib: reserved.current / 2 ** 30 },
+      { when: S.current, kind: S.allocated, gib: allocated.current / 2 ** 30 },
+      { when: S.peak, kind: S.reserved, gib: reserved.peak / 2 ** 30 },
+      { when: S.peak, kind: S.allocated, gib: allocated.peak / 2 ** 30 },
+    ];
+    const chart = Plot.plot({
+      width: Math.max(320, node.clientWidth),
+      height: 150,
+      marginLeft: 56,
+      x: { label: S.xGiB, grid: true },
+      y: { label: null },
+      fy: { label: null },
+      color: { legend: true, domain: [S.reserved, S.allocated] },
+      marks: [Plot.barX(data, { x: 'gib', y: 'kind', fy: 'when', fill: 'kind' })],
+    });
+    return mountPlot(node, chart, S.chartLabel);
+  }, [summary]);
+  return <div class="diag-chart" ref={container} data-chart="summary" />;
+}
+
+/** Reads torch.cuda.memory_summary() output and says what each figure means. */
+export default function MemorySummaryTool() {
+  const [state, onFile, ready] = useAnalysis('memory-summary');
+  const examples = [{ label: S.examples.finetune, load: () => exampleFile(finetuneUrl, 'memory-summary.txt') }];
+  const summary = state.status === 'done' ? state.result : null;
+  const readable = summary?.metrics.allocated !== undefined && summary.metrics.reserved !== undefined;
+  return (
+    <div class="widget" data-tool="memory-summary" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
+      <InputPanel tool="memory-summary" pastePlaceholder={S.placeholder} accept=".txt,.log,text/*" examples={examples} onFile={onFile} busy={state.status === 'working'} />
+      <AnalysisStatus state={state} />
+      {summary && (
+        <div class="diag-results" aria-live="polite" data-allocated-bytes={summary.metrics.allocated?.all.current ?? ''} data-reserved-bytes={summary.metrics.reserved?.all.current ?? ''}>
+          {!readable ? (
+            <p class="widget-error" role="alert">
+              {S.notFound}
+            </p>
+          ) : (
+            <>
+              <AllocatedVsReserved summary={summary} />
+              <table class="widget-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{S.figure}</th>
+                    <th scope="col">{S.value}</th>
+                    <th scope="col">{S.meaning}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {describeSummary(summary).map((r) => (
+                    <tr>
+                      <th scope="row">{r.label}</th>
+                      <td>{r.value}</td>
+                      <td>{r.meaning}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <p class="diag-note">{S.rounding}</p>
+            </>
+          )}
+          <UnreadList notes={summary.unread} title={S.unread} />
+        </div>
+      )}
+    </div>
+  );
+}

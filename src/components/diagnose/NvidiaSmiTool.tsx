@@ -1,0 +1,82 @@
+import * as Plot from '@observablehq/plot';
+import { useEffect, useRef } from 'preact/hooks';
+import { describeGpuEvidence, LINK_TITLES, VERDICT_TEXT } from '../../diagnose/explain';
+import { mountPlot } from '../charts/mount-plot';
+import type { GpuAnalysis } from './analysers';
+import InputPanel, { exampleFile } from './InputPanel';
+import { NVIDIA_SMI_STRINGS as S } from './strings';
+import UnreadList from './UnreadList';
+import AnalysisStatus from './AnalysisStatus';
+import { useAnalysis } from './use-analysis';
+import leakUrl from '../../../tests/fixtures/diagnose/nvidia-smi-leak.csv?url';
+import spikeUrl from '../../../tests/fixtures/diagnose/nvidia-smi-spike-nounits.csv?url';
+import nearLimitUrl from '../../../tests/fixtures/diagnose/nvidia-smi-near-limit.txt?url';
+import '../widget.css';
+import './diagnose.css';
+
+function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = container.current;
+    if (!node) return;
+    const data = gpus.flatMap(({ series, chartSamples }) => chartSamples.map((s) => ({ x: timed ? s.t / 1000 : s.t + 1, gib: s.usedBytes / 2 ** 30, gpu: `GPU ${series.index}` })));
+    const capacities = gpus.flatMap(({ series }) => (series.totalBytes === null ? [] : [{ gib: series.totalBytes / 2 ** 30, gpu: `GPU ${series.index}` }]));
+    const chart = Plot.plot({
+      width: Math.max(320, node.clientWidth),
+      height: 280,
+      marginLeft: 56,
+      x: { label: timed ? S.xTime : S.xSample },
+      y: { label: S.yUsed, grid: true, domain: [0, Math.max(...data.map((d) => d.gib), ...capacities.map((c) => c.gib)) * 1.05] },
+      color: { legend: gpus.length > 1 },
+      marks: [Plot.ruleY(capacities, { y: 'gib', stroke: 'gpu', strokeDasharray: '4,3' }), Plot.line(data, { x: 'x', y: 'gib', stroke: 'gpu' })],
+    });
+    return mountPlot(node, chart, S.chartLabel(gpus.length));
+  }, [gpus, timed]);
+  return <div class="diag-chart" ref={container} data-chart="memory" />;
+}
+
+/** Reads nvidia-smi output (CSV or tables), plots memory per GPU and names each GPU's pattern. */
+export default function NvidiaSmiTool() {
+  const [state, onFile, ready] = useAnalysis('nvidia-smi');
+  const examples = [
+    { label: S.examples.leak, load: () => exampleFile(leakUrl, 'nvidia-smi-leak.csv') },
+    { label: S.examples.spike, load: () => exampleFile(spikeUrl, 'nvidia-smi-spike-nounits.csv') },
+    { label: S.examples.nearLimit, load: () => exampleFile(nearLimitUrl, 'nvidia-smi-near-limit.txt') },
+  ];
+  return (
+    <div class="widget" data-tool="nvidia-smi" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
+      <InputPanel tool="nvidia-smi" pastePlaceholder={S.placeholder} accept=".csv,.txt,.log,text/*" examples={examples} onFile={onFile} busy={state.status === 'working'} />
+      <AnalysisStatus state={state} />
+      {state.status === 'done' && (
+        <div class="diag-results" aria-live="polite">
+          {state.result.gpus.length === 0 ? (
+            <p class="widget-error" role="alert">
+              {S.noSamples}
+            </p>
+          ) : (
+            <>
+              <MemoryChart gpus={state.result.gpus} timed={state.result.log.timed} />
+              {state.result.gpus.map(({ series, sampleCount, pattern }) => (
+                <section data-gpu={series.index} data-verdict={pattern.verdict} data-peak-used-bytes={pattern.evidence.peakUsedBytes}>
+                  <h3>
+                    {S.gpu(series.index, series.name)}: <span class="diag-verdict">{VERDICT_TEXT[pattern.verdict].title}</span>
+                  </h3>
+                  <p>{VERDICT_TEXT[pattern.verdict].meaning}</p>
+                  <ul>
+                    {describeGpuEvidence(pattern, state.result.log.timed).map((line) => (
+                      <li>{line}</li>
+                    ))}
+                  </ul>
+                  <p>
+                    {S.next}: <a href={VERDICT_TEXT[pattern.verdict].href}>{LINK_TITLES[VERDICT_TEXT[pattern.verdict].href]}</a> · {S.samples(sampleCount)}
+                  </p>
+                </section>
+              ))}
+            </>
+          )}
+          <UnreadList notes={state.result.log.unread} title={S.unread} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * Every string the diagnose widgets show, one object per widget, so a translation changes this
+ * file only. Sentences about the analysis itself live in src/diagnose/explain.ts.
+ */
+
+/** Strings the input panel of every tool shares. */
+export const INPUT_STRINGS = {
+  privacy: 'Read in your browser: nothing you paste or drop leaves this page.',
+  chooseFile: 'Choose or drop a file',
+  pasteLabel: 'Or paste it here',
+  analyse: 'Read it',
+  examples: 'Try an example:',
+  progress: (read: string, total: string) => `Reading… ${read} of ${total}`,
+  failed: 'The analysis stopped:',
+  dropHere: 'Drop the file here',
+} as const;
+
+/** The nvidia-smi log reader. */
+export const NVIDIA_SMI_STRINGS = {
+  title: 'nvidia-smi log',
+  placeholder: 'timestamp, index, name, memory.used [MiB], memory.total [MiB], utilization.gpu [%]\n2025/03/14 10:00:00.000, 0, NVIDIA A100-SXM4-80GB, 31500 MiB, 81920 MiB, 97 %',
+  examples: { leak: 'two GPUs, a leak (CSV)', spike: 'a spike (CSV, nounits)', nearLimit: 'near the limit (nvidia-smi -l 1 tables)' },
+  noSamples: 'No GPU memory samples found in this input.',
+  chartLabel: (gpus: number) => `Memory used over time for ${gpus} GPU${gpus === 1 ? '' : 's'}, with each GPU's capacity as a dashed line`,
+  xTime: 'seconds from the first sample',
+  xSample: 'sample',
+  yUsed: 'memory used (GiB)',
+  gpu: (index: number, name: string | null) => `GPU ${index}${name ? ` · ${name}` : ''}`,
+  samples: (n: number) => `${n} samples`,
+  next: 'Read next',
+  unread: 'Not read',
+} as const;
+
+/** The OOM message decoder. */
+export const OOM_STRINGS = {
+  title: 'OOM message',
+  placeholder: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of …',
+  examples: { current: 'PyTorch 2.x, fragmented cache', otherProcess: 'another process on the GPU', legacy: 'PyTorch 1.x wording' },
+  notFound: 'No "CUDA out of memory. Tried to allocate …" message found in this input.',
+  wording: { current: 'Current wording (PyTorch 2.1 and later)', legacy: 'Older wording (PyTorch 1.x and 2.0)' },
+  figure: 'Figure',
+  value: 'Value',
+  rows: {
+    tried: 'Tried to allocate',
+    total: 'Total capacity',
+    free: 'Free on the GPU',
+    process: 'In use by this process (non-PyTorch included)',
+    allocated: 'Allocated by PyTorch (live tensors)',
+    reservedUnallocated: 'Reserved by PyTorch but unallocated',
+    privatePools: 'In private pools (CUDA Graphs)',
+    allowed: 'Allowed by set_per_process_memory_fraction',
+    nonPyTorch: 'In this process but not PyTorch\'s',
+    otherProcess: (pid: number) => `Process ${pid}`,
+    fragmentation: 'Fragmentation share (reserved but unallocated ÷ reserved)',
+  },
+  absent: 'not in the message',
+  rounding: 'PyTorch prints two decimals, so each figure is exact to about 0.01 of its unit.',
+  remedies: 'What to try, most promising first',
+  unread: 'Not read',
+} as const;
+
+/** The memory_summary reader. */
+export const SUMMARY_STRINGS = {
+  title: 'memory_summary',
+  placeholder: '|===========================================================================|\n|                  PyTorch CUDA memory summary, device ID 0                 |',
+  examples: { finetune: 'a fine-tune after one OOM' },
+  notFound: 'No readable "Allocated memory" and "GPU reserved memory" rows in this input.',
+  chartLabel: 'Allocated and reserved memory, current and peak',
+  xGiB: 'GiB',
+  current: 'now',
+  peak: 'peak',
+  allocated: 'allocated',
+  reserved: 'reserved',
+  figure: 'Figure',
+  value: 'Value',
+  meaning: 'What it means for you',
+  rounding: 'memory_summary rounds each size down to its unit (B, KiB, MiB, GiB).',
+  unread: 'Not read',
+} as const;
+
+/** The snapshot viewer. */
+export const SNAPSHOT_STRINGS = {
+  title: 'Memory snapshot',
+  example: 'a 24 GiB card that runs out at the logits',
+  refused: 'Refused:',
+  failed: 'Could not read this file:',
+  peak: (bytes: string) => `Peak active memory ${bytes}`,
+  timelineLabel: 'Active and reserved memory over the recorded trace, out-of-memory events marked',
+  oomMark: 'OOM',
+  xEvent: 'trace event',
+  xMs: 'milliseconds from the first event',
+  yGiB: 'memory (GiB)',
+  active: 'active (live tensors)',
+  reserved: 'reserved (segments)',
+  largest: 'Largest live allocations at the peak',
+  size: 'Size',
+  where: 'Allocated at',
+  noFrames: 'no stack recorded (record with _record_memory_history(stacks="python"))',
+  segments: 'Segments against allocations',
+  segmentsNote: (shown: number, total: number, idle: string) => `The ${shown} largest of ${total} segments at snapshot time; ${idle} of reserved memory is not in use.`,
+  segmentsLabel: 'Each segment\'s size split into active and free bytes',
+  segmentAxis: 'segment (largest first)',
+  inUse: 'active',
+  free: 'free',
+  ooms: 'Out-of-memory events',
+  noOoms: 'No OOM recorded in this trace.',
+  device: (d: number, events: number) => `Device ${d} · ${events} trace events`,
+  unread: 'Not read',
+} as const;

@@ -1,0 +1,378 @@
+/**
+ * A data-only unpickler: reads Python pickles of protocols 2 to 5 made of None, bools, ints
+ * (big ones too), floats, str, bytes, lists, tuples, dicts and sets, which is all that
+ * `torch.cuda.memory._dump_snapshot()` writes (a dict of lists, dicts, str and int; see
+ * `_snapshot` in torch/cuda/memory.py). Every opcode that imports, calls or builds an object
+ * (GLOBAL, STACK_GLOBAL, REDUCE, INST, OBJ, NEWOBJ, NEWOBJ_EX, BUILD, EXT1/2/4, PERSID,
+ * BINPERSID) is refused by name and offset, and so is any opcode this reader does not know.
+ * Opcode values and semantics: CPython Lib/pickletools.py (the opcode table) and Lib/pickle.py.
+ */
+
+/** A value a data-only pickle can hold. Tuples and sets become arrays; dicts become Maps. */
+export type PickleValue = null | boolean | number | bigint | string | Uint8Array | PickleValue[] | Map<PickleValue, PickleValue>;
+
+/** Why a pickle was not read: the message names the opcode and its byte offset where there is one. */
+export interface PickleError {
+  message: string;
+  /** Byte offset of the opcode that stopped the reader, or -1 when the problem is the whole file. */
+  offset: number;
+  /** Name of the opcode (pickletools' name), when one was the reason. */
+  opcode: string | null;
+  /** True when the pickle asked for code to be imported or run: the file may be malicious. */
+  refused: boolean;
+}
+
+/** What `unpickle` returns: the value, or the reason it was not read. */
+export type UnpickleResult = { ok: true; value: PickleValue } | { ok: false; error: PickleError };
+
+/** Options for `unpickle`. */
+export interface UnpickleOptions {
+  /** Called with bytes read so far, about every `progressEveryBytes`, so a worker can report progress. */
+  onProgress?: (bytesRead: number) => void;
+  /** Bytes between two progress calls (default 4 MiB). */
+  progressEveryBytes?: number;
+}
+
+/** Opcodes that import, call or construct objects, by byte value, named as in pickletools. */
+export const REFUSED_OPCODES: ReadonlyMap<number, string> = new Map([
+  [0x63, 'GLOBAL'],
+  [0x93, 'STACK_GLOBAL'],
+  [0x52, 'REDUCE'],
+  [0x69, 'INST'],
+  [0x6f, 'OBJ'],
+  [0x81, 'NEWOBJ'],
+  [0x92, 'NEWOBJ_EX'],
+  [0x62, 'BUILD'],
+  [0x82, 'EXT1'],
+  [0x83, 'EXT2'],
+  [0x84, 'EXT4'],
+  [0x50, 'PERSID'],
+  [0x51, 'BINPERSID'],
+]);
+
+/** Names of the opcodes this reader takes, for messages (pickletools' names). */
+const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
+  [0x80, 'PROTO'], [0x95, 'FRAME'], [0x2e, 'STOP'], [0x4e, 'NONE'], [0x88, 'NEWTRUE'], [0x89, 'NEWFALSE'],
+  [0x4a, 'BININT'], [0x4b, 'BININT1'], [0x4d, 'BININT2'], [0x49, 'INT'], [0x4c, 'LONG'], [0x8a, 'LONG1'], [0x8b, 'LONG4'],
+  [0x46, 'FLOAT'], [0x47, 'BINFLOAT'], [0x58, 'BINUNICODE'], [0x8c, 'SHORT_BINUNICODE'], [0x8d, 'BINUNICODE8'],
+  [0x54, 'BINSTRING'], [0x55, 'SHORT_BINSTRING'], [0x42, 'BINBYTES'], [0x43, 'SHORT_BINBYTES'], [0x8e, 'BINBYTES8'],
+  [0x96, 'BYTEARRAY8'], [0x5d, 'EMPTY_LIST'], [0x29, 'EMPTY_TUPLE'], [0x7d, 'EMPTY_DICT'], [0x8f, 'EMPTY_SET'],
+  [0x28, 'MARK'], [0x6c, 'LIST'], [0x74, 'TUPLE'], [0x91, 'FROZENSET'], [0x85, 'TUPLE1'], [0x86, 'TUPLE2'], [0x87, 'TUPLE3'],
+  [0x64, 'DICT'], [0x61, 'APPEND'], [0x65, 'APPENDS'], [0x90, 'ADDITEMS'], [0x73, 'SETITEM'], [0x75, 'SETITEMS'],
+  [0x30, 'POP'], [0x31, 'POP_MARK'], [0x32, 'DUP'], [0x70, 'PUT'], [0x71, 'BINPUT'], [0x72, 'LONG_BINPUT'], [0x94, 'MEMOIZE'],
+  [0x67, 'GET'], [0x68, 'BINGET'], [0x6a, 'LONG_BINGET'], [0x97, 'NEXT_BUFFER'], [0x98, 'READONLY_BUFFER'],
+]);
+
+const MARK = Symbol('mark');
+type StackItem = PickleValue | typeof MARK;
+
+class PickleFailure extends Error {
+  constructor(readonly detail: PickleError) {
+    super(detail.message);
+  }
+}
+
+const hex = (byte: number): string => `0x${byte.toString(16).padStart(2, '0')}`;
+
+/** Reads a pickle from `bytes` without running anything; never throws. */
+export function unpickle(bytes: Uint8Array, options: UnpickleOptions = {}): UnpickleResult {
+  try {
+    return { ok: true, value: new Reader(bytes, options).run() };
+  } catch (error) {
+    if (error instanceof PickleFailure) return { ok: false, error: error.detail };
+    // A RangeError from an allocation too large for this engine is still the file's fault.
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: { message: `could not read the pickle: ${message}`, offset: -1, opcode: null, refused: false } };
+  }
+}
+
+class Reader {
+  private pos = 0;
+  private readonly stack: StackItem[] = [];
+  private readonly memo = new Map<number, PickleValue>();
+  private readonly view: DataView;
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  private opStart = 0;
+  private op = -1;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly options: UnpickleOptions,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  run(): PickleValue {
+    if (this.bytes.length === 0) this.fail('the file is empty', -1);
+    if (this.bytes[0] !== 0x80) this.fail('not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)', 0);
+    const every = this.options.progressEveryBytes ?? 4 * 2 ** 20;
+    let nextProgress = every;
+    // Each opcode consumes at least one byte, so this loop ends within bytes.length iterations.
+    while (this.pos < this.bytes.length) {
+      if (this.pos >= nextProgress) {
+        this.options.onProgress?.(this.pos);
+        nextProgress = this.pos + every;
+      }
+      this.opStart = this.pos;
+      const op = this.u8();
+      if (op === 0x2e) return this.finish(); // STOP
+      this.step(op);
+    }
+    this.fail('the pickle ends without a STOP opcode (truncated file?)', this.bytes.length);
+  }
+
+  private finish(): PickleValue {
+    this.options.onProgress?.(this.pos);
+    return this.pop();
+  }
+
+  private step(op: number): void {
+    this.op = op;
+    switch (op) {
+      case 0x80: {
+        const protocol = this.u8();
+        if (protocol < 2 || protocol > 5) this.fail(`unsupported pickle protocol ${protocol} (this reader takes 2 to 5)`);
+        return;
+      }
+      case 0x95: this.length(8); return; // frame size: only a read-ahead hint
+      case 0x4e: this.push(null); return; // NONE
+      case 0x88: this.push(true); return; // NEWTRUE
+      case 0x89: this.push(false); return; // NEWFALSE
+      case 0x4a: this.push(this.int32()); return;
+      case 0x4b: this.push(this.u8()); return;
+      case 0x4d: this.push(this.uint16()); return;
+      case 0x49: this.push(this.textInt(this.line())); return;
+      case 0x4c: this.push(this.textInt(this.line().replace(/L$/, ''))); return;
+      case 0x8a: this.push(this.littleEndianInt(this.u8())); return;
+      case 0x8b: this.push(this.littleEndianInt(this.length(4, true))); return;
+      case 0x46: this.push(this.textFloat(this.line())); return;
+      case 0x47: this.push(this.float64()); return;
+      case 0x58: this.push(this.text(this.length(4))); return;
+      case 0x8c: this.push(this.text(this.u8())); return;
+      case 0x8d: this.push(this.text(this.length(8))); return;
+      case 0x54: this.push(this.latin1(this.length(4, true))); return;
+      case 0x55: this.push(this.latin1(this.u8())); return;
+      case 0x42: this.push(this.raw(this.length(4))); return;
+      case 0x43: this.push(this.raw(this.u8())); return;
+      case 0x8e: this.push(this.raw(this.length(8))); return;
+      case 0x96: this.push(this.raw(this.length(8))); return;
+      case 0x5d: this.push([]); return; // EMPTY_LIST
+      case 0x29: this.push([]); return; // EMPTY_TUPLE
+      case 0x7d: this.push(new Map()); return; // EMPTY_DICT
+      case 0x8f: this.push([]); return; // EMPTY_SET
+      case 0x28: this.stack.push(MARK); return; // MARK
+      case 0x6c: this.push(this.popMark()); return; // LIST
+      case 0x74: this.push(this.popMark()); return; // TUPLE
+      case 0x91: this.push(this.popMark()); return; // FROZENSET
+      case 0x85: this.push([this.pop()]); return;
+      case 0x86: { const b = this.pop(); this.push([this.pop(), b]); } return;
+      case 0x87: { const c = this.pop(); const b = this.pop(); this.push([this.pop(), b, c]); } return;
+      case 0x64: this.push(this.pairsToMap(new Map(), this.popMark())); return;
+      case 0x61: { const item = this.pop(); this.list().push(item); } return;
+      case 0x65: { const items = this.popMark(); const list = this.list(); for (const item of items) list.push(item); } return;
+      case 0x90: { const items = this.popMark(); const set = this.list(); for (const item of items) set.push(item); } return;
+      case 0x73: { const value = this.pop(); const key = this.pop(); this.dict().set(key, value); } return;
+      case 0x75: { const items = this.popMark(); this.pairsToMap(this.dict(), items); } return;
+      case 0x30: this.popAny(); return;
+      case 0x31: this.popMark(); return;
+      case 0x32: this.push(this.top()); return;
+      case 0x70: this.memo.set(this.textIndex(this.line()), this.top()); return;
+      case 0x71: this.memo.set(this.u8(), this.top()); return;
+      case 0x72: this.memo.set(this.length(4), this.top()); return;
+      case 0x94: this.memo.set(this.memo.size, this.top()); return;
+      case 0x67: this.push(this.recall(this.textIndex(this.line()))); return;
+      case 0x68: this.push(this.recall(this.u8())); return;
+      case 0x6a: this.push(this.recall(this.length(4))); return;
+      case 0x97: this.fail('out-of-band buffers (NEXT_BUFFER) are not supported: a memory snapshot has none');
+      case 0x98: this.fail('out-of-band buffers (READONLY_BUFFER) are not supported: a memory snapshot has none');
+      default: {
+        const refused = REFUSED_OPCODES.get(op);
+        if (refused !== undefined) {
+          throw new PickleFailure({
+            message: `refused opcode ${refused} (${hex(op)}) at byte ${this.opStart}: it imports or runs code, which a memory snapshot never needs`,
+            offset: this.opStart,
+            opcode: refused,
+            refused: true,
+          });
+        }
+        throw new PickleFailure({
+          message: `unknown or unsupported opcode ${hex(op)} at byte ${this.opStart}: this reader only takes plain data (protocols 2 to 5)`,
+          offset: this.opStart,
+          opcode: hex(op),
+          refused: false,
+        });
+      }
+    }
+  }
+
+  private fail(message: string, offset: number = this.opStart): never {
+    const opcode = this.op < 0 ? null : (OPCODE_NAMES.get(this.op) ?? null);
+    throw new PickleFailure({ message: offset >= 0 && opcode !== null ? `${opcode} at byte ${offset}: ${message}` : message, offset, opcode, refused: false });
+  }
+
+  private take(count: number): true {
+    if (count > this.bytes.length - this.pos) this.fail(`needs ${count} more bytes but the file ends after ${this.bytes.length - this.pos} (truncated?)`);
+    this.pos += count;
+    return true;
+  }
+
+  private int32(): number {
+    this.take(4);
+    return this.view.getInt32(this.pos - 4, true);
+  }
+
+  private uint16(): number {
+    this.take(2);
+    return this.view.getUint16(this.pos - 2, true);
+  }
+
+  /** BINFLOAT is big-endian (pickletools: float8). */
+  private float64(): number {
+    this.take(8);
+    return this.view.getFloat64(this.pos - 8, false);
+  }
+
+  private u8(): number {
+    this.take(1);
+    return this.bytes[this.pos - 1] ?? 0;
+  }
+
+  /** An unsigned (or, for `signed`, non-negative signed) little-endian length, checked against what is left. */
+  private length(width: 4 | 8, signed = false): number {
+    this.take(width);
+    const at = this.pos - width;
+    let value: number;
+    if (width === 4) value = signed ? this.view.getInt32(at, true) : this.view.getUint32(at, true);
+    else {
+      const big = this.view.getBigUint64(at, true);
+      value = big > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(big);
+    }
+    if (value < 0) this.fail(`negative length ${value}`);
+    return value;
+  }
+
+  private raw(count: number): Uint8Array {
+    this.take(count);
+    return this.bytes.slice(this.pos - count, this.pos);
+  }
+
+  private text(count: number): string {
+    this.take(count);
+    // Most snapshot strings are short ASCII (keys, actions, paths): building them directly is
+    // several times faster than a TextDecoder call each.
+    if (count <= 256) {
+      let ascii = true;
+      for (let i = this.pos - count; i < this.pos; i++) if ((this.bytes[i] ?? 0) >= 0x80) ascii = false;
+      if (ascii) return String.fromCharCode.apply(null, this.bytes.subarray(this.pos - count, this.pos) as unknown as number[]);
+    }
+    try {
+      return this.utf8.decode(this.bytes.subarray(this.pos - count, this.pos));
+    } catch {
+      return this.fail('the string is not valid UTF-8');
+    }
+  }
+
+  private latin1(count: number): string {
+    this.take(count);
+    let out = '';
+    for (let i = this.pos - count; i < this.pos; i++) out += String.fromCharCode(this.bytes[i] ?? 0);
+    return out;
+  }
+
+  /** A newline-terminated ASCII argument of the text opcodes (INT, LONG, FLOAT, PUT, GET). */
+  private line(): string {
+    const end = this.bytes.indexOf(0x0a, this.pos);
+    if (end < 0 || end - this.pos > 64) this.fail('its text argument has no newline within 64 bytes');
+    const out = this.latin1(end - this.pos);
+    this.pos += 1;
+    return out;
+  }
+
+  private textInt(text: string): PickleValue {
+    if (text === '00') return false; // pickle protocol 0 spells bools as INT 00 / 01
+    if (text === '01') return true;
+    if (!/^[+-]?\d{1,40}$/.test(text)) this.fail(`"${text}" is not an integer`);
+    const big = BigInt(text);
+    return this.narrow(big);
+  }
+
+  private textFloat(text: string): number {
+    const value = Number(text);
+    if (!/^[\d+\-.eEinfaINF]+$/.test(text) || Number.isNaN(value) && !/nan/i.test(text)) this.fail(`"${text}" is not a float`);
+    return value;
+  }
+
+  private textIndex(text: string): number {
+    if (!/^\d{1,10}$/.test(text)) this.fail(`"${text}" is not a memo index`);
+    return Number(text);
+  }
+
+  /** LONG1/LONG4: `count` bytes of little-endian two's complement (pickletools `decode_long`). */
+  private littleEndianInt(count: number): PickleValue {
+    this.take(count);
+    if (count === 0) return 0;
+    let big = 0n;
+    for (let i = this.pos - 1; i >= this.pos - count; i--) big = (big << 8n) | BigInt(this.bytes[i] ?? 0);
+    if ((this.bytes[this.pos - 1] ?? 0) & 0x80) big -= 1n << BigInt(8 * count);
+    return this.narrow(big);
+  }
+
+  /** Integers that fit a double exactly stay numbers; larger ones stay bigints. */
+  private narrow(big: bigint): number | bigint {
+    return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+  }
+
+  private push(value: PickleValue): void {
+    this.stack.push(value);
+  }
+
+  private popAny(): StackItem {
+    if (this.stack.length === 0) this.fail('the stack is empty');
+    return this.stack.pop() as StackItem;
+  }
+
+  private pop(): PickleValue {
+    const item = this.popAny();
+    if (item === MARK) this.fail('found a MARK where a value was expected');
+    return item;
+  }
+
+  private top(): PickleValue {
+    const item = this.stack[this.stack.length - 1];
+    if (item === undefined || item === MARK) this.fail('there is no value on top of the stack');
+    return item;
+  }
+
+  /** Pops everything above the topmost MARK, in push order, and the MARK itself. */
+  private popMark(): PickleValue[] {
+    const at = this.stack.lastIndexOf(MARK);
+    if (at < 0) this.fail('no MARK on the stack');
+    const items = this.stack.splice(at) as StackItem[];
+    items.shift();
+    return items as PickleValue[];
+  }
+
+  private list(): PickleValue[] {
+    const target = this.top();
+    if (!Array.isArray(target)) this.fail('the target is not a list or set');
+    return target;
+  }
+
+  private dict(): Map<PickleValue, PickleValue> {
+    const target = this.top();
+    if (!(target instanceof Map)) this.fail('the target is not a dict');
+    return target;
+  }
+
+  private pairsToMap(map: Map<PickleValue, PickleValue>, items: PickleValue[]): Map<PickleValue, PickleValue> {
+    if (items.length % 2 !== 0) this.fail('odd number of items for key/value pairs');
+    for (let i = 0; i < items.length; i += 2) map.set(items[i] ?? null, items[i + 1] ?? null);
+    return map;
+  }
+
+  private recall(index: number): PickleValue {
+    const value = this.memo.get(index);
+    if (value === undefined) this.fail(`memo slot ${index} was never stored`);
+    return value;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Binary size units as PyTorch and nvidia-smi print them. PyTorch's `format_size`
+ * (c10/cuda/CUDACachingAllocator.cpp) and `_format_size` (torch/cuda/memory.py) use
+ * KiB/MiB/GiB = 2^10/2^20/2^30 bytes; nvidia-smi's `MiB` is 2^20 bytes.
+ */
+
+/** Bytes per unit name, the binary units these tools print (plus `B`/`bytes`). */
+export const BYTES_PER_UNIT: Readonly<Record<string, number>> = {
+  b: 1,
+  byte: 1,
+  bytes: 1,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+  pib: 2 ** 50,
+};
+
+/** Largest size any reader accepts: 1 PiB, far above any GPU, so an absurd value reads as unreadable, not as a number. */
+export const MAX_PLAUSIBLE_BYTES = 2 ** 50;
+
+/** A plain decimal number as these tools print it: digits, optionally a point and more digits (no locale separators). */
+const PLAIN_NUMBER = /^\d{1,16}(?:\.\d{1,12})?$/;
+
+/**
+ * Reads `value` (e.g. "1.23") in `unit` (e.g. "GiB") as whole bytes, or null when either part
+ * is not what PyTorch or nvidia-smi print (a locale's "1.234,5", a negative, an absurd size).
+ */
+export function sizeToBytes(value: string, unit: string): number | null {
+  const perUnit = BYTES_PER_UNIT[unit.trim().toLowerCase()];
+  const text = value.trim();
+  if (perUnit === undefined || !PLAIN_NUMBER.test(text)) return null;
+  const bytes = Math.round(Number(text) * perUnit);
+  return Number.isSafeInteger(bytes) && bytes <= MAX_PLAUSIBLE_BYTES ? bytes : null;
+}
+
+/** Reads "1.23 GiB", "20.00 MiB", "512 bytes", "4096MiB" as whole bytes, or null. */
+export function parseSize(text: string): number | null {
+  const match = /^\s*([\d.,]+)\s*([A-Za-z]+)\s*$/.exec(text);
+  return match ? sizeToBytes(match[1] ?? '', match[2] ?? '') : null;
+}
+
+/** Formats bytes for reading: MiB below 1 GiB, else GiB, with the unit named (2^20 and 2^30 bytes). */
+export function formatBinary(bytes: number): string {
+  if (Math.abs(bytes) < 2 ** 20) return `${(bytes / 2 ** 10).toFixed(1)} KiB`;
+  if (Math.abs(bytes) < 2 ** 30) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+}

@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { diagnoseMain } from '../../src/cli/diagnose-main';
+import { seriousAxeViolations } from './support/axe';
+import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
+
+/**
+ * Each diagnose tool reads a dropped file in the page and shows what the CLI computes for the
+ * same file, without a single request while the file is analysed; the crafted pickle is refused.
+ */
+const baseUrl = inject('baseUrl');
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/diagnose');
+const fixture = (name: string) => resolve(FIXTURES, name);
+
+/** What `diagnose --json` prints for a fixture: the reference the page must agree with. */
+function cliJson(name: string): Record<string, unknown> {
+  const { code, stdout, stderr } = diagnoseMain([name, '--json'], (file) => new Uint8Array(readFileSync(fixture(file))));
+  expect(code, stderr).toBe(0);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** Records every request the page (and its workers) makes from now on. */
+function recordRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+  return urls;
+}
+
+/** Opens a tool page, waits for the island and its analysis worker to be ready, then drops the fixture `file` onto it. */
+async function dropFile(page: Page, path: string, tool: string, file: string): Promise<{ requests: string[] }> {
+  const selector = `[data-tool="${tool}"]`;
+  const root = await openIsland(page, baseUrl + path, selector);
+  await page.waitForSelector(`${selector}[data-worker="ready"]`);
+  // A real drop: the file is built in the page from the fixture's bytes, then dropped on the tool's drop zone.
+  const dataTransfer = await page.evaluateHandle(
+    ({ base64, name }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
+      return transfer;
+    },
+    { base64: readFileSync(fixture(file)).toString('base64'), name: file },
+  );
+  const requests = recordRequests(page);
+  await root.locator('.diag-input').dispatchEvent('drop', { dataTransfer });
+  await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout: 60_000 });
+  return { requests };
+}
+
+describe('diagnose tools', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser({ name: 'webgpu-off', webgpu: false });
+  });
+  afterAll(() => browser?.close());
+
+  test('nvidia-smi: a dropped two-GPU log gets the CLI\'s verdicts and peaks, a chart, and no request', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const { requests } = await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', 'nvidia-smi-leak.csv');
+      const shown = await page.$$eval('[data-tool="nvidia-smi"] [data-gpu]', (els) =>
+        els.map((el) => ({ index: Number(el.getAttribute('data-gpu')), verdict: el.getAttribute('data-verdict'), peakUsedBytes: Number(el.getAttribute('data-peak-used-bytes')) })),
+      );
+      const cli = cliJson('nvidia-smi-leak.csv')['gpus'] as { index: number; verdict: string; peakUsedBytes: number }[];
+      expect(shown).toEqual(cli.map(({ index, verdict, peakUsedBytes }) => ({ index, verdict, peakUsedBytes })));
+      expect(await page.locator('[data-chart="memory"] > [role="img"]').count()).toBe(1);
+      expect(await page.locator('[data-chart="memory"] svg path').count()).toBeGreaterThan(0);
+      expect(requests).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('oom-message: a dropped message shows the CLI\'s figures and ranks expandable_segments first, no request', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const { requests } = await dropFile(page, '/tools/oom-message/', 'oom-message', 'oom-current.txt');
+      const cli = cliJson('oom-current.txt');
+      const table = page.locator('[data-tool="oom-message"] table');
+      expect(Number(await table.getAttribute('data-tried-bytes'))).toBe(cli['triedToAllocateBytes']);
+      expect(Number(await table.getAttribute('data-reserved-unallocated-bytes'))).toBe(cli['reservedUnallocatedBytes']);
+      const remedies = (await page.locator('[data-remedies]').getAttribute('data-remedies'))?.split(' ');
+      expect(remedies).toEqual((cli['remedies'] as { id: string }[]).map((r) => r.id));
+      expect(remedies?.[0]).toBe('expandable-segments');
+      expect(requests).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('oom-message: pasted text is read too, and text that is not an OOM message says so', async () => {
+    const { context, page } = await openRecordingPage(browser, baseUrl);
+    try {
+      const root = await openIsland(page, `${baseUrl}/tools/oom-message/`, '[data-tool="oom-message"]');
+      await root.locator('textarea').fill('RuntimeError: expected scalar type Float but found Half');
+      await root.locator('[data-action="analyse"]').click();
+      await expect.poll(() => root.locator('[role="alert"]').textContent()).toMatch(/No "CUDA out of memory/);
+      expect(await root.textContent()).not.toMatch(/NaN|Infinity/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('memory-summary: a dropped summary shows the CLI\'s allocated and reserved bytes and a chart, no request', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const { requests } = await dropFile(page, '/tools/memory-summary/', 'memory-summary', 'memory-summary.txt');
+      const cli = cliJson('memory-summary.txt');
+      const results = page.locator('[data-tool="memory-summary"] .diag-results');
+      expect(Number(await results.getAttribute('data-allocated-bytes'))).toBe(cli['allocatedBytes']);
+      expect(Number(await results.getAttribute('data-reserved-bytes'))).toBe(cli['reservedBytes']);
+      expect(await page.locator('[data-chart="summary"] > [role="img"]').count()).toBe(1);
+      expect(await page.locator('[data-chart="summary"] svg path').count()).toBeGreaterThan(0);
+      expect(requests).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('snapshot: a dropped pickle is read in the worker; peak and OOM events match the CLI, charts drawn, no request', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', 'snapshot-oom.pickle');
+      const cli = cliJson('snapshot-oom.pickle');
+      const results = page.locator('[data-tool="snapshot"] .diag-results');
+      expect(Number(await results.getAttribute('data-peak-active-bytes'))).toBe(cli['peakActiveBytes']);
+      expect(Number(await results.getAttribute('data-oom-events'))).toBe((cli['oomEvents'] as unknown[]).length);
+      expect(await page.locator('[data-chart="timeline"] > [role="img"]').count()).toBe(1);
+      expect(await page.locator('[data-chart="timeline"] svg path').count()).toBeGreaterThan(0);
+      expect(await page.locator('[data-chart="segments"] > [role="img"]').count()).toBe(1);
+      expect(await page.locator('[data-chart="segments"] svg path').count()).toBeGreaterThan(0);
+      expect(await results.textContent()).toMatch(/model\.py:150 lm_head/);
+      expect(requests).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('snapshot: the crafted pickle that would run os.system is refused with the opcode named', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', 'snapshot-runs-code.pickle');
+      const alert = page.locator('[data-tool="snapshot"] [role="alert"]');
+      expect(await page.locator('[data-tool="snapshot"]').getAttribute('data-state')).toBe('error');
+      expect(await alert.getAttribute('data-refused')).toBe('true');
+      expect(await alert.textContent()).toMatch(/Refused: refused opcode STACK_GLOBAL \(0x93\) at byte \d+/);
+      expect(requests).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('every tool\'s first example loads from this site and is read (and the request recorder sees that load)', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const requests = recordRequests(page);
+      for (const [path, tool] of [['/tools/nvidia-smi/', 'nvidia-smi'], ['/tools/oom-message/', 'oom-message'], ['/tools/memory-summary/', 'memory-summary'], ['/tools/snapshot/', 'snapshot']] as const) {
+        const selector = `[data-tool="${tool}"]`;
+        const root = await openIsland(page, baseUrl + path, selector);
+        await page.waitForSelector(`${selector}[data-worker="ready"]`);
+        await root.locator('[data-example="0"]').click();
+        await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'done', selector);
+        expect(await root.locator('[role="alert"]').count(), tool).toBe(0);
+      }
+      // The same recorder that finds no request while a file is analysed sees the examples being fetched.
+      expect(requests.filter((url) => url.startsWith(baseUrl) && /nvidia-smi-leak\.[\w-]+\.csv$/.test(url))).toHaveLength(1);
+      expect(problems.offsiteRequests).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

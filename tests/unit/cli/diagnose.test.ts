@@ -1,0 +1,98 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { diagnoseMain } from '../../../src/cli/diagnose-main.ts';
+
+const FIXTURES = resolve(import.meta.dirname, '../../fixtures/diagnose');
+const readFixture = (source: string): Uint8Array => new Uint8Array(readFileSync(resolve(FIXTURES, source)));
+const json = (file: string) => {
+  const { code, stdout, stderr } = diagnoseMain([file, '--json'], readFixture);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  expect(stdout.trimEnd().split('\n')).toHaveLength(1);
+  return JSON.parse(stdout) as Record<string, unknown>;
+};
+
+describe('diagnoseMain --json: one JSON object with the fields the issue names', () => {
+  test('nvidia-smi: gpus[] with index, verdict, peakUsedBytes', () => {
+    const out = json('nvidia-smi-leak.csv');
+    expect(out['kind']).toBe('nvidia-smi');
+    const gpus = out['gpus'] as { index: number; verdict: string; peakUsedBytes: number }[];
+    expect(gpus.map((g) => [g.index, g.verdict])).toEqual([[0, 'leak'], [1, 'leak']]);
+    // The largest memory.used on GPU 0 in the file, found here with a regex rather than the parser.
+    const peak = Math.max(...[...readFileSync(resolve(FIXTURES, 'nvidia-smi-leak.csv'), 'utf8').matchAll(/, 0, [^,]+, (\d+) MiB/g)].map((m) => Number(m[1])));
+    expect(gpus[0]?.peakUsedBytes).toBe(peak * 2 ** 20);
+  });
+
+  test('oom-message: tried, total, free, allocated, reserved-unallocated', () => {
+    expect(json('oom-current.txt')).toMatchObject({
+      kind: 'oom-message',
+      triedToAllocateBytes: Math.round(3.91 * 2 ** 30),
+      totalBytes: Math.round(23.54 * 2 ** 30),
+      freeBytes: Math.round(2.06 * 2 ** 30),
+      allocatedBytes: Math.round(15.02 * 2 ** 30),
+      reservedUnallocatedBytes: Math.round(5.98 * 2 ** 30),
+    });
+  });
+
+  test('memory-summary: allocated, reserved, peak allocated', () => {
+    expect(json('memory-summary.txt')).toMatchObject({ kind: 'memory-summary', allocatedBytes: 14215 * 2 ** 20, reservedBytes: 76802 * 2 ** 20, peakAllocatedBytes: 71340 * 2 ** 20 });
+  });
+
+  test('snapshot: peakActiveBytes and oomEvents', () => {
+    const expected = JSON.parse(readFileSync(resolve(FIXTURES, 'snapshot-oom.expected.json'), 'utf8')) as { peakActiveBytes: number };
+    const out = json('snapshot-oom.pickle');
+    expect(out['kind']).toBe('snapshot');
+    expect(out['peakActiveBytes']).toBe(expected.peakActiveBytes);
+    expect(out['oomEvents']).toHaveLength(1);
+  });
+});
+
+describe('diagnoseMain: input and refusals', () => {
+  test('- reads standard input', () => {
+    const reads: string[] = [];
+    const { code, stdout } = diagnoseMain(['-'], (source) => {
+      reads.push(source);
+      return readFixture('oom-legacy.txt');
+    });
+    expect(reads).toEqual(['-']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/legacy wording/);
+  });
+
+  test.each<[string, Uint8Array | Error, RegExp]>([
+    ['refused pickle', readFixture('snapshot-runs-code.pickle'), /refused: refused opcode STACK_GLOBAL/],
+    ['random text', new TextEncoder().encode('hello world\n'), /not nvidia-smi output, an OOM message/],
+    ['empty input', new Uint8Array(), /is empty/],
+    ['a missing file', Object.assign(new Error('nope'), { code: 'ENOENT' }), /cannot read x\.txt \(ENOENT\)/],
+    ['a truncated pickle', readFixture('snapshot-oom.pickle').slice(0, 5000), /truncated/],
+  ])('%s: exit 2 and one line', (_, input, pattern) => {
+    const { code, stdout, stderr } = diagnoseMain(['x.txt'], () => {
+      if (input instanceof Error) throw input;
+      return input;
+    });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(pattern);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  test('no FILE, or two, is a usage error', () => {
+    expect(diagnoseMain([], readFixture).code).toBe(2);
+    expect(diagnoseMain(['a', 'b'], readFixture).code).toBe(2);
+  });
+});
+
+describe('npm run diagnose (the real entry point)', () => {
+  test('reads a pipe on stdin with -, and exits 2 on a refused pickle', () => {
+    const root = resolve(import.meta.dirname, '../../..');
+    const tsx = resolve(root, 'node_modules/.bin/tsx');
+    const piped = spawnSync(tsx, ['src/cli/diagnose.ts', '-', '--json'], { cwd: root, input: readFileSync(resolve(FIXTURES, 'nvidia-smi-spike-nounits.csv')), encoding: 'utf8' });
+    expect(piped.status).toBe(0);
+    expect((JSON.parse(piped.stdout) as { gpus: { verdict: string }[] }).gpus[0]?.verdict).toBe('spike');
+    const refused = spawnSync(tsx, ['src/cli/diagnose.ts', resolve(FIXTURES, 'snapshot-runs-code.pickle')], { cwd: root, encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+  }, 30_000);
+});

@@ -1,0 +1,97 @@
+import { describe, expect, test } from 'vitest';
+import { parseOomMessage } from '../../../src/diagnose/oom-message.ts';
+import { rankOomRemedies } from '../../../src/diagnose/oom-remedies.ts';
+import { fixtureText } from './fixtures.ts';
+
+const GiB = 2 ** 30;
+const MiB = 2 ** 20;
+const gib = (v: number) => Math.round(v * GiB);
+
+describe('parseOomMessage', () => {
+  test('current wording with a traceback around it (the example)', () => {
+    const { message, unread } = parseOomMessage(fixtureText('oom-current.txt'));
+    expect(unread).toEqual([]);
+    expect(message).toMatchObject({
+      wording: 'current',
+      gpuIndex: 0,
+      triedToAllocateBytes: gib(3.91),
+      totalBytes: gib(23.54),
+      freeBytes: gib(2.06),
+      processInUseBytes: gib(21.47),
+      allocatedBytes: gib(15.02),
+      reservedUnallocatedBytes: gib(5.98),
+      reservedBytes: gib(15.02) + gib(5.98),
+      privatePoolsBytes: null,
+      otherProcesses: [],
+    });
+    expect(message?.fragmentationShare).toBeCloseTo(5.98 / (15.02 + 5.98), 6);
+  });
+
+  test('lesson 1\'s message, wrapped over lines as it is printed there', () => {
+    const text = `torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
+GPU 0 has a total capacity of 23.54 GiB of which 1.12 GiB is free.
+Including non-PyTorch memory, this process has 22.40 GiB memory in use.
+Of the allocated memory 19.87 GiB is allocated by PyTorch, and 2.05 GiB
+is reserved by PyTorch but unallocated.`;
+    expect(parseOomMessage(text).message).toMatchObject({ triedToAllocateBytes: 2 * GiB, allocatedBytes: gib(19.87), reservedUnallocatedBytes: gib(2.05), freeBytes: gib(1.12) });
+  });
+
+  test('legacy wording (PyTorch 1.x / 2.0): reserved-but-unallocated is reserved minus allocated', () => {
+    const { message } = parseOomMessage(fixtureText('oom-legacy.txt'));
+    expect(message).toMatchObject({
+      wording: 'legacy',
+      triedToAllocateBytes: 192 * MiB,
+      totalBytes: gib(14.76),
+      freeBytes: Math.round(91.75 * MiB),
+      allocatedBytes: gib(13.15),
+      reservedBytes: gib(13.59),
+      reservedUnallocatedBytes: gib(13.59) - gib(13.15),
+      processInUseBytes: null,
+    });
+  });
+
+  test('pre-1.6 "cached" wording and a set_per_process_memory_fraction cap', () => {
+    const text = 'RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 1; 10.76 GiB total capacity; 9.57 GiB already allocated; 11.12 MiB free; 5.00 GiB allowed; 9.73 GiB cached)';
+    expect(parseOomMessage(text).message).toMatchObject({ gpuIndex: 1, reservedBytes: gib(9.73), allowedBytes: 5 * GiB });
+  });
+
+  test('private pools and other processes (current wording, from the allocator source\'s format)', () => {
+    const text = 'CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 512.00 MiB is free. Process 4242 has 10.00 GiB memory in use. Process 4343 has 2.50 GiB memory in use. Including non-PyTorch memory, this process has 66.00 GiB memory in use. Of the allocated memory 60.00 GiB is allocated by PyTorch, with 8.00 GiB allocated in private pools (e.g., CUDA Graphs), and 4.00 GiB is reserved by PyTorch but unallocated.';
+    const { message } = parseOomMessage(text);
+    expect(message?.otherProcesses).toEqual([{ pid: 4242, bytes: 10 * GiB }, { pid: 4343, bytes: gib(2.5) }]);
+    expect(message?.privatePoolsBytes).toBe(8 * GiB);
+    expect(message?.nonPyTorchBytes).toBe(2 * GiB);
+  });
+
+  test('text without an OOM message says so', () => {
+    expect(parseOomMessage('RuntimeError: expected scalar type Float').message).toBeNull();
+  });
+
+  test('figures it cannot read are null and named', () => {
+    const { message, unread } = parseOomMessage('CUDA out of memory. Tried to allocate 1,5 GiB. GPU 0 has a total capacity of 8.00 GiB of which 0 bytes is free.');
+    expect(message?.triedToAllocateBytes).toBeNull();
+    expect(message?.freeBytes).toBe(0);
+    expect(unread.map((n) => n.message)).toContain('could not read the "tried to allocate" figure');
+  });
+});
+
+describe('rankOomRemedies', () => {
+  test('a large idle cache ranks expandable_segments first, marked sufficient', () => {
+    const { message } = parseOomMessage(fixtureText('oom-current.txt'));
+    const remedies = rankOomRemedies(message!);
+    expect(remedies[0]).toMatchObject({ id: 'expandable-segments', sufficient: true, href: '/lessons/01-diagnostics/#fragmentation-and-expandable_segments' });
+  });
+
+  test('another process holding memory ranks first when this process is far below the total in use', () => {
+    const { message } = parseOomMessage(fixtureText('oom-other-process.txt'));
+    const remedies = rankOomRemedies(message!);
+    expect(remedies[0]?.id).toBe('other-process');
+    // 79.14 − 1.02 free − 36.90 this process, as PyTorch printed them.
+    expect(remedies[0]?.bytes).toBe(gib(79.14) - gib(1.02) - gib(36.9));
+  });
+
+  test('live tensors are never called sufficient: only part of them can go', () => {
+    const { message } = parseOomMessage(fixtureText('oom-current.txt'));
+    for (const r of rankOomRemedies(message!)) if (r.id === 'reduce-activations' || r.id === 'shard-model-states') expect(r.sufficient).toBe(false);
+  });
+});
