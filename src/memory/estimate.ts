@@ -194,6 +194,7 @@ function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, bu
     microBatches: r.gradAccum, dp: r.dp, tp: r.tp, pp: r.pp, zero: r.zero, recompute: r.recompute,
     stageParams: built.paramsPerGpu, gradientBytes: precision.gradients, weightBytes: precision.weights, offload: r.offload,
     optimizer: r.optimizer, optimizerImpl: r.optimizerImpl, optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
-    stateBytes: r.optimizer === 'adamw-8bit' ? 1 : precision.momentBytes,
+    stateBytes: r.optimizer === 'adamw-8bit' ? 1 : r.lora !== null ? 4 : precision.momentBytes,
+    frozenBase: r.lora !== null,
   });
 }

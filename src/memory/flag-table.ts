@@ -76,7 +76,7 @@ export const FLAGS: readonly FlagDefinition[] = [
   oneOf({ key: 'precision', flag: 'precision', default: 'mixed-bf16', label: 'Precision', help: 'training precision regime', group: 'technique' }, PRECISIONS),
   oneOf({ key: 'weights', flag: 'weights', default: 'bf16', label: 'Weight format', help: 'infer: how the weights are stored (bitsandbytes llm-int8, nf4, fp4, -dq with double quantization; GPTQ/AWQ 4-bit group 128)', group: 'technique' }, WEIGHT_FORMATS),
   oneOf({ key: 'optimizer', flag: 'optimizer', default: 'adamw', label: 'Optimizer', help: 'optimizer', group: 'technique' }, OPTIMIZERS),
-  oneOf({ key: 'optimizerImpl', flag: 'optimizer-impl', default: 'foreach', label: 'Optimizer implementation', help: 'PyTorch optimizer implementation (foreach is the default on CUDA)', group: 'technique' }, OPTIMIZER_IMPLS),
+  oneOf({ key: 'optimizerImpl', flag: 'optimizer-impl', default: 'foreach', label: 'Optimizer implementation', help: 'PyTorch optimizer implementation: foreach is the default on CUDA; DeepSpeed\'s FusedAdam and fused=True count as fused', group: 'technique' }, OPTIMIZER_IMPLS),
   oneOf({ key: 'grads', flag: 'grads', default: 'free', label: 'Gradients between steps', help: 'free: zero_grad(set_to_none=True); keep: set_to_none=False or contiguous buffers', group: 'technique' }, GRADIENT_LIFETIMES),
   oneOf({ key: 'attention', flag: 'attention', default: 'sdpa', label: 'Attention kernel', help: 'sdpa: FlashAttention / memory-efficient (no s×s scores kept); eager: scores kept', group: 'technique' }, ATTENTIONS),
   oneOf({ key: 'kernels', flag: 'kernels', default: 'eager', label: 'Layer code', help: 'eager: PyTorch / Hugging Face modules; fused: Megatron-style fused kernels', group: 'technique' }, KERNELS),

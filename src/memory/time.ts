@@ -73,6 +73,8 @@ export interface TrainingTimeInput {
   optimizerParams: number;
   /** Bytes per element of the optimizer's states (4 fp32, 2 bf16, 1 for 8-bit Adam). */
   stateBytes: number;
+  /** Whether the base weights are frozen (LoRA, QLoRA): backward computes input gradients but no weight gradients. */
+  frozenBase: boolean;
 }
 
 /**
@@ -122,7 +124,10 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const tokens = input.microBatch * input.seq * input.microBatches;
   const attentionFlopsPerToken = 2 * input.layers * input.seq * input.hidden;
   const forwardFlopsPerToken = 2 * input.activeParams + attentionFlopsPerToken;
-  const compute = (3 * forwardFlopsPerToken * tokens) / flopsPerSecond;
+  // Backward costs two forwards: one for the input gradients, one for the weight gradients, which a frozen base skips
+  // (Hu et al. 2021, arXiv 2106.09685 §4: LoRA needs no gradients for most parameters).
+  const passes = input.frozenBase ? 2 : 3;
+  const compute = (passes * forwardFlopsPerToken * tokens) / flopsPerSecond;
   const recomputeFlopsPerToken =
     input.recompute === 'full' ? forwardFlopsPerToken : input.recompute === 'selective' ? attentionFlopsPerToken : 0;
   const recompute = (recomputeFlopsPerToken * tokens) / flopsPerSecond;
@@ -141,7 +146,12 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   const lines: StepTimeLine[] = [
-    { id: 'compute', label: 'Forward + backward compute', seconds: compute, source: 'Kaplan et al. 2020 (arXiv 2001.08361) Table 1: 6N + 6·L·s·h FLOPs/token' },
+    {
+      id: 'compute',
+      label: input.frozenBase ? 'Forward + backward compute (frozen base: no weight gradients)' : 'Forward + backward compute',
+      seconds: compute,
+      source: 'Kaplan et al. 2020 (arXiv 2001.08361) Table 1: 6N + 6·L·s·h FLOPs/token (4N + 4·L·s·h with a frozen base)',
+    },
     { id: 'recompute', label: `Recomputation (${input.recompute})`, seconds: recompute, source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward' },
     { id: 'bubble', label: 'Pipeline bubble (p−1)/m', seconds: bubble, source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1' },
     { id: 'offload', label: `Offload transfers over ${gpu.hostLink}`, seconds: offload, source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up' },

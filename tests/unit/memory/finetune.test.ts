@@ -32,6 +32,12 @@ describe('--finetune lora|qlora in the estimate', () => {
     expect(run({ model: 'llama-3-8b', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' }).fits).toBe(false);
   });
 
+  test('a frozen base skips the weight-gradient matmuls: LoRA compute is 4N per token against 6N (Hu et al. 2021 §4)', () => {
+    const compute = (finetune: 'full' | 'lora') =>
+      run({ model: 'llama-3-8b', finetune, gpu: 'a100-80gb', attention: 'sdpa' }).stepTime?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
+    expect(compute('lora') / compute('full')).toBeCloseTo(2 / 3, 10);
+  });
+
   test('QLoRA holds the NF4 base below a 16-bit LoRA base', () => {
     const weights = (finetune: 'lora' | 'qlora') => run({ model: 'llama-2-7b', finetune }).lines.find((l) => l.id === 'weights')?.bytes ?? 0;
     expect(weights('qlora')).toBeLessThan(weights('lora') / 2);
