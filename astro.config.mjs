@@ -34,7 +34,12 @@ export default defineConfig({
           label: 'Lessons',
           items: lessons.map((slug, i) => ({ slug: `lessons/${String(i + 1).padStart(2, '0')}-${slug}` })),
         },
-        { label: 'Tools', items: ['triage', 'nvidia-smi', 'oom-message', 'memory-summary', 'snapshot', 'planner'].map((slug) => ({ slug: `tools/${slug}` })) },
+        {
+          label: 'Tools',
+          items: ['triage', 'nvidia-smi', 'oom-message', 'memory-summary', 'snapshot', 'planner'].map((slug) => ({
+            slug: `tools/${slug}`,
+          })),
+        },
         { label: 'Reference', items: [{ slug: 'glossary' }] },
       ],
       lastUpdated: false,

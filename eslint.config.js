@@ -1,5 +1,5 @@
 // ESLint: the layer rules of DESIGN.md as `no-restricted-imports`, and typescript-eslint's
-// recommended rules on the folders that follow them so far.
+// recommended rules everywhere.
 import tseslint from 'typescript-eslint';
 
 /** An import whose path names one of these top-level folders of src/. */
@@ -90,18 +90,28 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/planner/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^[^.]', message: 'src/planner is pure: no packages, no Node built-ins.' },
+            {
+              regex: folder('lab', 'graphs', 'components', 'diagnose', 'cli', 'markdown', 'styles'),
+              message: 'src/planner imports only src/memory.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/components/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [GRAPHS_BEYOND_RUNTIME] }] },
   },
   {
-    files: [
-      'src/lab/**/*.ts',
-      'src/graphs/**/*.ts',
-      'tests/unit/lab/**/*.ts',
-      'tests/unit/graphs/**/*.ts',
-      'tests/e2e/**/*.ts',
-      'scripts/**/*.{ts,mjs}',
-    ],
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.ts', 'scripts/**/*.{ts,mjs}'],
     extends: [tseslint.configs.recommended],
     rules: {
       '@typescript-eslint/no-unused-vars': [

@@ -26,7 +26,11 @@ const GPUS = 8;
 /** Writes the snapshot with CPython's pickle; false (and the snapshot rows skipped) where python3 cannot. */
 function makeSnapshot(): boolean {
   if (existsSync(SNAPSHOT)) return true;
-  const run = spawnSync('python3', [join(ROOT, 'tests/fixtures/diagnose/make_fixtures.py'), '--snapshot-steps', String(SNAPSHOT_STEPS), '--out', SNAPSHOT], { stdio: 'inherit' });
+  const run = spawnSync(
+    'python3',
+    [join(ROOT, 'tests/fixtures/diagnose/make_fixtures.py'), '--snapshot-steps', String(SNAPSHOT_STEPS), '--out', SNAPSHOT],
+    { stdio: 'inherit' },
+  );
   return run.status === 0 && existsSync(SNAPSHOT);
 }
 
@@ -81,14 +85,22 @@ async function browserTimes(withSnapshot: boolean): Promise<void> {
       let slowestFrameMs = 0;
       for (;;) {
         const t = performance.now();
-        const state = await page.evaluate((sel) => new Promise<string>((resolve) => requestAnimationFrame(() => resolve(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''))), selector);
+        const state = await page.evaluate(
+          (sel) =>
+            new Promise<string>((resolve) =>
+              requestAnimationFrame(() => resolve(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? '')),
+            ),
+          selector,
+        );
         slowestFrameMs = Math.max(slowestFrameMs, performance.now() - t);
         if (state === 'done') break;
         if (performance.now() - started > 300_000) throw new Error(`${label}: no result after 5 minutes`);
       }
       await page.waitForSelector(`[data-chart="${chart}"] > [role="img"]`);
       const firstChartS = (performance.now() - started) / 1000;
-      console.log(`  browser  ${label.padEnd(11)} drop → first chart ${firstChartS.toFixed(1).padStart(6)} s   longest the page went without painting meanwhile ${slowestFrameMs.toFixed(0)} ms`);
+      console.log(
+        `  browser  ${label.padEnd(11)} drop → first chart ${firstChartS.toFixed(1).padStart(6)} s   longest the page went without painting meanwhile ${slowestFrameMs.toFixed(0)} ms`,
+      );
       await page.close();
     }
   } finally {
@@ -108,11 +120,15 @@ export default async function bench(): Promise<void> {
     const snapshotBytes = new Uint8Array(readFileSync(SNAPSHOT));
     const snap = timed(() => readSnapshot(snapshotBytes));
     if (!snap.value.ok) throw new Error(snap.value.message);
-    console.log(`  node     snapshot    ${mb(SNAPSHOT)} MB, ${snap.value.analysis.devices[0]?.traceEvents ?? 0} trace entries   ${(snap.wallMs / 1000).toFixed(1)} s / ${(snap.cpuMs / 1000).toFixed(1)} s`);
+    console.log(
+      `  node     snapshot    ${mb(SNAPSHOT)} MB, ${snap.value.analysis.devices[0]?.traceEvents ?? 0} trace entries   ${(snap.wallMs / 1000).toFixed(1)} s / ${(snap.cpuMs / 1000).toFixed(1)} s`,
+    );
   } else console.log('  node     snapshot    skipped: python3 could not write the benchmark snapshot');
   const smiText = readFileSync(SMI_LOG, 'utf8');
   const smi = timed(() => parseNvidiaSmi(smiText).gpus.map((g) => classifyGpuPattern(g.samples, g.totalBytes)?.verdict));
-  console.log(`  node     nvidia-smi  ${mb(SMI_LOG)} MB, ${GPUS} GPUs × ${SECONDS_PER_DAY} samples   ${(smi.wallMs / 1000).toFixed(1)} s / ${(smi.cpuMs / 1000).toFixed(1)} s   verdicts ${smi.value.join(',')}`);
+  console.log(
+    `  node     nvidia-smi  ${mb(SMI_LOG)} MB, ${GPUS} GPUs × ${SECONDS_PER_DAY} samples   ${(smi.wallMs / 1000).toFixed(1)} s / ${(smi.cpuMs / 1000).toFixed(1)} s   verdicts ${smi.value.join(',')}`,
+  );
   await browserTimes(withSnapshot);
 }
 

@@ -3,9 +3,18 @@ import { estimateMemory, type EstimateOptions } from '../../src/memory/index.ts'
 
 const CASES: [string, EstimateOptions][] = [
   ['llama-2-7b, ZeRO-3 dp 8, full recompute, h100', { model: 'llama-2-7b', zero: 3, dp: 8, recompute: 'full', gpu: 'h100-80gb' }],
-  ['llama-3-70b, tp 8 + sp, pp 4, grad-accum 16', { model: 'llama-3-70b', tp: 8, sp: true, pp: 4, gradAccum: 16, gpu: 'h100-80gb' }],
-  ['gpt2 + gpt2-xl teacher, amp-fp16, offload', { model: 'gpt2', teacher: 'gpt2-xl', precision: 'amp-fp16', zero: 2, dp: 2, offload: 'optimizer', gpu: 'rtx-4090' }],
-  ['llama-3-8b QLoRA, amp-bf16, rtx-4090', { model: 'llama-3-8b', finetune: 'qlora', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' }],
+  [
+    'llama-3-70b, tp 8 + sp, pp 4, grad-accum 16',
+    { model: 'llama-3-70b', tp: 8, sp: true, pp: 4, gradAccum: 16, gpu: 'h100-80gb' },
+  ],
+  [
+    'gpt2 + gpt2-xl teacher, amp-fp16, offload',
+    { model: 'gpt2', teacher: 'gpt2-xl', precision: 'amp-fp16', zero: 2, dp: 2, offload: 'optimizer', gpu: 'rtx-4090' },
+  ],
+  [
+    'llama-3-8b QLoRA, amp-bf16, rtx-4090',
+    { model: 'llama-3-8b', finetune: 'qlora', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' },
+  ],
   ['mistral-7b inference, nf4, 32k tokens', { model: 'mistral-7b', mode: 'infer', weights: 'nf4', tokens: 32768, gpu: 'l4' }],
   ['demo-mlp, fp32, full recompute', { model: 'demo-mlp', precision: 'fp32', recompute: 'full' }],
 ];

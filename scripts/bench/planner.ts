@@ -6,9 +6,18 @@
 import { EXAMPLE_PRICES, parsePlanFlags, planTraining, type RawPlanFlags } from '../../src/planner/index.ts';
 
 const CASES: [string, RawPlanFlags][] = [
-  ['lesson 8: gpt2-xl, 1 × rtx-4090, batch 4 × 512', { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune' }],
-  ['llama-2-7b, 8 × a100-80gb, batch 64 × 4096', { model: 'llama-2-7b', gpu: 'a100-80gb', gpus: '8', 'global-batch': '64', seq: '4096' }],
-  ['largest: llama-3-70b, 64 × h100-80gb, batch 512 × 4096', { model: 'llama-3-70b', gpu: 'h100-80gb', gpus: '64', 'global-batch': '512', seq: '4096' }],
+  [
+    'lesson 8: gpt2-xl, 1 × rtx-4090, batch 4 × 512',
+    { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune' },
+  ],
+  [
+    'llama-2-7b, 8 × a100-80gb, batch 64 × 4096',
+    { model: 'llama-2-7b', gpu: 'a100-80gb', gpus: '8', 'global-batch': '64', seq: '4096' },
+  ],
+  [
+    'largest: llama-3-70b, 64 × h100-80gb, batch 512 × 4096',
+    { model: 'llama-3-70b', gpu: 'h100-80gb', gpus: '64', 'global-batch': '512', seq: '4096' },
+  ],
 ];
 
 const TARGET_MS = 50;
@@ -38,7 +47,9 @@ export default async function bench(): Promise<void> {
     for (const rent of [false, true]) {
       const { ms, plans, evaluations } = medianMs({ ...raw, ...(rent ? {} : { 'no-rent': true }) }, 7);
       const label = `${name}${rent ? ' + rent' : ''}`;
-      console.log(`  ${label.padEnd(66)} ${ms.toFixed(1).padStart(8)} ms  ${String(evaluations).padStart(6)} estimates  ${String(plans).padStart(6)} plans  ${ms < TARGET_MS ? 'ok' : 'SLOW'}`);
+      console.log(
+        `  ${label.padEnd(66)} ${ms.toFixed(1).padStart(8)} ms  ${String(evaluations).padStart(6)} estimates  ${String(plans).padStart(6)} plans  ${ms < TARGET_MS ? 'ok' : 'SLOW'}`,
+      );
     }
   }
 }

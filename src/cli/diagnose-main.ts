@@ -31,7 +31,8 @@ Exit codes: 0 read, 2 unreadable or refused input.
 
 const refuse = (message: string): CliOutput => ({ code: 2, stdout: '', stderr: `diagnose: ${message.split('\n')[0]}\n` });
 
-const unreadLines = (unread: UnreadNote[]): string[] => (unread.length === 0 ? [] : ['', 'Not read:', ...unread.map((n) => `  ${n.line > 0 ? `line ${n.line}: ` : ''}${n.message}`)]);
+const unreadLines = (unread: UnreadNote[]): string[] =>
+  unread.length === 0 ? [] : ['', 'Not read:', ...unread.map((n) => `  ${n.line > 0 ? `line ${n.line}: ` : ''}${n.message}`)];
 
 type Analysis = { json: Record<string, unknown>; text: string[] } | { error: string };
 
@@ -44,7 +45,10 @@ function analyzeNvidiaSmi(text: string): Analysis {
   if (gpus.length === 0) return { error: `no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}` };
   const lines: string[] = [`nvidia-smi log (${log.form}), ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`];
   for (const { gpu, pattern } of gpus) {
-    lines.push('', `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} samples`);
+    lines.push(
+      '',
+      `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} samples`,
+    );
     for (const line of describeGpuEvidence(pattern, log.timed)) lines.push(`  ${line}`);
     lines.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_TEXT[pattern.verdict].href}`);
   }
@@ -52,7 +56,15 @@ function analyzeNvidiaSmi(text: string): Analysis {
     json: {
       kind: 'nvidia-smi',
       form: log.form,
-      gpus: gpus.map(({ gpu, pattern }) => ({ index: gpu.index, name: gpu.name, verdict: pattern.verdict, peakUsedBytes: pattern.evidence.peakUsedBytes, totalBytes: gpu.totalBytes, samples: gpu.samples.length, evidence: pattern.evidence })),
+      gpus: gpus.map(({ gpu, pattern }) => ({
+        index: gpu.index,
+        name: gpu.name,
+        verdict: pattern.verdict,
+        peakUsedBytes: pattern.evidence.peakUsedBytes,
+        totalBytes: gpu.totalBytes,
+        samples: gpu.samples.length,
+        evidence: pattern.evidence,
+      })),
       unread: log.unread,
     },
     text: [...lines, ...unreadLines(log.unread)],
@@ -77,7 +89,8 @@ function analyzeOom(text: string): Analysis {
   if (message.privatePoolsBytes !== null) lines.push(`  In private pools              ${size(message.privatePoolsBytes)}`);
   if (message.nonPyTorchBytes !== null) lines.push(`  Not PyTorch's (context etc.)  ${size(message.nonPyTorchBytes)}`);
   for (const p of message.otherProcesses) lines.push(`  Process ${p.pid}`.padEnd(32) + formatBinary(p.bytes));
-  if (message.fragmentationShare !== null) lines.push(`  Fragmentation share           ${(message.fragmentationShare * 100).toFixed(1)} % of reserved is unallocated`);
+  if (message.fragmentationShare !== null)
+    lines.push(`  Fragmentation share           ${(message.fragmentationShare * 100).toFixed(1)} % of reserved is unallocated`);
   lines.push('', 'What to try, most promising first (sizes are rounded as PyTorch printed them):');
   remedies.forEach((r, i) => {
     const { title, reason } = describeRemedy(r);
@@ -111,7 +124,8 @@ function analyzeSummary(text: string): Analysis {
   const summary = parseMemorySummary(text);
   const allocated = summary.metrics.allocated?.all;
   const reserved = summary.metrics.reserved?.all;
-  if (!allocated || !reserved) return { error: 'the memory_summary table has no readable "Allocated memory" and "GPU reserved memory" rows' };
+  if (!allocated || !reserved)
+    return { error: 'the memory_summary table has no readable "Allocated memory" and "GPU reserved memory" rows' };
   const lines = [`torch.cuda.memory_summary()${summary.deviceId === null ? '' : `, device ${summary.deviceId}`}`, ''];
   for (const reading of describeSummary(summary)) lines.push(`  ${reading.label}: ${reading.value}`, `    ${reading.meaning}`);
   return {
@@ -136,22 +150,40 @@ function analyzeSnapshotFile(bytes: Uint8Array): Analysis {
   const read = readSnapshot(bytes);
   if (!read.ok) return { error: read.refused ? `refused: ${read.message}` : read.message };
   const { analysis } = read;
-  const lines = [`Memory snapshot, ${analysis.devices.length} device${analysis.devices.length === 1 ? '' : 's'}, peak active ${formatBinary(analysis.peakActiveBytes)}`];
+  const lines = [
+    `Memory snapshot, ${analysis.devices.length} device${analysis.devices.length === 1 ? '' : 's'}, peak active ${formatBinary(analysis.peakActiveBytes)}`,
+  ];
   for (const d of analysis.devices) {
-    lines.push('', `Device ${d.device}: ${d.traceEvents} trace events, peak active ${formatBinary(d.peakActiveBytes)}, reserved at the end ${formatBinary(d.reservedBytes)} in ${d.segments.length} segments` + (d.fragmentationShare === null ? '' : ` (${(d.fragmentationShare * 100).toFixed(1)} % of it not in use)`));
+    lines.push(
+      '',
+      `Device ${d.device}: ${d.traceEvents} trace events, peak active ${formatBinary(d.peakActiveBytes)}, reserved at the end ${formatBinary(d.reservedBytes)} in ${d.segments.length} segments` +
+        (d.fragmentationShare === null ? '' : ` (${(d.fragmentationShare * 100).toFixed(1)} % of it not in use)`),
+    );
     lines.push('  Largest live allocations at the peak:');
     for (const a of d.largestAtPeak.slice(0, 5)) {
       const frame = a.frames.find((f) => f.filename.endsWith('.py')) ?? a.frames[0];
-      lines.push(`    ${formatBinary(a.sizeBytes).padStart(11)}  ${frame ? `${frame.filename}:${frame.line} ${frame.name}` : '(no stack recorded)'}`);
+      lines.push(
+        `    ${formatBinary(a.sizeBytes).padStart(11)}  ${frame ? `${frame.filename}:${frame.line} ${frame.name}` : '(no stack recorded)'}`,
+      );
     }
   }
-  for (const oom of analysis.oomEvents) lines.push('', `OOM: ${describeSnapshotOom(oom.requestedBytes, oom.deviceFreeBytes, oom.device)}`);
+  for (const oom of analysis.oomEvents)
+    lines.push('', `OOM: ${describeSnapshotOom(oom.requestedBytes, oom.deviceFreeBytes, oom.device)}`);
   return {
     json: {
       kind: 'snapshot',
       peakActiveBytes: analysis.peakActiveBytes,
       oomEvents: analysis.oomEvents,
-      devices: analysis.devices.map((d) => ({ device: d.device, traceEvents: d.traceEvents, peakActiveBytes: d.peakActiveBytes, reservedBytes: d.reservedBytes, activeBytesAtEnd: d.activeBytesAtEnd, fragmentationShare: d.fragmentationShare, segments: d.segments.length, largestAtPeak: d.largestAtPeak })),
+      devices: analysis.devices.map((d) => ({
+        device: d.device,
+        traceEvents: d.traceEvents,
+        peakActiveBytes: d.peakActiveBytes,
+        reservedBytes: d.reservedBytes,
+        activeBytesAtEnd: d.activeBytesAtEnd,
+        fragmentationShare: d.fragmentationShare,
+        segments: d.segments.length,
+        largestAtPeak: d.largestAtPeak,
+      })),
       unread: analysis.unread,
     },
     text: [...lines, ...unreadLines(analysis.unread)],
@@ -169,7 +201,12 @@ const ANALYZERS: Record<InputKind, (bytes: Uint8Array, text: string) => Analysis
 export function diagnoseMain(argv: readonly string[], read: ReadInput): CliOutput {
   let parsed: { values: { json?: boolean; help?: boolean }; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     return refuse(`${error instanceof Error ? error.message : String(error)} (see --help)`);
   }

@@ -1,6 +1,14 @@
 /** The estimate CLI as a testable function: argv in, exit code and output text out. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { estimateMemory, FLAG_ALIASES, FLAGS, formatEstimateFlags, parseEstimateFlags, type EstimateResult, type RawFlags } from '../memory/index.ts';
+import {
+  estimateMemory,
+  FLAG_ALIASES,
+  FLAGS,
+  formatEstimateFlags,
+  parseEstimateFlags,
+  type EstimateResult,
+  type RawFlags,
+} from '../memory/index.ts';
 import { estimateHelp } from './help.ts';
 import { renderTable } from './table.ts';
 
@@ -30,9 +38,12 @@ function describeParseError(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   const flag = /'(-[^' ]+)/.exec(message)?.[1] ?? '';
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown flag ${flag}`;
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}: flags start with --`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}: flags start with --`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return flag === '' ? message.split('\n')[0] ?? message : `bad value for ${flag.replace(/ .*/, '')}: ${message.split('.')[0] ?? message}`;
+    return flag === ''
+      ? (message.split('\n')[0] ?? message)
+      : `bad value for ${flag.replace(/ .*/, '')}: ${message.split('.')[0] ?? message}`;
   }
   return message.split('\n')[0] ?? message;
 }
@@ -87,7 +98,8 @@ export function attachDashValues(argv: readonly string[]): string[] {
 export function main(argv: readonly string[]): CliOutput {
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: attachDashValues(argv), options: OPTIONS, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    values = parseArgs({ args: attachDashValues(argv), options: OPTIONS, strict: true, allowPositionals: false })
+      .values as Record<string, string | boolean | undefined>;
   } catch (error) {
     return usageError(describeParseError(error));
   }
@@ -98,7 +110,11 @@ export function main(argv: readonly string[]): CliOutput {
   const outcome = estimateMemory(parsed.options);
   if (!outcome.ok) return usageError(outcome.errors.map((e) => `--${e.field}: ${e.message}`).join('; '));
   if (json === true) {
-    return { code: 0, stdout: `${JSON.stringify(toJson(outcome.result, formatEstimateFlags(parsed.options)), null, 2)}\n`, stderr: '' };
+    return {
+      code: 0,
+      stdout: `${JSON.stringify(toJson(outcome.result, formatEstimateFlags(parsed.options)), null, 2)}\n`,
+      stderr: '',
+    };
   }
   return { code: 0, stdout: renderTable(outcome.result, sources === true), stderr: '' };
 }

@@ -2,7 +2,8 @@
 import { FLAGS, GPU_PRESETS, MODEL_PRESETS } from '../memory/index.ts';
 import { EXAMPLE_PRICES_DATE, FIXED_ESTIMATE_FLAGS, PLAN_FLAG_SPECS } from '../planner/index.ts';
 
-const flagLine = (name: string, placeholder: string, help: string) => `${`  --${name}${placeholder === '' ? '' : ` ${placeholder}`}`.padEnd(46)} ${help}`;
+const flagLine = (name: string, placeholder: string, help: string) =>
+  `${`  --${name}${placeholder === '' ? '' : ` ${placeholder}`}`.padEnd(46)} ${help}`;
 
 /** Help text for the plan CLI. */
 export function planHelp(): string {

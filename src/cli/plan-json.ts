@@ -2,7 +2,11 @@
 import { formatEstimateFlags } from '../memory/index.ts';
 import type { Plan, PlanResult } from '../planner/index.ts';
 
-const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({ gpu: plan.hardware.gpu.id, gpus: plan.hardware.gpus, rented: plan.hardware.rented });
+const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
+  gpu: plan.hardware.gpu.id,
+  gpus: plan.hardware.gpus,
+  rented: plan.hardware.rented,
+});
 
 /** One plan as JSON. */
 export function planJson(plan: Plan): Record<string, unknown> {
@@ -27,18 +31,39 @@ export function planResultJson(result: PlanResult): Record<string, unknown> {
   const r = result.request;
   return {
     request: {
-      flags: formatEstimateFlags(r.base), gpu: r.gpu, gpus: r.gpus, globalBatch: r.globalBatch, seq: r.seq, task: r.task,
-      maxHostBytes: r.maxHostBytes, rankBy: r.rankBy, priceTier: r.priceTier, epochTokens: r.epochTokens, rent: r.rent, prices: r.prices,
+      flags: formatEstimateFlags(r.base),
+      gpu: r.gpu,
+      gpus: r.gpus,
+      globalBatch: r.globalBatch,
+      seq: r.seq,
+      task: r.task,
+      maxHostBytes: r.maxHostBytes,
+      rankBy: r.rankBy,
+      priceTier: r.priceTier,
+      epochTokens: r.epochTokens,
+      rent: r.rent,
+      prices: r.prices,
     },
     plans: result.plans.map(planJson),
     stepsPerEpoch: result.stepsPerEpoch,
     searches: result.searches.map((s) => ({
       hardware: { gpu: s.hardware.gpu.id, gpus: s.hardware.gpus, rented: s.hardware.rented },
-      combinations: s.combinations, evaluations: s.evaluations, fitting: s.plans.length,
-      rejected: s.rejected.map((g) => ({ kind: g.kind, reason: g.reason, count: g.count, smallestGap: g.smallestGap, closestFlags: g.closest === null ? null : formatEstimateFlags(g.closest) })),
+      combinations: s.combinations,
+      evaluations: s.evaluations,
+      fitting: s.plans.length,
+      rejected: s.rejected.map((g) => ({
+        kind: g.kind,
+        reason: g.reason,
+        count: g.count,
+        smallestGap: g.smallestGap,
+        closestFlags: g.closest === null ? null : formatEstimateFlags(g.closest),
+      })),
     })),
     shortfall: result.shortfall?.bytes ?? null,
-    closest: result.shortfall === null ? null : { resource: result.shortfall.resource, flags: formatEstimateFlags(result.shortfall.options) },
+    closest:
+      result.shortfall === null
+        ? null
+        : { resource: result.shortfall.resource, flags: formatEstimateFlags(result.shortfall.options) },
     wouldFit: result.wouldFit,
   };
 }

@@ -12,7 +12,12 @@ type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 const OPTIONS: OptionSpecs = {
   // Every engine flag is accepted here so that a choice flag gets a clear message instead of "unknown".
   ...Object.fromEntries(FLAGS.map((spec) => [spec.flag, { type: spec.kind === 'boolean' ? 'boolean' : 'string' } as const])),
-  ...Object.fromEntries(PLAN_FLAG_SPECS.map((spec) => [spec.name, { type: spec.kind === 'boolean' ? 'boolean' : 'string', multiple: spec.name === 'price' } as const])),
+  ...Object.fromEntries(
+    PLAN_FLAG_SPECS.map((spec) => [
+      spec.name,
+      { type: spec.kind === 'boolean' ? 'boolean' : 'string', multiple: spec.name === 'price' } as const,
+    ]),
+  ),
   top: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -43,7 +48,8 @@ export function planMain(argv: readonly string[]): CliOutput {
   let top = 10;
   if (typeof topText === 'string') {
     const parsed = parseNumberFlag(topText);
-    if (parsed === undefined || !Number.isInteger(parsed) || parsed < 1) return usageError(`--top: expected a whole number of at least 1, got '${topText}'`);
+    if (parsed === undefined || !Number.isInteger(parsed) || parsed < 1)
+      return usageError(`--top: expected a whole number of at least 1, got '${topText}'`);
     top = parsed;
   }
   const parsed = parsePlanFlags(flags as RawPlanFlags, EXAMPLE_PRICES);
@@ -52,4 +58,3 @@ export function planMain(argv: readonly string[]): CliOutput {
   if (json === true) return { code: 0, stdout: `${JSON.stringify(planResultJson(result), null, 2)}\n`, stderr: '' };
   return { code: 0, stdout: renderPlanTable(result, top), stderr: '' };
 }
-

@@ -22,11 +22,16 @@ function costText(plan: Plan, result: PlanResult): string {
 
 /** `npm run estimate` arguments for a plan's flags. */
 export function estimateArgs(flags: Readonly<Record<string, string>>): string {
-  return Object.entries(flags).map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`)).join(' ');
+  return Object.entries(flags)
+    .map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`))
+    .join(' ');
 }
 
 function rejectedLines(groups: readonly RejectionGroup[]): string[] {
-  return groups.map((g) => `  ${String(g.count).padStart(6)}  ${g.reason}${g.smallestGap === null ? '' : ` (closest: ${gib(g.smallestGap)} short)`}`);
+  return groups.map(
+    (g) =>
+      `  ${String(g.count).padStart(6)}  ${g.reason}${g.smallestGap === null ? '' : ` (closest: ${gib(g.smallestGap)} short)`}`,
+  );
 }
 
 /** Render the planner's answer; `top` plans are listed. */
@@ -34,14 +39,25 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
   const r = result.request;
   const out: string[] = [];
   const own = result.searches[0];
-  out.push(`GPU Memory Lab · plan (${r.task}, global batch ${r.globalBatch} × seq ${r.seq}, ${r.gpus} × ${r.gpu}; ranked by ${r.rankBy}${r.rankBy === 'time' ? '' : `, ${r.priceTier} prices`})`);
-  if (own !== undefined) out.push(`Searched  ${result.searches.map((s) => `${s.combinations} combinations on ${s.hardware.gpus} × ${s.hardware.gpu.id}`).join('; ')}`);
-  out.push(`Fits      ${own?.plans.length ?? 0} on your GPUs${result.plans.length > (own?.plans.length ?? 0) ? `, ${result.plans.length - (own?.plans.length ?? 0)} on rented GPUs` : ''} (step times and costs are estimates)`);
+  out.push(
+    `GPU Memory Lab · plan (${r.task}, global batch ${r.globalBatch} × seq ${r.seq}, ${r.gpus} × ${r.gpu}; ranked by ${r.rankBy}${r.rankBy === 'time' ? '' : `, ${r.priceTier} prices`})`,
+  );
+  if (own !== undefined)
+    out.push(
+      `Searched  ${result.searches.map((s) => `${s.combinations} combinations on ${s.hardware.gpus} × ${s.hardware.gpu.id}`).join('; ')}`,
+    );
+  out.push(
+    `Fits      ${own?.plans.length ?? 0} on your GPUs${result.plans.length > (own?.plans.length ?? 0) ? `, ${result.plans.length - (own?.plans.length ?? 0)} on rented GPUs` : ''} (step times and costs are estimates)`,
+  );
   out.push('');
   if (result.plans.length > 0) {
-    out.push(`  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step'.padStart(9)}  ${'cost'.padEnd(22)} techniques`);
+    out.push(
+      `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step'.padStart(9)}  ${'cost'.padEnd(22)} techniques`,
+    );
     for (const plan of result.plans.slice(0, top)) {
-      out.push(`  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${gib(plan.perGpu.total).padStart(11)} ${formatSeconds(plan.stepTimeSeconds).padStart(9)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`);
+      out.push(
+        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${gib(plan.perGpu.total).padStart(11)} ${formatSeconds(plan.stepTimeSeconds).padStart(9)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
+      );
     }
     if (result.plans.length > top) out.push(`  … ${result.plans.length - top} more (--top N, or --json for all)`);
     const best = result.plans[0];
@@ -49,17 +65,24 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       out.push('');
       out.push(`Best plan: ${hardwareLabel(best)} · ${techniques(best)}`);
       const g = best.perGpu;
-      out.push(`  per GPU   weights ${gib(g.weights)} · gradients ${gib(g.gradients)} · optimizer ${gib(g.optimizer)} · activations ${gib(g.activations)} · overhead ${gib(g.overhead)} = ${gib(g.total)}`);
+      out.push(
+        `  per GPU   weights ${gib(g.weights)} · gradients ${gib(g.gradients)} · optimizer ${gib(g.optimizer)} · activations ${gib(g.activations)} · overhead ${gib(g.overhead)} = ${gib(g.total)}`,
+      );
       if (best.hostBytes > 0) out.push(`  host RAM  ${gib(best.hostBytes)} on the machine`);
-      for (const line of best.stepTime.lines.filter((l) => l.seconds > 0)) out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
-      out.push(`  lessons   ${best.lessons.map((id) => `${LESSON_TITLES[id]} (${lessonHref(id)})`).join(', ') || 'none: the plain configuration fits'}`);
+      for (const line of best.stepTime.lines.filter((l) => l.seconds > 0))
+        out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
+      out.push(
+        `  lessons   ${best.lessons.map((id) => `${LESSON_TITLES[id]} (${lessonHref(id)})`).join(', ') || 'none: the plain configuration fits'}`,
+      );
       out.push(`  check     npm run --silent estimate -- ${estimateArgs(best.flags)}`);
     }
   }
   const ownBest = result.plans.find((plan) => !plan.hardware.rented);
   if (ownBest !== undefined && ownBest.rank !== 1) {
     out.push('');
-    out.push(`Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${gib(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`);
+    out.push(
+      `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${gib(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`,
+    );
     out.push(`  check     npm run --silent estimate -- ${estimateArgs(ownBest.flags)}`);
   }
   const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
@@ -79,7 +102,8 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     const what = result.shortfall.resource === 'gpu' ? 'GPU memory' : 'host RAM';
     out.push(`Nothing fits on your GPUs. Smallest gap: ${gib(result.shortfall.bytes)} of ${what}, with`);
     out.push(`  npm run --silent estimate -- ${estimateArgs(formatEstimateFlags(result.shortfall.options))}`);
-    if (result.wouldFit.length > 0) out.push(`It would fit on: ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}`);
+    if (result.wouldFit.length > 0)
+      out.push(`It would fit on: ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}`);
     else out.push('No GPU preset or GPU count tried would make it fit.');
   }
   out.push('');

@@ -32,22 +32,45 @@ export function renderTable(result: EstimateResult, withSources = false): string
   const moe = result.activeParams !== result.params ? ` (${formatCount(result.activeParams)} active)` : '';
   out.push(`Model     ${name} · ${formatCount(result.params)} params${moe}`);
   if (result.mode === 'train') {
-    out.push(`Setup     ${r.precision} · ${r.optimizer} (${r.optimizerImpl}) · micro-batch ${r.microBatch} × seq ${r.seq} · grad-accum ${r.gradAccum} · recompute ${r.recompute} · ${r.attention} attention · ${r.kernels} kernels · grads ${r.grads}${r.dropout ? ' · dropout' : ''}`);
-    if (r.finetune !== 'full') out.push(`Finetune  ${r.finetune} · rank ${r.loraRank} · targets ${r.loraTargets} · ${formatCount(result.trainableParams)} trainable params`);
-    out.push(`Parallel  dp ${r.dp} · zero ${r.zero} · tp ${r.tp}${r.sp ? ' + sp' : ''} · pp ${r.pp} · offload ${r.offload}${r.offload === 'none' ? '' : ` (${r.offloadDevice})`}${r.teacher === null ? '' : ` · teacher ${r.teacher.id}`}`);
+    out.push(
+      `Setup     ${r.precision} · ${r.optimizer} (${r.optimizerImpl}) · micro-batch ${r.microBatch} × seq ${r.seq} · grad-accum ${r.gradAccum} · recompute ${r.recompute} · ${r.attention} attention · ${r.kernels} kernels · grads ${r.grads}${r.dropout ? ' · dropout' : ''}`,
+    );
+    if (r.finetune !== 'full')
+      out.push(
+        `Finetune  ${r.finetune} · rank ${r.loraRank} · targets ${r.loraTargets} · ${formatCount(result.trainableParams)} trainable params`,
+      );
+    out.push(
+      `Parallel  dp ${r.dp} · zero ${r.zero} · tp ${r.tp}${r.sp ? ' + sp' : ''} · pp ${r.pp} · offload ${r.offload}${r.offload === 'none' ? '' : ` (${r.offloadDevice})`}${r.teacher === null ? '' : ` · teacher ${r.teacher.id}`}`,
+    );
   } else {
-    out.push(`Setup     weights ${r.weights} · batch ${r.microBatch} · ${r.tokens} tokens cached · tp ${r.tp} · pp ${r.pp} · ${r.attention} attention`);
+    out.push(
+      `Setup     weights ${r.weights} · batch ${r.microBatch} · ${r.tokens} tokens cached · tp ${r.tp} · pp ${r.pp} · ${r.attention} attention`,
+    );
   }
   out.push('');
   out.push(`  ${'Per GPU'.padEnd(LABEL_WIDTH)} ${'GiB'.padStart(14)} ${'GB'.padStart(14)}`);
-  out.push(...lineRows(result.lines.filter((l) => l.device === 'gpu'), withSources));
+  out.push(
+    ...lineRows(
+      result.lines.filter((l) => l.device === 'gpu'),
+      withSources,
+    ),
+  );
   out.push(`  ${'─'.repeat(LABEL_WIDTH + 30)}`);
   const g = result.perGpu;
   const subtotals: [string, number][] = [
-    ['weights', g.weights], ['gradients', g.gradients], ['optimizer', g.optimizer], ['activations', g.activations],
-    ['KV cache', g.kvCache], ['overhead', g.overhead],
+    ['weights', g.weights],
+    ['gradients', g.gradients],
+    ['optimizer', g.optimizer],
+    ['activations', g.activations],
+    ['KV cache', g.kvCache],
+    ['overhead', g.overhead],
   ];
-  out.push(`  ${subtotals.filter(([, b]) => b > 0).map(([n, b]) => `${n} ${sized(b, 'GiB')}`).join(' · ')}`);
+  out.push(
+    `  ${subtotals
+      .filter(([, b]) => b > 0)
+      .map(([n, b]) => `${n} ${sized(b, 'GiB')}`)
+      .join(' · ')}`,
+  );
   out.push(row(`Peak per GPU (${result.peakMoment}: ${result.peakPhase})`, g.total));
   out.push(row('Sum of parts (upper bound: every line alive at once)', g.sumOfParts));
   out.push('');
@@ -65,17 +88,26 @@ export function renderTable(result: EstimateResult, withSources = false): string
     out.push('Fits      (give --gpu ID to check the fit)');
   } else {
     const gpu = result.gpu;
-    out.push(`GPU       ${gpu.name}: ${formatBytes(gpu.memoryBytes, 'GiB')} (${formatBytes(gpu.memoryBytes, 'GB')}) as the driver reports it; sold as ${gpu.marketedMemory}`);
-    out.push(`Headroom  keep ${result.headroom.percent} % free against fragmentation: ${formatBytes(result.headroom.bytes, 'GiB')}`);
-    out.push(result.fits === true
-      ? `Fits      yes, ${formatBytes(result.spare ?? 0, 'GiB')} to spare after the free margin`
-      : `Fits      NO, ${formatBytes(result.shortfall ?? 0, 'GiB')} over (total + free margin > GPU memory)`);
+    out.push(
+      `GPU       ${gpu.name}: ${formatBytes(gpu.memoryBytes, 'GiB')} (${formatBytes(gpu.memoryBytes, 'GB')}) as the driver reports it; sold as ${gpu.marketedMemory}`,
+    );
+    out.push(
+      `Headroom  keep ${result.headroom.percent} % free against fragmentation: ${formatBytes(result.headroom.bytes, 'GiB')}`,
+    );
+    out.push(
+      result.fits === true
+        ? `Fits      yes, ${formatBytes(result.spare ?? 0, 'GiB')} to spare after the free margin`
+        : `Fits      NO, ${formatBytes(result.shortfall ?? 0, 'GiB')} over (total + free margin > GPU memory)`,
+    );
   }
   if (result.stepTime !== null) {
     out.push('');
-    out.push(`Step time (estimate${result.mode === 'train' ? ', per optimizer step' : ''}; assumes ${result.stepTime.assumptions.join('; ')})`);
+    out.push(
+      `Step time (estimate${result.mode === 'train' ? ', per optimizer step' : ''}; assumes ${result.stepTime.assumptions.join('; ')})`,
+    );
     for (const l of result.stepTime.lines) out.push(`  ${fit(l.label, LABEL_WIDTH)} ${formatSeconds(l.seconds).padStart(12)}`);
-    if (result.mode === 'train') out.push(`  ${fit('Total', LABEL_WIDTH)} ${formatSeconds(result.stepTime.totalSeconds).padStart(12)}`);
+    if (result.mode === 'train')
+      out.push(`  ${fit('Total', LABEL_WIDTH)} ${formatSeconds(result.stepTime.totalSeconds).padStart(12)}`);
   }
   if (result.warnings.length > 0) {
     out.push('');

@@ -14,22 +14,26 @@ const percent = (share: number): string => `${(share * 100).toFixed(share < 0.1 
 export const VERDICT_TEXT: Readonly<Record<GpuVerdict, { title: string; meaning: string; href: LessonLink }>> = {
   flat: {
     title: 'Flat',
-    meaning: 'Memory settles after warm-up and stays put. If this run crashed, the OOM came from one step that needed more than usual: look at the OOM message or a snapshot.',
+    meaning:
+      'Memory settles after warm-up and stays put. If this run crashed, the OOM came from one step that needed more than usual: look at the OOM message or a snapshot.',
     href: LESSON_LINKS.toolOom,
   },
   leak: {
     title: 'Climbing step by step: a leak',
-    meaning: 'Each stretch of the run ends higher than the last. Something keeps tensors alive across steps: a loss kept with its graph, outputs appended to a list, a growing cache.',
+    meaning:
+      'Each stretch of the run ends higher than the last. Something keeps tensors alive across steps: a loss kept with its graph, outputs appended to a list, a growing cache.',
     href: LESSON_LINKS.findTheLeak,
   },
   spike: {
     title: 'A sudden spike',
-    meaning: 'Memory jumps far above its usual level for a short time: one large batch, a long sequence, evaluation without torch.no_grad(), or the first optimizer step creating its states.',
+    meaning:
+      'Memory jumps far above its usual level for a short time: one large batch, a long sequence, evaluation without torch.no_grad(), or the first optimizer step creating its states.',
     href: LESSON_LINKS.toolTriage,
   },
   'near-limit': {
     title: 'Running near the limit',
-    meaning: 'The usual level is within 10 % of the card. Any longer sequence or fragmentation will tip it over; free some headroom with the techniques of lessons 2 to 4.',
+    meaning:
+      'The usual level is within 10 % of the card. Any longer sequence or fragmentation will tip it over; free some headroom with the techniques of lessons 2 to 4.',
     href: LESSON_LINKS.checkpointing,
   },
 };
@@ -40,12 +44,16 @@ export function describeGpuEvidence(pattern: GpuPattern, timed: boolean): string
   const when = timed ? `${(e.peakAt / 1000).toFixed(0)} s into the log` : `at sample ${e.peakAt + 1}`;
   const lines = [
     `Peak ${formatBinary(e.peakUsedBytes)} ${when}; usual level (median) ${formatBinary(e.medianUsedBytes)}` +
-      (e.capacityKnown ? ` of ${formatBinary(e.capacityBytes)} (${percent(e.medianUsedBytes / e.capacityBytes)} used).` : ' (the log has no memory.total, so the peak stands in for capacity).'),
+      (e.capacityKnown
+        ? ` of ${formatBinary(e.capacityBytes)} (${percent(e.medianUsedBytes / e.capacityBytes)} used).`
+        : ' (the log has no memory.total, so the peak stands in for capacity).'),
   ];
   const first = e.windowMedians[0];
   const last = e.windowMedians[e.windowMedians.length - 1];
   if (first !== undefined && last !== undefined && e.windowMedians.length > 1) {
-    lines.push(`After warm-up, the median of each eighth of the run went from ${formatBinary(first)} to ${formatBinary(last)}, rising ${e.risingSteps} time${e.risingSteps === 1 ? '' : 's'}.`);
+    lines.push(
+      `After warm-up, the median of each eighth of the run went from ${formatBinary(first)} to ${formatBinary(last)}, rising ${e.risingSteps} time${e.risingSteps === 1 ? '' : 's'}.`,
+    );
   }
   lines.push(`Within 5 % of capacity of the peak for ${percent(e.timeNearPeakShare)} of the ${e.activeSamples} active samples.`);
   return lines;
@@ -106,35 +114,77 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
   const allocated = m.allocated?.all;
   const reserved = m.reserved?.all;
   if (allocated) {
-    out.push({ label: 'Allocated now / at peak', value: `${formatBinary(allocated.current)} / ${formatBinary(allocated.peak)}`, meaning: 'Live tensors (torch.cuda.memory_allocated and max_memory_allocated). The peak is what must fit; the current value is what is left between steps.' });
+    out.push({
+      label: 'Allocated now / at peak',
+      value: `${formatBinary(allocated.current)} / ${formatBinary(allocated.peak)}`,
+      meaning:
+        'Live tensors (torch.cuda.memory_allocated and max_memory_allocated). The peak is what must fit; the current value is what is left between steps.',
+    });
   }
   if (reserved) {
-    out.push({ label: 'Reserved now / at peak', value: `${formatBinary(reserved.current)} / ${formatBinary(reserved.peak)}`, meaning: 'What the caching allocator holds from the driver (memory_reserved). nvidia-smi shows this plus the CUDA context.' });
+    out.push({
+      label: 'Reserved now / at peak',
+      value: `${formatBinary(reserved.current)} / ${formatBinary(reserved.peak)}`,
+      meaning: 'What the caching allocator holds from the driver (memory_reserved). nvidia-smi shows this plus the CUDA context.',
+    });
   }
   if (allocated && reserved && reserved.current > 0) {
     const idle = reserved.current - allocated.current;
-    out.push({ label: 'Reserved but not allocated', value: `${formatBinary(idle)} (${percent(idle / reserved.current)} of reserved)`, meaning: idle > 0.3 * reserved.current ? 'A large idle cache: fine right after a peak, but if OOMs happen with this much cached, fragmentation is likely; try expandable_segments:True.' : 'The cache is mostly in use.' });
+    out.push({
+      label: 'Reserved but not allocated',
+      value: `${formatBinary(idle)} (${percent(idle / reserved.current)} of reserved)`,
+      meaning:
+        idle > 0.3 * reserved.current
+          ? 'A large idle cache: fine right after a peak, but if OOMs happen with this much cached, fragmentation is likely; try expandable_segments:True.'
+          : 'The cache is mostly in use.',
+    });
   }
   const nonReleasable = m.nonReleasable?.all;
   if (nonReleasable) {
-    out.push({ label: 'Non-releasable now / at peak', value: `${formatBinary(nonReleasable.current)} / ${formatBinary(nonReleasable.peak)}`, meaning: 'Free pieces of split blocks that cannot be returned while the rest of their block is in use: the direct measure of fragmentation.' });
+    out.push({
+      label: 'Non-releasable now / at peak',
+      value: `${formatBinary(nonReleasable.current)} / ${formatBinary(nonReleasable.peak)}`,
+      meaning:
+        'Free pieces of split blocks that cannot be returned while the rest of their block is in use: the direct measure of fragmentation.',
+    });
   }
   const allocs = m.allocations?.all;
   if (allocs) {
-    out.push({ label: 'Allocations now / at peak / total', value: `${allocs.current} / ${allocs.peak} / ${allocs.totalAllocated}`, meaning: 'Tensors alive and created. A current count that grows between identical steps is a leak.' });
+    out.push({
+      label: 'Allocations now / at peak / total',
+      value: `${allocs.current} / ${allocs.peak} / ${allocs.totalAllocated}`,
+      meaning: 'Tensors alive and created. A current count that grows between identical steps is a leak.',
+    });
   }
   if (summary.cudaOoms !== null) {
-    out.push({ label: 'CUDA OOMs', value: String(summary.cudaOoms), meaning: summary.cudaOoms > 0 ? 'This process already hit out-of-memory; the peaks above include the moment before it.' : 'No out-of-memory errors so far in this process.' });
+    out.push({
+      label: 'CUDA OOMs',
+      value: String(summary.cudaOoms),
+      meaning:
+        summary.cudaOoms > 0
+          ? 'This process already hit out-of-memory; the peaks above include the moment before it.'
+          : 'No out-of-memory errors so far in this process.',
+    });
   }
   if (summary.cudaMallocRetries !== null) {
-    out.push({ label: 'cudaMalloc retries', value: String(summary.cudaMallocRetries), meaning: summary.cudaMallocRetries > 0 ? 'The allocator had to free its whole cache and retry cudaMalloc: memory pressure that slows every step (a synchronisation each time) even when no OOM follows.' : 'The cache never had to be flushed.' });
+    out.push({
+      label: 'cudaMalloc retries',
+      value: String(summary.cudaMallocRetries),
+      meaning:
+        summary.cudaMallocRetries > 0
+          ? 'The allocator had to free its whole cache and retry cudaMalloc: memory pressure that slows every step (a synchronisation each time) even when no OOM follows.'
+          : 'The cache never had to be flushed.',
+    });
   }
   return out;
 }
 
 /** Headline sentence for an OOM event found in a snapshot. */
 export function describeSnapshotOom(requestedBytes: number, deviceFreeBytes: number | null, device: number): string {
-  return `Device ${device}: a request for ${formatBinary(requestedBytes)} failed` + (deviceFreeBytes === null ? '.' : ` with ${formatBinary(deviceFreeBytes)} free on the device.`);
+  return (
+    `Device ${device}: a request for ${formatBinary(requestedBytes)} failed` +
+    (deviceFreeBytes === null ? '.' : ` with ${formatBinary(deviceFreeBytes)} free on the device.`)
+  );
 }
 
 /** The name of each page a tool links to, for link text. */

@@ -82,7 +82,9 @@ export function classifyGpuPattern(samples: readonly GpuSample[], totalBytes: nu
   const windowCount = Math.min(LEAK_WINDOWS, steady.length);
   const windowMedians: number[] = [];
   for (let w = 0; w < windowCount; w++) {
-    windowMedians.push(median(steady.slice(Math.floor((w * steady.length) / windowCount), Math.floor(((w + 1) * steady.length) / windowCount))));
+    windowMedians.push(
+      median(steady.slice(Math.floor((w * steady.length) / windowCount), Math.floor(((w + 1) * steady.length) / windowCount))),
+    );
   }
   let risingSteps = 0;
   let fellBack = false;

@@ -85,7 +85,8 @@ export function parseMemorySummary(text: string): MemorySummary {
     metrics: {},
     unread: [],
   };
-  if (!looksLikeMemorySummary(text)) notes.add(0, 'no "PyTorch CUDA memory summary" header: is this torch.cuda.memory_summary() output?');
+  if (!looksLikeMemorySummary(text))
+    notes.add(0, 'no "PyTorch CUDA memory summary" header: is this torch.cuda.memory_summary() output?');
   const titles = Object.entries(SUMMARY_ROWS) as [SummaryRowId, string][];
   let current: SummaryRowId | null = null;
   lines.forEach((line, i) => {

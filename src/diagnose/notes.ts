@@ -23,7 +23,9 @@ export class NoteList {
 
   /** The notes, with one closing note counting those not kept. */
   list(): UnreadNote[] {
-    return this.dropped === 0 ? [...this.notes] : [...this.notes, { line: 0, message: `and ${this.dropped} more lines not read` }];
+    return this.dropped === 0
+      ? [...this.notes]
+      : [...this.notes, { line: 0, message: `and ${this.dropped} more lines not read` }];
   }
 }
 

@@ -72,7 +72,14 @@ function readMemoryCell(cell: string | undefined, headerUnit: string | undefined
 export function readTimestamp(text: string): number | null {
   const match = /^\s*(\d{4})[/-](\d{2})[/-](\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*$/.exec(text);
   if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
   const fraction = match[7] === undefined ? 0 : Number(`0.${match[7]}`) * 1000;
   return Date.UTC(year, month - 1, day, hour, minute, second) + fraction;
@@ -198,7 +205,10 @@ export function parseNvidiaSmi(input: string): NvidiaSmiLog {
   if (headerAt >= 0) return parseCsv(lines, headerAt, readCsvHeader(lines[headerAt] ?? '') as CsvHeader, notes);
   const table = parseTables(lines, notes);
   if (table.gpus.length === 0 && !/NVIDIA-SMI/.test(input.slice(0, 4096))) {
-    notes.add(0, 'no CSV header naming memory.used and no nvidia-smi table found: run nvidia-smi with --format=csv (with its header line)');
+    notes.add(
+      0,
+      'no CSV header naming memory.used and no nvidia-smi table found: run nvidia-smi with --format=csv (with its header line)',
+    );
     return { ...table, form: 'csv', unread: notes.list() };
   }
   return table;

@@ -59,7 +59,8 @@ export interface OomParse {
 /** A size as format_size prints it; captures number and unit. */
 const SIZE = String.raw`(\S+)\s+(bytes|KiB|MiB|GiB|TiB|PiB)`;
 
-const size = (match: RegExpExecArray | null, at = 1): number | null => (match ? sizeToBytes(match[at] ?? '', match[at + 1] ?? '') : null);
+const size = (match: RegExpExecArray | null, at = 1): number | null =>
+  match ? sizeToBytes(match[at] ?? '', match[at + 1] ?? '') : null;
 
 /** Whether `text` contains a CUDA out-of-memory message. */
 export function looksLikeOomMessage(text: string): boolean {
@@ -118,7 +119,8 @@ export function parseOomMessage(text: string): OomParse {
     ['reserved by PyTorch', reserved],
   ];
   if (wording === 'current') fields.push(['in use by this process', processInUse]);
-  for (const [name, value] of fields) if (value === null) unread.push({ line: 0, message: `could not read the "${name}" figure` });
+  for (const [name, value] of fields)
+    if (value === null) unread.push({ line: 0, message: `could not read the "${name}" figure` });
   const nonPyTorch = processInUse !== null && reserved !== null ? Math.max(0, processInUse - reserved) : null;
   return {
     message: {
@@ -135,7 +137,8 @@ export function parseOomMessage(text: string): OomParse {
       allowedBytes: allowed,
       nonPyTorchBytes: nonPyTorch,
       otherProcesses,
-      fragmentationShare: reserved !== null && reserved > 0 && reservedUnallocated !== null ? reservedUnallocated / reserved : null,
+      fragmentationShare:
+        reserved !== null && reserved > 0 && reservedUnallocated !== null ? reservedUnallocated / reserved : null,
     },
     unread,
   };

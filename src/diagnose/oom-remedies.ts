@@ -51,13 +51,17 @@ export function rankOomRemedies(oom: OomMessage): OomRemedy[] {
   };
   const reserved = oom.reservedBytes ?? 0;
   const idleCache = oom.reservedUnallocatedBytes ?? 0;
-  if (idleCache > 0 && (idleCache >= LARGE_CACHE_SHARE * reserved || idleCache + free >= tried)) add('expandable-segments', idleCache, LESSON_LINKS.fragmentation);
+  if (idleCache > 0 && (idleCache >= LARGE_CACHE_SHARE * reserved || idleCache + free >= tried))
+    add('expandable-segments', idleCache, LESSON_LINKS.fragmentation);
   const named = oom.otherProcesses.reduce((sum, p) => sum + p.bytes, 0);
   const outside = oom.processInUseBytes === null ? named : Math.max(named, total - free - oom.processInUseBytes);
   if (outside >= OTHER_PROCESS_SHARE * total) add('other-process', outside, LESSON_LINKS.watchTerminal);
-  if (oom.allowedBytes !== null && oom.allowedBytes < total) add('memory-fraction-cap', total - oom.allowedBytes, LESSON_LINKS.toolTriage);
-  if (oom.privatePoolsBytes !== null && oom.privatePoolsBytes > 0) add('private-pools', oom.privatePoolsBytes, LESSON_LINKS.threeNumbers);
-  if (oom.nonPyTorchBytes !== null && oom.nonPyTorchBytes >= NON_PYTORCH_BYTES) add('non-pytorch-memory', oom.nonPyTorchBytes, LESSON_LINKS.threeNumbers);
+  if (oom.allowedBytes !== null && oom.allowedBytes < total)
+    add('memory-fraction-cap', total - oom.allowedBytes, LESSON_LINKS.toolTriage);
+  if (oom.privatePoolsBytes !== null && oom.privatePoolsBytes > 0)
+    add('private-pools', oom.privatePoolsBytes, LESSON_LINKS.threeNumbers);
+  if (oom.nonPyTorchBytes !== null && oom.nonPyTorchBytes >= NON_PYTORCH_BYTES)
+    add('non-pytorch-memory', oom.nonPyTorchBytes, LESSON_LINKS.threeNumbers);
   if (tried >= LARGE_REQUEST_SHARE * total) add('one-large-allocation', tried, LESSON_LINKS.toolSnapshot);
   const allocated = oom.allocatedBytes ?? 0;
   if (allocated > 0) add('reduce-activations', allocated, LESSON_LINKS.checkpointing);

@@ -52,15 +52,59 @@ export const REFUSED_OPCODES: ReadonlyMap<number, string> = new Map([
 
 /** Names of the opcodes this reader takes, for messages (pickletools' names). */
 const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
-  [0x80, 'PROTO'], [0x95, 'FRAME'], [0x2e, 'STOP'], [0x4e, 'NONE'], [0x88, 'NEWTRUE'], [0x89, 'NEWFALSE'],
-  [0x4a, 'BININT'], [0x4b, 'BININT1'], [0x4d, 'BININT2'], [0x49, 'INT'], [0x4c, 'LONG'], [0x8a, 'LONG1'], [0x8b, 'LONG4'],
-  [0x46, 'FLOAT'], [0x47, 'BINFLOAT'], [0x58, 'BINUNICODE'], [0x8c, 'SHORT_BINUNICODE'], [0x8d, 'BINUNICODE8'],
-  [0x54, 'BINSTRING'], [0x55, 'SHORT_BINSTRING'], [0x42, 'BINBYTES'], [0x43, 'SHORT_BINBYTES'], [0x8e, 'BINBYTES8'],
-  [0x96, 'BYTEARRAY8'], [0x5d, 'EMPTY_LIST'], [0x29, 'EMPTY_TUPLE'], [0x7d, 'EMPTY_DICT'], [0x8f, 'EMPTY_SET'],
-  [0x28, 'MARK'], [0x6c, 'LIST'], [0x74, 'TUPLE'], [0x91, 'FROZENSET'], [0x85, 'TUPLE1'], [0x86, 'TUPLE2'], [0x87, 'TUPLE3'],
-  [0x64, 'DICT'], [0x61, 'APPEND'], [0x65, 'APPENDS'], [0x90, 'ADDITEMS'], [0x73, 'SETITEM'], [0x75, 'SETITEMS'],
-  [0x30, 'POP'], [0x31, 'POP_MARK'], [0x32, 'DUP'], [0x70, 'PUT'], [0x71, 'BINPUT'], [0x72, 'LONG_BINPUT'], [0x94, 'MEMOIZE'],
-  [0x67, 'GET'], [0x68, 'BINGET'], [0x6a, 'LONG_BINGET'], [0x97, 'NEXT_BUFFER'], [0x98, 'READONLY_BUFFER'],
+  [0x80, 'PROTO'],
+  [0x95, 'FRAME'],
+  [0x2e, 'STOP'],
+  [0x4e, 'NONE'],
+  [0x88, 'NEWTRUE'],
+  [0x89, 'NEWFALSE'],
+  [0x4a, 'BININT'],
+  [0x4b, 'BININT1'],
+  [0x4d, 'BININT2'],
+  [0x49, 'INT'],
+  [0x4c, 'LONG'],
+  [0x8a, 'LONG1'],
+  [0x8b, 'LONG4'],
+  [0x46, 'FLOAT'],
+  [0x47, 'BINFLOAT'],
+  [0x58, 'BINUNICODE'],
+  [0x8c, 'SHORT_BINUNICODE'],
+  [0x8d, 'BINUNICODE8'],
+  [0x54, 'BINSTRING'],
+  [0x55, 'SHORT_BINSTRING'],
+  [0x42, 'BINBYTES'],
+  [0x43, 'SHORT_BINBYTES'],
+  [0x8e, 'BINBYTES8'],
+  [0x96, 'BYTEARRAY8'],
+  [0x5d, 'EMPTY_LIST'],
+  [0x29, 'EMPTY_TUPLE'],
+  [0x7d, 'EMPTY_DICT'],
+  [0x8f, 'EMPTY_SET'],
+  [0x28, 'MARK'],
+  [0x6c, 'LIST'],
+  [0x74, 'TUPLE'],
+  [0x91, 'FROZENSET'],
+  [0x85, 'TUPLE1'],
+  [0x86, 'TUPLE2'],
+  [0x87, 'TUPLE3'],
+  [0x64, 'DICT'],
+  [0x61, 'APPEND'],
+  [0x65, 'APPENDS'],
+  [0x90, 'ADDITEMS'],
+  [0x73, 'SETITEM'],
+  [0x75, 'SETITEMS'],
+  [0x30, 'POP'],
+  [0x31, 'POP_MARK'],
+  [0x32, 'DUP'],
+  [0x70, 'PUT'],
+  [0x71, 'BINPUT'],
+  [0x72, 'LONG_BINPUT'],
+  [0x94, 'MEMOIZE'],
+  [0x67, 'GET'],
+  [0x68, 'BINGET'],
+  [0x6a, 'LONG_BINGET'],
+  [0x97, 'NEXT_BUFFER'],
+  [0x98, 'READONLY_BUFFER'],
 ]);
 
 const MARK = Symbol('mark');
@@ -104,7 +148,8 @@ class Reader {
 
   run(): PickleValue {
     if (this.bytes.length === 0) this.fail('the file is empty', -1);
-    if (this.bytes[0] !== 0x80) this.fail('not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)', 0);
+    if (this.bytes[0] !== 0x80)
+      this.fail('not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)', 0);
     const every = this.options.progressEveryBytes ?? 4 * 2 ** 20;
     let nextProgress = every;
     // Each opcode consumes at least one byte, so this loop ends within bytes.length iterations.
@@ -134,57 +179,182 @@ class Reader {
         if (protocol < 2 || protocol > 5) this.fail(`unsupported pickle protocol ${protocol} (this reader takes 2 to 5)`);
         return;
       }
-      case 0x95: this.length(8); return; // frame size: only a read-ahead hint
-      case 0x4e: this.push(null); return; // NONE
-      case 0x88: this.push(true); return; // NEWTRUE
-      case 0x89: this.push(false); return; // NEWFALSE
-      case 0x4a: this.push(this.int32()); return;
-      case 0x4b: this.push(this.u8()); return;
-      case 0x4d: this.push(this.uint16()); return;
-      case 0x49: this.push(this.textInt(this.line())); return;
-      case 0x4c: this.push(this.textInt(this.line().replace(/L$/, ''))); return;
-      case 0x8a: this.push(this.littleEndianInt(this.u8())); return;
-      case 0x8b: this.push(this.littleEndianInt(this.length(4, true))); return;
-      case 0x46: this.push(this.textFloat(this.line())); return;
-      case 0x47: this.push(this.float64()); return;
-      case 0x58: this.push(this.text(this.length(4))); return;
-      case 0x8c: this.push(this.text(this.u8())); return;
-      case 0x8d: this.push(this.text(this.length(8))); return;
-      case 0x54: this.push(this.latin1(this.length(4, true))); return;
-      case 0x55: this.push(this.latin1(this.u8())); return;
-      case 0x42: this.push(this.raw(this.length(4))); return;
-      case 0x43: this.push(this.raw(this.u8())); return;
-      case 0x8e: this.push(this.raw(this.length(8))); return;
-      case 0x96: this.push(this.raw(this.length(8))); return;
-      case 0x5d: this.push([]); return; // EMPTY_LIST
-      case 0x29: this.push([]); return; // EMPTY_TUPLE
-      case 0x7d: this.push(new Map()); return; // EMPTY_DICT
-      case 0x8f: this.push([]); return; // EMPTY_SET
-      case 0x28: this.stack.push(MARK); return; // MARK
-      case 0x6c: this.push(this.popMark()); return; // LIST
-      case 0x74: this.push(this.popMark()); return; // TUPLE
-      case 0x91: this.push(this.popMark()); return; // FROZENSET
-      case 0x85: this.push([this.pop()]); return;
-      case 0x86: { const b = this.pop(); this.push([this.pop(), b]); } return;
-      case 0x87: { const c = this.pop(); const b = this.pop(); this.push([this.pop(), b, c]); } return;
-      case 0x64: this.push(this.pairsToMap(new Map(), this.popMark())); return;
-      case 0x61: { const item = this.pop(); this.list().push(item); } return;
-      case 0x65: { const items = this.popMark(); const list = this.list(); for (const item of items) list.push(item); } return;
-      case 0x90: { const items = this.popMark(); const set = this.list(); for (const item of items) set.push(item); } return;
-      case 0x73: { const value = this.pop(); const key = this.pop(); this.dict().set(key, value); } return;
-      case 0x75: { const items = this.popMark(); this.pairsToMap(this.dict(), items); } return;
-      case 0x30: this.popAny(); return;
-      case 0x31: this.popMark(); return;
-      case 0x32: this.push(this.top()); return;
-      case 0x70: this.memo.set(this.textIndex(this.line()), this.top()); return;
-      case 0x71: this.memo.set(this.u8(), this.top()); return;
-      case 0x72: this.memo.set(this.length(4), this.top()); return;
-      case 0x94: this.memo.set(this.memo.size, this.top()); return;
-      case 0x67: this.push(this.recall(this.textIndex(this.line()))); return;
-      case 0x68: this.push(this.recall(this.u8())); return;
-      case 0x6a: this.push(this.recall(this.length(4))); return;
-      case 0x97: this.fail('out-of-band buffers (NEXT_BUFFER) are not supported: a memory snapshot has none');
-      case 0x98: this.fail('out-of-band buffers (READONLY_BUFFER) are not supported: a memory snapshot has none');
+      case 0x95:
+        this.length(8);
+        return; // frame size: only a read-ahead hint
+      case 0x4e:
+        this.push(null);
+        return; // NONE
+      case 0x88:
+        this.push(true);
+        return; // NEWTRUE
+      case 0x89:
+        this.push(false);
+        return; // NEWFALSE
+      case 0x4a:
+        this.push(this.int32());
+        return;
+      case 0x4b:
+        this.push(this.u8());
+        return;
+      case 0x4d:
+        this.push(this.uint16());
+        return;
+      case 0x49:
+        this.push(this.textInt(this.line()));
+        return;
+      case 0x4c:
+        this.push(this.textInt(this.line().replace(/L$/, '')));
+        return;
+      case 0x8a:
+        this.push(this.littleEndianInt(this.u8()));
+        return;
+      case 0x8b:
+        this.push(this.littleEndianInt(this.length(4, true)));
+        return;
+      case 0x46:
+        this.push(this.textFloat(this.line()));
+        return;
+      case 0x47:
+        this.push(this.float64());
+        return;
+      case 0x58:
+        this.push(this.text(this.length(4)));
+        return;
+      case 0x8c:
+        this.push(this.text(this.u8()));
+        return;
+      case 0x8d:
+        this.push(this.text(this.length(8)));
+        return;
+      case 0x54:
+        this.push(this.latin1(this.length(4, true)));
+        return;
+      case 0x55:
+        this.push(this.latin1(this.u8()));
+        return;
+      case 0x42:
+        this.push(this.raw(this.length(4)));
+        return;
+      case 0x43:
+        this.push(this.raw(this.u8()));
+        return;
+      case 0x8e:
+        this.push(this.raw(this.length(8)));
+        return;
+      case 0x96:
+        this.push(this.raw(this.length(8)));
+        return;
+      case 0x5d:
+        this.push([]);
+        return; // EMPTY_LIST
+      case 0x29:
+        this.push([]);
+        return; // EMPTY_TUPLE
+      case 0x7d:
+        this.push(new Map());
+        return; // EMPTY_DICT
+      case 0x8f:
+        this.push([]);
+        return; // EMPTY_SET
+      case 0x28:
+        this.stack.push(MARK);
+        return; // MARK
+      case 0x6c:
+        this.push(this.popMark());
+        return; // LIST
+      case 0x74:
+        this.push(this.popMark());
+        return; // TUPLE
+      case 0x91:
+        this.push(this.popMark());
+        return; // FROZENSET
+      case 0x85:
+        this.push([this.pop()]);
+        return;
+      case 0x86:
+        {
+          const b = this.pop();
+          this.push([this.pop(), b]);
+        }
+        return;
+      case 0x87:
+        {
+          const c = this.pop();
+          const b = this.pop();
+          this.push([this.pop(), b, c]);
+        }
+        return;
+      case 0x64:
+        this.push(this.pairsToMap(new Map(), this.popMark()));
+        return;
+      case 0x61:
+        {
+          const item = this.pop();
+          this.list().push(item);
+        }
+        return;
+      case 0x65:
+        {
+          const items = this.popMark();
+          const list = this.list();
+          for (const item of items) list.push(item);
+        }
+        return;
+      case 0x90:
+        {
+          const items = this.popMark();
+          const set = this.list();
+          for (const item of items) set.push(item);
+        }
+        return;
+      case 0x73:
+        {
+          const value = this.pop();
+          const key = this.pop();
+          this.dict().set(key, value);
+        }
+        return;
+      case 0x75:
+        {
+          const items = this.popMark();
+          this.pairsToMap(this.dict(), items);
+        }
+        return;
+      case 0x30:
+        this.popAny();
+        return;
+      case 0x31:
+        this.popMark();
+        return;
+      case 0x32:
+        this.push(this.top());
+        return;
+      case 0x70:
+        this.memo.set(this.textIndex(this.line()), this.top());
+        return;
+      case 0x71:
+        this.memo.set(this.u8(), this.top());
+        return;
+      case 0x72:
+        this.memo.set(this.length(4), this.top());
+        return;
+      case 0x94:
+        this.memo.set(this.memo.size, this.top());
+        return;
+      case 0x67:
+        this.push(this.recall(this.textIndex(this.line())));
+        return;
+      case 0x68:
+        this.push(this.recall(this.u8()));
+        return;
+      case 0x6a:
+        this.push(this.recall(this.length(4)));
+        return;
+      case 0x97:
+        this.fail('out-of-band buffers (NEXT_BUFFER) are not supported: a memory snapshot has none');
+      case 0x98:
+        this.fail('out-of-band buffers (READONLY_BUFFER) are not supported: a memory snapshot has none');
       default: {
         const refused = REFUSED_OPCODES.get(op);
         if (refused !== undefined) {
@@ -207,11 +377,17 @@ class Reader {
 
   private fail(message: string, offset: number = this.opStart): never {
     const opcode = this.op < 0 ? null : (OPCODE_NAMES.get(this.op) ?? null);
-    throw new PickleFailure({ message: offset >= 0 && opcode !== null ? `${opcode} at byte ${offset}: ${message}` : message, offset, opcode, refused: false });
+    throw new PickleFailure({
+      message: offset >= 0 && opcode !== null ? `${opcode} at byte ${offset}: ${message}` : message,
+      offset,
+      opcode,
+      refused: false,
+    });
   }
 
   private take(count: number): true {
-    if (count > this.bytes.length - this.pos) this.fail(`needs ${count} more bytes but the file ends after ${this.bytes.length - this.pos} (truncated?)`);
+    if (count > this.bytes.length - this.pos)
+      this.fail(`needs ${count} more bytes but the file ends after ${this.bytes.length - this.pos} (truncated?)`);
     this.pos += count;
     return true;
   }
@@ -298,7 +474,7 @@ class Reader {
 
   private textFloat(text: string): number {
     const value = Number(text);
-    if (!/^[\d+\-.eEinfaINF]+$/.test(text) || Number.isNaN(value) && !/nan/i.test(text)) this.fail(`"${text}" is not a float`);
+    if (!/^[\d+\-.eEinfaINF]+$/.test(text) || (Number.isNaN(value) && !/nan/i.test(text))) this.fail(`"${text}" is not a float`);
     return value;
   }
 

@@ -150,7 +150,10 @@ export function analyzeSnapshot(value: PickleValue): SnapshotAnalysis {
   const traces = asList(value.get('device_traces'));
   const devices: DeviceMemory[] = [];
   const oomEvents: SnapshotOom[] = [];
-  const deviceIds = new Set<number>([...segmentsByDevice.keys(), ...traces.map((_, i) => i).filter((i) => asList(traces[i]).length > 0)]);
+  const deviceIds = new Set<number>([
+    ...segmentsByDevice.keys(),
+    ...traces.map((_, i) => i).filter((i) => asList(traces[i]).length > 0),
+  ]);
   for (const device of [...deviceIds].sort((a, b) => a - b)) {
     let badEvents = 0;
     const events: TraceEvent[] = [];
@@ -160,7 +163,13 @@ export function analyzeSnapshot(value: PickleValue): SnapshotAnalysis {
         badEvents += 1;
         continue;
       }
-      events.push({ action, addr: intField(e, 'addr') ?? -1, size: intField(e, 'size') ?? 0, timeUs: intField(e, 'time_us'), source: e });
+      events.push({
+        action,
+        addr: intField(e, 'addr') ?? -1,
+        size: intField(e, 'size') ?? 0,
+        timeUs: intField(e, 'time_us'),
+        source: e,
+      });
     }
     if (badEvents > 0) notes.add(0, `device ${device}: ${badEvents} trace entries without an action were skipped`);
     devices.push(analyzeDevice(device, events, segmentsByDevice.get(device) ?? [], oomEvents));
@@ -180,7 +189,8 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
   for (const e of events) {
     if (e.action === ALLOC) liveInTrace.add(e.addr);
     else if (e.action === FREE) {
-      if (!liveInTrace.delete(e.addr) && !before.has(e.addr)) before.set(e.addr, { address: e.addr, sizeBytes: e.size, frames: readFrames(e.source.get('frames')) });
+      if (!liveInTrace.delete(e.addr) && !before.has(e.addr))
+        before.set(e.addr, { address: e.addr, sizeBytes: e.size, frames: readFrames(e.source.get('frames')) });
     } else if (e.action === 'segment_alloc' || e.action === 'segment_map') segmentDelta += e.size;
     else if (e.action === 'segment_free' || e.action === 'segment_unmap') segmentDelta -= e.size;
   }
@@ -198,11 +208,18 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
       if (state.startsWith('active')) {
         active += size;
         const address = intField(b, 'address');
-        if (address !== null && !liveInTrace.has(address) && !before.has(address)) before.set(address, { address, sizeBytes: size, frames: readFrames(b.get('frames')) });
+        if (address !== null && !liveInTrace.has(address) && !before.has(address))
+          before.set(address, { address, sizeBytes: size, frames: readFrames(b.get('frames')) });
       } else largestFree = Math.max(largestFree, size);
     }
     const type = strField(s, 'segment_type');
-    segmentUses.push({ address: intField(s, 'address') ?? 0, totalBytes: total, activeBytes: active, largestFreeBlockBytes: largestFree, pool: type === 'large' || type === 'small' ? type : 'unknown' });
+    segmentUses.push({
+      address: intField(s, 'address') ?? 0,
+      totalBytes: total,
+      activeBytes: active,
+      largestFreeBlockBytes: largestFree,
+      pool: type === 'large' || type === 'small' ? type : 'unknown',
+    });
     reservedAtEnd += total;
     activeAtEnd += active;
   }
@@ -216,7 +233,9 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
   let peakEvent = -1;
   const firstTime = events.find((e) => e.timeUs !== null)?.timeUs ?? null;
   const bucket = Math.max(1, Math.ceil(events.length / TIMELINE_POINTS));
-  const timeline: TimelinePoint[] = [{ event: 0, ms: firstTime === null ? null : 0, activeBytes: active, reservedBytes: reserved }];
+  const timeline: TimelinePoint[] = [
+    { event: 0, ms: firstTime === null ? null : 0, activeBytes: active, reservedBytes: reserved },
+  ];
   let bucketBest: TimelinePoint | null = null;
   events.forEach((e, i) => {
     if (e.action === ALLOC) {
@@ -231,13 +250,25 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
     } else if (e.action === 'segment_alloc' || e.action === 'segment_map') reserved += e.size;
     else if (e.action === 'segment_free' || e.action === 'segment_unmap') reserved = Math.max(0, reserved - e.size);
     else if (e.action === 'oom') {
-      oomEvents.push({ device, event: i + 1, ms: firstTime === null || e.timeUs === null ? null : (e.timeUs - firstTime) / 1000, requestedBytes: e.size, deviceFreeBytes: intField(e.source, 'device_free') ?? (e.addr >= 0 ? e.addr : null), frames: readFrames(e.source.get('frames')) });
+      oomEvents.push({
+        device,
+        event: i + 1,
+        ms: firstTime === null || e.timeUs === null ? null : (e.timeUs - firstTime) / 1000,
+        requestedBytes: e.size,
+        deviceFreeBytes: intField(e.source, 'device_free') ?? (e.addr >= 0 ? e.addr : null),
+        frames: readFrames(e.source.get('frames')),
+      });
     }
     if (active > peakActive) {
       peakActive = active;
       peakEvent = i;
     }
-    const point = { event: i + 1, ms: firstTime === null || e.timeUs === null ? null : (e.timeUs - firstTime) / 1000, activeBytes: active, reservedBytes: reserved };
+    const point = {
+      event: i + 1,
+      ms: firstTime === null || e.timeUs === null ? null : (e.timeUs - firstTime) / 1000,
+      activeBytes: active,
+      reservedBytes: reserved,
+    };
     if (bucketBest === null || point.activeBytes >= bucketBest.activeBytes) bucketBest = point;
     if ((i + 1) % bucket === 0 || i === events.length - 1) {
       timeline.push(bucketBest);
@@ -281,7 +312,11 @@ export type SnapshotRead = { ok: true; analysis: SnapshotAnalysis } | { ok: fals
 /** The refusal for a file of `sizeBytes` above MAX_SNAPSHOT_BYTES, or null when the size is fine (checked before reading it). */
 export function refuseOversizeSnapshot(sizeBytes: number): SnapshotRead | null {
   if (sizeBytes <= MAX_SNAPSHOT_BYTES) return null;
-  return { ok: false, refused: false, message: `the file is ${(sizeBytes / 2 ** 20).toFixed(0)} MiB; this viewer reads snapshots up to ${MAX_SNAPSHOT_BYTES / 2 ** 20} MiB (record fewer entries with _record_memory_history(max_entries=…))` };
+  return {
+    ok: false,
+    refused: false,
+    message: `the file is ${(sizeBytes / 2 ** 20).toFixed(0)} MiB; this viewer reads snapshots up to ${MAX_SNAPSHOT_BYTES / 2 ** 20} MiB (record fewer entries with _record_memory_history(max_entries=…))`,
+  };
 }
 
 /** Size check, data-only unpickling and analysis of a snapshot file; never throws. */
@@ -290,6 +325,11 @@ export function readSnapshot(bytes: Uint8Array, onProgress?: (bytesRead: number)
   if (oversize) return oversize;
   const result = unpickle(bytes, onProgress ? { onProgress } : {});
   if (!result.ok) return { ok: false, refused: result.error.refused, message: result.error.message };
-  if (!looksLikeSnapshot(result.value)) return { ok: false, refused: false, message: 'the pickle holds no "segments" or "device_traces": it is not a torch.cuda.memory._dump_snapshot() file' };
+  if (!looksLikeSnapshot(result.value))
+    return {
+      ok: false,
+      refused: false,
+      message: 'the pickle holds no "segments" or "device_traces": it is not a torch.cuda.memory._dump_snapshot() file',
+    };
   return { ok: true, analysis: analyzeSnapshot(result.value) };
 }

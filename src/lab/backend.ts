@@ -20,7 +20,12 @@ export interface BackendChoice {
 export async function chooseBackend({ needsF16 }: { needsF16: boolean }): Promise<BackendChoice> {
   if (!('gpu' in navigator) || !navigator.gpu) {
     const fallbackCause = 'This browser has no WebGPU (navigator.gpu is missing)';
-    return { backend: 'wasm', software: false, fallbackCause, reason: `${fallbackCause}, so the model ran on the CPU through WebAssembly.` };
+    return {
+      backend: 'wasm',
+      software: false,
+      fallbackCause,
+      reason: `${fallbackCause}, so the model ran on the CPU through WebAssembly.`,
+    };
   }
   const adapter = await navigator.gpu.requestAdapter().catch(() => null);
   if (!adapter) {
@@ -38,7 +43,12 @@ export async function chooseBackend({ needsF16 }: { needsF16: boolean }): Promis
       reason: `${fallbackCause}, so both variants ran through WebAssembly, which runs the 16-bit model with casts to fp32 compute.`,
     };
   }
-  return { backend: 'webgpu', software, fallbackCause: null, reason: software ? `Ran on WebGPU (${name}, a software adapter: every kernel ran on the CPU).` : `Ran on WebGPU (${name}).` };
+  return {
+    backend: 'webgpu',
+    software,
+    fallbackCause: null,
+    reason: software ? `Ran on WebGPU (${name}, a software adapter: every kernel ran on the CPU).` : `Ran on WebGPU (${name}).`,
+  };
 }
 
 /**

@@ -39,11 +39,18 @@ export interface DeepSpeedZero3Options extends DeepSpeedEstimateOptions {
 
 /** DeepSpeed ZeRO-2 estimate: GPU 2Ψ with offload, else 4Ψ + 16Ψ/N; CPU max(4N, 16)Ψ·1.5 with offload, else 4Ψ·gpus/node·1.5. */
 export function deepspeedZero2Estimate({
-  totalParams, gpusPerNode = 1, nodes = 1, cpuOffload = true, additionalBufferFactor = 1.5,
+  totalParams,
+  gpusPerNode = 1,
+  nodes = 1,
+  cpuOffload = true,
+  additionalBufferFactor = 1.5,
 }: DeepSpeedEstimateOptions): DeepSpeedEstimate {
   const totalGpus = nodes * gpusPerNode;
   if (cpuOffload) {
-    return { gpuBytes: 2 * totalParams, cpuBytes: Math.trunc(totalParams * Math.max(4 * totalGpus, 16) * additionalBufferFactor) };
+    return {
+      gpuBytes: 2 * totalParams,
+      cpuBytes: Math.trunc(totalParams * Math.max(4 * totalGpus, 16) * additionalBufferFactor),
+    };
   }
   return {
     gpuBytes: 4 * totalParams + Math.trunc((16 * totalParams) / totalGpus),
@@ -53,8 +60,14 @@ export function deepspeedZero2Estimate({
 
 /** DeepSpeed ZeRO-3 estimate: the largest layer's 4 bytes/param stay on the GPU; the rest is 18Ψ (or 16Ψ) split across GPUs or held on the host. */
 export function deepspeedZero3Estimate({
-  totalParams, largestLayerParams, gpusPerNode = 1, nodes = 1, cpuOffload = true, cpuOffloadParams = true,
-  zeroInit = true, additionalBufferFactor = 1.5,
+  totalParams,
+  largestLayerParams,
+  gpusPerNode = 1,
+  nodes = 1,
+  cpuOffload = true,
+  cpuOffloadParams = true,
+  zeroInit = true,
+  additionalBufferFactor = 1.5,
 }: DeepSpeedZero3Options): DeepSpeedEstimate {
   const totalGpus = nodes * gpusPerNode;
   const gpusFactor = 1 / nodes;

@@ -108,7 +108,15 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   }
   const bad = best.lines.find((l) => !isByteCount(l.bytes)) ?? (isByteCount(best.perGpu.sumOfParts) ? undefined : best.lines[0]);
   if (bad !== undefined) {
-    return { ok: false, errors: [{ field: largestSizeFlag(options), message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes' }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          field: largestSizeFlag(options),
+          message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes',
+        },
+      ],
+    };
   }
   const gpu = r.gpu;
   const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
@@ -121,11 +129,29 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   return {
     ok: true,
     result: {
-      mode: r.mode, modelId: r.modelId, model: r.model, params, activeParams, trainableParams: best.trainableParams,
-      paramsPerGpu: best.paramsPerGpu, stage: best.stage, lines: best.lines, perGpu: best.perGpu,
-      peakPhase: best.peak.phase, peakMoment: best.peak.moment, timeline: best.timeline, perCpu: { total: sumLines(best.lines, 'cpu') }, perNvme: { total: sumLines(best.lines, 'nvme') },
-      gpu, headroom, fits, spare: room === null ? null : Math.max(0, room), shortfall: room === null ? null : Math.max(0, -room),
-      warnings, stepTime, resolved: r,
+      mode: r.mode,
+      modelId: r.modelId,
+      model: r.model,
+      params,
+      activeParams,
+      trainableParams: best.trainableParams,
+      paramsPerGpu: best.paramsPerGpu,
+      stage: best.stage,
+      lines: best.lines,
+      perGpu: best.perGpu,
+      peakPhase: best.peak.phase,
+      peakMoment: best.peak.moment,
+      timeline: best.timeline,
+      perCpu: { total: sumLines(best.lines, 'cpu') },
+      perNvme: { total: sumLines(best.lines, 'nvme') },
+      gpu,
+      headroom,
+      fits,
+      spare: room === null ? null : Math.max(0, room),
+      shortfall: room === null ? null : Math.max(0, -room),
+      warnings,
+      stepTime,
+      resolved: r,
     },
   };
 }
@@ -156,10 +182,22 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
   const fixed = (bytes: number) => aliveAt(bytes, built.moments);
   const lines = [
     ...built.lines,
-    line('cuda-context', 'overhead', 'gpu', 'CUDA context (per process)', fixed(CUDA_CONTEXT_BYTES),
-      'PyTorch forums (discuss.pytorch.org/t/73021, /t/81330) and CUDA lazy loading; this site takes 500 MiB'),
-    line('cublas-workspace', 'overhead', 'gpu', 'cuBLAS workspace', fixed(cublasWorkspaceBytes(r.gpu)),
-      'PyTorch ATen CUDABlas.cpp (PR #120925): 32 MiB on Hopper+, 4 MiB on ≥24 GiB Ampere, else 1 MiB'),
+    line(
+      'cuda-context',
+      'overhead',
+      'gpu',
+      'CUDA context (per process)',
+      fixed(CUDA_CONTEXT_BYTES),
+      'PyTorch forums (discuss.pytorch.org/t/73021, /t/81330) and CUDA lazy loading; this site takes 500 MiB',
+    ),
+    line(
+      'cublas-workspace',
+      'overhead',
+      'gpu',
+      'cuBLAS workspace',
+      fixed(cublasWorkspaceBytes(r.gpu)),
+      'PyTorch ATen CUDABlas.cpp (PR #120925): 32 MiB on Hopper+, 4 MiB on ≥24 GiB Ampere, else 1 MiB',
+    ),
   ];
   const timeline = evaluateTimeline(lines, built.moments);
   const peak = peakMoment(timeline);
@@ -175,25 +213,53 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
     total: peak.bytes,
     sumOfParts: sumLines(lines, 'gpu'),
   };
-  return { stage, lines, perGpu, timeline, peak, paramsPerGpu: built.stage.params,
-    trainableParams: r.mode === 'train' ? r.lora?.trainableParams ?? params : 0,
-    trainableParamsPerGpu: 'trainable' in built ? built.trainable : 0 };
+  return {
+    stage,
+    lines,
+    perGpu,
+    timeline,
+    peak,
+    paramsPerGpu: built.stage.params,
+    trainableParams: r.mode === 'train' ? (r.lora?.trainableParams ?? params) : 0,
+    trainableParamsPerGpu: 'trainable' in built ? built.trainable : 0,
+  };
 }
 
 function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepTimeEstimate {
   if (r.mode === 'infer') {
     return inferenceTime({
-      gpu, activeParams, promptTokens: Math.min(r.seq, r.tokens), batch: r.microBatch,
-      weightBytes: built.perGpu.weights, kvCacheBytes: built.perGpu.kvCache, tp: r.tp, pp: r.pp,
+      gpu,
+      activeParams,
+      promptTokens: Math.min(r.seq, r.tokens),
+      batch: r.microBatch,
+      weightBytes: built.perGpu.weights,
+      kvCacheBytes: built.perGpu.kvCache,
+      tp: r.tp,
+      pp: r.pp,
     });
   }
   const precision = PRECISION_BYTES[r.precision];
   const transformer = r.model !== null && ARCH_TRAITS[r.model.arch].transformer;
   return trainingStepTime({
-    gpu, activeParams, layers: transformer ? r.model?.layers ?? 0 : 0, hidden: transformer ? r.model?.hidden ?? 0 : 0, seq: r.seq, microBatch: r.microBatch,
-    microBatches: r.gradAccum, dp: r.dp, tp: r.tp, pp: r.pp, zero: r.zero, recompute: r.recompute,
-    stageParams: built.paramsPerGpu, gradientBytes: precision.gradients, weightBytes: precision.weights, offload: r.offload,
-    optimizer: r.optimizer, optimizerImpl: r.optimizerImpl, optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
+    gpu,
+    activeParams,
+    layers: transformer ? (r.model?.layers ?? 0) : 0,
+    hidden: transformer ? (r.model?.hidden ?? 0) : 0,
+    seq: r.seq,
+    microBatch: r.microBatch,
+    microBatches: r.gradAccum,
+    dp: r.dp,
+    tp: r.tp,
+    pp: r.pp,
+    zero: r.zero,
+    recompute: r.recompute,
+    stageParams: built.paramsPerGpu,
+    gradientBytes: precision.gradients,
+    weightBytes: precision.weights,
+    offload: r.offload,
+    optimizer: r.optimizer,
+    optimizerImpl: r.optimizerImpl,
+    optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
     stateBytes: r.optimizer === 'adamw-8bit' ? 1 : r.lora !== null ? 4 : precision.momentBytes,
     frozenBase: r.lora !== null,
   });

@@ -79,7 +79,8 @@ export function parseEstimateFlags(input: RawFlags, { ignoreUnknown = false }: P
       else options[spec.key] = value;
     } else if (spec.kind === 'enum') {
       const values = spec.values ?? [];
-      if (!values.includes(raw)) errors.push({ field: name, message: `invalid ${name}: '${raw}' (expected ${values.join(', ')})` });
+      if (!values.includes(raw))
+        errors.push({ field: name, message: `invalid ${name}: '${raw}' (expected ${values.join(', ')})` });
       else options[spec.key] = spec.key === 'zero' ? Number(raw) : raw;
     } else {
       options[spec.key] = raw.trim();

@@ -16,7 +16,9 @@ export function formatBytes(bytes: number, unit: ByteUnit, digits = 2): string {
 
 /** Format a parameter count with thousands separators, e.g. "6,738,415,616". */
 export function formatCount(count: number): string {
-  return Math.round(count).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return Math.round(count)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** Format seconds for people: "850 ms", "2.41 s", "3.2 min". */

@@ -6,10 +6,23 @@ export { estimateMemory, type EstimateOutcome, type EstimateResult, type PerGpuT
 export type { EstimateOptions, FieldError, Mode } from './options.ts';
 export { MODES } from './options.ts';
 export {
-  FLAG_ALIASES, FLAGS, flagName, flagNamed, flagOf, type FlagAlias, type FlagDefinition, type FlagGroup, type FlagKind,
+  FLAG_ALIASES,
+  FLAGS,
+  flagName,
+  flagNamed,
+  flagOf,
+  type FlagAlias,
+  type FlagDefinition,
+  type FlagGroup,
+  type FlagKind,
 } from './flag-table.ts';
 export {
-  formatEstimateFlags, parseEstimateFlags, parseNumberFlag, type ParseFlagsOptions, type ParseFlagsResult, type RawFlags,
+  formatEstimateFlags,
+  parseEstimateFlags,
+  parseNumberFlag,
+  type ParseFlagsOptions,
+  type ParseFlagsResult,
+  type RawFlags,
 } from './flags.ts';
 export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
 export { formatBytes, formatCount, formatSeconds, type ByteUnit } from './format.ts';
@@ -23,17 +36,38 @@ export { PRECISIONS, PRECISION_BYTES, type Precision } from './precision.ts';
 export { OPTIMIZERS, OPTIMIZER_IMPLS, optimizerBytesPerParam, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 export { FINETUNES, type Finetune } from './finetune.ts';
 export {
-  GRADIENT_LIFETIMES, MOMENTS, type GradientLifetime, type Lifetime, type MomentId, type Phase, type TimelineMoment,
+  GRADIENT_LIFETIMES,
+  MOMENTS,
+  type GradientLifetime,
+  type Lifetime,
+  type MomentId,
+  type Phase,
+  type TimelineMoment,
 } from './timeline.ts';
 export {
-  ATTENTIONS, KERNELS, RECOMPUTES, layerActivationBytes, outsideActivationBytes, planRecompute, defaultMlpSegment,
-  type Attention, type Kernels, type Recompute, type LayerActivationShape, type LayerActivationBytes,
+  ATTENTIONS,
+  KERNELS,
+  RECOMPUTES,
+  layerActivationBytes,
+  outsideActivationBytes,
+  planRecompute,
+  defaultMlpSegment,
+  type Attention,
+  type Kernels,
+  type Recompute,
+  type LayerActivationShape,
+  type LayerActivationBytes,
 } from './activations.ts';
 export { ZERO_STAGES, zeroShards, stageParams, microBatchesInFlight, type ZeroStage } from './parallel.ts';
 export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './offload.ts';
 export { kvCacheBytes, stageWeightBytes } from './inference.ts';
 export {
-  WEIGHT_FORMATS, WEIGHT_FORMAT_SPECS, linearWeightBytes, weightFormatBytes, type WeightFormat, type WeightFormatBytes,
+  WEIGHT_FORMATS,
+  WEIGHT_FORMAT_SPECS,
+  linearWeightBytes,
+  weightFormatBytes,
+  type WeightFormat,
+  type WeightFormatBytes,
 } from './weight-formats.ts';
 export { LORA_TARGETS, loraParams, parseLoraTargets, type LoraPlan, type LoraTarget, type LoraTargets } from './lora.ts';
 export { CUDA_CONTEXT_BYTES, DEFAULT_HEADROOM_PERCENT, cublasWorkspaceBytes } from './overhead.ts';

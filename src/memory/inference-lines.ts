@@ -26,36 +26,78 @@ const MOMENTS: MomentId[] = ['prefill', 'decode'];
  */
 export function inferenceLines(r: ResolvedEstimate): InferenceLines {
   const model = r.model;
-  const total = model === null ? r.paramsOnly ?? 0 : countParams(model).total;
-  const stage = model === null
-    ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp)
-    : stageParams(countParams(model), model.layers, r.tp, r.pp, r.pp > 1 ? 'first' : 'only');
+  const total = model === null ? (r.paramsOnly ?? 0) : countParams(model).total;
+  const stage =
+    model === null
+      ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp)
+      : stageParams(countParams(model), model.layers, r.tp, r.pp, r.pp > 1 ? 'first' : 'only');
   const lines: MemoryLine[] = [
-    line('weights', 'weights', 'gpu', `Weights (${WEIGHT_FORMAT_SPECS[r.weights].label}) × ${formatCount(stage.params)} params`,
-      aliveAt(stageWeightBytes(model, total, stage.params, r.weights), MOMENTS), WEIGHT_FORMAT_SPECS[r.weights].source),
+    line(
+      'weights',
+      'weights',
+      'gpu',
+      `Weights (${WEIGHT_FORMAT_SPECS[r.weights].label}) × ${formatCount(stage.params)} params`,
+      aliveAt(stageWeightBytes(model, total, stage.params, r.weights), MOMENTS),
+      WEIGHT_FORMAT_SPECS[r.weights].source,
+    ),
   ];
   if (model !== null) {
     const traits = ARCH_TRAITS[model.arch];
     const prefill = traits.transformer ? Math.min(r.seq, r.tokens) : 1;
     const cachedAt = (tokens: number) => (model.slidingWindow === null ? tokens : Math.min(tokens, model.slidingWindow));
     const windowNote = cachedAt(r.tokens) < r.tokens ? ` (sliding window ${model.slidingWindow})` : '';
-    const kv = (tokens: number) => traits.transformer ? kvCacheBytes({
-      layers: ceilDiv(model.layers, r.pp), kvHeads: model.kvHeads, headDim: headDim(model), bytesPerElement: kvCacheBytesPerElement(r.weights),
-      batch: r.microBatch, tokens, slidingWindow: model.slidingWindow, tp: r.tp,
-    }) : 0;
-    lines.push(line('kv-cache', 'kvCache', 'gpu',
-      traits.transformer ? `KV cache: ${ceilDiv(model.layers, r.pp)} layers × ${model.kvHeads} kv heads × ${cachedAt(r.tokens)} tokens${windowNote} × batch ${r.microBatch}` : 'KV cache (none: not a transformer)',
-      { prefill: kv(prefill), decode: kv(r.tokens) },
-      'EleutherAI Transformer Math 101: 2 · layers · kv_heads · head_dim · bytes per token; Mistral rolling buffer (arXiv 2310.06825)'));
+    const kv = (tokens: number) =>
+      traits.transformer
+        ? kvCacheBytes({
+            layers: ceilDiv(model.layers, r.pp),
+            kvHeads: model.kvHeads,
+            headDim: headDim(model),
+            bytesPerElement: kvCacheBytesPerElement(r.weights),
+            batch: r.microBatch,
+            tokens,
+            slidingWindow: model.slidingWindow,
+            tp: r.tp,
+          })
+        : 0;
+    lines.push(
+      line(
+        'kv-cache',
+        'kvCache',
+        'gpu',
+        traits.transformer
+          ? `KV cache: ${ceilDiv(model.layers, r.pp)} layers × ${model.kvHeads} kv heads × ${cachedAt(r.tokens)} tokens${windowNote} × batch ${r.microBatch}`
+          : 'KV cache (none: not a transformer)',
+        { prefill: kv(prefill), decode: kv(r.tokens) },
+        'EleutherAI Transformer Math 101: 2 · layers · kv_heads · head_dim · bytes per token; Mistral rolling buffer (arXiv 2310.06825)',
+      ),
+    );
     const e = r.weights === 'fp32' ? 4 : 2;
-    const workingSet = (tokens: number) => inferenceActivationBytes({
-      seq: tokens, batch: r.microBatch, hidden: model.hidden, heads: model.heads, kvHeads: model.kvHeads, ffn: model.ffn,
-      mlp: traits.mlp, transformer: traits.transformer, attention: r.attention, bytesPerElement: e,
-      vocab: model.vocab, logitPositions: 1, tp: r.tp,
-    });
-    lines.push(line('activations-forward', 'activations', 'gpu', `Forward working set (prefill ${prefill} tokens, decode 1 token, × batch ${r.microBatch})`,
-      { prefill: workingSet(prefill), decode: workingSet(1) },
-      'This site’s estimate: one layer’s largest intermediates plus last-token fp32 logits (nothing kept for backward)'));
+    const workingSet = (tokens: number) =>
+      inferenceActivationBytes({
+        seq: tokens,
+        batch: r.microBatch,
+        hidden: model.hidden,
+        heads: model.heads,
+        kvHeads: model.kvHeads,
+        ffn: model.ffn,
+        mlp: traits.mlp,
+        transformer: traits.transformer,
+        attention: r.attention,
+        bytesPerElement: e,
+        vocab: model.vocab,
+        logitPositions: 1,
+        tp: r.tp,
+      });
+    lines.push(
+      line(
+        'activations-forward',
+        'activations',
+        'gpu',
+        `Forward working set (prefill ${prefill} tokens, decode 1 token, × batch ${r.microBatch})`,
+        { prefill: workingSet(prefill), decode: workingSet(1) },
+        'This site’s estimate: one layer’s largest intermediates plus last-token fp32 logits (nothing kept for backward)',
+      ),
+    );
   }
   return { moments: MOMENTS, lines, stage };
 }

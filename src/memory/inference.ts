@@ -14,7 +14,13 @@ export function kvCacheBytesPerElement(format: WeightFormat): number {
  * count for the whole model (weight-formats.ts) in proportion to the GPU's share; for a bare parameter count (no shape
  * to find the Linear layers in) only float formats are allowed and each parameter takes its float size.
  */
-export function stageWeightBytes(model: ModelConfig | null, totalParams: number, stageParams: number, format: WeightFormat, keptBytes?: number): number {
+export function stageWeightBytes(
+  model: ModelConfig | null,
+  totalParams: number,
+  stageParams: number,
+  format: WeightFormat,
+  keptBytes?: number,
+): number {
   if (model === null || totalParams === 0) return stageParams * WEIGHT_FORMAT_SPECS[format].keptBytes;
   const whole = weightFormatBytes(model, format, keptBytes === undefined ? {} : { keptBytes }).bytes;
   return stageParams === totalParams ? whole : Math.ceil((whole * stageParams) / totalParams);
@@ -90,7 +96,8 @@ export function inferenceActivationBytes(shape: InferenceActivationShape): numbe
   const logits = ceilDiv(4 * b * shape.logitPositions * shape.vocab, t);
   if (!shape.transformer) return 2 * e * b * h + logits;
   const kvWidth = (shape.kvHeads / shape.heads) * h;
-  const attention = ceilDiv(e * s * b * (h + 2 * kvWidth + h), t) + (shape.attention === 'sdpa' ? 0 : ceilDiv(e * shape.heads * s * s * b, t));
+  const attention =
+    ceilDiv(e * s * b * (h + 2 * kvWidth + h), t) + (shape.attention === 'sdpa' ? 0 : ceilDiv(e * shape.heads * s * s * b, t));
   const mlpTensors = shape.mlp === 'swiglu' ? 3 : 2;
   const mlp = ceilDiv(e * s * b * shape.ffn * mlpTensors, t);
   return 2 * e * s * b * h + Math.max(attention, mlp) + logits;

@@ -39,8 +39,14 @@ export interface LinearLayer {
 
 /** A layer kind with its shape filled in; `perLayer` copies in each of `layers` repeated layers, or one module outside them (perLayer 0). */
 function layer(
-  module: string, role: LinearRole, projections: readonly Projection[],
-  inFeatures: number, outFeatures: number, perLayer: number, layers: number, bias: boolean,
+  module: string,
+  role: LinearRole,
+  projections: readonly Projection[],
+  inFeatures: number,
+  outFeatures: number,
+  perLayer: number,
+  layers: number,
+  bias: boolean,
 ): LinearLayer {
   return { module, role, projections, inFeatures, outFeatures, perLayer, copies: perLayer === 0 ? 1 : perLayer * layers, bias };
 }
@@ -63,18 +69,19 @@ function llamaLayers(model: ModelConfig): LinearLayer[] {
     layer('model.layers.{i}.self_attn.o_proj', 'block', ['o'], h, h, 1, L, false),
   ];
   // Mixtral names its expert projections w1 (gate), w3 (up), w2 (down) (HF modeling_mixtral.py, MixtralBlockSparseTop2MLP).
-  const mlp = E > 1
-    ? [
-        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w1', 'block', ['gate'], h, f, E, L, false),
-        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w3', 'block', ['up'], h, f, E, L, false),
-        layer('model.layers.{i}.block_sparse_moe.experts.{e}.w2', 'block', ['down'], f, h, E, L, false),
-        layer('model.layers.{i}.block_sparse_moe.gate', 'router', [], h, E, 1, L, false),
-      ]
-    : [
-        layer('model.layers.{i}.mlp.gate_proj', 'block', ['gate'], h, f, 1, L, false),
-        layer('model.layers.{i}.mlp.up_proj', 'block', ['up'], h, f, 1, L, false),
-        layer('model.layers.{i}.mlp.down_proj', 'block', ['down'], f, h, 1, L, false),
-      ];
+  const mlp =
+    E > 1
+      ? [
+          layer('model.layers.{i}.block_sparse_moe.experts.{e}.w1', 'block', ['gate'], h, f, E, L, false),
+          layer('model.layers.{i}.block_sparse_moe.experts.{e}.w3', 'block', ['up'], h, f, E, L, false),
+          layer('model.layers.{i}.block_sparse_moe.experts.{e}.w2', 'block', ['down'], f, h, E, L, false),
+          layer('model.layers.{i}.block_sparse_moe.gate', 'router', [], h, E, 1, L, false),
+        ]
+      : [
+          layer('model.layers.{i}.mlp.gate_proj', 'block', ['gate'], h, f, 1, L, false),
+          layer('model.layers.{i}.mlp.up_proj', 'block', ['up'], h, f, 1, L, false),
+          layer('model.layers.{i}.mlp.down_proj', 'block', ['down'], f, h, 1, L, false),
+        ];
   return [...attention, ...mlp, layer('lm_head', 'head', [], h, model.vocab, 0, L, false)];
 }
 

@@ -26,7 +26,14 @@ export interface MemoryLine {
 }
 
 /** Create a line alive as `live` says; its size is its largest moment. Zero-byte lines are kept so the breakdown's shape is stable. */
-export function line(id: string, category: LineCategory, device: LineDevice, label: string, live: Lifetime, source: string): MemoryLine {
+export function line(
+  id: string,
+  category: LineCategory,
+  device: LineDevice,
+  label: string,
+  live: Lifetime,
+  source: string,
+): MemoryLine {
   let bytes = 0;
   for (const alive of Object.values(live)) if (alive !== undefined && alive > bytes) bytes = alive;
   return { id, category, device, label, bytes, live, source };

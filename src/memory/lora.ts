@@ -82,11 +82,20 @@ export function parseLoraTargets(text: string): LoraTargetsParse {
   const value = text.trim().toLowerCase();
   if (value === 'all-linear') return { ok: true, targets: 'all-linear' };
   if (value === 'attention') return { ok: true, targets: ATTENTION_TARGETS };
-  const words = value.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  const words = value
+    .split(',')
+    .map((word) => word.trim())
+    .filter((word) => word !== '');
   const unknown = words.filter((word) => !(LORA_TARGETS as readonly string[]).includes(word));
   if (words.length === 0 || unknown.length > 0) {
     const found = words.length === 0 ? 'an empty list' : `"${unknown.join(', ')}"`;
-    return { ok: false, error: { field: 'lora-targets', message: `expected ${LORA_TARGET_PRESETS.join(', ')} or a comma list of ${LORA_TARGETS.join(',')}; got ${found}` } };
+    return {
+      ok: false,
+      error: {
+        field: 'lora-targets',
+        message: `expected ${LORA_TARGET_PRESETS.join(', ')} or a comma list of ${LORA_TARGETS.join(',')}; got ${found}`,
+      },
+    };
   }
   return { ok: true, targets: LORA_TARGETS.filter((target) => words.includes(target)) };
 }
@@ -115,7 +124,10 @@ function listedModules(model: ModelConfig, targets: readonly LoraTarget[]): { mo
     if (chosen.length === 0) continue;
     if (chosen.length < linear.projections.length) {
       // GPT-2's c_attn computes q, k and v in one Conv1D: PEFT can only adapt the whole module.
-      errors.push({ field: 'lora-targets', message: `${model.arch} fuses ${linear.projections.join(', ')} into one module (${linear.module}); target all of them or none` });
+      errors.push({
+        field: 'lora-targets',
+        message: `${model.arch} fuses ${linear.projections.join(', ')} into one module (${linear.module}); target all of them or none`,
+      });
       continue;
     }
     modules.push(linear);
@@ -130,9 +142,13 @@ function listedModules(model: ModelConfig, targets: readonly LoraTarget[]): { mo
  */
 export function loraParams(model: ModelConfig, rank: number, targets: LoraTargets): LoraOutcome {
   const errors: FieldError[] = [];
-  if (!Number.isSafeInteger(rank) || rank < 1) errors.push({ field: 'lora-rank', message: `expected a whole number ≥ 1; got ${rank}` });
+  if (!Number.isSafeInteger(rank) || rank < 1)
+    errors.push({ field: 'lora-rank', message: `expected a whole number ≥ 1; got ${rank}` });
   if (model.arch === 'mlp') {
-    errors.push({ field: 'lora-targets', message: 'LoRA adapts transformer projections (q,k,v,o,gate,up,down); the plain MLP has none — use full fine-tuning' });
+    errors.push({
+      field: 'lora-targets',
+      message: 'LoRA adapts transformer projections (q,k,v,o,gate,up,down); the plain MLP has none — use full fine-tuning',
+    });
     return { ok: false, errors };
   }
   const resolved = targets === 'all-linear' ? { modules: allLinearModules(model), errors: [] } : listedModules(model, targets);

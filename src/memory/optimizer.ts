@@ -8,7 +8,7 @@ export type OptimizerKind = 'sgd' | 'sgd-momentum' | 'adamw' | 'adamw-8bit';
 export const OPTIMIZERS: readonly OptimizerKind[] = ['sgd', 'sgd-momentum', 'adamw', 'adamw-8bit'];
 
 /** Number of moment tensors each optimizer keeps per parameter. */
-const MOMENTS: Readonly<Record<OptimizerKind, number>> = { 'sgd': 0, 'sgd-momentum': 1, 'adamw': 2, 'adamw-8bit': 2 };
+const MOMENTS: Readonly<Record<OptimizerKind, number>> = { sgd: 0, 'sgd-momentum': 1, adamw: 2, 'adamw-8bit': 2 };
 
 /** Bytes per parameter the optimizer's states take, split into master weights and moments. */
 export interface OptimizerBytes {

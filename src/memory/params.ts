@@ -76,8 +76,17 @@ export function countParams(model: ModelConfig): ParamCounts {
     const inputLayer = model.inputs === undefined ? 0 : model.inputs * h + h;
     const total = inputLayer + perLayer * L + head;
     return {
-      embeddings: inputLayer, tokenEmbedding: 0, perLayer, perLayerTensorParallel: perLayer, layers: perLayer * L,
-      finalNorm: 0, head, pooler: 0, total, active: total, largestModule: Math.max(inputLayer, perLayer, head),
+      embeddings: inputLayer,
+      tokenEmbedding: 0,
+      perLayer,
+      perLayerTensorParallel: perLayer,
+      layers: perLayer * L,
+      finalNorm: 0,
+      head,
+      pooler: 0,
+      total,
+      active: total,
+      largestModule: Math.max(inputLayer, perLayer, head),
     };
   }
   const biases = ARCH_TRAITS[model.arch].biases;
@@ -100,8 +109,16 @@ export function countParams(model: ModelConfig): ParamCounts {
   // HF GPT-2/BERT fuse Q, K, V into one module; Llama keeps q_proj separate (the largest of the three).
   const qkvModule = model.arch === 'llama' ? h * h : h * (h + 2 * kvWidth(model)) + (biases ? h + 2 * kvWidth(model) : 0);
   return {
-    embeddings, tokenEmbedding, perLayer, perLayerTensorParallel, layers: perLayer * L,
-    finalNorm, head, pooler, total, active: perLayerActive * L + outside,
+    embeddings,
+    tokenEmbedding,
+    perLayer,
+    perLayerTensorParallel,
+    layers: perLayer * L,
+    finalNorm,
+    head,
+    pooler,
+    total,
+    active: perLayerActive * L + outside,
     largestModule: Math.max(tokenEmbedding, head, qkvModule, mlp.largest, pooler),
   };
 }

@@ -30,12 +30,12 @@ export interface PrecisionBytes {
  * bf16: everything 16-bit, moments included (pure-bf16 training).
  */
 export const PRECISION_BYTES: Readonly<Record<Precision, PrecisionBytes>> = {
-  'fp32': { weights: 4, castWeights: 0, gradients: 4, masterWeights: false, momentBytes: 4, activation: 4 },
+  fp32: { weights: 4, castWeights: 0, gradients: 4, masterWeights: false, momentBytes: 4, activation: 4 },
   'amp-fp16': { weights: 4, castWeights: 2, gradients: 4, masterWeights: false, momentBytes: 4, activation: 2 },
   'amp-bf16': { weights: 4, castWeights: 2, gradients: 4, masterWeights: false, momentBytes: 4, activation: 2 },
   'mixed-fp16': { weights: 2, castWeights: 0, gradients: 2, masterWeights: true, momentBytes: 4, activation: 2 },
   'mixed-bf16': { weights: 2, castWeights: 0, gradients: 2, masterWeights: true, momentBytes: 4, activation: 2 },
-  'bf16': { weights: 2, castWeights: 0, gradients: 2, masterWeights: false, momentBytes: 2, activation: 2 },
+  bf16: { weights: 2, castWeights: 0, gradients: 2, masterWeights: false, momentBytes: 2, activation: 2 },
 };
 
 /**

@@ -22,8 +22,10 @@ export const SOURCE_CHOICES: readonly SourceChoice[] = [
   {
     id: 'bytes-per-param',
     topic: 'Bytes per parameter for mixed-precision Adam',
-    choice: 'mixed-fp16/mixed-bf16: 16 bytes (2 weights + 2 gradients + 12 optimizer); amp-fp16/amp-bf16: 18 bytes (4 + 2 autocast copy + 4 + 8)',
-    alternatives: 'ZeRO paper 16 (arXiv 1910.02054 §3.1); HF "Model training anatomy" 18 (fp32 + fp16 weights, fp32 gradients); Megatron-LM distributed-optimizer docs 20 for fp16 with fp32 main gradients (2 + 2 + 4 + 12)',
+    choice:
+      'mixed-fp16/mixed-bf16: 16 bytes (2 weights + 2 gradients + 12 optimizer); amp-fp16/amp-bf16: 18 bytes (4 + 2 autocast copy + 4 + 8)',
+    alternatives:
+      'ZeRO paper 16 (arXiv 1910.02054 §3.1); HF "Model training anatomy" 18 (fp32 + fp16 weights, fp32 gradients); Megatron-LM distributed-optimizer docs 20 for fp16 with fp32 main gradients (2 + 2 + 4 + 12)',
     note: 'The number depends on which copies a framework keeps: Megatron/DeepSpeed keep 16-bit weights plus an fp32 master, PyTorch autocast keeps fp32 weights and casts 16-bit copies on the fly.',
   },
   {
@@ -37,7 +39,8 @@ export const SOURCE_CHOICES: readonly SourceChoice[] = [
     id: 'autocast-activations',
     topic: 'Activation dtype under autocast',
     choice: 'amp-* stores every activation in 16 bits',
-    alternatives: 'PyTorch autocast runs LayerNorm and softmax in fp32 (torch.amp op lists), so some saved tensors are 32-bit in practice',
+    alternatives:
+      'PyTorch autocast runs LayerNorm and softmax in fp32 (torch.amp op lists), so some saved tensors are 32-bit in practice',
     note: 'We follow Korthikanti et al.’s 16-bit accounting; real AMP runs can store somewhat more.',
   },
   {
@@ -65,14 +68,16 @@ export const SOURCE_CHOICES: readonly SourceChoice[] = [
     id: 'mlp-checkpoint-count',
     topic: 'Plain-MLP checkpoint segments',
     choice: 'ceil(L/k) + k tensors (site demo convention), k = round(√L)',
-    alternatives: 'Counting the recomputed segment’s first input once gives ceil(L/k) + k − 1 (Chen et al. 2016, arXiv 1604.06174)',
+    alternatives:
+      'Counting the recomputed segment’s first input once gives ceil(L/k) + k − 1 (Chen et al. 2016, arXiv 1604.06174)',
     note: 'The demo graphs follow the ceil(L/k) + k convention; for transformers we subtract the shared input, so full recompute never exceeds no recompute.',
   },
   {
     id: 'outside-layers',
     topic: 'Activations outside the layers',
     choice: 'embedding dropout mask (1 byte) and embedding-norm input, final-norm and head inputs, fp32 logits 4·s·b·V',
-    alternatives: 'Korthikanti et al. §4.3 give 4sbh/t·(1 + v/h) for the output side; HF models can also keep 16-bit logits and an fp32 copy',
+    alternatives:
+      'Korthikanti et al. §4.3 give 4sbh/t·(1 + v/h) for the output side; HF models can also keep 16-bit logits and an fp32 copy',
     note: 'The fp32 logits dominate for large vocabularies (Llama 3: 128k); they are shown as their own line.',
   },
   {
@@ -86,49 +91,62 @@ export const SOURCE_CHOICES: readonly SourceChoice[] = [
     id: 'quantised-weights',
     topic: 'int8 / int4 weights',
     choice: 'exactly 8 or 4 bits per weight for every parameter; KV cache stays 16-bit',
-    alternatives: 'GPTQ/AWQ add an fp16 scale (and zero-point) per group of 128 weights (≈ 0.25 bits/weight) and often keep embeddings and the head in 16-bit',
+    alternatives:
+      'GPTQ/AWQ add an fp16 scale (and zero-point) per group of 128 weights (≈ 0.25 bits/weight) and often keep embeddings and the head in 16-bit',
     note: 'Real quantised checkpoints are a few percent larger than this estimate.',
   },
   {
     id: 'weight-format-bytes',
     topic: 'Bytes of a quantized checkpoint (weight-formats.ts)',
-    choice: 'tensor bytes as bitsandbytes, AutoGPTQ and AutoAWQ allocate them: packed weights, scales, zeros, g_idx and per-tensor code tables; GPTQ stores a bias only where the model has one',
-    alternatives: 'the CUDA caching allocator rounds every tensor up to 512 bytes (a few hundred KiB over a whole model); AutoGPTQ before PR #602 (March 2024) wrote a zero fp16 bias for every quantized Linear, 2 bytes per output feature',
+    choice:
+      'tensor bytes as bitsandbytes, AutoGPTQ and AutoAWQ allocate them: packed weights, scales, zeros, g_idx and per-tensor code tables; GPTQ stores a bias only where the model has one',
+    alternatives:
+      'the CUDA caching allocator rounds every tensor up to 512 bytes (a few hundred KiB over a whole model); AutoGPTQ before PR #602 (March 2024) wrote a zero fp16 bias for every quantized Linear, 2 bytes per output feature',
     note: 'Our count equals a published AWQ Llama 3 70B safetensors index to the byte; older GPTQ files are up to 0.1 % larger because of the zero biases.',
   },
   {
     id: 'moe-linear-layout',
     topic: 'Mixtral experts: one Linear each, or one 3-D tensor',
-    choice: 'Transformers 4.x layout: every expert’s w1, w3, w2 and the router are nn.Linear, so bitsandbytes quantizes them and PEFT’s all-linear adapts them',
-    alternatives: 'Transformers 5 stores the experts as 3-D MixtralExperts.gate_up_proj / down_proj parameters: its bitsandbytes integration converts only exact nn.Linear/Conv1D modules, and PEFT 0.21 all-linear adapts the experts through target_parameters (r=16: 359,665,664 trainable instead of 242,225,152, measured by tools/peft-counts)',
+    choice:
+      'Transformers 4.x layout: every expert’s w1, w3, w2 and the router are nn.Linear, so bitsandbytes quantizes them and PEFT’s all-linear adapts them',
+    alternatives:
+      'Transformers 5 stores the experts as 3-D MixtralExperts.gate_up_proj / down_proj parameters: its bitsandbytes integration converts only exact nn.Linear/Conv1D modules, and PEFT 0.21 all-linear adapts the experts through target_parameters (r=16: 359,665,664 trainable instead of 242,225,152, measured by tools/peft-counts)',
     note: 'GPTQ/AWQ checkpoints and the published PEFT printouts use the 4.x layout; on Transformers 5 check which modules your quantizer and LoRA config really touch.',
   },
   {
     id: 'lora-adapter-dtype',
     topic: 'LoRA adapter, gradient and optimizer-state dtype',
-    choice: 'fp32 adapters (4 bytes), fp32 gradients (4) and two fp32 AdamW moments (8): 16 bytes per trainable parameter, as PEFT’s get_peft_model(autocast_adapter_dtype=True) default gives',
-    alternatives: 'autocast_adapter_dtype=False keeps adapters in the base dtype (bf16: 2 + 2 + 8 with fp32 moments); the QLoRA reference script (artidoro/qlora qlora.py, --bf16) casts every LoraLayer to bf16 after get_peft_model',
+    choice:
+      'fp32 adapters (4 bytes), fp32 gradients (4) and two fp32 AdamW moments (8): 16 bytes per trainable parameter, as PEFT’s get_peft_model(autocast_adapter_dtype=True) default gives',
+    alternatives:
+      'autocast_adapter_dtype=False keeps adapters in the base dtype (bf16: 2 + 2 + 8 with fp32 moments); the QLoRA reference script (artidoro/qlora qlora.py, --bf16) casts every LoraLayer to bf16 after get_peft_model',
     note: 'Adapters are under 1 % of the parameters, so the choice moves the total by tens of MiB, not GiB.',
   },
   {
     id: 'kbit-upcast',
     topic: 'QLoRA: the non-quantized parameters',
-    choice: 'fp32 (4 bytes) after peft.prepare_model_for_kbit_training, which casts every fp16/bf16 parameter that is not Params4bit (embeddings, LM head, norms) and turns on gradient checkpointing',
-    alternatives: 'the QLoRA reference script (artidoro/qlora qlora.py, --bf16) casts embed_tokens and lm_head back to bf16 and keeps only norms in fp32; scripts that skip prepare_model_for_kbit_training keep the load dtype (float16 when none is given)',
+    choice:
+      'fp32 (4 bytes) after peft.prepare_model_for_kbit_training, which casts every fp16/bf16 parameter that is not Params4bit (embeddings, LM head, norms) and turns on gradient checkpointing',
+    alternatives:
+      'the QLoRA reference script (artidoro/qlora qlora.py, --bf16) casts embed_tokens and lm_head back to bf16 and keeps only norms in fp32; scripts that skip prepare_model_for_kbit_training keep the load dtype (float16 when none is given)',
     note: 'For Llama 3 8B the embedding and head are 1.05 B parameters: the upcast adds about 2 GiB to a 5.3 GiB NF4 model.',
   },
   {
     id: 'offload-buffers',
     topic: 'Offload: host buffers',
-    choice: 'host holds exactly the offloaded states (DeepSpeed’s 16 or 18 bytes per parameter, divided across data-parallel ranks), no buffer factor',
-    alternatives: 'DeepSpeed’s estimators multiply host memory by additional_buffer_factor = 1.5; pinned staging buffers and gradient buckets are extra',
+    choice:
+      'host holds exactly the offloaded states (DeepSpeed’s 16 or 18 bytes per parameter, divided across data-parallel ranks), no buffer factor',
+    alternatives:
+      'DeepSpeed’s estimators multiply host memory by additional_buffer_factor = 1.5; pinned staging buffers and gradient buckets are extra',
     note: 'We show the states; budget the 1.5× DeepSpeed suggests when sizing host RAM.',
   },
   {
     id: 'zero3-working-set',
     topic: 'ZeRO-3 gathered parameters',
-    choice: 'one gathered unit, max(one layer, largest module), of 16-bit weights beyond the GPU’s own shard; its full-size gradient is transient in every stage and not counted',
-    alternatives: 'DeepSpeed’s estimator counts 4 bytes (weights + gradients) × the largest module; FSDP gathers a whole wrapped block and prefetches the next',
+    choice:
+      'one gathered unit, max(one layer, largest module), of 16-bit weights beyond the GPU’s own shard; its full-size gradient is transient in every stage and not counted',
+    alternatives:
+      'DeepSpeed’s estimator counts 4 bytes (weights + gradients) × the largest module; FSDP gathers a whole wrapped block and prefetches the next',
     note: 'A prefetching FSDP run holds about two blocks; we show one, so a higher ZeRO stage never costs more per GPU.',
   },
   {
@@ -148,7 +166,8 @@ export const SOURCE_CHOICES: readonly SourceChoice[] = [
   {
     id: 'pipeline-stage',
     topic: 'Pipeline parallel per-GPU figure',
-    choice: 'the larger of the first stage (embedding, min(p, m) micro-batches in flight) and the last stage (head, logits, one micro-batch)',
+    choice:
+      'the larger of the first stage (embedding, min(p, m) micro-batches in flight) and the last stage (head, logits, one micro-batch)',
     alternatives: 'Korthikanti et al. §4.2.3 report the first stage only',
     note: 'With a large vocabulary the last stage can be the one that runs out of memory.',
   },

@@ -94,9 +94,9 @@ const KERNEL_LAUNCH_SECONDS = 5e-6;
  * per tensor. SGD with momentum: about 5. PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused.
  */
 const ACCESSES: Readonly<Record<OptimizerKind, Readonly<Record<OptimizerImpl, number>>>> = {
-  'sgd': { fused: 3, foreach: 3, 'for-loop': 3 },
+  sgd: { fused: 3, foreach: 3, 'for-loop': 3 },
   'sgd-momentum': { fused: 5, foreach: 6, 'for-loop': 6 },
-  'adamw': { fused: 7, foreach: 20, 'for-loop': 20 },
+  adamw: { fused: 7, foreach: 20, 'for-loop': 20 },
   'adamw-8bit': { fused: 7, foreach: 7, 'for-loop': 7 },
 };
 
@@ -152,15 +152,41 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
       seconds: compute,
       source: 'Kaplan et al. 2020 (arXiv 2001.08361) Table 1: 6N + 6·L·s·h FLOPs/token (4N + 4·L·s·h with a frozen base)',
     },
-    { id: 'recompute', label: `Recomputation (${input.recompute})`, seconds: recompute, source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward' },
-    { id: 'bubble', label: 'Pipeline bubble (p−1)/m', seconds: bubble, source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1' },
-    { id: 'offload', label: `Offload transfers over ${gpu.hostLink}`, seconds: offload, source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up' },
-    { id: 'data-parallel', label: `Data-parallel gradient traffic over ${gpu.peerLink}`, seconds: dataParallel, source: 'Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)' },
+    {
+      id: 'recompute',
+      label: `Recomputation (${input.recompute})`,
+      seconds: recompute,
+      source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward',
+    },
+    {
+      id: 'bubble',
+      label: 'Pipeline bubble (p−1)/m',
+      seconds: bubble,
+      source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1',
+    },
+    {
+      id: 'offload',
+      label: `Offload transfers over ${gpu.hostLink}`,
+      seconds: offload,
+      source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up',
+    },
+    {
+      id: 'data-parallel',
+      label: `Data-parallel gradient traffic over ${gpu.peerLink}`,
+      seconds: dataParallel,
+      source: 'Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)',
+    },
     {
       id: 'optimizer',
-      label: input.offload === 'none' ? `Optimizer step (${input.optimizer}, ${input.optimizerImpl}), memory-bound` : `Optimizer step on the host (CPU Adam)`,
+      label:
+        input.offload === 'none'
+          ? `Optimizer step (${input.optimizer}, ${input.optimizerImpl}), memory-bound`
+          : `Optimizer step on the host (CPU Adam)`,
       seconds: optimizer,
-      source: input.offload === 'none' ? 'PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused; bytes / HBM bandwidth' : 'ZeRO-Offload (arXiv 2101.06840 §4.2): CPU-Adam is memory-bound',
+      source:
+        input.offload === 'none'
+          ? 'PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused; bytes / HBM bandwidth'
+          : 'ZeRO-Offload (arXiv 2101.06840 §4.2): CPU-Adam is memory-bound',
     },
   ];
   return {
@@ -203,16 +229,31 @@ export interface InferenceTimeInput {
  */
 export function inferenceTime(input: InferenceTimeInput): StepTimeEstimate {
   const { gpu } = input;
-  const prefill = (2 * input.activeParams * input.promptTokens * input.batch) / (gpu.tensorTflops16 * teraflops * ASSUMED_MFU * input.tp * input.pp);
+  const prefill =
+    (2 * input.activeParams * input.promptTokens * input.batch) /
+    (gpu.tensorTflops16 * teraflops * ASSUMED_MFU * input.tp * input.pp);
   const decode = (input.weightBytes + input.kvCacheBytes) / gpu.memoryBandwidthBytesPerSecond;
   const lines: StepTimeLine[] = [
-    { id: 'prefill', label: 'Prefill of the prompt', seconds: prefill, source: 'Kaplan et al. 2020 (arXiv 2001.08361): 2N FLOPs per token' },
-    { id: 'decode-token', label: 'Each decoded token (memory-bound)', seconds: decode, source: 'EleutherAI Transformer Math 101: bytes read / memory bandwidth' },
+    {
+      id: 'prefill',
+      label: 'Prefill of the prompt',
+      seconds: prefill,
+      source: 'Kaplan et al. 2020 (arXiv 2001.08361): 2N FLOPs per token',
+    },
+    {
+      id: 'decode-token',
+      label: 'Each decoded token (memory-bound)',
+      seconds: decode,
+      source: 'EleutherAI Transformer Math 101: bytes read / memory bandwidth',
+    },
   ];
   return {
     estimate: true,
     lines,
     totalSeconds: prefill + decode,
-    assumptions: [`${Math.round(ASSUMED_MFU * 100)} % of dense peak for prefill`, `decode at the full ${gpu.memoryBandwidthBytesPerSecond / 1e9} GB/s memory bandwidth`],
+    assumptions: [
+      `${Math.round(ASSUMED_MFU * 100)} % of dense peak for prefill`,
+      `decode at the full ${gpu.memoryBandwidthBytesPerSecond / 1e9} GB/s memory bandwidth`,
+    ],
   };
 }

@@ -9,25 +9,25 @@ export type Phase = 'forward' | 'backward' | 'optimizer' | 'prefill' | 'decode';
 
 /** The moments the engine evaluates. */
 export type MomentId =
-  | 'forward'
-  | 'forward-accumulating'
-  | 'backward-start'
-  | 'backward-top'
-  | 'backward-end'
-  | 'optimizer'
-  | 'prefill'
-  | 'decode';
+  'forward' | 'forward-accumulating' | 'backward-start' | 'backward-top' | 'backward-end' | 'optimizer' | 'prefill' | 'decode';
 
 /** Phase and plain-words label of each moment. */
 export const MOMENTS: Readonly<Record<MomentId, { phase: Phase; label: string }>> = {
-  'forward': { phase: 'forward', label: 'end of forward: the loss is computed' },
+  forward: { phase: 'forward', label: 'end of forward: the loss is computed' },
   'forward-accumulating': { phase: 'forward', label: 'a later micro-batch’s forward, gradients alive' },
-  'backward-start': { phase: 'backward', label: 'start of backward: the loss gradient, every activation still kept (with accumulation, earlier micro-batches’ gradients too)' },
-  'backward-top': { phase: 'backward', label: 'backward through the last layer: its activations in use (or rebuilt), their gradients in flight' },
+  'backward-start': {
+    phase: 'backward',
+    label:
+      'start of backward: the loss gradient, every activation still kept (with accumulation, earlier micro-batches’ gradients too)',
+  },
+  'backward-top': {
+    phase: 'backward',
+    label: 'backward through the last layer: its activations in use (or rebuilt), their gradients in flight',
+  },
   'backward-end': { phase: 'backward', label: 'end of backward: every gradient, activations freed' },
-  'optimizer': { phase: 'optimizer', label: 'optimizer step' },
-  'prefill': { phase: 'prefill', label: 'prefill: the prompt in one forward pass' },
-  'decode': { phase: 'decode', label: 'decode: one token per step, the KV cache full' },
+  optimizer: { phase: 'optimizer', label: 'optimizer step' },
+  prefill: { phase: 'prefill', label: 'prefill: the prompt in one forward pass' },
+  decode: { phase: 'decode', label: 'decode: one token per step, the KV cache full' },
 };
 
 /** Bytes a line holds at each moment; a moment it does not name holds 0. */
@@ -61,7 +61,14 @@ export interface TimelineMoment {
 export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly MomentId[]): TimelineMoment[] {
   const gpuLines = lines.filter((l) => l.device === 'gpu');
   return moments.map((moment) => {
-    const byCategory: Record<LineCategory, number> = { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 };
+    const byCategory: Record<LineCategory, number> = {
+      weights: 0,
+      gradients: 0,
+      optimizer: 0,
+      activations: 0,
+      kvCache: 0,
+      overhead: 0,
+    };
     let bytes = 0;
     for (const l of gpuLines) {
       const alive = l.live[moment] ?? 0;

@@ -1,10 +1,20 @@
 /** Breakdown lines for one GPU of a training step (one pipeline stage), each with its lifetime in the step. */
 import {
-  defaultMlpSegment, layerActivationBytes, mlpLayerActivationBytes, outsideActivationBytes, planRecompute,
+  defaultMlpSegment,
+  layerActivationBytes,
+  mlpLayerActivationBytes,
+  outsideActivationBytes,
+  planRecompute,
   type LayerActivationBytes,
 } from './activations.ts';
 import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
-import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraRankElementsPerToken, type LoraPlan } from './lora.ts';
+import {
+  KBIT_TRAINING_KEPT_BYTES,
+  LORA_GRADIENT_BYTES,
+  LORA_PARAM_BYTES,
+  loraRankElementsPerToken,
+  type LoraPlan,
+} from './lora.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
@@ -12,7 +22,14 @@ import { lossTransientBytes } from './loss.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
 import { optimizerBytesPerParam, optimizerStepTemporaryBytes } from './optimizer.ts';
-import { microBatchesInFlight, stageParams, stageParamsFromTotal, zeroShards, type PipelineStage, type StageParams } from './parallel.ts';
+import {
+  microBatchesInFlight,
+  stageParams,
+  stageParamsFromTotal,
+  zeroShards,
+  type PipelineStage,
+  type StageParams,
+} from './parallel.ts';
 import { countParams, type ParamCounts } from './params.ts';
 import { PRECISION_BYTES, residualBytes } from './precision.ts';
 import { aliveAt, type Lifetime, type MomentId } from './timeline.ts';
@@ -37,7 +54,14 @@ const bitsLabel = (bytes: number) => (bytes === 4 ? 'fp32' : bytes === 2 ? '16-b
 
 /** The moments of a training step: a later micro-batch's forward only exists with accumulation. */
 export function trainingMoments(r: ResolvedEstimate): MomentId[] {
-  return ['forward', ...(r.gradAccum > 1 ? ['forward-accumulating' as const] : []), 'backward-start', 'backward-top', 'backward-end', 'optimizer'];
+  return [
+    'forward',
+    ...(r.gradAccum > 1 ? ['forward-accumulating' as const] : []),
+    'backward-start',
+    'backward-top',
+    'backward-end',
+    'optimizer',
+  ];
 }
 
 /** The forward moments (the first micro-batch's and, with accumulation, a later one's). */
@@ -53,10 +77,14 @@ const UNTIL_BACKWARD: readonly MomentId[] = [...FORWARD, 'backward-start'];
 export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageLines {
   const moments = trainingMoments(r);
   const counts = r.model === null ? null : countParams(r.model);
-  const sp = counts === null || r.model === null ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp) : stageParams(counts, r.model.layers, r.tp, r.pp, stage);
-  const lines = r.lora !== null && r.model !== null && counts !== null
-    ? adapterStateLines(r, r.model, r.lora, sp, counts, moments)
-    : modelStateLines(r, sp, stage, counts, moments);
+  const sp =
+    counts === null || r.model === null
+      ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp)
+      : stageParams(counts, r.model.layers, r.tp, r.pp, stage);
+  const lines =
+    r.lora !== null && r.model !== null && counts !== null
+      ? adapterStateLines(r, r.model, r.lora, sp, counts, moments)
+      : modelStateLines(r, sp, stage, counts, moments);
   let activationsPerLayer = 0;
   if (r.model !== null) {
     const activations = activationLines(r, r.model, sp, stage, moments);
@@ -78,7 +106,14 @@ function loraShare(plan: LoraPlan, sp: StageParams, counts: ParamCounts): number
  * `prepare_model_for_kbit_training`), fp32 adapters with fp32 gradients and AdamW states (PEFT defaults, lora.ts),
  * and for QLoRA one layer's weight dequantized to 16 bits at a time in forward and backward.
  */
-function adapterStateLines(r: ResolvedEstimate, model: ModelConfig, plan: LoraPlan, sp: StageParams, counts: ParamCounts, moments: readonly MomentId[]): MemoryLine[] {
+function adapterStateLines(
+  r: ResolvedEstimate,
+  model: ModelConfig,
+  plan: LoraPlan,
+  sp: StageParams,
+  counts: ParamCounts,
+  moments: readonly MomentId[],
+): MemoryLine[] {
   const qlora = r.finetune === 'qlora';
   const place = offloadPlacement(r.offload);
   const host: LineDevice = r.offloadDevice;
@@ -89,28 +124,82 @@ function adapterStateLines(r: ResolvedEstimate, model: ModelConfig, plan: LoraPl
   const baseFormat = qlora ? 'nf4-dq' : r.precision === 'fp32' ? 'fp32' : 'bf16';
   const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? KBIT_TRAINING_KEPT_BYTES : undefined);
   const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : LORA_PARAM_BYTES;
-  const moments_ = optimizerBytesPerParam(r.optimizer, 'fp32').moments / 4 * momentBytes;
+  const moments_ = (optimizerBytesPerParam(r.optimizer, 'fp32').moments / 4) * momentBytes;
   const lines: MemoryLine[] = [
-    line('weights', 'weights', 'gpu', `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? ', other parameters upcast to fp32' : ''}) × ${formatCount(baseShare)} params`,
-      always(base), qlora ? `${WEIGHT_FORMAT_SPECS['nf4-dq'].source}; peft prepare_model_for_kbit_training upcasts the rest to fp32` : 'LoRA (arXiv 2106.09685): the base is frozen, loaded in 16 bits'),
-    line('weights-adapters', 'weights', 'gpu', `LoRA adapters (fp32, rank ${plan.rank}) × ${formatCount(adapters.weights)} params`,
-      always(adapters.weights * LORA_PARAM_BYTES), 'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True)'),
+    line(
+      'weights',
+      'weights',
+      'gpu',
+      `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? ', other parameters upcast to fp32' : ''}) × ${formatCount(baseShare)} params`,
+      always(base),
+      qlora
+        ? `${WEIGHT_FORMAT_SPECS['nf4-dq'].source}; peft prepare_model_for_kbit_training upcasts the rest to fp32`
+        : 'LoRA (arXiv 2106.09685): the base is frozen, loaded in 16 bits',
+    ),
+    line(
+      'weights-adapters',
+      'weights',
+      'gpu',
+      `LoRA adapters (fp32, rank ${plan.rank}) × ${formatCount(adapters.weights)} params`,
+      always(adapters.weights * LORA_PARAM_BYTES),
+      'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True)',
+    ),
   ];
   if (qlora) {
-    lines.push(line('weights-dequantized', 'weights', 'gpu', 'QLoRA: one layer’s weight dequantized to 16 bits at a time',
-      aliveAt(ceilDiv(dequantizedWeightBytes(model, 'nf4-dq'), r.tp), within(moments, GRAPH)),
-      'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in forward and backward'));
+    lines.push(
+      line(
+        'weights-dequantized',
+        'weights',
+        'gpu',
+        'QLoRA: one layer’s weight dequantized to 16 bits at a time',
+        aliveAt(ceilDiv(dequantizedWeightBytes(model, 'nf4-dq'), r.tp), within(moments, GRAPH)),
+        'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in forward and backward',
+      ),
+    );
   }
-  lines.push(line('gradients', 'gradients', place.gradientsOnGpu ? 'gpu' : host, `Adapter gradients (fp32) × ${formatCount(adapters.gradients)} params`,
-    place.gradientsOnGpu ? gradientLifetime(r, adapters.gradients * LORA_GRADIENT_BYTES, moments) : always(adapters.gradients * LORA_GRADIENT_BYTES),
-    'A gradient has its parameter’s dtype: fp32 for PEFT adapters'));
+  lines.push(
+    line(
+      'gradients',
+      'gradients',
+      place.gradientsOnGpu ? 'gpu' : host,
+      `Adapter gradients (fp32) × ${formatCount(adapters.gradients)} params`,
+      place.gradientsOnGpu
+        ? gradientLifetime(r, adapters.gradients * LORA_GRADIENT_BYTES, moments)
+        : always(adapters.gradients * LORA_GRADIENT_BYTES),
+      'A gradient has its parameter’s dtype: fp32 for PEFT adapters',
+    ),
+  );
   const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
-  lines.push(line('optimizer-moments', 'optimizer', optDevice, `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer)} params`,
-    always(adapters.optimizer * moments_), 'Adam m and v in the adapters’ fp32 (arXiv 1412.6980); no master copy: the adapters are fp32 already'));
+  lines.push(
+    line(
+      'optimizer-moments',
+      'optimizer',
+      optDevice,
+      `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer)} params`,
+      always(adapters.optimizer * moments_),
+      'Adam m and v in the adapters’ fp32 (arXiv 1412.6980); no master copy: the adapters are fp32 already',
+    ),
+  );
   if (place.optimizerOnGpu) {
-    lines.push(line('optimizer-temporaries', 'optimizer', 'gpu', `Optimizer step temporaries (${r.optimizerImpl})`,
-      aliveAt(optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params: adapters.optimizer, largestTensor: adapters.optimizer, momentBytes }), within(moments, ['optimizer'])),
-      'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none'));
+    lines.push(
+      line(
+        'optimizer-temporaries',
+        'optimizer',
+        'gpu',
+        `Optimizer step temporaries (${r.optimizerImpl})`,
+        aliveAt(
+          optimizerStepTemporaryBytes({
+            optimizer: r.optimizer,
+            impl: r.optimizerImpl,
+            params: adapters.optimizer,
+            largestTensor: adapters.optimizer,
+            momentBytes,
+          }),
+          within(moments, ['optimizer']),
+        ),
+        'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none',
+      ),
+    );
   }
   return lines;
 }
@@ -130,13 +219,25 @@ function gradientLifetime(r: ResolvedEstimate, bytes: number, moments: readonly 
   // otherwise, while backward passes the first layer, its gradients and the embedding's do not exist yet.
   const accumulating = r.gradAccum > 1;
   return {
-    ...aliveAt(bytes, moments.filter((m) => m === 'forward-accumulating' || m === 'optimizer' || (accumulating && (m === 'backward-start' || m === 'backward-top')))),
+    ...aliveAt(
+      bytes,
+      moments.filter(
+        (m) =>
+          m === 'forward-accumulating' || m === 'optimizer' || (accumulating && (m === 'backward-start' || m === 'backward-top')),
+      ),
+    ),
     ...aliveAt(accumulating ? bytes : Math.max(0, bytes - pendingAtEnd), within(moments, ['backward-end'])),
   };
 }
 
 /** Gradient bytes not yet produced while backward passes the first layer: that layer's and, on the first stage, the embedding's. */
-function pendingGradientBytes(r: ResolvedEstimate, sp: StageParams, counts: ParamCounts | null, shard: number, bytes: number): number {
+function pendingGradientBytes(
+  r: ResolvedEstimate,
+  sp: StageParams,
+  counts: ParamCounts | null,
+  shard: number,
+  bytes: number,
+): number {
   if (counts === null || sp.params === 0) return 0;
   // A tied head's gradient lands in the token embedding at the start of backward: only the rest of the embeddings wait.
   const tied = counts.head === 0 && counts.tokenEmbedding > 0;
@@ -153,7 +254,13 @@ function within(moments: readonly MomentId[], during: readonly MomentId[]): Mome
 }
 
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
-function modelStateLines(r: ResolvedEstimate, sp: StageParams, stage: PipelineStage, counts: ParamCounts | null, moments: readonly MomentId[]): MemoryLine[] {
+function modelStateLines(
+  r: ResolvedEstimate,
+  sp: StageParams,
+  stage: PipelineStage,
+  counts: ParamCounts | null,
+  moments: readonly MomentId[],
+): MemoryLine[] {
   const precision = PRECISION_BYTES[r.precision];
   const optimizer = optimizerBytesPerParam(r.optimizer, r.precision);
   const shards = zeroShards(sp.params, r.dp, r.zero);
@@ -163,58 +270,135 @@ function modelStateLines(r: ResolvedEstimate, sp: StageParams, stage: PipelineSt
   const shardNote = (n: number) => (n === sp.params ? `${formatCount(n)} params` : `${formatCount(n)} params (1/${r.dp} shard)`);
   const zeroSource = 'ZeRO (arXiv 1910.02054 §5): stage 1 shards optimizer, 2 gradients, 3 weights';
   const lines: MemoryLine[] = [];
-  lines.push(line('weights', 'weights', place.weightsOnGpu ? 'gpu' : host,
-    `Weights (${bitsLabel(precision.weights)}) × ${shardNote(shards.weights)}`, always(shards.weights * precision.weights),
-    r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit'));
+  lines.push(
+    line(
+      'weights',
+      'weights',
+      place.weightsOnGpu ? 'gpu' : host,
+      `Weights (${bitsLabel(precision.weights)}) × ${shardNote(shards.weights)}`,
+      always(shards.weights * precision.weights),
+      r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit',
+    ),
+  );
   if (precision.castWeights > 0) {
-    lines.push(r.model !== null && counts !== null
-      ? autocastCopiesLine(r, r.model, sp, stage, shards.weights, place.weightsOnGpu, precision.castWeights, moments)
-      // A bare parameter count has no shape to tell matmul weights from the rest: every weight is taken as cast.
-      : line('weights-autocast', 'weights', 'gpu', 'Autocast 16-bit weight copies (every weight, no shape given)',
-        aliveAt(place.weightsOnGpu ? shards.weights * precision.castWeights : 0, within(moments, UNTIL_BACKWARD)),
-        'HF Transformers "Model training anatomy": mixed precision keeps fp32 and 16-bit weights (6 bytes/param)'));
+    lines.push(
+      r.model !== null && counts !== null
+        ? autocastCopiesLine(r, r.model, sp, stage, shards.weights, place.weightsOnGpu, precision.castWeights, moments)
+        : // A bare parameter count has no shape to tell matmul weights from the rest: every weight is taken as cast.
+          line(
+            'weights-autocast',
+            'weights',
+            'gpu',
+            'Autocast 16-bit weight copies (every weight, no shape given)',
+            aliveAt(place.weightsOnGpu ? shards.weights * precision.castWeights : 0, within(moments, UNTIL_BACKWARD)),
+            'HF Transformers "Model training anatomy": mixed precision keeps fp32 and 16-bit weights (6 bytes/param)',
+          ),
+    );
   }
-  const unit = r.zero === 3 && (r.dp > 1 || !place.weightsOnGpu) && counts !== null
-    ? Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)))
-    : 0;
+  const unit =
+    r.zero === 3 && (r.dp > 1 || !place.weightsOnGpu) && counts !== null
+      ? Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)))
+      : 0;
   if (unit > 0) {
     // One gathered unit (a layer, or the largest module): the other dp−1 shards arrive for its forward/backward.
     // Its own shard is already counted above unless the weights live on the host.
     const gathered = place.weightsOnGpu ? unit - ceilDiv(unit, r.dp) : unit;
-    lines.push(line('weights-gathered', 'weights', 'gpu', `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params fetched from other GPUs`,
-      aliveAt(gathered * precision.weights, within(moments, GRAPH)),
-      'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward'));
+    lines.push(
+      line(
+        'weights-gathered',
+        'weights',
+        'gpu',
+        `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params fetched from other GPUs`,
+        aliveAt(gathered * precision.weights, within(moments, GRAPH)),
+        'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward',
+      ),
+    );
   }
   if (place.gradientsOnGpu) {
     const bytes = shards.gradients * precision.gradients;
     const when = gradientsPersist(r) ? 'kept all step' : 'from backward to zero_grad';
-    lines.push(line('gradients', 'gradients', 'gpu', `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}`,
-      gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
-      r.zero >= 2 ? zeroSource : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them'));
+    lines.push(
+      line(
+        'gradients',
+        'gradients',
+        'gpu',
+        `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}`,
+        gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
+        r.zero >= 2
+          ? zeroSource
+          : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them',
+      ),
+    );
   } else {
     const shard = ceilDiv(sp.params, r.dp);
-    lines.push(line('gradients', 'gradients', host, `Gradients (fp32, offloaded) × ${shardNote(shard)}`, always(shard * OFFLOADED_GRADIENT_BYTES),
-      'ZeRO-Offload (arXiv 2101.06840 §4.1): gradients stream to the host for the CPU optimizer step'));
+    lines.push(
+      line(
+        'gradients',
+        'gradients',
+        host,
+        `Gradients (fp32, offloaded) × ${shardNote(shard)}`,
+        always(shard * OFFLOADED_GRADIENT_BYTES),
+        'ZeRO-Offload (arXiv 2101.06840 §4.1): gradients stream to the host for the CPU optimizer step',
+      ),
+    );
   }
   if (unit > 0 && r.dp > 1) {
-    lines.push(line('gradients-unsharded', 'gradients', 'gpu', `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter`,
-      aliveAt(unit * precision.gradients, within(moments, LAYERS_BACKWARD)),
-      'ZeRO (arXiv 1910.02054 §5.2): each unit\'s full gradient exists until it is reduce-scattered'));
+    lines.push(
+      line(
+        'gradients-unsharded',
+        'gradients',
+        'gpu',
+        `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter`,
+        aliveAt(unit * precision.gradients, within(moments, LAYERS_BACKWARD)),
+        "ZeRO (arXiv 1910.02054 §5.2): each unit's full gradient exists until it is reduce-scattered",
+      ),
+    );
   }
   const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
   if (optimizer.master > 0) {
-    lines.push(line('optimizer-master', 'optimizer', optDevice, `fp32 master weights × ${shardNote(shards.optimizer)}`,
-      always(shards.optimizer * optimizer.master), 'Mixed precision keeps an fp32 master copy (Micikevicius et al. 2017, arXiv 1710.03740)'));
+    lines.push(
+      line(
+        'optimizer-master',
+        'optimizer',
+        optDevice,
+        `fp32 master weights × ${shardNote(shards.optimizer)}`,
+        always(shards.optimizer * optimizer.master),
+        'Mixed precision keeps an fp32 master copy (Micikevicius et al. 2017, arXiv 1710.03740)',
+      ),
+    );
   }
-  lines.push(line('optimizer-moments', 'optimizer', optDevice,
-    `Optimizer moments (${r.optimizer}: ${optimizer.moments} B/param) × ${shardNote(shards.optimizer)}, from the first step on`,
-    always(shards.optimizer * optimizer.moments), 'Adam m and v (arXiv 1412.6980); 8-bit Adam 1 byte each (arXiv 2110.02861); SGD momentum one buffer'));
+  lines.push(
+    line(
+      'optimizer-moments',
+      'optimizer',
+      optDevice,
+      `Optimizer moments (${r.optimizer}: ${optimizer.moments} B/param) × ${shardNote(shards.optimizer)}, from the first step on`,
+      always(shards.optimizer * optimizer.moments),
+      'Adam m and v (arXiv 1412.6980); 8-bit Adam 1 byte each (arXiv 2110.02861); SGD momentum one buffer',
+    ),
+  );
   if (place.optimizerOnGpu) {
     const largest = counts === null ? shards.optimizer : ceilDiv(counts.largestModule, r.tp);
     const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : PRECISION_BYTES[r.precision].momentBytes;
-    lines.push(line('optimizer-temporaries', 'optimizer', 'gpu', `Optimizer step temporaries (${r.optimizerImpl})`,
-      aliveAt(optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params: shards.optimizer, largestTensor: largest, momentBytes }), within(moments, ['optimizer'])),
-      'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none'));
+    lines.push(
+      line(
+        'optimizer-temporaries',
+        'optimizer',
+        'gpu',
+        `Optimizer step temporaries (${r.optimizerImpl})`,
+        aliveAt(
+          optimizerStepTemporaryBytes({
+            optimizer: r.optimizer,
+            impl: r.optimizerImpl,
+            params: shards.optimizer,
+            largestTensor: largest,
+            momentBytes,
+          }),
+          within(moments, ['optimizer']),
+        ),
+        'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none',
+      ),
+    );
   }
   return lines;
 }
@@ -226,8 +410,14 @@ function modelStateLines(r: ResolvedEstimate, sp: StageParams, stage: PipelineSt
  * only while it is rebuilt, one segment at a time.
  */
 function autocastCopiesLine(
-  r: ResolvedEstimate, model: ModelConfig, sp: StageParams, stage: PipelineStage, weightShard: number, onGpu: boolean,
-  castBytes: number, moments: readonly MomentId[],
+  r: ResolvedEstimate,
+  model: ModelConfig,
+  sp: StageParams,
+  stage: PipelineStage,
+  weightShard: number,
+  onGpu: boolean,
+  castBytes: number,
+  moments: readonly MomentId[],
 ): MemoryLine {
   const fraction = weightShard / sp.params;
   const perLayerParams = (matmulWeightParams(model, 'block') + matmulWeightParams(model, 'router')) / model.layers;
@@ -237,36 +427,77 @@ function autocastCopiesLine(
   const outside = bytesOf(headParams);
   const all = outside + perLayer * sp.layers;
   const segment = r.checkpointEvery ?? 1;
-  const live: Lifetime = !onGpu ? {}
+  const live: Lifetime = !onGpu
+    ? {}
     : r.recompute === 'full'
-      // The cache holds every copy until the autocast region exits, after the loss; then only the graph's remain.
-      ? { ...aliveAt(all, within(moments, FORWARD)), ...aliveAt(outside, within(moments, ['backward-start'])), ...aliveAt(perLayer * segment, within(moments, LAYERS_BACKWARD)) }
-      : { ...aliveAt(all, within(moments, [...UNTIL_BACKWARD, 'backward-top'])), ...aliveAt(perLayer, within(moments, ['backward-end'])) };
-  return line('weights-autocast', 'weights', 'gpu', `Autocast 16-bit copies of the matmul weights${r.recompute === 'full' ? ' (checkpointed layers: one segment at a time)' : ', forward until backward'}`,
-    live, 'torch.amp autocast_mode.cpp cached_cast: one 16-bit copy per weight, saved by the matmuls for backward');
+      ? // The cache holds every copy until the autocast region exits, after the loss; then only the graph's remain.
+        {
+          ...aliveAt(all, within(moments, FORWARD)),
+          ...aliveAt(outside, within(moments, ['backward-start'])),
+          ...aliveAt(perLayer * segment, within(moments, LAYERS_BACKWARD)),
+        }
+      : {
+          ...aliveAt(all, within(moments, [...UNTIL_BACKWARD, 'backward-top'])),
+          ...aliveAt(perLayer, within(moments, ['backward-end'])),
+        };
+  return line(
+    'weights-autocast',
+    'weights',
+    'gpu',
+    `Autocast 16-bit copies of the matmul weights${r.recompute === 'full' ? ' (checkpointed layers: one segment at a time)' : ', forward until backward'}`,
+    live,
+    'torch.amp autocast_mode.cpp cached_cast: one 16-bit copy per weight, saved by the matmuls for backward',
+  );
 }
 
 /** Activations kept for backward on this stage, the recompute working set, and the loss's transients. */
 function activationLines(
-  r: ResolvedEstimate, model: ModelConfig, sp: StageParams, stage: PipelineStage, moments: readonly MomentId[],
+  r: ResolvedEstimate,
+  model: ModelConfig,
+  sp: StageParams,
+  stage: PipelineStage,
+  moments: readonly MomentId[],
 ): { lines: MemoryLine[]; perLayer: number } {
   const traits = ARCH_TRAITS[model.arch];
   const e = PRECISION_BYTES[r.precision].activation;
   const residual = residualBytes(r.precision);
   const layer: LayerActivationBytes = traits.transformer
     ? layerActivationBytes({
-      seq: r.seq, microBatch: r.microBatch, hidden: model.hidden, heads: model.heads, kvHeads: model.kvHeads, ffn: model.ffn,
-      mlp: traits.mlp === 'swiglu' ? 'swiglu' : 'gelu', norm: traits.norm === 'rmsnorm' ? 'rmsnorm' : 'layernorm',
-      pythonGelu: model.arch === 'gpt2', topK: model.topK, dropout: r.dropout, attention: r.attention, kernels: r.kernels,
-      bytesPerElement: e, residualBytes: residual, tp: r.tp, sp: r.sp,
-    })
+        seq: r.seq,
+        microBatch: r.microBatch,
+        hidden: model.hidden,
+        heads: model.heads,
+        kvHeads: model.kvHeads,
+        ffn: model.ffn,
+        mlp: traits.mlp === 'swiglu' ? 'swiglu' : 'gelu',
+        norm: traits.norm === 'rmsnorm' ? 'rmsnorm' : 'layernorm',
+        pythonGelu: model.arch === 'gpt2',
+        topK: model.topK,
+        dropout: r.dropout,
+        attention: r.attention,
+        kernels: r.kernels,
+        bytesPerElement: e,
+        residualBytes: residual,
+        tp: r.tp,
+        sp: r.sp,
+      })
     : mlpLayerActivationBytes(r.microBatch, model.hidden, e);
   const segment = r.checkpointEvery ?? (traits.transformer ? 1 : defaultMlpSegment(sp.layers));
   const plan = planRecompute(layer, sp.layers, r.recompute, segment, traits.transformer ? layer.input : 0);
   const inFlight = microBatchesInFlight(r.pp, r.gradAccum, stage);
   const outside = outsideActivationBytes({
-    seq: r.seq, microBatch: r.microBatch, hidden: model.hidden, vocab: model.vocab, bytesPerElement: e, residualBytes: residual,
-    dropout: r.dropout, embeddingNorm: model.arch === 'bert', finalNorm: traits.finalNorm, transformer: traits.transformer, tp: r.tp, sp: r.sp,
+    seq: r.seq,
+    microBatch: r.microBatch,
+    hidden: model.hidden,
+    vocab: model.vocab,
+    bytesPerElement: e,
+    residualBytes: residual,
+    dropout: r.dropout,
+    embeddingNorm: model.arch === 'bert',
+    finalNorm: traits.finalNorm,
+    transformer: traits.transformer,
+    tp: r.tp,
+    sp: r.sp,
   });
   const flight = inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
   const what = traits.transformer ? `s=${r.seq}, b=${r.microBatch}` : `b=${r.microBatch}`;
@@ -274,52 +505,131 @@ function activationLines(
   const last = stage !== 'first';
   const kept = plan.keptForLayers * inFlight;
   const lines: MemoryLine[] = [];
-  const keptLabel = r.recompute === 'full'
-    ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
-    : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
+  const keptLabel =
+    r.recompute === 'full'
+      ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
+      : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
   // Backward frees each layer's activations as it passes: at its end the first layer's (or, under full recompute, the
   // first checkpoint's input) remain, with the other in-flight micro-batches'.
   const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer;
-  lines.push(line('activations-layers', 'activations', 'gpu', keptLabel,
-    { ...aliveAt(kept, within(moments, [...UNTIL_BACKWARD, 'backward-top'])), ...aliveAt(firstLayer + plan.keptForLayers * (inFlight - 1), within(moments, ['backward-end'])) },
-    layerSource(r, traits.transformer)));
+  lines.push(
+    line(
+      'activations-layers',
+      'activations',
+      'gpu',
+      keptLabel,
+      {
+        ...aliveAt(kept, within(moments, [...UNTIL_BACKWARD, 'backward-top'])),
+        ...aliveAt(firstLayer + plan.keptForLayers * (inFlight - 1), within(moments, ['backward-end'])),
+      },
+      layerSource(r, traits.transformer),
+    ),
+  );
   if (r.recompute !== 'none') {
-    lines.push(line('activations-recompute', 'activations', 'gpu',
-      r.recompute === 'full' ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward` : 'Recompute working set: one layer’s attention core rebuilt',
-      aliveAt(plan.workingSet, within(moments, LAYERS_BACKWARD)),
-      r.recompute === 'full' ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers' : 'Korthikanti et al. 2022 §5: selective recompute'));
+    lines.push(
+      line(
+        'activations-recompute',
+        'activations',
+        'gpu',
+        r.recompute === 'full'
+          ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward`
+          : 'Recompute working set: one layer’s attention core rebuilt',
+        aliveAt(plan.workingSet, within(moments, LAYERS_BACKWARD)),
+        r.recompute === 'full'
+          ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers'
+          : 'Korthikanti et al. 2022 §5: selective recompute',
+      ),
+    );
   }
   if (traits.transformer) {
-    lines.push(line('activations-embedding', 'activations', 'gpu', `Embedding output (dropout mask, norm input)${flight}`,
-      aliveAt(first ? outside.embedding * inFlight : 0, within(moments, GRAPH)), 'Korthikanti et al. 2022 §4.3: embedding dropout mask sbh'));
-    lines.push(line('activations-head', 'activations', 'gpu', 'Final-norm and head inputs',
-      aliveAt(last ? outside.headInputs : 0, within(moments, UNTIL_BACKWARD)), 'Korthikanti et al. 2022 §4.3: inputs of the final norm and output layer'));
+    lines.push(
+      line(
+        'activations-embedding',
+        'activations',
+        'gpu',
+        `Embedding output (dropout mask, norm input)${flight}`,
+        aliveAt(first ? outside.embedding * inFlight : 0, within(moments, GRAPH)),
+        'Korthikanti et al. 2022 §4.3: embedding dropout mask sbh',
+      ),
+    );
+    lines.push(
+      line(
+        'activations-head',
+        'activations',
+        'gpu',
+        'Final-norm and head inputs',
+        aliveAt(last ? outside.headInputs : 0, within(moments, UNTIL_BACKWARD)),
+        'Korthikanti et al. 2022 §4.3: inputs of the final norm and output layer',
+      ),
+    );
   }
   const positions = traits.transformer ? `s·b·V` : 'b·classes';
-  lines.push(line('activations-logits', 'activations', 'gpu', `Loss: fp32 log-softmax of the logits kept for backward (${positions} × 4 B)`,
-    aliveAt(last ? outside.logits : 0, within(moments, UNTIL_BACKWARD)), 'Korthikanti et al. 2022 §4.3: cross-entropy keeps 4sbv/t bytes of fp32 logits'));
+  lines.push(
+    line(
+      'activations-logits',
+      'activations',
+      'gpu',
+      `Loss: fp32 log-softmax of the logits kept for backward (${positions} × 4 B)`,
+      aliveAt(last ? outside.logits : 0, within(moments, UNTIL_BACKWARD)),
+      'Korthikanti et al. 2022 §4.3: cross-entropy keeps 4sbv/t bytes of fp32 logits',
+    ),
+  );
   const loss = lossTransientBytes({
-    positions: (traits.transformer ? r.seq : 1) * r.microBatch, vocab: model.vocab, logitBytes: e, kernels: r.kernels, tp: r.tp,
+    positions: (traits.transformer ? r.seq : 1) * r.microBatch,
+    vocab: model.vocab,
+    logitBytes: e,
+    kernels: r.kernels,
+    tp: r.tp,
   });
-  lines.push(line('activations-loss', 'activations', 'gpu',
-    r.kernels === 'eager' ? 'Loss, for a moment: the logits and their fp32 upcast (forward), two fp32 gradients (backward)' : 'Loss, for a moment: the 16-bit logits or their gradient beside the fp32 softmax',
-    { ...aliveAt(last ? loss.forward : 0, within(moments, FORWARD)), ...aliveAt(last ? loss.backward : 0, within(moments, ['backward-start'])) },
-    r.kernels === 'eager' ? 'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy' : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient'));
+  lines.push(
+    line(
+      'activations-loss',
+      'activations',
+      'gpu',
+      r.kernels === 'eager'
+        ? 'Loss, for a moment: the logits and their fp32 upcast (forward), two fp32 gradients (backward)'
+        : 'Loss, for a moment: the 16-bit logits or their gradient beside the fp32 softmax',
+      {
+        ...aliveAt(last ? loss.forward : 0, within(moments, FORWARD)),
+        ...aliveAt(last ? loss.backward : 0, within(moments, ['backward-start'])),
+      },
+      r.kernels === 'eager'
+        ? 'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy'
+        : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient',
+    ),
+  );
   if (r.lora !== null) {
     // lora_A keeps its input, the same tensor the frozen base layer reads (already counted with the layer), and lora_B
     // keeps lora_A's r-wide fp32 output (peft tuners/lora/layer.py), per adapted copy.
     const perLayer = Math.ceil((loraRankElementsPerToken(r.lora) * r.seq * r.microBatch * 4) / model.layers);
     const keptLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
     const rebuilt = r.recompute === 'full' ? perLayer * plan.segment : 0;
-    lines.push(line('activations-lora', 'activations', 'gpu', `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`,
-      { ...aliveAt(keptLora, within(moments, UNTIL_BACKWARD)), ...aliveAt(rebuilt + (r.recompute === 'full' ? 0 : perLayer), within(moments, ['backward-end'])),
-        ...aliveAt(keptLora + rebuilt, within(moments, ['backward-top'])) },
-      'peft tuners/lora/layer.py Linear.forward: x cast to the adapter dtype, lora_A(x) then lora_B'));
+    lines.push(
+      line(
+        'activations-lora',
+        'activations',
+        'gpu',
+        `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`,
+        {
+          ...aliveAt(keptLora, within(moments, UNTIL_BACKWARD)),
+          ...aliveAt(rebuilt + (r.recompute === 'full' ? 0 : perLayer), within(moments, ['backward-end'])),
+          ...aliveAt(keptLora + rebuilt, within(moments, ['backward-top'])),
+        },
+        'peft tuners/lora/layer.py Linear.forward: x cast to the adapter dtype, lora_A(x) then lora_B',
+      ),
+    );
   }
   if (traits.transformer) {
-    lines.push(line('activations-backward', 'activations', 'gpu', 'Backward working set: one layer’s activation gradients in flight',
-      aliveAt(backwardWorkingSet(r, model, e, residual), within(moments, LAYERS_BACKWARD)),
-      'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures'));
+    lines.push(
+      line(
+        'activations-backward',
+        'activations',
+        'gpu',
+        'Backward working set: one layer’s activation gradients in flight',
+        aliveAt(backwardWorkingSet(r, model, e, residual), within(moments, LAYERS_BACKWARD)),
+        'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures',
+      ),
+    );
   }
   return { lines, perLayer: plan.keptPerLayer };
 }
@@ -352,14 +662,38 @@ function teacherLines(r: ResolvedEstimate, moments: readonly MomentId[]): Memory
   const e = PRECISION_BYTES[r.precision].activation;
   const seq = traits.transformer ? r.seq : 1;
   return [
-    line('teacher-weights', 'weights', 'gpu', `Teacher ${r.teacher.id} weights (${WEIGHT_FORMAT_SPECS[r.teacherWeights].label}, frozen)`,
+    line(
+      'teacher-weights',
+      'weights',
+      'gpu',
+      `Teacher ${r.teacher.id} weights (${WEIGHT_FORMAT_SPECS[r.teacherWeights].label}, frozen)`,
       aliveAt(stageWeightBytes(t, params, params, r.teacherWeights), moments),
-      'Hinton et al. 2015 (arXiv 1503.02531): teacher runs forward only; no gradients or optimizer states'),
-    line('teacher-activations', 'activations', 'gpu', `Teacher forward working set and its logits (s·b·V × 4 B)`,
-      aliveAt(inferenceActivationBytes({
-        seq, batch: r.microBatch, hidden: t.hidden, heads: t.heads, kvHeads: t.kvHeads, ffn: t.ffn, mlp: traits.mlp,
-        transformer: traits.transformer, attention: r.attention, bytesPerElement: e, vocab: t.vocab, logitPositions: seq, tp: 1,
-      }), within(moments, FORWARD)),
-      'Under torch.no_grad() nothing is kept for backward; the soft targets are kept for the loss'),
+      'Hinton et al. 2015 (arXiv 1503.02531): teacher runs forward only; no gradients or optimizer states',
+    ),
+    line(
+      'teacher-activations',
+      'activations',
+      'gpu',
+      `Teacher forward working set and its logits (s·b·V × 4 B)`,
+      aliveAt(
+        inferenceActivationBytes({
+          seq,
+          batch: r.microBatch,
+          hidden: t.hidden,
+          heads: t.heads,
+          kvHeads: t.kvHeads,
+          ffn: t.ffn,
+          mlp: traits.mlp,
+          transformer: traits.transformer,
+          attention: r.attention,
+          bytesPerElement: e,
+          vocab: t.vocab,
+          logitPositions: seq,
+          tp: 1,
+        }),
+        within(moments, FORWARD),
+      ),
+      'Under torch.no_grad() nothing is kept for backward; the soft targets are kept for the loss',
+    ),
   ];
 }

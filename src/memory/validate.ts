@@ -63,9 +63,7 @@ export interface ResolvedEstimate {
 }
 
 /** Outcome of `resolveEstimateOptions`. */
-export type ResolveResult =
-  | { ok: true; value: ResolvedEstimate; warnings: string[] }
-  | { ok: false; errors: FieldError[] };
+export type ResolveResult = { ok: true; value: ResolvedEstimate; warnings: string[] } | { ok: false; errors: FieldError[] };
 
 /** Largest accepted value for any count (keeps every product of sizes well inside 2^53 in sane use). */
 const MAX_COUNT = 1e15;
@@ -98,10 +96,12 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   const count = (key: keyof EstimateOptions, min = 1): number | undefined => {
     const value = options[key];
     if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value)) fail(key, `${flagName(key)} must be a number, got ${String(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      fail(key, `${flagName(key)} must be a number, got ${String(value)}`);
     else if (!Number.isInteger(value)) fail(key, `${flagName(key)} must be a whole number, got ${value}`);
     else if (value < min) fail(key, `${flagName(key)} must be at least ${min}, got ${value}`);
-    else if (value > (flagOf(key).max ?? MAX_COUNT)) fail(key, `${flagName(key)} is too large (${value} > ${flagOf(key).max ?? MAX_COUNT})`);
+    else if (value > (flagOf(key).max ?? MAX_COUNT))
+      fail(key, `${flagName(key)} is too large (${value} > ${flagOf(key).max ?? MAX_COUNT})`);
     else return value;
     return undefined;
   };
@@ -124,7 +124,11 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   const kernels = keyword('kernels', KERNELS);
   const finetuneGiven = options.finetune;
   // prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py), so QLoRA runs recompute unless told otherwise.
-  const recompute = keyword('recompute', RECOMPUTES, finetuneGiven === 'qlora' && KBIT_TRAINING_CHECKPOINTING ? 'full' : undefined);
+  const recompute = keyword(
+    'recompute',
+    RECOMPUTES,
+    finetuneGiven === 'qlora' && KBIT_TRAINING_CHECKPOINTING ? 'full' : undefined,
+  );
   const zero = keyword('zero', ZERO_STAGES);
   const offload = keyword('offload', OFFLOADS);
   const offloadDevice = keyword('offloadDevice', OFFLOAD_DEVICES);
@@ -149,14 +153,29 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   // --- model ---
   let model: ModelConfig | null = null;
   let modelId: string | null = null;
-  const shapeKeys = ['arch', 'hidden', 'layers', 'heads', 'kvHeads', 'ffn', 'vocab', 'positions', 'inputs', 'experts', 'topK'] as const;
+  const shapeKeys = [
+    'arch',
+    'hidden',
+    'layers',
+    'heads',
+    'kvHeads',
+    'ffn',
+    'vocab',
+    'positions',
+    'inputs',
+    'experts',
+    'topK',
+  ] as const;
   const shapeGiven = shapeKeys.some((key) => options[key] !== undefined);
   if (params !== undefined) {
     if (options.model !== undefined || shapeGiven) fail('params', 'give --params alone, without --model or shape flags');
   } else if (options.params !== undefined) {
     // count() already reported the error
   } else if (options.model === undefined && archOverride === undefined) {
-    fail('model', `give --model ID, --arch with --hidden and --layers, or --params N (models: ${MODEL_PRESETS.map((p) => p.id).join(', ')})`);
+    fail(
+      'model',
+      `give --model ID, --arch with --hidden and --layers, or --params N (models: ${MODEL_PRESETS.map((p) => p.id).join(', ')})`,
+    );
   } else {
     const preset = options.model === undefined ? undefined : getModelPreset(options.model);
     if (options.model !== undefined && preset === undefined) {
@@ -171,11 +190,14 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   // --- sequence, tokens ---
   let seq = seqGiven ?? model?.contextLength ?? 2048;
   if (model !== null && model.arch === 'mlp') {
-    if (seqGiven !== undefined && seqGiven !== 1) fail('seq', `the mlp arch has no sequence: seq must be 1 (got ${seqGiven}); the batch is --micro-batch`);
+    if (seqGiven !== undefined && seqGiven !== 1)
+      fail('seq', `the mlp arch has no sequence: seq must be 1 (got ${seqGiven}); the batch is --micro-batch`);
     seq = 1;
     if (options.attention !== undefined) warnings.push('--attention has no effect on the mlp arch (no attention); drop the flag');
   } else if (model !== null && seqGiven !== undefined && model.positions > 0 && seqGiven > model.positions) {
-    warnings.push(`seq ${seqGiven} is longer than the model's ${model.positions} learned positions; the model cannot run it as is`);
+    warnings.push(
+      `seq ${seqGiven} is longer than the model's ${model.positions} learned positions; the model cannot run it as is`,
+    );
   }
   const tokens = tokensGiven ?? seq;
 
@@ -183,12 +205,19 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   if (model !== null) {
     if (model.arch === 'mlp' && tp > 1) fail('tp', 'tensor parallelism is not modelled for the mlp arch; use --tp 1');
     else if (model.heads % tp !== 0) fail('tp', `heads (${model.heads}) must be divisible by tp (${tp})`);
-    else if (model.kvHeads % tp !== 0 && tp % model.kvHeads !== 0) fail('tp', `kv-heads (${model.kvHeads}) and tp (${tp}) must divide one another`);
+    else if (model.kvHeads % tp !== 0 && tp % model.kvHeads !== 0)
+      fail('tp', `kv-heads (${model.kvHeads}) and tp (${tp}) must divide one another`);
     if (pp > model.layers) fail('pp', `pp (${pp}) cannot exceed layers (${model.layers})`);
-    if (checkpointEvery !== null && checkpointEvery > model.layers) fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
+    if (checkpointEvery !== null && checkpointEvery > model.layers)
+      fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
   }
-  if (offload === 'optimizer+params' && zero !== 3) fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
-  else if (offload !== 'none' && zero === 0) fail('offload', 'offload needs ZeRO: --zero 1, 2 or 3 (DeepSpeed ZeRO-Offload); FSDP CPU offload is --zero 3 --offload optimizer+params');
+  if (offload === 'optimizer+params' && zero !== 3)
+    fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
+  else if (offload !== 'none' && zero === 0)
+    fail(
+      'offload',
+      'offload needs ZeRO: --zero 1, 2 or 3 (DeepSpeed ZeRO-Offload); FSDP CPU offload is --zero 3 --offload optimizer+params',
+    );
 
   // --- GPU, teacher, headroom ---
   let gpu: GpuSpec | null = null;
@@ -199,15 +228,23 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   let teacher: ModelPreset | null = null;
   if (options.teacher !== undefined) {
     teacher = getModelPreset(options.teacher) ?? null;
-    if (teacher === null) fail('teacher', `unknown teacher '${options.teacher}' (expected one of ${MODEL_PRESETS.map((p) => p.id).join(', ')})`);
+    if (teacher === null)
+      fail('teacher', `unknown teacher '${options.teacher}' (expected one of ${MODEL_PRESETS.map((p) => p.id).join(', ')})`);
     else if (mode === 'infer') fail('teacher', 'distillation trains a student: use --mode train with --teacher');
     else if (model !== null && teacher.config.vocab !== model.vocab) {
-      warnings.push(`teacher vocab (${teacher.config.vocab}) differs from the student's (${model.vocab}); logit distillation needs a shared vocabulary`);
+      warnings.push(
+        `teacher vocab (${teacher.config.vocab}) differs from the student's (${model.vocab}); logit distillation needs a shared vocabulary`,
+      );
     }
   }
   let headroom = DEFAULT_HEADROOM_PERCENT;
   if (options.headroom !== undefined) {
-    if (typeof options.headroom !== 'number' || !Number.isFinite(options.headroom) || options.headroom < 0 || options.headroom > 50) {
+    if (
+      typeof options.headroom !== 'number' ||
+      !Number.isFinite(options.headroom) ||
+      options.headroom < 0 ||
+      options.headroom > 50
+    ) {
       fail('headroom', `headroom must be a percentage between 0 and 50, got ${String(options.headroom)}`);
     } else headroom = options.headroom;
   }
@@ -215,12 +252,22 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   // --- weight formats, fine-tuning ---
   if (model !== null && mode === 'infer') errors.push(...validateWeightFormat(model, weights));
   if (model === null && mode === 'infer' && WEIGHT_FORMAT_SPECS[weights].quantized) {
-    fail('weights', `${WEIGHT_FORMAT_SPECS[weights].label} quantizes Linear layers, which --params alone does not describe: give --model or --arch with a shape, or use fp32, fp16 or bf16`);
+    fail(
+      'weights',
+      `${WEIGHT_FORMAT_SPECS[weights].label} quantizes Linear layers, which --params alone does not describe: give --model or --arch with a shape, or use fp32, fp16 or bf16`,
+    );
   }
-  if (teacher !== null) errors.push(...validateWeightFormat(teacher.config, teacherWeights).map((e) => ({ ...e, field: flagName('teacherWeights') })));
+  if (teacher !== null)
+    errors.push(
+      ...validateWeightFormat(teacher.config, teacherWeights).map((e) => ({ ...e, field: flagName('teacherWeights') })),
+    );
   let lora: LoraPlan | null = null;
   if (finetune !== 'full' && mode === 'train') {
-    if (model === null) fail('finetune', `--finetune ${finetune} adapts a model's Linear layers: give --model or --arch with a shape, not --params`);
+    if (model === null)
+      fail(
+        'finetune',
+        `--finetune ${finetune} adapts a model's Linear layers: give --model or --arch with a shape, not --params`,
+      );
     else {
       const targets = parseLoraTargets(loraTargets);
       if (!targets.ok) errors.push(targets.error);
@@ -234,7 +281,9 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     warnings.push('--lora-rank and --lora-targets apply to --finetune lora or qlora; ignored');
   }
   if (finetune === 'qlora' && options.recompute === undefined && mode === 'train') {
-    warnings.push('QLoRA: prepare_model_for_kbit_training turns gradient checkpointing on, so this assumes --recompute full; pass --recompute none for a run without it');
+    warnings.push(
+      'QLoRA: prepare_model_for_kbit_training turns gradient checkpointing on, so this assumes --recompute full; pass --recompute none for a run without it',
+    );
   }
 
   if (errors.length > 0) return { ok: false, errors };
@@ -245,9 +294,39 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     ok: true,
     warnings,
     value: {
-      mode, modelId, model, paramsOnly: params ?? null, precision, weights, optimizer, microBatch, seq, gradAccum,
-      recompute, checkpointEvery, attention, kernels, grads, optimizerImpl, finetune, loraRank, loraTargets, lora, dropout, dp, zero, tp, sp, pp, offload, offloadDevice, gpu,
-      tokens, teacher, teacherWeights, headroom,
+      mode,
+      modelId,
+      model,
+      paramsOnly: params ?? null,
+      precision,
+      weights,
+      optimizer,
+      microBatch,
+      seq,
+      gradAccum,
+      recompute,
+      checkpointEvery,
+      attention,
+      kernels,
+      grads,
+      optimizerImpl,
+      finetune,
+      loraRank,
+      loraTargets,
+      lora,
+      dropout,
+      dp,
+      zero,
+      tp,
+      sp,
+      pp,
+      offload,
+      offloadDevice,
+      gpu,
+      tokens,
+      teacher,
+      teacherWeights,
+      headroom,
     },
   };
 }
@@ -280,23 +359,50 @@ function resolveShape(
   const kvHeads = count('kvHeads') ?? kvDefault;
   const ffn = count('ffn') ?? (hiddenChanged || base === undefined || arch !== base.arch ? defaultFfn(arch, hidden) : base.ffn);
   const vocab = count('vocab') ?? (base !== undefined && arch === base.arch ? base.vocab : ARCH_VOCAB[arch]);
-  const positionsDefault = base !== undefined && arch === base.arch ? base.positions : arch === 'gpt2' ? 1024 : arch === 'bert' ? 512 : 0;
+  const positionsDefault =
+    base !== undefined && arch === base.arch ? base.positions : arch === 'gpt2' ? 1024 : arch === 'bert' ? 512 : 0;
   const positions = count('positions', 0) ?? positionsDefault;
   const experts = count('experts') ?? base?.experts ?? 1;
   const topK = count('topK') ?? (base !== undefined && base.experts === experts ? base.topK : Math.min(2, experts));
   let ok = true;
-  if (transformer && hidden % heads !== 0) { fail('heads', `hidden (${hidden}) must be divisible by heads (${heads})`); ok = false; }
-  if (transformer && (kvHeads > heads || heads % kvHeads !== 0)) { fail('kvHeads', `kv-heads (${kvHeads}) must divide heads (${heads})`); ok = false; }
-  if (topK > experts) { fail('topK', `top-k (${topK}) cannot exceed experts (${experts})`); ok = false; }
-  if (arch === 'mlp' && experts > 1) { fail('experts', 'mixture-of-experts is modelled for transformer archs only'); ok = false; }
+  if (transformer && hidden % heads !== 0) {
+    fail('heads', `hidden (${hidden}) must be divisible by heads (${heads})`);
+    ok = false;
+  }
+  if (transformer && (kvHeads > heads || heads % kvHeads !== 0)) {
+    fail('kvHeads', `kv-heads (${kvHeads}) must divide heads (${heads})`);
+    ok = false;
+  }
+  if (topK > experts) {
+    fail('topK', `top-k (${topK}) cannot exceed experts (${experts})`);
+    ok = false;
+  }
+  if (arch === 'mlp' && experts > 1) {
+    fail('experts', 'mixture-of-experts is modelled for transformer archs only');
+    ok = false;
+  }
   const inputs = count('inputs');
-  if (inputs !== undefined && arch !== 'mlp') { fail('inputs', `--inputs describes an mlp's input layer; the ${arch} arch reads tokens`); ok = false; }
+  if (inputs !== undefined && arch !== 'mlp') {
+    fail('inputs', `--inputs describes an mlp's input layer; the ${arch} arch reads tokens`);
+    ok = false;
+  }
   if (!ok) return null;
-  const contextLength = base !== undefined && arch === base.arch ? base.contextLength : arch === 'mlp' ? 1 : positions > 0 ? positions : 2048;
+  const contextLength =
+    base !== undefined && arch === base.arch ? base.contextLength : arch === 'mlp' ? 1 : positions > 0 ? positions : 2048;
   return {
-    arch, hidden, layers, heads, kvHeads: transformer ? kvHeads : 1, ffn, vocab, positions: transformer ? positions : 0,
+    arch,
+    hidden,
+    layers,
+    heads,
+    kvHeads: transformer ? kvHeads : 1,
+    ffn,
+    vocab,
+    positions: transformer ? positions : 0,
     tiedEmbeddings: base !== undefined && arch === base.arch ? base.tiedEmbeddings : arch === 'gpt2' || arch === 'bert',
-    experts, topK, contextLength, slidingWindow: base !== undefined && arch === base.arch ? base.slidingWindow : null,
+    experts,
+    topK,
+    contextLength,
+    slidingWindow: base !== undefined && arch === base.arch ? base.slidingWindow : null,
     ...(inputs !== undefined ? { inputs } : {}),
   };
 }
@@ -319,21 +425,35 @@ interface WarningContext {
 /** Odd-but-legal input: say what happens and how to silence it. */
 function collectWarnings(warnings: string[], c: WarningContext): void {
   if (c.params !== undefined) {
-    warnings.push(c.mode === 'train'
-      ? '--params alone gives model states only: activations are 0. Give --model or --arch with a shape to include them'
-      : '--params alone gives weights only: KV cache and activations are 0. Give --model or --arch with a shape to include them');
+    warnings.push(
+      c.mode === 'train'
+        ? '--params alone gives model states only: activations are 0. Give --model or --arch with a shape to include them'
+        : '--params alone gives weights only: KV cache and activations are 0. Give --model or --arch with a shape to include them',
+    );
   }
-  if (c.sp && c.tp === 1) warnings.push('--sp has no effect with --tp 1 (sequence parallelism shards by the tensor-parallel degree); drop --sp or raise --tp');
-  if (c.mode === 'train' && c.zero > 0 && c.dp === 1) warnings.push(`ZeRO stage ${c.zero} with --dp 1 shards nothing; raise --dp`);
+  if (c.sp && c.tp === 1)
+    warnings.push(
+      '--sp has no effect with --tp 1 (sequence parallelism shards by the tensor-parallel degree); drop --sp or raise --tp',
+    );
+  if (c.mode === 'train' && c.zero > 0 && c.dp === 1)
+    warnings.push(`ZeRO stage ${c.zero} with --dp 1 shards nothing; raise --dp`);
   if (c.model !== null && c.recompute === 'selective') {
-    if (c.model.arch === 'mlp') warnings.push('selective recompute only drops attention activations; the mlp arch has none, so it saves nothing (use --recompute full)');
-    else if (c.attention === 'sdpa') warnings.push('selective recompute drops the s×s attention activations, which SDPA (FlashAttention) never stores: no further saving; use --recompute full or --attention eager');
+    if (c.model.arch === 'mlp')
+      warnings.push(
+        'selective recompute only drops attention activations; the mlp arch has none, so it saves nothing (use --recompute full)',
+      );
+    else if (c.attention === 'sdpa')
+      warnings.push(
+        'selective recompute drops the s×s attention activations, which SDPA (FlashAttention) never stores: no further saving; use --recompute full or --attention eager',
+      );
   }
   if (c.gpu !== null && !c.gpu.bf16 && (c.precision === 'amp-bf16' || c.precision === 'mixed-bf16' || c.precision === 'bf16')) {
     warnings.push(`${c.gpu.name} has no BF16 tensor cores; use --precision mixed-fp16 or amp-fp16`);
   }
   if (c.mode === 'infer') {
-    const ignored = (['optimizer', 'precision', 'gradAccum', 'recompute', 'zero', 'offload', 'teacher'] as const).filter((key) => c.options[key] !== undefined);
+    const ignored = (['optimizer', 'precision', 'gradAccum', 'recompute', 'zero', 'offload', 'teacher'] as const).filter(
+      (key) => c.options[key] !== undefined,
+    );
     if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
   } else if (c.options.tokens !== undefined || c.options.weights !== undefined) {
     warnings.push('--tokens and --weights apply to --mode infer; ignored for training');

@@ -13,7 +13,18 @@ import { ceilDiv } from './units.ts';
 export type WeightFormat = 'fp32' | 'fp16' | 'bf16' | 'llm-int8' | 'nf4' | 'nf4-dq' | 'fp4' | 'fp4-dq' | 'gptq' | 'awq';
 
 /** Every weight format, in the order the CLI lists them. */
-export const WEIGHT_FORMATS: readonly WeightFormat[] = ['fp32', 'fp16', 'bf16', 'llm-int8', 'nf4', 'nf4-dq', 'fp4', 'fp4-dq', 'gptq', 'awq'];
+export const WEIGHT_FORMATS: readonly WeightFormat[] = [
+  'fp32',
+  'fp16',
+  'bf16',
+  'llm-int8',
+  'nf4',
+  'nf4-dq',
+  'fp4',
+  'fp4-dq',
+  'gptq',
+  'awq',
+];
 
 /** bitsandbytes 4-bit block size: 64 weights share one absmax (bitsandbytes nn/modules.py `Params4bit`, `blocksize=None` → 64). */
 export const BNB_4BIT_BLOCK = 64;
@@ -43,9 +54,10 @@ export interface WeightFormatSpec {
 }
 
 const ALL_ARCHS: readonly Arch[] = ['gpt2', 'llama', 'bert', 'mlp'];
-const BNB_SOURCE = 'bitsandbytes 95f9af3 functional.py quantize_4bit / get_4bit_type, backends/cuda/ops.py, nn/modules.py; '
-  + 'Transformers 01ae98a integrations/bitsandbytes.py _replace_with_bnb_linear + get_keys_to_not_convert (every Linear/Conv1D except the output head or, without one, the last module); '
-  + 'Transformers 009ba7c quantizers/quantizer_bnb_4bit.py update_torch_dtype loads the rest in float16 when no dtype is given';
+const BNB_SOURCE =
+  'bitsandbytes 95f9af3 functional.py quantize_4bit / get_4bit_type, backends/cuda/ops.py, nn/modules.py; ' +
+  'Transformers 01ae98a integrations/bitsandbytes.py _replace_with_bnb_linear + get_keys_to_not_convert (every Linear/Conv1D except the output head or, without one, the last module); ' +
+  'Transformers 009ba7c quantizers/quantizer_bnb_4bit.py update_torch_dtype loads the rest in float16 when no dtype is given';
 
 /**
  * Every format. bitsandbytes quantizes every nn.Linear/Conv1D the model has except the output head
@@ -56,24 +68,80 @@ const BNB_SOURCE = 'bitsandbytes 95f9af3 functional.py quantize_4bit / get_4bit_
  * input and hidden Linear layers quantized, the classifier (its last module) kept.
  */
 export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec>> = {
-  'fp32': { label: 'fp32', quantized: false, keptBytes: 4, quantizesRouter: false, archs: ALL_ARCHS, source: 'PyTorch float32, 4 bytes per element' },
-  'fp16': { label: 'fp16', quantized: false, keptBytes: 2, quantizesRouter: false, archs: ALL_ARCHS, source: 'PyTorch float16, 2 bytes per element' },
-  'bf16': { label: 'bf16', quantized: false, keptBytes: 2, quantizesRouter: false, archs: ALL_ARCHS, source: 'PyTorch bfloat16, 2 bytes per element' },
+  fp32: {
+    label: 'fp32',
+    quantized: false,
+    keptBytes: 4,
+    quantizesRouter: false,
+    archs: ALL_ARCHS,
+    source: 'PyTorch float32, 4 bytes per element',
+  },
+  fp16: {
+    label: 'fp16',
+    quantized: false,
+    keptBytes: 2,
+    quantizesRouter: false,
+    archs: ALL_ARCHS,
+    source: 'PyTorch float16, 2 bytes per element',
+  },
+  bf16: {
+    label: 'bf16',
+    quantized: false,
+    keptBytes: 2,
+    quantizesRouter: false,
+    archs: ALL_ARCHS,
+    source: 'PyTorch bfloat16, 2 bytes per element',
+  },
   'llm-int8': {
-    label: 'bitsandbytes LLM.int8', quantized: true, keptBytes: 2, quantizesRouter: true, archs: ALL_ARCHS,
+    label: 'bitsandbytes LLM.int8',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: true,
+    archs: ALL_ARCHS,
     source: `${BNB_SOURCE}; Int8Params._quantize: int8 CB [out, in] + fp32 SCB [out] (arXiv 2208.07339)`,
   },
-  'nf4': { label: 'bitsandbytes NF4', quantized: true, keptBytes: 2, quantizesRouter: true, archs: ALL_ARCHS, source: `${BNB_SOURCE} (arXiv 2305.14314 §3)` },
-  'nf4-dq': { label: 'bitsandbytes NF4 + double quantization', quantized: true, keptBytes: 2, quantizesRouter: true, archs: ALL_ARCHS, source: `${BNB_SOURCE}; compress_statistics=True (arXiv 2305.14314 §3 "Double Quantization")` },
-  'fp4': { label: 'bitsandbytes FP4', quantized: true, keptBytes: 2, quantizesRouter: true, archs: ALL_ARCHS, source: BNB_SOURCE },
-  'fp4-dq': { label: 'bitsandbytes FP4 + double quantization', quantized: true, keptBytes: 2, quantizesRouter: true, archs: ALL_ARCHS, source: `${BNB_SOURCE}; compress_statistics=True` },
-  'gptq': {
-    label: 'GPTQ 4-bit, group 128', quantized: true, keptBytes: 2, quantizesRouter: false, archs: ['gpt2', 'llama'],
-    source: 'AutoGPTQ 9f7d370 nn_modules/qlinear/qlinear_cuda_old.py buffers qweight int32 [in/32·4, out], qzeros int32 [⌈in/g⌉, out/32·4], scales fp16 [⌈in/g⌉, out], g_idx int32 [in]; modeling/{gpt2,llama,mixtral}.py (arXiv 2210.17323)',
+  nf4: {
+    label: 'bitsandbytes NF4',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: true,
+    archs: ALL_ARCHS,
+    source: `${BNB_SOURCE} (arXiv 2305.14314 §3)`,
   },
-  'awq': {
-    label: 'AWQ 4-bit GEMM, group 128', quantized: true, keptBytes: 2, quantizesRouter: false, archs: ['llama'],
-    source: 'AutoAWQ 88e4c76 awq/modules/linear/gemm.py WQLinear_GEMM buffers qweight int32 [in, out/8], qzeros int32 [in/g, out/8], scales fp16 [in/g, out]; no g_idx (arXiv 2306.00978)',
+  'nf4-dq': {
+    label: 'bitsandbytes NF4 + double quantization',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: true,
+    archs: ALL_ARCHS,
+    source: `${BNB_SOURCE}; compress_statistics=True (arXiv 2305.14314 §3 "Double Quantization")`,
+  },
+  fp4: { label: 'bitsandbytes FP4', quantized: true, keptBytes: 2, quantizesRouter: true, archs: ALL_ARCHS, source: BNB_SOURCE },
+  'fp4-dq': {
+    label: 'bitsandbytes FP4 + double quantization',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: true,
+    archs: ALL_ARCHS,
+    source: `${BNB_SOURCE}; compress_statistics=True`,
+  },
+  gptq: {
+    label: 'GPTQ 4-bit, group 128',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: false,
+    archs: ['gpt2', 'llama'],
+    source:
+      'AutoGPTQ 9f7d370 nn_modules/qlinear/qlinear_cuda_old.py buffers qweight int32 [in/32·4, out], qzeros int32 [⌈in/g⌉, out/32·4], scales fp16 [⌈in/g⌉, out], g_idx int32 [in]; modeling/{gpt2,llama,mixtral}.py (arXiv 2210.17323)',
+  },
+  awq: {
+    label: 'AWQ 4-bit GEMM, group 128',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: false,
+    archs: ['llama'],
+    source:
+      'AutoAWQ 88e4c76 awq/modules/linear/gemm.py WQLinear_GEMM buffers qweight int32 [in, out/8], qzeros int32 [in/g, out/8], scales fp16 [in/g, out]; no g_idx (arXiv 2306.00978)',
   },
 };
 
@@ -117,16 +185,23 @@ function awqBytes(inFeatures: number, outFeatures: number): number {
 export function linearWeightBytes(inFeatures: number, outFeatures: number, format: WeightFormat): LinearWeightBytes {
   const weights = inFeatures * outFeatures;
   switch (format) {
-    case 'fp32': return { bytes: 4 * weights, constantBytes: 0 };
+    case 'fp32':
+      return { bytes: 4 * weights, constantBytes: 0 };
     case 'fp16':
-    case 'bf16': return { bytes: 2 * weights, constantBytes: 0 };
-    case 'llm-int8': return { bytes: weights + 4 * outFeatures, constantBytes: 0 };
+    case 'bf16':
+      return { bytes: 2 * weights, constantBytes: 0 };
+    case 'llm-int8':
+      return { bytes: weights + 4 * outFeatures, constantBytes: 0 };
     case 'nf4':
-    case 'fp4': return bnb4bitBytes(weights, false);
+    case 'fp4':
+      return bnb4bitBytes(weights, false);
     case 'nf4-dq':
-    case 'fp4-dq': return bnb4bitBytes(weights, true);
-    case 'gptq': return { bytes: gptqBytes(inFeatures, outFeatures), constantBytes: 0 };
-    case 'awq': return { bytes: awqBytes(inFeatures, outFeatures), constantBytes: 0 };
+    case 'fp4-dq':
+      return bnb4bitBytes(weights, true);
+    case 'gptq':
+      return { bytes: gptqBytes(inFeatures, outFeatures), constantBytes: 0 };
+    case 'awq':
+      return { bytes: awqBytes(inFeatures, outFeatures), constantBytes: 0 };
   }
 }
 
@@ -162,8 +237,11 @@ export interface WeightFormatOptions {
 
 /** Sum the stored bytes of `linears` (each times `copiesOf` it) and add `totalParams − quantized` kept parameters. */
 function sumFormatBytes(
-  linears: readonly LinearLayer[], copiesOf: (linear: LinearLayer) => number, totalParams: number,
-  format: WeightFormat, keptBytes: number,
+  linears: readonly LinearLayer[],
+  copiesOf: (linear: LinearLayer) => number,
+  totalParams: number,
+  format: WeightFormat,
+  keptBytes: number,
 ): WeightFormatBytes {
   let quantizedParams = 0;
   let quantizedBytes = 0;
@@ -183,7 +261,11 @@ function sumFormatBytes(
  * Bytes of every weight of `model` stored as `format`, whole model. Parameter totals come from `countParams`,
  * so kept + quantized = total. Divide by tensor-parallel degree yourself; for pipeline stages use `weightFormatBytesPerLayer`.
  */
-export function weightFormatBytes(model: ModelConfig, format: WeightFormat, options: WeightFormatOptions = {}): WeightFormatBytes {
+export function weightFormatBytes(
+  model: ModelConfig,
+  format: WeightFormat,
+  options: WeightFormatOptions = {},
+): WeightFormatBytes {
   const keptBytes = options.keptBytes ?? WEIGHT_FORMAT_SPECS[format].keptBytes;
   return sumFormatBytes(quantizedLayers(model, format), (linear) => linear.copies, countParams(model).total, format, keptBytes);
 }
@@ -193,9 +275,19 @@ export function weightFormatBytes(model: ModelConfig, format: WeightFormat, opti
  * layers plus its kept parameters (norms, biases, an unquantized router) out of `countParams().perLayer`.
  * The whole model is this × layers plus the embeddings, head, final norm and pooler.
  */
-export function weightFormatBytesPerLayer(model: ModelConfig, format: WeightFormat, options: WeightFormatOptions = {}): WeightFormatBytes {
+export function weightFormatBytesPerLayer(
+  model: ModelConfig,
+  format: WeightFormat,
+  options: WeightFormatOptions = {},
+): WeightFormatBytes {
   const keptBytes = options.keptBytes ?? WEIGHT_FORMAT_SPECS[format].keptBytes;
-  return sumFormatBytes(quantizedLayers(model, format), (linear) => linear.perLayer, countParams(model).perLayer, format, keptBytes);
+  return sumFormatBytes(
+    quantizedLayers(model, format),
+    (linear) => linear.perLayer,
+    countParams(model).perLayer,
+    format,
+    keptBytes,
+  );
 }
 
 /**
@@ -213,16 +305,23 @@ export function dequantizedWeightBytes(model: ModelConfig, format: WeightFormat)
 export function validateWeightFormat(model: ModelConfig, format: WeightFormat): FieldError[] {
   const spec = WEIGHT_FORMAT_SPECS[format];
   if (!spec.archs.includes(model.arch)) {
-    return [{ field: 'weights', message: `${spec.label} is not available for ${model.arch} models (the library supports ${spec.archs.join(', ')}); choose fp16, bf16, llm-int8, nf4 or nf4-dq` }];
+    return [
+      {
+        field: 'weights',
+        message: `${spec.label} is not available for ${model.arch} models (the library supports ${spec.archs.join(', ')}); choose fp16, bf16, llm-int8, nf4 or nf4-dq`,
+      },
+    ];
   }
   const errors: FieldError[] = [];
   for (const linear of quantizedLayers(model, format)) {
     const { inFeatures: i, outFeatures: o } = linear;
-    const bad = format === 'gptq' ? i % 32 !== 0 || o % 32 !== 0
-      : format === 'awq' ? i % QUANT_GROUP_SIZE !== 0 || o % 8 !== 0
-        : false;
+    const bad =
+      format === 'gptq' ? i % 32 !== 0 || o % 32 !== 0 : format === 'awq' ? i % QUANT_GROUP_SIZE !== 0 || o % 8 !== 0 : false;
     if (bad) {
-      const rule = format === 'gptq' ? 'input and output widths that are multiples of 32' : `input widths that are multiples of ${QUANT_GROUP_SIZE} and output widths that are multiples of 8`;
+      const rule =
+        format === 'gptq'
+          ? 'input and output widths that are multiples of 32'
+          : `input widths that are multiples of ${QUANT_GROUP_SIZE} and output widths that are multiples of 8`;
       errors.push({ field: 'weights', message: `${spec.label} packs ${rule}; ${linear.module} is ${i} → ${o}` });
     }
   }

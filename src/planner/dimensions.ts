@@ -75,46 +75,74 @@ export const MAX_TENSOR_PARALLEL = 8;
 /** Every dimension, in search order; the monotone micro-batch comes last because it needs the data-parallel degree. */
 export const DIMENSIONS: readonly Dimension[] = [
   {
-    id: 'layout', title: 'GPU layout', search: 'each', checkEarly: true,
+    id: 'layout',
+    title: 'GPU layout',
+    search: 'each',
+    checkEarly: true,
     // Every split of the GPUs into tensor × pipeline × data parallel degrees; the engine rejects
     // degrees the model's heads or layers cannot take.
-    choices: (ctx) => divisors(ctx.gpus).filter((tp) => tp <= MAX_TENSOR_PARALLEL).flatMap((tp) => divisors(ctx.gpus / tp).map((pp) => {
-      const dp = ctx.gpus / (tp * pp);
-      // With tensor parallelism, sequence parallelism replaces each all-reduce by a reduce-scatter and
-      // an all-gather of the same volume (Korthikanti et al. 2022, arXiv 2205.05198 §4.2.2): it saves
-      // activation memory for no extra communication, so it is always on with tp > 1.
-      const patch: EstimateOptions = tp > 1 ? { tp, pp, dp, sp: true } : { tp, pp, dp };
-      return choice(`tp ${tp}${tp > 1 ? ' + sp' : ''} · pp ${pp} · dp ${dp}`, patch, ctx.gpus > 1 ? ['05-parallelism'] : []);
-    })),
-    rule: (o, ctx) => ctx.request.globalBatch % dataParallel(o) === 0 ? null
-      : `the global batch of ${ctx.request.globalBatch} does not split evenly over ${dataParallel(o)} data-parallel GPUs`,
+    choices: (ctx) =>
+      divisors(ctx.gpus)
+        .filter((tp) => tp <= MAX_TENSOR_PARALLEL)
+        .flatMap((tp) =>
+          divisors(ctx.gpus / tp).map((pp) => {
+            const dp = ctx.gpus / (tp * pp);
+            // With tensor parallelism, sequence parallelism replaces each all-reduce by a reduce-scatter and
+            // an all-gather of the same volume (Korthikanti et al. 2022, arXiv 2205.05198 §4.2.2): it saves
+            // activation memory for no extra communication, so it is always on with tp > 1.
+            const patch: EstimateOptions = tp > 1 ? { tp, pp, dp, sp: true } : { tp, pp, dp };
+            return choice(
+              `tp ${tp}${tp > 1 ? ' + sp' : ''} · pp ${pp} · dp ${dp}`,
+              patch,
+              ctx.gpus > 1 ? ['05-parallelism'] : [],
+            );
+          }),
+        ),
+    rule: (o, ctx) =>
+      ctx.request.globalBatch % dataParallel(o) === 0
+        ? null
+        : `the global batch of ${ctx.request.globalBatch} does not split evenly over ${dataParallel(o)} data-parallel GPUs`,
   },
   {
-    id: 'zero', title: 'ZeRO stage / FSDP', search: 'each',
+    id: 'zero',
+    title: 'ZeRO stage / FSDP',
+    search: 'each',
     choices: () => [
       choice('ZeRO-0 (DDP)', { zero: 0 }),
       choice('ZeRO-1', { zero: 1 }, ['05-parallelism']),
       choice('ZeRO-2', { zero: 2 }, ['05-parallelism']),
       choice('ZeRO-3 / FSDP', { zero: 3 }, ['05-parallelism']),
     ],
-    rule: (o) => (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
-      ? 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)' : null,
+    rule: (o) =>
+      (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
+        ? 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)'
+        : null,
   },
   {
-    id: 'offload', title: 'Offload', search: 'each',
+    id: 'offload',
+    title: 'Offload',
+    search: 'each',
     choices: () => [
       choice('none', { offload: 'none' }),
       choice('optimizer to CPU', { offload: 'optimizer' }, ['06-offload']),
       choice('optimizer + weights to CPU', { offload: 'optimizer+params' }, ['06-offload']),
     ],
     // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them.
-    rule: (o) => o.offload === 'optimizer+params' && o.zero !== 3 ? 'offloading the weights needs ZeRO-3 (ZeRO-Infinity, FSDP CPU offload)'
-      : o.offload === 'optimizer' && (o.zero ?? 0) === 0 ? 'offloading the optimizer needs ZeRO-1, 2 or 3 (ZeRO-Offload)' : null,
+    rule: (o) =>
+      o.offload === 'optimizer+params' && o.zero !== 3
+        ? 'offloading the weights needs ZeRO-3 (ZeRO-Infinity, FSDP CPU offload)'
+        : o.offload === 'optimizer' && (o.zero ?? 0) === 0
+          ? 'offloading the optimizer needs ZeRO-1, 2 or 3 (ZeRO-Offload)'
+          : null,
   },
   {
-    id: 'precision', title: 'Precision', search: 'each',
-    choices: () => (['fp32', 'amp-fp16', 'amp-bf16', 'mixed-fp16', 'mixed-bf16', 'bf16'] as const).map((p) =>
-      choice(p, { precision: p }, p === 'fp32' ? [] : ['02-mixed-precision'])),
+    id: 'precision',
+    title: 'Precision',
+    search: 'each',
+    choices: () =>
+      (['fp32', 'amp-fp16', 'amp-bf16', 'mixed-fp16', 'mixed-bf16', 'bf16'] as const).map((p) =>
+        choice(p, { precision: p }, p === 'fp32' ? [] : ['02-mixed-precision']),
+      ),
     rule: (o, ctx) => {
       const precision = o.precision ?? 'fp32';
       if (ctx.gpu.bf16 && FP16_PRECISIONS.includes(precision)) {
@@ -125,35 +153,58 @@ export const DIMENSIONS: readonly Dimension[] = [
     },
   },
   {
-    id: 'attention', title: 'Attention', search: 'each',
-    choices: () => [choice('eager attention', { attention: 'eager' }), choice('SDPA (FlashAttention)', { attention: 'sdpa' }, ['02-mixed-precision'])],
-    rule: (o, ctx) => o.attention === 'eager' && ctx.model.arch === 'mlp' ? 'an mlp has no attention' : null,
+    id: 'attention',
+    title: 'Attention',
+    search: 'each',
+    choices: () => [
+      choice('eager attention', { attention: 'eager' }),
+      choice('SDPA (FlashAttention)', { attention: 'sdpa' }, ['02-mixed-precision']),
+    ],
+    rule: (o, ctx) => (o.attention === 'eager' && ctx.model.arch === 'mlp' ? 'an mlp has no attention' : null),
   },
   {
-    id: 'recompute', title: 'Recompute', search: 'each',
+    id: 'recompute',
+    title: 'Recompute',
+    search: 'each',
     choices: () => [
       choice('none', { recompute: 'none' }),
       choice('selective', { recompute: 'selective' }, ['04-gradient-checkpointing']),
       choice('full', { recompute: 'full' }, ['04-gradient-checkpointing']),
     ],
-    rule: (o, ctx) => o.recompute !== 'selective' ? null
-      : ctx.model.arch === 'mlp' ? 'selective recompute drops attention scores, which an mlp does not have'
-      : o.attention === 'sdpa' ? 'selective recompute drops the attention scores, which SDPA never stores' : null,
+    rule: (o, ctx) =>
+      o.recompute !== 'selective'
+        ? null
+        : ctx.model.arch === 'mlp'
+          ? 'selective recompute drops attention scores, which an mlp does not have'
+          : o.attention === 'sdpa'
+            ? 'selective recompute drops the attention scores, which SDPA never stores'
+            : null,
   },
   {
-    id: 'optimizer', title: 'Optimizer', search: 'each',
+    id: 'optimizer',
+    title: 'Optimizer',
+    search: 'each',
     // AdamW's update rule is kept: SGD would change the training, not only its memory.
-    choices: () => [choice('AdamW', { optimizer: 'adamw' }), choice('8-bit AdamW', { optimizer: 'adamw-8bit' }, ['08-putting-it-together'])],
+    choices: () => [
+      choice('AdamW', { optimizer: 'adamw' }),
+      choice('8-bit AdamW', { optimizer: 'adamw-8bit' }, ['08-putting-it-together']),
+    ],
   },
   {
-    id: 'micro-batch', title: 'Micro-batch × accumulation', search: 'monotone',
+    id: 'micro-batch',
+    title: 'Micro-batch × accumulation',
+    search: 'monotone',
     // Per-GPU memory never falls as the micro-batch grows (a property test holds the engine to it).
     choices: (ctx, o) => {
       const perReplica = ctx.request.globalBatch / dataParallel(o);
       if (!Number.isInteger(perReplica)) return [];
       return divisors(perReplica).map((microBatch) => {
         const gradAccum = perReplica / microBatch;
-        return choice(`${microBatch} × ${gradAccum}`, { microBatch, gradAccum }, gradAccum > 1 ? ['03-gradient-accumulation'] : []);
+        return choice(
+          `${microBatch} × ${gradAccum}`,
+          { microBatch, gradAccum },
+          gradAccum > 1 ? ['03-gradient-accumulation'] : [],
+        );
       });
     },
   },

@@ -2,17 +2,52 @@
  * The OOM planner: which combination of techniques makes a training job fit, and which is fastest
  * or cheapest. Pure (imports only src/memory); the CLI `plan` and the planner page call it.
  */
-export { planTraining, type Plan, type PlanCost, type PlanOptions, type PlanResult, type Shortfall, type HardwareSuggestion } from './plan.ts';
 export {
-  parsePlanFlags, parsePrice, formatPrice, PLAN_FLAG_SPECS, FIXED_ESTIMATE_FLAGS, TASKS, RANKINGS,
-  type PlanRequest, type ParsePlanResult, type RawPlanFlags, type RankBy, type Task,
+  planTraining,
+  type Plan,
+  type PlanCost,
+  type PlanOptions,
+  type PlanResult,
+  type Shortfall,
+  type HardwareSuggestion,
+} from './plan.ts';
+export {
+  parsePlanFlags,
+  parsePrice,
+  formatPrice,
+  PLAN_FLAG_SPECS,
+  FIXED_ESTIMATE_FLAGS,
+  TASKS,
+  RANKINGS,
+  type PlanRequest,
+  type ParsePlanResult,
+  type RawPlanFlags,
+  type RankBy,
+  type Task,
 } from './request.ts';
 export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 export {
-  searchHardware, microBatchPreference, planKey, REJECTION_ORDER,
+  searchHardware,
+  microBatchPreference,
+  planKey,
+  REJECTION_ORDER,
   type MicroBatchPreference,
-  type FittingPlan, type Hardware, type HardwareSearch, type PlanChoice, type RejectionGroup, type RejectionKind,
+  type FittingPlan,
+  type Hardware,
+  type HardwareSearch,
+  type PlanChoice,
+  type RejectionGroup,
+  type RejectionKind,
 } from './search.ts';
-export { EXAMPLE_PRICES, EXAMPLE_PRICES_DATE, EXAMPLE_PRICES_SOURCE, PRICE_TIERS, costOf, type GpuPrices, type PriceTable, type PriceTier } from './prices.ts';
+export {
+  EXAMPLE_PRICES,
+  EXAMPLE_PRICES_DATE,
+  EXAMPLE_PRICES_SOURCE,
+  PRICE_TIERS,
+  costOf,
+  type GpuPrices,
+  type PriceTable,
+  type PriceTier,
+} from './prices.ts';
 export { LESSON_TITLES, lessonHref, orderLessons, type LessonId } from './lessons.ts';
 export { rejectionMessages } from './messages.ts';

@@ -1,7 +1,8 @@
 /** The planner's own sentences (the dimensions' rules carry theirs), kept together for translation. */
 export const rejectionMessages = {
   noMicroBatch: 'no micro-batch splits the global batch over these data-parallel GPUs',
-  modelStates: 'the model states alone (weights, gradients, optimizer states and the CUDA context) exceed the GPU’s usable memory',
+  modelStates:
+    'the model states alone (weights, gradients, optimizer states and the CUDA context) exceed the GPU’s usable memory',
   activations: 'the model states fit, but the activations of one sequence per micro-batch push it over',
   hostMemory: 'fits the GPU, but the offloaded states need more host RAM than --max-host-gb allows',
 } as const;

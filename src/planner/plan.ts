@@ -2,7 +2,14 @@
  * The planner: search the reader's GPUs and the GPUs offered for rent, rank every plan that fits,
  * and when nothing fits on the reader's GPUs, name the smallest gap and hardware that would close it.
  */
-import { estimateMemory, getGpuPreset, GPU_PRESETS, type EstimateOptions, type GpuSpec, type ModelConfig } from '../memory/index.ts';
+import {
+  estimateMemory,
+  getGpuPreset,
+  GPU_PRESETS,
+  type EstimateOptions,
+  type GpuSpec,
+  type ModelConfig,
+} from '../memory/index.ts';
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import { costOf, PRICE_TIERS, type PriceTier } from './prices.ts';
 import { MAX_GPUS, type PlanRequest } from './request.ts';
@@ -77,7 +84,8 @@ export interface PlanOptions {
 export function planTraining(request: PlanRequest, { dimensions = DIMENSIONS, maxScaleUp = 64 }: PlanOptions = {}): PlanResult {
   const own = getGpuPreset(request.gpu);
   const probe = estimateMemory({ ...request.base, gpu: request.gpu, seq: request.seq });
-  if (own === undefined || !probe.ok || probe.result.model === null) throw new Error('planTraining needs a request from parsePlanFlags');
+  if (own === undefined || !probe.ok || probe.result.model === null)
+    throw new Error('planTraining needs a request from parsePlanFlags');
   const model = probe.result.model;
   const hardware: Hardware[] = [{ gpu: own, gpus: request.gpus, rented: false }];
   if (request.rent) {
@@ -86,8 +94,13 @@ export function planTraining(request: PlanRequest, { dimensions = DIMENSIONS, ma
     }
   }
   const searches = hardware.map((h) => searchHardware(request, h, model, dimensions));
-  const stepsPerEpoch = request.epochTokens === null ? null : Math.ceil(request.epochTokens / (request.globalBatch * request.seq));
-  const plans = rankPlans(request, searches.flatMap((s) => s.plans), stepsPerEpoch);
+  const stepsPerEpoch =
+    request.epochTokens === null ? null : Math.ceil(request.epochTokens / (request.globalBatch * request.seq));
+  const plans = rankPlans(
+    request,
+    searches.flatMap((s) => s.plans),
+    stepsPerEpoch,
+  );
   const ownSearch = searches[0];
   const ownFits = ownSearch !== undefined && ownSearch.plans.length > 0;
   const shortfall = ownFits || ownSearch === undefined ? null : smallestGap(ownSearch);
@@ -99,8 +112,13 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
   const priced = plans.map((plan) => {
     const seconds = plan.stepTime.totalSeconds;
     const prices = request.prices[plan.hardware.gpu.id];
-    const tiers = (scale: number) => Object.fromEntries(PRICE_TIERS.map((t) => [t, costOf(seconds * scale, plan.hardware.gpus, prices?.[t] ?? 0)])) as Record<PriceTier, number>;
-    const cost: PlanCost | null = prices === undefined ? null : { perStep: tiers(1), perEpoch: stepsPerEpoch === null ? null : tiers(stepsPerEpoch) };
+    const tiers = (scale: number) =>
+      Object.fromEntries(PRICE_TIERS.map((t) => [t, costOf(seconds * scale, plan.hardware.gpus, prices?.[t] ?? 0)])) as Record<
+        PriceTier,
+        number
+      >;
+    const cost: PlanCost | null =
+      prices === undefined ? null : { perStep: tiers(1), perEpoch: stepsPerEpoch === null ? null : tiers(stepsPerEpoch) };
     return { plan, seconds, cost };
   });
   const metric = ({ seconds, cost }: (typeof priced)[number]): number => {
@@ -108,7 +126,13 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
     const table = request.rankBy === 'step-cost' ? cost?.perStep : cost?.perEpoch;
     return table?.[request.priceTier] ?? Number.POSITIVE_INFINITY; // unpriced GPUs rank last
   };
-  priced.sort((a, b) => metric(a) - metric(b) || a.seconds - b.seconds || a.plan.perGpu.total - b.plan.perGpu.total || a.plan.key.localeCompare(b.plan.key));
+  priced.sort(
+    (a, b) =>
+      metric(a) - metric(b) ||
+      a.seconds - b.seconds ||
+      a.plan.perGpu.total - b.plan.perGpu.total ||
+      a.plan.key.localeCompare(b.plan.key),
+  );
   return priced.map(({ plan, seconds, cost }, i) => ({ ...plan, rank: i + 1, stepTimeSeconds: seconds, cost }));
 }
 
@@ -126,14 +150,23 @@ function smallestGap(search: HardwareSearch): Shortfall | null {
 }
 
 /** Larger GPUs on which the closest combination fits (checked by the engine), then the fewest of the reader's GPUs on which a plan fits. */
-function suggestHardware(request: PlanRequest, own: GpuSpec, model: ModelConfig, shortfall: Shortfall, dimensions: readonly Dimension[], maxScaleUp: number): HardwareSuggestion[] {
+function suggestHardware(
+  request: PlanRequest,
+  own: GpuSpec,
+  model: ModelConfig,
+  shortfall: Shortfall,
+  dimensions: readonly Dimension[],
+  maxScaleUp: number,
+): HardwareSuggestion[] {
   const suggestions: HardwareSuggestion[] = [];
   if (shortfall.resource === 'gpu') {
     for (const gpu of GPU_PRESETS) {
       if (gpu.memoryBytes <= own.memoryBytes) continue;
       const outcome = estimateMemory({ ...shortfall.options, gpu: gpu.id });
-      const hostFits = outcome.ok && (request.maxHostBytes === null || outcome.result.perCpu.total * request.gpus <= request.maxHostBytes);
-      if (outcome.ok && outcome.result.fits === true && hostFits) suggestions.push({ gpu: gpu.id, name: gpu.name, gpus: request.gpus });
+      const hostFits =
+        outcome.ok && (request.maxHostBytes === null || outcome.result.perCpu.total * request.gpus <= request.maxHostBytes);
+      if (outcome.ok && outcome.result.fits === true && hostFits)
+        suggestions.push({ gpu: gpu.id, name: gpu.name, gpus: request.gpus });
     }
   }
   for (let scale = 2; scale <= maxScaleUp && request.gpus * scale <= MAX_GPUS; scale *= 2) {

@@ -38,7 +38,7 @@ const example = (onDemand: number): GpuPrices => ({
 export const EXAMPLE_PRICES: PriceTable = {
   'a100-80gb': example(1.3),
   'h100-80gb': example(3.0),
-  'h200': example(4.0),
+  h200: example(4.0),
 };
 
 /** Cost of `gpus` GPUs for `seconds` at `pricePerGpuHour`. */

@@ -3,8 +3,15 @@
  * from the same flag vocabulary as `estimate` (CLI `--gpus 8`, URL `?gpus=8`), checked field by field.
  */
 import {
-  estimateMemory, FLAGS, getGpuPreset, parseEstimateFlags, parseNumberFlag,
-  type EstimateOptions, type FieldError, type FlagKind, type RawFlags,
+  estimateMemory,
+  FLAGS,
+  getGpuPreset,
+  parseEstimateFlags,
+  parseNumberFlag,
+  type EstimateOptions,
+  type FieldError,
+  type FlagKind,
+  type RawFlags,
 } from '../memory/index.ts';
 import { PRICE_TIERS, type GpuPrices, type PriceTable, type PriceTier } from './prices.ts';
 
@@ -56,8 +63,22 @@ export type RawPlanFlags = Readonly<Record<string, string | boolean | readonly s
 
 /** `estimate` flags the planner takes as given: the model, its sequence, the GPU, the margin. */
 export const FIXED_ESTIMATE_FLAGS: readonly string[] = [
-  'model', 'arch', 'hidden', 'layers', 'heads', 'kv-heads', 'ffn', 'vocab', 'positions', 'experts', 'top-k',
-  'seq', 'dropout', 'no-dropout', 'gpu', 'headroom',
+  'model',
+  'arch',
+  'hidden',
+  'layers',
+  'heads',
+  'kv-heads',
+  'ffn',
+  'vocab',
+  'positions',
+  'experts',
+  'top-k',
+  'seq',
+  'dropout',
+  'no-dropout',
+  'gpu',
+  'headroom',
 ];
 
 /** One planner flag (the planner's own flags; the engine's come from its flag table). */
@@ -76,7 +97,11 @@ export interface PlanFlagSpec {
 
 const num = (name: string, help: string, placeholder = 'N'): PlanFlagSpec => ({ name, kind: 'number', placeholder, help });
 const oneOf = (name: string, values: readonly string[], help: string): PlanFlagSpec => ({
-  name, kind: 'enum', values, placeholder: values.join('|'), help,
+  name,
+  kind: 'enum',
+  values,
+  placeholder: values.join('|'),
+  help,
 });
 
 /** Flags of the planner itself, in help order. */
@@ -88,7 +113,12 @@ export const PLAN_FLAG_SPECS: readonly PlanFlagSpec[] = [
   oneOf('rank-by', RANKINGS, 'rank plans by step time, cost per step or cost per epoch (default time)'),
   oneOf('price-tier', PRICE_TIERS, 'the price costs are ranked by (default on-demand)'),
   num('epoch-tokens', 'tokens in one epoch, for the cost per epoch'),
-  { name: 'price', kind: 'string', placeholder: 'GPU=OD/RES/SPOT', help: 'price per GPU-hour of a GPU preset, repeatable; replaces the example price' },
+  {
+    name: 'price',
+    kind: 'string',
+    placeholder: 'GPU=OD/RES/SPOT',
+    help: 'price per GPU-hour of a GPU preset, repeatable; replaces the example price',
+  },
   { name: 'no-rent', kind: 'boolean', placeholder: '', help: 'do not compare renting other GPUs' },
 ];
 
@@ -148,7 +178,8 @@ export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): Pa
     if (text === undefined) return fallback;
     const value = parseNumberFlag(text);
     if (value === undefined) errors.push({ field: name, message: `expected a number, got '${text}'` });
-    else if (!Number.isInteger(value) || value < 1) errors.push({ field: name, message: `${name} must be a whole number of at least 1, got ${text}` });
+    else if (!Number.isInteger(value) || value < 1)
+      errors.push({ field: name, message: `${name} must be a whole number of at least 1, got ${text}` });
     else if (value > max) errors.push({ field: name, message: `${name} must be at most ${max}, got ${text}` });
     else return value;
     return undefined;
@@ -157,7 +188,8 @@ export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): Pa
     const text = single(name);
     if (text === undefined) return null;
     const value = parseNumberFlag(text);
-    if (value === undefined || !(value > 0)) errors.push({ field: name, message: `${name} must be a number above 0, got '${text}'` });
+    if (value === undefined || !(value > 0))
+      errors.push({ field: name, message: `${name} must be a number above 0, got '${text}'` });
     return value !== undefined && value > 0 ? value : null;
   };
   const keyword = <T extends string>(name: string, values: readonly T[], fallback: T): T => {
@@ -170,7 +202,8 @@ export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): Pa
 
   const gpus = whole('gpus', 1, MAX_GPUS);
   const globalBatch = whole('global-batch', undefined, MAX_GLOBAL_BATCH);
-  if (raw['global-batch'] === undefined) errors.push({ field: 'global-batch', message: 'give --global-batch N, the sequences per optimizer step over all GPUs' });
+  if (raw['global-batch'] === undefined)
+    errors.push({ field: 'global-batch', message: 'give --global-batch N, the sequences per optimizer step over all GPUs' });
   const task = keyword('task', TASKS, 'pretrain');
   const maxHostGb = positive('max-host-gb');
   const rankBy = keyword('rank-by', RANKINGS, 'time');
@@ -195,7 +228,8 @@ export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): Pa
   // One estimate of the model alone checks the model, the sequence, the GPU and the margin.
   const probe = estimateMemory({ ...parsed.options });
   if (!probe.ok) errors.push(...probe.errors);
-  if (probe.ok && probe.result.model === null) errors.push({ field: 'model', message: 'the planner needs a model shape: give --model or --arch with its shape' });
+  if (probe.ok && probe.result.model === null)
+    errors.push({ field: 'model', message: 'the planner needs a model shape: give --model or --arch with its shape' });
   for (const gpu of Object.keys(prices)) {
     if (getGpuPreset(gpu) === undefined) errors.push({ field: 'price', message: `unknown gpu '${gpu}' in --price` });
   }
@@ -205,8 +239,18 @@ export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): Pa
   return {
     ok: true,
     request: {
-      base: parsed.options, gpu: parsed.options.gpu, gpus, globalBatch, seq: probe.result.resolved.seq, task,
-      maxHostBytes: maxHostGb === null ? null : Math.floor(maxHostGb * 1e9), rankBy, priceTier, prices, epochTokens, rent,
+      base: parsed.options,
+      gpu: parsed.options.gpu,
+      gpus,
+      globalBatch,
+      seq: probe.result.resolved.seq,
+      task,
+      maxHostBytes: maxHostGb === null ? null : Math.floor(maxHostGb * 1e9),
+      rankBy,
+      priceTier,
+      prices,
+      epochTokens,
+      rent,
     },
   };
 }

@@ -4,8 +4,14 @@
  * the step time cannot depend on it, taking the largest micro-batch that fits.
  */
 import {
-  estimateMemory, formatEstimateFlags,
-  type EstimateOptions, type EstimateResult, type GpuSpec, type ModelConfig, type PerGpuTotals, type StepTimeEstimate,
+  estimateMemory,
+  formatEstimateFlags,
+  type EstimateOptions,
+  type EstimateResult,
+  type GpuSpec,
+  type ModelConfig,
+  type PerGpuTotals,
+  type StepTimeEstimate,
 } from '../memory/index.ts';
 import { DIMENSIONS, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 import { orderLessons, type LessonId } from './lessons.ts';
@@ -116,18 +122,30 @@ export function microBatchPreference(options: EstimateOptions): MicroBatchPrefer
 
 /** Search every combination of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
 export function searchHardware(
-  request: PlanRequest, hardware: Hardware, model: ModelConfig, dimensions: readonly Dimension[] = DIMENSIONS,
+  request: PlanRequest,
+  hardware: Hardware,
+  model: ModelConfig,
+  dimensions: readonly Dimension[] = DIMENSIONS,
 ): HardwareSearch {
   const ctx: SearchContext = { request, gpu: hardware.gpu, gpus: hardware.gpus, model };
   const base: EstimateOptions = { ...request.base, gpu: hardware.gpu.id, seq: request.seq };
   const each = dimensions.filter((d) => d.search === 'each');
   const monotone = dimensions.find((d) => d.search === 'monotone');
   const plans: FittingPlan[] = [];
-  const groups = new Map<string, { kind: RejectionKind; reason: string; count: number; smallestGap: number | null; closest: EstimateOptions | null }>();
+  const groups = new Map<
+    string,
+    { kind: RejectionKind; reason: string; count: number; smallestGap: number | null; closest: EstimateOptions | null }
+  >();
   let combinations = 0;
   let evaluations = 0;
 
-  const reject = (kind: RejectionKind, reason: string, gap: number | null = null, options: EstimateOptions | null = null, count = 1) => {
+  const reject = (
+    kind: RejectionKind,
+    reason: string,
+    gap: number | null = null,
+    options: EstimateOptions | null = null,
+    count = 1,
+  ) => {
     const key = `${kind}\u0000${reason}`;
     const group = groups.get(key) ?? { kind, reason, count: 0, smallestGap: null, closest: null };
     group.count += count;
@@ -145,7 +163,9 @@ export function searchHardware(
     const result = outcome.result;
     const hostBytes = result.perCpu.total * hardware.gpus;
     return {
-      result, hostBytes, fitsGpu: result.fits === true,
+      result,
+      hostBytes,
+      fitsGpu: result.fits === true,
       fitsHost: request.maxHostBytes === null || hostBytes <= request.maxHostBytes,
     };
   };
@@ -206,15 +226,32 @@ export function searchHardware(
     push(picked, options, values, best, at(best));
   };
 
-  const push = (picked: readonly Choice[], options: EstimateOptions, values: readonly Choice[], index: number, chosen: Evaluation | { errors: string }) => {
+  const push = (
+    picked: readonly Choice[],
+    options: EstimateOptions,
+    values: readonly Choice[],
+    index: number,
+    chosen: Evaluation | { errors: string },
+  ) => {
     const monoChoice = values[index];
     if ('errors' in chosen || monoChoice === undefined) return;
-    plans.push(toPlan(hardware, [...picked, monoChoice], monotone === undefined ? each : [...each, monotone], { ...options, ...monoChoice.patch }, chosen));
+    plans.push(
+      toPlan(
+        hardware,
+        [...picked, monoChoice],
+        monotone === undefined ? each : [...each, monotone],
+        { ...options, ...monoChoice.patch },
+        chosen,
+      ),
+    );
   };
 
   const finishExhaustively = (
-    picked: readonly Choice[], options: EstimateOptions, values: readonly Choice[],
-    at: (index: number) => Evaluation | { errors: string }, fits: (e: Evaluation) => boolean,
+    picked: readonly Choice[],
+    options: EstimateOptions,
+    values: readonly Choice[],
+    at: (index: number) => Evaluation | { errors: string },
+    fits: (e: Evaluation) => boolean,
   ) => {
     let best: number | null = null;
     let closest: { e: Evaluation; index: number; gap: number } | null = null;
@@ -224,7 +261,7 @@ export function searchHardware(
       if (fits(e)) {
         if (best === null || secondsAt(at, i) < secondsAt(at, best)) best = i;
       } else {
-        const gap = e.fitsGpu ? e.hostBytes - (request.maxHostBytes ?? 0) : e.result.shortfall ?? 0;
+        const gap = e.fitsGpu ? e.hostBytes - (request.maxHostBytes ?? 0) : (e.result.shortfall ?? 0);
         if (closest === null || gap <= closest.gap) closest = { e, index: i, gap };
       }
     }
@@ -237,7 +274,12 @@ export function searchHardware(
       const usable = hardware.gpu.memoryBytes - (r.headroom?.bytes ?? 0);
       const states = r.perGpu.weights + r.perGpu.gradients + r.perGpu.optimizer + r.perGpu.overhead;
       const kind: RejectionKind = states > usable ? 'model-states' : 'activations';
-      return reject(kind, kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations, r.shortfall ?? 0, options);
+      return reject(
+        kind,
+        kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations,
+        r.shortfall ?? 0,
+        options,
+      );
     }
     return reject('host-memory', rejectionMessages.hostMemory, e.hostBytes - (request.maxHostBytes ?? 0), options);
   };
@@ -265,31 +307,68 @@ export function searchHardware(
   walk(0, [], base);
 
   const order = (kind: RejectionKind) => REJECTION_ORDER.indexOf(kind);
-  const rejected = [...groups.values()].sort((a, b) => order(a.kind) - order(b.kind) || b.count - a.count || a.reason.localeCompare(b.reason));
+  const rejected = [...groups.values()].sort(
+    (a, b) => order(a.kind) - order(b.kind) || b.count - a.count || a.reason.localeCompare(b.reason),
+  );
   return { hardware, plans, rejected, combinations, evaluations };
 }
 
 /** The flags that tell plans of one request apart (the model, sequence and margin are shared). */
-const SHARED_FLAGS = new Set(['model', 'arch', 'hidden', 'layers', 'heads', 'kv-heads', 'ffn', 'vocab', 'positions', 'experts', 'top-k', 'seq', 'dropout', 'no-dropout', 'headroom']);
+const SHARED_FLAGS = new Set([
+  'model',
+  'arch',
+  'hidden',
+  'layers',
+  'heads',
+  'kv-heads',
+  'ffn',
+  'vocab',
+  'positions',
+  'experts',
+  'top-k',
+  'seq',
+  'dropout',
+  'no-dropout',
+  'headroom',
+]);
 
 /** A plan's key: its own flags as a URL query, e.g. `gpu=rtx-4090&precision=amp-bf16&…`. */
 export function planKey(flags: Readonly<Record<string, string>>): string {
-  return Object.entries(flags).filter(([name]) => !SHARED_FLAGS.has(name)).map(([name, value]) => `${name}=${value}`).join('&');
+  return Object.entries(flags)
+    .filter(([name]) => !SHARED_FLAGS.has(name))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
 }
 
 function secondsAt(at: (index: number) => Evaluation | { errors: string }, index: number): number {
   const e = at(index);
-  return 'errors' in e ? Number.POSITIVE_INFINITY : e.result.stepTime?.totalSeconds ?? Number.POSITIVE_INFINITY;
+  return 'errors' in e ? Number.POSITIVE_INFINITY : (e.result.stepTime?.totalSeconds ?? Number.POSITIVE_INFINITY);
 }
 
-function toPlan(hardware: Hardware, picked: readonly Choice[], dimensions: readonly Dimension[], options: EstimateOptions, e: Evaluation): FittingPlan {
+function toPlan(
+  hardware: Hardware,
+  picked: readonly Choice[],
+  dimensions: readonly Dimension[],
+  options: EstimateOptions,
+  e: Evaluation,
+): FittingPlan {
   const flags = formatEstimateFlags(options);
-  const lessons = orderLessons([...picked.flatMap((c) => c.lessons), ...(hardware.rented ? ['08-putting-it-together' as const] : [])]);
+  const lessons = orderLessons([
+    ...picked.flatMap((c) => c.lessons),
+    ...(hardware.rented ? ['08-putting-it-together' as const] : []),
+  ]);
   const stepTime = e.result.stepTime;
   if (stepTime === null) throw new Error('the engine gives a step time whenever a GPU is set');
   return {
-    key: planKey(flags), hardware,
+    key: planKey(flags),
+    hardware,
     choices: picked.map((c, i) => ({ dimension: dimensions[i]?.id ?? '', value: c.value })),
-    options, flags, lessons, perGpu: e.result.perGpu, hostBytes: e.hostBytes, stepTime, warnings: e.result.warnings,
+    options,
+    flags,
+    lessons,
+    perGpu: e.result.perGpu,
+    hostBytes: e.hostBytes,
+    stepTime,
+    warnings: e.result.warnings,
   };
 }

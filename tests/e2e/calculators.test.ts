@@ -38,28 +38,31 @@ describe('calculators', () => {
   });
   afterAll(() => browser?.close());
 
-  test.each(CHANGES)('$id: setting $field to $value shows the total estimate --json prints', async ({ id, path, field, value }) => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
-      const root = await openIsland(page, baseUrl + path, `[data-calculator="${id}"]`);
-      const before = await root.getAttribute('data-total-bytes');
-      expect(Number.isSafeInteger(Number(before)) && Number(before) > 0, `initial total ${before}`).toBe(true);
+  test.each(CHANGES)(
+    '$id: setting $field to $value shows the total estimate --json prints',
+    async ({ id, path, field, value }) => {
+      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+      try {
+        const root = await openIsland(page, baseUrl + path, `[data-calculator="${id}"]`);
+        const before = await root.getAttribute('data-total-bytes');
+        expect(Number.isSafeInteger(Number(before)) && Number(before) > 0, `initial total ${before}`).toBe(true);
 
-      const control = root.locator(`[data-flag="${field}"]`);
-      if ((await control.evaluate((el) => el.tagName)) === 'SELECT') await control.selectOption(value);
-      else await control.fill(value);
-      await expect.poll(() => root.getAttribute('data-total-bytes')).not.toBe(before);
-      // The URL is rewritten in an effect just after the render that updates the total.
-      await expect.poll(() => new URL(page.url()).searchParams.get(field)).toBe(value);
+        const control = root.locator(`[data-flag="${field}"]`);
+        if ((await control.evaluate((el) => el.tagName)) === 'SELECT') await control.selectOption(value);
+        else await control.fill(value);
+        await expect.poll(() => root.getAttribute('data-total-bytes')).not.toBe(before);
+        // The URL is rewritten in an effect just after the render that updates the total.
+        await expect.poll(() => new URL(page.url()).searchParams.get(field)).toBe(value);
 
-      const query = new URL(page.url()).searchParams;
-      expect(Number(await root.getAttribute('data-total-bytes'))).toBe(cliTotal(query));
-      expect(problems.pageErrors).toEqual([]);
-      expect(problems.consoleErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+        const query = new URL(page.url()).searchParams;
+        expect(Number(await root.getAttribute('data-total-bytes'))).toBe(cliTotal(query));
+        expect(problems.pageErrors).toEqual([]);
+        expect(problems.consoleErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   test.each(CHANGES)('$id: every flag in its printed command has a visible field', async ({ id, path }) => {
     const { context, page } = await openRecordingPage(browser, baseUrl);

@@ -44,7 +44,11 @@ async function dropFile(page: Page, path: string, tool: string, file: string): P
   );
   const requests = recordRequests(page);
   await root.locator('.diag-input').dispatchEvent('drop', { dataTransfer });
-  await page.waitForFunction((sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''), selector, { timeout: 60_000 });
+  await page.waitForFunction(
+    (sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''),
+    selector,
+    { timeout: 60_000 },
+  );
   return { requests };
 }
 
@@ -55,12 +59,16 @@ describe('diagnose tools', () => {
   });
   afterAll(() => browser?.close());
 
-  test('nvidia-smi: a dropped two-GPU log gets the CLI\'s verdicts and peaks, a chart, and no request', async () => {
+  test("nvidia-smi: a dropped two-GPU log gets the CLI's verdicts and peaks, a chart, and no request", async () => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {
       const { requests } = await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', 'nvidia-smi-leak.csv');
       const shown = await page.$$eval('[data-tool="nvidia-smi"] [data-gpu]', (els) =>
-        els.map((el) => ({ index: Number(el.getAttribute('data-gpu')), verdict: el.getAttribute('data-verdict'), peakUsedBytes: Number(el.getAttribute('data-peak-used-bytes')) })),
+        els.map((el) => ({
+          index: Number(el.getAttribute('data-gpu')),
+          verdict: el.getAttribute('data-verdict'),
+          peakUsedBytes: Number(el.getAttribute('data-peak-used-bytes')),
+        })),
       );
       const cli = cliJson('nvidia-smi-leak.csv')['gpus'] as { index: number; verdict: string; peakUsedBytes: number }[];
       expect(shown).toEqual(cli.map(({ index, verdict, peakUsedBytes }) => ({ index, verdict, peakUsedBytes })));
@@ -74,7 +82,7 @@ describe('diagnose tools', () => {
     }
   });
 
-  test('oom-message: a dropped message shows the CLI\'s figures and ranks expandable_segments first, no request', async () => {
+  test("oom-message: a dropped message shows the CLI's figures and ranks expandable_segments first, no request", async () => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {
       const { requests } = await dropFile(page, '/tools/oom-message/', 'oom-message', 'oom-current.txt');
@@ -106,7 +114,7 @@ describe('diagnose tools', () => {
     }
   });
 
-  test('memory-summary: a dropped summary shows the CLI\'s allocated and reserved bytes and a chart, no request', async () => {
+  test("memory-summary: a dropped summary shows the CLI's allocated and reserved bytes and a chart, no request", async () => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {
       const { requests } = await dropFile(page, '/tools/memory-summary/', 'memory-summary', 'memory-summary.txt');
@@ -160,11 +168,16 @@ describe('diagnose tools', () => {
     }
   });
 
-  test('every tool\'s first example loads from this site and is read (and the request recorder sees that load)', async () => {
+  test("every tool's first example loads from this site and is read (and the request recorder sees that load)", async () => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {
       const requests = recordRequests(page);
-      for (const [path, tool] of [['/tools/nvidia-smi/', 'nvidia-smi'], ['/tools/oom-message/', 'oom-message'], ['/tools/memory-summary/', 'memory-summary'], ['/tools/snapshot/', 'snapshot']] as const) {
+      for (const [path, tool] of [
+        ['/tools/nvidia-smi/', 'nvidia-smi'],
+        ['/tools/oom-message/', 'oom-message'],
+        ['/tools/memory-summary/', 'memory-summary'],
+        ['/tools/snapshot/', 'snapshot'],
+      ] as const) {
         const selector = `[data-tool="${tool}"]`;
         const root = await openIsland(page, baseUrl + path, selector);
         await page.waitForSelector(`${selector}[data-worker="ready"]`);

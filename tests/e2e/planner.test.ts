@@ -19,14 +19,18 @@ interface CliPlan {
 
 /** What `plan --json` answers for a page query in the plan flag vocabulary. */
 function cliPlans(query: URLSearchParams): CliPlan[] {
-  const argv = [...query].filter(([name]) => name !== 'plan').flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
+  const argv = [...query]
+    .filter(([name]) => name !== 'plan')
+    .flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
   const { code, stdout, stderr } = planMain([...argv, '--json']);
   expect(code, stderr).toBe(0);
   return (JSON.parse(stdout) as { plans: CliPlan[] }).plans;
 }
 
 async function waitDone(page: Page): Promise<void> {
-  await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'done', SELECTOR, { timeout: 60_000 });
+  await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'done', SELECTOR, {
+    timeout: 60_000,
+  });
 }
 
 async function field(root: Locator, name: string): Promise<Locator> {
@@ -72,7 +76,9 @@ describe('planner page', () => {
       // Details show the breakdown and the estimate command; the link opens the plan.
       const second = rows.nth(1);
       await second.locator('button').click();
-      await expect.poll(() => root.locator('.planner-details').first().textContent()).toMatch(/npm run --silent estimate -- --model gpt2-large/);
+      await expect
+        .poll(() => root.locator('.planner-details').first().textContent())
+        .toMatch(/npm run --silent estimate -- --model gpt2-large/);
       const key = await second.getAttribute('data-plan-key');
       const total = await second.getAttribute('data-total-bytes');
       const href = await second.locator('a[data-plan-link]').getAttribute('href');
@@ -103,7 +109,9 @@ describe('planner page', () => {
       const price = root.locator('tr[data-price-gpu="h100-80gb"] input').first();
       await gpus.locator('input').fill('1');
       await price.fill('abc');
-      await expect.poll(() => root.locator('tr[data-price-gpu="h100-80gb"] [role="alert"]').textContent()).toMatch(/prices must be numbers/);
+      await expect
+        .poll(() => root.locator('tr[data-price-gpu="h100-80gb"] [role="alert"]').textContent())
+        .toMatch(/prices must be numbers/);
       expect(problems.pageErrors).toEqual([]);
     } finally {
       await context.close();
@@ -113,10 +121,29 @@ describe('planner page', () => {
   test('nothing fits: the page names the smallest gap', async () => {
     const { context, page } = await openRecordingPage(browser, baseUrl);
     try {
-      await openIsland(page, `${baseUrl}/tools/planner/?model=llama-3-70b&gpu=t4&global-batch=1&seq=4096&max-host-gb=64&no-rent=true`, SELECTOR);
+      await openIsland(
+        page,
+        `${baseUrl}/tools/planner/?model=llama-3-70b&gpu=t4&global-batch=1&seq=4096&max-host-gb=64&no-rent=true`,
+        SELECTOR,
+      );
       await waitDone(page);
       const shortfall = page.locator('[data-shortfall-bytes]');
-      const expected = JSON.parse(planMain(['--model', 'llama-3-70b', '--gpu', 't4', '--global-batch', '1', '--seq', '4096', '--max-host-gb', '64', '--no-rent', '--json']).stdout) as { shortfall: number };
+      const expected = JSON.parse(
+        planMain([
+          '--model',
+          'llama-3-70b',
+          '--gpu',
+          't4',
+          '--global-batch',
+          '1',
+          '--seq',
+          '4096',
+          '--max-host-gb',
+          '64',
+          '--no-rent',
+          '--json',
+        ]).stdout,
+      ) as { shortfall: number };
       expect(Number(await shortfall.getAttribute('data-shortfall-bytes'))).toBe(expected.shortfall);
       expect(await page.locator('tr[data-plan-key]').count()).toBe(0);
     } finally {

@@ -40,7 +40,9 @@ describe('site details', () => {
         const broken = await page.evaluate(() =>
           [...document.querySelectorAll('.katex .base')]
             .filter((base) => !base.closest('.katex-display'))
-            .filter((base) => new Set([...base.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size > 1)
+            .filter(
+              (base) => new Set([...base.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size > 1,
+            )
             .map((base) => base.closest('.katex')?.querySelector('annotation')?.textContent ?? base.textContent),
         );
         expect(broken, path).toEqual([]);
@@ -58,7 +60,13 @@ describe('site details', () => {
       const table = page.locator('.sl-markdown-content table', { hasText: 'Fits in' }).first();
       const style = await table.evaluate((el) => {
         const css = getComputedStyle(el);
-        return { overflowX: css.overflowX, image: css.backgroundImage, attachment: css.backgroundAttachment, scrolls: el.scrollWidth > el.clientWidth, tabIndex: (el as HTMLElement).tabIndex };
+        return {
+          overflowX: css.overflowX,
+          image: css.backgroundImage,
+          attachment: css.backgroundAttachment,
+          scrolls: el.scrollWidth > el.clientWidth,
+          tabIndex: (el as HTMLElement).tabIndex,
+        };
       });
       expect(style.scrolls, 'the table is wider than the column').toBe(true);
       expect(style.overflowX).toBe('auto');
@@ -103,13 +111,19 @@ describe('site details', () => {
         await input.fill(term);
         // Pagefind debounces, searches, then loads each result's excerpt.
         await page.waitForFunction(
-          (t) => [...document.querySelectorAll<HTMLElement>('.search-container .pagefind-ui__message')].some((m) => !m.hidden && m.textContent?.includes(t) && !m.textContent.startsWith('Searching')),
+          (t) =>
+            [...document.querySelectorAll<HTMLElement>('.search-container .pagefind-ui__message')].some(
+              (m) => !m.hidden && m.textContent?.includes(t) && !m.textContent.startsWith('Searching'),
+            ),
           term,
         );
         await page.waitForTimeout(1000);
         const found = await page.evaluate(() => ({
           visible: [...document.querySelectorAll<HTMLElement>('.pagefind-ui__result')].filter((r) => !r.hidden).length,
-          message: [...document.querySelectorAll<HTMLElement>('.search-container .pagefind-ui__message')].filter((m) => !m.hidden).map((m) => m.textContent ?? '').join(' '),
+          message: [...document.querySelectorAll<HTMLElement>('.search-container .pagefind-ui__message')]
+            .filter((m) => !m.hidden)
+            .map((m) => m.textContent ?? '')
+            .join(' '),
         }));
         await page.keyboard.press('Escape');
         return found;

@@ -17,15 +17,30 @@ export default function BreakdownChart({ results }: { results: readonly Scenario
     const node = container.current;
     if (!node) return;
     const scenarios = results.map((r) => r.label);
-    const rows = results.flatMap(({ label, result }) => {
-      const peak = result.timeline.find((m) => m.moment === result.peakMoment);
-      return CATEGORY_ORDER.map((category) => ({ scenario: label, category: STRINGS.categories[category], gib: (peak?.byCategory[category] ?? 0) / GiB }));
-    }).filter((r) => r.gib > 0);
+    const rows = results
+      .flatMap(({ label, result }) => {
+        const peak = result.timeline.find((m) => m.moment === result.peakMoment);
+        return CATEGORY_ORDER.map((category) => ({
+          scenario: label,
+          category: STRINGS.categories[category],
+          gib: (peak?.byCategory[category] ?? 0) / GiB,
+        }));
+      })
+      .filter((r) => r.gib > 0);
     const last = results[results.length - 1]?.result;
     const gpu = last?.gpu ?? null;
     const top = Math.max(...results.map((r) => r.result.perGpu.total), gpu?.memoryBytes ?? 0) / GiB;
     const marks: Plot.Markish[] = [
-      Plot.barX(rows, Plot.stackX({ y: 'scenario', x: 'gib', fill: 'category', order: CATEGORY_ORDER.map((c) => STRINGS.categories[c]), title: (d: { category: string; gib: number }) => `${d.category}: ${d.gib.toFixed(2)} GiB` })),
+      Plot.barX(
+        rows,
+        Plot.stackX({
+          y: 'scenario',
+          x: 'gib',
+          fill: 'category',
+          order: CATEGORY_ORDER.map((c) => STRINGS.categories[c]),
+          title: (d: { category: string; gib: number }) => `${d.category}: ${d.gib.toFixed(2)} GiB`,
+        }),
+      ),
       Plot.ruleX([0]),
     ];
     if (gpu && last) {
@@ -44,7 +59,11 @@ export default function BreakdownChart({ results }: { results: readonly Scenario
       color: { legend: true, domain: CATEGORY_ORDER.map((c) => STRINGS.categories[c]), scheme: 'tableau10' },
       marks,
     });
-    return mountPlot(node, chart, `${STRINGS.compareTitle}: ${results.map((r) => `${r.label} ${(r.result.perGpu.total / GiB).toFixed(2)} GiB`).join(', ')}`);
+    return mountPlot(
+      node,
+      chart,
+      `${STRINGS.compareTitle}: ${results.map((r) => `${r.label} ${(r.result.perGpu.total / GiB).toFixed(2)} GiB`).join(', ')}`,
+    );
   }, [results]);
   return <div class="calc-chart" ref={container} />;
 }

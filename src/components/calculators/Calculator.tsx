@@ -1,10 +1,23 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
-  flagNamed, formatBytes, formatEstimateFlags, GPU_PRESETS, MODEL_PRESETS, type FieldError, type LineCategory, type RawFlags,
+  flagNamed,
+  formatBytes,
+  formatEstimateFlags,
+  GPU_PRESETS,
+  MODEL_PRESETS,
+  type FieldError,
+  type LineCategory,
+  type RawFlags,
 } from '../../memory/index';
 import BreakdownChart from './BreakdownChart';
 import {
-  changedFromDefaults, compute, CUSTOM_FIELDS, fromQuery, groupedFields, type Computed, type ScenarioResult,
+  changedFromDefaults,
+  compute,
+  CUSTOM_FIELDS,
+  fromQuery,
+  groupedFields,
+  type Computed,
+  type ScenarioResult,
 } from './calculator-state';
 import RentCost from './RentCost';
 import ScalingChart from './ScalingChart';
@@ -59,33 +72,72 @@ export default function Calculator({ id }: CalculatorProps) {
   };
   const errors = computed.ok ? [] : computed.errors;
   const groups = groupedFields(id, raw);
-  const shownFields = new Set<string>(['model', 'gpu', ...groups.flatMap((g) => g.flags), ...(raw['model'] === undefined ? CUSTOM_FIELDS : [])]);
-  const errorFor = (name: string) => errors.filter((e) => e.field === name).map((e) => e.message).join('; ');
+  const shownFields = new Set<string>([
+    'model',
+    'gpu',
+    ...groups.flatMap((g) => g.flags),
+    ...(raw['model'] === undefined ? CUSTOM_FIELDS : []),
+  ]);
+  const errorFor = (name: string) =>
+    errors
+      .filter((e) => e.field === name)
+      .map((e) => e.message)
+      .join('; ');
   const otherErrors = errors.filter((e) => !shownFields.has(e.field));
   const last = computed.ok ? computed.results[computed.results.length - 1]?.result : undefined;
 
   return (
-    <section class="widget calc not-content" data-calculator={id} aria-label={STRINGS.ariaLabel} {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}>
+    <section
+      class="widget calc not-content"
+      data-calculator={id}
+      aria-label={STRINGS.ariaLabel}
+      {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}
+    >
       {shown && <Verdict results={shown.results} stale={!computed.ok} />}
       <div class="calc-groups">
         <fieldset class="calc-group">
           <legend>{STRINGS.groups.model}</legend>
-          <ModelPicker raw={raw} setRaw={(update) => { setTouched(true); setRaw(update); }} error={errorFor('model')} />
-          {raw['model'] === undefined && CUSTOM_FIELDS.map((name) => <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />)}
-          {groups.filter((g) => g.group === 'model').flatMap((g) => g.flags).map((name) => <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />)}
+          <ModelPicker
+            raw={raw}
+            setRaw={(update) => {
+              setTouched(true);
+              setRaw(update);
+            }}
+            error={errorFor('model')}
+          />
+          {raw['model'] === undefined &&
+            CUSTOM_FIELDS.map((name) => <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />)}
+          {groups
+            .filter((g) => g.group === 'model')
+            .flatMap((g) => g.flags)
+            .map((name) => (
+              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />
+            ))}
         </fieldset>
-        {groups.filter((g) => g.group !== 'model').map(({ group, flags }) => (
-          <fieldset class="calc-group">
-            <legend>{STRINGS.groups[group]}</legend>
-            {flags.map((name) => <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />)}
-          </fieldset>
-        ))}
+        {groups
+          .filter((g) => g.group !== 'model')
+          .map(({ group, flags }) => (
+            <fieldset class="calc-group">
+              <legend>{STRINGS.groups[group]}</legend>
+              {flags.map((name) => (
+                <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />
+              ))}
+            </fieldset>
+          ))}
         <fieldset class="calc-group">
           <legend>{STRINGS.groups.hardware}</legend>
           <Field label={STRINGS.gpu} flag="gpu" error={errorFor('gpu')}>
-            <select data-flag="gpu" value={String(raw['gpu'] ?? '')} onChange={(e) => set('gpu', (e.currentTarget as HTMLSelectElement).value || undefined)}>
+            <select
+              data-flag="gpu"
+              value={String(raw['gpu'] ?? '')}
+              onChange={(e) => set('gpu', (e.currentTarget as HTMLSelectElement).value || undefined)}
+            >
               <option value="">{STRINGS.noGpu}</option>
-              {GPU_PRESETS.map((g) => <option value={g.id}>{g.name} ({g.marketedMemory})</option>)}
+              {GPU_PRESETS.map((g) => (
+                <option value={g.id}>
+                  {g.name} ({g.marketedMemory})
+                </option>
+              ))}
             </select>
           </Field>
         </fieldset>
@@ -93,7 +145,11 @@ export default function Calculator({ id }: CalculatorProps) {
 
       {otherErrors.length > 0 && (
         <ul class="widget-error" role="alert">
-          {otherErrors.map((e: FieldError) => <li><code>{e.field}</code>: {e.message}</li>)}
+          {otherErrors.map((e: FieldError) => (
+            <li>
+              <code>{e.field}</code>: {e.message}
+            </li>
+          ))}
         </ul>
       )}
 
@@ -108,25 +164,46 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
   if (!result) return null;
   const peak = result.timeline.find((m) => m.moment === result.peakMoment);
   const categories = Object.entries(peak?.byCategory ?? {}) as [LineCategory, number][];
-  const [dominant, dominantBytes] = categories.reduce((best, entry) => (entry[1] > best[1] ? entry : best), ['weights', 0] as [LineCategory, number]);
+  const [dominant, dominantBytes] = categories.reduce((best, entry) => (entry[1] > best[1] ? entry : best), ['weights', 0] as [
+    LineCategory,
+    number,
+  ]);
   const share = result.perGpu.total > 0 ? Math.round((dominantBytes / result.perGpu.total) * 100) : 0;
-  const fit = result.gpu === null ? STRINGS.pickGpu
-    : result.fits ? STRINGS.fits(result.gpu.name, gib(result.spare ?? 0)) : STRINGS.overBy(result.gpu.name, gib(result.shortfall ?? 0));
+  const fit =
+    result.gpu === null
+      ? STRINGS.pickGpu
+      : result.fits
+        ? STRINGS.fits(result.gpu.name, gib(result.spare ?? 0))
+        : STRINGS.overBy(result.gpu.name, gib(result.shortfall ?? 0));
   return (
-    <div class={`calc-verdict${stale ? ' calc-stale' : ''}`} data-fits={result.fits === null ? 'unknown' : String(result.fits)} aria-live="polite">
+    <div
+      class={`calc-verdict${stale ? ' calc-stale' : ''}`}
+      data-fits={result.fits === null ? 'unknown' : String(result.fits)}
+      aria-live="polite"
+    >
       {stale && <p class="calc-note">{STRINGS.staleNote}</p>}
       <p class="calc-answer">{fit}</p>
       <p>
-        {STRINGS.peakAt(gib(result.perGpu.total), STRINGS.moments[result.peakMoment])} · {STRINGS.dominant(STRINGS.categories[dominant], share)}
+        {STRINGS.peakAt(gib(result.perGpu.total), STRINGS.moments[result.peakMoment])} ·{' '}
+        {STRINGS.dominant(STRINGS.categories[dominant], share)}
       </p>
       <p class="calc-note">
-        {STRINGS.sumOfParts(gib(result.perGpu.sumOfParts))} {result.perGpu.sumOfParts > result.perGpu.total ? STRINGS.sumWhy : STRINGS.sumSame}
+        {STRINGS.sumOfParts(gib(result.perGpu.sumOfParts))}{' '}
+        {result.perGpu.sumOfParts > result.perGpu.total ? STRINGS.sumWhy : STRINGS.sumSame}
       </p>
     </div>
   );
 }
 
-function ModelPicker({ raw, setRaw, error }: { raw: RawFlags; setRaw: (update: (current: RawFlags) => RawFlags) => void; error: string }) {
+function ModelPicker({
+  raw,
+  setRaw,
+  error,
+}: {
+  raw: RawFlags;
+  setRaw: (update: (current: RawFlags) => RawFlags) => void;
+  error: string;
+}) {
   return (
     <Field label={STRINGS.model} flag="model" error={error}>
       <select
@@ -142,25 +219,52 @@ function ModelPicker({ raw, setRaw, error }: { raw: RawFlags; setRaw: (update: (
             }
             const { model: _model, ...rest } = current;
             const c = MODEL_PRESETS.find((p) => p.id === current['model'])?.config;
-            return c ? { ...rest, arch: c.arch, hidden: String(c.hidden), layers: String(c.layers), heads: String(c.heads), 'kv-heads': String(c.kvHeads), ffn: String(c.ffn), vocab: String(c.vocab) } : rest;
+            return c
+              ? {
+                  ...rest,
+                  arch: c.arch,
+                  hidden: String(c.hidden),
+                  layers: String(c.layers),
+                  heads: String(c.heads),
+                  'kv-heads': String(c.kvHeads),
+                  ffn: String(c.ffn),
+                  vocab: String(c.vocab),
+                }
+              : rest;
           });
         }}
       >
-        {MODEL_PRESETS.map((p) => <option value={p.id}>{p.label}</option>)}
+        {MODEL_PRESETS.map((p) => (
+          <option value={p.id}>{p.label}</option>
+        ))}
         <option value="custom">{STRINGS.custom}</option>
       </select>
     </Field>
   );
 }
 
-function Field({ label, flag, error, children }: { label: string; flag: string; error: string | undefined; children: preact.ComponentChildren }) {
+function Field({
+  label,
+  flag,
+  error,
+  children,
+}: {
+  label: string;
+  flag: string;
+  error: string | undefined;
+  children: preact.ComponentChildren;
+}) {
   return (
     <label class="widget-field">
       <span>
         {label} <code class="calc-flag">--{flag}</code>
       </span>
       {children}
-      {error && <span class="widget-error" role="alert">{error}</span>}
+      {error && (
+        <span class="widget-error" role="alert">
+          {error}
+        </span>
+      )}
     </label>
   );
 }
@@ -172,18 +276,33 @@ function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set
   if (spec.kind === 'boolean') {
     return (
       <label class="widget-field calc-check">
-        <input type="checkbox" data-flag={name} checked={value === true || value === 'true'} onChange={(e) => set(name, (e.currentTarget as HTMLInputElement).checked ? true : undefined)} />
-        <span>{spec.label} <code class="calc-flag">--{name}</code></span>
+        <input
+          type="checkbox"
+          data-flag={name}
+          checked={value === true || value === 'true'}
+          onChange={(e) => set(name, (e.currentTarget as HTMLInputElement).checked ? true : undefined)}
+        />
+        <span>
+          {spec.label} <code class="calc-flag">--{name}</code>
+        </span>
       </label>
     );
   }
-  const options = spec.kind === 'enum' ? spec.values ?? [] : name === 'teacher' ? MODEL_PRESETS.map((p) => p.id) : null;
+  const options = spec.kind === 'enum' ? (spec.values ?? []) : name === 'teacher' ? MODEL_PRESETS.map((p) => p.id) : null;
   return (
     <Field label={spec.unit ? `${spec.label} (${spec.unit})` : spec.label} flag={name} error={error || undefined}>
       {options ? (
-        <select data-flag={name} value={String(value ?? '')} aria-invalid={error ? 'true' : undefined} title={spec.help} onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}>
+        <select
+          data-flag={name}
+          value={String(value ?? '')}
+          aria-invalid={error ? 'true' : undefined}
+          title={spec.help}
+          onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
+        >
           <option value="">{STRINGS.defaultOption(spec.default)}</option>
-          {options.map((o) => <option value={o}>{o}</option>)}
+          {options.map((o) => (
+            <option value={o}>{o}</option>
+          ))}
         </select>
       ) : (
         <input
@@ -217,7 +336,12 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
           <div class="calc-scroll" tabIndex={0}>
             <table class="widget-table">
               <thead>
-                <tr><th scope="col">{STRINGS.scenario}</th><th scope="col">{STRINGS.peakColumn}</th><th scope="col">{STRINGS.hostColumn}</th><th scope="col">{STRINGS.fitsColumn}</th></tr>
+                <tr>
+                  <th scope="col">{STRINGS.scenario}</th>
+                  <th scope="col">{STRINGS.peakColumn}</th>
+                  <th scope="col">{STRINGS.hostColumn}</th>
+                  <th scope="col">{STRINGS.fitsColumn}</th>
+                </tr>
               </thead>
               <tbody>
                 {results.map(({ label, result }) => (
@@ -225,21 +349,36 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
                     <th scope="row">{label}</th>
                     <td>{gib(result.perGpu.total)}</td>
                     <td>{result.perCpu.total > 0 ? gib(result.perCpu.total) : '—'}</td>
-                    <td>{result.fits === null ? '—' : result.fits ? STRINGS.yes : STRINGS.shortBy(gib(result.shortfall ?? 0))}</td>
+                    <td>
+                      {result.fits === null ? '—' : result.fits ? STRINGS.yes : STRINGS.shortBy(gib(result.shortfall ?? 0))}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
           <p>
-            {saving > 0 ? STRINGS.saves(Math.round(saving * 100)) : saving < 0 ? STRINGS.needsMore(Math.round(-saving * 100)) : STRINGS.noChange}
-            {last.stepTime ? STRINGS.stepTime(`${last.stepTime.totalSeconds.toFixed(2)} s`, last.stepTime.assumptions.join('; ')) : ''}.
+            {saving > 0
+              ? STRINGS.saves(Math.round(saving * 100))
+              : saving < 0
+                ? STRINGS.needsMore(Math.round(-saving * 100))
+                : STRINGS.noChange}
+            {last.stepTime
+              ? STRINGS.stepTime(`${last.stepTime.totalSeconds.toFixed(2)} s`, last.stepTime.assumptions.join('; '))
+              : ''}
+            .
           </p>
           <BreakdownChart results={results} />
         </>
       )}
       {last.headroom && <p class="calc-note">{STRINGS.headroom(last.headroom.percent, gib(last.headroom.bytes))}</p>}
-      {last.warnings.length > 0 && <ul class="calc-warnings">{last.warnings.map((w) => <li>{w}</li>)}</ul>}
+      {last.warnings.length > 0 && (
+        <ul class="calc-warnings">
+          {last.warnings.map((w) => (
+            <li>{w}</li>
+          ))}
+        </ul>
+      )}
       {id === 'rent-cost' && <RentCost result={last} />}
       {id === 'parallelism' && <ScalingChart options={lastScenario.options} capacityBytes={last.gpu?.memoryBytes ?? null} />}
       <details>
@@ -248,16 +387,36 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
           <table class="widget-table calc-lines">
             <tbody>
               {last.lines.map((line) => (
-                <tr><td>{line.label}</td><td>{line.device === 'gpu' ? '' : `${line.device}: `}{gib(line.bytes)}</td><td>{line.source}</td></tr>
+                <tr>
+                  <td>{line.label}</td>
+                  <td>
+                    {line.device === 'gpu' ? '' : `${line.device}: `}
+                    {gib(line.bytes)}
+                  </td>
+                  <td>{line.source}</td>
+                </tr>
               ))}
             </tbody>
           </table>
         </div>
         {changed.length > 0 && (
-          <p>{STRINGS.changedDefaults} {changed.map((c) => <span class="calc-changed"><code>--{c.flag} {c.value}</code> (default {c.default}) </span>)}</p>
+          <p>
+            {STRINGS.changedDefaults}{' '}
+            {changed.map((c) => (
+              <span class="calc-changed">
+                <code>
+                  --{c.flag} {c.value}
+                </code>{' '}
+                (default {c.default}){' '}
+              </span>
+            ))}
+          </p>
         )}
         <p>
-          {STRINGS.terminal} <code data-command>npm run --silent estimate -- {Object.entries(flags).map(([k, v]) => (v === 'true' ? `--${k} ` : `--${k} ${v} `))}</code>
+          {STRINGS.terminal}{' '}
+          <code data-command>
+            npm run --silent estimate -- {Object.entries(flags).map(([k, v]) => (v === 'true' ? `--${k} ` : `--${k} ${v} `))}
+          </code>
         </p>
       </details>
     </div>

@@ -7,7 +7,12 @@ import { rentalCost, validateRentalInputs, type RentalInputs } from './rental-co
  * weekly and differ by region, so the site states none as fact.
  */
 export default function RentCost({ result }: { result: EstimateResult }) {
-  const [inputs, setInputs] = useState<Record<keyof RentalInputs, string>>({ pricePerGpuHour: '2.00', hours: '24', spotDiscountPercent: '60', restartOverheadPercent: '10' });
+  const [inputs, setInputs] = useState<Record<keyof RentalInputs, string>>({
+    pricePerGpuHour: '2.00',
+    hours: '24',
+    spotDiscountPercent: '60',
+    restartOverheadPercent: '10',
+  });
   const parsed: RentalInputs = {
     pricePerGpuHour: Number(inputs.pricePerGpuHour),
     hours: Number(inputs.hours),
@@ -20,7 +25,13 @@ export default function RentCost({ result }: { result: EstimateResult }) {
   const field = (name: keyof RentalInputs, label: string) => (
     <label class="widget-field">
       <span>{label}</span>
-      <input type="text" inputMode="decimal" value={inputs[name]} aria-invalid={errors.some((e) => e.field === name) ? 'true' : undefined} onInput={(e) => setInputs({ ...inputs, [name]: (e.currentTarget as HTMLInputElement).value })} />
+      <input
+        type="text"
+        inputMode="decimal"
+        value={inputs[name]}
+        aria-invalid={errors.some((e) => e.field === name) ? 'true' : undefined}
+        onInput={(e) => setInputs({ ...inputs, [name]: (e.currentTarget as HTMLInputElement).value })}
+      />
       {errors
         .filter((e) => e.field === name)
         .map((e) => (
@@ -41,7 +52,8 @@ export default function RentCost({ result }: { result: EstimateResult }) {
       </div>
       {cost && (
         <p>
-          {gpus} GPU{gpus === 1 ? '' : 's'} ({result.gpu?.name ?? 'pick a GPU above'}){result.fits === false ? ', but this configuration does not fit them' : ''}: on demand{' '}
+          {gpus} GPU{gpus === 1 ? '' : 's'} ({result.gpu?.name ?? 'pick a GPU above'})
+          {result.fits === false ? ', but this configuration does not fit them' : ''}: on demand{' '}
           <strong>{cost.onDemand.toFixed(2)}</strong>; spot with checkpoint-and-resume <strong>{cost.spot.toFixed(2)}</strong> (
           {cost.spotHours.toFixed(1)} h of GPU time each, preemptions included).
         </p>

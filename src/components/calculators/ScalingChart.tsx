@@ -11,7 +11,11 @@ export default function ScalingChart({ options, capacityBytes }: { options: Esti
   useEffect(() => {
     const node = container.current;
     if (!node) return;
-    const data = points.map((p) => ({ gpus: p.gpus, gb: p.bytes / 1e9, stage: p.stage === 0 ? 'DDP (ZeRO-0)' : `ZeRO-${p.stage}` }));
+    const data = points.map((p) => ({
+      gpus: p.gpus,
+      gb: p.bytes / 1e9,
+      stage: p.stage === 0 ? 'DDP (ZeRO-0)' : `ZeRO-${p.stage}`,
+    }));
     const marks: Plot.Markish[] = [Plot.line(data, { x: 'gpus', y: 'gb', stroke: 'stage', marker: 'dot' })];
     if (capacityBytes) marks.push(Plot.ruleY([capacityBytes / 1e9], { strokeDasharray: '4,3' }));
     const chart = Plot.plot({
@@ -29,8 +33,8 @@ export default function ScalingChart({ options, capacityBytes }: { options: Esti
     <figure class="calc-scaling">
       <div class="calc-chart" ref={container} />
       <figcaption>
-        The same model and batch on 1 to 1024 GPUs: plain data parallelism (DDP) never divides the model states; ZeRO-1, 2 and 3 divide
-        more of them as GPUs are added (ZeRO, arXiv 1910.02054, Figure 1). The dashed line is the selected GPU's memory.
+        The same model and batch on 1 to 1024 GPUs: plain data parallelism (DDP) never divides the model states; ZeRO-1, 2 and 3
+        divide more of them as GPUs are added (ZeRO, arXiv 1910.02054, Figure 1). The dashed line is the selected GPU's memory.
       </figcaption>
     </figure>
   );

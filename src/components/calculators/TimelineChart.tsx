@@ -5,7 +5,14 @@ import { mountPlot } from '../charts/mount-plot';
 import { STRINGS } from './strings';
 
 /** Stacking order, bottom up: what lives all step first, what comes and goes on top. */
-export const CATEGORY_ORDER: readonly LineCategory[] = ['overhead', 'weights', 'optimizer', 'gradients', 'kvCache', 'activations'];
+export const CATEGORY_ORDER: readonly LineCategory[] = [
+  'overhead',
+  'weights',
+  'optimizer',
+  'gradients',
+  'kvCache',
+  'activations',
+];
 
 /**
  * The engine's step timeline as stacked columns, one per moment, in GiB (the unit the lessons use), with the
@@ -18,14 +25,29 @@ export default function TimelineChart({ result }: { result: EstimateResult }) {
     const node = container.current;
     if (!node) return;
     const moments = result.timeline.map((m) => STRINGS.moments[m.moment]);
-    const rows = result.timeline.flatMap((m) =>
-      CATEGORY_ORDER.map((category) => ({ moment: STRINGS.moments[m.moment], category: STRINGS.categories[category], gib: m.byCategory[category] / GiB })),
-    ).filter((r) => r.gib > 0);
+    const rows = result.timeline
+      .flatMap((m) =>
+        CATEGORY_ORDER.map((category) => ({
+          moment: STRINGS.moments[m.moment],
+          category: STRINGS.categories[category],
+          gib: m.byCategory[category] / GiB,
+        })),
+      )
+      .filter((r) => r.gib > 0);
     const gpu = result.gpu;
     const top = Math.max(result.perGpu.total, gpu?.memoryBytes ?? 0) / GiB;
     const peak = result.timeline.find((m) => m.moment === result.peakMoment);
     const marks: Plot.Markish[] = [
-      Plot.barY(rows, Plot.stackY({ x: 'moment', y: 'gib', fill: 'category', order: CATEGORY_ORDER.map((c) => STRINGS.categories[c]), title: (d: { category: string; gib: number }) => `${d.category}: ${d.gib.toFixed(2)} GiB` })),
+      Plot.barY(
+        rows,
+        Plot.stackY({
+          x: 'moment',
+          y: 'gib',
+          fill: 'category',
+          order: CATEGORY_ORDER.map((c) => STRINGS.categories[c]),
+          title: (d: { category: string; gib: number }) => `${d.category}: ${d.gib.toFixed(2)} GiB`,
+        }),
+      ),
       Plot.ruleY([0]),
     ];
     if (gpu) {
@@ -35,7 +57,15 @@ export default function TimelineChart({ result }: { result: EstimateResult }) {
       );
     }
     if (peak) {
-      marks.push(Plot.text([{ moment: STRINGS.moments[peak.moment], gib: peak.bytes / GiB }], { x: 'moment', y: 'gib', text: () => `▲ ${STRINGS.peakMark}`, dy: -8, lineAnchor: 'bottom' }));
+      marks.push(
+        Plot.text([{ moment: STRINGS.moments[peak.moment], gib: peak.bytes / GiB }], {
+          x: 'moment',
+          y: 'gib',
+          text: () => `▲ ${STRINGS.peakMark}`,
+          dy: -8,
+          lineAnchor: 'bottom',
+        }),
+      );
     }
     const width = Math.max(300, node.clientWidth);
     const chart = Plot.plot({
@@ -49,7 +79,11 @@ export default function TimelineChart({ result }: { result: EstimateResult }) {
       marginBottom: width < 520 ? 56 : 32,
       marks,
     });
-    return mountPlot(node, chart, `${STRINGS.timelineTitle}: ${result.timeline.map((m) => `${STRINGS.moments[m.moment]} ${(m.bytes / GiB).toFixed(2)} GiB`).join(', ')}`);
+    return mountPlot(
+      node,
+      chart,
+      `${STRINGS.timelineTitle}: ${result.timeline.map((m) => `${STRINGS.moments[m.moment]} ${(m.bytes / GiB).toFixed(2)} GiB`).join(', ')}`,
+    );
   }, [result]);
   return (
     <figure class="calc-figure">

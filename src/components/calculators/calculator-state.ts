@@ -3,8 +3,15 @@
  * the engine gets (exactly the visible ones), and the scenarios' results. The island only renders this.
  */
 import {
-  estimateMemory, flagNamed, FLAGS, parseEstimateFlags, type EstimateOptions, type EstimateResult, type FieldError,
-  type FlagGroup, type RawFlags,
+  estimateMemory,
+  flagNamed,
+  FLAGS,
+  parseEstimateFlags,
+  type EstimateOptions,
+  type EstimateResult,
+  type FieldError,
+  type FlagGroup,
+  type RawFlags,
 } from '../../memory/index';
 import { CALCULATORS, type CalculatorId } from './specs';
 
@@ -13,8 +20,23 @@ export const CUSTOM_FIELDS = ['arch', 'hidden', 'layers', 'heads', 'kv-heads', '
 
 /** Flags that mean something only for a training step, or only for inference (the engine ignores them otherwise). */
 const TRAIN_ONLY = new Set([
-  'precision', 'optimizer', 'optimizer-impl', 'grads', 'grad-accum', 'recompute', 'checkpoint-every', 'kernels', 'dropout',
-  'finetune', 'lora-rank', 'lora-targets', 'zero', 'offload', 'offload-device', 'teacher', 'teacher-weights',
+  'precision',
+  'optimizer',
+  'optimizer-impl',
+  'grads',
+  'grad-accum',
+  'recompute',
+  'checkpoint-every',
+  'kernels',
+  'dropout',
+  'finetune',
+  'lora-rank',
+  'lora-targets',
+  'zero',
+  'offload',
+  'offload-device',
+  'teacher',
+  'teacher-weights',
 ]);
 const INFER_ONLY = new Set(['weights', 'tokens']);
 
@@ -33,7 +55,9 @@ function appliesIn(flag: string, mode: string): boolean {
 export function visibleFields(id: CalculatorId, raw: RawFlags): string[] {
   const spec = CALCULATORS[id];
   const mode = String(raw['mode'] ?? spec.defaults['mode'] ?? 'train');
-  const listed = [...spec.fields, ...Object.keys(spec.defaults)].filter((flag) => !PICKERS.has(flag) && flagNamed(flag) !== undefined);
+  const listed = [...spec.fields, ...Object.keys(spec.defaults)].filter(
+    (flag) => !PICKERS.has(flag) && flagNamed(flag) !== undefined,
+  );
   return [...new Set(listed)].filter((flag) => appliesIn(flag, mode));
 }
 

@@ -64,17 +64,44 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   },
   'gradient-checkpointing': {
     fields: [...MODEL_FIELDS, 'recompute', 'attention', 'precision'],
-    defaults: { model: 'llama-2-7b', gpu: 'a100-80gb', 'micro-batch': '4', seq: '4096', recompute: 'full', precision: 'mixed-bf16', zero: '3', dp: '8' },
+    defaults: {
+      model: 'llama-2-7b',
+      gpu: 'a100-80gb',
+      'micro-batch': '4',
+      seq: '4096',
+      recompute: 'full',
+      precision: 'mixed-bf16',
+      zero: '3',
+      dp: '8',
+    },
     scenarios: beforeAfter('keep all activations', 'your recompute', (o) => ({ ...o, recompute: 'none' })),
   },
   parallelism: {
     fields: [...MODEL_FIELDS, 'dp', 'zero', 'tp', 'sp', 'pp', 'recompute', 'precision'],
-    defaults: { model: 'llama-2-13b', gpu: 'a100-80gb', 'micro-batch': '1', seq: '4096', dp: '8', zero: '3', precision: 'mixed-bf16', recompute: 'full' },
+    defaults: {
+      model: 'llama-2-13b',
+      gpu: 'a100-80gb',
+      'micro-batch': '1',
+      seq: '4096',
+      dp: '8',
+      zero: '3',
+      precision: 'mixed-bf16',
+      recompute: 'full',
+    },
     scenarios: beforeAfter('one GPU', 'your parallel layout', (o) => ({ ...o, dp: 1, zero: 0, tp: 1, pp: 1, sp: false })),
   },
   offload: {
     fields: [...MODEL_FIELDS, 'offload', 'offload-device', 'zero', 'dp', 'precision', 'recompute'],
-    defaults: { model: 'llama-2-7b', gpu: 'rtx-4090', 'micro-batch': '1', seq: '2048', offload: 'optimizer', zero: '2', precision: 'mixed-bf16', recompute: 'full' },
+    defaults: {
+      model: 'llama-2-7b',
+      gpu: 'rtx-4090',
+      'micro-batch': '1',
+      seq: '2048',
+      offload: 'optimizer',
+      zero: '2',
+      precision: 'mixed-bf16',
+      recompute: 'full',
+    },
     scenarios: beforeAfter('nothing offloaded', 'your offload', (o) => ({ ...o, offload: 'none' })),
   },
   inference: {
@@ -84,7 +111,15 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   },
   distillation: {
     fields: [...MODEL_FIELDS, 'teacher', 'teacher-weights', 'precision', 'recompute'],
-    defaults: { model: 'gpt2', gpu: 'rtx-4090', teacher: 'gpt2-xl', 'teacher-weights': 'bf16', 'micro-batch': '8', seq: '1024', precision: 'amp-bf16' },
+    defaults: {
+      model: 'gpt2',
+      gpu: 'rtx-4090',
+      teacher: 'gpt2-xl',
+      'teacher-weights': 'bf16',
+      'micro-batch': '8',
+      seq: '1024',
+      precision: 'amp-bf16',
+    },
     scenarios: beforeAfter('student alone', 'student + frozen teacher', (o) => {
       const { teacher: _teacher, teacherWeights: _weights, ...student } = o;
       return student;
@@ -92,10 +127,26 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   },
   stack: {
     fields: [...MODEL_FIELDS, 'precision', 'recompute', 'optimizer', 'offload', 'zero', 'dp'],
-    defaults: { model: 'gpt2-xl', gpu: 'rtx-4090', 'micro-batch': '4', seq: '512', precision: 'amp-bf16', recompute: 'full', optimizer: 'adamw-8bit' },
+    defaults: {
+      model: 'gpt2-xl',
+      gpu: 'rtx-4090',
+      'micro-batch': '4',
+      seq: '512',
+      precision: 'amp-bf16',
+      recompute: 'full',
+      optimizer: 'adamw-8bit',
+    },
     // Each bar adds one of the reader's choices to the one before, starting from plain fp32 AdamW.
     scenarios: (o) => {
-      const base: EstimateOptions = { ...o, precision: 'fp32', recompute: 'none', optimizer: 'adamw', offload: 'none', zero: 0, dp: 1 };
+      const base: EstimateOptions = {
+        ...o,
+        precision: 'fp32',
+        recompute: 'none',
+        optimizer: 'adamw',
+        offload: 'none',
+        zero: 0,
+        dp: 1,
+      };
       const steps: Scenario[] = [{ label: 'fp32, AdamW', options: base }];
       const add = (label: string, change: EstimateOptions) => {
         const previous = steps[steps.length - 1]?.options ?? base;
@@ -104,7 +155,8 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       if (o.precision && o.precision !== 'fp32') add(`+ ${o.precision}`, { precision: o.precision });
       if (o.recompute && o.recompute !== 'none') add(`+ ${o.recompute} recompute`, { recompute: o.recompute });
       if (o.optimizer && o.optimizer !== 'adamw') add(`+ ${o.optimizer}`, { optimizer: o.optimizer });
-      if ((o.zero ?? 0) > 0 || (o.dp ?? 1) > 1) add(`+ ZeRO-${o.zero ?? 0} on ${o.dp ?? 1} GPUs`, { zero: o.zero ?? 0, dp: o.dp ?? 1 });
+      if ((o.zero ?? 0) > 0 || (o.dp ?? 1) > 1)
+        add(`+ ZeRO-${o.zero ?? 0} on ${o.dp ?? 1} GPUs`, { zero: o.zero ?? 0, dp: o.dp ?? 1 });
       if (o.offload && o.offload !== 'none') add(`+ offload ${o.offload}`, { offload: o.offload });
       // The last bar must be exactly the reader's settings.
       steps[steps.length - 1] = { label: steps[steps.length - 1]?.label ?? 'your settings', options: o };
@@ -113,7 +165,16 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   },
   'rent-cost': {
     fields: [...MODEL_FIELDS, 'precision', 'recompute', 'dp', 'zero'],
-    defaults: { model: 'llama-2-7b', gpu: 'a100-80gb', 'micro-batch': '4', seq: '2048', precision: 'mixed-bf16', recompute: 'full', dp: '4', zero: '3' },
+    defaults: {
+      model: 'llama-2-7b',
+      gpu: 'a100-80gb',
+      'micro-batch': '4',
+      seq: '2048',
+      precision: 'mixed-bf16',
+      recompute: 'full',
+      dp: '4',
+      zero: '3',
+    },
     scenarios: (options) => [{ label: 'your settings', options }],
   },
 };

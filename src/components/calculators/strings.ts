@@ -48,13 +48,13 @@ export const STRINGS = {
     overhead: 'CUDA context & workspace',
   },
   moments: {
-    'forward': 'forward',
+    forward: 'forward',
     'forward-accumulating': 'later forward',
     'backward-start': 'loss backward',
     'backward-top': 'last layer backward',
     'backward-end': 'backward end',
-    'optimizer': 'optimizer step',
-    'prefill': 'prefill',
-    'decode': 'decode',
+    optimizer: 'optimizer step',
+    prefill: 'prefill',
+    decode: 'decode',
   },
 } as const;

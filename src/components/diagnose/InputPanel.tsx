@@ -47,15 +47,34 @@ export default function InputPanel({ tool, pastePlaceholder, accept, examples, o
       <p class="diag-privacy">{S.privacy}</p>
       <label class="widget-field">
         <span>{dragging ? S.dropHere : S.chooseFile}</span>
-        <input type="file" accept={accept} data-input="file" disabled={busy} onChange={(e) => take((e.currentTarget as HTMLInputElement).files?.[0])} />
+        <input
+          type="file"
+          accept={accept}
+          data-input="file"
+          disabled={busy}
+          onChange={(e) => take((e.currentTarget as HTMLInputElement).files?.[0])}
+        />
       </label>
       {pastePlaceholder !== undefined && (
         <div class="diag-paste">
           <label class="widget-field" for={`${tool}-paste`}>
             <span>{S.pasteLabel}</span>
           </label>
-          <textarea id={`${tool}-paste`} data-input="paste" rows={6} spellcheck={false} placeholder={pastePlaceholder} value={text} onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
-          <button type="button" data-action="analyse" disabled={busy || text.trim() === ''} onClick={() => onFile(new File([text], 'pasted.txt', { type: 'text/plain' }))}>
+          <textarea
+            id={`${tool}-paste`}
+            data-input="paste"
+            rows={6}
+            spellcheck={false}
+            placeholder={pastePlaceholder}
+            value={text}
+            onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+          />
+          <button
+            type="button"
+            data-action="analyse"
+            disabled={busy || text.trim() === ''}
+            onClick={() => onFile(new File([text], 'pasted.txt', { type: 'text/plain' }))}
+          >
             {S.analyse}
           </button>
         </div>

@@ -48,10 +48,22 @@ export default function MemorySummaryTool() {
   const readable = summary?.metrics.allocated !== undefined && summary.metrics.reserved !== undefined;
   return (
     <div class="widget" data-tool="memory-summary" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
-      <InputPanel tool="memory-summary" pastePlaceholder={S.placeholder} accept=".txt,.log,text/*" examples={examples} onFile={onFile} busy={state.status === 'working'} />
+      <InputPanel
+        tool="memory-summary"
+        pastePlaceholder={S.placeholder}
+        accept=".txt,.log,text/*"
+        examples={examples}
+        onFile={onFile}
+        busy={state.status === 'working'}
+      />
       <AnalysisStatus state={state} />
       {summary && (
-        <div class="diag-results" aria-live="polite" data-allocated-bytes={summary.metrics.allocated?.all.current ?? ''} data-reserved-bytes={summary.metrics.reserved?.all.current ?? ''}>
+        <div
+          class="diag-results"
+          aria-live="polite"
+          data-allocated-bytes={summary.metrics.allocated?.all.current ?? ''}
+          data-reserved-bytes={summary.metrics.reserved?.all.current ?? ''}
+        >
           {!readable ? (
             <p class="widget-error" role="alert">
               {S.notFound}

@@ -19,8 +19,12 @@ function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
   useEffect(() => {
     const node = container.current;
     if (!node) return;
-    const data = gpus.flatMap(({ series, chartSamples }) => chartSamples.map((s) => ({ x: timed ? s.t / 1000 : s.t + 1, gib: s.usedBytes / 2 ** 30, gpu: `GPU ${series.index}` })));
-    const capacities = gpus.flatMap(({ series }) => (series.totalBytes === null ? [] : [{ gib: series.totalBytes / 2 ** 30, gpu: `GPU ${series.index}` }]));
+    const data = gpus.flatMap(({ series, chartSamples }) =>
+      chartSamples.map((s) => ({ x: timed ? s.t / 1000 : s.t + 1, gib: s.usedBytes / 2 ** 30, gpu: `GPU ${series.index}` })),
+    );
+    const capacities = gpus.flatMap(({ series }) =>
+      series.totalBytes === null ? [] : [{ gib: series.totalBytes / 2 ** 30, gpu: `GPU ${series.index}` }],
+    );
     const chart = Plot.plot({
       width: Math.max(320, node.clientWidth),
       height: 280,
@@ -28,7 +32,10 @@ function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
       x: { label: timed ? S.xTime : S.xSample },
       y: { label: S.yUsed, grid: true, domain: [0, Math.max(...data.map((d) => d.gib), ...capacities.map((c) => c.gib)) * 1.05] },
       color: { legend: gpus.length > 1 },
-      marks: [Plot.ruleY(capacities, { y: 'gib', stroke: 'gpu', strokeDasharray: '4,3' }), Plot.line(data, { x: 'x', y: 'gib', stroke: 'gpu' })],
+      marks: [
+        Plot.ruleY(capacities, { y: 'gib', stroke: 'gpu', strokeDasharray: '4,3' }),
+        Plot.line(data, { x: 'x', y: 'gib', stroke: 'gpu' }),
+      ],
     });
     return mountPlot(node, chart, S.chartLabel(gpus.length));
   }, [gpus, timed]);
@@ -45,7 +52,14 @@ export default function NvidiaSmiTool() {
   ];
   return (
     <div class="widget" data-tool="nvidia-smi" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
-      <InputPanel tool="nvidia-smi" pastePlaceholder={S.placeholder} accept=".csv,.txt,.log,text/*" examples={examples} onFile={onFile} busy={state.status === 'working'} />
+      <InputPanel
+        tool="nvidia-smi"
+        pastePlaceholder={S.placeholder}
+        accept=".csv,.txt,.log,text/*"
+        examples={examples}
+        onFile={onFile}
+        busy={state.status === 'working'}
+      />
       <AnalysisStatus state={state} />
       {state.status === 'done' && (
         <div class="diag-results" aria-live="polite">
@@ -57,7 +71,11 @@ export default function NvidiaSmiTool() {
             <>
               <MemoryChart gpus={state.result.gpus} timed={state.result.log.timed} />
               {state.result.gpus.map(({ series, sampleCount, pattern }) => (
-                <section data-gpu={series.index} data-verdict={pattern.verdict} data-peak-used-bytes={pattern.evidence.peakUsedBytes}>
+                <section
+                  data-gpu={series.index}
+                  data-verdict={pattern.verdict}
+                  data-peak-used-bytes={pattern.evidence.peakUsedBytes}
+                >
                   <h3>
                     {S.gpu(series.index, series.name)}: <span class="diag-verdict">{VERDICT_TEXT[pattern.verdict].title}</span>
                   </h3>
@@ -68,7 +86,8 @@ export default function NvidiaSmiTool() {
                     ))}
                   </ul>
                   <p>
-                    {S.next}: <a href={VERDICT_TEXT[pattern.verdict].href}>{LINK_TITLES[VERDICT_TEXT[pattern.verdict].href]}</a> · {S.samples(sampleCount)}
+                    {S.next}: <a href={VERDICT_TEXT[pattern.verdict].href}>{LINK_TITLES[VERDICT_TEXT[pattern.verdict].href]}</a> ·{' '}
+                    {S.samples(sampleCount)}
                   </p>
                 </section>
               ))}

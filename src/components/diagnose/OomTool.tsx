@@ -24,7 +24,14 @@ export default function OomTool() {
   const m = state.status === 'done' ? state.result.parse.message : null;
   return (
     <div class="widget" data-tool="oom-message" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
-      <InputPanel tool="oom-message" pastePlaceholder={S.placeholder} accept=".txt,.log,text/*" examples={examples} onFile={onFile} busy={state.status === 'working'} />
+      <InputPanel
+        tool="oom-message"
+        pastePlaceholder={S.placeholder}
+        accept=".txt,.log,text/*"
+        examples={examples}
+        onFile={onFile}
+        busy={state.status === 'working'}
+      />
       <AnalysisStatus state={state} />
       {state.status === 'done' && (
         <div class="diag-results" aria-live="polite">
@@ -34,8 +41,15 @@ export default function OomTool() {
             </p>
           ) : (
             <>
-              <p>{S.wording[m.wording]}{m.gpuIndex === null ? '' : `, GPU ${m.gpuIndex}`}</p>
-              <table class="widget-table" data-tried-bytes={m.triedToAllocateBytes ?? ''} data-reserved-unallocated-bytes={m.reservedUnallocatedBytes ?? ''}>
+              <p>
+                {S.wording[m.wording]}
+                {m.gpuIndex === null ? '' : `, GPU ${m.gpuIndex}`}
+              </p>
+              <table
+                class="widget-table"
+                data-tried-bytes={m.triedToAllocateBytes ?? ''}
+                data-reserved-unallocated-bytes={m.reservedUnallocatedBytes ?? ''}
+              >
                 <thead>
                   <tr>
                     <th scope="col">{S.figure}</th>
@@ -55,7 +69,9 @@ export default function OomTool() {
                       ...(m.allowedBytes === null ? [] : [[S.rows.allowed, size(m.allowedBytes)]]),
                       ...(m.nonPyTorchBytes === null ? [] : [[S.rows.nonPyTorch, size(m.nonPyTorchBytes)]]),
                       ...m.otherProcesses.map((p) => [S.rows.otherProcess(p.pid), formatBinary(p.bytes)]),
-                      ...(m.fragmentationShare === null ? [] : [[S.rows.fragmentation, `${(m.fragmentationShare * 100).toFixed(1)} %`]]),
+                      ...(m.fragmentationShare === null
+                        ? []
+                        : [[S.rows.fragmentation, `${(m.fragmentationShare * 100).toFixed(1)} %`]]),
                     ] as [string, string][]
                   ).map(([label, value]) => (
                     <tr>

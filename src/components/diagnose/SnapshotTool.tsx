@@ -115,7 +115,13 @@ function DeviceView({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[
         </tbody>
       </table>
       <h4>{S.segments}</h4>
-      <p class="diag-note">{S.segmentsNote(Math.min(SEGMENTS_SHOWN, device.segments.length), device.segments.length, device.fragmentationShare === null ? '–' : `${(device.fragmentationShare * 100).toFixed(1)} %`)}</p>
+      <p class="diag-note">
+        {S.segmentsNote(
+          Math.min(SEGMENTS_SHOWN, device.segments.length),
+          device.segments.length,
+          device.fragmentationShare === null ? '–' : `${(device.fragmentationShare * 100).toFixed(1)} %`,
+        )}
+      </p>
       <SegmentsChart device={device} />
     </section>
   );
@@ -126,8 +132,18 @@ export default function SnapshotTool() {
   const [state, onFile, ready] = useAnalysis('snapshot', (file) => refuseOversizeSnapshot(file.size));
   const read = state.status === 'done' ? state.result : null;
   return (
-    <div class="widget" data-tool="snapshot" data-state={read && !read.ok ? 'error' : state.status} data-worker={ready ? 'ready' : 'starting'}>
-      <InputPanel tool="snapshot" examples={[{ label: S.example, load: () => exampleFile(snapshotUrl, 'snapshot-oom.pickle') }]} onFile={onFile} busy={state.status === 'working'} />
+    <div
+      class="widget"
+      data-tool="snapshot"
+      data-state={read && !read.ok ? 'error' : state.status}
+      data-worker={ready ? 'ready' : 'starting'}
+    >
+      <InputPanel
+        tool="snapshot"
+        examples={[{ label: S.example, load: () => exampleFile(snapshotUrl, 'snapshot-oom.pickle') }]}
+        onFile={onFile}
+        busy={state.status === 'working'}
+      />
       <AnalysisStatus state={state} />
       {read && !read.ok && (
         <p class="widget-error" role="alert" data-refused={String(read.refused)}>
@@ -135,7 +151,12 @@ export default function SnapshotTool() {
         </p>
       )}
       {read?.ok && (
-        <div class="diag-results" aria-live="polite" data-peak-active-bytes={read.analysis.peakActiveBytes} data-oom-events={read.analysis.oomEvents.length}>
+        <div
+          class="diag-results"
+          aria-live="polite"
+          data-peak-active-bytes={read.analysis.peakActiveBytes}
+          data-oom-events={read.analysis.oomEvents.length}
+        >
           <h3>{S.ooms}</h3>
           {read.analysis.oomEvents.length === 0 ? (
             <p>{S.noOoms}</p>

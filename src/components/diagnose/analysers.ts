@@ -30,7 +30,16 @@ export const ANALYSERS = {
     const { gpus: all, ...log } = parseNvidiaSmi(text(bytes));
     const gpus = all.flatMap(({ samples, ...series }) => {
       const pattern = classifyGpuPattern(samples, series.totalBytes);
-      return pattern ? [{ series, sampleCount: samples.length, chartSamples: downsampleKeepingPeaks(samples, CHART_POINTS, (s) => s.usedBytes), pattern }] : [];
+      return pattern
+        ? [
+            {
+              series,
+              sampleCount: samples.length,
+              chartSamples: downsampleKeepingPeaks(samples, CHART_POINTS, (s) => s.usedBytes),
+              pattern,
+            },
+          ]
+        : [];
     });
     return { log, gpus };
   },
@@ -54,4 +63,5 @@ export interface AnalysisRequest {
 }
 
 /** What the worker posts back: `ready` once started, progress while reading, then the result. */
-export type AnalysisMessage = { type: 'ready' } | { type: 'progress'; bytesRead: number; totalBytes: number } | { type: 'done'; result: unknown };
+export type AnalysisMessage =
+  { type: 'ready' } | { type: 'progress'; bytesRead: number; totalBytes: number } | { type: 'done'; result: unknown };

@@ -18,10 +18,16 @@ export const INPUT_STRINGS = {
 /** The nvidia-smi log reader. */
 export const NVIDIA_SMI_STRINGS = {
   title: 'nvidia-smi log',
-  placeholder: 'timestamp, index, name, memory.used [MiB], memory.total [MiB], utilization.gpu [%]\n2025/03/14 10:00:00.000, 0, NVIDIA A100-SXM4-80GB, 31500 MiB, 81920 MiB, 97 %',
-  examples: { leak: 'two GPUs, a leak (CSV)', spike: 'a spike (CSV, nounits)', nearLimit: 'near the limit (nvidia-smi -l 1 tables)' },
+  placeholder:
+    'timestamp, index, name, memory.used [MiB], memory.total [MiB], utilization.gpu [%]\n2025/03/14 10:00:00.000, 0, NVIDIA A100-SXM4-80GB, 31500 MiB, 81920 MiB, 97 %',
+  examples: {
+    leak: 'two GPUs, a leak (CSV)',
+    spike: 'a spike (CSV, nounits)',
+    nearLimit: 'near the limit (nvidia-smi -l 1 tables)',
+  },
   noSamples: 'No GPU memory samples found in this input.',
-  chartLabel: (gpus: number) => `Memory used over time for ${gpus} GPU${gpus === 1 ? '' : 's'}, with each GPU's capacity as a dashed line`,
+  chartLabel: (gpus: number) =>
+    `Memory used over time for ${gpus} GPU${gpus === 1 ? '' : 's'}, with each GPU's capacity as a dashed line`,
   xTime: 'seconds from the first sample',
   xSample: 'sample',
   yUsed: 'memory used (GiB)',
@@ -35,7 +41,11 @@ export const NVIDIA_SMI_STRINGS = {
 export const OOM_STRINGS = {
   title: 'OOM message',
   placeholder: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of …',
-  examples: { current: 'PyTorch 2.x, fragmented cache', otherProcess: 'another process on the GPU', legacy: 'PyTorch 1.x wording' },
+  examples: {
+    current: 'PyTorch 2.x, fragmented cache',
+    otherProcess: 'another process on the GPU',
+    legacy: 'PyTorch 1.x wording',
+  },
   notFound: 'No "CUDA out of memory. Tried to allocate …" message found in this input.',
   wording: { current: 'Current wording (PyTorch 2.1 and later)', legacy: 'Older wording (PyTorch 1.x and 2.0)' },
   figure: 'Figure',
@@ -49,7 +59,7 @@ export const OOM_STRINGS = {
     reservedUnallocated: 'Reserved by PyTorch but unallocated',
     privatePools: 'In private pools (CUDA Graphs)',
     allowed: 'Allowed by set_per_process_memory_fraction',
-    nonPyTorch: 'In this process but not PyTorch\'s',
+    nonPyTorch: "In this process but not PyTorch's",
     otherProcess: (pid: number) => `Process ${pid}`,
     fragmentation: 'Fragmentation share (reserved but unallocated ÷ reserved)',
   },
@@ -62,7 +72,8 @@ export const OOM_STRINGS = {
 /** The memory_summary reader. */
 export const SUMMARY_STRINGS = {
   title: 'memory_summary',
-  placeholder: '|===========================================================================|\n|                  PyTorch CUDA memory summary, device ID 0                 |',
+  placeholder:
+    '|===========================================================================|\n|                  PyTorch CUDA memory summary, device ID 0                 |',
   examples: { finetune: 'a fine-tune after one OOM' },
   notFound: 'No readable "Allocated memory" and "GPU reserved memory" rows in this input.',
   chartLabel: 'Allocated and reserved memory, current and peak',
@@ -97,8 +108,9 @@ export const SNAPSHOT_STRINGS = {
   where: 'Allocated at',
   noFrames: 'no stack recorded (record with _record_memory_history(stacks="python"))',
   segments: 'Segments against allocations',
-  segmentsNote: (shown: number, total: number, idle: string) => `The ${shown} largest of ${total} segments at snapshot time; ${idle} of reserved memory is not in use.`,
-  segmentsLabel: 'Each segment\'s size split into active and free bytes',
+  segmentsNote: (shown: number, total: number, idle: string) =>
+    `The ${shown} largest of ${total} segments at snapshot time; ${idle} of reserved memory is not in use.`,
+  segmentsLabel: "Each segment's size split into active and free bytes",
   segmentAxis: 'segment (largest first)',
   inUse: 'active',
   free: 'free',

@@ -13,7 +13,10 @@ export type AnalysisState<R> =
  * answer without reading (a file too large). Returns the state, the file handler and whether the
  * worker is ready (`data-worker` for tests and benchmarks).
  */
-export function useAnalysis<K extends AnalysisKind>(kind: K, refuseEarly?: (file: File) => AnalysisResult<K> | null): [AnalysisState<AnalysisResult<K>>, (file: File) => void, boolean] {
+export function useAnalysis<K extends AnalysisKind>(
+  kind: K,
+  refuseEarly?: (file: File) => AnalysisResult<K> | null,
+): [AnalysisState<AnalysisResult<K>>, (file: File) => void, boolean] {
   const [state, setState] = useState<AnalysisState<AnalysisResult<K>>>({ status: 'idle' });
   const [ready, setReady] = useState(false);
   const worker = useRef<Worker | null>(null);
@@ -25,7 +28,8 @@ export function useAnalysis<K extends AnalysisKind>(kind: K, refuseEarly?: (file
     w.onmessage = (event: MessageEvent<AnalysisMessage>) => {
       const message = event.data;
       if (message.type === 'ready') setReady(true);
-      else if (message.type === 'progress') setState({ status: 'working', bytesRead: message.bytesRead, totalBytes: message.totalBytes });
+      else if (message.type === 'progress')
+        setState({ status: 'working', bytesRead: message.bytesRead, totalBytes: message.totalBytes });
       else setState({ status: 'done', result: message.result as AnalysisResult<K> });
     };
     // A worker dies only on something like running out of memory: say so and start a fresh one.

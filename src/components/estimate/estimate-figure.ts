@@ -4,7 +4,14 @@
  * a stale number.
  */
 import {
-  estimateMemory, formatBytes, formatCount, formatSeconds, parseEstimateFlags, type EstimateResult, type MomentId, type RawFlags,
+  estimateMemory,
+  formatBytes,
+  formatCount,
+  formatSeconds,
+  parseEstimateFlags,
+  type EstimateResult,
+  type MomentId,
+  type RawFlags,
 } from '../../memory/index';
 
 /** How a figure is printed. */
@@ -12,7 +19,10 @@ export type FigureUnit = 'GiB' | 'GB' | 'count' | 'seconds' | 'text';
 
 /** Split `--model gpt2 --sp --seq 1024` into raw flags (a flag without a value is `true`). */
 export function parseFlagString(flags: string): RawFlags {
-  const words = flags.trim().split(/\s+/).filter((w) => w !== '');
+  const words = flags
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const raw: RawFlags = {};
   for (let i = 0; i < words.length; i++) {
     const word = words[i] ?? '';
@@ -58,7 +68,8 @@ export function valueAt(result: EstimateResult, path: string): number | string {
   for (const key of path.split('.')) {
     value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   }
-  if (typeof value !== 'number' && typeof value !== 'string') throw new Error(`'${path}' is not a number or text in the estimate`);
+  if (typeof value !== 'number' && typeof value !== 'string')
+    throw new Error(`'${path}' is not a number or text in the estimate`);
   return value;
 }
 

@@ -18,7 +18,12 @@ export default function DeviceBars({ bars }: { readonly bars: readonly DeviceBar
     const node = container.current;
     if (!node) return;
     // One bar per device of each side (facets would share one x domain and leave empty slots).
-    const data = bars.map((b) => ({ ...b, key: `${b.device} · ${b.side}`, measured: b.measuredBytes / 2 ** 20, predicted: b.predictedBytes / 2 ** 20 }));
+    const data = bars.map((b) => ({
+      ...b,
+      key: `${b.device} · ${b.side}`,
+      measured: b.measuredBytes / 2 ** 20,
+      predicted: b.predictedBytes / 2 ** 20,
+    }));
     const chart = Plot.plot({
       width: chartWidth(node),
       height: 260,
@@ -34,7 +39,11 @@ export default function DeviceBars({ bars }: { readonly bars: readonly DeviceBar
         Plot.ruleY([0]),
       ],
     });
-    return mountPlot(node, chart, `Peak bytes per device, measured as bars and predicted as ticks, for ${[...new Set(bars.map((b) => b.side))].join(' and ')}`);
+    return mountPlot(
+      node,
+      chart,
+      `Peak bytes per device, measured as bars and predicted as ticks, for ${[...new Set(bars.map((b) => b.side))].join(' and ')}`,
+    );
   }, [bars]);
   return <div class="lab-timeline" ref={container} />;
 }

@@ -1,5 +1,10 @@
 import { MEASURED_BATCH } from '../../graphs/runtime';
-import { measuredForwardBytes, runDistillation, type DistillationOutcome, type MeasuredModel } from '../../lab/experiments/distillation/run';
+import {
+  measuredForwardBytes,
+  runDistillation,
+  type DistillationOutcome,
+  type MeasuredModel,
+} from '../../lab/experiments/distillation/run';
 import type { ForwardMeasurement } from '../../lab/measure/distillation';
 import { bytesAbove } from '../../lab/measure/measured-memory';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
@@ -14,7 +19,16 @@ const STRINGS = {
     `One forward pass of ${batch} test examples. Measured: ${memory}, from before the model was loaded; "at rest" is what was held once the model was loaded, before it ran. Predicted: the memory engine in inference mode for the same model (weights at their storage width plus the forward working set; no CUDA context). Measured ÷ predicted: the peak for the fp32 models; for the int8 teacher, its weights at rest against the engine's int8 weights line (its peak is explained below). Accuracy: all 2,048 held-out test examples.`,
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
   buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
-  columns: ['Model', 'Parameters', 'Measured peak', 'at rest', 'Predicted', 'Measured ÷ predicted', 'Forward pass', 'Test accuracy'],
+  columns: [
+    'Model',
+    'Parameters',
+    'Measured peak',
+    'at rest',
+    'Predicted',
+    'Measured ÷ predicted',
+    'Forward pass',
+    'Test accuracy',
+  ],
   int8Compared: "the int8 teacher's weights at rest",
   atRestRatio: (ratio: string) => `${ratio} at rest`,
 } as const;
@@ -71,13 +85,18 @@ function atRest(forward: ForwardMeasurement): number {
 }
 
 function Results({ outcome }: { outcome: DistillationOutcome }) {
-  const models: MeasuredModel<{ forward: ForwardMeasurement; accuracy?: number }>[] = [outcome.teacher, outcome.int8Teacher, { ...outcome.student, result: { ...outcome.student.result, accuracy: outcome.student.result.distilled.accuracy } }];
+  const models: MeasuredModel<{ forward: ForwardMeasurement; accuracy?: number }>[] = [
+    outcome.teacher,
+    outcome.int8Teacher,
+    { ...outcome.student, result: { ...outcome.student.result, accuracy: outcome.student.result.distilled.accuracy } },
+  ];
   const kind = outcome.teacher.result.forward.kind;
   const [teacher, int8, student] = models.map((m) => measuredForwardBytes(m.result)) as [number, number, number];
   // The fp32 models' peaks compare with the engine's forward pass; the int8 teacher's weights at
   // rest with the engine's int8 weights line (its peak is explained below, not predicted). The
   // WebAssembly heap grows in steps larger than these models: nothing to compare there.
-  const ratio = (measured: number, predicted: number) => (outcome.unmeasurable ? null : measuredOverPredicted(measured, predicted));
+  const ratio = (measured: number, predicted: number) =>
+    outcome.unmeasurable ? null : measuredOverPredicted(measured, predicted);
   const ratios = [
     ratio(teacher, outcome.teacher.predictedBytes),
     ratio(atRest(outcome.int8Teacher.result.forward), outcome.int8Teacher.predictedWeightBytes),
@@ -109,7 +128,9 @@ function Results({ outcome }: { outcome: DistillationOutcome }) {
               <td>{MiB(measuredForwardBytes(m.result))}</td>
               <td>{MiB(atRest(m.result.forward))}</td>
               <td>{MiB(m.predictedBytes)}</td>
-              <td>{m === outcome.int8Teacher ? STRINGS.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)}</td>
+              <td>
+                {m === outcome.int8Teacher ? STRINGS.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)}
+              </td>
               <td>{m.result.forward.forwardMs.toFixed(1)} ms</td>
               <td>{m.result.accuracy === undefined ? '' : percent(m.result.accuracy)}</td>
             </tr>
@@ -119,20 +140,25 @@ function Results({ outcome }: { outcome: DistillationOutcome }) {
       {outcome.unmeasurable && <p class="lab-caveat">{outcome.unmeasurable}</p>}
       {!outcome.unmeasurable && (
         <p class="lab-caveat">
-          At rest the int8 teacher holds {MiB(atRest(outcome.int8Teacher.result.forward))} against {MiB(atRest(outcome.teacher.result.forward))} in
-          fp32. While it runs it takes {MiB(copies)} more than that, well above the prediction: onnxruntime-web executes each DequantizeLinear as a
-          step of its own that writes an fp32 copy of the weight matrix for the MatMul to read, and within one run it reuses those buffers only in part. The
-          engine assumes a kernel that reads the int8 weights directly, as LLM.int8() and the 4-bit GPTQ and AWQ kernels do.
+          At rest the int8 teacher holds {MiB(atRest(outcome.int8Teacher.result.forward))} against{' '}
+          {MiB(atRest(outcome.teacher.result.forward))} in fp32. While it runs it takes {MiB(copies)} more than that, well above
+          the prediction: onnxruntime-web executes each DequantizeLinear as a step of its own that writes an fp32 copy of the
+          weight matrix for the MatMul to read, and within one run it reuses those buffers only in part. The engine assumes a
+          kernel that reads the int8 weights directly, as LLM.int8() and the 4-bit GPTQ and AWQ kernels do.
         </p>
       )}
       <p>
-        The student, trained here twice from the same start for the same number of steps on the same 256 labelled examples, reaches <strong>{percent(distilled.accuracy)}</strong> with the teacher's soft targets (α = {distilled.alpha})
-        and <strong>{percent(hardOnly.accuracy)}</strong> on the hard labels alone (training took {((distilled.trainMs + hardOnly.trainMs) / 1000).toFixed(1)} s
-        for both). The teacher, which learnt from 8,192 examples, scores {percent(outcome.teacher.result.accuracy)}; stored in int8 it scores{' '}
-        {percent(outcome.int8Teacher.result.accuracy)}.
+        The student, trained here twice from the same start for the same number of steps on the same 256 labelled examples,
+        reaches <strong>{percent(distilled.accuracy)}</strong> with the teacher's soft targets (α = {distilled.alpha}) and{' '}
+        <strong>{percent(hardOnly.accuracy)}</strong> on the hard labels alone (training took{' '}
+        {((distilled.trainMs + hardOnly.trainMs) / 1000).toFixed(1)} s for both). The teacher, which learnt from 8,192 examples,
+        scores {percent(outcome.teacher.result.accuracy)}; stored in int8 it scores {percent(outcome.int8Teacher.result.accuracy)}
+        .
       </p>
       <p>
-        {teacher > 0 ? `Measured: the student's forward pass holds ${percent(student / teacher)} of the teacher's; the int8 teacher's holds ${percent(int8 / teacher)}. ` : ''}
+        {teacher > 0
+          ? `Measured: the student's forward pass holds ${percent(student / teacher)} of the teacher's; the int8 teacher's holds ${percent(int8 / teacher)}. `
+          : ''}
         {outcome.unmeasurable ? '' : describeAgreement(kind, compared)}
         {outcome.adapter ? ` Adapter: ${outcome.adapter}.` : ''}
       </p>

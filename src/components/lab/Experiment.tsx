@@ -16,7 +16,8 @@ const STRINGS = {
   note: (memoryLabel: string) =>
     `Measured: ${memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine for the same model (weights, gradients, activations; no CUDA context).`,
   /** Added to the note where the backend cannot show the technique. */
-  noteUnmeasurable: ' The second row has no measured ÷ predicted: its prediction is for a run this backend cannot show (see below).',
+  noteUnmeasurable:
+    ' The second row has no measured ÷ predicted: its prediction is for a run this backend cannot show (see below).',
   columns: ['Variant', 'Measured peak', 'of which weights at rest', 'Predicted', 'Measured ÷ predicted', 'Step time', 'Loss'],
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
   buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
@@ -89,7 +90,13 @@ export default function Experiment({ id }: ExperimentProps) {
           {streams && <TransferTable sides={[outcome.before, outcome.after]} />}
         </>
       )}
-      {...(experiment.before.loop ? { live: (samples: readonly LabSample[]) => <MemoryTimeline unitLabel="live GPU buffers" xLabel="training step" dots series={seriesFromSamples(samples)} /> } : {})}
+      {...(experiment.before.loop
+        ? {
+            live: (samples: readonly LabSample[]) => (
+              <MemoryTimeline unitLabel="live GPU buffers" xLabel="training step" dots series={seriesFromSamples(samples)} />
+            ),
+          }
+        : {})}
     />
   );
 }
@@ -97,29 +104,45 @@ export default function Experiment({ id }: ExperimentProps) {
 /** Groups live samples into one series per variant, for the chart drawn during a run. */
 function seriesFromSamples(samples: readonly LabSample[]) {
   const labels = [...new Set(samples.map((s) => s.series))];
-  return labels.map((label) => ({ label, points: samples.filter((s) => s.series === label).map((s) => ({ x: s.step, bytes: s.bytes })) }));
+  return labels.map((label) => ({
+    label,
+    points: samples.filter((s) => s.series === label).map((s) => ({ x: s.step, bytes: s.bytes })),
+  }));
 }
 
 /**
  * Whether the "after" side's technique did not run at all on this backend: a 16-bit model on
  * WebAssembly computes in fp32, so nothing on the page may read as a 16-bit run.
  */
-const techniqueEmulated = (id: ExperimentId, outcome: ExperimentOutcome): boolean => EXPERIMENTS[id].needsF16 && outcome.backend === 'wasm';
+const techniqueEmulated = (id: ExperimentId, outcome: ExperimentOutcome): boolean =>
+  EXPERIMENTS[id].needsF16 && outcome.backend === 'wasm';
 
 function Results({ id, outcome }: { id: ExperimentId; outcome: ExperimentOutcome }) {
   const experiment = EXPERIMENTS[id];
   const emulated = techniqueEmulated(id, outcome);
-  const sides = [outcome.before, { ...outcome.after, label: emulated ? STRINGS.emulatedLabel(outcome.after.label) : outcome.after.label }];
+  const sides = [
+    outcome.before,
+    { ...outcome.after, label: emulated ? STRINGS.emulatedLabel(outcome.after.label) : outcome.after.label },
+  ];
   const kind = outcome.before.result.memory.kind;
   const [before, after] = sides.map((s) => measuredBytes(s.result)) as [number, number];
   const saving = before > 0 ? 1 - after / before : 0;
   // Where the backend cannot show the technique, the "after" prediction describes a run that did
   // not happen here: only the untouched side is compared.
-  const compared = sides.map((s, i) => ({ label: s.label, ratio: i > 0 && outcome.unmeasurable ? null : measuredOverPredicted(measuredBytes(s.result), s.predictedBytes) }));
+  const compared = sides.map((s, i) => ({
+    label: s.label,
+    ratio: i > 0 && outcome.unmeasurable ? null : measuredOverPredicted(measuredBytes(s.result), s.predictedBytes),
+  }));
   const difference = outcome.gradientDifference.toExponential(1);
   return (
     <div class="lab-results">
-      <ScrollTable caption={STRINGS.caption} note={STRINGS.note(kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel) + (outcome.unmeasurable ? STRINGS.noteUnmeasurable : '')}>
+      <ScrollTable
+        caption={STRINGS.caption}
+        note={
+          STRINGS.note(kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel) +
+          (outcome.unmeasurable ? STRINGS.noteUnmeasurable : '')
+        }
+      >
         <thead>
           <tr>
             {STRINGS.columns.map((c) => (
@@ -149,7 +172,10 @@ function Results({ id, outcome }: { id: ExperimentId; outcome: ExperimentOutcome
         {outcome.unmeasurable ? '' : saving > 0 ? STRINGS.saving(Math.round(saving * 100)) : STRINGS.noSaving}
         {emulated
           ? STRINGS.emulatedGradients(difference)
-          : STRINGS.gradients(outcome.gradientsPass ? experiment.gradients.passLabel : experiment.gradients.failLabel, difference)}{' '}
+          : STRINGS.gradients(
+              outcome.gradientsPass ? experiment.gradients.passLabel : experiment.gradients.failLabel,
+              difference,
+            )}{' '}
         {describeAgreement(kind, compared)}
         {outcome.backend === 'webgpu' && outcome.before.result.adapter ? STRINGS.adapter(outcome.before.result.adapter) : ''}
       </p>
@@ -164,7 +190,10 @@ function Results({ id, outcome }: { id: ExperimentId; outcome: ExperimentOutcome
         <MemoryTimeline
           unitLabel={kind === 'wasm-heap' ? STRINGS.chartHeap : STRINGS.chartBuffers}
           xLabel="time in the run (s)"
-          series={sides.map((s) => ({ label: s.label, points: s.result.memory.timeline.map((p) => ({ x: p.t / 1000, bytes: p.bytes })) }))}
+          series={sides.map((s) => ({
+            label: s.label,
+            points: s.result.memory.timeline.map((p) => ({ x: p.t / 1000, bytes: p.bytes })),
+          }))}
         />
       )}
     </div>

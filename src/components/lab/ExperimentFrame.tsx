@@ -34,7 +34,9 @@ function describeProgress(progress: LabProgress | null): string {
   if (!progress) return FRAME_STRINGS.startingRun;
   if (progress.phase === 'runtime') {
     const { loaded, total } = progress.download;
-    return total ? FRAME_STRINGS.downloading(Math.round((100 * loaded) / total), MiB(total)) : FRAME_STRINGS.downloadingBytes(MiB(loaded));
+    return total
+      ? FRAME_STRINGS.downloading(Math.round((100 * loaded) / total), MiB(total))
+      : FRAME_STRINGS.downloadingBytes(MiB(loaded));
   }
   return `${progress.label}: ${progress.stage}…`;
 }
@@ -109,8 +111,28 @@ function describeChoice(choice: BackendChoice, caveat: ((backend: Backend) => st
  * click. An experiment that needs WebGPU where there is none says so then, before any Run.
  */
 export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
-  const { id, title, fields = SIZE_FIELDS, splits = [], defaults, softwareDefaults, needsF16, needsWebGpu, caveat, idleText, run, figures, summary, results, live } = props;
-  const { settings, batchText, softwareNote, startedAt, choice, change } = useLabSettings({ defaults, software: softwareDefaults, needsF16 });
+  const {
+    id,
+    title,
+    fields = SIZE_FIELDS,
+    splits = [],
+    defaults,
+    softwareDefaults,
+    needsF16,
+    needsWebGpu,
+    caveat,
+    idleText,
+    run,
+    figures,
+    summary,
+    results,
+    live,
+  } = props;
+  const { settings, batchText, softwareNote, startedAt, choice, change } = useLabSettings({
+    defaults,
+    software: softwareDefaults,
+    needsF16,
+  });
   const [runState, setState] = useState<RunState<O>>({ state: 'idle' });
   const errors = validateLabSettings(settings, fields, splits);
   // Known before Run: nothing can run here, so nothing is offered.
@@ -147,7 +169,9 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
       data-experiment={id}
       data-state={state.state}
       data-sizes={startedAt ?? undefined}
-      aria-label={`Experiment: ${title}`} {...(outcome ? contractAttributes(figures(outcome)) : {})}>
+      aria-label={`Experiment: ${title}`}
+      {...(outcome ? contractAttributes(figures(outcome)) : {})}
+    >
       <LabControls
         fields={fields}
         settings={settings}

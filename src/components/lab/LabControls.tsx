@@ -1,7 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import {
-  LAB_BATCH_MAX, LAB_BATCH_MIN, LAB_DEVICES, LAB_LAYERS, LAB_MICRO_BATCHES, LAB_WIDTHS,
-  type LabField, type LabSettings, type SettingError,
+  LAB_BATCH_MAX,
+  LAB_BATCH_MIN,
+  LAB_DEVICES,
+  LAB_LAYERS,
+  LAB_MICRO_BATCHES,
+  LAB_WIDTHS,
+  type LabField,
+  type LabSettings,
+  type SettingError,
 } from '../../lab/settings';
 
 /** The choice lists and labels of the fields shown as selects. */
@@ -31,14 +38,28 @@ export interface LabControlsProps {
  * Everything is disabled until `ready`: server-rendered, the form would submit and reload the
  * page on Run (and a disabled default button also blocks submitting with Enter).
  */
-export default function LabControls({ fields, settings, batchText, errors, ready, running, runLabel, onChange, onRun }: LabControlsProps) {
+export default function LabControls({
+  fields,
+  settings,
+  batchText,
+  errors,
+  ready,
+  running,
+  runLabel,
+  onChange,
+  onRun,
+}: LabControlsProps) {
   const locked = !ready || running;
   const errorFor = (field: LabField) => errors.find((e) => e.field === field)?.message;
   const field = (name: LabField, label: string, control: ComponentChildren) => (
     <label class="widget-field">
       <span>{label}</span>
       {control}
-      {errorFor(name) && <span class="widget-error" role="alert">{errorFor(name)}</span>}
+      {errorFor(name) && (
+        <span class="widget-error" role="alert">
+          {errorFor(name)}
+        </span>
+      )}
     </label>
   );
   return (

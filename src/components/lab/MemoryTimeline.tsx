@@ -45,7 +45,13 @@ export default function MemoryTimeline({ series, unitLabel, xLabel, dots = false
       y: { label: `${unitLabel} (MiB)`, grid: true, zero: true, nice: true },
       color: { legend: true },
       marks: [
-        Plot.line(data, { x: 'x', y: 'mib', stroke: 'variant', curve: dots ? 'linear' : 'step-after', marker: dots ? 'dot' : null }),
+        Plot.line(data, {
+          x: 'x',
+          y: 'mib',
+          stroke: 'variant',
+          curve: dots ? 'linear' : 'step-after',
+          marker: dots ? 'dot' : null,
+        }),
         Plot.ruleY([0]),
       ],
     });

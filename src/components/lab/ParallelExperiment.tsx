@@ -1,5 +1,12 @@
 import { PARALLEL_EXPERIMENTS, type ParallelExperimentId } from '../../lab/experiments/cluster/parallel-experiments';
-import { deviceBytes, NEEDS_WEBGPU, runParallelExperiment, sideBytes, type ClusterSide, type ParallelOutcome } from '../../lab/experiments/cluster/run-parallel';
+import {
+  deviceBytes,
+  NEEDS_WEBGPU,
+  runParallelExperiment,
+  sideBytes,
+  type ClusterSide,
+  type ParallelOutcome,
+} from '../../lab/experiments/cluster/run-parallel';
 import { bytesAbove } from '../../lab/measure/measured-memory';
 import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/measure/schedule';
 import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
@@ -24,7 +31,8 @@ export interface ParallelExperimentProps {
   readonly id: ParallelExperimentId;
 }
 
-const slowest = (side: ClusterSide, pick: (d: ClusterSide['devices'][number]) => number): number => Math.max(0, ...side.devices.map(pick));
+const slowest = (side: ClusterSide, pick: (d: ClusterSide['devices'][number]) => number): number =>
+  Math.max(0, ...side.devices.map(pick));
 
 /**
  * A multi-device experiment: each virtual GPU is a WebGPU device in a worker of its own, with
@@ -109,20 +117,34 @@ function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: P
         </tbody>
       </ScrollTable>
       <p>
-        {saving > 0 ? `The busiest device of "${outcome.after.label}" peaked ${(saving * 100).toFixed(0)}% below "${outcome.before.label}". ` : 'No per-device saving at these sizes. '}
+        {saving > 0
+          ? `The busiest device of "${outcome.after.label}" peaked ${(saving * 100).toFixed(0)}% below "${outcome.before.label}". `
+          : 'No per-device saving at these sizes. '}
         {outcome.equal
           ? `Both sides computed the same ${experiment.compares} (largest relative difference ${outcome.difference.toExponential(1)}).`
           : `The ${experiment.compares} differ between the sides (largest relative difference ${outcome.difference.toExponential(1)}).`}
         {` ${describeAgreement(kind, compared)}`}
-        {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter ? ` Adapter: ${outcome.before.devices[0].adapter}.` : ''}
+        {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter
+          ? ` Adapter: ${outcome.before.devices[0].adapter}.`
+          : ''}
       </p>
-      <DeviceBars bars={sides.flatMap((side) => side.devices.map((d) => ({ side: side.label, device: `GPU ${d.rank}`, measuredBytes: deviceBytes(d), predictedBytes: side.predictedBytes })))} />
+      <DeviceBars
+        bars={sides.flatMap((side) =>
+          side.devices.map((d) => ({
+            side: side.label,
+            device: `GPU ${d.rank}`,
+            measuredBytes: deviceBytes(d),
+            predictedBytes: side.predictedBytes,
+          })),
+        )}
+      />
       {id === 'pipeline-parallel' && spans.length > 0 && (
         <>
           <PipelineSchedule spans={spans} />
           <p>
-            Measured bubble: {(100 * measuredBubbleFraction(spans, stages)).toFixed(0)}% of the device time idle; with equal stage times the 1F1B schedule idles{' '}
-            {(100 * idealBubbleFraction(stages, microBatches)).toFixed(0)}% ((p − 1)/(m + p − 1) with p = {stages}, m = {microBatches}).
+            Measured bubble: {(100 * measuredBubbleFraction(spans, stages)).toFixed(0)}% of the device time idle; with equal stage
+            times the 1F1B schedule idles {(100 * idealBubbleFraction(stages, microBatches)).toFixed(0)}% ((p − 1)/(m + p − 1)
+            with p = {stages}, m = {microBatches}).
           </p>
         </>
       )}

@@ -14,7 +14,13 @@ export default function PipelineSchedule({ spans }: { readonly spans: readonly C
     const node = container.current;
     if (!node || spans.length === 0) return;
     const origin = Math.min(...spans.map((s) => s.start));
-    const data = spans.map((s) => ({ ...s, device: `GPU ${s.rank}`, x1: (s.start - origin) / 1000, x2: (s.end - origin) / 1000, label: `${s.kind === 'forward' ? 'F' : 'B'}${s.micro}` }));
+    const data = spans.map((s) => ({
+      ...s,
+      device: `GPU ${s.rank}`,
+      x1: (s.start - origin) / 1000,
+      x2: (s.end - origin) / 1000,
+      label: `${s.kind === 'forward' ? 'F' : 'B'}${s.micro}`,
+    }));
     const width = chartWidth(node);
     const chart = Plot.plot({
       width,
@@ -28,7 +34,11 @@ export default function PipelineSchedule({ spans }: { readonly spans: readonly C
         Plot.text(data, { y: 'device', x: (d: (typeof data)[number]) => (d.x1 + d.x2) / 2, text: 'label', fill: 'white' }),
       ],
     });
-    return mountPlot(node, chart, `Pipeline schedule: forward and backward of each micro-batch on each device over time; gaps are the bubble`);
+    return mountPlot(
+      node,
+      chart,
+      `Pipeline schedule: forward and backward of each micro-batch on each device over time; gaps are the bubble`,
+    );
   }, [spans]);
   return <div class="lab-timeline" ref={container} />;
 }

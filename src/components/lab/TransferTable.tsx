@@ -34,7 +34,8 @@ export default function TransferTable({ sides }: { sides: readonly SideOutcome[]
             <td>{result.transfer.uploadMs.toFixed(1)} ms</td>
             <td>{MiB(result.transfer.downloadedBytes)}</td>
             <td>
-              {(result.stepMs / 1000).toFixed(2)} s{result !== sides[0]?.result && reference > 0 ? ` (${(result.stepMs / reference).toFixed(2)}×)` : ''}
+              {(result.stepMs / 1000).toFixed(2)} s
+              {result !== sides[0]?.result && reference > 0 ? ` (${(result.stepMs / reference).toFixed(2)}×)` : ''}
             </td>
           </tr>
         ))}

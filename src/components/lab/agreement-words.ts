@@ -44,7 +44,8 @@ const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
 /** What each verdict says, for a list of sides ("fp32 at 1.46×"). */
 const VERDICT_WORDS: Record<RatioVerdict, (sides: string, kind: MemoryKind) => string> = {
-  agrees: (sides) => `Measured and predicted agree for ${sides}: within ${percent(AGREES_WITHIN)}, less than the allocator’s rounding alone can add.`,
+  agrees: (sides) =>
+    `Measured and predicted agree for ${sides}: within ${percent(AGREES_WITHIN)}, less than the allocator’s rounding alone can add.`,
   above: (sides, kind) =>
     kind === 'wasm-heap'
       ? `Measured is above the prediction for ${sides}: the WebAssembly heap only grows, in steps of about a fifth of its size, and holds the runtime's own arena. That is the usual overhead of this backend (up to ${AGREEMENT_RATIO[kind].max}×), not agreement.`

@@ -37,9 +37,12 @@ export const FAILURE_TITLES: Record<LabRunError['kind'], string> = {
 
 /** What each failure means and what to try. */
 export const FAILURE_WHY: Record<LabRunError['kind'], string> = {
-  'out-of-memory': 'The browser could not allocate the buffers this step needs — the same thing CUDA reports as "out of memory". Try a smaller batch or width, or the technique this lesson teaches.',
-  'device-lost': 'The browser reset the GPU (often because a step ran too long or used too much memory). Reload the page and try smaller sizes.',
-  limits: 'One buffer would exceed a WebGPU limit of this device (maxBufferSize or maxStorageBufferBindingSize). Try a smaller batch or width.',
+  'out-of-memory':
+    'The browser could not allocate the buffers this step needs — the same thing CUDA reports as "out of memory". Try a smaller batch or width, or the technique this lesson teaches.',
+  'device-lost':
+    'The browser reset the GPU (often because a step ran too long or used too much memory). Reload the page and try smaller sizes.',
+  limits:
+    'One buffer would exceed a WebGPU limit of this device (maxBufferSize or maxStorageBufferBindingSize). Try a smaller batch or width.',
   unsupported: 'A feature this run needs is missing here.',
   error: 'Something unexpected went wrong while running the model.',
   'needs-webgpu': 'This experiment measures GPU buffers, which only WebGPU has.',

@@ -15,7 +15,8 @@ const STRINGS = {
   doesNotFit: 'Does not fit',
   spare: (bytes: string) => `${bytes} to spare`,
   over: (bytes: string) => `${bytes} over`,
-  needs: (total: string, gpu: string, percent: number) => `needs ${total} of ${gpu}, keeping ${percent}% free against fragmentation`,
+  needs: (total: string, gpu: string, percent: number) =>
+    `needs ${total} of ${gpu}, keeping ${percent}% free against fragmentation`,
   largest: 'Largest part:',
   share: (bytes: string, percent: number) => `${bytes} (${percent}% of the total)`,
   refused: 'The memory engine cannot estimate this combination.',
@@ -62,7 +63,12 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
   const [gpu, setGpu] = useState(startGpu);
   const [mode, setMode] = useState<Mode>('train');
   const verdict = willItFit(model, gpu, mode);
-  const select = (label: string, value: string, options: readonly { id: string; label: string }[], onPick: (id: string) => void) => (
+  const select = (
+    label: string,
+    value: string,
+    options: readonly { id: string; label: string }[],
+    onPick: (id: string) => void,
+  ) => (
     <label class="widget-field">
       <span>{label}</span>
       <select value={value} onChange={(e) => onPick((e.currentTarget as HTMLSelectElement).value)}>
@@ -77,11 +83,30 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
     ? `npm run --silent estimate -- --model ${model} --gpu ${gpu}${mode === 'infer' ? ' --mode infer' : ''}`
     : '';
   return (
-    <section class="widget will-it-fit not-content" aria-label={STRINGS.title} data-fits={verdict ? String(verdict.fits) : undefined}>
+    <section
+      class="widget will-it-fit not-content"
+      aria-label={STRINGS.title}
+      data-fits={verdict ? String(verdict.fits) : undefined}
+    >
       <div class="will-it-fit-controls">
-        {select(STRINGS.model, model, MODELS.map((m) => ({ id: m.id, label: m.label })), setModel)}
-        {select(STRINGS.gpu, gpu, GPU_PRESETS.map((g) => ({ id: g.id, label: g.name })), setGpu)}
-        {select(STRINGS.mode, mode, (['train', 'infer'] as const).map((m) => ({ id: m, label: STRINGS.modes[m] })), (m) => setMode(m as Mode))}
+        {select(
+          STRINGS.model,
+          model,
+          MODELS.map((m) => ({ id: m.id, label: m.label })),
+          setModel,
+        )}
+        {select(
+          STRINGS.gpu,
+          gpu,
+          GPU_PRESETS.map((g) => ({ id: g.id, label: g.name })),
+          setGpu,
+        )}
+        {select(
+          STRINGS.mode,
+          mode,
+          (['train', 'infer'] as const).map((m) => ({ id: m, label: STRINGS.modes[m] })),
+          (m) => setMode(m as Mode),
+        )}
       </div>
       {verdict && resolved ? (
         <div class="will-it-fit-answer" aria-live="polite">
@@ -89,10 +114,16 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
             <strong>{verdict.fits ? STRINGS.fits : STRINGS.doesNotFit}</strong>
             {': '}
             {verdict.fits ? STRINGS.spare(GiB(verdict.marginBytes)) : STRINGS.over(GiB(verdict.marginBytes))} —{' '}
-            {STRINGS.needs(GiB(verdict.result.perGpu.total), GiB(verdict.result.gpu?.memoryBytes ?? 0), verdict.result.headroom?.percent ?? 0)}.
+            {STRINGS.needs(
+              GiB(verdict.result.perGpu.total),
+              GiB(verdict.result.gpu?.memoryBytes ?? 0),
+              verdict.result.headroom?.percent ?? 0,
+            )}
+            .
           </p>
           <p>
-            {STRINGS.largest} <strong>{STRINGS.parts[verdict.largest.part]}</strong>, {STRINGS.share(GiB(verdict.largest.bytes), Math.round(verdict.largest.share * 100))}:{' '}
+            {STRINGS.largest} <strong>{STRINGS.parts[verdict.largest.part]}</strong>,{' '}
+            {STRINGS.share(GiB(verdict.largest.bytes), Math.round(verdict.largest.share * 100))}:{' '}
             <a href={LESSON_FOR[verdict.largest.part].href}>{LESSON_FOR[verdict.largest.part].title}</a>
           </p>
           <p class="will-it-fit-defaults">

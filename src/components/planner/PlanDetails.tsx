@@ -33,7 +33,11 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
       </table>
       <p>
         <strong>{strings.timeHeading}</strong>:{' '}
-        {plan.stepTime.lines.filter((l) => l.seconds > 0).map((l) => `${l.label} ${formatSeconds(l.seconds)}`).join('; ')} ({plan.stepTime.assumptions.join('; ')}).
+        {plan.stepTime.lines
+          .filter((l) => l.seconds > 0)
+          .map((l) => `${l.label} ${formatSeconds(l.seconds)}`)
+          .join('; ')}{' '}
+        ({plan.stepTime.assumptions.join('; ')}).
       </p>
       <p>
         <strong>{strings.lessonsHeading}</strong>:{' '}

@@ -1,6 +1,16 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatEstimateFlags, formatSeconds, GPU_PRESETS, MODEL_PRESETS, type FieldError } from '../../memory/index';
-import { EXAMPLE_PRICES, parsePlanFlags, RANKINGS, TASKS, PRICE_TIERS, type Plan, type PlanResult, type RawPlanFlags, type RejectionGroup } from '../../planner/index';
+import {
+  EXAMPLE_PRICES,
+  parsePlanFlags,
+  RANKINGS,
+  TASKS,
+  PRICE_TIERS,
+  type Plan,
+  type PlanResult,
+  type RawPlanFlags,
+  type RejectionGroup,
+} from '../../planner/index';
 import { costText, estimateArgs, gib, hardwareText, techniquesText } from './format';
 import PlanDetails from './PlanDetails';
 import { createPlannerClient, type PlannerClient } from './planner-client';
@@ -29,9 +39,7 @@ const DEBOUNCE_MS = 150;
 
 type Flags = Record<string, string | string[]>;
 type Answer =
-  | { state: 'searching' }
-  | { state: 'partial' | 'done'; result: PlanResult; ms: number }
-  | { state: 'error'; message: string };
+  { state: 'searching' } | { state: 'partial' | 'done'; result: PlanResult; ms: number } | { state: 'error'; message: string };
 
 /**
  * The OOM planner: the reader's model, GPUs and batch in; every combination of techniques that
@@ -40,7 +48,9 @@ type Answer =
  */
 export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage = '/tools/planner/' }: PlannerProps) {
   const [flags, setFlags] = useState<Flags>(() => flagsFromQuery(defaults));
-  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() => initialDrafts(String(flagsFromQuery(defaults)['gpu'] ?? '')));
+  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() =>
+    initialDrafts(String(flagsFromQuery(defaults)['gpu'] ?? '')),
+  );
   const [selected, setSelected] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [answer, setAnswer] = useState<Answer>({ state: 'searching' });
@@ -58,14 +68,18 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
 
   useEffect(() => {
     client.current = createPlannerClient((a: PlannerWorkerResponse) =>
-      setAnswer(a.ok ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms } : { state: 'error', message: a.message }));
+      setAnswer(
+        a.ok ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms } : { state: 'error', message: a.message },
+      ),
+    );
     return () => client.current?.close();
   }, []);
 
   // The reader's GPU gets a price row of its own (empty: owned GPUs cost nothing to compare).
   const ownGpu = typeof flags['gpu'] === 'string' ? flags['gpu'] : '';
   useEffect(() => {
-    if (ownGpu !== '' && drafts[ownGpu] === undefined) setDrafts((current) => ({ ...current, [ownGpu]: { 'on-demand': '', reserved: '', spot: '' } }));
+    if (ownGpu !== '' && drafts[ownGpu] === undefined)
+      setDrafts((current) => ({ ...current, [ownGpu]: { 'on-demand': '', reserved: '', spot: '' } }));
   }, [ownGpu, drafts]);
 
   const raw: RawPlanFlags = useMemo(() => {
@@ -101,8 +115,25 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     });
   };
   const errors: readonly FieldError[] = parsed.ok ? [] : parsed.errors;
-  const errorFor = (name: string) => errors.filter((e) => e.field === name).map((e) => e.message).join('; ');
-  const fieldNames = new Set(['model', 'gpu', 'gpus', 'global-batch', 'seq', 'task', 'max-host-gb', 'headroom', 'rank-by', 'price-tier', 'epoch-tokens', 'price']);
+  const errorFor = (name: string) =>
+    errors
+      .filter((e) => e.field === name)
+      .map((e) => e.message)
+      .join('; ');
+  const fieldNames = new Set([
+    'model',
+    'gpu',
+    'gpus',
+    'global-batch',
+    'seq',
+    'task',
+    'max-host-gb',
+    'headroom',
+    'rank-by',
+    'price-tier',
+    'epoch-tokens',
+    'price',
+  ]);
   const otherErrors = errors.filter((e) => !fieldNames.has(e.field));
   const value = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : '');
   const linkFor = (plan: Plan) => `${planPage}?${queryFromFlags({ ...raw, [PLAN_PARAM]: plan.key })}`;
@@ -110,12 +141,23 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
 
   const text = (name: string, label: string, placeholder = '') => (
     <Field label={label} error={errorFor(name)}>
-      <input type="text" inputMode="decimal" value={value(name)} placeholder={placeholder} aria-invalid={errorFor(name) ? 'true' : undefined} onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)} />
+      <input
+        type="text"
+        inputMode="decimal"
+        value={value(name)}
+        placeholder={placeholder}
+        aria-invalid={errorFor(name) ? 'true' : undefined}
+        onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)}
+      />
     </Field>
   );
   const select = (name: string, label: string, options: readonly (readonly [string, string])[], withDefault: boolean) => (
     <Field label={label} error={errorFor(name)}>
-      <select value={value(name)} aria-invalid={errorFor(name) ? 'true' : undefined} onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}>
+      <select
+        value={value(name)}
+        aria-invalid={errorFor(name) ? 'true' : undefined}
+        onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
+      >
         {withDefault && <option value="">(default)</option>}
         {options.map(([v, l]) => (
           <option value={v}>{l}</option>
@@ -133,19 +175,48 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       {...(ready && answer.state === 'done' ? { 'data-plan-count': answer.result.plans.length } : {})}
     >
       <div class="calc-fields">
-        {select('model', strings.fields.model, MODEL_PRESETS.map((p) => [p.id, p.label] as const), false)}
-        {select('gpu', strings.fields.gpu, GPU_PRESETS.map((g) => [g.id, `${g.name} (${g.marketedMemory})`] as const), false)}
+        {select(
+          'model',
+          strings.fields.model,
+          MODEL_PRESETS.map((p) => [p.id, p.label] as const),
+          false,
+        )}
+        {select(
+          'gpu',
+          strings.fields.gpu,
+          GPU_PRESETS.map((g) => [g.id, `${g.name} (${g.marketedMemory})`] as const),
+          false,
+        )}
         {text('gpus', strings.fields.gpus, '1')}
         {text('global-batch', strings.fields.globalBatch)}
         {text('seq', strings.fields.seq, strings.modelDefault)}
-        {select('task', strings.fields.task, TASKS.map((t) => [t, strings.tasks[t]] as const), true)}
+        {select(
+          'task',
+          strings.fields.task,
+          TASKS.map((t) => [t, strings.tasks[t]] as const),
+          true,
+        )}
         {text('max-host-gb', strings.fields.maxHostGb, strings.optional)}
         {text('headroom', strings.fields.headroom, '10')}
-        {select('rank-by', strings.fields.rankBy, RANKINGS.map((r) => [r, strings.rankings[r]] as const), true)}
-        {select('price-tier', strings.fields.priceTier, PRICE_TIERS.map((t) => [t, strings.tiers[t]] as const), true)}
+        {select(
+          'rank-by',
+          strings.fields.rankBy,
+          RANKINGS.map((r) => [r, strings.rankings[r]] as const),
+          true,
+        )}
+        {select(
+          'price-tier',
+          strings.fields.priceTier,
+          PRICE_TIERS.map((t) => [t, strings.tiers[t]] as const),
+          true,
+        )}
         {text('epoch-tokens', strings.fields.epochTokens, strings.optional)}
         <label class="widget-field calc-check">
-          <input type="checkbox" checked={flags['no-rent'] === undefined} onChange={(e) => set('no-rent', (e.currentTarget as HTMLInputElement).checked ? undefined : 'true')} />
+          <input
+            type="checkbox"
+            checked={flags['no-rent'] === undefined}
+            onChange={(e) => set('no-rent', (e.currentTarget as HTMLInputElement).checked ? undefined : 'true')}
+          />
           <span>{strings.fields.rent}</span>
         </label>
       </div>
@@ -179,7 +250,16 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       )}
       {ready && answer.state === 'partial' && <p aria-live="polite">{strings.searchingRent}</p>}
       {ready && (answer.state === 'done' || answer.state === 'partial') && (
-        <Results result={answer.result} ms={answer.ms} shown={shown} onMore={() => setShown(shown + PAGE_SIZE)} open={open} onToggle={(key) => setOpen(open === key ? null : key)} selected={selected} linkFor={linkFor} />
+        <Results
+          result={answer.result}
+          ms={answer.ms}
+          shown={shown}
+          onMore={() => setShown(shown + PAGE_SIZE)}
+          open={open}
+          onToggle={(key) => setOpen(open === key ? null : key)}
+          selected={selected}
+          linkFor={linkFor}
+        />
       )}
     </section>
   );
@@ -222,15 +302,22 @@ function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor 
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
   return (
     <div class="calc-results" aria-live="polite">
-      <p data-search-ms={ms.toFixed(1)}>{strings.summary(ownCount, result.plans.length - ownCount, combinations, estimates, ms)}</p>
+      <p data-search-ms={ms.toFixed(1)}>
+        {strings.summary(ownCount, result.plans.length - ownCount, combinations, estimates, ms)}
+      </p>
       <p class="calc-note">{strings.estimateNote}</p>
       {selected !== null && (
-        <div class="planner-shared" data-selected-plan={selected} {...(sharedPlan ? { 'data-total-bytes': sharedPlan.perGpu.total } : {})}>
+        <div
+          class="planner-shared"
+          data-selected-plan={selected}
+          {...(sharedPlan ? { 'data-total-bytes': sharedPlan.perGpu.total } : {})}
+        >
           <h3>{strings.shared.heading}</h3>
           {sharedPlan ? (
             <>
               <p>
-                #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} · {gib(sharedPlan.perGpu.total)} · {formatSeconds(sharedPlan.stepTimeSeconds)}
+                #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} · {gib(sharedPlan.perGpu.total)} ·{' '}
+                {formatSeconds(sharedPlan.stepTimeSeconds)}
               </p>
               <PlanDetails plan={sharedPlan} finetune={finetune} />
             </>
@@ -242,19 +329,26 @@ function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor 
       {result.shortfall !== null && (
         <div class="planner-shortfall" data-shortfall-bytes={result.shortfall.bytes}>
           <p>
-            <strong>{strings.nothingFits}</strong> {strings.shortfall(gib(result.shortfall.bytes), result.shortfall.resource === 'gpu' ? strings.gpuMemory : strings.hostMemory)}
+            <strong>{strings.nothingFits}</strong>{' '}
+            {strings.shortfall(
+              gib(result.shortfall.bytes),
+              result.shortfall.resource === 'gpu' ? strings.gpuMemory : strings.hostMemory,
+            )}
           </p>
           <p>
             <code>npm run --silent estimate -- {estimateArgs(formatEstimateFlags(result.shortfall.options))}</code>
           </p>
           <p>
-            {result.wouldFit.length > 0 ? `${strings.wouldFit} ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}` : strings.wouldFitNone}
+            {result.wouldFit.length > 0
+              ? `${strings.wouldFit} ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}`
+              : strings.wouldFitNone}
           </p>
         </div>
       )}
       {ownBest !== undefined && ownBest.rank !== 1 && (
         <p>
-          {strings.bestOwn} <a href={linkFor(ownBest)}>#{ownBest.rank}</a> · {techniquesText(ownBest)} · {gib(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
+          {strings.bestOwn} <a href={linkFor(ownBest)}>#{ownBest.rank}</a> · {techniquesText(ownBest)} ·{' '}
+          {gib(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
         </p>
       )}
       {result.plans.length > 0 && (
@@ -272,7 +366,14 @@ function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor 
           </thead>
           <tbody>
             {result.plans.slice(0, shown).flatMap((plan) => [
-              <tr id={`plan-${plan.rank}`} data-plan-key={plan.key} data-rank={plan.rank} data-total-bytes={plan.perGpu.total} data-step-seconds={plan.stepTimeSeconds} data-rented={plan.hardware.rented ? 'true' : 'false'}>
+              <tr
+                id={`plan-${plan.rank}`}
+                data-plan-key={plan.key}
+                data-rank={plan.rank}
+                data-total-bytes={plan.perGpu.total}
+                data-step-seconds={plan.stepTimeSeconds}
+                data-rented={plan.hardware.rented ? 'true' : 'false'}
+              >
                 <td>{plan.rank}</td>
                 <td>{hardwareText(plan)}</td>
                 <td>{techniquesText(plan)}</td>

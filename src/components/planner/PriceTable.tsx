@@ -1,5 +1,12 @@
 import { GPU_PRESETS } from '../../memory/index';
-import { EXAMPLE_PRICES, EXAMPLE_PRICES_DATE, EXAMPLE_PRICES_SOURCE, parsePrice, PRICE_TIERS, type PriceTier } from '../../planner/index';
+import {
+  EXAMPLE_PRICES,
+  EXAMPLE_PRICES_DATE,
+  EXAMPLE_PRICES_SOURCE,
+  parsePrice,
+  PRICE_TIERS,
+  type PriceTier,
+} from '../../planner/index';
 import { strings } from './strings';
 
 /** Editable text of one GPU's three prices. */
@@ -34,7 +41,13 @@ export function draftError(gpu: string, draft: PriceDraft): string | null {
 }
 
 /** The price inputs: one row per GPU with a price (and the reader's), each with its error beside it. */
-export default function PriceTable({ drafts, onChange }: { drafts: Readonly<Record<string, PriceDraft>>; onChange: (gpu: string, draft: PriceDraft) => void }) {
+export default function PriceTable({
+  drafts,
+  onChange,
+}: {
+  drafts: Readonly<Record<string, PriceDraft>>;
+  onChange: (gpu: string, draft: PriceDraft) => void;
+}) {
   return (
     <fieldset class="planner-prices">
       <legend>{strings.prices.heading}</legend>

@@ -29,5 +29,7 @@ export function costText(plan: Plan, result: PlanResult): string {
 
 /** `--flag value` arguments of `npm run estimate`. */
 export function estimateArgs(flags: Readonly<Record<string, string>>): string {
-  return Object.entries(flags).map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`)).join(' ');
+  return Object.entries(flags)
+    .map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`))
+    .join(' ');
 }

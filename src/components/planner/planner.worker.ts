@@ -23,14 +23,30 @@ self.onmessage = (event: MessageEvent<PlannerWorkerRequest>) => {
   const { id, flags } = event.data;
   const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
   if (!parsed.ok) {
-    self.postMessage({ id, ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') } satisfies PlannerWorkerResponse);
+    self.postMessage({
+      id,
+      ok: false,
+      message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+    } satisfies PlannerWorkerResponse);
     return;
   }
   const start = performance.now();
   const own = planTraining({ ...parsed.request, rent: false });
-  self.postMessage({ id, ok: true, result: own, ms: performance.now() - start, partial: parsed.request.rent } satisfies PlannerWorkerResponse);
+  self.postMessage({
+    id,
+    ok: true,
+    result: own,
+    ms: performance.now() - start,
+    partial: parsed.request.rent,
+  } satisfies PlannerWorkerResponse);
   if (!parsed.request.rent) return;
   const restart = performance.now();
   const all = planTraining(parsed.request);
-  self.postMessage({ id, ok: true, result: all, ms: performance.now() - restart, partial: false } satisfies PlannerWorkerResponse);
+  self.postMessage({
+    id,
+    ok: true,
+    result: all,
+    ms: performance.now() - restart,
+    partial: false,
+  } satisfies PlannerWorkerResponse);
 };

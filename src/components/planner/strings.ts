@@ -22,7 +22,8 @@ export const strings = {
   tiers: { 'on-demand': 'on-demand', reserved: 'reserved', spot: 'spot' },
   prices: {
     heading: 'GPU prices per hour',
-    note: (date: string, source: string) => `Example prices in US dollars as of ${date}, not quotes: type your provider’s. Source: ${source}. A GPU with empty prices is not offered for rent.`,
+    note: (date: string, source: string) =>
+      `Example prices in US dollars as of ${date}, not quotes: type your provider’s. Source: ${source}. A GPU with empty prices is not offered for rent.`,
     gpu: 'GPU',
   },
   searching: 'Searching…',
@@ -30,7 +31,8 @@ export const strings = {
   searchFailed: 'The search failed: ',
   summary: (own: number, rented: number, combinations: number, estimates: number, ms: number) =>
     `${own} plan${own === 1 ? '' : 's'} fit your GPUs${rented > 0 ? `, ${rented} more on rented GPUs` : ''}. Searched ${combinations.toLocaleString('en')} combinations with ${estimates.toLocaleString('en')} engine estimates in ${ms.toFixed(0)} ms (measured in this browser).`,
-  estimateNote: 'Step times and costs are estimates from the memory engine’s step-time model (constant utilisation, no overlap of communication); every plan fits with the free margin by the engine’s count.',
+  estimateNote:
+    'Step times and costs are estimates from the memory engine’s step-time model (constant utilisation, no overlap of communication); every plan fits with the free margin by the engine’s count.',
   table: { rank: '#', hardware: 'GPUs', techniques: 'Techniques', perGpu: 'Per GPU', step: 'Step', cost: 'Cost', link: 'Link' },
   rent: 'rent',
   noPrice: 'no price',
@@ -53,7 +55,16 @@ export const strings = {
   rejected: 'Why the other combinations do not fit',
   notTried: 'Combinations not tried, and why',
   closest: (gap: string) => `closest: ${gap} short`,
-  breakdown: { weights: 'weights', gradients: 'gradients', optimizer: 'optimizer states', activations: 'activations', kvCache: 'KV cache', overhead: 'CUDA context & workspace', total: 'total per GPU', host: 'host RAM on the machine' },
+  breakdown: {
+    weights: 'weights',
+    gradients: 'gradients',
+    optimizer: 'optimizer states',
+    activations: 'activations',
+    kvCache: 'KV cache',
+    overhead: 'CUDA context & workspace',
+    total: 'total per GPU',
+    host: 'host RAM on the machine',
+  },
   timeHeading: 'Step time (estimate)',
   lessonsHeading: 'Lessons it uses',
   noLessons: 'none: the plain configuration fits',

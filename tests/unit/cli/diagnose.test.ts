@@ -19,9 +19,16 @@ describe('diagnoseMain --json: one JSON object with the fields the issue names',
     const out = json('nvidia-smi-leak.csv');
     expect(out['kind']).toBe('nvidia-smi');
     const gpus = out['gpus'] as { index: number; verdict: string; peakUsedBytes: number }[];
-    expect(gpus.map((g) => [g.index, g.verdict])).toEqual([[0, 'leak'], [1, 'leak']]);
+    expect(gpus.map((g) => [g.index, g.verdict])).toEqual([
+      [0, 'leak'],
+      [1, 'leak'],
+    ]);
     // The largest memory.used on GPU 0 in the file, found here with a regex rather than the parser.
-    const peak = Math.max(...[...readFileSync(resolve(FIXTURES, 'nvidia-smi-leak.csv'), 'utf8').matchAll(/, 0, [^,]+, (\d+) MiB/g)].map((m) => Number(m[1])));
+    const peak = Math.max(
+      ...[...readFileSync(resolve(FIXTURES, 'nvidia-smi-leak.csv'), 'utf8').matchAll(/, 0, [^,]+, (\d+) MiB/g)].map((m) =>
+        Number(m[1]),
+      ),
+    );
     expect(gpus[0]?.peakUsedBytes).toBe(peak * 2 ** 20);
   });
 
@@ -37,11 +44,18 @@ describe('diagnoseMain --json: one JSON object with the fields the issue names',
   });
 
   test('memory-summary: allocated, reserved, peak allocated', () => {
-    expect(json('memory-summary.txt')).toMatchObject({ kind: 'memory-summary', allocatedBytes: 14215 * 2 ** 20, reservedBytes: 76802 * 2 ** 20, peakAllocatedBytes: 71340 * 2 ** 20 });
+    expect(json('memory-summary.txt')).toMatchObject({
+      kind: 'memory-summary',
+      allocatedBytes: 14215 * 2 ** 20,
+      reservedBytes: 76802 * 2 ** 20,
+      peakAllocatedBytes: 71340 * 2 ** 20,
+    });
   });
 
   test('snapshot: peakActiveBytes and oomEvents', () => {
-    const expected = JSON.parse(readFileSync(resolve(FIXTURES, 'snapshot-oom.expected.json'), 'utf8')) as { peakActiveBytes: number };
+    const expected = JSON.parse(readFileSync(resolve(FIXTURES, 'snapshot-oom.expected.json'), 'utf8')) as {
+      peakActiveBytes: number;
+    };
     const out = json('snapshot-oom.pickle');
     expect(out['kind']).toBe('snapshot');
     expect(out['peakActiveBytes']).toBe(expected.peakActiveBytes);
@@ -88,10 +102,17 @@ describe('npm run diagnose (the real entry point)', () => {
   test('reads a pipe on stdin with -, and exits 2 on a refused pickle', () => {
     const root = resolve(import.meta.dirname, '../../..');
     const tsx = resolve(root, 'node_modules/.bin/tsx');
-    const piped = spawnSync(tsx, ['src/cli/diagnose.ts', '-', '--json'], { cwd: root, input: readFileSync(resolve(FIXTURES, 'nvidia-smi-spike-nounits.csv')), encoding: 'utf8' });
+    const piped = spawnSync(tsx, ['src/cli/diagnose.ts', '-', '--json'], {
+      cwd: root,
+      input: readFileSync(resolve(FIXTURES, 'nvidia-smi-spike-nounits.csv')),
+      encoding: 'utf8',
+    });
     expect(piped.status).toBe(0);
     expect((JSON.parse(piped.stdout) as { gpus: { verdict: string }[] }).gpus[0]?.verdict).toBe('spike');
-    const refused = spawnSync(tsx, ['src/cli/diagnose.ts', resolve(FIXTURES, 'snapshot-runs-code.pickle')], { cwd: root, encoding: 'utf8' });
+    const refused = spawnSync(tsx, ['src/cli/diagnose.ts', resolve(FIXTURES, 'snapshot-runs-code.pickle')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(refused.status).toBe(2);
     expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
   }, 30_000);

@@ -22,7 +22,17 @@ describe('main(argv)', () => {
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as Record<string, unknown> & { perGpu: Record<string, number>; perCpu: { total: number } };
     expect(json['params']).toBe(6_738_415_616);
-    for (const key of ['weights', 'gradients', 'optimizer', 'activations', 'activationsPerLayer', 'kvCache', 'overhead', 'total', 'sumOfParts']) {
+    for (const key of [
+      'weights',
+      'gradients',
+      'optimizer',
+      'activations',
+      'activationsPerLayer',
+      'kvCache',
+      'overhead',
+      'total',
+      'sumOfParts',
+    ]) {
       expect(Number.isSafeInteger(json.perGpu[key])).toBe(true);
     }
     expect(json.perGpu['total']).toBeLessThanOrEqual(json.perGpu['sumOfParts'] ?? 0);
@@ -59,11 +69,14 @@ describe('main(argv)', () => {
   test('main(["--help"]) lists every flag, model and GPU', () => {
     const { code, stdout } = main(['--help']);
     expect(code).toBe(0);
-    for (const text of ['--micro-batch', '--checkpoint-every', '--teacher', '--json', 'llama-2-7b', 'h100-80gb', 'demo-mlp']) expect(stdout).toContain(text);
+    for (const text of ['--micro-batch', '--checkpoint-every', '--teacher', '--json', 'llama-2-7b', 'h100-80gb', 'demo-mlp'])
+      expect(stdout).toContain(text);
   });
 
   test('infer mode shows the KV cache', () => {
-    expect(main(['--model', 'mistral-7b', '--mode', 'infer', '--tokens', '32768']).stdout).toMatch(/KV cache.*sliding window 4096/);
+    expect(main(['--model', 'mistral-7b', '--mode', 'infer', '--tokens', '32768']).stdout).toMatch(
+      /KV cache.*sliding window 4096/,
+    );
   });
 
   test('--sources prints the source under each line', () => {
@@ -74,7 +87,8 @@ describe('main(argv)', () => {
 describe('npm run estimate (spawned)', () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-  const spawn = (args: string[]) => spawnSync(process.execPath, [tsx, 'src/cli/estimate.ts', ...args], { cwd: root, encoding: 'utf8' });
+  const spawn = (args: string[]) =>
+    spawnSync(process.execPath, [tsx, 'src/cli/estimate.ts', ...args], { cwd: root, encoding: 'utf8' });
 
   test('--json writes one parseable object to stdout and nothing to stderr', () => {
     const child = spawn(['--model', 'gpt2', '--json']);
@@ -84,9 +98,17 @@ describe('npm run estimate (spawned)', () => {
   }, 30_000);
 
   test.each<[string, string[], RegExp]>([
-    ['a negative micro-batch names --micro-batch, not an ambiguous argument', ['--micro-batch', '-1'], /^estimate: --micro-batch: micro-batch must be at least 1, got -1/],
+    [
+      'a negative micro-batch names --micro-batch, not an ambiguous argument',
+      ['--micro-batch', '-1'],
+      /^estimate: --micro-batch: micro-batch must be at least 1, got -1/,
+    ],
     ['an absurd sequence length names --seq', ['--seq', '1e15'], /^estimate: --seq: seq is too large/],
-    ['an overflowing width names --hidden', ['--hidden', '1e9', '--layers', '1000'], /^estimate: --hidden: this configuration is too large/],
+    [
+      'an overflowing width names --hidden',
+      ['--hidden', '1e9', '--layers', '1000'],
+      /^estimate: --hidden: this configuration is too large/,
+    ],
   ])('%s', (_title, flags, message) => {
     const { code, stderr } = main(['--model', 'gpt2', ...flags]);
     expect(code).toBe(2);

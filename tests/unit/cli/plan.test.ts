@@ -5,7 +5,13 @@ import { planMain } from '../../../src/cli/plan-main.ts';
 const WORKED = ['--model', 'gpt2-xl', '--gpu', 'rtx-4090', '--global-batch', '4', '--seq', '512', '--task', 'finetune'];
 
 interface PlanJson {
-  plans: { flags: Record<string, string>; perGpu: { total: number }; fits: boolean; stepTimeSeconds: number; hardware: { rented: boolean } }[];
+  plans: {
+    flags: Record<string, string>;
+    perGpu: { total: number };
+    fits: boolean;
+    stepTimeSeconds: number;
+    hardware: { rented: boolean };
+  }[];
   shortfall: number | null;
   closest: { resource: string; flags: Record<string, string> } | null;
 }
@@ -24,7 +30,9 @@ describe('planMain(argv)', () => {
     }
     // The estimate command, given a plan's flags, prints the same total and says it fits.
     for (const plan of json.plans.slice(0, 5)) {
-      const argv = Object.entries(plan.flags).flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
+      const argv = Object.entries(plan.flags).flatMap(([name, value]) =>
+        value === 'true' ? [`--${name}`] : [`--${name}`, value],
+      );
       const estimate = JSON.parse(main([...argv, '--json']).stdout) as { perGpu: { total: number }; fits: boolean };
       expect(estimate.perGpu.total).toBe(plan.perGpu.total);
       expect(estimate.fits).toBe(true);
@@ -41,7 +49,20 @@ describe('planMain(argv)', () => {
   });
 
   test('nothing fits: plans [] and the smallest shortfall in bytes, with the combination that has it', () => {
-    const { code, stdout } = planMain(['--model', 'llama-3-70b', '--gpu', 't4', '--global-batch', '1', '--seq', '4096', '--max-host-gb', '64', '--no-rent', '--json']);
+    const { code, stdout } = planMain([
+      '--model',
+      'llama-3-70b',
+      '--gpu',
+      't4',
+      '--global-batch',
+      '1',
+      '--seq',
+      '4096',
+      '--max-host-gb',
+      '64',
+      '--no-rent',
+      '--json',
+    ]);
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as PlanJson;
     expect(json.plans).toEqual([]);
@@ -71,7 +92,9 @@ describe('planMain(argv)', () => {
   });
 
   test('--rank-by step-cost puts the cheapest priced plan first; --price replaces an example price', () => {
-    const json = JSON.parse(planMain([...WORKED, '--rank-by', 'step-cost', '--price', 'rtx-4090=0.4/0.3/0.2', '--json']).stdout) as { plans: { cost: { perStep: Record<string, number> } | null }[] };
+    const json = JSON.parse(
+      planMain([...WORKED, '--rank-by', 'step-cost', '--price', 'rtx-4090=0.4/0.3/0.2', '--json']).stdout,
+    ) as { plans: { cost: { perStep: Record<string, number> } | null }[] };
     const costs = json.plans.map((p) => p.cost?.perStep['on-demand'] ?? Infinity);
     for (let i = 1; i < costs.length; i++) expect(costs[i]).toBeGreaterThanOrEqual(costs[i - 1] ?? 0);
     expect(json.plans[0]?.cost).not.toBeNull();

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { changedFromDefaults, compute, effectiveFlags, fromQuery, visibleFields } from '../../../src/components/calculators/calculator-state';
+import {
+  changedFromDefaults,
+  compute,
+  effectiveFlags,
+  fromQuery,
+  visibleFields,
+} from '../../../src/components/calculators/calculator-state';
 import { CALCULATORS, type CalculatorId } from '../../../src/components/calculators/specs';
 import { formatEstimateFlags } from '../../../src/memory/index';
 
@@ -16,7 +22,9 @@ describe('a calculator never depends on a setting it does not show', () => {
   });
 
   test('the gradient-checkpointing calculator shows the data parallelism its defaults set', () => {
-    expect(visibleFields('gradient-checkpointing', fromQuery('gradient-checkpointing', ''))).toEqual(expect.arrayContaining(['dp', 'zero']));
+    expect(visibleFields('gradient-checkpointing', fromQuery('gradient-checkpointing', ''))).toEqual(
+      expect.arrayContaining(['dp', 'zero']),
+    );
   });
 
   test('training-only fields are hidden, and not computed, in inference mode (and the reverse)', () => {

@@ -3,7 +3,12 @@ import { estimateFigure, parseFlagString, valueAt, estimateFor } from '../../../
 
 describe('estimateFigure(flags, show, unit)', () => {
   test('parses flag strings the way the CLI reads argv', () => {
-    expect(parseFlagString('--model gpt2 --sp --seq=1024 --micro-batch 4')).toEqual({ model: 'gpt2', sp: true, seq: '1024', 'micro-batch': '4' });
+    expect(parseFlagString('--model gpt2 --sp --seq=1024 --micro-batch 4')).toEqual({
+      model: 'gpt2',
+      sp: true,
+      seq: '1024',
+      'micro-batch': '4',
+    });
     expect(() => parseFlagString('model gpt2')).toThrow(/expected --flag/);
   });
 

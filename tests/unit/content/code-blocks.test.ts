@@ -30,7 +30,10 @@ function codeBlocks(path: string): CodeBlock[] {
     const [, indent = '', fence = '```', lang = ''] = open;
     const body: string[] = [];
     let j = i + 1;
-    while (j < lines.length && !(lines[j] ?? '').trimStart().startsWith(fence)) body.push((lines[j] ?? '').slice(indent.length)), j++;
+    while (j < lines.length && !(lines[j] ?? '').trimStart().startsWith(fence)) {
+      body.push((lines[j] ?? '').slice(indent.length));
+      j++;
+    }
     blocks.push({ file: relative(CONTENT_DIR, path), line: i + 1, lang: lang.toLowerCase(), code: body.join('\n') });
     i = j;
   }

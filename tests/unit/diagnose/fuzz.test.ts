@@ -17,16 +17,33 @@ import { fixtureBytes, fixtureText } from './fixtures.ts';
 
 const isSize = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
 
-const TEXT_FIXTURES = ['nvidia-smi-leak.csv', 'nvidia-smi-spike-nounits.csv', 'nvidia-smi-near-limit.txt', 'oom-current.txt', 'oom-legacy.txt', 'oom-other-process.txt', 'memory-summary.txt'].map(fixtureText);
+const TEXT_FIXTURES = [
+  'nvidia-smi-leak.csv',
+  'nvidia-smi-spike-nounits.csv',
+  'nvidia-smi-near-limit.txt',
+  'oom-current.txt',
+  'oom-legacy.txt',
+  'oom-other-process.txt',
+  'memory-summary.txt',
+].map(fixtureText);
 
 /** A fixture, cut, with locale number formats, absurd values or random lines mixed in. */
 const mangledText = fc.oneof(
   fc.string({ maxLength: 2000 }),
   fc.string({ unit: 'binary', maxLength: 500 }),
-  fc.tuple(fc.constantFrom(...TEXT_FIXTURES), fc.nat(), fc.nat()).map(([t, a, b]) => t.slice(Math.min(a, b) % t.length, Math.max(a, b) % (t.length + 1))),
+  fc
+    .tuple(fc.constantFrom(...TEXT_FIXTURES), fc.nat(), fc.nat())
+    .map(([t, a, b]) => t.slice(Math.min(a, b) % t.length, Math.max(a, b) % (t.length + 1))),
   fc.constantFrom(...TEXT_FIXTURES).map((t) => t.replace(/(\d)\.(\d)/g, '$1,$2')), // decimal commas: "1,23 GiB"
-  fc.constantFrom(...TEXT_FIXTURES).map((t) => t.replace(/(\d+) MiB/g, (_, n: string) => `${Number(n).toLocaleString('de-DE')},5 MiB`)), // "1.234,5 MiB"
-  fc.tuple(fc.constantFrom(...TEXT_FIXTURES), fc.constantFrom('99999999999999999999', '-5', 'NaN', 'Infinity', '1e400', '0x10', '')).map(([t, v]) => t.replace(/\d+(?:\.\d+)?(?= ?(?:MiB|GiB|KiB|B ))/g, v)),
+  fc
+    .constantFrom(...TEXT_FIXTURES)
+    .map((t) => t.replace(/(\d+) MiB/g, (_, n: string) => `${Number(n).toLocaleString('de-DE')},5 MiB`)), // "1.234,5 MiB"
+  fc
+    .tuple(
+      fc.constantFrom(...TEXT_FIXTURES),
+      fc.constantFrom('99999999999999999999', '-5', 'NaN', 'Infinity', '1e400', '0x10', ''),
+    )
+    .map(([t, v]) => t.replace(/\d+(?:\.\d+)?(?= ?(?:MiB|GiB|KiB|B ))/g, v)),
   fc.tuple(fc.constantFrom(...TEXT_FIXTURES), fc.array(fc.string({ maxLength: 80 }), { maxLength: 20 })).map(([t, junk]) => {
     const lines = t.split('\n');
     junk.forEach((j, i) => lines.splice((i * 7919) % (lines.length + 1), 0, j));
@@ -45,7 +62,8 @@ describe('fuzz: text parsers', () => {
           for (const s of gpu.samples) expect(isSize(s.usedBytes) && Number.isFinite(s.t)).toBe(true);
           const pattern = classifyGpuPattern(gpu.samples, gpu.totalBytes);
           expect(['flat', 'leak', 'spike', 'near-limit']).toContain(pattern?.verdict);
-          for (const v of Object.values(pattern?.evidence ?? {})) if (typeof v === 'number') expect(Number.isFinite(v) && v >= 0).toBe(true);
+          for (const v of Object.values(pattern?.evidence ?? {}))
+            if (typeof v === 'number') expect(Number.isFinite(v) && v >= 0).toBe(true);
         }
       }),
       { numRuns: 300 },
@@ -60,10 +78,22 @@ describe('fuzz: text parsers', () => {
           expect(unread.length).toBe(1);
           return;
         }
-        for (const key of ['triedToAllocateBytes', 'totalBytes', 'freeBytes', 'processInUseBytes', 'allocatedBytes', 'reservedUnallocatedBytes', 'reservedBytes', 'privatePoolsBytes', 'allowedBytes', 'nonPyTorchBytes'] as const) {
+        for (const key of [
+          'triedToAllocateBytes',
+          'totalBytes',
+          'freeBytes',
+          'processInUseBytes',
+          'allocatedBytes',
+          'reservedUnallocatedBytes',
+          'reservedBytes',
+          'privatePoolsBytes',
+          'allowedBytes',
+          'nonPyTorchBytes',
+        ] as const) {
           expect(isSize(message[key]), key).toBe(true);
         }
-        if (message.fragmentationShare !== null) expect(message.fragmentationShare >= 0 && message.fragmentationShare <= 1).toBe(true);
+        if (message.fragmentationShare !== null)
+          expect(message.fragmentationShare >= 0 && message.fragmentationShare <= 1).toBe(true);
         for (const r of rankOomRemedies(message)) expect(isSize(r.bytes)).toBe(true);
       }),
       { numRuns: 300 },
@@ -86,14 +116,20 @@ describe('fuzz: text parsers', () => {
 
   test('the CLI on any bytes: exit 0 with output, or exit 2 with one line', () => {
     fc.assert(
-      fc.property(fc.oneof(mangledText.map((t) => new TextEncoder().encode(t)), fc.uint8Array({ maxLength: 400 })), (bytes) => {
-        const { code, stdout, stderr } = diagnoseMain(['f'], () => bytes);
-        if (code === 0) expect(stdout.length).toBeGreaterThan(0);
-        else {
-          expect(code).toBe(2);
-          expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          mangledText.map((t) => new TextEncoder().encode(t)),
+          fc.uint8Array({ maxLength: 400 }),
+        ),
+        (bytes) => {
+          const { code, stdout, stderr } = diagnoseMain(['f'], () => bytes);
+          if (code === 0) expect(stdout.length).toBeGreaterThan(0);
+          else {
+            expect(code).toBe(2);
+            expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -118,13 +154,17 @@ describe('fuzz: the unpickler and the snapshot viewer', () => {
 
   test('the example snapshot cut anywhere, or with bytes flipped: never throws, refusals are flagged', () => {
     fc.assert(
-      fc.property(fc.nat({ max: snapshot.length }), fc.array(fc.tuple(fc.nat({ max: snapshot.length - 1 }), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }), (cut, flips) => {
-        const bytes = snapshot.slice(0, Math.max(cut, 2));
-        for (const [at, value] of flips) if (at < bytes.length) bytes[at] = value;
-        const read = readSnapshot(bytes);
-        if (read.ok) expect(isSize(read.analysis.peakActiveBytes)).toBe(true);
-        else expect(read.message.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.nat({ max: snapshot.length }),
+        fc.array(fc.tuple(fc.nat({ max: snapshot.length - 1 }), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+        (cut, flips) => {
+          const bytes = snapshot.slice(0, Math.max(cut, 2));
+          for (const [at, value] of flips) if (at < bytes.length) bytes[at] = value;
+          const read = readSnapshot(bytes);
+          if (read.ok) expect(isSize(read.analysis.peakActiveBytes)).toBe(true);
+          else expect(read.message.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 300 },
     );
   });

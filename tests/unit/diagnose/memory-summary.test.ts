@@ -14,14 +14,24 @@ describe('parseMemorySummary (layout of torch.cuda.memory_summary in torch/cuda/
   });
 
   test('sizes are read as printed (floored to the unit by _format_size)', () => {
-    expect(summary.metrics.allocated?.all).toEqual({ current: 14215 * MiB, peak: 71340 * MiB, totalAllocated: 9412 * GiB, totalFreed: 9398 * GiB });
+    expect(summary.metrics.allocated?.all).toEqual({
+      current: 14215 * MiB,
+      peak: 71340 * MiB,
+      totalAllocated: 9412 * GiB,
+      totalFreed: 9398 * GiB,
+    });
     expect(summary.metrics.reserved?.all.current).toBe(76802 * MiB);
     expect(summary.metrics.allocated?.smallPool?.current).toBe(284 * MiB);
     expect(summary.metrics.nonReleasable?.largePool?.peak).toBe(5833 * MiB);
   });
 
   test('counts with K mean thousands (_format_count)', () => {
-    expect(summary.metrics.allocations?.all).toEqual({ current: 1208, peak: 2950, totalAllocated: 41_200_000, totalFreed: 41_198_000 });
+    expect(summary.metrics.allocations?.all).toEqual({
+      current: 1208,
+      peak: 2950,
+      totalAllocated: 41_200_000,
+      totalFreed: 41_198_000,
+    });
     expect(summary.metrics.oversizeSegments?.all.current).toBe(0);
   });
 
@@ -43,8 +53,14 @@ describe('parseMemorySummary (layout of torch.cuda.memory_summary in torch/cuda/
   });
 
   test('a row with a value in another format is named, not guessed', () => {
-    const s = parseMemorySummary('PyTorch CUDA memory summary\n| Allocated memory      | 1.234,5 MiB |  1 MiB |  1 MiB |  1 MiB |');
+    const s = parseMemorySummary(
+      'PyTorch CUDA memory summary\n| Allocated memory      | 1.234,5 MiB |  1 MiB |  1 MiB |  1 MiB |',
+    );
     expect(s.metrics.allocated).toBeUndefined();
-    expect(s.unread.map((n) => n.message)).toEqual(['row "Allocated memory" has a value that is not a size', 'no readable "Allocated memory" row', 'no readable "GPU reserved memory" row']);
+    expect(s.unread.map((n) => n.message)).toEqual([
+      'row "Allocated memory" has a value that is not a size',
+      'no readable "Allocated memory" row',
+      'no readable "GPU reserved memory" row',
+    ]);
   });
 });

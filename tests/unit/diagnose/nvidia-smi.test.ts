@@ -31,7 +31,8 @@ describe('parseNvidiaSmi: CSV (nvidia-smi --query-gpu=... --format=csv)', () => 
   });
 
   test('lines that are not samples are listed with their line numbers, the rest is read', () => {
-    const text = 'timestamp, index, memory.used [MiB]\n2025/03/14 10:00:00.000, 0, 100 MiB\n2025/03/14 10:00:01.000, 0, 1.234,5 MiB\n[N/A]\n2025/13/14 10:00:02.000, 0, 5 MiB\n';
+    const text =
+      'timestamp, index, memory.used [MiB]\n2025/03/14 10:00:00.000, 0, 100 MiB\n2025/03/14 10:00:01.000, 0, 1.234,5 MiB\n[N/A]\n2025/13/14 10:00:02.000, 0, 5 MiB\n';
     const log = parseNvidiaSmi(text);
     expect(log.gpus[0]?.samples).toEqual([{ t: 0, usedBytes: 100 * MiB }]);
     expect(log.unread.map((n) => n.line)).toEqual([3, 4, 5]);

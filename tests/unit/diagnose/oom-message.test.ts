@@ -27,13 +27,18 @@ describe('parseOomMessage', () => {
     expect(message?.fragmentationShare).toBeCloseTo(5.98 / (15.02 + 5.98), 6);
   });
 
-  test('lesson 1\'s message, wrapped over lines as it is printed there', () => {
+  test("lesson 1's message, wrapped over lines as it is printed there", () => {
     const text = `torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
 GPU 0 has a total capacity of 23.54 GiB of which 1.12 GiB is free.
 Including non-PyTorch memory, this process has 22.40 GiB memory in use.
 Of the allocated memory 19.87 GiB is allocated by PyTorch, and 2.05 GiB
 is reserved by PyTorch but unallocated.`;
-    expect(parseOomMessage(text).message).toMatchObject({ triedToAllocateBytes: 2 * GiB, allocatedBytes: gib(19.87), reservedUnallocatedBytes: gib(2.05), freeBytes: gib(1.12) });
+    expect(parseOomMessage(text).message).toMatchObject({
+      triedToAllocateBytes: 2 * GiB,
+      allocatedBytes: gib(19.87),
+      reservedUnallocatedBytes: gib(2.05),
+      freeBytes: gib(1.12),
+    });
   });
 
   test('legacy wording (PyTorch 1.x / 2.0): reserved-but-unallocated is reserved minus allocated', () => {
@@ -51,14 +56,19 @@ is reserved by PyTorch but unallocated.`;
   });
 
   test('pre-1.6 "cached" wording and a set_per_process_memory_fraction cap', () => {
-    const text = 'RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 1; 10.76 GiB total capacity; 9.57 GiB already allocated; 11.12 MiB free; 5.00 GiB allowed; 9.73 GiB cached)';
+    const text =
+      'RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 1; 10.76 GiB total capacity; 9.57 GiB already allocated; 11.12 MiB free; 5.00 GiB allowed; 9.73 GiB cached)';
     expect(parseOomMessage(text).message).toMatchObject({ gpuIndex: 1, reservedBytes: gib(9.73), allowedBytes: 5 * GiB });
   });
 
-  test('private pools and other processes (current wording, from the allocator source\'s format)', () => {
-    const text = 'CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 512.00 MiB is free. Process 4242 has 10.00 GiB memory in use. Process 4343 has 2.50 GiB memory in use. Including non-PyTorch memory, this process has 66.00 GiB memory in use. Of the allocated memory 60.00 GiB is allocated by PyTorch, with 8.00 GiB allocated in private pools (e.g., CUDA Graphs), and 4.00 GiB is reserved by PyTorch but unallocated.';
+  test("private pools and other processes (current wording, from the allocator source's format)", () => {
+    const text =
+      'CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 512.00 MiB is free. Process 4242 has 10.00 GiB memory in use. Process 4343 has 2.50 GiB memory in use. Including non-PyTorch memory, this process has 66.00 GiB memory in use. Of the allocated memory 60.00 GiB is allocated by PyTorch, with 8.00 GiB allocated in private pools (e.g., CUDA Graphs), and 4.00 GiB is reserved by PyTorch but unallocated.';
     const { message } = parseOomMessage(text);
-    expect(message?.otherProcesses).toEqual([{ pid: 4242, bytes: 10 * GiB }, { pid: 4343, bytes: gib(2.5) }]);
+    expect(message?.otherProcesses).toEqual([
+      { pid: 4242, bytes: 10 * GiB },
+      { pid: 4343, bytes: gib(2.5) },
+    ]);
     expect(message?.privatePoolsBytes).toBe(8 * GiB);
     expect(message?.nonPyTorchBytes).toBe(2 * GiB);
   });
@@ -68,7 +78,9 @@ is reserved by PyTorch but unallocated.`;
   });
 
   test('figures it cannot read are null and named', () => {
-    const { message, unread } = parseOomMessage('CUDA out of memory. Tried to allocate 1,5 GiB. GPU 0 has a total capacity of 8.00 GiB of which 0 bytes is free.');
+    const { message, unread } = parseOomMessage(
+      'CUDA out of memory. Tried to allocate 1,5 GiB. GPU 0 has a total capacity of 8.00 GiB of which 0 bytes is free.',
+    );
     expect(message?.triedToAllocateBytes).toBeNull();
     expect(message?.freeBytes).toBe(0);
     expect(unread.map((n) => n.message)).toContain('could not read the "tried to allocate" figure');
@@ -79,7 +91,11 @@ describe('rankOomRemedies', () => {
   test('a large idle cache ranks expandable_segments first, marked sufficient', () => {
     const { message } = parseOomMessage(fixtureText('oom-current.txt'));
     const remedies = rankOomRemedies(message!);
-    expect(remedies[0]).toMatchObject({ id: 'expandable-segments', sufficient: true, href: '/lessons/01-diagnostics/#fragmentation-and-expandable_segments' });
+    expect(remedies[0]).toMatchObject({
+      id: 'expandable-segments',
+      sufficient: true,
+      href: '/lessons/01-diagnostics/#fragmentation-and-expandable_segments',
+    });
   });
 
   test('another process holding memory ranks first when this process is far below the total in use', () => {
@@ -92,6 +108,7 @@ describe('rankOomRemedies', () => {
 
   test('live tensors are never called sufficient: only part of them can go', () => {
     const { message } = parseOomMessage(fixtureText('oom-current.txt'));
-    for (const r of rankOomRemedies(message!)) if (r.id === 'reduce-activations' || r.id === 'shard-model-states') expect(r.sufficient).toBe(false);
+    for (const r of rankOomRemedies(message!))
+      if (r.id === 'reduce-activations' || r.id === 'shard-model-states') expect(r.sufficient).toBe(false);
   });
 });

@@ -28,7 +28,8 @@ const cases = JSON.parse(fixtureText('pickle-protocols.json')) as Record<string,
 function normalize(value: Canonical): Canonical {
   if (Array.isArray(value)) return value.map(normalize);
   if (value !== null && typeof value === 'object') {
-    if ('set' in value && Array.isArray(value['set'])) return [...value['set'].map(normalize)].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    if ('set' in value && Array.isArray(value['set']))
+      return [...value['set'].map(normalize)].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v)]));
   }
   return value;
@@ -47,7 +48,9 @@ describe('unpickle: values pickled by CPython (tests/fixtures/diagnose/pickle-pr
         continue;
       }
       if (key === 'sets') {
-        const sets = (got as PickleValue[][]).map((s) => [...s.map(canonical)].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
+        const sets = (got as PickleValue[][]).map((s) =>
+          [...s.map(canonical)].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+        );
         expect(sets).toEqual((want as { set: Canonical[] }[]).map((s) => normalize(s)));
         continue;
       }
@@ -83,8 +86,19 @@ describe('unpickle: refuses code', () => {
 
   // Opcode bytes from CPython Lib/pickletools.py.
   test.each([
-    ['GLOBAL', 0x63], ['STACK_GLOBAL', 0x93], ['REDUCE', 0x52], ['INST', 0x69], ['OBJ', 0x6f], ['NEWOBJ', 0x81], ['NEWOBJ_EX', 0x92],
-    ['BUILD', 0x62], ['EXT1', 0x82], ['EXT2', 0x83], ['EXT4', 0x84], ['PERSID', 0x50], ['BINPERSID', 0x51],
+    ['GLOBAL', 0x63],
+    ['STACK_GLOBAL', 0x93],
+    ['REDUCE', 0x52],
+    ['INST', 0x69],
+    ['OBJ', 0x6f],
+    ['NEWOBJ', 0x81],
+    ['NEWOBJ_EX', 0x92],
+    ['BUILD', 0x62],
+    ['EXT1', 0x82],
+    ['EXT2', 0x83],
+    ['EXT4', 0x84],
+    ['PERSID', 0x50],
+    ['BINPERSID', 0x51],
   ])('%s (0x%s) is refused by name at its offset', (name, op) => {
     const result = unpickle(new Uint8Array([0x80, 4, 0x4e, op, 0x2e]));
     expect(result).toEqual({ ok: false, error: expect.objectContaining({ opcode: name, offset: 3, refused: true }) as unknown });

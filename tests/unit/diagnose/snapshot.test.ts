@@ -26,8 +26,14 @@ describe('readSnapshot on the example (CPython pickle of a dict shaped like torc
   });
 
   test('the OOM event: requested size and free memory', () => {
-    expect(read.analysis.oomEvents.map((o) => ({ requestedBytes: o.requestedBytes, deviceFreeBytes: o.deviceFreeBytes }))).toEqual(expected.oomEvents);
-    expect(read.analysis.oomEvents[0]?.frames[1]).toEqual({ filename: '/home/user/project/model.py', line: 150, name: 'lm_head' });
+    expect(
+      read.analysis.oomEvents.map((o) => ({ requestedBytes: o.requestedBytes, deviceFreeBytes: o.deviceFreeBytes })),
+    ).toEqual(expected.oomEvents);
+    expect(read.analysis.oomEvents[0]?.frames[1]).toEqual({
+      filename: '/home/user/project/model.py',
+      line: 150,
+      name: 'lm_head',
+    });
     // The OOM is the last traced entry: it sits at the timeline's last point.
     const last = device?.timeline[device.timeline.length - 1];
     expect(read.analysis.oomEvents[0]).toMatchObject({ event: last?.event, ms: last?.ms });
@@ -50,11 +56,39 @@ describe('readSnapshot on the example (CPython pickle of a dict shaped like torc
 });
 
 describe('analyzeSnapshot: traces that start late', () => {
-  const block = (address: number, size: number) => new Map<unknown, unknown>([['address', address], ['size', size], ['state', 'active_allocated'], ['frames', []]]);
-  const entry = (action: string, addr: number, size: number) => new Map<unknown, unknown>([['action', action], ['addr', addr], ['size', size], ['frames', []]]);
+  const block = (address: number, size: number) =>
+    new Map<unknown, unknown>([
+      ['address', address],
+      ['size', size],
+      ['state', 'active_allocated'],
+      ['frames', []],
+    ]);
+  const entry = (action: string, addr: number, size: number) =>
+    new Map<unknown, unknown>([
+      ['action', action],
+      ['addr', addr],
+      ['size', size],
+      ['frames', []],
+    ]);
 
   test('an allocation freed without its alloc in the ring buffer, and one still live, count from the start', () => {
-    const segment = new Map<unknown, unknown>([['device', 0], ['address', 0], ['total_size', 4096], ['segment_type', 'small'], ['blocks', [block(0, 1024), new Map<unknown, unknown>([['address', 1024], ['size', 3072], ['state', 'inactive']])]]]);
+    const segment = new Map<unknown, unknown>([
+      ['device', 0],
+      ['address', 0],
+      ['total_size', 4096],
+      ['segment_type', 'small'],
+      [
+        'blocks',
+        [
+          block(0, 1024),
+          new Map<unknown, unknown>([
+            ['address', 1024],
+            ['size', 3072],
+            ['state', 'inactive'],
+          ]),
+        ],
+      ],
+    ]);
     const snapshot = new Map<unknown, unknown>([
       ['segments', [segment]],
       ['device_traces', [[entry('free_completed', 5000, 512), entry('alloc', 6000, 2048), entry('free_completed', 6000, 2048)]]],

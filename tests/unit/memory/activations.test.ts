@@ -1,6 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import {
-  defaultMlpSegment, layerActivationBytes, outsideActivationBytes, planRecompute, type LayerActivationShape,
+  defaultMlpSegment,
+  layerActivationBytes,
+  outsideActivationBytes,
+  planRecompute,
+  type LayerActivationShape,
 } from '../../../src/memory/index.ts';
 
 // GPT-3 175B shape used throughout Korthikanti et al. 2022 (arXiv 2205.05198), Table 3.
@@ -11,15 +15,35 @@ const a = 96;
 const t = 8;
 const sbh = s * b * h;
 const gpt: LayerActivationShape = {
-  seq: s, microBatch: b, hidden: h, heads: a, kvHeads: a, ffn: 4 * h, mlp: 'gelu', norm: 'layernorm', pythonGelu: false, topK: 1,
-  dropout: true, attention: 'eager', kernels: 'fused', bytesPerElement: 2, residualBytes: 2, tp: 1, sp: false,
+  seq: s,
+  microBatch: b,
+  hidden: h,
+  heads: a,
+  kvHeads: a,
+  ffn: 4 * h,
+  mlp: 'gelu',
+  norm: 'layernorm',
+  pythonGelu: false,
+  topK: 1,
+  dropout: true,
+  attention: 'eager',
+  kernels: 'fused',
+  bytesPerElement: 2,
+  residualBytes: 2,
+  tp: 1,
+  sp: false,
 };
 
 describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 2205.05198)', () => {
   test.each<[string, Partial<LayerActivationShape>, 'full' | 'selective', number]>([
     ['§4.1 eq. 1, no parallelism: sbh(34 + 5as/h)', {}, 'full', sbh * (34 + (5 * a * s) / h)],
     ['Table 2, tensor parallel: sbh(10 + 24/t + 5as/(ht))', { tp: t }, 'full', sbh * (10 + 24 / t + (5 * a * s) / (h * t))],
-    ['Table 2, tensor + sequence parallel: sbh(34/t + 5as/(ht))', { tp: t, sp: true }, 'full', sbh * (34 / t + (5 * a * s) / (h * t))],
+    [
+      'Table 2, tensor + sequence parallel: sbh(34/t + 5as/(ht))',
+      { tp: t, sp: true },
+      'full',
+      sbh * (34 / t + (5 * a * s) / (h * t)),
+    ],
     ['Table 2, tensor parallel + selective recompute: sbh(10 + 24/t)', { tp: t }, 'selective', sbh * (10 + 24 / t)],
     ['Table 2, tensor + sequence parallel + selective recompute: sbh·34/t', { tp: t, sp: true }, 'selective', (sbh * 34) / t],
   ])('%s', (_title, override, kind, expected) => {
@@ -54,7 +78,9 @@ describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 
   test('SwiGLU + GQA (Llama 2 70B shape): 2sbh norms + 2sbh inputs + Q 2sbh + KV 4sbh·(8/64) + proj 2sbh + 8sbf + 2as²b', () => {
     const shape = { ...gpt, hidden: 8192, heads: 64, kvHeads: 8, ffn: 28672, mlp: 'swiglu' as const, dropout: false, seq: 4096 };
     const sbh70 = 4096 * 8192;
-    expect(layerActivationBytes(shape).full).toBe(8 * sbh70 + 2 * sbh70 + 4 * sbh70 * (8 / 64) + 2 * sbh70 + 8 * 4096 * 28672 + 2 * 64 * 4096 * 4096);
+    expect(layerActivationBytes(shape).full).toBe(
+      8 * sbh70 + 2 * sbh70 + 4 * sbh70 * (8 / 64) + 2 * sbh70 + 8 * 4096 * 28672 + 2 * 64 * 4096 * 4096,
+    );
   });
 });
 
@@ -62,7 +88,12 @@ describe('planRecompute(layer, L, policy)', () => {
   const layer = layerActivationBytes(gpt);
 
   test('none keeps L full layers and has no working set', () => {
-    expect(planRecompute(layer, 4, 'none', 1, 0)).toEqual({ keptPerLayer: layer.full, keptForLayers: 4 * layer.full, workingSet: 0, segment: 0 });
+    expect(planRecompute(layer, 4, 'none', 1, 0)).toEqual({
+      keptPerLayer: layer.full,
+      keptForLayers: 4 * layer.full,
+      workingSet: 0,
+      segment: 0,
+    });
   });
 
   test('selective keeps the non-s² part and rebuilds one attention core', () => {
@@ -83,7 +114,13 @@ describe('planRecompute(layer, L, policy)', () => {
     expect((plan.keptForLayers + plan.workingSet) / 10).toBe(Math.ceil(8 / 3) + 3);
   });
 
-  test.each([[1, 1], [4, 2], [8, 3], [16, 4], [100, 10]])('defaultMlpSegment(%d) = %d (round √L)', (layers, k) => {
+  test.each([
+    [1, 1],
+    [4, 2],
+    [8, 3],
+    [16, 4],
+    [100, 10],
+  ])('defaultMlpSegment(%d) = %d (round √L)', (layers, k) => {
     expect(defaultMlpSegment(layers)).toBe(k);
   });
 });
@@ -91,8 +128,18 @@ describe('planRecompute(layer, L, policy)', () => {
 describe('outsideActivationBytes(shape)', () => {
   test('logits are fp32 and vocab-parallel: 4sbv/t (Korthikanti §4.3)', () => {
     const out = outsideActivationBytes({
-      seq: s, microBatch: b, hidden: h, vocab: 51200, bytesPerElement: 2, residualBytes: 2, dropout: true,
-      embeddingNorm: false, finalNorm: true, transformer: true, tp: t, sp: false,
+      seq: s,
+      microBatch: b,
+      hidden: h,
+      vocab: 51200,
+      bytesPerElement: 2,
+      residualBytes: 2,
+      dropout: true,
+      embeddingNorm: false,
+      finalNorm: true,
+      transformer: true,
+      tp: t,
+      sp: false,
     });
     expect(out.logits).toBe((4 * s * b * 51200) / t);
     expect(out.embedding).toBe(sbh);
@@ -107,10 +154,20 @@ describe('layerActivationBytes(shape) with eager kernels counts what autograd sa
   const sbhSmall = tokens * 256;
   const sbf = tokens * 1024;
   const scores = 4 * 128 * 128 * 2;
-  const gpt2 = { ...small, mlp: 'gelu', norm: 'layernorm', pythonGelu: true, kernels: 'eager', attention: 'eager', dropout: true } as const;
+  const gpt2 = {
+    ...small,
+    mlp: 'gelu',
+    norm: 'layernorm',
+    pythonGelu: true,
+    kernels: 'eager',
+    attention: 'eager',
+    dropout: true,
+  } as const;
 
   test('GPT-2 fp32 with CUDA dropout: 114·sbh + 9·as²b + 16·bs, as PyTorch 1.13 saved it (shared/PYTORCH-MEASURED.md)', () => {
-    expect(layerActivationBytes({ ...gpt2, bytesPerElement: 4, residualBytes: 4 }).full).toBe(114 * sbhSmall + 9 * scores + 16 * tokens);
+    expect(layerActivationBytes({ ...gpt2, bytesPerElement: 4, residualBytes: 4 }).full).toBe(
+      114 * sbhSmall + 9 * scores + 16 * tokens,
+    );
   });
 
   test('GPT-2 fused kernels (F.gelu tanh) in fp32: 66·sbh + 9·as²b (Korthikanti in fp32), LayerNorm stats aside', () => {
@@ -120,15 +177,28 @@ describe('layerActivationBytes(shape) with eager kernels counts what autograd sa
 
   test('GPT-2 under bf16 autocast: fp32 residual and norms, gelu_new partly fp32 (pow runs in fp32)', () => {
     // ln 2×4 + c_attn in 2 + qkv 6 + c_proj in 2 + 2 masks + c_fc in 2 = 22·sbh; gelu_new 16·sbf; scores 4 + 1 + 2.
-    expect(layerActivationBytes({ ...gpt2, bytesPerElement: 2, residualBytes: 4 }).full).toBe(22 * sbhSmall + 16 * sbf + 7 * scores + 16 * tokens);
+    expect(layerActivationBytes({ ...gpt2, bytesPerElement: 2, residualBytes: 4 }).full).toBe(
+      22 * sbhSmall + 16 * sbf + 7 * scores + 16 * tokens,
+    );
   });
 
   test('Llama under bf16 autocast: RMSNorm fp32 copies, one cast input per projection, SwiGLU 8·sbf, eager scores 6 B', () => {
-    const llama = { ...small, mlp: 'swiglu', norm: 'rmsnorm', pythonGelu: false, kernels: 'eager', attention: 'eager', dropout: false } as const;
+    const llama = {
+      ...small,
+      mlp: 'swiglu',
+      norm: 'rmsnorm',
+      pythonGelu: false,
+      kernels: 'eager',
+      attention: 'eager',
+      dropout: false,
+    } as const;
     // norms 2×(4 + 4) + q,k,v inputs 3×2 + q,k,v 6 + o_proj input 2 + gate, up inputs 2×2 = 34·sbh; rstd 2×4 per token.
-    expect(layerActivationBytes({ ...llama, bytesPerElement: 2, residualBytes: 4 }).full).toBe(34 * sbhSmall + 8 * sbf + 6 * scores + 8 * tokens);
+    expect(layerActivationBytes({ ...llama, bytesPerElement: 2, residualBytes: 4 }).full).toBe(
+      34 * sbhSmall + 8 * sbf + 6 * scores + 8 * tokens,
+    );
     // SDPA: no scores; its output (2·sbh) and fp32 log-sum-exp (4·a·s·b) instead.
-    expect(layerActivationBytes({ ...llama, attention: 'sdpa', bytesPerElement: 2, residualBytes: 4 }).full)
-      .toBe(36 * sbhSmall + 8 * sbf + 4 * 4 * tokens + 8 * tokens);
+    expect(layerActivationBytes({ ...llama, attention: 'sdpa', bytesPerElement: 2, residualBytes: 4 }).full).toBe(
+      36 * sbhSmall + 8 * sbf + 4 * 4 * tokens + 8 * tokens,
+    );
   });
 });

@@ -53,6 +53,6 @@ describe('estimateMemory agrees with DeepSpeed where the conventions match', () 
     const outcome = estimateMemory({ params, zero: 3, dp: 8, offload: 'optimizer+params', offloadDevice: 'nvme' });
     if (!outcome.ok) throw new Error('invalid');
     expect(outcome.result.perCpu.total).toBe(0);
-    expect(outcome.result.perNvme.total).toBe(18 * params / 8);
+    expect(outcome.result.perNvme.total).toBe((18 * params) / 8);
   });
 });

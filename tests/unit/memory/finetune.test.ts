@@ -34,20 +34,38 @@ describe('--finetune lora|qlora in the estimate', () => {
 
   test('a frozen base skips the weight-gradient matmuls: LoRA compute is 4N per token against 6N (Hu et al. 2021 §4)', () => {
     const compute = (finetune: 'full' | 'lora') =>
-      run({ model: 'llama-3-8b', finetune, gpu: 'a100-80gb', attention: 'sdpa' }).stepTime?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
+      run({ model: 'llama-3-8b', finetune, gpu: 'a100-80gb', attention: 'sdpa' }).stepTime?.lines.find((l) => l.id === 'compute')
+        ?.seconds ?? 0;
     expect(compute('lora') / compute('full')).toBeCloseTo(2 / 3, 10);
   });
 
   test('QLoRA holds the NF4 base below a 16-bit LoRA base', () => {
-    const weights = (finetune: 'lora' | 'qlora') => run({ model: 'llama-2-7b', finetune }).lines.find((l) => l.id === 'weights')?.bytes ?? 0;
+    const weights = (finetune: 'lora' | 'qlora') =>
+      run({ model: 'llama-2-7b', finetune }).lines.find((l) => l.id === 'weights')?.bytes ?? 0;
     expect(weights('qlora')).toBeLessThan(weights('lora') / 2);
   });
 
   test.each<[string, string[], RegExp]>([
-    ['a target the architecture lacks', ['--model', 'gpt2', '--finetune', 'lora', '--lora-targets', 'gate'], /^estimate: --lora-targets: gpt2 has no gate projection/],
-    ['a partial fused q,k,v on GPT-2', ['--model', 'gpt2', '--finetune', 'lora', '--lora-targets', 'q,v'], /^estimate: --lora-targets: gpt2 fuses q, k, v/],
-    ['an unknown target word', ['--model', 'llama-2-7b', '--finetune', 'lora', '--lora-targets', 'qkv'], /^estimate: --lora-targets: expected all-linear, attention or a comma list/],
-    ['LoRA on a bare parameter count', ['--params', '7b', '--finetune', 'qlora'], /^estimate: --finetune: --finetune qlora adapts a model's Linear layers/],
+    [
+      'a target the architecture lacks',
+      ['--model', 'gpt2', '--finetune', 'lora', '--lora-targets', 'gate'],
+      /^estimate: --lora-targets: gpt2 has no gate projection/,
+    ],
+    [
+      'a partial fused q,k,v on GPT-2',
+      ['--model', 'gpt2', '--finetune', 'lora', '--lora-targets', 'q,v'],
+      /^estimate: --lora-targets: gpt2 fuses q, k, v/,
+    ],
+    [
+      'an unknown target word',
+      ['--model', 'llama-2-7b', '--finetune', 'lora', '--lora-targets', 'qkv'],
+      /^estimate: --lora-targets: expected all-linear, attention or a comma list/,
+    ],
+    [
+      'LoRA on a bare parameter count',
+      ['--params', '7b', '--finetune', 'qlora'],
+      /^estimate: --finetune: --finetune qlora adapts a model's Linear layers/,
+    ],
   ])('%s exits 2 with one line naming the field', (_title, argv, message) => {
     const { code, stderr } = main(argv);
     expect(code).toBe(2);

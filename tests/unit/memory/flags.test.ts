@@ -1,8 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
-  ARCHS, ATTENTIONS, FLAG_ALIASES, FLAGS, formatEstimateFlags, GRADIENT_LIFETIMES, KERNELS, OPTIMIZER_IMPLS, FINETUNES, MODEL_PRESETS, OFFLOADS, OPTIMIZERS, parseEstimateFlags, parseNumberFlag, PRECISIONS,
-  RECOMPUTES, WEIGHT_FORMATS, type EstimateOptions,
+  ARCHS,
+  ATTENTIONS,
+  FLAG_ALIASES,
+  FLAGS,
+  formatEstimateFlags,
+  GRADIENT_LIFETIMES,
+  KERNELS,
+  OPTIMIZER_IMPLS,
+  FINETUNES,
+  MODEL_PRESETS,
+  OFFLOADS,
+  OPTIMIZERS,
+  parseEstimateFlags,
+  parseNumberFlag,
+  PRECISIONS,
+  RECOMPUTES,
+  WEIGHT_FORMATS,
+  type EstimateOptions,
 } from '../../../src/memory/index.ts';
 
 describe('parseEstimateFlags(input)', () => {
@@ -19,20 +35,41 @@ describe('parseEstimateFlags(input)', () => {
   });
 
   test('parses the timeline and fine-tuning flags', () => {
-    expect(parseEstimateFlags({ grads: 'keep', 'optimizer-impl': 'fused', kernels: 'fused', finetune: 'qlora', 'lora-rank': '64', 'lora-targets': 'q,v' })).toEqual({
-      ok: true, options: { grads: 'keep', optimizerImpl: 'fused', kernels: 'fused', finetune: 'qlora', loraRank: 64, loraTargets: 'q,v' },
+    expect(
+      parseEstimateFlags({
+        grads: 'keep',
+        'optimizer-impl': 'fused',
+        kernels: 'fused',
+        finetune: 'qlora',
+        'lora-rank': '64',
+        'lora-targets': 'q,v',
+      }),
+    ).toEqual({
+      ok: true,
+      options: { grads: 'keep', optimizerImpl: 'fused', kernels: 'fused', finetune: 'qlora', loraRank: 64, loraTargets: 'q,v' },
     });
   });
 
   test('parses CLI booleans and kebab-case names', () => {
     expect(parseEstimateFlags({ 'micro-batch': '4', 'kv-heads': '8', 'no-dropout': true, sp: true })).toEqual({
-      ok: true, options: { microBatch: 4, kvHeads: 8, dropout: false, sp: true },
+      ok: true,
+      options: { microBatch: 4, kvHeads: 8, dropout: false, sp: true },
     });
   });
 
   test.each<[string, number | undefined]>([
-    ['7.5b', 7_500_000_000], ['7.5e9', 7_500_000_000], ['1_000', 1000], ['70B', 70_000_000_000], ['4k', 4000],
-    ['0.1k', 100], ['1.5', 1.5], ['-1', -1], ['abc', undefined], ['', undefined], ['1e', undefined], ['--', undefined],
+    ['7.5b', 7_500_000_000],
+    ['7.5e9', 7_500_000_000],
+    ['1_000', 1000],
+    ['70B', 70_000_000_000],
+    ['4k', 4000],
+    ['0.1k', 100],
+    ['1.5', 1.5],
+    ['-1', -1],
+    ['abc', undefined],
+    ['', undefined],
+    ['1e', undefined],
+    ['--', undefined],
   ])('parseNumberFlag(%j) = %j', (text, value) => {
     expect(parseNumberFlag(text)).toBe(value);
   });
@@ -52,7 +89,10 @@ describe('parseEstimateFlags(input)', () => {
   });
 
   test('ignoreUnknown skips foreign query parameters', () => {
-    expect(parseEstimateFlags({ utm_source: 'x', model: 'gpt2' }, { ignoreUnknown: true })).toEqual({ ok: true, options: { model: 'gpt2' } });
+    expect(parseEstimateFlags({ utm_source: 'x', model: 'gpt2' }, { ignoreUnknown: true })).toEqual({
+      ok: true,
+      options: { model: 'gpt2' },
+    });
   });
 
   test('every flag in the table has a label and help text, and every name is unique', () => {
@@ -64,7 +104,7 @@ describe('parseEstimateFlags(input)', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  test('an enumeration\'s default in the table is one of its values', () => {
+  test("an enumeration's default in the table is one of its values", () => {
     for (const spec of FLAGS.filter((f) => f.kind === 'enum' && f.default !== undefined && !f.default.includes(' '))) {
       expect(spec.values).toContain(spec.default);
     }
@@ -73,7 +113,9 @@ describe('parseEstimateFlags(input)', () => {
 
 describe('formatEstimateFlags(options)', () => {
   test('formats to a shareable query', () => {
-    expect(new URLSearchParams(formatEstimateFlags({ model: 'llama-2-7b', zero: 3, dp: 8 })).toString()).toBe('model=llama-2-7b&dp=8&zero=3');
+    expect(new URLSearchParams(formatEstimateFlags({ model: 'llama-2-7b', zero: 3, dp: 8 })).toString()).toBe(
+      'model=llama-2-7b&dp=8&zero=3',
+    );
   });
 
   const optionsArbitrary: fc.Arbitrary<EstimateOptions> = fc.record(
@@ -104,8 +146,10 @@ describe('formatEstimateFlags(options)', () => {
   );
 
   test('round-trips: parseEstimateFlags(formatEstimateFlags(o)) = o', () => {
-    fc.assert(fc.property(optionsArbitrary, (options) => {
-      expect(parseEstimateFlags(formatEstimateFlags(options))).toEqual({ ok: true, options });
-    }));
+    fc.assert(
+      fc.property(optionsArbitrary, (options) => {
+        expect(parseEstimateFlags(formatEstimateFlags(options))).toEqual({ ok: true, options });
+      }),
+    );
   });
 });

@@ -1,17 +1,37 @@
 import { describe, expect, test } from 'vitest';
-import { cublasWorkspaceBytes, formatBytes, formatCount, formatSeconds, getGpuPreset, GPU_PRESETS } from '../../../src/memory/index.ts';
+import {
+  cublasWorkspaceBytes,
+  formatBytes,
+  formatCount,
+  formatSeconds,
+  getGpuPreset,
+  GPU_PRESETS,
+} from '../../../src/memory/index.ts';
 
 describe('GPU_PRESETS', () => {
-  test.each(['t4', 'v100-32gb', 'a10', 'l4', 'rtx-3090', 'rtx-4090', 'rtx-5090', 'a100-40gb', 'a100-80gb', 'h100-80gb', 'h200', 'b200', 'mi300x'])(
-    'getGpuPreset(%j) exists with a datasheet source and positive figures', (id) => {
-      const gpu = getGpuPreset(id);
-      expect(gpu?.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-      expect(gpu?.source).toMatch(/datasheet|whitepaper|data sheet/i);
-      for (const n of [gpu?.memoryBytes, gpu?.tensorTflops16, gpu?.memoryBandwidthBytesPerSecond, gpu?.hostLinkBytesPerSecond]) {
-        expect(n).toBeGreaterThan(0);
-      }
-      expect(Number.isSafeInteger(gpu?.memoryBytes)).toBe(true);
-    });
+  test.each([
+    't4',
+    'v100-32gb',
+    'a10',
+    'l4',
+    'rtx-3090',
+    'rtx-4090',
+    'rtx-5090',
+    'a100-40gb',
+    'a100-80gb',
+    'h100-80gb',
+    'h200',
+    'b200',
+    'mi300x',
+  ])('getGpuPreset(%j) exists with a datasheet source and positive figures', (id) => {
+    const gpu = getGpuPreset(id);
+    expect(gpu?.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    expect(gpu?.source).toMatch(/datasheet|whitepaper|data sheet/i);
+    for (const n of [gpu?.memoryBytes, gpu?.tensorTflops16, gpu?.memoryBandwidthBytesPerSecond, gpu?.hostLinkBytesPerSecond]) {
+      expect(n).toBeGreaterThan(0);
+    }
+    expect(Number.isSafeInteger(gpu?.memoryBytes)).toBe(true);
+  });
 
   test('A100 80GB is 80 GiB as nvidia-smi reports it: 81920 MiB = 85,899,345,920 bytes', () => {
     expect(getGpuPreset('a100-80gb')?.memoryBytes).toBe(85_899_345_920);
@@ -25,16 +45,25 @@ describe('GPU_PRESETS', () => {
     expect(new Set(GPU_PRESETS.map((g) => g.id)).size).toBe(GPU_PRESETS.length);
   });
 
-  test.each<[string | null, number]>([['h100-80gb', 32], ['a100-80gb', 4], ['l4', 1], ['t4', 1], [null, 32]])(
-    'cublasWorkspaceBytes(%s) = %d MiB (PyTorch CUDABlas.cpp)', (id, mib) => {
-      expect(cublasWorkspaceBytes(id === null ? null : getGpuPreset(id) ?? null)).toBe(mib * 2 ** 20);
-    });
+  test.each<[string | null, number]>([
+    ['h100-80gb', 32],
+    ['a100-80gb', 4],
+    ['l4', 1],
+    ['t4', 1],
+    [null, 32],
+  ])('cublasWorkspaceBytes(%s) = %d MiB (PyTorch CUDABlas.cpp)', (id, mib) => {
+    expect(cublasWorkspaceBytes(id === null ? null : (getGpuPreset(id) ?? null))).toBe(mib * 2 ** 20);
+  });
 });
 
 describe('formatBytes(bytes, unit)', () => {
   test.each<[number, 'GiB' | 'GB', string]>([
-    [85_899_345_920, 'GiB', '80.00 GiB'], [85_899_345_920, 'GB', '85.90 GB'], [0, 'GB', '0.00 GB'],
-    [-1, 'GB', 'invalid'], [Number.NaN, 'GiB', 'invalid'], [1.5, 'GB', 'invalid'],
+    [85_899_345_920, 'GiB', '80.00 GiB'],
+    [85_899_345_920, 'GB', '85.90 GB'],
+    [0, 'GB', '0.00 GB'],
+    [-1, 'GB', 'invalid'],
+    [Number.NaN, 'GiB', 'invalid'],
+    [1.5, 'GB', 'invalid'],
   ])('formatBytes(%d, %s) = %j', (bytes, unit, text) => {
     expect(formatBytes(bytes, unit)).toBe(text);
   });

@@ -9,31 +9,55 @@ function perGpu(options: EstimateOptions) {
 
 describe('kvCacheBytes(shape): 2 · layers · kv_heads · head_dim · bytes per token', () => {
   test.each<[string, EstimateOptions, number]>([
-    ['NVIDIA blog "Mastering LLM Techniques: Inference Optimization": Llama 2 7B, fp16, batch 1, 4096 tokens ≈ 2 GB',
-      { model: 'llama-2-7b', weights: 'fp16', tokens: 4096 }, 1 * 4096 * 2 * 32 * 4096 * 2],
-    ['vLLM paper (Kwon et al. 2023, arXiv 2309.06180 §3): OPT-13B needs 800 KB per token (2 × 5120 × 40 × 2)',
-      { arch: 'gpt2', hidden: 5120, layers: 40, heads: 40, vocab: 50272, positions: 2048, weights: 'fp16', tokens: 1, seq: 1 }, 819_200],
-    ['EleutherAI Transformer Math 101 with GQA: Llama 2 70B, 8 kv heads → 2 · 80 · 8 · 128 · 2 = 320 KiB per token',
-      { model: 'llama-2-70b', tokens: 1, seq: 1 }, 327_680],
+    [
+      'NVIDIA blog "Mastering LLM Techniques: Inference Optimization": Llama 2 7B, fp16, batch 1, 4096 tokens ≈ 2 GB',
+      { model: 'llama-2-7b', weights: 'fp16', tokens: 4096 },
+      1 * 4096 * 2 * 32 * 4096 * 2,
+    ],
+    [
+      'vLLM paper (Kwon et al. 2023, arXiv 2309.06180 §3): OPT-13B needs 800 KB per token (2 × 5120 × 40 × 2)',
+      { arch: 'gpt2', hidden: 5120, layers: 40, heads: 40, vocab: 50272, positions: 2048, weights: 'fp16', tokens: 1, seq: 1 },
+      819_200,
+    ],
+    [
+      'EleutherAI Transformer Math 101 with GQA: Llama 2 70B, 8 kv heads → 2 · 80 · 8 · 128 · 2 = 320 KiB per token',
+      { model: 'llama-2-70b', tokens: 1, seq: 1 },
+      327_680,
+    ],
     ['Llama 3 8B (8 kv heads): 2 · 32 · 8 · 128 · 2 = 128 KiB per token', { model: 'llama-3-8b', tokens: 1, seq: 1 }, 131_072],
-    ['Mistral 7B v0.1 rolling buffer (arXiv 2310.06825 §2): 32k tokens cache only the 4096-token window',
-      { model: 'mistral-7b', tokens: 32768 }, 2 * 32 * 8 * 128 * 2 * 4096],
+    [
+      'Mistral 7B v0.1 rolling buffer (arXiv 2310.06825 §2): 32k tokens cache only the 4096-token window',
+      { model: 'mistral-7b', tokens: 32768 },
+      2 * 32 * 8 * 128 * 2 * 4096,
+    ],
   ])('%s', (_title, options, bytes) => {
     expect(perGpu(options).kvCache).toBe(bytes);
   });
 
   test('batch multiplies, tensor parallel divides the kv heads', () => {
-    const shape = { layers: 32, kvHeads: 8, headDim: 128, bytesPerElement: 2, batch: 4, tokens: 1000, slidingWindow: null, tp: 2 };
+    const shape = {
+      layers: 32,
+      kvHeads: 8,
+      headDim: 128,
+      bytesPerElement: 2,
+      batch: 4,
+      tokens: 1000,
+      slidingWindow: null,
+      tp: 2,
+    };
     expect(kvCacheBytes(shape)).toBe(2 * 32 * 4 * 128 * 2 * 4 * 1000);
     expect(kvCacheBytes({ ...shape, tp: 16 })).toBe(2 * 32 * 1 * 128 * 2 * 4 * 1000); // kv heads replicated when t > kv heads
   });
 });
 
 describe('weights in their storage format', () => {
-  test.each<[string, number]>([['fp32', 4], ['fp16', 2], ['bf16', 2]])(
-    'EleutherAI Transformer Math 101: %s stores %d bytes per parameter', (format, bytes) => {
-      expect(perGpu({ params: 1000, mode: 'infer', weights: format as 'fp32' }).weights).toBe(1000 * bytes);
-    });
+  test.each<[string, number]>([
+    ['fp32', 4],
+    ['fp16', 2],
+    ['bf16', 2],
+  ])('EleutherAI Transformer Math 101: %s stores %d bytes per parameter', (format, bytes) => {
+    expect(perGpu({ params: 1000, mode: 'infer', weights: format as 'fp32' }).weights).toBe(1000 * bytes);
+  });
 
   test('a quantized format needs a model shape: --params alone is refused, naming --weights', () => {
     const outcome = estimateMemory({ params: 7e9, mode: 'infer', weights: 'nf4' });
@@ -66,7 +90,9 @@ describe('estimateMemory({ mode: "infer" })', () => {
   });
 
   test('LLM.int8 weights keep a 16-bit KV cache', () => {
-    expect(perGpu({ model: 'llama-2-7b', weights: 'llm-int8', tokens: 100 }).kvCache).toBe(perGpu({ model: 'llama-2-7b', weights: 'bf16', tokens: 100 }).kvCache);
+    expect(perGpu({ model: 'llama-2-7b', weights: 'llm-int8', tokens: 100 }).kvCache).toBe(
+      perGpu({ model: 'llama-2-7b', weights: 'bf16', tokens: 100 }).kvCache,
+    );
   });
 
   test('no gradients or optimizer states', () => {

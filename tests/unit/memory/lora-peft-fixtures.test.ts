@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { countParams, getModelPreset } from '../../../src/memory/index.ts';
 import {
-  KBIT_TRAINING_KEPT_BYTES, LORA_DEFAULT_DROPOUT, LORA_PARAM_BYTES, loraParams, type LoraTargets,
+  KBIT_TRAINING_KEPT_BYTES,
+  LORA_DEFAULT_DROPOUT,
+  LORA_PARAM_BYTES,
+  loraParams,
+  type LoraTargets,
 } from '../../../src/memory/lora.ts';
 
 /** One case of tools/peft-counts/peft_counts.py: PEFT's own counts for a preset built on the meta device. */
@@ -86,22 +90,31 @@ describe(`Transformers ${transformers5.versions.transformers} (fused MoE experts
 });
 
 describe('PEFT defaults the memory facts rest on (measured by tools/peft-counts)', () => {
-  const BOTH = [[transformers4.versions.transformers, transformers4], [transformers5.versions.transformers, transformers5]] as const;
+  const BOTH = [
+    [transformers4.versions.transformers, transformers4],
+    [transformers5.versions.transformers, transformers5],
+  ] as const;
 
-  test.each(BOTH)('Transformers %s: adapters are fp32 on a bf16 model unless autocast_adapter_dtype=False', (_version, fixture) => {
-    expect(fixture.dtypes['adapter_dtype_default']).toBe('torch.float32');
-    expect(LORA_PARAM_BYTES).toBe(4);
-    expect(fixture.dtypes['adapter_dtype_autocast_off']).toBe('torch.bfloat16');
-  });
+  test.each(BOTH)(
+    'Transformers %s: adapters are fp32 on a bf16 model unless autocast_adapter_dtype=False',
+    (_version, fixture) => {
+      expect(fixture.dtypes['adapter_dtype_default']).toBe('torch.float32');
+      expect(LORA_PARAM_BYTES).toBe(4);
+      expect(fixture.dtypes['adapter_dtype_autocast_off']).toBe('torch.bfloat16');
+    },
+  );
 
   test.each(BOTH)('Transformers %s: lora_dropout defaults to 0, an nn.Identity', (_version, fixture) => {
     expect(fixture.dtypes['lora_dropout_default']).toBe(LORA_DEFAULT_DROPOUT);
     expect(fixture.dtypes['lora_dropout_module']).toBe('Identity');
   });
 
-  test.each(BOTH)('Transformers %s: prepare_model_for_kbit_training upcasts bf16 embeddings and norms to fp32', (_version, fixture) => {
-    expect(fixture.dtypes['kbit_prepared_embedding_dtype']).toBe('torch.float32');
-    expect(fixture.dtypes['kbit_prepared_norm_dtype']).toBe('torch.float32');
-    expect(KBIT_TRAINING_KEPT_BYTES).toBe(4);
-  });
+  test.each(BOTH)(
+    'Transformers %s: prepare_model_for_kbit_training upcasts bf16 embeddings and norms to fp32',
+    (_version, fixture) => {
+      expect(fixture.dtypes['kbit_prepared_embedding_dtype']).toBe('torch.float32');
+      expect(fixture.dtypes['kbit_prepared_norm_dtype']).toBe('torch.float32');
+      expect(KBIT_TRAINING_KEPT_BYTES).toBe(4);
+    },
+  );
 });

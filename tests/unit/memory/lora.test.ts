@@ -2,8 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { countParams, getModelPreset, type ModelConfig } from '../../../src/memory/index.ts';
 import {
-  DEFAULT_LORA_RANK, DEFAULT_LORA_TARGETS, loraParams, loraSavedElementsPerToken, LORA_TARGETS, parseLoraTargets,
-  type LoraPlan, type LoraTargets,
+  DEFAULT_LORA_RANK,
+  DEFAULT_LORA_TARGETS,
+  loraParams,
+  loraSavedElementsPerToken,
+  LORA_TARGETS,
+  parseLoraTargets,
+  type LoraPlan,
+  type LoraTargets,
 } from '../../../src/memory/lora.ts';
 
 const model = (id: string): ModelConfig => getModelPreset(id)!.config;
@@ -70,7 +76,9 @@ describe('loraParams(all-linear, r=16) on the presets: r · Σ(in + out) over ev
   test('all-linear on Mixtral adapts every expert and the router (block_sparse_moe.gate is an nn.Linear)', () => {
     const perLayer = 16 * ((4096 + 4096) * 2 + (4096 + 1024) * 2 + 8 * 3 * (4096 + 14336) + (4096 + 8));
     expect(plan('mixtral-8x7b', 16, 'all-linear').trainableParams).toBe(32 * perLayer);
-    expect(plan('mixtral-8x7b', 16, 'all-linear').trainableParams - plan('mixtral-8x7b', 16, ALL_SEVEN).trainableParams).toBe(32 * 16 * (4096 + 8));
+    expect(plan('mixtral-8x7b', 16, 'all-linear').trainableParams - plan('mixtral-8x7b', 16, ALL_SEVEN).trainableParams).toBe(
+      32 * 16 * (4096 + 8),
+    );
   });
 
   test('all-linear on BertModel includes pooler.dense (BertModel has no output embedding to exclude)', () => {
@@ -103,7 +111,9 @@ describe('loraParams errors name the field', () => {
   });
 
   test.each([[0], [-4], [2.5], [Number.NaN], [Number.POSITIVE_INFINITY]])('rank %d is refused on lora-rank', (rank) => {
-    expect(errors('llama-2-7b', rank, 'all-linear')).toEqual([{ field: 'lora-rank', message: expect.stringContaining(String(rank)) }]);
+    expect(errors('llama-2-7b', rank, 'all-linear')).toEqual([
+      { field: 'lora-rank', message: expect.stringContaining(String(rank)) },
+    ]);
   });
 });
 
@@ -143,28 +153,33 @@ const targetsArbitrary: fc.Arbitrary<LoraTargets> = fc.oneof(
 
 describe('loraParams properties', () => {
   test('results are safe integers, linear in the rank, or errors that name lora-targets / lora-rank', () => {
-    fc.assert(fc.property(
-      fc.constantFrom('gpt2', 'bert-base-uncased', 'llama-2-7b', 'llama-3-8b', 'mixtral-8x7b', 'demo-mlp'),
-      fc.integer({ min: 1, max: 1024 }), targetsArbitrary,
-      (id, rank, targets) => {
-        const outcome = loraParams(model(id), rank, targets);
-        if (!outcome.ok) {
-          for (const error of outcome.errors) expect(['lora-targets', 'lora-rank']).toContain(error.field);
-          return;
-        }
-        expect(Number.isSafeInteger(outcome.plan.trainableParams)).toBe(true);
-        const single = loraParams(model(id), 1, targets);
-        expect(single.ok && single.plan.trainableParams * rank).toBe(outcome.plan.trainableParams);
-        expect(outcome.plan.trainableParams).toBeLessThan(countParams(model(id)).total * rank);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('gpt2', 'bert-base-uncased', 'llama-2-7b', 'llama-3-8b', 'mixtral-8x7b', 'demo-mlp'),
+        fc.integer({ min: 1, max: 1024 }),
+        targetsArbitrary,
+        (id, rank, targets) => {
+          const outcome = loraParams(model(id), rank, targets);
+          if (!outcome.ok) {
+            for (const error of outcome.errors) expect(['lora-targets', 'lora-rank']).toContain(error.field);
+            return;
+          }
+          expect(Number.isSafeInteger(outcome.plan.trainableParams)).toBe(true);
+          const single = loraParams(model(id), 1, targets);
+          expect(single.ok && single.plan.trainableParams * rank).toBe(outcome.plan.trainableParams);
+          expect(outcome.plan.trainableParams).toBeLessThan(countParams(model(id)).total * rank);
+        },
+      ),
+    );
   });
 
   test('adding a target never lowers the count', () => {
-    fc.assert(fc.property(fc.subarray([...LORA_TARGETS], { minLength: 1 }), fc.constantFrom(...LORA_TARGETS), (targets, extra) => {
-      const before = plan('llama-3-8b', 16, targets).trainableParams;
-      const after = plan('llama-3-8b', 16, [...new Set([...targets, extra])]).trainableParams;
-      expect(after).toBeGreaterThanOrEqual(before);
-    }));
+    fc.assert(
+      fc.property(fc.subarray([...LORA_TARGETS], { minLength: 1 }), fc.constantFrom(...LORA_TARGETS), (targets, extra) => {
+        const before = plan('llama-3-8b', 16, targets).trainableParams;
+        const after = plan('llama-3-8b', 16, [...new Set([...targets, extra])]).trainableParams;
+        expect(after).toBeGreaterThanOrEqual(before);
+      }),
+    );
   });
 });

@@ -66,7 +66,9 @@ describe('countParams(formula)', () => {
   });
 
   test('demo-tiny-gpt is 120,576 (GPT-2 formula, tied embeddings, 64 positions)', () => {
-    expect(countParams(getModelPreset('demo-tiny-gpt')!.config).total).toBe(256 * 64 + 64 * 64 + 2 * (12 * 64 * 64 + 13 * 64) + 2 * 64);
+    expect(countParams(getModelPreset('demo-tiny-gpt')!.config).total).toBe(
+      256 * 64 + 64 * 64 + 2 * (12 * 64 * 64 + 13 * 64) + 2 * 64,
+    );
     expect(countParams(getModelPreset('demo-tiny-gpt')!.config).total).toBe(120_576);
   });
 
@@ -77,7 +79,21 @@ describe('countParams(formula)', () => {
 
 describe('countParams(mlp with inputs)', () => {
   test('an input layer of d features adds d·h + h, counted with the embeddings (the distillation teacher: 137,992)', () => {
-    const base = { arch: 'mlp' as const, hidden: 256, layers: 2, heads: 1, kvHeads: 1, ffn: 256, vocab: 8, positions: 0, tiedEmbeddings: false, experts: 1, topK: 1, contextLength: 1, slidingWindow: null };
+    const base = {
+      arch: 'mlp' as const,
+      hidden: 256,
+      layers: 2,
+      heads: 1,
+      kvHeads: 1,
+      ffn: 256,
+      vocab: 8,
+      positions: 0,
+      tiedEmbeddings: false,
+      experts: 1,
+      topK: 1,
+      contextLength: 1,
+      slidingWindow: null,
+    };
     expect(countParams(base).total).toBe(2 * (256 * 256 + 256) + 256 * 8 + 8);
     const counts = countParams({ ...base, inputs: 16 });
     expect(counts.embeddings).toBe(16 * 256 + 256);

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { countParams, estimateMemory, GPU_PRESETS, OPTIMIZERS, PRECISIONS, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
+import {
+  countParams,
+  estimateMemory,
+  GPU_PRESETS,
+  OPTIMIZERS,
+  PRECISIONS,
+  type EstimateOptions,
+  type EstimateResult,
+} from '../../../src/memory/index.ts';
 
 /** Random valid configurations: shapes are built so every divisibility rule holds. */
 const configArbitrary: fc.Arbitrary<EstimateOptions> = fc
@@ -31,12 +39,27 @@ const configArbitrary: fc.Arbitrary<EstimateOptions> = fc
     const heads = c.kvHeads * c.groups;
     const transformer = c.arch !== 'mlp';
     const tp = transformer ? Math.min(2 ** c.tpPower, heads) : 1;
-    const zero = c.offload === 'optimizer+params' ? 3 : c.offload === 'optimizer' ? Math.max(1, c.zero) as 1 | 2 | 3 : c.zero;
+    const zero = c.offload === 'optimizer+params' ? 3 : c.offload === 'optimizer' ? (Math.max(1, c.zero) as 1 | 2 | 3) : c.zero;
     const options: EstimateOptions = {
-      arch: c.arch, hidden: heads * c.headDim, layers: c.layers, heads, kvHeads: c.kvHeads, vocab: c.vocab,
-      microBatch: c.microBatch, gradAccum: c.gradAccum, precision: c.precision, optimizer: c.optimizer, recompute: c.recompute,
-      attention: c.attention, dp: c.dp, zero, tp: heads % tp === 0 && (c.kvHeads % tp === 0 || tp % c.kvHeads === 0) ? tp : 1,
-      sp: c.sp, pp: Math.max(1, Math.floor(c.ppShare * c.layers)), offload: c.offload, mode: c.mode,
+      arch: c.arch,
+      hidden: heads * c.headDim,
+      layers: c.layers,
+      heads,
+      kvHeads: c.kvHeads,
+      vocab: c.vocab,
+      microBatch: c.microBatch,
+      gradAccum: c.gradAccum,
+      precision: c.precision,
+      optimizer: c.optimizer,
+      recompute: c.recompute,
+      attention: c.attention,
+      dp: c.dp,
+      zero,
+      tp: heads % tp === 0 && (c.kvHeads % tp === 0 || tp % c.kvHeads === 0) ? tp : 1,
+      sp: c.sp,
+      pp: Math.max(1, Math.floor(c.ppShare * c.layers)),
+      offload: c.offload,
+      mode: c.mode,
       ...(transformer ? { seq: c.seq } : {}),
       ...(c.gpu === undefined ? {} : { gpu: c.gpu }),
     };
@@ -45,8 +68,26 @@ const configArbitrary: fc.Arbitrary<EstimateOptions> = fc
 
 /** Found by CI (seed -708401622): full recompute moves the per-GPU figures from the first stage to the last. */
 const PIPELINE_STAGE_SWITCH: EstimateOptions = {
-  arch: 'gpt2', hidden: 64, layers: 3, heads: 4, kvHeads: 1, vocab: 47698, microBatch: 11, gradAccum: 2, precision: 'fp32',
-  optimizer: 'sgd', recompute: 'none', attention: 'eager', dp: 1, zero: 0, tp: 4, sp: false, pp: 2, offload: 'none', mode: 'train', seq: 1,
+  arch: 'gpt2',
+  hidden: 64,
+  layers: 3,
+  heads: 4,
+  kvHeads: 1,
+  vocab: 47698,
+  microBatch: 11,
+  gradAccum: 2,
+  precision: 'fp32',
+  optimizer: 'sgd',
+  recompute: 'none',
+  attention: 'eager',
+  dp: 1,
+  zero: 0,
+  tp: 4,
+  sp: false,
+  pp: 2,
+  offload: 'none',
+  mode: 'train',
+  seq: 1,
 };
 
 function run(options: EstimateOptions): EstimateResult {
@@ -70,71 +111,107 @@ function nonFiniteNumbers(value: unknown, path = '$'): string[] {
 
 describe('estimateMemory(random valid input)', () => {
   test('gives finite, non-negative integer sizes everywhere', () => {
-    fc.assert(fc.property(configArbitrary, (options) => {
-      const result = run(options);
-      for (const l of result.lines) expect(isSize(l.bytes), `${l.id} = ${l.bytes}`).toBe(true);
-      for (const value of Object.values(result.perGpu)) expect(isSize(value)).toBe(true);
-      expect(isSize(result.perCpu.total) && isSize(result.perNvme.total) && isSize(result.params)).toBe(true);
-      if (result.stepTime !== null) for (const l of result.stepTime.lines) expect(Number.isFinite(l.seconds) && l.seconds >= 0).toBe(true);
-      expect(nonFiniteNumbers(result)).toEqual([]);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(configArbitrary, (options) => {
+        const result = run(options);
+        for (const l of result.lines) expect(isSize(l.bytes), `${l.id} = ${l.bytes}`).toBe(true);
+        for (const value of Object.values(result.perGpu)) expect(isSize(value)).toBe(true);
+        expect(isSize(result.perCpu.total) && isSize(result.perNvme.total) && isSize(result.params)).toBe(true);
+        if (result.stepTime !== null)
+          for (const l of result.stepTime.lines) expect(Number.isFinite(l.seconds) && l.seconds >= 0).toBe(true);
+        expect(nonFiniteNumbers(result)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   test('more layers never need less memory', () => {
-    fc.assert(fc.property(configArbitrary, (options) => {
-      const fewer = run(options);
-      const more = run({ ...options, layers: (options.layers ?? 1) + 1 });
-      expect(more.perGpu.total).toBeGreaterThanOrEqual(fewer.perGpu.total);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(configArbitrary, (options) => {
+        const fewer = run(options);
+        const more = run({ ...options, layers: (options.layers ?? 1) + 1 });
+        expect(more.perGpu.total).toBeGreaterThanOrEqual(fewer.perGpu.total);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   test('ZeRO-1 and ZeRO-2 never need more per GPU than the stage before', () => {
-    fc.assert(fc.property(configArbitrary, (options) => {
-      const base = { ...options, mode: 'train' as const, offload: 'none' as const };
-      const totals = ([0, 1, 2] as const).map((zero) => run({ ...base, zero }).perGpu.total);
-      for (let i = 1; i < totals.length; i++) expect(totals[i]).toBeLessThanOrEqual(totals[i - 1] ?? Infinity);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(configArbitrary, (options) => {
+        const base = { ...options, mode: 'train' as const, offload: 'none' as const };
+        const totals = ([0, 1, 2] as const).map((zero) => run({ ...base, zero }).perGpu.total);
+        for (let i = 1; i < totals.length; i++) expect(totals[i]).toBeLessThanOrEqual(totals[i - 1] ?? Infinity);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   // A gathered unit and its unsharded gradients come on top of the shards, so ZeRO-3 only wins when no unit
   // (a layer or the largest module) is a large share of the model: here at most an eighth.
   test('ZeRO-3 never needs more per GPU than ZeRO-2 when no gathered unit exceeds 1/8 of the model', () => {
-    fc.assert(fc.property(configArbitrary.filter((o) => o.arch !== undefined && o.arch !== 'mlp'), (options) => {
-      const base = { ...options, mode: 'train' as const, offload: 'none' as const, tp: 1, pp: 1, dp: Math.max(2, options.dp ?? 1) };
-      const zero2 = run({ ...base, zero: 2 });
-      const counts = countParams(zero2.model ?? fail());
-      fc.pre(Math.max(counts.perLayer, counts.largestModule) * 8 <= counts.total);
-      expect(run({ ...base, zero: 3 }).perGpu.total).toBeLessThanOrEqual(zero2.perGpu.total);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(
+        configArbitrary.filter((o) => o.arch !== undefined && o.arch !== 'mlp'),
+        (options) => {
+          const base = {
+            ...options,
+            mode: 'train' as const,
+            offload: 'none' as const,
+            tp: 1,
+            pp: 1,
+            dp: Math.max(2, options.dp ?? 1),
+          };
+          const zero2 = run({ ...base, zero: 2 });
+          const counts = countParams(zero2.model ?? fail());
+          fc.pre(Math.max(counts.perLayer, counts.largestModule) * 8 <= counts.total);
+          expect(run({ ...base, zero: 3 }).perGpu.total).toBeLessThanOrEqual(zero2.perGpu.total);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   test('full ≤ selective ≤ none recompute (transformers, default segments)', () => {
-    fc.assert(fc.property(configArbitrary.filter((o) => o.arch !== 'mlp'), (options) => {
-      const base = { ...options, mode: 'train' as const };
-      const [none, selective, full] = (['none', 'selective', 'full'] as const).map((recompute) => run({ ...base, recompute }));
-      if (none === undefined || selective === undefined || full === undefined) throw new Error('unreachable');
-      expect(selective.perGpu.total).toBeLessThanOrEqual(none.perGpu.total);
-      expect(full.perGpu.total).toBeLessThanOrEqual(selective.perGpu.total);
-      // Under pipeline parallelism the figures describe the larger of the first and last stage, and a
-      // policy can change which one that is (PIPELINE_STAGE_SWITCH); within one
-      // stage the activations themselves shrink.
-      if (none.stage === selective.stage) expect(selective.perGpu.activations).toBeLessThanOrEqual(none.perGpu.activations);
-      if (selective.stage === full.stage) expect(full.perGpu.activations).toBeLessThanOrEqual(selective.perGpu.activations);
-    }), { numRuns: 200, examples: [[PIPELINE_STAGE_SWITCH]] });
+    fc.assert(
+      fc.property(
+        configArbitrary.filter((o) => o.arch !== 'mlp'),
+        (options) => {
+          const base = { ...options, mode: 'train' as const };
+          const [none, selective, full] = (['none', 'selective', 'full'] as const).map((recompute) =>
+            run({ ...base, recompute }),
+          );
+          if (none === undefined || selective === undefined || full === undefined) throw new Error('unreachable');
+          expect(selective.perGpu.total).toBeLessThanOrEqual(none.perGpu.total);
+          expect(full.perGpu.total).toBeLessThanOrEqual(selective.perGpu.total);
+          // Under pipeline parallelism the figures describe the larger of the first and last stage, and a
+          // policy can change which one that is (PIPELINE_STAGE_SWITCH); within one
+          // stage the activations themselves shrink.
+          if (none.stage === selective.stage) expect(selective.perGpu.activations).toBeLessThanOrEqual(none.perGpu.activations);
+          if (selective.stage === full.stage) expect(full.perGpu.activations).toBeLessThanOrEqual(selective.perGpu.activations);
+        },
+      ),
+      { numRuns: 200, examples: [[PIPELINE_STAGE_SWITCH]] },
+    );
   });
 
   test('full recompute never exceeds none for the mlp once L ≥ 4 (ceil(L/k) + k ≤ L)', () => {
-    fc.assert(fc.property(fc.integer({ min: 4, max: 400 }), fc.integer({ min: 1, max: 64 }), (layers, microBatch) => {
-      const base = { arch: 'mlp' as const, hidden: 32, layers, microBatch };
-      expect(run({ ...base, recompute: 'full' }).perGpu.activations).toBeLessThanOrEqual(run(base).perGpu.activations);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 4, max: 400 }), fc.integer({ min: 1, max: 64 }), (layers, microBatch) => {
+        const base = { arch: 'mlp' as const, hidden: 32, layers, microBatch };
+        expect(run({ ...base, recompute: 'full' }).perGpu.activations).toBeLessThanOrEqual(run(base).perGpu.activations);
+      }),
+    );
   });
 
   // From 1 GPU to 2 it can: one GPU shards nothing, two hold a gathered unit and its unsharded gradients besides their shards.
   test('more data-parallel GPUs never need more per GPU under ZeRO-3, from 2 GPUs on', () => {
-    fc.assert(fc.property(configArbitrary, (options) => {
-      const base = { ...options, mode: 'train' as const, zero: 3 as const, dp: Math.max(2, options.dp ?? 1) };
-      expect(run({ ...base, dp: base.dp * 2 }).perGpu.total).toBeLessThanOrEqual(run(base).perGpu.total);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(configArbitrary, (options) => {
+        const base = { ...options, mode: 'train' as const, zero: 3 as const, dp: Math.max(2, options.dp ?? 1) };
+        expect(run({ ...base, dp: base.dp * 2 }).perGpu.total).toBeLessThanOrEqual(run(base).perGpu.total);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

@@ -35,7 +35,10 @@ export interface Fixture {
 export function loadFixtures(): Fixture[] {
   return readdirSync(DIR)
     .filter((f) => /^(cpu|cuda)-(gpt2|llama)-.*\.json$/.test(f))
-    .map((f) => ({ name: f.replace(/\.json$/, ''), ...(JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Omit<Fixture, 'name'>) }))
+    .map((f) => ({
+      name: f.replace(/\.json$/, ''),
+      ...(JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Omit<Fixture, 'name'>),
+    }))
     .filter((f) => f.unavailable.length === 0);
 }
 
@@ -44,11 +47,25 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
   const c = fixture.config;
   const num = (key: string) => Number(c[key]);
   return {
-    arch: c['arch'] as 'gpt2' | 'llama', hidden: num('hidden'), layers: num('layers'), heads: num('heads'), kvHeads: num('kvHeads'),
-    ffn: num('ffn'), vocab: num('vocab'), positions: c['arch'] === 'gpt2' ? num('positions') : 0, seq: num('seq'), microBatch: num('microBatch'),
-    dropout: Boolean(c['dropout']), precision: c['precision'] as 'fp32' | 'amp-bf16', optimizer: 'adamw',
-    optimizerImpl: c['optimizerImpl'] as 'foreach', grads: c['grads'] as 'free', gradAccum: num('gradAccum'),
-    recompute: c['recompute'] as 'none', attention: c['attention'] as 'eager', kernels: c['kernels'] as 'eager',
+    arch: c['arch'] as 'gpt2' | 'llama',
+    hidden: num('hidden'),
+    layers: num('layers'),
+    heads: num('heads'),
+    kvHeads: num('kvHeads'),
+    ffn: num('ffn'),
+    vocab: num('vocab'),
+    positions: c['arch'] === 'gpt2' ? num('positions') : 0,
+    seq: num('seq'),
+    microBatch: num('microBatch'),
+    dropout: Boolean(c['dropout']),
+    precision: c['precision'] as 'fp32' | 'amp-bf16',
+    optimizer: 'adamw',
+    optimizerImpl: c['optimizerImpl'] as 'foreach',
+    grads: c['grads'] as 'free',
+    gradAccum: num('gradAccum'),
+    recompute: c['recompute'] as 'none',
+    attention: c['attention'] as 'eager',
+    kernels: c['kernels'] as 'eager',
     ...(c['finetune'] === 'lora'
       ? { finetune: 'lora' as const, loraRank: num('loraRank'), loraTargets: String(c['loraTargets']) }
       : {}),
@@ -71,7 +88,9 @@ export function engineBytesAt(result: EstimateResult, moment: MomentId): number 
 /** The step-2 (steady state) peak of a phase in a fixture; for accumulation, the largest micro-batch's. */
 export function fixturePeak(fixture: Fixture, phase: FixtureMoment['phase'], microBatch?: number): number {
   const step = fixture.steps.find((s) => s.step === 2) ?? fixture.steps[0];
-  const moments = (step?.moments ?? []).filter((m) => m.phase === phase && (microBatch === undefined || m.microBatch === microBatch));
+  const moments = (step?.moments ?? []).filter(
+    (m) => m.phase === phase && (microBatch === undefined || m.microBatch === microBatch),
+  );
   return Math.max(0, ...moments.map((m) => m.peakBytes));
 }
 
@@ -84,7 +103,8 @@ export interface Adjustment {
 }
 
 const KEPT_MOMENTS: readonly MomentId[] = ['forward', 'forward-accumulating', 'backward-start', 'backward-top'];
-const at = (moments: readonly MomentId[], bytes: number) => Object.fromEntries(moments.map((m) => [m, bytes])) as Partial<Record<MomentId, number>>;
+const at = (moments: readonly MomentId[], bytes: number) =>
+  Object.fromEntries(moments.map((m) => [m, bytes])) as Partial<Record<MomentId, number>>;
 
 /**
  * Bytes `perLayer` of every layer's kept activations: at the moments they are kept, or, under full recompute, for the
@@ -92,7 +112,9 @@ const at = (moments: readonly MomentId[], bytes: number) => Object.fromEntries(m
  */
 function perLayerAdjustment(fixture: Fixture, perLayer: number): Partial<Record<MomentId, number>> {
   const layers = Number(fixture.config['layers']);
-  return fixture.config['recompute'] === 'full' ? at(['backward-top', 'backward-end'], perLayer) : at(KEPT_MOMENTS, layers * perLayer);
+  return fixture.config['recompute'] === 'full'
+    ? at(['backward-top', 'backward-end'], perLayer)
+    : at(KEPT_MOMENTS, layers * perLayer);
 }
 
 /**
@@ -109,13 +131,15 @@ export function adjustmentsFor(fixture: Fixture): Adjustment[] {
   const out: Adjustment[] = [];
   if (fixture.meta.torch.startsWith('1.') && c['optimizerImpl'] === 'foreach') {
     out.push({
-      reason: 'torch 1.13 _multi_tensor_adamw adds eps out of place: two sqrt(v)-sized lists, not one (current torch/optim/adamw.py adds in place)',
+      reason:
+        'torch 1.13 _multi_tensor_adamw adds eps out of place: two sqrt(v)-sized lists, not one (current torch/optim/adamw.py adds in place)',
       bytes: { optimizer: fixture.trainableParams * 4 },
     });
   }
   if (fixture.meta.device.startsWith('cpu') && c['arch'] === 'gpt2' && amp && c['kernels'] === 'eager') {
     out.push({
-      reason: 'CPU autocast keeps softmax and pow in bf16 (CUDA runs both in fp32: torch.amp "CUDA ops that can autocast to float32"): gelu_new keeps 10·sbf, not 16; scores 5 B, not 7',
+      reason:
+        'CPU autocast keeps softmax and pow in bf16 (CUDA runs both in fp32: torch.amp "CUDA ops that can autocast to float32"): gelu_new keeps 10·sbf, not 16; scores 5 B, not 7',
       bytes: perLayerAdjustment(fixture, -(6 * s * b * f + 2 * a * s * s * b)),
     });
   }
@@ -129,7 +153,8 @@ export function adjustmentsFor(fixture: Fixture): Adjustment[] {
     const eager = lossTransientBytes({ positions: s * b, vocab: n('vocab'), logitBytes: e, kernels: 'eager', tp: 1 });
     const fused = lossTransientBytes({ positions: s * b, vocab: n('vocab'), logitBytes: e, kernels: 'fused', tp: 1 });
     out.push({
-      reason: 'the harness fuses the layers only and keeps Hugging Face’s loss; the engine’s fused kernels also use Megatron’s in-place cross-entropy',
+      reason:
+        'the harness fuses the layers only and keeps Hugging Face’s loss; the engine’s fused kernels also use Megatron’s in-place cross-entropy',
       bytes: { forward: eager.forward - fused.forward, 'backward-start': eager.backward - fused.backward },
     });
   }

@@ -16,7 +16,8 @@ const TOLERANCE = 0.1;
 const KNOWN_GAPS: Readonly<Record<string, { moments: readonly string[]; reason: string }>> = {
   'cpu-llama-fp32-lora-attn': {
     moments: ['forward', 'backward'],
-    reason: 'frozen layers without adapters keep no input for a weight gradient; the engine counts a full fine-tune’s activations (an upper bound, +11 %)',
+    reason:
+      'frozen layers without adapters keep no input for a weight gradient; the engine counts a full fine-tune’s activations (an upper bound, +11 %)',
   },
 };
 
@@ -47,7 +48,9 @@ describe.each(fixtures.map((f) => [f.name, f] as const))('%s', (_name, fixture) 
 
   const checks: [string, MomentId | MomentId[], 'forward' | 'backward' | 'optimizer', number?][] = [
     ['forward', 'forward', 'forward', 1],
-    ...(Number(fixture.config['gradAccum']) > 1 ? [['forward of a later micro-batch', 'forward-accumulating', 'forward', 2] as [string, MomentId, 'forward', number]] : []),
+    ...(Number(fixture.config['gradAccum']) > 1
+      ? [['forward of a later micro-batch', 'forward-accumulating', 'forward', 2] as [string, MomentId, 'forward', number]]
+      : []),
     ['backward', ['backward-start', 'backward-top', 'backward-end'], 'backward'],
     ['optimizer', 'optimizer', 'optimizer'],
   ];
@@ -72,7 +75,9 @@ interface BlockFamily {
   shapes: { shape: { s: number; b: number; h: number; a: number; f: number; kvHeads: number }; activations: number }[];
 }
 
-const blocks = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/pytorch/cpu-blocks.json'), 'utf8')) as { families: BlockFamily[] };
+const blocks = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/pytorch/cpu-blocks.json'), 'utf8')) as {
+  families: BlockFamily[];
+};
 
 /**
  * Per block, what autograd saved (torch 1.13, CPU) against `layerActivationBytes` for CUDA, with the same adjustments as
@@ -81,16 +86,34 @@ const blocks = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures
  * which Korthikanti et al. 2022 leave out.
  */
 describe('per block, autograd’s saved tensors against layerActivationBytes', () => {
-  test.each(blocks.families.filter((f) => f.dropoutKernel === 'native' || !f.dropout).map((f) => [`${f.arch} ${f.kernels} ${f.precision}`, f] as const))('%s', (_name, family) => {
+  test.each(
+    blocks.families
+      .filter((f) => f.dropoutKernel === 'native' || !f.dropout)
+      .map((f) => [`${f.arch} ${f.kernels} ${f.precision}`, f] as const),
+  )('%s', (_name, family) => {
     expect(family.checksHold).toBe(true);
     for (const { shape, activations } of family.shapes) {
       const { s, b, h, a, f } = shape;
       const amp = family.precision === 'amp-bf16';
       const llama = family.arch === 'llama';
       const engine = layerActivationBytes({
-        seq: s, microBatch: b, hidden: h, heads: a, kvHeads: shape.kvHeads, ffn: f, mlp: llama ? 'swiglu' : 'gelu', norm: llama ? 'rmsnorm' : 'layernorm',
-        pythonGelu: !llama && family.kernels === 'eager', topK: 1, dropout: family.dropout, attention: 'eager', kernels: family.kernels,
-        bytesPerElement: amp ? 2 : 4, residualBytes: 4, tp: 1, sp: false,
+        seq: s,
+        microBatch: b,
+        hidden: h,
+        heads: a,
+        kvHeads: shape.kvHeads,
+        ffn: f,
+        mlp: llama ? 'swiglu' : 'gelu',
+        norm: llama ? 'rmsnorm' : 'layernorm',
+        pythonGelu: !llama && family.kernels === 'eager',
+        topK: 1,
+        dropout: family.dropout,
+        attention: 'eager',
+        kernels: family.kernels,
+        bytesPerElement: amp ? 2 : 4,
+        residualBytes: 4,
+        tp: 1,
+        sp: false,
       }).full;
       // Megatron's fused softmax is 16-bit by design, so only the eager path differs between CPU and CUDA autocast.
       const cpuAutocast = !llama && amp && family.kernels === 'eager' ? -(6 * s * b * f + 2 * a * s * s * b) : 0;

@@ -32,7 +32,12 @@ describe('the step timeline: perGpu.total is the peak over moments, not the sum 
   });
 
   test('every moment adds up to its categories, and no moment exceeds the sum of parts', () => {
-    for (const options of [llama, { ...llama, gradAccum: 4 }, { model: 'gpt2', mode: 'infer' } as const, { ...llama, dp: 8, zero: 3 } as const]) {
+    for (const options of [
+      llama,
+      { ...llama, gradAccum: 4 },
+      { model: 'gpt2', mode: 'infer' } as const,
+      { ...llama, dp: 8, zero: 3 } as const,
+    ]) {
       const result = run(options);
       for (const moment of result.timeline) {
         expect(Object.values(moment.byCategory).reduce((a, b) => a + b, 0)).toBe(moment.bytes);
@@ -53,7 +58,9 @@ describe('the step timeline: perGpu.total is the peak over moments, not the sum 
     // With gradients kept, the forward moment holds every state and every kept activation: the old sum, less transients.
     const kept = run({ ...llama, grads: 'keep', optimizerImpl: 'fused' });
     const forward = at(kept, 'forward').byCategory;
-    expect(forward.weights + forward.gradients + forward.optimizer).toBe(kept.perGpu.weights + kept.perGpu.gradients + kept.perGpu.optimizer);
+    expect(forward.weights + forward.gradients + forward.optimizer).toBe(
+      kept.perGpu.weights + kept.perGpu.gradients + kept.perGpu.optimizer,
+    );
   });
 
   test('autocast copies of the matmul weights live from forward until backward, not at the optimizer step', () => {
@@ -73,7 +80,8 @@ describe('the step timeline: perGpu.total is the peak over moments, not the sum 
 describe('the optimizer step and its implementation (torch/optim/adamw.py)', () => {
   test('foreach holds one more v-sized list during the step; fused holds none; the for-loop two of the largest tensor', () => {
     const params = run(llama).params;
-    const temporaries = (impl: 'foreach' | 'fused' | 'for-loop') => lineAt(run({ ...llama, optimizerImpl: impl }), 'optimizer-temporaries', 'optimizer');
+    const temporaries = (impl: 'foreach' | 'fused' | 'for-loop') =>
+      lineAt(run({ ...llama, optimizerImpl: impl }), 'optimizer-temporaries', 'optimizer');
     expect(temporaries('foreach')).toBe(params * 4);
     expect(temporaries('fused')).toBe(0);
     // Llama 3 8B's largest tensor is its 128,256 × 4,096 embedding (and, untied, the head).
@@ -85,7 +93,8 @@ describe('the optimizer step and its implementation (torch/optim/adamw.py)', () 
   });
 
   test('the step time counts more passes for foreach than fused, and the CPU Adam under offload', () => {
-    const seconds = (options: EstimateOptions) => run({ ...options, gpu: 'a100-80gb' }).stepTime?.lines.find((l) => l.id === 'optimizer')?.seconds ?? -1;
+    const seconds = (options: EstimateOptions) =>
+      run({ ...options, gpu: 'a100-80gb' }).stepTime?.lines.find((l) => l.id === 'optimizer')?.seconds ?? -1;
     expect(seconds({ ...llama, optimizerImpl: 'foreach' })).toBeGreaterThan(seconds({ ...llama, optimizerImpl: 'fused' }));
     const host = seconds({ ...llama, precision: 'mixed-bf16', zero: 2, dp: 1, offload: 'optimizer' });
     expect(host).toBeGreaterThan(seconds({ ...llama, precision: 'mixed-bf16', zero: 2, dp: 1 }));
@@ -100,7 +109,9 @@ describe('attention: SDPA by default, eager on request', () => {
     const scores = 32 * 32 * 2048 * 2048 * 2;
     const statistics = 32 * 32 * 2048 * 4;
     expect(scores).toBe(8 * GiB);
-    expect(lineAt(eager, 'activations-layers', 'forward') - lineAt(sdpa, 'activations-layers', 'forward')).toBe(scores - statistics);
+    expect(lineAt(eager, 'activations-layers', 'forward') - lineAt(sdpa, 'activations-layers', 'forward')).toBe(
+      scores - statistics,
+    );
   });
 
   test('Hugging Face eager attention keeps 6 bytes per score under autocast: the fp32 softmax and its 16-bit copy', () => {

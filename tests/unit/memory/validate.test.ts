@@ -55,7 +55,11 @@ describe('odd-but-legal input warns and says how to silence it', () => {
     ['sequence parallel without tensor parallel', { model: 'gpt2', sp: true }, /--sp has no effect/],
     ['ZeRO on one GPU', { model: 'gpt2', zero: 2 }, /shards nothing/],
     ['bf16 on a T4', { model: 'gpt2', gpu: 't4' }, /no BF16/],
-    ['selective recompute with FlashAttention', { model: 'gpt2', recompute: 'selective', attention: 'sdpa' }, /SDPA \(FlashAttention\) never stores/],
+    [
+      'selective recompute with FlashAttention',
+      { model: 'gpt2', recompute: 'selective', attention: 'sdpa' },
+      /SDPA \(FlashAttention\) never stores/,
+    ],
     ['training flags in infer mode', { model: 'gpt2', mode: 'infer', optimizer: 'sgd' }, /ignored in infer mode/],
     ['sequence beyond learned positions', { model: 'gpt2', seq: 2048 }, /1024 learned positions/],
     ['teacher with another vocabulary', { model: 'gpt2', teacher: 'llama-2-7b' }, /shared vocabulary/],

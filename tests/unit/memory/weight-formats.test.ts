@@ -3,8 +3,14 @@ import { describe, expect, test } from 'vitest';
 import { countParams, getModelPreset, GB, GiB, type ModelConfig } from '../../../src/memory/index.ts';
 import { linearLayers } from '../../../src/memory/linear-layers.ts';
 import {
-  dequantizedWeightBytes, linearWeightBytes, quantizedLayers, validateWeightFormat, weightFormatBytes,
-  weightFormatBytesPerLayer, WEIGHT_FORMATS, type WeightFormat,
+  dequantizedWeightBytes,
+  linearWeightBytes,
+  quantizedLayers,
+  validateWeightFormat,
+  weightFormatBytes,
+  weightFormatBytesPerLayer,
+  WEIGHT_FORMATS,
+  type WeightFormat,
 } from '../../../src/memory/weight-formats.ts';
 
 const model = (id: string): ModelConfig => getModelPreset(id)!.config;
@@ -16,9 +22,21 @@ describe('linearWeightBytes(in, out, format) mirrors the tensors each library al
     ['fp16', 2 * 16_777_216, 'torch.float16'],
     ['llm-int8', 16_777_216 + 4 * 4096, 'Int8Params: int8 CB [4096, 4096] + fp32 SCB [4096]'],
     ['nf4', 8_388_608 + 4 * 262_144 + 64, 'uint8 [(n+1)//2] + fp32 absmax [n/64] + 16-entry fp32 code'],
-    ['nf4-dq', 8_388_608 + 262_144 + 4 * 1024 + 4 + 64 + 1024, 'uint8 absmax [n/64] + fp32 absmax2 [n/64/256] + offset + code + 256-entry nested code'],
-    ['gptq', 512 * 4096 * 4 + 32 * 512 * 4 + 32 * 4096 * 2 + 4096 * 4, 'qweight [512, 4096] + qzeros [32, 512] int32, scales [32, 4096] fp16, g_idx [4096] int32'],
-    ['awq', 4096 * 512 * 4 + 32 * 512 * 4 + 32 * 4096 * 2, 'qweight [4096, 512] + qzeros [32, 512] int32, scales [32, 4096] fp16'],
+    [
+      'nf4-dq',
+      8_388_608 + 262_144 + 4 * 1024 + 4 + 64 + 1024,
+      'uint8 absmax [n/64] + fp32 absmax2 [n/64/256] + offset + code + 256-entry nested code',
+    ],
+    [
+      'gptq',
+      512 * 4096 * 4 + 32 * 512 * 4 + 32 * 4096 * 2 + 4096 * 4,
+      'qweight [512, 4096] + qzeros [32, 512] int32, scales [32, 4096] fp16, g_idx [4096] int32',
+    ],
+    [
+      'awq',
+      4096 * 512 * 4 + 32 * 512 * 4 + 32 * 4096 * 2,
+      'qweight [4096, 512] + qzeros [32, 512] int32, scales [32, 4096] fp16',
+    ],
   ])('linearWeightBytes(4096, 4096, %s) = %d (%s)', (format, bytes) => {
     expect(linearWeightBytes(4096, 4096, format).bytes).toBe(bytes);
   });
@@ -58,7 +76,7 @@ describe('QLoRA paper (arXiv 2305.14314) §3 "Double Quantization"', () => {
 describe('weightFormatBytes(Llama 2 7B) against the figures of issue #11 (GiB = 2^30)', () => {
   test.each<[WeightFormat, number]>([
     ['nf4', 3.88],
-    ['nf4-dq', 3.60],
+    ['nf4-dq', 3.6],
     ['gptq', 3.62],
   ])('weightFormatBytes(llama-2-7b, %s) ≈ %d GiB', (format, gib) => {
     expect(Math.abs(weightFormatBytes(llama2, format).bytes / GiB - gib)).toBeLessThan(0.01);
@@ -104,7 +122,10 @@ describe('weightFormatBytes against published checkpoints and printouts', () => 
     // The table gives 2 decimals of GB (10^9). Checkpoints made by AutoGPTQ before PR #602 (March 2024) also stored a
     // zero fp16 bias per quantized Linear (make_quant passed bias=True); both counts round to the published 7.26.
     const counts = weightFormatBytes(model('llama-2-13b'), 'gptq');
-    const legacyZeroBias = quantizedLayers(model('llama-2-13b'), 'gptq').reduce((sum, l) => sum + 2 * l.outFeatures * l.copies, 0);
+    const legacyZeroBias = quantizedLayers(model('llama-2-13b'), 'gptq').reduce(
+      (sum, l) => sum + 2 * l.outFeatures * l.copies,
+      0,
+    );
     expect((counts.bytes / GB).toFixed(2)).toBe('7.26');
     expect(((counts.bytes + legacyZeroBias) / GB).toFixed(2)).toBe('7.26');
   });
@@ -136,7 +157,12 @@ describe('weightFormatBytes against published checkpoints and printouts', () => 
 
 describe('weightFormatBytes(float formats)', () => {
   test('fp16 and bf16 are 2 bytes and fp32 4 bytes per parameter, nothing quantized', () => {
-    expect(weightFormatBytes(llama2, 'bf16')).toEqual({ bytes: 2 * 6_738_415_616, quantizedParams: 0, keptParams: 6_738_415_616, constantBytes: 0 });
+    expect(weightFormatBytes(llama2, 'bf16')).toEqual({
+      bytes: 2 * 6_738_415_616,
+      quantizedParams: 0,
+      keptParams: 6_738_415_616,
+      constantBytes: 0,
+    });
     expect(weightFormatBytes(llama2, 'fp32').bytes).toBe(4 * 6_738_415_616);
   });
 
@@ -155,7 +181,9 @@ describe('weightFormatBytesPerLayer (for pipeline stages)', () => {
 
   test('a Mixtral layer holds 8 experts; GPTQ keeps the router in 16-bit, bitsandbytes does not', () => {
     const mixtral = model('mixtral-8x7b');
-    expect(weightFormatBytesPerLayer(mixtral, 'gptq').keptParams - weightFormatBytesPerLayer(mixtral, 'nf4').keptParams).toBe(4096 * 8);
+    expect(weightFormatBytesPerLayer(mixtral, 'gptq').keptParams - weightFormatBytesPerLayer(mixtral, 'nf4').keptParams).toBe(
+      4096 * 8,
+    );
   });
 });
 
@@ -188,7 +216,8 @@ describe('validateWeightFormat', () => {
 
   test('every preset passes for every bitsandbytes format', () => {
     for (const id of ['gpt2', 'bert-base-uncased', 'llama-2-7b', 'mixtral-8x7b', 'demo-mlp']) {
-      for (const format of ['llm-int8', 'nf4', 'nf4-dq', 'fp4', 'fp4-dq'] as const) expect(validateWeightFormat(model(id), format)).toEqual([]);
+      for (const format of ['llm-int8', 'nf4', 'nf4-dq', 'fp4', 'fp4-dq'] as const)
+        expect(validateWeightFormat(model(id), format)).toEqual([]);
     }
   });
 });
@@ -205,54 +234,83 @@ const shapeArbitrary: fc.Arbitrary<ModelConfig> = fc
     experts: fc.constantFrom(1, 1, 4, 8),
   })
   .map((c) => ({
-    arch: c.arch, hidden: c.heads * c.headDim, layers: c.layers, heads: c.heads, kvHeads: c.heads, ffn: 128 * c.ffnMultiple,
-    vocab: c.vocab, positions: c.arch === 'llama' ? 0 : 512, tiedEmbeddings: c.arch !== 'llama', experts: c.arch === 'llama' ? c.experts : 1,
-    topK: 1, contextLength: 512, slidingWindow: null,
+    arch: c.arch,
+    hidden: c.heads * c.headDim,
+    layers: c.layers,
+    heads: c.heads,
+    kvHeads: c.heads,
+    ffn: 128 * c.ffnMultiple,
+    vocab: c.vocab,
+    positions: c.arch === 'llama' ? 0 : 512,
+    tiedEmbeddings: c.arch !== 'llama',
+    experts: c.arch === 'llama' ? c.experts : 1,
+    topK: 1,
+    contextLength: 512,
+    slidingWindow: null,
   }));
 
 describe('weightFormatBytes properties', () => {
   test('sizes are safe non-negative integers and kept + quantized = countParams().total', () => {
-    fc.assert(fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
-      const counts = weightFormatBytes(shape, format);
-      for (const value of Object.values(counts)) expect(Number.isSafeInteger(value) && value >= 0).toBe(true);
-      expect(counts.keptParams + counts.quantizedParams).toBe(countParams(shape).total);
-    }));
+    fc.assert(
+      fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
+        const counts = weightFormatBytes(shape, format);
+        for (const value of Object.values(counts)) expect(Number.isSafeInteger(value) && value >= 0).toBe(true);
+        expect(counts.keptParams + counts.quantizedParams).toBe(countParams(shape).total);
+      }),
+    );
   });
 
   test('every format stores at least 0.5 bytes per quantized weight', () => {
-    fc.assert(fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
-      for (const linear of quantizedLayers(shape, format)) {
-        expect(linearWeightBytes(linear.inFeatures, linear.outFeatures, format).bytes).toBeGreaterThanOrEqual(linear.inFeatures * linear.outFeatures / 2);
-      }
-    }));
+    fc.assert(
+      fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
+        for (const linear of quantizedLayers(shape, format)) {
+          expect(linearWeightBytes(linear.inFeatures, linear.outFeatures, format).bytes).toBeGreaterThanOrEqual(
+            (linear.inFeatures * linear.outFeatures) / 2,
+          );
+        }
+      }),
+    );
   });
 
   test('double quantization is smaller than single for every model large enough to amortize its 1 KiB code per tensor', () => {
-    fc.assert(fc.property(shapeArbitrary.filter((shape) => shape.hidden >= 512), (shape) => {
-      expect(weightFormatBytes(shape, 'nf4-dq').bytes).toBeLessThan(weightFormatBytes(shape, 'nf4').bytes);
-    }));
+    fc.assert(
+      fc.property(
+        shapeArbitrary.filter((shape) => shape.hidden >= 512),
+        (shape) => {
+          expect(weightFormatBytes(shape, 'nf4-dq').bytes).toBeLessThan(weightFormatBytes(shape, 'nf4').bytes);
+        },
+      ),
+    );
   });
 
   test('bytes grow with the parameter count: one more layer never shrinks any format', () => {
-    fc.assert(fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
-      const deeper = { ...shape, layers: shape.layers + 1 };
-      expect(weightFormatBytes(deeper, format).bytes).toBeGreaterThan(weightFormatBytes(shape, format).bytes);
-    }));
+    fc.assert(
+      fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
+        const deeper = { ...shape, layers: shape.layers + 1 };
+        expect(weightFormatBytes(deeper, format).bytes).toBeGreaterThan(weightFormatBytes(shape, format).bytes);
+      }),
+    );
   });
 
   test('layers × per-layer bytes + the kept parameters outside the layers = the whole model', () => {
-    fc.assert(fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
-      const counts = countParams(shape);
-      const outside = (counts.total - shape.layers * counts.perLayer) * (format === 'fp32' ? 4 : 2);
-      expect(shape.layers * weightFormatBytesPerLayer(shape, format).bytes + outside).toBe(weightFormatBytes(shape, format).bytes);
-    }));
+    fc.assert(
+      fc.property(shapeArbitrary, fc.constantFrom(...WEIGHT_FORMATS), (shape, format) => {
+        const counts = countParams(shape);
+        const outside = (counts.total - shape.layers * counts.perLayer) * (format === 'fp32' ? 4 : 2);
+        expect(shape.layers * weightFormatBytesPerLayer(shape, format).bytes + outside).toBe(
+          weightFormatBytes(shape, format).bytes,
+        );
+      }),
+    );
   });
 
   test('linearLayers covers every weight matrix: Σ weights + biases ≤ total for every preset shape', () => {
-    fc.assert(fc.property(shapeArbitrary, (shape) => {
-      const linear = linearLayers(shape).filter((l) => !(l.role === 'head' && shape.tiedEmbeddings));
-      const sum = linear.reduce((s, l) => s + (l.inFeatures * l.outFeatures + (l.bias ? l.outFeatures : 0)) * l.copies, 0);
-      expect(sum).toBeLessThanOrEqual(countParams(shape).total);
-    }));
+    fc.assert(
+      fc.property(shapeArbitrary, (shape) => {
+        const linear = linearLayers(shape).filter((l) => !(l.role === 'head' && shape.tiedEmbeddings));
+        const sum = linear.reduce((s, l) => s + (l.inFeatures * l.outFeatures + (l.bias ? l.outFeatures : 0)) * l.copies, 0);
+        expect(sum).toBeLessThanOrEqual(countParams(shape).total);
+      }),
+    );
   });
 });

@@ -8,7 +8,9 @@ const MODEL_STATE_LINES = new Set(['weights', 'weights-autocast', 'gradients', '
 function modelStates(options: EstimateOptions): number {
   const outcome = estimateMemory(options);
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
-  return outcome.result.lines.filter((l) => l.device === 'gpu' && MODEL_STATE_LINES.has(l.id)).reduce((sum, l) => sum + l.bytes, 0);
+  return outcome.result.lines
+    .filter((l) => l.device === 'gpu' && MODEL_STATE_LINES.has(l.id))
+    .reduce((sum, l) => sum + l.bytes, 0);
 }
 
 /** Check `bytes` against a figure printed in GB with `digits` decimals. */
@@ -60,10 +62,26 @@ describe('bytes per parameter (choices in SOURCE_CHOICES)', () => {
     ['EleutherAI Transformer Math 101: fp32 AdamW = 4 + 4 + 8 = 16', { precision: 'fp32' }, 16],
     ['HF "Model training anatomy": AMP AdamW = 6 (fp32 + fp16 weights) + 4 grads + 8 = 18', { precision: 'amp-bf16' }, 18],
     ['ZeRO §3.1: mixed-bf16 AdamW = 2 + 2 + 12 = 16', { precision: 'mixed-bf16' }, 16],
-    ['Transformer Math 101: 8-bit AdamW in mixed precision = 2 + 2 + (4 + 1 + 1) = 10', { precision: 'mixed-bf16', optimizer: 'adamw-8bit' }, 10],
-    ['Transformer Math 101: SGD + momentum in mixed precision = 2 + 2 + (4 + 4) = 12', { precision: 'mixed-bf16', optimizer: 'sgd-momentum' }, 12],
-    ['HF "Model training anatomy": 8-bit AdamW optimizer = 2 bytes (fp32: 4 + 4 + 2 = 10)', { precision: 'fp32', optimizer: 'adamw-8bit' }, 10],
-    ['HF "Model training anatomy": SGD momentum = 4 bytes (fp32: 4 + 4 + 4 = 12)', { precision: 'fp32', optimizer: 'sgd-momentum' }, 12],
+    [
+      'Transformer Math 101: 8-bit AdamW in mixed precision = 2 + 2 + (4 + 1 + 1) = 10',
+      { precision: 'mixed-bf16', optimizer: 'adamw-8bit' },
+      10,
+    ],
+    [
+      'Transformer Math 101: SGD + momentum in mixed precision = 2 + 2 + (4 + 4) = 12',
+      { precision: 'mixed-bf16', optimizer: 'sgd-momentum' },
+      12,
+    ],
+    [
+      'HF "Model training anatomy": 8-bit AdamW optimizer = 2 bytes (fp32: 4 + 4 + 2 = 10)',
+      { precision: 'fp32', optimizer: 'adamw-8bit' },
+      10,
+    ],
+    [
+      'HF "Model training anatomy": SGD momentum = 4 bytes (fp32: 4 + 4 + 4 = 12)',
+      { precision: 'fp32', optimizer: 'sgd-momentum' },
+      12,
+    ],
     ['plain SGD in fp32 keeps no state: 4 + 4 = 8', { precision: 'fp32', optimizer: 'sgd' }, 8],
     ['pure bf16 AdamW: 2 + 2 + 2·2 = 8', { precision: 'bf16' }, 8],
   ])('%s', (_title, options, bytesPerParam) => {

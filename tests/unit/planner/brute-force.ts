@@ -30,7 +30,12 @@ export function bruteForce(request: PlanRequest, gpuId = request.gpu, gpus = req
       const outcome = estimateMemory(options);
       if (!outcome.ok) return;
       const hostOk = request.maxHostBytes === null || outcome.result.perCpu.total * gpus <= request.maxHostBytes;
-      out.push({ options, result: outcome.result, fits: outcome.result.fits === true && hostOk, combination: planKey(formatEstimateFlags(combination)) });
+      out.push({
+        options,
+        result: outcome.result,
+        fits: outcome.result.fits === true && hostOk,
+        combination: planKey(formatEstimateFlags(combination)),
+      });
       return;
     }
     for (const value of dimension.choices(ctx, options)) {
@@ -50,8 +55,11 @@ export function bestPerCombination(configs: readonly BruteConfig[]): Map<string,
     const current = best.get(config.combination);
     const seconds = config.result.stepTime?.totalSeconds ?? Infinity;
     const currentSeconds = current?.result.stepTime?.totalSeconds ?? Infinity;
-    if (current === undefined || seconds < currentSeconds
-      || (seconds === currentSeconds && (config.options.microBatch ?? 1) > (current.options.microBatch ?? 1))) {
+    if (
+      current === undefined ||
+      seconds < currentSeconds ||
+      (seconds === currentSeconds && (config.options.microBatch ?? 1) > (current.options.microBatch ?? 1))
+    ) {
       best.set(config.combination, config);
     }
   }

@@ -3,12 +3,24 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { getGpuPreset, getModelPreset } from '../../../src/memory/index.ts';
 import {
-  costOf, DIMENSIONS, divisors, EXAMPLE_PRICES, formatPrice, parsePrice, type PlanRequest, type SearchContext,
+  costOf,
+  DIMENSIONS,
+  divisors,
+  EXAMPLE_PRICES,
+  formatPrice,
+  parsePrice,
+  type PlanRequest,
+  type SearchContext,
 } from '../../../src/planner/index.ts';
 import { flagsFromQuery, queryFromFlags } from '../../../src/components/planner/query.ts';
 
 describe('the planner’s small parts', () => {
-  test.each<[number, number[]]>([[1, [1]], [12, [1, 2, 3, 4, 6, 12]], [16, [1, 2, 4, 8, 16]], [7, [1, 7]]])('divisors(%i) is %j', (n, expected) => {
+  test.each<[number, number[]]>([
+    [1, [1]],
+    [12, [1, 2, 3, 4, 6, 12]],
+    [16, [1, 2, 4, 8, 16]],
+    [7, [1, 7]],
+  ])('divisors(%i) is %j', (n, expected) => {
     expect(divisors(n)).toEqual(expected);
   });
 
@@ -36,7 +48,8 @@ describe('the planner’s small parts', () => {
     const ctx: SearchContext = { request, gpu, gpus: 8, model };
     const lessons = new Set(DIMENSIONS.flatMap((d) => d.choices(ctx, { dp: 2 }).flatMap((c) => c.lessons)));
     expect(lessons.size).toBeGreaterThan(4);
-    for (const id of lessons) expect(existsSync(join(import.meta.dirname, '../../../content/docs/lessons', `${id}.mdx`)), id).toBe(true);
+    for (const id of lessons)
+      expect(existsSync(join(import.meta.dirname, '../../../content/docs/lessons', `${id}.mdx`)), id).toBe(true);
   });
 
   test('the page’s query keeps only planner flags and round-trips repeated prices', () => {

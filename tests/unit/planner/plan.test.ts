@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, formatEstimateFlags } from '../../../src/memory/index.ts';
-import { EXAMPLE_PRICES, parsePlanFlags, planKey, planTraining, type PlanRequest, type RawPlanFlags } from '../../../src/planner/index.ts';
+import {
+  EXAMPLE_PRICES,
+  parsePlanFlags,
+  planKey,
+  planTraining,
+  type PlanRequest,
+  type RawPlanFlags,
+} from '../../../src/planner/index.ts';
 import { bestPerCombination, bruteForce } from './brute-force.ts';
 
 function request(raw: RawPlanFlags): PlanRequest {
@@ -11,12 +18,27 @@ function request(raw: RawPlanFlags): PlanRequest {
 
 /** Cases from tight to loose, one GPU to eight, pipeline and offload included. */
 const CASES: [string, RawPlanFlags][] = [
-  ['lesson 8 worked case: gpt2-xl, 1 × rtx-4090, batch 4 × 512', { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune' }],
-  ['llama-2-7b, 1 × rtx-4090, batch 8 × 2048, host 256 GB', { model: 'llama-2-7b', gpu: 'rtx-4090', 'global-batch': '8', seq: '2048', 'max-host-gb': '256' }],
-  ['gpt2-large, 4 × t4 (no bf16), batch 16 × 1024', { model: 'gpt2-large', gpu: 't4', gpus: '4', 'global-batch': '16', seq: '1024' }],
-  ['llama-2-13b, 8 × a100-40gb, batch 32 × 4096', { model: 'llama-2-13b', gpu: 'a100-40gb', gpus: '8', 'global-batch': '32', seq: '4096' }],
+  [
+    'lesson 8 worked case: gpt2-xl, 1 × rtx-4090, batch 4 × 512',
+    { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune' },
+  ],
+  [
+    'llama-2-7b, 1 × rtx-4090, batch 8 × 2048, host 256 GB',
+    { model: 'llama-2-7b', gpu: 'rtx-4090', 'global-batch': '8', seq: '2048', 'max-host-gb': '256' },
+  ],
+  [
+    'gpt2-large, 4 × t4 (no bf16), batch 16 × 1024',
+    { model: 'gpt2-large', gpu: 't4', gpus: '4', 'global-batch': '16', seq: '1024' },
+  ],
+  [
+    'llama-2-13b, 8 × a100-40gb, batch 32 × 4096',
+    { model: 'llama-2-13b', gpu: 'a100-40gb', gpus: '8', 'global-batch': '32', seq: '4096' },
+  ],
   ['demo-mlp, 2 × l4, batch 12', { model: 'demo-mlp', gpu: 'l4', gpus: '2', 'global-batch': '12' }],
-  ['gpt2, 4 × t4, batch 12 × 128, host 1.6 GB (pipeline stages under a host limit)', { model: 'gpt2', gpu: 't4', gpus: '4', 'global-batch': '12', seq: '128', 'max-host-gb': '1.6' }],
+  [
+    'gpt2, 4 × t4, batch 12 × 128, host 1.6 GB (pipeline stages under a host limit)',
+    { model: 'gpt2', gpu: 't4', gpus: '4', 'global-batch': '12', seq: '128', 'max-host-gb': '1.6' },
+  ],
 ];
 
 describe('planTraining(request) against a brute force over every configuration', () => {
@@ -55,17 +77,21 @@ describe('planTraining(request) against a brute force over every configuration',
     }
   });
 
-  test('an impossible case (llama-3-70b on 1 × t4, host RAM capped at 64 GB) has no plan and reports its smallest gap', { timeout: 60_000 }, () => {
-    const req = request({ model: 'llama-3-70b', gpu: 't4', 'global-batch': '1', seq: '4096', 'max-host-gb': '64' });
-    const result = planTraining(req, { maxScaleUp: 2 });
-    expect(result.plans).toEqual([]);
-    const brute = bruteForce(req);
-    expect(brute.some((c) => c.fits)).toBe(false);
-    // The smallest gap over every configuration the brute force estimated, GPU and host alike.
-    const gaps = brute.map((c) => c.result.fits === true
-      ? c.result.perCpu.total - (req.maxHostBytes ?? 0)
-      : c.result.shortfall ?? Infinity);
-    expect(result.shortfall?.bytes).toBe(Math.min(...gaps));
-    expect(result.shortfall?.bytes).toBeGreaterThan(0);
-  });
+  test(
+    'an impossible case (llama-3-70b on 1 × t4, host RAM capped at 64 GB) has no plan and reports its smallest gap',
+    { timeout: 60_000 },
+    () => {
+      const req = request({ model: 'llama-3-70b', gpu: 't4', 'global-batch': '1', seq: '4096', 'max-host-gb': '64' });
+      const result = planTraining(req, { maxScaleUp: 2 });
+      expect(result.plans).toEqual([]);
+      const brute = bruteForce(req);
+      expect(brute.some((c) => c.fits)).toBe(false);
+      // The smallest gap over every configuration the brute force estimated, GPU and host alike.
+      const gaps = brute.map((c) =>
+        c.result.fits === true ? c.result.perCpu.total - (req.maxHostBytes ?? 0) : (c.result.shortfall ?? Infinity),
+      );
+      expect(result.shortfall?.bytes).toBe(Math.min(...gaps));
+      expect(result.shortfall?.bytes).toBeGreaterThan(0);
+    },
+  );
 });

@@ -15,8 +15,21 @@ const configArbitrary = fc.record({
   optimizer: fc.constantFrom('adamw', 'adamw-8bit' as const),
   recompute: fc.constantFrom('none', 'selective', 'full' as const),
   attention: fc.constantFrom('sdpa', 'eager' as const),
-  layout: fc.constantFrom<[number, number, number]>([1, 1, 1], [1, 1, 4], [2, 1, 2], [1, 2, 2], [1, 4, 1], [2, 2, 1], [1, 2, 1], [1, 8, 1], [2, 4, 1]),
-  zeroOffload: fc.constantFrom([0, 'none'], [0, 'none'], [1, 'none'], [2, 'optimizer'], [3, 'none'], [3, 'optimizer'], [3, 'optimizer+params'] as const),
+  layout: fc.constantFrom<[number, number, number]>(
+    [1, 1, 1],
+    [1, 1, 4],
+    [2, 1, 2],
+    [1, 2, 2],
+    [1, 4, 1],
+    [2, 2, 1],
+    [1, 2, 1],
+    [1, 8, 1],
+    [2, 4, 1],
+  ),
+  zeroOffload: fc.constantFrom([0, 'none'], [0, 'none'], [1, 'none'], [2, 'optimizer'], [3, 'none'], [3, 'optimizer'], [
+    3,
+    'optimizer+params',
+  ] as const),
   perReplica: fc.constantFrom(1, 2, 4, 6, 8, 12, 16, 32),
   seq: fc.constantFrom(128, 512, 2048),
 });
@@ -27,38 +40,56 @@ function options(c: Config, microBatch: number): EstimateOptions {
   const [tp, pp, dp] = c.layout;
   const mlp = c.model === 'demo-mlp';
   return {
-    model: c.model, gpu: c.gpu, precision: c.precision, optimizer: c.optimizer, recompute: c.recompute,
-    ...(mlp ? {} : { attention: c.attention }), tp: mlp ? 1 : tp, pp, dp, sp: !mlp && tp > 1, zero: c.zeroOffload[0], offload: c.zeroOffload[1],
-    microBatch, gradAccum: c.perReplica / microBatch, ...(mlp ? {} : { seq: c.seq }),
+    model: c.model,
+    gpu: c.gpu,
+    precision: c.precision,
+    optimizer: c.optimizer,
+    recompute: c.recompute,
+    ...(mlp ? {} : { attention: c.attention }),
+    tp: mlp ? 1 : tp,
+    pp,
+    dp,
+    sp: !mlp && tp > 1,
+    zero: c.zeroOffload[0],
+    offload: c.zeroOffload[1],
+    microBatch,
+    gradAccum: c.perReplica / microBatch,
+    ...(mlp ? {} : { seq: c.seq }),
   };
 }
 
 describe('the search’s pruning rules, against every micro-batch', () => {
   test('per-GPU memory and the fit never fall as the micro-batch grows, nor host RAM with one pipeline stage (bisection is exact)', () => {
-    fc.assert(fc.property(configArbitrary, (c) => {
-      const results = divisors(c.perReplica).map((b) => estimateMemory(options(c, b)));
-      if (results.some((r) => !r.ok)) return;
-      const ok = results.flatMap((r) => (r.ok ? [r.result] : []));
-      for (let i = 1; i < ok.length; i++) {
-        expect(ok[i]?.perGpu.total).toBeGreaterThanOrEqual(ok[i - 1]?.perGpu.total ?? 0);
-        // With pp > 1 the host RAM is the reported stage's, which can switch; the search estimates every
-        // micro-batch there when a host limit is set.
-        if (c.layout[1] === 1) expect(ok[i]?.perCpu.total).toBeGreaterThanOrEqual(ok[i - 1]?.perCpu.total ?? 0);
-        if (ok[i]?.fits === true) expect(ok[i - 1]?.fits).toBe(true);
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(configArbitrary, (c) => {
+        const results = divisors(c.perReplica).map((b) => estimateMemory(options(c, b)));
+        if (results.some((r) => !r.ok)) return;
+        const ok = results.flatMap((r) => (r.ok ? [r.result] : []));
+        for (let i = 1; i < ok.length; i++) {
+          expect(ok[i]?.perGpu.total).toBeGreaterThanOrEqual(ok[i - 1]?.perGpu.total ?? 0);
+          // With pp > 1 the host RAM is the reported stage's, which can switch; the search estimates every
+          // micro-batch there when a host limit is set.
+          if (c.layout[1] === 1) expect(ok[i]?.perCpu.total).toBeGreaterThanOrEqual(ok[i - 1]?.perCpu.total ?? 0);
+          if (ok[i]?.fits === true) expect(ok[i - 1]?.fits).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   test("microBatchPreference(options): 'largest' where the step time never rises with the micro-batch, 'smallest' where it never falls", () => {
-    fc.assert(fc.property(configArbitrary, (c) => {
-      const results = divisors(c.perReplica).map((b) => estimateMemory(options(c, b)));
-      const preference = microBatchPreference(options(c, 1));
-      if (results.some((r) => !r.ok) || preference === 'any') return;
-      const seconds = results.map((r) => (r.ok ? r.result.stepTime?.totalSeconds ?? 0 : 0));
-      for (let i = 1; i < seconds.length; i++) {
-        if (preference === 'largest') expect(seconds[i]).toBeLessThanOrEqual(seconds[i - 1] ?? 0);
-        else expect(seconds[i]).toBeGreaterThanOrEqual(seconds[i - 1] ?? 0);
-      }
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(configArbitrary, (c) => {
+        const results = divisors(c.perReplica).map((b) => estimateMemory(options(c, b)));
+        const preference = microBatchPreference(options(c, 1));
+        if (results.some((r) => !r.ok) || preference === 'any') return;
+        const seconds = results.map((r) => (r.ok ? (r.result.stepTime?.totalSeconds ?? 0) : 0));
+        for (let i = 1; i < seconds.length; i++) {
+          if (preference === 'largest') expect(seconds[i]).toBeLessThanOrEqual(seconds[i - 1] ?? 0);
+          else expect(seconds[i]).toBeGreaterThanOrEqual(seconds[i - 1] ?? 0);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { describeAgreement, formatRatio, measuredOverPredicted, ratioVerdict } from '../../../../src/components/lab/agreement-words';
+import {
+  describeAgreement,
+  formatRatio,
+  measuredOverPredicted,
+  ratioVerdict,
+} from '../../../../src/components/lab/agreement-words';
 
 describe('ratioVerdict(kind, measured / predicted)', () => {
   test.each([
