@@ -181,25 +181,7 @@ function adapterStateLines(
     ),
   );
   if (place.optimizerOnGpu) {
-    lines.push(
-      line(
-        'optimizer-temporaries',
-        'optimizer',
-        'gpu',
-        `Optimizer step temporaries (${r.optimizerImpl})`,
-        aliveAt(
-          optimizerStepTemporaryBytes({
-            optimizer: r.optimizer,
-            impl: r.optimizerImpl,
-            params: adapters.optimizer,
-            largestTensor: adapters.optimizer,
-            momentBytes,
-          }),
-          within(moments, ['optimizer']),
-        ),
-        'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none',
-      ),
-    );
+    lines.push(optimizerTemporariesLine(r, adapters.optimizer, adapters.optimizer, momentBytes, moments));
   }
   return lines;
 }
@@ -228,6 +210,27 @@ function gradientLifetime(r: ResolvedEstimate, bytes: number, moments: readonly 
     ),
     ...aliveAt(accumulating ? bytes : Math.max(0, bytes - pendingAtEnd), within(moments, ['backward-end'])),
   };
+}
+
+/** What the optimizer step allocates beyond its states, alive only at the step (optimizer.ts). */
+function optimizerTemporariesLine(
+  r: ResolvedEstimate,
+  params: number,
+  largestTensor: number,
+  momentBytes: number,
+  moments: readonly MomentId[],
+): MemoryLine {
+  return line(
+    'optimizer-temporaries',
+    'optimizer',
+    'gpu',
+    `Optimizer step temporaries (${r.optimizerImpl})`,
+    aliveAt(
+      optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params, largestTensor, momentBytes }),
+      within(moments, ['optimizer']),
+    ),
+    'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none',
+  );
 }
 
 /** Gradient bytes not yet produced while backward passes the first layer: that layer's and, on the first stage, the embedding's. */
@@ -380,25 +383,7 @@ function modelStateLines(
   if (place.optimizerOnGpu) {
     const largest = counts === null ? shards.optimizer : ceilDiv(counts.largestModule, r.tp);
     const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : PRECISION_BYTES[r.precision].momentBytes;
-    lines.push(
-      line(
-        'optimizer-temporaries',
-        'optimizer',
-        'gpu',
-        `Optimizer step temporaries (${r.optimizerImpl})`,
-        aliveAt(
-          optimizerStepTemporaryBytes({
-            optimizer: r.optimizer,
-            impl: r.optimizerImpl,
-            params: shards.optimizer,
-            largestTensor: largest,
-            momentBytes,
-          }),
-          within(moments, ['optimizer']),
-        ),
-        'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none',
-      ),
-    );
+    lines.push(optimizerTemporariesLine(r, shards.optimizer, largest, momentBytes, moments));
   }
   return lines;
 }
