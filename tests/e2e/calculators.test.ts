@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { main } from '../../src/cli/main';
 import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
+import { checkPhoneLayout, PHONE } from './support/phone-layout';
 
 /**
  * Every calculator recomputes when the reader changes a field, and what it shows is what
@@ -76,6 +77,25 @@ describe('calculators', () => {
       await context.close();
     }
   });
+
+  test.each(CHANGES)(
+    '$id at 390 px: nothing overflows, its sources table scrolls inside the widget, chart labels do not collide',
+    async ({ id, path }) => {
+      const { context, page } = await openRecordingPage(browser, baseUrl);
+      try {
+        await page.setViewportSize(PHONE);
+        const root = await openIsland(page, baseUrl + path, `[data-calculator="${id}"]`);
+        await root
+          .locator('details')
+          .first()
+          .evaluate((d) => ((d as HTMLDetailsElement).open = true));
+        const problems = (await checkPhoneLayout(page)).filter((p) => p.includes('calc') || p.includes('page scrolls'));
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
   test('a bad value shows a message next to its field; the last result stays, dimmed, without a total', async () => {
     const { context, page } = await openRecordingPage(browser, baseUrl);

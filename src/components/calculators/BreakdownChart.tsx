@@ -49,12 +49,12 @@ export default function BreakdownChart({ results }: { results: readonly Scenario
         Plot.ruleX([(gpu.memoryBytes - (last.headroom?.bytes ?? 0)) / GiB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
       );
     }
-    const width = Math.max(300, node.clientWidth);
+    const width = Math.max(280, node.clientWidth);
     const chart = Plot.plot({
       width,
       height: 56 + 40 * scenarios.length,
       marginLeft: width < 520 ? 96 : 150,
-      x: { label: STRINGS.compareAxis, grid: true, domain: [0, top * 1.08], nice: true },
+      x: { label: STRINGS.compareAxis, grid: true, domain: [0, top * 1.08], nice: true, ticks: width < 520 ? 4 : 8 },
       y: { label: null, domain: scenarios, tickFormat: (s: string) => (width < 520 && s.length > 14 ? `${s.slice(0, 13)}…` : s) },
       color: { legend: true, domain: CATEGORY_ORDER.map((c) => STRINGS.categories[c]), scheme: 'tableau10' },
       marks,

@@ -4,7 +4,7 @@ import { GiB, type EstimateResult, type LineCategory } from '../../memory/index'
 import { mountPlot } from '../charts/mount-plot';
 import { STRINGS } from './strings';
 
-/** Stacking order, bottom up: what lives all step first, what comes and goes on top. */
+/** Stacking order, left to right: what lives all step first, what comes and goes last. */
 export const CATEGORY_ORDER: readonly LineCategory[] = [
   'overhead',
   'weights',
@@ -15,20 +15,23 @@ export const CATEGORY_ORDER: readonly LineCategory[] = [
 ];
 
 /**
- * The engine's step timeline as stacked columns, one per moment, in GiB (the unit the lessons use), with the
- * GPU's memory and the free margin as lines and the peak labelled. The y axis reaches just past the larger of
- * the peak and the GPU, so every column and both lines stay inside it.
+ * The engine's step timeline as stacked bars, one row per moment in the order they happen, in GiB (the unit the
+ * lessons use), with the GPU's memory and the free margin as lines and the peak's row named. Rows rather than
+ * columns so the moments' names never collide, at any width. The axis reaches just past the larger of the peak
+ * and the GPU, so every bar and both lines stay inside it.
  */
 export default function TimelineChart({ result }: { result: EstimateResult }) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
     if (!node) return;
-    const moments = result.timeline.map((m) => STRINGS.moments[m.moment]);
+    const name = (moment: (typeof result.timeline)[number]['moment']) =>
+      moment === result.peakMoment ? `${STRINGS.moments[moment]} (${STRINGS.peakMark})` : STRINGS.moments[moment];
+    const moments = result.timeline.map((m) => name(m.moment));
     const rows = result.timeline
       .flatMap((m) =>
         CATEGORY_ORDER.map((category) => ({
-          moment: STRINGS.moments[m.moment],
+          moment: name(m.moment),
           category: STRINGS.categories[category],
           gib: m.byCategory[category] / GiB,
         })),
@@ -36,47 +39,33 @@ export default function TimelineChart({ result }: { result: EstimateResult }) {
       .filter((r) => r.gib > 0);
     const gpu = result.gpu;
     const top = Math.max(result.perGpu.total, gpu?.memoryBytes ?? 0) / GiB;
-    const peak = result.timeline.find((m) => m.moment === result.peakMoment);
     const marks: Plot.Markish[] = [
-      Plot.barY(
+      Plot.barX(
         rows,
-        Plot.stackY({
-          x: 'moment',
-          y: 'gib',
+        Plot.stackX({
+          y: 'moment',
+          x: 'gib',
           fill: 'category',
           order: CATEGORY_ORDER.map((c) => STRINGS.categories[c]),
           title: (d: { category: string; gib: number }) => `${d.category}: ${d.gib.toFixed(2)} GiB`,
         }),
       ),
-      Plot.ruleY([0]),
+      Plot.ruleX([0]),
     ];
     if (gpu) {
       marks.push(
-        Plot.ruleY([gpu.memoryBytes / GiB], { stroke: 'currentColor', strokeWidth: 2 }),
-        Plot.ruleY([(gpu.memoryBytes - (result.headroom?.bytes ?? 0)) / GiB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
+        Plot.ruleX([gpu.memoryBytes / GiB], { stroke: 'currentColor', strokeWidth: 2 }),
+        Plot.ruleX([(gpu.memoryBytes - (result.headroom?.bytes ?? 0)) / GiB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
       );
     }
-    if (peak) {
-      marks.push(
-        Plot.text([{ moment: STRINGS.moments[peak.moment], gib: peak.bytes / GiB }], {
-          x: 'moment',
-          y: 'gib',
-          text: () => `▲ ${STRINGS.peakMark}`,
-          dy: -8,
-          lineAnchor: 'bottom',
-        }),
-      );
-    }
-    const width = Math.max(300, node.clientWidth);
+    const width = Math.max(280, node.clientWidth);
     const chart = Plot.plot({
       width,
-      height: 260,
-      marginLeft: 48,
-      marginTop: 24,
-      x: { label: null, domain: moments, tickRotate: width < 520 ? -30 : 0 },
-      y: { label: STRINGS.timelineAxis, grid: true, domain: [0, top * 1.12], nice: true },
+      height: 48 + 30 * moments.length,
+      marginLeft: width < 520 ? 118 : 150,
+      x: { label: STRINGS.timelineAxis, grid: true, domain: [0, top * 1.05], nice: true, ticks: width < 520 ? 4 : 8 },
+      y: { label: null, domain: moments },
       color: { legend: true, domain: CATEGORY_ORDER.map((c) => STRINGS.categories[c]), scheme: 'tableau10' },
-      marginBottom: width < 520 ? 56 : 32,
       marks,
     });
     return mountPlot(

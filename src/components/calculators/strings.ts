@@ -34,7 +34,7 @@ export const STRINGS = {
   terminal: 'In a terminal:',
   timelineTitle: 'One step, moment by moment',
   timelineCaption:
-    'Memory alive on one GPU at each moment of the step, by part. The solid line is the GPU’s memory, the dashed one the free margin.',
+    'Memory alive on one GPU at each moment of the step, in the order they happen, by part. The solid line is the GPU’s memory, the dashed one the free margin.',
   timelineAxis: 'GiB alive per GPU',
   compareTitle: 'Before and after, at each one’s peak',
   compareAxis: 'GiB per GPU at the peak',
