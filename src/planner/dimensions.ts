@@ -34,8 +34,9 @@ export interface Dimension {
   /** Heading in the plan's list of choices. */
   readonly title: string;
   /**
-   * `each`: every value is tried. `monotone`: values come in an order in which memory never falls,
-   * so the search looks for the last value that fits by bisection (one such dimension, the last).
+   * `each`: every value is tried. `monotone`: the micro-batch, in an order in which memory never falls
+   * except at the last value (no accumulation), which the search checks on its own; it bisects the rest
+   * (one such dimension, the last).
    */
   readonly search: 'each' | 'monotone';
   /** The values to try; `options` holds the choices of the dimensions before this one. */
@@ -147,7 +148,8 @@ export const DIMENSIONS: readonly Dimension[] = [
   },
   {
     id: 'micro-batch', title: 'Micro-batch × accumulation', search: 'monotone',
-    // Per-GPU memory never falls as the micro-batch grows (a property test holds the engine to it).
+    // Per-GPU memory never falls as the micro-batch grows while there is accumulation; without it (the
+    // last value) no earlier micro-batch's gradients are alive, so it can need less (property tests hold both).
     choices: (ctx, o) => {
       const perReplica = ctx.request.globalBatch / dataParallel(o);
       if (!Number.isInteger(perReplica)) return [];

@@ -1,7 +1,8 @@
 /**
  * The search: every combination of the dimensions' values on one set of GPUs, each checked by the
- * engine. The only pruning is the micro-batch bisection (memory never falls as it grows) and, where
- * the step time cannot depend on it, taking the largest micro-batch that fits.
+ * engine. The only pruning is the micro-batch bisection (among micro-batches with accumulation memory
+ * never falls as it grows; the one without is checked on its own) and, where the step time cannot
+ * depend on it, taking the largest micro-batch that fits.
  */
 import {
   estimateMemory, formatEstimateFlags,
@@ -172,39 +173,37 @@ export function searchHardware(
     // which stage that is can change with the micro-batch: under a host limit the fit is then not
     // monotone, so every micro-batch is estimated.
     if (request.maxHostBytes !== null && (options.pp ?? 1) > 1) return finishExhaustively(picked, options, values, at, fits);
+    // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
+    // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
+    // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
+    // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection.
+    const single = at(last);
+    if ('errors' in single) return reject('invalid', single.errors);
+    const singleFits = fits(single);
     const preference = microBatchPreference(options);
-    const smallest = () => {
+    if (preference === 'largest' && singleFits) return push(picked, options, values, last, single);
+    let fitsUpTo = -1; // the largest index with accumulation that fits, -1 if none
+    if (last > 0) {
       const bottom = at(0);
       if ('errors' in bottom) return reject('invalid', bottom.errors);
-      // Memory never falls as the micro-batch grows: if the smallest does not fit, none does.
-      if (!fits(bottom)) return rejectMemory(bottom, { ...options, ...values[0]?.patch });
-      return true;
-    };
-    if (preference === 'smallest') {
-      if (smallest() === true) push(picked, options, values, 0, at(0));
-      return;
+      if (fits(bottom)) fitsUpTo = preference === 'smallest' ? 0 : largestFitting(at, fits, last);
     }
-    // Bisection for the largest micro-batch that fits: `low` fits, `high` does not (or is past the end).
-    const top = at(last);
-    if ('errors' in top) return reject('invalid', top.errors);
-    let best = last;
-    if (!fits(top)) {
-      if (smallest() !== true) return;
-      let low = 0;
-      let high = last;
-      while (high - low > 1) {
-        const mid = (low + high) >> 1;
-        const e = at(mid);
-        if (!('errors' in e) && fits(e)) low = mid;
-        else high = mid;
-      }
-      best = low;
+    if (fitsUpTo < 0 && !singleFits) {
+      // Nothing fits: the smallest gap is the smallest micro-batch's or the one without accumulation.
+      const bottom = at(0);
+      const closest = !('errors' in bottom) && gapOf(bottom) < gapOf(single) ? { e: bottom, index: 0 } : { e: single, index: last };
+      return rejectMemory(closest.e, { ...options, ...values[closest.index]?.patch });
     }
+    let best = singleFits ? last : fitsUpTo;
+    if (preference === 'smallest') best = fitsUpTo >= 0 ? 0 : last;
     if (preference === 'any') {
-      for (let i = best - 1; i >= 0; i--) if (secondsAt(at, i) < secondsAt(at, best)) best = i;
+      for (let i = fitsUpTo; i >= 0; i--) if (i !== best && secondsAt(at, i) < secondsAt(at, best)) best = i;
     }
     push(picked, options, values, best, at(best));
   };
+
+  /** Bytes short of fitting: GPU memory first, then host RAM. */
+  const gapOf = (e: Evaluation) => (e.fitsGpu ? e.hostBytes - (request.maxHostBytes ?? 0) : e.result.shortfall ?? 0);
 
   const push = (picked: readonly Choice[], options: EstimateOptions, values: readonly Choice[], index: number, chosen: Evaluation | { errors: string }) => {
     const monoChoice = values[index];
@@ -224,7 +223,7 @@ export function searchHardware(
       if (fits(e)) {
         if (best === null || secondsAt(at, i) < secondsAt(at, best)) best = i;
       } else {
-        const gap = e.fitsGpu ? e.hostBytes - (request.maxHostBytes ?? 0) : e.result.shortfall ?? 0;
+        const gap = gapOf(e);
         if (closest === null || gap <= closest.gap) closest = { e, index: i, gap };
       }
     }
@@ -275,6 +274,19 @@ const SHARED_FLAGS = new Set(['model', 'arch', 'hidden', 'layers', 'heads', 'kv-
 /** A plan's key: its own flags as a URL query, e.g. `gpu=rtx-4090&precision=amp-bf16&…`. */
 export function planKey(flags: Readonly<Record<string, string>>): string {
   return Object.entries(flags).filter(([name]) => !SHARED_FLAGS.has(name)).map(([name, value]) => `${name}=${value}`).join('&');
+}
+
+/** The largest index below `end` that fits, given that index 0 fits and that the fit never returns once lost. */
+function largestFitting(at: (index: number) => Evaluation | { errors: string }, fits: (e: Evaluation) => boolean, end: number): number {
+  let low = 0;
+  let high = end;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    const e = at(mid);
+    if (!('errors' in e) && fits(e)) low = mid;
+    else high = mid;
+  }
+  return low;
 }
 
 function secondsAt(at: (index: number) => Evaluation | { errors: string }, index: number): number {
