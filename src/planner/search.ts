@@ -1,6 +1,7 @@
 /**
  * The search: every combination of the dimensions' values on one set of GPUs, each checked by the
- * engine. The only pruning is the micro-batch bisection (among micro-batches with accumulation memory
+ * engine. Combinations with a twin that is never worse (Dimension.dominatedBy) are counted, not
+ * estimated. The only other pruning is the micro-batch bisection (among micro-batches with accumulation memory
  * never falls as it grows; the one without is checked on its own) and, where the step time cannot
  * depend on it, taking the largest micro-batch that fits.
  */
@@ -151,11 +152,18 @@ export function searchHardware(
     };
   };
 
+  /** Whether a complete combination passes every rule, so that the search estimates it (or a twin that is never worse). */
+  const isSearched = (options: EstimateOptions) => each.every((d) => (d.rule?.(options, ctx) ?? null) === null);
+
   const finish = (picked: readonly Choice[], options: EstimateOptions) => {
     combinations += 1;
     for (const dimension of each) {
       const reason = dimension.rule?.(options, ctx) ?? null;
       if (reason !== null) return reject('ruled-out', reason);
+    }
+    for (const dimension of each) {
+      const twin = dimension.dominatedBy?.(options, ctx) ?? null;
+      if (twin !== null && isSearched({ ...options, ...twin.patch })) return reject('ruled-out', twin.reason);
     }
     const values = monotone?.choices(ctx, options) ?? [{ value: '', patch: {}, lessons: [] }];
     const cache = new Map<number, Evaluation | { errors: string }>();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, GPU_PRESETS, type EstimateOptions } from '../../../src/memory/index.ts';
-import { divisors, microBatchPreference } from '../../../src/planner/index.ts';
+import { estimateMemory, getGpuPreset, getModelPreset, GPU_PRESETS, type EstimateOptions } from '../../../src/memory/index.ts';
+import { DIMENSIONS, divisors, microBatchPreference, type PlanRequest, type SearchContext } from '../../../src/planner/index.ts';
 
 /**
  * The two pruning rules of the search, each checked against estimating every micro-batch:
@@ -13,6 +13,8 @@ const configArbitrary = fc.record({
   gpu: fc.constantFrom(...GPU_PRESETS.map((g) => g.id)),
   precision: fc.constantFrom('fp32', 'amp-bf16', 'mixed-bf16', 'bf16', 'amp-fp16' as const),
   optimizer: fc.constantFrom('adamw', 'adamw-8bit' as const),
+  optimizerImpl: fc.constantFrom('foreach', 'fused', 'for-loop' as const),
+  finetune: fc.constantFrom('full', 'full', 'lora', 'qlora' as const),
   recompute: fc.constantFrom('none', 'selective', 'full' as const),
   attention: fc.constantFrom('sdpa', 'eager' as const),
   layout: fc.constantFrom<[number, number, number]>([1, 1, 1], [1, 1, 4], [2, 1, 2], [1, 2, 2], [1, 4, 1], [2, 2, 1], [1, 2, 1], [1, 8, 1], [2, 4, 1]),
@@ -27,7 +29,7 @@ function options(c: Config, microBatch: number): EstimateOptions {
   const [tp, pp, dp] = c.layout;
   const mlp = c.model === 'demo-mlp';
   return {
-    model: c.model, gpu: c.gpu, precision: c.precision, optimizer: c.optimizer, recompute: c.recompute,
+    model: c.model, gpu: c.gpu, precision: c.precision, optimizer: c.optimizer, optimizerImpl: c.optimizerImpl, finetune: c.finetune, recompute: c.recompute,
     ...(mlp ? {} : { attention: c.attention }), tp: mlp ? 1 : tp, pp, dp, sp: !mlp && tp > 1, zero: c.zeroOffload[0], offload: c.zeroOffload[1],
     microBatch, gradAccum: c.perReplica / microBatch, ...(mlp ? {} : { seq: c.seq }),
   };
@@ -54,7 +56,7 @@ describe('the search’s pruning rules, against every micro-batch', () => {
   test('without accumulation a micro-batch can need less than a smaller one with it (why the search checks it on its own)', () => {
     // The engine's timeline: with gradAccum > 1 a later micro-batch's forward and backward run with the
     // earlier micro-batches' gradients alive (training-lines.ts, gradientLifetime). Found by the property above.
-    const base = { ...options({ model: 'mixtral-8x7b', gpu: 't4', precision: 'fp32', optimizer: 'adamw', recompute: 'none', attention: 'sdpa', layout: [1, 4, 1], zeroOffload: [0, 'none'], perReplica: 32, seq: 512 }, 16) };
+    const base = { ...options({ model: 'mixtral-8x7b', gpu: 't4', precision: 'fp32', optimizer: 'adamw', optimizerImpl: 'foreach', finetune: 'full', recompute: 'none', attention: 'sdpa', layout: [1, 4, 1], zeroOffload: [0, 'none'], perReplica: 32, seq: 512 }, 16) };
     const halves = estimateMemory(base);
     const whole = estimateMemory({ ...base, microBatch: 32, gradAccum: 1 });
     if (!halves.ok || !whole.ok) throw new Error('both configurations are valid');
@@ -72,5 +74,34 @@ describe('the search’s pruning rules, against every micro-batch', () => {
         else expect(seconds[i]).toBeGreaterThanOrEqual(seconds[i - 1] ?? 0);
       }
     }), { numRuns: 400 });
+  });
+
+  test('every dominance rule: the twin never needs more GPU memory, host RAM or time, at every micro-batch, and is valid whenever the original is', () => {
+    const ruled = DIMENSIONS.filter((d) => d.dominatedBy !== undefined);
+    expect(ruled.map((d) => d.id)).toEqual(['zero', 'optimizer-impl']);
+    let compared = 0;
+    fc.assert(fc.property(configArbitrary, (c) => {
+      const gpu = getGpuPreset(c.gpu);
+      const model = getModelPreset(c.model)?.config;
+      if (gpu === undefined || model === undefined) throw new Error('presets');
+      const ctx: SearchContext = { request: { globalBatch: c.perReplica * c.layout[2], task: 'finetune' } as PlanRequest, gpu, gpus: c.layout[0] * c.layout[1] * c.layout[2], model };
+      for (const b of divisors(c.perReplica)) {
+        const original = options(c, b);
+        for (const dimension of ruled) {
+          const twin = dimension.dominatedBy?.(original, ctx) ?? null;
+          if (twin === null) continue;
+          const x = estimateMemory(original);
+          if (!x.ok) continue;
+          const y = estimateMemory({ ...original, ...twin.patch });
+          expect(y.ok, `${dimension.id}: the twin of a valid configuration is valid`).toBe(true);
+          if (!y.ok) continue;
+          compared += 1;
+          expect(y.result.perGpu.total, `${dimension.id}: GPU memory`).toBeLessThanOrEqual(x.result.perGpu.total);
+          expect(y.result.perCpu.total, `${dimension.id}: host RAM`).toBeLessThanOrEqual(x.result.perCpu.total);
+          expect(y.result.stepTime?.totalSeconds ?? Infinity, `${dimension.id}: step time`).toBeLessThanOrEqual(x.result.stepTime?.totalSeconds ?? 0);
+        }
+      }
+    }), { numRuns: 1000 });
+    expect(compared).toBeGreaterThan(100);
   });
 });
