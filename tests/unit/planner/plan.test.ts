@@ -18,6 +18,7 @@ function request(raw: RawPlanFlags): PlanRequest {
 const CASES: [string, RawPlanFlags][] = [
   ['lesson 8 worked case: gpt2-xl, 1 × rtx-4090, batch 4 × 512', { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune' }],
   ['llama-2-7b, 1 × rtx-4090, batch 8 × 2048, host 256 GB', { model: 'llama-2-7b', gpu: 'rtx-4090', 'global-batch': '8', seq: '2048', 'max-host-gb': '256' }],
+  ['gpt2-xl, 2 × t4, batch 2 × 1024 (four pipeline combinations fit only without accumulation)', { model: 'gpt2-xl', gpu: 't4', gpus: '2', 'global-batch': '2', seq: '1024' }],
   ['gpt2-large, 4 × t4 (no bf16), batch 16 × 1024', { model: 'gpt2-large', gpu: 't4', gpus: '4', 'global-batch': '16', seq: '1024' }],
   ['llama-2-13b, 8 × a100-40gb, batch 32 × 4096', { model: 'llama-2-13b', gpu: 'a100-40gb', gpus: '8', 'global-batch': '32', seq: '4096' }],
   ['demo-mlp, 2 × l4, batch 12', { model: 'demo-mlp', gpu: 'l4', gpus: '2', 'global-batch': '12' }],
