@@ -9,7 +9,7 @@ export {
 } from './request.ts';
 export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 export {
-  searchHardware, microBatchPreference, planKey, REJECTION_ORDER,
+  searchHardware, microBatchPreference, secondsLowerBound, planKey, REJECTION_ORDER,
   type MicroBatchPreference,
   type FittingPlan, type Hardware, type HardwareSearch, type PlanChoice, type RejectionGroup, type RejectionKind,
 } from './search.ts';

@@ -108,8 +108,9 @@ export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
  * the largest means the fewest accumulation steps). With pp > 1 the bubble (p−1)/m favours the
  * smallest b; that is all when nothing else moves, that is with one data-parallel replica and no
  * offload. Otherwise the engine's traffic terms count the parameters of the pipeline stage whose
- * memory is larger, and which stage that is can change with b: any b may win, so every fitting b is
- * estimated. Property and brute-force tests hold this against estimating every micro-batch.
+ * memory is larger, and which stage that is can change with b: any b may win, so the search walks up
+ * from the smallest b until `secondsLowerBound` says no larger one can win. Property and brute-force
+ * tests hold this against estimating every micro-batch.
  */
 export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
   if ((options.pp ?? 1) === 1) return 'largest';
@@ -194,7 +195,8 @@ export function searchHardware(
     if (last > 0) {
       const bottom = at(0);
       if ('errors' in bottom) return reject('invalid', bottom.errors);
-      if (fits(bottom)) fitsUpTo = preference === 'smallest' ? 0 : largestFitting(at, fits, last);
+      // Where any micro-batch may be fastest, the others are visited from the smallest up (below), not bisected.
+      if (fits(bottom)) fitsUpTo = preference === 'largest' ? largestFitting(at, fits, last) : 0;
     }
     if (fitsUpTo < 0 && !singleFits) {
       // Nothing fits: the smallest gap is the smallest micro-batch's or the one without accumulation.
@@ -204,8 +206,18 @@ export function searchHardware(
     }
     let best = singleFits ? last : fitsUpTo;
     if (preference === 'smallest') best = fitsUpTo >= 0 ? 0 : last;
-    if (preference === 'any') {
-      for (let i = fitsUpTo; i >= 0; i--) if (i !== best && secondsAt(at, i) < secondsAt(at, best)) best = i;
+    if (preference === 'any' && fitsUpTo === 0) {
+      // From the smallest micro-batch up: the bubble, and with it the lower bound, only grows, and once one
+      // does not fit none larger with accumulation does; stop at the first whose bound cannot beat the best.
+      const better = (i: number) => secondsAt(at, i) < secondsAt(at, best) || (secondsAt(at, i) === secondsAt(at, best) && i > best);
+      if (better(0)) best = 0;
+      for (let i = 1; i < last; i++) {
+        const seen = [...cache.values()].flatMap((e) => ('errors' in e ? [] : [e.result]));
+        if (secondsLowerBound(seen, options, values[i]?.patch.gradAccum ?? 1) > secondsAt(at, best) * (1 + 1e-12)) break;
+        const e = at(i);
+        if ('errors' in e || !fits(e)) break;
+        if (better(i)) best = i;
+      }
     }
     push(picked, options, values, best, at(best));
   };
@@ -295,6 +307,31 @@ function largestFitting(at: (index: number) => Evaluation | { errors: string }, 
     else high = mid;
   }
   return low;
+}
+
+/**
+ * A lower bound on a combination's step time at `gradAccum` micro-batches, from estimates of it at other
+ * micro-batches (src/memory/time.ts): compute and recompute do not depend on the micro-batch (the tokens
+ * per step are fixed), the pipeline bubble is (p−1)/m of them, and the other lines (offload,
+ * data-parallel, optimizer) are never negative. Without weight offload those depend only on which
+ * pipeline stage, first or last, the engine reports, so once both have been seen the smaller bounds them.
+ */
+export function secondsLowerBound(seen: readonly EstimateResult[], options: EstimateOptions, gradAccum: number): number {
+  const first = seen[0]?.stepTime;
+  if (first === undefined || first === null) return 0;
+  const line = (t: StepTimeEstimate, id: string) => t.lines.find((l) => l.id === id)?.seconds ?? 0;
+  const work = line(first, 'compute') + line(first, 'recompute');
+  const pp = options.pp ?? 1;
+  const bubbleAndWork = work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
+  if (options.offload === 'optimizer+params') return bubbleAndWork;
+  const rest = new Map<string, number>();
+  for (const r of seen) {
+    if (r.stepTime === null) continue;
+    rest.set(r.stage, r.stepTime.totalSeconds - line(r.stepTime, 'compute') - line(r.stepTime, 'recompute') - line(r.stepTime, 'bubble'));
+  }
+  const stages = pp > 1 ? ['first', 'last'] : ['only'];
+  const known = stages.map((stage) => rest.get(stage));
+  return bubbleAndWork + (known.every((x) => x !== undefined) ? Math.max(0, Math.min(...(known as number[]))) : 0);
 }
 
 function secondsAt(at: (index: number) => Evaluation | { errors: string }, index: number): number {

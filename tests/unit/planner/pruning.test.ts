@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, getGpuPreset, getModelPreset, GPU_PRESETS, type EstimateOptions } from '../../../src/memory/index.ts';
-import { DIMENSIONS, divisors, microBatchPreference, type PlanRequest, type SearchContext } from '../../../src/planner/index.ts';
+import { DIMENSIONS, divisors, microBatchPreference, secondsLowerBound, type PlanRequest, type SearchContext } from '../../../src/planner/index.ts';
 
 /**
  * The two pruning rules of the search, each checked against estimating every micro-batch:
@@ -103,5 +103,23 @@ describe('the search’s pruning rules, against every micro-batch', () => {
       }
     }), { numRuns: 1000 });
     expect(compared).toBeGreaterThan(100);
+  });
+
+  test('secondsLowerBound never exceeds the step time of any micro-batch, whichever others were estimated', () => {
+    let bounded = 0;
+    fc.assert(fc.property(configArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (c, picks) => {
+      const batches = divisors(c.perReplica);
+      const results = batches.map((b) => estimateMemory(options(c, b)));
+      const ok = results.flatMap((r) => (r.ok ? [r.result] : []));
+      if (ok.length !== results.length) return;
+      const seen = picks.map((p) => ok[p % ok.length]).filter((r) => r !== undefined);
+      batches.forEach((b, i) => {
+        const bound = secondsLowerBound(seen, options(c, b), c.perReplica / b);
+        expect(bound).toBeGreaterThanOrEqual(0);
+        expect(bound).toBeLessThanOrEqual((ok[i]?.stepTime?.totalSeconds ?? 0) * (1 + 1e-12));
+        if (bound > 0) bounded += 1;
+      });
+    }), { numRuns: 400 });
+    expect(bounded).toBeGreaterThan(100);
   });
 });
