@@ -18,7 +18,7 @@ const configArbitrary = fc.record({
   recompute: fc.constantFrom('none', 'selective', 'full' as const),
   attention: fc.constantFrom('sdpa', 'eager' as const),
   layout: fc.constantFrom<[number, number, number]>([1, 1, 1], [1, 1, 4], [2, 1, 2], [1, 2, 2], [1, 4, 1], [2, 2, 1], [1, 2, 1], [1, 8, 1], [2, 4, 1]),
-  zeroOffload: fc.constantFrom([0, 'none'], [0, 'none'], [1, 'none'], [2, 'optimizer'], [3, 'none'], [3, 'optimizer'], [3, 'optimizer+params'] as const),
+  zeroOffload: fc.constantFrom([0, 'none'], [0, 'none'], [1, 'none'], [1, 'optimizer'], [2, 'optimizer'], [3, 'none'], [3, 'optimizer'], [3, 'optimizer+params'] as const),
   perReplica: fc.constantFrom(1, 2, 4, 6, 8, 12, 16, 32),
   seq: fc.constantFrom(128, 512, 2048),
 });
