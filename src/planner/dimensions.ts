@@ -4,6 +4,7 @@
  */
 import type { EstimateOptions, GpuSpec, ModelConfig, Precision } from '../memory/index.ts';
 import type { LessonId } from './lessons.ts';
+import { dominanceMessages } from './messages.ts';
 import type { PlanRequest } from './request.ts';
 
 /** One value of a dimension. */
@@ -34,8 +35,9 @@ export interface Dimension {
   /** Heading in the plan's list of choices. */
   readonly title: string;
   /**
-   * `each`: every value is tried. `monotone`: values come in an order in which memory never falls,
-   * so the search looks for the last value that fits by bisection (one such dimension, the last).
+   * `each`: every value is tried. `monotone`: the micro-batch, in an order in which memory never falls
+   * except at the last value (no accumulation), which the search checks on its own; it bisects the rest
+   * (one such dimension, the last).
    */
   readonly search: 'each' | 'monotone';
   /** The values to try; `options` holds the choices of the dimensions before this one. */
@@ -47,6 +49,20 @@ export interface Dimension {
   readonly checkEarly?: boolean;
   /** Why a complete combination may not use its value of this dimension, or null. Checked before the engine runs. */
   readonly rule?: (options: EstimateOptions, ctx: SearchContext) => string | null;
+  /**
+   * Another value of this dimension that, everything else the same, never needs more memory nor more
+   * time at any micro-batch (a property test holds the engine to each such claim), or null. A
+   * combination with such a twin is counted, not estimated: its twin is searched and is never worse.
+   */
+  readonly dominatedBy?: (options: EstimateOptions, ctx: SearchContext) => Dominance | null;
+}
+
+/** A twin that is never worse, and why, in words. */
+export interface Dominance {
+  /** The options that turn the combination into its twin. */
+  readonly patch: EstimateOptions;
+  /** Why the combination is not estimated. */
+  readonly reason: string;
 }
 
 /** Divisors of n, ascending. */
@@ -72,7 +88,12 @@ const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
  */
 export const MAX_TENSOR_PARALLEL = 8;
 
-/** Every dimension, in search order; the monotone micro-batch comes last because it needs the data-parallel degree. */
+/**
+ * Every dimension, in search order; the monotone micro-batch comes last because it needs the data-parallel degree.
+ * Not searched, left at the engine's defaults: `grads` (`keep` holds the gradients between steps, which never
+ * needs less memory and the engine's time does not depend on it) and `kernels` (`fused` means Megatron-style
+ * kernels, another training code base rather than a setting of the reader's PyTorch / Transformers code).
+ */
 export const DIMENSIONS: readonly Dimension[] = [
   {
     id: 'layout',
@@ -116,6 +137,15 @@ export const DIMENSIONS: readonly Dimension[] = [
     rule: (o) =>
       (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
         ? 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)'
+        : null,
+    // ZeRO-2 moves the same gradient volume as DDP, a reduce-scatter plus an all-gather in place of an
+    // all-reduce (Rajbhandari et al. 2020, arXiv 1910.02054 §7.2.1), and holds a shard of the gradients
+    // and optimizer states: the engine never gives ZeRO-0 or ZeRO-1 less memory or less time.
+    // Not with adapters: with tensor or pipeline parallelism the engine rejects ZeRO-1, 2 and 3 on LoRA
+    // (it reports sizes past 9 PB), so ZeRO-0 may have no valid twin there and is estimated.
+    dominatedBy: (o) =>
+      ((o.zero ?? 0) === 0 || o.zero === 1) && (o.finetune ?? 'full') === 'full'
+        ? { patch: { zero: 2 }, reason: dominanceMessages.zero2 }
         : null,
   },
   {
@@ -161,6 +191,8 @@ export const DIMENSIONS: readonly Dimension[] = [
       choice('SDPA (FlashAttention)', { attention: 'sdpa' }, ['02-mixed-precision']),
     ],
     rule: (o, ctx) => (o.attention === 'eager' && ctx.model.arch === 'mlp' ? 'an mlp has no attention' : null),
+    // No dominance rule: SDPA keeps no s×s scores but saves its output and softmax statistics, so at short
+    // sequences the engine gives it a little more memory than eager (and pipeline stages can then switch).
   },
   {
     id: 'recompute',
@@ -191,10 +223,49 @@ export const DIMENSIONS: readonly Dimension[] = [
     ],
   },
   {
+    id: 'optimizer-impl',
+    title: 'Optimizer implementation',
+    search: 'each',
+    // torch.optim's AdamW has three implementations (PyTorch docs, torch.optim "Algorithms"); bitsandbytes'
+    // 8-bit AdamW is its own kernel, so it takes only the engine's default.
+    choices: (_ctx, o) =>
+      o.optimizer !== 'adamw'
+        ? [choice('bitsandbytes kernel', {})]
+        : [
+            choice('fused', { optimizerImpl: 'fused' }, ['01-diagnostics', '08-putting-it-together']),
+            choice('foreach (PyTorch default)', { optimizerImpl: 'foreach' }, ['01-diagnostics']),
+            choice('for-loop', { optimizerImpl: 'for-loop' }, ['01-diagnostics']),
+          ],
+    // Fused AdamW allocates no temporaries and makes the fewest passes over the states (src/memory/optimizer.ts, time.ts).
+    dominatedBy: (o) =>
+      o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop'
+        ? { patch: { optimizerImpl: 'fused' }, reason: dominanceMessages.fused }
+        : null,
+  },
+  {
+    id: 'finetune',
+    title: 'What is trained',
+    search: 'each',
+    // Only fine-tuning may train adapters instead of the weights: LoRA and QLoRA change what is trained.
+    // Rank and targets stay at the engine's defaults, r = 16 on every Linear layer (PEFT's
+    // `target_modules="all-linear"`), as common recipes set them; they are not searched.
+    choices: (ctx) =>
+      ctx.request.task !== 'finetune'
+        ? [choice('every weight', {})]
+        : [
+            choice('every weight', {}),
+            choice('LoRA r=16, all-linear (trains adapters only)', { finetune: 'lora' }, ['07-distillation-and-compression']),
+            choice('QLoRA r=16, all-linear, NF4 base (trains adapters only)', { finetune: 'qlora' }, [
+              '07-distillation-and-compression',
+            ]),
+          ],
+  },
+  {
     id: 'micro-batch',
     title: 'Micro-batch × accumulation',
     search: 'monotone',
-    // Per-GPU memory never falls as the micro-batch grows (a property test holds the engine to it).
+    // Per-GPU memory never falls as the micro-batch grows while there is accumulation; without it (the
+    // last value) no earlier micro-batch's gradients are alive, so it can need less (property tests hold both).
     choices: (ctx, o) => {
       const perReplica = ctx.request.globalBatch / dataParallel(o);
       if (!Number.isInteger(perReplica)) return [];

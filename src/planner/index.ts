@@ -29,6 +29,7 @@ export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension,
 export {
   searchHardware,
   microBatchPreference,
+  secondsLowerBound,
   planKey,
   REJECTION_ORDER,
   type MicroBatchPreference,

@@ -2,6 +2,7 @@
 
 /** Slug of a lesson page under /lessons/. */
 export type LessonId =
+  | '01-diagnostics'
   | '02-mixed-precision'
   | '03-gradient-accumulation'
   | '04-gradient-checkpointing'
@@ -12,6 +13,7 @@ export type LessonId =
 
 /** Lesson titles, in reading order (the sidebar's titles). */
 export const LESSON_TITLES: Readonly<Record<LessonId, string>> = {
+  '01-diagnostics': 'Diagnostics',
   '02-mixed-precision': 'Mixed precision',
   '03-gradient-accumulation': 'Gradient accumulation',
   '04-gradient-checkpointing': 'Gradient checkpointing',

@@ -6,3 +6,9 @@ export const rejectionMessages = {
   activations: 'the model states fit, but the activations of one sequence per micro-batch push it over',
   hostMemory: 'fits the GPU, but the offloaded states need more host RAM than --max-host-gb allows',
 } as const;
+
+/** Why a combination was counted without an estimate: a searched twin is never worse. */
+export const dominanceMessages = {
+  fused: 'never less memory nor less time than the same plan with fused AdamW (not estimated)',
+  zero2: 'never less memory nor less time than the same plan with ZeRO-2 (not estimated)',
+} as const;

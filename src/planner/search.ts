@@ -1,7 +1,9 @@
 /**
  * The search: every combination of the dimensions' values on one set of GPUs, each checked by the
- * engine. The only pruning is the micro-batch bisection (memory never falls as it grows) and, where
- * the step time cannot depend on it, taking the largest micro-batch that fits.
+ * engine. Combinations with a twin that is never worse (Dimension.dominatedBy) are counted, not
+ * estimated. The only other pruning is the micro-batch bisection (among micro-batches with accumulation memory
+ * never falls as it grows; the one without is checked on its own) and, where the step time cannot
+ * depend on it, taking the largest micro-batch that fits.
  */
 import {
   estimateMemory,
@@ -112,8 +114,9 @@ export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
  * the largest means the fewest accumulation steps). With pp > 1 the bubble (p−1)/m favours the
  * smallest b; that is all when nothing else moves, that is with one data-parallel replica and no
  * offload. Otherwise the engine's traffic terms count the parameters of the pipeline stage whose
- * memory is larger, and which stage that is can change with b: any b may win, so every fitting b is
- * estimated. Property and brute-force tests hold this against estimating every micro-batch.
+ * memory is larger, and which stage that is can change with b: any b may win, so the search walks up
+ * from the smallest b until `secondsLowerBound` says no larger one can win. Property and brute-force
+ * tests hold this against estimating every micro-batch.
  */
 export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
   if ((options.pp ?? 1) === 1) return 'largest';
@@ -170,11 +173,18 @@ export function searchHardware(
     };
   };
 
+  /** Whether a complete combination passes every rule, so that the search estimates it (or a twin that is never worse). */
+  const isSearched = (options: EstimateOptions) => each.every((d) => (d.rule?.(options, ctx) ?? null) === null);
+
   const finish = (picked: readonly Choice[], options: EstimateOptions) => {
     combinations += 1;
     for (const dimension of each) {
       const reason = dimension.rule?.(options, ctx) ?? null;
       if (reason !== null) return reject('ruled-out', reason);
+    }
+    for (const dimension of each) {
+      const twin = dimension.dominatedBy?.(options, ctx) ?? null;
+      if (twin !== null && isSearched({ ...options, ...twin.patch })) return reject('ruled-out', twin.reason);
     }
     const values = monotone?.choices(ctx, options) ?? [{ value: '', patch: {}, lessons: [] }];
     const cache = new Map<number, Evaluation | { errors: string }>();
@@ -192,39 +202,50 @@ export function searchHardware(
     // which stage that is can change with the micro-batch: under a host limit the fit is then not
     // monotone, so every micro-batch is estimated.
     if (request.maxHostBytes !== null && (options.pp ?? 1) > 1) return finishExhaustively(picked, options, values, at, fits);
+    // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
+    // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
+    // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
+    // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection.
+    const single = at(last);
+    if ('errors' in single) return reject('invalid', single.errors);
+    const singleFits = fits(single);
     const preference = microBatchPreference(options);
-    const smallest = () => {
+    if (preference === 'largest' && singleFits) return push(picked, options, values, last, single);
+    let fitsUpTo = -1; // the largest index with accumulation that fits, -1 if none
+    if (last > 0) {
       const bottom = at(0);
       if ('errors' in bottom) return reject('invalid', bottom.errors);
-      // Memory never falls as the micro-batch grows: if the smallest does not fit, none does.
-      if (!fits(bottom)) return rejectMemory(bottom, { ...options, ...values[0]?.patch });
-      return true;
-    };
-    if (preference === 'smallest') {
-      if (smallest() === true) push(picked, options, values, 0, at(0));
-      return;
+      // Where any micro-batch may be fastest, the others are visited from the smallest up (below), not bisected.
+      if (fits(bottom)) fitsUpTo = preference === 'largest' ? largestFitting(at, fits, last) : 0;
     }
-    // Bisection for the largest micro-batch that fits: `low` fits, `high` does not (or is past the end).
-    const top = at(last);
-    if ('errors' in top) return reject('invalid', top.errors);
-    let best = last;
-    if (!fits(top)) {
-      if (smallest() !== true) return;
-      let low = 0;
-      let high = last;
-      while (high - low > 1) {
-        const mid = (low + high) >> 1;
-        const e = at(mid);
-        if (!('errors' in e) && fits(e)) low = mid;
-        else high = mid;
+    if (fitsUpTo < 0 && !singleFits) {
+      // Nothing fits: the smallest gap is the smallest micro-batch's or the one without accumulation.
+      const bottom = at(0);
+      const closest =
+        !('errors' in bottom) && gapOf(bottom) < gapOf(single) ? { e: bottom, index: 0 } : { e: single, index: last };
+      return rejectMemory(closest.e, { ...options, ...values[closest.index]?.patch });
+    }
+    let best = singleFits ? last : fitsUpTo;
+    if (preference === 'smallest') best = fitsUpTo >= 0 ? 0 : last;
+    if (preference === 'any' && fitsUpTo === 0) {
+      // From the smallest micro-batch up: the bubble, and with it the lower bound, only grows, and once one
+      // does not fit none larger with accumulation does; stop at the first whose bound cannot beat the best.
+      const better = (i: number) =>
+        secondsAt(at, i) < secondsAt(at, best) || (secondsAt(at, i) === secondsAt(at, best) && i > best);
+      if (better(0)) best = 0;
+      for (let i = 1; i < last; i++) {
+        const seen = [...cache.values()].flatMap((e) => ('errors' in e ? [] : [e.result]));
+        if (secondsLowerBound(seen, options, values[i]?.patch.gradAccum ?? 1) > secondsAt(at, best) * (1 + 1e-12)) break;
+        const e = at(i);
+        if ('errors' in e || !fits(e)) break;
+        if (better(i)) best = i;
       }
-      best = low;
-    }
-    if (preference === 'any') {
-      for (let i = best - 1; i >= 0; i--) if (secondsAt(at, i) < secondsAt(at, best)) best = i;
     }
     push(picked, options, values, best, at(best));
   };
+
+  /** Bytes short of fitting: GPU memory first, then host RAM. */
+  const gapOf = (e: Evaluation) => (e.fitsGpu ? e.hostBytes - (request.maxHostBytes ?? 0) : (e.result.shortfall ?? 0));
 
   const push = (
     picked: readonly Choice[],
@@ -261,7 +282,7 @@ export function searchHardware(
       if (fits(e)) {
         if (best === null || secondsAt(at, i) < secondsAt(at, best)) best = i;
       } else {
-        const gap = e.fitsGpu ? e.hostBytes - (request.maxHostBytes ?? 0) : (e.result.shortfall ?? 0);
+        const gap = gapOf(e);
         if (closest === null || gap <= closest.gap) closest = { e, index: i, gap };
       }
     }
@@ -338,6 +359,51 @@ export function planKey(flags: Readonly<Record<string, string>>): string {
     .filter(([name]) => !SHARED_FLAGS.has(name))
     .map(([name, value]) => `${name}=${value}`)
     .join('&');
+}
+
+/** The largest index below `end` that fits, given that index 0 fits and that the fit never returns once lost. */
+function largestFitting(
+  at: (index: number) => Evaluation | { errors: string },
+  fits: (e: Evaluation) => boolean,
+  end: number,
+): number {
+  let low = 0;
+  let high = end;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    const e = at(mid);
+    if (!('errors' in e) && fits(e)) low = mid;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * A lower bound on a combination's step time at `gradAccum` micro-batches, from estimates of it at other
+ * micro-batches (src/memory/time.ts): compute and recompute do not depend on the micro-batch (the tokens
+ * per step are fixed), the pipeline bubble is (p−1)/m of them, and the other lines (offload,
+ * data-parallel, optimizer) are never negative. Without weight offload those depend only on which
+ * pipeline stage, first or last, the engine reports, so once both have been seen the smaller bounds them.
+ */
+export function secondsLowerBound(seen: readonly EstimateResult[], options: EstimateOptions, gradAccum: number): number {
+  const first = seen[0]?.stepTime;
+  if (first === undefined || first === null) return 0;
+  const line = (t: StepTimeEstimate, id: string) => t.lines.find((l) => l.id === id)?.seconds ?? 0;
+  const work = line(first, 'compute') + line(first, 'recompute');
+  const pp = options.pp ?? 1;
+  const bubbleAndWork = work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
+  if (options.offload === 'optimizer+params') return bubbleAndWork;
+  const rest = new Map<string, number>();
+  for (const r of seen) {
+    if (r.stepTime === null) continue;
+    rest.set(
+      r.stage,
+      r.stepTime.totalSeconds - line(r.stepTime, 'compute') - line(r.stepTime, 'recompute') - line(r.stepTime, 'bubble'),
+    );
+  }
+  const stages = pp > 1 ? ['first', 'last'] : ['only'];
+  const known = stages.map((stage) => rest.get(stage));
+  return bubbleAndWork + (known.every((x) => x !== undefined) ? Math.max(0, Math.min(...(known as number[]))) : 0);
 }
 
 function secondsAt(at: (index: number) => Evaluation | { errors: string }, index: number): number {

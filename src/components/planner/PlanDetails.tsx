@@ -50,7 +50,11 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
               </>
             ))}
       </p>
-      {finetune && <p class="calc-note">{strings.finetuneNote}</p>}
+      {(plan.options.finetune ?? 'full') !== 'full' ? (
+        <p class="calc-note">{strings.adapterNote}</p>
+      ) : (
+        finetune && <p class="calc-note">{strings.finetuneNote}</p>
+      )}
       {plan.warnings.length > 0 && (
         <ul class="calc-warnings">
           {plan.warnings.map((w) => (

@@ -17,7 +17,7 @@ export const strings = {
   },
   optional: 'optional',
   modelDefault: 'model’s context',
-  tasks: { pretrain: 'pre-training', finetune: 'fine-tuning (full)' },
+  tasks: { pretrain: 'pre-training', finetune: 'fine-tuning (full, LoRA or QLoRA)' },
   rankings: { time: 'step time', 'step-cost': 'cost per step', 'epoch-cost': 'cost per epoch' },
   tiers: { 'on-demand': 'on-demand', reserved: 'reserved', spot: 'spot' },
   prices: {
@@ -69,5 +69,7 @@ export const strings = {
   lessonsHeading: 'Lessons it uses',
   noLessons: 'none: the plain configuration fits',
   estimateCommand: 'Reproduce it in a terminal:',
-  finetuneNote: 'Fine-tuning here trains every weight (full fine-tuning): LoRA and QLoRA are not in the engine yet.',
+  finetuneNote: 'This plan trains every weight (full fine-tuning).',
+  adapterNote:
+    'This plan changes what is trained: the base weights stay frozen (in 4-bit NF4 with QLoRA) and only the rank-16 LoRA adapters on every Linear layer learn, which can reach a different quality than full fine-tuning.',
 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, formatEstimateFlags } from '../../../src/memory/index.ts';
+import { estimateMemory, formatEstimateFlags, type EstimateOptions } from '../../../src/memory/index.ts';
 import {
   EXAMPLE_PRICES,
   parsePlanFlags,
@@ -9,6 +9,11 @@ import {
   type RawPlanFlags,
 } from '../../../src/planner/index.ts';
 import { bestPerCombination, bruteForce } from './brute-force.ts';
+
+function withoutMicroBatch(options: EstimateOptions): EstimateOptions {
+  const { microBatch: _b, gradAccum: _m, ...rest } = options;
+  return rest;
+}
 
 function request(raw: RawPlanFlags): PlanRequest {
   const parsed = parsePlanFlags({ 'no-rent': true, ...raw }, EXAMPLE_PRICES);
@@ -25,6 +30,10 @@ const CASES: [string, RawPlanFlags][] = [
   [
     'llama-2-7b, 1 × rtx-4090, batch 8 × 2048, host 256 GB',
     { model: 'llama-2-7b', gpu: 'rtx-4090', 'global-batch': '8', seq: '2048', 'max-host-gb': '256' },
+  ],
+  [
+    'gpt2-xl, 2 × t4, batch 2 × 1024 (four pipeline combinations fit only without accumulation)',
+    { model: 'gpt2-xl', gpu: 't4', gpus: '2', 'global-batch': '2', seq: '1024' },
   ],
   [
     'gpt2-large, 4 × t4 (no bf16), batch 16 × 1024',
@@ -48,16 +57,42 @@ describe('planTraining(request) against a brute force over every configuration',
     const brute = bruteForce(req);
     const best = bestPerCombination(brute);
 
-    // Every combination that fits is a plan, with the configuration the brute force finds fastest.
-    expect(result.plans.length).toBe(best.size);
+    // Every plan is a combination that fits, with the configuration the brute force finds fastest.
+    expect(result.plans.length).toBeLessThanOrEqual(best.size);
     for (const plan of result.plans) {
-      const { microBatch: _b, gradAccum: _m, ...combinationOptions } = plan.options;
-      const combination = planKey(formatEstimateFlags(combinationOptions));
+      const combination = planKey(formatEstimateFlags(withoutMicroBatch(plan.options)));
       const reference = best.get(combination);
       expect(reference, combination).toBeDefined();
       expect(plan.options.microBatch).toBe(reference?.options.microBatch);
       expect(plan.perGpu.total).toBe(reference?.result.perGpu.total);
       expect(plan.stepTimeSeconds).toBe(reference?.result.stepTime?.totalSeconds);
+    }
+
+    // Every other combination that fits differs from a plan only in a dominated choice (ZeRO-0/1 for ZeRO-2,
+    // foreach or for-loop for fused AdamW), and that plan is no slower and needs no more memory.
+    // (The twins are derived here from the rules' meaning, not from the dimensions' code.)
+    const byKey = new Map(result.plans.map((plan) => [planKey(formatEstimateFlags(withoutMicroBatch(plan.options))), plan]));
+    for (const [combination, config] of best) {
+      if (byKey.has(combination)) continue;
+      const options = withoutMicroBatch(config.options);
+      const zeros: EstimateOptions[] = [{}, ...((options.zero ?? 0) <= 1 ? [{ zero: 2 as const }] : [])];
+      const impls: EstimateOptions[] = [
+        {},
+        ...(options.optimizerImpl === undefined ? [] : [{ optimizerImpl: 'fused' as const }]),
+      ];
+      const twins = zeros.flatMap((zero) =>
+        impls.map((impl) => byKey.get(planKey(formatEstimateFlags({ ...options, ...zero, ...impl })))),
+      );
+      const twin = twins.find((plan) => plan !== undefined);
+      expect(twin, `${combination} is a plan or has a dominating plan`).toBeDefined();
+      expect(twin?.stepTimeSeconds).toBeLessThanOrEqual(config.result.stepTime?.totalSeconds ?? 0);
+      // At the same micro-batch the twin needs no more memory (the plan itself may use a larger one).
+      const sameBatch = estimateMemory({
+        ...twin?.options,
+        microBatch: config.options.microBatch ?? 1,
+        gradAccum: config.options.gradAccum ?? 1,
+      });
+      expect(sameBatch.ok && sameBatch.result.perGpu.total).toBeLessThanOrEqual(config.result.perGpu.total);
     }
 
     // The top plan fits by the engine's own verdict, and no fitting configuration is faster.

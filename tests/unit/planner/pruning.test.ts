@@ -1,11 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, GPU_PRESETS, type EstimateOptions } from '../../../src/memory/index.ts';
-import { divisors, microBatchPreference } from '../../../src/planner/index.ts';
+import { estimateMemory, getGpuPreset, getModelPreset, GPU_PRESETS, type EstimateOptions } from '../../../src/memory/index.ts';
+import {
+  DIMENSIONS,
+  divisors,
+  microBatchPreference,
+  secondsLowerBound,
+  type PlanRequest,
+  type SearchContext,
+} from '../../../src/planner/index.ts';
 
 /**
  * The two pruning rules of the search, each checked against estimating every micro-batch:
- * memory (and so the fit) never falls as the micro-batch grows at a fixed per-replica batch, and
+ * with accumulation, memory (and so the fit) never falls as the micro-batch grows at a fixed per-replica batch, and
  * with one pipeline stage the step time never rises with it.
  */
 const configArbitrary = fc.record({
@@ -13,6 +20,8 @@ const configArbitrary = fc.record({
   gpu: fc.constantFrom(...GPU_PRESETS.map((g) => g.id)),
   precision: fc.constantFrom('fp32', 'amp-bf16', 'mixed-bf16', 'bf16', 'amp-fp16' as const),
   optimizer: fc.constantFrom('adamw', 'adamw-8bit' as const),
+  optimizerImpl: fc.constantFrom('foreach', 'fused', 'for-loop' as const),
+  finetune: fc.constantFrom('full', 'full', 'lora', 'qlora' as const),
   recompute: fc.constantFrom('none', 'selective', 'full' as const),
   attention: fc.constantFrom('sdpa', 'eager' as const),
   layout: fc.constantFrom<[number, number, number]>(
@@ -26,10 +35,16 @@ const configArbitrary = fc.record({
     [1, 8, 1],
     [2, 4, 1],
   ),
-  zeroOffload: fc.constantFrom([0, 'none'], [0, 'none'], [1, 'none'], [2, 'optimizer'], [3, 'none'], [3, 'optimizer'], [
-    3,
-    'optimizer+params',
-  ] as const),
+  zeroOffload: fc.constantFrom(
+    [0, 'none'],
+    [0, 'none'],
+    [1, 'none'],
+    [1, 'optimizer'],
+    [2, 'optimizer'],
+    [3, 'none'],
+    [3, 'optimizer'],
+    [3, 'optimizer+params'] as const,
+  ),
   perReplica: fc.constantFrom(1, 2, 4, 6, 8, 12, 16, 32),
   seq: fc.constantFrom(128, 512, 2048),
 });
@@ -44,6 +59,8 @@ function options(c: Config, microBatch: number): EstimateOptions {
     gpu: c.gpu,
     precision: c.precision,
     optimizer: c.optimizer,
+    optimizerImpl: c.optimizerImpl,
+    finetune: c.finetune,
     recompute: c.recompute,
     ...(mlp ? {} : { attention: c.attention }),
     tp: mlp ? 1 : tp,
@@ -59,10 +76,12 @@ function options(c: Config, microBatch: number): EstimateOptions {
 }
 
 describe('the search’s pruning rules, against every micro-batch', () => {
-  test('per-GPU memory and the fit never fall as the micro-batch grows, nor host RAM with one pipeline stage (bisection is exact)', () => {
+  test('with accumulation (gradAccum > 1), per-GPU memory and the fit never fall as the micro-batch grows, nor host RAM with one pipeline stage (bisection is exact)', () => {
     fc.assert(
       fc.property(configArbitrary, (c) => {
-        const results = divisors(c.perReplica).map((b) => estimateMemory(options(c, b)));
+        // The last divisor is the micro-batch without accumulation, which the search checks on its own.
+        const accumulating = divisors(c.perReplica).slice(0, -1);
+        const results = accumulating.map((b) => estimateMemory(options(c, b)));
         if (results.some((r) => !r.ok)) return;
         const ok = results.flatMap((r) => (r.ok ? [r.result] : []));
         for (let i = 1; i < ok.length; i++) {
@@ -75,6 +94,34 @@ describe('the search’s pruning rules, against every micro-batch', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test('without accumulation a micro-batch can need less than a smaller one with it (why the search checks it on its own)', () => {
+    // The engine's timeline: with gradAccum > 1 a later micro-batch's forward and backward run with the
+    // earlier micro-batches' gradients alive (training-lines.ts, gradientLifetime). Found by the property above.
+    const base = {
+      ...options(
+        {
+          model: 'mixtral-8x7b',
+          gpu: 't4',
+          precision: 'fp32',
+          optimizer: 'adamw',
+          optimizerImpl: 'foreach',
+          finetune: 'full',
+          recompute: 'none',
+          attention: 'sdpa',
+          layout: [1, 4, 1],
+          zeroOffload: [0, 'none'],
+          perReplica: 32,
+          seq: 512,
+        },
+        16,
+      ),
+    };
+    const halves = estimateMemory(base);
+    const whole = estimateMemory({ ...base, microBatch: 32, gradAccum: 1 });
+    if (!halves.ok || !whole.ok) throw new Error('both configurations are valid');
+    expect(whole.result.perGpu.total).toBeLessThan(halves.result.perGpu.total);
   });
 
   test("microBatchPreference(options): 'largest' where the step time never rises with the micro-batch, 'smallest' where it never falls", () => {
@@ -91,5 +138,65 @@ describe('the search’s pruning rules, against every micro-batch', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  test('every dominance rule: the twin never needs more GPU memory, host RAM or time, at every micro-batch, and is valid whenever the original is', () => {
+    const ruled = DIMENSIONS.filter((d) => d.dominatedBy !== undefined);
+    expect(ruled.map((d) => d.id)).toEqual(['zero', 'optimizer-impl']);
+    let compared = 0;
+    fc.assert(
+      fc.property(configArbitrary, (c) => {
+        const gpu = getGpuPreset(c.gpu);
+        const model = getModelPreset(c.model)?.config;
+        if (gpu === undefined || model === undefined) throw new Error('presets');
+        const ctx: SearchContext = {
+          request: { globalBatch: c.perReplica * c.layout[2], task: 'finetune' } as PlanRequest,
+          gpu,
+          gpus: c.layout[0] * c.layout[1] * c.layout[2],
+          model,
+        };
+        for (const b of divisors(c.perReplica)) {
+          const original = options(c, b);
+          for (const dimension of ruled) {
+            const twin = dimension.dominatedBy?.(original, ctx) ?? null;
+            if (twin === null) continue;
+            const x = estimateMemory(original);
+            if (!x.ok) continue;
+            const y = estimateMemory({ ...original, ...twin.patch });
+            expect(y.ok, `${dimension.id}: the twin of a valid configuration is valid`).toBe(true);
+            if (!y.ok) continue;
+            compared += 1;
+            expect(y.result.perGpu.total, `${dimension.id}: GPU memory`).toBeLessThanOrEqual(x.result.perGpu.total);
+            expect(y.result.perCpu.total, `${dimension.id}: host RAM`).toBeLessThanOrEqual(x.result.perCpu.total);
+            expect(y.result.stepTime?.totalSeconds ?? Infinity, `${dimension.id}: step time`).toBeLessThanOrEqual(
+              x.result.stepTime?.totalSeconds ?? 0,
+            );
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  test('secondsLowerBound never exceeds the step time of any micro-batch, whichever others were estimated', () => {
+    let bounded = 0;
+    fc.assert(
+      fc.property(configArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (c, picks) => {
+        const batches = divisors(c.perReplica);
+        const results = batches.map((b) => estimateMemory(options(c, b)));
+        const ok = results.flatMap((r) => (r.ok ? [r.result] : []));
+        if (ok.length !== results.length) return;
+        const seen = picks.map((p) => ok[p % ok.length]).filter((r) => r !== undefined);
+        batches.forEach((b, i) => {
+          const bound = secondsLowerBound(seen, options(c, b), c.perReplica / b);
+          expect(bound).toBeGreaterThanOrEqual(0);
+          expect(bound).toBeLessThanOrEqual((ok[i]?.stepTime?.totalSeconds ?? 0) * (1 + 1e-12));
+          if (bound > 0) bounded += 1;
+        });
+      }),
+      { numRuns: 400 },
+    );
+    expect(bounded).toBeGreaterThan(100);
   });
 });
