@@ -6,6 +6,7 @@ import { countParams } from './params.ts';
 import type { FieldError, EstimateOptions, Mode } from './options.ts';
 import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
 import { zeroShards, type PipelineStage } from './parallel.ts';
+import { LORA_GRADIENT_BYTES } from './lora.ts';
 import { PRECISION_BYTES } from './precision.ts';
 import { inferenceTime, trainingStepTime, type StepTimeEstimate } from './time.ts';
 import { trainingLines } from './training-lines.ts';
@@ -254,8 +255,10 @@ function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, bu
     zero: r.zero,
     recompute: r.recompute,
     stageParams: built.paramsPerGpu,
-    gradientBytes: precision.gradients,
-    weightBytes: precision.weights,
+    gradientParams: built.trainableParamsPerGpu,
+    gradientBytes: r.lora !== null ? LORA_GRADIENT_BYTES : precision.gradients,
+    // A LoRA base is stored in 16 bits, a QLoRA base in about half a byte (4-bit weights plus their scales).
+    weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : 2,
     offload: r.offload,
     optimizer: r.optimizer,
     optimizerImpl: r.optimizerImpl,

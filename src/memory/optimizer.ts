@@ -10,6 +10,11 @@ export const OPTIMIZERS: readonly OptimizerKind[] = ['sgd', 'sgd-momentum', 'ada
 /** Number of moment tensors each optimizer keeps per parameter. */
 const MOMENTS: Readonly<Record<OptimizerKind, number>> = { sgd: 0, 'sgd-momentum': 1, adamw: 2, 'adamw-8bit': 2 };
 
+/** How many moment tensors `optimizer` keeps per parameter (SGD none, momentum one, Adam two). */
+export function momentCount(optimizer: OptimizerKind): number {
+  return MOMENTS[optimizer];
+}
+
 /** Bytes per parameter the optimizer's states take, split into master weights and moments. */
 export interface OptimizerBytes {
   /** fp32 master weights kept by the optimizer (mixed precision only), bytes per parameter. */

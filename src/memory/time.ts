@@ -60,6 +60,8 @@ export interface TrainingTimeInput {
   recompute: Recompute;
   /** Parameters on this GPU before ZeRO sharding. */
   stageParams: number;
+  /** Parameters on this GPU that have gradients to reduce and offload (all of them, or a LoRA's adapters). */
+  gradientParams: number;
   /** Bytes per gradient element communicated. */
   gradientBytes: number;
   /** Bytes per weight element communicated. */
@@ -133,16 +135,20 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const recompute = (recomputeFlopsPerToken * tokens) / flopsPerSecond;
   const bubble = input.pp > 1 ? ((input.pp - 1) / input.microBatches) * (compute + recompute) : 0;
   const shard = Math.ceil(input.stageParams / input.dp);
+  const gradientShard = Math.ceil(input.gradientParams / input.dp);
   const host = gpu.hostLinkBytesPerSecond;
   const offloadBytes =
     input.offload === 'none'
       ? 0
-      : shard * (input.gradientBytes + input.weightBytes) +
+      : gradientShard * (input.gradientBytes + input.weightBytes) +
         (input.offload === 'optimizer+params' ? 2 * shard * input.weightBytes * input.microBatches : 0);
   const offload = offloadBytes / host;
   const ring = input.dp > 1 ? (2 * (input.dp - 1)) / input.dp : 0;
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
-  const dataParallel = (ring * zeroFactor * input.stageParams * input.gradientBytes) / gpu.peerLinkBytesPerSecond;
+  // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
+  const gradientTraffic = input.gradientParams * input.gradientBytes;
+  const gatherTraffic = input.zero === 3 ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
+  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / gpu.peerLinkBytesPerSecond;
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   const lines: StepTimeLine[] = [

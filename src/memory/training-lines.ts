@@ -21,7 +21,7 @@ import { line, type LineDevice, type MemoryLine } from './lines.ts';
 import { lossTransientBytes } from './loss.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
-import { optimizerBytesPerParam, optimizerStepTemporaryBytes } from './optimizer.ts';
+import { momentCount, optimizerBytesPerParam, optimizerStepTemporaryBytes } from './optimizer.ts';
 import {
   microBatchesInFlight,
   stageParams,
@@ -124,7 +124,7 @@ function adapterStateLines(
   const baseFormat = qlora ? 'nf4-dq' : r.precision === 'fp32' ? 'fp32' : 'bf16';
   const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? KBIT_TRAINING_KEPT_BYTES : undefined);
   const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : LORA_PARAM_BYTES;
-  const moments_ = (optimizerBytesPerParam(r.optimizer, 'fp32').moments / 4) * momentBytes;
+  const momentsPerParam = momentCount(r.optimizer) * momentBytes;
   const lines: MemoryLine[] = [
     line(
       'weights',
@@ -176,7 +176,7 @@ function adapterStateLines(
       'optimizer',
       optDevice,
       `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer)} params`,
-      always(adapters.optimizer * moments_),
+      always(adapters.optimizer * momentsPerParam),
       'Adam m and v in the adapters’ fp32 (arXiv 1412.6980); no master copy: the adapters are fp32 already',
     ),
   );

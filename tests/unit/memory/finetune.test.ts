@@ -39,6 +39,33 @@ describe('--finetune lora|qlora in the estimate', () => {
     expect(compute('lora') / compute('full')).toBeCloseTo(2 / 3, 10);
   });
 
+  test('every LoRA/QLoRA combination of parallelism, ZeRO, offload, precision and optimizer gives whole, safe byte counts', () => {
+    for (const finetune of ['lora', 'qlora'] as const)
+      for (const [tp, pp, dp] of [
+        [1, 1, 1],
+        [2, 1, 2],
+        [1, 2, 2],
+        [2, 2, 4],
+      ])
+        for (const zero of [0, 1, 2, 3] as const)
+          for (const optimizer of ['adamw', 'adamw-8bit', 'sgd-momentum'] as const)
+            for (const precision of ['mixed-fp16', 'amp-bf16', 'fp32'] as const) {
+              const offload = zero === 3 ? 'optimizer+params' : zero > 0 ? 'optimizer' : 'none';
+              const result = run({ model: 'gpt2', finetune, tp, pp, dp, zero, optimizer, precision, offload, seq: 128 });
+              for (const line of result.lines)
+                expect(Number.isSafeInteger(line.bytes), `${line.id} ${JSON.stringify({ tp, pp, dp, zero, optimizer })}`).toBe(
+                  true,
+                );
+            }
+  });
+
+  test('data-parallel LoRA reduces the adapters’ gradients, not the frozen base’s', () => {
+    const traffic = (finetune: 'full' | 'lora') =>
+      run({ model: 'llama-3-8b', finetune, dp: 8, gpu: 'a100-80gb' }).stepTime?.lines.find((l) => l.id === 'data-parallel')
+        ?.seconds ?? 0;
+    expect(traffic('lora')).toBeLessThan(traffic('full') / 50);
+  });
+
   test('QLoRA holds the NF4 base below a 16-bit LoRA base', () => {
     const weights = (finetune: 'lora' | 'qlora') =>
       run({ model: 'llama-2-7b', finetune }).lines.find((l) => l.id === 'weights')?.bytes ?? 0;
