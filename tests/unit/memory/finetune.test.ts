@@ -8,6 +8,14 @@ function run(options: EstimateOptions): EstimateResult {
   return outcome.result;
 }
 
+/** tp, pp, dp of the grid below. */
+const LAYOUTS: readonly (readonly [number, number, number])[] = [
+  [1, 1, 1],
+  [2, 1, 2],
+  [1, 2, 2],
+  [2, 2, 4],
+];
+
 describe('--finetune lora|qlora in the estimate', () => {
   test('PEFT print_trainable_parameters(), Llama-2-7B r=8 on q_proj,v_proj: "trainable params: 4,194,304"', () => {
     expect(run({ model: 'llama-2-7b', finetune: 'lora', loraRank: 8, loraTargets: 'q,v' }).trainableParams).toBe(4_194_304);
@@ -41,12 +49,7 @@ describe('--finetune lora|qlora in the estimate', () => {
 
   test('every LoRA/QLoRA combination of parallelism, ZeRO, offload, precision and optimizer gives whole, safe byte counts', () => {
     for (const finetune of ['lora', 'qlora'] as const)
-      for (const [tp, pp, dp] of [
-        [1, 1, 1],
-        [2, 1, 2],
-        [1, 2, 2],
-        [2, 2, 4],
-      ])
+      for (const [tp, pp, dp] of LAYOUTS)
         for (const zero of [0, 1, 2, 3] as const)
           for (const optimizer of ['adamw', 'adamw-8bit', 'sgd-momentum'] as const)
             for (const precision of ['mixed-fp16', 'amp-bf16', 'fp32'] as const) {
