@@ -16,7 +16,8 @@ export type Mode = 'train' | 'infer';
 export const MODES: readonly Mode[] = ['train', 'infer'];
 
 /**
- * Options of `estimateMemory`. Every field is optional; defaults are listed per field.
+ * Options of `estimateMemory`. Every field is optional; its default, limits and help live once, in the flag table
+ * (flag-table.ts `FLAGS`), which the CLI, the URL query, the calculators and the validator all read.
  * Give a model as `model` (a preset id, optionally overridden by the shape fields), as `arch`
  * plus shape fields, or as `params` alone (model states only).
  */
@@ -29,81 +30,81 @@ export interface EstimateOptions {
   hidden?: number;
   /** Layers L. Required for a custom model. */
   layers?: number;
-  /** Attention heads; defaults to h/64. */
+  /** Attention heads. */
   heads?: number;
-  /** Key/value heads (GQA); defaults to `heads`. */
+  /** Key/value heads (GQA). */
   kvHeads?: number;
-  /** MLP width f; defaults to 4h (gpt2, bert) or Llama's 8h/3 rounded up to 256. */
+  /** MLP width f. */
   ffn?: number;
-  /** Vocabulary size (mlp: classes); defaults 50257 gpt2, 32000 llama, 30522 bert, 10 mlp. */
+  /** Vocabulary size (mlp: classes). */
   vocab?: number;
-  /** Learned position rows; defaults 1024 gpt2, 512 bert, 0 otherwise. */
+  /** Learned position rows. */
   positions?: number;
-  /** mlp only: input features d of an input layer Linear(d→h) before the L hidden blocks; default none (the input is h wide). */
+  /** mlp only: input features d of an input layer Linear(d→h) before the L hidden blocks. */
   inputs?: number;
-  /** Mixture-of-experts: experts per layer; default 1 (dense). */
+  /** Mixture-of-experts: experts per layer. */
   experts?: number;
-  /** Mixture-of-experts: experts per token; default 1 (2 when experts > 1 and unset). */
+  /** Mixture-of-experts: experts per token. */
   topK?: number;
   /** Parameter count alone, when no shape is known: model states only. */
   params?: number;
-  /** `train` (default) or `infer`. */
+  /** `train` or `infer`. */
   mode?: Mode;
-  /** Training precision; default `mixed-bf16`. */
+  /** Training precision. */
   precision?: Precision;
-  /** Inference weight dtype; default `bf16`. */
+  /** Inference weight dtype. */
   weights?: WeightFormat;
-  /** Optimizer; default `adamw`. */
+  /** Optimizer. */
   optimizer?: OptimizerKind;
-  /** Micro-batch size (sequences per GPU per forward); default 1. In infer mode: the batch. */
+  /** Micro-batch size (sequences per GPU per forward). In infer mode: the batch. */
   microBatch?: number;
-  /** Sequence length, tokens; defaults to the model's context length (2048 for custom models). */
+  /** Sequence length, tokens. */
   seq?: number;
-  /** Gradient-accumulation steps (micro-batches per optimizer step); default 1. */
+  /** Gradient-accumulation steps (micro-batches per optimizer step). */
   gradAccum?: number;
-  /** Activation recompute policy; default `none`. */
+  /** Activation recompute policy. */
   recompute?: Recompute;
-  /** Full recompute: layers per checkpoint segment k; default 1 (transformers) or round(√L) (mlp). */
+  /** Full recompute: layers per checkpoint segment k. */
   checkpointEvery?: number;
-  /** Attention kernel: `sdpa` (FlashAttention / memory-efficient, no s×s scores kept; default) or `eager`. */
+  /** Attention kernel: `sdpa` (FlashAttention / memory-efficient, no s×s scores kept) or `eager`. */
   attention?: Attention;
-  /** Whose code computes the layers: `eager` (PyTorch / Hugging Face Transformers modules; default) or `fused` (Megatron-style fused kernels). */
+  /** Whose code computes the layers: `eager` (PyTorch / Hugging Face Transformers modules) or `fused` (Megatron-style fused kernels). */
   kernels?: Kernels;
-  /** Gradients between steps: `free` (`zero_grad(set_to_none=True)`, default) or `keep` (`set_to_none=False`, contiguous buffers). */
+  /** Gradients between steps: `free` (`zero_grad(set_to_none=True)`) or `keep` (`set_to_none=False`, contiguous buffers). */
   grads?: GradientLifetime;
-  /** Optimizer implementation: `foreach` (PyTorch's default on CUDA), `fused` or `for-loop`. */
+  /** Optimizer implementation: `foreach`, `fused` or `for-loop`. */
   optimizerImpl?: OptimizerImpl;
-  /** What is trained: `full` (default), `lora` adapters on a 16-bit base, or `qlora` adapters on a 4-bit NF4 base. */
+  /** What is trained: `full`, `lora` adapters on a 16-bit base, or `qlora` adapters on a 4-bit NF4 base. */
   finetune?: Finetune;
-  /** LoRA rank r; default 16. */
+  /** LoRA rank r. */
   loraRank?: number;
-  /** LoRA target modules: `all-linear` (default), `attention`, or a comma list of q,k,v,o,gate,up,down. */
+  /** LoRA target modules: `all-linear`, `attention`, or a comma list of q,k,v,o,gate,up,down. */
   loraTargets?: string;
-  /** Whether dropout is active; default from the architecture (gpt2, bert yes; llama, mlp no). */
+  /** Whether dropout is active. */
   dropout?: boolean;
-  /** Data-parallel degree (GPUs holding replicas or ZeRO shards); default 1. */
+  /** Data-parallel degree (GPUs holding replicas or ZeRO shards). */
   dp?: number;
-  /** ZeRO stage 0–3 (FSDP full-shard = 3); default 0. */
+  /** ZeRO stage 0–3 (FSDP full-shard = 3). */
   zero?: ZeroStage;
-  /** Tensor-parallel degree; default 1. */
+  /** Tensor-parallel degree. */
   tp?: number;
-  /** Sequence parallelism (with tensor parallelism); default false. */
+  /** Sequence parallelism (with tensor parallelism). */
   sp?: boolean;
-  /** Pipeline-parallel degree (1F1B schedule); default 1. */
+  /** Pipeline-parallel degree (1F1B schedule). */
   pp?: number;
-  /** Offload to host; default `none`. */
+  /** Offload to host. */
   offload?: Offload;
-  /** Offload target; default `cpu`. */
+  /** Offload target. */
   offloadDevice?: OffloadDevice;
   /** GPU preset id to check the fit against (see GPU_PRESETS). */
   gpu?: string;
-  /** Infer mode: tokens held in the KV cache per sequence; defaults to `seq`. */
+  /** Infer mode: tokens held in the KV cache per sequence. */
   tokens?: number;
   /** Distillation: frozen teacher preset id, run in inference next to the student. */
   teacher?: string;
-  /** Distillation: teacher weight dtype; default `bf16` (`fp32` when precision is fp32). */
+  /** Distillation: teacher weight dtype. */
   teacherWeights?: WeightFormat;
-  /** Free margin to keep against fragmentation, percent of GPU memory; default 10. */
+  /** Free margin to keep against fragmentation, percent of GPU memory. */
   headroom?: number;
 }
 

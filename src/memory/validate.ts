@@ -5,7 +5,8 @@
 import { ATTENTIONS, KERNELS, RECOMPUTES, type Attention, type Kernels, type Recompute } from './activations.ts';
 import { FINETUNES, type Finetune } from './finetune.ts';
 import { KBIT_TRAINING_CHECKPOINTING, loraParams, parseLoraTargets, type LoraPlan } from './lora.ts';
-import { flagName, flagOf } from './flag-table.ts';
+import { flagName } from './flag-table.ts';
+import { createOptionReader, type OptionReader } from './option-reader.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
 import { validateWeightFormat, WEIGHT_FORMAT_SPECS, WEIGHT_FORMATS, type WeightFormat } from './weight-formats.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
@@ -65,9 +66,6 @@ export interface ResolvedEstimate {
 /** Outcome of `resolveEstimateOptions`. */
 export type ResolveResult = { ok: true; value: ResolvedEstimate; warnings: string[] } | { ok: false; errors: FieldError[] };
 
-/** Largest accepted value for any count (keeps every product of sizes well inside 2^53 in sane use). */
-const MAX_COUNT = 1e15;
-
 const ARCH_VOCAB: Readonly<Record<Arch, number>> = { gpt2: 50257, llama: 32000, bert: 30522, mlp: 10 };
 
 function defaultFfn(arch: Arch, hidden: number): number {
@@ -76,268 +74,243 @@ function defaultFfn(arch: Arch, hidden: number): number {
   return 4 * hidden;
 }
 
-/** Resolve and check options; every error names its field. */
+/** Resolve and check options, section by section; every error names its field. */
 export function resolveEstimateOptions(options: EstimateOptions): ResolveResult {
-  const errors: FieldError[] = [];
-  const warnings: string[] = [];
-  const fail = (key: keyof EstimateOptions, message: string) => errors.push({ field: flagName(key), message });
+  const read = createOptionReader(options);
+  const technique = readTechnique(read);
+  const { model, modelId, params } = resolveModel(read);
+  const { seq, tokens } = resolveSequence(read, model);
+  checkParallelism(read, model, technique);
+  const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
+  checkWeightFormats(read, technique, model, teacher);
+  const lora = resolveFinetune(read, technique, model);
+  if (read.errors.length > 0) return { ok: false, errors: read.errors };
 
-  // An enumeration's fallback is the flag table's default unless the caller derives one.
-  const keyword = <T extends string | number>(key: keyof EstimateOptions, allowed: readonly T[], derived?: T): T => {
-    const fallback = derived ?? allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
-    const value = options[key];
-    if (value === undefined) return fallback;
-    if (!(allowed as readonly unknown[]).includes(value)) {
-      fail(key, `invalid ${flagName(key)}: ${String(value)} (expected ${allowed.join(', ')})`);
-      return fallback;
-    }
-    return value as T;
-  };
-  const count = (key: keyof EstimateOptions, min = 1): number | undefined => {
-    const value = options[key];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value))
-      fail(key, `${flagName(key)} must be a number, got ${String(value)}`);
-    else if (!Number.isInteger(value)) fail(key, `${flagName(key)} must be a whole number, got ${value}`);
-    else if (value < min) fail(key, `${flagName(key)} must be at least ${min}, got ${value}`);
-    else if (value > (flagOf(key).max ?? MAX_COUNT))
-      fail(key, `${flagName(key)} is too large (${value} > ${flagOf(key).max ?? MAX_COUNT})`);
-    else return value;
-    return undefined;
-  };
-  const flag = (key: keyof EstimateOptions, fallback: boolean): boolean => {
-    const value = options[key];
-    if (value === undefined) return fallback;
-    if (typeof value !== 'boolean') {
-      fail(key, `${flagName(key)} must be true or false`);
-      return fallback;
-    }
-    return value;
-  };
-
-  const mode = keyword('mode', MODES);
-  const precision = keyword('precision', PRECISIONS);
-  const optimizer = keyword('optimizer', OPTIMIZERS);
-  const optimizerImpl = keyword('optimizerImpl', OPTIMIZER_IMPLS);
-  const grads = keyword('grads', GRADIENT_LIFETIMES);
-  const attention = keyword('attention', ATTENTIONS);
-  const kernels = keyword('kernels', KERNELS);
-  const finetuneGiven = options.finetune;
-  // prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py), so QLoRA runs recompute unless told otherwise.
-  const recompute = keyword(
-    'recompute',
-    RECOMPUTES,
-    finetuneGiven === 'qlora' && KBIT_TRAINING_CHECKPOINTING ? 'full' : undefined,
-  );
-  const zero = keyword('zero', ZERO_STAGES);
-  const offload = keyword('offload', OFFLOADS);
-  const offloadDevice = keyword('offloadDevice', OFFLOAD_DEVICES);
-  const weights = keyword('weights', WEIGHT_FORMATS);
-  const finetune = keyword('finetune', FINETUNES);
-  const teacherWeights = keyword('teacherWeights', WEIGHT_FORMATS, precision === 'fp32' ? 'fp32' : 'bf16');
-  const archOverride = options.arch === undefined ? undefined : keyword('arch', ARCHS);
-
-  const microBatch = count('microBatch') ?? 1;
-  const gradAccum = count('gradAccum') ?? 1;
-  const dp = count('dp') ?? 1;
-  const tp = count('tp') ?? 1;
-  const pp = count('pp') ?? 1;
-  const seqGiven = count('seq');
-  const tokensGiven = count('tokens');
-  const checkpointEvery = count('checkpointEvery') ?? null;
-  const sp = flag('sp', false);
-  const loraRank = count('loraRank') ?? 16;
-  const loraTargets = options.loraTargets ?? 'all-linear';
-  const params = count('params');
-
-  // --- model ---
-  let model: ModelConfig | null = null;
-  let modelId: string | null = null;
-  const shapeKeys = [
-    'arch',
-    'hidden',
-    'layers',
-    'heads',
-    'kvHeads',
-    'ffn',
-    'vocab',
-    'positions',
-    'inputs',
-    'experts',
-    'topK',
-  ] as const;
-  const shapeGiven = shapeKeys.some((key) => options[key] !== undefined);
-  if (params !== undefined) {
-    if (options.model !== undefined || shapeGiven) fail('params', 'give --params alone, without --model or shape flags');
-  } else if (options.params !== undefined) {
-    // count() already reported the error
-  } else if (options.model === undefined && archOverride === undefined) {
-    fail(
-      'model',
-      `give --model ID, --arch with --hidden and --layers, or --params N (models: ${MODEL_PRESETS.map((p) => p.id).join(', ')})`,
-    );
-  } else {
-    const preset = options.model === undefined ? undefined : getModelPreset(options.model);
-    if (options.model !== undefined && preset === undefined) {
-      fail('model', `unknown model '${options.model}' (expected one of ${MODEL_PRESETS.map((p) => p.id).join(', ')})`);
-    } else {
-      modelId = preset?.id ?? null;
-      model = resolveShape(preset?.config, archOverride, count, fail);
-      if (model !== null && shapeGiven && preset !== undefined) modelId = `${preset.id} (modified)`;
-    }
-  }
-
-  // --- sequence, tokens ---
-  let seq = seqGiven ?? model?.contextLength ?? 2048;
-  if (model !== null && model.arch === 'mlp') {
-    if (seqGiven !== undefined && seqGiven !== 1)
-      fail('seq', `the mlp arch has no sequence: seq must be 1 (got ${seqGiven}); the batch is --micro-batch`);
-    seq = 1;
-    if (options.attention !== undefined) warnings.push('--attention has no effect on the mlp arch (no attention); drop the flag');
-  } else if (model !== null && seqGiven !== undefined && model.positions > 0 && seqGiven > model.positions) {
-    warnings.push(
-      `seq ${seqGiven} is longer than the model's ${model.positions} learned positions; the model cannot run it as is`,
-    );
-  }
-  const tokens = tokensGiven ?? seq;
-
-  // --- parallelism ---
-  if (model !== null) {
-    if (model.arch === 'mlp' && tp > 1) fail('tp', 'tensor parallelism is not modelled for the mlp arch; use --tp 1');
-    else if (model.heads % tp !== 0) fail('tp', `heads (${model.heads}) must be divisible by tp (${tp})`);
-    else if (model.kvHeads % tp !== 0 && tp % model.kvHeads !== 0)
-      fail('tp', `kv-heads (${model.kvHeads}) and tp (${tp}) must divide one another`);
-    if (pp > model.layers) fail('pp', `pp (${pp}) cannot exceed layers (${model.layers})`);
-    if (checkpointEvery !== null && checkpointEvery > model.layers)
-      fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
-  }
-  if (offload === 'optimizer+params' && zero !== 3)
-    fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
-  else if (offload !== 'none' && zero === 0)
-    fail(
-      'offload',
-      'offload needs ZeRO: --zero 1, 2 or 3 (DeepSpeed ZeRO-Offload); FSDP CPU offload is --zero 3 --offload optimizer+params',
-    );
-
-  // --- GPU, teacher, headroom ---
-  let gpu: GpuSpec | null = null;
-  if (options.gpu !== undefined) {
-    gpu = getGpuPreset(options.gpu) ?? null;
-    if (gpu === null) fail('gpu', `unknown gpu '${options.gpu}' (expected one of ${GPU_PRESETS.map((g) => g.id).join(', ')})`);
-  }
-  let teacher: ModelPreset | null = null;
-  if (options.teacher !== undefined) {
-    teacher = getModelPreset(options.teacher) ?? null;
-    if (teacher === null)
-      fail('teacher', `unknown teacher '${options.teacher}' (expected one of ${MODEL_PRESETS.map((p) => p.id).join(', ')})`);
-    else if (mode === 'infer') fail('teacher', 'distillation trains a student: use --mode train with --teacher');
-    else if (model !== null && teacher.config.vocab !== model.vocab) {
-      warnings.push(
-        `teacher vocab (${teacher.config.vocab}) differs from the student's (${model.vocab}); logit distillation needs a shared vocabulary`,
-      );
-    }
-  }
-  let headroom = DEFAULT_HEADROOM_PERCENT;
-  if (options.headroom !== undefined) {
-    if (
-      typeof options.headroom !== 'number' ||
-      !Number.isFinite(options.headroom) ||
-      options.headroom < 0 ||
-      options.headroom > 50
-    ) {
-      fail('headroom', `headroom must be a percentage between 0 and 50, got ${String(options.headroom)}`);
-    } else headroom = options.headroom;
-  }
-
-  // --- weight formats, fine-tuning ---
-  if (model !== null && mode === 'infer') errors.push(...validateWeightFormat(model, weights));
-  if (model === null && mode === 'infer' && WEIGHT_FORMAT_SPECS[weights].quantized) {
-    fail(
-      'weights',
-      `${WEIGHT_FORMAT_SPECS[weights].label} quantizes Linear layers, which --params alone does not describe: give --model or --arch with a shape, or use fp32, fp16 or bf16`,
-    );
-  }
-  if (teacher !== null)
-    errors.push(
-      ...validateWeightFormat(teacher.config, teacherWeights).map((e) => ({ ...e, field: flagName('teacherWeights') })),
-    );
-  let lora: LoraPlan | null = null;
-  if (finetune !== 'full' && mode === 'train') {
-    if (model === null)
-      fail(
-        'finetune',
-        `--finetune ${finetune} adapts a model's Linear layers: give --model or --arch with a shape, not --params`,
-      );
-    else {
-      const targets = parseLoraTargets(loraTargets);
-      if (!targets.ok) errors.push(targets.error);
-      else {
-        const plan = loraParams(model, loraRank, targets.targets);
-        if (plan.ok) lora = plan.plan;
-        else errors.push(...plan.errors);
-      }
-    }
-  } else if (options.loraRank !== undefined || options.loraTargets !== undefined) {
-    warnings.push('--lora-rank and --lora-targets apply to --finetune lora or qlora; ignored');
-  }
-  if (finetune === 'qlora' && options.recompute === undefined && mode === 'train') {
-    warnings.push(
-      'QLoRA: prepare_model_for_kbit_training turns gradient checkpointing on, so this assumes --recompute full; pass --recompute none for a run without it',
-    );
-  }
-
-  if (errors.length > 0) return { ok: false, errors };
-
-  const dropout = flag('dropout', model === null ? false : ARCH_TRAITS[model.arch].dropout);
-  collectWarnings(warnings, { options, mode, model, params, tp, sp, dp, zero, recompute, attention, precision, gpu });
+  const dropout = read.flag('dropout', model === null ? false : ARCH_TRAITS[model.arch].dropout);
+  const { warnings } = read;
+  collectWarnings(warnings, { options, model, params, gpu, ...technique });
   return {
     ok: true,
     warnings,
     value: {
-      mode,
+      ...technique,
       modelId,
       model,
       paramsOnly: params ?? null,
-      precision,
-      weights,
-      optimizer,
-      microBatch,
       seq,
-      gradAccum,
-      recompute,
-      checkpointEvery,
-      attention,
-      kernels,
-      grads,
-      optimizerImpl,
-      finetune,
-      loraRank,
-      loraTargets,
+      tokens,
       lora,
       dropout,
-      dp,
-      zero,
-      tp,
-      sp,
-      pp,
-      offload,
-      offloadDevice,
       gpu,
-      tokens,
       teacher,
-      teacherWeights,
       headroom,
     },
   };
 }
 
+/** The choices that do not depend on the model: enumerations and counts of the step and its techniques. */
+type Technique = Omit<
+  ResolvedEstimate,
+  'modelId' | 'model' | 'paramsOnly' | 'seq' | 'tokens' | 'lora' | 'dropout' | 'gpu' | 'teacher' | 'headroom'
+>;
+
+function readTechnique(read: OptionReader): Technique {
+  const precision = read.keyword('precision', PRECISIONS);
+  // prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise.
+  const qlora = read.options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
+  return {
+    mode: read.keyword('mode', MODES),
+    precision,
+    weights: read.keyword('weights', WEIGHT_FORMATS),
+    optimizer: read.keyword('optimizer', OPTIMIZERS),
+    optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS),
+    grads: read.keyword('grads', GRADIENT_LIFETIMES),
+    attention: read.keyword('attention', ATTENTIONS),
+    kernels: read.keyword('kernels', KERNELS),
+    recompute: read.keyword('recompute', RECOMPUTES, qlora ? 'full' : undefined),
+    zero: read.keyword('zero', ZERO_STAGES),
+    offload: read.keyword('offload', OFFLOADS),
+    offloadDevice: read.keyword('offloadDevice', OFFLOAD_DEVICES),
+    finetune: read.keyword('finetune', FINETUNES),
+    teacherWeights: read.keyword('teacherWeights', WEIGHT_FORMATS, precision === 'fp32' ? 'fp32' : 'bf16'),
+    microBatch: read.count('microBatch') ?? 1,
+    gradAccum: read.count('gradAccum') ?? 1,
+    dp: read.count('dp') ?? 1,
+    tp: read.count('tp') ?? 1,
+    pp: read.count('pp') ?? 1,
+    checkpointEvery: read.count('checkpointEvery') ?? null,
+    sp: read.flag('sp', false),
+    loraRank: read.count('loraRank') ?? 16,
+    loraTargets: read.options.loraTargets ?? 'all-linear',
+  };
+}
+
+const SHAPE_KEYS = [
+  'arch',
+  'hidden',
+  'layers',
+  'heads',
+  'kvHeads',
+  'ffn',
+  'vocab',
+  'positions',
+  'inputs',
+  'experts',
+  'topK',
+] as const;
+
+/** The model: a preset (with shape overrides), a custom shape, or a bare parameter count. */
+function resolveModel(read: OptionReader): { model: ModelConfig | null; modelId: string | null; params: number | undefined } {
+  const { options } = read;
+  const params = read.count('params');
+  const archOverride = options.arch === undefined ? undefined : read.keyword('arch', ARCHS);
+  const shapeGiven = SHAPE_KEYS.some((key) => options[key] !== undefined);
+  const models = MODEL_PRESETS.map((p) => p.id).join(', ');
+  if (params !== undefined) {
+    if (options.model !== undefined || shapeGiven) read.fail('params', 'give --params alone, without --model or shape flags');
+    return { model: null, modelId: null, params };
+  }
+  // A bad --params was reported by count(); say nothing more about the model.
+  if (options.params !== undefined) return { model: null, modelId: null, params };
+  if (options.model === undefined && archOverride === undefined) {
+    read.fail('model', `give --model ID, --arch with --hidden and --layers, or --params N (models: ${models})`);
+    return { model: null, modelId: null, params };
+  }
+  const preset = options.model === undefined ? undefined : getModelPreset(options.model);
+  if (options.model !== undefined && preset === undefined) {
+    read.fail('model', `unknown model '${options.model}' (expected one of ${models})`);
+    return { model: null, modelId: null, params };
+  }
+  const model = resolveShape(preset?.config, archOverride, read);
+  const modelId = preset === undefined ? null : model !== null && shapeGiven ? `${preset.id} (modified)` : preset.id;
+  return { model, modelId, params };
+}
+
+/** Sequence length (the model's context by default; 1 for the mlp) and tokens cached for inference. */
+function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: number; tokens: number } {
+  const seqGiven = read.count('seq');
+  const tokensGiven = read.count('tokens');
+  let seq = seqGiven ?? model?.contextLength ?? 2048;
+  if (model !== null && model.arch === 'mlp') {
+    if (seqGiven !== undefined && seqGiven !== 1)
+      read.fail('seq', `the mlp arch has no sequence: seq must be 1 (got ${seqGiven}); the batch is --micro-batch`);
+    seq = 1;
+    if (read.options.attention !== undefined)
+      read.warnings.push('--attention has no effect on the mlp arch (no attention); drop the flag');
+  } else if (model !== null && seqGiven !== undefined && model.positions > 0 && seqGiven > model.positions) {
+    read.warnings.push(
+      `seq ${seqGiven} is longer than the model's ${model.positions} learned positions; the model cannot run it as is`,
+    );
+  }
+  return { seq, tokens: tokensGiven ?? seq };
+}
+
+/** Tensor and pipeline degrees that fit the model, and offload modes that have ZeRO under them. */
+function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Technique): void {
+  const { tp, pp, zero, offload, checkpointEvery } = t;
+  if (model !== null) {
+    if (model.arch === 'mlp' && tp > 1) read.fail('tp', 'tensor parallelism is not modelled for the mlp arch; use --tp 1');
+    else if (model.heads % tp !== 0) read.fail('tp', `heads (${model.heads}) must be divisible by tp (${tp})`);
+    else if (model.kvHeads % tp !== 0 && tp % model.kvHeads !== 0)
+      read.fail('tp', `kv-heads (${model.kvHeads}) and tp (${tp}) must divide one another`);
+    if (pp > model.layers) read.fail('pp', `pp (${pp}) cannot exceed layers (${model.layers})`);
+    if (checkpointEvery !== null && checkpointEvery > model.layers)
+      read.fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
+  }
+  if (offload === 'optimizer+params' && zero !== 3)
+    read.fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
+  else if (offload !== 'none' && zero === 0)
+    read.fail(
+      'offload',
+      'offload needs ZeRO: --zero 1, 2 or 3 (DeepSpeed ZeRO-Offload); FSDP CPU offload is --zero 3 --offload optimizer+params',
+    );
+}
+
+/** The GPU preset, a distillation teacher, and the free margin. */
+function resolveHardwareAndTeacher(
+  read: OptionReader,
+  mode: Mode,
+  model: ModelConfig | null,
+): { gpu: GpuSpec | null; teacher: ModelPreset | null; headroom: number } {
+  const { options } = read;
+  let gpu: GpuSpec | null = null;
+  if (options.gpu !== undefined) {
+    gpu = getGpuPreset(options.gpu) ?? null;
+    if (gpu === null)
+      read.fail('gpu', `unknown gpu '${options.gpu}' (expected one of ${GPU_PRESETS.map((g) => g.id).join(', ')})`);
+  }
+  let teacher: ModelPreset | null = null;
+  if (options.teacher !== undefined) {
+    teacher = getModelPreset(options.teacher) ?? null;
+    if (teacher === null)
+      read.fail('teacher', `unknown teacher '${options.teacher}' (expected one of ${MODEL_PRESETS.map((p) => p.id).join(', ')})`);
+    else if (mode === 'infer') read.fail('teacher', 'distillation trains a student: use --mode train with --teacher');
+    else if (model !== null && teacher.config.vocab !== model.vocab) {
+      read.warnings.push(
+        `teacher vocab (${teacher.config.vocab}) differs from the student's (${model.vocab}); logit distillation needs a shared vocabulary`,
+      );
+    }
+  }
+  let headroom = DEFAULT_HEADROOM_PERCENT;
+  const given = options.headroom;
+  if (given !== undefined) {
+    if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given > 50)
+      read.fail('headroom', `headroom must be a percentage between 0 and 50, got ${String(given)}`);
+    else headroom = given;
+  }
+  return { gpu, teacher, headroom };
+}
+
+/** Storage formats the model's (and the teacher's) Linear layers can take. */
+function checkWeightFormats(read: OptionReader, t: Technique, model: ModelConfig | null, teacher: ModelPreset | null): void {
+  if (model !== null && t.mode === 'infer') read.errors.push(...validateWeightFormat(model, t.weights));
+  if (model === null && t.mode === 'infer' && WEIGHT_FORMAT_SPECS[t.weights].quantized) {
+    read.fail(
+      'weights',
+      `${WEIGHT_FORMAT_SPECS[t.weights].label} quantizes Linear layers, which --params alone does not describe: give --model or --arch with a shape, or use fp32, fp16 or bf16`,
+    );
+  }
+  if (teacher !== null)
+    read.errors.push(
+      ...validateWeightFormat(teacher.config, t.teacherWeights).map((e) => ({ ...e, field: flagName('teacherWeights') })),
+    );
+}
+
+/** The adapters a LoRA/QLoRA fine-tune trains (PEFT's counting, lora.ts), or null for a full fine-tune. */
+function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | null): LoraPlan | null {
+  const { options } = read;
+  if (t.finetune === 'full' || t.mode !== 'train') {
+    if (options.loraRank !== undefined || options.loraTargets !== undefined)
+      read.warnings.push('--lora-rank and --lora-targets apply to --finetune lora or qlora; ignored');
+    return null;
+  }
+  if (t.finetune === 'qlora' && options.recompute === undefined) {
+    read.warnings.push(
+      'QLoRA: prepare_model_for_kbit_training turns gradient checkpointing on, so this assumes --recompute full; pass --recompute none for a run without it',
+    );
+  }
+  if (model === null) {
+    read.fail(
+      'finetune',
+      `--finetune ${t.finetune} adapts a model's Linear layers: give --model or --arch with a shape, not --params`,
+    );
+    return null;
+  }
+  const targets = parseLoraTargets(t.loraTargets);
+  if (!targets.ok) {
+    read.errors.push(targets.error);
+    return null;
+  }
+  const plan = loraParams(model, t.loraRank, targets.targets);
+  if (plan.ok) return plan.plan;
+  read.errors.push(...plan.errors);
+  return null;
+}
+
 /** Build the model shape from a preset (or arch defaults) and the shape overrides. */
-function resolveShape(
-  base: ModelConfig | undefined,
-  archOverride: Arch | undefined,
-  count: (key: keyof EstimateOptions, min?: number) => number | undefined,
-  fail: (key: keyof EstimateOptions, message: string) => void,
-): ModelConfig | null {
+function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefined, read: OptionReader): ModelConfig | null {
+  const count = (key: keyof EstimateOptions, min?: number) => read.count(key, min);
+  const fail = (key: keyof EstimateOptions, message: string) => read.fail(key, message);
   const arch = archOverride ?? base?.arch ?? 'gpt2';
   const hidden = count('hidden') ?? base?.hidden;
   const layers = count('layers') ?? base?.layers;
@@ -451,9 +424,21 @@ function collectWarnings(warnings: string[], c: WarningContext): void {
     warnings.push(`${c.gpu.name} has no BF16 tensor cores; use --precision mixed-fp16 or amp-fp16`);
   }
   if (c.mode === 'infer') {
-    const ignored = (['optimizer', 'precision', 'gradAccum', 'recompute', 'zero', 'offload', 'teacher'] as const).filter(
-      (key) => c.options[key] !== undefined,
-    );
+    const ignored = (
+      [
+        'optimizer',
+        'optimizerImpl',
+        'grads',
+        'kernels',
+        'finetune',
+        'precision',
+        'gradAccum',
+        'recompute',
+        'zero',
+        'offload',
+        'teacher',
+      ] as const
+    ).filter((key) => c.options[key] !== undefined);
     if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
   } else if (c.options.tokens !== undefined || c.options.weights !== undefined) {
     warnings.push('--tokens and --weights apply to --mode infer; ignored for training');

@@ -58,8 +58,12 @@ export function visibleFields(id: CalculatorId, raw: RawFlags): string[] {
   const listed = [...spec.fields, ...Object.keys(spec.defaults)].filter(
     (flag) => !PICKERS.has(flag) && flagNamed(flag) !== undefined,
   );
-  return [...new Set(listed)].filter((flag) => appliesIn(flag, mode));
+  const lora = ['lora', 'qlora'].includes(String(raw['finetune'] ?? spec.defaults['finetune'] ?? 'full'));
+  return [...new Set(listed)].filter((flag) => appliesIn(flag, mode) && (lora || !LORA_ONLY.has(flag)));
 }
+
+/** Flags that mean something only for a LoRA or QLoRA fine-tune. */
+const LORA_ONLY = new Set(['lora-rank', 'lora-targets']);
 
 /** Visible fields grouped the way the flag table groups them, in table order. */
 export function groupedFields(id: CalculatorId, raw: RawFlags): { group: FlagGroup; flags: string[] }[] {

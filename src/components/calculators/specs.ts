@@ -34,6 +34,18 @@ export interface CalculatorSpec {
 
 const MODEL_FIELDS = ['micro-batch', 'seq'] as const;
 
+/** What shapes a training step's peak beyond the techniques: the loop, the optimizer's code, the attention, what is trained. */
+const STEP_FIELDS = [
+  'optimizer',
+  'optimizer-impl',
+  'grads',
+  'attention',
+  'kernels',
+  'finetune',
+  'lora-rank',
+  'lora-targets',
+] as const;
+
 /** Builds "technique off" vs "your settings" from a function that turns the technique off. */
 const beforeAfter =
   (beforeLabel: string, afterLabel: string, turnOff: (o: EstimateOptions) => EstimateOptions) =>
@@ -44,7 +56,7 @@ const beforeAfter =
 
 export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   breakdown: {
-    fields: ['mode', ...MODEL_FIELDS, 'precision', 'optimizer', 'weights', 'tokens'],
+    fields: ['mode', ...MODEL_FIELDS, 'precision', ...STEP_FIELDS, 'weights', 'tokens'],
     defaults: { model: 'llama-3-8b', gpu: 'rtx-4090', 'micro-batch': '1', seq: '2048', precision: 'amp-bf16' },
     scenarios: (options) => [{ label: 'your settings', options }],
   },
@@ -126,7 +138,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     }),
   },
   stack: {
-    fields: [...MODEL_FIELDS, 'precision', 'recompute', 'optimizer', 'offload', 'zero', 'dp'],
+    fields: [...MODEL_FIELDS, 'precision', 'recompute', ...STEP_FIELDS, 'offload', 'zero', 'dp'],
     defaults: {
       model: 'gpt2-xl',
       gpu: 'rtx-4090',

@@ -46,3 +46,20 @@ describe('changedFromDefaults(flags)', () => {
     ]);
   });
 });
+
+describe('the step fields of lesson 1’s calculator', () => {
+  test('the engine’s new choices are fields, and LoRA’s rank and targets appear only for a LoRA or QLoRA fine-tune', () => {
+    const full = visibleFields('breakdown', { model: 'gpt2' });
+    expect(full).toEqual(expect.arrayContaining(['optimizer-impl', 'grads', 'attention', 'kernels', 'finetune']));
+    expect(full).not.toContain('lora-rank');
+    expect(visibleFields('breakdown', { model: 'gpt2', finetune: 'qlora' })).toEqual(
+      expect.arrayContaining(['lora-rank', 'lora-targets']),
+    );
+  });
+
+  test('a URL query with the new flags reaches the engine', () => {
+    const computed = compute('breakdown', fromQuery('breakdown', '?finetune=qlora&optimizer-impl=fused&grads=keep'));
+    if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
+    expect(computed.options).toMatchObject({ finetune: 'qlora', optimizerImpl: 'fused', grads: 'keep' });
+  });
+});
