@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { planMain } from '../../src/cli/plan-main';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
+import { checkPhoneLayout, PHONE } from './support/phone-layout';
 
 /**
  * The planner page in Chromium: fill the fields, read the ranked plans (the same, in the same order,
@@ -113,6 +114,20 @@ describe('planner page', () => {
         .poll(() => root.locator('tr[data-price-gpu="h100-80gb"] [role="alert"]').textContent())
         .toMatch(/prices must be numbers/);
       expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('at 390 px the ranked plans scroll inside their box and the page never scrolls sideways', async () => {
+    const { context, page } = await openRecordingPage(browser, baseUrl);
+    try {
+      await page.setViewportSize(PHONE);
+      await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
+      await waitDone(page);
+      expect(
+        (await checkPhoneLayout(page)).filter((p) => p.includes('page scrolls') || p.includes('not in a focusable scroll box')),
+      ).toEqual([]);
     } finally {
       await context.close();
     }

@@ -352,55 +352,57 @@ function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor 
         </p>
       )}
       {result.plans.length > 0 && (
-        <table class="widget-table planner-plans">
-          <thead>
-            <tr>
-              <th scope="col">{strings.table.rank}</th>
-              <th scope="col">{strings.table.hardware}</th>
-              <th scope="col">{strings.table.techniques}</th>
-              <th scope="col">{strings.table.perGpu}</th>
-              <th scope="col">{strings.table.step}</th>
-              <th scope="col">{strings.table.cost}</th>
-              <th scope="col">{strings.table.link}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.plans.slice(0, shown).flatMap((plan) => [
-              <tr
-                id={`plan-${plan.rank}`}
-                data-plan-key={plan.key}
-                data-rank={plan.rank}
-                data-total-bytes={plan.perGpu.total}
-                data-step-seconds={plan.stepTimeSeconds}
-                data-rented={plan.hardware.rented ? 'true' : 'false'}
-              >
-                <td>{plan.rank}</td>
-                <td>{hardwareText(plan)}</td>
-                <td>{techniquesText(plan)}</td>
-                <td>{gib(plan.perGpu.total)}</td>
-                <td>{formatSeconds(plan.stepTimeSeconds)}</td>
-                <td>{costText(plan, result)}</td>
-                <td class="planner-actions">
-                  <button type="button" aria-expanded={open === plan.key ? 'true' : 'false'} onClick={() => onToggle(plan.key)}>
-                    {strings.details}
-                  </button>{' '}
-                  <a href={linkFor(plan)} data-plan-link>
-                    {strings.share}
-                  </a>
-                </td>
-              </tr>,
-              ...(open === plan.key
-                ? [
-                    <tr>
-                      <td colSpan={7}>
-                        <PlanDetails plan={plan} finetune={finetune} />
-                      </td>
-                    </tr>,
-                  ]
-                : []),
-            ])}
-          </tbody>
-        </table>
+        <div class="widget-scroll scroll-shadows" tabIndex={0} role="region" aria-label={strings.table.label}>
+          <table class="widget-table planner-plans">
+            <thead>
+              <tr>
+                <th scope="col">{strings.table.rank}</th>
+                <th scope="col">{strings.table.hardware}</th>
+                <th scope="col">{strings.table.techniques}</th>
+                <th scope="col">{strings.table.perGpu}</th>
+                <th scope="col">{strings.table.step}</th>
+                <th scope="col">{strings.table.cost}</th>
+                <th scope="col">{strings.table.link}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.plans.slice(0, shown).flatMap((plan) => [
+                <tr
+                  id={`plan-${plan.rank}`}
+                  data-plan-key={plan.key}
+                  data-rank={plan.rank}
+                  data-total-bytes={plan.perGpu.total}
+                  data-step-seconds={plan.stepTimeSeconds}
+                  data-rented={plan.hardware.rented ? 'true' : 'false'}
+                >
+                  <td>{plan.rank}</td>
+                  <td>{hardwareText(plan)}</td>
+                  <td>{techniquesText(plan)}</td>
+                  <td>{gib(plan.perGpu.total)}</td>
+                  <td>{formatSeconds(plan.stepTimeSeconds)}</td>
+                  <td>{costText(plan, result)}</td>
+                  <td class="planner-actions">
+                    <button type="button" aria-expanded={open === plan.key ? 'true' : 'false'} onClick={() => onToggle(plan.key)}>
+                      {strings.details}
+                    </button>{' '}
+                    <a href={linkFor(plan)} data-plan-link>
+                      {strings.share}
+                    </a>
+                  </td>
+                </tr>,
+                ...(open === plan.key
+                  ? [
+                      <tr>
+                        <td colSpan={7}>
+                          <PlanDetails plan={plan} finetune={finetune} />
+                        </td>
+                      </tr>,
+                    ]
+                  : []),
+              ])}
+            </tbody>
+          </table>
+        </div>
       )}
       {result.plans.length > shown && (
         <button type="button" class="planner-more" onClick={onMore}>

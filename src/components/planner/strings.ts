@@ -33,7 +33,16 @@ export const strings = {
     `${own} plan${own === 1 ? '' : 's'} fit your GPUs${rented > 0 ? `, ${rented} more on rented GPUs` : ''}. Searched ${combinations.toLocaleString('en')} combinations with ${estimates.toLocaleString('en')} engine estimates in ${ms.toFixed(0)} ms (measured in this browser).`,
   estimateNote:
     'Step times and costs are estimates from the memory engine’s step-time model (constant utilisation, no overlap of communication); every plan fits with the free margin by the engine’s count.',
-  table: { rank: '#', hardware: 'GPUs', techniques: 'Techniques', perGpu: 'Per GPU', step: 'Step', cost: 'Cost', link: 'Link' },
+  table: {
+    label: 'Plans that fit, best first',
+    rank: '#',
+    hardware: 'GPUs',
+    techniques: 'Techniques',
+    perGpu: 'Per GPU',
+    step: 'Step',
+    cost: 'Cost',
+    link: 'Link',
+  },
   rent: 'rent',
   noPrice: 'no price',
   perStep: '/step',
