@@ -32,7 +32,6 @@ const ISLANDS = [
   { id: 'distillation', path: '/lessons/07-distillation-and-compression/', needsWebGpu: false },
 ] as const;
 
-/** A phone's CSS width (iPhone 12–15). */
 /** SwiftShader runs every kernel on the CPU; runs take seconds on a quiet machine. */
 const RUN_TIMEOUT_MS = 300_000;
 
