@@ -97,6 +97,26 @@ describe('calculators', () => {
     },
   );
 
+  test('the charts speak GiB like the tables, and no label is drawn over the bars (the GPU is named in the caption)', async () => {
+    const { context, page } = await openRecordingPage(browser, baseUrl);
+    try {
+      const root = await openIsland(
+        page,
+        `${baseUrl}/lessons/04-gradient-checkpointing/`,
+        '[data-calculator="gradient-checkpointing"]',
+      );
+      const charts = root.locator('.calc-chart [role="img"]');
+      expect(await charts.count()).toBeGreaterThanOrEqual(2);
+      for (const chart of await charts.all()) {
+        expect(await chart.textContent()).toMatch(/GiB/);
+        expect(await chart.textContent()).not.toMatch(/\bGB\b|A100/);
+      }
+      expect(await root.locator('td').first().textContent()).toMatch(/GiB/);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a bad value shows a message next to its field; the last result stays, dimmed, without a total', async () => {
     const { context, page } = await openRecordingPage(browser, baseUrl);
     try {
