@@ -18,7 +18,7 @@ import {
 import { DIMENSIONS, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 import { orderLessons, type LessonId } from './lessons.ts';
 import { rejectionMessages } from './messages.ts';
-import type { PlanRequest } from './request.ts';
+import { FIXED_ESTIMATE_FLAGS, type PlanRequest } from './request.ts';
 
 /** GPUs a search runs on. */
 export interface Hardware {
@@ -334,24 +334,8 @@ export function searchHardware(
   return { hardware, plans, rejected, combinations, evaluations };
 }
 
-/** The flags that tell plans of one request apart (the model, sequence and margin are shared). */
-const SHARED_FLAGS = new Set([
-  'model',
-  'arch',
-  'hidden',
-  'layers',
-  'heads',
-  'kv-heads',
-  'ffn',
-  'vocab',
-  'positions',
-  'experts',
-  'top-k',
-  'seq',
-  'dropout',
-  'no-dropout',
-  'headroom',
-]);
+/** The flags every plan of one request shares (the model, sequence and margin): all the given ones but the GPU. */
+const SHARED_FLAGS = new Set(FIXED_ESTIMATE_FLAGS.filter((flag) => flag !== 'gpu'));
 
 /** A plan's key: its own flags as a URL query, e.g. `gpu=rtx-4090&precision=amp-bf16&…`. */
 export function planKey(flags: Readonly<Record<string, string>>): string {

@@ -1,3 +1,5 @@
+import { MEMORY_PART_LABELS } from '../memory-parts';
+
 /** Every user-visible string of the calculators, in one place so a translation is a content change. */
 export const STRINGS = {
   groups: { model: 'Model', workload: 'Workload', technique: 'Technique', hardware: 'Hardware' },
@@ -39,14 +41,7 @@ export const STRINGS = {
   compareTitle: 'Before and after, at each one’s peak',
   compareAxis: 'GiB per GPU at the peak',
   peakMark: 'peak',
-  categories: {
-    weights: 'weights',
-    gradients: 'gradients',
-    optimizer: 'optimizer states',
-    activations: 'activations',
-    kvCache: 'KV cache',
-    overhead: 'CUDA context & workspace',
-  },
+  categories: MEMORY_PART_LABELS,
   moments: {
     forward: 'forward',
     'forward-accumulating': 'later forward',

@@ -3,10 +3,10 @@ import { useEffect, useRef } from 'preact/hooks';
 import { describeSummary } from '../../diagnose/explain';
 import type { MemorySummary } from '../../diagnose/memory-summary';
 import { mountPlot } from '../charts/mount-plot';
-import InputPanel, { exampleFile } from './InputPanel';
+import { exampleFile } from './InputPanel';
+import ToolFrame from './ToolFrame';
 import { SUMMARY_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
-import AnalysisStatus from './AnalysisStatus';
 import { useAnalysis } from './use-analysis';
 import finetuneUrl from '../../../tests/fixtures/diagnose/memory-summary.txt?url';
 import '../widget.css';
@@ -42,21 +42,19 @@ function AllocatedVsReserved({ summary }: { summary: MemorySummary }) {
 
 /** Reads torch.cuda.memory_summary() output and says what each figure means. */
 export default function MemorySummaryTool() {
-  const [state, onFile, ready] = useAnalysis('memory-summary');
+  const analysis = useAnalysis('memory-summary');
+  const [state] = analysis;
   const examples = [{ label: S.examples.finetune, load: () => exampleFile(finetuneUrl, 'memory-summary.txt') }];
   const summary = state.status === 'done' ? state.result : null;
   const readable = summary?.metrics.allocated !== undefined && summary.metrics.reserved !== undefined;
   return (
-    <div class="widget" data-tool="memory-summary" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
-      <InputPanel
-        tool="memory-summary"
-        pastePlaceholder={S.placeholder}
-        accept=".txt,.log,text/*"
-        examples={examples}
-        onFile={onFile}
-        busy={state.status === 'working'}
-      />
-      <AnalysisStatus state={state} />
+    <ToolFrame
+      analysis={analysis}
+      tool="memory-summary"
+      pastePlaceholder={S.placeholder}
+      accept=".txt,.log,text/*"
+      examples={examples}
+    >
       {summary && (
         <div
           class="diag-results"
@@ -95,6 +93,6 @@ export default function MemorySummaryTool() {
           <UnreadList notes={summary.unread} title={S.unread} />
         </div>
       )}
-    </div>
+    </ToolFrame>
   );
 }

@@ -3,10 +3,10 @@ import { useEffect, useRef } from 'preact/hooks';
 import { describeGpuEvidence, LINK_TITLES, VERDICT_TEXT } from '../../diagnose/explain';
 import { mountPlot } from '../charts/mount-plot';
 import type { GpuAnalysis } from './analysers';
-import InputPanel, { exampleFile } from './InputPanel';
+import { exampleFile } from './InputPanel';
+import ToolFrame from './ToolFrame';
 import { NVIDIA_SMI_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
-import AnalysisStatus from './AnalysisStatus';
 import { useAnalysis } from './use-analysis';
 import leakUrl from '../../../tests/fixtures/diagnose/nvidia-smi-leak.csv?url';
 import spikeUrl from '../../../tests/fixtures/diagnose/nvidia-smi-spike-nounits.csv?url';
@@ -44,23 +44,21 @@ function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
 
 /** Reads nvidia-smi output (CSV or tables), plots memory per GPU and names each GPU's pattern. */
 export default function NvidiaSmiTool() {
-  const [state, onFile, ready] = useAnalysis('nvidia-smi');
+  const analysis = useAnalysis('nvidia-smi');
+  const [state] = analysis;
   const examples = [
     { label: S.examples.leak, load: () => exampleFile(leakUrl, 'nvidia-smi-leak.csv') },
     { label: S.examples.spike, load: () => exampleFile(spikeUrl, 'nvidia-smi-spike-nounits.csv') },
     { label: S.examples.nearLimit, load: () => exampleFile(nearLimitUrl, 'nvidia-smi-near-limit.txt') },
   ];
   return (
-    <div class="widget" data-tool="nvidia-smi" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
-      <InputPanel
-        tool="nvidia-smi"
-        pastePlaceholder={S.placeholder}
-        accept=".csv,.txt,.log,text/*"
-        examples={examples}
-        onFile={onFile}
-        busy={state.status === 'working'}
-      />
-      <AnalysisStatus state={state} />
+    <ToolFrame
+      analysis={analysis}
+      tool="nvidia-smi"
+      pastePlaceholder={S.placeholder}
+      accept=".csv,.txt,.log,text/*"
+      examples={examples}
+    >
       {state.status === 'done' && (
         <div class="diag-results" aria-live="polite">
           {state.result.gpus.length === 0 ? (
@@ -96,6 +94,6 @@ export default function NvidiaSmiTool() {
           <UnreadList notes={state.result.log.unread} title={S.unread} />
         </div>
       )}
-    </div>
+    </ToolFrame>
   );
 }

@@ -1,9 +1,9 @@
 import { describeRemedy, LINK_TITLES } from '../../diagnose/explain';
 import { formatBinary } from '../../diagnose/units';
-import InputPanel, { exampleFile } from './InputPanel';
+import { exampleFile } from './InputPanel';
+import ToolFrame from './ToolFrame';
 import { OOM_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
-import AnalysisStatus from './AnalysisStatus';
 import { useAnalysis } from './use-analysis';
 import currentUrl from '../../../tests/fixtures/diagnose/oom-current.txt?url';
 import otherUrl from '../../../tests/fixtures/diagnose/oom-other-process.txt?url';
@@ -15,7 +15,8 @@ const size = (bytes: number | null) => (bytes === null ? S.absent : formatBinary
 
 /** Decodes a CUDA out-of-memory message into its figures and ranks what to try. */
 export default function OomTool() {
-  const [state, onFile, ready] = useAnalysis('oom-message');
+  const analysis = useAnalysis('oom-message');
+  const [state] = analysis;
   const examples = [
     { label: S.examples.current, load: () => exampleFile(currentUrl, 'oom-current.txt') },
     { label: S.examples.otherProcess, load: () => exampleFile(otherUrl, 'oom-other-process.txt') },
@@ -23,16 +24,13 @@ export default function OomTool() {
   ];
   const m = state.status === 'done' ? state.result.parse.message : null;
   return (
-    <div class="widget" data-tool="oom-message" data-state={state.status} data-worker={ready ? 'ready' : 'starting'}>
-      <InputPanel
-        tool="oom-message"
-        pastePlaceholder={S.placeholder}
-        accept=".txt,.log,text/*"
-        examples={examples}
-        onFile={onFile}
-        busy={state.status === 'working'}
-      />
-      <AnalysisStatus state={state} />
+    <ToolFrame
+      analysis={analysis}
+      tool="oom-message"
+      pastePlaceholder={S.placeholder}
+      accept=".txt,.log,text/*"
+      examples={examples}
+    >
       {state.status === 'done' && (
         <div class="diag-results" aria-live="polite">
           {m === null ? (
@@ -98,6 +96,6 @@ export default function OomTool() {
           <UnreadList notes={state.result.parse.unread} title={S.unread} />
         </div>
       )}
-    </div>
+    </ToolFrame>
   );
 }

@@ -4,8 +4,8 @@ import { describeSnapshotOom } from '../../diagnose/explain';
 import { refuseOversizeSnapshot, type DeviceMemory, type SnapshotOom, type StackFrame } from '../../diagnose/snapshot';
 import { formatBinary } from '../../diagnose/units';
 import { mountPlot } from '../charts/mount-plot';
-import InputPanel, { exampleFile } from './InputPanel';
-import AnalysisStatus from './AnalysisStatus';
+import { exampleFile } from './InputPanel';
+import ToolFrame from './ToolFrame';
 import { SNAPSHOT_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
@@ -129,22 +129,16 @@ function DeviceView({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[
 
 /** Reads a torch.cuda.memory._dump_snapshot() pickle in a worker, as data only, and shows where memory went. */
 export default function SnapshotTool() {
-  const [state, onFile, ready] = useAnalysis('snapshot', (file) => refuseOversizeSnapshot(file.size));
+  const analysis = useAnalysis('snapshot', (file) => refuseOversizeSnapshot(file.size));
+  const [state] = analysis;
   const read = state.status === 'done' ? state.result : null;
   return (
-    <div
-      class="widget"
-      data-tool="snapshot"
-      data-state={read && !read.ok ? 'error' : state.status}
-      data-worker={ready ? 'ready' : 'starting'}
+    <ToolFrame
+      analysis={analysis}
+      shownState={read && !read.ok ? 'error' : state.status}
+      tool="snapshot"
+      examples={[{ label: S.example, load: () => exampleFile(snapshotUrl, 'snapshot-oom.pickle') }]}
     >
-      <InputPanel
-        tool="snapshot"
-        examples={[{ label: S.example, load: () => exampleFile(snapshotUrl, 'snapshot-oom.pickle') }]}
-        onFile={onFile}
-        busy={state.status === 'working'}
-      />
-      <AnalysisStatus state={state} />
       {read && !read.ok && (
         <p class="widget-error" role="alert" data-refused={String(read.refused)}>
           {read.refused ? S.refused : S.failed} {read.message}
@@ -175,6 +169,6 @@ export default function SnapshotTool() {
           <UnreadList notes={read.analysis.unread} title={S.unread} />
         </div>
       )}
-    </div>
+    </ToolFrame>
   );
 }

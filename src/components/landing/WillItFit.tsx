@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { formatBytes, GPU_PRESETS, MODEL_PRESETS, type Mode } from '../../memory';
+import { MEMORY_PART_LABELS } from '../memory-parts';
 import { willItFit, type MemoryPart } from './will-it-fit';
 import '../widget.css';
 import './landing.css';
@@ -21,14 +22,7 @@ const STRINGS = {
   share: (bytes: string, percent: number) => `${bytes} (${percent}% of the total)`,
   refused: 'The memory engine cannot estimate this combination.',
   defaults: 'One GPU, every other setting at the engine’s default; the same in a terminal:',
-  parts: {
-    weights: 'weights',
-    gradients: 'gradients',
-    optimizer: 'optimizer states',
-    activations: 'activations',
-    kvCache: 'KV cache',
-    overhead: 'CUDA context and workspaces',
-  } satisfies Record<MemoryPart, string>,
+  parts: MEMORY_PART_LABELS,
 } as const;
 
 /** The lesson that shrinks each part first. */

@@ -1,3 +1,4 @@
+import { MEMORY_PART_LABELS } from '../memory-parts';
 /** Every sentence the planner page shows, in one place so that a translation is a content task. */
 export const strings = {
   ariaLabel: 'Training memory planner',
@@ -65,12 +66,7 @@ export const strings = {
   notTried: 'Combinations not tried, and why',
   closest: (gap: string) => `closest: ${gap} short`,
   breakdown: {
-    weights: 'weights',
-    gradients: 'gradients',
-    optimizer: 'optimizer states',
-    activations: 'activations',
-    kvCache: 'KV cache',
-    overhead: 'CUDA context & workspace',
+    ...MEMORY_PART_LABELS,
     total: 'total per GPU',
     host: 'host RAM on the machine',
   },

@@ -1,0 +1,28 @@
+import type { ComponentChildren } from 'preact';
+import AnalysisStatus from './AnalysisStatus';
+import InputPanel, { type InputPanelProps } from './InputPanel';
+import type { AnalysisState } from './use-analysis';
+
+/** Props of the frame every diagnose tool shares. */
+export interface ToolFrameProps<R> extends Omit<InputPanelProps, 'onFile' | 'busy'> {
+  /** `useAnalysis`'s state, file handler and readiness. */
+  readonly analysis: readonly [AnalysisState<R>, (file: File) => void, boolean];
+  /** The `data-state` to show when it differs from the analysis state (a refused file reads as `error`). */
+  readonly shownState?: string;
+  /** The tool's results. */
+  readonly children: ComponentChildren;
+}
+
+/**
+ * One diagnose tool: the input panel, the progress or failure line, then the tool's own results, with the
+ * `data-tool`, `data-state` and `data-worker` attributes the browser tests read.
+ */
+export default function ToolFrame<R>({ analysis: [state, onFile, ready], shownState, children, ...input }: ToolFrameProps<R>) {
+  return (
+    <div class="widget" data-tool={input.tool} data-state={shownState ?? state.status} data-worker={ready ? 'ready' : 'starting'}>
+      <InputPanel {...input} onFile={onFile} busy={state.status === 'working'} />
+      <AnalysisStatus state={state} />
+      {children}
+    </div>
+  );
+}
