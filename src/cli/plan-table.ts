@@ -99,7 +99,9 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
   }
   if (result.shortfall !== null) {
     out.push('');
-    const what = result.shortfall.resource === 'gpu' ? 'GPU memory' : 'host RAM';
+    const what = { gpu: 'GPU memory', host: 'host RAM', 'gpu+host': 'GPU memory and host RAM over the limit' }[
+      result.shortfall.resource
+    ];
     out.push(`Nothing fits on your GPUs. Smallest gap: ${gib(result.shortfall.bytes)} of ${what}, with`);
     out.push(`  npm run --silent estimate -- ${estimateArgs(formatEstimateFlags(result.shortfall.options))}`);
     if (result.wouldFit.length > 0)

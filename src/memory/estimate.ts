@@ -60,9 +60,9 @@ export interface EstimateResult {
   peakMoment: MomentId;
   /** Bytes alive on one GPU at each moment of the step (training) or of generation (inference). */
   timeline: TimelineMoment[];
-  /** Host RAM per GPU process (offloaded states). */
+  /** Host RAM per GPU process (offloaded states); with pipeline stages, the larger stage's. */
   perCpu: { total: number };
-  /** NVMe per GPU process (ZeRO-Infinity). */
+  /** NVMe per GPU process (ZeRO-Infinity); with pipeline stages, the larger stage's. */
   perNvme: { total: number };
   /** GPU checked against, or null. */
   gpu: GpuSpec | null;
@@ -76,7 +76,7 @@ export interface EstimateResult {
   shortfall: number | null;
   /** Odd-but-legal input and what to do about it. */
   warnings: string[];
-  /** Step-time estimate (needs a GPU), or null. */
+  /** Step-time estimate (needs a GPU), or null; with pipeline stages, the slower stage's. */
   stepTime: StepTimeEstimate | null;
   /** The resolved configuration (all defaults filled in). */
   resolved: ResolvedEstimate;
@@ -98,14 +98,14 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   const params = counts?.total ?? r.paramsOnly ?? 0;
   const activeParams = counts?.active ?? params;
   const stages: PipelineStage[] = r.mode === 'train' && r.pp > 1 ? ['first', 'last'] : ['only'];
+  const built = stages.map((stage) => buildStage(r, stage, params));
   let best: BuiltStage | null = null;
-  for (const stage of stages) {
-    const built = buildStage(r, stage, params);
-    if (best === null || built.perGpu.total > best.perGpu.total) best = built;
-  }
+  for (const stage of built) if (best === null || stage.perGpu.total > best.perGpu.total) best = stage;
   if (best === null) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
   if (stages.length > 1) {
-    warnings.push(`pipeline parallel: per-GPU figures are for the ${best.stage} stage, the larger of first and last`);
+    warnings.push(
+      `pipeline parallel: per-GPU figures are for the ${best.stage} stage, the larger of first and last; the step time and host RAM are the slower and larger stage's`,
+    );
   }
   const bad = best.lines.find((l) => !isByteCount(l.bytes)) ?? (isByteCount(best.perGpu.sumOfParts) ? undefined : best.lines[0]);
   if (bad !== undefined) {
@@ -126,7 +126,14 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   if (fits === false && gpu !== null && room !== null) {
     warnings.push(`does not fit on the ${gpu.name}: ${formatBytes(-room, 'GiB')} over, counting the ${r.headroom} % free margin`);
   }
-  const stepTime = gpu === null ? null : stepTimeFor(r, gpu, activeParams, best);
+  // A pipeline runs at the pace of its slowest stage, and each stage's process needs its own host RAM: time and host
+  // figures are the worst stage's, whichever stage has the larger GPU peak.
+  let stepTime: StepTimeEstimate | null = null;
+  for (const stage of built) {
+    const time = gpu === null ? null : stepTimeFor(r, gpu, activeParams, stage);
+    if (time !== null && (stepTime === null || time.totalSeconds > stepTime.totalSeconds)) stepTime = time;
+  }
+  const worst = (device: 'cpu' | 'nvme') => Math.max(...built.map((stage) => sumLines(stage.lines, device)));
   return {
     ok: true,
     result: {
@@ -143,8 +150,8 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
       peakPhase: best.peak.phase,
       peakMoment: best.peak.moment,
       timeline: best.timeline,
-      perCpu: { total: sumLines(best.lines, 'cpu') },
-      perNvme: { total: sumLines(best.lines, 'nvme') },
+      perCpu: { total: worst('cpu') },
+      perNvme: { total: worst('nvme') },
       gpu,
       headroom,
       fits,

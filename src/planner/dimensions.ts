@@ -2,7 +2,7 @@
  * The choices the planner makes, one entry per dimension: its values, the lessons each value uses,
  * and the rules that keep a value out of a combination. A new engine option becomes a new entry.
  */
-import type { EstimateOptions, GpuSpec, ModelConfig, Precision } from '../memory/index.ts';
+import { estimateMemory, type EstimateOptions, type GpuSpec, type ModelConfig, type Precision } from '../memory/index.ts';
 import type { LessonId } from './lessons.ts';
 import { dominanceMessages } from './messages.ts';
 import type { PlanRequest } from './request.ts';
@@ -64,6 +64,46 @@ export interface Dominance {
   /** Why the combination is not estimated. */
   readonly reason: string;
 }
+
+/**
+ * Whether eager attention keeps more activation bytes per layer than SDPA at every micro-batch, everything else as
+ * in `options`. The engine's per-layer bytes are three terms, each linear in the micro-batch b before its ceiling
+ * division by the tensor-parallel degree t (src/memory/activations.ts `layerActivationBytes`), and the layer input,
+ * which the attention kernel does not change. So if eager keeps at least 6 bytes more at b = 1, it keeps more than
+ * 3 more before rounding, and so more at every b; every activation line (kept layers, in-flight micro-batches, the
+ * recompute working set) grows with the per-layer bytes. The property test in tests/unit/planner/pruning.test.ts
+ * holds every dominance rule against the engine at every micro-batch. One estimate per kernel and shape, cached.
+ */
+function eagerKeepsMore(options: EstimateOptions): boolean {
+  const shape = Object.fromEntries(Object.entries(options).filter(([key]) => !OUTSIDE_LAYER_SHAPE.has(key))) as EstimateOptions;
+  const key = JSON.stringify(shape);
+  const cached = eagerKeepsMoreCache.get(key);
+  if (cached !== undefined) return cached;
+  const perLayer = (attention: 'eager' | 'sdpa') => {
+    const outcome = estimateMemory({ ...shape, microBatch: 1, gradAccum: 1, recompute: 'none', attention });
+    return outcome.ok ? outcome.result.perGpu.activationsPerLayer : null;
+  };
+  const eager = perLayer('eager');
+  const sdpa = perLayer('sdpa');
+  const answer = eager !== null && sdpa !== null && eager - sdpa >= 6;
+  if (eagerKeepsMoreCache.size > 10_000) eagerKeepsMoreCache.clear();
+  eagerKeepsMoreCache.set(key, answer);
+  return answer;
+}
+const eagerKeepsMoreCache = new Map<string, boolean>();
+/** Options a layer's activation bytes do not depend on (the probe sets the micro-batch, recompute and attention itself). */
+const OUTSIDE_LAYER_SHAPE: ReadonlySet<string> = new Set([
+  'microBatch',
+  'gradAccum',
+  'recompute',
+  'attention',
+  'zero',
+  'offload',
+  'optimizer',
+  'optimizerImpl',
+  'dp',
+  'pp',
+]);
 
 /** Divisors of n, ascending. */
 export function divisors(n: number): number[] {
@@ -191,8 +231,13 @@ export const DIMENSIONS: readonly Dimension[] = [
       choice('SDPA (FlashAttention)', { attention: 'sdpa' }, ['02-mixed-precision']),
     ],
     rule: (o, ctx) => (o.attention === 'eager' && ctx.model.arch === 'mlp' ? 'an mlp has no attention' : null),
-    // No dominance rule: SDPA keeps no s×s scores but saves its output and softmax statistics, so at short
-    // sequences the engine gives it a little more memory than eager (and pipeline stages can then switch).
+    // The engine's step time does not depend on the attention kernel (the FLOPs are the same), so eager is worse
+    // wherever it keeps more: SDPA keeps no s×s scores but saves its output and softmax statistics, so only at
+    // short sequences can eager keep less. Selective recompute with eager has no SDPA twin (SDPA has no scores to drop).
+    dominatedBy: (o) =>
+      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o)
+        ? { patch: { attention: 'sdpa' }, reason: dominanceMessages.sdpa }
+        : null,
   },
   {
     id: 'recompute',

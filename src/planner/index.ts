@@ -39,6 +39,7 @@ export {
   type PlanChoice,
   type RejectionGroup,
   type RejectionKind,
+  type ShortOf,
 } from './search.ts';
 export {
   EXAMPLE_PRICES,

@@ -11,4 +11,5 @@ export const rejectionMessages = {
 export const dominanceMessages = {
   fused: 'never less memory nor less time than the same plan with fused AdamW (not estimated)',
   zero2: 'never less memory nor less time than the same plan with ZeRO-2 (not estimated)',
+  sdpa: 'never less memory nor less time than the same plan with SDPA attention at this sequence length (not estimated)',
 } as const;

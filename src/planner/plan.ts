@@ -13,7 +13,14 @@ import {
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import { costOf, PRICE_TIERS, type PriceTier } from './prices.ts';
 import { MAX_GPUS, type PlanRequest } from './request.ts';
-import { searchHardware, type FittingPlan, type Hardware, type HardwareSearch, type RejectionKind } from './search.ts';
+import {
+  searchHardware,
+  type FittingPlan,
+  type Hardware,
+  type HardwareSearch,
+  type RejectionKind,
+  type ShortOf,
+} from './search.ts';
 
 /** What a plan costs in each price tier; null where its GPU has no price. */
 export interface PlanCost {
@@ -38,7 +45,7 @@ export interface Shortfall {
   /** Bytes missing. */
   readonly bytes: number;
   /** Which memory is short. */
-  readonly resource: 'gpu' | 'host';
+  readonly resource: ShortOf;
   /** The combination with that gap (micro-batch 1). */
   readonly options: EstimateOptions;
 }
@@ -141,9 +148,10 @@ const MEMORY_KINDS: readonly RejectionKind[] = ['model-states', 'activations', '
 function smallestGap(search: HardwareSearch): Shortfall | null {
   let best: Shortfall | null = null;
   for (const group of search.rejected) {
-    if (!MEMORY_KINDS.includes(group.kind) || group.smallestGap === null || group.closest === null) continue;
-    if (best === null || group.smallestGap < best.bytes) {
-      best = { bytes: group.smallestGap, resource: group.kind === 'host-memory' ? 'host' : 'gpu', options: group.closest };
+    const { smallestGap, closest, closestShortOf } = group;
+    if (!MEMORY_KINDS.includes(group.kind) || smallestGap === null || closest === null || closestShortOf === null) continue;
+    if (best === null || smallestGap < best.bytes) {
+      best = { bytes: smallestGap, resource: closestShortOf, options: closest };
     }
   }
   return best;
@@ -159,7 +167,7 @@ function suggestHardware(
   maxScaleUp: number,
 ): HardwareSuggestion[] {
   const suggestions: HardwareSuggestion[] = [];
-  if (shortfall.resource === 'gpu') {
+  if (shortfall.resource !== 'host') {
     for (const gpu of GPU_PRESETS) {
       if (gpu.memoryBytes <= own.memoryBytes) continue;
       const outcome = estimateMemory({ ...shortfall.options, gpu: gpu.id });

@@ -81,7 +81,12 @@ export interface RejectionGroup {
   readonly smallestGap: number | null;
   /** For memory reasons: the options of the combination with that gap (at micro-batch 1); else null. */
   readonly closest: EstimateOptions | null;
+  /** For memory reasons: which memory that combination is short of; else null. */
+  readonly closestShortOf: ShortOf | null;
 }
+
+/** Which memory a combination is short of: the GPU's, the host RAM allowed for offload, or both. */
+export type ShortOf = 'gpu' | 'host' | 'gpu+host';
 
 /** The outcome of searching one set of GPUs. */
 export interface HardwareSearch {
@@ -108,19 +113,18 @@ export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
 
 /**
  * How the engine's step time moves with the micro-batch b at a fixed per-replica batch B = b·m
- * (src/memory/time.ts). Compute and recompute scale with the tokens per step, which are fixed.
- * With one pipeline stage the only other term that moves is parameter offload's weight traffic, once
- * per micro-batch, so the largest b that fits is fastest (with no offload every b takes the same time:
- * the largest means the fewest accumulation steps). With pp > 1 the bubble (p−1)/m favours the
- * smallest b; that is all when nothing else moves, that is with one data-parallel replica and no
- * offload. Otherwise the engine's traffic terms count the parameters of the pipeline stage whose
- * memory is larger, and which stage that is can change with b: any b may win, so the search walks up
- * from the smallest b until `secondsLowerBound` says no larger one can win. Property and brute-force
- * tests hold this against estimating every micro-batch.
+ * (src/memory/time.ts; with pipeline stages, the slower stage's). Compute and recompute scale with the
+ * tokens per step, which are fixed. The only terms that move are the pipeline bubble, (p−1)/m of the
+ * compute, which favours the smallest b, and parameter offload's weight traffic, once per micro-batch,
+ * which favours the largest. So with one stage the largest b that fits is fastest (with no offload every
+ * b takes the same time: the largest means the fewest accumulation steps), with several stages and no
+ * parameter offload the smallest; with both, any b may win, and the search walks up from the smallest b
+ * until `secondsLowerBound` says no larger one can win. Property and brute-force tests hold this against
+ * estimating every micro-batch.
  */
 export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
   if ((options.pp ?? 1) === 1) return 'largest';
-  return (options.dp ?? 1) === 1 && (options.offload ?? 'none') === 'none' ? 'smallest' : 'any';
+  return options.offload === 'optimizer+params' ? 'any' : 'smallest';
 }
 
 /** Search every combination of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
@@ -137,7 +141,14 @@ export function searchHardware(
   const plans: FittingPlan[] = [];
   const groups = new Map<
     string,
-    { kind: RejectionKind; reason: string; count: number; smallestGap: number | null; closest: EstimateOptions | null }
+    {
+      kind: RejectionKind;
+      reason: string;
+      count: number;
+      smallestGap: number | null;
+      closest: EstimateOptions | null;
+      closestShortOf: ShortOf | null;
+    }
   >();
   let combinations = 0;
   let evaluations = 0;
@@ -145,16 +156,16 @@ export function searchHardware(
   const reject = (
     kind: RejectionKind,
     reason: string,
-    gap: number | null = null,
-    options: EstimateOptions | null = null,
+    gap: { bytes: number; options: EstimateOptions; shortOf: ShortOf } | null = null,
     count = 1,
   ) => {
     const key = `${kind}\u0000${reason}`;
-    const group = groups.get(key) ?? { kind, reason, count: 0, smallestGap: null, closest: null };
+    const group = groups.get(key) ?? { kind, reason, count: 0, smallestGap: null, closest: null, closestShortOf: null };
     group.count += count;
-    if (gap !== null && (group.smallestGap === null || gap < group.smallestGap)) {
-      group.smallestGap = gap;
-      group.closest = options;
+    if (gap !== null && (group.smallestGap === null || gap.bytes < group.smallestGap)) {
+      group.smallestGap = gap.bytes;
+      group.closest = gap.options;
+      group.closestShortOf = gap.shortOf;
     }
     groups.set(key, group);
   };
@@ -198,10 +209,6 @@ export function searchHardware(
     const fits = (e: Evaluation) => e.fitsGpu && e.fitsHost;
     const last = values.length - 1;
     if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
-    // With pp > 1 the engine reports the host RAM of the pipeline stage whose GPU memory is larger, and
-    // which stage that is can change with the micro-batch: under a host limit the fit is then not
-    // monotone, so every micro-batch is estimated.
-    if (request.maxHostBytes !== null && (options.pp ?? 1) > 1) return finishExhaustively(picked, options, values, at, fits);
     // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
     // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
     // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
@@ -234,8 +241,9 @@ export function searchHardware(
         secondsAt(at, i) < secondsAt(at, best) || (secondsAt(at, i) === secondsAt(at, best) && i > best);
       if (better(0)) best = 0;
       for (let i = 1; i < last; i++) {
-        const seen = [...cache.values()].flatMap((e) => ('errors' in e ? [] : [e.result]));
-        if (secondsLowerBound(seen, options, values[i]?.patch.gradAccum ?? 1) > secondsAt(at, best) * (1 + 1e-12)) break;
+        const seen = at(0);
+        if ('errors' in seen) break;
+        if (secondsLowerBound(seen.result, options, values[i]?.patch.gradAccum ?? 1) > secondsAt(at, best) * (1 + 1e-12)) break;
         const e = at(i);
         if ('errors' in e || !fits(e)) break;
         if (better(i)) best = i;
@@ -244,8 +252,12 @@ export function searchHardware(
     push(picked, options, values, best, at(best));
   };
 
-  /** Bytes short of fitting: GPU memory first, then host RAM. */
-  const gapOf = (e: Evaluation) => (e.fitsGpu ? e.hostBytes - (request.maxHostBytes ?? 0) : (e.result.shortfall ?? 0));
+  /**
+   * Bytes short of fitting: GPU memory missing plus host RAM over the limit. Counting both keeps the gap from falling
+   * when a combination needs more of either memory, which the dominance rules' skipped twins rely on.
+   */
+  const hostOver = (e: Evaluation) => (request.maxHostBytes === null ? 0 : Math.max(0, e.hostBytes - request.maxHostBytes));
+  const gapOf = (e: Evaluation) => (e.fitsGpu ? 0 : (e.result.shortfall ?? 0)) + hostOver(e);
 
   const push = (
     picked: readonly Choice[],
@@ -267,42 +279,21 @@ export function searchHardware(
     );
   };
 
-  const finishExhaustively = (
-    picked: readonly Choice[],
-    options: EstimateOptions,
-    values: readonly Choice[],
-    at: (index: number) => Evaluation | { errors: string },
-    fits: (e: Evaluation) => boolean,
-  ) => {
-    let best: number | null = null;
-    let closest: { e: Evaluation; index: number; gap: number } | null = null;
-    for (let i = values.length - 1; i >= 0; i--) {
-      const e = at(i);
-      if ('errors' in e) return reject('invalid', e.errors);
-      if (fits(e)) {
-        if (best === null || secondsAt(at, i) < secondsAt(at, best)) best = i;
-      } else {
-        const gap = gapOf(e);
-        if (closest === null || gap <= closest.gap) closest = { e, index: i, gap };
-      }
-    }
-    if (best !== null) return push(picked, options, values, best, at(best));
-    if (closest !== null) rejectMemory(closest.e, { ...options, ...values[closest.index]?.patch });
-  };
   const rejectMemory = (e: Evaluation, options: EstimateOptions) => {
     const r = e.result;
+    const bytes = gapOf(e);
     if (!e.fitsGpu) {
       const usable = hardware.gpu.memoryBytes - (r.headroom?.bytes ?? 0);
       const states = r.perGpu.weights + r.perGpu.gradients + r.perGpu.optimizer + r.perGpu.overhead;
       const kind: RejectionKind = states > usable ? 'model-states' : 'activations';
-      return reject(
-        kind,
-        kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations,
-        r.shortfall ?? 0,
+      const shortOf: ShortOf = hostOver(e) > 0 ? 'gpu+host' : 'gpu';
+      return reject(kind, kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations, {
+        bytes,
         options,
-      );
+        shortOf,
+      });
     }
-    return reject('host-memory', rejectionMessages.hostMemory, e.hostBytes - (request.maxHostBytes ?? 0), options);
+    return reject('host-memory', rejectionMessages.hostMemory, { bytes, options, shortOf: 'host' });
   };
 
   const subtreeSize = (depth: number, options: EstimateOptions) =>
@@ -318,7 +309,7 @@ export function searchHardware(
         if (!outcome.ok) {
           const size = subtreeSize(depth + 1, next);
           combinations += size;
-          reject('invalid', outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '), null, null, size);
+          reject('invalid', outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '), null, size);
           continue;
         }
       }
@@ -363,31 +354,17 @@ function largestFitting(
 }
 
 /**
- * A lower bound on a combination's step time at `gradAccum` micro-batches, from estimates of it at other
- * micro-batches (src/memory/time.ts): compute and recompute do not depend on the micro-batch (the tokens
- * per step are fixed), the pipeline bubble is (p−1)/m of them, and the other lines (offload,
- * data-parallel, optimizer) are never negative. Without weight offload those depend only on which
- * pipeline stage, first or last, the engine reports, so once both have been seen the smaller bounds them.
+ * A lower bound on a combination's step time at `gradAccum` micro-batches, from its estimate at any micro-batch
+ * (src/memory/time.ts): compute and recompute do not depend on the micro-batch (the tokens per step are fixed), the
+ * pipeline bubble is (p−1)/m of them, and every other line (offload, data-parallel, optimizer) is never negative.
  */
-export function secondsLowerBound(seen: readonly EstimateResult[], options: EstimateOptions, gradAccum: number): number {
-  const first = seen[0]?.stepTime;
-  if (first === undefined || first === null) return 0;
-  const line = (t: StepTimeEstimate, id: string) => t.lines.find((l) => l.id === id)?.seconds ?? 0;
-  const work = line(first, 'compute') + line(first, 'recompute');
+export function secondsLowerBound(seen: EstimateResult, options: EstimateOptions, gradAccum: number): number {
+  const time = seen.stepTime;
+  if (time === null) return 0;
+  const line = (id: string) => time.lines.find((l) => l.id === id)?.seconds ?? 0;
+  const work = line('compute') + line('recompute');
   const pp = options.pp ?? 1;
-  const bubbleAndWork = work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
-  if (options.offload === 'optimizer+params') return bubbleAndWork;
-  const rest = new Map<string, number>();
-  for (const r of seen) {
-    if (r.stepTime === null) continue;
-    rest.set(
-      r.stage,
-      r.stepTime.totalSeconds - line(r.stepTime, 'compute') - line(r.stepTime, 'recompute') - line(r.stepTime, 'bubble'),
-    );
-  }
-  const stages = pp > 1 ? ['first', 'last'] : ['only'];
-  const known = stages.map((stage) => rest.get(stage));
-  return bubbleAndWork + (known.every((x) => x !== undefined) ? Math.max(0, Math.min(...(known as number[]))) : 0);
+  return work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
 }
 
 function secondsAt(at: (index: number) => Evaluation | { errors: string }, index: number): number {

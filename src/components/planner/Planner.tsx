@@ -332,7 +332,9 @@ function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor 
             <strong>{strings.nothingFits}</strong>{' '}
             {strings.shortfall(
               gib(result.shortfall.bytes),
-              result.shortfall.resource === 'gpu' ? strings.gpuMemory : strings.hostMemory,
+              { gpu: strings.gpuMemory, host: strings.hostMemory, 'gpu+host': strings.gpuAndHostMemory }[
+                result.shortfall.resource
+              ],
             )}
           </p>
           <p>

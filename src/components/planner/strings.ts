@@ -60,6 +60,7 @@ export const strings = {
   shortfall: (gap: string, what: string) => `The smallest gap is ${gap} of ${what}, with this combination:`,
   gpuMemory: 'GPU memory',
   hostMemory: 'host RAM',
+  gpuAndHostMemory: 'GPU memory and host RAM over the limit',
   wouldFit: 'It would fit on:',
   wouldFitNone: 'No GPU preset or number of GPUs tried would make it fit.',
   rejected: 'Why the other combinations do not fit',

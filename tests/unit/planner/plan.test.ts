@@ -69,7 +69,7 @@ describe('planTraining(request) against a brute force over every configuration',
     }
 
     // Every other combination that fits differs from a plan only in a dominated choice (ZeRO-0/1 for ZeRO-2,
-    // foreach or for-loop for fused AdamW), and that plan is no slower and needs no more memory.
+    // foreach or for-loop for fused AdamW, eager attention for SDPA), and that plan is no slower and needs no more memory.
     // (The twins are derived here from the rules' meaning, not from the dimensions' code.)
     const byKey = new Map(result.plans.map((plan) => [planKey(formatEstimateFlags(withoutMicroBatch(plan.options))), plan]));
     for (const [combination, config] of best) {
@@ -80,8 +80,11 @@ describe('planTraining(request) against a brute force over every configuration',
         {},
         ...(options.optimizerImpl === undefined ? [] : [{ optimizerImpl: 'fused' as const }]),
       ];
+      const attentions: EstimateOptions[] = [{}, ...(options.attention === 'eager' ? [{ attention: 'sdpa' as const }] : [])];
       const twins = zeros.flatMap((zero) =>
-        impls.map((impl) => byKey.get(planKey(formatEstimateFlags({ ...options, ...zero, ...impl })))),
+        impls.flatMap((impl) =>
+          attentions.map((attention) => byKey.get(planKey(formatEstimateFlags({ ...options, ...zero, ...impl, ...attention })))),
+        ),
       );
       const twin = twins.find((plan) => plan !== undefined);
       expect(twin, `${combination} is a plan or has a dominating plan`).toBeDefined();
@@ -121,9 +124,11 @@ describe('planTraining(request) against a brute force over every configuration',
       expect(result.plans).toEqual([]);
       const brute = bruteForce(req);
       expect(brute.some((c) => c.fits)).toBe(false);
-      // The smallest gap over every configuration the brute force estimated, GPU and host alike.
-      const gaps = brute.map((c) =>
-        c.result.fits === true ? c.result.perCpu.total - (req.maxHostBytes ?? 0) : (c.result.shortfall ?? Infinity),
+      // The smallest gap over every configuration the brute force estimated: GPU memory missing plus host RAM over the cap.
+      const gaps = brute.map(
+        (c) =>
+          (c.result.fits === true ? 0 : (c.result.shortfall ?? Infinity)) +
+          Math.max(0, c.result.perCpu.total - (req.maxHostBytes ?? 0)),
       );
       expect(result.shortfall?.bytes).toBe(Math.min(...gaps));
       expect(result.shortfall?.bytes).toBeGreaterThan(0);

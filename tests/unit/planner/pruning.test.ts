@@ -76,7 +76,7 @@ function options(c: Config, microBatch: number): EstimateOptions {
 }
 
 describe('the search’s pruning rules, against every micro-batch', () => {
-  test('with accumulation (gradAccum > 1), per-GPU memory and the fit never fall as the micro-batch grows, nor host RAM with one pipeline stage (bisection is exact)', () => {
+  test('with accumulation (gradAccum > 1), per-GPU memory and the fit never fall as the micro-batch grows, and host RAM does not move (bisection is exact)', () => {
     fc.assert(
       fc.property(configArbitrary, (c) => {
         // The last divisor is the micro-batch without accumulation, which the search checks on its own.
@@ -86,9 +86,7 @@ describe('the search’s pruning rules, against every micro-batch', () => {
         const ok = results.flatMap((r) => (r.ok ? [r.result] : []));
         for (let i = 1; i < ok.length; i++) {
           expect(ok[i]?.perGpu.total).toBeGreaterThanOrEqual(ok[i - 1]?.perGpu.total ?? 0);
-          // With pp > 1 the host RAM is the reported stage's, which can switch; the search estimates every
-          // micro-batch there when a host limit is set.
-          if (c.layout[1] === 1) expect(ok[i]?.perCpu.total).toBeGreaterThanOrEqual(ok[i - 1]?.perCpu.total ?? 0);
+          expect(ok[i]?.perCpu.total).toBe(ok[i - 1]?.perCpu.total);
           if (ok[i]?.fits === true) expect(ok[i - 1]?.fits).toBe(true);
         }
       }),
@@ -142,7 +140,7 @@ describe('the search’s pruning rules, against every micro-batch', () => {
 
   test('every dominance rule: the twin never needs more GPU memory, host RAM or time, at every micro-batch, and is valid whenever the original is', () => {
     const ruled = DIMENSIONS.filter((d) => d.dominatedBy !== undefined);
-    expect(ruled.map((d) => d.id)).toEqual(['zero', 'optimizer-impl']);
+    expect(ruled.map((d) => d.id)).toEqual(['zero', 'attention', 'optimizer-impl']);
     let compared = 0;
     fc.assert(
       fc.property(configArbitrary, (c) => {
@@ -179,15 +177,15 @@ describe('the search’s pruning rules, against every micro-batch', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
-  test('secondsLowerBound never exceeds the step time of any micro-batch, whichever others were estimated', () => {
+  test('secondsLowerBound never exceeds the step time of any micro-batch, from an estimate at any other', () => {
     let bounded = 0;
     fc.assert(
-      fc.property(configArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (c, picks) => {
+      fc.property(configArbitrary, fc.nat(), (c, pick) => {
         const batches = divisors(c.perReplica);
         const results = batches.map((b) => estimateMemory(options(c, b)));
         const ok = results.flatMap((r) => (r.ok ? [r.result] : []));
-        if (ok.length !== results.length) return;
-        const seen = picks.map((p) => ok[p % ok.length]).filter((r) => r !== undefined);
+        const seen = ok[pick % Math.max(1, ok.length)];
+        if (ok.length !== results.length || seen === undefined) return;
         batches.forEach((b, i) => {
           const bound = secondsLowerBound(seen, options(c, b), c.perReplica / b);
           expect(bound).toBeGreaterThanOrEqual(0);
