@@ -209,7 +209,11 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
   ];
   const timeline = evaluateTimeline(lines, built.moments);
   const peak = peakMoment(timeline);
-  const largest = (category: LineCategory) => Math.max(0, ...timeline.map((m) => m.byCategory[category]));
+  const largest = (category: LineCategory) => {
+    let most = 0;
+    for (const m of timeline) if (m.byCategory[category] > most) most = m.byCategory[category];
+    return most;
+  };
   const perGpu: PerGpuTotals = {
     weights: largest('weights'),
     gradients: largest('gradients'),
@@ -272,5 +276,7 @@ function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, bu
     optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
     stateBytes: r.optimizer === 'adamw-8bit' ? 1 : r.lora !== null ? 4 : precision.momentBytes,
     frozenBase: r.lora !== null,
+    // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.
+    fp32Matmuls: r.precision === 'fp32' && r.lora === null,
   });
 }

@@ -7,7 +7,7 @@
  * reports 81559 MiB (79.6 GiB) because part of its HBM is reserved (ECC/firmware). `marketedMemory`
  * keeps the datasheet's wording for display.
  * Compute: dense (no sparsity) 16-bit tensor-core TFLOP/s with FP32 accumulate — the figure
- * training kernels can approach; datasheets often headline the 2× "with sparsity" number.
+ * training kernels can approach; datasheets often headline the 2× "with sparsity" number — and dense FP32.
  * Links: `hostLinkBytesPerSecond` is one direction of the PCIe link (datasheets quote both
  * directions together); `peerLinkBytesPerSecond` is one direction of NVLink / Infinity Fabric
  * per GPU, or the PCIe figure where the card has none.
@@ -28,6 +28,12 @@ export interface GpuSpec {
   marketedMemory: string;
   /** Dense 16-bit (BF16, or FP16 where BF16 is missing) tensor throughput, TFLOP/s. */
   tensorTflops16: number;
+  /**
+   * Dense FP32 throughput, TFLOP/s: what fp32 matrix multiplies run at under PyTorch's default, which keeps TF32 off for
+   * matmuls (`torch.backends.cuda.matmul.allow_tf32 = False` since 1.12; PyTorch docs, CUDA semantics, "TensorFloat-32
+   * (TF32) on Ampere (and later) devices"). NVIDIA: CUDA-core FP32; AMD: FP32 matrix cores, which rocBLAS uses.
+   */
+  fp32Tflops: number;
   /** Whether the GPU has BF16 tensor cores (pre-Ampere GPUs do not). */
   bf16: boolean;
   /** Device-memory bandwidth, bytes per second. */
@@ -64,12 +70,13 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 15360 * MiB,
     marketedMemory: '16 GB GDDR6',
     tensorTflops16: 65,
+    fp32Tflops: 8.1,
     bf16: false,
     memoryBandwidthBytesPerSecond: 320 * GBps,
     ...PCIE3,
     ...peerIsPcie(PCIE3),
     computeCapability: 7.5,
-    source: 'NVIDIA T4 Tensor Core GPU datasheet (65 TFLOPS mixed FP16/FP32)',
+    source: 'NVIDIA T4 Tensor Core GPU datasheet (65 TFLOPS mixed FP16/FP32; FP32 8.1 TFLOPS)',
   },
   {
     id: 'v100-32gb',
@@ -78,13 +85,14 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 32768 * MiB,
     marketedMemory: '32 GB HBM2',
     tensorTflops16: 125,
+    fp32Tflops: 15.7,
     bf16: false,
     memoryBandwidthBytesPerSecond: 900 * GBps,
     ...PCIE3,
     peerLinkBytesPerSecond: 150 * GBps,
     peerLink: 'NVLink 2 (300 GB/s total)',
     computeCapability: 7.0,
-    source: 'NVIDIA V100 Tensor Core GPU datasheet (SXM2: 125 TFLOPS deep learning)',
+    source: 'NVIDIA V100 Tensor Core GPU datasheet (SXM2: 125 TFLOPS deep learning; FP32 15.7 TFLOPS)',
   },
   {
     id: 'a10',
@@ -93,12 +101,13 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 23028 * MiB,
     marketedMemory: '24 GB GDDR6',
     tensorTflops16: 125,
+    fp32Tflops: 31.2,
     bf16: true,
     memoryBandwidthBytesPerSecond: 600 * GBps,
     ...PCIE4,
     ...peerIsPcie(PCIE4),
     computeCapability: 8.6,
-    source: 'NVIDIA A10 Tensor Core GPU datasheet (BF16 125 TF dense, 250 TF sparse)',
+    source: 'NVIDIA A10 Tensor Core GPU datasheet (BF16 125 TF dense, 250 TF sparse; FP32 31.2 TF)',
   },
   {
     id: 'l4',
@@ -107,12 +116,13 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 23034 * MiB,
     marketedMemory: '24 GB GDDR6',
     tensorTflops16: 121,
+    fp32Tflops: 30.3,
     bf16: true,
     memoryBandwidthBytesPerSecond: 300 * GBps,
     ...PCIE4,
     ...peerIsPcie(PCIE4),
     computeCapability: 8.9,
-    source: 'NVIDIA L4 Tensor Core GPU datasheet (BF16 242 TFLOPS with sparsity → 121 dense)',
+    source: 'NVIDIA L4 Tensor Core GPU datasheet (BF16 242 TFLOPS with sparsity → 121 dense; FP32 30.3 TFLOPS)',
   },
   {
     id: 'rtx-3090',
@@ -121,12 +131,13 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 24576 * MiB,
     marketedMemory: '24 GB GDDR6X',
     tensorTflops16: 71,
+    fp32Tflops: 35.6,
     bf16: true,
     memoryBandwidthBytesPerSecond: 936 * GBps,
     ...PCIE4,
     ...peerIsPcie(PCIE4),
     computeCapability: 8.6,
-    source: 'NVIDIA Ampere GA102 GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 71 dense)',
+    source: 'NVIDIA Ampere GA102 GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 71 dense; FP32 35.6 TFLOPS)',
   },
   {
     id: 'rtx-4090',
@@ -135,12 +146,13 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 24564 * MiB,
     marketedMemory: '24 GB GDDR6X',
     tensorTflops16: 165.2,
+    fp32Tflops: 82.6,
     bf16: true,
     memoryBandwidthBytesPerSecond: 1008 * GBps,
     ...PCIE4,
     ...peerIsPcie(PCIE4),
     computeCapability: 8.9,
-    source: 'NVIDIA Ada GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 165.2 dense)',
+    source: 'NVIDIA Ada GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 165.2 dense; FP32 82.6 TFLOPS)',
   },
   {
     id: 'rtx-5090',
@@ -149,12 +161,13 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 32607 * MiB,
     marketedMemory: '32 GB GDDR7',
     tensorTflops16: 209.5,
+    fp32Tflops: 104.8,
     bf16: true,
     memoryBandwidthBytesPerSecond: 1792 * GBps,
     ...PCIE5,
     ...peerIsPcie(PCIE5),
     computeCapability: 12.0,
-    source: 'NVIDIA RTX Blackwell GPU Architecture whitepaper (FP16/BF16 tensor: 209.5 dense)',
+    source: 'NVIDIA RTX Blackwell GPU Architecture whitepaper (FP16/BF16 tensor: 209.5 dense; FP32 104.8 TFLOPS)',
   },
   {
     id: 'a100-40gb',
@@ -163,13 +176,14 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 40960 * MiB,
     marketedMemory: '40 GB HBM2',
     tensorTflops16: 312,
+    fp32Tflops: 19.5,
     bf16: true,
     memoryBandwidthBytesPerSecond: 1555 * GBps,
     ...PCIE4,
     peerLinkBytesPerSecond: 300 * GBps,
     peerLink: 'NVLink 3 (600 GB/s total)',
     computeCapability: 8.0,
-    source: 'NVIDIA A100 Tensor Core GPU datasheet (BF16 312 TFLOPS dense)',
+    source: 'NVIDIA A100 Tensor Core GPU datasheet (BF16 312 TFLOPS dense; FP32 19.5 TFLOPS)',
   },
   {
     id: 'a100-80gb',
@@ -178,13 +192,14 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 81920 * MiB,
     marketedMemory: '80 GB HBM2e',
     tensorTflops16: 312,
+    fp32Tflops: 19.5,
     bf16: true,
     memoryBandwidthBytesPerSecond: 2039 * GBps,
     ...PCIE4,
     peerLinkBytesPerSecond: 300 * GBps,
     peerLink: 'NVLink 3 (600 GB/s total)',
     computeCapability: 8.0,
-    source: 'NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s)',
+    source: 'NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s; FP32 19.5 TFLOPS)',
   },
   {
     id: 'h100-80gb',
@@ -193,13 +208,14 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 81559 * MiB,
     marketedMemory: '80 GB HBM3',
     tensorTflops16: 989,
+    fp32Tflops: 67,
     bf16: true,
     memoryBandwidthBytesPerSecond: 3350 * GBps,
     ...PCIE5,
     peerLinkBytesPerSecond: 450 * GBps,
     peerLink: 'NVLink 4 (900 GB/s total)',
     computeCapability: 9.0,
-    source: 'NVIDIA H100 Tensor Core GPU datasheet (SXM: BF16 1,979 TFLOPS with sparsity → 989 dense)',
+    source: 'NVIDIA H100 Tensor Core GPU datasheet (SXM: BF16 1,979 TFLOPS with sparsity → 989 dense; FP32 67 TFLOPS)',
   },
   {
     id: 'h200',
@@ -208,13 +224,14 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 143771 * MiB,
     marketedMemory: '141 GB HBM3e',
     tensorTflops16: 989,
+    fp32Tflops: 67,
     bf16: true,
     memoryBandwidthBytesPerSecond: 4800 * GBps,
     ...PCIE5,
     peerLinkBytesPerSecond: 450 * GBps,
     peerLink: 'NVLink 4 (900 GB/s total)',
     computeCapability: 9.0,
-    source: 'NVIDIA H200 Tensor Core GPU datasheet (BF16 1,979 TFLOPS with sparsity → 989 dense; 4.8 TB/s)',
+    source: 'NVIDIA H200 Tensor Core GPU datasheet (BF16 1,979 TFLOPS with sparsity → 989 dense; 4.8 TB/s; FP32 67 TFLOPS)',
   },
   {
     id: 'b200',
@@ -223,13 +240,14 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 183359 * MiB,
     marketedMemory: '180 GB HBM3e',
     tensorTflops16: 2250,
+    fp32Tflops: 75,
     bf16: true,
     memoryBandwidthBytesPerSecond: 8000 * GBps,
     ...PCIE5,
     peerLinkBytesPerSecond: 900 * GBps,
     peerLink: 'NVLink 5 (1.8 TB/s total)',
     computeCapability: 10.0,
-    source: 'NVIDIA HGX B200 datasheet (per GPU: BF16 4.5 PFLOPS with sparsity → 2.25 dense; 8 TB/s)',
+    source: 'NVIDIA HGX B200 datasheet (per GPU: BF16 4.5 PFLOPS with sparsity → 2.25 dense; 8 TB/s; FP32 75 TFLOPS)',
   },
   {
     id: 'mi300x',
@@ -238,13 +256,14 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBytes: 205_822_885_888,
     marketedMemory: '192 GB HBM3',
     tensorTflops16: 1307.4,
+    fp32Tflops: 163.4,
     bf16: true,
     memoryBandwidthBytesPerSecond: 5300 * GBps,
     ...PCIE5,
     peerLinkBytesPerSecond: 448 * GBps,
     peerLink: 'Infinity Fabric (7 links × 64 GB/s per direction)',
     computeCapability: null,
-    source: 'AMD Instinct MI300X data sheet (BF16 1,307.4 TFLOPS dense; 5.3 TB/s)',
+    source: 'AMD Instinct MI300X data sheet (BF16 1,307.4 TFLOPS dense; 5.3 TB/s; FP32 matrix 163.4 TFLOPS)',
   },
 ];
 

@@ -35,7 +35,10 @@ export function line(
   source: string,
 ): MemoryLine {
   let bytes = 0;
-  for (const alive of Object.values(live)) if (alive !== undefined && alive > bytes) bytes = alive;
+  for (const moment in live) {
+    const alive = live[moment as keyof Lifetime];
+    if (alive !== undefined && alive > bytes) bytes = alive;
+  }
   return { id, category, device, label, bytes, live, source };
 }
 

@@ -77,6 +77,8 @@ export interface TrainingTimeInput {
   stateBytes: number;
   /** Whether the base weights are frozen (LoRA, QLoRA): backward computes input gradients but no weight gradients. */
   frozenBase: boolean;
+  /** Whether the matrix multiplies run in fp32 (no autocast, no 16-bit weights): at the GPU's FP32 rate, not its tensor cores'. */
+  fp32Matmuls: boolean;
 }
 
 /**
@@ -115,14 +117,15 @@ const teraflops = 1e12;
 
 /**
  * Training step time. FLOPs per token forward 2N + 2·L·s·h (Kaplan et al. 2020, arXiv 2001.08361
- * Table 1), training 3× forward; full recompute adds one forward, selective only the attention
+ * Table 1), training 3× forward, at the 16-bit tensor-core rate or, for fp32 matmuls, the FP32 rate (gpus.ts); full recompute adds one forward, selective only the attention
  * term (Korthikanti et al. 2022 §5); pipeline bubble (p−1)/m of the compute (Narayanan et al. 2021
  * §2.2); ring all-reduce moves 2(n−1)/n of the gradients per GPU (Patarasuk & Yuan 2009), ZeRO-3 1.5× that
  * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params).
  */
 export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const { gpu } = input;
-  const flopsPerSecond = gpu.tensorTflops16 * teraflops * ASSUMED_MFU * input.tp * input.pp;
+  const peakTflops = input.fp32Matmuls ? gpu.fp32Tflops : gpu.tensorTflops16;
+  const flopsPerSecond = peakTflops * teraflops * ASSUMED_MFU * input.tp * input.pp;
   const tokens = input.microBatch * input.seq * input.microBatches;
   const attentionFlopsPerToken = 2 * input.layers * input.seq * input.hidden;
   const forwardFlopsPerToken = 2 * input.activeParams + attentionFlopsPerToken;
@@ -200,7 +203,9 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     lines,
     totalSeconds: lines.reduce((sum, line) => sum + line.seconds, 0),
     assumptions: [
-      `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense ${gpu.tensorTflops16} TFLOP/s`,
+      input.fp32Matmuls
+        ? `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense FP32 ${gpu.fp32Tflops} TFLOP/s (PyTorch's default keeps TF32 off for matmuls)`
+        : `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense 16-bit ${gpu.tensorTflops16} TFLOP/s`,
       'no overlap of communication with compute',
       'all GPUs in one node on the peer link; tensor-parallel traffic not counted',
       input.offload === 'none'

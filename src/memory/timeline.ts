@@ -59,24 +59,27 @@ export interface TimelineMoment {
 
 /** Bytes alive on one GPU at each of `moments`, by category, from the GPU lines' lifetimes. */
 export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly MomentId[]): TimelineMoment[] {
-  const gpuLines = lines.filter((l) => l.device === 'gpu');
-  return moments.map((moment) => {
-    const byCategory: Record<LineCategory, number> = {
-      weights: 0,
-      gradients: 0,
-      optimizer: 0,
-      activations: 0,
-      kvCache: 0,
-      overhead: 0,
-    };
-    let bytes = 0;
-    for (const l of gpuLines) {
-      const alive = l.live[moment] ?? 0;
-      byCategory[l.category] += alive;
-      bytes += alive;
+  const timeline: TimelineMoment[] = moments.map((moment) => ({
+    phase: MOMENTS[moment].phase,
+    moment,
+    label: MOMENTS[moment].label,
+    bytes: 0,
+    byCategory: { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 },
+  }));
+  // One pass over each line's own moments (a few each) rather than every moment of every line: the planner runs
+  // thousands of estimates per search (npm run bench -- planner).
+  for (const l of lines) {
+    if (l.device !== 'gpu') continue;
+    for (const moment in l.live) {
+      const index = moments.indexOf(moment as MomentId);
+      const at = timeline[index];
+      if (at === undefined) continue;
+      const alive = l.live[moment as MomentId] ?? 0;
+      at.byCategory[l.category] += alive;
+      at.bytes += alive;
     }
-    return { phase: MOMENTS[moment].phase, moment, label: MOMENTS[moment].label, bytes, byCategory };
-  });
+  }
+  return timeline;
 }
 
 /** The moment with the most bytes alive (the first of equals); `timeline` is never empty. */

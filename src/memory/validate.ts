@@ -165,7 +165,7 @@ function resolveModel(read: OptionReader): { model: ModelConfig | null; modelId:
   const params = read.count('params');
   const archOverride = options.arch === undefined ? undefined : read.keyword('arch', ARCHS);
   const shapeGiven = SHAPE_KEYS.some((key) => options[key] !== undefined);
-  const models = MODEL_PRESETS.map((p) => p.id).join(', ');
+  const models = () => MODEL_PRESETS.map((p) => p.id).join(', ');
   if (params !== undefined) {
     if (options.model !== undefined || shapeGiven) read.fail('params', 'give --params alone, without --model or shape flags');
     return { model: null, modelId: null, params };
@@ -173,12 +173,12 @@ function resolveModel(read: OptionReader): { model: ModelConfig | null; modelId:
   // A bad --params was reported by count(); say nothing more about the model.
   if (options.params !== undefined) return { model: null, modelId: null, params };
   if (options.model === undefined && archOverride === undefined) {
-    read.fail('model', `give --model ID, --arch with --hidden and --layers, or --params N (models: ${models})`);
+    read.fail('model', `give --model ID, --arch with --hidden and --layers, or --params N (models: ${models()})`);
     return { model: null, modelId: null, params };
   }
   const preset = options.model === undefined ? undefined : getModelPreset(options.model);
   if (options.model !== undefined && preset === undefined) {
-    read.fail('model', `unknown model '${options.model}' (expected one of ${models})`);
+    read.fail('model', `unknown model '${options.model}' (expected one of ${models()})`);
     return { model: null, modelId: null, params };
   }
   const model = resolveShape(preset?.config, archOverride, read);

@@ -40,14 +40,20 @@ export interface Dimension {
    * (one such dimension, the last).
    */
   readonly search: 'each' | 'monotone';
-  /** The values to try; `options` holds the choices of the dimensions before this one. */
+  /**
+   * The values to try. For `each` dimensions they depend only on the context, so that the size of any subtree of the
+   * search is a product of counts; the monotone micro-batch may read the options chosen before it.
+   */
   readonly choices: (ctx: SearchContext, options: EstimateOptions) => readonly Choice[];
   /**
    * Whether the engine checks each value alone before the dimensions after it are enumerated, so
    * that a value the model cannot take (heads not divisible by tp) is rejected once, not per combination.
    */
   readonly checkEarly?: boolean;
-  /** Why a complete combination may not use its value of this dimension, or null. Checked before the engine runs. */
+  /**
+   * Why a combination may not use this value of this dimension, or null. It reads only this dimension's options and
+   * earlier ones': the search checks it as soon as the value is picked and counts the whole subtree below as ruled out.
+   */
   readonly rule?: (options: EstimateOptions, ctx: SearchContext) => string | null;
   /**
    * Another value of this dimension that, everything else the same, never needs more memory nor more
@@ -72,13 +78,23 @@ export interface Dominance {
  * which the attention kernel does not change. So if eager keeps at least 6 bytes more at b = 1, it keeps more than
  * 3 more before rounding, and so more at every b; every activation line (kept layers, in-flight micro-batches, the
  * recompute working set) grows with the per-layer bytes. The property test in tests/unit/planner/pruning.test.ts
- * holds every dominance rule against the engine at every micro-batch. One estimate per kernel and shape, cached.
+ * holds every dominance rule against the engine at every micro-batch. Two estimates per layer shape in a search.
  */
-function eagerKeepsMore(options: EstimateOptions): boolean {
-  const shape = Object.fromEntries(Object.entries(options).filter(([key]) => !OUTSIDE_LAYER_SHAPE.has(key))) as EstimateOptions;
-  const key = JSON.stringify(shape);
-  const cached = eagerKeepsMoreCache.get(key);
+function eagerKeepsMore(options: EstimateOptions, ctx: SearchContext): boolean {
+  let cache = eagerKeepsMoreCache.get(ctx);
+  if (cache === undefined) {
+    // Within one search only the dimensions' values change: the answer is cached on those that shape a layer.
+    const varying = DIMENSIONS.flatMap((d) =>
+      d.search === 'each' ? d.choices(ctx, {}).flatMap((c) => Object.keys(c.patch)) : [],
+    );
+    const keys = [...new Set(varying)].filter((key) => !OUTSIDE_LAYER_SHAPE.has(key)) as (keyof EstimateOptions)[];
+    cache = { keys, answers: new Map() };
+    eagerKeepsMoreCache.set(ctx, cache);
+  }
+  const key = cache.keys.map((k) => String(options[k])).join('|');
+  const cached = cache.answers.get(key);
   if (cached !== undefined) return cached;
+  const shape = Object.fromEntries(Object.entries(options).filter(([k]) => !OUTSIDE_LAYER_SHAPE.has(k))) as EstimateOptions;
   const perLayer = (attention: 'eager' | 'sdpa') => {
     const outcome = estimateMemory({ ...shape, microBatch: 1, gradAccum: 1, recompute: 'none', attention });
     return outcome.ok ? outcome.result.perGpu.activationsPerLayer : null;
@@ -86,11 +102,10 @@ function eagerKeepsMore(options: EstimateOptions): boolean {
   const eager = perLayer('eager');
   const sdpa = perLayer('sdpa');
   const answer = eager !== null && sdpa !== null && eager - sdpa >= 6;
-  if (eagerKeepsMoreCache.size > 10_000) eagerKeepsMoreCache.clear();
-  eagerKeepsMoreCache.set(key, answer);
+  cache.answers.set(key, answer);
   return answer;
 }
-const eagerKeepsMoreCache = new Map<string, boolean>();
+const eagerKeepsMoreCache = new WeakMap<SearchContext, { keys: (keyof EstimateOptions)[]; answers: Map<string, boolean> }>();
 /** Options a layer's activation bytes do not depend on (the probe sets the micro-batch, recompute and attention itself). */
 const OUTSIDE_LAYER_SHAPE: ReadonlySet<string> = new Set([
   'microBatch',
@@ -174,10 +189,6 @@ export const DIMENSIONS: readonly Dimension[] = [
       choice('ZeRO-2', { zero: 2 }, ['05-parallelism']),
       choice('ZeRO-3 / FSDP', { zero: 3 }, ['05-parallelism']),
     ],
-    rule: (o) =>
-      (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
-        ? 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)'
-        : null,
     // ZeRO-2 moves the same gradient volume as DDP, a reduce-scatter plus an all-gather in place of an
     // all-reduce (Rajbhandari et al. 2020, arXiv 1910.02054 §7.2.1), and holds a shard of the gradients
     // and optimizer states: the engine never gives ZeRO-0 or ZeRO-1 less memory or less time.
@@ -197,13 +208,16 @@ export const DIMENSIONS: readonly Dimension[] = [
       choice('optimizer to CPU', { offload: 'optimizer' }, ['06-offload']),
       choice('optimizer + weights to CPU', { offload: 'optimizer+params' }, ['06-offload']),
     ],
-    // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them.
+    // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them, and ZeRO's
+    // reason to exist on one GPU (written here because it reads the offload).
     rule: (o) =>
       o.offload === 'optimizer+params' && o.zero !== 3
         ? 'offloading the weights needs ZeRO-3 (ZeRO-Infinity, FSDP CPU offload)'
         : o.offload === 'optimizer' && (o.zero ?? 0) === 0
           ? 'offloading the optimizer needs ZeRO-1, 2 or 3 (ZeRO-Offload)'
-          : null,
+          : (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
+            ? 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)'
+            : null,
   },
   {
     id: 'precision',
@@ -234,8 +248,8 @@ export const DIMENSIONS: readonly Dimension[] = [
     // The engine's step time does not depend on the attention kernel (the FLOPs are the same), so eager is worse
     // wherever it keeps more: SDPA keeps no s×s scores but saves its output and softmax statistics, so only at
     // short sequences can eager keep less. Selective recompute with eager has no SDPA twin (SDPA has no scores to drop).
-    dominatedBy: (o) =>
-      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o)
+    dominatedBy: (o, ctx) =>
+      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o, ctx)
         ? { patch: { attention: 'sdpa' }, reason: dominanceMessages.sdpa }
         : null,
   },
@@ -261,26 +275,15 @@ export const DIMENSIONS: readonly Dimension[] = [
     id: 'optimizer',
     title: 'Optimizer',
     search: 'each',
-    // AdamW's update rule is kept: SGD would change the training, not only its memory.
+    // AdamW's update rule is kept: SGD would change the training, not only its memory. torch.optim's AdamW has three
+    // implementations (PyTorch docs, torch.optim "Algorithms"); bitsandbytes' 8-bit AdamW is its own kernel, so it
+    // takes only the engine's default.
     choices: () => [
-      choice('AdamW', { optimizer: 'adamw' }),
-      choice('8-bit AdamW', { optimizer: 'adamw-8bit' }, ['08-putting-it-together']),
+      choice('AdamW, fused', { optimizer: 'adamw', optimizerImpl: 'fused' }, ['01-diagnostics', '08-putting-it-together']),
+      choice('AdamW, foreach (PyTorch default)', { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['01-diagnostics']),
+      choice('AdamW, for-loop', { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['01-diagnostics']),
+      choice('8-bit AdamW (bitsandbytes)', { optimizer: 'adamw-8bit' }, ['08-putting-it-together']),
     ],
-  },
-  {
-    id: 'optimizer-impl',
-    title: 'Optimizer implementation',
-    search: 'each',
-    // torch.optim's AdamW has three implementations (PyTorch docs, torch.optim "Algorithms"); bitsandbytes'
-    // 8-bit AdamW is its own kernel, so it takes only the engine's default.
-    choices: (_ctx, o) =>
-      o.optimizer !== 'adamw'
-        ? [choice('bitsandbytes kernel', {})]
-        : [
-            choice('fused', { optimizerImpl: 'fused' }, ['01-diagnostics', '08-putting-it-together']),
-            choice('foreach (PyTorch default)', { optimizerImpl: 'foreach' }, ['01-diagnostics']),
-            choice('for-loop', { optimizerImpl: 'for-loop' }, ['01-diagnostics']),
-          ],
     // Fused AdamW allocates no temporaries and makes the fewest passes over the states (src/memory/optimizer.ts, time.ts).
     dominatedBy: (o) =>
       o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop'

@@ -190,10 +190,6 @@ export function searchHardware(
   const finish = (picked: readonly Choice[], options: EstimateOptions) => {
     combinations += 1;
     for (const dimension of each) {
-      const reason = dimension.rule?.(options, ctx) ?? null;
-      if (reason !== null) return reject('ruled-out', reason);
-    }
-    for (const dimension of each) {
       const twin = dimension.dominatedBy?.(options, ctx) ?? null;
       if (twin !== null && isSearched({ ...options, ...twin.patch })) return reject('ruled-out', twin.reason);
     }
@@ -296,18 +292,26 @@ export function searchHardware(
     return reject('host-memory', rejectionMessages.hostMemory, { bytes, options, shortOf: 'host' });
   };
 
-  const subtreeSize = (depth: number, options: EstimateOptions) =>
-    each.slice(depth).reduce((size, d) => size * d.choices(ctx, options).length, 1);
+  // The values of the `each` dimensions depend only on the context (Dimension.choices), so they are listed once and
+  // the number of combinations below any depth is a product.
+  const levels = each.map((d) => d.choices(ctx, base));
+  const below = levels.map((_, depth) => levels.slice(depth + 1).reduce((size, values) => size * values.length, 1));
   const walk = (depth: number, picked: Choice[], options: EstimateOptions) => {
     const dimension = each[depth];
     if (dimension === undefined) return finish(picked, options);
-    for (const value of dimension.choices(ctx, options)) {
+    const size = below[depth] ?? 1;
+    for (const value of levels[depth] ?? []) {
       const next = { ...options, ...value.patch };
+      const reason = dimension.rule?.(next, ctx) ?? null;
+      if (reason !== null) {
+        combinations += size;
+        reject('ruled-out', reason, null, size);
+        continue;
+      }
       if (dimension.checkEarly === true) {
         evaluations += 1;
         const outcome = estimateMemory(next);
         if (!outcome.ok) {
-          const size = subtreeSize(depth + 1, next);
           combinations += size;
           reject('invalid', outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '), null, size);
           continue;

@@ -141,6 +141,15 @@ describe('estimateMemory(options).fits', () => {
     expect(recompute / compute).toBeCloseTo(1 / 3, 5); // full recompute ≈ one extra forward (Korthikanti §5)
   });
 
+  test('fp32 matmuls run at the FP32 rate, 16× slower than BF16 on an A100 (NVIDIA A100 datasheet: FP32 19.5, BF16 312 TFLOPS dense)', () => {
+    const compute = (options: EstimateOptions) =>
+      run({ model: 'llama-2-7b', gpu: 'a100-80gb', ...options }).stepTime?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
+    expect(compute({ precision: 'fp32' }) / compute({ precision: 'amp-bf16' })).toBeCloseTo(312 / 19.5, 10);
+    expect(compute({ precision: 'mixed-bf16' })).toBe(compute({ precision: 'bf16' }));
+    // A LoRA base is stored in 16 bits: its matmuls run on the tensor cores whatever the adapters' precision.
+    expect(compute({ precision: 'fp32', finetune: 'lora' })).toBe(compute({ precision: 'amp-bf16', finetune: 'lora' }));
+  });
+
   test('pipeline bubble is (p − 1)/m of the compute (Narayanan et al. 2021)', () => {
     const time = run({ model: 'llama-2-7b', gpu: 'h100-80gb', pp: 4, gradAccum: 8 }).stepTime;
     const compute = time?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;

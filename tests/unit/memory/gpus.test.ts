@@ -27,7 +27,13 @@ describe('GPU_PRESETS', () => {
     const gpu = getGpuPreset(id);
     expect(gpu?.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
     expect(gpu?.source).toMatch(/datasheet|whitepaper|data sheet/i);
-    for (const n of [gpu?.memoryBytes, gpu?.tensorTflops16, gpu?.memoryBandwidthBytesPerSecond, gpu?.hostLinkBytesPerSecond]) {
+    for (const n of [
+      gpu?.memoryBytes,
+      gpu?.tensorTflops16,
+      gpu?.fp32Tflops,
+      gpu?.memoryBandwidthBytesPerSecond,
+      gpu?.hostLinkBytesPerSecond,
+    ]) {
       expect(n).toBeGreaterThan(0);
     }
     expect(Number.isSafeInteger(gpu?.memoryBytes)).toBe(true);
