@@ -30,7 +30,7 @@ export const MOMENTS: Readonly<Record<MomentId, { phase: Phase; label: string }>
   decode: { phase: 'decode', label: 'decode: one token per step, the KV cache full' },
 };
 
-/** Bytes a line holds at each moment; a moment it does not name holds 0. */
+/** Bytes a line holds at each moment of its step; a moment it does not name holds 0. */
 export type Lifetime = Readonly<Partial<Record<MomentId, number>>>;
 
 /**
@@ -66,15 +66,12 @@ export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly
     bytes: 0,
     byCategory: { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 },
   }));
-  // One pass over each line's own moments (a few each) rather than every moment of every line: the planner runs
-  // thousands of estimates per search (npm run bench -- planner).
   for (const l of lines) {
     if (l.device !== 'gpu') continue;
-    for (const moment in l.live) {
-      const index = moments.indexOf(moment as MomentId);
-      const at = timeline[index];
-      if (at === undefined) continue;
-      const alive = l.live[moment as MomentId] ?? 0;
+    for (let i = 0; i < moments.length; i++) {
+      const at = timeline[i];
+      const alive = l.live[moments[i] as MomentId] ?? 0;
+      if (at === undefined || alive === 0) continue;
       at.byCategory[l.category] += alive;
       at.bytes += alive;
     }
@@ -90,10 +87,31 @@ export function peakMoment(timeline: readonly TimelineMoment[]): TimelineMoment 
   return peak;
 }
 
-/** A lifetime holding `bytes` at every moment in `moments`. */
-export function aliveAt(bytes: number, moments: readonly MomentId[]): Lifetime {
-  // A plain loop: the calculators rebuild every line on each keystroke (npm run bench -- memory).
+/** Bytes alive at each of some moments: one part of a lifetime. */
+export type Span = readonly [bytes: number, during: readonly MomentId[]];
+
+/**
+ * A lifetime over a step's `moments`: at each, the bytes of the span that names it (spans do not overlap), else 0.
+ * Every moment of the step is named, in the step's order, so that all lifetimes of one estimate share one object
+ * shape: the calculators rebuild every line on each keystroke and the planner runs thousands of estimates per search
+ * (npm run bench).
+ */
+export function lifetime(moments: readonly MomentId[], ...spans: readonly Span[]): Lifetime {
   const live: Partial<Record<MomentId, number>> = {};
-  for (const m of moments) live[m] = bytes;
+  for (const m of moments) {
+    let bytes = 0;
+    for (const [alive, during] of spans) {
+      if (during.includes(m)) {
+        bytes = alive;
+        break;
+      }
+    }
+    live[m] = bytes;
+  }
   return live;
+}
+
+/** A lifetime holding `bytes` at every moment of the step. */
+export function aliveAt(bytes: number, moments: readonly MomentId[]): Lifetime {
+  return lifetime(moments, [bytes, moments]);
 }

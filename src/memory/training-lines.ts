@@ -32,7 +32,7 @@ import {
 } from './parallel.ts';
 import { countParams, type ParamCounts } from './params.ts';
 import { PRECISION_BYTES, residualBytes } from './precision.ts';
-import { aliveAt, type Lifetime, type MomentId } from './timeline.ts';
+import { aliveAt, lifetime, type Lifetime, type MomentId } from './timeline.ts';
 import type { ResolvedEstimate } from './validate.ts';
 import { formatCount } from './format.ts';
 import { ceilDiv } from './units.ts';
@@ -152,7 +152,7 @@ function adapterStateLines(
         'weights',
         'gpu',
         'QLoRA: one layer’s weight dequantized to 16 bits at a time',
-        aliveAt(ceilDiv(dequantizedWeightBytes(model, 'nf4-dq'), r.tp), within(moments, GRAPH)),
+        lifetime(moments, [ceilDiv(dequantizedWeightBytes(model, 'nf4-dq'), r.tp), GRAPH]),
         'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in forward and backward',
       ),
     );
@@ -200,16 +200,11 @@ function gradientLifetime(r: ResolvedEstimate, bytes: number, moments: readonly 
   // With accumulation the worst backward is a later micro-batch's, which starts with the earlier ones' gradients alive;
   // otherwise, while backward passes the first layer, its gradients and the embedding's do not exist yet.
   const accumulating = r.gradAccum > 1;
-  return {
-    ...aliveAt(
-      bytes,
-      moments.filter(
-        (m) =>
-          m === 'forward-accumulating' || m === 'optimizer' || (accumulating && (m === 'backward-start' || m === 'backward-top')),
-      ),
-    ),
-    ...aliveAt(accumulating ? bytes : Math.max(0, bytes - pendingAtEnd), within(moments, ['backward-end'])),
-  };
+  return lifetime(
+    moments,
+    [bytes, accumulating ? ['forward-accumulating', 'backward-start', 'backward-top', 'optimizer'] : ['optimizer']],
+    [accumulating ? bytes : Math.max(0, bytes - pendingAtEnd), ['backward-end']],
+  );
 }
 
 /** What the optimizer step allocates beyond its states, alive only at the step (optimizer.ts). */
@@ -225,10 +220,10 @@ function optimizerTemporariesLine(
     'optimizer',
     'gpu',
     `Optimizer step temporaries (${r.optimizerImpl})`,
-    aliveAt(
+    lifetime(moments, [
       optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params, largestTensor, momentBytes }),
-      within(moments, ['optimizer']),
-    ),
+      ['optimizer'],
+    ]),
     'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none',
   );
 }
@@ -247,13 +242,6 @@ function pendingGradientBytes(
   const waiting = tied ? counts.embeddings - counts.tokenEmbedding : counts.embeddings;
   const embeddings = r.pp === 1 || sp.params !== counts.total ? ceilDiv(waiting, r.tp) : 0;
   return Math.floor(((sp.perLayer + embeddings) * shard) / sp.params) * bytes;
-}
-
-/** `moments` restricted to those in `during`. */
-function within(moments: readonly MomentId[], during: readonly MomentId[]): MomentId[] {
-  const out: MomentId[] = [];
-  for (const m of moments) if (during.includes(m)) out.push(m);
-  return out;
 }
 
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
@@ -293,7 +281,7 @@ function modelStateLines(
             'weights',
             'gpu',
             'Autocast 16-bit weight copies (every weight, no shape given)',
-            aliveAt(place.weightsOnGpu ? shards.weights * precision.castWeights : 0, within(moments, UNTIL_BACKWARD)),
+            lifetime(moments, [place.weightsOnGpu ? shards.weights * precision.castWeights : 0, UNTIL_BACKWARD]),
             'HF Transformers "Model training anatomy": mixed precision keeps fp32 and 16-bit weights (6 bytes/param)',
           ),
     );
@@ -312,7 +300,7 @@ function modelStateLines(
         'weights',
         'gpu',
         `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params fetched from other GPUs`,
-        aliveAt(gathered * precision.weights, within(moments, GRAPH)),
+        lifetime(moments, [gathered * precision.weights, GRAPH]),
         'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward',
       ),
     );
@@ -352,7 +340,7 @@ function modelStateLines(
         'gradients',
         'gpu',
         `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter`,
-        aliveAt(unit * precision.gradients, within(moments, LAYERS_BACKWARD)),
+        lifetime(moments, [unit * precision.gradients, LAYERS_BACKWARD]),
         "ZeRO (arXiv 1910.02054 §5.2): each unit's full gradient exists until it is reduce-scattered",
       ),
     );
@@ -416,15 +404,8 @@ function autocastCopiesLine(
     ? {}
     : r.recompute === 'full'
       ? // The cache holds every copy until the autocast region exits, after the loss; then only the graph's remain.
-        {
-          ...aliveAt(all, within(moments, FORWARD)),
-          ...aliveAt(outside, within(moments, ['backward-start'])),
-          ...aliveAt(perLayer * segment, within(moments, LAYERS_BACKWARD)),
-        }
-      : {
-          ...aliveAt(all, within(moments, [...UNTIL_BACKWARD, 'backward-top'])),
-          ...aliveAt(perLayer, within(moments, ['backward-end'])),
-        };
+        lifetime(moments, [all, FORWARD], [outside, ['backward-start']], [perLayer * segment, LAYERS_BACKWARD])
+      : lifetime(moments, [all, [...UNTIL_BACKWARD, 'backward-top']], [perLayer, ['backward-end']]);
   return line(
     'weights-autocast',
     'weights',
@@ -503,10 +484,11 @@ function activationLines(
       'activations',
       'gpu',
       keptLabel,
-      {
-        ...aliveAt(kept, within(moments, [...UNTIL_BACKWARD, 'backward-top'])),
-        ...aliveAt(firstLayer + plan.keptForLayers * (inFlight - 1), within(moments, ['backward-end'])),
-      },
+      lifetime(
+        moments,
+        [kept, [...UNTIL_BACKWARD, 'backward-top']],
+        [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-end']],
+      ),
       layerSource(r, traits.transformer),
     ),
   );
@@ -519,7 +501,7 @@ function activationLines(
         r.recompute === 'full'
           ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward`
           : 'Recompute working set: one layer’s attention core rebuilt',
-        aliveAt(plan.workingSet, within(moments, LAYERS_BACKWARD)),
+        lifetime(moments, [plan.workingSet, LAYERS_BACKWARD]),
         r.recompute === 'full'
           ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers'
           : 'Korthikanti et al. 2022 §5: selective recompute',
@@ -533,7 +515,7 @@ function activationLines(
         'activations',
         'gpu',
         `Embedding output (dropout mask, norm input)${flight}`,
-        aliveAt(first ? outside.embedding * inFlight : 0, within(moments, GRAPH)),
+        lifetime(moments, [first ? outside.embedding * inFlight : 0, GRAPH]),
         'Korthikanti et al. 2022 §4.3: embedding dropout mask sbh',
       ),
     );
@@ -543,7 +525,7 @@ function activationLines(
         'activations',
         'gpu',
         'Final-norm and head inputs',
-        aliveAt(last ? outside.headInputs : 0, within(moments, UNTIL_BACKWARD)),
+        lifetime(moments, [last ? outside.headInputs : 0, UNTIL_BACKWARD]),
         'Korthikanti et al. 2022 §4.3: inputs of the final norm and output layer',
       ),
     );
@@ -555,7 +537,7 @@ function activationLines(
       'activations',
       'gpu',
       `Loss: fp32 log-softmax of the logits kept for backward (${positions} × 4 B)`,
-      aliveAt(last ? outside.logits : 0, within(moments, UNTIL_BACKWARD)),
+      lifetime(moments, [last ? outside.logits : 0, UNTIL_BACKWARD]),
       'Korthikanti et al. 2022 §4.3: cross-entropy keeps 4sbv/t bytes of fp32 logits',
     ),
   );
@@ -574,10 +556,7 @@ function activationLines(
       r.kernels === 'eager'
         ? 'Loss, for a moment: the logits and their fp32 upcast (forward), two fp32 gradients (backward)'
         : 'Loss, for a moment: the 16-bit logits or their gradient beside the fp32 softmax',
-      {
-        ...aliveAt(last ? loss.forward : 0, within(moments, FORWARD)),
-        ...aliveAt(last ? loss.backward : 0, within(moments, ['backward-start'])),
-      },
+      lifetime(moments, [last ? loss.forward : 0, FORWARD], [last ? loss.backward : 0, ['backward-start']]),
       r.kernels === 'eager'
         ? 'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy'
         : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient',
@@ -595,11 +574,12 @@ function activationLines(
         'activations',
         'gpu',
         `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`,
-        {
-          ...aliveAt(keptLora, within(moments, UNTIL_BACKWARD)),
-          ...aliveAt(rebuilt + (r.recompute === 'full' ? 0 : perLayer), within(moments, ['backward-end'])),
-          ...aliveAt(keptLora + rebuilt, within(moments, ['backward-top'])),
-        },
+        lifetime(
+          moments,
+          [keptLora, UNTIL_BACKWARD],
+          [rebuilt + (r.recompute === 'full' ? 0 : perLayer), ['backward-end']],
+          [keptLora + rebuilt, ['backward-top']],
+        ),
         'peft tuners/lora/layer.py Linear.forward: x cast to the adapter dtype, lora_A(x) then lora_B',
       ),
     );
@@ -611,7 +591,7 @@ function activationLines(
         'activations',
         'gpu',
         'Backward working set: one layer’s activation gradients in flight',
-        aliveAt(backwardWorkingSet(r, model, e, residual), within(moments, LAYERS_BACKWARD)),
+        lifetime(moments, [backwardWorkingSet(r, model, e, residual), LAYERS_BACKWARD]),
         'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures',
       ),
     );
@@ -660,7 +640,7 @@ function teacherLines(r: ResolvedEstimate, moments: readonly MomentId[]): Memory
       'activations',
       'gpu',
       `Teacher forward working set and its logits (s·b·V × 4 B)`,
-      aliveAt(
+      lifetime(moments, [
         inferenceActivationBytes({
           seq,
           batch: r.microBatch,
@@ -676,8 +656,8 @@ function teacherLines(r: ResolvedEstimate, moments: readonly MomentId[]): Memory
           logitPositions: seq,
           tp: 1,
         }),
-        within(moments, FORWARD),
-      ),
+        FORWARD,
+      ]),
       'Under torch.no_grad() nothing is kept for backward; the soft targets are kept for the loss',
     ),
   ];

@@ -209,10 +209,15 @@ export function searchHardware(
     // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
     // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
     // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection.
+    const preference = microBatchPreference(options);
+    // Where the smallest micro-batch that fits is fastest, a fitting smallest one needs no other estimate.
+    if (preference === 'smallest' && last > 0) {
+      const bottom = at(0);
+      if (!('errors' in bottom) && fits(bottom)) return push(picked, options, values, 0, bottom);
+    }
     const single = at(last);
     if ('errors' in single) return reject('invalid', single.errors);
     const singleFits = fits(single);
-    const preference = microBatchPreference(options);
     if (preference === 'largest' && singleFits) return push(picked, options, values, last, single);
     let fitsUpTo = -1; // the largest index with accumulation that fits, -1 if none
     if (last > 0) {
