@@ -2,7 +2,7 @@
 import { inferenceActivationBytes, kvCacheBytes, kvCacheBytesPerElement, stageWeightBytes } from './inference.ts';
 import { WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { line, type MemoryLine } from './lines.ts';
-import { aliveAt, type MomentId } from './timeline.ts';
+import { aliveAt, lifetime, type MomentId } from './timeline.ts';
 import { ARCH_TRAITS, headDim } from './model.ts';
 import { stageParams, stageParamsFromTotal, type StageParams } from './parallel.ts';
 import { countParams } from './params.ts';
@@ -67,7 +67,7 @@ export function inferenceLines(r: ResolvedEstimate): InferenceLines {
         traits.transformer
           ? `KV cache: ${ceilDiv(model.layers, r.pp)} layers × ${model.kvHeads} kv heads × ${cachedAt(r.tokens)} tokens${windowNote} × batch ${r.microBatch}`
           : 'KV cache (none: not a transformer)',
-        { prefill: kv(prefill), decode: kv(r.tokens) },
+        lifetime(MOMENTS, [kv(prefill), ['prefill']], [kv(r.tokens), ['decode']]),
         'EleutherAI Transformer Math 101: 2 · layers · kv_heads · head_dim · bytes per token; Mistral rolling buffer (arXiv 2310.06825)',
       ),
     );
@@ -94,7 +94,7 @@ export function inferenceLines(r: ResolvedEstimate): InferenceLines {
         'activations',
         'gpu',
         `Forward working set (prefill ${prefill} tokens, decode 1 token, × batch ${r.microBatch})`,
-        { prefill: workingSet(prefill), decode: workingSet(1) },
+        lifetime(MOMENTS, [workingSet(prefill), ['prefill']], [workingSet(1), ['decode']]),
         'This site’s estimate: one layer’s largest intermediates plus last-token fp32 logits (nothing kept for backward)',
       ),
     );

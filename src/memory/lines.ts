@@ -19,7 +19,7 @@ export interface MemoryLine {
   label: string;
   /** Size in bytes: the most it holds at any moment of the step (a safe, non-negative integer). */
   bytes: number;
-  /** Bytes alive at each moment of the step (see timeline.ts). */
+  /** Bytes alive at each moment of the step, in the order of the estimate's `timeline` (see timeline.ts). */
   live: Lifetime;
   /** One-line source of the formula. */
   source: string;
@@ -35,10 +35,7 @@ export function line(
   source: string,
 ): MemoryLine {
   let bytes = 0;
-  for (const moment in live) {
-    const alive = live[moment as keyof Lifetime];
-    if (alive !== undefined && alive > bytes) bytes = alive;
-  }
+  for (const alive of live) if (alive > bytes) bytes = alive;
   return { id, category, device, label, bytes, live, source };
 }
 

@@ -30,8 +30,8 @@ export const MOMENTS: Readonly<Record<MomentId, { phase: Phase; label: string }>
   decode: { phase: 'decode', label: 'decode: one token per step, the KV cache full' },
 };
 
-/** Bytes a line holds at each moment of its step; a moment it does not name holds 0. */
-export type Lifetime = Readonly<Partial<Record<MomentId, number>>>;
+/** Bytes a line holds at each moment of its step, in the step's order (the estimate's `timeline`). */
+export type Lifetime = readonly number[];
 
 /**
  * Gradients between optimizer steps. `free`: `optimizer.zero_grad(set_to_none=True)`, PyTorch's default since 2.0
@@ -70,7 +70,7 @@ export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly
     if (l.device !== 'gpu') continue;
     for (let i = 0; i < moments.length; i++) {
       const at = timeline[i];
-      const alive = l.live[moments[i] as MomentId] ?? 0;
+      const alive = l.live[i] ?? 0;
       if (at === undefined || alive === 0) continue;
       at.byCategory[l.category] += alive;
       at.bytes += alive;
@@ -92,23 +92,11 @@ export type Span = readonly [bytes: number, during: readonly MomentId[]];
 
 /**
  * A lifetime over a step's `moments`: at each, the bytes of the span that names it (spans do not overlap), else 0.
- * Every moment of the step is named, in the step's order, so that all lifetimes of one estimate share one object
- * shape: the calculators rebuild every line on each keystroke and the planner runs thousands of estimates per search
- * (npm run bench).
+ * An array in the step's order rather than a record by moment: the calculators rebuild every line on each keystroke
+ * and the planner runs thousands of estimates per search (npm run bench).
  */
 export function lifetime(moments: readonly MomentId[], ...spans: readonly Span[]): Lifetime {
-  const live: Partial<Record<MomentId, number>> = {};
-  for (const m of moments) {
-    let bytes = 0;
-    for (const [alive, during] of spans) {
-      if (during.includes(m)) {
-        bytes = alive;
-        break;
-      }
-    }
-    live[m] = bytes;
-  }
-  return live;
+  return moments.map((m) => spans.find(([, during]) => during.includes(m))?.[0] ?? 0);
 }
 
 /** A lifetime holding `bytes` at every moment of the step. */

@@ -401,7 +401,7 @@ function autocastCopiesLine(
   const all = outside + perLayer * sp.layers;
   const segment = r.checkpointEvery ?? 1;
   const live: Lifetime = !onGpu
-    ? {}
+    ? aliveAt(0, moments)
     : r.recompute === 'full'
       ? // The cache holds every copy until the autocast region exits, after the loss; then only the graph's remain.
         lifetime(moments, [all, FORWARD], [outside, ['backward-start']], [perLayer * segment, LAYERS_BACKWARD])

@@ -11,7 +11,8 @@ const at = (result: EstimateResult, moment: MomentId) => {
   if (found === undefined) throw new Error(`no moment ${moment}`);
   return found;
 };
-const lineAt = (result: EstimateResult, id: string, moment: MomentId) => result.lines.find((l) => l.id === id)?.live[moment] ?? 0;
+const lineAt = (result: EstimateResult, id: string, moment: MomentId) =>
+  result.lines.find((l) => l.id === id)?.live[result.timeline.findIndex((m) => m.moment === moment)] ?? 0;
 
 const llama = { model: 'llama-3-8b', seq: 2048, microBatch: 1, precision: 'amp-bf16' } as const;
 
