@@ -322,7 +322,10 @@ export function searchHardware(
           continue;
         }
       }
-      walk(depth + 1, [...picked, value], next);
+      // One stack of picked values for the whole walk; a plan copies it.
+      picked.push(value);
+      walk(depth + 1, picked, next);
+      picked.pop();
     }
   };
   walk(0, [], base);
