@@ -133,14 +133,6 @@ describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
       }
     },
   );
-});
-
-describe.each(BROWSER_CONFIGS)('starting sizes with $name', (config) => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser(config);
-  });
-  afterAll(() => browser?.close());
 
   test('a software WebGPU adapter starts smaller and says why; WebAssembly keeps the defaults', async () => {
     const { context, page } = await openRecordingPage(browser, baseUrl);

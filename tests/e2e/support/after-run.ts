@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { hydrateEveryIsland } from './browser';
 import { checkPhoneLayout } from './phone-layout';
 
 /** An experiment root's `data-*` attributes (the test contract) and its text. */
@@ -10,17 +11,9 @@ export function readExperiment(root: Locator): Promise<Record<string, string | u
   }));
 }
 
-/**
- * Layout problems of the whole page after a run: scrolls through it first so that every
- * `client:visible` island on it (calculators, the other experiments) has hydrated too.
- */
+/** Layout problems of the whole page after a run, once every island on it (calculators, the other experiments) has hydrated too. */
 export async function pageLayoutProblems(page: Page): Promise<string[]> {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
-      window.scrollTo(0, y);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  });
+  await hydrateEveryIsland(page);
   await page.waitForLoadState('networkidle');
   return checkPhoneLayout(page);
 }
