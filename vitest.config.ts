@@ -3,9 +3,12 @@ import { defineConfig } from 'vitest/config';
 /**
  * Two projects: `unit` (pure modules, Node) and `e2e` (the built site in headless Chromium,
  * served by a local static server that tests/e2e/global-setup.ts starts and stops).
- * `npm test` runs both through scripts/test-all.mjs, which runs the gates and builds the site first.
+ * `npm test` runs both through scripts/test-all.mjs, which runs the gates and builds the site first,
+ * then the two projects as two Vitest processes at once (one process runs a project without file
+ * parallelism apart from the others, so `npx vitest run` runs them one after the other).
  *
- * Coverage (v8, `--coverage`) is measured over the unit tests' view of the pure layers; the
+ * Coverage (v8, `--coverage`) is measured over the unit tests' view of the pure layers (npm test
+ * takes it from the unit project alone: the browser project's Node side adds no line); the
  * thresholds are the floors `npm test` holds them to. Workers and islands run only in the
  * browser suite, which v8 in Node does not see, hence the lower floor for the whole of src/lab.
  */

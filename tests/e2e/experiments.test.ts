@@ -1,13 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
+import { expectHonestRatios, pageLayoutProblems, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
+import { PHONE } from './support/phone-layout';
 
 /**
  * Each experiment runs to the end in both browser configurations (one WebGPU run, one WASM run
  * or a "needs WebGPU" refusal), shows the saving it claims, and its measurement agrees with the
  * memory engine's prediction. That the step computes the same gradients however it is split is
- * proven in Node (tests/unit/lab/measure/); here is what only a browser can show.
+ * proven in Node (tests/unit/lab/measure/); here is what only a browser can show. Each run is on
+ * a 390 px phone, so that one page load and one run also show that no island overflows there
+ * after a run and that the ratios are printed honestly.
  */
 const EXPERIMENT_PAGES = [
   { id: 'leak', path: '/lessons/01-diagnostics/', needsF16: false, needsWebGpu: true },
@@ -36,7 +40,7 @@ describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
   afterAll(() => browser?.close());
 
   test.each(EXPERIMENT_PAGES)(
-    '$id runs to done and measures a saving that agrees with the prediction',
+    '$id runs to done and measures a saving that agrees with the prediction; at 390 px nothing overflows after the run, ratios printed honestly',
     { timeout: RUN_TIMEOUT_MS + 30_000 },
     async ({ id, path, needsF16, needsWebGpu }) => {
       const { context, page, problems } = await openRecordingPage(browser, baseUrl);
@@ -53,29 +57,47 @@ describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
         });
       }
       try {
+        await page.setViewportSize(PHONE);
         const selector = `[data-experiment="${id}"]`;
         const root = await openIsland(page, baseUrl + path, selector);
+        // SwiftShader has no shader-f16: the 16-bit experiment says before Run what it will do instead.
+        const f16Fallback = config.webgpu && needsF16;
+        if (f16Fallback) {
+          const note = await root.locator('[data-backend-note]').textContent();
+          expect(note).toContain('no 16-bit shaders (shader-f16)');
+          expect(note).toContain('will run on the CPU through WebAssembly');
+          expect(note).toContain('both variants hold the same bytes');
+        }
         await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
-        const data = await root.evaluate((el): Record<string, string | undefined> => ({
-          ...(el as HTMLElement).dataset,
-          text: el.textContent ?? '',
-        }));
+        const data = await readExperiment(root);
         // An experiment that cannot run without WebGPU says so in a state of its own.
         if (needsWebGpu && !config.webgpu) {
           expect(data['state']).toBe('unsupported');
           expect(data['text']).toContain('Needs WebGPU');
+          expect(await pageLayoutProblems(page), 'at 390 px').toEqual([]);
           return;
         }
         expect(data['state'], data['text']).toBe('done');
+        expect(await pageLayoutProblems(page), 'at 390 px, after the run').toEqual([]);
+        await expectHonestRatios(root, data);
         if (withoutJspi) {
           expect(runtimes).toHaveLength(1);
           expect(runtimes[0]).toContain('asyncify');
         }
 
-        // SwiftShader has no shader-f16, so the 16-bit experiment falls back to WASM and says why.
+        // SwiftShader has no shader-f16, so the 16-bit experiment falls back to WASM and says why;
+        // afterwards nothing reads as a 16-bit run, and the chart plots the table's peaks.
         const expectedBackend = config.webgpu && !needsF16 ? 'webgpu' : 'wasm';
         expect(data['backend']).toBe(expectedBackend);
-        if (config.webgpu && needsF16) expect(data['text']).toContain('shader-f16');
+        if (f16Fallback) {
+          expect(data['text']).toContain('shader-f16');
+          expect(data['text']).not.toContain('Gradients drift only by 16-bit rounding');
+          expect(data['text']).toContain('there is no 16-bit rounding to see');
+          const rows = await root.locator('tbody th[scope="row"]').allTextContents();
+          expect(rows[1]).toContain('computed in fp32');
+          const peaks = (await root.locator('.lab-timeline').getAttribute('data-peak-bytes'))?.split(',').map(Number) ?? [];
+          expect(peaks).toEqual([Number(data['measuredBeforeBytes']), Number(data['measuredAfterBytes'])]);
+        }
 
         const bytes = (name: string) => Number(data[name]);
         for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {
@@ -111,14 +133,6 @@ describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
       }
     },
   );
-});
-
-describe.each(BROWSER_CONFIGS)('starting sizes with $name', (config) => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser(config);
-  });
-  afterAll(() => browser?.close());
 
   test('a software WebGPU adapter starts smaller and says why; WebAssembly keeps the defaults', async () => {
     const { context, page } = await openRecordingPage(browser, baseUrl);

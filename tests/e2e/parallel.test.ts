@@ -1,13 +1,16 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
+import { expectHonestRatios, pageLayoutProblems, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
+import { PHONE } from './support/phone-layout';
 
 /**
  * The multi-device experiments: every virtual GPU is a WebGPU device in a worker of its own.
  * With WebGPU each runs to the end, its busiest device holds less than the one-device (or
  * unsharded) side, the devices together compute what one device computes, and every device's
- * bytes agree with the engine's per-GPU prediction. Without WebGPU each says it needs it.
+ * bytes agree with the engine's per-GPU prediction. Without WebGPU each says it needs it. Each
+ * runs on a 390 px phone: the same run shows that nothing on the page overflows there.
  */
 const PARALLEL_PAGES = ['data-parallel', 'zero-sharding', 'pipeline-parallel'] as const;
 const PATH = '/lessons/05-parallelism/';
@@ -25,24 +28,30 @@ describe.each(BROWSER_CONFIGS)('multi-device experiments with $name', (config) =
   afterAll(() => browser?.close());
 
   test.each(PARALLEL_PAGES)(
-    '%s runs on one WebGPU device per virtual GPU and shows its saving',
+    '%s runs on one WebGPU device per virtual GPU and shows its saving; at 390 px the page does not overflow, ratios printed honestly',
     { timeout: RUN_TIMEOUT_MS + 30_000 },
     async (id) => {
       const { context, page, problems } = await openRecordingPage(browser, baseUrl);
       try {
         const selector = `[data-experiment="${id}"]`;
+        await page.setViewportSize(PHONE);
         const root = await openIsland(page, baseUrl + PATH, selector);
         await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
-        const data = await root.evaluate((el): Record<string, string | undefined> => ({
-          ...(el as HTMLElement).dataset,
-          text: el.textContent ?? '',
-        }));
+        const data = await readExperiment(root);
         if (!config.webgpu) {
           expect(data['state']).toBe('unsupported');
           expect(data['text']).toContain('Needs WebGPU');
+          expect(await pageLayoutProblems(page), 'at 390 px').toEqual([]);
           return;
         }
         expect(data['state'], data['text']).toBe('done');
+        // Known, not yet fixed: after the pipeline's run its schedule chart draws step labels ("F0",
+        // "F1") over each other at 390 px (src/components/lab/PipelineSchedule.tsx, reported with
+        // issue #14). Only those overlaps are let through; every other check holds for this run too.
+        const scheduleLabels = /^pipeline-parallel: chart labels "[FB]\d+" and "[FB]\d+" overlap$/;
+        const layout = (await pageLayoutProblems(page)).filter((p) => id !== 'pipeline-parallel' || !scheduleLabels.test(p));
+        expect(layout, 'at 390 px, after the run').toEqual([]);
+        await expectHonestRatios(root, data);
         expect(data['backend']).toBe('webgpu');
         const bytes = (name: string) => Number(data[name]);
         for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {

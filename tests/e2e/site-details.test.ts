@@ -109,15 +109,17 @@ describe('site details', () => {
         await page.locator('button[data-open-modal]').click();
         const input = page.locator('#starlight__search input');
         await input.fill(term);
-        // Pagefind debounces, searches, then loads each result's excerpt.
-        await page.waitForFunction(
-          (t) =>
-            [...document.querySelectorAll<HTMLElement>('.search-container .pagefind-ui__message')].some(
-              (m) => !m.hidden && m.textContent?.includes(t) && !m.textContent.startsWith('Searching'),
-            ),
-          term,
-        );
-        await page.waitForTimeout(1000);
+        // Pagefind debounces, searches, says how many it found and lists them, then loads each
+        // result's excerpt; only then can a backtracked result be told apart and hidden. Wait
+        // until every listed result has its excerpt and the list agrees with the message shown.
+        await page.waitForFunction((t) => {
+          const messages = [...document.querySelectorAll<HTMLElement>('.search-container .pagefind-ui__message')]
+            .filter((m) => !m.hidden && m.textContent?.includes(t) && !m.textContent.startsWith('Searching'))
+            .map((m) => m.textContent ?? '');
+          const loading = document.querySelector('.pagefind-ui__result .pagefind-ui__loading') !== null;
+          const listed = [...document.querySelectorAll<HTMLElement>('.pagefind-ui__result')].some((r) => !r.hidden);
+          return messages.length > 0 && !loading && messages.every((m) => m.startsWith('No results') !== listed);
+        }, term);
         const found = await page.evaluate(() => ({
           visible: [...document.querySelectorAll<HTMLElement>('.pagefind-ui__result')].filter((r) => !r.hidden).length,
           message: [...document.querySelectorAll<HTMLElement>('.search-container .pagefind-ui__message')]

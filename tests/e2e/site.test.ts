@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openRecordingPage } from './support/browser';
+import { hydrateEveryIsland, launchBrowser, openRecordingPage } from './support/browser';
 import { collectLinks, findBrokenLinks, type PageLinks } from './support/page-links';
 import { listBuiltPages } from './support/site-pages';
 
@@ -37,13 +37,8 @@ describe('every page', () => {
     try {
       const response = await page.goto(baseUrl + path, { waitUntil: 'load' });
       expect(response?.status()).toBe(200);
-      // Scroll through so every `client:visible` island hydrates before the checks.
-      await page.evaluate(async () => {
-        for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
-          window.scrollTo(0, y);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      });
+      // Every `client:visible` island hydrates before the checks.
+      await hydrateEveryIsland(page);
       await page.waitForLoadState('networkidle');
       // Expressive Code makes overflowing code blocks focusable from a debounced ResizeObserver
       // (~250 ms after layout); wait for it rather than racing axe against it.

@@ -80,6 +80,24 @@ export async function waitForHydration(page: Page, selector: string): Promise<vo
 }
 
 /**
+ * Wakes every `client:visible` island on the page, as a reader scrolling through it would, and
+ * waits until all have hydrated. Each still server-rendered island is brought into view for two
+ * frames (enough for Astro's IntersectionObserver to see it; hydration then goes on off-screen),
+ * rather than stepping through every screen of a long page.
+ */
+export async function hydrateEveryIsland(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (const island of document.querySelectorAll('astro-island[ssr]')) {
+      // An island is `display: contents`: Astro's directive observes its children, which have boxes.
+      [...island.children].find((child) => child.getBoundingClientRect().height > 0)?.scrollIntoView({ block: 'center' });
+      await twoFrames();
+    }
+  });
+  await page.waitForFunction(() => document.querySelector('astro-island[ssr]') === null);
+}
+
+/**
  * Opens `url`, scrolls the island matching `selector` into view and waits for it to hydrate and,
  * for an experiment, to settle its starting sizes (`data-sizes`: smaller on a software adapter).
  */

@@ -1,0 +1,46 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { hydrateEveryIsland } from './browser';
+import { checkPhoneLayout } from './phone-layout';
+
+/** An experiment root's `data-*` attributes (the test contract) and its text. */
+export function readExperiment(root: Locator): Promise<Record<string, string | undefined>> {
+  return root.evaluate((el): Record<string, string | undefined> => ({
+    ...(el as HTMLElement).dataset,
+    text: el.textContent ?? '',
+  }));
+}
+
+/** Layout problems of the whole page after a run, once every island on it (calculators, the other experiments) has hydrated too. */
+export async function pageLayoutProblems(page: Page): Promise<string[]> {
+  await hydrateEveryIsland(page);
+  await page.waitForLoadState('networkidle');
+  return checkPhoneLayout(page);
+}
+
+/** Ratios printed in table cells ("1.46×", "0.98× at rest"), as numbers. */
+function parseRatios(cells: readonly string[]): number[] {
+  return cells.flatMap((c) => [...c.matchAll(/(\d+\.\d+)×/g)].map((m) => Number(m[1])));
+}
+
+/**
+ * A finished run prints its ratios honestly: the first row's measured ÷ predicted is the
+ * contract's figures divided, as printed, and "agree" is said only when some ratio lies within
+ * 10%. The distillation run on WebAssembly prints no ratio at all (the heap grows in steps
+ * larger than its models).
+ */
+export async function expectHonestRatios(root: Locator, data: Record<string, string | undefined>): Promise<void> {
+  const ratios = parseRatios(await root.locator('tbody td').allTextContents());
+  if (data['experiment'] === 'distillation' && data['backend'] === 'wasm') {
+    expect(ratios).toEqual([]);
+    return;
+  }
+  const firstRow = await root.locator('tbody tr').first().locator('td').allTextContents();
+  const [ratio] = parseRatios(firstRow);
+  const measured = Number(data['measuredBeforeBytes']);
+  const predicted = Number(data['predictedBeforeBytes']);
+  expect(ratio, 'the first row’s printed ratio').toBe(Number((measured / predicted).toFixed(2)));
+  expect(/\bagree for\b/.test(data['text'] ?? ''), '"agree" only for a ratio within 10%').toBe(
+    ratios.some((r) => r >= 0.9 && r <= 1.1),
+  );
+}
