@@ -45,12 +45,7 @@ describe.each(BROWSER_CONFIGS)('multi-device experiments with $name', (config) =
           return;
         }
         expect(data['state'], data['text']).toBe('done');
-        // Known, not yet fixed: after the pipeline's run its schedule chart draws step labels ("F0",
-        // "F1") over each other at 390 px (src/components/lab/PipelineSchedule.tsx, reported with
-        // issue #14). Only those overlaps are let through; every other check holds for this run too.
-        const scheduleLabels = /^pipeline-parallel: chart labels "[FB]\d+" and "[FB]\d+" overlap$/;
-        const layout = (await pageLayoutProblems(page)).filter((p) => id !== 'pipeline-parallel' || !scheduleLabels.test(p));
-        expect(layout, 'at 390 px, after the run').toEqual([]);
+        expect(await pageLayoutProblems(page), 'at 390 px, after the run').toEqual([]);
         await expectHonestRatios(root, data);
         expect(data['backend']).toBe('webgpu');
         const bytes = (name: string) => Number(data[name]);

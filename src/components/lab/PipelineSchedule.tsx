@@ -4,6 +4,11 @@ import type { ComputeSpan } from '../../lab/measure/cluster-jobs';
 import { mountPlot } from '../charts/mount-plot';
 import { chartWidth } from './chart-width';
 
+const MARGIN_LEFT = 56;
+const MARGIN_RIGHT = 20;
+/** Room a step's name ("F12", "B3") needs inside its box, pixels: about three characters of Plot's 10 px sans-serif. */
+const LABEL_PIXELS = 24;
+
 /**
  * The measured pipeline schedule: one row per device, a box per micro-batch's forward or
  * backward, so the bubble (the gaps where a device waits) is visible.
@@ -22,16 +27,22 @@ export default function PipelineSchedule({ spans }: { readonly spans: readonly C
       label: `${s.kind === 'forward' ? 'F' : 'B'}${s.micro}`,
     }));
     const width = chartWidth(node);
+    // A box names its step only where the name fits inside it: on a phone the short steps are a few pixels wide,
+    // and their names would run into each other. Every box keeps its name as a tooltip.
+    const end = Math.max(...data.map((d) => d.x2));
+    const pixelsPerSecond = (width - MARGIN_LEFT - MARGIN_RIGHT) / Math.max(end, Number.MIN_VALUE);
+    const named = data.filter((d) => (d.x2 - d.x1) * pixelsPerSecond >= LABEL_PIXELS);
     const chart = Plot.plot({
       width,
       height: 60 + 36 * new Set(data.map((d) => d.device)).size,
-      marginLeft: 56,
+      marginLeft: MARGIN_LEFT,
+      marginRight: MARGIN_RIGHT,
       x: { label: 'time in the step (s)', ticks: Math.max(2, Math.floor(width / 80)) },
       y: { label: null },
       color: { legend: true, domain: ['forward', 'backward'] },
       marks: [
-        Plot.barX(data, { y: 'device', x1: 'x1', x2: 'x2', fill: 'kind', inset: 1 }),
-        Plot.text(data, { y: 'device', x: (d: (typeof data)[number]) => (d.x1 + d.x2) / 2, text: 'label', fill: 'white' }),
+        Plot.barX(data, { y: 'device', x1: 'x1', x2: 'x2', fill: 'kind', inset: 1, title: 'label' }),
+        Plot.text(named, { y: 'device', x: (d: (typeof data)[number]) => (d.x1 + d.x2) / 2, text: 'label', fill: 'white' }),
       ],
     });
     return mountPlot(
