@@ -132,6 +132,12 @@ describe('planTraining(request) against a brute force over every configuration',
       );
       expect(result.shortfall?.bytes).toBe(Math.min(...gaps));
       expect(result.shortfall?.bytes).toBeGreaterThan(0);
+      // The shortfall names the memory its combination is short of: the GPU's, the host's, or both.
+      const closest = estimateMemory(result.shortfall?.options ?? {});
+      if (!closest.ok) throw new Error('the closest combination is valid');
+      const shortOfGpu = closest.result.fits === false;
+      const shortOfHost = closest.result.perCpu.total > (req.maxHostBytes ?? Infinity);
+      expect(result.shortfall?.resource).toBe(shortOfGpu && shortOfHost ? 'gpu+host' : shortOfGpu ? 'gpu' : 'host');
     },
   );
 });
