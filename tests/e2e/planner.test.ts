@@ -52,6 +52,12 @@ describe('planner page', () => {
       await waitDone(page);
       // The worked case is the starting point: something fits on the RTX 4090.
       expect(Number(await root.getAttribute('data-plan-count'))).toBeGreaterThan(0);
+      // The renting checkbox sits on the line of its label, not centred above it.
+      const rent = root.locator('label.calc-check');
+      const [box, words] = await Promise.all([rent.locator('input').boundingBox(), rent.locator('span').boundingBox()]);
+      if (box === null || words === null) throw new Error('the renting checkbox and its words are drawn');
+      expect(box.x).toBeLessThan(words.x);
+      expect(Math.abs(box.y + box.height / 2 - (words.y + words.height / 2))).toBeLessThan(4);
 
       await root.locator('label', { hasText: 'Model' }).first().locator('select').selectOption('gpt2-large');
       await (await field(root, 'global-batch')).fill('8');
