@@ -205,16 +205,16 @@ export function searchHardware(
     const fits = (e: Evaluation) => e.fitsGpu && e.fitsHost;
     const last = values.length - 1;
     if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
-    // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
-    // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
-    // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
-    // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection.
     const preference = microBatchPreference(options);
     // Where the smallest micro-batch that fits is fastest, a fitting smallest one needs no other estimate.
     if (preference === 'smallest' && last > 0) {
       const bottom = at(0);
       if (!('errors' in bottom) && fits(bottom)) return push(picked, options, values, 0, bottom);
     }
+    // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
+    // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
+    // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
+    // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection.
     const single = at(last);
     if ('errors' in single) return reject('invalid', single.errors);
     const singleFits = fits(single);
@@ -241,10 +241,10 @@ export function searchHardware(
       const better = (i: number) =>
         secondsAt(at, i) < secondsAt(at, best) || (secondsAt(at, i) === secondsAt(at, best) && i > best);
       if (better(0)) best = 0;
-      for (let i = 1; i < last; i++) {
-        const seen = at(0);
-        if ('errors' in seen) break;
-        if (secondsLowerBound(seen.result, options, values[i]?.patch.gradAccum ?? 1) > secondsAt(at, best) * (1 + 1e-12)) break;
+      const smallest = at(0);
+      for (let i = 1; i < last && !('errors' in smallest); i++) {
+        if (secondsLowerBound(smallest.result, options, values[i]?.patch.gradAccum ?? 1) > secondsAt(at, best) * (1 + 1e-12))
+          break;
         const e = at(i);
         if ('errors' in e || !fits(e)) break;
         if (better(i)) best = i;
