@@ -50,7 +50,7 @@ export function planResultJson(result: PlanResult): Record<string, unknown> {
       hardware: { gpu: s.hardware.gpu.id, gpus: s.hardware.gpus, rented: s.hardware.rented },
       combinations: s.combinations,
       evaluations: s.evaluations,
-      fitting: s.plans.length,
+      fitting: s.fitting,
       rejected: s.rejected.map((g) => ({
         kind: g.kind,
         reason: g.reason,

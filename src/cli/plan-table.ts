@@ -47,7 +47,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       `Searched  ${result.searches.map((s) => `${s.combinations} combinations on ${s.hardware.gpus} × ${s.hardware.gpu.id}`).join('; ')}`,
     );
   out.push(
-    `Fits      ${own?.plans.length ?? 0} on your GPUs${result.plans.length > (own?.plans.length ?? 0) ? `, ${result.plans.length - (own?.plans.length ?? 0)} on rented GPUs` : ''} (step times and costs are estimates)`,
+    `Fits      ${own?.fitting ?? 0} on your GPUs${result.plans.length > (own?.fitting ?? 0) ? `, ${result.plans.length - (own?.fitting ?? 0)} on rented GPUs` : ''} (step times and costs are estimates)`,
   );
   out.push('');
   if (result.plans.length > 0) {

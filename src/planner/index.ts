@@ -5,6 +5,7 @@
 export {
   planTraining,
   type Plan,
+  type SearchSummary,
   type PlanCost,
   type PlanOptions,
   type PlanResult,

@@ -60,13 +60,19 @@ export interface HardwareSuggestion {
   readonly gpus: number;
 }
 
+/** What one search did, without its plans (the answer holds them once, ranked). */
+export interface SearchSummary extends Omit<HardwareSearch, 'plans'> {
+  /** Combinations that fit on this hardware. */
+  readonly fitting: number;
+}
+
 /** The planner's answer. */
 export interface PlanResult {
   readonly request: PlanRequest;
   /** Every plan that fits, on the reader's GPUs and on rented ones, best first. */
   readonly plans: readonly Plan[];
   /** One search per set of GPUs, the reader's first. */
-  readonly searches: readonly HardwareSearch[];
+  readonly searches: readonly SearchSummary[];
   /** When nothing fits on the reader's GPUs: the smallest gap; else null. */
   readonly shortfall: Shortfall | null;
   /** When nothing fits on the reader's GPUs: larger GPUs on which the closest combination fits, and more of the reader's GPUs on which a plan does. */
@@ -112,7 +118,9 @@ export function planTraining(request: PlanRequest, { dimensions = DIMENSIONS, ma
   const ownFits = ownSearch !== undefined && ownSearch.plans.length > 0;
   const shortfall = ownFits || ownSearch === undefined ? null : smallestGap(ownSearch);
   const wouldFit = ownFits || shortfall === null ? [] : suggestHardware(request, own, model, shortfall, dimensions, maxScaleUp);
-  return { request, plans, searches, shortfall, wouldFit, stepsPerEpoch };
+  // The plans travel once (a worker posts this answer to the page): the searches keep their counts.
+  const summaries = searches.map(({ plans: fitting, ...search }) => ({ ...search, fitting: fitting.length }));
+  return { request, plans, searches: summaries, shortfall, wouldFit, stepsPerEpoch };
 }
 
 function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPerEpoch: number | null): Plan[] {

@@ -292,7 +292,7 @@ interface ResultsProps {
 
 function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor }: ResultsProps) {
   const own = result.searches[0];
-  const ownCount = own?.plans.length ?? 0;
+  const ownCount = own?.fitting ?? 0;
   const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
   const estimates = result.searches.reduce((sum, s) => sum + s.evaluations, 0);
   const finetune = result.request.task === 'finetune';
