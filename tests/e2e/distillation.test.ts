@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
-import { expectHonestRatios, pageLayoutProblems, readExperiment } from './support/after-run';
+import { expectRunOutcome, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
 import { PHONE } from './support/phone-layout';
 
@@ -36,9 +36,8 @@ describe.each(BROWSER_CONFIGS)('distillation with $name', (config) => {
         const root = await openIsland(page, baseUrl + PATH, SELECTOR);
         await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
         const data = await readExperiment(root);
-        expect(data['state'], data['text']).toBe('done');
-        expect(await pageLayoutProblems(page), 'at 390 px, after the run').toEqual([]);
-        await expectHonestRatios(root, data);
+        // Distillation runs on WebAssembly too: it always ends done.
+        expect(await expectRunOutcome(page, root, data, true)).toBe(true);
         const backend = config.webgpu ? 'webgpu' : 'wasm';
         expect(data['backend']).toBe(backend);
         const number = (name: string) => Number(data[name]);

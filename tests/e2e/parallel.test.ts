@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
-import { expectHonestRatios, pageLayoutProblems, readExperiment } from './support/after-run';
+import { expectRunOutcome, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
 import { PHONE } from './support/phone-layout';
 
@@ -38,15 +38,7 @@ describe.each(BROWSER_CONFIGS)('multi-device experiments with $name', (config) =
         const root = await openIsland(page, baseUrl + PATH, selector);
         await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
         const data = await readExperiment(root);
-        if (!config.webgpu) {
-          expect(data['state']).toBe('unsupported');
-          expect(data['text']).toContain('Needs WebGPU');
-          expect(await pageLayoutProblems(page), 'at 390 px').toEqual([]);
-          return;
-        }
-        expect(data['state'], data['text']).toBe('done');
-        expect(await pageLayoutProblems(page), 'at 390 px, after the run').toEqual([]);
-        await expectHonestRatios(root, data);
+        if (!(await expectRunOutcome(page, root, data, config.webgpu))) return;
         expect(data['backend']).toBe('webgpu');
         const bytes = (name: string) => Number(data[name]);
         for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {

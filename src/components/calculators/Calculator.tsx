@@ -26,6 +26,7 @@ import { STRINGS } from './strings';
 import TimelineChart from './TimelineChart';
 import '../widget.css';
 import './calculator.css';
+import WidgetField from '../WidgetField';
 
 /** Props of the calculator island. */
 export interface CalculatorProps {
@@ -126,7 +127,7 @@ export default function Calculator({ id }: CalculatorProps) {
           ))}
         <fieldset class="calc-group">
           <legend>{STRINGS.groups.hardware}</legend>
-          <Field label={STRINGS.gpu} flag="gpu" error={errorFor('gpu')}>
+          <WidgetField label={<FlagLabel label={STRINGS.gpu} flag="gpu" />} error={errorFor('gpu')}>
             <select
               data-flag="gpu"
               value={String(raw['gpu'] ?? '')}
@@ -139,7 +140,7 @@ export default function Calculator({ id }: CalculatorProps) {
                 </option>
               ))}
             </select>
-          </Field>
+          </WidgetField>
         </fieldset>
       </div>
 
@@ -205,7 +206,7 @@ function ModelPicker({
   error: string;
 }) {
   return (
-    <Field label={STRINGS.model} flag="model" error={error}>
+    <WidgetField label={<FlagLabel label={STRINGS.model} flag="model" />} error={error}>
       <select
         data-flag="model"
         value={raw['model'] === undefined ? 'custom' : String(raw['model'])}
@@ -239,33 +240,16 @@ function ModelPicker({
         ))}
         <option value="custom">{STRINGS.custom}</option>
       </select>
-    </Field>
+    </WidgetField>
   );
 }
 
-function Field({
-  label,
-  flag,
-  error,
-  children,
-}: {
-  label: string;
-  flag: string;
-  error: string | undefined;
-  children: preact.ComponentChildren;
-}) {
+/** A field's label with the flag that sets it, as `npm run estimate` spells it. */
+function FlagLabel({ label, flag }: { label: string; flag: string }) {
   return (
-    <label class="widget-field">
-      <span>
-        {label} <code class="calc-flag">--{flag}</code>
-      </span>
-      {children}
-      {error && (
-        <span class="widget-error" role="alert">
-          {error}
-        </span>
-      )}
-    </label>
+    <>
+      {label} <code class="calc-flag">--{flag}</code>
+    </>
   );
 }
 
@@ -290,7 +274,10 @@ function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set
   }
   const options = spec.kind === 'enum' ? (spec.values ?? []) : name === 'teacher' ? MODEL_PRESETS.map((p) => p.id) : null;
   return (
-    <Field label={spec.unit ? `${spec.label} (${spec.unit})` : spec.label} flag={name} error={error || undefined}>
+    <WidgetField
+      label={<FlagLabel label={spec.unit ? `${spec.label} (${spec.unit})` : spec.label} flag={name} />}
+      error={error || undefined}
+    >
       {options ? (
         <select
           data-flag={name}
@@ -316,7 +303,7 @@ function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set
           onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)}
         />
       )}
-    </Field>
+    </WidgetField>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { EstimateResult } from '../../memory/index';
+import WidgetField from '../WidgetField';
 import { rentalCost, validateRentalInputs, type RentalInputs } from './rental-cost';
 
 /**
@@ -23,8 +24,7 @@ export default function RentCost({ result }: { result: EstimateResult }) {
   const errors = validateRentalInputs(parsed);
   const cost = errors.length === 0 ? rentalCost(parsed, gpus) : null;
   const field = (name: keyof RentalInputs, label: string) => (
-    <label class="widget-field">
-      <span>{label}</span>
+    <WidgetField label={label} error={errors.find((e) => e.field === name)?.message}>
       <input
         type="text"
         inputMode="decimal"
@@ -32,14 +32,7 @@ export default function RentCost({ result }: { result: EstimateResult }) {
         aria-invalid={errors.some((e) => e.field === name) ? 'true' : undefined}
         onInput={(e) => setInputs({ ...inputs, [name]: (e.currentTarget as HTMLInputElement).value })}
       />
-      {errors
-        .filter((e) => e.field === name)
-        .map((e) => (
-          <span class="widget-error" role="alert">
-            {e.message}
-          </span>
-        ))}
-    </label>
+    </WidgetField>
   );
   return (
     <div class="calc-rent">

@@ -10,6 +10,7 @@ import {
   type LabSettings,
   type SettingError,
 } from '../../lab/settings';
+import WidgetField from '../WidgetField';
 
 /** The choice lists and labels of the fields shown as selects. */
 const SELECTS: Partial<Record<LabField, { readonly label: string; readonly options: readonly number[] }>> = {
@@ -52,15 +53,9 @@ export default function LabControls({
   const locked = !ready || running;
   const errorFor = (field: LabField) => errors.find((e) => e.field === field)?.message;
   const field = (name: LabField, label: string, control: ComponentChildren) => (
-    <label class="widget-field">
-      <span>{label}</span>
+    <WidgetField label={label} error={errorFor(name)}>
       {control}
-      {errorFor(name) && (
-        <span class="widget-error" role="alert">
-          {errorFor(name)}
-        </span>
-      )}
-    </label>
+    </WidgetField>
   );
   return (
     <form

@@ -19,6 +19,7 @@ import PriceTable, { draftError, initialDrafts, priceFlags, type PriceDraft } fr
 import { flagsFromQuery, PLAN_PARAM, queryFromFlags } from './query';
 import { strings } from './strings';
 import '../widget.css';
+import WidgetField from '../WidgetField';
 import '../calculators/calculator.css';
 import './planner.css';
 
@@ -140,7 +141,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   const ready = parsed.ok && !priceErrors && (answer.state === 'done' || answer.state === 'partial');
 
   const text = (name: string, label: string, placeholder = '') => (
-    <Field label={label} error={errorFor(name)}>
+    <WidgetField label={label} error={errorFor(name)}>
       <input
         type="text"
         inputMode="decimal"
@@ -149,10 +150,10 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
         aria-invalid={errorFor(name) ? 'true' : undefined}
         onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)}
       />
-    </Field>
+    </WidgetField>
   );
   const select = (name: string, label: string, options: readonly (readonly [string, string])[], withDefault: boolean) => (
-    <Field label={label} error={errorFor(name)}>
+    <WidgetField label={label} error={errorFor(name)}>
       <select
         value={value(name)}
         aria-invalid={errorFor(name) ? 'true' : undefined}
@@ -163,7 +164,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           <option value={v}>{l}</option>
         ))}
       </select>
-    </Field>
+    </WidgetField>
   );
 
   return (
@@ -262,20 +263,6 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
         />
       )}
     </section>
-  );
-}
-
-function Field({ label, error, children }: { label: string; error: string; children: preact.ComponentChildren }) {
-  return (
-    <label class="widget-field">
-      <span>{label}</span>
-      {children}
-      {error && (
-        <span class="widget-error" role="alert">
-          {error}
-        </span>
-      )}
-    </label>
   );
 }
 

@@ -18,6 +18,29 @@ export async function pageLayoutProblems(page: Page): Promise<string[]> {
   return checkPhoneLayout(page);
 }
 
+/**
+ * What every experiment shows at the end of a run at 390 px: a run that cannot happen here (no WebGPU) says so in a
+ * state of its own; one that can ends `done` with its ratios printed honestly; either way the page does not overflow.
+ * Resolves with whether the run happened, so that the caller goes on to its own figures.
+ */
+export async function expectRunOutcome(
+  page: Page,
+  root: Locator,
+  data: Record<string, string | undefined>,
+  canRun: boolean,
+): Promise<boolean> {
+  if (!canRun) {
+    expect(data['state']).toBe('unsupported');
+    expect(data['text']).toContain('Needs WebGPU');
+    expect(await pageLayoutProblems(page), 'at 390 px').toEqual([]);
+    return false;
+  }
+  expect(data['state'], data['text']).toBe('done');
+  expect(await pageLayoutProblems(page), 'at 390 px, after the run').toEqual([]);
+  await expectHonestRatios(root, data);
+  return true;
+}
+
 /** Ratios printed in table cells ("1.46×", "0.98× at rest"), as numbers. */
 function parseRatios(cells: readonly string[]): number[] {
   return cells.flatMap((c) => [...c.matchAll(/(\d+\.\d+)×/g)].map((m) => Number(m[1])));
