@@ -11,6 +11,7 @@ import { PRECISION_BYTES } from './precision.ts';
 import { inferenceTime, trainingStepTime, type StepTimeEstimate } from './time.ts';
 import { trainingLines } from './training-lines.ts';
 import { aliveAt, evaluateTimeline, peakMoment, type MomentId, type Phase, type TimelineMoment } from './timeline.ts';
+import { memoized } from './memo.ts';
 import { isByteCount } from './units.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
@@ -187,41 +188,13 @@ interface BuiltStage {
 
 function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): BuiltStage {
   const built = r.mode === 'train' ? trainingLines(r, stage) : { ...inferenceLines(r), activationsPerLayer: 0 };
-  const fixed = (bytes: number) => aliveAt(bytes, built.moments);
-  const lines = [
-    ...built.lines,
-    line(
-      'cuda-context',
-      'overhead',
-      'gpu',
-      'CUDA context (per process)',
-      fixed(CUDA_CONTEXT_BYTES),
-      'PyTorch forums (discuss.pytorch.org/t/73021, /t/81330) and CUDA lazy loading; this site takes 500 MiB',
-    ),
-    line(
-      'cublas-workspace',
-      'overhead',
-      'gpu',
-      'cuBLAS workspace',
-      fixed(cublasWorkspaceBytes(r.gpu)),
-      'PyTorch ATen CUDABlas.cpp (PR #120925): 32 MiB on Hopper+, 4 MiB on ≥24 GiB Ampere, else 1 MiB',
-    ),
-  ];
+  const lines = built.lines;
+  for (const overhead of memoized(overheadLines, { gpu: r.gpu, moments: built.moments })) lines.push(overhead);
   const timeline = evaluateTimeline(lines, built.moments);
   const peak = peakMoment(timeline);
-  const largest = (category: LineCategory) => {
-    let most = 0;
-    for (const m of timeline) if (m.byCategory[category] > most) most = m.byCategory[category];
-    return most;
-  };
   const perGpu: PerGpuTotals = {
-    weights: largest('weights'),
-    gradients: largest('gradients'),
-    optimizer: largest('optimizer'),
-    activations: largest('activations'),
+    ...categoryPeaks(timeline),
     activationsPerLayer: built.activationsPerLayer,
-    kvCache: largest('kvCache'),
-    overhead: largest('overhead'),
     total: peak.bytes,
     sumOfParts: sumLines(lines, 'gpu'),
   };
@@ -235,6 +208,42 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
     trainableParams: r.mode === 'train' ? (r.lora?.trainableParams ?? params) : 0,
     trainableParamsPerGpu: 'trainable' in built ? built.trainable : 0,
   };
+}
+
+/** The process's fixed overhead on one GPU, alive all step. */
+function overheadLines({ gpu, moments }: { gpu: GpuSpec | null; moments: readonly MomentId[] }): MemoryLine[] {
+  return [
+    line(
+      'cuda-context',
+      'overhead',
+      'gpu',
+      'CUDA context (per process)',
+      aliveAt(CUDA_CONTEXT_BYTES, moments),
+      'PyTorch forums (discuss.pytorch.org/t/73021, /t/81330) and CUDA lazy loading; this site takes 500 MiB',
+    ),
+    line(
+      'cublas-workspace',
+      'overhead',
+      'gpu',
+      'cuBLAS workspace',
+      aliveAt(cublasWorkspaceBytes(gpu), moments),
+      'PyTorch ATen CUDABlas.cpp (PR #120925): 32 MiB on Hopper+, 4 MiB on ≥24 GiB Ampere, else 1 MiB',
+    ),
+  ];
+}
+
+/** Each category at its largest over the timeline (one pass, fields by name: a loop over category keys is slow). */
+function categoryPeaks(timeline: readonly TimelineMoment[]): Record<LineCategory, number> {
+  const most: Record<LineCategory, number> = { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 };
+  for (const { byCategory: c } of timeline) {
+    if (c.weights > most.weights) most.weights = c.weights;
+    if (c.gradients > most.gradients) most.gradients = c.gradients;
+    if (c.optimizer > most.optimizer) most.optimizer = c.optimizer;
+    if (c.activations > most.activations) most.activations = c.activations;
+    if (c.kvCache > most.kvCache) most.kvCache = c.kvCache;
+    if (c.overhead > most.overhead) most.overhead = c.overhead;
+  }
+  return most;
 }
 
 function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepTimeEstimate {

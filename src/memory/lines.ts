@@ -4,25 +4,35 @@ import type { Lifetime } from './timeline.ts';
 /** What a line counts. */
 export type LineCategory = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'kvCache' | 'overhead';
 
+/** Every category, in the order breakdowns list them. */
+export const LINE_CATEGORIES: readonly LineCategory[] = [
+  'weights',
+  'gradients',
+  'optimizer',
+  'activations',
+  'kvCache',
+  'overhead',
+];
+
 /** Where the bytes live. */
 export type LineDevice = 'gpu' | 'cpu' | 'nvme';
 
 /** One line of the breakdown. */
 export interface MemoryLine {
   /** Stable id, e.g. `weights`, `optimizer-moments`, `activations-layers`. */
-  id: string;
+  readonly id: string;
   /** Category the totals group by. */
-  category: LineCategory;
+  readonly category: LineCategory;
   /** Where the bytes live: one GPU, host RAM (per GPU process), or NVMe (per GPU process). */
-  device: LineDevice;
+  readonly device: LineDevice;
   /** Human-readable label with the numbers that produced it. */
-  label: string;
+  readonly label: string;
   /** Size in bytes: the most it holds at any moment of the step (a safe, non-negative integer). */
-  bytes: number;
+  readonly bytes: number;
   /** Bytes alive at each moment of the step, in the order of the estimate's `timeline` (see timeline.ts). */
-  live: Lifetime;
+  readonly live: Lifetime;
   /** One-line source of the formula. */
-  source: string;
+  readonly source: string;
 }
 
 /** Create a line alive as `live` says; its size is its largest moment. Zero-byte lines are kept so the breakdown's shape is stable. */

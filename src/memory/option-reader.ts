@@ -35,14 +35,10 @@ export function createOptionReader(options: EstimateOptions): OptionReader {
     warnings: [],
     fail,
     keyword<T extends string | number>(key: keyof EstimateOptions, allowed: readonly T[], derived?: T): T {
-      const fallback = derived ?? allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
       const value = options[key];
-      if (value === undefined) return fallback;
-      if (!(allowed as readonly unknown[]).includes(value)) {
-        fail(key, `invalid ${flagName(key)}: ${String(value)} (expected ${allowed.join(', ')})`);
-        return fallback;
-      }
-      return value as T;
+      if (value !== undefined && (allowed as readonly unknown[]).includes(value)) return value as T;
+      if (value !== undefined) fail(key, `invalid ${flagName(key)}: ${String(value)} (expected ${allowed.join(', ')})`);
+      return derived ?? allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
     },
     count(key: keyof EstimateOptions, min = 1): number | undefined {
       const value = options[key];

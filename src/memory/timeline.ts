@@ -2,7 +2,7 @@
  * The step timeline: each breakdown line says how many of its bytes are alive at each moment of a step, and
  * the answer is the peak over those moments rather than the sum of every line.
  */
-import type { LineCategory, MemoryLine } from './lines.ts';
+import { LINE_CATEGORIES, type LineCategory, type MemoryLine } from './lines.ts';
 
 /** Phase of a step a moment belongs to. */
 export type Phase = 'forward' | 'backward' | 'optimizer' | 'prefill' | 'decode';
@@ -59,24 +59,61 @@ export interface TimelineMoment {
 
 /** Bytes alive on one GPU at each of `moments`, by category, from the GPU lines' lifetimes. */
 export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly MomentId[]): TimelineMoment[] {
-  const timeline: TimelineMoment[] = moments.map((moment) => ({
-    phase: MOMENTS[moment].phase,
-    moment,
-    label: MOMENTS[moment].label,
-    bytes: 0,
-    byCategory: { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 },
-  }));
+  // Sums in one flat array, moment-major, by category index, turned into records at the end: adding into a record by a
+  // varying key is a slow keyed access, and the planner evaluates thousands of timelines per search (npm run bench).
+  const width = LINE_CATEGORIES.length; // columns in categoryIndex's order, which is LINE_CATEGORIES'
+  const sums = scratch(moments.length * width);
   for (const l of lines) {
     if (l.device !== 'gpu') continue;
-    for (let i = 0; i < moments.length; i++) {
-      const at = timeline[i];
-      const alive = l.live[i] ?? 0;
-      if (at === undefined || alive === 0) continue;
-      at.byCategory[l.category] += alive;
-      at.bytes += alive;
-    }
+    const column = categoryIndex(l.category);
+    const live = l.live;
+    for (let i = 0; i < moments.length; i++) sums[i * width + column] = (sums[i * width + column] ?? 0) + (live[i] ?? 0);
   }
-  return timeline;
+  return moments.map((moment, i) => {
+    const row = i * width;
+    const byCategory: Record<LineCategory, number> = {
+      weights: sums[row] ?? 0,
+      gradients: sums[row + 1] ?? 0,
+      optimizer: sums[row + 2] ?? 0,
+      activations: sums[row + 3] ?? 0,
+      kvCache: sums[row + 4] ?? 0,
+      overhead: sums[row + 5] ?? 0,
+    };
+    const bytes =
+      byCategory.weights +
+      byCategory.gradients +
+      byCategory.optimizer +
+      byCategory.activations +
+      byCategory.kvCache +
+      byCategory.overhead;
+    return { phase: MOMENTS[moment].phase, moment, label: MOMENTS[moment].label, bytes, byCategory };
+  });
+}
+
+/** evaluateTimeline's sums: one buffer reused, zeroed, rather than a new typed array per timeline (a costly allocation). */
+let sumsBuffer = new Float64Array(64);
+function scratch(length: number): Float64Array {
+  if (sumsBuffer.length < length) sumsBuffer = new Float64Array(length);
+  sumsBuffer.fill(0, 0, length);
+  return sumsBuffer;
+}
+
+/** Column of a category in evaluateTimeline's sums. */
+function categoryIndex(category: LineCategory): number {
+  switch (category) {
+    case 'weights':
+      return 0;
+    case 'gradients':
+      return 1;
+    case 'optimizer':
+      return 2;
+    case 'activations':
+      return 3;
+    case 'kvCache':
+      return 4;
+    case 'overhead':
+      return 5;
+  }
 }
 
 /** The moment with the most bytes alive (the first of equals); `timeline` is never empty. */
@@ -96,10 +133,21 @@ export type Span = readonly [bytes: number, during: readonly MomentId[]];
  * and the planner runs thousands of estimates per search (npm run bench).
  */
 export function lifetime(moments: readonly MomentId[], ...spans: readonly Span[]): Lifetime {
-  return moments.map((m) => spans.find(([, during]) => during.includes(m))?.[0] ?? 0);
+  const live: number[] = [];
+  for (const moment of moments) {
+    let bytes = 0;
+    for (const [spanBytes, during] of spans) {
+      if (during.includes(moment)) {
+        bytes = spanBytes;
+        break;
+      }
+    }
+    live.push(bytes);
+  }
+  return live;
 }
 
 /** A lifetime holding `bytes` at every moment of the step. */
 export function aliveAt(bytes: number, moments: readonly MomentId[]): Lifetime {
-  return lifetime(moments, [bytes, moments]);
+  return moments.map(() => bytes);
 }

@@ -181,10 +181,28 @@ function resolveModel(read: OptionReader): { model: ModelConfig | null; modelId:
     read.fail('model', `unknown model '${options.model}' (expected one of ${models()})`);
     return { model: null, modelId: null, params };
   }
-  const model = resolveShape(preset?.config, archOverride, read);
+  const model =
+    preset !== undefined && !shapeGiven && archOverride === undefined
+      ? presetShape(preset, read)
+      : resolveShape(preset?.config, archOverride, read);
   const modelId = preset === undefined ? null : model !== null && shapeGiven ? `${preset.id} (modified)` : preset.id;
   return { model, modelId, params };
 }
+
+/**
+ * A preset's shape without overrides: one frozen object per preset, so that estimates of the same model share it (the
+ * engine's memoized line builders key on it, memo.ts).
+ */
+function presetShape(preset: ModelPreset, read: OptionReader): ModelConfig | null {
+  let shape = PRESET_SHAPES.get(preset);
+  if (shape === undefined) {
+    const resolved = resolveShape(preset.config, undefined, read);
+    if (resolved === null) return null;
+    PRESET_SHAPES.set(preset, (shape = Object.freeze(resolved)));
+  }
+  return shape;
+}
+const PRESET_SHAPES = new WeakMap<ModelPreset, ModelConfig>();
 
 /** Sequence length (the model's context by default; 1 for the mlp) and tokens cached for inference. */
 function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: number; tokens: number } {

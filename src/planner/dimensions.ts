@@ -120,6 +120,8 @@ const OUTSIDE_LAYER_SHAPE: ReadonlySet<string> = new Set([
   'pp',
 ]);
 
+const microBatchChoices = new WeakMap<SearchContext, Map<number, readonly Choice[]>>();
+
 /** Divisors of n, ascending. */
 export function divisors(n: number): number[] {
   const small: number[] = [];
@@ -314,17 +316,25 @@ export const DIMENSIONS: readonly Dimension[] = [
     search: 'monotone',
     // Per-GPU memory never falls as the micro-batch grows while there is accumulation; without it (the
     // last value) no earlier micro-batch's gradients are alive, so it can need less (property tests hold both).
+    // Listed once per per-replica batch of a search: every combination asks for them.
     choices: (ctx, o) => {
       const perReplica = ctx.request.globalBatch / dataParallel(o);
       if (!Number.isInteger(perReplica)) return [];
-      return divisors(perReplica).map((microBatch) => {
-        const gradAccum = perReplica / microBatch;
-        return choice(
-          `${microBatch} × ${gradAccum}`,
-          { microBatch, gradAccum },
-          gradAccum > 1 ? ['03-gradient-accumulation'] : [],
-        );
-      });
+      let listed = microBatchChoices.get(ctx);
+      if (listed === undefined) microBatchChoices.set(ctx, (listed = new Map()));
+      let values = listed.get(perReplica);
+      if (values === undefined) {
+        values = divisors(perReplica).map((microBatch) => {
+          const gradAccum = perReplica / microBatch;
+          return choice(
+            `${microBatch} × ${gradAccum}`,
+            { microBatch, gradAccum },
+            gradAccum > 1 ? ['03-gradient-accumulation'] : [],
+          );
+        });
+        listed.set(perReplica, values);
+      }
+      return values;
     },
   },
 ];

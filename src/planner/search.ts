@@ -127,6 +127,16 @@ export function microBatchPreference(options: EstimateOptions): MicroBatchPrefer
   return options.offload === 'optimizer+params' ? 'any' : 'smallest';
 }
 
+/** A rejection group while the search fills it. */
+interface OpenGroup {
+  readonly kind: RejectionKind;
+  readonly reason: string;
+  count: number;
+  smallestGap: number | null;
+  closest: EstimateOptions | null;
+  closestShortOf: ShortOf | null;
+}
+
 /** Search every combination of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
 export function searchHardware(
   request: PlanRequest,
@@ -135,42 +145,44 @@ export function searchHardware(
   dimensions: readonly Dimension[] = DIMENSIONS,
 ): HardwareSearch {
   const ctx: SearchContext = { request, gpu: hardware.gpu, gpus: hardware.gpus, model };
-  const base: EstimateOptions = { ...request.base, gpu: hardware.gpu.id, seq: request.seq };
   const each = dimensions.filter((d) => d.search === 'each');
   const monotone = dimensions.find((d) => d.search === 'monotone');
+  const planDimensions = monotone === undefined ? each : [...each, monotone];
   const plans: FittingPlan[] = [];
-  const groups = new Map<
-    string,
-    {
-      kind: RejectionKind;
-      reason: string;
-      count: number;
-      smallestGap: number | null;
-      closest: EstimateOptions | null;
-      closestShortOf: ShortOf | null;
-    }
-  >();
+  // One map of groups per kind: a group is found by its reason without building a key per rejection.
+  const groups = new Map<RejectionKind, Map<string, OpenGroup>>();
   let combinations = 0;
   let evaluations = 0;
+
+  /**
+   * The combination being built. The walk sets each dimension's options on this one object and restores them when it
+   * backtracks, rather than copying every option at every node (tens of thousands per search, npm run bench -- planner);
+   * anything kept beyond one visit (a plan, the closest combination) is copied.
+   */
+  const options: EstimateOptions = { ...request.base, gpu: hardware.gpu.id, seq: request.seq };
 
   const reject = (
     kind: RejectionKind,
     reason: string,
-    gap: { bytes: number; options: EstimateOptions; shortOf: ShortOf } | null = null,
     count = 1,
+    gap: { bytes: number; shortOf: ShortOf; options: () => EstimateOptions } | null = null,
   ) => {
-    const key = `${kind}\u0000${reason}`;
-    const group = groups.get(key) ?? { kind, reason, count: 0, smallestGap: null, closest: null, closestShortOf: null };
+    let byReason = groups.get(kind);
+    if (byReason === undefined) groups.set(kind, (byReason = new Map()));
+    let group = byReason.get(reason);
+    if (group === undefined) {
+      group = { kind, reason, count: 0, smallestGap: null, closest: null, closestShortOf: null };
+      byReason.set(reason, group);
+    }
     group.count += count;
     if (gap !== null && (group.smallestGap === null || gap.bytes < group.smallestGap)) {
       group.smallestGap = gap.bytes;
-      group.closest = gap.options;
+      group.closest = gap.options();
       group.closestShortOf = gap.shortOf;
     }
-    groups.set(key, group);
   };
 
-  const evaluate = (options: EstimateOptions): Evaluation | { errors: string } => {
+  const evaluate = (): Evaluation | { errors: string } => {
     evaluations += 1;
     const outcome = estimateMemory(options);
     if (!outcome.ok) return { errors: outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
@@ -184,32 +196,47 @@ export function searchHardware(
     };
   };
 
-  /** Whether a complete combination passes every rule, so that the search estimates it (or a twin that is never worse). */
-  const isSearched = (options: EstimateOptions) => each.every((d) => (d.rule?.(options, ctx) ?? null) === null);
+  /** Whether the combination as it stands passes every rule, so that the search estimates it (or a twin never worse). */
+  const isSearched = () => each.every((d) => (d.rule?.(options, ctx) ?? null) === null);
 
-  const finish = (picked: readonly Choice[], options: EstimateOptions) => {
-    combinations += 1;
+  /** Whether some dimension's twin of the combination is searched; then it is counted as ruled out for that reason. */
+  const ruledOutByTwin = (): boolean => {
     for (const dimension of each) {
       const twin = dimension.dominatedBy?.(options, ctx) ?? null;
-      if (twin !== null && isSearched({ ...options, ...twin.patch })) return reject('ruled-out', twin.reason);
+      if (twin !== null && withPatch(options, twin.patch, isSearched)) {
+        reject('ruled-out', twin.reason);
+        return true;
+      }
     }
-    const values = monotone?.choices(ctx, options) ?? [{ value: '', patch: {}, lessons: [] }];
-    const cache = new Map<number, Evaluation | { errors: string }>();
+    return false;
+  };
+
+  const finish = (picked: readonly Choice[]) => {
+    combinations += 1;
+    if (ruledOutByTwin()) return;
+    const values = monotone?.choices(ctx, options) ?? [NO_CHOICE];
+    const last = values.length - 1;
+    if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
+    const seen: (Evaluation | { errors: string } | undefined)[] = [];
     const at = (index: number) => {
-      const cached = cache.get(index);
+      const cached = seen[index];
       if (cached !== undefined) return cached;
-      const evaluation = evaluate({ ...options, ...values[index]?.patch });
-      cache.set(index, evaluation);
+      const evaluation = withPatch(options, values[index]?.patch ?? {}, evaluate);
+      seen[index] = evaluation;
       return evaluation;
     };
     const fits = (e: Evaluation) => e.fitsGpu && e.fitsHost;
-    const last = values.length - 1;
-    if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
+    const push = (index: number) => {
+      const chosen = at(index);
+      const value = values[index];
+      if ('errors' in chosen || value === undefined) return;
+      plans.push(toPlan(hardware, [...picked, value], planDimensions, copyOptions(options, value.patch), chosen));
+    };
     const preference = microBatchPreference(options);
     // Where the smallest micro-batch that fits is fastest, a fitting smallest one needs no other estimate.
     if (preference === 'smallest' && last > 0) {
       const bottom = at(0);
-      if (!('errors' in bottom) && fits(bottom)) return push(picked, options, values, 0, bottom);
+      if (!('errors' in bottom) && fits(bottom)) return push(0);
     }
     // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
     // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
@@ -218,7 +245,7 @@ export function searchHardware(
     const single = at(last);
     if ('errors' in single) return reject('invalid', single.errors);
     const singleFits = fits(single);
-    if (preference === 'largest' && singleFits) return push(picked, options, values, last, single);
+    if (preference === 'largest' && singleFits) return push(last);
     let fitsUpTo = -1; // the largest index with accumulation that fits, -1 if none
     if (last > 0) {
       const bottom = at(0);
@@ -229,9 +256,8 @@ export function searchHardware(
     if (fitsUpTo < 0 && !singleFits) {
       // Nothing fits: the smallest gap is the smallest micro-batch's or the one without accumulation.
       const bottom = at(0);
-      const closest =
-        !('errors' in bottom) && gapOf(bottom) < gapOf(single) ? { e: bottom, index: 0 } : { e: single, index: last };
-      return rejectMemory(closest.e, { ...options, ...values[closest.index]?.patch });
+      const index = !('errors' in bottom) && gapOf(bottom) < gapOf(single) ? 0 : last;
+      return rejectMemory(at(index) as Evaluation, () => copyOptions(options, values[index]?.patch ?? {}));
     }
     let best = singleFits ? last : fitsUpTo;
     if (preference === 'smallest') best = fitsUpTo >= 0 ? 0 : last;
@@ -250,7 +276,7 @@ export function searchHardware(
         if (better(i)) best = i;
       }
     }
-    push(picked, options, values, best, at(best));
+    push(best);
   };
 
   /**
@@ -260,27 +286,7 @@ export function searchHardware(
   const hostOver = (e: Evaluation) => (request.maxHostBytes === null ? 0 : Math.max(0, e.hostBytes - request.maxHostBytes));
   const gapOf = (e: Evaluation) => (e.fitsGpu ? 0 : (e.result.shortfall ?? 0)) + hostOver(e);
 
-  const push = (
-    picked: readonly Choice[],
-    options: EstimateOptions,
-    values: readonly Choice[],
-    index: number,
-    chosen: Evaluation | { errors: string },
-  ) => {
-    const monoChoice = values[index];
-    if ('errors' in chosen || monoChoice === undefined) return;
-    plans.push(
-      toPlan(
-        hardware,
-        [...picked, monoChoice],
-        monotone === undefined ? each : [...each, monotone],
-        { ...options, ...monoChoice.patch },
-        chosen,
-      ),
-    );
-  };
-
-  const rejectMemory = (e: Evaluation, options: EstimateOptions) => {
+  const rejectMemory = (e: Evaluation, closest: () => EstimateOptions) => {
     const r = e.result;
     const bytes = gapOf(e);
     if (!e.fitsGpu) {
@@ -288,53 +294,90 @@ export function searchHardware(
       const states = r.perGpu.weights + r.perGpu.gradients + r.perGpu.optimizer + r.perGpu.overhead;
       const kind: RejectionKind = states > usable ? 'model-states' : 'activations';
       const shortOf: ShortOf = hostOver(e) > 0 ? 'gpu+host' : 'gpu';
-      return reject(kind, kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations, {
-        bytes,
-        options,
-        shortOf,
-      });
+      const reason = kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations;
+      return reject(kind, reason, 1, { bytes, shortOf, options: closest });
     }
-    return reject('host-memory', rejectionMessages.hostMemory, { bytes, options, shortOf: 'host' });
+    return reject('host-memory', rejectionMessages.hostMemory, 1, { bytes, shortOf: 'host', options: closest });
   };
 
-  // The values of the `each` dimensions depend only on the context (Dimension.choices), so they are listed once and
-  // the number of combinations below any depth is a product.
-  const levels = each.map((d) => d.choices(ctx, base));
+  // The values of the `each` dimensions depend only on the context (Dimension.choices), so they are listed once, with
+  // the options each level sets, and the number of combinations below any depth is a product.
+  const levels = each.map((d) => d.choices(ctx, options));
+  const levelKeys = levels.map(
+    (values) => [...new Set(values.flatMap((v) => Object.keys(v.patch)))] as (keyof EstimateOptions)[],
+  );
   const below = levels.map((_, depth) => levels.slice(depth + 1).reduce((size, values) => size * values.length, 1));
-  const walk = (depth: number, picked: Choice[], options: EstimateOptions) => {
+  const picked: Choice[] = []; // one stack of picked values for the whole walk; a plan copies it
+  const walk = (depth: number) => {
     const dimension = each[depth];
-    if (dimension === undefined) return finish(picked, options);
+    if (dimension === undefined) return finish(picked);
     const size = below[depth] ?? 1;
+    const keys = levelKeys[depth] ?? [];
+    const saved = keys.map((key) => options[key]);
     for (const value of levels[depth] ?? []) {
-      const next = { ...options, ...value.patch };
-      const reason = dimension.rule?.(next, ctx) ?? null;
+      keys.forEach((key, i) => setOption(options, key, value.patch[key] ?? saved[i]));
+      const reason = dimension.rule?.(options, ctx) ?? null;
       if (reason !== null) {
         combinations += size;
-        reject('ruled-out', reason, null, size);
+        reject('ruled-out', reason, size);
         continue;
       }
       if (dimension.checkEarly === true) {
         evaluations += 1;
-        const outcome = estimateMemory(next);
+        const outcome = estimateMemory(options);
         if (!outcome.ok) {
           combinations += size;
-          reject('invalid', outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '), null, size);
+          reject('invalid', outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '), size);
           continue;
         }
       }
-      // One stack of picked values for the whole walk; a plan copies it.
       picked.push(value);
-      walk(depth + 1, picked, next);
+      walk(depth + 1);
       picked.pop();
     }
+    keys.forEach((key, i) => setOption(options, key, saved[i]));
   };
-  walk(0, [], base);
+  walk(0);
 
   const order = (kind: RejectionKind) => REJECTION_ORDER.indexOf(kind);
-  const rejected = [...groups.values()].sort(
-    (a, b) => order(a.kind) - order(b.kind) || b.count - a.count || a.reason.localeCompare(b.reason),
-  );
+  const rejected = [...groups.values()]
+    .flatMap((byReason) => [...byReason.values()])
+    .sort((a, b) => order(a.kind) - order(b.kind) || b.count - a.count || a.reason.localeCompare(b.reason));
   return { hardware, plans, rejected, combinations, evaluations };
+}
+
+/** The micro-batch value of a search without a monotone dimension. */
+const NO_CHOICE: Choice = { value: '', patch: {}, lessons: [] };
+
+/**
+ * Set one option; undefined restores the engine's default (the engine reads an undefined option as absent). Not
+ * `delete`: an object that loses properties becomes a slow dictionary for every estimate that reads it.
+ */
+function setOption<K extends keyof EstimateOptions>(
+  options: EstimateOptions,
+  key: K,
+  value: EstimateOptions[K] | undefined,
+): void {
+  (options as Record<K, EstimateOptions[K] | undefined>)[key] = value;
+}
+
+/** A copy of `options` with `patch` over them, without the options left at the engine's default (undefined). */
+function copyOptions(options: EstimateOptions, patch: EstimateOptions): EstimateOptions {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries({ ...options, ...patch })) if (value !== undefined) copy[key] = value;
+  return copy as EstimateOptions;
+}
+
+/** Run `fn` with `patch` set on `options`, then restore what it replaced. */
+function withPatch<T>(options: EstimateOptions, patch: EstimateOptions, fn: () => T): T {
+  const keys = Object.keys(patch) as (keyof EstimateOptions)[];
+  const saved = keys.map((key) => options[key]);
+  for (const key of keys) setOption(options, key, patch[key]);
+  try {
+    return fn();
+  } finally {
+    keys.forEach((key, i) => setOption(options, key, saved[i]));
+  }
 }
 
 /** The flags every plan of one request shares (the model, sequence and margin): all the given ones but the GPU. */
