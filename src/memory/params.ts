@@ -67,6 +67,14 @@ function normParams(model: ModelConfig): number {
  * mlp L(h² + h) + hV + V, plus d·h + h for an input layer of d features (a Linear layer's weight and bias).
  */
 export function countParams(model: ModelConfig): ParamCounts {
+  // Once per shape object: a preset's shape is shared by every estimate of that model (validate.ts presetShape).
+  let counts = COUNTS.get(model);
+  if (counts === undefined) COUNTS.set(model, (counts = countShape(model)));
+  return counts;
+}
+const COUNTS = new WeakMap<ModelConfig, ParamCounts>();
+
+function countShape(model: ModelConfig): ParamCounts {
   const h = model.hidden;
   const V = model.vocab;
   const L = model.layers;

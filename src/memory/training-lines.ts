@@ -26,7 +26,7 @@ import {
 } from './parallel.ts';
 import { countParams, type ParamCounts } from './params.ts';
 import { PRECISION_BYTES, residualBytes } from './precision.ts';
-import { aliveAt, lifetime, type GradientLifetime, type Lifetime, type MomentId } from './timeline.ts';
+import { aliveAt, lifetime, lineGroup, type GradientLifetime, type LineGroup, type Lifetime, type MomentId } from './timeline.ts';
 import type { ResolvedEstimate } from './validate.ts';
 import { memoized } from './memo.ts';
 import type { Attention, Kernels, Recompute } from './activations.ts';
@@ -42,7 +42,8 @@ import { ceilDiv } from './units.ts';
 export interface StageLines {
   /** The moments of the step these lines are alive at. */
   moments: readonly MomentId[];
-  lines: MemoryLine[];
+  /** The lines, in groups (the model's states, its activations, a teacher's). */
+  groups: LineGroup[];
   /** Parameters on this GPU before ZeRO sharding. */
   stage: StageParams;
   /** Activation bytes kept per layer for one micro-batch. */
@@ -83,9 +84,9 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
   const counts = r.model === null ? null : countParams(r.model);
   const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
   // Explicit records rather than spreads: they are built for every estimate.
-  const lines =
+  const states =
     r.lora !== null && r.model !== null && counts !== null
-      ? memoized(adapterStateLines, {
+      ? memoized(adapterStateGroup, {
           model: r.model,
           stage,
           precision: r.precision,
@@ -102,8 +103,8 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
           finetune: r.finetune,
           loraRank: r.lora.rank,
           loraTrainable: r.lora.trainableParams,
-        }).slice()
-      : memoized(modelStateLines, {
+        })
+      : memoized(modelStateGroup, {
           model: r.model,
           paramsOnly: r.paramsOnly,
           stage,
@@ -121,10 +122,11 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
           // Only autocast's weight copies read recompute: without them every recompute shares its lines.
           recompute: PRECISION_BYTES[r.precision].castWeights > 0 ? r.recompute : null,
           checkpointEvery: PRECISION_BYTES[r.precision].castWeights > 0 ? r.checkpointEvery : null,
-        }).slice();
+        });
+  const groups = [states];
   let activationsPerLayer = 0;
   if (r.model !== null) {
-    const activations = memoized(activationLines, {
+    const activations = memoized(activationGroup, {
       model: r.model,
       stage,
       seq: r.seq,
@@ -141,13 +143,21 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
       checkpointEvery: r.checkpointEvery,
       loraElementsPerToken: r.lora === null ? null : loraRankElementsPerToken(r.lora),
     });
-    for (const activation of activations.lines) lines.push(activation);
+    groups.push(activations);
     activationsPerLayer = activations.perLayer;
   }
-  if (r.teacher !== null) lines.push(...teacherLines(r, moments));
+  if (r.teacher !== null) groups.push(lineGroup(teacherLines(r, moments), moments));
   const trainable = r.lora === null || counts === null ? sp.params : loraShare(r.lora.trainableParams, sp, counts);
-  return { moments, lines, stage: sp, activationsPerLayer, trainable };
+  return { moments, groups, stage: sp, activationsPerLayer, trainable };
 }
+
+// The memoized builders: each group's lines with their sums (timeline.ts LineGroup).
+const modelStateGroup = (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates));
+const adapterStateGroup = (r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), trainingMoments(r.accumulates));
+const activationGroup = (r: ActivationInputs): LineGroup & { perLayer: number } => {
+  const { lines, perLayer } = activationLines(r);
+  return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1)), perLayer };
+};
 
 /** Parameters on one GPU of `stage`, from the model's shape or, without one, its parameter count alone. */
 function stageParamsOf(

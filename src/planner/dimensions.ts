@@ -56,11 +56,23 @@ export interface Dimension {
    */
   readonly rule?: (options: EstimateOptions, ctx: SearchContext) => string | null;
   /**
+   * Another value of this dimension, listed before this one, that everything else the same never needs more GPU memory
+   * nor more host RAM at any micro-batch (a property test holds the engine to each such claim), or null. Where that
+   * twin fits at no micro-batch, neither does this combination: it is counted, not estimated.
+   */
+  readonly memoryFloor?: (options: EstimateOptions, ctx: SearchContext) => MemoryFloor | null;
+  /**
    * Another value of this dimension that, everything else the same, never needs more memory nor more
    * time at any micro-batch (a property test holds the engine to each such claim), or null. A
    * combination with such a twin is counted, not estimated: its twin is searched and is never worse.
    */
   readonly dominatedBy?: (options: EstimateOptions, ctx: SearchContext) => Dominance | null;
+}
+
+/** A twin value (its label) that never needs more memory, and what to say of a combination that its failure rules out. */
+export interface MemoryFloor {
+  readonly value: string;
+  readonly reason: string;
 }
 
 /** A twin that is never worse, and why, in words. */
@@ -135,6 +147,7 @@ export function divisors(n: number): number[] {
 }
 
 const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonId[] = []): Choice => ({ value, patch, lessons });
+const EIGHT_BIT_ADAMW = '8-bit AdamW (bitsandbytes)';
 const BF16_PRECISIONS: readonly Precision[] = ['amp-bf16', 'mixed-bf16', 'bf16'];
 const FP16_PRECISIONS: readonly Precision[] = ['amp-fp16', 'mixed-fp16'];
 const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
@@ -281,11 +294,14 @@ export const DIMENSIONS: readonly Dimension[] = [
     // implementations (PyTorch docs, torch.optim "Algorithms"); bitsandbytes' 8-bit AdamW is its own kernel, so it
     // takes only the engine's default.
     choices: () => [
+      choice(EIGHT_BIT_ADAMW, { optimizer: 'adamw-8bit' }, ['08-putting-it-together']),
       choice('AdamW, fused', { optimizer: 'adamw', optimizerImpl: 'fused' }, ['01-diagnostics', '08-putting-it-together']),
       choice('AdamW, foreach (PyTorch default)', { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['01-diagnostics']),
       choice('AdamW, for-loop', { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['01-diagnostics']),
-      choice('8-bit AdamW (bitsandbytes)', { optimizer: 'adamw-8bit' }, ['08-putting-it-together']),
     ],
+    // 8-bit AdamW keeps the same states as AdamW in fewer bytes (1 byte per moment against 2 or 4, src/memory/optimizer.ts)
+    // and allocates no temporaries, on the GPU or, offloaded, on the host: where it fits nowhere, AdamW does not fit.
+    memoryFloor: (o) => (o.optimizer === 'adamw' ? { value: EIGHT_BIT_ADAMW, reason: dominanceMessages.eightBitFloor } : null),
     // Fused AdamW allocates no temporaries and makes the fewest passes over the states (src/memory/optimizer.ts, time.ts).
     dominatedBy: (o) =>
       o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop'

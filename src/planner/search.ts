@@ -1,9 +1,9 @@
 /**
  * The search: every combination of the dimensions' values on one set of GPUs, each checked by the
- * engine. Combinations with a twin that is never worse (Dimension.dominatedBy) are counted, not
- * estimated. The only other pruning is the micro-batch bisection (among micro-batches with accumulation memory
- * never falls as it grows; the one without is checked on its own) and, where the step time cannot
- * depend on it, taking the largest micro-batch that fits.
+ * engine. Combinations with a twin that is never worse (Dimension.dominatedBy), or with a twin that never needs more
+ * memory and fits nowhere (Dimension.memoryFloor), are counted, not estimated. The only other pruning is the
+ * micro-batch bisection (among micro-batches with accumulation memory never falls as it grows; the one without is
+ * checked on its own) and, where the step time cannot depend on it, taking the largest or smallest micro-batch that fits.
  */
 import {
   estimateMemory,
@@ -63,12 +63,20 @@ export interface FittingPlan {
 
 /**
  * Why a group of combinations was not a plan: three memory reasons (they were estimated and did not
- * fit), `invalid` (the engine rejects the combination) and `ruled-out` (a dimension's rule).
+ * fit), `needs-more` (not estimated: a twin that never needs more memory fits nowhere, Dimension.memoryFloor),
+ * `invalid` (the engine rejects the combination) and `ruled-out` (a dimension's rule or a twin never worse).
  */
-export type RejectionKind = 'model-states' | 'activations' | 'host-memory' | 'invalid' | 'ruled-out';
+export type RejectionKind = 'model-states' | 'activations' | 'host-memory' | 'needs-more' | 'invalid' | 'ruled-out';
 
 /** Rejection kinds in the order they are reported: what did not fit first, then what was not tried. */
-export const REJECTION_ORDER: readonly RejectionKind[] = ['model-states', 'activations', 'host-memory', 'invalid', 'ruled-out'];
+export const REJECTION_ORDER: readonly RejectionKind[] = [
+  'model-states',
+  'activations',
+  'host-memory',
+  'needs-more',
+  'invalid',
+  'ruled-out',
+];
 
 /** Combinations left out for one reason. */
 export interface RejectionGroup {
@@ -211,9 +219,26 @@ export function searchHardware(
     return false;
   };
 
+  /** Combinations that fit at no micro-batch, by their values' indices (leafKey), for the memory floors. */
+  const fitsNowhere = new Set<string>();
+  const leafKey = (indices: readonly number[]) => indices.join(',');
+  /** Whether some dimension's memory-floor twin fits nowhere; then so does this combination, counted as such. */
+  const belowFailedFloor = (): boolean => {
+    for (const [depth, dimension] of each.entries()) {
+      const floor = dimension.memoryFloor?.(options, ctx) ?? null;
+      if (floor === null) continue;
+      const twin = levels[depth]?.findIndex((value) => value.value === floor.value) ?? -1;
+      if (twin < 0 || !fitsNowhere.has(leafKey(indices.with(depth, twin)))) continue;
+      fitsNowhere.add(leafKey(indices));
+      reject('needs-more', floor.reason);
+      return true;
+    }
+    return false;
+  };
+
   const finish = (picked: readonly Choice[]) => {
     combinations += 1;
-    if (ruledOutByTwin()) return;
+    if (ruledOutByTwin() || belowFailedFloor()) return;
     const values = monotone?.choices(ctx, options) ?? [NO_CHOICE];
     const last = values.length - 1;
     if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
@@ -287,6 +312,7 @@ export function searchHardware(
   const gapOf = (e: Evaluation) => (e.fitsGpu ? 0 : (e.result.shortfall ?? 0)) + hostOver(e);
 
   const rejectMemory = (e: Evaluation, closest: () => EstimateOptions) => {
+    fitsNowhere.add(leafKey(indices));
     const r = e.result;
     const bytes = gapOf(e);
     if (!e.fitsGpu) {
@@ -307,14 +333,16 @@ export function searchHardware(
     (values) => [...new Set(values.flatMap((v) => Object.keys(v.patch)))] as (keyof EstimateOptions)[],
   );
   const below = levels.map((_, depth) => levels.slice(depth + 1).reduce((size, values) => size * values.length, 1));
-  const picked: Choice[] = []; // one stack of picked values for the whole walk; a plan copies it
+  // One stack of picked values, and of their indices, for the whole walk; a plan copies it.
+  const picked: Choice[] = [];
+  const indices: number[] = [];
   const walk = (depth: number) => {
     const dimension = each[depth];
     if (dimension === undefined) return finish(picked);
     const size = below[depth] ?? 1;
     const keys = levelKeys[depth] ?? [];
     const saved = keys.map((key) => options[key]);
-    for (const value of levels[depth] ?? []) {
+    for (const [index, value] of (levels[depth] ?? []).entries()) {
       keys.forEach((key, i) => setOption(options, key, value.patch[key] ?? saved[i]));
       const reason = dimension.rule?.(options, ctx) ?? null;
       if (reason !== null) {
@@ -332,8 +360,10 @@ export function searchHardware(
         }
       }
       picked.push(value);
+      indices.push(index);
       walk(depth + 1);
       picked.pop();
+      indices.pop();
     }
     keys.forEach((key, i) => setOption(options, key, saved[i]));
   };

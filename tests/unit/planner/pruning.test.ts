@@ -177,6 +177,49 @@ describe('the search’s pruning rules, against every micro-batch', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
+  test('every memory floor: the twin value never needs more GPU memory or host RAM, at every micro-batch, and is valid whenever the original is', () => {
+    const floored = DIMENSIONS.filter((d) => d.memoryFloor !== undefined);
+    expect(floored.map((d) => d.id)).toEqual(['optimizer']);
+    let compared = 0;
+    fc.assert(
+      fc.property(configArbitrary, (c) => {
+        const gpu = getGpuPreset(c.gpu);
+        const model = getModelPreset(c.model)?.config;
+        if (gpu === undefined || model === undefined) throw new Error('presets');
+        const ctx: SearchContext = {
+          request: { globalBatch: c.perReplica * c.layout[2], task: 'finetune' } as PlanRequest,
+          gpu,
+          gpus: c.layout[0] * c.layout[1] * c.layout[2],
+          model,
+        };
+        for (const b of divisors(c.perReplica)) {
+          const original = options(c, b);
+          for (const dimension of floored) {
+            const floor = dimension.memoryFloor?.(original, ctx) ?? null;
+            if (floor === null) continue;
+            // The twin as the search builds it: this dimension's options replaced by the twin value's.
+            const values = dimension.choices(ctx, original);
+            const twinValue = values.find((v) => v.value === floor.value);
+            expect(twinValue, `${dimension.id}: the twin is one of its values`).toBeDefined();
+            expect(values.indexOf(twinValue as (typeof values)[number])).toBe(0);
+            const own = new Set(values.flatMap((v) => Object.keys(v.patch)));
+            const twin = Object.fromEntries(Object.entries(original).filter(([key]) => !own.has(key)));
+            const x = estimateMemory(original);
+            if (!x.ok) continue;
+            const y = estimateMemory({ ...twin, ...twinValue?.patch });
+            expect(y.ok, `${dimension.id}: the twin of a valid configuration is valid`).toBe(true);
+            if (!y.ok) continue;
+            compared += 1;
+            expect(y.result.perGpu.total, `${dimension.id}: GPU memory`).toBeLessThanOrEqual(x.result.perGpu.total);
+            expect(y.result.perCpu.total, `${dimension.id}: host RAM`).toBeLessThanOrEqual(x.result.perCpu.total);
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    );
+    expect(compared).toBeGreaterThan(100);
+  });
+
   test('secondsLowerBound never exceeds the step time of any micro-batch, from an estimate at any other', () => {
     let bounded = 0;
     fc.assert(
