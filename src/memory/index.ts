@@ -3,7 +3,6 @@
  * Start with `estimateMemory(options)`; parse CLI flags or URL queries with `parseEstimateFlags`.
  */
 export { estimateMemory, type EstimateOutcome, type EstimateResult, type PerGpuTotals } from './estimate.ts';
-export { clearMemo } from './memo.ts';
 export type { EstimateOptions, FieldError, Mode } from './options.ts';
 export { MODES } from './options.ts';
 export {

@@ -3,7 +3,6 @@
  * and when nothing fits on the reader's GPUs, name the smallest gap and hardware that would close it.
  */
 import {
-  clearMemo,
   estimateMemory,
   getGpuPreset,
   GPU_PRESETS,
@@ -96,9 +95,6 @@ export interface PlanOptions {
  * @example planTraining(request).plans[0]?.flags
  */
 export function planTraining(request: PlanRequest, { dimensions = DIMENSIONS, maxScaleUp = 64 }: PlanOptions = {}): PlanResult {
-  // Each search starts from empty engine caches: its time does not depend on the searches before it, and memory holds
-  // one search's line groups at most.
-  clearMemo();
   const own = getGpuPreset(request.gpu);
   const probe = estimateMemory({ ...request.base, gpu: request.gpu, seq: request.seq });
   if (own === undefined || !probe.ok || probe.result.model === null)
