@@ -148,6 +148,9 @@ export function divisors(n: number): number[] {
 
 const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonId[] = []): Choice => ({ value, patch, lessons });
 const EIGHT_BIT_ADAMW = '8-bit AdamW (bitsandbytes)';
+const OFFLOAD_WEIGHTS = 'optimizer + weights to CPU';
+const OFFLOAD_OPTIMIZER = 'optimizer to CPU';
+const FULL_RECOMPUTE = 'full';
 const BF16_PRECISIONS: readonly Precision[] = ['amp-bf16', 'mixed-bf16', 'bf16'];
 const FP16_PRECISIONS: readonly Precision[] = ['amp-fp16', 'mixed-fp16'];
 const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
@@ -219,10 +222,20 @@ export const DIMENSIONS: readonly Dimension[] = [
     title: 'Offload',
     search: 'each',
     choices: () => [
+      choice(OFFLOAD_WEIGHTS, { offload: 'optimizer+params' }, ['06-offload']),
+      choice(OFFLOAD_OPTIMIZER, { offload: 'optimizer' }, ['06-offload']),
       choice('none', { offload: 'none' }),
-      choice('optimizer to CPU', { offload: 'optimizer' }, ['06-offload']),
-      choice('optimizer + weights to CPU', { offload: 'optimizer+params' }, ['06-offload']),
     ],
+    // Offloading more never needs more GPU memory, but needs more host RAM: without a host limit the GPU alone decides
+    // the fit, and where the combination with more offloaded fits nowhere, this one does not fit either.
+    memoryFloor: (o, ctx) =>
+      ctx.request.maxHostBytes !== null
+        ? null
+        : o.offload === 'none'
+          ? { value: OFFLOAD_OPTIMIZER, reason: dominanceMessages.offloadFloor }
+          : o.offload === 'optimizer'
+            ? { value: OFFLOAD_WEIGHTS, reason: dominanceMessages.offloadFloor }
+            : null,
     // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them, and ZeRO's
     // reason to exist on one GPU (written here because it reads the offload).
     rule: (o) =>
@@ -273,10 +286,17 @@ export const DIMENSIONS: readonly Dimension[] = [
     title: 'Recompute',
     search: 'each',
     choices: () => [
-      choice('none', { recompute: 'none' }),
+      choice(FULL_RECOMPUTE, { recompute: 'full' }, ['04-gradient-checkpointing']),
       choice('selective', { recompute: 'selective' }, ['04-gradient-checkpointing']),
-      choice('full', { recompute: 'full' }, ['04-gradient-checkpointing']),
+      choice('none', { recompute: 'none' }),
     ],
+    // A transformer layer's checkpoint is its input, one of the tensors it keeps, and the segment rebuilt in backward
+    // shares that input (src/memory/activations.ts planRecompute): full recompute never keeps more than selective or
+    // none, on the GPU, and the host holds no activations. (An mlp block's checkpoint is all it keeps: not there.)
+    memoryFloor: (o, ctx) =>
+      o.recompute !== 'full' && ctx.model.arch !== 'mlp'
+        ? { value: FULL_RECOMPUTE, reason: dominanceMessages.recomputeFloor }
+        : null,
     rule: (o, ctx) =>
       o.recompute !== 'selective'
         ? null

@@ -13,4 +13,8 @@ export const dominanceMessages = {
   zero2: 'never less memory nor less time than the same plan with ZeRO-2 (not estimated)',
   sdpa: 'never less memory nor less time than the same plan with SDPA attention at this sequence length (not estimated)',
   eightBitFloor: 'needs at least the memory of the same plan with 8-bit AdamW, which fits at no micro-batch (not estimated)',
+  offloadFloor:
+    'needs at least the GPU memory of the same plan with more offloaded to the CPU, which fits at no micro-batch (not estimated)',
+  recomputeFloor:
+    'keeps at least the activations of the same plan with full recompute, which fits at no micro-batch (not estimated)',
 } as const;

@@ -258,15 +258,34 @@ export function searchHardware(
       plans.push(toPlan(hardware, [...picked, value], planDimensions, copyOptions(options, value.patch), chosen));
     };
     const preference = microBatchPreference(options);
-    // Where the smallest micro-batch that fits is fastest, a fitting smallest one needs no other estimate.
-    if (preference === 'smallest' && last > 0) {
+    if (last > 0 && preference !== 'largest') {
       const bottom = at(0);
-      if (!('errors' in bottom) && fits(bottom)) return push(0);
+      if (!('errors' in bottom) && fits(bottom)) {
+        // Where the smallest micro-batch that fits is fastest, it needs no other estimate.
+        if (preference === 'smallest') return push(0);
+        // Where any may be fastest: from the smallest up, the bubble, and with it the lower bound, only grows, and once
+        // one does not fit none larger with accumulation does; stop at the first whose bound cannot beat the best. The
+        // one without accumulation (the largest bubble) is estimated only if its bound can. Ties go to the larger.
+        const bound = (i: number) => secondsLowerBound(bottom.result, options, values[i]?.patch.gradAccum ?? 1);
+        const beats = (i: number, best: number) => bound(i) <= secondsAt(at, best) * (1 + 1e-12);
+        let best = 0;
+        for (let i = 1; i < last && beats(i, best); i++) {
+          const e = at(i);
+          if ('errors' in e || !fits(e)) break;
+          if (secondsAt(at, i) <= secondsAt(at, best)) best = i;
+        }
+        if (beats(last, best)) {
+          const single = at(last);
+          if (!('errors' in single) && fits(single) && secondsAt(at, last) <= secondsAt(at, best)) best = last;
+        }
+        return push(best);
+      }
     }
     // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
     // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
     // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
-    // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection.
+    // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection
+    // (only where the largest is fastest: otherwise a fitting smallest one was taken above).
     const single = at(last);
     if ('errors' in single) return reject('invalid', single.errors);
     const singleFits = fits(single);
@@ -275,8 +294,7 @@ export function searchHardware(
     if (last > 0) {
       const bottom = at(0);
       if ('errors' in bottom) return reject('invalid', bottom.errors);
-      // Where any micro-batch may be fastest, the others are visited from the smallest up (below), not bisected.
-      if (fits(bottom)) fitsUpTo = preference === 'largest' ? largestFitting(at, fits, last) : 0;
+      if (fits(bottom)) fitsUpTo = largestFitting(at, fits, last);
     }
     if (fitsUpTo < 0 && !singleFits) {
       // Nothing fits: the smallest gap is the smallest micro-batch's or the one without accumulation.
@@ -284,24 +302,7 @@ export function searchHardware(
       const index = !('errors' in bottom) && gapOf(bottom) < gapOf(single) ? 0 : last;
       return rejectMemory(at(index) as Evaluation, () => copyOptions(options, values[index]?.patch ?? {}));
     }
-    let best = singleFits ? last : fitsUpTo;
-    if (preference === 'smallest') best = fitsUpTo >= 0 ? 0 : last;
-    if (preference === 'any' && fitsUpTo === 0) {
-      // From the smallest micro-batch up: the bubble, and with it the lower bound, only grows, and once one
-      // does not fit none larger with accumulation does; stop at the first whose bound cannot beat the best.
-      const better = (i: number) =>
-        secondsAt(at, i) < secondsAt(at, best) || (secondsAt(at, i) === secondsAt(at, best) && i > best);
-      if (better(0)) best = 0;
-      const smallest = at(0);
-      for (let i = 1; i < last && !('errors' in smallest); i++) {
-        if (secondsLowerBound(smallest.result, options, values[i]?.patch.gradAccum ?? 1) > secondsAt(at, best) * (1 + 1e-12))
-          break;
-        const e = at(i);
-        if ('errors' in e || !fits(e)) break;
-        if (better(i)) best = i;
-      }
-    }
-    push(best);
+    push(singleFits ? last : fitsUpTo);
   };
 
   /**
@@ -394,7 +395,8 @@ function setOption<K extends keyof EstimateOptions>(
 /** A copy of `options` with `patch` over them, without the options left at the engine's default (undefined). */
 function copyOptions(options: EstimateOptions, patch: EstimateOptions): EstimateOptions {
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries({ ...options, ...patch })) if (value !== undefined) copy[key] = value;
+  for (const source of [options, patch] as Record<string, unknown>[])
+    for (const key in source) if (source[key] !== undefined) copy[key] = source[key];
   return copy as EstimateOptions;
 }
 
@@ -415,10 +417,9 @@ const SHARED_FLAGS = new Set(FIXED_ESTIMATE_FLAGS.filter((flag) => flag !== 'gpu
 
 /** A plan's key: its own flags as a URL query, e.g. `gpu=rtx-4090&precision=amp-bf16&…`. */
 export function planKey(flags: Readonly<Record<string, string>>): string {
-  return Object.entries(flags)
-    .filter(([name]) => !SHARED_FLAGS.has(name))
-    .map(([name, value]) => `${name}=${value}`)
-    .join('&');
+  let key = '';
+  for (const name in flags) if (!SHARED_FLAGS.has(name)) key += `${key === '' ? '' : '&'}${name}=${flags[name]}`;
+  return key;
 }
 
 /** The largest index below `end` that fits, given that index 0 fits and that the fit never returns once lost. */

@@ -40,7 +40,9 @@ const DEBOUNCE_MS = 150;
 
 type Flags = Record<string, string | string[]>;
 type Answer =
-  { state: 'searching' } | { state: 'partial' | 'done'; result: PlanResult; ms: number } | { state: 'error'; message: string };
+  | { state: 'searching' }
+  | { state: 'partial' | 'done'; result: PlanResult; ms: number; waitedMs: number }
+  | { state: 'error'; message: string };
 
 /**
  * The OOM planner: the reader's model, GPUs and batch in; every combination of techniques that
@@ -68,9 +70,11 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   }, [syncUrl]);
 
   useEffect(() => {
-    client.current = createPlannerClient((a: PlannerWorkerResponse) =>
+    client.current = createPlannerClient((a: PlannerWorkerResponse, waitedMs: number) =>
       setAnswer(
-        a.ok ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms } : { state: 'error', message: a.message },
+        a.ok
+          ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms, waitedMs }
+          : { state: 'error', message: a.message },
       ),
     );
     return () => client.current?.close();
@@ -254,6 +258,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
         <Results
           result={answer.result}
           ms={answer.ms}
+          waitedMs={answer.waitedMs}
           shown={shown}
           onMore={() => setShown(shown + PAGE_SIZE)}
           open={open}
@@ -268,7 +273,10 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
 
 interface ResultsProps {
   result: PlanResult;
+  /** The search's time in the worker. */
   ms: number;
+  /** From the request to the answer on the page (the search plus the answer's copy to the page). */
+  waitedMs: number;
   shown: number;
   onMore: () => void;
   open: string | null;
@@ -277,7 +285,7 @@ interface ResultsProps {
   linkFor: (plan: Plan) => string;
 }
 
-function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor }: ResultsProps) {
+function Results({ result, ms, waitedMs, shown, onMore, open, onToggle, selected, linkFor }: ResultsProps) {
   const own = result.searches[0];
   const ownCount = own?.fitting ?? 0;
   const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
@@ -289,7 +297,7 @@ function Results({ result, ms, shown, onMore, open, onToggle, selected, linkFor 
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
   return (
     <div class="calc-results" aria-live="polite">
-      <p data-search-ms={ms.toFixed(1)}>
+      <p data-search-ms={ms.toFixed(1)} data-answer-ms={waitedMs.toFixed(1)}>
         {strings.summary(ownCount, result.plans.length - ownCount, combinations, estimates, ms)}
       </p>
       <p class="calc-note">{strings.estimateNote}</p>

@@ -15,19 +15,21 @@ export interface PlannerClient {
  * stopped with its worker (a search cannot be interrupted from inside), so a large search never
  * delays the answer to the reader's latest settings.
  */
-export function createPlannerClient(onAnswer: (answer: PlannerWorkerResponse) => void): PlannerClient {
+export function createPlannerClient(onAnswer: (answer: PlannerWorkerResponse, waitedMs: number) => void): PlannerClient {
   let latest = 0;
   let busy = false;
+  let sentAt = 0;
   const start = (): Worker => {
     const created = new Worker(new URL('./planner.worker.ts', import.meta.url), { type: 'module' });
     created.onmessage = (event: MessageEvent<PlannerWorkerResponse>) => {
       if (event.data.id !== latest) return;
       busy = !event.data.ok ? false : event.data.partial;
-      onAnswer(event.data);
+      // What the reader waits: the search, and the answer's way back to the page.
+      onAnswer(event.data, performance.now() - sentAt);
     };
     created.onerror = (event) => {
       busy = false;
-      onAnswer({ id: latest, ok: false, message: event.message || 'the planner worker crashed' });
+      onAnswer({ id: latest, ok: false, message: event.message || 'the planner worker crashed' }, performance.now() - sentAt);
     };
     return created;
   };
@@ -40,6 +42,7 @@ export function createPlannerClient(onAnswer: (answer: PlannerWorkerResponse) =>
       }
       latest += 1;
       busy = true;
+      sentAt = performance.now();
       worker.postMessage({ id: latest, flags } satisfies PlannerWorkerRequest);
     },
     close() {

@@ -177,17 +177,21 @@ describe('the search’s pruning rules, against every micro-batch', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
-  test('every memory floor: the twin value never needs more GPU memory or host RAM, at every micro-batch, and is valid whenever the original is', () => {
+  test('every memory floor: the twin value, listed before, never needs more GPU memory (nor host RAM under a host limit) at every micro-batch', () => {
     const floored = DIMENSIONS.filter((d) => d.memoryFloor !== undefined);
-    expect(floored.map((d) => d.id)).toEqual(['optimizer']);
+    expect(floored.map((d) => d.id)).toEqual(['offload', 'recompute', 'optimizer']);
     let compared = 0;
     fc.assert(
-      fc.property(configArbitrary, (c) => {
+      fc.property(configArbitrary, fc.boolean(), (c, hostLimit) => {
         const gpu = getGpuPreset(c.gpu);
         const model = getModelPreset(c.model)?.config;
         if (gpu === undefined || model === undefined) throw new Error('presets');
         const ctx: SearchContext = {
-          request: { globalBatch: c.perReplica * c.layout[2], task: 'finetune' } as PlanRequest,
+          request: {
+            globalBatch: c.perReplica * c.layout[2],
+            task: 'finetune',
+            maxHostBytes: hostLimit ? 64e9 : null,
+          } as PlanRequest,
           gpu,
           gpus: c.layout[0] * c.layout[1] * c.layout[2],
           model,
@@ -201,23 +205,30 @@ describe('the search’s pruning rules, against every micro-batch', () => {
             const values = dimension.choices(ctx, original);
             const twinValue = values.find((v) => v.value === floor.value);
             expect(twinValue, `${dimension.id}: the twin is one of its values`).toBeDefined();
-            expect(values.indexOf(twinValue as (typeof values)[number])).toBe(0);
-            const own = new Set(values.flatMap((v) => Object.keys(v.patch)));
-            const twin = Object.fromEntries(Object.entries(original).filter(([key]) => !own.has(key)));
+            const own = values.findIndex((v) =>
+              Object.entries(v.patch).every(([key, value]) => original[key as keyof EstimateOptions] === value),
+            );
+            expect(
+              values.indexOf(twinValue as (typeof values)[number]),
+              `${dimension.id}: the twin is listed before`,
+            ).toBeLessThan(own);
+            const keys = new Set(values.flatMap((v) => Object.keys(v.patch)));
+            const twin = Object.fromEntries(Object.entries(original).filter(([key]) => !keys.has(key)));
             const x = estimateMemory(original);
             if (!x.ok) continue;
+            // An invalid twin is never estimated, so never found to fit nowhere: no claim to check.
             const y = estimateMemory({ ...twin, ...twinValue?.patch });
-            expect(y.ok, `${dimension.id}: the twin of a valid configuration is valid`).toBe(true);
             if (!y.ok) continue;
             compared += 1;
             expect(y.result.perGpu.total, `${dimension.id}: GPU memory`).toBeLessThanOrEqual(x.result.perGpu.total);
-            expect(y.result.perCpu.total, `${dimension.id}: host RAM`).toBeLessThanOrEqual(x.result.perCpu.total);
+            // Under a host limit the host RAM decides the fit too.
+            if (hostLimit) expect(y.result.perCpu.total, `${dimension.id}: host RAM`).toBeLessThanOrEqual(x.result.perCpu.total);
           }
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: 2000 },
     );
-    expect(compared).toBeGreaterThan(100);
+    expect(compared).toBeGreaterThan(500);
   });
 
   test('secondsLowerBound never exceeds the step time of any micro-batch, from an estimate at any other', () => {
