@@ -1,7 +1,7 @@
 /** The single entry point: options in, a labelled, sourced memory breakdown out. */
 import type { GpuSpec } from './gpus.ts';
 import { inferenceLines } from './inference-lines.ts';
-import { line, sumLines, type LineCategory, type MemoryLine } from './lines.ts';
+import { line, type LineCategory, type MemoryLine } from './lines.ts';
 import { countParams } from './params.ts';
 import type { FieldError, EstimateOptions, Mode } from './options.ts';
 import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
@@ -10,7 +10,17 @@ import { LORA_GRADIENT_BYTES } from './lora.ts';
 import { PRECISION_BYTES } from './precision.ts';
 import { inferenceTime, trainingStepTime, type StepTimeEstimate } from './time.ts';
 import { trainingLines } from './training-lines.ts';
-import { aliveAt, evaluateTimeline, peakMoment, type MomentId, type Phase, type TimelineMoment } from './timeline.ts';
+import {
+  aliveAt,
+  evaluateTimeline,
+  lineGroup,
+  peakMoment,
+  type LineGroup,
+  type MomentId,
+  type Phase,
+  type TimelineMoment,
+} from './timeline.ts';
+import { memoized } from './memo.ts';
 import { isByteCount } from './units.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
@@ -133,12 +143,11 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
     const time = gpu === null ? null : stepTimeFor(r, gpu, activeParams, stage);
     if (time !== null && (stepTime === null || time.totalSeconds > stepTime.totalSeconds)) stepTime = time;
   }
-  // The larger stage's host RAM and NVMe.
   let cpu = 0;
   let nvme = 0;
   for (const stage of built) {
-    cpu = Math.max(cpu, sumLines(stage.lines, 'cpu'));
-    nvme = Math.max(nvme, sumLines(stage.lines, 'nvme'));
+    cpu = Math.max(cpu, stage.cpu);
+    nvme = Math.max(nvme, stage.nvme);
   }
   return {
     ok: true,
@@ -187,39 +196,33 @@ interface BuiltStage {
   peak: TimelineMoment;
   paramsPerGpu: number;
   trainableParams: number;
+  /** Host RAM and NVMe per GPU process (offloaded states). */
+  cpu: number;
+  nvme: number;
   /** Trainable parameters on this GPU before ZeRO sharding. */
   trainableParamsPerGpu: number;
 }
 
 function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): BuiltStage {
-  const built = r.mode === 'train' ? trainingLines(r, stage) : { ...inferenceLines(r), activationsPerLayer: 0 };
-  const fixed = (bytes: number) => aliveAt(bytes, built.moments);
-  const lines = [
-    ...built.lines,
-    line(
-      'cuda-context',
-      'overhead',
-      'gpu',
-      'CUDA context (per process)',
-      fixed(CUDA_CONTEXT_BYTES),
-      'PyTorch forums (discuss.pytorch.org/t/73021, /t/81330) and CUDA lazy loading; this site takes 500 MiB',
-    ),
-    line(
-      'cublas-workspace',
-      'overhead',
-      'gpu',
-      'cuBLAS workspace',
-      fixed(cublasWorkspaceBytes(r.gpu)),
-      'PyTorch ATen CUDABlas.cpp (PR #120925): 32 MiB on Hopper+, 4 MiB on ≥24 GiB Ampere, else 1 MiB',
-    ),
-  ];
-  const timeline = evaluateTimeline(lines, built.moments);
+  const built = r.mode === 'train' ? trainingLines(r, stage) : inferenceStage(r);
+  const groups = [...built.groups, memoized(overheadGroup, { gpu: r.gpu, moments: built.moments })];
+  const lines: MemoryLine[] = [];
+  let sumOfParts = 0;
+  let cpu = 0;
+  let nvme = 0;
+  for (const group of groups) {
+    for (const l of group.lines) lines.push(l);
+    sumOfParts += group.gpuParts;
+    cpu += group.cpu;
+    nvme += group.nvme;
+  }
+  const timeline = evaluateTimeline(groups, built.moments);
   const peak = peakMoment(timeline);
   const perGpu: PerGpuTotals = {
     ...categoryPeaks(timeline),
     activationsPerLayer: built.activationsPerLayer,
     total: peak.bytes,
-    sumOfParts: sumLines(lines, 'gpu'),
+    sumOfParts,
   };
   return {
     stage,
@@ -227,10 +230,41 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
     perGpu,
     timeline,
     peak,
+    cpu,
+    nvme,
     paramsPerGpu: built.stage.params,
     trainableParams: r.mode === 'train' ? (r.lora?.trainableParams ?? params) : 0,
     trainableParamsPerGpu: 'trainable' in built ? built.trainable : 0,
   };
+}
+
+/** Inference's lines as one group (not memoized: the planner does not search inference). */
+function inferenceStage(r: ResolvedEstimate) {
+  const inference = inferenceLines(r);
+  return { ...inference, groups: [lineGroup(inference.lines, inference.moments)], activationsPerLayer: 0 };
+}
+
+/** The process's fixed overhead on one GPU, alive all step. */
+function overheadGroup({ gpu, moments }: { gpu: GpuSpec | null; moments: readonly MomentId[] }): LineGroup {
+  const lines = [
+    line(
+      'cuda-context',
+      'overhead',
+      'gpu',
+      'CUDA context (per process)',
+      aliveAt(CUDA_CONTEXT_BYTES, moments),
+      'PyTorch forums (discuss.pytorch.org/t/73021, /t/81330) and CUDA lazy loading; this site takes 500 MiB',
+    ),
+    line(
+      'cublas-workspace',
+      'overhead',
+      'gpu',
+      'cuBLAS workspace',
+      aliveAt(cublasWorkspaceBytes(gpu), moments),
+      'PyTorch ATen CUDABlas.cpp (PR #120925): 32 MiB on Hopper+, 4 MiB on ≥24 GiB Ampere, else 1 MiB',
+    ),
+  ];
+  return lineGroup(lines, moments);
 }
 
 /** Each category at its largest over the timeline (one pass, fields by name: a loop over category keys is slow). */

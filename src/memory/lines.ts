@@ -48,10 +48,3 @@ export function line(
   for (const alive of live) if (alive > bytes) bytes = alive;
   return { id, category, device, label, bytes, live, source };
 }
-
-/** Sum the bytes of lines on `device`, optionally of one category. */
-export function sumLines(lines: readonly MemoryLine[], device: LineDevice, category?: LineCategory): number {
-  let total = 0;
-  for (const l of lines) if (l.device === device && (category === undefined || l.category === category)) total += l.bytes;
-  return total;
-}

@@ -27,39 +27,46 @@ export interface OptionReader {
 
 /** A reader over `options`. */
 export function createOptionReader(options: EstimateOptions): OptionReader {
-  const errors: FieldError[] = [];
-  const fail = (key: keyof EstimateOptions, message: string) => errors.push({ field: flagName(key), message });
-  return {
-    options,
-    errors,
-    warnings: [],
-    fail,
-    keyword<T extends string | number>(key: keyof EstimateOptions, allowed: readonly T[], derived?: T): T {
-      const value = options[key];
-      if (value !== undefined && (allowed as readonly unknown[]).includes(value)) return value as T;
-      if (value !== undefined) fail(key, `invalid ${flagName(key)}: ${String(value)} (expected ${allowed.join(', ')})`);
-      return derived ?? allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
-    },
-    count(key: keyof EstimateOptions, min = 1): number | undefined {
-      const value = options[key];
-      const max = flagOf(key).max ?? MAX_COUNT;
-      if (value === undefined) return undefined;
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        fail(key, `${flagName(key)} must be a number, got ${String(value)}`);
-      else if (!Number.isInteger(value)) fail(key, `${flagName(key)} must be a whole number, got ${value}`);
-      else if (value < min) fail(key, `${flagName(key)} must be at least ${min}, got ${value}`);
-      else if (value > max) fail(key, `${flagName(key)} is too large (${value} > ${max})`);
-      else return value;
-      return undefined;
-    },
-    flag(key: keyof EstimateOptions, fallback: boolean): boolean {
-      const value = options[key];
-      if (value === undefined) return fallback;
-      if (typeof value !== 'boolean') {
-        fail(key, `${flagName(key)} must be true or false`);
-        return fallback;
-      }
-      return value;
-    },
-  };
+  return new Reader(options);
+}
+
+/** A class rather than an object of closures: the planner reads options thousands of times per search. */
+class Reader implements OptionReader {
+  readonly errors: FieldError[] = [];
+  readonly warnings: string[] = [];
+  constructor(readonly options: EstimateOptions) {}
+
+  fail(key: keyof EstimateOptions, message: string): void {
+    this.errors.push({ field: flagName(key), message });
+  }
+
+  keyword<T extends string | number>(key: keyof EstimateOptions, allowed: readonly T[], derived?: T): T {
+    const value = this.options[key];
+    if (value !== undefined && (allowed as readonly unknown[]).includes(value)) return value as T;
+    if (value !== undefined) this.fail(key, `invalid ${flagName(key)}: ${String(value)} (expected ${allowed.join(', ')})`);
+    return derived ?? allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
+  }
+
+  count(key: keyof EstimateOptions, min = 1): number | undefined {
+    const value = this.options[key];
+    if (value === undefined) return undefined;
+    const max = flagOf(key).max ?? MAX_COUNT;
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      this.fail(key, `${flagName(key)} must be a number, got ${String(value)}`);
+    else if (!Number.isInteger(value)) this.fail(key, `${flagName(key)} must be a whole number, got ${value}`);
+    else if (value < min) this.fail(key, `${flagName(key)} must be at least ${min}, got ${value}`);
+    else if (value > max) this.fail(key, `${flagName(key)} is too large (${value} > ${max})`);
+    else return value;
+    return undefined;
+  }
+
+  flag(key: keyof EstimateOptions, fallback: boolean): boolean {
+    const value = this.options[key];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'boolean') {
+      this.fail(key, `${flagName(key)} must be true or false`);
+      return fallback;
+    }
+    return value;
+  }
 }

@@ -57,21 +57,51 @@ export interface TimelineMoment {
   byCategory: Record<LineCategory, number>;
 }
 
-/** Bytes alive on one GPU at each of `moments`, by category, from the GPU lines' lifetimes. */
-export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly MomentId[]): TimelineMoment[] {
-  // Sums in one flat array, moment-major, by category index (LINE_CATEGORIES' order), turned into records at the end:
-  // adding into a record by a varying key is a slow keyed access, and the planner evaluates thousands of timelines per
-  // search (npm run bench -- planner). One buffer is reused: a new typed array per timeline costs more than the sums.
+/**
+ * Lines built together (one line builder's output) and what the timeline needs of them, summed once: an estimate adds
+ * a few groups' sums instead of every line's lifetime, and the engine shares groups between estimates (memo.ts).
+ */
+export interface LineGroup {
+  readonly lines: readonly MemoryLine[];
+  /** GPU bytes alive at each moment of the step, by category: moment-major, in LINE_CATEGORIES' order. */
+  readonly gpu: readonly number[];
+  /** The GPU lines at their largest, added up. */
+  readonly gpuParts: number;
+  /** Host RAM and NVMe lines at their largest, added up (per GPU process). */
+  readonly cpu: number;
+  readonly nvme: number;
+}
+
+/** Group `lines`, alive over `moments`. */
+export function lineGroup(lines: readonly MemoryLine[], moments: readonly MomentId[]): LineGroup {
+  const width = LINE_CATEGORIES.length;
+  // A plain array: small typed arrays cost far more to allocate and collect.
+  const gpu: number[] = new Array<number>(moments.length * width).fill(0);
+  let gpuParts = 0;
+  let cpu = 0;
+  let nvme = 0;
+  for (const l of lines) {
+    if (l.device === 'cpu') cpu += l.bytes;
+    else if (l.device === 'nvme') nvme += l.bytes;
+    else {
+      gpuParts += l.bytes;
+      const column = categoryIndex(l.category);
+      for (let i = 0; i < moments.length; i++) gpu[i * width + column] = (gpu[i * width + column] ?? 0) + (l.live[i] ?? 0);
+    }
+  }
+  return { lines, gpu, gpuParts, cpu, nvme };
+}
+
+/** Bytes alive on one GPU at each of `moments`, by category: the groups' sums added. */
+export function evaluateTimeline(groups: readonly LineGroup[], moments: readonly MomentId[]): TimelineMoment[] {
   const width = LINE_CATEGORIES.length;
   const length = moments.length * width;
+  // One buffer reused rather than a new typed array per timeline (a costly allocation, thousands per planner search).
   if (sumsBuffer.length < length) sumsBuffer = new Float64Array(length);
   const sums = sumsBuffer;
   sums.fill(0, 0, length);
-  for (const l of lines) {
-    if (l.device !== 'gpu') continue;
-    const column = categoryIndex(l.category);
-    for (let i = 0; i < moments.length; i++) sums[i * width + column] = (sums[i * width + column] ?? 0) + (l.live[i] ?? 0);
-  }
+  for (const group of groups) for (let i = 0; i < length; i++) sums[i] = (sums[i] ?? 0) + (group.gpu[i] ?? 0);
+  // Records built field by field: adding into a record by a varying key is a slow keyed access.
   return moments.map((moment, i) => {
     const row = i * width;
     const byCategory: Record<LineCategory, number> = {
@@ -94,7 +124,7 @@ export function evaluateTimeline(lines: readonly MemoryLine[], moments: readonly
 }
 let sumsBuffer = new Float64Array(64);
 
-/** Column of a category in evaluateTimeline's sums (LINE_CATEGORIES' order). */
+/** Column of a category in a group's sums (LINE_CATEGORIES' order). */
 function categoryIndex(category: LineCategory): number {
   switch (category) {
     case 'weights':

@@ -8,13 +8,7 @@ import {
   type LayerActivationBytes,
 } from './activations.ts';
 import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
-import {
-  KBIT_TRAINING_KEPT_BYTES,
-  LORA_GRADIENT_BYTES,
-  LORA_PARAM_BYTES,
-  loraRankElementsPerToken,
-  type LoraPlan,
-} from './lora.ts';
+import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraRankElementsPerToken } from './lora.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
@@ -32,16 +26,24 @@ import {
 } from './parallel.ts';
 import { countParams, type ParamCounts } from './params.ts';
 import { PRECISION_BYTES, residualBytes } from './precision.ts';
-import { aliveAt, lifetime, type Lifetime, type MomentId } from './timeline.ts';
+import { aliveAt, lifetime, lineGroup, type GradientLifetime, type LineGroup, type Lifetime, type MomentId } from './timeline.ts';
 import type { ResolvedEstimate } from './validate.ts';
+import { memoized } from './memo.ts';
+import type { Attention, Kernels, Recompute } from './activations.ts';
+import type { Finetune } from './finetune.ts';
+import type { Offload, OffloadDevice } from './offload.ts';
+import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
+import type { ZeroStage } from './parallel.ts';
+import type { Precision } from './precision.ts';
 import { formatCount } from './format.ts';
 import { ceilDiv } from './units.ts';
 
 /** Lines of one training stage plus the numbers the summary needs. */
 export interface StageLines {
   /** The moments of the step these lines are alive at. */
-  moments: MomentId[];
-  lines: MemoryLine[];
+  moments: readonly MomentId[];
+  /** The lines, in groups (the model's states, its activations, a teacher's). */
+  groups: LineGroup[];
   /** Parameters on this GPU before ZeRO sharding. */
   stage: StageParams;
   /** Activation bytes kept per layer for one micro-batch. */
@@ -53,16 +55,18 @@ export interface StageLines {
 const bitsLabel = (bytes: number) => (bytes === 4 ? 'fp32' : bytes === 2 ? '16-bit' : bytes === 1 ? '8-bit' : `${bytes} B`);
 
 /** The moments of a training step: a later micro-batch's forward only exists with accumulation. */
-export function trainingMoments(r: ResolvedEstimate): MomentId[] {
-  return [
-    'forward',
-    ...(r.gradAccum > 1 ? ['forward-accumulating' as const] : []),
-    'backward-start',
-    'backward-top',
-    'backward-end',
-    'optimizer',
-  ];
+export function trainingMoments(accumulates: boolean): readonly MomentId[] {
+  return accumulates ? ACCUMULATING_STEP : SINGLE_STEP;
 }
+const SINGLE_STEP: readonly MomentId[] = ['forward', 'backward-start', 'backward-top', 'backward-end', 'optimizer'];
+const ACCUMULATING_STEP: readonly MomentId[] = [
+  'forward',
+  'forward-accumulating',
+  'backward-start',
+  'backward-top',
+  'backward-end',
+  'optimizer',
+];
 
 /** The forward moments (the first micro-batch's and, with accumulation, a later one's). */
 const FORWARD: readonly MomentId[] = ['forward', 'forward-accumulating'];
@@ -75,30 +79,157 @@ const UNTIL_BACKWARD: readonly MomentId[] = [...FORWARD, 'backward-start'];
 
 /** Build the training lines for pipeline stage `stage`. */
 export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageLines {
-  const moments = trainingMoments(r);
+  const accumulates = r.gradAccum > 1;
+  const moments = trainingMoments(accumulates);
   const counts = r.model === null ? null : countParams(r.model);
-  const sp =
-    counts === null || r.model === null
-      ? stageParamsFromTotal(r.paramsOnly ?? 0, r.tp, r.pp)
-      : stageParams(counts, r.model.layers, r.tp, r.pp, stage);
-  const lines =
+  const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
+  // Explicit records rather than spreads: they are built for every estimate.
+  const states =
     r.lora !== null && r.model !== null && counts !== null
-      ? adapterStateLines(r, r.model, r.lora, sp, counts, moments)
-      : modelStateLines(r, sp, stage, counts, moments);
+      ? memoized(adapterStateGroup, {
+          model: r.model,
+          stage,
+          precision: r.precision,
+          optimizer: r.optimizer,
+          optimizerImpl: r.optimizerImpl,
+          accumulates,
+          dp: r.dp,
+          tp: r.tp,
+          pp: r.pp,
+          zero: r.zero,
+          offload: r.offload,
+          offloadDevice: r.offloadDevice,
+          grads: r.grads,
+          finetune: r.finetune,
+          loraRank: r.lora.rank,
+          loraTrainable: r.lora.trainableParams,
+        })
+      : memoized(modelStateGroup, {
+          model: r.model,
+          paramsOnly: r.paramsOnly,
+          stage,
+          precision: r.precision,
+          optimizer: r.optimizer,
+          optimizerImpl: r.optimizerImpl,
+          accumulates,
+          dp: r.dp,
+          tp: r.tp,
+          pp: r.pp,
+          zero: r.zero,
+          offload: r.offload,
+          offloadDevice: r.offloadDevice,
+          grads: r.grads,
+          // Only autocast's weight copies read recompute: without them every recompute shares its lines.
+          recompute: PRECISION_BYTES[r.precision].castWeights > 0 ? r.recompute : null,
+          checkpointEvery: PRECISION_BYTES[r.precision].castWeights > 0 ? r.checkpointEvery : null,
+        });
+  const groups = [states];
   let activationsPerLayer = 0;
   if (r.model !== null) {
-    const activations = activationLines(r, r.model, sp, stage, moments);
-    lines.push(...activations.lines);
+    const activations = memoized(activationGroup, {
+      model: r.model,
+      stage,
+      seq: r.seq,
+      microBatch: r.microBatch,
+      gradAccum: r.gradAccum,
+      precision: r.precision,
+      dropout: r.dropout,
+      attention: r.attention,
+      kernels: r.kernels,
+      tp: r.tp,
+      sp: r.sp,
+      pp: r.pp,
+      recompute: r.recompute,
+      checkpointEvery: r.checkpointEvery,
+      loraElementsPerToken: r.lora === null ? null : loraRankElementsPerToken(r.lora),
+    });
+    groups.push(activations);
     activationsPerLayer = activations.perLayer;
   }
-  if (r.teacher !== null) lines.push(...teacherLines(r, moments));
-  const trainable = r.lora === null || counts === null ? sp.params : loraShare(r.lora, sp, counts);
-  return { moments, lines, stage: sp, activationsPerLayer, trainable };
+  if (r.teacher !== null) groups.push(lineGroup(teacherLines(r, moments), moments));
+  const trainable = r.lora === null || counts === null ? sp.params : loraShare(r.lora.trainableParams, sp, counts);
+  return { moments, groups, stage: sp, activationsPerLayer, trainable };
 }
 
-/** Adapter parameters on this GPU: the plan's total in proportion to the stage's share of the model. */
-function loraShare(plan: LoraPlan, sp: StageParams, counts: ParamCounts): number {
-  return sp.params === counts.total ? plan.trainableParams : ceilDiv(plan.trainableParams * sp.params, counts.total);
+// The memoized builders: each group's lines with their sums (timeline.ts LineGroup).
+const modelStateGroup = (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates));
+const adapterStateGroup = (r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), trainingMoments(r.accumulates));
+const activationGroup = (r: ActivationInputs): LineGroup & { perLayer: number } => {
+  const { lines, perLayer } = activationLines(r);
+  return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1)), perLayer };
+};
+
+/** Parameters on one GPU of `stage`, from the model's shape or, without one, its parameter count alone. */
+function stageParamsOf(
+  model: ModelConfig | null,
+  paramsOnly: number | null,
+  tp: number,
+  pp: number,
+  stage: PipelineStage,
+): StageParams {
+  return model === null
+    ? stageParamsFromTotal(paramsOnly ?? 0, tp, pp)
+    : stageParams(countParams(model), model.layers, tp, pp, stage);
+}
+
+/** What every model-state builder reads: the stage, the precision and optimizer, and how the states are split and placed. */
+interface StateInputs {
+  readonly stage: PipelineStage;
+  readonly precision: Precision;
+  readonly optimizer: OptimizerKind;
+  readonly optimizerImpl: OptimizerImpl;
+  /** Whether the step accumulates (gradAccum > 1): the moments and the gradients' lifetime depend on nothing more. */
+  readonly accumulates: boolean;
+  readonly dp: number;
+  readonly tp: number;
+  readonly pp: number;
+  readonly zero: ZeroStage;
+  readonly offload: Offload;
+  readonly offloadDevice: OffloadDevice;
+  readonly grads: GradientLifetime;
+}
+
+/** What the full model's states read (modelStateLines). */
+interface FullStateInputs extends StateInputs {
+  readonly model: ModelConfig | null;
+  readonly paramsOnly: number | null;
+  /** Read only for autocast's weight copies, else null. */
+  readonly recompute: Recompute | null;
+  readonly checkpointEvery: number | null;
+}
+
+/** What a LoRA / QLoRA fine-tune's states read (adapterStateLines). */
+interface AdapterStateInputs extends StateInputs {
+  readonly model: ModelConfig;
+  readonly finetune: Finetune;
+  readonly loraRank: number;
+  /** Adapter parameters of the whole model (LoraPlan.trainableParams). */
+  readonly loraTrainable: number;
+}
+
+/** What the activation lines read (activationLines). */
+interface ActivationInputs {
+  readonly model: ModelConfig;
+  readonly stage: PipelineStage;
+  readonly seq: number;
+  readonly microBatch: number;
+  readonly gradAccum: number;
+  readonly precision: Precision;
+  readonly dropout: boolean;
+  readonly attention: Attention;
+  readonly kernels: Kernels;
+  readonly tp: number;
+  readonly sp: boolean;
+  readonly pp: number;
+  readonly recompute: Recompute;
+  readonly checkpointEvery: number | null;
+  /** LoRA adapters' rank elements per token (loraRankElementsPerToken), or null without adapters. */
+  readonly loraElementsPerToken: number | null;
+}
+
+/** Adapter parameters on this GPU: the model's adapters in proportion to the stage's share of the model. */
+function loraShare(trainableParams: number, sp: StageParams, counts: ParamCounts): number {
+  return sp.params === counts.total ? trainableParams : ceilDiv(trainableParams * sp.params, counts.total);
 }
 
 /**
@@ -106,19 +237,16 @@ function loraShare(plan: LoraPlan, sp: StageParams, counts: ParamCounts): number
  * `prepare_model_for_kbit_training`), fp32 adapters with fp32 gradients and AdamW states (PEFT defaults, lora.ts),
  * and for QLoRA one layer's weight dequantized to 16 bits at a time in forward and backward.
  */
-function adapterStateLines(
-  r: ResolvedEstimate,
-  model: ModelConfig,
-  plan: LoraPlan,
-  sp: StageParams,
-  counts: ParamCounts,
-  moments: readonly MomentId[],
-): MemoryLine[] {
+function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
+  const { model } = r;
+  const moments = trainingMoments(r.accumulates);
+  const counts = countParams(model);
+  const sp = stageParamsOf(model, null, r.tp, r.pp, r.stage);
   const qlora = r.finetune === 'qlora';
   const place = offloadPlacement(r.offload);
   const host: LineDevice = r.offloadDevice;
   const always = (bytes: number) => aliveAt(bytes, moments);
-  const trainable = loraShare(plan, sp, counts);
+  const trainable = loraShare(r.loraTrainable, sp, counts);
   const adapters = zeroShards(trainable, r.dp, r.zero);
   const baseShare = r.zero === 3 ? ceilDiv(sp.params, r.dp) : sp.params;
   const baseFormat = qlora ? 'nf4-dq' : r.precision === 'fp32' ? 'fp32' : 'bf16';
@@ -140,7 +268,7 @@ function adapterStateLines(
       'weights-adapters',
       'weights',
       'gpu',
-      `LoRA adapters (fp32, rank ${plan.rank}) × ${formatCount(adapters.weights)} params`,
+      `LoRA adapters (fp32, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params`,
       always(adapters.weights * LORA_PARAM_BYTES),
       'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True)',
     ),
@@ -187,7 +315,7 @@ function adapterStateLines(
 }
 
 /** Gradients that exist for the whole step: kept by zero_grad(set_to_none=False), DDP's buckets, or DeepSpeed's contiguous buffers. */
-function gradientsPersist(r: ResolvedEstimate): boolean {
+function gradientsPersist(r: Pick<StateInputs, 'grads' | 'dp' | 'zero'>): boolean {
   if (r.grads === 'keep') return true;
   // With more than one GPU: DDP (torch/nn/parallel/distributed.py) allocates its buckets once, and DeepSpeed
   // ZeRO-1/2 keep a contiguous gradient partition; FSDP (ZeRO-3) frees sharded gradients as set_to_none says.
@@ -195,11 +323,16 @@ function gradientsPersist(r: ResolvedEstimate): boolean {
 }
 
 /** Lifetime of a gradient tensor of `bytes`: after backward produced it until zero_grad, or always when it persists. */
-function gradientLifetime(r: ResolvedEstimate, bytes: number, moments: readonly MomentId[], pendingAtEnd = 0): Lifetime {
+function gradientLifetime(
+  r: Pick<StateInputs, 'grads' | 'dp' | 'zero' | 'accumulates'>,
+  bytes: number,
+  moments: readonly MomentId[],
+  pendingAtEnd = 0,
+): Lifetime {
   if (gradientsPersist(r)) return aliveAt(bytes, moments);
   // With accumulation the worst backward is a later micro-batch's, which starts with the earlier ones' gradients alive;
   // otherwise, while backward passes the first layer, its gradients and the embedding's do not exist yet.
-  const accumulating = r.gradAccum > 1;
+  const accumulating = r.accumulates;
   return lifetime(
     moments,
     [bytes, accumulating ? ['forward-accumulating', 'backward-start', 'backward-top', 'optimizer'] : ['optimizer']],
@@ -209,7 +342,7 @@ function gradientLifetime(r: ResolvedEstimate, bytes: number, moments: readonly 
 
 /** What the optimizer step allocates beyond its states, alive only at the step (optimizer.ts). */
 function optimizerTemporariesLine(
-  r: ResolvedEstimate,
+  r: Pick<StateInputs, 'optimizer' | 'optimizerImpl'>,
   params: number,
   largestTensor: number,
   momentBytes: number,
@@ -230,7 +363,7 @@ function optimizerTemporariesLine(
 
 /** Gradient bytes not yet produced while backward passes the first layer: that layer's and, on the first stage, the embedding's. */
 function pendingGradientBytes(
-  r: ResolvedEstimate,
+  r: Pick<StateInputs, 'tp' | 'pp'>,
   sp: StageParams,
   counts: ParamCounts | null,
   shard: number,
@@ -245,13 +378,11 @@ function pendingGradientBytes(
 }
 
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
-function modelStateLines(
-  r: ResolvedEstimate,
-  sp: StageParams,
-  stage: PipelineStage,
-  counts: ParamCounts | null,
-  moments: readonly MomentId[],
-): MemoryLine[] {
+function modelStateLines(r: FullStateInputs): MemoryLine[] {
+  const { stage } = r;
+  const moments = trainingMoments(r.accumulates);
+  const counts = r.model === null ? null : countParams(r.model);
+  const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
   const precision = PRECISION_BYTES[r.precision];
   const optimizer = optimizerBytesPerParam(r.optimizer, r.precision);
   const shards = zeroShards(sp.params, r.dp, r.zero);
@@ -383,7 +514,7 @@ function modelStateLines(
  * only while it is rebuilt, one segment at a time.
  */
 function autocastCopiesLine(
-  r: ResolvedEstimate,
+  r: Pick<FullStateInputs, 'tp' | 'recompute' | 'checkpointEvery'>,
   model: ModelConfig,
   sp: StageParams,
   stage: PipelineStage,
@@ -417,13 +548,10 @@ function autocastCopiesLine(
 }
 
 /** Activations kept for backward on this stage, the recompute working set, and the loss's transients. */
-function activationLines(
-  r: ResolvedEstimate,
-  model: ModelConfig,
-  sp: StageParams,
-  stage: PipelineStage,
-  moments: readonly MomentId[],
-): { lines: MemoryLine[]; perLayer: number } {
+function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: number } {
+  const { model, stage } = r;
+  const moments = trainingMoments(r.gradAccum > 1);
+  const sp = stageParamsOf(model, null, r.tp, r.pp, stage);
   const traits = ARCH_TRAITS[model.arch];
   const e = PRECISION_BYTES[r.precision].activation;
   const residual = residualBytes(r.precision);
@@ -562,10 +690,10 @@ function activationLines(
         : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient',
     ),
   );
-  if (r.lora !== null) {
+  if (r.loraElementsPerToken !== null) {
     // lora_A keeps its input, the same tensor the frozen base layer reads (already counted with the layer), and lora_B
     // keeps lora_A's r-wide fp32 output (peft tuners/lora/layer.py), per adapted copy.
-    const perLayer = Math.ceil((loraRankElementsPerToken(r.lora) * r.seq * r.microBatch * 4) / model.layers);
+    const perLayer = Math.ceil((r.loraElementsPerToken * r.seq * r.microBatch * 4) / model.layers);
     const keptLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
     const rebuilt = r.recompute === 'full' ? perLayer * plan.segment : 0;
     lines.push(
@@ -600,7 +728,7 @@ function activationLines(
 }
 
 /** Where the per-layer activation formula comes from, for the line's source. */
-function layerSource(r: ResolvedEstimate, transformer: boolean): string {
+function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean): string {
   if (!transformer) return 'Site demo MLP: one b×h tensor per hidden layer';
   return r.kernels === 'fused'
     ? 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer'
@@ -612,7 +740,12 @@ function layerSource(r: ResolvedEstimate, transformer: boolean): string {
  * branch's (r bytes each per sbh), and the MLP's widest gradients (two f-wide tensors for SwiGLU's gate and up,
  * one for GELU) in the compute dtype. Divided by t like the layer's tensor-parallel part.
  */
-function backwardWorkingSet(r: ResolvedEstimate, model: ModelConfig, e: number, residual: number): number {
+function backwardWorkingSet(
+  r: Pick<ActivationInputs, 'seq' | 'microBatch' | 'tp'>,
+  model: ModelConfig,
+  e: number,
+  residual: number,
+): number {
   const tokens = r.seq * r.microBatch;
   const wide = ARCH_TRAITS[model.arch].mlp === 'swiglu' ? 2 : 1;
   return 2 * residual * tokens * model.hidden + ceilDiv(wide * model.topK * e * tokens * model.ffn, r.tp);

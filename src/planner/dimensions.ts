@@ -147,10 +147,18 @@ export function divisors(n: number): number[] {
 }
 
 const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonId[] = []): Choice => ({ value, patch, lessons });
+// The twins and floors, made once: the search asks for them at every combination.
+const ZERO2_TWIN: Dominance = { patch: { zero: 2 }, reason: dominanceMessages.zero2 };
+const SDPA_TWIN: Dominance = { patch: { attention: 'sdpa' }, reason: dominanceMessages.sdpa };
+const FUSED_TWIN: Dominance = { patch: { optimizerImpl: 'fused' }, reason: dominanceMessages.fused };
 const EIGHT_BIT_ADAMW = '8-bit AdamW (bitsandbytes)';
 const OFFLOAD_WEIGHTS = 'optimizer + weights to CPU';
 const OFFLOAD_OPTIMIZER = 'optimizer to CPU';
 const FULL_RECOMPUTE = 'full';
+const EIGHT_BIT_FLOOR: MemoryFloor = { value: EIGHT_BIT_ADAMW, reason: dominanceMessages.eightBitFloor };
+const OPTIMIZER_OFFLOAD_FLOOR: MemoryFloor = { value: OFFLOAD_OPTIMIZER, reason: dominanceMessages.offloadFloor };
+const WEIGHTS_OFFLOAD_FLOOR: MemoryFloor = { value: OFFLOAD_WEIGHTS, reason: dominanceMessages.offloadFloor };
+const FULL_RECOMPUTE_FLOOR: MemoryFloor = { value: FULL_RECOMPUTE, reason: dominanceMessages.recomputeFloor };
 const BF16_PRECISIONS: readonly Precision[] = ['amp-bf16', 'mixed-bf16', 'bf16'];
 const FP16_PRECISIONS: readonly Precision[] = ['amp-fp16', 'mixed-fp16'];
 const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
@@ -212,10 +220,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     // and optimizer states: the engine never gives ZeRO-0 or ZeRO-1 less memory or less time.
     // Not with adapters: with tensor or pipeline parallelism the engine rejects ZeRO-1, 2 and 3 on LoRA
     // (it reports sizes past 9 PB), so ZeRO-0 may have no valid twin there and is estimated.
-    dominatedBy: (o) =>
-      ((o.zero ?? 0) === 0 || o.zero === 1) && (o.finetune ?? 'full') === 'full'
-        ? { patch: { zero: 2 }, reason: dominanceMessages.zero2 }
-        : null,
+    dominatedBy: (o) => (((o.zero ?? 0) === 0 || o.zero === 1) && (o.finetune ?? 'full') === 'full' ? ZERO2_TWIN : null),
   },
   {
     id: 'offload',
@@ -232,9 +237,9 @@ export const DIMENSIONS: readonly Dimension[] = [
       ctx.request.maxHostBytes !== null
         ? null
         : o.offload === 'none'
-          ? { value: OFFLOAD_OPTIMIZER, reason: dominanceMessages.offloadFloor }
+          ? OPTIMIZER_OFFLOAD_FLOOR
           : o.offload === 'optimizer'
-            ? { value: OFFLOAD_WEIGHTS, reason: dominanceMessages.offloadFloor }
+            ? WEIGHTS_OFFLOAD_FLOOR
             : null,
     // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them, and ZeRO's
     // reason to exist on one GPU (written here because it reads the offload).
@@ -277,9 +282,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     // wherever it keeps more: SDPA keeps no s×s scores but saves its output and softmax statistics, so only at
     // short sequences can eager keep less. Selective recompute with eager has no SDPA twin (SDPA has no scores to drop).
     dominatedBy: (o, ctx) =>
-      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o, ctx)
-        ? { patch: { attention: 'sdpa' }, reason: dominanceMessages.sdpa }
-        : null,
+      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o, ctx) ? SDPA_TWIN : null,
   },
   {
     id: 'recompute',
@@ -293,10 +296,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     // A transformer layer's checkpoint is its input, one of the tensors it keeps, and the segment rebuilt in backward
     // shares that input (src/memory/activations.ts planRecompute): full recompute never keeps more than selective or
     // none, on the GPU, and the host holds no activations. (An mlp block's checkpoint is all it keeps: not there.)
-    memoryFloor: (o, ctx) =>
-      o.recompute !== 'full' && ctx.model.arch !== 'mlp'
-        ? { value: FULL_RECOMPUTE, reason: dominanceMessages.recomputeFloor }
-        : null,
+    memoryFloor: (o, ctx) => (o.recompute !== 'full' && ctx.model.arch !== 'mlp' ? FULL_RECOMPUTE_FLOOR : null),
     rule: (o, ctx) =>
       o.recompute !== 'selective'
         ? null
@@ -321,12 +321,9 @@ export const DIMENSIONS: readonly Dimension[] = [
     ],
     // 8-bit AdamW keeps the same states as AdamW in fewer bytes (1 byte per moment against 2 or 4, src/memory/optimizer.ts)
     // and allocates no temporaries, on the GPU or, offloaded, on the host: where it fits nowhere, AdamW does not fit.
-    memoryFloor: (o) => (o.optimizer === 'adamw' ? { value: EIGHT_BIT_ADAMW, reason: dominanceMessages.eightBitFloor } : null),
+    memoryFloor: (o) => (o.optimizer === 'adamw' ? EIGHT_BIT_FLOOR : null),
     // Fused AdamW allocates no temporaries and makes the fewest passes over the states (src/memory/optimizer.ts, time.ts).
-    dominatedBy: (o) =>
-      o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop'
-        ? { patch: { optimizerImpl: 'fused' }, reason: dominanceMessages.fused }
-        : null,
+    dominatedBy: (o) => (o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop' ? FUSED_TWIN : null),
   },
   {
     id: 'finetune',

@@ -219,17 +219,22 @@ export function searchHardware(
     return false;
   };
 
-  /** Combinations that fit at no micro-batch, by their values' indices (leafKey), for the memory floors. */
-  const fitsNowhere = new Set<string>();
-  const leafKey = (indices: readonly number[]) => indices.join(',');
+  /**
+   * Combinations that fit at no micro-batch, for the memory floors, by their number in the walk: the values' indices
+   * as the digits of a mixed-radix number whose place values are the subtree sizes (`below`), so that a twin's number
+   * is this one's plus the difference of one digit.
+   */
+  const fitsNowhere = new Set<number>();
+  let leaf = 0;
   /** Whether some dimension's memory-floor twin fits nowhere; then so does this combination, counted as such. */
   const belowFailedFloor = (): boolean => {
-    for (const [depth, dimension] of each.entries()) {
-      const floor = dimension.memoryFloor?.(options, ctx) ?? null;
+    if (fitsNowhere.size === 0) return false;
+    for (let depth = 0; depth < each.length; depth++) {
+      const floor = each[depth]?.memoryFloor?.(options, ctx) ?? null;
       if (floor === null) continue;
-      const twin = levels[depth]?.findIndex((value) => value.value === floor.value) ?? -1;
-      if (twin < 0 || !fitsNowhere.has(leafKey(indices.with(depth, twin)))) continue;
-      fitsNowhere.add(leafKey(indices));
+      const twin = levelIndex[depth]?.get(floor.value) ?? -1;
+      if (twin < 0 || !fitsNowhere.has(leaf + (twin - (indices[depth] ?? 0)) * (below[depth] ?? 1))) continue;
+      fitsNowhere.add(leaf);
       reject('needs-more', floor.reason);
       return true;
     }
@@ -313,7 +318,7 @@ export function searchHardware(
   const gapOf = (e: Evaluation) => (e.fitsGpu ? 0 : (e.result.shortfall ?? 0)) + hostOver(e);
 
   const rejectMemory = (e: Evaluation, closest: () => EstimateOptions) => {
-    fitsNowhere.add(leafKey(indices));
+    fitsNowhere.add(leaf);
     const r = e.result;
     const bytes = gapOf(e);
     if (!e.fitsGpu) {
@@ -334,6 +339,7 @@ export function searchHardware(
     (values) => [...new Set(values.flatMap((v) => Object.keys(v.patch)))] as (keyof EstimateOptions)[],
   );
   const below = levels.map((_, depth) => levels.slice(depth + 1).reduce((size, values) => size * values.length, 1));
+  const levelIndex = levels.map((values) => new Map(values.map((value, index) => [value.value, index])));
   // One stack of picked values, and of their indices, for the whole walk; a plan copies it.
   const picked: Choice[] = [];
   const indices: number[] = [];
@@ -362,7 +368,9 @@ export function searchHardware(
       }
       picked.push(value);
       indices.push(index);
+      leaf += index * size;
       walk(depth + 1);
+      leaf -= index * size;
       picked.pop();
       indices.pop();
     }
@@ -402,13 +410,13 @@ function copyOptions(options: EstimateOptions, patch: EstimateOptions): Estimate
 
 /** Run `fn` with `patch` set on `options`, then restore what it replaced. */
 function withPatch<T>(options: EstimateOptions, patch: EstimateOptions, fn: () => T): T {
-  const keys = Object.keys(patch) as (keyof EstimateOptions)[];
-  const saved = keys.map((key) => options[key]);
-  for (const key of keys) setOption(options, key, patch[key]);
+  const saved: EstimateOptions = {};
+  for (const key in patch) setOption(saved, key as keyof EstimateOptions, options[key as keyof EstimateOptions]);
+  for (const key in patch) setOption(options, key as keyof EstimateOptions, patch[key as keyof EstimateOptions]);
   try {
     return fn();
   } finally {
-    keys.forEach((key, i) => setOption(options, key, saved[i]));
+    for (const key in saved) setOption(options, key as keyof EstimateOptions, saved[key as keyof EstimateOptions]);
   }
 }
 

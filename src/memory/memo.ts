@@ -1,0 +1,56 @@
+/**
+ * Memoized line builders. The planner runs thousands of estimates per search, each differing from the ones just before
+ * it in one or two options (npm run bench -- planner): the model-state lines do not depend on the micro-batch or the
+ * attention kernel, the activation lines not on ZeRO, offload or the optimizer. Each builder reads one record of
+ * inputs and nothing else (its parameter's type), so equal inputs give equal lines, shared between estimates
+ * (MemoryLine is read-only).
+ *
+ * Only the last few inputs of each builder are kept: the search revisits what it just built, and a cache of a whole
+ * search's groups cost more in garbage collection than it saved (measured). Inputs are compared field by field,
+ * objects (a preset's shape, a GPU) by identity: cheaper than building a key, and never equal by mistake.
+ * A property test (tests/unit/memory/memo.test.ts) holds estimates with warm caches to the same with empty ones.
+ */
+
+/** A builder's inputs: primitives, or objects compared by identity (shared, never mutated: presets, shapes). */
+export type MemoInputs = Readonly<Record<string, string | number | boolean | null | object>>;
+
+/** Recent inputs kept per builder (enough for the search's alternation of a few options). */
+const KEPT = 16;
+
+interface Entry {
+  readonly inputs: MemoInputs;
+  readonly value: unknown;
+}
+
+const caches = new Map<(inputs: never) => unknown, Entry[]>();
+
+/** `build(inputs)`, or the value built for equal inputs among the last few. */
+export function memoized<I extends MemoInputs, T>(build: (inputs: I) => T, inputs: I): T {
+  let recent = caches.get(build);
+  if (recent === undefined) caches.set(build, (recent = []));
+  for (let i = 0; i < recent.length; i++) {
+    const entry = recent[i] as Entry;
+    if (!sameInputs(entry.inputs, inputs)) continue;
+    // Most recently used first, so that the alternation the search makes is found at once.
+    if (i > 0) {
+      recent.splice(i, 1);
+      recent.unshift(entry);
+    }
+    return entry.value as T;
+  }
+  const value = build(inputs);
+  recent.unshift({ inputs, value });
+  if (recent.length > KEPT) recent.pop();
+  return value;
+}
+
+/** Empty every cache (tests compare estimates with and without them). */
+export function clearMemo(): void {
+  caches.clear();
+}
+
+/** Same fields with identical values; every builder's inputs come from one object literal, so the same keys. */
+function sameInputs(a: MemoInputs, b: MemoInputs): boolean {
+  for (const name in b) if (a[name] !== b[name]) return false;
+  return true;
+}

@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { estimateMemory, GPU_PRESETS, type EstimateOptions } from '../../../src/memory/index.ts';
+import { clearMemo } from '../../../src/memory/memo.ts';
+
+/**
+ * The engine builds its line groups once per inputs and shares them (memo.ts). If a builder read an option its inputs
+ * leave out, two estimates differing only in that option would share lines they should not. So: estimate many
+ * neighbouring configurations one after another, caches warm (the planner's pattern), and hold each to the same
+ * estimate with every cache emptied first.
+ */
+const base: fc.Arbitrary<EstimateOptions> = fc
+  .record({
+    model: fc.constantFrom('gpt2', 'gpt2-xl', 'llama-2-7b', 'llama-3-8b', 'mixtral-8x7b', 'demo-mlp', 'bert-base-uncased'),
+    gpu: fc.constantFrom(...GPU_PRESETS.map((g) => g.id)),
+    seq: fc.constantFrom(128, 512, 2048),
+    // A shape override makes a model of its own (not the preset's shared shape).
+    layers: fc.option(fc.constantFrom(2, 4, 8), { nil: null }),
+  })
+  .map(({ layers, ...options }) => (layers === null ? options : { ...options, layers }));
+
+/** One option changed at a time, over everything a training or inference estimate reads. */
+const change: fc.Arbitrary<EstimateOptions> = fc.oneof(
+  fc.record({ precision: fc.constantFrom('fp32', 'amp-bf16', 'amp-fp16', 'mixed-bf16', 'mixed-fp16', 'bf16' as const) }),
+  fc.record({ optimizer: fc.constantFrom('adamw', 'adamw-8bit', 'sgd', 'sgd-momentum' as const) }),
+  fc.record({ optimizerImpl: fc.constantFrom('foreach', 'fused', 'for-loop' as const) }),
+  fc.record({ recompute: fc.constantFrom('none', 'selective', 'full' as const) }),
+  fc.record({ checkpointEvery: fc.constantFrom(1, 2) }),
+  fc.record({ attention: fc.constantFrom('sdpa', 'eager' as const) }),
+  fc.record({ kernels: fc.constantFrom('eager', 'fused' as const) }),
+  fc.record({ dropout: fc.boolean() }),
+  fc.record({ grads: fc.constantFrom('free', 'keep' as const) }),
+  fc.record({ microBatch: fc.constantFrom(1, 2, 3), gradAccum: fc.constantFrom(1, 2, 4) }),
+  fc.record({ tp: fc.constantFrom(1, 2), sp: fc.boolean() }),
+  fc.record({ pp: fc.constantFrom(1, 2) }),
+  fc.record({ dp: fc.constantFrom(1, 2, 4) }),
+  fc.record({
+    zero: fc.constantFrom(0, 1, 2, 3) as fc.Arbitrary<0 | 1 | 2 | 3>,
+    offload: fc.constantFrom('none', 'optimizer', 'optimizer+params' as const),
+    offloadDevice: fc.constantFrom('cpu', 'nvme' as const),
+  }),
+  fc.record({ finetune: fc.constantFrom('full', 'lora', 'qlora' as const), loraRank: fc.constantFrom(8, 16) }),
+  fc.record({ teacher: fc.constantFrom('gpt2', 'gpt2-medium') }),
+  fc.record({ mode: fc.constantFrom('train', 'infer' as const), tokens: fc.constantFrom(64, 256) }),
+  fc.record({ headroom: fc.constantFrom(0, 10) }),
+);
+
+describe('memoized line groups', () => {
+  test('every estimate with warm caches equals the same estimate with empty ones, across neighbouring configurations', () => {
+    let shared = 0;
+    let estimated = 0;
+    fc.assert(
+      fc.property(base, fc.array(change, { minLength: 2, maxLength: 12 }), (start, changes) => {
+        // A walk through neighbouring configurations: each step keeps the changes before it.
+        const walk: EstimateOptions[] = [];
+        let options: EstimateOptions = { ...start };
+        for (const patch of changes) walk.push((options = { ...options, ...patch }));
+        clearMemo();
+        const warm = walk.map((o) => estimateMemory(o));
+        for (const [i, o] of walk.entries()) {
+          clearMemo();
+          expect(warm[i], JSON.stringify(o)).toEqual(estimateMemory(o));
+        }
+        // The walk did share lines (the same object in two estimates), so the comparison tested the caches.
+        const seen = new Set<object>();
+        for (const outcome of warm) {
+          if (!outcome.ok) continue;
+          estimated += 1;
+          for (const line of outcome.result.lines) {
+            if (seen.has(line)) shared += 1;
+            seen.add(line);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(estimated).toBeGreaterThan(1000);
+    expect(shared).toBeGreaterThan(1000);
+  });
+});
