@@ -1,6 +1,6 @@
 /** The JSON printed by `plan --json`: every plan best first, each with the `estimate` flags that reproduce it. */
 import { formatEstimateFlags } from '../memory/index.ts';
-import type { Plan, PlanResult } from '../planner/index.ts';
+import { planDetails, type Plan, type PlanResult } from '../planner/index.ts';
 
 const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
   gpu: plan.hardware.gpu.id,
@@ -10,6 +10,7 @@ const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
 
 /** One plan as JSON. */
 export function planJson(plan: Plan): Record<string, unknown> {
+  const { stepTime, warnings } = planDetails(plan);
   return {
     rank: plan.rank,
     hardware: hardwareJson(plan),
@@ -19,10 +20,10 @@ export function planJson(plan: Plan): Record<string, unknown> {
     hostBytes: plan.hostBytes,
     fits: true,
     stepTimeSeconds: plan.stepTimeSeconds,
-    stepTime: plan.stepTime,
+    stepTime,
     cost: plan.cost,
     lessons: plan.lessons,
-    warnings: plan.warnings,
+    warnings,
   };
 }
 

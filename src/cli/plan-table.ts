@@ -1,6 +1,6 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
 import { formatBytes, formatEstimateFlags, formatSeconds } from '../memory/index.ts';
-import { LESSON_TITLES, lessonHref, type Plan, type PlanResult, type RejectionGroup } from '../planner/index.ts';
+import { LESSON_TITLES, lessonHref, planDetails, type Plan, type PlanResult, type RejectionGroup } from '../planner/index.ts';
 
 const gib = (bytes: number) => formatBytes(bytes, 'GiB');
 const money = (value: number) => value.toFixed(value < 0.01 ? 5 : 2);
@@ -69,7 +69,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
         `  per GPU   weights ${gib(g.weights)} · gradients ${gib(g.gradients)} · optimizer ${gib(g.optimizer)} · activations ${gib(g.activations)} · overhead ${gib(g.overhead)} = ${gib(g.total)}`,
       );
       if (best.hostBytes > 0) out.push(`  host RAM  ${gib(best.hostBytes)} on the machine`);
-      for (const line of best.stepTime.lines.filter((l) => l.seconds > 0))
+      for (const line of planDetails(best).stepTime.lines.filter((l) => l.seconds > 0))
         out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
       out.push(
         `  lessons   ${best.lessons.map((id) => `${LESSON_TITLES[id]} (${lessonHref(id)})`).join(', ') || 'none: the plain configuration fits'}`,

@@ -4,7 +4,9 @@
  */
 export {
   planTraining,
+  planDetails,
   type Plan,
+  type PlanDetails,
   type SearchSummary,
   type PlanCost,
   type PlanOptions,

@@ -28,8 +28,20 @@ export function lessonHref(id: LessonId): string {
   return `/lessons/${id}/`;
 }
 
-/** Lessons in reading order without repeats. */
-export function orderLessons(ids: Iterable<LessonId>): LessonId[] {
-  const wanted = new Set(ids);
-  return (Object.keys(LESSON_TITLES) as LessonId[]).filter((id) => wanted.has(id));
+const READING_ORDER = Object.keys(LESSON_TITLES) as LessonId[];
+
+/**
+ * Lessons in reading order without repeats. Each set of lessons is one shared array: every plan carries its lessons,
+ * and the page copies the plans out of its worker, where a shared array is copied once.
+ */
+export function orderLessons(ids: Iterable<LessonId>): readonly LessonId[] {
+  let set = 0;
+  for (const id of ids) set |= 1 << READING_ORDER.indexOf(id);
+  let ordered = BY_SET.get(set);
+  if (ordered === undefined) {
+    ordered = Object.freeze(READING_ORDER.filter((_, bit) => (set & (1 << bit)) !== 0));
+    BY_SET.set(set, ordered);
+  }
+  return ordered;
 }
+const BY_SET = new Map<number, readonly LessonId[]>();

@@ -9,6 +9,7 @@ import {
   type EstimateOptions,
   type GpuSpec,
   type ModelConfig,
+  type StepTimeEstimate,
 } from '../memory/index.ts';
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import { costOf, PRICE_TIERS, type PriceTier } from './prices.ts';
@@ -34,10 +35,24 @@ export interface PlanCost {
 export interface Plan extends FittingPlan {
   /** 1 for the best. */
   readonly rank: number;
-  /** Seconds per optimizer step (the engine's estimate). */
-  readonly stepTimeSeconds: number;
   /** Cost, or null without a price for its GPU. */
   readonly cost: PlanCost | null;
+}
+
+/** What the plan list leaves out, for one plan: the engine's step-time lines and its warnings. */
+export interface PlanDetails {
+  readonly stepTime: StepTimeEstimate;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * The engine's full answer for one plan, when a reader opens it. The list carries only what ranks and shows the plans:
+ * the page copies the whole list out of its worker, and lines and warnings for every plan were most of it.
+ */
+export function planDetails(plan: FittingPlan): PlanDetails {
+  const outcome = estimateMemory(plan.options);
+  if (!outcome.ok || outcome.result.stepTime === null) throw new Error('a plan is a configuration the engine estimated');
+  return { stepTime: outcome.result.stepTime, warnings: outcome.result.warnings };
 }
 
 /** The smallest gap on the reader's GPUs when nothing fits there. */
@@ -125,7 +140,7 @@ export function planTraining(request: PlanRequest, { dimensions = DIMENSIONS, ma
 
 function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPerEpoch: number | null): Plan[] {
   const priced = plans.map((plan) => {
-    const seconds = plan.stepTime.totalSeconds;
+    const seconds = plan.stepTimeSeconds;
     const prices = request.prices[plan.hardware.gpu.id];
     const tiers = (scale: number) =>
       Object.fromEntries(PRICE_TIERS.map((t) => [t, costOf(seconds * scale, plan.hardware.gpus, prices?.[t] ?? 0)])) as Record<
@@ -148,7 +163,7 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
       a.plan.perGpu.total - b.plan.perGpu.total ||
       a.plan.key.localeCompare(b.plan.key),
   );
-  return priced.map(({ plan, seconds, cost }, i) => ({ ...plan, rank: i + 1, stepTimeSeconds: seconds, cost }));
+  return priced.map(({ plan, cost }, i) => ({ ...plan, rank: i + 1, cost }));
 }
 
 const MEMORY_KINDS: readonly RejectionKind[] = ['model-states', 'activations', 'host-memory'];

@@ -13,7 +13,6 @@ import {
   type GpuSpec,
   type ModelConfig,
   type PerGpuTotals,
-  type StepTimeEstimate,
 } from '../memory/index.ts';
 import { DIMENSIONS, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 import { orderLessons, type LessonId } from './lessons.ts';
@@ -55,10 +54,8 @@ export interface FittingPlan {
   readonly perGpu: PerGpuTotals;
   /** Host RAM the offloaded states take on the machine (all GPU processes), bytes. */
   readonly hostBytes: number;
-  /** The engine's step-time estimate. */
-  readonly stepTime: StepTimeEstimate;
-  /** The engine's warnings for this configuration. */
-  readonly warnings: readonly string[];
+  /** The engine's step time, seconds. Its lines and the engine's warnings: planDetails(plan). */
+  readonly stepTimeSeconds: number;
 }
 
 /**
@@ -466,6 +463,14 @@ function secondsAt(at: (index: number) => Evaluation | { errors: string }, index
   return 'errors' in e ? Number.POSITIVE_INFINITY : (e.result.stepTime?.totalSeconds ?? Number.POSITIVE_INFINITY);
 }
 
+/** One shared PlanChoice per value (the page copies the plans out of its worker, and a shared object is copied once). */
+function planChoice(choice: Choice, dimension: string): PlanChoice {
+  let shared = PLAN_CHOICES.get(choice);
+  if (shared === undefined) PLAN_CHOICES.set(choice, (shared = { dimension, value: choice.value }));
+  return shared;
+}
+const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
+
 function toPlan(
   hardware: Hardware,
   picked: readonly Choice[],
@@ -483,13 +488,12 @@ function toPlan(
   return {
     key: planKey(flags),
     hardware,
-    choices: picked.map((c, i) => ({ dimension: dimensions[i]?.id ?? '', value: c.value })),
+    choices: picked.map((c, i) => planChoice(c, dimensions[i]?.id ?? '')),
     options,
     flags,
     lessons,
     perGpu: e.result.perGpu,
     hostBytes: e.hostBytes,
-    stepTime,
-    warnings: e.result.warnings,
+    stepTimeSeconds: stepTime.totalSeconds,
   };
 }

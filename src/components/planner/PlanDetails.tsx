@@ -1,5 +1,5 @@
 import { formatSeconds } from '../../memory/index';
-import { LESSON_TITLES, lessonHref, type Plan } from '../../planner/index';
+import { LESSON_TITLES, lessonHref, planDetails, type Plan } from '../../planner/index';
 import { estimateArgs, gib } from './format';
 import { strings } from './strings';
 
@@ -7,6 +7,8 @@ const CATEGORIES = ['weights', 'gradients', 'optimizer', 'activations', 'kvCache
 
 /** One plan in full: the engine's breakdown and step time, the lessons it uses, the command that reproduces it. */
 export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: boolean }) {
+  // The engine's step-time lines and warnings for this plan, estimated again when it is opened (the list leaves them out).
+  const { stepTime, warnings } = planDetails(plan);
   return (
     <div class="planner-details">
       <table class="widget-table">
@@ -33,11 +35,11 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
       </table>
       <p>
         <strong>{strings.timeHeading}</strong>:{' '}
-        {plan.stepTime.lines
+        {stepTime.lines
           .filter((l) => l.seconds > 0)
           .map((l) => `${l.label} ${formatSeconds(l.seconds)}`)
           .join('; ')}{' '}
-        ({plan.stepTime.assumptions.join('; ')}).
+        ({stepTime.assumptions.join('; ')}).
       </p>
       <p>
         <strong>{strings.lessonsHeading}</strong>:{' '}
@@ -55,9 +57,9 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
       ) : (
         finetune && <p class="calc-note">{strings.finetuneNote}</p>
       )}
-      {plan.warnings.length > 0 && (
+      {warnings.length > 0 && (
         <ul class="calc-warnings">
-          {plan.warnings.map((w) => (
+          {warnings.map((w) => (
             <li>{w}</li>
           ))}
         </ul>
