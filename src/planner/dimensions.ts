@@ -63,8 +63,10 @@ export interface Dimension {
   readonly memoryFloor?: (options: EstimateOptions, ctx: SearchContext) => MemoryFloor | null;
   /**
    * Another value of this dimension that, everything else the same, never needs more memory nor more
-   * time at any micro-batch (a property test holds the engine to each such claim), or null. A
-   * combination with such a twin is counted, not estimated: its twin is searched and is never worse.
+   * time at any micro-batch (a property test holds the engine to each such claim), or null. It reads only this
+   * dimension's options and earlier ones', and no later dimension's rule reads this one's options: so the search
+   * decides it as soon as the value is picked, and where the twin passes the rules so far, the whole subtree is
+   * counted, not estimated (its twins are searched and never worse).
    */
   readonly dominatedBy?: (options: EstimateOptions, ctx: SearchContext) => Dominance | null;
 }
@@ -206,21 +208,22 @@ export const DIMENSIONS: readonly Dimension[] = [
         : `the global batch of ${ctx.request.globalBatch} does not split evenly over ${dataParallel(o)} data-parallel GPUs`,
   },
   {
-    id: 'zero',
-    title: 'ZeRO stage / FSDP',
+    id: 'finetune',
+    title: 'What is trained',
     search: 'each',
-    choices: () => [
-      choice('ZeRO-0 (DDP)', { zero: 0 }),
-      choice('ZeRO-1', { zero: 1 }, ['05-parallelism']),
-      choice('ZeRO-2', { zero: 2 }, ['05-parallelism']),
-      choice('ZeRO-3 / FSDP', { zero: 3 }, ['05-parallelism']),
-    ],
-    // ZeRO-2 moves the same gradient volume as DDP, a reduce-scatter plus an all-gather in place of an
-    // all-reduce (Rajbhandari et al. 2020, arXiv 1910.02054 §7.2.1), and holds a shard of the gradients
-    // and optimizer states: the engine never gives ZeRO-0 or ZeRO-1 less memory or less time.
-    // Not with adapters: with tensor or pipeline parallelism the engine rejects ZeRO-1, 2 and 3 on LoRA
-    // (it reports sizes past 9 PB), so ZeRO-0 may have no valid twin there and is estimated.
-    dominatedBy: (o) => (((o.zero ?? 0) === 0 || o.zero === 1) && (o.finetune ?? 'full') === 'full' ? ZERO2_TWIN : null),
+    // Only fine-tuning may train adapters instead of the weights: LoRA and QLoRA change what is trained.
+    // Rank and targets stay at the engine's defaults, r = 16 on every Linear layer (PEFT's
+    // `target_modules="all-linear"`), as common recipes set them; they are not searched.
+    choices: (ctx) =>
+      ctx.request.task !== 'finetune'
+        ? [choice('every weight', {})]
+        : [
+            choice('every weight', {}),
+            choice('LoRA r=16, all-linear (trains adapters only)', { finetune: 'lora' }, ['07-distillation-and-compression']),
+            choice('QLoRA r=16, all-linear, NF4 base (trains adapters only)', { finetune: 'qlora' }, [
+              '07-distillation-and-compression',
+            ]),
+          ],
   },
   {
     id: 'offload',
@@ -241,8 +244,24 @@ export const DIMENSIONS: readonly Dimension[] = [
           : o.offload === 'optimizer'
             ? WEIGHTS_OFFLOAD_FLOOR
             : null,
+  },
+  {
+    id: 'zero',
+    title: 'ZeRO stage / FSDP',
+    search: 'each',
+    choices: () => [
+      choice('ZeRO-0 (DDP)', { zero: 0 }),
+      choice('ZeRO-1', { zero: 1 }, ['05-parallelism']),
+      choice('ZeRO-2', { zero: 2 }, ['05-parallelism']),
+      choice('ZeRO-3 / FSDP', { zero: 3 }, ['05-parallelism']),
+    ],
+    // ZeRO-2 moves the same gradient volume as DDP, a reduce-scatter plus an all-gather in place of an
+    // all-reduce (Rajbhandari et al. 2020, arXiv 1910.02054 §7.2.1), and holds a shard of the gradients
+    // and optimizer states: the engine never gives ZeRO-0 or ZeRO-1 less memory or less time.
+    // Not with adapters: with tensor or pipeline parallelism the engine rejects ZeRO-1, 2 and 3 on LoRA
+    // (it reports sizes past 9 PB), so ZeRO-0 may have no valid twin there and is estimated.
     // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them, and ZeRO's
-    // reason to exist on one GPU (written here because it reads the offload).
+    // reason to exist on one GPU.
     rule: (o) =>
       o.offload === 'optimizer+params' && o.zero !== 3
         ? 'offloading the weights needs ZeRO-3 (ZeRO-Infinity, FSDP CPU offload)'
@@ -251,6 +270,7 @@ export const DIMENSIONS: readonly Dimension[] = [
           : (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
             ? 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)'
             : null,
+    dominatedBy: (o) => (((o.zero ?? 0) === 0 || o.zero === 1) && (o.finetune ?? 'full') === 'full' ? ZERO2_TWIN : null),
   },
   {
     id: 'precision',
@@ -270,21 +290,6 @@ export const DIMENSIONS: readonly Dimension[] = [
     },
   },
   {
-    id: 'attention',
-    title: 'Attention',
-    search: 'each',
-    choices: () => [
-      choice('eager attention', { attention: 'eager' }),
-      choice('SDPA (FlashAttention)', { attention: 'sdpa' }, ['02-mixed-precision']),
-    ],
-    rule: (o, ctx) => (o.attention === 'eager' && ctx.model.arch === 'mlp' ? 'an mlp has no attention' : null),
-    // The engine's step time does not depend on the attention kernel (the FLOPs are the same), so eager is worse
-    // wherever it keeps more: SDPA keeps no s×s scores but saves its output and softmax statistics, so only at
-    // short sequences can eager keep less. Selective recompute with eager has no SDPA twin (SDPA has no scores to drop).
-    dominatedBy: (o, ctx) =>
-      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o, ctx) ? SDPA_TWIN : null,
-  },
-  {
     id: 'recompute',
     title: 'Recompute',
     search: 'each',
@@ -298,13 +303,29 @@ export const DIMENSIONS: readonly Dimension[] = [
     // none, on the GPU, and the host holds no activations. (An mlp block's checkpoint is all it keeps: not there.)
     memoryFloor: (o, ctx) => (o.recompute !== 'full' && ctx.model.arch !== 'mlp' ? FULL_RECOMPUTE_FLOOR : null),
     rule: (o, ctx) =>
-      o.recompute !== 'selective'
-        ? null
-        : ctx.model.arch === 'mlp'
-          ? 'selective recompute drops attention scores, which an mlp does not have'
-          : o.attention === 'sdpa'
-            ? 'selective recompute drops the attention scores, which SDPA never stores'
-            : null,
+      o.recompute === 'selective' && ctx.model.arch === 'mlp'
+        ? 'selective recompute drops attention scores, which an mlp does not have'
+        : null,
+  },
+  {
+    id: 'attention',
+    title: 'Attention',
+    search: 'each',
+    choices: () => [
+      choice('eager attention', { attention: 'eager' }),
+      choice('SDPA (FlashAttention)', { attention: 'sdpa' }, ['02-mixed-precision']),
+    ],
+    rule: (o, ctx) =>
+      o.attention === 'eager' && ctx.model.arch === 'mlp'
+        ? 'an mlp has no attention'
+        : o.attention === 'sdpa' && o.recompute === 'selective'
+          ? 'selective recompute drops the attention scores, which SDPA never stores'
+          : null,
+    // The engine's step time does not depend on the attention kernel (the FLOPs are the same), so eager is worse
+    // wherever it keeps more: SDPA keeps no s×s scores but saves its output and softmax statistics, so only at
+    // short sequences can eager keep less. Selective recompute with eager has no SDPA twin (SDPA has no scores to drop).
+    dominatedBy: (o, ctx) =>
+      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o, ctx) ? SDPA_TWIN : null,
   },
   {
     id: 'optimizer',
@@ -324,24 +345,6 @@ export const DIMENSIONS: readonly Dimension[] = [
     memoryFloor: (o) => (o.optimizer === 'adamw' ? EIGHT_BIT_FLOOR : null),
     // Fused AdamW allocates no temporaries and makes the fewest passes over the states (src/memory/optimizer.ts, time.ts).
     dominatedBy: (o) => (o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop' ? FUSED_TWIN : null),
-  },
-  {
-    id: 'finetune',
-    title: 'What is trained',
-    search: 'each',
-    // Only fine-tuning may train adapters instead of the weights: LoRA and QLoRA change what is trained.
-    // Rank and targets stay at the engine's defaults, r = 16 on every Linear layer (PEFT's
-    // `target_modules="all-linear"`), as common recipes set them; they are not searched.
-    choices: (ctx) =>
-      ctx.request.task !== 'finetune'
-        ? [choice('every weight', {})]
-        : [
-            choice('every weight', {}),
-            choice('LoRA r=16, all-linear (trains adapters only)', { finetune: 'lora' }, ['07-distillation-and-compression']),
-            choice('QLoRA r=16, all-linear, NF4 base (trains adapters only)', { finetune: 'qlora' }, [
-              '07-distillation-and-compression',
-            ]),
-          ],
   },
   {
     id: 'micro-batch',

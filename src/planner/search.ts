@@ -201,21 +201,6 @@ export function searchHardware(
     };
   };
 
-  /** Whether the combination as it stands passes every rule, so that the search estimates it (or a twin never worse). */
-  const isSearched = () => each.every((d) => (d.rule?.(options, ctx) ?? null) === null);
-
-  /** Whether some dimension's twin of the combination is searched; then it is counted as ruled out for that reason. */
-  const ruledOutByTwin = (): boolean => {
-    for (const dimension of each) {
-      const twin = dimension.dominatedBy?.(options, ctx) ?? null;
-      if (twin !== null && withPatch(options, twin.patch, isSearched)) {
-        reject('ruled-out', twin.reason);
-        return true;
-      }
-    }
-    return false;
-  };
-
   /**
    * Combinations that fit at no micro-batch, for the memory floors, by their number in the walk: the values' indices
    * as the digits of a mixed-radix number whose place values are the subtree sizes (`below`), so that a twin's number
@@ -240,7 +225,7 @@ export function searchHardware(
 
   const finish = (picked: readonly Choice[]) => {
     combinations += 1;
-    if (ruledOutByTwin() || belowFailedFloor()) return;
+    if (belowFailedFloor()) return;
     const values = monotone?.choices(ctx, options) ?? [NO_CHOICE];
     const last = values.length - 1;
     if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
@@ -337,6 +322,8 @@ export function searchHardware(
   );
   const below = levels.map((_, depth) => levels.slice(depth + 1).reduce((size, values) => size * values.length, 1));
   const levelIndex = levels.map((values) => new Map(values.map((value, index) => [value.value, index])));
+  /** Whether the combination so far passes the rules of the dimensions up to `depth`. */
+  const passesRulesUpTo = (depth: number) => each.every((d, i) => i > depth || (d.rule?.(options, ctx) ?? null) === null);
   // One stack of picked values, and of their indices, for the whole walk; a plan copies it.
   const picked: Choice[] = [];
   const indices: number[] = [];
@@ -352,6 +339,13 @@ export function searchHardware(
       if (reason !== null) {
         combinations += size;
         reject('ruled-out', reason, size);
+        continue;
+      }
+      // A twin never worse, searched wherever this value would be (Dimension.dominatedBy): the subtree is counted.
+      const twin = dimension.dominatedBy?.(options, ctx) ?? null;
+      if (twin !== null && withPatch(options, twin.patch, () => passesRulesUpTo(depth))) {
+        combinations += size;
+        reject('ruled-out', twin.reason, size);
         continue;
       }
       if (dimension.checkEarly === true) {

@@ -252,3 +252,60 @@ describe('the search’s pruning rules, against every micro-batch', () => {
     expect(bounded).toBeGreaterThan(100);
   });
 });
+
+/**
+ * The search checks a dimension's rule and dominance as soon as its value is picked and counts the whole subtree
+ * below (Dimension.rule, Dimension.dominatedBy). That is sound only if they read no later dimension, and if no later
+ * rule reads a dimension that has twins (else a twin could be ruled out below where the original is not).
+ */
+describe('the order the search decides in', () => {
+  const contexts: SearchContext[] = [
+    ['llama-2-7b', 'a100-80gb', 8],
+    ['gpt2-xl', 'rtx-4090', 1],
+    ['demo-mlp', 't4', 4],
+  ].map(([model, gpu, gpus]) => ({
+    request: { globalBatch: 16, task: 'finetune', maxHostBytes: null } as unknown as PlanRequest,
+    gpu: getGpuPreset(String(gpu)) ?? GPU_PRESETS[0]!,
+    gpus: Number(gpus),
+    model: getModelPreset(String(model))?.config ?? getModelPreset('gpt2')!.config,
+  }));
+  const each = DIMENSIONS.filter((d) => d.search === 'each');
+  /** A combination: one value index per dimension, wrapped to each dimension's size. */
+  const combination = fc.array(fc.nat(), { minLength: each.length, maxLength: each.length });
+  const build = (ctx: SearchContext, picks: readonly number[]): EstimateOptions =>
+    each.reduce<EstimateOptions>((options, d, i) => {
+      const values = d.choices(ctx, options);
+      return { ...options, ...values[(picks[i] ?? 0) % values.length]?.patch };
+    }, {});
+
+  test('a rule or a twin reads only its own dimension and earlier ones', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...contexts), combination, combination, (ctx, picks, others) => {
+        for (const [depth, d] of each.entries()) {
+          // The same values up to this depth, any values after it.
+          const a = build(ctx, picks);
+          const b = build(ctx, [...picks.slice(0, depth + 1), ...others.slice(depth + 1)]);
+          expect(d.rule?.(b, ctx) ?? null, d.id).toEqual(d.rule?.(a, ctx) ?? null);
+          expect(d.dominatedBy?.(b, ctx) ?? null, d.id).toEqual(d.dominatedBy?.(a, ctx) ?? null);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('no later rule reads a dimension that has twins', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...contexts), combination, (ctx, picks) => {
+        const options = build(ctx, picks);
+        for (const [depth, d] of each.entries()) {
+          const twin = d.dominatedBy?.(options, ctx) ?? null;
+          if (twin === null) continue;
+          const swapped = { ...options, ...twin.patch };
+          for (const later of each.slice(depth + 1))
+            expect(later.rule?.(swapped, ctx) ?? null, `${later.id} after ${d.id}`).toEqual(later.rule?.(options, ctx) ?? null);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
