@@ -107,6 +107,7 @@ async function browserMs(baseUrl: string, raw: RawPlanFlags, rounds: number): Pr
 /** Print a table of median times per search. */
 export default async function bench(): Promise<void> {
   console.log(`planner: planTraining, median per search (target < ${TARGET_MS} ms on the reader's GPUs)`);
+  console.log("  in Node through tsx, which wraps every function to keep its name: slower than the page's bundle, below");
   for (const [name, raw] of CASES) {
     for (const rent of [false, true]) {
       const { ms, plans, evaluations } = medianMs({ ...raw, ...(rent ? {} : { 'no-rent': true }) }, 7);

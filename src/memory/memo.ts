@@ -15,7 +15,7 @@
 export type MemoInputs = Readonly<Record<string, string | number | boolean | null | object>>;
 
 /** Recent inputs kept per builder (enough for the search's alternation of a few options). */
-const KEPT = 16;
+const KEPT = 32;
 
 interface Entry {
   readonly inputs: MemoInputs;

@@ -2,6 +2,7 @@
 import type { Recompute } from './activations.ts';
 import type { GpuSpec } from './gpus.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
+import { memoized } from './memo.ts';
 
 /**
  * Assumed model-FLOPs utilisation: fraction of dense peak that training kernels reach.
@@ -30,8 +31,8 @@ export interface StepTimeEstimate {
   lines: StepTimeLine[];
   /** Sum of the lines, seconds (no overlap of communication with compute assumed). */
   totalSeconds: number;
-  /** What the estimate assumes. */
-  assumptions: string[];
+  /** What the estimate assumes (shared between estimates: read-only). */
+  assumptions: readonly string[];
 }
 
 /** Inputs of the training step-time estimate. */
@@ -154,62 +155,84 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / gpu.peerLinkBytesPerSecond;
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
-  const lines: StepTimeLine[] = [
-    {
-      id: 'compute',
-      label: input.frozenBase ? 'Forward + backward compute (frozen base: no weight gradients)' : 'Forward + backward compute',
-      seconds: compute,
-      source: 'Kaplan et al. 2020 (arXiv 2001.08361) Table 1: 6N + 6·L·s·h FLOPs/token (4N + 4·L·s·h with a frozen base)',
-    },
-    {
-      id: 'recompute',
-      label: `Recomputation (${input.recompute})`,
-      seconds: recompute,
-      source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward',
-    },
-    {
-      id: 'bubble',
-      label: 'Pipeline bubble (p−1)/m',
-      seconds: bubble,
-      source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1',
-    },
-    {
-      id: 'offload',
-      label: `Offload transfers over ${gpu.hostLink}`,
-      seconds: offload,
-      source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up',
-    },
-    {
-      id: 'data-parallel',
-      label: `Data-parallel gradient traffic over ${gpu.peerLink}`,
-      seconds: dataParallel,
-      source: 'Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)',
-    },
-    {
-      id: 'optimizer',
-      label:
-        input.offload === 'none'
-          ? `Optimizer step (${input.optimizer}, ${input.optimizerImpl}), memory-bound`
-          : `Optimizer step on the host (CPU Adam)`,
-      seconds: optimizer,
-      source:
-        input.offload === 'none'
-          ? 'PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused; bytes / HBM bandwidth'
-          : 'ZeRO-Offload (arXiv 2101.06840 §4.2): CPU-Adam is memory-bound',
-    },
-  ];
+  const words = memoized(trainingTimeWords, {
+    gpu,
+    frozenBase: input.frozenBase,
+    recompute: input.recompute,
+    offloaded: input.offload !== 'none',
+    optimizer: input.optimizer,
+    optimizerImpl: input.optimizerImpl,
+    fp32Matmuls: input.fp32Matmuls,
+  });
+  const seconds = [compute, recompute, bubble, offload, dataParallel, optimizer];
+  const lines = words.lines.map((line, i) => ({ ...line, seconds: seconds[i] ?? 0 }));
   return {
     estimate: true,
     lines,
     totalSeconds: lines.reduce((sum, line) => sum + line.seconds, 0),
+    assumptions: words.assumptions,
+  };
+}
+
+/**
+ * The words of a training step-time estimate: its lines' labels and sources, in the order of their seconds, and its
+ * assumptions. They depend on a few settings only, so estimates share them (memo.ts): the planner times thousands.
+ */
+function trainingTimeWords(w: {
+  gpu: GpuSpec;
+  frozenBase: boolean;
+  recompute: Recompute;
+  offloaded: boolean;
+  optimizer: OptimizerKind;
+  optimizerImpl: OptimizerImpl;
+  fp32Matmuls: boolean;
+}): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
+  const { gpu } = w;
+  return {
+    lines: [
+      {
+        id: 'compute',
+        label: w.frozenBase ? 'Forward + backward compute (frozen base: no weight gradients)' : 'Forward + backward compute',
+        source: 'Kaplan et al. 2020 (arXiv 2001.08361) Table 1: 6N + 6·L·s·h FLOPs/token (4N + 4·L·s·h with a frozen base)',
+      },
+      {
+        id: 'recompute',
+        label: `Recomputation (${w.recompute})`,
+        source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward',
+      },
+      {
+        id: 'bubble',
+        label: 'Pipeline bubble (p−1)/m',
+        source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1',
+      },
+      {
+        id: 'offload',
+        label: `Offload transfers over ${gpu.hostLink}`,
+        source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up',
+      },
+      {
+        id: 'data-parallel',
+        label: `Data-parallel gradient traffic over ${gpu.peerLink}`,
+        source: 'Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)',
+      },
+      {
+        id: 'optimizer',
+        label: !w.offloaded
+          ? `Optimizer step (${w.optimizer}, ${w.optimizerImpl}), memory-bound`
+          : `Optimizer step on the host (CPU Adam)`,
+        source: !w.offloaded
+          ? 'PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused; bytes / HBM bandwidth'
+          : 'ZeRO-Offload (arXiv 2101.06840 §4.2): CPU-Adam is memory-bound',
+      },
+    ],
     assumptions: [
-      input.fp32Matmuls
+      w.fp32Matmuls
         ? `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense FP32 ${gpu.fp32Tflops} TFLOP/s (PyTorch's default keeps TF32 off for matmuls)`
         : `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense 16-bit ${gpu.tensorTflops16} TFLOP/s`,
       'no overlap of communication with compute',
       'all GPUs in one node on the peer link; tensor-parallel traffic not counted',
-      input.offload === 'none'
-        ? `optimizer step at the GPU's memory bandwidth${input.optimizerImpl === 'for-loop' ? ', plus 5 µs per kernel launch' : ''}`
+      !w.offloaded
+        ? `optimizer step at the GPU's memory bandwidth${w.optimizerImpl === 'for-loop' ? ', plus 5 µs per kernel launch' : ''}`
         : `CPU optimizer at ${ASSUMED_HOST_BYTES_PER_SECOND / 1e9} GB/s of host memory bandwidth per GPU process`,
     ],
   };

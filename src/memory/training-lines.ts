@@ -126,20 +126,21 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
   const groups = [states];
   let activationsPerLayer = 0;
   if (r.model !== null) {
+    // The inputs that change most often first: a cached entry that differs is told apart at once.
     const activations = memoized(activationGroup, {
-      model: r.model,
-      stage,
-      seq: r.seq,
       microBatch: r.microBatch,
       gradAccum: r.gradAccum,
-      precision: r.precision,
-      dropout: r.dropout,
+      stage,
       attention: r.attention,
-      kernels: r.kernels,
-      tp: r.tp,
-      sp: r.sp,
-      pp: r.pp,
       recompute: r.recompute,
+      precision: r.precision,
+      tp: r.tp,
+      pp: r.pp,
+      sp: r.sp,
+      model: r.model,
+      seq: r.seq,
+      dropout: r.dropout,
+      kernels: r.kernels,
       checkpointEvery: r.checkpointEvery,
       loraElementsPerToken: r.lora === null ? null : loraRankElementsPerToken(r.lora),
     });
