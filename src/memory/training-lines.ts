@@ -105,28 +105,29 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
           loraTrainable: r.lora.trainableParams,
         })
       : memoized(modelStateGroup, {
-          model: r.model,
-          paramsOnly: r.paramsOnly,
+          // The inputs that change most often first (as for the activations below).
           stage,
-          precision: r.precision,
+          accumulates,
           optimizer: r.optimizer,
           optimizerImpl: r.optimizerImpl,
-          accumulates,
-          dp: r.dp,
-          tp: r.tp,
-          pp: r.pp,
-          zero: r.zero,
-          offload: r.offload,
-          offloadDevice: r.offloadDevice,
-          grads: r.grads,
           // Only autocast's weight copies read recompute: without them every recompute shares its lines.
           recompute: PRECISION_BYTES[r.precision].castWeights > 0 ? r.recompute : null,
           checkpointEvery: PRECISION_BYTES[r.precision].castWeights > 0 ? r.checkpointEvery : null,
+          precision: r.precision,
+          zero: r.zero,
+          offload: r.offload,
+          tp: r.tp,
+          pp: r.pp,
+          dp: r.dp,
+          offloadDevice: r.offloadDevice,
+          grads: r.grads,
+          model: r.model,
+          paramsOnly: r.paramsOnly,
         });
   const groups = [states];
   let activationsPerLayer = 0;
   if (r.model !== null) {
-    // The inputs that change most often first: a cached entry that differs is told apart at once.
+    // The inputs that change most often first: a cached entry that differs is told apart at once (memo.ts).
     const activations = memoized(activationGroup, {
       microBatch: r.microBatch,
       gradAccum: r.gradAccum,
