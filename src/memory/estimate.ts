@@ -1,7 +1,7 @@
 /** The single entry point: options in, a labelled, sourced memory breakdown out. */
 import type { GpuSpec } from './gpus.ts';
 import { inferenceLines } from './inference-lines.ts';
-import { line, type LineCategory, type MemoryLine } from './lines.ts';
+import { line, type MemoryLine } from './lines.ts';
 import { countParams } from './params.ts';
 import type { FieldError, EstimateOptions, Mode } from './options.ts';
 import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
@@ -205,7 +205,8 @@ interface BuiltStage {
 
 function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): BuiltStage {
   const built = r.mode === 'train' ? trainingLines(r, stage) : inferenceStage(r);
-  const groups = [...built.groups, memoized(overheadGroup, { gpu: r.gpu, moments: built.moments })];
+  const groups = built.groups; // a fresh array per stage: the overhead joins it
+  groups.push(memoized(overheadGroup, { gpu: r.gpu, moments: built.moments }));
   const lines: MemoryLine[] = [];
   let sumOfParts = 0;
   let cpu = 0;
@@ -218,12 +219,7 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
   }
   const timeline = evaluateTimeline(groups, built.moments);
   const peak = peakMoment(timeline);
-  const perGpu: PerGpuTotals = {
-    ...categoryPeaks(timeline),
-    activationsPerLayer: built.activationsPerLayer,
-    total: peak.bytes,
-    sumOfParts,
-  };
+  const perGpu = stageTotals(timeline, built.activationsPerLayer, peak.bytes, sumOfParts);
   return {
     stage,
     lines,
@@ -267,9 +263,24 @@ function overheadGroup({ gpu, moments }: { gpu: GpuSpec | null; moments: readonl
   return lineGroup(lines, moments);
 }
 
-/** Each category at its largest over the timeline (one pass, fields by name: a loop over category keys is slow). */
-function categoryPeaks(timeline: readonly TimelineMoment[]): Record<LineCategory, number> {
-  const most: Record<LineCategory, number> = { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 };
+/** Each category at its largest over the timeline (one pass, fields by name: a loop over category keys is slow), with the rest. */
+function stageTotals(
+  timeline: readonly TimelineMoment[],
+  activationsPerLayer: number,
+  total: number,
+  sumOfParts: number,
+): PerGpuTotals {
+  const most: PerGpuTotals = {
+    weights: 0,
+    gradients: 0,
+    optimizer: 0,
+    activations: 0,
+    activationsPerLayer,
+    kvCache: 0,
+    overhead: 0,
+    total,
+    sumOfParts,
+  };
   for (const { byCategory: c } of timeline) {
     if (c.weights > most.weights) most.weights = c.weights;
     if (c.gradients > most.gradients) most.gradients = c.gradients;

@@ -44,7 +44,7 @@ class Reader implements OptionReader {
     const value = this.options[key];
     if (value !== undefined && (allowed as readonly unknown[]).includes(value)) return value as T;
     if (value !== undefined) this.fail(key, `invalid ${flagName(key)}: ${String(value)} (expected ${allowed.join(', ')})`);
-    return derived ?? allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
+    return derived ?? tableDefault(key, allowed);
   }
 
   count(key: keyof EstimateOptions, min = 1): number | undefined {
@@ -70,3 +70,16 @@ class Reader implements OptionReader {
     return value;
   }
 }
+
+/** The flag table's default among `allowed` (else the first), found once per key and list. */
+function tableDefault<T extends string | number>(key: keyof EstimateOptions, allowed: readonly T[]): T {
+  let byKey = DEFAULTS.get(allowed);
+  if (byKey === undefined) DEFAULTS.set(allowed, (byKey = new Map()));
+  let found = byKey.get(key) as T | undefined;
+  if (found === undefined) {
+    found = allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
+    byKey.set(key, found);
+  }
+  return found;
+}
+const DEFAULTS = new WeakMap<readonly unknown[], Map<keyof EstimateOptions, unknown>>();

@@ -88,7 +88,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
 
   const dropout = read.flag('dropout', model === null ? false : ARCH_TRAITS[model.arch].dropout);
   const { warnings } = read;
-  collectWarnings(warnings, { options, model, params, gpu, ...technique });
+  collectWarnings(warnings, options, technique, model, params, gpu);
   return {
     ok: true,
     warnings,
@@ -398,50 +398,42 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
   };
 }
 
-interface WarningContext {
-  options: EstimateOptions;
-  mode: Mode;
-  model: ModelConfig | null;
-  params: number | undefined;
-  tp: number;
-  sp: boolean;
-  dp: number;
-  zero: ZeroStage;
-  recompute: Recompute;
-  attention: Attention;
-  precision: Precision;
-  gpu: GpuSpec | null;
-}
-
 /** Odd-but-legal input: say what happens and how to silence it. */
-function collectWarnings(warnings: string[], c: WarningContext): void {
-  if (c.params !== undefined) {
+function collectWarnings(
+  warnings: string[],
+  options: EstimateOptions,
+  t: Technique,
+  model: ModelConfig | null,
+  params: number | undefined,
+  gpu: GpuSpec | null,
+): void {
+  if (params !== undefined) {
     warnings.push(
-      c.mode === 'train'
+      t.mode === 'train'
         ? '--params alone gives model states only: activations are 0. Give --model or --arch with a shape to include them'
         : '--params alone gives weights only: KV cache and activations are 0. Give --model or --arch with a shape to include them',
     );
   }
-  if (c.sp && c.tp === 1)
+  if (t.sp && t.tp === 1)
     warnings.push(
       '--sp has no effect with --tp 1 (sequence parallelism shards by the tensor-parallel degree); drop --sp or raise --tp',
     );
-  if (c.mode === 'train' && c.zero > 0 && c.dp === 1)
-    warnings.push(`ZeRO stage ${c.zero} with --dp 1 shards nothing; raise --dp`);
-  if (c.model !== null && c.recompute === 'selective') {
-    if (c.model.arch === 'mlp')
+  if (t.mode === 'train' && t.zero > 0 && t.dp === 1)
+    warnings.push(`ZeRO stage ${t.zero} with --dp 1 shards nothing; raise --dp`);
+  if (model !== null && t.recompute === 'selective') {
+    if (model.arch === 'mlp')
       warnings.push(
         'selective recompute only drops attention activations; the mlp arch has none, so it saves nothing (use --recompute full)',
       );
-    else if (c.attention === 'sdpa')
+    else if (t.attention === 'sdpa')
       warnings.push(
         'selective recompute drops the s×s attention activations, which SDPA (FlashAttention) never stores: no further saving; use --recompute full or --attention eager',
       );
   }
-  if (c.gpu !== null && !c.gpu.bf16 && (c.precision === 'amp-bf16' || c.precision === 'mixed-bf16' || c.precision === 'bf16')) {
-    warnings.push(`${c.gpu.name} has no BF16 tensor cores; use --precision mixed-fp16 or amp-fp16`);
+  if (gpu !== null && !gpu.bf16 && (t.precision === 'amp-bf16' || t.precision === 'mixed-bf16' || t.precision === 'bf16')) {
+    warnings.push(`${gpu.name} has no BF16 tensor cores; use --precision mixed-fp16 or amp-fp16`);
   }
-  if (c.mode === 'infer') {
+  if (t.mode === 'infer') {
     const ignored = (
       [
         'optimizer',
@@ -456,9 +448,9 @@ function collectWarnings(warnings: string[], c: WarningContext): void {
         'offload',
         'teacher',
       ] as const
-    ).filter((key) => c.options[key] !== undefined);
+    ).filter((key) => options[key] !== undefined);
     if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
-  } else if (c.options.tokens !== undefined || c.options.weights !== undefined) {
+  } else if (options.tokens !== undefined || options.weights !== undefined) {
     warnings.push('--tokens and --weights apply to --mode infer; ignored for training');
   }
 }
