@@ -29,13 +29,11 @@ export {
   type Task,
 } from './request.ts';
 export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
+export { microBatchPreference, secondsLowerBound, type MicroBatchPreference } from './micro-batch.ts';
 export {
   searchHardware,
-  microBatchPreference,
-  secondsLowerBound,
   planKey,
   REJECTION_ORDER,
-  type MicroBatchPreference,
   type FittingPlan,
   type Hardware,
   type HardwareSearch,

@@ -9,13 +9,13 @@ import {
   estimateMemory,
   formatEstimateFlags,
   type EstimateOptions,
-  type EstimateResult,
   type GpuSpec,
   type ModelConfig,
   type PerGpuTotals,
 } from '../memory/index.ts';
 import { DIMENSIONS, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 import { orderLessons, type LessonId } from './lessons.ts';
+import { chooseMicroBatch, type Estimated, type Evaluation } from './micro-batch.ts';
 import { rejectionMessages } from './messages.ts';
 import { FIXED_ESTIMATE_FLAGS, type PlanRequest } from './request.ts';
 
@@ -106,32 +106,6 @@ export interface HardwareSearch {
   readonly evaluations: number;
 }
 
-interface Evaluation {
-  readonly result: EstimateResult;
-  readonly hostBytes: number;
-  readonly fitsGpu: boolean;
-  readonly fitsHost: boolean;
-}
-
-/** Which fitting micro-batch is fastest, without estimating them all. */
-export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
-
-/**
- * How the engine's step time moves with the micro-batch b at a fixed per-replica batch B = b·m
- * (src/memory/time.ts; with pipeline stages, the slower stage's). Compute and recompute scale with the
- * tokens per step, which are fixed. The only terms that move are the pipeline bubble, (p−1)/m of the
- * compute, which favours the smallest b, and parameter offload's weight traffic, once per micro-batch,
- * which favours the largest. So with one stage the largest b that fits is fastest (with no offload every
- * b takes the same time: the largest means the fewest accumulation steps), with several stages and no
- * parameter offload the smallest; with both, any b may win, and the search walks up from the smallest b
- * until `secondsLowerBound` says no larger one can win. Property and brute-force tests hold this against
- * estimating every micro-batch.
- */
-export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
-  if ((options.pp ?? 1) === 1) return 'largest';
-  return options.offload === 'optimizer+params' ? 'any' : 'smallest';
-}
-
 /** A rejection group while the search fills it. */
 interface OpenGroup {
   readonly kind: RejectionKind;
@@ -187,7 +161,7 @@ export function searchHardware(
     }
   };
 
-  const evaluate = (): Evaluation | { errors: string } => {
+  const evaluate = (): Estimated => {
     evaluations += 1;
     const outcome = estimateMemory(options);
     if (!outcome.ok) return { errors: outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
@@ -229,7 +203,7 @@ export function searchHardware(
     const values = monotone?.choices(ctx, options) ?? [NO_CHOICE];
     const last = values.length - 1;
     if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
-    const seen: (Evaluation | { errors: string } | undefined)[] = [];
+    const seen: (Estimated | undefined)[] = [];
     const at = (index: number) => {
       const cached = seen[index];
       if (cached !== undefined) return cached;
@@ -244,52 +218,15 @@ export function searchHardware(
       if ('errors' in chosen || value === undefined) return;
       plans.push(toPlan(hardware, [...picked, value], planDimensions, copyOptions(options, value.patch), chosen));
     };
-    const preference = microBatchPreference(options);
-    if (last > 0 && preference !== 'largest') {
-      const bottom = at(0);
-      if (!('errors' in bottom) && fits(bottom)) {
-        // Where the smallest micro-batch that fits is fastest, it needs no other estimate.
-        if (preference === 'smallest') return push(0);
-        // Where any may be fastest: from the smallest up, the bubble, and with it the lower bound, only grows, and once
-        // one does not fit none larger with accumulation does; stop at the first whose bound cannot beat the best. The
-        // one without accumulation (the largest bubble) is estimated only if its bound can. Ties go to the larger.
-        const bound = (i: number) => secondsLowerBound(bottom.result, options, values[i]?.patch.gradAccum ?? 1);
-        const beats = (i: number, best: number) => bound(i) <= secondsAt(at, best) * (1 + 1e-12);
-        let best = 0;
-        for (let i = 1; i < last && beats(i, best); i++) {
-          const e = at(i);
-          if ('errors' in e || !fits(e)) break;
-          if (secondsAt(at, i) <= secondsAt(at, best)) best = i;
-        }
-        if (beats(last, best)) {
-          const single = at(last);
-          if (!('errors' in single) && fits(single) && secondsAt(at, last) <= secondsAt(at, best)) best = last;
-        }
-        return push(best);
-      }
-    }
-    // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
-    // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
-    // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
-    // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection
-    // (only where the largest is fastest: otherwise a fitting smallest one was taken above).
-    const single = at(last);
-    if ('errors' in single) return reject('invalid', single.errors);
-    const singleFits = fits(single);
-    if (preference === 'largest' && singleFits) return push(last);
-    let fitsUpTo = -1; // the largest index with accumulation that fits, -1 if none
-    if (last > 0) {
-      const bottom = at(0);
-      if ('errors' in bottom) return reject('invalid', bottom.errors);
-      if (fits(bottom)) fitsUpTo = largestFitting(at, fits, last);
-    }
-    if (fitsUpTo < 0 && !singleFits) {
-      // Nothing fits: the smallest gap is the smallest micro-batch's or the one without accumulation.
-      const bottom = at(0);
-      const index = !('errors' in bottom) && gapOf(bottom) < gapOf(single) ? 0 : last;
-      return rejectMemory(at(index) as Evaluation, () => copyOptions(options, values[index]?.patch ?? {}));
-    }
-    push(singleFits ? last : fitsUpTo);
+    const choice = chooseMicroBatch(at, fits, values, options);
+    if (choice.kind === 'invalid') return reject('invalid', choice.errors);
+    if (choice.kind === 'plan') return push(choice.index);
+    // Nothing fits: the micro-batch without accumulation was estimated (else the choice is 'invalid'), and so was the
+    // smallest; the combination's gap is the smaller of theirs.
+    const single = at(last) as Evaluation;
+    const bottom = at(0);
+    const closest = !('errors' in bottom) && gapOf(bottom) < gapOf(single) ? { e: bottom, index: 0 } : { e: single, index: last };
+    return rejectMemory(closest.e, () => copyOptions(options, values[closest.index]?.patch ?? {}));
   };
 
   /**
@@ -419,42 +356,6 @@ export function planKey(flags: Readonly<Record<string, string>>): string {
   let key = '';
   for (const name in flags) if (!SHARED_FLAGS.has(name)) key += `${key === '' ? '' : '&'}${name}=${flags[name]}`;
   return key;
-}
-
-/** The largest index below `end` that fits, given that index 0 fits and that the fit never returns once lost. */
-function largestFitting(
-  at: (index: number) => Evaluation | { errors: string },
-  fits: (e: Evaluation) => boolean,
-  end: number,
-): number {
-  let low = 0;
-  let high = end;
-  while (high - low > 1) {
-    const mid = (low + high) >> 1;
-    const e = at(mid);
-    if (!('errors' in e) && fits(e)) low = mid;
-    else high = mid;
-  }
-  return low;
-}
-
-/**
- * A lower bound on a combination's step time at `gradAccum` micro-batches, from its estimate at any micro-batch
- * (src/memory/time.ts): compute and recompute do not depend on the micro-batch (the tokens per step are fixed), the
- * pipeline bubble is (p−1)/m of them, and every other line (offload, data-parallel, optimizer) is never negative.
- */
-export function secondsLowerBound(seen: EstimateResult, options: EstimateOptions, gradAccum: number): number {
-  const time = seen.stepTime;
-  if (time === null) return 0;
-  const line = (id: string) => time.lines.find((l) => l.id === id)?.seconds ?? 0;
-  const work = line('compute') + line('recompute');
-  const pp = options.pp ?? 1;
-  return work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
-}
-
-function secondsAt(at: (index: number) => Evaluation | { errors: string }, index: number): number {
-  const e = at(index);
-  return 'errors' in e ? Number.POSITIVE_INFINITY : (e.result.stepTime?.totalSeconds ?? Number.POSITIVE_INFINITY);
 }
 
 /** One shared PlanChoice per value (the page copies the plans out of its worker, and a shared object is copied once). */

@@ -1,0 +1,127 @@
+/**
+ * Which micro-batch a combination takes: of the splits of its per-replica batch into micro-batch × accumulation, the
+ * fastest that fits, found with as few estimates as the engine's shape of memory and time allows.
+ */
+import type { EstimateOptions, EstimateResult } from '../memory/index.ts';
+import type { Choice } from './dimensions.ts';
+
+/** One estimated micro-batch of a combination. */
+export interface Evaluation {
+  readonly result: EstimateResult;
+  /** Host RAM on the machine (all GPU processes), bytes. */
+  readonly hostBytes: number;
+  readonly fitsGpu: boolean;
+  readonly fitsHost: boolean;
+}
+
+/** An estimate, or the engine's errors in one line. */
+export type Estimated = Evaluation | { readonly errors: string };
+
+/** The micro-batch taken (an index into the values), an invalid combination, or none that fits. */
+export type MicroBatchChoice =
+  | { readonly kind: 'plan'; readonly index: number }
+  | { readonly kind: 'invalid'; readonly errors: string }
+  | { readonly kind: 'nothing-fits' };
+
+/** Which fitting micro-batch is fastest, without estimating them all. */
+export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
+
+/**
+ * How the engine's step time moves with the micro-batch b at a fixed per-replica batch B = b·m
+ * (src/memory/time.ts; with pipeline stages, the slower stage's). Compute and recompute scale with the
+ * tokens per step, which are fixed. The only terms that move are the pipeline bubble, (p−1)/m of the
+ * compute, which favours the smallest b, and parameter offload's weight traffic, once per micro-batch,
+ * which favours the largest. So with one stage the largest b that fits is fastest (with no offload every
+ * b takes the same time: the largest means the fewest accumulation steps), with several stages and no
+ * parameter offload the smallest; with both, any b may win, and the search walks up from the smallest b
+ * until `secondsLowerBound` says no larger one can win. Property and brute-force tests hold this against
+ * estimating every micro-batch.
+ */
+export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
+  if ((options.pp ?? 1) === 1) return 'largest';
+  return options.offload === 'optimizer+params' ? 'any' : 'smallest';
+}
+
+/**
+ * The micro-batch a combination takes among `values` (ascending micro-batch; the last has no accumulation), estimating
+ * through `at` (which caches) only what the choice needs.
+ */
+export function chooseMicroBatch(
+  at: (index: number) => Estimated,
+  fits: (e: Evaluation) => boolean,
+  values: readonly Choice[],
+  options: EstimateOptions,
+): MicroBatchChoice {
+  const last = values.length - 1;
+  const preference = microBatchPreference(options);
+  if (last > 0 && preference !== 'largest') {
+    const bottom = at(0);
+    if (!('errors' in bottom) && fits(bottom)) {
+      // Where the smallest micro-batch that fits is fastest, it needs no other estimate.
+      if (preference === 'smallest') return { kind: 'plan', index: 0 };
+      // Where any may be fastest: from the smallest up, the bubble, and with it the lower bound, only grows, and once
+      // one does not fit none larger with accumulation does; stop at the first whose bound cannot beat the best. The
+      // one without accumulation (the largest bubble) is estimated only if its bound can. Ties go to the larger.
+      const bound = (i: number) => secondsLowerBound(bottom.result, options, values[i]?.patch.gradAccum ?? 1);
+      const beats = (i: number, best: number) => bound(i) <= secondsAt(at, best) * (1 + 1e-12);
+      let best = 0;
+      for (let i = 1; i < last && beats(i, best); i++) {
+        const e = at(i);
+        if ('errors' in e || !fits(e)) break;
+        if (secondsAt(at, i) <= secondsAt(at, best)) best = i;
+      }
+      if (beats(last, best)) {
+        const single = at(last);
+        if (!('errors' in single) && fits(single) && secondsAt(at, last) <= secondsAt(at, best)) best = last;
+      }
+      return { kind: 'plan', index: best };
+    }
+  }
+  // The micro-batch without accumulation (the last) is checked on its own: with accumulation a later
+  // micro-batch's forward and backward run with the earlier ones' gradients alive, so it can need more
+  // memory than the whole per-replica batch in one pass. Among the micro-batches with accumulation memory
+  // never falls as the micro-batch grows (property test), so the largest of them that fits is found by bisection
+  // (only where the largest is fastest: otherwise a fitting smallest one was taken above).
+  const single = at(last);
+  if ('errors' in single) return { kind: 'invalid', errors: single.errors };
+  const singleFits = fits(single);
+  if (preference === 'largest' && singleFits) return { kind: 'plan', index: last };
+  if (last > 0) {
+    const bottom = at(0);
+    if ('errors' in bottom) return { kind: 'invalid', errors: bottom.errors };
+    if (fits(bottom)) return { kind: 'plan', index: largestFitting(at, fits, last) };
+  }
+  return singleFits ? { kind: 'plan', index: last } : { kind: 'nothing-fits' };
+}
+
+/** The largest index below `end` that fits, given that index 0 fits and that the fit never returns once lost. */
+function largestFitting(at: (index: number) => Estimated, fits: (e: Evaluation) => boolean, end: number): number {
+  let low = 0;
+  let high = end;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    const e = at(mid);
+    if (!('errors' in e) && fits(e)) low = mid;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * A lower bound on a combination's step time at `gradAccum` micro-batches, from its estimate at any micro-batch
+ * (src/memory/time.ts): compute and recompute do not depend on the micro-batch (the tokens per step are fixed), the
+ * pipeline bubble is (p−1)/m of them, and every other line (offload, data-parallel, optimizer) is never negative.
+ */
+export function secondsLowerBound(seen: EstimateResult, options: EstimateOptions, gradAccum: number): number {
+  const time = seen.stepTime;
+  if (time === null) return 0;
+  const line = (id: string) => time.lines.find((l) => l.id === id)?.seconds ?? 0;
+  const work = line('compute') + line('recompute');
+  const pp = options.pp ?? 1;
+  return work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
+}
+
+function secondsAt(at: (index: number) => Estimated, index: number): number {
+  const e = at(index);
+  return 'errors' in e ? Number.POSITIVE_INFINITY : (e.result.stepTime?.totalSeconds ?? Number.POSITIVE_INFINITY);
+}
