@@ -1,5 +1,5 @@
 /**
- * Memoized line builders. The planner runs thousands of estimates per search, each differing from the ones just before
+ * Memoized builders of lines (and of the step time's words). The planner runs thousands of estimates per search, each differing from the ones just before
  * it in one or two options (npm run bench -- planner): the model-state lines do not depend on the micro-batch or the
  * attention kernel, the activation lines not on ZeRO, offload or the optimizer. Each builder reads one record of
  * inputs and nothing else (its parameter's type), so equal inputs give equal lines, shared between estimates
