@@ -89,22 +89,52 @@ export function chooseMicroBatch(
   if (last > 0) {
     const bottom = at(0);
     if ('errors' in bottom) return { kind: 'invalid', errors: bottom.errors };
-    if (fits(bottom)) return { kind: 'plan', index: largestFitting(at, fits, last) };
+    if (fits(bottom)) return { kind: 'plan', index: largestFitting(at, fits, last, likelyLargest(bottom.result, values, last)) };
   }
   return singleFits ? { kind: 'plan', index: last } : { kind: 'nothing-fits' };
 }
 
-/** The largest index below `end` that fits, given that index 0 fits and that the fit never returns once lost. */
-function largestFitting(at: (index: number) => Estimated, fits: (e: Evaluation) => boolean, end: number): number {
+/**
+ * The largest index below `end` that fits, given that index 0 fits and that the fit never returns once lost: by
+ * bisection, starting with `guess` and the index after it (two estimates when the guess is right).
+ */
+export function largestFitting(
+  at: (index: number) => Estimated,
+  fits: (e: Evaluation) => boolean,
+  end: number,
+  guess: number,
+): number {
+  const fitsAt = (i: number) => {
+    const e = at(i);
+    return !('errors' in e) && fits(e);
+  };
   let low = 0;
   let high = end;
+  if (guess > 0 && guess < end) {
+    if (!fitsAt(guess)) high = guess;
+    else if (guess + 1 >= end || !fitsAt(guess + 1)) return guess;
+    else low = guess + 1;
+  }
   while (high - low > 1) {
     const mid = (low + high) >> 1;
-    const e = at(mid);
-    if (!('errors' in e) && fits(e)) low = mid;
+    if (fitsAt(mid)) low = mid;
     else high = mid;
   }
   return low;
+}
+
+/**
+ * Where the largest micro-batch with accumulation that fits probably is, from the estimate at micro-batch 1: the GPU
+ * memory left there, spent on one more sequence's activations at a time. Only a starting point for largestFitting,
+ * which checks it with the engine.
+ */
+function likelyLargest(bottom: EstimateResult, values: readonly Choice[], end: number): number {
+  const perSequence = bottom.perGpu.activations;
+  if (perSequence <= 0 || bottom.spare === null) return 0;
+  const microBatch = 1 + Math.floor(bottom.spare / perSequence);
+  let guess = 0;
+  for (let i = 1; i < end && (values[i]?.patch.microBatch ?? Infinity) <= microBatch; i++) guess = i;
+  return guess;
 }
 
 /**
