@@ -173,6 +173,9 @@ export const MAX_TENSOR_PARALLEL = 8;
 
 /**
  * Every dimension, in search order; the monotone micro-batch comes last because it needs the data-parallel degree.
+ * The order lets every rule and every twin read only earlier dimensions (what is trained before ZeRO, whose twin reads
+ * it; offload before ZeRO, whose rules read it; recompute before attention, whose twin reads it), so that the search
+ * decides each as soon as its value is picked (tests/unit/planner/pruning.test.ts holds the order).
  * Not searched, left at the engine's defaults: `grads` (`keep` holds the gradients between steps, which never
  * needs less memory and the engine's time does not depend on it) and `kernels` (`fused` means Megatron-style
  * kernels, another training code base rather than a setting of the reader's PyTorch / Transformers code).
