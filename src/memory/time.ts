@@ -218,7 +218,8 @@ function trainingTimeWords(w: {
       {
         id: 'optimizer',
         label: !w.offloaded
-          ? `Optimizer step (${w.optimizer}, ${w.optimizerImpl}), memory-bound`
+          ? // bitsandbytes' 8-bit AdamW is one kernel of its own: torch.optim's implementations do not apply.
+            `Optimizer step (${w.optimizer === 'adamw-8bit' ? w.optimizer : `${w.optimizer}, ${w.optimizerImpl}`}), memory-bound`
           : `Optimizer step on the host (CPU Adam)`,
         source: !w.offloaded
           ? 'PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused; bytes / HBM bandwidth'

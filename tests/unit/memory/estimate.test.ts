@@ -156,6 +156,13 @@ describe('estimateMemory(options).fits', () => {
     const bubble = time?.lines.find((l) => l.id === 'bubble')?.seconds ?? 0;
     expect(bubble / compute).toBeCloseTo(3 / 8, 10);
   });
+
+  test("the optimizer step names torch.optim's implementation, and none for bitsandbytes' 8-bit AdamW (its own kernel)", () => {
+    const label = (options: EstimateOptions) =>
+      run({ model: 'gpt2', gpu: 'a100-80gb', ...options }).stepTime?.lines.find((l) => l.id === 'optimizer')?.label;
+    expect(label({ optimizer: 'adamw', optimizerImpl: 'fused' })).toBe('Optimizer step (adamw, fused), memory-bound');
+    expect(label({ optimizer: 'adamw-8bit' })).toBe('Optimizer step (adamw-8bit), memory-bound');
+  });
 });
 
 describe('every line is labelled and sourced', () => {
