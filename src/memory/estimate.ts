@@ -14,7 +14,7 @@ import {
   aliveAt,
   evaluateTimeline,
   lineGroup,
-  peakMoment,
+  timelineTotals,
   type LineGroup,
   type MomentId,
   type Phase,
@@ -117,7 +117,8 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
       `pipeline parallel: per-GPU figures are for the ${best.stage} stage, the larger of first and last; the step time and host RAM are the slower and larger stage's`,
     );
   }
-  const bad = best.lines.find((l) => !isByteCount(l.bytes)) ?? (isByteCount(best.perGpu.sumOfParts) ? undefined : best.lines[0]);
+  const lines = stageLines(best);
+  const bad = lines.find((l) => !isByteCount(l.bytes)) ?? (isByteCount(best.perGpu.sumOfParts) ? undefined : lines[0]);
   if (bad !== undefined) {
     return {
       ok: false,
@@ -129,6 +130,9 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
       ],
     };
   }
+  const timeline = evaluateTimeline(best.groups, best.moments);
+  const peak = timeline[best.peakIndex];
+  if (peak === undefined) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
   const gpu = r.gpu;
   const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
   const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - best.perGpu.total;
@@ -160,11 +164,11 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
       trainableParams: best.trainableParams,
       paramsPerGpu: best.paramsPerGpu,
       stage: best.stage,
-      lines: best.lines,
+      lines,
       perGpu: best.perGpu,
-      peakPhase: best.peak.phase,
-      peakMoment: best.peak.moment,
-      timeline: best.timeline,
+      peakPhase: peak.phase,
+      peakMoment: peak.moment,
+      timeline,
       perCpu: { total: cpu },
       perNvme: { total: nvme },
       gpu,
@@ -190,10 +194,12 @@ function largestSizeFlag(options: EstimateOptions): string {
 
 interface BuiltStage {
   stage: PipelineStage;
-  lines: MemoryLine[];
+  /** The stage's lines, in groups; its lines and timeline are drawn for the stage the estimate reports only. */
+  groups: LineGroup[];
+  moments: readonly MomentId[];
   perGpu: PerGpuTotals;
-  timeline: TimelineMoment[];
-  peak: TimelineMoment;
+  /** Index of the peak moment in `moments`. */
+  peakIndex: number;
   paramsPerGpu: number;
   trainableParams: number;
   /** Host RAM and NVMe per GPU process (offloaded states). */
@@ -207,31 +213,40 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
   const built = r.mode === 'train' ? trainingLines(r, stage) : inferenceStage(r);
   const groups = built.groups; // a fresh array per stage: the overhead joins it
   groups.push(memoized(overheadGroup, { gpu: r.gpu, moments: built.moments }));
-  const lines: MemoryLine[] = [];
   let sumOfParts = 0;
   let cpu = 0;
   let nvme = 0;
   for (const group of groups) {
-    for (const l of group.lines) lines.push(l);
     sumOfParts += group.gpuParts;
     cpu += group.cpu;
     nvme += group.nvme;
   }
-  const timeline = evaluateTimeline(groups, built.moments);
-  const peak = peakMoment(timeline);
-  const perGpu = stageTotals(timeline, built.activationsPerLayer, peak.bytes, sumOfParts);
+  const totals = timelineTotals(groups, built.moments);
+  const perGpu: PerGpuTotals = {
+    ...totals.mostByCategory,
+    activationsPerLayer: built.activationsPerLayer,
+    total: totals.peakBytes,
+    sumOfParts,
+  };
   return {
     stage,
-    lines,
+    groups,
+    moments: built.moments,
     perGpu,
-    timeline,
-    peak,
+    peakIndex: totals.peakIndex,
     cpu,
     nvme,
     paramsPerGpu: built.stage.params,
     trainableParams: r.mode === 'train' ? (r.lora?.trainableParams ?? params) : 0,
     trainableParamsPerGpu: 'trainable' in built ? built.trainable : 0,
   };
+}
+
+/** The reported stage's lines, in order. */
+function stageLines(stage: BuiltStage): MemoryLine[] {
+  const lines: MemoryLine[] = [];
+  for (const group of stage.groups) for (const l of group.lines) lines.push(l);
+  return lines;
 }
 
 /** Inference's lines as one group (not memoized: the planner does not search inference). */
@@ -261,35 +276,6 @@ function overheadGroup({ gpu, moments }: { gpu: GpuSpec | null; moments: readonl
     ),
   ];
   return lineGroup(lines, moments);
-}
-
-/** Each category at its largest over the timeline (one pass, fields by name: a loop over category keys is slow), with the rest. */
-function stageTotals(
-  timeline: readonly TimelineMoment[],
-  activationsPerLayer: number,
-  total: number,
-  sumOfParts: number,
-): PerGpuTotals {
-  const most: PerGpuTotals = {
-    weights: 0,
-    gradients: 0,
-    optimizer: 0,
-    activations: 0,
-    activationsPerLayer,
-    kvCache: 0,
-    overhead: 0,
-    total,
-    sumOfParts,
-  };
-  for (const { byCategory: c } of timeline) {
-    if (c.weights > most.weights) most.weights = c.weights;
-    if (c.gradients > most.gradients) most.gradients = c.gradients;
-    if (c.optimizer > most.optimizer) most.optimizer = c.optimizer;
-    if (c.activations > most.activations) most.activations = c.activations;
-    if (c.kvCache > most.kvCache) most.kvCache = c.kvCache;
-    if (c.overhead > most.overhead) most.overhead = c.overhead;
-  }
-  return most;
 }
 
 function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepTimeEstimate {

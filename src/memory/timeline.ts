@@ -94,13 +94,8 @@ export function lineGroup(lines: readonly MemoryLine[], moments: readonly Moment
 
 /** Bytes alive on one GPU at each of `moments`, by category: the groups' sums added. */
 export function evaluateTimeline(groups: readonly LineGroup[], moments: readonly MomentId[]): TimelineMoment[] {
+  const sums = addGroups(groups, moments);
   const width = LINE_CATEGORIES.length;
-  const length = moments.length * width;
-  // One buffer reused rather than a new typed array per timeline (a costly allocation, thousands per planner search).
-  if (sumsBuffer.length < length) sumsBuffer = new Float64Array(length);
-  const sums = sumsBuffer;
-  sums.fill(0, 0, length);
-  for (const group of groups) for (let i = 0; i < length; i++) sums[i] = (sums[i] ?? 0) + (group.gpu[i] ?? 0);
   // Records built field by field: adding into a record by a varying key is a slow keyed access.
   return moments.map((moment, i) => {
     const row = i * width;
@@ -122,6 +117,60 @@ export function evaluateTimeline(groups: readonly LineGroup[], moments: readonly
     return { phase: MOMENTS[moment].phase, moment, label: MOMENTS[moment].label, bytes, byCategory };
   });
 }
+
+/** What a timeline comes to, without its records: its peak (the first moment of the most bytes) and each category at its largest. */
+export interface TimelineTotals {
+  /** Index of the peak moment in the step's moments. */
+  readonly peakIndex: number;
+  /** Bytes alive at the peak. */
+  readonly peakBytes: number;
+  /** Each category at its largest over the step (at any moment). */
+  readonly mostByCategory: Record<LineCategory, number>;
+}
+
+/**
+ * evaluateTimeline's totals (peakMoment's moment and bytes, each category's largest), from the sums alone: a pipeline
+ * estimate weighs two stages and keeps the records of one.
+ */
+export function timelineTotals(groups: readonly LineGroup[], moments: readonly MomentId[]): TimelineTotals {
+  const sums = addGroups(groups, moments);
+  const width = LINE_CATEGORIES.length;
+  const most: Record<LineCategory, number> = { weights: 0, gradients: 0, optimizer: 0, activations: 0, kvCache: 0, overhead: 0 };
+  let peakIndex = 0;
+  let peakBytes = -1;
+  for (let i = 0; i < moments.length; i++) {
+    const row = i * width;
+    const weights = sums[row] ?? 0;
+    const gradients = sums[row + 1] ?? 0;
+    const optimizer = sums[row + 2] ?? 0;
+    const activations = sums[row + 3] ?? 0;
+    const kvCache = sums[row + 4] ?? 0;
+    const overhead = sums[row + 5] ?? 0;
+    const bytes = weights + gradients + optimizer + activations + kvCache + overhead;
+    if (bytes > peakBytes) {
+      peakBytes = bytes;
+      peakIndex = i;
+    }
+    if (weights > most.weights) most.weights = weights;
+    if (gradients > most.gradients) most.gradients = gradients;
+    if (optimizer > most.optimizer) most.optimizer = optimizer;
+    if (activations > most.activations) most.activations = activations;
+    if (kvCache > most.kvCache) most.kvCache = kvCache;
+    if (overhead > most.overhead) most.overhead = overhead;
+  }
+  return { peakIndex, peakBytes: Math.max(0, peakBytes), mostByCategory: most };
+}
+
+/** The groups' sums added, moment-major, in one buffer reused (read it before the next call). */
+function addGroups(groups: readonly LineGroup[], moments: readonly MomentId[]): Float64Array {
+  const length = moments.length * LINE_CATEGORIES.length;
+  // One buffer reused rather than a new typed array per timeline (a costly allocation, thousands per planner search).
+  if (sumsBuffer.length < length) sumsBuffer = new Float64Array(length);
+  const sums = sumsBuffer;
+  sums.fill(0, 0, length);
+  for (const group of groups) for (let i = 0; i < length; i++) sums[i] = (sums[i] ?? 0) + (group.gpu[i] ?? 0);
+  return sums;
+}
 let sumsBuffer = new Float64Array(64);
 
 /** Column of a category in a group's sums (LINE_CATEGORIES' order). */
@@ -140,14 +189,6 @@ function categoryIndex(category: LineCategory): number {
     case 'overhead':
       return 5;
   }
-}
-
-/** The moment with the most bytes alive (the first of equals); `timeline` is never empty. */
-export function peakMoment(timeline: readonly TimelineMoment[]): TimelineMoment {
-  let peak = timeline[0];
-  if (peak === undefined) throw new Error('empty timeline');
-  for (const m of timeline) if (m.bytes > peak.bytes) peak = m;
-  return peak;
 }
 
 /** Bytes alive at each of some moments: one part of a lifetime. */
