@@ -26,6 +26,7 @@ export {
 } from './flags.ts';
 export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
 export { formatBytes, formatCount, formatSeconds, type ByteUnit } from './format.ts';
+export { LINE_CATEGORIES } from './lines.ts';
 export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';
 export { SOURCE_CHOICES, type SourceChoice } from './sources.ts';
 export { MODEL_PRESETS, getModelPreset, type ModelPreset } from './presets.ts';

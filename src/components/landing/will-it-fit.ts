@@ -1,10 +1,7 @@
-import { estimateMemory, type EstimateResult, type LineCategory, type Mode } from '../../memory';
+import { estimateMemory, LINE_CATEGORIES, type EstimateResult, type LineCategory, type Mode } from '../../memory';
 
 /** The parts of one GPU's memory a verdict may name as the largest. */
 export type MemoryPart = LineCategory;
-
-/** The parts in the order the engine's breakdown lists them. */
-const PARTS: readonly MemoryPart[] = ['weights', 'gradients', 'optimizer', 'activations', 'kvCache', 'overhead'];
 
 /** The answer to "will it fit?", in bytes, for one model on one GPU with the engine's defaults. */
 export interface FitVerdict {
@@ -27,7 +24,9 @@ export function willItFit(model: string, gpu: string, mode: Mode): FitVerdict | 
   if (!outcome.ok || outcome.result.fits === null) return null;
   const { result } = outcome;
   const peak = result.timeline.find((m) => m.moment === result.peakMoment);
-  const [part, bytes] = PARTS.map((p) => [p, peak?.byCategory[p] ?? 0] as const).reduce((a, b) => (b[1] > a[1] ? b : a));
+  const [part, bytes] = LINE_CATEGORIES.map((p) => [p, peak?.byCategory[p] ?? 0] as const).reduce((a, b) =>
+    b[1] > a[1] ? b : a,
+  );
   return {
     result,
     fits: result.fits === true,

@@ -1,9 +1,7 @@
-import { formatSeconds } from '../../memory/index';
+import { formatSeconds, LINE_CATEGORIES } from '../../memory/index';
 import { LESSON_TITLES, lessonHref, planDetails, type Plan } from '../../planner/index';
 import { estimateArgs, gib } from './format';
 import { strings } from './strings';
-
-const CATEGORIES = ['weights', 'gradients', 'optimizer', 'activations', 'kvCache', 'overhead'] as const;
 
 /** One plan in full: the engine's breakdown and step time, the lessons it uses, the command that reproduces it. */
 export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: boolean }) {
@@ -13,7 +11,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
     <div class="planner-details">
       <table class="widget-table">
         <tbody>
-          {CATEGORIES.filter((c) => plan.perGpu[c] > 0).map((c) => (
+          {LINE_CATEGORIES.filter((c) => plan.perGpu[c] > 0).map((c) => (
             <tr>
               <th scope="row">{strings.breakdown[c]}</th>
               <td>{gib(plan.perGpu[c])}</td>

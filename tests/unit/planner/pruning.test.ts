@@ -75,6 +75,19 @@ function options(c: Config, microBatch: number): EstimateOptions {
   };
 }
 
+/** The search's context for a configuration: its GPUs and model, a fine-tuning request for its global batch. */
+function searchContext(c: Config, maxHostBytes: number | null): SearchContext {
+  const gpu = getGpuPreset(c.gpu);
+  const model = getModelPreset(c.model)?.config;
+  if (gpu === undefined || model === undefined) throw new Error('presets');
+  return {
+    request: { globalBatch: c.perReplica * c.layout[2], task: 'finetune', maxHostBytes } as PlanRequest,
+    gpu,
+    gpus: c.layout[0] * c.layout[1] * c.layout[2],
+    model,
+  };
+}
+
 describe('the search’s pruning rules, against every micro-batch', () => {
   test('with accumulation (gradAccum > 1), per-GPU memory and the fit never fall as the micro-batch grows, and host RAM does not move (bisection is exact)', () => {
     fc.assert(
@@ -144,15 +157,7 @@ describe('the search’s pruning rules, against every micro-batch', () => {
     let compared = 0;
     fc.assert(
       fc.property(configArbitrary, (c) => {
-        const gpu = getGpuPreset(c.gpu);
-        const model = getModelPreset(c.model)?.config;
-        if (gpu === undefined || model === undefined) throw new Error('presets');
-        const ctx: SearchContext = {
-          request: { globalBatch: c.perReplica * c.layout[2], task: 'finetune' } as PlanRequest,
-          gpu,
-          gpus: c.layout[0] * c.layout[1] * c.layout[2],
-          model,
-        };
+        const ctx = searchContext(c, null);
         for (const b of divisors(c.perReplica)) {
           const original = options(c, b);
           for (const dimension of ruled) {
@@ -183,19 +188,7 @@ describe('the search’s pruning rules, against every micro-batch', () => {
     let compared = 0;
     fc.assert(
       fc.property(configArbitrary, fc.boolean(), (c, hostLimit) => {
-        const gpu = getGpuPreset(c.gpu);
-        const model = getModelPreset(c.model)?.config;
-        if (gpu === undefined || model === undefined) throw new Error('presets');
-        const ctx: SearchContext = {
-          request: {
-            globalBatch: c.perReplica * c.layout[2],
-            task: 'finetune',
-            maxHostBytes: hostLimit ? 64e9 : null,
-          } as PlanRequest,
-          gpu,
-          gpus: c.layout[0] * c.layout[1] * c.layout[2],
-          model,
-        };
+        const ctx = searchContext(c, hostLimit ? 64e9 : null);
         for (const b of divisors(c.perReplica)) {
           const original = options(c, b);
           for (const dimension of floored) {
