@@ -20,7 +20,7 @@ import {
   type Phase,
   type TimelineMoment,
 } from './timeline.ts';
-import { memoized } from './memo.ts';
+import { memo } from './memo.ts';
 import { isByteCount } from './units.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
@@ -212,7 +212,7 @@ interface BuiltStage {
 function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): BuiltStage {
   const built = r.mode === 'train' ? trainingLines(r, stage) : inferenceStage(r);
   const groups = built.groups; // a fresh array per stage: the overhead joins it
-  groups.push(memoized(overheadGroup, { gpu: r.gpu, moments: built.moments }));
+  groups.push(sharedOverheadGroup({ gpu: r.gpu, moments: built.moments }));
   let sumOfParts = 0;
   let cpu = 0;
   let nvme = 0;
@@ -254,6 +254,9 @@ function inferenceStage(r: ResolvedEstimate) {
   const inference = inferenceLines(r);
   return { ...inference, groups: [lineGroup(inference.lines, inference.moments)], activationsPerLayer: 0 };
 }
+
+/** The overhead, shared among estimates on one GPU (a planner search has one, and two step shapes). */
+const sharedOverheadGroup = memo(overheadGroup, 4);
 
 /** The process's fixed overhead on one GPU, alive all step. */
 function overheadGroup({ gpu, moments }: { gpu: GpuSpec | null; moments: readonly MomentId[] }): LineGroup {

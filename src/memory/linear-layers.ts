@@ -124,7 +124,15 @@ function mlpLayers(model: ModelConfig): LinearLayer[] {
  * modeling_mixtral.py (4.x), modeling_gpt2.py, modeling_bert.py. A tied head is still listed (it is a module),
  * but its weight is the embedding's: `isHeadTied` tells callers not to count it twice.
  */
-export function linearLayers(model: ModelConfig): LinearLayer[] {
+export function linearLayers(model: ModelConfig): readonly LinearLayer[] {
+  // Listed once per shape: autocast's weight copies read them on every estimate the planner runs (npm run bench).
+  let listed = LISTED.get(model);
+  if (listed === undefined) LISTED.set(model, (listed = listLayers(model)));
+  return listed;
+}
+const LISTED = new WeakMap<ModelConfig, readonly LinearLayer[]>();
+
+function listLayers(model: ModelConfig): LinearLayer[] {
   if (model.arch === 'llama') return llamaLayers(model);
   if (model.arch === 'gpt2') return gpt2Layers(model);
   if (model.arch === 'bert') return bertLayers(model);

@@ -12,45 +12,48 @@
  */
 
 /** A builder's inputs: primitives, or objects compared by identity (shared, never mutated: presets, shapes). */
-export type MemoInputs = Readonly<Record<string, string | number | boolean | null | object>>;
+export type MemoInputs<I> = { readonly [K in keyof I]: string | number | boolean | null | object };
 
-/** Recent inputs kept per builder (enough for the search's alternation of a few options). */
-const KEPT = 32;
-
-interface Entry {
-  readonly inputs: MemoInputs;
-  readonly value: unknown;
+interface Entry<I, T> {
+  readonly inputs: I;
+  readonly value: T;
 }
 
-const caches = new Map<(inputs: never) => unknown, Entry[]>();
+/** Every cache, so that tests can empty them all. */
+const caches = new Set<Entry<unknown, unknown>[]>();
 
-/** `build(inputs)`, or the value built for equal inputs among the last few. */
-export function memoized<I extends MemoInputs, T>(build: (inputs: I) => T, inputs: I): T {
-  let recent = caches.get(build);
-  if (recent === undefined) caches.set(build, (recent = []));
-  for (let i = 0; i < recent.length; i++) {
-    const entry = recent[i] as Entry;
-    if (!sameInputs(entry.inputs, inputs)) continue;
-    // Most recently used first, so that the alternation the search makes is found at once.
-    if (i > 0) {
-      recent.splice(i, 1);
-      recent.unshift(entry);
+/**
+ * `build`, answering from its last `kept` results when the inputs are the same. Each builder keeps as many as its
+ * pattern of reuse needs (a miss compares against every one kept; npm run bench -- planner).
+ */
+export function memo<I extends MemoInputs<I>, T>(build: (inputs: I) => T, kept: number): (inputs: I) => T {
+  const recent: Entry<I, T>[] = [];
+  caches.add(recent as Entry<unknown, unknown>[]);
+  return (inputs) => {
+    for (let i = 0; i < recent.length; i++) {
+      const entry = recent[i] as Entry<I, T>;
+      if (!sameInputs(entry.inputs, inputs)) continue;
+      // Most recently used first, so that the alternation the search makes is found at once.
+      if (i > 0) {
+        recent.splice(i, 1);
+        recent.unshift(entry);
+      }
+      return entry.value;
     }
-    return entry.value as T;
-  }
-  const value = build(inputs);
-  recent.unshift({ inputs, value });
-  if (recent.length > KEPT) recent.pop();
-  return value;
+    const value = build(inputs);
+    recent.unshift({ inputs, value });
+    if (recent.length > kept) recent.pop();
+    return value;
+  };
 }
 
 /** Empty every cache (tests compare estimates with and without them). */
 export function clearMemo(): void {
-  caches.clear();
+  for (const recent of caches) recent.length = 0;
 }
 
 /** Same fields with identical values; every builder's inputs come from one object literal, so the same keys. */
-function sameInputs(a: MemoInputs, b: MemoInputs): boolean {
+function sameInputs<I extends MemoInputs<I>>(a: I, b: I): boolean {
   for (const name in b) if (a[name] !== b[name]) return false;
   return true;
 }

@@ -2,7 +2,7 @@
 import type { Recompute } from './activations.ts';
 import type { GpuSpec } from './gpus.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
-import { memoized } from './memo.ts';
+import { memo } from './memo.ts';
 
 /**
  * Assumed model-FLOPs utilisation: fraction of dense peak that training kernels reach.
@@ -155,7 +155,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / gpu.peerLinkBytesPerSecond;
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
-  const words = memoized(trainingTimeWords, {
+  const words = sharedTimeWords({
     gpu,
     frozenBase: input.frozenBase,
     recompute: input.recompute,
@@ -173,6 +173,9 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     assumptions: words.assumptions,
   };
 }
+
+/** The words, shared among the last estimates that had the same settings (the planner alternates a few). */
+const sharedTimeWords = memo(trainingTimeWords, 32);
 
 /**
  * The words of a training step-time estimate: its lines' labels and sources, in the order of their seconds, and its

@@ -28,7 +28,7 @@ import { countParams, type ParamCounts } from './params.ts';
 import { PRECISION_BYTES, residualBytes } from './precision.ts';
 import { aliveAt, lifetime, lineGroup, type GradientLifetime, type LineGroup, type Lifetime, type MomentId } from './timeline.ts';
 import type { ResolvedEstimate } from './validate.ts';
-import { memoized } from './memo.ts';
+import { memo } from './memo.ts';
 import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
@@ -86,7 +86,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
   // Explicit records rather than spreads: they are built for every estimate.
   const states =
     r.lora !== null && r.model !== null && counts !== null
-      ? memoized(adapterStateGroup, {
+      ? adapterStateGroup({
           model: r.model,
           stage,
           precision: r.precision,
@@ -104,7 +104,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
           loraRank: r.lora.rank,
           loraTrainable: r.lora.trainableParams,
         })
-      : memoized(modelStateGroup, {
+      : modelStateGroup({
           // The inputs that change most often first (as for the activations below).
           stage,
           accumulates,
@@ -128,7 +128,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
   let activationsPerLayer = 0;
   if (r.model !== null) {
     // The inputs that change most often first: a cached entry that differs is told apart at once (memo.ts).
-    const activations = memoized(activationGroup, {
+    const activations = activationGroup({
       microBatch: r.microBatch,
       gradAccum: r.gradAccum,
       stage,
@@ -153,13 +153,21 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
   return { moments, groups, stage: sp, activationsPerLayer, trainable };
 }
 
-// The memoized builders: each group's lines with their sums (timeline.ts LineGroup).
-const modelStateGroup = (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates));
-const adapterStateGroup = (r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), trainingMoments(r.accumulates));
-const activationGroup = (r: ActivationInputs): LineGroup & { perLayer: number } => {
+// The memoized builders: each group's lines with their sums (timeline.ts LineGroup). The planner's search finds a
+// state group again among the last few it built (it alternates the micro-batch, attention and optimizer below one set
+// of states) and an activation group among more (it alternates ZeRO, offload and the optimizer above one micro-batch).
+const modelStateGroup = memo(
+  (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates)),
+  8,
+);
+const adapterStateGroup = memo(
+  (r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), trainingMoments(r.accumulates)),
+  8,
+);
+const activationGroup = memo((r: ActivationInputs): LineGroup & { perLayer: number } => {
   const { lines, perLayer } = activationLines(r);
   return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1)), perLayer };
-};
+}, 32);
 
 /** Parameters on one GPU of `stage`, from the model's shape or, without one, its parameter count alone. */
 function stageParamsOf(
