@@ -8,7 +8,14 @@ import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overh
 import { zeroShards, type PipelineStage } from './parallel.ts';
 import { LORA_GRADIENT_BYTES } from './lora.ts';
 import { PRECISION_BYTES } from './precision.ts';
-import { inferenceTime, trainingStepTime, type StepTimeEstimate } from './time.ts';
+import {
+  inferenceTime,
+  trainingStepSeconds,
+  trainingStepTime,
+  type InferenceTimeInput,
+  type StepTimeEstimate,
+  type TrainingTimeInput,
+} from './time.ts';
 import { trainingLines } from './training-lines.ts';
 import {
   aliveAt,
@@ -95,63 +102,58 @@ export interface EstimateResult {
 /** Outcome of `estimateMemory`. */
 export type EstimateOutcome = { ok: true; result: EstimateResult } | { ok: false; errors: FieldError[] };
 
+/** A step's seconds, without the lines that explain them. */
+export interface StepSeconds {
+  /** The whole step (training: the slower stage's with pipeline stages; inference: prefill and one decoded token). */
+  readonly total: number;
+  /** Of which compute and recomputation (inference: prefill): what a pipeline bubble is a fraction of. */
+  readonly work: number;
+}
+
+/**
+ * What an estimate comes to, without its report (lines, timeline, words): the same numbers as `estimateMemory`'s, for
+ * a caller that runs thousands of estimates and reads only these (the planner's search, npm run bench -- planner).
+ */
+export interface EstimateTotals {
+  /** The resolved configuration (all defaults filled in). */
+  readonly resolved: ResolvedEstimate;
+  /** As EstimateResult's. */
+  readonly perGpu: PerGpuTotals;
+  readonly perCpu: { readonly total: number };
+  readonly perNvme: { readonly total: number };
+  readonly headroom: { readonly percent: number; readonly bytes: number } | null;
+  readonly fits: boolean | null;
+  readonly spare: number | null;
+  readonly shortfall: number | null;
+  /** Step time (needs a GPU), or null. */
+  readonly stepSeconds: StepSeconds | null;
+}
+
+/** Outcome of `estimateTotals`. */
+export type TotalsOutcome = { ok: true; totals: EstimateTotals } | { ok: false; errors: FieldError[] };
+
 /**
  * Estimate the memory of a training step or of inference, per GPU and per host.
  * @example estimateMemory({ model: 'llama-2-7b', zero: 3, dp: 8, gpu: 'a100-80gb' })
  */
 export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
-  const resolved = resolveEstimateOptions(options);
-  if (!resolved.ok) return resolved;
-  const r = resolved.value;
-  const warnings = [...resolved.warnings];
-  const counts = r.model === null ? null : countParams(r.model);
-  const params = counts?.total ?? r.paramsOnly ?? 0;
-  const activeParams = counts?.active ?? params;
-  const stages: PipelineStage[] = r.mode === 'train' && r.pp > 1 ? ['first', 'last'] : ['only'];
-  const built = stages.map((stage) => buildStage(r, stage, params));
-  let best: BuiltStage | null = null;
-  for (const stage of built) if (best === null || stage.perGpu.total > best.perGpu.total) best = stage;
-  if (best === null) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
-  if (stages.length > 1) {
+  const outcome = estimateCore(options);
+  if (!outcome.ok) return outcome;
+  const { r, totals, best, slowest, params, activeParams } = outcome.core;
+  const warnings = [...outcome.core.warnings];
+  if (r.mode === 'train' && r.pp > 1) {
     warnings.push(
       `pipeline parallel: per-GPU figures are for the ${best.stage} stage, the larger of first and last; the step time and host RAM are the slower and larger stage's`,
     );
-  }
-  const lines = stageLines(best);
-  const bad = lines.find((l) => !isByteCount(l.bytes)) ?? (isByteCount(best.perGpu.sumOfParts) ? undefined : lines[0]);
-  if (bad !== undefined) {
-    return {
-      ok: false,
-      errors: [
-        {
-          field: largestSizeFlag(options),
-          message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes',
-        },
-      ],
-    };
   }
   const timeline = evaluateTimeline(best.groups, best.moments);
   const peak = timeline[best.peakIndex];
   if (peak === undefined) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
   const gpu = r.gpu;
-  const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
-  const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - best.perGpu.total;
-  const fits = room === null ? null : room >= 0;
-  if (fits === false && gpu !== null && room !== null) {
-    warnings.push(`does not fit on the ${gpu.name}: ${formatBytes(-room, 'GiB')} over, counting the ${r.headroom} % free margin`);
-  }
-  // A pipeline runs at the pace of its slowest stage, and each stage's process needs its own host RAM: time and host
-  // figures are the worst stage's, whichever stage has the larger GPU peak.
-  let stepTime: StepTimeEstimate | null = null;
-  for (const stage of built) {
-    const time = gpu === null ? null : stepTimeFor(r, gpu, activeParams, stage);
-    if (time !== null && (stepTime === null || time.totalSeconds > stepTime.totalSeconds)) stepTime = time;
-  }
-  let cpu = 0;
-  let nvme = 0;
-  for (const stage of built) {
-    cpu = Math.max(cpu, stage.cpu);
-    nvme = Math.max(nvme, stage.nvme);
+  if (totals.fits === false && gpu !== null && totals.shortfall !== null) {
+    warnings.push(
+      `does not fit on the ${gpu.name}: ${formatBytes(totals.shortfall, 'GiB')} over, counting the ${r.headroom} % free margin`,
+    );
   }
   return {
     ok: true,
@@ -164,23 +166,103 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
       trainableParams: best.trainableParams,
       paramsPerGpu: best.paramsPerGpu,
       stage: best.stage,
-      lines,
-      perGpu: best.perGpu,
+      lines: stageLines(best),
+      perGpu: totals.perGpu,
       peakPhase: peak.phase,
       peakMoment: peak.moment,
       timeline,
-      perCpu: { total: cpu },
-      perNvme: { total: nvme },
+      perCpu: totals.perCpu,
+      perNvme: totals.perNvme,
       gpu,
-      headroom,
-      fits,
-      spare: room === null ? null : Math.max(0, room),
-      shortfall: room === null ? null : Math.max(0, -room),
+      headroom: totals.headroom,
+      fits: totals.fits,
+      spare: totals.spare,
+      shortfall: totals.shortfall,
       warnings,
-      stepTime,
+      stepTime: gpu === null || slowest === null ? null : stepTimeFor(r, gpu, activeParams, slowest),
       resolved: r,
     },
   };
+}
+
+/**
+ * estimateMemory's numbers alone: the same checks and totals, without building its lines, timeline and words.
+ * @example estimateTotals({ model: 'llama-2-7b', zero: 3, dp: 8, gpu: 'a100-80gb' }).ok
+ */
+export function estimateTotals(options: EstimateOptions = {}): TotalsOutcome {
+  const outcome = estimateCore(options);
+  return outcome.ok ? { ok: true, totals: outcome.core.totals } : outcome;
+}
+
+/** What both estimateMemory and estimateTotals compute: the stages built, the reported one, and the totals. */
+interface EstimateCore {
+  readonly r: ResolvedEstimate;
+  /** The validator's warnings. */
+  readonly warnings: readonly string[];
+  readonly params: number;
+  readonly activeParams: number;
+  /** The stage the per-GPU figures describe: the one with the larger peak. */
+  readonly best: BuiltStage;
+  /** The stage whose step is slower (the step time's), or null without a GPU. */
+  readonly slowest: BuiltStage | null;
+  readonly totals: EstimateTotals;
+}
+
+function estimateCore(options: EstimateOptions): { ok: true; core: EstimateCore } | { ok: false; errors: FieldError[] } {
+  const resolved = resolveEstimateOptions(options);
+  if (!resolved.ok) return resolved;
+  const r = resolved.value;
+  const counts = r.model === null ? null : countParams(r.model);
+  const params = counts?.total ?? r.paramsOnly ?? 0;
+  const activeParams = counts?.active ?? params;
+  const stages: PipelineStage[] = r.mode === 'train' && r.pp > 1 ? ['first', 'last'] : ['only'];
+  const built = stages.map((stage) => buildStage(r, stage, params));
+  let best: BuiltStage | null = null;
+  for (const stage of built) if (best === null || stage.perGpu.total > best.perGpu.total) best = stage;
+  if (best === null) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
+  if (!best.exact || !isByteCount(best.perGpu.sumOfParts)) {
+    return {
+      ok: false,
+      errors: [
+        {
+          field: largestSizeFlag(options),
+          message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes',
+        },
+      ],
+    };
+  }
+  const gpu = r.gpu;
+  const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
+  const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - best.perGpu.total;
+  // A pipeline runs at the pace of its slowest stage, and each stage's process needs its own host RAM: time and host
+  // figures are the worst stage's, whichever stage has the larger GPU peak.
+  let slowest: BuiltStage | null = null;
+  let stepSeconds: StepSeconds | null = null;
+  for (const stage of built) {
+    const seconds = gpu === null ? null : stepSecondsFor(r, gpu, activeParams, stage);
+    if (seconds !== null && (stepSeconds === null || seconds.total > stepSeconds.total)) {
+      stepSeconds = seconds;
+      slowest = stage;
+    }
+  }
+  let cpu = 0;
+  let nvme = 0;
+  for (const stage of built) {
+    cpu = Math.max(cpu, stage.cpu);
+    nvme = Math.max(nvme, stage.nvme);
+  }
+  const totals: EstimateTotals = {
+    resolved: r,
+    perGpu: best.perGpu,
+    perCpu: { total: cpu },
+    perNvme: { total: nvme },
+    headroom,
+    fits: room === null ? null : room >= 0,
+    spare: room === null ? null : Math.max(0, room),
+    shortfall: room === null ? null : Math.max(0, -room),
+    stepSeconds,
+  };
+  return { ok: true, core: { r, warnings: resolved.warnings, params, activeParams, best, slowest, totals } };
 }
 
 /** The size flag the reader gave the largest value, which an overflow most likely comes from; `model` when none. */
@@ -207,6 +289,8 @@ interface BuiltStage {
   nvme: number;
   /** Trainable parameters on this GPU before ZeRO sharding. */
   trainableParamsPerGpu: number;
+  /** Whether every line's size is a byte count the engine may print (LineGroup.exact). */
+  exact: boolean;
 }
 
 function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): BuiltStage {
@@ -216,14 +300,23 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
   let sumOfParts = 0;
   let cpu = 0;
   let nvme = 0;
+  let exact = true;
   for (const group of groups) {
     sumOfParts += group.gpuParts;
     cpu += group.cpu;
     nvme += group.nvme;
+    exact &&= group.exact;
   }
   const totals = timelineTotals(groups, built.moments);
+  const most = totals.mostByCategory;
+  // Field by field rather than a spread: this runs for every estimate the planner makes.
   const perGpu: PerGpuTotals = {
-    ...totals.mostByCategory,
+    weights: most.weights,
+    gradients: most.gradients,
+    optimizer: most.optimizer,
+    activations: most.activations,
+    kvCache: most.kvCache,
+    overhead: most.overhead,
     activationsPerLayer: built.activationsPerLayer,
     total: totals.peakBytes,
     sumOfParts,
@@ -239,6 +332,7 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
     paramsPerGpu: built.stage.params,
     trainableParams: r.mode === 'train' ? (r.lora?.trainableParams ?? params) : 0,
     trainableParamsPerGpu: 'trainable' in built ? built.trainable : 0,
+    exact,
   };
 }
 
@@ -281,22 +375,40 @@ function overheadGroup({ gpu, moments }: { gpu: GpuSpec | null; moments: readonl
   return lineGroup(lines, moments);
 }
 
+/** The step time's report for `built`: its lines and words (training or inference). */
 function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepTimeEstimate {
+  return r.mode === 'infer'
+    ? inferenceTime(inferenceTimeInput(r, gpu, activeParams, built))
+    : trainingStepTime(trainingTimeInput(r, gpu, activeParams, built));
+}
+
+/** The step time's numbers for `built`, without its report. */
+function stepSecondsFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepSeconds {
   if (r.mode === 'infer') {
-    return inferenceTime({
-      gpu,
-      activeParams,
-      promptTokens: Math.min(r.seq, r.tokens),
-      batch: r.microBatch,
-      weightBytes: built.perGpu.weights,
-      kvCacheBytes: built.perGpu.kvCache,
-      tp: r.tp,
-      pp: r.pp,
-    });
+    const time = inferenceTime(inferenceTimeInput(r, gpu, activeParams, built));
+    return { total: time.totalSeconds, work: time.lines[0]?.seconds ?? 0 };
   }
+  const seconds = trainingStepSeconds(trainingTimeInput(r, gpu, activeParams, built));
+  return { total: seconds.total, work: seconds.compute + seconds.recompute };
+}
+
+function inferenceTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): InferenceTimeInput {
+  return {
+    gpu,
+    activeParams,
+    promptTokens: Math.min(r.seq, r.tokens),
+    batch: r.microBatch,
+    weightBytes: built.perGpu.weights,
+    kvCacheBytes: built.perGpu.kvCache,
+    tp: r.tp,
+    pp: r.pp,
+  };
+}
+
+function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): TrainingTimeInput {
   const precision = PRECISION_BYTES[r.precision];
   const transformer = r.model !== null && ARCH_TRAITS[r.model.arch].transformer;
-  return trainingStepTime({
+  return {
     gpu,
     activeParams,
     layers: transformer ? (r.model?.layers ?? 0) : 0,
@@ -322,5 +434,5 @@ function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, bu
     frozenBase: r.lora !== null,
     // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.
     fp32Matmuls: r.precision === 'fp32' && r.lora === null,
-  });
+  };
 }

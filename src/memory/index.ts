@@ -2,7 +2,16 @@
  * GPU Memory Lab memory engine: pure functions, no DOM, no I/O, no dependencies.
  * Start with `estimateMemory(options)`; parse CLI flags or URL queries with `parseEstimateFlags`.
  */
-export { estimateMemory, type EstimateOutcome, type EstimateResult, type PerGpuTotals } from './estimate.ts';
+export {
+  estimateMemory,
+  estimateTotals,
+  type EstimateOutcome,
+  type EstimateResult,
+  type EstimateTotals,
+  type PerGpuTotals,
+  type StepSeconds,
+  type TotalsOutcome,
+} from './estimate.ts';
 export type { EstimateOptions, FieldError, Mode } from './options.ts';
 export { MODES } from './options.ts';
 export {

@@ -124,6 +124,34 @@ const teraflops = 1e12;
  * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params).
  */
 export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
+  const s = trainingStepSeconds(input);
+  const words = sharedTimeWords({
+    gpu: input.gpu,
+    frozenBase: input.frozenBase,
+    recompute: input.recompute,
+    offloaded: input.offload !== 'none',
+    optimizer: input.optimizer,
+    optimizerImpl: input.optimizerImpl,
+    fp32Matmuls: input.fp32Matmuls,
+  });
+  const seconds = [s.compute, s.recompute, s.bubble, s.offload, s.dataParallel, s.optimizer];
+  const lines = words.lines.map((line, i) => ({ ...line, seconds: seconds[i] ?? 0 }));
+  return { estimate: true, lines, totalSeconds: s.total, assumptions: words.assumptions };
+}
+
+/** A training step's seconds by cost, in the order of trainingStepTime's lines, and their sum. */
+export interface TrainingStepSeconds {
+  readonly compute: number;
+  readonly recompute: number;
+  readonly bubble: number;
+  readonly offload: number;
+  readonly dataParallel: number;
+  readonly optimizer: number;
+  readonly total: number;
+}
+
+/** trainingStepTime's numbers without its words: what the planner's search ranks by (npm run bench -- planner). */
+export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSeconds {
   const { gpu } = input;
   const peakTflops = input.fp32Matmuls ? gpu.fp32Tflops : gpu.tensorTflops16;
   const flopsPerSecond = peakTflops * teraflops * ASSUMED_MFU * input.tp * input.pp;
@@ -155,23 +183,9 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / gpu.peerLinkBytesPerSecond;
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
-  const words = sharedTimeWords({
-    gpu,
-    frozenBase: input.frozenBase,
-    recompute: input.recompute,
-    offloaded: input.offload !== 'none',
-    optimizer: input.optimizer,
-    optimizerImpl: input.optimizerImpl,
-    fp32Matmuls: input.fp32Matmuls,
-  });
-  const seconds = [compute, recompute, bubble, offload, dataParallel, optimizer];
-  const lines = words.lines.map((line, i) => ({ ...line, seconds: seconds[i] ?? 0 }));
-  return {
-    estimate: true,
-    lines,
-    totalSeconds: lines.reduce((sum, line) => sum + line.seconds, 0),
-    assumptions: words.assumptions,
-  };
+  // Added in the lines' order, as a sum of the lines would be.
+  const total = compute + recompute + bubble + offload + dataParallel + optimizer;
+  return { compute, recompute, bubble, offload, dataParallel, optimizer, total };
 }
 
 /** The words, shared among the last estimates that had the same settings (the planner alternates a few). */

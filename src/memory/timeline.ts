@@ -3,6 +3,7 @@
  * the answer is the peak over those moments rather than the sum of every line.
  */
 import { LINE_CATEGORIES, type LineCategory, type MemoryLine } from './lines.ts';
+import { isByteCount } from './units.ts';
 
 /** Phase of a step a moment belongs to. */
 export type Phase = 'forward' | 'backward' | 'optimizer' | 'prefill' | 'decode';
@@ -70,6 +71,8 @@ export interface LineGroup {
   /** Host RAM and NVMe lines at their largest, added up (per GPU process). */
   readonly cpu: number;
   readonly nvme: number;
+  /** Whether every line's size is a byte count the engine may print (units.ts isByteCount); else the estimate is refused. */
+  readonly exact: boolean;
 }
 
 /** Group `lines`, alive over `moments`. */
@@ -80,7 +83,9 @@ export function lineGroup(lines: readonly MemoryLine[], moments: readonly Moment
   let gpuParts = 0;
   let cpu = 0;
   let nvme = 0;
+  let exact = true;
   for (const l of lines) {
+    exact &&= isByteCount(l.bytes);
     if (l.device === 'cpu') cpu += l.bytes;
     else if (l.device === 'nvme') nvme += l.bytes;
     else {
@@ -89,7 +94,7 @@ export function lineGroup(lines: readonly MemoryLine[], moments: readonly Moment
       for (let i = 0; i < moments.length; i++) gpu[i * width + column] = (gpu[i * width + column] ?? 0) + (l.live[i] ?? 0);
     }
   }
-  return { lines, gpu, gpuParts, cpu, nvme };
+  return { lines, gpu, gpuParts, cpu, nvme, exact };
 }
 
 /** Bytes alive on one GPU at each of `moments`, by category: the groups' sums added. */

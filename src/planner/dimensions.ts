@@ -2,7 +2,7 @@
  * The choices the planner makes, one entry per dimension: its values, the lessons each value uses,
  * and the rules that keep a value out of a combination. A new engine option becomes a new entry.
  */
-import { estimateMemory, type EstimateOptions, type GpuSpec, type ModelConfig, type Precision } from '../memory/index.ts';
+import { estimateTotals, type EstimateOptions, type GpuSpec, type ModelConfig, type Precision } from '../memory/index.ts';
 import type { LessonId } from './lessons.ts';
 import { dominanceMessages } from './messages.ts';
 import type { PlanRequest } from './request.ts';
@@ -110,8 +110,8 @@ function eagerKeepsMore(options: EstimateOptions, ctx: SearchContext): boolean {
   if (cached !== undefined) return cached;
   const shape = Object.fromEntries(Object.entries(options).filter(([k]) => !OUTSIDE_LAYER_SHAPE.has(k))) as EstimateOptions;
   const perLayer = (attention: 'eager' | 'sdpa') => {
-    const outcome = estimateMemory({ ...shape, microBatch: 1, gradAccum: 1, recompute: 'none', attention });
-    return outcome.ok ? outcome.result.perGpu.activationsPerLayer : null;
+    const outcome = estimateTotals({ ...shape, microBatch: 1, gradAccum: 1, recompute: 'none', attention });
+    return outcome.ok ? outcome.totals.perGpu.activationsPerLayer : null;
   };
   const eager = perLayer('eager');
   const sdpa = perLayer('sdpa');

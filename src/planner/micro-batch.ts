@@ -2,12 +2,13 @@
  * Which micro-batch a combination takes: of the splits of its per-replica batch into micro-batch × accumulation, the
  * fastest that fits, found with as few estimates as the engine's shape of memory and time allows.
  */
-import type { EstimateOptions, EstimateResult } from '../memory/index.ts';
+import type { EstimateOptions, EstimateTotals } from '../memory/index.ts';
 import type { Choice } from './dimensions.ts';
 
 /** One estimated micro-batch of a combination. */
 export interface Evaluation {
-  readonly result: EstimateResult;
+  /** The engine's numbers (estimateTotals: the search reads no lines). */
+  readonly totals: EstimateTotals;
   /** Host RAM on the machine (all GPU processes), bytes. */
   readonly hostBytes: number;
   readonly fitsGpu: boolean;
@@ -62,7 +63,7 @@ export function chooseMicroBatch(
       // Where any may be fastest: from the smallest up, the bubble, and with it the lower bound, only grows, and once
       // one does not fit none larger with accumulation does; stop at the first whose bound cannot beat the best. The
       // one without accumulation (the largest bubble) is estimated only if its bound can. Ties go to the larger.
-      const bound = (i: number) => secondsLowerBound(bottom.result, options, values[i]?.patch.gradAccum ?? 1);
+      const bound = (i: number) => secondsLowerBound(bottom.totals, options, values[i]?.patch.gradAccum ?? 1);
       const beats = (i: number, best: number) => bound(i) <= secondsAt(at, best) * (1 + 1e-12);
       let best = 0;
       for (let i = 1; i < last && beats(i, best); i++) {
@@ -89,7 +90,7 @@ export function chooseMicroBatch(
   if (last > 0) {
     const bottom = at(0);
     if ('errors' in bottom) return { kind: 'invalid', errors: bottom.errors };
-    if (fits(bottom)) return { kind: 'plan', index: largestFitting(at, fits, last, likelyLargest(bottom.result, values, last)) };
+    if (fits(bottom)) return { kind: 'plan', index: largestFitting(at, fits, last, likelyLargest(bottom.totals, values, last)) };
   }
   return singleFits ? { kind: 'plan', index: last } : { kind: 'nothing-fits' };
 }
@@ -128,7 +129,7 @@ export function largestFitting(
  * memory left there, spent on one more sequence's activations at a time. Only a starting point for largestFitting,
  * which checks it with the engine.
  */
-function likelyLargest(bottom: EstimateResult, values: readonly Choice[], end: number): number {
+function likelyLargest(bottom: EstimateTotals, values: readonly Choice[], end: number): number {
   const perSequence = bottom.perGpu.activations;
   if (perSequence <= 0 || bottom.spare === null) return 0;
   const microBatch = 1 + Math.floor(bottom.spare / perSequence);
@@ -142,16 +143,13 @@ function likelyLargest(bottom: EstimateResult, values: readonly Choice[], end: n
  * (src/memory/time.ts): compute and recompute do not depend on the micro-batch (the tokens per step are fixed), the
  * pipeline bubble is (p−1)/m of them, and every other line (offload, data-parallel, optimizer) is never negative.
  */
-export function secondsLowerBound(seen: EstimateResult, options: EstimateOptions, gradAccum: number): number {
-  const time = seen.stepTime;
-  if (time === null) return 0;
-  const line = (id: string) => time.lines.find((l) => l.id === id)?.seconds ?? 0;
-  const work = line('compute') + line('recompute');
+export function secondsLowerBound(seen: EstimateTotals, options: EstimateOptions, gradAccum: number): number {
+  if (seen.stepSeconds === null) return 0;
   const pp = options.pp ?? 1;
-  return work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
+  return seen.stepSeconds.work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
 }
 
 function secondsAt(at: (index: number) => Estimated, index: number): number {
   const e = at(index);
-  return 'errors' in e ? Number.POSITIVE_INFINITY : (e.result.stepTime?.totalSeconds ?? Number.POSITIVE_INFINITY);
+  return 'errors' in e ? Number.POSITIVE_INFINITY : (e.totals.stepSeconds?.total ?? Number.POSITIVE_INFINITY);
 }

@@ -4,6 +4,7 @@
  */
 import {
   estimateMemory,
+  estimateTotals,
   getGpuPreset,
   GPU_PRESETS,
   type EstimateOptions,
@@ -193,10 +194,10 @@ function suggestHardware(
   if (shortfall.resource !== 'host') {
     for (const gpu of GPU_PRESETS) {
       if (gpu.memoryBytes <= own.memoryBytes) continue;
-      const outcome = estimateMemory({ ...shortfall.options, gpu: gpu.id });
+      const outcome = estimateTotals({ ...shortfall.options, gpu: gpu.id });
       const hostFits =
-        outcome.ok && (request.maxHostBytes === null || outcome.result.perCpu.total * request.gpus <= request.maxHostBytes);
-      if (outcome.ok && outcome.result.fits === true && hostFits)
+        outcome.ok && (request.maxHostBytes === null || outcome.totals.perCpu.total * request.gpus <= request.maxHostBytes);
+      if (outcome.ok && outcome.totals.fits === true && hostFits)
         suggestions.push({ gpu: gpu.id, name: gpu.name, gpus: request.gpus });
     }
   }

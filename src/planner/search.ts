@@ -6,7 +6,7 @@
  * checked on its own) and, where the step time cannot depend on it, taking the largest or smallest micro-batch that fits.
  */
 import {
-  estimateMemory,
+  estimateTotals,
   formatEstimateFlags,
   type EstimateOptions,
   type GpuSpec,
@@ -163,14 +163,14 @@ export function searchHardware(
 
   const evaluate = (): Estimated => {
     evaluations += 1;
-    const outcome = estimateMemory(options);
+    const outcome = estimateTotals(options);
     if (!outcome.ok) return { errors: outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
-    const result = outcome.result;
-    const hostBytes = result.perCpu.total * hardware.gpus;
+    const totals = outcome.totals;
+    const hostBytes = totals.perCpu.total * hardware.gpus;
     return {
-      result,
+      totals,
       hostBytes,
-      fitsGpu: result.fits === true,
+      fitsGpu: totals.fits === true,
       fitsHost: request.maxHostBytes === null || hostBytes <= request.maxHostBytes,
     };
   };
@@ -234,11 +234,11 @@ export function searchHardware(
    * when a combination needs more of either memory, which the dominance rules' skipped twins rely on.
    */
   const hostOver = (e: Evaluation) => (request.maxHostBytes === null ? 0 : Math.max(0, e.hostBytes - request.maxHostBytes));
-  const gapOf = (e: Evaluation) => (e.fitsGpu ? 0 : (e.result.shortfall ?? 0)) + hostOver(e);
+  const gapOf = (e: Evaluation) => (e.fitsGpu ? 0 : (e.totals.shortfall ?? 0)) + hostOver(e);
 
   const rejectMemory = (e: Evaluation, closest: () => EstimateOptions) => {
     fitsNowhere.add(leaf);
-    const r = e.result;
+    const r = e.totals;
     const bytes = gapOf(e);
     if (!e.fitsGpu) {
       const usable = hardware.gpu.memoryBytes - (r.headroom?.bytes ?? 0);
@@ -287,7 +287,7 @@ export function searchHardware(
       }
       if (dimension.checkEarly === true) {
         evaluations += 1;
-        const outcome = estimateMemory(options);
+        const outcome = estimateTotals(options);
         if (!outcome.ok) {
           combinations += size;
           reject('invalid', outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '), size);
@@ -378,8 +378,8 @@ function toPlan(
     ...picked.flatMap((c) => c.lessons),
     ...(hardware.rented ? ['08-putting-it-together' as const] : []),
   ]);
-  const stepTime = e.result.stepTime;
-  if (stepTime === null) throw new Error('the engine gives a step time whenever a GPU is set');
+  const stepSeconds = e.totals.stepSeconds;
+  if (stepSeconds === null) throw new Error('the engine gives a step time whenever a GPU is set');
   return {
     key: planKey(flags),
     hardware,
@@ -387,8 +387,8 @@ function toPlan(
     options,
     flags,
     lessons,
-    perGpu: e.result.perGpu,
+    perGpu: e.totals.perGpu,
     hostBytes: e.hostBytes,
-    stepTimeSeconds: stepTime.totalSeconds,
+    stepTimeSeconds: stepSeconds.total,
   };
 }

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   countParams,
   estimateMemory,
+  estimateTotals,
   GPU_PRESETS,
   OPTIMIZERS,
   PRECISIONS,
@@ -213,5 +214,56 @@ describe('estimateMemory(random valid input)', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('estimateTotals', () => {
+  test('gives estimateMemory’s numbers for random input', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(configArbitrary, (options) => {
+        const full = estimateMemory(options);
+        const totals = estimateTotals(options);
+        if (!full.ok) {
+          expect(totals).toEqual(full);
+          return;
+        }
+        if (!totals.ok) throw new Error(`estimateTotals refused what estimateMemory took: ${JSON.stringify(totals.errors)}`);
+        const r = full.result;
+        const t = totals.totals;
+        expect(t.perGpu).toEqual(r.perGpu);
+        expect(t.perCpu).toEqual(r.perCpu);
+        expect(t.perNvme).toEqual(r.perNvme);
+        expect([t.headroom, t.fits, t.spare, t.shortfall]).toEqual([r.headroom, r.fits, r.spare, r.shortfall]);
+        expect(t.resolved).toEqual(r.resolved);
+        const line = (id: string) => r.stepTime?.lines.find((l) => l.id === id)?.seconds ?? 0;
+        if (r.stepTime === null) expect(t.stepSeconds).toBeNull();
+        else {
+          expect(t.stepSeconds?.total).toBe(r.stepTime.totalSeconds);
+          expect(t.stepSeconds?.work).toBe(r.mode === 'train' ? line('compute') + line('recompute') : line('prefill'));
+          compared += 1;
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  test.each<[string, EstimateOptions]>([
+    ['params', { params: 1e15, gpu: 'h100-80gb' }],
+    ['seq', { arch: 'llama', hidden: 65536, heads: 512, layers: 100000, vocab: 1000000, microBatch: 1000000, seq: 1000000 }],
+    ['micro-batch', { model: 'llama-3-70b', microBatch: 1000000, seq: 131072, attention: 'eager' }],
+  ])('refuses, as estimateMemory does, a configuration too large to count exactly (blames --%s)', (flag, options) => {
+    const expected = {
+      ok: false,
+      errors: [
+        {
+          field: flag,
+          message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes',
+        },
+      ],
+    };
+    expect(estimateMemory(options)).toEqual(expected);
+    expect(estimateTotals(options)).toEqual(expected);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { EstimateResult } from '../../../src/memory/index.ts';
+import type { EstimateTotals } from '../../../src/memory/index.ts';
 import { largestFitting, type Estimated, type Evaluation } from '../../../src/planner/micro-batch.ts';
 
 /**
@@ -12,7 +12,7 @@ describe('largestFitting', () => {
     const asked: number[] = [];
     const at = (index: number): Estimated => {
       asked.push(index);
-      return { result: {} as EstimateResult, hostBytes: 0, fitsGpu: index <= fitsUpTo, fitsHost: true };
+      return { totals: {} as EstimateTotals, hostBytes: 0, fitsGpu: index <= fitsUpTo, fitsHost: true };
     };
     return { at, asked };
   };

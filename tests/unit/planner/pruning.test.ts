@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, getGpuPreset, getModelPreset, GPU_PRESETS, type EstimateOptions } from '../../../src/memory/index.ts';
+import {
+  estimateMemory,
+  estimateTotals,
+  getGpuPreset,
+  getModelPreset,
+  GPU_PRESETS,
+  type EstimateOptions,
+} from '../../../src/memory/index.ts';
 import {
   DIMENSIONS,
   divisors,
@@ -231,10 +238,10 @@ describe('the search’s pruning rules, against every micro-batch', () => {
         const batches = divisors(c.perReplica);
         const results = batches.map((b) => estimateMemory(options(c, b)));
         const ok = results.flatMap((r) => (r.ok ? [r.result] : []));
-        const seen = ok[pick % Math.max(1, ok.length)];
-        if (ok.length !== results.length || seen === undefined) return;
+        const seen = estimateTotals(options(c, batches[pick % batches.length] ?? 1));
+        if (ok.length !== results.length || !seen.ok) return;
         batches.forEach((b, i) => {
-          const bound = secondsLowerBound(seen, options(c, b), c.perReplica / b);
+          const bound = secondsLowerBound(seen.totals, options(c, b), c.perReplica / b);
           expect(bound).toBeGreaterThanOrEqual(0);
           expect(bound).toBeLessThanOrEqual((ok[i]?.stepTime?.totalSeconds ?? 0) * (1 + 1e-12));
           if (bound > 0) bounded += 1;
