@@ -134,7 +134,9 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
       stage,
       attention: r.attention,
       recompute: r.recompute,
-      precision: r.precision,
+      // The bytes, not the precision: precisions with the same activation bytes share their lines.
+      activationBytes: PRECISION_BYTES[r.precision].activation,
+      residualBytes: residualBytes(r.precision),
       tp: r.tp,
       pp: r.pp,
       sp: r.sp,
@@ -224,7 +226,10 @@ interface ActivationInputs {
   readonly seq: number;
   readonly microBatch: number;
   readonly gradAccum: number;
-  readonly precision: Precision;
+  /** Bytes per activation element (precision.ts PRECISION_BYTES). */
+  readonly activationBytes: number;
+  /** Bytes per element of the residual stream (precision.ts residualBytes). */
+  readonly residualBytes: number;
   readonly dropout: boolean;
   readonly attention: Attention;
   readonly kernels: Kernels;
@@ -563,8 +568,8 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   const moments = trainingMoments(r.gradAccum > 1);
   const sp = stageParamsOf(model, null, r.tp, r.pp, stage);
   const traits = ARCH_TRAITS[model.arch];
-  const e = PRECISION_BYTES[r.precision].activation;
-  const residual = residualBytes(r.precision);
+  const e = r.activationBytes;
+  const residual = r.residualBytes;
   const layer: LayerActivationBytes = traits.transformer
     ? layerActivationBytes({
         seq: r.seq,
