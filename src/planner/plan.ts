@@ -13,7 +13,7 @@ import {
   type StepTimeEstimate,
 } from '../memory/index.ts';
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
-import { costOf, PRICE_TIERS, type PriceTier } from './prices.ts';
+import { costOf, type GpuPrices, type PriceTier } from './prices.ts';
 import { MAX_GPUS, type PlanRequest } from './request.ts';
 import {
   searchHardware,
@@ -143,28 +143,36 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
   const priced = plans.map((plan) => {
     const seconds = plan.stepTimeSeconds;
     const prices = request.prices[plan.hardware.gpu.id];
-    const tiers = (scale: number) =>
-      Object.fromEntries(PRICE_TIERS.map((t) => [t, costOf(seconds * scale, plan.hardware.gpus, prices?.[t] ?? 0)])) as Record<
-        PriceTier,
-        number
-      >;
     const cost: PlanCost | null =
-      prices === undefined ? null : { perStep: tiers(1), perEpoch: stepsPerEpoch === null ? null : tiers(stepsPerEpoch) };
-    return { plan, seconds, cost };
-  });
-  const metric = ({ seconds, cost }: (typeof priced)[number]): number => {
-    if (request.rankBy === 'time') return seconds;
+      prices === undefined
+        ? null
+        : {
+            perStep: tierCosts(seconds, plan.hardware.gpus, prices),
+            perEpoch: stepsPerEpoch === null ? null : tierCosts(seconds * stepsPerEpoch, plan.hardware.gpus, prices),
+          };
+    // The metric once per plan, not once per comparison of the sort.
     const table = request.rankBy === 'step-cost' ? cost?.perStep : cost?.perEpoch;
-    return table?.[request.priceTier] ?? Number.POSITIVE_INFINITY; // unpriced GPUs rank last
-  };
+    const metric =
+      request.rankBy === 'time' ? seconds : (table?.[request.priceTier] ?? Number.POSITIVE_INFINITY); // unpriced GPUs rank last
+    return { plan, seconds, cost, metric };
+  });
   priced.sort(
     (a, b) =>
-      metric(a) - metric(b) ||
+      a.metric - b.metric ||
       a.seconds - b.seconds ||
       a.plan.perGpu.total - b.plan.perGpu.total ||
       a.plan.key.localeCompare(b.plan.key),
   );
   return priced.map(({ plan, cost }, i) => ({ ...plan, rank: i + 1, cost }));
+}
+
+/** What `seconds` on `gpus` GPUs costs in each price tier. */
+function tierCosts(seconds: number, gpus: number, prices: GpuPrices): Record<PriceTier, number> {
+  return {
+    'on-demand': costOf(seconds, gpus, prices['on-demand']),
+    reserved: costOf(seconds, gpus, prices.reserved),
+    spot: costOf(seconds, gpus, prices.spot),
+  };
 }
 
 const MEMORY_KINDS: readonly RejectionKind[] = ['model-states', 'activations', 'host-memory'];
