@@ -1,7 +1,7 @@
 /** The single entry point: options in, a labelled, sourced memory breakdown out. */
 import type { GpuSpec } from './gpus.ts';
 import { inferenceLines } from './inference-lines.ts';
-import { line, type MemoryLine } from './lines.ts';
+import { line, LINE_CATEGORIES, type MemoryLine } from './lines.ts';
 import { countParams } from './params.ts';
 import type { FieldError, EstimateOptions, Mode } from './options.ts';
 import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
@@ -336,11 +336,12 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): 
   };
 }
 
-/** The reported stage's lines, in order. */
+/** The reported stage's lines by category (LINE_CATEGORIES' order), each category's in the order their groups built them. */
 function stageLines(stage: BuiltStage): MemoryLine[] {
   const lines: MemoryLine[] = [];
   for (const group of stage.groups) for (const l of group.lines) lines.push(l);
-  return lines;
+  // Array.prototype.sort is stable: groups split a category (autocast's copies, a teacher's weights) without moving it.
+  return lines.sort((a, b) => LINE_CATEGORIES.indexOf(a.category) - LINE_CATEGORIES.indexOf(b.category));
 }
 
 /** Inference's lines as one group (not memoized: the planner does not search inference). */

@@ -110,9 +110,6 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
           accumulates,
           optimizer: r.optimizer,
           optimizerImpl: r.optimizerImpl,
-          // Only autocast's weight copies read recompute: without them every recompute shares its lines.
-          recompute: PRECISION_BYTES[r.precision].castWeights > 0 ? r.recompute : null,
-          checkpointEvery: PRECISION_BYTES[r.precision].castWeights > 0 ? r.checkpointEvery : null,
           precision: r.precision,
           zero: r.zero,
           offload: r.offload,
@@ -125,6 +122,26 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
           paramsOnly: r.paramsOnly,
         });
   const groups = [states];
+  const castBytes = PRECISION_BYTES[r.precision].castWeights;
+  if (r.lora === null && castBytes > 0) {
+    // A group of its own: autocast's copies are the only model state that depends on recompute.
+    groups.push(
+      autocastGroup({
+        stage,
+        accumulates,
+        recompute: r.recompute,
+        checkpointEvery: r.checkpointEvery,
+        castBytes,
+        zero: r.zero,
+        offload: r.offload,
+        tp: r.tp,
+        pp: r.pp,
+        dp: r.dp,
+        model: r.model,
+        paramsOnly: r.paramsOnly,
+      }),
+    );
+  }
   let activationsPerLayer = 0;
   if (r.model !== null) {
     // The inputs that change most often first: a cached entry that differs is told apart at once (memo.ts).
@@ -162,6 +179,10 @@ const modelStateGroup = memo(
   (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates)),
   8,
 );
+const autocastGroup = memo((r: AutocastInputs): LineGroup => {
+  const moments = trainingMoments(r.accumulates);
+  return lineGroup([autocastCopiesLine(r, moments)], moments);
+}, 8);
 const adapterStateGroup = memo(
   (r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), trainingMoments(r.accumulates)),
   8,
@@ -205,9 +226,23 @@ interface StateInputs {
 interface FullStateInputs extends StateInputs {
   readonly model: ModelConfig | null;
   readonly paramsOnly: number | null;
-  /** Read only for autocast's weight copies, else null. */
-  readonly recompute: Recompute | null;
+}
+
+/** What autocast's 16-bit weight copies read (autocastCopiesLine). */
+interface AutocastInputs {
+  readonly stage: PipelineStage;
+  readonly accumulates: boolean;
+  readonly recompute: Recompute;
   readonly checkpointEvery: number | null;
+  /** Bytes per weight of the copies (PRECISION_BYTES castWeights), > 0. */
+  readonly castBytes: number;
+  readonly zero: ZeroStage;
+  readonly offload: Offload;
+  readonly tp: number;
+  readonly pp: number;
+  readonly dp: number;
+  readonly model: ModelConfig | null;
+  readonly paramsOnly: number | null;
 }
 
 /** What a LoRA / QLoRA fine-tune's states read (adapterStateLines). */
@@ -417,21 +452,6 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit',
     ),
   );
-  if (precision.castWeights > 0) {
-    lines.push(
-      r.model !== null && counts !== null
-        ? autocastCopiesLine(r, r.model, sp, stage, shards.weights, place.weightsOnGpu, precision.castWeights, moments)
-        : // A bare parameter count has no shape to tell matmul weights from the rest: every weight is taken as cast.
-          line(
-            'weights-autocast',
-            'weights',
-            'gpu',
-            'Autocast 16-bit weight copies (every weight, no shape given)',
-            lifetime(moments, [place.weightsOnGpu ? shards.weights * precision.castWeights : 0, UNTIL_BACKWARD]),
-            'HF Transformers "Model training anatomy": mixed precision keeps fp32 and 16-bit weights (6 bytes/param)',
-          ),
-    );
-  }
   const unit =
     r.zero === 3 && (r.dp > 1 || !place.weightsOnGpu) && counts !== null
       ? Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)))
@@ -528,16 +548,23 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
  * freed as backward passes. Under full recompute a checkpointed layer saves none: after the forward its copies exist
  * only while it is rebuilt, one segment at a time.
  */
-function autocastCopiesLine(
-  r: Pick<FullStateInputs, 'tp' | 'recompute' | 'checkpointEvery'>,
-  model: ModelConfig,
-  sp: StageParams,
-  stage: PipelineStage,
-  weightShard: number,
-  onGpu: boolean,
-  castBytes: number,
-  moments: readonly MomentId[],
-): MemoryLine {
+function autocastCopiesLine(r: AutocastInputs, moments: readonly MomentId[]): MemoryLine {
+  const { model, stage } = r;
+  const sp = stageParamsOf(model, r.paramsOnly, r.tp, r.pp, stage);
+  const weightShard = zeroShards(sp.params, r.dp, r.zero).weights;
+  const onGpu = offloadPlacement(r.offload).weightsOnGpu;
+  const castBytes = r.castBytes;
+  if (model === null) {
+    // A bare parameter count has no shape to tell matmul weights from the rest: every weight is taken as cast.
+    return line(
+      'weights-autocast',
+      'weights',
+      'gpu',
+      'Autocast 16-bit weight copies (every weight, no shape given)',
+      lifetime(moments, [onGpu ? weightShard * castBytes : 0, UNTIL_BACKWARD]),
+      'HF Transformers "Model training anatomy": mixed precision keeps fp32 and 16-bit weights (6 bytes/param)',
+    );
+  }
   const fraction = weightShard / sp.params;
   const perLayerParams = (matmulWeightParams(model, 'block') + matmulWeightParams(model, 'router')) / model.layers;
   const headParams = stage === 'first' ? 0 : matmulWeightParams(model) - perLayerParams * model.layers;
