@@ -71,15 +71,12 @@ class Reader implements OptionReader {
   }
 }
 
-/** The flag table's default among `allowed` (else the first), found once per key and list. */
+/** The flag table's default among `allowed` (else the first), found once per key (each key is read with one list). */
 function tableDefault<T extends string | number>(key: keyof EstimateOptions, allowed: readonly T[]): T {
-  let byKey = DEFAULTS.get(allowed);
-  if (byKey === undefined) DEFAULTS.set(allowed, (byKey = new Map()));
-  let found = byKey.get(key) as T | undefined;
-  if (found === undefined) {
-    found = allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
-    byKey.set(key, found);
-  }
-  return found;
+  const found = DEFAULTS.get(key);
+  if (found !== undefined && found.allowed === allowed) return found.value as T;
+  const value = allowed.find((v) => String(v) === flagOf(key).default) ?? (allowed[0] as T);
+  DEFAULTS.set(key, { allowed, value });
+  return value;
 }
-const DEFAULTS = new WeakMap<readonly unknown[], Map<keyof EstimateOptions, unknown>>();
+const DEFAULTS = new Map<keyof EstimateOptions, { readonly allowed: readonly unknown[]; readonly value: unknown }>();

@@ -161,6 +161,7 @@ const EIGHT_BIT_FLOOR: MemoryFloor = { value: EIGHT_BIT_ADAMW, reason: dominance
 const OPTIMIZER_OFFLOAD_FLOOR: MemoryFloor = { value: OFFLOAD_OPTIMIZER, reason: dominanceMessages.offloadFloor };
 const WEIGHTS_OFFLOAD_FLOOR: MemoryFloor = { value: OFFLOAD_WEIGHTS, reason: dominanceMessages.offloadFloor };
 const FULL_RECOMPUTE_FLOOR: MemoryFloor = { value: FULL_RECOMPUTE, reason: dominanceMessages.recomputeFloor };
+const BF16_FLOOR: MemoryFloor = { value: 'bf16', reason: dominanceMessages.bf16Floor };
 const BF16_PRECISIONS: readonly Precision[] = ['amp-bf16', 'mixed-bf16', 'bf16'];
 const FP16_PRECISIONS: readonly Precision[] = ['amp-fp16', 'mixed-fp16'];
 const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
@@ -279,10 +280,15 @@ export const DIMENSIONS: readonly Dimension[] = [
     id: 'precision',
     title: 'Precision',
     search: 'each',
+    // Pure bf16 first, the others' memory floor; mixed bf16 next to it, whose activation lines are the same.
     choices: () =>
-      (['fp32', 'amp-fp16', 'amp-bf16', 'mixed-fp16', 'mixed-bf16', 'bf16'] as const).map((p) =>
+      (['bf16', 'mixed-bf16', 'amp-bf16', 'mixed-fp16', 'amp-fp16', 'fp32'] as const).map((p) =>
         choice(p, { precision: p }, p === 'fp32' ? [] : ['02-mixed-precision']),
       ),
+    // Pure bf16 keeps every part in as few bytes as any other precision or fewer (weights, gradients and Adam's states in
+    // 16 bits, no fp32 master copy, no autocast copies, a 16-bit residual stream: src/memory/precision.ts), on the GPU
+    // and, offloaded, on the host: where it fits nowhere, no other precision fits. Only on GPUs with bf16.
+    memoryFloor: (o, ctx) => (ctx.gpu.bf16 && o.precision !== 'bf16' ? BF16_FLOOR : null),
     rule: (o, ctx) => {
       const precision = o.precision ?? 'fp32';
       if (ctx.gpu.bf16 && FP16_PRECISIONS.includes(precision)) {

@@ -15,6 +15,7 @@ export const dominanceMessages = {
   eightBitFloor: 'needs at least the memory of the same plan with 8-bit AdamW, which fits at no micro-batch (not estimated)',
   offloadFloor:
     'needs at least the GPU memory of the same plan with more offloaded to the CPU, which fits at no micro-batch (not estimated)',
+  bf16Floor: 'needs at least the memory of the same plan in pure bf16, which fits at no micro-batch (not estimated)',
   recomputeFloor:
     'keeps at least the activations of the same plan with full recompute, which fits at no micro-batch (not estimated)',
 } as const;

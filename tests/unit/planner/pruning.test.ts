@@ -191,7 +191,7 @@ describe('the search’s pruning rules, against every micro-batch', () => {
 
   test('every memory floor: the twin value, listed before, never needs more GPU memory (nor host RAM under a host limit) at every micro-batch', () => {
     const floored = DIMENSIONS.filter((d) => d.memoryFloor !== undefined);
-    expect(floored.map((d) => d.id)).toEqual(['offload', 'recompute', 'optimizer']);
+    expect(floored.map((d) => d.id)).toEqual(['offload', 'precision', 'recompute', 'optimizer']);
     let compared = 0;
     fc.assert(
       fc.property(configArbitrary, fc.boolean(), (c, hostLimit) => {
