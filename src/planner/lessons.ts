@@ -31,12 +31,16 @@ export function lessonHref(id: LessonId): string {
 const READING_ORDER = Object.keys(LESSON_TITLES) as LessonId[];
 
 /**
- * Lessons in reading order without repeats. Each set of lessons is one shared array: every plan carries its lessons,
- * and the page copies the plans out of its worker, where a shared array is copied once.
+ * The lessons of `choices` (and `extra`) in reading order without repeats. Each set of lessons is one shared array:
+ * every plan carries its lessons, and the page copies the plans out of its worker, where a shared array is copied once.
  */
-export function orderLessons(ids: Iterable<LessonId>): readonly LessonId[] {
+export function orderLessons(
+  choices: readonly { readonly lessons: readonly LessonId[] }[],
+  extra: readonly LessonId[] = [],
+): readonly LessonId[] {
   let set = 0;
-  for (const id of ids) set |= 1 << READING_ORDER.indexOf(id);
+  for (const choice of choices) for (const id of choice.lessons) set |= 1 << READING_ORDER.indexOf(id);
+  for (const id of extra) set |= 1 << READING_ORDER.indexOf(id);
   let ordered = BY_SET.get(set);
   if (ordered === undefined) {
     ordered = Object.freeze(READING_ORDER.filter((_, bit) => (set & (1 << bit)) !== 0));

@@ -366,6 +366,9 @@ function planChoice(choice: Choice, dimension: string): PlanChoice {
 }
 const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
 
+/** What a plan on rented GPUs adds to its lessons: the one that compares renting. */
+const RENTED_LESSONS: readonly LessonId[] = ['08-putting-it-together'];
+
 function toPlan(
   hardware: Hardware,
   picked: readonly Choice[],
@@ -374,10 +377,7 @@ function toPlan(
   e: Evaluation,
 ): FittingPlan {
   const flags = formatEstimateFlags(options);
-  const lessons = orderLessons([
-    ...picked.flatMap((c) => c.lessons),
-    ...(hardware.rented ? ['08-putting-it-together' as const] : []),
-  ]);
+  const lessons = orderLessons(picked, hardware.rented ? RENTED_LESSONS : []);
   const stepSeconds = e.totals.stepSeconds;
   if (stepSeconds === null) throw new Error('the engine gives a step time whenever a GPU is set');
   return {
