@@ -4,6 +4,8 @@
  */
 export {
   planTraining,
+  planHardware,
+  planModel,
   planDetails,
   type Plan,
   type PlanDetails,
@@ -32,14 +34,20 @@ export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension,
 export { microBatchPreference, secondsLowerBound, type MicroBatchPreference } from './micro-batch.ts';
 export {
   searchHardware,
+  searchPart,
+  mergeParts,
+  WHOLE_SEARCH,
   planKey,
   REJECTION_ORDER,
   type FittingPlan,
   type Hardware,
   type HardwareSearch,
   type PlanChoice,
+  type PartRejection,
   type RejectionGroup,
   type RejectionKind,
+  type SearchPart,
+  type SearchShare,
   type ShortOf,
 } from './search.ts';
 export {

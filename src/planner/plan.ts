@@ -103,6 +103,31 @@ export interface PlanOptions {
   readonly dimensions?: readonly Dimension[];
   /** Largest multiple of the reader's GPU count tried when nothing fits; default 64. */
   readonly maxScaleUp?: number;
+  /**
+   * The searches of `planHardware(request)`, in its order, already run (the page runs them in shares, in several
+   * workers, and merges them); by default planTraining runs them.
+   */
+  readonly searches?: readonly HardwareSearch[];
+}
+
+/** The GPUs a request searches: the reader's first, then, with renting compared, every other GPU with a price. */
+export function planHardware(request: PlanRequest): Hardware[] {
+  const own = getGpuPreset(request.gpu);
+  if (own === undefined) throw new Error('planTraining needs a request from parsePlanFlags');
+  const hardware: Hardware[] = [{ gpu: own, gpus: request.gpus, rented: false }];
+  if (request.rent) {
+    for (const gpu of GPU_PRESETS) {
+      if (gpu.id !== own.id && request.prices[gpu.id] !== undefined) hardware.push({ gpu, gpus: request.gpus, rented: true });
+    }
+  }
+  return hardware;
+}
+
+/** The model shape a request plans for (the engine's, with any shape flags applied). */
+export function planModel(request: PlanRequest): ModelConfig {
+  const probe = estimateMemory({ ...request.base, gpu: request.gpu, seq: request.seq });
+  if (!probe.ok || probe.result.model === null) throw new Error('planTraining needs a request from parsePlanFlags');
+  return probe.result.model;
 }
 
 /**
@@ -110,19 +135,16 @@ export interface PlanOptions {
  * GPUs offered for rent, ranked by `request.rankBy`.
  * @example planTraining(request).plans[0]?.flags
  */
-export function planTraining(request: PlanRequest, { dimensions = DIMENSIONS, maxScaleUp = 64 }: PlanOptions = {}): PlanResult {
-  const own = getGpuPreset(request.gpu);
-  const probe = estimateMemory({ ...request.base, gpu: request.gpu, seq: request.seq });
-  if (own === undefined || !probe.ok || probe.result.model === null)
-    throw new Error('planTraining needs a request from parsePlanFlags');
-  const model = probe.result.model;
-  const hardware: Hardware[] = [{ gpu: own, gpus: request.gpus, rented: false }];
-  if (request.rent) {
-    for (const gpu of GPU_PRESETS) {
-      if (gpu.id !== own.id && request.prices[gpu.id] !== undefined) hardware.push({ gpu, gpus: request.gpus, rented: true });
-    }
-  }
-  const searches = hardware.map((h) => searchHardware(request, h, model, dimensions));
+export function planTraining(
+  request: PlanRequest,
+  { dimensions = DIMENSIONS, maxScaleUp = 64, searches: given }: PlanOptions = {},
+): PlanResult {
+  const hardware = planHardware(request);
+  const own = hardware[0]?.gpu;
+  const model = planModel(request);
+  if (own === undefined) throw new Error('planTraining needs a request from parsePlanFlags');
+  if (given !== undefined && given.length !== hardware.length) throw new Error('one search per planHardware(request)');
+  const searches = given ?? hardware.map((h) => searchHardware(request, h, model, dimensions));
   const stepsPerEpoch =
     request.epochTokens === null ? null : Math.ceil(request.epochTokens / (request.globalBatch * request.seq));
   const plans = rankPlans(
@@ -152,8 +174,7 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
           };
     // The metric once per plan, not once per comparison of the sort.
     const table = request.rankBy === 'step-cost' ? cost?.perStep : cost?.perEpoch;
-    const metric =
-      request.rankBy === 'time' ? seconds : (table?.[request.priceTier] ?? Number.POSITIVE_INFINITY); // unpriced GPUs rank last
+    const metric = request.rankBy === 'time' ? seconds : (table?.[request.priceTier] ?? Number.POSITIVE_INFINITY); // unpriced GPUs rank last
     return { plan, seconds, cost, metric };
   });
   priced.sort(

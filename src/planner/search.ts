@@ -106,6 +106,34 @@ export interface HardwareSearch {
   readonly evaluations: number;
 }
 
+/**
+ * A share of one search, so that several workers can run it at once: the values of the first dimension (the GPU
+ * layout) whose index is `index` modulo `of`, with everything below them. The shares of a search merge into the whole
+ * (mergeParts; a test holds the merge to the whole search).
+ */
+export interface SearchShare {
+  readonly index: number;
+  readonly of: number;
+}
+
+/** The whole search, as one share. */
+export const WHOLE_SEARCH: SearchShare = { index: 0, of: 1 };
+
+/** A rejection group of one share: with where its closest combination is in the walk, which breaks ties in a merge. */
+export interface PartRejection extends RejectionGroup {
+  /** The closest combination's number in the walk (the same in every share), or null without one. */
+  readonly closestAt: number | null;
+}
+
+/** What one share of a search found. */
+export interface SearchPart {
+  readonly hardware: Hardware;
+  readonly plans: readonly FittingPlan[];
+  readonly rejected: readonly PartRejection[];
+  readonly combinations: number;
+  readonly evaluations: number;
+}
+
 /** A rejection group while the search fills it. */
 interface OpenGroup {
   readonly kind: RejectionKind;
@@ -114,6 +142,7 @@ interface OpenGroup {
   smallestGap: number | null;
   closest: EstimateOptions | null;
   closestShortOf: ShortOf | null;
+  closestAt: number | null;
 }
 
 /** Search every combination of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
@@ -123,6 +152,54 @@ export function searchHardware(
   model: ModelConfig,
   dimensions: readonly Dimension[] = DIMENSIONS,
 ): HardwareSearch {
+  return mergeParts([searchPart(request, hardware, model, dimensions, WHOLE_SEARCH)]);
+}
+
+/**
+ * The search's shares merged: plans together, rejection groups of one reason added up, each keeping the closest
+ * combination of its shares (the earliest in the walk on a tie, as the whole search keeps the first it meets).
+ */
+export function mergeParts(parts: readonly SearchPart[]): HardwareSearch {
+  const first = parts[0];
+  if (first === undefined) throw new Error('a search has at least one part');
+  const groups = new Map<string, PartRejection>();
+  for (const part of parts) {
+    for (const group of part.rejected) {
+      const id = `${group.kind}\u0000${group.reason}`;
+      const seen = groups.get(id);
+      if (seen === undefined) {
+        groups.set(id, group);
+        continue;
+      }
+      const closer =
+        group.smallestGap !== null &&
+        (seen.smallestGap === null ||
+          group.smallestGap < seen.smallestGap ||
+          (group.smallestGap === seen.smallestGap && (group.closestAt ?? Infinity) < (seen.closestAt ?? Infinity)));
+      groups.set(id, { ...(closer ? group : seen), count: seen.count + group.count });
+    }
+  }
+  const order = (kind: RejectionKind) => REJECTION_ORDER.indexOf(kind);
+  const rejected = [...groups.values()]
+    .sort((a, b) => order(a.kind) - order(b.kind) || b.count - a.count || a.reason.localeCompare(b.reason))
+    .map(({ closestAt: _, ...group }) => group);
+  return {
+    hardware: first.hardware,
+    plans: parts.length === 1 ? first.plans : parts.flatMap((p) => p.plans),
+    rejected,
+    combinations: parts.reduce((sum, p) => sum + p.combinations, 0),
+    evaluations: parts.reduce((sum, p) => sum + p.evaluations, 0),
+  };
+}
+
+/** Search one share of the combinations of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
+export function searchPart(
+  request: PlanRequest,
+  hardware: Hardware,
+  model: ModelConfig,
+  dimensions: readonly Dimension[] = DIMENSIONS,
+  share: SearchShare = WHOLE_SEARCH,
+): SearchPart {
   const ctx: SearchContext = { request, gpu: hardware.gpu, gpus: hardware.gpus, model };
   const each = dimensions.filter((d) => d.search === 'each');
   const monotone = dimensions.find((d) => d.search === 'monotone');
@@ -150,7 +227,7 @@ export function searchHardware(
     if (byReason === undefined) groups.set(kind, (byReason = new Map()));
     let group = byReason.get(reason);
     if (group === undefined) {
-      group = { kind, reason, count: 0, smallestGap: null, closest: null, closestShortOf: null };
+      group = { kind, reason, count: 0, smallestGap: null, closest: null, closestShortOf: null, closestAt: null };
       byReason.set(reason, group);
     }
     group.count += count;
@@ -158,6 +235,7 @@ export function searchHardware(
       group.smallestGap = gap.bytes;
       group.closest = gap.options();
       group.closestShortOf = gap.shortOf;
+      group.closestAt = leaf;
     }
   };
 
@@ -271,6 +349,8 @@ export function searchHardware(
     const keys = levelKeys[depth] ?? [];
     const saved = keys.map((key) => options[key]);
     for (const [index, value] of (levels[depth] ?? []).entries()) {
+      // A share of the search takes its own values of the first dimension only.
+      if (depth === 0 && index % share.of !== share.index) continue;
       keys.forEach((key, i) => setOption(options, key, value.patch[key] ?? saved[i]));
       const reason = dimension.rule?.(options, ctx) ?? null;
       if (reason !== null) {
@@ -306,10 +386,7 @@ export function searchHardware(
   };
   walk(0);
 
-  const order = (kind: RejectionKind) => REJECTION_ORDER.indexOf(kind);
-  const rejected = [...groups.values()]
-    .flatMap((byReason) => [...byReason.values()])
-    .sort((a, b) => order(a.kind) - order(b.kind) || b.count - a.count || a.reason.localeCompare(b.reason));
+  const rejected = [...groups.values()].flatMap((byReason) => [...byReason.values()]);
   return { hardware, plans, rejected, combinations, evaluations };
 }
 

@@ -1,0 +1,114 @@
+import { describe, expect, test } from 'vitest';
+import {
+  EXAMPLE_PRICES,
+  mergeParts,
+  parsePlanFlags,
+  planHardware,
+  planModel,
+  planTraining,
+  searchHardware,
+  searchPart,
+  type PartRejection,
+  type PlanRequest,
+  type RawPlanFlags,
+  type SearchPart,
+} from '../../../src/planner/index.ts';
+
+function request(raw: RawPlanFlags): PlanRequest {
+  const parsed = parsePlanFlags(raw, EXAMPLE_PRICES);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.request;
+}
+
+/** Cases with many layouts (so that every share has some), one where nothing fits, and one that rents. */
+const CASES: [string, RawPlanFlags][] = [
+  [
+    'llama-2-13b, 8 × a100-40gb, batch 32 × 4096',
+    { model: 'llama-2-13b', gpu: 'a100-40gb', gpus: '8', 'global-batch': '32', seq: '4096', 'no-rent': true },
+  ],
+  [
+    'gpt2, 4 × t4, batch 12 × 128, host 1.6 GB (rejections under a host limit)',
+    { model: 'gpt2', gpu: 't4', gpus: '4', 'global-batch': '12', seq: '128', 'max-host-gb': '1.6', 'no-rent': true },
+  ],
+  [
+    'llama-2-70b, 2 × rtx-4090, batch 8 × 4096, host 64 GB (nothing fits: the closest combinations decide)',
+    { model: 'llama-2-70b', gpu: 'rtx-4090', gpus: '2', 'global-batch': '8', seq: '4096', 'max-host-gb': '64', 'no-rent': true },
+  ],
+  [
+    'gpt2-xl, 4 × a100-80gb, batch 16 × 1024, renting compared',
+    { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024' },
+  ],
+];
+
+/**
+ * The page runs a search in shares, one per worker, and merges them. Whatever the number of shares, the merged
+ * searches are the whole search's, and the plan built from them is planTraining's.
+ */
+describe('a search in shares', () => {
+  test.each(CASES)('%s: shares merge into the whole search, for 2 to 5 shares', { timeout: 120_000 }, (_name, raw) => {
+    const req = request(raw);
+    const model = planModel(req);
+    const hardware = planHardware(req);
+    const whole = hardware.map((h) => searchHardware(req, h, model));
+    const sorted = <T extends { key: string }>(plans: readonly T[]) => [...plans].sort((a, b) => a.key.localeCompare(b.key));
+    for (let of = 2; of <= 5; of++) {
+      const merged = hardware.map((h) =>
+        mergeParts(Array.from({ length: of }, (_, index) => searchPart(req, h, model, undefined, { index, of }))),
+      );
+      merged.forEach((search, i) => {
+        const all = whole[i];
+        if (all === undefined) throw new Error('one search per hardware');
+        // Plans come in another order (each share's in turn); the ranking sorts them.
+        expect(sorted(search.plans)).toEqual(sorted(all.plans));
+        expect({ ...search, plans: [] }).toEqual({ ...all, plans: [] });
+      });
+      expect(planTraining(req, { searches: merged })).toEqual(planTraining(req));
+    }
+  });
+
+  test('a merge keeps, of equal gaps, the combination the whole search meets first', () => {
+    const req = request(CASES[0]?.[1] ?? {});
+    const hardware = planHardware(req)[0];
+    if (hardware === undefined) throw new Error('the reader’s GPUs are searched');
+    const group = (closestAt: number, microBatch: number): PartRejection => ({
+      kind: 'activations',
+      reason: 'over',
+      count: 1,
+      smallestGap: 1000,
+      closest: { microBatch },
+      closestShortOf: 'gpu',
+      closestAt,
+    });
+    const part = (rejection: PartRejection): SearchPart => ({
+      hardware,
+      plans: [],
+      rejected: [rejection],
+      combinations: 1,
+      evaluations: 1,
+    });
+    for (const parts of [
+      [part(group(7, 1)), part(group(3, 2))],
+      [part(group(3, 2)), part(group(7, 1))],
+    ]) {
+      expect(mergeParts(parts).rejected).toEqual([
+        { kind: 'activations', reason: 'over', count: 2, smallestGap: 1000, closest: { microBatch: 2 }, closestShortOf: 'gpu' },
+      ]);
+    }
+  });
+
+  test('every share has work in the largest case the page benchmarks (llama-3-70b, 64 × h100-80gb)', () => {
+    const req = request({
+      model: 'llama-3-70b',
+      gpu: 'h100-80gb',
+      gpus: '64',
+      'global-batch': '512',
+      seq: '4096',
+      'no-rent': true,
+    });
+    const own = planHardware(req)[0];
+    if (own === undefined) throw new Error('the reader’s GPUs are searched');
+    const model = planModel(req);
+    const parts = Array.from({ length: 4 }, (_, index) => searchPart(req, own, model, undefined, { index, of: 4 }));
+    for (const part of parts) expect(part.plans.length).toBeGreaterThan(0);
+  });
+});
