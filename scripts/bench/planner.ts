@@ -79,13 +79,15 @@ const SELECTOR = '[data-planner]';
 interface PageTimes {
   search: number;
   answer: number;
+  /** Workers the page ran the search in (one per core but one, at most four). */
+  workers: number;
 }
 
 /**
- * The page's own figures (`data-search-ms`, the search in its worker; `data-answer-ms`, from the request to the
- * answer on the page, the answer's copy out of the worker included): the first search in a fresh worker, as a
- * shared link opens it, and the median of the same search again in that worker (after another sequence length, so
- * that the page really searches again), as a reader editing a field meets it.
+ * The page's own figures (`data-search-ms`, the search in its workers, its longest share's; `data-answer-ms`, from the
+ * request to the answer on the page, the answers' copy out of the workers, their merge and the ranking included): the
+ * first search in fresh workers, as a shared link opens it, and the median of the same search again in those workers
+ * (after another sequence length, so that the page really searches again), as a reader editing a field meets it.
  */
 async function browserMs(baseUrl: string, raw: RawPlanFlags, rounds: number): Promise<{ first: PageTimes; again: PageTimes }> {
   const browser = await launchBrowser({ name: 'webgpu-off', webgpu: false });
@@ -107,6 +109,7 @@ async function browserMs(baseUrl: string, raw: RawPlanFlags, rounds: number): Pr
       return {
         search: Number(await figures.getAttribute('data-search-ms')),
         answer: Number(await figures.getAttribute('data-answer-ms')),
+        workers: Number(await figures.getAttribute('data-workers')),
       };
     };
     const root = await openIsland(page, `${baseUrl}/tools/planner/?${queryFromFlags(raw)}`, SELECTOR);
@@ -125,7 +128,7 @@ async function browserMs(baseUrl: string, raw: RawPlanFlags, rounds: number): Pr
       const sorted = samples.map(pick).sort((x, y) => x - y);
       return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
     };
-    return { first, again: { search: median((t) => t.search), answer: median((t) => t.answer) } };
+    return { first, again: { search: median((t) => t.search), answer: median((t) => t.answer), workers: first.workers } };
   } finally {
     await browser.close();
   }
@@ -150,16 +153,16 @@ export default async function bench(): Promise<void> {
     return;
   }
   console.log(
-    "planner in Chromium (the reader's GPUs): the page's search time in its worker / the wait from the request to the answer on the page",
+    "planner in Chromium (the reader's GPUs): the page's search time in its workers (the longest share's) / the wait from the request to the answer on the page",
   );
-  console.log('  the first search in a fresh worker, then the median of 5 more');
+  console.log('  the first search in fresh workers, then the median of 5 more');
   const server = await startStaticServer(dist);
   try {
     for (const [name, raw] of CASES) {
       const { first, again } = await browserMs(server.url, { ...raw, 'no-rent': true }, 5);
       const cell = (t: PageTimes) =>
         `${t.search.toFixed(1).padStart(7)} / ${t.answer.toFixed(1).padStart(7)} ms ${t.search < TARGET_MS ? 'ok  ' : 'SLOW'}`;
-      console.log(`  ${name.padEnd(62)} first ${cell(first)}   again ${cell(again)}`);
+      console.log(`  ${name.padEnd(62)} first ${cell(first)}   again ${cell(again)}   ${first.workers} worker(s)`);
     }
   } finally {
     await server.close();

@@ -13,8 +13,7 @@ import {
 } from '../../planner/index';
 import { costText, estimateArgs, gib, hardwareText, techniquesText } from './format';
 import PlanDetails from './PlanDetails';
-import { createPlannerClient, type PlannerClient } from './planner-client';
-import type { PlannerWorkerResponse } from './planner.worker';
+import { createPlannerClient, type PlannerAnswer, type PlannerClient } from './planner-client';
 import PriceTable, { draftError, initialDrafts, priceFlags, type PriceDraft } from './PriceTable';
 import { flagsFromQuery, PLAN_PARAM, queryFromFlags } from './query';
 import { strings } from './strings';
@@ -41,7 +40,7 @@ const DEBOUNCE_MS = 150;
 type Flags = Record<string, string | string[]>;
 type Answer =
   | { state: 'searching' }
-  | { state: 'partial' | 'done'; result: PlanResult; ms: number; waitedMs: number }
+  | { state: 'partial' | 'done'; result: PlanResult; ms: number; waitedMs: number; workers: number }
   | { state: 'error'; message: string };
 
 /**
@@ -70,10 +69,10 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   }, [syncUrl]);
 
   useEffect(() => {
-    client.current = createPlannerClient((a: PlannerWorkerResponse, waitedMs: number) =>
+    client.current = createPlannerClient((a: PlannerAnswer, waitedMs: number) =>
       setAnswer(
         a.ok
-          ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms, waitedMs }
+          ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms, waitedMs, workers: a.workers }
           : { state: 'error', message: a.message },
       ),
     );
@@ -259,6 +258,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           result={answer.result}
           ms={answer.ms}
           waitedMs={answer.waitedMs}
+          workers={answer.workers}
           shown={shown}
           onMore={() => setShown(shown + PAGE_SIZE)}
           open={open}
@@ -273,10 +273,12 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
 
 interface ResultsProps {
   result: PlanResult;
-  /** The search's time in the worker. */
+  /** The search's time in the workers (its longest share's). */
   ms: number;
-  /** From the request to the answer on the page (the search plus the answer's copy to the page). */
+  /** From the request to the answer on the page (the search, the answer's copy to the page, the merge and ranking). */
   waitedMs: number;
+  /** Workers the search ran in. */
+  workers: number;
   shown: number;
   onMore: () => void;
   open: string | null;
@@ -285,7 +287,7 @@ interface ResultsProps {
   linkFor: (plan: Plan) => string;
 }
 
-function Results({ result, ms, waitedMs, shown, onMore, open, onToggle, selected, linkFor }: ResultsProps) {
+function Results({ result, ms, waitedMs, workers, shown, onMore, open, onToggle, selected, linkFor }: ResultsProps) {
   const own = result.searches[0];
   const ownCount = own?.fitting ?? 0;
   const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
@@ -297,7 +299,7 @@ function Results({ result, ms, waitedMs, shown, onMore, open, onToggle, selected
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
   return (
     <div class="calc-results" aria-live="polite">
-      <p data-search-ms={ms.toFixed(1)} data-answer-ms={waitedMs.toFixed(1)}>
+      <p data-search-ms={ms.toFixed(1)} data-answer-ms={waitedMs.toFixed(1)} data-workers={workers}>
         {strings.summary(ownCount, result.plans.length - ownCount, combinations, estimates, ms)}
       </p>
       <p class="calc-note">{strings.estimateNote}</p>

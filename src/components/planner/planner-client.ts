@@ -1,52 +1,180 @@
-/** The page's side of the planner worker: one worker, the latest request wins. */
-import type { RawPlanFlags } from '../../planner/index';
-import type { PlannerWorkerRequest, PlannerWorkerResponse } from './planner.worker';
+/**
+ * The page's side of the planner's workers: each search runs in shares, one per worker, at once (a reader's machine has
+ * several cores), and the shares merge into the whole search here; the latest request wins.
+ */
+import {
+  EXAMPLE_PRICES,
+  mergeParts,
+  parsePlanFlags,
+  planTraining,
+  type HardwareSearch,
+  type PlanRequest,
+  type PlanResult,
+  type RawPlanFlags,
+  type SearchPart,
+} from '../../planner/index';
+import type { PlannerWorkerRequest, PlannerWorkerResponse } from './planner-requests';
 
 /** Something that searches in the background and calls back with the answer to the latest request. */
 export interface PlannerClient {
   /** Start a search; answers to earlier requests are dropped. */
   search(flags: RawPlanFlags): void;
-  /** Stop the worker. */
+  /** Stop the workers. */
   close(): void;
 }
 
 /**
- * A client whose answers go to `onAnswer`. A search still running when the next one starts is
- * stopped with its worker (a search cannot be interrupted from inside), so a large search never
+ * An answer: the result and the search's time in the workers (the longest share's, the time the reader waits for the
+ * search), or an error. With renting compared, the reader's own GPUs are answered first (`partial`), then everything.
+ */
+export type PlannerAnswer =
+  | {
+      readonly ok: true;
+      readonly result: PlanResult;
+      readonly ms: number;
+      readonly partial: boolean;
+      /** Workers the search ran in, one share each. */
+      readonly workers: number;
+    }
+  | { readonly ok: false; readonly message: string };
+
+/** What the client needs of a worker (a Web Worker; tests pass workers that answer in-process). */
+export interface PlannerWorker {
+  postMessage(request: PlannerWorkerRequest): void;
+  onmessage: ((event: { data: PlannerWorkerResponse }) => void) | null;
+  onerror: ((event: { message?: string }) => void) | null;
+  terminate(): void;
+}
+
+/**
+ * Workers a page starts: one per core the browser reports but one, left to the page and the browser's own threads
+ * (garbage collection, compiling), at most four (each holds its own copy of the engine). On two cores two workers
+ * searched no faster than one (npm run bench -- planner, Chromium): the browser's threads took the second core.
+ */
+export function workerCount(): number {
+  const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency;
+  return Math.max(1, Math.min(4, (Number.isFinite(cores) ? cores : 1) - 1));
+}
+
+function startWorker(): PlannerWorker {
+  return new Worker(new URL('./planner.worker.ts', import.meta.url), { type: 'module' }) as unknown as PlannerWorker;
+}
+
+/**
+ * A client whose answers go to `onAnswer`, with the wait from the request to the answer. A search still running when
+ * the next one starts is stopped with its workers (a search cannot be interrupted from inside), so a large search never
  * delays the answer to the reader's latest settings.
  */
-export function createPlannerClient(onAnswer: (answer: PlannerWorkerResponse, waitedMs: number) => void): PlannerClient {
+export function createPlannerClient(
+  onAnswer: (answer: PlannerAnswer, waitedMs: number) => void,
+  { workers = workerCount(), start = startWorker }: { workers?: number; start?: () => PlannerWorker } = {},
+): PlannerClient {
+  let pool = Array.from({ length: workers }, start);
   let latest = 0;
   let busy = false;
-  let sentAt = 0;
-  const start = (): Worker => {
-    const created = new Worker(new URL('./planner.worker.ts', import.meta.url), { type: 'module' });
-    created.onmessage = (event: MessageEvent<PlannerWorkerResponse>) => {
-      if (event.data.id !== latest) return;
-      busy = !event.data.ok ? false : event.data.partial;
-      // What the reader waits: the search, and the answer's way back to the page.
-      onAnswer(event.data, performance.now() - sentAt);
-    };
-    created.onerror = (event) => {
-      busy = false;
-      onAnswer({ id: latest, ok: false, message: event.message || 'the planner worker crashed' }, performance.now() - sentAt);
-    };
-    return created;
+
+  const ask = (worker: PlannerWorker, request: PlannerWorkerRequest) =>
+    new Promise<PlannerWorkerResponse>((resolve) => {
+      worker.onmessage = (event) => resolve(event.data);
+      worker.onerror = (event) => resolve({ id: request.id, ok: false, message: event.message || 'the planner worker crashed' });
+      worker.postMessage(request);
+    });
+
+  /** One stage of a search (the reader's GPUs, or the rented ones), each worker searching its share; or the error. */
+  const searchShares = async (id: number, flags: RawPlanFlags, rented: boolean) => {
+    const answers = await Promise.all(
+      pool.map((worker, index) => ask(worker, { id, kind: 'search', flags, share: { index, of: pool.length }, rented })),
+    );
+    let ms = 0;
+    const shares: (readonly SearchPart[])[] = [];
+    for (const answer of answers) {
+      if (!answer.ok) return answer;
+      if (answer.kind !== 'search') throw new Error('a search request gets search parts');
+      ms = Math.max(ms, answer.ms);
+      shares.push(answer.parts);
+    }
+    const searches = (shares[0] ?? []).map((_, i) =>
+      mergeParts(shares.map((parts) => parts[i]).filter((part): part is SearchPart => part !== undefined)),
+    );
+    return { ok: true as const, searches, ms };
   };
-  let worker = start();
+
+  /** planTraining in the first worker, from `searches` where given (else it searches itself). */
+  const askPlan = async (id: number, flags: RawPlanFlags, rent: boolean, searches?: readonly HardwareSearch[]) => {
+    const worker = pool[0];
+    if (worker === undefined) throw new Error('the client has workers');
+    const answer = await ask(
+      worker,
+      searches === undefined ? { id, kind: 'plan', flags, rent } : { id, kind: 'plan', flags, rent, searches },
+    );
+    if (!answer.ok) return answer;
+    if (answer.kind !== 'plan') throw new Error('a plan request gets a plan');
+    return answer;
+  };
+
+  /**
+   * The answer from merged searches. Where a plan fits on the reader's GPUs it only ranks them, here; where none does,
+   * the answer searches more hardware (what would fit), which a worker does.
+   */
+  const answerFrom = (id: number, flags: RawPlanFlags, request: PlanRequest, searches: readonly HardwareSearch[]) =>
+    (searches[0]?.plans.length ?? 0) > 0
+      ? Promise.resolve({ ok: true as const, result: planTraining(request, { searches }), ms: 0 })
+      : askPlan(id, flags, request.rent, searches);
+
+  const run = async (id: number, flags: RawPlanFlags, sentAt: number) => {
+    const stale = () => id !== latest;
+    const reply = (answer: PlannerAnswer) => {
+      if (stale()) return;
+      busy = answer.ok && answer.partial;
+      onAnswer(answer, performance.now() - sentAt);
+    };
+    const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
+    if (!parsed.ok) return reply({ ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') });
+    const request = parsed.request;
+    if (pool.length === 1) {
+      // One worker answers whole, as planTraining does: merging and ranking here would only add to the wait.
+      for (const rent of request.rent ? [false, true] : [false]) {
+        const answer = await askPlan(id, flags, rent);
+        if (stale()) return;
+        if (!answer.ok) return reply(answer);
+        reply({ ok: true, result: answer.result, ms: answer.ms, partial: request.rent && !rent, workers });
+      }
+      return;
+    }
+    const own = await searchShares(id, flags, false);
+    if (stale()) return;
+    if (!own.ok) return reply(own);
+    const ownOnly = await answerFrom(id, flags, { ...request, rent: false }, own.searches);
+    if (stale()) return;
+    if (!ownOnly.ok) return reply(ownOnly);
+    reply({ ok: true, result: ownOnly.result, ms: own.ms + ownOnly.ms, partial: request.rent, workers });
+    if (!request.rent) return;
+    const rented = await searchShares(id, flags, true);
+    if (stale()) return;
+    if (!rented.ok) return reply(rented);
+    const all = await answerFrom(id, flags, request, [...own.searches, ...rented.searches]);
+    if (stale()) return;
+    if (!all.ok) return reply(all);
+    reply({ ok: true, result: all.result, ms: rented.ms + all.ms, partial: false, workers });
+  };
+
   return {
     search(flags) {
       if (busy) {
-        worker.terminate();
-        worker = start();
+        for (const worker of pool) worker.terminate();
+        pool = Array.from({ length: workers }, start);
       }
       latest += 1;
       busy = true;
-      sentAt = performance.now();
-      worker.postMessage({ id: latest, flags } satisfies PlannerWorkerRequest);
+      const id = latest;
+      run(id, flags, performance.now()).catch((error: unknown) => {
+        if (id !== latest) return;
+        busy = false;
+        onAnswer({ ok: false, message: error instanceof Error ? error.message : String(error) }, 0);
+      });
     },
     close() {
-      worker.terminate();
+      for (const worker of pool) worker.terminate();
     },
   };
 }
