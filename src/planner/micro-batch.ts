@@ -88,9 +88,20 @@ export function chooseMicroBatch(
   const singleFits = fits(single);
   if (preference === 'largest' && singleFits) return { kind: 'plan', index: last };
   if (last > 0) {
+    // Where the largest is fastest, a guess from the whole batch's estimate that fits spares the smallest's estimate;
+    // one that does not bounds the bisection, which then starts from the smallest.
+    let end = last;
+    if (preference === 'largest') {
+      const guess = likelyBelowSingle(single.totals, values, last);
+      if (guess > 0) {
+        const e = at(guess);
+        if (!('errors' in e) && fits(e)) return { kind: 'plan', index: largestFitting(at, fits, last, guess) };
+        end = guess;
+      }
+    }
     const bottom = at(0);
     if ('errors' in bottom) return { kind: 'invalid', errors: bottom.errors };
-    if (fits(bottom)) return { kind: 'plan', index: largestFitting(at, fits, last, likelyLargest(bottom.totals, values, last)) };
+    if (fits(bottom)) return { kind: 'plan', index: largestFitting(at, fits, end, likelyLargest(bottom.totals, values, end)) };
   }
   return singleFits ? { kind: 'plan', index: last } : { kind: 'nothing-fits' };
 }
@@ -133,6 +144,22 @@ function likelyLargest(bottom: EstimateTotals, values: readonly Choice[], end: n
   const perSequence = bottom.perGpu.activations;
   if (perSequence <= 0 || bottom.spare === null) return 0;
   const microBatch = 1 + Math.floor(bottom.spare / perSequence);
+  let guess = 0;
+  for (let i = 1; i < end && (values[i]?.patch.microBatch ?? Infinity) <= microBatch; i++) guess = i;
+  return guess;
+}
+
+/**
+ * Where the largest micro-batch with accumulation that fits probably is, from the estimate of the whole batch in one
+ * micro-batch (which does not fit): its activations shed one sequence at a time until the GPU memory it is short of is
+ * freed. Accumulation keeps earlier micro-batches' gradients alive, so the guess may be high; 0 when it finds none.
+ * Only a starting point, which the engine checks.
+ */
+function likelyBelowSingle(single: EstimateTotals, values: readonly Choice[], end: number): number {
+  const batch = values[end]?.patch.microBatch ?? 0;
+  const perSequence = batch > 0 ? single.perGpu.activations / batch : 0;
+  if (perSequence <= 0 || single.shortfall === null) return 0;
+  const microBatch = batch - Math.ceil(single.shortfall / perSequence);
   let guess = 0;
   for (let i = 1; i < end && (values[i]?.patch.microBatch ?? Infinity) <= microBatch; i++) guess = i;
   return guess;
