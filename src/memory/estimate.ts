@@ -108,6 +108,12 @@ export interface StepSeconds {
   readonly total: number;
   /** Of which compute and recomputation (inference: prefill): what a pipeline bubble is a fraction of. */
   readonly work: number;
+  /**
+   * Of which, the seconds each micro-batch adds (weights streamed from the host, ZeRO-Infinity; else 0). With m
+   * micro-batches a training step's stage takes K + (p−1)·work/m + m·perMicroBatch for a K that does not depend on
+   * m (src/memory/time.ts), which bounds the step at any other m from below.
+   */
+  readonly perMicroBatch: number;
 }
 
 /**
@@ -387,10 +393,10 @@ function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, bu
 function stepSecondsFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepSeconds {
   if (r.mode === 'infer') {
     const time = inferenceTime(inferenceTimeInput(r, gpu, activeParams, built));
-    return { total: time.totalSeconds, work: time.lines[0]?.seconds ?? 0 };
+    return { total: time.totalSeconds, work: time.lines[0]?.seconds ?? 0, perMicroBatch: 0 };
   }
   const seconds = trainingStepSeconds(trainingTimeInput(r, gpu, activeParams, built));
-  return { total: seconds.total, work: seconds.compute + seconds.recompute };
+  return { total: seconds.total, work: seconds.compute + seconds.recompute, perMicroBatch: seconds.offloadPerMicroBatch };
 }
 
 function inferenceTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): InferenceTimeInput {

@@ -148,6 +148,11 @@ export interface TrainingStepSeconds {
   readonly dataParallel: number;
   readonly optimizer: number;
   readonly total: number;
+  /**
+   * Of `offload`, the seconds each micro-batch adds (the weights streamed from the host for its forward and backward,
+   * ZeRO-Infinity), 0 without weight offload: the step is the rest plus `bubble`, which scales as 1/m, plus m times this.
+   */
+  readonly offloadPerMicroBatch: number;
 }
 
 /** trainingStepTime's numbers without its words: what the planner's search ranks by (npm run bench -- planner). */
@@ -185,7 +190,8 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
   const total = compute + recompute + bubble + offload + dataParallel + optimizer;
-  return { compute, recompute, bubble, offload, dataParallel, optimizer, total };
+  const offloadPerMicroBatch = input.offload === 'optimizer+params' ? (2 * shard * input.weightBytes) / host : 0;
+  return { compute, recompute, bubble, offload, dataParallel, optimizer, total, offloadPerMicroBatch };
 }
 
 /** The words, shared among the last estimates that had the same settings (the planner alternates a few). */

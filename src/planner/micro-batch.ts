@@ -166,14 +166,20 @@ function likelyBelowSingle(single: EstimateTotals, values: readonly Choice[], en
 }
 
 /**
- * A lower bound on a combination's step time at `gradAccum` micro-batches, from its estimate at any micro-batch
- * (src/memory/time.ts): compute and recompute do not depend on the micro-batch (the tokens per step are fixed), the
- * pipeline bubble is (p−1)/m of them, and every other line (offload, data-parallel, optimizer) is never negative.
+ * A lower bound on a combination's step time at `gradAccum` micro-batches, from its estimate at any other
+ * (src/memory/estimate.ts StepSeconds): with m micro-batches a stage takes K + (p−1)·work/m + m·perMicroBatch, where
+ * compute and recompute (`work`, fixed by the tokens per step), data-parallel traffic and the optimizer step make up K
+ * with the gradients' offload; the pipeline bubble is (p−1)/m of the work and streamed weights cost each micro-batch.
+ * The estimate's K comes from its own m, for its slower stage; the step is the slower stage's, so never less.
  */
 export function secondsLowerBound(seen: EstimateTotals, options: EstimateOptions, gradAccum: number): number {
-  if (seen.stepSeconds === null) return 0;
+  const time = seen.stepSeconds;
+  if (time === null) return 0;
   const pp = options.pp ?? 1;
-  return seen.stepSeconds.work * (1 + (pp > 1 ? (pp - 1) / gradAccum : 0));
+  const bubble = pp > 1 ? (pp - 1) * time.work : 0;
+  const m = seen.resolved.gradAccum;
+  const fixed = time.total - bubble / m - time.perMicroBatch * m;
+  return Math.max(0, fixed + bubble / gradAccum + time.perMicroBatch * gradAccum);
 }
 
 function secondsAt(at: (index: number) => Estimated, index: number): number {
