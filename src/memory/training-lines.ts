@@ -175,10 +175,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
 // The memoized builders: each group's lines with their sums (timeline.ts LineGroup). The planner's search finds a
 // state group again among the last few it built (it alternates the micro-batch, attention and optimizer below one set
 // of states) and an activation group among more (it alternates ZeRO, offload and the optimizer above one micro-batch).
-const modelStateGroup = memo(
-  (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates)),
-  8,
-);
+const modelStateGroup = memo((r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates)), 8);
 const autocastGroup = memo((r: AutocastInputs): LineGroup => {
   const moments = trainingMoments(r.accumulates);
   return lineGroup([autocastCopiesLine(r, moments)], moments);
