@@ -1,4 +1,4 @@
-/** The single entry point: options in, a labelled, sourced memory breakdown out. */
+/** The entry points: options in, a labelled, sourced memory breakdown out (estimateMemory), or its numbers alone (estimateTotals). */
 import type { GpuSpec } from './gpus.ts';
 import { inferenceLines } from './inference-lines.ts';
 import { line, LINE_CATEGORIES, type MemoryLine } from './lines.ts';

@@ -32,10 +32,9 @@ export {
 } from './request.ts';
 export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 export { microBatchPreference, secondsLowerBound, type MicroBatchPreference } from './micro-batch.ts';
+export { mergeParts, searchHardware } from './merge.ts';
 export {
-  searchHardware,
   searchPart,
-  mergeParts,
   WHOLE_SEARCH,
   planKey,
   REJECTION_ORDER,

@@ -15,14 +15,8 @@ import {
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import { costOf, type GpuPrices, type PriceTier } from './prices.ts';
 import { MAX_GPUS, type PlanRequest } from './request.ts';
-import {
-  searchHardware,
-  type FittingPlan,
-  type Hardware,
-  type HardwareSearch,
-  type RejectionKind,
-  type ShortOf,
-} from './search.ts';
+import { searchHardware } from './merge.ts';
+import type { FittingPlan, Hardware, HardwareSearch, RejectionKind, ShortOf } from './search.ts';
 
 /** What a plan costs in each price tier; null where its GPU has no price. */
 export interface PlanCost {
