@@ -143,7 +143,7 @@ export type TotalsOutcome = { ok: true; totals: EstimateTotals } | { ok: false; 
  * @example estimateMemory({ model: 'llama-2-7b', zero: 3, dp: 8, gpu: 'a100-80gb' })
  */
 export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
-  const outcome = estimateCore(options);
+  const outcome = estimateCore(options, true);
   if (!outcome.ok) return outcome;
   const { r, totals, best, slowest, params, activeParams } = outcome.core;
   const warnings = [...outcome.core.warnings];
@@ -196,7 +196,7 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
  * @example estimateTotals({ model: 'llama-2-7b', zero: 3, dp: 8, gpu: 'a100-80gb' }).ok
  */
 export function estimateTotals(options: EstimateOptions = {}): TotalsOutcome {
-  const outcome = estimateCore(options);
+  const outcome = estimateCore(options, false);
   return outcome.ok ? { ok: true, totals: outcome.core.totals } : outcome;
 }
 
@@ -214,7 +214,11 @@ interface EstimateCore {
   readonly totals: EstimateTotals;
 }
 
-function estimateCore(options: EstimateOptions): { ok: true; core: EstimateCore } | { ok: false; errors: FieldError[] } {
+/** The stages, totals and step seconds of `options`; the lines get their labels only with `words` (the report's). */
+function estimateCore(
+  options: EstimateOptions,
+  words: boolean,
+): { ok: true; core: EstimateCore } | { ok: false; errors: FieldError[] } {
   const resolved = resolveEstimateOptions(options);
   if (!resolved.ok) return resolved;
   const r = resolved.value;
@@ -222,7 +226,7 @@ function estimateCore(options: EstimateOptions): { ok: true; core: EstimateCore 
   const params = counts?.total ?? r.paramsOnly ?? 0;
   const activeParams = counts?.active ?? params;
   const stages: PipelineStage[] = r.mode === 'train' && r.pp > 1 ? ['first', 'last'] : ['only'];
-  const built = stages.map((stage) => buildStage(r, stage, params));
+  const built = stages.map((stage) => buildStage(r, stage, params, words));
   let best: BuiltStage | null = null;
   for (const stage of built) if (best === null || stage.perGpu.total > best.perGpu.total) best = stage;
   if (best === null) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
@@ -299,8 +303,8 @@ interface BuiltStage {
   exact: boolean;
 }
 
-function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number): BuiltStage {
-  const built = r.mode === 'train' ? trainingLines(r, stage) : inferenceStage(r);
+function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number, words: boolean): BuiltStage {
+  const built = r.mode === 'train' ? trainingLines(r, stage, words) : inferenceStage(r);
   const groups = built.groups; // a fresh array per stage: the overhead joins it
   groups.push(sharedOverheadGroup({ gpu: r.gpu, moments: built.moments }));
   let sumOfParts = 0;

@@ -77,8 +77,11 @@ const LAYERS_BACKWARD: readonly MomentId[] = ['backward-top', 'backward-end'];
 /** Until the loss gradient: the forward moments and the start of backward. */
 const UNTIL_BACKWARD: readonly MomentId[] = [...FORWARD, 'backward-start'];
 
-/** Build the training lines for pipeline stage `stage`. */
-export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageLines {
+/**
+ * Build the training lines for pipeline stage `stage`; without `words` their labels are left empty (estimateTotals
+ * reads only the numbers, and the planner's search builds thousands of groups: npm run bench -- planner).
+ */
+export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: boolean): StageLines {
   const accumulates = r.gradAccum > 1;
   const moments = trainingMoments(accumulates);
   const counts = r.model === null ? null : countParams(r.model);
@@ -89,6 +92,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
       ? adapterStateGroup({
           model: r.model,
           stage,
+          words,
           precision: r.precision,
           optimizer: r.optimizer,
           optimizerImpl: r.optimizerImpl,
@@ -108,6 +112,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
           // The inputs that change most often first (as for the activations below).
           stage,
           accumulates,
+          words,
           optimizer: r.optimizer,
           optimizerImpl: r.optimizerImpl,
           precision: r.precision,
@@ -129,6 +134,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
       autocastGroup({
         stage,
         accumulates,
+        words,
         recompute: r.recompute,
         checkpointEvery: r.checkpointEvery,
         castBytes,
@@ -149,6 +155,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage): StageL
       microBatch: r.microBatch,
       gradAccum: r.gradAccum,
       stage,
+      words,
       attention: r.attention,
       recompute: r.recompute,
       // The bytes, not the precision: precisions with the same activation bytes share their lines.
@@ -205,6 +212,8 @@ function stageParamsOf(
 /** What every model-state builder reads: the stage, the precision and optimizer, and how the states are split and placed. */
 interface StateInputs {
   readonly stage: PipelineStage;
+  /** Whether the lines get their labels (else empty). */
+  readonly words: boolean;
   readonly precision: Precision;
   readonly optimizer: OptimizerKind;
   readonly optimizerImpl: OptimizerImpl;
@@ -228,6 +237,7 @@ interface FullStateInputs extends StateInputs {
 /** What autocast's 16-bit weight copies read (autocastCopiesLine). */
 interface AutocastInputs {
   readonly stage: PipelineStage;
+  readonly words: boolean;
   readonly accumulates: boolean;
   readonly recompute: Recompute;
   readonly checkpointEvery: number | null;
@@ -255,6 +265,7 @@ interface AdapterStateInputs extends StateInputs {
 interface ActivationInputs {
   readonly model: ModelConfig;
   readonly stage: PipelineStage;
+  readonly words: boolean;
   readonly seq: number;
   readonly microBatch: number;
   readonly gradAccum: number;
@@ -305,7 +316,9 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'weights',
       'weights',
       'gpu',
-      `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? ', other parameters upcast to fp32' : ''}) × ${formatCount(baseShare)} params`,
+      r.words
+        ? `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? ', other parameters upcast to fp32' : ''}) × ${formatCount(baseShare)} params`
+        : '',
       always(base),
       qlora
         ? `${WEIGHT_FORMAT_SPECS['nf4-dq'].source}; peft prepare_model_for_kbit_training upcasts the rest to fp32`
@@ -315,7 +328,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'weights-adapters',
       'weights',
       'gpu',
-      `LoRA adapters (fp32, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params`,
+      r.words ? `LoRA adapters (fp32, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params` : '',
       always(adapters.weights * LORA_PARAM_BYTES),
       'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True)',
     ),
@@ -337,7 +350,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'gradients',
       'gradients',
       place.gradientsOnGpu ? 'gpu' : host,
-      `Adapter gradients (fp32) × ${formatCount(adapters.gradients)} params`,
+      r.words ? `Adapter gradients (fp32) × ${formatCount(adapters.gradients)} params` : '',
       place.gradientsOnGpu
         ? gradientLifetime(r, adapters.gradients * LORA_GRADIENT_BYTES, moments)
         : always(adapters.gradients * LORA_GRADIENT_BYTES),
@@ -350,7 +363,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'optimizer-moments',
       'optimizer',
       optDevice,
-      `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer)} params`,
+      r.words ? `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer)} params` : '',
       always(adapters.optimizer * momentsPerParam),
       'Adam m and v in the adapters’ fp32 (arXiv 1412.6980); no master copy: the adapters are fp32 already',
     ),
@@ -389,7 +402,7 @@ function gradientLifetime(
 
 /** What the optimizer step allocates beyond its states, alive only at the step (optimizer.ts). */
 function optimizerTemporariesLine(
-  r: Pick<StateInputs, 'optimizer' | 'optimizerImpl'>,
+  r: Pick<StateInputs, 'optimizer' | 'optimizerImpl' | 'words'>,
   params: number,
   largestTensor: number,
   momentBytes: number,
@@ -399,7 +412,7 @@ function optimizerTemporariesLine(
     'optimizer-temporaries',
     'optimizer',
     'gpu',
-    `Optimizer step temporaries (${r.optimizerImpl})`,
+    r.words ? `Optimizer step temporaries (${r.optimizerImpl})` : '',
     lifetime(moments, [
       optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params, largestTensor, momentBytes }),
       ['optimizer'],
@@ -444,7 +457,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       'weights',
       'weights',
       place.weightsOnGpu ? 'gpu' : host,
-      `Weights (${bitsLabel(precision.weights)}) × ${shardNote(shards.weights)}`,
+      r.words ? `Weights (${bitsLabel(precision.weights)}) × ${shardNote(shards.weights)}` : '',
       always(shards.weights * precision.weights),
       r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit',
     ),
@@ -462,7 +475,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'weights-gathered',
         'weights',
         'gpu',
-        `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params fetched from other GPUs`,
+        r.words ? `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params fetched from other GPUs` : '',
         lifetime(moments, [gathered * precision.weights, GRAPH]),
         'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward',
       ),
@@ -476,7 +489,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'gradients',
         'gradients',
         'gpu',
-        `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}`,
+        r.words ? `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}` : '',
         gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
         r.zero >= 2
           ? zeroSource
@@ -490,7 +503,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'gradients',
         'gradients',
         host,
-        `Gradients (fp32, offloaded) × ${shardNote(shard)}`,
+        r.words ? `Gradients (fp32, offloaded) × ${shardNote(shard)}` : '',
         always(shard * OFFLOADED_GRADIENT_BYTES),
         'ZeRO-Offload (arXiv 2101.06840 §4.1): gradients stream to the host for the CPU optimizer step',
       ),
@@ -502,7 +515,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'gradients-unsharded',
         'gradients',
         'gpu',
-        `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter`,
+        r.words ? `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter` : '',
         lifetime(moments, [unit * precision.gradients, LAYERS_BACKWARD]),
         "ZeRO (arXiv 1910.02054 §5.2): each unit's full gradient exists until it is reduce-scattered",
       ),
@@ -515,7 +528,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'optimizer-master',
         'optimizer',
         optDevice,
-        `fp32 master weights × ${shardNote(shards.optimizer)}`,
+        r.words ? `fp32 master weights × ${shardNote(shards.optimizer)}` : '',
         always(shards.optimizer * optimizer.master),
         'Mixed precision keeps an fp32 master copy (Micikevicius et al. 2017, arXiv 1710.03740)',
       ),
@@ -526,7 +539,9 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       'optimizer-moments',
       'optimizer',
       optDevice,
-      `Optimizer moments (${r.optimizer}: ${optimizer.moments} B/param) × ${shardNote(shards.optimizer)}, from the first step on`,
+      r.words
+        ? `Optimizer moments (${r.optimizer}: ${optimizer.moments} B/param) × ${shardNote(shards.optimizer)}, from the first step on`
+        : '',
       always(shards.optimizer * optimizer.moments),
       'Adam m and v (arXiv 1412.6980); 8-bit Adam 1 byte each (arXiv 2110.02861); SGD momentum one buffer',
     ),
@@ -580,7 +595,9 @@ function autocastCopiesLine(r: AutocastInputs, moments: readonly MomentId[]): Me
     'weights-autocast',
     'weights',
     'gpu',
-    `Autocast 16-bit copies of the matmul weights${r.recompute === 'full' ? ' (checkpointed layers: one segment at a time)' : ', forward until backward'}`,
+    r.words
+      ? `Autocast 16-bit copies of the matmul weights${r.recompute === 'full' ? ' (checkpointed layers: one segment at a time)' : ', forward until backward'}`
+      : '',
     live,
     'torch.amp autocast_mode.cpp cached_cast: one 16-bit copy per weight, saved by the matmuls for backward',
   );
@@ -632,14 +649,15 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     tp: r.tp,
     sp: r.sp,
   });
-  const flight = inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
-  const what = traits.transformer ? `s=${r.seq}, b=${r.microBatch}` : `b=${r.microBatch}`;
+  const flight = r.words && inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
+  const what = !r.words ? '' : traits.transformer ? `s=${r.seq}, b=${r.microBatch}` : `b=${r.microBatch}`;
   const first = stage !== 'last';
   const last = stage !== 'first';
   const kept = plan.keptForLayers * inFlight;
   const lines: MemoryLine[] = [];
-  const keptLabel =
-    r.recompute === 'full'
+  const keptLabel = !r.words
+    ? ''
+    : r.recompute === 'full'
       ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
       : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
   // Backward frees each layer's activations as it passes: at its end the first layer's (or, under full recompute, the
@@ -665,9 +683,11 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         'activations-recompute',
         'activations',
         'gpu',
-        r.recompute === 'full'
-          ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward`
-          : 'Recompute working set: one layer’s attention core rebuilt',
+        !r.words
+          ? ''
+          : r.recompute === 'full'
+            ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward`
+            : 'Recompute working set: one layer’s attention core rebuilt',
         lifetime(moments, [plan.workingSet, LAYERS_BACKWARD]),
         r.recompute === 'full'
           ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers'
@@ -681,7 +701,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         'activations-embedding',
         'activations',
         'gpu',
-        `Embedding output (dropout mask, norm input)${flight}`,
+        r.words ? `Embedding output (dropout mask, norm input)${flight}` : '',
         lifetime(moments, [first ? outside.embedding * inFlight : 0, GRAPH]),
         'Korthikanti et al. 2022 §4.3: embedding dropout mask sbh',
       ),
@@ -703,7 +723,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       'activations-logits',
       'activations',
       'gpu',
-      `Loss: fp32 log-softmax of the logits kept for backward (${positions} × 4 B)`,
+      r.words ? `Loss: fp32 log-softmax of the logits kept for backward (${positions} × 4 B)` : '',
       lifetime(moments, [last ? outside.logits : 0, UNTIL_BACKWARD]),
       'Korthikanti et al. 2022 §4.3: cross-entropy keeps 4sbv/t bytes of fp32 logits',
     ),
@@ -740,7 +760,9 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         'activations-lora',
         'activations',
         'gpu',
-        `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`,
+        r.words
+          ? `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`
+          : '',
         lifetime(
           moments,
           [keptLora, UNTIL_BACKWARD],
