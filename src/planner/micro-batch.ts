@@ -60,9 +60,11 @@ export function chooseMicroBatch(
     if (!('errors' in bottom) && fits(bottom)) {
       // Where the smallest micro-batch that fits is fastest, it needs no other estimate.
       if (preference === 'smallest') return { kind: 'plan', index: 0 };
-      // Where any may be fastest: from the smallest up, the bubble, and with it the lower bound, only grows, and once
-      // one does not fit none larger with accumulation does; stop at the first whose bound cannot beat the best. The
-      // one without accumulation (the largest bubble) is estimated only if its bound can. Ties go to the larger.
+      // Where any may be fastest: walk up from the smallest, and stop at the first that does not fit (none larger with
+      // accumulation does) or whose bound cannot beat the best. The bound, convex in the number of micro-batches m
+      // (secondsLowerBound), falls and then rises as the micro-batch grows; while it falls it stays below every time
+      // already seen, so the first that cannot beat the best is past its lowest, and so is every larger one. The one
+      // without accumulation is estimated only if its bound can beat the best. Ties go to the larger.
       const bound = (i: number) => secondsLowerBound(bottom.totals, options, values[i]?.patch.gradAccum ?? 1);
       const beats = (i: number, best: number) => bound(i) <= secondsAt(at, best) * (1 + 1e-12);
       let best = 0;

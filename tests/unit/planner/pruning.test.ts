@@ -8,6 +8,8 @@ import {
   GPU_PRESETS,
   type EstimateOptions,
 } from '../../../src/memory/index.ts';
+import type { Choice } from '../../../src/planner/dimensions.ts';
+import { chooseMicroBatch, type Estimated, type Evaluation } from '../../../src/planner/micro-batch.ts';
 import {
   DIMENSIONS,
   divisors,
@@ -156,6 +158,46 @@ describe('the search’s pruning rules, against every micro-batch', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  test('chooseMicroBatch takes a fastest micro-batch that fits, or none when none does, against estimating every one', () => {
+    let walked = 0;
+    fc.assert(
+      fc.property(configArbitrary, fc.boolean(), fc.constantFrom(8e9, 16e9, 24e9, 40e9, 80e9), (c, streamWeights, memory) => {
+        // Half the runs stream the weights from the host with pipeline stages: where any micro-batch may win.
+        const config: Config = streamWeights ? { ...c, layout: [1, 4, 1], zeroOffload: [3, 'optimizer+params'] } : c;
+        const batches = divisors(config.perReplica);
+        const values: Choice[] = batches.map((b) => ({
+          value: String(b),
+          patch: { microBatch: b, gradAccum: config.perReplica / b },
+          lessons: [],
+        }));
+        const estimated: Estimated[] = batches.map((b) => {
+          const outcome = estimateTotals(options(config, b));
+          if (!outcome.ok) return { errors: 'invalid' };
+          // A GPU of `memory` bytes: tight enough that some micro-batches do not fit.
+          const fitsGpu = outcome.totals.perGpu.total <= memory;
+          return { totals: outcome.totals, hostBytes: 0, fitsGpu, fitsHost: true };
+        });
+        if (estimated.some((e) => 'errors' in e)) return;
+        const fits = (e: Evaluation) => e.fitsGpu && e.fitsHost;
+        const seconds = (e: Estimated) => ('errors' in e ? Infinity : (e.totals.stepSeconds?.total ?? Infinity));
+        const fitting = estimated.filter((e) => !('errors' in e) && fits(e));
+        const fastest = Math.min(...fitting.map(seconds));
+        const choice = chooseMicroBatch((i) => estimated[i] as Estimated, fits, values, options(config, 1));
+        if (microBatchPreference(options(config, 1)) === 'any') walked += 1;
+        if (fitting.length === 0) {
+          expect(choice.kind).toBe('nothing-fits');
+          return;
+        }
+        if (choice.kind !== 'plan') throw new Error(`expected a plan, got ${JSON.stringify(choice)}`);
+        const chosen = estimated[choice.index] as Estimated;
+        expect(!('errors' in chosen) && fits(chosen)).toBe(true);
+        expect(seconds(chosen)).toBeLessThanOrEqual(fastest * (1 + 1e-12));
+      }),
+      { numRuns: 600 },
+    );
+    expect(walked).toBeGreaterThan(100);
   });
 
   test('every dominance rule: the twin never needs more GPU memory, host RAM or time, at every micro-batch, and is valid whenever the original is', () => {
