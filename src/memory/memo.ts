@@ -33,11 +33,10 @@ export function memo<I extends MemoInputs<I>, T>(build: (inputs: I) => T, kept: 
     for (let i = 0; i < recent.length; i++) {
       const entry = recent[i] as Entry<I, T>;
       if (!sameInputs(entry.inputs, inputs)) continue;
-      // Most recently used first, so that the alternation the search makes is found at once.
-      if (i > 0) {
-        recent.splice(i, 1);
-        recent.unshift(entry);
-      }
+      // Most recently used first, so that the alternation the search makes is found at once (moved by hand: splice
+      // allocates the array it removes).
+      for (let j = i; j > 0; j--) recent[j] = recent[j - 1] as Entry<I, T>;
+      recent[0] = entry;
       return entry.value;
     }
     const value = build(inputs);

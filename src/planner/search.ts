@@ -291,7 +291,17 @@ export function searchPart(
   const below = levels.map((_, depth) => levels.slice(depth + 1).reduce((size, values) => size * values.length, 1));
   const levelIndex = levels.map((values) => new Map(values.map((value, index) => [value.value, index])));
   /** Whether the combination so far passes the rules of the dimensions up to `depth`. */
-  const passesRulesUpTo = (depth: number) => each.every((d, i) => i > depth || (d.rule?.(options, ctx) ?? null) === null);
+  const passesRulesUpTo = (depth: number) => {
+    for (let i = 0; i <= depth; i++) if ((each[i]?.rule?.(options, ctx) ?? null) !== null) return false;
+    return true;
+  };
+  // Each value's options in its level's key order (undefined: the option as the level found it), so that setting a
+  // value reads no patch by key. The walk below uses index loops and allocates nothing per node but its saved options:
+  // it visits tens of thousands of nodes per search, and allocation is most of what a first search spends
+  // (npm run bench -- planner).
+  const levelPatches = levels.map((values, depth) =>
+    values.map((value) => (levelKeys[depth] ?? []).map((key) => value.patch[key])),
+  );
   // One stack of picked values, and of their indices, for the whole walk; a plan copies it.
   const picked: Choice[] = [];
   const indices: number[] = [];
@@ -300,11 +310,16 @@ export function searchPart(
     if (dimension === undefined) return finish(picked);
     const size = below[depth] ?? 1;
     const keys = levelKeys[depth] ?? [];
-    const saved = keys.map((key) => options[key]);
-    for (const [index, value] of (levels[depth] ?? []).entries()) {
+    const values = levels[depth] ?? [];
+    const patches = levelPatches[depth] ?? [];
+    const saved: EstimateOptions[keyof EstimateOptions][] = [];
+    for (let k = 0; k < keys.length; k++) saved.push(options[keys[k] as keyof EstimateOptions]);
+    for (let index = 0; index < values.length; index++) {
       // A share of the search takes its own values of the first dimension only.
       if (depth === 0 && index % share.of !== share.index) continue;
-      keys.forEach((key, i) => setOption(options, key, value.patch[key] ?? saved[i]));
+      const value = values[index] as Choice;
+      const patch = patches[index] ?? [];
+      for (let k = 0; k < keys.length; k++) setOption(options, keys[k] as keyof EstimateOptions, patch[k] ?? saved[k]);
       const reason = dimension.rule?.(options, ctx) ?? null;
       if (reason !== null) {
         combinations += size;
@@ -335,7 +350,7 @@ export function searchPart(
       picked.pop();
       indices.pop();
     }
-    keys.forEach((key, i) => setOption(options, key, saved[i]));
+    for (let k = 0; k < keys.length; k++) setOption(options, keys[k] as keyof EstimateOptions, saved[k]);
   };
   walk(0);
 
