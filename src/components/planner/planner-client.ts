@@ -1,6 +1,7 @@
 /**
- * The page's side of the planner's workers: each search runs in shares, one per worker, at once (a reader's machine has
- * several cores), and the shares merge into the whole search here; the latest request wins.
+ * The page's side of the planner's workers: with several, each search runs in shares, one per worker, at once (a
+ * reader's machine has several cores), and the shares merge into the whole search here; one worker answers whole. The
+ * latest request wins.
  */
 import {
   EXAMPLE_PRICES,
@@ -49,7 +50,8 @@ export interface PlannerWorker {
 /**
  * Workers a page starts: one per core the browser reports but one, left to the page and the browser's own threads
  * (garbage collection, compiling), at most four (each holds its own copy of the engine). On two cores two workers
- * searched no faster than one (npm run bench -- planner, Chromium): the browser's threads took the second core.
+ * searched no faster than one (Chromium, this planner's worker, one and two workers in turn): the browser's threads
+ * took the second core.
  */
 export function workerCount(): number {
   const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency;
