@@ -145,10 +145,7 @@ export function largestFitting(
 function likelyLargest(bottom: EstimateTotals, values: readonly Choice[], end: number): number {
   const perSequence = bottom.perGpu.activations;
   if (perSequence <= 0 || bottom.spare === null) return 0;
-  const microBatch = 1 + Math.floor(bottom.spare / perSequence);
-  let guess = 0;
-  for (let i = 1; i < end && (values[i]?.patch.microBatch ?? Infinity) <= microBatch; i++) guess = i;
-  return guess;
+  return lastUpTo(values, end, 1 + Math.floor(bottom.spare / perSequence));
 }
 
 /**
@@ -161,10 +158,14 @@ function likelyBelowSingle(single: EstimateTotals, values: readonly Choice[], en
   const batch = values[end]?.patch.microBatch ?? 0;
   const perSequence = batch > 0 ? single.perGpu.activations / batch : 0;
   if (perSequence <= 0 || single.shortfall === null) return 0;
-  const microBatch = batch - Math.ceil(single.shortfall / perSequence);
-  let guess = 0;
-  for (let i = 1; i < end && (values[i]?.patch.microBatch ?? Infinity) <= microBatch; i++) guess = i;
-  return guess;
+  return lastUpTo(values, end, batch - Math.ceil(single.shortfall / perSequence));
+}
+
+/** The last index below `end` (0 at least) whose micro-batch is at most `microBatch`. */
+function lastUpTo(values: readonly Choice[], end: number, microBatch: number): number {
+  let index = 0;
+  for (let i = 1; i < end && (values[i]?.patch.microBatch ?? Infinity) <= microBatch; i++) index = i;
+  return index;
 }
 
 /**

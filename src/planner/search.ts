@@ -125,13 +125,9 @@ export interface PartRejection extends RejectionGroup {
   readonly closestAt: number | null;
 }
 
-/** What one share of a search found. */
-export interface SearchPart {
-  readonly hardware: Hardware;
-  readonly plans: readonly FittingPlan[];
+/** What one share of a search found: a search's outcome, its rejection groups with where their closest is. */
+export interface SearchPart extends Omit<HardwareSearch, 'rejected'> {
   readonly rejected: readonly PartRejection[];
-  readonly combinations: number;
-  readonly evaluations: number;
 }
 
 /** A rejection group while the search fills it. */
