@@ -1,6 +1,6 @@
 /** The JSON printed by `plan --json`: every plan best first, each with the `estimate` flags that reproduce it. */
 import { formatEstimateFlags } from '../memory/index.ts';
-import { planDetails, type Plan, type PlanResult } from '../planner/index.ts';
+import { planDetails, planFlags, planLessons, type Plan, type PlanResult } from '../planner/index.ts';
 
 const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
   gpu: plan.hardware.gpu.id,
@@ -14,15 +14,15 @@ export function planJson(plan: Plan): Record<string, unknown> {
   return {
     rank: plan.rank,
     hardware: hardwareJson(plan),
-    flags: plan.flags,
-    choices: plan.choices,
+    flags: planFlags(plan),
+    choices: plan.choices.map(({ dimension, value }) => ({ dimension, value })),
     perGpu: plan.perGpu,
     hostBytes: plan.hostBytes,
     fits: true,
     stepTimeSeconds: plan.stepTimeSeconds,
     stepTime,
     cost: plan.cost,
-    lessons: plan.lessons,
+    lessons: planLessons(plan),
     warnings,
   };
 }

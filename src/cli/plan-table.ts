@@ -1,6 +1,15 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
 import { formatBytes, formatEstimateFlags, formatSeconds } from '../memory/index.ts';
-import { LESSON_TITLES, lessonHref, planDetails, type Plan, type PlanResult, type RejectionGroup } from '../planner/index.ts';
+import {
+  LESSON_TITLES,
+  lessonHref,
+  planDetails,
+  planFlags,
+  planLessons,
+  type Plan,
+  type PlanResult,
+  type RejectionGroup,
+} from '../planner/index.ts';
 
 const gib = (bytes: number) => formatBytes(bytes, 'GiB');
 const money = (value: number) => value.toFixed(value < 0.01 ? 5 : 2);
@@ -72,9 +81,13 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       for (const line of planDetails(best).stepTime.lines.filter((l) => l.seconds > 0))
         out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
       out.push(
-        `  lessons   ${best.lessons.map((id) => `${LESSON_TITLES[id]} (${lessonHref(id)})`).join(', ') || 'none: the plain configuration fits'}`,
+        `  lessons   ${
+          planLessons(best)
+            .map((id) => `${LESSON_TITLES[id]} (${lessonHref(id)})`)
+            .join(', ') || 'none: the plain configuration fits'
+        }`,
       );
-      out.push(`  check     npm run --silent estimate -- ${estimateArgs(best.flags)}`);
+      out.push(`  check     npm run --silent estimate -- ${estimateArgs(planFlags(best))}`);
     }
   }
   const ownBest = result.plans.find((plan) => !plan.hardware.rented);
@@ -83,7 +96,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     out.push(
       `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${gib(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`,
     );
-    out.push(`  check     npm run --silent estimate -- ${estimateArgs(ownBest.flags)}`);
+    out.push(`  check     npm run --silent estimate -- ${estimateArgs(planFlags(ownBest))}`);
   }
   const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];

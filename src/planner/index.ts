@@ -36,7 +36,9 @@ export { mergeParts, searchHardware } from './merge.ts';
 export {
   searchPart,
   WHOLE_SEARCH,
+  planFlags,
   planKey,
+  planLessons,
   REJECTION_ORDER,
   type FittingPlan,
   type Hardware,

@@ -9,6 +9,7 @@ import {
   REJECTION_ORDER,
   searchPart,
   WHOLE_SEARCH,
+  type FittingPlan,
   type Hardware,
   type HardwareSearch,
   type PartRejection,
@@ -27,7 +28,7 @@ export function searchHardware(
 }
 
 /**
- * The search's shares merged: plans together, rejection groups of one reason added up, each keeping the closest
+ * The search's shares merged: plans together in the order of the whole walk, rejection groups of one reason added up, each keeping the closest
  * combination of its shares (the earliest in the walk on a tie, as the whole search keeps the first it meets).
  */
 export function mergeParts(parts: readonly SearchPart[]): HardwareSearch {
@@ -56,9 +57,15 @@ export function mergeParts(parts: readonly SearchPart[]): HardwareSearch {
     .map(({ closestAt: _, ...group }) => group);
   return {
     hardware: first.hardware,
-    plans: parts.length === 1 ? first.plans : parts.flatMap((p) => p.plans),
+    plans: parts.length === 1 ? first.plans : inWalkOrder(parts),
     rejected,
     combinations: parts.reduce((sum, p) => sum + p.combinations, 0),
     evaluations: parts.reduce((sum, p) => sum + p.evaluations, 0),
   };
+}
+
+/** The parts' plans in the order the whole search meets them (each part's are in walk order already). */
+function inWalkOrder(parts: readonly SearchPart[]): FittingPlan[] {
+  const found = parts.flatMap((part) => part.plans.map((plan, i) => ({ plan, at: part.plansAt[i] ?? 0 })));
+  return found.sort((a, b) => a.at - b.at).map(({ plan }) => plan);
 }

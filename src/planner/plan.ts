@@ -171,13 +171,8 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
     const metric = request.rankBy === 'time' ? seconds : (table?.[request.priceTier] ?? Number.POSITIVE_INFINITY); // unpriced GPUs rank last
     return { plan, seconds, cost, metric };
   });
-  priced.sort(
-    (a, b) =>
-      a.metric - b.metric ||
-      a.seconds - b.seconds ||
-      a.plan.perGpu.total - b.plan.perGpu.total ||
-      a.plan.key.localeCompare(b.plan.key),
-  );
+  // Ties keep the searches' order (the sort is stable): the reader's GPUs first, each search's plans in walk order.
+  priced.sort((a, b) => a.metric - b.metric || a.seconds - b.seconds || a.plan.perGpu.total - b.plan.perGpu.total);
   return priced.map(({ plan, cost }, i) => ({ ...plan, rank: i + 1, cost }));
 }
 

@@ -35,21 +35,20 @@ export interface PlanChoice {
   readonly dimension: string;
   /** The value's label. */
   readonly value: string;
+  /** Lessons the value uses. */
+  readonly lessons: readonly LessonId[];
 }
 
-/** A combination that fits, as the engine estimated it. */
+/**
+ * A combination that fits, as the engine estimated it: what ranks and shows it. Its flags, key and lessons are derived
+ * when read (planFlags, planKey, planLessons): a search finds a thousand plans or more, and the page shows ten.
+ */
 export interface FittingPlan {
-  /** Stable id within a request: the `estimate` flags that differ between plans. */
-  readonly key: string;
   readonly hardware: Hardware;
   /** The value taken in every dimension, in search order. */
   readonly choices: readonly PlanChoice[];
   /** The `estimate` options that reproduce the plan. */
   readonly options: EstimateOptions;
-  /** The same as flags (`npm run estimate -- --flag value`, or a URL query). */
-  readonly flags: Readonly<Record<string, string>>;
-  /** Lessons its choices use, in reading order. */
-  readonly lessons: readonly LessonId[];
   /** Per-GPU bytes by category, and their total (what `fits` was decided on). */
   readonly perGpu: PerGpuTotals;
   /** Host RAM the offloaded states take on the machine (all GPU processes), bytes. */
@@ -96,7 +95,7 @@ export type ShortOf = 'gpu' | 'host' | 'gpu+host';
 /** The outcome of searching one set of GPUs. */
 export interface HardwareSearch {
   readonly hardware: Hardware;
-  /** Every combination that fits, unranked. */
+  /** Every combination that fits, unranked, in the order the walk meets them. */
   readonly plans: readonly FittingPlan[];
   /** Everything else, grouped by reason, largest group first. */
   readonly rejected: readonly RejectionGroup[];
@@ -125,9 +124,14 @@ export interface PartRejection extends RejectionGroup {
   readonly closestAt: number | null;
 }
 
-/** What one share of a search found: a search's outcome, its rejection groups with where their closest is. */
+/**
+ * What one share of a search found: a search's outcome, with where in the walk its plans and its rejection groups'
+ * closest combinations are.
+ */
 export interface SearchPart extends Omit<HardwareSearch, 'rejected'> {
   readonly rejected: readonly PartRejection[];
+  /** Each plan's number in the walk (the same in every share), in the order of `plans`. */
+  readonly plansAt: readonly number[];
 }
 
 /** A rejection group while the search fills it. */
@@ -152,8 +156,8 @@ export function searchPart(
   const ctx: SearchContext = { request, gpu: hardware.gpu, gpus: hardware.gpus, model };
   const each = dimensions.filter((d) => d.search === 'each');
   const monotone = dimensions.find((d) => d.search === 'monotone');
-  const planDimensions = monotone === undefined ? each : [...each, monotone];
   const plans: FittingPlan[] = [];
+  const plansAt: number[] = [];
   // One map of groups per kind: a group is found by its reason without building a key per rejection.
   const groups = new Map<RejectionKind, Map<string, OpenGroup>>();
   let combinations = 0;
@@ -224,7 +228,7 @@ export function searchPart(
     return false;
   };
 
-  const finish = (picked: readonly Choice[]) => {
+  const finish = (picked: readonly PlanChoice[]) => {
     combinations += 1;
     if (belowFailedFloor()) return;
     const values = monotone?.choices(ctx, options) ?? [NO_CHOICE];
@@ -243,7 +247,9 @@ export function searchPart(
       const chosen = at(index);
       const value = values[index];
       if ('errors' in chosen || value === undefined) return;
-      plans.push(toPlan(hardware, [...picked, value], planDimensions, copyOptions(options, value.patch), chosen));
+      const choices = monotone === undefined ? picked.slice() : [...picked, planChoice(value, monotone.id)];
+      plans.push(toPlan(hardware, choices, copyOptions(options, value.patch), chosen));
+      plansAt.push(leaf);
     };
     const choice = chooseMicroBatch(at, fits, values, options);
     if (choice.kind === 'invalid') return reject('invalid', choice.errors);
@@ -298,8 +304,9 @@ export function searchPart(
   const levelPatches = levels.map((values, depth) =>
     values.map((value) => (levelKeys[depth] ?? []).map((key) => value.patch[key])),
   );
+  const levelChoices = levels.map((values, depth) => values.map((value) => planChoice(value, each[depth]?.id ?? '')));
   // One stack of picked values, and of their indices, for the whole walk; a plan copies it.
-  const picked: Choice[] = [];
+  const picked: PlanChoice[] = [];
   const indices: number[] = [];
   const walk = (depth: number) => {
     const dimension = each[depth];
@@ -308,12 +315,12 @@ export function searchPart(
     const keys = levelKeys[depth] ?? [];
     const values = levels[depth] ?? [];
     const patches = levelPatches[depth] ?? [];
+    const choices = levelChoices[depth] ?? [];
     const saved: EstimateOptions[keyof EstimateOptions][] = [];
     for (let k = 0; k < keys.length; k++) saved.push(options[keys[k] as keyof EstimateOptions]);
     for (let index = 0; index < values.length; index++) {
       // A share of the search takes its own values of the first dimension only.
       if (depth === 0 && index % share.of !== share.index) continue;
-      const value = values[index] as Choice;
       const patch = patches[index] ?? [];
       for (let k = 0; k < keys.length; k++) setOption(options, keys[k] as keyof EstimateOptions, patch[k] ?? saved[k]);
       const reason = dimension.rule?.(options, ctx) ?? null;
@@ -338,7 +345,7 @@ export function searchPart(
           continue;
         }
       }
-      picked.push(value);
+      picked.push(choices[index] as PlanChoice);
       indices.push(index);
       leaf += index * size;
       walk(depth + 1);
@@ -351,7 +358,7 @@ export function searchPart(
   walk(0);
 
   const rejected = [...groups.values()].flatMap((byReason) => [...byReason.values()]);
-  return { hardware, plans, rejected, combinations, evaluations };
+  return { hardware, plans, plansAt, rejected, combinations, evaluations };
 }
 
 /** The micro-batch value of a search without a monotone dimension. */
@@ -392,7 +399,20 @@ function withPatch<T>(options: EstimateOptions, patch: EstimateOptions, fn: () =
 /** The flags every plan of one request shares (the model, sequence and margin): all the given ones but the GPU. */
 const SHARED_FLAGS = new Set(FIXED_ESTIMATE_FLAGS.filter((flag) => flag !== 'gpu'));
 
-/** A plan's key: its own flags as a URL query, e.g. `gpu=rtx-4090&precision=amp-bf16&…`. */
+/** A plan's `estimate` flags (`npm run estimate -- --flag value`, or a URL query). */
+export function planFlags(plan: FittingPlan): Record<string, string> {
+  return formatEstimateFlags(plan.options);
+}
+
+/** Lessons a plan's choices use, in reading order; renting adds the one that compares it. */
+export function planLessons(plan: FittingPlan): readonly LessonId[] {
+  return orderLessons(plan.choices, plan.hardware.rented ? RENTED_LESSONS : []);
+}
+
+/**
+ * A plan's key, stable within a request: its own flags as a URL query, e.g. `gpu=rtx-4090&precision=amp-bf16&…` (of a
+ * plan: planKey(planFlags(plan))).
+ */
 export function planKey(flags: Readonly<Record<string, string>>): string {
   let key = '';
   for (const name in flags) if (!SHARED_FLAGS.has(name)) key += `${key === '' ? '' : '&'}${name}=${flags[name]}`;
@@ -402,7 +422,7 @@ export function planKey(flags: Readonly<Record<string, string>>): string {
 /** One shared PlanChoice per value (the page copies the plans out of its worker, and a shared object is copied once). */
 function planChoice(choice: Choice, dimension: string): PlanChoice {
   let shared = PLAN_CHOICES.get(choice);
-  if (shared === undefined) PLAN_CHOICES.set(choice, (shared = { dimension, value: choice.value }));
+  if (shared === undefined) PLAN_CHOICES.set(choice, (shared = { dimension, value: choice.value, lessons: choice.lessons }));
   return shared;
 }
 const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
@@ -410,24 +430,13 @@ const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
 /** What a plan on rented GPUs adds to its lessons: the one that compares renting. */
 const RENTED_LESSONS: readonly LessonId[] = ['08-putting-it-together'];
 
-function toPlan(
-  hardware: Hardware,
-  picked: readonly Choice[],
-  dimensions: readonly Dimension[],
-  options: EstimateOptions,
-  e: Evaluation,
-): FittingPlan {
-  const flags = formatEstimateFlags(options);
-  const lessons = orderLessons(picked, hardware.rented ? RENTED_LESSONS : []);
+function toPlan(hardware: Hardware, choices: readonly PlanChoice[], options: EstimateOptions, e: Evaluation): FittingPlan {
   const stepSeconds = e.totals.stepSeconds;
   if (stepSeconds === null) throw new Error('the engine gives a step time whenever a GPU is set');
   return {
-    key: planKey(flags),
     hardware,
-    choices: picked.map((c, i) => planChoice(c, dimensions[i]?.id ?? '')),
+    choices,
     options,
-    flags,
-    lessons,
     perGpu: e.totals.perGpu,
     hostBytes: e.hostBytes,
     stepTimeSeconds: stepSeconds.total,

@@ -1,5 +1,5 @@
 import { formatSeconds, LINE_CATEGORIES } from '../../memory/index';
-import { LESSON_TITLES, lessonHref, planDetails, type Plan } from '../../planner/index';
+import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, type Plan } from '../../planner/index';
 import { estimateArgs, gib } from './format';
 import { strings } from './strings';
 
@@ -7,6 +7,7 @@ import { strings } from './strings';
 export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: boolean }) {
   // The engine's step-time lines and warnings for this plan, estimated again when it is opened (the list leaves them out).
   const { stepTime, warnings } = planDetails(plan);
+  const lessons = planLessons(plan);
   return (
     <div class="planner-details">
       <table class="widget-table">
@@ -41,9 +42,9 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
       </p>
       <p>
         <strong>{strings.lessonsHeading}</strong>:{' '}
-        {plan.lessons.length === 0
+        {lessons.length === 0
           ? strings.noLessons
-          : plan.lessons.map((id, i) => (
+          : lessons.map((id, i) => (
               <>
                 {i > 0 && ', '}
                 <a href={lessonHref(id)}>{LESSON_TITLES[id]}</a>
@@ -63,7 +64,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
         </ul>
       )}
       <p>
-        {strings.estimateCommand} <code>npm run --silent estimate -- {estimateArgs(plan.flags)}</code>
+        {strings.estimateCommand} <code>npm run --silent estimate -- {estimateArgs(planFlags(plan))}</code>
       </p>
     </div>
   );

@@ -3,6 +3,8 @@ import { formatEstimateFlags, formatSeconds, GPU_PRESETS, MODEL_PRESETS, type Fi
 import {
   EXAMPLE_PRICES,
   parsePlanFlags,
+  planFlags,
+  planKey,
   RANKINGS,
   TASKS,
   PRICE_TIERS,
@@ -140,7 +142,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   ]);
   const otherErrors = errors.filter((e) => !fieldNames.has(e.field));
   const value = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : '');
-  const linkFor = (plan: Plan) => `${planPage}?${queryFromFlags({ ...raw, [PLAN_PARAM]: plan.key })}`;
+  const linkFor = (plan: Plan) => `${planPage}?${queryFromFlags({ ...raw, [PLAN_PARAM]: keyOf(plan) })}`;
   const ready = parsed.ok && !priceErrors && (answer.state === 'done' || answer.state === 'partial');
 
   const text = (name: string, label: string, placeholder = '') => (
@@ -293,7 +295,11 @@ function Results({ result, ms, waitedMs, workers, shown, onMore, open, onToggle,
   const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
   const estimates = result.searches.reduce((sum, s) => sum + s.evaluations, 0);
   const finetune = result.request.task === 'finetune';
-  const sharedPlan = selected === null ? undefined : result.plans.find((p) => p.key === selected);
+  // Keys are derived when read: for the shown plans, and for all only to find a shared link's plan.
+  const sharedPlan = useMemo(
+    () => (selected === null ? undefined : result.plans.find((p) => keyOf(p) === selected)),
+    [result, selected],
+  );
   const ownBest = result.plans.find((p) => !p.hardware.rented);
   const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
@@ -365,40 +371,43 @@ function Results({ result, ms, waitedMs, workers, shown, onMore, open, onToggle,
               </tr>
             </thead>
             <tbody>
-              {result.plans.slice(0, shown).flatMap((plan) => [
-                <tr
-                  id={`plan-${plan.rank}`}
-                  data-plan-key={plan.key}
-                  data-rank={plan.rank}
-                  data-total-bytes={plan.perGpu.total}
-                  data-step-seconds={plan.stepTimeSeconds}
-                  data-rented={plan.hardware.rented ? 'true' : 'false'}
-                >
-                  <td>{plan.rank}</td>
-                  <td>{hardwareText(plan)}</td>
-                  <td>{techniquesText(plan)}</td>
-                  <td>{gib(plan.perGpu.total)}</td>
-                  <td>{formatSeconds(plan.stepTimeSeconds)}</td>
-                  <td>{costText(plan, result)}</td>
-                  <td class="planner-actions">
-                    <button type="button" aria-expanded={open === plan.key ? 'true' : 'false'} onClick={() => onToggle(plan.key)}>
-                      {strings.details}
-                    </button>{' '}
-                    <a href={linkFor(plan)} data-plan-link>
-                      {strings.share}
-                    </a>
-                  </td>
-                </tr>,
-                ...(open === plan.key
-                  ? [
-                      <tr>
-                        <td colSpan={7}>
-                          <PlanDetails plan={plan} finetune={finetune} />
-                        </td>
-                      </tr>,
-                    ]
-                  : []),
-              ])}
+              {result.plans.slice(0, shown).flatMap((plan) => {
+                const key = keyOf(plan);
+                return [
+                  <tr
+                    id={`plan-${plan.rank}`}
+                    data-plan-key={key}
+                    data-rank={plan.rank}
+                    data-total-bytes={plan.perGpu.total}
+                    data-step-seconds={plan.stepTimeSeconds}
+                    data-rented={plan.hardware.rented ? 'true' : 'false'}
+                  >
+                    <td>{plan.rank}</td>
+                    <td>{hardwareText(plan)}</td>
+                    <td>{techniquesText(plan)}</td>
+                    <td>{gib(plan.perGpu.total)}</td>
+                    <td>{formatSeconds(plan.stepTimeSeconds)}</td>
+                    <td>{costText(plan, result)}</td>
+                    <td class="planner-actions">
+                      <button type="button" aria-expanded={open === key ? 'true' : 'false'} onClick={() => onToggle(key)}>
+                        {strings.details}
+                      </button>{' '}
+                      <a href={linkFor(plan)} data-plan-link>
+                        {strings.share}
+                      </a>
+                    </td>
+                  </tr>,
+                  ...(open === key
+                    ? [
+                        <tr>
+                          <td colSpan={7}>
+                            <PlanDetails plan={plan} finetune={finetune} />
+                          </td>
+                        </tr>,
+                      ]
+                    : []),
+                ];
+              })}
             </tbody>
           </table>
         </div>
@@ -429,4 +438,9 @@ function Groups({ heading, groups, open }: { heading: string; groups: readonly R
       </ul>
     </details>
   );
+}
+
+/** A plan's key: its own flags as a URL query, the value of a shared link's `plan` parameter. */
+function keyOf(plan: Plan): string {
+  return planKey(planFlags(plan));
 }
