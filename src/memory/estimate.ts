@@ -29,6 +29,7 @@ import {
 } from './timeline.ts';
 import { memo } from './memo.ts';
 import { isByteCount } from './units.ts';
+import { createOptionReader } from './option-reader.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
 import { formatBytes } from './format.ts';
@@ -200,6 +201,33 @@ export function estimateTotals(options: EstimateOptions = {}): TotalsOutcome {
   return outcome.ok ? { ok: true, totals: outcome.core.totals } : outcome;
 }
 
+/** A training step's split of each replica's batch: `microBatch` sequences a pass, `gradAccum` passes a step. */
+export interface BatchSplit {
+  readonly microBatch: number;
+  readonly gradAccum: number;
+}
+
+/**
+ * estimateTotals of `options` at each split of the batch asked for (`options` with `split` over them): the options are
+ * checked once, and each split's two counts on their own. The planner estimates several splits of every combination
+ * it searches, and checking the options was a fifth of each estimate (npm run bench -- planner). `options` are copied.
+ * @example totalsBySplit({ model: 'gpt2-xl', gpu: 'rtx-4090' })({ microBatch: 2, gradAccum: 4 }).ok
+ */
+export function totalsBySplit(options: EstimateOptions): (split: BatchSplit) => TotalsOutcome {
+  const base = { ...options };
+  const resolved = resolveEstimateOptions(base);
+  return (split) => {
+    const read = createOptionReader(split);
+    const microBatch = read.count('microBatch');
+    const gradAccum = read.count('gradAccum');
+    // Any error: the whole check again, for the same errors in the same order as estimateTotals gives.
+    if (!resolved.ok || microBatch === undefined || gradAccum === undefined) return estimateTotals({ ...base, ...split });
+    const r: ResolvedEstimate = { ...resolved.value, microBatch, gradAccum };
+    const outcome = coreOf(r, resolved.warnings, () => ({ ...base, ...split }), false);
+    return outcome.ok ? { ok: true, totals: outcome.core.totals } : outcome;
+  };
+}
+
 /** What both estimateMemory and estimateTotals compute: the stages built, the reported one, and the totals. */
 interface EstimateCore {
   readonly r: ResolvedEstimate;
@@ -221,7 +249,16 @@ function estimateCore(
 ): { ok: true; core: EstimateCore } | { ok: false; errors: FieldError[] } {
   const resolved = resolveEstimateOptions(options);
   if (!resolved.ok) return resolved;
-  const r = resolved.value;
+  return coreOf(resolved.value, resolved.warnings, () => options, words);
+}
+
+/** estimateCore once the options are checked and resolved to `r` (`options` gives them, for an error's field). */
+function coreOf(
+  r: ResolvedEstimate,
+  warnings: readonly string[],
+  options: () => EstimateOptions,
+  words: boolean,
+): { ok: true; core: EstimateCore } | { ok: false; errors: FieldError[] } {
   const counts = r.model === null ? null : countParams(r.model);
   const params = counts?.total ?? r.paramsOnly ?? 0;
   const activeParams = counts?.active ?? params;
@@ -235,7 +272,7 @@ function estimateCore(
       ok: false,
       errors: [
         {
-          field: largestSizeFlag(options),
+          field: largestSizeFlag(options()),
           message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes',
         },
       ],
@@ -272,7 +309,7 @@ function estimateCore(
     shortfall: room === null ? null : Math.max(0, -room),
     stepSeconds,
   };
-  return { ok: true, core: { r, warnings: resolved.warnings, params, activeParams, best, slowest, totals } };
+  return { ok: true, core: { r, warnings, params, activeParams, best, slowest, totals } };
 }
 
 /** The size flag the reader gave the largest value, which an overflow most likely comes from; `model` when none. */

@@ -269,5 +269,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
 
 /** Look up a GPU preset by id; undefined when unknown. */
 export function getGpuPreset(id: string): GpuSpec | undefined {
-  return GPU_PRESETS.find((g) => g.id === id);
+  return GPUS_BY_ID.get(id);
 }
+// A map, not a scan: every estimate looks its GPU up.
+const GPUS_BY_ID: ReadonlyMap<string, GpuSpec> = new Map(GPU_PRESETS.map((g) => [g.id, g]));

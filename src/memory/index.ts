@@ -5,6 +5,8 @@
 export {
   estimateMemory,
   estimateTotals,
+  totalsBySplit,
+  type BatchSplit,
   type EstimateOutcome,
   type EstimateResult,
   type EstimateTotals,

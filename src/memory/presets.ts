@@ -124,5 +124,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
 
 /** Look up a model preset by id; undefined when unknown. */
 export function getModelPreset(id: string): ModelPreset | undefined {
-  return MODEL_PRESETS.find((p) => p.id === id);
+  return MODELS_BY_ID.get(id);
 }
+// A map, not a scan: every estimate looks its model up.
+const MODELS_BY_ID: ReadonlyMap<string, ModelPreset> = new Map(MODEL_PRESETS.map((p) => [p.id, p]));

@@ -206,11 +206,14 @@ export type Span = readonly [bytes: number, during: readonly MomentId[]];
  */
 export function lifetime(moments: readonly MomentId[], ...spans: readonly Span[]): Lifetime {
   const live: number[] = [];
-  for (const moment of moments) {
+  // Index loops: for…of and destructuring here allocated iterators on every line the planner builds.
+  for (let m = 0; m < moments.length; m++) {
+    const moment = moments[m] as MomentId;
     let bytes = 0;
-    for (const [spanBytes, during] of spans) {
-      if (during.includes(moment)) {
-        bytes = spanBytes;
+    for (let s = 0; s < spans.length; s++) {
+      const span = spans[s] as Span;
+      if (span[1].includes(moment)) {
+        bytes = span[0];
         break;
       }
     }

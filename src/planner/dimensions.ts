@@ -37,7 +37,7 @@ export interface Dimension {
   /**
    * `each`: every value is tried. `monotone`: the micro-batch, in an order in which memory never falls
    * except at the last value (no accumulation), which the search checks on its own; it bisects the rest
-   * (one such dimension, the last).
+   * (one such dimension, the last, whose values set `microBatch` and `gradAccum` and nothing else).
    */
   readonly search: 'each' | 'monotone';
   /**

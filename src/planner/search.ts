@@ -8,10 +8,13 @@
 import {
   estimateTotals,
   formatEstimateFlags,
+  totalsBySplit,
+  type BatchSplit,
   type EstimateOptions,
   type GpuSpec,
   type ModelConfig,
   type PerGpuTotals,
+  type TotalsOutcome,
 } from '../memory/index.ts';
 import { DIMENSIONS, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 import { orderLessons, type LessonId } from './lessons.ts';
@@ -192,9 +195,8 @@ export function searchPart(
     }
   };
 
-  const evaluate = (): Estimated => {
+  const evaluated = (outcome: TotalsOutcome): Estimated => {
     evaluations += 1;
-    const outcome = estimateTotals(options);
     if (!outcome.ok) return { errors: outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
     const totals = outcome.totals;
     const hostBytes = totals.perCpu.total * hardware.gpus;
@@ -235,10 +237,17 @@ export function searchPart(
     const last = values.length - 1;
     if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
     const seen: (Estimated | undefined)[] = [];
+    // The combination's options are checked once for all its micro-batches (totalsBySplit), when the first is estimated.
+    let bySplit: ((split: BatchSplit) => TotalsOutcome) | null = null;
     const at = (index: number) => {
       const cached = seen[index];
       if (cached !== undefined) return cached;
-      const evaluation = withPatch(options, values[index]?.patch ?? {}, evaluate);
+      const { microBatch, gradAccum } = values[index]?.patch ?? {};
+      const evaluation = evaluated(
+        microBatch === undefined || gradAccum === undefined
+          ? estimateTotals(options)
+          : (bySplit ??= totalsBySplit(options))({ microBatch, gradAccum }),
+      );
       seen[index] = evaluation;
       return evaluation;
     };

@@ -7,6 +7,7 @@ import {
   GPU_PRESETS,
   OPTIMIZERS,
   PRECISIONS,
+  totalsBySplit,
   type EstimateOptions,
   type EstimateResult,
 } from '../../../src/memory/index.ts';
@@ -265,5 +266,50 @@ describe('estimateTotals', () => {
     };
     expect(estimateMemory(options)).toEqual(expected);
     expect(estimateTotals(options)).toEqual(expected);
+  });
+});
+
+describe('totalsBySplit', () => {
+  /** A split's counts, valid or not: what the planner asks and what a bad caller might. */
+  const countArbitrary = fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: 1, max: 64 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e16) },
+  );
+
+  test('gives estimateTotals of the options with the split over them, for every split asked of one check', () => {
+    let valid = 0;
+    fc.assert(
+      fc.property(
+        configArbitrary,
+        fc.array(fc.record({ microBatch: countArbitrary, gradAccum: countArbitrary }), { minLength: 1, maxLength: 4 }),
+        (options, splits) => {
+          const bySplit = totalsBySplit(options);
+          for (const split of splits) {
+            const expected = estimateTotals({ ...options, ...split });
+            expect(bySplit(split)).toEqual(expected);
+            if (expected.ok) valid += 1;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(valid).toBeGreaterThan(300);
+  });
+
+  test('gives the same errors as estimateTotals when the options themselves are invalid, whatever the split', () => {
+    const options: EstimateOptions = { model: 'llama-2-7b', offload: 'optimizer', zero: 0, gpu: 'no-such-gpu' };
+    const split = { microBatch: 0, gradAccum: 2 };
+    const expected = estimateTotals({ ...options, ...split });
+    expect(expected.ok).toBe(false);
+    expect(totalsBySplit(options)(split)).toEqual(expected);
+  });
+
+  test('copies the options: changing them afterwards changes no split', () => {
+    const options: EstimateOptions = { model: 'gpt2-xl', gpu: 'rtx-4090' };
+    const bySplit = totalsBySplit(options);
+    options.precision = 'fp32';
+    expect(bySplit({ microBatch: 2, gradAccum: 2 })).toEqual(
+      estimateTotals({ model: 'gpt2-xl', gpu: 'rtx-4090', microBatch: 2, gradAccum: 2 }),
+    );
   });
 });
