@@ -78,8 +78,10 @@ export interface LineGroup {
 /** Group `lines`, alive over `moments`. */
 export function lineGroup(lines: readonly MemoryLine[], moments: readonly MomentId[]): LineGroup {
   const width = LINE_CATEGORIES.length;
-  // A plain array: small typed arrays cost far more to allocate and collect.
-  const gpu: number[] = new Array<number>(moments.length * width).fill(0);
+  // A plain array of pushed zeros: small typed arrays cost far more to allocate and collect, and new Array(n).fill(0)
+  // makes a holey array that took twice as long to build and fill (measured in Node 24).
+  const gpu: number[] = [];
+  for (let i = moments.length * width; i > 0; i--) gpu.push(0);
   let gpuParts = 0;
   let cpu = 0;
   let nvme = 0;

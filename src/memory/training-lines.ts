@@ -182,19 +182,97 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
 // The memoized builders: each group's lines with their sums (timeline.ts LineGroup). The planner's search finds a
 // state group again among the last few it built (it alternates the micro-batch, attention and optimizer below one set
 // of states) and an activation group among more (it alternates ZeRO, offload and the optimizer above one micro-batch).
-const modelStateGroup = memo((r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates)), 8);
-const autocastGroup = memo((r: AutocastInputs): LineGroup => {
-  const moments = trainingMoments(r.accumulates);
-  return lineGroup([autocastCopiesLine(r, moments)], moments);
-}, 8);
+const modelStateGroup = memo(
+  (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates)),
+  8,
+  sameFullStateInputs,
+);
+const autocastGroup = memo(
+  (r: AutocastInputs): LineGroup => {
+    const moments = trainingMoments(r.accumulates);
+    return lineGroup([autocastCopiesLine(r, moments)], moments);
+  },
+  8,
+  sameAutocastInputs,
+);
 const adapterStateGroup = memo(
   (r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), trainingMoments(r.accumulates)),
   8,
 );
-const activationGroup = memo((r: ActivationInputs): LineGroup & { perLayer: number } => {
-  const { lines, perLayer } = activationLines(r);
-  return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1)), perLayer };
-}, 32);
+const activationGroup = memo(
+  (r: ActivationInputs): LineGroup & { perLayer: number } => {
+    const { lines, perLayer } = activationLines(r);
+    return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1)), perLayer };
+  },
+  32,
+  sameActivationInputs,
+);
+
+// The planner's builders' inputs compared field by field (memo.ts), the fields that change most often first.
+// tests/unit/memory/memo.test.ts holds each comparison to every field of its inputs.
+
+/** Whether two model-state inputs are the same. */
+export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boolean {
+  return (
+    a.stage === b.stage &&
+    a.accumulates === b.accumulates &&
+    a.words === b.words &&
+    a.optimizer === b.optimizer &&
+    a.optimizerImpl === b.optimizerImpl &&
+    a.precision === b.precision &&
+    a.zero === b.zero &&
+    a.offload === b.offload &&
+    a.tp === b.tp &&
+    a.pp === b.pp &&
+    a.dp === b.dp &&
+    a.offloadDevice === b.offloadDevice &&
+    a.grads === b.grads &&
+    a.model === b.model &&
+    a.paramsOnly === b.paramsOnly
+  );
+}
+
+/** Whether two autocast inputs are the same. */
+export function sameAutocastInputs(a: AutocastInputs, b: AutocastInputs): boolean {
+  return (
+    a.stage === b.stage &&
+    a.accumulates === b.accumulates &&
+    a.words === b.words &&
+    a.recompute === b.recompute &&
+    a.checkpointEvery === b.checkpointEvery &&
+    a.castBytes === b.castBytes &&
+    a.zero === b.zero &&
+    a.offload === b.offload &&
+    a.tp === b.tp &&
+    a.pp === b.pp &&
+    a.dp === b.dp &&
+    a.model === b.model &&
+    a.paramsOnly === b.paramsOnly
+  );
+}
+
+/** Whether two activation inputs are the same. */
+export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): boolean {
+  return (
+    a.microBatch === b.microBatch &&
+    a.gradAccum === b.gradAccum &&
+    a.stage === b.stage &&
+    a.words === b.words &&
+    a.attention === b.attention &&
+    a.recompute === b.recompute &&
+    a.activationBytes === b.activationBytes &&
+    a.residualBytes === b.residualBytes &&
+    a.tp === b.tp &&
+    a.pp === b.pp &&
+    a.sp === b.sp &&
+    a.model === b.model &&
+    a.seq === b.seq &&
+    a.dropout === b.dropout &&
+    a.kernels === b.kernels &&
+    a.checkpointEvery === b.checkpointEvery &&
+    a.loraElementsPerToken === b.loraElementsPerToken
+  );
+}
 
 /** Parameters on one GPU of `stage`, from the model's shape or, without one, its parameter count alone. */
 function stageParamsOf(
@@ -210,7 +288,7 @@ function stageParamsOf(
 }
 
 /** What every model-state builder reads: the stage, the precision and optimizer, and how the states are split and placed. */
-interface StateInputs {
+export interface StateInputs {
   readonly stage: PipelineStage;
   /** Whether the lines get their labels (else empty). */
   readonly words: boolean;
@@ -229,13 +307,13 @@ interface StateInputs {
 }
 
 /** What the full model's states read (modelStateLines). */
-interface FullStateInputs extends StateInputs {
+export interface FullStateInputs extends StateInputs {
   readonly model: ModelConfig | null;
   readonly paramsOnly: number | null;
 }
 
 /** What autocast's 16-bit weight copies read (autocastCopiesLine). */
-interface AutocastInputs {
+export interface AutocastInputs {
   readonly stage: PipelineStage;
   readonly words: boolean;
   readonly accumulates: boolean;
@@ -262,7 +340,7 @@ interface AdapterStateInputs extends StateInputs {
 }
 
 /** What the activation lines read (activationLines). */
-interface ActivationInputs {
+export interface ActivationInputs {
   readonly model: ModelConfig;
   readonly stage: PipelineStage;
   readonly words: boolean;

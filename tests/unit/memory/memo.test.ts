@@ -2,6 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, estimateTotals, GPU_PRESETS, type EstimateOptions } from '../../../src/memory/index.ts';
 import { clearMemo } from '../../../src/memory/memo.ts';
+import { getModelPreset } from '../../../src/memory/presets.ts';
+import {
+  sameActivationInputs,
+  sameAutocastInputs,
+  sameFullStateInputs,
+  type ActivationInputs,
+  type AutocastInputs,
+  type FullStateInputs,
+} from '../../../src/memory/training-lines.ts';
 
 /**
  * The engine builds its line groups once per inputs and shares them (memo.ts). If a builder read an option its inputs
@@ -80,5 +89,91 @@ describe('memoized line groups', () => {
     );
     expect(estimated).toBeGreaterThan(1000);
     expect(shared).toBeGreaterThan(1000);
+  });
+});
+
+/**
+ * The hot builders compare their inputs field by field, written out (memo.ts). A field left out would let two
+ * estimates share lines they should not: each comparison must tell apart inputs that differ in any one field. The
+ * samples are typed as the inputs, so a field added to the inputs must be added here too.
+ */
+describe('the written-out comparisons of memoized inputs', () => {
+  const model = getModelPreset('llama-2-7b')?.config ?? null;
+  if (model === null) throw new Error('the preset exists');
+  const states: FullStateInputs = {
+    stage: 'first',
+    words: false,
+    precision: 'amp-bf16',
+    optimizer: 'adamw',
+    optimizerImpl: 'fused',
+    accumulates: true,
+    dp: 8,
+    tp: 2,
+    pp: 2,
+    zero: 1,
+    offload: 'none',
+    offloadDevice: 'cpu',
+    grads: 'free',
+    model,
+    paramsOnly: null,
+  };
+  const autocast: AutocastInputs = {
+    stage: 'first',
+    words: false,
+    accumulates: true,
+    recompute: 'none',
+    checkpointEvery: null,
+    castBytes: 2,
+    zero: 1,
+    offload: 'none',
+    tp: 2,
+    pp: 2,
+    dp: 8,
+    model,
+    paramsOnly: null,
+  };
+  const activations: ActivationInputs = {
+    model,
+    stage: 'first',
+    words: false,
+    seq: 4096,
+    microBatch: 2,
+    gradAccum: 4,
+    activationBytes: 2,
+    residualBytes: 4,
+    dropout: false,
+    attention: 'sdpa',
+    kernels: 'eager',
+    tp: 2,
+    sp: false,
+    pp: 2,
+    recompute: 'none',
+    checkpointEvery: null,
+    loraElementsPerToken: null,
+  };
+  /** Another value of the same field: any difference must count, whatever the type. */
+  const other = (value: unknown): unknown =>
+    typeof value === 'number'
+      ? value + 1
+      : typeof value === 'string'
+        ? `${value}′`
+        : typeof value === 'boolean'
+          ? !value
+          : value === null
+            ? 1
+            : { ...(value as object) };
+
+  test.each<[string, Record<string, unknown>, (a: never, b: never) => boolean]>([
+    ['model states', states as unknown as Record<string, unknown>, sameFullStateInputs],
+    ['autocast copies', autocast as unknown as Record<string, unknown>, sameAutocastInputs],
+    ['activations', activations as unknown as Record<string, unknown>, sameActivationInputs],
+  ])('%s: equal inputs are the same, and a change in any one field is not', (_name, sample, same) => {
+    const compare = same as (a: Record<string, unknown>, b: Record<string, unknown>) => boolean;
+    expect(compare(sample, { ...sample })).toBe(true);
+    for (const field of Object.keys(sample)) {
+      const changed = { ...sample, [field]: other(sample[field]) };
+      expect(compare(sample, changed), field).toBe(false);
+      expect(compare(changed, sample), field).toBe(false);
+    }
   });
 });
