@@ -226,5 +226,8 @@ export function lifetime(moments: readonly MomentId[], ...spans: readonly Span[]
 
 /** A lifetime holding `bytes` at every moment of the step. */
 export function aliveAt(bytes: number, moments: readonly MomentId[]): Lifetime {
-  return moments.map(() => bytes);
+  // Pushed rather than mapped: a map's callback was 3 % of a planner search.
+  const live: number[] = [];
+  for (let i = 0; i < moments.length; i++) live.push(bytes);
+  return live;
 }
