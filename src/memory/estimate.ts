@@ -262,10 +262,16 @@ function coreOf(
   const counts = r.model === null ? null : countParams(r.model);
   const params = counts?.total ?? r.paramsOnly ?? 0;
   const activeParams = counts?.active ?? params;
-  const stages: PipelineStage[] = r.mode === 'train' && r.pp > 1 ? ['first', 'last'] : ['only'];
-  const built = stages.map((stage) => buildStage(r, stage, params, words));
+  const stages = r.mode === 'train' && r.pp > 1 ? PIPELINE_STAGES : ONE_STAGE;
+  // Index loops, here and below, and no closures: a cold search runs this in V8's interpreter, where each iterator
+  // result is an allocation (garbage collection was a third of the planner's first search, npm run bench -- planner).
+  const built: BuiltStage[] = [];
   let best: BuiltStage | null = null;
-  for (const stage of built) if (best === null || stage.perGpu.total > best.perGpu.total) best = stage;
+  for (let i = 0; i < stages.length; i++) {
+    const stage = buildStage(r, stages[i] as PipelineStage, params, words);
+    built.push(stage);
+    if (best === null || stage.perGpu.total > best.perGpu.total) best = stage;
+  }
   if (best === null) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
   if (!best.exact || !isByteCount(best.perGpu.sumOfParts)) {
     return {
@@ -285,16 +291,15 @@ function coreOf(
   // figures are the worst stage's, whichever stage has the larger GPU peak.
   let slowest: BuiltStage | null = null;
   let stepSeconds: StepSeconds | null = null;
-  for (const stage of built) {
+  let cpu = 0;
+  let nvme = 0;
+  for (let i = 0; i < built.length; i++) {
+    const stage = built[i] as BuiltStage;
     const seconds = gpu === null ? null : stepSecondsFor(r, gpu, activeParams, stage);
     if (seconds !== null && (stepSeconds === null || seconds.total > stepSeconds.total)) {
       stepSeconds = seconds;
       slowest = stage;
     }
-  }
-  let cpu = 0;
-  let nvme = 0;
-  for (const stage of built) {
     cpu = Math.max(cpu, stage.cpu);
     nvme = Math.max(nvme, stage.nvme);
   }
@@ -311,6 +316,10 @@ function coreOf(
   };
   return { ok: true, core: { r, warnings, params, activeParams, best, slowest, totals } };
 }
+
+/** The stages the engine builds: a pipeline's first and last, or the one stage of a step without a pipeline. */
+const PIPELINE_STAGES: readonly PipelineStage[] = ['first', 'last'];
+const ONE_STAGE: readonly PipelineStage[] = ['only'];
 
 /** The size flag the reader gave the largest value, which an overflow most likely comes from; `model` when none. */
 function largestSizeFlag(options: EstimateOptions): string {
@@ -348,7 +357,8 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number, w
   let cpu = 0;
   let nvme = 0;
   let exact = true;
-  for (const group of groups) {
+  for (let i = 0; i < groups.length; i++) {
+    const group = groups[i] as LineGroup;
     sumOfParts += group.gpuParts;
     cpu += group.cpu;
     nvme += group.nvme;

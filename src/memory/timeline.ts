@@ -86,7 +86,8 @@ export function lineGroup(lines: readonly MemoryLine[], moments: readonly Moment
   let cpu = 0;
   let nvme = 0;
   let exact = true;
-  for (const l of lines) {
+  for (let k = 0; k < lines.length; k++) {
+    const l = lines[k] as MemoryLine;
     exact &&= isByteCount(l.bytes);
     if (l.device === 'cpu') cpu += l.bytes;
     else if (l.device === 'nvme') nvme += l.bytes;
@@ -175,7 +176,10 @@ function addGroups(groups: readonly LineGroup[], moments: readonly MomentId[]): 
   if (sumsBuffer.length < length) sumsBuffer = new Float64Array(length);
   const sums = sumsBuffer;
   sums.fill(0, 0, length);
-  for (const group of groups) for (let i = 0; i < length; i++) sums[i] = (sums[i] ?? 0) + (group.gpu[i] ?? 0);
+  for (let g = 0; g < groups.length; g++) {
+    const gpu = (groups[g] as LineGroup).gpu;
+    for (let i = 0; i < length; i++) sums[i] = (sums[i] ?? 0) + (gpu[i] ?? 0);
+  }
   return sums;
 }
 let sumsBuffer = new Float64Array(64);
