@@ -133,15 +133,12 @@ export function createPlannerClient(
     const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
     if (!parsed.ok) return reply({ ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') });
     const request = parsed.request;
-    if (pool.length === 1) {
-      // One worker answers whole, as planTraining does: merging and ranking here would only add to the wait.
-      for (const rent of request.rent ? [false, true] : [false]) {
-        const answer = await askPlan(id, flags, rent);
-        if (stale()) return;
-        if (!answer.ok) return reply(answer);
-        reply({ ok: true, result: answer.result, ms: answer.ms, partial: request.rent && !rent, workers });
-      }
-      return;
+    if (pool.length === 1 && !request.rent) {
+      // One worker answers whole, as planTraining does: merging and ranking here would only add to the wait. Renting
+      // compared, it searches in two stages like several workers, so that the reader's GPUs are searched once.
+      const answer = await askPlan(id, flags, false);
+      if (stale()) return;
+      return reply(answer.ok ? { ok: true, result: answer.result, ms: answer.ms, partial: false, workers } : answer);
     }
     const own = await searchShares(id, flags, false);
     if (stale()) return;
@@ -149,7 +146,8 @@ export function createPlannerClient(
     const ownOnly = await answerFrom(id, flags, { ...request, rent: false }, own.searches);
     if (stale()) return;
     if (!ownOnly.ok) return reply(ownOnly);
-    reply({ ok: true, result: ownOnly.result, ms: own.ms + ownOnly.ms, partial: request.rent, workers });
+    const ownMs = own.ms + ownOnly.ms;
+    reply({ ok: true, result: ownOnly.result, ms: ownMs, partial: request.rent, workers });
     if (!request.rent) return;
     const rented = await searchShares(id, flags, true);
     if (stale()) return;
@@ -157,7 +155,8 @@ export function createPlannerClient(
     const all = await answerFrom(id, flags, request, [...own.searches, ...rented.searches]);
     if (stale()) return;
     if (!all.ok) return reply(all);
-    reply({ ok: true, result: all.result, ms: rented.ms + all.ms, partial: false, workers });
+    // The whole answer's search time: both stages'.
+    reply({ ok: true, result: all.result, ms: ownMs + rented.ms + all.ms, partial: false, workers });
   };
 
   return {

@@ -89,8 +89,12 @@ describe('the planner client: a search in shares over several workers', () => {
     { timeout: 60_000 },
     async (workers) => {
       const { 'no-rent': _, ...rent } = FITS;
-      const { got } = await answers(workers, rent);
+      const { got, started } = await answers(workers, rent);
       expect(got.map((a) => a.ok && a.partial)).toEqual([true, false]);
+      // Each worker searches its share of the reader's GPUs once, then of the rented ones.
+      expect(started.map((w) => w.asked.map((r) => r.kind === 'search' && r.rented))).toEqual(
+        Array.from({ length: workers }, () => [false, true]),
+      );
       const [first, second] = got;
       if (!first?.ok || !second?.ok) throw new Error(JSON.stringify(got));
       expect(first.result).toEqual(planned(rent, false));
