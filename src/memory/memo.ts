@@ -26,7 +26,7 @@ const caches = new Set<Entry<unknown, unknown>[]>();
  * `build`, answering from its last `kept` results when the inputs are the same. Each builder keeps as many as its
  * pattern of reuse needs (a miss compares against every one kept; npm run bench -- planner). `same` compares two
  * inputs: by default every field by name; the builders the planner calls thousands of times a search give their own,
- * field by field, which is about three times as fast (a test holds each to every field of its inputs).
+ * field by field, which is over twice as fast in Node 24 (a test holds each to every field of its inputs).
  */
 export function memo<I extends MemoInputs<I>, T>(
   build: (inputs: I) => T,
