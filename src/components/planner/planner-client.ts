@@ -133,12 +133,18 @@ export function createPlannerClient(
     const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
     if (!parsed.ok) return reply({ ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') });
     const request = parsed.request;
-    if (pool.length === 1 && !request.rent) {
+    if (pool.length === 1) {
       // One worker answers whole, as planTraining does: merging and ranking here would only add to the wait. Renting
-      // compared, it searches in two stages like several workers, so that the reader's GPUs are searched once.
-      const answer = await askPlan(id, flags, false);
-      if (stale()) return;
-      return reply(answer.ok ? { ok: true, result: answer.result, ms: answer.ms, partial: false, workers } : answer);
+      // compared, it answers twice, the reader's GPUs first; the second answer reuses that search (planner-requests.ts).
+      let ms = 0;
+      for (const rent of request.rent ? [false, true] : [false]) {
+        const answer = await askPlan(id, flags, rent);
+        if (stale()) return;
+        if (!answer.ok) return reply(answer);
+        ms += answer.ms;
+        reply({ ok: true, result: answer.result, ms, partial: request.rent && !rent, workers });
+      }
+      return;
     }
     const own = await searchShares(id, flags, false);
     if (stale()) return;
