@@ -60,9 +60,6 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   const [answer, setAnswer] = useState<Answer>({ state: 'searching' });
   const [shown, setShown] = useState(PAGE_SIZE);
   const [open, setOpen] = useState<string | null>(null);
-  // Whether the settings are the reader's: read from the URL (after hydration) where the page keeps them there.
-  const [settingsRead, setSettingsRead] = useState(!syncUrl);
-  const searched = useRef(false);
   const client = useRef<PlannerClient | null>(null);
 
   // The query is read after hydration: the prerendered HTML shows the defaults.
@@ -71,7 +68,6 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     const fromUrl = flagsFromQuery(location.search);
     if (Object.keys(fromUrl).length > 0) setFlags(fromUrl);
     setSelected(new URLSearchParams(location.search).get(PLAN_PARAM));
-    setSettingsRead(true);
   }, [syncUrl]);
 
   useEffect(() => {
@@ -103,14 +99,11 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   const priceErrors = Object.entries(drafts).some(([gpu, d]) => draftError(gpu, d) !== null);
 
   useEffect(() => {
-    if (!settingsRead || !parsed.ok || priceErrors) return;
+    if (!parsed.ok || priceErrors) return;
     setAnswer({ state: 'searching' });
-    // The first search starts at once (a shared link, or the page opened): only edits wait for typing to pause.
-    const wait = searched.current ? DEBOUNCE_MS : 0;
-    searched.current = true;
-    const timer = setTimeout(() => client.current?.search(raw), wait);
+    const timer = setTimeout(() => client.current?.search(raw), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [settingsRead, parsed, raw, priceErrors]);
+  }, [parsed, raw, priceErrors]);
 
   useEffect(() => {
     if (!syncUrl || !touched || !parsed.ok) return;
