@@ -37,6 +37,7 @@ export {
   searchPart,
   WHOLE_SEARCH,
   planFlags,
+  planOptions,
   planKey,
   planLessons,
   REJECTION_ORDER,

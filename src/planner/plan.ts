@@ -16,7 +16,7 @@ import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import { costOf, type GpuPrices, type PriceTier } from './prices.ts';
 import { MAX_GPUS, type PlanRequest } from './request.ts';
 import { searchHardware } from './merge.ts';
-import type { FittingPlan, Hardware, HardwareSearch, RejectionKind, ShortOf } from './search.ts';
+import { planOptions, type FittingPlan, type Hardware, type HardwareSearch, type RejectionKind, type ShortOf } from './search.ts';
 
 /** What a plan costs in each price tier; null where its GPU has no price. */
 export interface PlanCost {
@@ -45,7 +45,7 @@ export interface PlanDetails {
  * the page copies the whole list out of its worker, and lines and warnings for every plan were most of it.
  */
 export function planDetails(plan: FittingPlan): PlanDetails {
-  const outcome = estimateMemory(plan.options);
+  const outcome = estimateMemory(planOptions(plan));
   if (!outcome.ok || outcome.result.stepTime === null) throw new Error('a plan is a configuration the engine estimated');
   return { stepTime: outcome.result.stepTime, warnings: outcome.result.warnings };
 }

@@ -40,18 +40,21 @@ export interface PlanChoice {
   readonly value: string;
   /** Lessons the value uses. */
   readonly lessons: readonly LessonId[];
+  /** The `estimate` options the value sets (one undefined leaves the option as the search found it). */
+  readonly patch: EstimateOptions;
 }
 
 /**
- * A combination that fits, as the engine estimated it: what ranks and shows it. Its flags, key and lessons are derived
- * when read (planFlags, planKey, planLessons): a search finds a thousand plans or more, and the page shows ten.
+ * A combination that fits, as the engine estimated it: what ranks and shows it. Its options, flags, key and lessons
+ * are derived when read (planOptions, planFlags, planKey, planLessons): a search finds a thousand plans or more, the
+ * page shows ten, and the plans travel from a worker to the page, where objects they share are copied once.
  */
 export interface FittingPlan {
   readonly hardware: Hardware;
   /** The value taken in every dimension, in search order. */
   readonly choices: readonly PlanChoice[];
-  /** The `estimate` options that reproduce the plan. */
-  readonly options: EstimateOptions;
+  /** The options every plan of its search starts from (the request's, with the GPU and sequence), shared by them. */
+  readonly base: EstimateOptions;
   /** Per-GPU bytes by category, and their total (what `fits` was decided on). */
   readonly perGpu: PerGpuTotals;
   /** Host RAM the offloaded states take on the machine (all GPU processes), bytes. */
@@ -171,7 +174,8 @@ export function searchPart(
    * backtracks, rather than copying every option at every node (tens of thousands per search, npm run bench -- planner);
    * anything kept beyond one visit (a plan, the closest combination) is copied.
    */
-  const options: EstimateOptions = { ...request.base, gpu: hardware.gpu.id, seq: request.seq };
+  const base: EstimateOptions = { ...request.base, gpu: hardware.gpu.id, seq: request.seq };
+  const options: EstimateOptions = { ...base };
 
   const reject = (
     kind: RejectionKind,
@@ -257,7 +261,7 @@ export function searchPart(
       const value = values[index];
       if ('errors' in chosen || value === undefined) return;
       const choices = monotone === undefined ? picked.slice() : [...picked, planChoice(value, monotone.id)];
-      plans.push(toPlan(hardware, choices, copyOptions(options, value.patch), chosen));
+      plans.push(toPlan(hardware, choices, base, chosen));
       plansAt.push(leaf);
     };
     const choice = chooseMicroBatch(at, fits, values, options);
@@ -385,10 +389,7 @@ function setOption<K extends keyof EstimateOptions>(
   (options as Record<K, EstimateOptions[K] | undefined>)[key] = value;
 }
 
-/**
- * A copy of `options` with `patch` over them. Options left at the engine's default stay, undefined: a spread copies the
- * walk's object in one step, where picking the defined ones by name was 2 % of a search (npm run bench -- planner).
- */
+/** A copy of `options` with `patch` over them: a rejection group's closest combination, kept beyond the walk's visit. */
 function copyOptions(options: EstimateOptions, patch: EstimateOptions): EstimateOptions {
   return { ...options, ...patch };
 }
@@ -408,9 +409,22 @@ function withPatch<T>(options: EstimateOptions, patch: EstimateOptions, fn: () =
 /** The flags every plan of one request shares (the model, sequence and margin): all the given ones but the GPU. */
 const SHARED_FLAGS = new Set(FIXED_ESTIMATE_FLAGS.filter((flag) => flag !== 'gpu'));
 
+/**
+ * The `estimate` options that reproduce a plan: its search's base with each choice's options over it, in search order,
+ * as the walk set them (a brute-force test holds every plan's to the engine's numbers).
+ */
+export function planOptions(plan: FittingPlan): EstimateOptions {
+  const options: Record<string, unknown> = { ...plan.base };
+  for (const choice of plan.choices) {
+    const patch = choice.patch as Record<string, unknown>;
+    for (const key in patch) if (patch[key] !== undefined) options[key] = patch[key];
+  }
+  return options as EstimateOptions;
+}
+
 /** A plan's `estimate` flags (`npm run estimate -- --flag value`, or a URL query). */
 export function planFlags(plan: FittingPlan): Record<string, string> {
-  return formatEstimateFlags(plan.options);
+  return formatEstimateFlags(planOptions(plan));
 }
 
 /** Lessons a plan's choices use, in reading order; renting adds the one that compares it. */
@@ -431,7 +445,8 @@ export function planKey(flags: Readonly<Record<string, string>>): string {
 /** One shared PlanChoice per value (the page copies the plans out of its worker, and a shared object is copied once). */
 function planChoice(choice: Choice, dimension: string): PlanChoice {
   let shared = PLAN_CHOICES.get(choice);
-  if (shared === undefined) PLAN_CHOICES.set(choice, (shared = { dimension, value: choice.value, lessons: choice.lessons }));
+  if (shared === undefined)
+    PLAN_CHOICES.set(choice, (shared = { dimension, value: choice.value, lessons: choice.lessons, patch: choice.patch }));
   return shared;
 }
 const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
@@ -439,13 +454,13 @@ const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
 /** What a plan on rented GPUs adds to its lessons: the one that compares renting. */
 const RENTED_LESSONS: readonly LessonId[] = ['08-putting-it-together'];
 
-function toPlan(hardware: Hardware, choices: readonly PlanChoice[], options: EstimateOptions, e: Evaluation): FittingPlan {
+function toPlan(hardware: Hardware, choices: readonly PlanChoice[], base: EstimateOptions, e: Evaluation): FittingPlan {
   const stepSeconds = e.totals.stepSeconds;
   if (stepSeconds === null) throw new Error('the engine gives a step time whenever a GPU is set');
   return {
     hardware,
     choices,
-    options,
+    base,
     perGpu: e.totals.perGpu,
     hostBytes: e.hostBytes,
     stepTimeSeconds: stepSeconds.total,

@@ -1,5 +1,5 @@
 import { formatSeconds, LINE_CATEGORIES } from '../../memory/index';
-import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, type Plan } from '../../planner/index';
+import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
 import { estimateArgs, gib } from './format';
 import { strings } from './strings';
 
@@ -51,7 +51,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
               </>
             ))}
       </p>
-      {(plan.options.finetune ?? 'full') !== 'full' ? (
+      {(planOptions(plan).finetune ?? 'full') !== 'full' ? (
         <p class="calc-note">{strings.adapterNote}</p>
       ) : (
         finetune && <p class="calc-note">{strings.finetuneNote}</p>

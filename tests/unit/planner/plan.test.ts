@@ -4,6 +4,7 @@ import {
   EXAMPLE_PRICES,
   parsePlanFlags,
   planKey,
+  planOptions,
   planTraining,
   type PlanRequest,
   type RawPlanFlags,
@@ -60,10 +61,10 @@ describe('planTraining(request) against a brute force over every configuration',
     // Every plan is a combination that fits, with the configuration the brute force finds fastest.
     expect(result.plans.length).toBeLessThanOrEqual(best.size);
     for (const plan of result.plans) {
-      const combination = planKey(formatEstimateFlags(withoutMicroBatch(plan.options)));
+      const combination = planKey(formatEstimateFlags(withoutMicroBatch(planOptions(plan))));
       const reference = best.get(combination);
       expect(reference, combination).toBeDefined();
-      expect(plan.options.microBatch).toBe(reference?.options.microBatch);
+      expect(planOptions(plan).microBatch).toBe(reference?.options.microBatch);
       expect(plan.perGpu.total).toBe(reference?.result.perGpu.total);
       expect(plan.stepTimeSeconds).toBe(reference?.result.stepTime?.totalSeconds);
     }
@@ -71,7 +72,7 @@ describe('planTraining(request) against a brute force over every configuration',
     // Every other combination that fits differs from a plan only in a dominated choice (ZeRO-0/1 for ZeRO-2,
     // foreach or for-loop for fused AdamW, eager attention for SDPA), and that plan is no slower and needs no more memory.
     // (The twins are derived here from the rules' meaning, not from the dimensions' code.)
-    const byKey = new Map(result.plans.map((plan) => [planKey(formatEstimateFlags(withoutMicroBatch(plan.options))), plan]));
+    const byKey = new Map(result.plans.map((plan) => [planKey(formatEstimateFlags(withoutMicroBatch(planOptions(plan)))), plan]));
     for (const [combination, config] of best) {
       if (byKey.has(combination)) continue;
       const options = withoutMicroBatch(config.options);
@@ -91,7 +92,7 @@ describe('planTraining(request) against a brute force over every configuration',
       expect(twin?.stepTimeSeconds).toBeLessThanOrEqual(config.result.stepTime?.totalSeconds ?? 0);
       // At the same micro-batch the twin needs no more memory (the plan itself may use a larger one).
       const sameBatch = estimateMemory({
-        ...twin?.options,
+        ...(twin === undefined ? {} : planOptions(twin)),
         microBatch: config.options.microBatch ?? 1,
         gradAccum: config.options.gradAccum ?? 1,
       });
@@ -105,7 +106,7 @@ describe('planTraining(request) against a brute force over every configuration',
       return;
     }
     expect(top).toBeDefined();
-    const check = estimateMemory(top?.options ?? {});
+    const check = estimateMemory(top === undefined ? {} : planOptions(top));
     expect(check.ok && check.result.fits).toBe(true);
     const fastest = Math.min(...brute.filter((c) => c.fits).map((c) => c.result.stepTime?.totalSeconds ?? Infinity));
     expect(top?.stepTimeSeconds).toBe(fastest);
