@@ -220,15 +220,9 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
     a.optimizer === b.optimizer &&
     a.optimizerImpl === b.optimizerImpl &&
     a.precision === b.precision &&
-    a.zero === b.zero &&
-    a.offload === b.offload &&
-    a.tp === b.tp &&
-    a.pp === b.pp &&
-    a.dp === b.dp &&
     a.offloadDevice === b.offloadDevice &&
     a.grads === b.grads &&
-    a.model === b.model &&
-    a.paramsOnly === b.paramsOnly
+    sameSharding(a, b)
   );
 }
 
@@ -241,6 +235,15 @@ export function sameAutocastInputs(a: AutocastInputs, b: AutocastInputs): boolea
     a.recompute === b.recompute &&
     a.checkpointEvery === b.checkpointEvery &&
     a.castBytes === b.castBytes &&
+    sameSharding(a, b)
+  );
+}
+
+/** What both state builders read of how the states are split and placed, and of which model. */
+type Sharding = Pick<FullStateInputs, 'zero' | 'offload' | 'tp' | 'pp' | 'dp' | 'model' | 'paramsOnly'>;
+
+function sameSharding(a: Sharding, b: Sharding): boolean {
+  return (
     a.zero === b.zero &&
     a.offload === b.offload &&
     a.tp === b.tp &&
