@@ -106,7 +106,7 @@ async function browserMs(
     await page.addInitScript(() => {
       const watch = new MutationObserver(() => {
         const state = document.querySelector<HTMLElement>('[data-planner]')?.dataset['state'];
-        if (state !== 'done' && state !== 'partial') return;
+        if (state !== 'done') return;
         (window as unknown as { plansShownAt: number }).plansShownAt = performance.now();
         watch.disconnect();
       });
@@ -184,7 +184,7 @@ export default async function bench(): Promise<void> {
   console.log(
     '  the first search in fresh workers (as a shared link opens the page), then the median of 5 more; and when the first plans were shown, counted from the navigation',
   );
-  console.log("  (+ rent: the whole answer, the rented GPUs' searches included; the reader's own GPUs' plans show first)");
+  console.log("  (+ rent: the GPUs offered for rent searched too, in the same walk as the reader's)");
   const server = await startStaticServer(dist);
   try {
     for (const [index, [name, raw]] of CASES.entries()) {

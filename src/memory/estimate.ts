@@ -208,24 +208,64 @@ export interface BatchSplit {
 }
 
 /**
- * estimateTotals of `options` at each split of the batch asked for (`options` with `split` over them): the options are
- * checked once, and each split's two counts on their own. The planner estimates several splits of every combination
- * it searches, and checking the options was a fifth of each estimate (npm run bench -- planner). `options` are copied.
- * @example totalsBySplit({ model: 'gpt2-xl', gpu: 'rtx-4090' })({ microBatch: 2, gradAccum: 4 }).ok
+ * estimateTotals of `options` with a split of the batch over them, on each of `gpus` (the options' own GPU ignored):
+ * one outcome per GPU, in their order. The options are checked once, each split's two counts on their own, and the
+ * step is built once for all the GPUs: among the memory lines a GPU changes only the cuBLAS workspace, alive the whole
+ * step (overheadGroup), so the peak and each category it falls in move by the same bytes on another GPU; the rest is
+ * the headroom, the fit and the step time. The planner estimates several splits of every combination it searches, on
+ * the reader's GPUs and those offered for rent at once: checking the options was a fifth of each estimate, and the
+ * lines are most of the rest (npm run bench -- planner). A property test holds every outcome to estimateTotals'.
+ * `options` are copied.
+ * @example totalsOnGpus({ model: 'gpt2-xl' }, [rtx4090, a100])({ microBatch: 2, gradAccum: 4 })[1]?.ok
  */
-export function totalsBySplit(options: EstimateOptions): (split: BatchSplit) => TotalsOutcome {
-  const base = { ...options };
+export function totalsOnGpus(options: EstimateOptions, gpus: readonly GpuSpec[]): (split: BatchSplit) => TotalsOutcome[] {
+  const first = gpus[0];
+  if (first === undefined) return () => [];
+  const base: EstimateOptions = { ...options, gpu: first.id };
   const resolved = resolveEstimateOptions(base);
+  /** Each GPU's outcome by the whole check: the same errors, in the same order, as estimateTotals gives. */
+  const each = (split: BatchSplit) => gpus.map((gpu) => estimateTotals({ ...base, ...split, gpu: gpu.id }));
   return (split) => {
     const read = createOptionReader(split);
     const microBatch = read.count('microBatch');
     const gradAccum = read.count('gradAccum');
-    // Any error: the whole check again, for the same errors in the same order as estimateTotals gives.
-    if (!resolved.ok || microBatch === undefined || gradAccum === undefined) return estimateTotals({ ...base, ...split });
+    if (!resolved.ok || microBatch === undefined || gradAccum === undefined) return each(split);
     const r: ResolvedEstimate = { ...resolved.value, microBatch, gradAccum };
     const outcome = coreOf(r, resolved.warnings, () => ({ ...base, ...split }), false);
-    return outcome.ok ? { ok: true, totals: outcome.core.totals } : outcome;
+    if (!outcome.ok) return each(split);
+    const core = outcome.core;
+    const outcomes: TotalsOutcome[] = [{ ok: true, totals: core.totals }];
+    for (let i = 1; i < gpus.length; i++) {
+      const gpu = gpus[i] as GpuSpec;
+      const totals = totalsOnAnotherGpu(core, gpu);
+      outcomes.push(
+        totals === null ? (estimateTotals({ ...base, ...split, gpu: gpu.id }) as TotalsOutcome) : { ok: true, totals },
+      );
+    }
+    return outcomes;
   };
+}
+
+/** `core`'s totals on `gpu` instead of its own, or null where the shifted sum of parts is no byte count (then ask the engine). */
+function totalsOnAnotherGpu(core: EstimateCore, gpu: GpuSpec): EstimateTotals | null {
+  const shift = cublasWorkspaceBytes(gpu) - cublasWorkspaceBytes(core.r.gpu);
+  const own = core.best.perGpu;
+  const perGpu: PerGpuTotals =
+    shift === 0
+      ? own
+      : {
+          weights: own.weights,
+          gradients: own.gradients,
+          optimizer: own.optimizer,
+          activations: own.activations,
+          kvCache: own.kvCache,
+          overhead: own.overhead + shift,
+          activationsPerLayer: own.activationsPerLayer,
+          total: own.total + shift,
+          sumOfParts: own.sumOfParts + shift,
+        };
+  if (!isByteCount(perGpu.sumOfParts)) return null;
+  return totalsOf({ ...core.r, gpu }, core.built, perGpu, core.activeParams).totals;
 }
 
 /** What both estimateMemory and estimateTotals compute: the stages built, the reported one, and the totals. */
@@ -235,6 +275,8 @@ interface EstimateCore {
   readonly warnings: readonly string[];
   readonly params: number;
   readonly activeParams: number;
+  /** Every stage built (a pipeline's first and last, or the one). */
+  readonly built: readonly BuiltStage[];
   /** The stage the per-GPU figures describe: the one with the larger peak. */
   readonly best: BuiltStage;
   /** The stage whose step is slower (the step time's), or null without a GPU. */
@@ -284,9 +326,23 @@ function coreOf(
       ],
     };
   }
+  const { totals, slowest } = totalsOf(r, built, best.perGpu, activeParams);
+  return { ok: true, core: { r, warnings, params, activeParams, built, best, slowest, totals } };
+}
+
+/**
+ * The totals of the stages `built` on `r.gpu`, the peak stage's figures being `perGpu`; and the stage whose step is
+ * slower (the step time's), or null without a GPU.
+ */
+function totalsOf(
+  r: ResolvedEstimate,
+  built: readonly BuiltStage[],
+  perGpu: PerGpuTotals,
+  activeParams: number,
+): { totals: EstimateTotals; slowest: BuiltStage | null } {
   const gpu = r.gpu;
   const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
-  const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - best.perGpu.total;
+  const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - perGpu.total;
   // A pipeline runs at the pace of its slowest stage, and each stage's process needs its own host RAM: time and host
   // figures are the worst stage's, whichever stage has the larger GPU peak.
   let slowest: BuiltStage | null = null;
@@ -305,7 +361,7 @@ function coreOf(
   }
   const totals: EstimateTotals = {
     resolved: r,
-    perGpu: best.perGpu,
+    perGpu,
     perCpu: { total: cpu },
     perNvme: { total: nvme },
     headroom,
@@ -314,7 +370,7 @@ function coreOf(
     shortfall: room === null ? null : Math.max(0, -room),
     stepSeconds,
   };
-  return { ok: true, core: { r, warnings, params, activeParams, best, slowest, totals } };
+  return { totals, slowest };
 }
 
 /** The stages the engine builds: a pipeline's first and last, or the one stage of a step without a pipeline. */

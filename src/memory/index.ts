@@ -5,7 +5,7 @@
 export {
   estimateMemory,
   estimateTotals,
-  totalsBySplit,
+  totalsOnGpus,
   type BatchSplit,
   type EstimateOutcome,
   type EstimateResult,

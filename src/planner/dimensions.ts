@@ -92,18 +92,19 @@ export interface Dominance {
  * which the attention kernel does not change. So if eager keeps at least 6 bytes more at b = 1, it keeps more than
  * 3 more before rounding, and so more at every b; every activation line (kept layers, in-flight micro-batches, the
  * recompute working set) grows with the per-layer bytes. The property test in tests/unit/planner/pruning.test.ts
- * holds every dominance rule against the engine at every micro-batch. Two estimates per layer shape in a search.
+ * holds every dominance rule against the engine at every micro-batch. Two estimates per layer shape in a request.
  */
 function eagerKeepsMore(options: EstimateOptions, ctx: SearchContext): boolean {
-  let cache = eagerKeepsMoreCache.get(ctx);
+  let cache = eagerKeepsMoreCache.get(ctx.request);
   if (cache === undefined) {
-    // Within one search only the dimensions' values change: the answer is cached on those that shape a layer.
+    // Within one request's searches only the dimensions' values change: the answer is cached on those that shape a
+    // layer, for every set of GPUs searched (a layer's activations do not depend on the GPU).
     const varying = DIMENSIONS.flatMap((d) =>
       d.search === 'each' ? d.choices(ctx, {}).flatMap((c) => Object.keys(c.patch)) : [],
     );
     const keys = [...new Set(varying)].filter((key) => !OUTSIDE_LAYER_SHAPE.has(key)) as (keyof EstimateOptions)[];
     cache = { keys, answers: new Map() };
-    eagerKeepsMoreCache.set(ctx, cache);
+    eagerKeepsMoreCache.set(ctx.request, cache);
   }
   const key = cache.keys.map((k) => String(options[k])).join('|');
   const cached = cache.answers.get(key);
@@ -119,7 +120,7 @@ function eagerKeepsMore(options: EstimateOptions, ctx: SearchContext): boolean {
   cache.answers.set(key, answer);
   return answer;
 }
-const eagerKeepsMoreCache = new WeakMap<SearchContext, { keys: (keyof EstimateOptions)[]; answers: Map<string, boolean> }>();
+const eagerKeepsMoreCache = new WeakMap<PlanRequest, { keys: (keyof EstimateOptions)[]; answers: Map<string, boolean> }>();
 /** Options a layer's activation bytes do not depend on (the probe sets the micro-batch, recompute and attention itself). */
 const OUTSIDE_LAYER_SHAPE: ReadonlySet<string> = new Set([
   'microBatch',

@@ -34,7 +34,7 @@ export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension,
 export { microBatchPreference, secondsLowerBound, type MicroBatchPreference } from './micro-batch.ts';
 export { mergeParts, searchHardware } from './merge.ts';
 export {
-  searchPart,
+  searchParts,
   WHOLE_SEARCH,
   planFlags,
   planOptions,

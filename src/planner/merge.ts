@@ -7,7 +7,7 @@ import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import type { PlanRequest } from './request.ts';
 import {
   REJECTION_ORDER,
-  searchPart,
+  searchParts,
   WHOLE_SEARCH,
   type FittingPlan,
   type Hardware,
@@ -17,14 +17,17 @@ import {
   type SearchPart,
 } from './search.ts';
 
-/** Search every combination of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
+/**
+ * Search every combination of `dimensions` on each set of GPUs in `hardware` (of one size) for `request` (whose model
+ * resolved to `model`): one search each, in one walk (searchParts).
+ */
 export function searchHardware(
   request: PlanRequest,
-  hardware: Hardware,
+  hardware: readonly Hardware[],
   model: ModelConfig,
   dimensions: readonly Dimension[] = DIMENSIONS,
-): HardwareSearch {
-  return mergeParts([searchPart(request, hardware, model, dimensions, WHOLE_SEARCH)]);
+): HardwareSearch[] {
+  return searchParts(request, hardware, model, dimensions, WHOLE_SEARCH).map((part) => mergeParts([part]));
 }
 
 /**

@@ -138,7 +138,7 @@ export function planTraining(
   const model = planModel(request);
   if (own === undefined) throw new Error('planTraining needs a request from parsePlanFlags');
   if (given !== undefined && given.length !== hardware.length) throw new Error('one search per planHardware(request)');
-  const searches = given ?? hardware.map((h) => searchHardware(request, h, model, dimensions));
+  const searches = given ?? searchHardware(request, hardware, model, dimensions);
   const stepsPerEpoch =
     request.epochTokens === null ? null : Math.ceil(request.epochTokens / (request.globalBatch * request.seq));
   const plans = rankPlans(
@@ -221,8 +221,8 @@ function suggestHardware(
   }
   for (let scale = 2; scale <= maxScaleUp && request.gpus * scale <= MAX_GPUS; scale *= 2) {
     const gpus = request.gpus * scale;
-    const search = searchHardware({ ...request, gpus }, { gpu: own, gpus, rented: false }, model, dimensions);
-    if (search.plans.length > 0) {
+    const [search] = searchHardware({ ...request, gpus }, [{ gpu: own, gpus, rented: false }], model, dimensions);
+    if (search !== undefined && search.plans.length > 0) {
       suggestions.push({ gpu: own.id, name: own.name, gpus });
       break;
     }

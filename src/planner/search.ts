@@ -8,7 +8,7 @@
 import {
   estimateTotals,
   formatEstimateFlags,
-  totalsBySplit,
+  totalsOnGpus,
   type BatchSplit,
   type EstimateOptions,
   type GpuSpec,
@@ -16,7 +16,8 @@ import {
   type PerGpuTotals,
   type TotalsOutcome,
 } from '../memory/index.ts';
-import { DIMENSIONS, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
+import { DIMENSIONS, type Choice, type Dimension } from './dimensions.ts';
+import { HardwareFindings } from './findings.ts';
 import { orderLessons, type LessonId } from './lessons.ts';
 import { chooseMicroBatch, type Estimated, type Evaluation } from './micro-batch.ts';
 import { rejectionMessages } from './messages.ts';
@@ -140,180 +141,146 @@ export interface SearchPart extends Omit<HardwareSearch, 'rejected'> {
   readonly plansAt: readonly number[];
 }
 
-/** A rejection group while the search fills it. */
-interface OpenGroup {
-  readonly kind: RejectionKind;
-  readonly reason: string;
-  count: number;
-  smallestGap: number | null;
-  closest: EstimateOptions | null;
-  closestShortOf: ShortOf | null;
-  closestAt: number | null;
-}
-
-/** Search one share of the combinations of `dimensions` on `hardware` for `request` (whose model resolved to `model`). */
-export function searchPart(
+/**
+ * Search one share of the combinations of `dimensions` for `request` (whose model resolved to `model`) on each set of
+ * GPUs in `hardware`, one part each, in their order. One walk: each set keeps its own rules, floors, plans and
+ * rejections, so that each part is what searching it alone gives (a test holds them to it), while the engine builds each
+ * estimated micro-batch of a combination once for all of them (totalsOnGpus). Renting
+ * compared, the GPUs offered for rent are searched at the reader's count in one walk rather than one walk each. The
+ * sets must be of one size (the layouts and micro-batches depend on it).
+ */
+export function searchParts(
   request: PlanRequest,
-  hardware: Hardware,
+  hardware: readonly Hardware[],
   model: ModelConfig,
   dimensions: readonly Dimension[] = DIMENSIONS,
   share: SearchShare = WHOLE_SEARCH,
-): SearchPart {
-  const ctx: SearchContext = { request, gpu: hardware.gpu, gpus: hardware.gpus, model };
+): SearchPart[] {
+  const all = hardware.map((h) => new HardwareFindings(request, h, model));
+  const first = all[0];
+  if (first === undefined) return [];
+  if (hardware.some((h) => h.gpus !== first.hardware.gpus)) throw new Error('one walk searches sets of GPUs of one size');
   const each = dimensions.filter((d) => d.search === 'each');
   const monotone = dimensions.find((d) => d.search === 'monotone');
-  const plans: FittingPlan[] = [];
-  const plansAt: number[] = [];
-  // One map of groups per kind: a group is found by its reason without building a key per rejection.
-  const groups = new Map<RejectionKind, Map<string, OpenGroup>>();
-  let combinations = 0;
-  let evaluations = 0;
 
   /**
    * The combination being built. The walk sets each dimension's options on this one object and restores them when it
    * backtracks, rather than copying every option at every node (tens of thousands per search, npm run bench -- planner);
-   * anything kept beyond one visit (a plan, the closest combination) is copied.
+   * anything kept beyond one visit (a plan, the closest combination) is copied. Its GPU is the first set's: the rules
+   * read their set's from their context, and the engine is told each set's.
    */
-  const base: EstimateOptions = { ...request.base, gpu: hardware.gpu.id, seq: request.seq };
-  const options: EstimateOptions = { ...base };
-
-  const reject = (
-    kind: RejectionKind,
-    reason: string,
-    count = 1,
-    gap: { bytes: number; shortOf: ShortOf; options: () => EstimateOptions } | null = null,
-  ) => {
-    let byReason = groups.get(kind);
-    if (byReason === undefined) groups.set(kind, (byReason = new Map()));
-    let group = byReason.get(reason);
-    if (group === undefined) {
-      group = { kind, reason, count: 0, smallestGap: null, closest: null, closestShortOf: null, closestAt: null };
-      byReason.set(reason, group);
-    }
-    group.count += count;
-    if (gap !== null && (group.smallestGap === null || gap.bytes < group.smallestGap)) {
-      group.smallestGap = gap.bytes;
-      group.closest = gap.options();
-      group.closestShortOf = gap.shortOf;
-      group.closestAt = leaf;
-    }
-  };
-
-  const fits = (e: Evaluation) => e.fitsGpu && e.fitsHost;
-  const evaluated = (outcome: TotalsOutcome): Estimated => {
-    evaluations += 1;
-    if (!outcome.ok) return { errors: outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
-    const totals = outcome.totals;
-    const hostBytes = totals.perCpu.total * hardware.gpus;
-    return {
-      totals,
-      hostBytes,
-      fitsGpu: totals.fits === true,
-      fitsHost: request.maxHostBytes === null || hostBytes <= request.maxHostBytes,
-    };
-  };
+  const options: EstimateOptions = { ...first.base };
 
   /**
-   * Combinations that fit at no micro-batch, for the memory floors, by their number in the walk: the values' indices
-   * as the digits of a mixed-radix number whose place values are the subtree sizes (`below`), so that a twin's number
-   * is this one's plus the difference of one digit.
+   * The combination's number in the walk: the values' indices as the digits of a mixed-radix number whose place values
+   * are the subtree sizes (`below`), so that a twin's number is this one's plus the difference of one digit.
    */
-  const fitsNowhere = new Set<number>();
   let leaf = 0;
-  /** Whether some dimension's memory-floor twin fits nowhere; then so does this combination, counted as such. */
-  const belowFailedFloor = (): boolean => {
-    if (fitsNowhere.size === 0) return false;
+  /** Whether some dimension's memory-floor twin fits nowhere on `found`'s GPUs; then so does this combination, counted as such. */
+  const belowFailedFloor = (found: HardwareFindings): boolean => {
+    if (found.fitsNowhere.size === 0) return false;
     for (let depth = 0; depth < each.length; depth++) {
-      const floor = each[depth]?.memoryFloor?.(options, ctx) ?? null;
+      const floor = each[depth]?.memoryFloor?.(options, found.ctx) ?? null;
       if (floor === null) continue;
       const twin = levelIndex[depth]?.get(floor.value) ?? -1;
-      if (twin < 0 || !fitsNowhere.has(leaf + (twin - (indices[depth] ?? 0)) * (below[depth] ?? 1))) continue;
-      fitsNowhere.add(leaf);
-      reject('needs-more', floor.reason);
+      if (twin < 0 || !found.fitsNowhere.has(leaf + (twin - (indices[depth] ?? 0)) * (below[depth] ?? 1))) continue;
+      found.fitsNowhere.add(leaf);
+      found.reject('needs-more', floor.reason, leaf);
       return true;
     }
     return false;
   };
 
-  const finish = (picked: readonly PlanChoice[]) => {
-    combinations += 1;
-    if (belowFailedFloor()) return;
-    const values = monotone?.choices(ctx, options) ?? [NO_CHOICE];
-    const last = values.length - 1;
-    if (last < 0) return reject('ruled-out', rejectionMessages.noMicroBatch);
-    const seen: (Estimated | undefined)[] = [];
-    // The combination's options are checked once for all its micro-batches (totalsBySplit), when the first is estimated.
-    let bySplit: ((split: BatchSplit) => TotalsOutcome) | null = null;
-    const at = (index: number) => {
-      const cached = seen[index];
+  const finish = (active: readonly HardwareFindings[]) => {
+    let live: HardwareFindings[] | null = null;
+    for (let a = 0; a < active.length; a++) {
+      const found = active[a] as HardwareFindings;
+      found.combinations += 1;
+      if (!belowFailedFloor(found)) (live ??= []).push(found);
+    }
+    if (live === null) return;
+    const values = monotone?.choices(first.ctx, options) ?? [NO_CHOICE];
+    // Each micro-batch's outcomes on every live set of GPUs, estimated when a set first asks for them: the combination's
+    // options are checked and each micro-batch's step built once for all the sets (totalsOnGpus).
+    const outcomes: (readonly TotalsOutcome[] | undefined)[] = [];
+    let bySplit: ((split: BatchSplit) => TotalsOutcome[]) | null = null;
+    const gpus = live.map((found) => found.hardware.gpu);
+    const outcomesAt = (index: number): readonly TotalsOutcome[] => {
+      const cached = outcomes[index];
       if (cached !== undefined) return cached;
       const { microBatch, gradAccum } = values[index]?.patch ?? {};
-      const evaluation = evaluated(
+      const estimated =
         microBatch === undefined || gradAccum === undefined
-          ? estimateTotals(options)
-          : (bySplit ??= totalsBySplit(options))({ microBatch, gradAccum }),
-      );
-      seen[index] = evaluation;
-      return evaluation;
+          ? gpus.map((gpu) => estimateTotals({ ...options, gpu: gpu.id }))
+          : (bySplit ??= totalsOnGpus(options, gpus))({ microBatch, gradAccum });
+      outcomes[index] = estimated;
+      return estimated;
     };
-    const push = (index: number) => {
-      const chosen = at(index);
-      const value = values[index];
+    for (let k = 0; k < live.length; k++) finishOn(live[k] as HardwareFindings, values, (index) => outcomesAt(index)[k]);
+  };
+
+  /** The end of the combination on one set of GPUs: its micro-batch, and a plan or a rejection. */
+  const finishOn = (
+    found: HardwareFindings,
+    values: readonly Choice[],
+    outcomeAt: (index: number) => TotalsOutcome | undefined,
+  ) => {
+    const last = values.length - 1;
+    if (last < 0) return found.reject('ruled-out', rejectionMessages.noMicroBatch, leaf);
+    const seen: (Estimated | undefined)[] = [];
+    const at = (index: number) => (seen[index] ??= found.evaluate(outcomeAt(index)));
+    const choice = chooseMicroBatch(at, fits, values, options);
+    if (choice.kind === 'invalid') return found.reject('invalid', choice.errors, leaf);
+    if (choice.kind === 'plan') {
+      const chosen = at(choice.index);
+      const value = values[choice.index];
       if ('errors' in chosen || value === undefined) return;
       const choices = monotone === undefined ? picked.slice() : [...picked, planChoice(value, monotone.id)];
-      plans.push(toPlan(hardware, choices, base, chosen));
-      plansAt.push(leaf);
-    };
-    const choice = chooseMicroBatch(at, fits, values, options);
-    if (choice.kind === 'invalid') return reject('invalid', choice.errors);
-    if (choice.kind === 'plan') return push(choice.index);
+      return found.addPlan(choices, chosen, leaf);
+    }
     // Nothing fits: the micro-batch without accumulation was estimated (else the choice is 'invalid'), and so was the
     // smallest; the combination's gap is the smaller of theirs.
     const single = at(last) as Evaluation;
     const bottom = at(0);
-    const closest = !('errors' in bottom) && gapOf(bottom) < gapOf(single) ? { e: bottom, index: 0 } : { e: single, index: last };
-    return rejectMemory(closest.e, () => copyOptions(options, values[closest.index]?.patch ?? {}));
+    const closest =
+      !('errors' in bottom) && found.gapOf(bottom) < found.gapOf(single) ? { e: bottom, index: 0 } : { e: single, index: last };
+    const gpu = found.hardware.gpu.id;
+    return found.rejectMemory(closest.e, leaf, () => ({ ...options, gpu, ...values[closest.index]?.patch }));
   };
 
-  /**
-   * Bytes short of fitting: GPU memory missing plus host RAM over the limit. Counting both keeps the gap from falling
-   * when a combination needs more of either memory, which the dominance rules' skipped twins rely on.
-   */
-  const hostOver = (e: Evaluation) => (request.maxHostBytes === null ? 0 : Math.max(0, e.hostBytes - request.maxHostBytes));
-  const gapOf = (e: Evaluation) => (e.fitsGpu ? 0 : (e.totals.shortfall ?? 0)) + hostOver(e);
-
-  const rejectMemory = (e: Evaluation, closest: () => EstimateOptions) => {
-    fitsNowhere.add(leaf);
-    const r = e.totals;
-    const bytes = gapOf(e);
-    if (!e.fitsGpu) {
-      const usable = hardware.gpu.memoryBytes - (r.headroom?.bytes ?? 0);
-      const states = r.perGpu.weights + r.perGpu.gradients + r.perGpu.optimizer + r.perGpu.overhead;
-      const kind: RejectionKind = states > usable ? 'model-states' : 'activations';
-      const shortOf: ShortOf = hostOver(e) > 0 ? 'gpu+host' : 'gpu';
-      const reason = kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations;
-      return reject(kind, reason, 1, { bytes, shortOf, options: closest });
-    }
-    return reject('host-memory', rejectionMessages.hostMemory, 1, { bytes, shortOf: 'host', options: closest });
-  };
-
-  // The values of the `each` dimensions depend only on the context (Dimension.choices), so they are listed once, with
-  // the options each level sets, and the number of combinations below any depth is a product.
-  const levels = each.map((d) => d.choices(ctx, options));
+  // The values of the `each` dimensions depend only on the context's request and GPU count (Dimension.choices), so they
+  // are listed once, with the options each level sets, and the number of combinations below any depth is a product.
+  const levels = each.map((d) => d.choices(first.ctx, options));
   const levelKeys = levels.map(
     (values) => [...new Set(values.flatMap((v) => Object.keys(v.patch)))] as (keyof EstimateOptions)[],
   );
   const below = levels.map((_, depth) => levels.slice(depth + 1).reduce((size, values) => size * values.length, 1));
   const levelIndex = levels.map((values) => new Map(values.map((value, index) => [value.value, index])));
-  /** Whether the combination so far passes the rules of the dimensions up to `depth`. */
-  const passesRulesUpTo = (depth: number) => {
-    for (let i = 0; i <= depth; i++) if ((each[i]?.rule?.(options, ctx) ?? null) !== null) return false;
+  /** Whether the combination so far passes the rules of the dimensions up to `depth` on `found`'s GPUs. */
+  const passesRulesUpTo = (depth: number, found: HardwareFindings) => {
+    for (let i = 0; i <= depth; i++) if ((each[i]?.rule?.(options, found.ctx) ?? null) !== null) return false;
     return true;
   };
+  /** Whether a rule or a twin never worse leaves the subtree of `size` combinations out on `found`'s GPUs (then counted so). */
+  const leavesOut = (dimension: Dimension, depth: number, size: number, found: HardwareFindings) => {
+    const reason = dimension.rule?.(options, found.ctx) ?? null;
+    if (reason !== null) {
+      found.combinations += size;
+      found.reject('ruled-out', reason, leaf, size);
+      return true;
+    }
+    // A twin never worse, searched wherever this value would be (Dimension.dominatedBy): the subtree is counted.
+    const twin = dimension.dominatedBy?.(options, found.ctx) ?? null;
+    if (twin !== null && withPatch(options, twin.patch, () => passesRulesUpTo(depth, found))) {
+      found.combinations += size;
+      found.reject('ruled-out', twin.reason, leaf, size);
+      return true;
+    }
+    return false;
+  };
   // Each value's options in its level's key order (undefined: the option as the level found it), so that setting a
-  // value reads no patch by key. The walk below uses index loops and allocates nothing per node but its saved options:
-  // it visits tens of thousands of nodes per search, and allocation is most of what a first search spends
-  // (npm run bench -- planner).
+  // value reads no patch by key. The walk below uses index loops and allocates little per node: it visits tens of
+  // thousands of nodes per search, and allocation is most of what a first search spends (npm run bench -- planner).
   const levelPatches = levels.map((values, depth) =>
     values.map((value) => (levelKeys[depth] ?? []).map((key) => value.patch[key])),
   );
@@ -321,9 +288,10 @@ export function searchPart(
   // One stack of picked values, and of their indices, for the whole walk; a plan copies it.
   const picked: PlanChoice[] = [];
   const indices: number[] = [];
-  const walk = (depth: number) => {
+  /** Walk the subtree at `depth` on the sets of GPUs `active` (those no rule has left out above it). */
+  const walk = (depth: number, active: readonly HardwareFindings[]) => {
     const dimension = each[depth];
-    if (dimension === undefined) return finish(picked);
+    if (dimension === undefined) return finish(active);
     const size = below[depth] ?? 1;
     const keys = levelKeys[depth] ?? [];
     const values = levels[depth] ?? [];
@@ -336,43 +304,44 @@ export function searchPart(
       if (depth === 0 && index % share.of !== share.index) continue;
       const patch = patches[index] ?? [];
       for (let k = 0; k < keys.length; k++) setOption(options, keys[k] as keyof EstimateOptions, patch[k] ?? saved[k]);
-      const reason = dimension.rule?.(options, ctx) ?? null;
-      if (reason !== null) {
-        combinations += size;
-        reject('ruled-out', reason, size);
-        continue;
+      // The sets that go on: `active` itself until one is left out (a new list only then).
+      let next: HardwareFindings[] | readonly HardwareFindings[] = active;
+      for (let a = 0; a < active.length; a++) {
+        const found = active[a] as HardwareFindings;
+        if (leavesOut(dimension, depth, size, found)) {
+          if (next === active) next = active.slice(0, a);
+        } else if (next !== active) (next as HardwareFindings[]).push(found);
       }
-      // A twin never worse, searched wherever this value would be (Dimension.dominatedBy): the subtree is counted.
-      const twin = dimension.dominatedBy?.(options, ctx) ?? null;
-      if (twin !== null && withPatch(options, twin.patch, () => passesRulesUpTo(depth))) {
-        combinations += size;
-        reject('ruled-out', twin.reason, size);
-        continue;
-      }
+      if (next.length === 0) continue;
       if (dimension.checkEarly === true) {
-        evaluations += 1;
+        // The engine's errors do not depend on the GPU preset (only its warnings do): one check for every set.
         const outcome = estimateTotals(options);
+        for (let a = 0; a < next.length; a++) (next[a] as HardwareFindings).evaluations += 1;
         if (!outcome.ok) {
-          combinations += size;
-          reject('invalid', outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '), size);
+          const errors = outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+          for (let a = 0; a < next.length; a++) {
+            const found = next[a] as HardwareFindings;
+            found.combinations += size;
+            found.reject('invalid', errors, leaf, size);
+          }
           continue;
         }
       }
       picked.push(choices[index] as PlanChoice);
       indices.push(index);
       leaf += index * size;
-      walk(depth + 1);
+      walk(depth + 1, next);
       leaf -= index * size;
       picked.pop();
       indices.pop();
     }
     for (let k = 0; k < keys.length; k++) setOption(options, keys[k] as keyof EstimateOptions, saved[k]);
   };
-  walk(0);
-
-  const rejected = [...groups.values()].flatMap((byReason) => [...byReason.values()]);
-  return { hardware, plans, plansAt, rejected, combinations, evaluations };
+  walk(0, all);
+  return all.map((found) => found.part());
 }
+
+const fits = (e: Evaluation) => e.fitsGpu && e.fitsHost;
 
 /** The micro-batch value of a search without a monotone dimension. */
 const NO_CHOICE: Choice = { value: '', patch: {}, lessons: [] };
@@ -387,11 +356,6 @@ function setOption<K extends keyof EstimateOptions>(
   value: EstimateOptions[K] | undefined,
 ): void {
   (options as Record<K, EstimateOptions[K] | undefined>)[key] = value;
-}
-
-/** A copy of `options` with `patch` over them: a rejection group's closest combination, kept beyond the walk's visit. */
-function copyOptions(options: EstimateOptions, patch: EstimateOptions): EstimateOptions {
-  return { ...options, ...patch };
 }
 
 /** Run `fn` with `patch` set on `options`, then restore what it replaced. */
@@ -453,16 +417,3 @@ const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
 
 /** What a plan on rented GPUs adds to its lessons: the one that compares renting. */
 const RENTED_LESSONS: readonly LessonId[] = ['08-putting-it-together'];
-
-function toPlan(hardware: Hardware, choices: readonly PlanChoice[], base: EstimateOptions, e: Evaluation): FittingPlan {
-  const stepSeconds = e.totals.stepSeconds;
-  if (stepSeconds === null) throw new Error('the engine gives a step time whenever a GPU is set');
-  return {
-    hardware,
-    choices,
-    base,
-    perGpu: e.totals.perGpu,
-    hostBytes: e.hostBytes,
-    stepTimeSeconds: stepSeconds.total,
-  };
-}

@@ -42,7 +42,7 @@ const DEBOUNCE_MS = 150;
 type Flags = Record<string, string | string[]>;
 type Answer =
   | { state: 'searching' }
-  | { state: 'partial' | 'done'; result: PlanResult; ms: number; waitedMs: number; workers: number }
+  | { state: 'done'; result: PlanResult; ms: number; waitedMs: number; workers: number }
   | { state: 'error'; message: string };
 
 /**
@@ -74,7 +74,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     client.current = createPlannerClient((a: PlannerAnswer, waitedMs: number) =>
       setAnswer(
         a.ok
-          ? { state: a.partial ? 'partial' : 'done', result: a.result, ms: a.ms, waitedMs, workers: a.workers }
+          ? { state: 'done', result: a.result, ms: a.ms, waitedMs, workers: a.workers }
           : { state: 'error', message: a.message },
       ),
     );
@@ -143,7 +143,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   const otherErrors = errors.filter((e) => !fieldNames.has(e.field));
   const value = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : '');
   const linkFor = (plan: Plan) => `${planPage}?${queryFromFlags({ ...raw, [PLAN_PARAM]: keyOf(plan) })}`;
-  const ready = parsed.ok && !priceErrors && (answer.state === 'done' || answer.state === 'partial');
+  const ready = parsed.ok && !priceErrors && answer.state === 'done';
 
   const text = (name: string, label: string, placeholder = '') => (
     <WidgetField label={label} error={errorFor(name)}>
@@ -254,8 +254,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           {answer.message}
         </p>
       )}
-      {ready && answer.state === 'partial' && <p aria-live="polite">{strings.searchingRent}</p>}
-      {ready && (answer.state === 'done' || answer.state === 'partial') && (
+      {ready && answer.state === 'done' && (
         <Results
           result={answer.result}
           ms={answer.ms}

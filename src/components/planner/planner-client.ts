@@ -26,14 +26,13 @@ export interface PlannerClient {
 
 /**
  * An answer: the result and the search's time in the workers (the longest share's, the time the reader waits for the
- * search), or an error. With renting compared, the reader's own GPUs are answered first (`partial`), then everything.
+ * search), or an error.
  */
 export type PlannerAnswer =
   | {
       readonly ok: true;
       readonly result: PlanResult;
       readonly ms: number;
-      readonly partial: boolean;
       /** Workers the search ran in, one share each. */
       readonly workers: number;
     }
@@ -82,10 +81,10 @@ export function createPlannerClient(
       worker.postMessage(request);
     });
 
-  /** One stage of a search (the reader's GPUs, or the rented ones), each worker searching its share; or the error. */
-  const searchShares = async (id: number, flags: RawPlanFlags, rented: boolean) => {
+  /** The searches, each worker searching its share of every set of GPUs, merged; or the error. */
+  const searchShares = async (id: number, flags: RawPlanFlags) => {
     const answers = await Promise.all(
-      pool.map((worker, index) => ask(worker, { id, kind: 'search', flags, share: { index, of: pool.length }, rented })),
+      pool.map((worker, index) => ask(worker, { id, kind: 'search', flags, share: { index, of: pool.length } })),
     );
     let ms = 0;
     const shares: (readonly SearchPart[])[] = [];
@@ -102,12 +101,12 @@ export function createPlannerClient(
   };
 
   /** planTraining in the first worker, from `searches` where given (else it searches itself). */
-  const askPlan = async (id: number, flags: RawPlanFlags, rent: boolean, searches?: readonly HardwareSearch[]) => {
+  const askPlan = async (id: number, flags: RawPlanFlags, searches?: readonly HardwareSearch[]) => {
     const worker = pool[0];
     if (worker === undefined) throw new Error('the client has workers');
     const answer = await ask(
       worker,
-      searches === undefined ? { id, kind: 'plan', flags, rent } : { id, kind: 'plan', flags, rent, searches },
+      searches === undefined ? { id, kind: 'plan', flags } : { id, kind: 'plan', flags, searches },
     );
     if (!answer.ok) return answer;
     if (answer.kind !== 'plan') throw new Error('a plan request gets a plan');
@@ -121,48 +120,32 @@ export function createPlannerClient(
   const answerFrom = (id: number, flags: RawPlanFlags, request: PlanRequest, searches: readonly HardwareSearch[]) =>
     (searches[0]?.plans.length ?? 0) > 0
       ? Promise.resolve({ ok: true as const, result: planTraining(request, { searches }), ms: 0 })
-      : askPlan(id, flags, request.rent, searches);
+      : askPlan(id, flags, searches);
 
   const run = async (id: number, flags: RawPlanFlags, sentAt: number) => {
     const stale = () => id !== latest;
     const reply = (answer: PlannerAnswer) => {
       if (stale()) return;
-      busy = answer.ok && answer.partial;
+      busy = false;
       onAnswer(answer, performance.now() - sentAt);
     };
     const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
     if (!parsed.ok) return reply({ ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') });
-    const request = parsed.request;
-    if (pool.length === 1) {
-      // One worker answers whole, as planTraining does: merging and ranking here would only add to the wait. Renting
-      // compared, it answers twice, the reader's GPUs first; the second answer reuses that search (planner-requests.ts).
-      let ms = 0;
-      for (const rent of request.rent ? [false, true] : [false]) {
-        const answer = await askPlan(id, flags, rent);
-        if (stale()) return;
-        if (!answer.ok) return reply(answer);
-        ms += answer.ms;
-        reply({ ok: true, result: answer.result, ms, partial: request.rent && !rent, workers });
-      }
-      return;
-    }
-    const own = await searchShares(id, flags, false);
-    if (stale()) return;
-    if (!own.ok) return reply(own);
-    const ownOnly = await answerFrom(id, flags, { ...request, rent: false }, own.searches);
-    if (stale()) return;
-    if (!ownOnly.ok) return reply(ownOnly);
-    const ownMs = own.ms + ownOnly.ms;
-    reply({ ok: true, result: ownOnly.result, ms: ownMs, partial: request.rent, workers });
-    if (!request.rent) return;
-    const rented = await searchShares(id, flags, true);
-    if (stale()) return;
-    if (!rented.ok) return reply(rented);
-    const all = await answerFrom(id, flags, request, [...own.searches, ...rented.searches]);
-    if (stale()) return;
-    if (!all.ok) return reply(all);
-    // The whole answer's search time: both stages'.
-    reply({ ok: true, result: all.result, ms: ownMs + rented.ms + all.ms, partial: false, workers });
+    // One worker answers whole, as planTraining does: merging and ranking here would only add to the wait.
+    const answer = pool.length === 1 ? await askPlan(id, flags) : await searchAndPlan(id, flags, parsed.request, stale);
+    if (answer === null) return;
+    if (!answer.ok) return reply(answer);
+    reply({ ok: true, result: answer.result, ms: answer.ms, workers });
+  };
+
+  /** The searches in shares over the workers, merged, and the answer from them; null once the request is stale. */
+  const searchAndPlan = async (id: number, flags: RawPlanFlags, request: PlanRequest, stale: () => boolean) => {
+    const searched = await searchShares(id, flags);
+    if (stale()) return null;
+    if (!searched.ok) return searched;
+    const planned = await answerFrom(id, flags, request, searched.searches);
+    // The answer's search time: the longest share's, and the plan's.
+    return planned.ok ? { ...planned, ms: searched.ms + planned.ms } : planned;
   };
 
   return {

@@ -28,7 +28,6 @@ export const strings = {
     gpu: 'GPU',
   },
   searching: 'Searching…',
-  searchingRent: 'Your GPUs are done; searching the GPUs to rent…',
   searchFailed: 'The search failed: ',
   summary: (own: number, rented: number, combinations: number, estimates: number, ms: number) =>
     `${own} plan${own === 1 ? '' : 's'} fit your GPUs${rented > 0 ? `, ${rented} more on rented GPUs` : ''}. Searched ${combinations.toLocaleString('en')} combinations with ${estimates.toLocaleString('en')} engine estimates in ${ms.toFixed(0)} ms (measured in this browser).`,

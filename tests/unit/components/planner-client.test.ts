@@ -5,22 +5,18 @@ import {
   type PlannerAnswer,
   type PlannerWorker,
 } from '../../../src/components/planner/planner-client.ts';
-import { createPlannerResponder, type PlannerWorkerRequest } from '../../../src/components/planner/planner-requests.ts';
-import { EXAMPLE_PRICES, parsePlanFlags, planTraining, searchHardware, type RawPlanFlags } from '../../../src/planner/index.ts';
+import { answerPlannerRequest, type PlannerWorkerRequest } from '../../../src/components/planner/planner-requests.ts';
+import { EXAMPLE_PRICES, parsePlanFlags, planTraining, type RawPlanFlags } from '../../../src/planner/index.ts';
 
 /**
  * Workers that answer in this process, a turn later, as a Web Worker would; a terminated one never answers. Each
- * records what it was asked and which GPUs it searched whole (`gpu`, or `gpu (rented)`).
+ * records what it was asked.
  */
 function inProcessWorkers() {
-  const started: { terminated: boolean; asked: PlannerWorkerRequest[]; searched: string[] }[] = [];
+  const started: { terminated: boolean; asked: PlannerWorkerRequest[] }[] = [];
   const start = (): PlannerWorker => {
-    const record = { terminated: false, asked: [] as PlannerWorkerRequest[], searched: [] as string[] };
+    const record = { terminated: false, asked: [] as PlannerWorkerRequest[] };
     started.push(record);
-    const answerPlannerRequest = createPlannerResponder((request, hardware, model) => {
-      record.searched.push(`${hardware.gpu.id}${hardware.rented ? ' (rented)' : ''}`);
-      return searchHardware(request, hardware, model);
-    });
     const worker: PlannerWorker = {
       onmessage: null,
       onerror: null,
@@ -41,18 +37,14 @@ function inProcessWorkers() {
   return { start, started };
 }
 
-/** The answers a client gives to `flags`, until one that is not partial. */
+/** The client's first answer (to the last of `searches`: the latest request wins), and the workers it started. */
 function answers(workers: number, ...searches: RawPlanFlags[]) {
   const { start, started } = inProcessWorkers();
-  return new Promise<{ got: PlannerAnswer[]; started: typeof started }>((resolve) => {
-    const got: PlannerAnswer[] = [];
+  return new Promise<{ answer: PlannerAnswer; started: typeof started }>((resolve) => {
     const client = createPlannerClient(
       (answer) => {
-        got.push(answer);
-        if (!answer.ok || !answer.partial) {
-          client.close();
-          resolve({ got, started });
-        }
+        client.close();
+        resolve({ answer, started });
       },
       { workers, start },
     );
@@ -60,10 +52,10 @@ function answers(workers: number, ...searches: RawPlanFlags[]) {
   });
 }
 
-function planned(flags: RawPlanFlags, rent?: boolean) {
+function planned(flags: RawPlanFlags) {
   const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return planTraining(rent === undefined ? parsed.request : { ...parsed.request, rent });
+  return planTraining(parsed.request);
 }
 
 const FITS: RawPlanFlags = { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024', 'no-rent': true };
@@ -79,10 +71,8 @@ const NOTHING_FITS: RawPlanFlags = {
 
 describe('the planner client: a search in shares over several workers', () => {
   test.each([1, 2, 3, 4])('with %i workers the answer is planTraining’s', { timeout: 60_000 }, async (workers) => {
-    const { got, started } = await answers(workers, FITS);
-    expect(got).toHaveLength(1);
-    const [answer] = got;
-    if (!answer?.ok) throw new Error(JSON.stringify(answer));
+    const { answer, started } = await answers(workers, FITS);
+    if (!answer.ok) throw new Error(JSON.stringify(answer));
     expect(answer.result).toEqual(planned(FITS));
     expect(answer.workers).toBe(workers);
     // Every worker searched a share; one worker answers whole.
@@ -92,30 +82,23 @@ describe('the planner client: a search in shares over several workers', () => {
   });
 
   test.each([1, 2])(
-    'renting compared, %i worker(s): the reader’s GPUs first (partial), then everything, each planTraining’s',
+    'renting compared, %i worker(s): one answer, planTraining’s, the rented GPUs searched in the same walk',
     { timeout: 60_000 },
     async (workers) => {
       const { 'no-rent': _, ...rent } = FITS;
-      const { got, started } = await answers(workers, rent);
-      expect(got.map((a) => a.ok && a.partial)).toEqual([true, false]);
-      const [first, second] = got;
-      if (!first?.ok || !second?.ok) throw new Error(JSON.stringify(got));
-      expect(first.result).toEqual(planned(rent, false));
-      expect(second.result).toEqual(planned(rent));
-      // One worker answers twice, and searches the reader's GPUs once.
-      if (workers === 1) {
-        expect(started[0]?.asked.map((r) => r.kind)).toEqual(['plan', 'plan']);
-        expect(started[0]?.searched.filter((gpu) => gpu === 'a100-80gb')).toHaveLength(1);
-        expect(started[0]?.searched.some((gpu) => gpu.endsWith('(rented)'))).toBe(true);
-      }
-      expect(second.result.plans.some((p) => p.hardware.rented)).toBe(true);
+      const { answer, started } = await answers(workers, rent);
+      if (!answer.ok) throw new Error(JSON.stringify(answer));
+      expect(answer.result).toEqual(planned(rent));
+      expect(answer.result.plans.some((p) => p.hardware.rented)).toBe(true);
+      expect(started.map((w) => w.asked.map((r) => r.kind))).toEqual(
+        workers === 1 ? [['plan']] : Array.from({ length: workers }, () => ['search']),
+      );
     },
   );
 
   test('nothing fits: a worker answers with the shortfall and the hardware that would fit', { timeout: 60_000 }, async () => {
-    const { got, started } = await answers(2, NOTHING_FITS);
-    const [answer] = got;
-    if (!answer?.ok) throw new Error(JSON.stringify(answer));
+    const { answer, started } = await answers(2, NOTHING_FITS);
+    if (!answer.ok) throw new Error(JSON.stringify(answer));
     const expected = planned(NOTHING_FITS);
     expect(expected.plans).toEqual([]);
     expect(expected.wouldFit.length).toBeGreaterThan(0);
@@ -124,10 +107,8 @@ describe('the planner client: a search in shares over several workers', () => {
   });
 
   test('the latest request wins: a search still running is stopped with its workers', { timeout: 60_000 }, async () => {
-    const { got, started } = await answers(2, NOTHING_FITS, FITS);
-    expect(got).toHaveLength(1);
-    const [answer] = got;
-    if (!answer?.ok) throw new Error(JSON.stringify(answer));
+    const { answer, started } = await answers(2, NOTHING_FITS, FITS);
+    if (!answer.ok) throw new Error(JSON.stringify(answer));
     expect(answer.result).toEqual(planned(FITS));
     // Two workers stopped with the first search, two started for the second.
     expect(started.map((w) => w.terminated)).toEqual([true, true, true, true]);

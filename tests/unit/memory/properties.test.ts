@@ -7,8 +7,10 @@ import {
   GPU_PRESETS,
   OPTIMIZERS,
   PRECISIONS,
-  totalsBySplit,
+  cublasWorkspaceBytes,
+  totalsOnGpus,
   type EstimateOptions,
+  type GpuSpec,
   type EstimateResult,
 } from '../../../src/memory/index.ts';
 
@@ -269,47 +271,81 @@ describe('estimateTotals', () => {
   });
 });
 
-describe('totalsBySplit', () => {
+describe('totalsOnGpus', () => {
   /** A split's counts, valid or not: what the planner asks and what a bad caller might. */
   const countArbitrary = fc.oneof(
     { weight: 8, arbitrary: fc.integer({ min: 1, max: 64 }) },
     { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 1e16) },
   );
+  const gpusArbitrary = fc.array(fc.constantFrom(...GPU_PRESETS), { minLength: 1, maxLength: 4 });
+  const gpu = (id: string) => GPU_PRESETS.find((g) => g.id === id) as GpuSpec;
 
-  test('gives estimateTotals of the options with the split over them, for every split asked of one check', () => {
+  test('gives estimateTotals of the options with the split over them on each GPU, for every split asked of one check', () => {
     let valid = 0;
+    let onAnotherWorkspace = 0;
     fc.assert(
       fc.property(
         configArbitrary,
+        gpusArbitrary,
         fc.array(fc.record({ microBatch: countArbitrary, gradAccum: countArbitrary }), { minLength: 1, maxLength: 4 }),
-        (options, splits) => {
-          const bySplit = totalsBySplit(options);
+        (options, gpus, splits) => {
+          const bySplit = totalsOnGpus(options, gpus);
           for (const split of splits) {
-            const expected = estimateTotals({ ...options, ...split });
-            expect(bySplit(split)).toEqual(expected);
-            if (expected.ok) valid += 1;
+            const outcomes = bySplit(split);
+            expect(outcomes).toHaveLength(gpus.length);
+            gpus.forEach((g, i) => {
+              const expected = estimateTotals({ ...options, ...split, gpu: g.id });
+              expect(outcomes[i]).toEqual(expected);
+              if (!expected.ok) return;
+              valid += 1;
+              if (i > 0 && cublasWorkspaceBytes(g) !== cublasWorkspaceBytes(gpus[0] ?? null)) onAnotherWorkspace += 1;
+            });
           }
         },
       ),
       { numRuns: 300 },
     );
-    expect(valid).toBeGreaterThan(300);
+    expect(valid).toBeGreaterThan(600);
+    // The GPUs after the first are derived from its step: many of them must have had another cuBLAS workspace.
+    expect(onAnotherWorkspace).toBeGreaterThan(100);
+  });
+
+  test('moves the peak, the overhead and the sum of parts by the difference in cuBLAS workspace, and nothing else in memory', () => {
+    const [h100, t4] = totalsOnGpus({ model: 'llama-2-7b', zero: 3, dp: 8 }, [gpu('h100-80gb'), gpu('t4')])({
+      microBatch: 2,
+      gradAccum: 4,
+    });
+    if (!h100?.ok || !t4?.ok) throw new Error('both estimate');
+    const shift = cublasWorkspaceBytes(gpu('h100-80gb')) - cublasWorkspaceBytes(gpu('t4'));
+    expect(shift).toBe(31 * 1024 * 1024); // 32 MiB on Hopper, 1 MiB on a 16 GB Turing card
+    const { overhead, total, sumOfParts, ...rest } = h100.totals.perGpu;
+    expect(overhead - t4.totals.perGpu.overhead).toBe(shift);
+    expect(total - t4.totals.perGpu.total).toBe(shift);
+    expect(sumOfParts - t4.totals.perGpu.sumOfParts).toBe(shift);
+    expect(t4.totals.perGpu).toMatchObject(rest);
   });
 
   test('gives the same errors as estimateTotals when the options themselves are invalid, whatever the split', () => {
-    const options: EstimateOptions = { model: 'llama-2-7b', offload: 'optimizer', zero: 0, gpu: 'no-such-gpu' };
+    const options: EstimateOptions = { model: 'llama-2-7b', offload: 'optimizer', zero: 0 };
     const split = { microBatch: 0, gradAccum: 2 };
-    const expected = estimateTotals({ ...options, ...split });
-    expect(expected.ok).toBe(false);
-    expect(totalsBySplit(options)(split)).toEqual(expected);
+    const outcomes = totalsOnGpus(options, [gpu('rtx-4090'), gpu('a100-80gb')])(split);
+    expect(outcomes[0]?.ok).toBe(false);
+    expect(outcomes).toEqual([
+      estimateTotals({ ...options, ...split, gpu: 'rtx-4090' }),
+      estimateTotals({ ...options, ...split, gpu: 'a100-80gb' }),
+    ]);
+  });
+
+  test('asks nothing of no GPUs', () => {
+    expect(totalsOnGpus({ model: 'gpt2-xl' }, [])({ microBatch: 1, gradAccum: 1 })).toEqual([]);
   });
 
   test('copies the options: changing them afterwards changes no split', () => {
-    const options: EstimateOptions = { model: 'gpt2-xl', gpu: 'rtx-4090' };
-    const bySplit = totalsBySplit(options);
+    const options: EstimateOptions = { model: 'gpt2-xl' };
+    const bySplit = totalsOnGpus(options, [gpu('rtx-4090')]);
     options.precision = 'fp32';
-    expect(bySplit({ microBatch: 2, gradAccum: 2 })).toEqual(
+    expect(bySplit({ microBatch: 2, gradAccum: 2 })).toEqual([
       estimateTotals({ model: 'gpt2-xl', gpu: 'rtx-4090', microBatch: 2, gradAccum: 2 }),
-    );
+    ]);
   });
 });

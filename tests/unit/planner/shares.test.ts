@@ -7,7 +7,7 @@ import {
   planModel,
   planTraining,
   searchHardware,
-  searchPart,
+  searchParts,
   type PartRejection,
   type PlanRequest,
   type RawPlanFlags,
@@ -49,10 +49,11 @@ describe('a search in shares', () => {
     const req = request(raw);
     const model = planModel(req);
     const hardware = planHardware(req);
-    const whole = hardware.map((h) => searchHardware(req, h, model));
+    const whole = searchHardware(req, hardware, model);
     for (let of = 2; of <= 5; of++) {
-      const merged = hardware.map((h) =>
-        mergeParts(Array.from({ length: of }, (_, index) => searchPart(req, h, model, undefined, { index, of }))),
+      const shares = Array.from({ length: of }, (_, index) => searchParts(req, hardware, model, undefined, { index, of }));
+      const merged = hardware.map((_, i) =>
+        mergeParts(shares.map((parts) => parts[i]).filter((part): part is SearchPart => part !== undefined)),
       );
       merged.forEach((search, i) => {
         const all = whole[i];
@@ -107,7 +108,7 @@ describe('a search in shares', () => {
     const own = planHardware(req)[0];
     if (own === undefined) throw new Error('the reader’s GPUs are searched');
     const model = planModel(req);
-    const parts = Array.from({ length: 4 }, (_, index) => searchPart(req, own, model, undefined, { index, of: 4 }));
-    for (const part of parts) expect(part.plans.length).toBeGreaterThan(0);
+    const parts = Array.from({ length: 4 }, (_, index) => searchParts(req, [own], model, undefined, { index, of: 4 })[0]);
+    for (const part of parts) expect(part?.plans.length).toBeGreaterThan(0);
   });
 });
