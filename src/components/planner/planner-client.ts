@@ -14,6 +14,7 @@ import {
   type RawPlanFlags,
   type SearchPart,
 } from '../../planner/index';
+import { packSearch, unpackResult, unpackSearch } from './plan-transfer';
 import type { PlannerWorkerRequest, PlannerWorkerResponse } from './planner-requests';
 
 /** Something that searches in the background and calls back with the answer to the latest request. */
@@ -92,7 +93,7 @@ export function createPlannerClient(
       if (!answer.ok) return answer;
       if (answer.kind !== 'search') throw new Error('a search request gets search parts');
       ms = Math.max(ms, answer.ms);
-      shares.push(answer.parts);
+      shares.push(answer.parts.map((part) => unpackSearch(part)));
     }
     const searches = (shares[0] ?? []).map((_, i) =>
       mergeParts(shares.map((parts) => parts[i]).filter((part): part is SearchPart => part !== undefined)),
@@ -106,11 +107,13 @@ export function createPlannerClient(
     if (worker === undefined) throw new Error('the client has workers');
     const answer = await ask(
       worker,
-      searches === undefined ? { id, kind: 'plan', flags } : { id, kind: 'plan', flags, searches },
+      searches === undefined
+        ? { id, kind: 'plan', flags }
+        : { id, kind: 'plan', flags, searches: searches.map((search) => packSearch(search)) },
     );
     if (!answer.ok) return answer;
     if (answer.kind !== 'plan') throw new Error('a plan request gets a plan');
-    return answer;
+    return { ok: true as const, result: unpackResult(answer.result), ms: answer.ms };
   };
 
   /**

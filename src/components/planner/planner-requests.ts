@@ -15,6 +15,7 @@ import {
   type SearchPart,
   type SearchShare,
 } from '../../planner/index';
+import { packResult, packSearch, unpackSearch, type WithPackedPlans } from './plan-transfer';
 
 /**
  * A request: `search`, one share of the searches of every set of GPUs the request compares (planHardware: the reader's,
@@ -33,30 +34,39 @@ export type PlannerWorkerRequest =
       readonly id: number;
       readonly kind: 'plan';
       readonly flags: RawPlanFlags;
-      readonly searches?: readonly HardwareSearch[];
+      readonly searches?: readonly WithPackedPlans<HardwareSearch>[];
     };
 
-/** An answer, with the time it took in this worker, or an error. */
+/** An answer, with the time it took in this worker, or an error. Plans travel packed (plan-transfer.ts). */
 export type PlannerWorkerResponse =
   | {
       readonly id: number;
       readonly ok: true;
       readonly kind: 'search';
-      readonly parts: readonly SearchPart[];
+      readonly parts: readonly WithPackedPlans<SearchPart>[];
       readonly ms: number;
     }
-  | { readonly id: number; readonly ok: true; readonly kind: 'plan'; readonly result: PlanResult; readonly ms: number }
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly kind: 'plan';
+      readonly result: WithPackedPlans<PlanResult>;
+      readonly ms: number;
+    }
   | { readonly id: number; readonly ok: false; readonly message: string };
 
-/** A worker's answer to one request. */
+/** A worker's answer to one request; its time is the search's (and ranking's), its plans packed after it. */
 export function answerPlannerRequest(request: PlannerWorkerRequest): PlannerWorkerResponse {
   const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES);
   if (!parsed.ok) return { id: request.id, ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
   const start = performance.now();
   if (request.kind === 'plan') {
-    const result = planTraining(parsed.request, request.searches === undefined ? {} : { searches: request.searches });
-    return { id: request.id, ok: true, kind: 'plan', result, ms: performance.now() - start };
+    const searches = request.searches?.map((search) => unpackSearch(search));
+    const result = planTraining(parsed.request, searches === undefined ? {} : { searches });
+    const ms = performance.now() - start;
+    return { id: request.id, ok: true, kind: 'plan', result: packResult(result), ms };
   }
   const parts = searchParts(parsed.request, planHardware(parsed.request), planModel(parsed.request), undefined, request.share);
-  return { id: request.id, ok: true, kind: 'search', parts, ms: performance.now() - start };
+  const ms = performance.now() - start;
+  return { id: request.id, ok: true, kind: 'search', parts: parts.map((part) => packSearch(part)), ms };
 }
