@@ -115,6 +115,8 @@ export interface StepSeconds {
    * m (src/memory/time.ts), which bounds the step at any other m from below.
    */
   readonly perMicroBatch: number;
+  /** The m above: micro-batches a step runs (its gradient accumulation). */
+  readonly microBatches: number;
 }
 
 /**
@@ -122,8 +124,6 @@ export interface StepSeconds {
  * a caller that runs thousands of estimates and reads only these (the planner's search, npm run bench -- planner).
  */
 export interface EstimateTotals {
-  /** The resolved configuration (all defaults filled in). */
-  readonly resolved: ResolvedEstimate;
   /** As EstimateResult's. */
   readonly perGpu: PerGpuTotals;
   readonly perCpu: { readonly total: number };
@@ -265,7 +265,7 @@ function totalsOnAnotherGpu(core: EstimateCore, gpu: GpuSpec): EstimateTotals | 
           sumOfParts: own.sumOfParts + shift,
         };
   if (!isByteCount(perGpu.sumOfParts)) return null;
-  return totalsOf({ ...core.r, gpu }, core.built, perGpu, core.activeParams).totals;
+  return totalsOf(core.r, gpu, core.built, perGpu, core.activeParams).totals;
 }
 
 /** What both estimateMemory and estimateTotals compute: the stages built, the reported one, and the totals. */
@@ -326,21 +326,21 @@ function coreOf(
       ],
     };
   }
-  const { totals, slowest } = totalsOf(r, built, best.perGpu, activeParams);
+  const { totals, slowest } = totalsOf(r, r.gpu, built, best.perGpu, activeParams);
   return { ok: true, core: { r, warnings, params, activeParams, built, best, slowest, totals } };
 }
 
 /**
- * The totals of the stages `built` on `r.gpu`, the peak stage's figures being `perGpu`; and the stage whose step is
- * slower (the step time's), or null without a GPU.
+ * The totals of the stages `built` (from `r`) on `gpu`, the peak stage's figures being `perGpu`; and the stage whose
+ * step is slower (the step time's), or null without a GPU.
  */
 function totalsOf(
   r: ResolvedEstimate,
+  gpu: GpuSpec | null,
   built: readonly BuiltStage[],
   perGpu: PerGpuTotals,
   activeParams: number,
 ): { totals: EstimateTotals; slowest: BuiltStage | null } {
-  const gpu = r.gpu;
   const headroom = gpu === null ? null : { percent: r.headroom, bytes: headroomBytes(gpu, r.headroom) };
   const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - perGpu.total;
   // A pipeline runs at the pace of its slowest stage, and each stage's process needs its own host RAM: time and host
@@ -360,7 +360,6 @@ function totalsOf(
     nvme = Math.max(nvme, stage.nvme);
   }
   const totals: EstimateTotals = {
-    resolved: r,
     perGpu,
     perCpu: { total: cpu },
     perNvme: { total: nvme },
@@ -500,10 +499,15 @@ function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, bu
 function stepSecondsFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepSeconds {
   if (r.mode === 'infer') {
     const time = inferenceTime(inferenceTimeInput(r, gpu, activeParams, built));
-    return { total: time.totalSeconds, work: time.lines[0]?.seconds ?? 0, perMicroBatch: 0 };
+    return { total: time.totalSeconds, work: time.lines[0]?.seconds ?? 0, perMicroBatch: 0, microBatches: r.gradAccum };
   }
   const seconds = trainingStepSeconds(trainingTimeInput(r, gpu, activeParams, built));
-  return { total: seconds.total, work: seconds.compute + seconds.recompute, perMicroBatch: seconds.offloadPerMicroBatch };
+  return {
+    total: seconds.total,
+    work: seconds.compute + seconds.recompute,
+    perMicroBatch: seconds.offloadPerMicroBatch,
+    microBatches: r.gradAccum,
+  };
 }
 
 function inferenceTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): InferenceTimeInput {

@@ -180,7 +180,7 @@ export function secondsLowerBound(seen: EstimateTotals, options: EstimateOptions
   if (time === null) return 0;
   const pp = options.pp ?? 1;
   const bubble = pp > 1 ? (pp - 1) * time.work : 0;
-  const m = seen.resolved.gradAccum;
+  const m = time.microBatches;
   const fixed = time.total - bubble / m - time.perMicroBatch * m;
   return Math.max(0, fixed + bubble / gradAccum + time.perMicroBatch * gradAccum);
 }
