@@ -163,6 +163,9 @@ export default async function bench(): Promise<void> {
   console.log(
     `planner: planTraining in Node, bundled, median per search after ${WARM_UP_SEARCHES} to warm up (target < ${TARGET_MS} ms on the reader's GPUs)`,
   );
+  console.log(
+    '  (+ rent: estimates counted for each set of GPUs as if searched alone; the walk builds each step once for them all)',
+  );
   const planner = await bundledPlanner();
   for (const [name, raw] of CASES) {
     for (const rent of [false, true]) {
