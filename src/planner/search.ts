@@ -1,5 +1,5 @@
 /**
- * The search: every combination of the dimensions' values on one set of GPUs, each checked by the
+ * The search: every combination of the dimensions' values on each set of GPUs searched, each checked by the
  * engine. Combinations with a twin that is never worse (Dimension.dominatedBy), or with a twin that never needs more
  * memory and fits nowhere (Dimension.memoryFloor), are counted, not estimated. The only other pruning is the
  * micro-batch bisection (among micro-batches with accumulation memory never falls as it grows; the one without is
@@ -145,9 +145,9 @@ export interface SearchPart extends Omit<HardwareSearch, 'rejected'> {
  * Search one share of the combinations of `dimensions` for `request` (whose model resolved to `model`) on each set of
  * GPUs in `hardware`, one part each, in their order. One walk: each set keeps its own rules, floors, plans and
  * rejections, so that each part is what searching it alone gives (a test holds them to it), while the engine builds each
- * estimated micro-batch of a combination once for all of them (totalsOnGpus). Renting
- * compared, the GPUs offered for rent are searched at the reader's count in one walk rather than one walk each. The
- * sets must be of one size (the layouts and micro-batches depend on it).
+ * estimated micro-batch of a combination once for all of them (totalsOnGpus). Renting compared, the reader's GPUs and
+ * those offered for rent at the reader's count are searched in one walk rather than one walk each. The sets must be of
+ * one size (the layouts and micro-batches depend on it).
  */
 export function searchParts(
   request: PlanRequest,
