@@ -1,7 +1,7 @@
 /**
  * Plans packed for the trip between the page and its planner workers. postMessage copies every object of every plan
- * one at a time (structuredClone): the largest case with renting compared, 4,730 plans, took 31 ms to copy in Node,
- * half as long as its search. Packed, a plan's numbers travel in one typed array, and the objects plans share (the
+ * one at a time (structuredClone): the largest case with renting compared, 4,730 plans, took 38 ms to copy in Node,
+ * most of the 47 ms of its search. Packed, a plan's numbers travel in one typed array, and the objects plans share (the
  * GPUs, the base options, the choices) once each; the receiving side rebuilds plans equal to the sent ones (a test
  * holds unpack to pack). Written here because no library packs this shape: general serializers copy object by object.
  */
@@ -29,7 +29,7 @@ export interface PackedPlans {
   /** Plan i's choices are choices[choiceAt[k]] for k from choiceStart[i] to choiceStart[i + 1]. */
   readonly choiceStart: Uint32Array;
   readonly choiceAt: Uint16Array;
-  /** Per plan, NUMBERS values: PER_GPU's fields, host bytes, step seconds; then, for ranked plans, RANKED ones. */
+  /** Per plan, FITTING numbers (PER_GPU's fields, host bytes, step seconds), then for ranked plans RANKED more. */
   readonly numbers: Float64Array;
   /** Whether the plans are ranked (Plan: rank and cost). */
   readonly ranked: boolean;
