@@ -5,7 +5,7 @@
  * GPUs, the base options, the choices) once each; the receiving side rebuilds plans equal to the sent ones (a test
  * holds unpack to pack). Written here because no library packs this shape: general serializers copy object by object.
  */
-import type { EstimateOptions, PerGpuTotals } from '../../memory/index';
+import { LINE_CATEGORIES, type EstimateOptions, type PerGpuTotals } from '../../memory/index';
 import {
   PRICE_TIERS,
   type FittingPlan,
@@ -36,17 +36,7 @@ export interface PackedPlans {
 }
 
 /** A plan's GPU bytes, in the engine's order of PerGpuTotals (the rebuilt objects then share one shape). */
-const PER_GPU: readonly (keyof PerGpuTotals)[] = [
-  'weights',
-  'gradients',
-  'optimizer',
-  'activations',
-  'kvCache',
-  'overhead',
-  'activationsPerLayer',
-  'total',
-  'sumOfParts',
-];
+const PER_GPU: readonly (keyof PerGpuTotals)[] = [...LINE_CATEGORIES, 'activationsPerLayer', 'total', 'sumOfParts'];
 /** Numbers every plan carries: its GPU bytes, host bytes and step seconds. */
 const FITTING = PER_GPU.length + 2;
 /** Numbers a ranked plan adds: its rank, whether it has a cost (0 none, 1 per step, 2 per step and epoch), the costs. */

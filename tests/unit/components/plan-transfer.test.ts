@@ -1,22 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { packResult, packSearch, unpackResult, unpackSearch } from '../../../src/components/planner/plan-transfer.ts';
 import {
-  EXAMPLE_PRICES,
-  parsePlanFlags,
   planHardware,
   planModel,
   planTraining,
   searchHardware,
   searchParts,
-  type PlanRequest,
   type RawPlanFlags,
 } from '../../../src/planner/index.ts';
-
-function request(raw: RawPlanFlags): PlanRequest {
-  const parsed = parsePlanFlags(raw, EXAMPLE_PRICES);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.request;
-}
+import { planRequest } from '../planner/plan-request.ts';
 
 /** Answers whose plans have no cost (an unpriced GPU), a cost per step, and a cost per step and per epoch; and none. */
 const CASES: [string, RawPlanFlags][] = [
@@ -43,7 +35,7 @@ const CASES: [string, RawPlanFlags][] = [
 /** Plans cross between the page and its workers packed; what arrives must equal what was sent, after postMessage's copy. */
 describe('plans packed for the page and its workers', () => {
   test.each(CASES)('%s: the answer arrives equal, ranks and costs included', { timeout: 60_000 }, (_name, raw) => {
-    const result = planTraining(request(raw));
+    const result = planTraining(planRequest(raw));
     const arrived = unpackResult(structuredClone(packResult(result)));
     expect(arrived).toEqual(result);
     // Objects the plans share arrive shared, as structuredClone would keep them.
@@ -52,14 +44,14 @@ describe('plans packed for the page and its workers', () => {
   });
 
   test('the cases cover no cost, a cost per step, and a cost per step and epoch', () => {
-    const costs = CASES.flatMap(([, raw]) => planTraining(request(raw)).plans.map((p) => p.cost));
+    const costs = CASES.flatMap(([, raw]) => planTraining(planRequest(raw)).plans.map((p) => p.cost));
     expect(costs.some((c) => c === null)).toBe(true);
     expect(costs.some((c) => c !== null && c.perEpoch === null)).toBe(true);
     expect(costs.some((c) => c !== null && c.perEpoch !== null)).toBe(true);
   });
 
   test.each(CASES)('%s: searches and shares of searches arrive equal', { timeout: 60_000 }, (_name, raw) => {
-    const req = request(raw);
+    const req = planRequest(raw);
     const model = planModel(req);
     const hardware = planHardware(req);
     for (const search of searchHardware(req, hardware, model)) {
@@ -71,7 +63,7 @@ describe('plans packed for the page and its workers', () => {
   });
 
   test('an answer is not read from plans packed without their ranks', () => {
-    const result = planTraining(request(CASES[0]?.[1] ?? {}));
+    const result = planTraining(planRequest(CASES[0]?.[1] ?? {}));
     const packed = packResult(result);
     expect(() => unpackResult({ ...packed, plans: packSearch(result).plans })).toThrow('ranks');
   });

@@ -1,25 +1,17 @@
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, formatEstimateFlags, type EstimateOptions } from '../../../src/memory/index.ts';
-import {
-  EXAMPLE_PRICES,
-  parsePlanFlags,
-  planKey,
-  planOptions,
-  planTraining,
-  type PlanRequest,
-  type RawPlanFlags,
-} from '../../../src/planner/index.ts';
+import { planKey, planOptions, planTraining, type PlanRequest, type RawPlanFlags } from '../../../src/planner/index.ts';
 import { bestPerCombination, bruteForce } from './brute-force.ts';
+import { planRequest } from './plan-request.ts';
 
 function withoutMicroBatch(options: EstimateOptions): EstimateOptions {
   const { microBatch: _b, gradAccum: _m, ...rest } = options;
   return rest;
 }
 
+/** A request on the reader's GPUs alone unless the case compares renting. */
 function request(raw: RawPlanFlags): PlanRequest {
-  const parsed = parsePlanFlags({ 'no-rent': true, ...raw }, EXAMPLE_PRICES);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.request;
+  return planRequest({ 'no-rent': true, ...raw });
 }
 
 /** Cases from tight to loose, one GPU to eight, pipeline and offload included. */

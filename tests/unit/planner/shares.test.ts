@@ -1,24 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import {
-  EXAMPLE_PRICES,
   mergeParts,
-  parsePlanFlags,
   planHardware,
   planModel,
   planTraining,
   searchHardware,
   searchParts,
   type PartRejection,
-  type PlanRequest,
   type RawPlanFlags,
   type SearchPart,
 } from '../../../src/planner/index.ts';
-
-function request(raw: RawPlanFlags): PlanRequest {
-  const parsed = parsePlanFlags(raw, EXAMPLE_PRICES);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.request;
-}
+import { planRequest } from './plan-request.ts';
 
 /** Cases with many layouts (so that every share has some), one where nothing fits, and one that rents. */
 const CASES: [string, RawPlanFlags][] = [
@@ -46,7 +38,7 @@ const CASES: [string, RawPlanFlags][] = [
  */
 describe('a search in shares', () => {
   test.each(CASES)('%s: shares merge into the whole search, for 2 to 5 shares', { timeout: 120_000 }, (_name, raw) => {
-    const req = request(raw);
+    const req = planRequest(raw);
     const model = planModel(req);
     const hardware = planHardware(req);
     const whole = searchHardware(req, hardware, model);
@@ -66,7 +58,7 @@ describe('a search in shares', () => {
   });
 
   test('a merge keeps, of equal gaps, the combination the whole search meets first', () => {
-    const req = request(CASES[0]?.[1] ?? {});
+    const req = planRequest(CASES[0]?.[1] ?? {});
     const hardware = planHardware(req)[0];
     if (hardware === undefined) throw new Error('the reader’s GPUs are searched');
     const group = (closestAt: number, microBatch: number): PartRejection => ({
@@ -97,7 +89,7 @@ describe('a search in shares', () => {
   });
 
   test('every share has work in the largest case the page benchmarks (llama-3-70b, 64 × h100-80gb)', () => {
-    const req = request({
+    const req = planRequest({
       model: 'llama-3-70b',
       gpu: 'h100-80gb',
       gpus: '64',

@@ -1,20 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { GPU_PRESETS } from '../../../src/memory/index.ts';
-import {
-  EXAMPLE_PRICES,
-  parsePlanFlags,
-  planModel,
-  searchParts,
-  type Hardware,
-  type PlanRequest,
-  type RawPlanFlags,
-} from '../../../src/planner/index.ts';
-
-function request(raw: RawPlanFlags): PlanRequest {
-  const parsed = parsePlanFlags(raw, EXAMPLE_PRICES);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.request;
-}
+import { planModel, searchParts, type Hardware, type RawPlanFlags } from '../../../src/planner/index.ts';
+import { planRequest } from './plan-request.ts';
 
 /** Every GPU preset at `gpus`: cards with and without BF16 (whose rules differ), and every cuBLAS workspace size. */
 function everyGpu(gpus: number): Hardware[] {
@@ -44,7 +31,7 @@ describe('sets of GPUs searched in one walk', () => {
     '%s: each set of GPUs comes out as searched alone, in any order and in shares',
     { timeout: 120_000 },
     (_name, raw) => {
-      const req = request({ ...raw, gpu: 'rtx-4090', 'no-rent': true });
+      const req = planRequest({ ...raw, gpu: 'rtx-4090', 'no-rent': true });
       const model = planModel(req);
       const hardware = everyGpu(req.gpus);
       // Something to compare: plans, or combinations that did not fit, each with its closest.
@@ -66,7 +53,7 @@ describe('sets of GPUs searched in one walk', () => {
   );
 
   test('a walk searches sets of GPUs of one size only', () => {
-    const req = request({ model: 'gpt2', gpu: 'rtx-4090', gpus: '2', 'global-batch': '4', seq: '128', 'no-rent': true });
+    const req = planRequest({ model: 'gpt2', gpu: 'rtx-4090', gpus: '2', 'global-batch': '4', seq: '128', 'no-rent': true });
     const [a, b] = GPU_PRESETS;
     if (a === undefined || b === undefined) throw new Error('two presets');
     expect(() =>
