@@ -117,7 +117,7 @@ export const PLAN_FLAG_SPECS: readonly PlanFlagSpec[] = [
     name: 'price',
     kind: 'string',
     placeholder: 'GPU=OD/RES/SPOT',
-    help: 'price per GPU-hour of a GPU preset, repeatable; replaces the example price',
+    help: 'price per GPU-hour of a GPU preset, repeatable; replaces the example price (GPU=none: no price, not offered for rent)',
   },
   { name: 'no-rent', kind: 'boolean', placeholder: '', help: 'do not compare renting other GPUs' },
 ];
@@ -126,10 +126,15 @@ export const PLAN_FLAG_SPECS: readonly PlanFlagSpec[] = [
 export const MAX_GPUS = 1024;
 const MAX_GLOBAL_BATCH = 1_000_000;
 
-/** Parse `GPU=OD/RES/SPOT`; an error message when malformed. */
-export function parsePrice(text: string): { gpu: string; prices: GpuPrices } | string {
+/**
+ * Parse `GPU=OD/RES/SPOT`, or `GPU=none` (the GPU has no price: it is not offered for rent, and an own GPU costs
+ * nothing to compare); an error message when malformed.
+ */
+export function parsePrice(text: string): { gpu: string; prices: GpuPrices | null } | string {
+  const none = /^\s*([a-z0-9-]+)\s*=\s*none\s*$/i.exec(text);
+  if (none !== null) return { gpu: none[1] ?? '', prices: null };
   const match = /^\s*([a-z0-9-]+)\s*=\s*([^/]+)\/([^/]+)\/([^/]+)\s*$/i.exec(text);
-  if (match === null) return `expected GPU=ON-DEMAND/RESERVED/SPOT, e.g. h100-80gb=3/2.1/1.5, got '${text}'`;
+  if (match === null) return `expected GPU=ON-DEMAND/RESERVED/SPOT or GPU=none, e.g. h100-80gb=3/2.1/1.5, got '${text}'`;
   const [, gpu = '', ...rest] = match;
   const values = rest.map((v) => parseNumberFlag(v));
   if (values.some((v) => v === undefined || v < 0)) return `prices must be numbers of 0 or more, got '${text}'`;
@@ -137,9 +142,9 @@ export function parsePrice(text: string): { gpu: string; prices: GpuPrices } | s
   return { gpu, prices: { 'on-demand': onDemand, reserved, spot } };
 }
 
-/** Format a price table entry as the `price` flag writes it. */
-export function formatPrice(gpu: string, prices: GpuPrices): string {
-  return `${gpu}=${prices['on-demand']}/${prices.reserved}/${prices.spot}`;
+/** Format a price table entry as the `price` flag writes it (null: `GPU=none`). */
+export function formatPrice(gpu: string, prices: GpuPrices | null): string {
+  return prices === null ? `${gpu}=none` : `${gpu}=${prices['on-demand']}/${prices.reserved}/${prices.spot}`;
 }
 
 /**
@@ -220,6 +225,7 @@ export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): Pa
   for (const text of typeof priceValues === 'string' ? [priceValues] : Array.isArray(priceValues) ? priceValues : []) {
     const price = parsePrice(text);
     if (typeof price === 'string') errors.push({ field: 'price', message: price });
+    else if (price.prices === null) delete prices[price.gpu];
     else prices[price.gpu] = price.prices;
   }
 

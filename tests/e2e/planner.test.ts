@@ -14,6 +14,7 @@ const baseUrl = inject('baseUrl');
 const SELECTOR = '[data-planner]';
 
 interface CliPlan {
+  hardware: { gpu: string };
   perGpu: { total: number };
   stepTimeSeconds: number;
 }
@@ -99,6 +100,41 @@ describe('planner page', () => {
       expect(problems.pageErrors).toEqual([]);
       expect(problems.consoleErrors).toEqual([]);
       expect(problems.offsiteRequests).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a shared link keeps its prices, ranks by them, and opening it runs one search', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      // Each search started while another runs replaces the workers; one search on opening starts them once.
+      let workersStarted = 0;
+      page.on('worker', () => (workersStarted += 1));
+      const link =
+        `${baseUrl}/tools/planner/?model=gpt2-xl&gpu=rtx-4090&global-batch=4&seq=512&task=finetune&rank-by=step-cost` +
+        '&price=rtx-4090%3D0.4%2F0.3%2F0.2&price=h100-80gb%3Dnone&price=h900%3D1%2F1%2F1';
+      const root = await openIsland(page, link, SELECTOR);
+      await waitDone(page);
+      const row = (gpu: string) => root.locator(`tr[data-price-gpu="${gpu}"] input`);
+      expect(await Promise.all([0, 1, 2].map((i) => row('rtx-4090').nth(i).inputValue()))).toEqual(['0.4', '0.3', '0.2']);
+      expect(await Promise.all([0, 1, 2].map((i) => row('h100-80gb').nth(i).inputValue()))).toEqual(['', '', '']);
+      // The price the link gives for no GPU preset is reported, not used.
+      expect(await root.locator('[data-unread-prices]').textContent()).toMatch(/unknown gpu 'h900'/);
+
+      // The same plans, in the same order, as the CLI gives for the link's prices (no H100 among them).
+      const query = new URLSearchParams(new URL(link).search);
+      query.delete('price', 'h900=1/1/1');
+      const expected = cliPlans(query);
+      expect(Number(await root.getAttribute('data-plan-count'))).toBe(expected.length);
+      const rows = root.locator('tr[data-plan-key]');
+      for (let i = 0; i < 3; i++) {
+        expect(Number(await rows.nth(i).getAttribute('data-step-seconds'))).toBe(expected[i]?.stepTimeSeconds);
+        expect(Number(await rows.nth(i).getAttribute('data-total-bytes'))).toBe(expected[i]?.perGpu.total);
+      }
+      expect(expected.filter((plan) => plan.hardware.gpu === 'h100-80gb')).toEqual([]);
+      expect(workersStarted).toBe(Number(await root.locator('[data-search-ms]').getAttribute('data-workers')));
+      expect(problems.pageErrors).toEqual([]);
     } finally {
       await context.close();
     }

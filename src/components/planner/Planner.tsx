@@ -16,7 +16,8 @@ import {
 import { costText, estimateArgs, gib, hardwareText, techniquesText } from './format';
 import PlanDetails from './PlanDetails';
 import { createPlannerClient, type PlannerAnswer, type PlannerClient } from './planner-client';
-import PriceTable, { draftError, initialDrafts, priceFlags, type PriceDraft } from './PriceTable';
+import { draftError, draftsFromLink, priceFlags, type PriceDraft } from './price-drafts';
+import PriceTable from './PriceTable';
 import { flagsFromQuery, PLAN_PARAM, queryFromFlags } from './query';
 import { strings } from './strings';
 import '../widget.css';
@@ -36,7 +37,10 @@ export interface PlannerProps {
 
 const DEFAULTS = 'model=gpt2-xl&gpu=rtx-4090&gpus=1&global-batch=4&seq=512&task=finetune';
 const PAGE_SIZE = 10;
-/** Typing pauses this long before a search starts, so one search runs per edit, not per key. */
+/**
+ * Typing pauses this long before a search starts, so one search runs per edit, not per key. The first search (the page
+ * opening, or a shared link) answers no typing and starts at once.
+ */
 const DEBOUNCE_MS = 150;
 
 type Flags = Record<string, string | string[]>;
@@ -51,10 +55,12 @@ type Answer =
  * flag names of `npm run plan`, and every plan is a link.
  */
 export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage = '/tools/planner/' }: PlannerProps) {
-  const [flags, setFlags] = useState<Flags>(() => flagsFromQuery(defaults));
-  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() =>
-    initialDrafts(String(flagsFromQuery(defaults)['gpu'] ?? '')),
-  );
+  const [flags, setFlags] = useState<Flags>(() => withoutPrices(flagsFromQuery(defaults)));
+  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() => linkDrafts(flagsFromQuery(defaults)).drafts);
+  /** The link's price values that have no row to go to, with why. */
+  const [unreadPrices, setUnreadPrices] = useState<readonly string[]>([]);
+  /** Whether the settings are final for the first search: the URL query is read (at once without one). */
+  const [queryRead, setQueryRead] = useState(!syncUrl);
   const [selected, setSelected] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [answer, setAnswer] = useState<Answer>({ state: 'searching' });
@@ -62,12 +68,18 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   const [open, setOpen] = useState<string | null>(null);
   const client = useRef<PlannerClient | null>(null);
 
-  // The query is read after hydration: the prerendered HTML shows the defaults.
+  // The query is read after hydration: the prerendered HTML shows the defaults. Its prices fill the price rows.
   useEffect(() => {
     if (!syncUrl) return;
     const fromUrl = flagsFromQuery(location.search);
-    if (Object.keys(fromUrl).length > 0) setFlags(fromUrl);
+    if (Object.keys(fromUrl).length > 0) {
+      const link = linkDrafts(fromUrl);
+      setFlags(withoutPrices(fromUrl));
+      setDrafts(link.drafts);
+      setUnreadPrices(link.unread);
+    }
     setSelected(new URLSearchParams(location.search).get(PLAN_PARAM));
+    setQueryRead(true);
   }, [syncUrl]);
 
   useEffect(() => {
@@ -90,20 +102,23 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
 
   const raw: RawPlanFlags = useMemo(() => {
     const prices = priceFlags(drafts);
-    const next: Record<string, string | string[]> = { ...flags };
-    delete next['price'];
-    if (prices.length > 0) next['price'] = prices;
-    return next;
+    return prices.length > 0 ? { ...flags, price: prices } : flags;
   }, [flags, drafts]);
   const parsed = useMemo(() => parsePlanFlags(raw, EXAMPLE_PRICES), [raw]);
   const priceErrors = Object.entries(drafts).some(([gpu, d]) => draftError(gpu, d) !== null);
 
+  const searched = useRef(false);
   useEffect(() => {
-    if (!parsed.ok || priceErrors) return;
+    if (!queryRead || !parsed.ok || priceErrors) return;
     setAnswer({ state: 'searching' });
+    if (!searched.current) {
+      searched.current = true;
+      client.current?.search(raw);
+      return;
+    }
     const timer = setTimeout(() => client.current?.search(raw), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [parsed, raw, priceErrors]);
+  }, [queryRead, parsed, raw, priceErrors]);
 
   useEffect(() => {
     if (!syncUrl || !touched || !parsed.ok) return;
@@ -233,6 +248,12 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           setDrafts((current) => ({ ...current, [gpu]: draft }));
         }}
       />
+      {unreadPrices.length > 0 && (
+        <p class="widget-error" role="alert" data-unread-prices>
+          {strings.prices.unread}
+          {unreadPrices.join('; ')}
+        </p>
+      )}
       {errorFor('price') && (
         <p class="widget-error" role="alert">
           {errorFor('price')}
@@ -442,4 +463,16 @@ function Groups({ heading, groups, open }: { heading: string; groups: readonly R
 /** A plan's key: its own flags as a URL query, the value of a shared link's `plan` parameter. */
 function keyOf(plan: Plan): string {
   return planKey(planFlags(plan));
+}
+
+/** Settings without their `price` values, which live in the price rows. */
+function withoutPrices(flags: Flags): Flags {
+  const { price: _prices, ...rest } = flags;
+  return rest;
+}
+
+/** The price rows of a link's settings (its GPU's row, and its prices over the examples). */
+function linkDrafts(flags: Flags) {
+  const prices = flags['price'];
+  return draftsFromLink(typeof flags['gpu'] === 'string' ? flags['gpu'] : '', typeof prices === 'string' ? [prices] : (prices ?? []));
 }

@@ -1,44 +1,7 @@
 import { GPU_PRESETS } from '../../memory/index';
-import {
-  EXAMPLE_PRICES,
-  EXAMPLE_PRICES_DATE,
-  EXAMPLE_PRICES_SOURCE,
-  parsePrice,
-  PRICE_TIERS,
-  type PriceTier,
-} from '../../planner/index';
+import { EXAMPLE_PRICES_DATE, EXAMPLE_PRICES_SOURCE, PRICE_TIERS } from '../../planner/index';
+import { draftError, type PriceDraft } from './price-drafts';
 import { strings } from './strings';
-
-/** Editable text of one GPU's three prices. */
-export type PriceDraft = Readonly<Record<PriceTier, string>>;
-
-/** The example prices as drafts, plus an empty row for the reader's GPU. */
-export function initialDrafts(ownGpu: string): Record<string, PriceDraft> {
-  const drafts: Record<string, PriceDraft> = {};
-  for (const [gpu, prices] of Object.entries(EXAMPLE_PRICES)) {
-    drafts[gpu] = { 'on-demand': String(prices['on-demand']), reserved: String(prices.reserved), spot: String(prices.spot) };
-  }
-  if (drafts[ownGpu] === undefined) drafts[ownGpu] = { 'on-demand': '', reserved: '', spot: '' };
-  return drafts;
-}
-
-/** Drafts that differ from the example prices, as `price` flag values (`gpu=od/res/spot`). */
-export function priceFlags(drafts: Readonly<Record<string, PriceDraft>>): string[] {
-  return Object.entries(drafts).flatMap(([gpu, d]) => {
-    const example = EXAMPLE_PRICES[gpu];
-    const empty = PRICE_TIERS.every((t) => d[t].trim() === '');
-    if (empty) return [];
-    if (example !== undefined && PRICE_TIERS.every((t) => Number(d[t]) === example[t] && d[t].trim() !== '')) return [];
-    return [`${gpu}=${PRICE_TIERS.map((t) => d[t].trim()).join('/')}`];
-  });
-}
-
-/** Error of one draft row, or null. */
-export function draftError(gpu: string, draft: PriceDraft): string | null {
-  if (PRICE_TIERS.every((t) => draft[t].trim() === '')) return null;
-  const parsed = parsePrice(`${gpu}=${PRICE_TIERS.map((t) => draft[t].trim() || 'x').join('/')}`);
-  return typeof parsed === 'string' ? parsed : null;
-}
 
 /** The price inputs: one row per GPU with a price (and the reader's), each with its error beside it. */
 export default function PriceTable({

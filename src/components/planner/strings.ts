@@ -26,6 +26,8 @@ export const strings = {
     note: (date: string, source: string) =>
       `Example prices in US dollars as of ${date}, not quotes: type your provider’s. Source: ${source}. A GPU with empty prices is not offered for rent.`,
     gpu: 'GPU',
+    partRow: 'give all three prices, or none (then this GPU is not offered for rent)',
+    unread: 'Not used from the link: ',
   },
   searching: 'Searching…',
   searchFailed: 'The search failed: ',

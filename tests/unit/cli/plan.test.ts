@@ -10,7 +10,7 @@ interface PlanJson {
     perGpu: { total: number };
     fits: boolean;
     stepTimeSeconds: number;
-    hardware: { rented: boolean };
+    hardware: { gpu: string; rented: boolean };
   }[];
   shortfall: number | null;
   closest: { resource: string; flags: Record<string, string> } | null;
@@ -98,5 +98,18 @@ describe('planMain(argv)', () => {
     const costs = json.plans.map((p) => p.cost?.perStep['on-demand'] ?? Infinity);
     for (let i = 1; i < costs.length; i++) expect(costs[i]).toBeGreaterThanOrEqual(costs[i - 1] ?? 0);
     expect(json.plans[0]?.cost).not.toBeNull();
+  });
+
+  test('--price GPU=none withdraws an example price: that GPU is no longer offered for rent', () => {
+    const rentedGpus = (argv: string[]) =>
+      new Set(
+        (JSON.parse(planMain([...WORKED, ...argv, '--json']).stdout) as PlanJson).plans
+          .filter((p) => p.hardware.rented)
+          .map((p) => p.hardware.gpu),
+      );
+    expect(rentedGpus([])).toContain('h100-80gb');
+    const without = rentedGpus(['--price', 'h100-80gb=none']);
+    expect(without).not.toContain('h100-80gb');
+    expect(without.size).toBeGreaterThan(0);
   });
 });
