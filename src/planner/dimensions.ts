@@ -157,7 +157,8 @@ const FUSED_TWIN: Dominance = { patch: { optimizerImpl: 'fused' }, reason: domin
 const EIGHT_BIT_ADAMW = '8-bit AdamW (bitsandbytes)';
 const OFFLOAD_WEIGHTS = 'optimizer + weights to CPU';
 const OFFLOAD_OPTIMIZER = 'optimizer to CPU';
-const FULL_RECOMPUTE = 'full';
+const FULL_RECOMPUTE = 'full recompute';
+const EVERY_WEIGHT = 'every weight trained';
 const EIGHT_BIT_FLOOR: MemoryFloor = { value: EIGHT_BIT_ADAMW, reason: dominanceMessages.eightBitFloor };
 const OPTIMIZER_OFFLOAD_FLOOR: MemoryFloor = { value: OFFLOAD_OPTIMIZER, reason: dominanceMessages.offloadFloor };
 const WEIGHTS_OFFLOAD_FLOOR: MemoryFloor = { value: OFFLOAD_WEIGHTS, reason: dominanceMessages.offloadFloor };
@@ -201,7 +202,7 @@ export const DIMENSIONS: readonly Dimension[] = [
             // activation memory for no extra communication, so it is always on with tp > 1.
             const patch: EstimateOptions = tp > 1 ? { tp, pp, dp, sp: true } : { tp, pp, dp };
             return choice(
-              `tp ${tp}${tp > 1 ? ' + sp' : ''} · pp ${pp} · dp ${dp}`,
+              ctx.gpus === 1 ? 'one GPU' : `tp ${tp}${tp > 1 ? ' + sp' : ''} · pp ${pp} · dp ${dp}`,
               patch,
               ctx.gpus > 1 ? ['05-parallelism'] : [],
             );
@@ -221,9 +222,9 @@ export const DIMENSIONS: readonly Dimension[] = [
     // `target_modules="all-linear"`), as common recipes set them; they are not searched.
     choices: (ctx) =>
       ctx.request.task !== 'finetune'
-        ? [choice('every weight', {})]
+        ? [choice(EVERY_WEIGHT, {})]
         : [
-            choice('every weight', {}),
+            choice(EVERY_WEIGHT, {}),
             choice('LoRA r=16, all-linear (trains adapters only)', { finetune: 'lora' }, ['07-distillation-and-compression']),
             choice('QLoRA r=16, all-linear, NF4 base (trains adapters only)', { finetune: 'qlora' }, [
               '07-distillation-and-compression',
@@ -237,7 +238,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     choices: () => [
       choice(OFFLOAD_WEIGHTS, { offload: 'optimizer+params' }, ['06-offload']),
       choice(OFFLOAD_OPTIMIZER, { offload: 'optimizer' }, ['06-offload']),
-      choice('none', { offload: 'none' }),
+      choice('no offload', { offload: 'none' }),
     ],
     // Offloading more never needs more GPU memory, but needs more host RAM: without a host limit the GPU alone decides
     // the fit, and where the combination with more offloaded fits nowhere, this one does not fit either.
@@ -254,8 +255,8 @@ export const DIMENSIONS: readonly Dimension[] = [
     id: 'zero',
     title: 'ZeRO stage / FSDP',
     search: 'each',
-    choices: () => [
-      choice('ZeRO-0 (DDP)', { zero: 0 }),
+    choices: (ctx) => [
+      choice(ctx.gpus === 1 ? 'no ZeRO' : 'ZeRO-0 (DDP)', { zero: 0 }),
       choice('ZeRO-1', { zero: 1 }, ['05-parallelism']),
       choice('ZeRO-2', { zero: 2 }, ['05-parallelism']),
       choice('ZeRO-3 / FSDP', { zero: 3 }, ['05-parallelism']),
@@ -305,8 +306,8 @@ export const DIMENSIONS: readonly Dimension[] = [
     search: 'each',
     choices: () => [
       choice(FULL_RECOMPUTE, { recompute: 'full' }, ['04-gradient-checkpointing']),
-      choice('selective', { recompute: 'selective' }, ['04-gradient-checkpointing']),
-      choice('none', { recompute: 'none' }),
+      choice('selective recompute', { recompute: 'selective' }, ['04-gradient-checkpointing']),
+      choice('no recompute', { recompute: 'none' }),
     ],
     // A transformer layer's checkpoint is its input, one of the tensors it keeps, and the segment rebuilt in backward
     // shares that input (src/memory/activations.ts planRecompute): full recompute never keeps more than selective or
@@ -373,7 +374,9 @@ export const DIMENSIONS: readonly Dimension[] = [
         values = divisors(perReplica).map((microBatch) => {
           const gradAccum = perReplica / microBatch;
           return choice(
-            `${microBatch} × ${gradAccum}`,
+            gradAccum === 1
+              ? `micro-batch ${microBatch}, no accumulation`
+              : `micro-batch ${microBatch} × ${gradAccum} accumulation steps`,
             { microBatch, gradAccum },
             gradAccum > 1 ? ['03-gradient-accumulation'] : [],
           );

@@ -24,6 +24,7 @@ export {
   FIXED_ESTIMATE_FLAGS,
   TASKS,
   RANKINGS,
+  PLAN_DEFAULTS,
   type PlanRequest,
   type ParsePlanResult,
   type RawPlanFlags,

@@ -104,6 +104,13 @@ const oneOf = (name: string, values: readonly string[], help: string): PlanFlagS
   help,
 });
 
+/** What a request takes where its flag is not given. */
+export const PLAN_DEFAULTS: { readonly task: Task; readonly rankBy: RankBy; readonly priceTier: PriceTier } = {
+  task: 'pretrain',
+  rankBy: 'time',
+  priceTier: 'on-demand',
+};
+
 /** Flags of the planner itself, in help order. */
 export const PLAN_FLAG_SPECS: readonly PlanFlagSpec[] = [
   num('gpus', 'how many GPUs of --gpu you have (default 1)'),
@@ -209,10 +216,10 @@ export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): Pa
   const globalBatch = whole('global-batch', undefined, MAX_GLOBAL_BATCH);
   if (raw['global-batch'] === undefined)
     errors.push({ field: 'global-batch', message: 'give --global-batch N, the sequences per optimizer step over all GPUs' });
-  const task = keyword('task', TASKS, 'pretrain');
+  const task = keyword('task', TASKS, PLAN_DEFAULTS.task);
   const maxHostGb = positive('max-host-gb');
-  const rankBy = keyword('rank-by', RANKINGS, 'time');
-  const priceTier = keyword('price-tier', PRICE_TIERS, 'on-demand');
+  const rankBy = keyword('rank-by', RANKINGS, PLAN_DEFAULTS.rankBy);
+  const priceTier = keyword('price-tier', PRICE_TIERS, PLAN_DEFAULTS.priceTier);
   const epochTokens = positive('epoch-tokens');
   if (rankBy === 'epoch-cost' && epochTokens === null && raw['epoch-tokens'] === undefined) {
     errors.push({ field: 'epoch-tokens', message: 'ranking by cost per epoch needs --epoch-tokens N' });

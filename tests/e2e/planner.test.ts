@@ -140,6 +140,36 @@ describe('planner page', () => {
     }
   });
 
+  test('the plans on your own GPUs, or on rented ones, can be listed alone, still numbered by their rank among all', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const root = await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
+      await waitDone(page);
+      const rows = root.locator('tr[data-plan-key]');
+      const view = root.locator('label.planner-view select');
+      const listed = async () =>
+        Promise.all(
+          (await rows.all()).map(
+            async (row) => [await row.getAttribute('data-rented'), Number(await row.getAttribute('data-rank'))] as const,
+          ),
+        );
+      // The worked case: rented GPUs are faster, so the first page is all theirs.
+      expect((await listed()).every(([rented]) => rented === 'true')).toBe(true);
+      await view.selectOption('own');
+      const own = await listed();
+      expect(own.length).toBe(10);
+      expect(own.every(([rented]) => rented === 'false')).toBe(true);
+      const ranks = own.map(([, rank]) => rank);
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+      expect(ranks[0]).toBeGreaterThan(10);
+      await view.selectOption('rented');
+      expect((await listed()).every(([rented]) => rented === 'true')).toBe(true);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a bad value gets a message next to its field and no plans', async () => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {

@@ -3,6 +3,7 @@ import { formatEstimateFlags, formatSeconds, GPU_PRESETS, MODEL_PRESETS, type Fi
 import {
   EXAMPLE_PRICES,
   parsePlanFlags,
+  PLAN_DEFAULTS,
   planFlags,
   planKey,
   RANKINGS,
@@ -65,6 +66,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   const [touched, setTouched] = useState(false);
   const [answer, setAnswer] = useState<Answer>({ state: 'searching' });
   const [shown, setShown] = useState(PAGE_SIZE);
+  const [view, setView] = useState<PlanView>('all');
   const [open, setOpen] = useState<string | null>(null);
   const client = useRef<PlannerClient | null>(null);
 
@@ -172,14 +174,15 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       />
     </WidgetField>
   );
-  const select = (name: string, label: string, options: readonly (readonly [string, string])[], withDefault: boolean) => (
+  /** A select of `options`; with `byDefault`, a first option that leaves the flag out and names what that means. */
+  const select = (name: string, label: string, options: readonly (readonly [string, string])[], byDefault?: string) => (
     <WidgetField label={label} error={errorFor(name)}>
       <select
         value={value(name)}
         aria-invalid={errorFor(name) ? 'true' : undefined}
         onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
       >
-        {withDefault && <option value="">(default)</option>}
+        {byDefault !== undefined && <option value="">{strings.byDefault(byDefault)}</option>}
         {options.map(([v, l]) => (
           <option value={v}>{l}</option>
         ))}
@@ -200,13 +203,11 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           'model',
           strings.fields.model,
           MODEL_PRESETS.map((p) => [p.id, p.label] as const),
-          false,
         )}
         {select(
           'gpu',
           strings.fields.gpu,
           GPU_PRESETS.map((g) => [g.id, `${g.name} (${g.marketedMemory})`] as const),
-          false,
         )}
         {text('gpus', strings.fields.gpus, '1')}
         {text('global-batch', strings.fields.globalBatch)}
@@ -215,7 +216,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           'task',
           strings.fields.task,
           TASKS.map((t) => [t, strings.tasks[t]] as const),
-          true,
+          strings.tasks[PLAN_DEFAULTS.task],
         )}
         {text('max-host-gb', strings.fields.maxHostGb, strings.optional)}
         {text('headroom', strings.fields.headroom, '10')}
@@ -223,13 +224,13 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           'rank-by',
           strings.fields.rankBy,
           RANKINGS.map((r) => [r, strings.rankings[r]] as const),
-          true,
+          strings.rankings[PLAN_DEFAULTS.rankBy],
         )}
         {select(
           'price-tier',
           strings.fields.priceTier,
           PRICE_TIERS.map((t) => [t, strings.tiers[t]] as const),
-          true,
+          strings.tiers[PLAN_DEFAULTS.priceTier],
         )}
         {text('epoch-tokens', strings.fields.epochTokens, strings.optional)}
         <label class="widget-field calc-check">
@@ -283,6 +284,11 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           workers={answer.workers}
           shown={shown}
           onMore={() => setShown(shown + PAGE_SIZE)}
+          view={view}
+          onView={(next) => {
+            setView(next);
+            setShown(PAGE_SIZE);
+          }}
           open={open}
           onToggle={(key) => setOpen(open === key ? null : key)}
           selected={selected}
@@ -303,15 +309,29 @@ interface ResultsProps {
   workers: number;
   shown: number;
   onMore: () => void;
+  /** Which GPUs' plans the table lists (all, where only one kind fits). */
+  view: PlanView;
+  onView: (view: PlanView) => void;
   open: string | null;
   onToggle: (key: string) => void;
   selected: string | null;
   linkFor: (plan: Plan) => string;
 }
 
-function Results({ result, ms, waitedMs, workers, shown, onMore, open, onToggle, selected, linkFor }: ResultsProps) {
+/** Which plans the table lists: all, those on the reader's GPUs, or those on rented GPUs. */
+type PlanView = 'all' | 'own' | 'rented';
+
+function Results(props: ResultsProps) {
+  const { result, ms, waitedMs, workers, shown, onMore, view, onView, open, onToggle, selected, linkFor } = props;
   const own = result.searches[0];
   const ownCount = own?.fitting ?? 0;
+  const rentedCount = result.plans.length - ownCount;
+  // Ranked together, the rented GPUs' plans can fill the first pages; the reader may list either kind alone.
+  const listedView: PlanView = ownCount > 0 && rentedCount > 0 ? view : 'all';
+  const listed = useMemo(
+    () => (listedView === 'all' ? result.plans : result.plans.filter((p) => p.hardware.rented === (listedView === 'rented'))),
+    [result, listedView],
+  );
   const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
   const estimates = result.searches.reduce((sum, s) => sum + s.evaluations, 0);
   const finetune = result.request.task === 'finetune';
@@ -376,6 +396,16 @@ function Results({ result, ms, waitedMs, workers, shown, onMore, open, onToggle,
           {gib(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
         </p>
       )}
+      {ownCount > 0 && rentedCount > 0 && (
+        <label class="widget-field planner-view">
+          <span>{strings.view.label}</span>
+          <select value={view} onChange={(e) => onView((e.currentTarget as HTMLSelectElement).value as PlanView)}>
+            <option value="all">{strings.view.all(result.plans.length)}</option>
+            <option value="own">{strings.view.own(ownCount)}</option>
+            <option value="rented">{strings.view.rented(rentedCount)}</option>
+          </select>
+        </label>
+      )}
       {result.plans.length > 0 && (
         <div class="widget-scroll scroll-shadows" tabIndex={0} role="region" aria-label={strings.table.label}>
           <table class="widget-table planner-plans">
@@ -391,7 +421,7 @@ function Results({ result, ms, waitedMs, workers, shown, onMore, open, onToggle,
               </tr>
             </thead>
             <tbody>
-              {result.plans.slice(0, shown).flatMap((plan) => {
+              {listed.slice(0, shown).flatMap((plan) => {
                 const key = keyOf(plan);
                 return [
                   <tr
@@ -403,8 +433,8 @@ function Results({ result, ms, waitedMs, workers, shown, onMore, open, onToggle,
                     data-rented={plan.hardware.rented ? 'true' : 'false'}
                   >
                     <td>{plan.rank}</td>
-                    <td>{hardwareText(plan)}</td>
-                    <td>{techniquesText(plan)}</td>
+                    <td class="planner-wrap">{hardwareText(plan)}</td>
+                    <td class="planner-wrap planner-techniques">{techniquesText(plan)}</td>
                     <td>{gib(plan.perGpu.total)}</td>
                     <td>{formatSeconds(plan.stepTimeSeconds)}</td>
                     <td>{costText(plan, result)}</td>
@@ -432,9 +462,9 @@ function Results({ result, ms, waitedMs, workers, shown, onMore, open, onToggle,
           </table>
         </div>
       )}
-      {result.plans.length > shown && (
+      {listed.length > shown && (
         <button type="button" class="planner-more" onClick={onMore}>
-          {strings.showMore(Math.min(PAGE_SIZE, result.plans.length - shown))}
+          {strings.showMore(Math.min(PAGE_SIZE, listed.length - shown))}
         </button>
       )}
       <Groups heading={strings.rejected} groups={failed} open />
@@ -474,5 +504,8 @@ function withoutPrices(flags: Flags): Flags {
 /** The price rows of a link's settings (its GPU's row, and its prices over the examples). */
 function linkDrafts(flags: Flags) {
   const prices = flags['price'];
-  return draftsFromLink(typeof flags['gpu'] === 'string' ? flags['gpu'] : '', typeof prices === 'string' ? [prices] : (prices ?? []));
+  return draftsFromLink(
+    typeof flags['gpu'] === 'string' ? flags['gpu'] : '',
+    typeof prices === 'string' ? [prices] : (prices ?? []),
+  );
 }

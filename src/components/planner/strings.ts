@@ -52,6 +52,13 @@ export const strings = {
   details: 'details',
   share: 'share',
   showMore: (n: number) => `Show ${n} more`,
+  byDefault: (what: string) => `(default: ${what})`,
+  view: {
+    label: 'Show the plans on',
+    all: (n: number) => `all GPUs (${n.toLocaleString('en')})`,
+    own: (n: number) => `your GPUs (${n.toLocaleString('en')})`,
+    rented: (n: number) => `rented GPUs (${n.toLocaleString('en')})`,
+  },
   bestOwn: 'Best on your own GPUs:',
   shared: {
     heading: 'The plan in this link',
