@@ -9,6 +9,7 @@ import {
   planModel,
   planTraining,
   searchParts,
+  WHOLE_SEARCH,
   type HardwareSearch,
   type PlanResult,
   type RawPlanFlags,
@@ -69,4 +70,58 @@ export function answerPlannerRequest(request: PlannerWorkerRequest): PlannerWork
   const parts = searchParts(parsed.request, planHardware(parsed.request), planModel(parsed.request), undefined, request.share);
   const ms = performance.now() - start;
   return { id: request.id, ok: true, kind: 'search', parts: parts.map((part) => packSearch(part)), ms };
+}
+
+/**
+ * A worker's handler of requests: it answers each through `post`; after its first answer it warms up (warmUpPieces),
+ * one piece per call of `later` (a turn of the worker's event loop, where a request waiting is answered first), and a
+ * request drops the pieces left.
+ */
+export function plannerWorkerHandler(
+  post: (response: PlannerWorkerResponse) => void,
+  later: (run: () => void) => void,
+): (request: PlannerWorkerRequest) => void {
+  let pieces: (() => unknown)[] | null = null;
+  const next = () => {
+    const piece = pieces?.shift();
+    if (piece === undefined) return;
+    piece();
+    later(next);
+  };
+  return (request) => {
+    const first = pieces === null;
+    pieces = [];
+    post(answerPlannerRequest(request));
+    if (!first) return;
+    pieces = warmUpPieces(request);
+    later(next);
+  };
+}
+
+/** Rounds of warm-up searches a fresh worker runs after its first answer, and the pieces each round is run in. */
+const WARM_UP_ROUNDS = 4;
+const WARM_UP_PIECES = 4;
+
+/**
+ * The searches a fresh worker runs after its first answer, while the reader reads it, in pieces. V8 compiles the
+ * search's code for speed only after running it a while: a worker's first searches take two to three times the steady
+ * time, so without this the reader's first edits pay for it (in Chromium here, with the largest case and renting, the
+ * first edit's search took 115–158 ms without and 67–78 ms with; npm run bench -- planner). Each round searches this
+ * worker's share of the layouts again, in four shares of it, so that a request arriving meanwhile waits for one piece
+ * at most.
+ */
+export function warmUpPieces(request: PlannerWorkerRequest): (() => readonly SearchPart[])[] {
+  const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES);
+  if (!parsed.ok) return [];
+  const hardware = planHardware(parsed.request);
+  const model = planModel(parsed.request);
+  const share = request.kind === 'search' ? request.share : WHOLE_SEARCH;
+  const pieces: (() => readonly SearchPart[])[] = [];
+  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+    for (let piece = 0; piece < WARM_UP_PIECES; piece++) {
+      const index = share.index + piece * share.of;
+      pieces.push(() => searchParts(parsed.request, hardware, model, undefined, { index, of: share.of * WARM_UP_PIECES }));
+    }
+  }
+  return pieces;
 }
