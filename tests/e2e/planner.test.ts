@@ -170,6 +170,27 @@ describe('planner page', () => {
     }
   });
 
+  test('a hand-written link gets the page’s model, GPU and batch where it leaves them out; an unknown GPU shows as it is', async () => {
+    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+    try {
+      const root = await openIsland(page, `${baseUrl}/tools/planner/?model=gpt2-large&seq=256`, SELECTOR);
+      await waitDone(page);
+      expect(await root.locator('label', { hasText: 'Model' }).first().locator('select').inputValue()).toBe('gpt2-large');
+      expect(await (await field(root, 'global-batch')).inputValue()).toBe('4');
+      expect(Number(await root.getAttribute('data-plan-count'))).toBeGreaterThan(0);
+
+      await openIsland(page, `${baseUrl}/tools/planner/?gpu=h900`, SELECTOR);
+      const gpu = root.locator('label', { hasText: 'Your GPU' }).locator('select');
+      await expect
+        .poll(() => gpu.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent))
+        .toBe('h900 (not a choice)');
+      expect(await root.getAttribute('data-state')).toBe('invalid');
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a bad value gets a message next to its field and no plans', async () => {
     const { context, page, problems } = await openRecordingPage(browser, baseUrl);
     try {

@@ -76,13 +76,13 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     const fromUrl = flagsFromQuery(location.search);
     if (Object.keys(fromUrl).length > 0) {
       const link = linkDrafts(fromUrl);
-      setFlags(withoutPrices(fromUrl));
+      setFlags(withRequired(withoutPrices(fromUrl), flagsFromQuery(defaults)));
       setDrafts(link.drafts);
       setUnreadPrices(link.unread);
     }
     setSelected(new URLSearchParams(location.search).get(PLAN_PARAM));
     setQueryRead(true);
-  }, [syncUrl]);
+  }, [syncUrl, defaults]);
 
   useEffect(() => {
     client.current = createPlannerClient((a: PlannerAnswer, waitedMs: number) =>
@@ -174,21 +174,29 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       />
     </WidgetField>
   );
-  /** A select of `options`; with `byDefault`, a first option that leaves the flag out and names what that means. */
-  const select = (name: string, label: string, options: readonly (readonly [string, string])[], byDefault?: string) => (
-    <WidgetField label={label} error={errorFor(name)}>
-      <select
-        value={value(name)}
-        aria-invalid={errorFor(name) ? 'true' : undefined}
-        onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
-      >
-        {byDefault !== undefined && <option value="">{strings.byDefault(byDefault)}</option>}
-        {options.map(([v, l]) => (
-          <option value={v}>{l}</option>
-        ))}
-      </select>
-    </WidgetField>
-  );
+  /**
+   * A select of `options`; with `byDefault`, a first option that leaves the flag out and names what that means. A value
+   * from a link that is none of the options shows as it is (its error beside it), not as another option.
+   */
+  const select = (name: string, label: string, options: readonly (readonly [string, string])[], byDefault?: string) => {
+    const current = value(name);
+    const unknown = current !== '' && !options.some(([v]) => v === current);
+    return (
+      <WidgetField label={label} error={errorFor(name)}>
+        <select
+          value={current}
+          aria-invalid={errorFor(name) ? 'true' : undefined}
+          onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
+        >
+          {unknown && <option value={current}>{strings.notAChoice(current)}</option>}
+          {byDefault !== undefined && <option value="">{strings.byDefault(byDefault)}</option>}
+          {options.map(([v, l]) => (
+            <option value={v}>{l}</option>
+          ))}
+        </select>
+      </WidgetField>
+    );
+  };
 
   return (
     <section
@@ -494,6 +502,22 @@ function Groups({ heading, groups, open }: { heading: string; groups: readonly R
 function keyOf(plan: Plan): string {
   return planKey(planFlags(plan));
 }
+
+/**
+ * A link's settings, with the page's own for the flags a search cannot go without (model, GPU, global batch) where the
+ * link leaves them out: a link the page wrote has them all, and one written by hand (`?model=llama-2-7b`) then opens on
+ * a search. The others stay as the link has them: a flag left out means its default, as in `npm run plan`.
+ */
+function withRequired(link: Flags, page: Flags): Flags {
+  const merged = { ...link };
+  for (const name of REQUIRED) {
+    // A link with a model shape of its own (--arch and its sizes) needs no preset.
+    if (name === 'model' && link['arch'] !== undefined) continue;
+    if (merged[name] === undefined && page[name] !== undefined) merged[name] = page[name];
+  }
+  return merged;
+}
+const REQUIRED = ['model', 'gpu', 'global-batch'] as const;
 
 /** Settings without their `price` values, which live in the price rows. */
 function withoutPrices(flags: Flags): Flags {

@@ -53,6 +53,7 @@ export const strings = {
   share: 'share',
   showMore: (n: number) => `Show ${n} more`,
   byDefault: (what: string) => `(default: ${what})`,
+  notAChoice: (value: string) => `${value} (not a choice)`,
   view: {
     label: 'Show the plans on',
     all: (n: number) => `all GPUs (${n.toLocaleString('en')})`,
