@@ -38,7 +38,7 @@ export function draftsFromLink(
     const gpu = match?.[1] ?? '';
     const parts = (match?.[2] ?? '').split('/');
     if (match === null || getGpuPreset(gpu) === undefined) {
-      unread.push(match === null ? formatProblem(text) : `unknown gpu '${gpu}' in price '${text}'`);
+      unread.push(match === null ? formatProblem(text) : strings.prices.unknownGpu(gpu, text));
     } else if (parts.length === 1 && parts[0]?.toLowerCase() === 'none') {
       drafts[gpu] = EMPTY;
     } else if (parts.length === PRICE_TIERS.length) {
@@ -53,7 +53,7 @@ export function draftsFromLink(
 /** What parsePrice says of a malformed `price` value. */
 function formatProblem(text: string): string {
   const parsed = parsePrice(text);
-  return typeof parsed === 'string' ? parsed : `could not read price '${text}'`;
+  return typeof parsed === 'string' ? parsed : strings.prices.unreadable(text);
 }
 
 /**

@@ -28,6 +28,8 @@ export const strings = {
     gpu: 'GPU',
     partRow: 'give all three prices, or none (then this GPU is not offered for rent)',
     unread: 'Not used from the link: ',
+    unknownGpu: (gpu: string, text: string) => `unknown gpu '${gpu}' in price '${text}'`,
+    unreadable: (text: string) => `could not read price '${text}'`,
   },
   searching: 'Searching…',
   searchFailed: 'The search failed: ',
