@@ -10,7 +10,7 @@ const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
 
 /** One plan as JSON. */
 export function planJson(plan: Plan): Record<string, unknown> {
-  const { stepTime, warnings } = planDetails(plan);
+  const { estimate, stepTime, warnings } = planDetails(plan);
   return {
     rank: plan.rank,
     hardware: hardwareJson(plan),
@@ -21,6 +21,9 @@ export function planJson(plan: Plan): Record<string, unknown> {
     fits: true,
     stepTimeSeconds: plan.stepTimeSeconds,
     stepTime,
+    // The engine's step timeline: bytes per GPU at each moment of the step, by category; the peak is perGpu.total.
+    timeline: estimate.timeline,
+    peakMoment: estimate.peakMoment,
     cost: plan.cost,
     lessons: planLessons(plan),
     warnings,

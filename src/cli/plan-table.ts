@@ -10,6 +10,7 @@ import {
   type PlanResult,
   type RejectionGroup,
 } from '../planner/index.ts';
+import { renderTimeline } from './timeline-chart.ts';
 
 const gib = (bytes: number) => formatBytes(bytes, 'GiB');
 const money = (value: number) => value.toFixed(value < 0.01 ? 5 : 2);
@@ -73,12 +74,14 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     if (best !== undefined) {
       out.push('');
       out.push(`Best plan: ${hardwareLabel(best)} · ${techniques(best)}`);
+      const details = planDetails(best);
       const g = best.perGpu;
       out.push(
         `  per GPU   weights ${gib(g.weights)} · gradients ${gib(g.gradients)} · optimizer ${gib(g.optimizer)} · activations ${gib(g.activations)} · overhead ${gib(g.overhead)} = ${gib(g.total)}`,
       );
       if (best.hostBytes > 0) out.push(`  host RAM  ${gib(best.hostBytes)} on the machine`);
-      for (const line of planDetails(best).stepTime.lines.filter((l) => l.seconds > 0))
+      out.push(...renderTimeline(details.estimate).map((row) => `  ${row}`));
+      for (const line of details.stepTime.lines.filter((l) => l.seconds > 0))
         out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
       out.push(
         `  lessons   ${

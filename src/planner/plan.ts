@@ -8,6 +8,7 @@ import {
   getGpuPreset,
   GPU_PRESETS,
   type EstimateOptions,
+  type EstimateResult,
   type GpuSpec,
   type ModelConfig,
   type StepTimeEstimate,
@@ -34,8 +35,12 @@ export interface Plan extends FittingPlan {
   readonly cost: PlanCost | null;
 }
 
-/** What the plan list leaves out, for one plan: the engine's step-time lines and its warnings. */
+/**
+ * What the plan list leaves out, for one plan: the engine's whole estimate (its lines and its step timeline, the memory
+ * at each moment of the step), its step-time lines and its warnings.
+ */
 export interface PlanDetails {
+  readonly estimate: EstimateResult;
   readonly stepTime: StepTimeEstimate;
   readonly warnings: readonly string[];
 }
@@ -47,7 +52,7 @@ export interface PlanDetails {
 export function planDetails(plan: FittingPlan): PlanDetails {
   const outcome = estimateMemory(planOptions(plan));
   if (!outcome.ok || outcome.result.stepTime === null) throw new Error('a plan is a configuration the engine estimated');
-  return { stepTime: outcome.result.stepTime, warnings: outcome.result.warnings };
+  return { estimate: outcome.result, stepTime: outcome.result.stepTime, warnings: outcome.result.warnings };
 }
 
 /** The smallest gap on the reader's GPUs when nothing fits there. */

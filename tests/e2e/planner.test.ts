@@ -89,6 +89,12 @@ describe('planner page', () => {
         .toMatch(/npm run --silent estimate -- --model gpt2-large/);
       const key = await second.getAttribute('data-plan-key');
       const total = await second.getAttribute('data-total-bytes');
+      // Its step timeline, drawn once the chart has loaded: one moment reaches the plan's total, none more.
+      const timeline = root.locator('.planner-details [role="img"]').first();
+      await expect.poll(() => timeline.getAttribute('aria-label'), { timeout: 10_000 }).toMatch(/^One step, moment by moment: /);
+      const moments = [...((await timeline.getAttribute('aria-label')) ?? '').matchAll(/([\d.]+) GiB/g)].map((m) => Number(m[1]));
+      expect(moments.length).toBeGreaterThanOrEqual(4);
+      expect(Math.max(...moments)).toBe(Number((Number(total) / 2 ** 30).toFixed(2)));
       const href = await second.locator('a[data-plan-link]').getAttribute('href');
       expect(href).toContain('plan=');
       await page.goto(new URL(href ?? '', baseUrl).toString());

@@ -1,12 +1,17 @@
-import { formatSeconds, LINE_CATEGORIES } from '../../memory/index';
+import type { FunctionComponent } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
 import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
 import { estimateArgs, gib } from './format';
 import { strings } from './strings';
 
-/** One plan in full: the engine's breakdown and step time, the lessons it uses, the command that reproduces it. */
+/**
+ * One plan in full: the engine's breakdown, step timeline and step time, the lessons it uses, the command that
+ * reproduces it.
+ */
 export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: boolean }) {
-  // The engine's step-time lines and warnings for this plan, estimated again when it is opened (the list leaves them out).
-  const { stepTime, warnings } = planDetails(plan);
+  // The engine's estimate of this plan, made again when it is opened (the list leaves its lines and timeline out).
+  const { estimate, stepTime, warnings } = planDetails(plan);
   const lessons = planLessons(plan);
   return (
     <div class="planner-details">
@@ -32,6 +37,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
           )}
         </tbody>
       </table>
+      <StepTimeline estimate={estimate} />
       <p>
         <strong>{strings.timeHeading}</strong>:{' '}
         {stepTime.lines
@@ -68,4 +74,25 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
       </p>
     </div>
   );
+}
+
+/**
+ * The engine's step timeline of the plan, as the calculators draw it. The chart and its library load when a plan is
+ * first opened, not with the page: most readers open none, and the planner page's first search waits for its script.
+ */
+function StepTimeline({ estimate }: { estimate: EstimateResult }) {
+  const [chart, setChart] = useState<{ Chart: FunctionComponent<{ result: EstimateResult }> } | 'loading' | 'failed'>('loading');
+  useEffect(() => {
+    let live = true;
+    import('../calculators/TimelineChart').then(
+      (module) => live && setChart({ Chart: module.default }),
+      () => live && setChart('failed'),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (chart === 'loading') return <p class="calc-note">{strings.timelineLoading}</p>;
+  if (chart === 'failed') return <p class="widget-error">{strings.timelineFailed}</p>;
+  return <chart.Chart result={estimate} />;
 }

@@ -415,7 +415,7 @@ function Results(props: ResultsProps) {
         </label>
       )}
       {result.plans.length > 0 && (
-        <div class="widget-scroll scroll-shadows" tabIndex={0} role="region" aria-label={strings.table.label}>
+        <div class="widget-scroll scroll-shadows planner-plans-box" tabIndex={0} role="region" aria-label={strings.table.label}>
           <table class="widget-table planner-plans">
             <thead>
               <tr>
@@ -458,7 +458,7 @@ function Results(props: ResultsProps) {
                   ...(open === key
                     ? [
                         <tr>
-                          <td colSpan={7}>
+                          <td colSpan={7} class="planner-details-cell">
                             <PlanDetails plan={plan} finetune={finetune} />
                           </td>
                         </tr>,

@@ -83,6 +83,8 @@ export const strings = {
     host: 'host RAM on the machine',
   },
   timeHeading: 'Step time (estimate)',
+  timelineLoading: 'Drawing the step timeline…',
+  timelineFailed: 'The step timeline could not be loaded; reload the page to try again.',
   lessonsHeading: 'Lessons it uses',
   noLessons: 'none: the plain configuration fits',
   estimateCommand: 'Reproduce it in a terminal:',

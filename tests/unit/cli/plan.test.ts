@@ -11,6 +11,8 @@ interface PlanJson {
     fits: boolean;
     stepTimeSeconds: number;
     hardware: { gpu: string; rented: boolean };
+    timeline: { moment: string; bytes: number }[];
+    peakMoment: string;
   }[];
   shortfall: number | null;
   closest: { resource: string; flags: Record<string, string> } | null;
@@ -27,6 +29,9 @@ describe('planMain(argv)', () => {
       expect(plan.fits).toBe(true);
       expect(Number.isSafeInteger(plan.perGpu.total)).toBe(true);
       if (i > 0) expect(plan.stepTimeSeconds).toBeGreaterThanOrEqual(json.plans[i - 1]?.stepTimeSeconds ?? 0);
+      // Its step timeline is the engine's: the peak moment holds the total per GPU, and no moment holds more.
+      expect(plan.timeline.find((m) => m.moment === plan.peakMoment)?.bytes).toBe(plan.perGpu.total);
+      expect(Math.max(...plan.timeline.map((m) => m.bytes))).toBe(plan.perGpu.total);
     }
     // The estimate command, given a plan's flags, prints the same total and says it fits.
     for (const plan of json.plans.slice(0, 5)) {
@@ -44,6 +49,7 @@ describe('planMain(argv)', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/Best plan: 1 × rtx-4090/);
     expect(stdout).toMatch(/check {5}npm run --silent estimate -- --model gpt2-xl/);
+    expect(stdout).toMatch(/Step timeline per GPU[^]*backward-start .* ◀ peak/);
     expect(stdout).toMatch(/Why the other combinations do not fit your 1 × rtx-4090/);
     expect(stdout).not.toMatch(/NaN|(?<!ZeRO-)Infinity|undefined/);
   });
