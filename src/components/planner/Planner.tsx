@@ -420,6 +420,7 @@ function Results(props: ResultsProps) {
             <thead>
               <tr>
                 <th scope="col">{strings.table.rank}</th>
+                <th scope="col">{strings.table.details}</th>
                 <th scope="col">{strings.table.hardware}</th>
                 <th scope="col">{strings.table.techniques}</th>
                 <th scope="col">{strings.table.perGpu}</th>
@@ -441,15 +442,18 @@ function Results(props: ResultsProps) {
                     data-rented={plan.hardware.rented ? 'true' : 'false'}
                   >
                     <td>{plan.rank}</td>
+                    <td>
+                      {/* Beside the rank, not at the row's end: on most screens the table scrolls sideways. */}
+                      <button type="button" aria-expanded={open === key ? 'true' : 'false'} onClick={() => onToggle(key)}>
+                        {open === key ? strings.hide : strings.show}
+                      </button>
+                    </td>
                     <td class="planner-wrap">{hardwareText(plan)}</td>
                     <td class="planner-wrap planner-techniques">{techniquesText(plan)}</td>
                     <td>{gib(plan.perGpu.total)}</td>
                     <td>{formatSeconds(plan.stepTimeSeconds)}</td>
                     <td>{costText(plan, result)}</td>
                     <td class="planner-actions">
-                      <button type="button" aria-expanded={open === key ? 'true' : 'false'} onClick={() => onToggle(key)}>
-                        {strings.details}
-                      </button>{' '}
                       <a href={linkFor(plan)} data-plan-link>
                         {strings.share}
                       </a>
@@ -458,7 +462,7 @@ function Results(props: ResultsProps) {
                   ...(open === key
                     ? [
                         <tr>
-                          <td colSpan={7} class="planner-details-cell">
+                          <td colSpan={8} class="planner-details-cell">
                             <PlanDetails plan={plan} finetune={finetune} />
                           </td>
                         </tr>,

@@ -40,6 +40,7 @@ export const strings = {
   table: {
     label: 'Plans that fit, best first',
     rank: '#',
+    details: 'Details',
     hardware: 'GPUs',
     techniques: 'Techniques',
     perGpu: 'Per GPU',
@@ -51,7 +52,8 @@ export const strings = {
   noPrice: 'no price',
   perStep: '/step',
   perEpoch: '/epoch',
-  details: 'details',
+  show: 'show',
+  hide: 'hide',
   share: 'share',
   showMore: (n: number) => `Show ${n} more`,
   byDefault: (what: string) => `(default: ${what})`,
