@@ -4,7 +4,7 @@
  */
 import { estimateTotals, type EstimateOptions, type GpuSpec, type ModelConfig, type Precision } from '../memory/index.ts';
 import type { LessonId } from './lessons.ts';
-import { dominanceMessages } from './messages.ts';
+import { choiceLabels, dominanceMessages, ruleMessages } from './messages.ts';
 import type { PlanRequest } from './request.ts';
 
 /** One value of a dimension. */
@@ -32,8 +32,6 @@ export interface SearchContext {
 export interface Dimension {
   /** Stable id, e.g. `precision`. */
   readonly id: string;
-  /** Heading in the plan's list of choices. */
-  readonly title: string;
   /**
    * `each`: every value is tried. `monotone`: the micro-batch, in an order in which memory never falls
    * except at the last value (no accumulation), which the search checks on its own; it bisects the rest
@@ -154,15 +152,10 @@ const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonI
 const ZERO2_TWIN: Dominance = { patch: { zero: 2 }, reason: dominanceMessages.zero2 };
 const SDPA_TWIN: Dominance = { patch: { attention: 'sdpa' }, reason: dominanceMessages.sdpa };
 const FUSED_TWIN: Dominance = { patch: { optimizerImpl: 'fused' }, reason: dominanceMessages.fused };
-const EIGHT_BIT_ADAMW = '8-bit AdamW (bitsandbytes)';
-const OFFLOAD_WEIGHTS = 'optimizer + weights to CPU';
-const OFFLOAD_OPTIMIZER = 'optimizer to CPU';
-const FULL_RECOMPUTE = 'full recompute';
-const EVERY_WEIGHT = 'every weight trained';
-const EIGHT_BIT_FLOOR: MemoryFloor = { value: EIGHT_BIT_ADAMW, reason: dominanceMessages.eightBitFloor };
-const OPTIMIZER_OFFLOAD_FLOOR: MemoryFloor = { value: OFFLOAD_OPTIMIZER, reason: dominanceMessages.offloadFloor };
-const WEIGHTS_OFFLOAD_FLOOR: MemoryFloor = { value: OFFLOAD_WEIGHTS, reason: dominanceMessages.offloadFloor };
-const FULL_RECOMPUTE_FLOOR: MemoryFloor = { value: FULL_RECOMPUTE, reason: dominanceMessages.recomputeFloor };
+const EIGHT_BIT_FLOOR: MemoryFloor = { value: choiceLabels.adamw8bit, reason: dominanceMessages.eightBitFloor };
+const OPTIMIZER_OFFLOAD_FLOOR: MemoryFloor = { value: choiceLabels.offloadOptimizer, reason: dominanceMessages.offloadFloor };
+const WEIGHTS_OFFLOAD_FLOOR: MemoryFloor = { value: choiceLabels.offloadWeights, reason: dominanceMessages.offloadFloor };
+const FULL_RECOMPUTE_FLOOR: MemoryFloor = { value: choiceLabels.fullRecompute, reason: dominanceMessages.recomputeFloor };
 const BF16_FLOOR: MemoryFloor = { value: 'bf16', reason: dominanceMessages.bf16Floor };
 const BF16_PRECISIONS: readonly Precision[] = ['amp-bf16', 'mixed-bf16', 'bf16'];
 const FP16_PRECISIONS: readonly Precision[] = ['amp-fp16', 'mixed-fp16'];
@@ -186,7 +179,6 @@ export const MAX_TENSOR_PARALLEL = 8;
 export const DIMENSIONS: readonly Dimension[] = [
   {
     id: 'layout',
-    title: 'GPU layout',
     search: 'each',
     checkEarly: true,
     // Every split of the GPUs into tensor × pipeline × data parallel degrees; the engine rejects
@@ -202,43 +194,37 @@ export const DIMENSIONS: readonly Dimension[] = [
             // activation memory for no extra communication, so it is always on with tp > 1.
             const patch: EstimateOptions = tp > 1 ? { tp, pp, dp, sp: true } : { tp, pp, dp };
             return choice(
-              ctx.gpus === 1 ? 'one GPU' : `tp ${tp}${tp > 1 ? ' + sp' : ''} · pp ${pp} · dp ${dp}`,
+              ctx.gpus === 1 ? choiceLabels.oneGpu : choiceLabels.layout(tp, pp, dp),
               patch,
               ctx.gpus > 1 ? ['05-parallelism'] : [],
             );
           }),
         ),
     rule: (o, ctx) =>
-      ctx.request.globalBatch % dataParallel(o) === 0
-        ? null
-        : `the global batch of ${ctx.request.globalBatch} does not split evenly over ${dataParallel(o)} data-parallel GPUs`,
+      ctx.request.globalBatch % dataParallel(o) === 0 ? null : ruleMessages.unevenBatch(ctx.request.globalBatch, dataParallel(o)),
   },
   {
     id: 'finetune',
-    title: 'What is trained',
     search: 'each',
     // Only fine-tuning may train adapters instead of the weights: LoRA and QLoRA change what is trained.
     // Rank and targets stay at the engine's defaults, r = 16 on every Linear layer (PEFT's
     // `target_modules="all-linear"`), as common recipes set them; they are not searched.
     choices: (ctx) =>
       ctx.request.task !== 'finetune'
-        ? [choice(EVERY_WEIGHT, {})]
+        ? [choice(choiceLabels.everyWeight, {})]
         : [
-            choice(EVERY_WEIGHT, {}),
-            choice('LoRA r=16, all-linear (trains adapters only)', { finetune: 'lora' }, ['07-distillation-and-compression']),
-            choice('QLoRA r=16, all-linear, NF4 base (trains adapters only)', { finetune: 'qlora' }, [
-              '07-distillation-and-compression',
-            ]),
+            choice(choiceLabels.everyWeight, {}),
+            choice(choiceLabels.lora, { finetune: 'lora' }, ['07-distillation-and-compression']),
+            choice(choiceLabels.qlora, { finetune: 'qlora' }, ['07-distillation-and-compression']),
           ],
   },
   {
     id: 'offload',
-    title: 'Offload',
     search: 'each',
     choices: () => [
-      choice(OFFLOAD_WEIGHTS, { offload: 'optimizer+params' }, ['06-offload']),
-      choice(OFFLOAD_OPTIMIZER, { offload: 'optimizer' }, ['06-offload']),
-      choice('no offload', { offload: 'none' }),
+      choice(choiceLabels.offloadWeights, { offload: 'optimizer+params' }, ['06-offload']),
+      choice(choiceLabels.offloadOptimizer, { offload: 'optimizer' }, ['06-offload']),
+      choice(choiceLabels.noOffload, { offload: 'none' }),
     ],
     // Offloading more never needs more GPU memory, but needs more host RAM: without a host limit the GPU alone decides
     // the fit, and where the combination with more offloaded fits nowhere, this one does not fit either.
@@ -253,13 +239,12 @@ export const DIMENSIONS: readonly Dimension[] = [
   },
   {
     id: 'zero',
-    title: 'ZeRO stage / FSDP',
     search: 'each',
     choices: (ctx) => [
-      choice(ctx.gpus === 1 ? 'no ZeRO' : 'ZeRO-0 (DDP)', { zero: 0 }),
-      choice('ZeRO-1', { zero: 1 }, ['05-parallelism']),
-      choice('ZeRO-2', { zero: 2 }, ['05-parallelism']),
-      choice('ZeRO-3 / FSDP', { zero: 3 }, ['05-parallelism']),
+      choice(ctx.gpus === 1 ? choiceLabels.noZero : choiceLabels.zero0, { zero: 0 }),
+      choice(choiceLabels.zero1, { zero: 1 }, ['05-parallelism']),
+      choice(choiceLabels.zero2, { zero: 2 }, ['05-parallelism']),
+      choice(choiceLabels.zero3, { zero: 3 }, ['05-parallelism']),
     ],
     // ZeRO-2 moves the same gradient volume as DDP, a reduce-scatter plus an all-gather in place of an
     // all-reduce (Rajbhandari et al. 2020, arXiv 1910.02054 §7.2.1), and holds a shard of the gradients
@@ -270,17 +255,16 @@ export const DIMENSIONS: readonly Dimension[] = [
     // reason to exist on one GPU.
     rule: (o) =>
       o.offload === 'optimizer+params' && o.zero !== 3
-        ? 'offloading the weights needs ZeRO-3 (ZeRO-Infinity, FSDP CPU offload)'
+        ? ruleMessages.weightsOffloadNeedsZero3
         : o.offload === 'optimizer' && (o.zero ?? 0) === 0
-          ? 'offloading the optimizer needs ZeRO-1, 2 or 3 (ZeRO-Offload)'
+          ? ruleMessages.optimizerOffloadNeedsZero
           : (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
-            ? 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)'
+            ? ruleMessages.zeroOnOneGpu
             : null,
     dominatedBy: (o) => (((o.zero ?? 0) === 0 || o.zero === 1) && (o.finetune ?? 'full') === 'full' ? ZERO2_TWIN : null),
   },
   {
     id: 'precision',
-    title: 'Precision',
     search: 'each',
     // Pure bf16 first, the others' memory floor; mixed bf16 next to it, whose activation lines are the same.
     choices: () =>
@@ -294,43 +278,38 @@ export const DIMENSIONS: readonly Dimension[] = [
     rule: (o, ctx) => {
       const precision = o.precision ?? 'fp32';
       if (ctx.gpu.bf16 && FP16_PRECISIONS.includes(precision)) {
-        return `the ${ctx.gpu.name} has BF16: FP16 would add loss scaling for the same memory and time`;
+        return ruleMessages.fp16WithBf16(ctx.gpu.name);
       }
-      if (!ctx.gpu.bf16 && BF16_PRECISIONS.includes(precision)) return `the ${ctx.gpu.name} has no BF16 tensor cores`;
+      if (!ctx.gpu.bf16 && BF16_PRECISIONS.includes(precision)) return ruleMessages.noBf16(ctx.gpu.name);
       return null;
     },
   },
   {
     id: 'recompute',
-    title: 'Recompute',
     search: 'each',
     choices: () => [
-      choice(FULL_RECOMPUTE, { recompute: 'full' }, ['04-gradient-checkpointing']),
-      choice('selective recompute', { recompute: 'selective' }, ['04-gradient-checkpointing']),
-      choice('no recompute', { recompute: 'none' }),
+      choice(choiceLabels.fullRecompute, { recompute: 'full' }, ['04-gradient-checkpointing']),
+      choice(choiceLabels.selectiveRecompute, { recompute: 'selective' }, ['04-gradient-checkpointing']),
+      choice(choiceLabels.noRecompute, { recompute: 'none' }),
     ],
     // A transformer layer's checkpoint is its input, one of the tensors it keeps, and the segment rebuilt in backward
     // shares that input (src/memory/activations.ts planRecompute): full recompute never keeps more than selective or
     // none, on the GPU, and the host holds no activations. (An mlp block's checkpoint is all it keeps: not there.)
     memoryFloor: (o, ctx) => (o.recompute !== 'full' && ctx.model.arch !== 'mlp' ? FULL_RECOMPUTE_FLOOR : null),
-    rule: (o, ctx) =>
-      o.recompute === 'selective' && ctx.model.arch === 'mlp'
-        ? 'selective recompute drops attention scores, which an mlp does not have'
-        : null,
+    rule: (o, ctx) => (o.recompute === 'selective' && ctx.model.arch === 'mlp' ? ruleMessages.selectiveOnMlp : null),
   },
   {
     id: 'attention',
-    title: 'Attention',
     search: 'each',
     choices: () => [
-      choice('eager attention', { attention: 'eager' }),
-      choice('SDPA (FlashAttention)', { attention: 'sdpa' }, ['02-mixed-precision']),
+      choice(choiceLabels.eager, { attention: 'eager' }),
+      choice(choiceLabels.sdpa, { attention: 'sdpa' }, ['02-mixed-precision']),
     ],
     rule: (o, ctx) =>
       o.attention === 'eager' && ctx.model.arch === 'mlp'
-        ? 'an mlp has no attention'
+        ? ruleMessages.noAttentionInMlp
         : o.attention === 'sdpa' && o.recompute === 'selective'
-          ? 'selective recompute drops the attention scores, which SDPA never stores'
+          ? ruleMessages.selectiveWithSdpa
           : null,
     // The engine's step time does not depend on the attention kernel (the FLOPs are the same), so eager is worse
     // wherever it keeps more: SDPA keeps no s×s scores but saves its output and softmax statistics, so only at
@@ -340,16 +319,15 @@ export const DIMENSIONS: readonly Dimension[] = [
   },
   {
     id: 'optimizer',
-    title: 'Optimizer',
     search: 'each',
     // AdamW's update rule is kept: SGD would change the training, not only its memory. torch.optim's AdamW has three
     // implementations (PyTorch docs, torch.optim "Algorithms"); bitsandbytes' 8-bit AdamW is its own kernel, so it
     // takes only the engine's default.
     choices: () => [
-      choice(EIGHT_BIT_ADAMW, { optimizer: 'adamw-8bit' }, ['08-putting-it-together']),
-      choice('AdamW, fused', { optimizer: 'adamw', optimizerImpl: 'fused' }, ['01-diagnostics', '08-putting-it-together']),
-      choice('AdamW, foreach (PyTorch default)', { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['01-diagnostics']),
-      choice('AdamW, for-loop', { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['01-diagnostics']),
+      choice(choiceLabels.adamw8bit, { optimizer: 'adamw-8bit' }, ['08-putting-it-together']),
+      choice(choiceLabels.fused, { optimizer: 'adamw', optimizerImpl: 'fused' }, ['01-diagnostics', '08-putting-it-together']),
+      choice(choiceLabels.foreach, { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['01-diagnostics']),
+      choice(choiceLabels.forLoop, { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['01-diagnostics']),
     ],
     // 8-bit AdamW keeps the same states as AdamW in fewer bytes (1 byte per moment against 2 or 4, src/memory/optimizer.ts)
     // and allocates no temporaries, on the GPU or, offloaded, on the host: where it fits nowhere, AdamW does not fit.
@@ -359,7 +337,6 @@ export const DIMENSIONS: readonly Dimension[] = [
   },
   {
     id: 'micro-batch',
-    title: 'Micro-batch × accumulation',
     search: 'monotone',
     // Per-GPU memory never falls as the micro-batch grows while there is accumulation; without it (the
     // last value) no earlier micro-batch's gradients are alive, so it can need less (property tests hold both).
@@ -374,9 +351,7 @@ export const DIMENSIONS: readonly Dimension[] = [
         values = divisors(perReplica).map((microBatch) => {
           const gradAccum = perReplica / microBatch;
           return choice(
-            gradAccum === 1
-              ? `micro-batch ${microBatch}, no accumulation`
-              : `micro-batch ${microBatch} × ${gradAccum} accumulation steps`,
+            choiceLabels.microBatch(microBatch, gradAccum),
             { microBatch, gradAccum },
             gradAccum > 1 ? ['03-gradient-accumulation'] : [],
           );

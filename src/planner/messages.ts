@@ -1,4 +1,4 @@
-/** The planner's own sentences (the dimensions' rules carry theirs), kept together for translation. */
+/** The planner's own words, kept together for translation: why combinations were left out, and the labels of its choices. */
 export const rejectionMessages = {
   noMicroBatch: 'no micro-batch splits the global batch over these data-parallel GPUs',
   modelStates:
@@ -18,4 +18,48 @@ export const dominanceMessages = {
   bf16Floor: 'needs at least the memory of the same plan in pure bf16, which fits at no micro-batch (not estimated)',
   recomputeFloor:
     'keeps at least the activations of the same plan with full recompute, which fits at no micro-batch (not estimated)',
+} as const;
+
+/** Why a dimension's rule leaves a combination out (Dimension.rule). */
+export const ruleMessages = {
+  unevenBatch: (globalBatch: number, dp: number) =>
+    `the global batch of ${globalBatch} does not split evenly over ${dp} data-parallel GPUs`,
+  weightsOffloadNeedsZero3: 'offloading the weights needs ZeRO-3 (ZeRO-Infinity, FSDP CPU offload)',
+  optimizerOffloadNeedsZero: 'offloading the optimizer needs ZeRO-1, 2 or 3 (ZeRO-Offload)',
+  zeroOnOneGpu: 'ZeRO with one data-parallel GPU shards nothing (it is used on one GPU only to offload)',
+  fp16WithBf16: (gpu: string) => `the ${gpu} has BF16: FP16 would add loss scaling for the same memory and time`,
+  noBf16: (gpu: string) => `the ${gpu} has no BF16 tensor cores`,
+  selectiveOnMlp: 'selective recompute drops attention scores, which an mlp does not have',
+  noAttentionInMlp: 'an mlp has no attention',
+  selectiveWithSdpa: 'selective recompute drops the attention scores, which SDPA never stores',
+} as const;
+
+/** The labels of the dimensions' values, as a plan lists its choices (Choice.value). */
+export const choiceLabels = {
+  oneGpu: 'one GPU',
+  layout: (tp: number, pp: number, dp: number) => `tp ${tp}${tp > 1 ? ' + sp' : ''} · pp ${pp} · dp ${dp}`,
+  everyWeight: 'every weight trained',
+  lora: 'LoRA r=16, all-linear (trains adapters only)',
+  qlora: 'QLoRA r=16, all-linear, NF4 base (trains adapters only)',
+  offloadWeights: 'optimizer + weights to CPU',
+  offloadOptimizer: 'optimizer to CPU',
+  noOffload: 'no offload',
+  noZero: 'no ZeRO',
+  zero0: 'ZeRO-0 (DDP)',
+  zero1: 'ZeRO-1',
+  zero2: 'ZeRO-2',
+  zero3: 'ZeRO-3 / FSDP',
+  fullRecompute: 'full recompute',
+  selectiveRecompute: 'selective recompute',
+  noRecompute: 'no recompute',
+  eager: 'eager attention',
+  sdpa: 'SDPA (FlashAttention)',
+  adamw8bit: '8-bit AdamW (bitsandbytes)',
+  fused: 'AdamW, fused',
+  foreach: 'AdamW, foreach (PyTorch default)',
+  forLoop: 'AdamW, for-loop',
+  microBatch: (microBatch: number, gradAccum: number) =>
+    gradAccum === 1
+      ? `micro-batch ${microBatch}, no accumulation`
+      : `micro-batch ${microBatch} × ${gradAccum} accumulation steps`,
 } as const;
