@@ -1,6 +1,7 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
 import { formatBytes, formatEstimateFlags, formatSeconds } from '../memory/index.ts';
 import {
+  formatCost,
   LESSON_TITLES,
   lessonHref,
   planDetails,
@@ -13,7 +14,6 @@ import {
 import { renderTimeline } from './timeline-chart.ts';
 
 const gib = (bytes: number) => formatBytes(bytes, 'GiB');
-const money = (value: number) => value.toFixed(value < 0.01 ? 5 : 2);
 
 function hardwareLabel(plan: Plan): string {
   return `${plan.hardware.gpus} × ${plan.hardware.gpu.id}${plan.hardware.rented ? ' (rent)' : ''}`;
@@ -26,8 +26,8 @@ function techniques(plan: Plan): string {
 function costText(plan: Plan, result: PlanResult): string {
   if (plan.cost === null) return 'no price';
   const tier = result.request.priceTier;
-  const perEpoch = plan.cost.perEpoch === null ? '' : `, ${money(plan.cost.perEpoch[tier])}/epoch`;
-  return `${money(plan.cost.perStep[tier])}/step${perEpoch}`;
+  const perEpoch = plan.cost.perEpoch === null ? '' : `, ${formatCost(plan.cost.perEpoch[tier])}/epoch`;
+  return `${formatCost(plan.cost.perStep[tier])}/step${perEpoch}`;
 }
 
 /** `npm run estimate` arguments for a plan's flags. */

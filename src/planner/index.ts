@@ -59,6 +59,7 @@ export {
   EXAMPLE_PRICES_SOURCE,
   PRICE_TIERS,
   costOf,
+  formatCost,
   type GpuPrices,
   type PriceTable,
   type PriceTier,

@@ -45,3 +45,13 @@ export const EXAMPLE_PRICES: PriceTable = {
 export function costOf(seconds: number, gpus: number, pricePerGpuHour: number): number {
   return (seconds / 3600) * gpus * pricePerGpuHour;
 }
+
+/**
+ * A cost for people: two decimals from 1 up, else three significant digits, so that two small costs per step
+ * (0.0000424 and 0.0000481 of a currency) stay apart rather than both printing as 0.00005. "invalid" for what no cost is.
+ */
+export function formatCost(value: number): string {
+  if (!Number.isFinite(value) || value < 0) return 'invalid';
+  if (value === 0) return '0';
+  return value >= 1 ? value.toFixed(2) : value.toPrecision(3);
+}

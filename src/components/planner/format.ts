@@ -1,13 +1,10 @@
 /** Small formatting helpers shared by the planner's views. */
 import { formatBytes } from '../../memory/index';
-import type { Plan, PlanResult } from '../../planner/index';
+import { formatCost, type Plan, type PlanResult } from '../../planner/index';
 import { strings } from './strings';
 
 /** Bytes as GiB. */
 export const gib = (bytes: number): string => formatBytes(bytes, 'GiB');
-
-/** A cost with enough decimals to tell small ones apart. */
-export const money = (value: number): string => value.toFixed(value < 0.01 ? 5 : value < 1 ? 3 : 2);
 
 /** "2 × NVIDIA H100 SXM5 80GB (rent)". */
 export function hardwareText(plan: Pick<Plan, 'hardware'>): string {
@@ -23,8 +20,8 @@ export function techniquesText(plan: Pick<Plan, 'choices'>): string {
 export function costText(plan: Plan, result: PlanResult): string {
   if (plan.cost === null) return strings.noPrice;
   const tier = result.request.priceTier;
-  const perEpoch = plan.cost.perEpoch === null ? '' : ` · ${money(plan.cost.perEpoch[tier])}${strings.perEpoch}`;
-  return `${money(plan.cost.perStep[tier])}${strings.perStep}${perEpoch}`;
+  const perEpoch = plan.cost.perEpoch === null ? '' : ` · ${formatCost(plan.cost.perEpoch[tier])}${strings.perEpoch}`;
+  return `${formatCost(plan.cost.perStep[tier])}${strings.perStep}${perEpoch}`;
 }
 
 /** `--flag value` arguments of `npm run estimate`. */

@@ -7,6 +7,7 @@ import {
   DIMENSIONS,
   divisors,
   EXAMPLE_PRICES,
+  formatCost,
   formatPrice,
   parsePrice,
   type PlanRequest,
@@ -32,6 +33,16 @@ describe('the planner’s small parts', () => {
     expect(parsePrice('h100-80gb=none')).toEqual({ gpu: 'h100-80gb', prices: null });
     expect(formatPrice('h100-80gb', null)).toBe('h100-80gb=none');
     expect(costOf(1800, 8, 2)).toBe(8);
+  });
+
+  test('formatCost keeps three significant digits below 1, so that small costs per step stay apart', () => {
+    expect(formatCost(0.0000424)).toBe('0.0000424');
+    expect(formatCost(0.0000481)).not.toBe(formatCost(0.0000424));
+    expect(formatCost(0.5)).toBe('0.500');
+    expect(formatCost(12.345)).toBe('12.35');
+    expect(formatCost(0)).toBe('0');
+    expect(formatCost(Number.NaN)).toBe('invalid');
+    expect(formatCost(-1)).toBe('invalid');
   });
 
   test('every example price belongs to a GPU preset, and reserved and spot are below on-demand', () => {
