@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { diagnoseMain } from '../../src/cli/diagnose-main';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
+import { launchBrowser, openIsland, withRecordingPage } from './support/browser';
 
 /**
  * Each diagnose tool reads a dropped file in the page and shows what the CLI computes for the
@@ -60,8 +60,7 @@ describe('diagnose tools', () => {
   afterAll(() => browser?.close());
 
   test("nvidia-smi: a dropped two-GPU log gets the CLI's verdicts and peaks, a chart, and no request", async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const { requests } = await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', 'nvidia-smi-leak.csv');
       const shown = await page.$$eval('[data-tool="nvidia-smi"] [data-gpu]', (els) =>
         els.map((el) => ({
@@ -77,14 +76,11 @@ describe('diagnose tools', () => {
       expect(requests).toEqual([]);
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test("oom-message: a dropped message shows the CLI's figures and ranks expandable_segments first, no request", async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const { requests } = await dropFile(page, '/tools/oom-message/', 'oom-message', 'oom-current.txt');
       const cli = cliJson('oom-current.txt');
       const table = page.locator('[data-tool="oom-message"] table');
@@ -96,27 +92,21 @@ describe('diagnose tools', () => {
       expect(requests).toEqual([]);
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('oom-message: pasted text is read too, and text that is not an OOM message says so', async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(page, `${baseUrl}/tools/oom-message/`, '[data-tool="oom-message"]');
       await root.locator('textarea').fill('RuntimeError: expected scalar type Float but found Half');
       await root.locator('[data-action="analyse"]').click();
       await expect.poll(() => root.locator('[role="alert"]').textContent()).toMatch(/No "CUDA out of memory/);
       expect(await root.textContent()).not.toMatch(/NaN|Infinity/);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test("memory-summary: a dropped summary shows the CLI's allocated and reserved bytes and a chart, no request", async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const { requests } = await dropFile(page, '/tools/memory-summary/', 'memory-summary', 'memory-summary.txt');
       const cli = cliJson('memory-summary.txt');
       const results = page.locator('[data-tool="memory-summary"] .diag-results');
@@ -127,14 +117,11 @@ describe('diagnose tools', () => {
       expect(requests).toEqual([]);
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('snapshot: a dropped pickle is read in the worker; peak and OOM events match the CLI, charts drawn, no request', async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', 'snapshot-oom.pickle');
       const cli = cliJson('snapshot-oom.pickle');
       const results = page.locator('[data-tool="snapshot"] .diag-results');
@@ -148,14 +135,11 @@ describe('diagnose tools', () => {
       expect(requests).toEqual([]);
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('snapshot: the crafted pickle that would run os.system is refused with the opcode named', async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', 'snapshot-runs-code.pickle');
       const alert = page.locator('[data-tool="snapshot"] [role="alert"]');
       expect(await page.locator('[data-tool="snapshot"]').getAttribute('data-state')).toBe('error');
@@ -163,14 +147,11 @@ describe('diagnose tools', () => {
       expect(await alert.textContent()).toMatch(/Refused: refused opcode STACK_GLOBAL \(0x93\) at byte \d+/);
       expect(requests).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test("every tool's first example loads from this site and is read (and the request recorder sees that load)", async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const requests = recordRequests(page);
       for (const [path, tool] of [
         ['/tools/nvidia-smi/', 'nvidia-smi'],
@@ -189,8 +170,6 @@ describe('diagnose tools', () => {
       expect(requests.filter((url) => url.startsWith(baseUrl) && /nvidia-smi-leak\.[\w-]+\.csv$/.test(url))).toHaveLength(1);
       expect(problems.offsiteRequests).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

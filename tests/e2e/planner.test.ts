@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { planMain } from '../../src/cli/plan-main';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
+import { launchBrowser, openIsland, withRecordingPage } from './support/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 
 /**
@@ -47,8 +47,7 @@ describe('planner page', () => {
   afterAll(() => browser?.close());
 
   test('filling the fields ranks the plans as plan --json does, and a plan link opens that plan', async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
       await waitDone(page);
       // The worked case is the starting point: something fits on the RTX 4090.
@@ -106,14 +105,11 @@ describe('planner page', () => {
       expect(problems.pageErrors).toEqual([]);
       expect(problems.consoleErrors).toEqual([]);
       expect(problems.offsiteRequests).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a shared link keeps its prices, ranks by them, and opening it runs one search', async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       // Each search started while another runs replaces the workers; one search on opening starts them once.
       let workersStarted = 0;
       page.on('worker', () => (workersStarted += 1));
@@ -141,14 +137,11 @@ describe('planner page', () => {
       expect(expected.filter((plan) => plan.hardware.gpu === 'h100-80gb')).toEqual([]);
       expect(workersStarted).toBe(Number(await root.locator('[data-search-ms]').getAttribute('data-workers')));
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('the plans on your own GPUs, or on rented ones, can be listed alone, still numbered by their rank among all', async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
       await waitDone(page);
       const rows = root.locator('tr[data-plan-key]');
@@ -171,14 +164,11 @@ describe('planner page', () => {
       await view.selectOption('rented');
       expect((await listed()).every(([rented]) => rented === 'true')).toBe(true);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a hand-written link gets the page’s model, GPU and batch where it leaves them out; an unknown GPU shows as it is', async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/tools/planner/?model=gpt2-large&seq=256`, SELECTOR);
       await waitDone(page);
       expect(await root.locator('label', { hasText: 'Model' }).first().locator('select').inputValue()).toBe('gpt2-large');
@@ -192,14 +182,11 @@ describe('planner page', () => {
         .toBe('h900 (not a choice)');
       expect(await root.getAttribute('data-state')).toBe('invalid');
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a bad value gets a message next to its field and no plans', async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
       const gpus = root.locator('label', { hasText: '(gpus)' });
       await gpus.locator('input').fill('0');
@@ -213,28 +200,22 @@ describe('planner page', () => {
         .poll(() => root.locator('tr[data-price-gpu="h100-80gb"] [role="alert"]').textContent())
         .toMatch(/prices must be numbers/);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('at 390 px the ranked plans scroll inside their box and the page never scrolls sideways', async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       await page.setViewportSize(PHONE);
       await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
       await waitDone(page);
       expect(
         (await checkPhoneLayout(page)).filter((p) => p.includes('page scrolls') || p.includes('not in a focusable scroll box')),
       ).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('nothing fits: the page names the smallest gap', async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       await openIsland(
         page,
         `${baseUrl}/tools/planner/?model=llama-3-70b&gpu=t4&global-batch=1&seq=4096&max-host-gb=64&no-rent=true`,
@@ -260,8 +241,6 @@ describe('planner page', () => {
       ) as { shortfall: number };
       expect(Number(await shortfall.getAttribute('data-shortfall-bytes'))).toBe(expected.shortfall);
       expect(await page.locator('tr[data-plan-key]').count()).toBe(0);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

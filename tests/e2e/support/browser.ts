@@ -71,6 +71,20 @@ export async function openRecordingPage(
   return { context, page, problems };
 }
 
+/** Runs `use` on a fresh recording page (openRecordingPage), then closes its context, whether `use` passes or throws. */
+export async function withRecordingPage(
+  browser: Browser,
+  baseUrl: string,
+  use: (page: Page, problems: PageProblems) => Promise<void>,
+): Promise<void> {
+  const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+  try {
+    await use(page, problems);
+  } finally {
+    await context.close();
+  }
+}
+
 /** Waits until the Astro island holding `selector` has hydrated (Astro drops its `ssr` attribute). */
 export async function waitForHydration(page: Page, selector: string): Promise<void> {
   await page.waitForFunction((sel) => {
