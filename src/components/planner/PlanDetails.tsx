@@ -1,5 +1,5 @@
 import type { FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
 import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
 import { estimateArgs, gib } from './format';
@@ -10,8 +10,8 @@ import { strings } from './strings';
  * reproduces it.
  */
 export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: boolean }) {
-  // The engine's estimate of this plan, made again when it is opened (the list leaves its lines and timeline out).
-  const { estimate, stepTime, warnings } = planDetails(plan);
+  // The engine's estimate of this plan, made again when it is opened (the list leaves its lines and timeline out), once.
+  const { estimate, stepTime, warnings } = useMemo(() => planDetails(plan), [plan]);
   const lessons = planLessons(plan);
   return (
     <div class="planner-details">
