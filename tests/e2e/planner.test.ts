@@ -214,6 +214,29 @@ describe('planner page', () => {
     });
   });
 
+  test('on a laptop every plan shows its figures, link and techniques without scrolling; on a phone its techniques wrap in view', async () => {
+    await withRecordingPage(browser, baseUrl, async (page) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
+      await waitDone(page);
+      const box = page.locator('.planner-plans-box');
+      const overflow = () => box.evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect(await overflow()).toBeLessThanOrEqual(1);
+      // The techniques are a line of their own under the figures, not a column beside them.
+      const first = page.locator('tr[data-plan-key]').first();
+      const techniques = page.locator('td.planner-techniques').first();
+      const [row, line] = await Promise.all([first.boundingBox(), techniques.boundingBox()]);
+      if (row === null || line === null) throw new Error('the first plan and its techniques are drawn');
+      expect(line.y).toBeGreaterThanOrEqual(row.y + row.height - 1);
+
+      await page.setViewportSize(PHONE);
+      expect(await overflow()).toBeGreaterThan(0);
+      const [shown, text] = await Promise.all([box.boundingBox(), techniques.locator('.planner-in-view').boundingBox()]);
+      if (shown === null || text === null) throw new Error('the box and the techniques are drawn');
+      expect(text.x + text.width).toBeLessThanOrEqual(shown.x + shown.width);
+    });
+  });
+
   test('nothing fits: the page names the smallest gap', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
       await openIsland(

@@ -14,7 +14,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
   const { estimate, stepTime, warnings } = useMemo(() => planDetails(plan), [plan]);
   const lessons = planLessons(plan);
   return (
-    <div class="planner-details">
+    <div class="planner-details planner-in-view">
       <table class="widget-table">
         <tbody>
           {LINE_CATEGORIES.filter((c) => plan.perGpu[c] > 0).map((c) => (

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { formatEstimateFlags, formatSeconds, GPU_PRESETS, MODEL_PRESETS, type FieldError } from '../../memory/index';
 import {
   EXAMPLE_PRICES,
@@ -38,6 +38,8 @@ export interface PlannerProps {
 
 const DEFAULTS = 'model=gpt2-xl&gpu=rtx-4090&gpus=1&global-batch=4&seq=512&task=finetune';
 const PAGE_SIZE = 10;
+/** Columns of the plans' table: rank, details, GPUs, per GPU, step, cost, link (the techniques span all but the rank). */
+const PLAN_COLUMNS = 7;
 /**
  * Typing pauses this long before a search starts, so one search runs per edit, not per key. The first search (the page
  * opening, or a shared link) answers no typing and starts at once.
@@ -340,6 +342,7 @@ function Results(props: ResultsProps) {
     () => (listedView === 'all' ? result.plans : result.plans.filter((p) => p.hardware.rented === (listedView === 'rented'))),
     [result, listedView],
   );
+  const techniquesHeading = useId();
   const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
   const estimates = result.searches.reduce((sum, s) => sum + s.evaluations, 0);
   const finetune = result.request.task === 'finetune';
@@ -418,15 +421,23 @@ function Results(props: ResultsProps) {
         <div class="widget-scroll scroll-shadows planner-plans-box" tabIndex={0} role="region" aria-label={strings.table.label}>
           <table class="widget-table planner-plans">
             <thead>
+              {/* Each plan takes two lines: its figures, then its techniques across the table under them. In one line the
+                  techniques pushed the figures out of a laptop's view (the content column is about 30 rem wide). */}
               <tr>
-                <th scope="col">{strings.table.rank}</th>
+                <th scope="col" rowSpan={2}>
+                  {strings.table.rank}
+                </th>
                 <th scope="col">{strings.table.details}</th>
                 <th scope="col">{strings.table.hardware}</th>
-                <th scope="col">{strings.table.techniques}</th>
                 <th scope="col">{strings.table.perGpu}</th>
                 <th scope="col">{strings.table.step}</th>
                 <th scope="col">{strings.table.cost}</th>
                 <th scope="col">{strings.table.link}</th>
+              </tr>
+              <tr>
+                <th scope="col" colSpan={PLAN_COLUMNS - 1} id={techniquesHeading}>
+                  {strings.table.techniques}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -441,15 +452,14 @@ function Results(props: ResultsProps) {
                     data-step-seconds={plan.stepTimeSeconds}
                     data-rented={plan.hardware.rented ? 'true' : 'false'}
                   >
-                    <td>{plan.rank}</td>
+                    <td rowSpan={2}>{plan.rank}</td>
                     <td>
-                      {/* Beside the rank, not at the row's end: on most screens the table scrolls sideways. */}
+                      {/* Beside the rank, not at the row's end: on a phone the table scrolls sideways. */}
                       <button type="button" aria-expanded={open === key ? 'true' : 'false'} onClick={() => onToggle(key)}>
                         {open === key ? strings.hide : strings.show}
                       </button>
                     </td>
                     <td class="planner-wrap">{hardwareText(plan)}</td>
-                    <td class="planner-wrap planner-techniques">{techniquesText(plan)}</td>
                     <td>{gib(plan.perGpu.total)}</td>
                     <td>{formatSeconds(plan.stepTimeSeconds)}</td>
                     <td>{costText(plan, result)}</td>
@@ -459,10 +469,15 @@ function Results(props: ResultsProps) {
                       </a>
                     </td>
                   </tr>,
+                  <tr class="planner-techniques-row">
+                    <td colSpan={PLAN_COLUMNS - 1} class="planner-techniques" headers={techniquesHeading}>
+                      <div class="planner-in-view">{techniquesText(plan)}</div>
+                    </td>
+                  </tr>,
                   ...(open === key
                     ? [
                         <tr>
-                          <td colSpan={8} class="planner-details-cell">
+                          <td colSpan={PLAN_COLUMNS} class="planner-details-cell">
                             <PlanDetails plan={plan} finetune={finetune} />
                           </td>
                         </tr>,
