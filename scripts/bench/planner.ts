@@ -4,12 +4,14 @@
  * to plan for; each case is timed on the reader's GPUs alone and with the GPUs offered for rent,
  * in Node and then, from the built site, in Chromium's worker as the page reports it.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import type { RawPlanFlags } from '../../src/planner/index.ts';
+import type { RawPlanFlags, SearchShare } from '../../src/planner/index.ts';
+import { MAX_WORKERS } from '../../src/components/planner/planner-client.ts';
 import { queryFromFlags } from '../../src/components/planner/query.ts';
 import { launchBrowser, openIsland } from '../../tests/e2e/support/browser.ts';
 import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
@@ -36,25 +38,47 @@ const WARM_UP_SEARCHES = 5;
 type Planner = typeof import('../../src/planner/index.ts');
 
 /**
- * The planner as a page ships it: one bundle, built here with esbuild. Run through tsx instead, every function is wrapped
- * to keep its name, which made the Node figures about a third slower than the page's.
+ * The planner as a page ships it: one bundle, built here with esbuild, into `dir`. Run through tsx instead, every
+ * function is wrapped to keep its name, which made the Node figures about a third slower than the page's.
  */
-async function bundledPlanner(): Promise<Planner> {
-  const dir = mkdtempSync(join(tmpdir(), 'planner-bench-'));
-  try {
-    const file = join(dir, 'planner.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, '../../src/planner/index.ts')],
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      outfile: file,
-      logLevel: 'warning',
-    });
-    return (await import(pathToFileURL(file).href)) as Planner;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+async function bundlePlanner(dir: string): Promise<string> {
+  const file = join(dir, 'planner.mjs');
+  await build({
+    entryPoints: [join(import.meta.dirname, '../../src/planner/index.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    outfile: file,
+    logLevel: 'warning',
+  });
+  return file;
+}
+
+/**
+ * One share of a search, timed in a fresh Node process: what one of the page's workers meets on its first search, before
+ * the JIT has compiled anything. The processes run one at a time, so each has this machine to itself, as each worker
+ * has a core of its own on a reader's machine with more cores than it has workers.
+ */
+function freshShareMs(bundle: string, raw: RawPlanFlags, share: SearchShare): number {
+  const script = `
+    const p = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+    const { request } = p.parsePlanFlags(${JSON.stringify(raw)}, p.EXAMPLE_PRICES);
+    const hardware = p.planHardware(request);
+    const model = p.planModel(request);
+    const start = performance.now();
+    p.searchParts(request, hardware, model, p.DIMENSIONS, ${JSON.stringify(share)});
+    console.log(performance.now() - start);`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const ms = Number(child.stdout.trim());
+  if (child.status !== 0 || !Number.isFinite(ms)) throw new Error(`a fresh search failed: ${child.stderr}`);
+  return ms;
+}
+
+/** The first search's time split into `of` shares, each in a fresh process: the longest share's, as the page waits for it. */
+function freshSearchMs(bundle: string, raw: RawPlanFlags, of: number): number {
+  let longest = 0;
+  for (let index = 0; index < of; index++) longest = Math.max(longest, freshShareMs(bundle, raw, { index, of }));
+  return longest;
 }
 
 function medianMs(planner: Planner, raw: RawPlanFlags, rounds: number): { ms: number; plans: number; evaluations: number } {
@@ -77,6 +101,9 @@ function medianMs(planner: Planner, raw: RawPlanFlags, rounds: number): { ms: nu
     evaluations: first.searches.reduce((sum, s) => sum + s.evaluations, 0),
   };
 }
+
+/** A case's flags with renting compared or not. */
+const withRent = (raw: RawPlanFlags, rent: boolean): RawPlanFlags => ({ ...raw, ...(rent ? {} : { 'no-rent': true }) });
 
 const SELECTOR = '[data-planner]';
 
@@ -171,15 +198,33 @@ export default async function bench(): Promise<void> {
   console.log(
     '  (+ rent: estimates counted for each set of GPUs as if searched alone; the walk builds each step once for them all)',
   );
-  const planner = await bundledPlanner();
-  for (const [name, raw] of CASES) {
-    for (const rent of [false, true]) {
-      const { ms, plans, evaluations } = medianMs(planner, { ...raw, ...(rent ? {} : { 'no-rent': true }) }, 7);
-      const label = `${name}${rent ? ' + rent' : ''}`;
-      console.log(
-        `  ${label.padEnd(66)} ${ms.toFixed(1).padStart(8)} ms  ${String(evaluations).padStart(6)} estimates  ${String(plans).padStart(6)} plans  ${ms < TARGET_MS ? 'ok' : 'SLOW'}`,
-      );
+  const dir = mkdtempSync(join(tmpdir(), 'planner-bench-'));
+  try {
+    const bundle = await bundlePlanner(dir);
+    const planner = (await import(pathToFileURL(bundle).href)) as Planner;
+    for (const [name, raw] of CASES) {
+      for (const rent of [false, true]) {
+        const { ms, plans, evaluations } = medianMs(planner, withRent(raw, rent), 7);
+        const label = `${name}${rent ? ' + rent' : ''}`;
+        console.log(
+          `  ${label.padEnd(66)} ${ms.toFixed(1).padStart(8)} ms  ${String(evaluations).padStart(6)} estimates  ${String(plans).padStart(6)} plans  ${ms < TARGET_MS ? 'ok' : 'SLOW'}`,
+        );
+      }
     }
+    console.log(
+      `planner's first search in Node, fresh (nothing compiled yet), whole and in ${MAX_WORKERS} shares as the page runs it with ${MAX_WORKERS} workers (a machine with ${MAX_WORKERS + 1} cores or more): the longest share's, each share alone on this machine`,
+    );
+    for (const [name, raw] of CASES.slice(-1)) {
+      for (const rent of [false, true]) {
+        const whole = freshSearchMs(bundle, withRent(raw, rent), 1);
+        const shared = freshSearchMs(bundle, withRent(raw, rent), MAX_WORKERS);
+        console.log(
+          `  ${`${name}${rent ? ' + rent' : ''}`.padEnd(66)} whole ${whole.toFixed(1).padStart(7)} ms ${whole < TARGET_MS ? 'ok  ' : 'SLOW'}   ${MAX_WORKERS} shares ${shared.toFixed(1).padStart(7)} ms ${shared < TARGET_MS ? 'ok' : 'SLOW'}`,
+        );
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   const dist = join(import.meta.dirname, '../../dist');
   if (!existsSync(dist)) {
@@ -198,11 +243,7 @@ export default async function bench(): Promise<void> {
     for (const [index, [name, raw]] of CASES.entries()) {
       // The largest case with renting compared too, as the page does by default.
       for (const rent of index === CASES.length - 1 ? [false, true] : [false]) {
-        const { first, firstEdit, again, shownMs } = await browserMs(
-          server.url,
-          { ...raw, ...(rent ? {} : { 'no-rent': true }) },
-          5,
-        );
+        const { first, firstEdit, again, shownMs } = await browserMs(server.url, withRent(raw, rent), 5);
         const cell = (t: PageTimes) =>
           `${t.search.toFixed(1).padStart(7)} / ${t.answer.toFixed(1).padStart(7)} ms ${t.search < TARGET_MS ? 'ok  ' : 'SLOW'}`;
         console.log(

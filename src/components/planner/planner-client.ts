@@ -47,6 +47,9 @@ export interface PlannerWorker {
   terminate(): void;
 }
 
+/** The most workers a page starts (workerCount). */
+export const MAX_WORKERS = 4;
+
 /**
  * Workers a page starts: one per core the browser reports but one, left to the page and the browser's own threads
  * (garbage collection, compiling), at most four (each holds its own copy of the engine). On two cores two workers
@@ -55,7 +58,7 @@ export interface PlannerWorker {
  */
 export function workerCount(): number {
   const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency;
-  return Math.max(1, Math.min(4, (Number.isFinite(cores) ? cores : 1) - 1));
+  return Math.max(1, Math.min(MAX_WORKERS, (Number.isFinite(cores) ? cores : 1) - 1));
 }
 
 function startWorker(): PlannerWorker {
