@@ -29,6 +29,7 @@ import {
 } from './timeline.ts';
 import { memo } from './memo.ts';
 import { isByteCount } from './units.ts';
+import { weightFormatBytes } from './weight-formats.ts';
 import { createOptionReader } from './option-reader.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
@@ -110,7 +111,8 @@ export interface StepSeconds {
   /** Of which compute and recomputation (inference: prefill): what a pipeline bubble is a fraction of. */
   readonly work: number;
   /**
-   * Of which, the seconds each micro-batch adds (weights streamed from the host, ZeRO-Infinity; else 0). With m
+   * Of which, the seconds each micro-batch adds (weights streamed from the host, ZeRO-Infinity; a QLoRA base
+   * dequantized for its matmuls; else 0). With m
    * micro-batches a training step's stage takes K + (p−1)·work/m + m·perMicroBatch for a K that does not depend on
    * m (src/memory/time.ts), which bounds the step at any other m from below.
    */
@@ -505,7 +507,7 @@ function stepSecondsFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number,
   return {
     total: seconds.total,
     work: seconds.compute + seconds.recompute,
-    perMicroBatch: seconds.offloadPerMicroBatch,
+    perMicroBatch: seconds.perMicroBatch,
     microBatches: r.gradAccum,
   };
 }
@@ -550,7 +552,22 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
     stateBytes: r.optimizer === 'adamw-8bit' ? 1 : r.lora !== null ? 4 : precision.momentBytes,
     frozenBase: r.lora !== null,
+    dequantizedParams: r.finetune === 'qlora' && r.model !== null ? quantizedShare(r.model, built.paramsPerGpu) : 0,
     // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.
     fp32Matmuls: r.precision === 'fp32' && r.lora === null,
   };
 }
+
+/**
+ * Of `stageParams` parameters of `model` on a GPU, those QLoRA stores in NF4 (the block Linear weights, as the memory
+ * lines count them), in proportion to the whole model's.
+ */
+function quantizedShare(model: ModelConfig, stageParams: number): number {
+  return Math.round(quantizedFraction({ model }) * stageParams);
+}
+
+/** The share of `model`'s parameters NF4 quantizes; the planner asks for it for every QLoRA estimate. */
+const quantizedFraction = memo(({ model }: { model: ModelConfig }) => {
+  const total = countParams(model).total;
+  return total === 0 ? 0 : weightFormatBytes(model, 'nf4-dq').quantizedParams / total;
+}, 2);

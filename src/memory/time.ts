@@ -3,6 +3,7 @@ import type { Recompute } from './activations.ts';
 import type { GpuSpec } from './gpus.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import { memo } from './memo.ts';
+import { BNB_4BIT_BLOCK } from './weight-formats.ts';
 
 /**
  * Assumed model-FLOPs utilisation: fraction of dense peak that training kernels reach.
@@ -78,6 +79,8 @@ export interface TrainingTimeInput {
   stateBytes: number;
   /** Whether the base weights are frozen (LoRA, QLoRA): backward computes input gradients but no weight gradients. */
   frozenBase: boolean;
+  /** Base weights this GPU stores in 4 bits and dequantizes to 16 bits for every matmul (QLoRA), elements; else 0. */
+  dequantizedParams: number;
   /** Whether the matrix multiplies run in fp32 (no autocast, no 16-bit weights): at the GPU's FP32 rate, not its tensor cores'. */
   fp32Matmuls: boolean;
 }
@@ -117,11 +120,20 @@ function optimizerStepSeconds(input: TrainingTimeInput, tensors: number): number
 const teraflops = 1e12;
 
 /**
+ * Bytes moved per weight each time bitsandbytes dequantizes a 4-bit weight for a matmul: the packed NF4 nibble (half a
+ * byte) and its block's absmax (one byte per 64 weights with double quantization) read, the 16-bit weight written.
+ * MatMul4Bit does it in every forward and every backward (bitsandbytes autograd/_functions.py: `dequantize_4bit` in
+ * both), so a recomputed forward does it again; the matmul then reads the 16-bit weight as LoRA's would.
+ */
+const DEQUANTIZE_BYTES_PER_PARAM = 0.5 + 1 / BNB_4BIT_BLOCK + 2;
+
+/**
  * Training step time. FLOPs per token forward 2N + 2·L·s·h (Kaplan et al. 2020, arXiv 2001.08361
  * Table 1), training 3× forward, at the 16-bit tensor-core rate or, for fp32 matmuls, the FP32 rate (gpus.ts); full recompute adds one forward, selective only the attention
  * term (Korthikanti et al. 2022 §5); pipeline bubble (p−1)/m of the compute (Narayanan et al. 2021
  * §2.2); ring all-reduce moves 2(n−1)/n of the gradients per GPU (Patarasuk & Yuan 2009), ZeRO-3 1.5× that
- * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params).
+ * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params); a
+ * QLoRA base is dequantized in every forward and backward (DEQUANTIZE_BYTES_PER_PARAM).
  */
 export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const s = trainingStepSeconds(input);
@@ -133,9 +145,20 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     optimizer: input.optimizer,
     optimizerImpl: input.optimizerImpl,
     fp32Matmuls: input.fp32Matmuls,
+    dequantizes: input.dequantizedParams > 0,
   });
-  const seconds = [s.compute, s.recompute, s.bubble, s.offload, s.dataParallel, s.optimizer];
-  const lines = words.lines.map((line, i) => ({ ...line, seconds: seconds[i] ?? 0 }));
+  // By id: the words list the dequantization line only where there is a 4-bit base (elsewhere it would be a zero about
+  // a technique not in use).
+  const seconds: Readonly<Record<string, number>> = {
+    compute: s.compute,
+    recompute: s.recompute,
+    dequantize: s.dequantize,
+    bubble: s.bubble,
+    offload: s.offload,
+    'data-parallel': s.dataParallel,
+    optimizer: s.optimizer,
+  };
+  const lines = words.lines.map((line) => ({ ...line, seconds: seconds[line.id] ?? 0 }));
   return { estimate: true, lines, totalSeconds: s.total, assumptions: words.assumptions };
 }
 
@@ -143,16 +166,19 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
 export interface TrainingStepSeconds {
   readonly compute: number;
   readonly recompute: number;
+  /** Dequantizing a 4-bit base for its matmuls (QLoRA), memory-bound; else 0. */
+  readonly dequantize: number;
   readonly bubble: number;
   readonly offload: number;
   readonly dataParallel: number;
   readonly optimizer: number;
   readonly total: number;
   /**
-   * Of `offload`, the seconds each micro-batch adds (the weights streamed from the host for its forward and backward,
-   * ZeRO-Infinity), 0 without weight offload: the step is the rest plus `bubble`, which scales as 1/m, plus m times this.
+   * The seconds each micro-batch adds: the weights streamed from the host for its forward and backward (of `offload`,
+   * ZeRO-Infinity) and a 4-bit base dequantized for them (`dequantize`), 0 without either: the step is the rest plus
+   * `bubble`, which scales as 1/m, plus m times this.
    */
-  readonly offloadPerMicroBatch: number;
+  readonly perMicroBatch: number;
 }
 
 /** trainingStepTime's numbers without its words: what the planner's search ranks by (npm run bench -- planner). */
@@ -170,6 +196,12 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const recomputeFlopsPerToken =
     input.recompute === 'full' ? forwardFlopsPerToken : input.recompute === 'selective' ? attentionFlopsPerToken : 0;
   const recompute = (recomputeFlopsPerToken * tokens) / flopsPerSecond;
+  // Each micro-batch dequantizes the base in its forward and backward, and again in a fully recomputed forward
+  // (selective recompute redoes attention's score matmuls only, which read no weight).
+  const dequantizePasses = input.recompute === 'full' ? 3 : 2;
+  const dequantizePerMicroBatch =
+    (input.dequantizedParams * DEQUANTIZE_BYTES_PER_PARAM * dequantizePasses) / gpu.memoryBandwidthBytesPerSecond;
+  const dequantize = dequantizePerMicroBatch * input.microBatches;
   const bubble = input.pp > 1 ? ((input.pp - 1) / input.microBatches) * (compute + recompute) : 0;
   const shard = Math.ceil(input.stageParams / input.dp);
   const gradientShard = Math.ceil(input.gradientParams / input.dp);
@@ -189,16 +221,17 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
-  const total = compute + recompute + bubble + offload + dataParallel + optimizer;
+  const total = compute + recompute + dequantize + bubble + offload + dataParallel + optimizer;
   const offloadPerMicroBatch = input.offload === 'optimizer+params' ? (2 * shard * input.weightBytes) / host : 0;
-  return { compute, recompute, bubble, offload, dataParallel, optimizer, total, offloadPerMicroBatch };
+  const perMicroBatch = offloadPerMicroBatch + dequantizePerMicroBatch;
+  return { compute, recompute, dequantize, bubble, offload, dataParallel, optimizer, total, perMicroBatch };
 }
 
 /** The words, shared among the last estimates that had the same settings (the planner alternates a few). */
 const sharedTimeWords = memo(trainingTimeWords, 32);
 
 /**
- * The words of a training step-time estimate: its lines' labels and sources, in the order of their seconds, and its
+ * The words of a training step-time estimate: its lines' ids, labels and sources, in the order they are shown, and its
  * assumptions. They depend on a few settings only, so estimates share them (memo.ts): the planner times thousands.
  */
 function trainingTimeWords(w: {
@@ -209,8 +242,15 @@ function trainingTimeWords(w: {
   optimizer: OptimizerKind;
   optimizerImpl: OptimizerImpl;
   fp32Matmuls: boolean;
+  dequantizes: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
   const { gpu } = w;
+  const dequantize = {
+    id: 'dequantize',
+    label: 'Dequantizing the 4-bit base for every matmul (QLoRA), memory-bound',
+    source:
+      'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in every forward and backward; NF4 + absmax read, 16-bit written, at the GPU’s memory bandwidth',
+  };
   return {
     lines: [
       {
@@ -223,6 +263,7 @@ function trainingTimeWords(w: {
         label: `Recomputation (${w.recompute})`,
         source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward',
       },
+      ...(w.dequantizes ? [dequantize] : []),
       {
         id: 'bubble',
         label: 'Pipeline bubble (p−1)/m',

@@ -31,16 +31,16 @@ export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
  * How the engine's step time moves with the micro-batch b at a fixed per-replica batch B = b·m
  * (src/memory/time.ts; with pipeline stages, the slower stage's). Compute and recompute scale with the
  * tokens per step, which are fixed. The only terms that move are the pipeline bubble, (p−1)/m of the
- * compute, which favours the smallest b, and parameter offload's weight traffic, once per micro-batch,
- * which favours the largest. So with one stage the largest b that fits is fastest (with no offload every
- * b takes the same time: the largest means the fewest accumulation steps), with several stages and no
- * parameter offload the smallest; with both, any b may win, and the search walks up from the smallest b
- * until `secondsLowerBound` says no larger one can win. Property and brute-force tests hold this against
- * estimating every micro-batch.
+ * compute, which favours the smallest b, and what each micro-batch pays again, which favours the largest:
+ * parameter offload's weight traffic, and a QLoRA base's dequantization. So with one stage the largest b
+ * that fits is fastest (with neither every b takes the same time: the largest means the fewest
+ * accumulation steps), with several stages and neither the smallest; with both, any b may win, and the
+ * search walks up from the smallest b until `secondsLowerBound` says no larger one can win. Property and
+ * brute-force tests hold this against estimating every micro-batch.
  */
 export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
   if ((options.pp ?? 1) === 1) return 'largest';
-  return options.offload === 'optimizer+params' ? 'any' : 'smallest';
+  return options.offload === 'optimizer+params' || options.finetune === 'qlora' ? 'any' : 'smallest';
 }
 
 /**
@@ -172,7 +172,8 @@ function lastUpTo(values: readonly Choice[], end: number, microBatch: number): n
  * A lower bound on a combination's step time at `gradAccum` micro-batches, from its estimate at any other
  * (src/memory/estimate.ts StepSeconds): with m micro-batches a stage takes K + (p−1)·work/m + m·perMicroBatch, where
  * compute and recompute (`work`, fixed by the tokens per step), data-parallel traffic and the optimizer step make up K
- * with the gradients' offload; the pipeline bubble is (p−1)/m of the work and streamed weights cost each micro-batch.
+ * with the gradients' offload; the pipeline bubble is (p−1)/m of the work, and streamed or dequantized weights cost
+ * each micro-batch.
  * The estimate's K comes from its own m, for its slower stage; the step is the slower stage's, so never less.
  */
 export function secondsLowerBound(seen: EstimateTotals, options: EstimateOptions, gradAccum: number): number {

@@ -49,8 +49,8 @@ export function estimateFor(flags: string): EstimateResult {
 
 /**
  * The value at `path` in a result: a dotted path into the JSON (`perGpu.total`, `shortfall`, `trainableParams`,
- * `stepTime.totalSeconds`), `line.<id>` for one breakdown line's bytes, or `moment.<id>` for the bytes alive at a
- * timeline moment.
+ * `stepTime.totalSeconds`), `line.<id>` for one breakdown line's bytes, `moment.<id>` for the bytes alive at a
+ * timeline moment, or `time.<id>` for one step-time line's seconds.
  */
 export function valueAt(result: EstimateResult, path: string): number | string {
   const [head, rest] = path.split(/\.(.*)/s, 2) as [string, string | undefined];
@@ -63,6 +63,12 @@ export function valueAt(result: EstimateResult, path: string): number | string {
     const found = result.timeline.find((m) => m.moment === (rest as MomentId));
     if (found === undefined) throw new Error(`no moment '${rest}' (moments: ${result.timeline.map((m) => m.moment).join(', ')})`);
     return found.bytes;
+  }
+  if (head === 'time' && rest !== undefined) {
+    const lines = result.stepTime?.lines ?? [];
+    const found = lines.find((l) => l.id === rest);
+    if (found === undefined) throw new Error(`no step-time line '${rest}' (lines: ${lines.map((l) => l.id).join(', ')})`);
+    return found.seconds;
   }
   let value: unknown = result;
   for (const key of path.split('.')) {

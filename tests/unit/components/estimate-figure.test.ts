@@ -18,15 +18,19 @@ describe('estimateFigure(flags, show, unit)', () => {
     expect(estimateFigure('--model gpt2', 'peakPhase', 'text')).toMatch(/forward|backward|optimizer/);
   });
 
-  test('reads one line or one timeline moment', () => {
-    const result = estimateFor('--model gpt2');
+  test('reads one line, one timeline moment or one step-time line', () => {
+    const result = estimateFor('--model gpt2 --gpu a100-80gb');
     expect(valueAt(result, 'line.weights')).toBe(result.lines.find((l) => l.id === 'weights')?.bytes);
     expect(valueAt(result, 'moment.optimizer')).toBe(result.timeline.find((m) => m.moment === 'optimizer')?.bytes);
+    expect(valueAt(result, 'time.compute')).toBe(result.stepTime?.lines.find((l) => l.id === 'compute')?.seconds);
+    expect(estimateFigure('--model gpt2 --gpu a100-80gb', 'time.compute', 'seconds')).toMatch(/ms$/);
   });
 
   test('a configuration the engine refuses, or a path it lacks, stops the build with the reason', () => {
     expect(() => estimateFigure('--model gpt2 --tp 5', 'perGpu.total', 'GiB')).toThrow(/--tp/);
     expect(() => estimateFigure('--model gpt2', 'perGpu.nothing', 'GiB')).toThrow(/perGpu.nothing/);
     expect(() => estimateFigure('--model gpt2', 'line.nothing', 'GiB')).toThrow(/no line 'nothing'/);
+    // Without a GPU there is no step time to read.
+    expect(() => estimateFigure('--model gpt2', 'time.compute', 'seconds')).toThrow(/no step-time line 'compute'/);
   });
 });

@@ -72,6 +72,14 @@ describe('lesson figures come from the engine', () => {
     expect(valueAt(estimateFor(figure.flags), figure.show)).toBeGreaterThan(0);
   });
 
+  // A time the prose states ("X of transfers per step") is a cost that is there: a zero means the figure reads another
+  // line than the prose names (step-time lines are read by id, `time.<id>`, never by their position).
+  const timeFigures = figures.filter((f) => f.unit === 'seconds');
+  test.each(timeFigures.map((f) => [f.where, f] as const))('%s: the time the prose states is not zero', (_where, figure) => {
+    expect(figure.show).not.toMatch(/^stepTime\.lines\./);
+    expect(valueAt(estimateFor(figure.flags), figure.show)).toBeGreaterThan(0);
+  });
+
   test.each(pages.map((p) => [relative(CONTENT_DIR, p), p] as const))('%s keeps no `estimate:` annotation', (_name, path) => {
     const annotated = readFileSync(path, 'utf8')
       .split('\n')

@@ -47,6 +47,24 @@ describe('--finetune lora|qlora in the estimate', () => {
     expect(compute('lora') / compute('full')).toBeCloseTo(2 / 3, 10);
   });
 
+  test('QLoRA pays for its NF4 base in time: each forward and backward dequantizes every block weight (bitsandbytes MatMul4Bit), 2.52 bytes moved per weight at the GPU’s bandwidth', () => {
+    const dequantize = (options: EstimateOptions) =>
+      run({ model: 'llama-3-8b', gpu: 'a100-80gb', seq: 2048, ...options }).stepTime?.lines.find((l) => l.id === 'dequantize')
+        ?.seconds ?? 0;
+    // Llama 3 8B's block Linear weights (q, k, v, o, gate, up, down; 32 layers, 1,024-wide k and v), NF4 with one absmax
+    // byte per 64 weights read and bf16 written: about 8.6 ms per pass over the 2,039 GB/s of an A100 80GB.
+    const blockWeights = 32 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336);
+    const pass = (blockWeights * (0.5 + 1 / 64 + 2)) / 2039e9;
+    expect(pass).toBeCloseTo(8.61e-3, 5);
+    expect(dequantize({ finetune: 'qlora', recompute: 'none' })).toBeCloseTo(2 * pass, 12);
+    // A fully recomputed forward dequantizes again; selective recompute redoes only attention's scores, which read no weight.
+    expect(dequantize({ finetune: 'qlora', recompute: 'full' })).toBeCloseTo(3 * pass, 12);
+    expect(dequantize({ finetune: 'qlora', recompute: 'selective' })).toBeCloseTo(2 * pass, 12);
+    // Every micro-batch does it again, and a 16-bit LoRA base needs none of it.
+    expect(dequantize({ finetune: 'qlora', recompute: 'none', gradAccum: 4 })).toBeCloseTo(8 * pass, 12);
+    expect(dequantize({ finetune: 'lora', recompute: 'none' })).toBe(0);
+  });
+
   test('every LoRA/QLoRA combination of parallelism, ZeRO, offload, precision and optimizer gives whole, safe byte counts', () => {
     for (const finetune of ['lora', 'qlora'] as const)
       for (const [tp, pp, dp] of LAYOUTS)

@@ -52,4 +52,13 @@ describe('planner page, the worked case step by step (gpt2-xl on 1 × rtx-4090, 
       if (a.stepTimeSeconds === b.stepTimeSeconds) expect(a.perGpu.total).toBeLessThanOrEqual(b.perGpu.total);
     }
   });
+
+  test('5. LoRA first (a frozen base skips the weight-gradient matmuls), then QLoRA (it dequantizes its base in every pass), then full fine-tuning', () => {
+    const lora = best((p) => planOptions(p).finetune === 'lora');
+    const qlora = best((p) => planOptions(p).finetune === 'qlora');
+    const full = best((p) => (planOptions(p).finetune ?? 'full') === 'full');
+    expect(lora).toBe(1);
+    expect(qlora).toBeGreaterThan(lora);
+    expect(full).toBeGreaterThan(qlora);
+  });
 });
