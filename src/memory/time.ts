@@ -131,7 +131,8 @@ const DEQUANTIZE_BYTES_PER_PARAM = 0.5 + 1 / BNB_4BIT_BLOCK + 2;
  * Training step time. FLOPs per token forward 2N + 2·L·s·h (Kaplan et al. 2020, arXiv 2001.08361
  * Table 1), training 3× forward, at the 16-bit tensor-core rate or, for fp32 matmuls, the FP32 rate (gpus.ts); full recompute adds one forward, selective only the attention
  * term (Korthikanti et al. 2022 §5); pipeline bubble (p−1)/m of the compute (Narayanan et al. 2021
- * §2.2); ring all-reduce moves 2(n−1)/n of the gradients per GPU (Patarasuk & Yuan 2009), ZeRO-3 1.5× that
+ * §2.2); tensor parallelism all-reduces each layer's activations four times (Shoeybi et al. 2019 §3); ring
+ * all-reduce moves 2(n−1)/n of the gradients per GPU (Patarasuk & Yuan 2009), ZeRO-3 1.5× that
  * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params); a
  * QLoRA base is dequantized in every forward and backward (DEQUANTIZE_BYTES_PER_PARAM).
  */
@@ -146,6 +147,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     optimizerImpl: input.optimizerImpl,
     fp32Matmuls: input.fp32Matmuls,
     dequantizes: input.dequantizedParams > 0,
+    tensorParallel: input.tp > 1,
   });
   // By id: the words list the dequantization line only where there is a 4-bit base (elsewhere it would be a zero about
   // a technique not in use).
@@ -155,6 +157,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     dequantize: s.dequantize,
     bubble: s.bubble,
     offload: s.offload,
+    'tensor-parallel': s.tensorParallel,
     'data-parallel': s.dataParallel,
     optimizer: s.optimizer,
   };
@@ -170,6 +173,8 @@ export interface TrainingStepSeconds {
   readonly dequantize: number;
   readonly bubble: number;
   readonly offload: number;
+  /** Tensor parallelism's all-reduces (or, with sequence parallelism, reduce-scatters and all-gathers) of activations. */
+  readonly tensorParallel: number;
   readonly dataParallel: number;
   readonly optimizer: number;
   readonly total: number;
@@ -212,6 +217,16 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
       : gradientShard * (input.gradientBytes + input.weightBytes) +
         (input.offload === 'optimizer+params' ? 2 * shard * input.weightBytes * input.microBatches : 0);
   const offload = offloadBytes / host;
+  // Each layer all-reduces a b·s·h activation twice in the forward and twice in the backward (Shoeybi et al. 2019,
+  // arXiv 1909.08053 §3, Fig. 4), twice more in a fully recomputed forward; sequence parallelism turns each into a
+  // reduce-scatter and an all-gather of the same volume (Korthikanti et al. 2022, arXiv 2205.05198 §4.2.2). A stage
+  // holds 1/p of the layers. The activations are in the matmuls' dtype.
+  const activationBytes = input.fp32Matmuls ? 4 : 2;
+  const tensorCollectives = 4 + (input.recompute === 'full' ? 2 : 0);
+  const tensorRing = input.tp > 1 ? (2 * (input.tp - 1)) / input.tp : 0;
+  const tensorParallel =
+    (tensorCollectives * tensorRing * (input.layers / input.pp) * tokens * input.hidden * activationBytes) /
+    gpu.peerLinkBytesPerSecond;
   const ring = input.dp > 1 ? (2 * (input.dp - 1)) / input.dp : 0;
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
   // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
@@ -221,10 +236,10 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
-  const total = compute + recompute + dequantize + bubble + offload + dataParallel + optimizer;
+  const total = compute + recompute + dequantize + bubble + offload + tensorParallel + dataParallel + optimizer;
   const offloadPerMicroBatch = input.offload === 'optimizer+params' ? (2 * shard * input.weightBytes) / host : 0;
   const perMicroBatch = offloadPerMicroBatch + dequantizePerMicroBatch;
-  return { compute, recompute, dequantize, bubble, offload, dataParallel, optimizer, total, perMicroBatch };
+  return { compute, recompute, dequantize, bubble, offload, tensorParallel, dataParallel, optimizer, total, perMicroBatch };
 }
 
 /** The words, shared among the last estimates that had the same settings (the planner alternates a few). */
@@ -243,6 +258,7 @@ function trainingTimeWords(w: {
   optimizerImpl: OptimizerImpl;
   fp32Matmuls: boolean;
   dequantizes: boolean;
+  tensorParallel: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
   const { gpu } = w;
   const dequantize = {
@@ -274,6 +290,16 @@ function trainingTimeWords(w: {
         label: `Offload transfers over ${gpu.hostLink}`,
         source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up',
       },
+      ...(w.tensorParallel
+        ? [
+            {
+              id: 'tensor-parallel',
+              label: `Tensor-parallel activation traffic over ${gpu.peerLink}`,
+              source:
+                'Megatron-LM (arXiv 1909.08053) §3: 2 all-reduces of b·s·h per layer forward, 2 backward (and 2 in a recomputed forward); ring 2(t−1)/t; sequence parallel: the same volume (arXiv 2205.05198 §4.2.2)',
+            },
+          ]
+        : []),
       {
         id: 'data-parallel',
         label: `Data-parallel gradient traffic over ${gpu.peerLink}`,
@@ -295,7 +321,7 @@ function trainingTimeWords(w: {
         ? `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense FP32 ${gpu.fp32Tflops} TFLOP/s (PyTorch's default keeps TF32 off for matmuls)`
         : `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense 16-bit ${gpu.tensorTflops16} TFLOP/s`,
       'no overlap of communication with compute',
-      'all GPUs in one node on the peer link; tensor-parallel traffic not counted',
+      'all GPUs in one node on the peer link',
       !w.offloaded
         ? `optimizer step at the GPU's memory bandwidth${w.optimizerImpl === 'for-loop' ? ', plus 5 µs per kernel launch' : ''}`
         : `CPU optimizer at ${ASSUMED_HOST_BYTES_PER_SECOND / 1e9} GB/s of host memory bandwidth per GPU process`,

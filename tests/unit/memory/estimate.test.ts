@@ -150,6 +150,27 @@ describe('estimateMemory(options).fits', () => {
     expect(compute({ precision: 'fp32', finetune: 'lora' })).toBe(compute({ precision: 'amp-bf16', finetune: 'lora' }));
   });
 
+  test('tensor parallelism all-reduces each layer’s b·s·h activations twice forward and twice backward (Megatron-LM §3, Fig. 4), ring 2(t−1)/t', () => {
+    const traffic = (options: EstimateOptions) =>
+      run({ model: 'llama-2-13b', gpu: 'a100-80gb', seq: 4096, precision: 'mixed-bf16', ...options }).stepTime?.lines.find(
+        (l) => l.id === 'tensor-parallel',
+      )?.seconds;
+    // Llama 2 13B: 40 layers of width 5,120; 4,096 tokens of 16-bit activations; t = 4 moves 1.5× each buffer over
+    // NVLink 3's 300 GB/s per direction: 4 × 1.5 × 40 × 4,096 × 5,120 × 2 bytes = 10.1 GB, 33.6 ms.
+    const collective = (1.5 * 40 * 4096 * 5120 * 2) / 300e9;
+    expect(traffic({ tp: 4, recompute: 'none' })).toBeCloseTo(4 * collective, 12);
+    expect(4 * collective).toBeCloseTo(33.6e-3, 4);
+    // A fully recomputed forward all-reduces again; selective recompute redoes only attention's core, which does not.
+    expect(traffic({ tp: 4, recompute: 'full' })).toBeCloseTo(6 * collective, 12);
+    expect(traffic({ tp: 4, recompute: 'selective' })).toBeCloseTo(4 * collective, 12);
+    // Sequence parallelism moves the same volume; each pipeline stage carries its own layers; fp32 moves 4-byte values.
+    expect(traffic({ tp: 4, sp: true, recompute: 'none' })).toBeCloseTo(4 * collective, 12);
+    expect(traffic({ tp: 4, pp: 2, gradAccum: 2, recompute: 'none' })).toBeCloseTo(4 * collective, 12);
+    expect(traffic({ tp: 4, recompute: 'none', precision: 'fp32' })).toBeCloseTo(8 * collective, 12);
+    // No tensor parallelism, no line.
+    expect(traffic({ recompute: 'none' })).toBeUndefined();
+  });
+
   test('pipeline bubble is (p − 1)/m of the compute (Narayanan et al. 2021)', () => {
     const time = run({ model: 'llama-2-7b', gpu: 'h100-80gb', pp: 4, gradAccum: 8 }).stepTime;
     const compute = time?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
