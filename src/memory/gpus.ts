@@ -10,7 +10,9 @@
  * training kernels can approach; datasheets often headline the 2× "with sparsity" number — and dense FP32.
  * Links: `hostLinkBytesPerSecond` is one direction of the PCIe link (datasheets quote both
  * directions together); `peerLinkBytesPerSecond` is one direction of NVLink / Infinity Fabric
- * per GPU, or the PCIe figure where the card has none.
+ * per GPU, or the PCIe figure where the card has none; `networkBytesPerSecond` is one GPU's share of the
+ * links between servers of GPUS_PER_SERVER, one direction, in the vendor's reference server or, for cards
+ * without one, an 8-GPU cloud instance.
  */
 import { MiB } from './units.ts';
 
@@ -46,6 +48,12 @@ export interface GpuSpec {
   peerLinkBytesPerSecond: number;
   /** Peer link name, e.g. "NVLink 4 (900 GB/s total)". */
   peerLink: string;
+  /** One GPU's share of the network between servers, one direction, bytes per second. */
+  networkBytesPerSecond: number;
+  /** That network, e.g. "400 Gb/s InfiniBand per GPU". */
+  network: string;
+  /** Where the network's figure comes from (one line). */
+  networkSource: string;
   /** CUDA compute capability (major.minor), or null for non-NVIDIA GPUs. */
   computeCapability: number | null;
   /** Datasheet the figures come from (one line). */
@@ -56,6 +64,36 @@ const GBps = 1e9;
 const PCIE3 = { hostLinkBytesPerSecond: 16 * GBps, hostLink: 'PCIe 3.0 x16' };
 const PCIE4 = { hostLinkBytesPerSecond: 32 * GBps, hostLink: 'PCIe 4.0 x16' };
 const PCIE5 = { hostLinkBytesPerSecond: 64 * GBps, hostLink: 'PCIe 5.0 x16' };
+/**
+ * GPUs per server: the 8 of NVIDIA's DGX/HGX and AMD's MI300X platform, and of the largest cloud instances of the
+ * PCIe cards (AWS g4dn.metal: 8 × T4; g5.48xlarge: 8 × A10G; Google Cloud g2-standard-96: 8 × L4). Tensor and data
+ * parallel groups larger than this cross the network between servers (src/memory/time.ts).
+ */
+export const GPUS_PER_SERVER = 8;
+
+/** A network between servers: gigabits per second per server, shared by its GPUS_PER_SERVER GPUs. */
+const network = (gigabitsPerServer: number, name: string, source: string) => ({
+  networkBytesPerSecond: (gigabitsPerServer * GBps) / 8 / GPUS_PER_SERVER,
+  network: name,
+  networkSource: source,
+});
+const NDR_PER_GPU = network(
+  8 * 400,
+  '400 Gb/s InfiniBand per GPU',
+  'NVIDIA DGX H100, H200 and B200 datasheets: 8 single-port ConnectX-7, 400 Gb/s, one per GPU',
+);
+const HDR_PER_GPU = network(
+  8 * 200,
+  '200 Gb/s InfiniBand per GPU',
+  'NVIDIA DGX A100 datasheet: 8 single-port ConnectX-6, 200 Gb/s HDR, one per GPU',
+);
+/** Cards without a reference server: the network of an 8-GPU cloud instance. */
+const CLOUD_100G = network(
+  100,
+  '100 Gb/s Ethernet per 8 GPUs',
+  'AWS g4dn.metal (8 × T4), g5.48xlarge (8 × A10G), Google Cloud g2-standard-96 (8 × L4): 100 Gb/s per instance',
+);
+
 const peerIsPcie = (link: { hostLinkBytesPerSecond: number; hostLink: string }) => ({
   peerLinkBytesPerSecond: link.hostLinkBytesPerSecond,
   peerLink: link.hostLink,
@@ -75,6 +113,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBandwidthBytesPerSecond: 320 * GBps,
     ...PCIE3,
     ...peerIsPcie(PCIE3),
+    ...CLOUD_100G,
     computeCapability: 7.5,
     source: 'NVIDIA T4 Tensor Core GPU datasheet (65 TFLOPS mixed FP16/FP32; FP32 8.1 TFLOPS)',
   },
@@ -91,6 +130,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...PCIE3,
     peerLinkBytesPerSecond: 150 * GBps,
     peerLink: 'NVLink 2 (300 GB/s total)',
+    ...network(4 * 100, '4 × 100 Gb/s InfiniBand per 8 GPUs', 'NVIDIA DGX-1 datasheet: 4 × 100 Gb/s InfiniBand EDR'),
     computeCapability: 7.0,
     source: 'NVIDIA V100 Tensor Core GPU datasheet (SXM2: 125 TFLOPS deep learning; FP32 15.7 TFLOPS)',
   },
@@ -106,6 +146,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBandwidthBytesPerSecond: 600 * GBps,
     ...PCIE4,
     ...peerIsPcie(PCIE4),
+    ...CLOUD_100G,
     computeCapability: 8.6,
     source: 'NVIDIA A10 Tensor Core GPU datasheet (BF16 125 TF dense, 250 TF sparse; FP32 31.2 TF)',
   },
@@ -121,6 +162,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBandwidthBytesPerSecond: 300 * GBps,
     ...PCIE4,
     ...peerIsPcie(PCIE4),
+    ...CLOUD_100G,
     computeCapability: 8.9,
     source: 'NVIDIA L4 Tensor Core GPU datasheet (BF16 242 TFLOPS with sparsity → 121 dense; FP32 30.3 TFLOPS)',
   },
@@ -136,6 +178,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBandwidthBytesPerSecond: 936 * GBps,
     ...PCIE4,
     ...peerIsPcie(PCIE4),
+    ...CLOUD_100G,
     computeCapability: 8.6,
     source: 'NVIDIA Ampere GA102 GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 71 dense; FP32 35.6 TFLOPS)',
   },
@@ -151,6 +194,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBandwidthBytesPerSecond: 1008 * GBps,
     ...PCIE4,
     ...peerIsPcie(PCIE4),
+    ...CLOUD_100G,
     computeCapability: 8.9,
     source: 'NVIDIA Ada GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 165.2 dense; FP32 82.6 TFLOPS)',
   },
@@ -166,6 +210,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     memoryBandwidthBytesPerSecond: 1792 * GBps,
     ...PCIE5,
     ...peerIsPcie(PCIE5),
+    ...CLOUD_100G,
     computeCapability: 12.0,
     source: 'NVIDIA RTX Blackwell GPU Architecture whitepaper (FP16/BF16 tensor: 209.5 dense; FP32 104.8 TFLOPS)',
   },
@@ -182,6 +227,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...PCIE4,
     peerLinkBytesPerSecond: 300 * GBps,
     peerLink: 'NVLink 3 (600 GB/s total)',
+    ...HDR_PER_GPU,
     computeCapability: 8.0,
     source: 'NVIDIA A100 Tensor Core GPU datasheet (BF16 312 TFLOPS dense; FP32 19.5 TFLOPS)',
   },
@@ -198,6 +244,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...PCIE4,
     peerLinkBytesPerSecond: 300 * GBps,
     peerLink: 'NVLink 3 (600 GB/s total)',
+    ...HDR_PER_GPU,
     computeCapability: 8.0,
     source: 'NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s; FP32 19.5 TFLOPS)',
   },
@@ -214,6 +261,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...PCIE5,
     peerLinkBytesPerSecond: 450 * GBps,
     peerLink: 'NVLink 4 (900 GB/s total)',
+    ...NDR_PER_GPU,
     computeCapability: 9.0,
     source: 'NVIDIA H100 Tensor Core GPU datasheet (SXM: BF16 1,979 TFLOPS with sparsity → 989 dense; FP32 67 TFLOPS)',
   },
@@ -230,6 +278,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...PCIE5,
     peerLinkBytesPerSecond: 450 * GBps,
     peerLink: 'NVLink 4 (900 GB/s total)',
+    ...NDR_PER_GPU,
     computeCapability: 9.0,
     source: 'NVIDIA H200 Tensor Core GPU datasheet (BF16 1,979 TFLOPS with sparsity → 989 dense; 4.8 TB/s; FP32 67 TFLOPS)',
   },
@@ -246,6 +295,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...PCIE5,
     peerLinkBytesPerSecond: 900 * GBps,
     peerLink: 'NVLink 5 (1.8 TB/s total)',
+    ...NDR_PER_GPU,
     computeCapability: 10.0,
     source: 'NVIDIA HGX B200 datasheet (per GPU: BF16 4.5 PFLOPS with sparsity → 2.25 dense; 8 TB/s; FP32 75 TFLOPS)',
   },
@@ -262,6 +312,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...PCIE5,
     peerLinkBytesPerSecond: 448 * GBps,
     peerLink: 'Infinity Fabric (7 links × 64 GB/s per direction)',
+    ...network(8 * 400, '400 Gb/s InfiniBand per GPU', 'Azure ND MI300X v5: 8 × 400 Gb/s InfiniBand, one per GPU'),
     computeCapability: null,
     source: 'AMD Instinct MI300X data sheet (BF16 1,307.4 TFLOPS dense; 5.3 TB/s; FP32 matrix 163.4 TFLOPS)',
   },

@@ -1,6 +1,6 @@
 /** Step-time cost of memory techniques. Every figure is an estimate, labelled as such. */
 import type { Recompute } from './activations.ts';
-import type { GpuSpec } from './gpus.ts';
+import { GPUS_PER_SERVER, type GpuSpec } from './gpus.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import { memo } from './memo.ts';
 import { BNB_4BIT_BLOCK } from './weight-formats.ts';
@@ -108,6 +108,23 @@ const ACCESSES: Readonly<Record<OptimizerKind, Readonly<Record<OptimizerImpl, nu
   'adamw-8bit': { fused: 7, foreach: 7, 'for-loop': 7 },
 };
 
+/**
+ * Whether the tensor- and data-parallel groups span servers of GPUS_PER_SERVER GPUs, with ranks placed as Megatron-LM
+ * places them, tensor parallel first, then data parallel, then pipeline stages (Narayanan et al. 2021, arXiv
+ * 2104.04473 §3: tensor parallelism within a server): a group of ranks that do not fit one server crosses the network.
+ */
+export function crossesServers(input: Pick<TrainingTimeInput, 'tp' | 'dp'>): { tensor: boolean; data: boolean } {
+  return { tensor: input.tp > GPUS_PER_SERVER, data: input.dp > 1 && input.tp * input.dp > GPUS_PER_SERVER };
+}
+
+/**
+ * Bytes per second a collective gets per GPU: the peer link within a server; across servers, the network's share per
+ * GPU, every preset's slowest hop (a ring runs at its slowest link: NCCL tests, doc/PERFORMANCE.md).
+ */
+function linkOf(gpu: GpuSpec, acrossServers: boolean): number {
+  return acrossServers ? gpu.networkBytesPerSecond : gpu.peerLinkBytesPerSecond;
+}
+
 /** Seconds of one optimizer step on the GPU (memory-bound) or, offloaded, on the host. */
 function optimizerStepSeconds(input: TrainingTimeInput, tensors: number): number {
   const accesses = ACCESSES[input.optimizer][input.optimizerImpl];
@@ -148,6 +165,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     fp32Matmuls: input.fp32Matmuls,
     dequantizes: input.dequantizedParams > 0,
     tensorParallel: input.tp > 1,
+    ...crossesServers(input),
   });
   // By id: the words list the dequantization line only where there is a 4-bit base (elsewhere it would be a zero about
   // a technique not in use).
@@ -226,13 +244,13 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const tensorRing = input.tp > 1 ? (2 * (input.tp - 1)) / input.tp : 0;
   const tensorParallel =
     (tensorCollectives * tensorRing * (input.layers / input.pp) * tokens * input.hidden * activationBytes) /
-    gpu.peerLinkBytesPerSecond;
+    linkOf(gpu, crossesServers(input).tensor);
   const ring = input.dp > 1 ? (2 * (input.dp - 1)) / input.dp : 0;
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
   // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
   const gradientTraffic = input.gradientParams * input.gradientBytes;
   const gatherTraffic = input.zero === 3 ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
-  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / gpu.peerLinkBytesPerSecond;
+  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / linkOf(gpu, crossesServers(input).data);
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
@@ -259,6 +277,10 @@ function trainingTimeWords(w: {
   fp32Matmuls: boolean;
   dequantizes: boolean;
   tensorParallel: boolean;
+  /** Whether the tensor-parallel group spans servers. */
+  tensor: boolean;
+  /** Whether the data-parallel group spans servers. */
+  data: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
   const { gpu } = w;
   const dequantize = {
@@ -294,16 +316,15 @@ function trainingTimeWords(w: {
         ? [
             {
               id: 'tensor-parallel',
-              label: `Tensor-parallel activation traffic over ${gpu.peerLink}`,
-              source:
-                'Megatron-LM (arXiv 1909.08053) §3: 2 all-reduces of b·s·h per layer forward, 2 backward (and 2 in a recomputed forward); ring 2(t−1)/t; sequence parallel: the same volume (arXiv 2205.05198 §4.2.2)',
+              label: `Tensor-parallel activation traffic over ${w.tensor ? gpu.network : gpu.peerLink}`,
+              source: `Megatron-LM (arXiv 1909.08053) §3: 2 all-reduces of b·s·h per layer forward, 2 backward (and 2 in a recomputed forward); ring 2(t−1)/t; sequence parallel: the same volume (arXiv 2205.05198 §4.2.2)${w.tensor ? `; ${gpu.networkSource}` : ''}`,
             },
           ]
         : []),
       {
         id: 'data-parallel',
-        label: `Data-parallel gradient traffic over ${gpu.peerLink}`,
-        source: 'Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)',
+        label: `Data-parallel gradient traffic over ${w.data ? gpu.network : gpu.peerLink}`,
+        source: `Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)${w.data ? `; ${gpu.networkSource}` : ''}`,
       },
       {
         id: 'optimizer',
@@ -321,7 +342,7 @@ function trainingTimeWords(w: {
         ? `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense FP32 ${gpu.fp32Tflops} TFLOP/s (PyTorch's default keeps TF32 off for matmuls)`
         : `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense 16-bit ${gpu.tensorTflops16} TFLOP/s`,
       'no overlap of communication with compute',
-      'all GPUs in one node on the peer link',
+      `${GPUS_PER_SERVER} GPUs per server, tensor-parallel ranks together, then data-parallel ones`,
       !w.offloaded
         ? `optimizer step at the GPU's memory bandwidth${w.optimizerImpl === 'for-loop' ? ', plus 5 µs per kernel launch' : ''}`
         : `CPU optimizer at ${ASSUMED_HOST_BYTES_PER_SECOND / 1e9} GB/s of host memory bandwidth per GPU process`,

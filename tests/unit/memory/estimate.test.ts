@@ -171,6 +171,22 @@ describe('estimateMemory(options).fits', () => {
     expect(traffic({ recompute: 'none' })).toBeUndefined();
   });
 
+  test('a data-parallel group larger than a server of 8 GPUs all-reduces over the network: on H100s, 400 Gb/s per GPU against NVLink 4’s 450 GB/s', () => {
+    const line = (options: EstimateOptions) =>
+      run({ model: 'llama-2-7b', gpu: 'h100-80gb', ...options }).stepTime?.lines.find((l) => l.id === 'data-parallel');
+    const seconds = (options: EstimateOptions) => line(options)?.seconds ?? 0;
+    // Ring all-reduce 2(n−1)/n: 16 GPUs over 50 GB/s against 8 over 450 GB/s.
+    expect(seconds({ dp: 16 }) / seconds({ dp: 8 })).toBeCloseTo(15 / 16 / 50e9 / (7 / 8 / 450e9), 10);
+    expect(line({ dp: 16 })?.label).toMatch(/400 Gb\/s InfiniBand per GPU/);
+    expect(line({ dp: 8 })?.label).toMatch(/NVLink 4/);
+    // Tensor-parallel ranks fill a server first: 4 × 2 stays inside one, 4 × 4 spans two.
+    expect(line({ tp: 4, dp: 2 })?.label).toMatch(/NVLink 4/);
+    expect(line({ tp: 4, dp: 4 })?.label).toMatch(/InfiniBand/);
+    // A tensor-parallel group larger than a server crosses it too.
+    const tensor = run({ model: 'llama-2-7b', gpu: 'h100-80gb', tp: 16 }).stepTime?.lines.find((l) => l.id === 'tensor-parallel');
+    expect(tensor?.label).toMatch(/InfiniBand/);
+  });
+
   test('pipeline bubble is (p − 1)/m of the compute (Narayanan et al. 2021)', () => {
     const time = run({ model: 'llama-2-7b', gpu: 'h100-80gb', pp: 4, gradAccum: 8 }).stepTime;
     const compute = time?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;

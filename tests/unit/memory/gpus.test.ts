@@ -33,6 +33,7 @@ describe('GPU_PRESETS', () => {
       gpu?.fp32Tflops,
       gpu?.memoryBandwidthBytesPerSecond,
       gpu?.hostLinkBytesPerSecond,
+      gpu?.networkBytesPerSecond,
     ]) {
       expect(n).toBeGreaterThan(0);
     }
@@ -45,6 +46,27 @@ describe('GPU_PRESETS', () => {
 
   test('H100 80GB reports 81559 MiB, less than 80 GiB', () => {
     expect(getGpuPreset('h100-80gb')?.memoryBytes).toBe(81559 * 2 ** 20);
+  });
+
+  test.each<[string, number, RegExp]>([
+    // DGX H100/H200/B200 datasheets: eight single-port ConnectX-7 at 400 Gb/s, one per GPU.
+    ['h100-80gb', 50e9, /400 Gb\/s InfiniBand per GPU/],
+    ['h200', 50e9, /400 Gb\/s InfiniBand per GPU/],
+    ['b200', 50e9, /400 Gb\/s InfiniBand per GPU/],
+    // DGX A100 datasheet: eight single-port ConnectX-6 at 200 Gb/s HDR.
+    ['a100-80gb', 25e9, /200 Gb\/s InfiniBand per GPU/],
+    // DGX-1 (V100): four 100 Gb/s EDR ports for eight GPUs.
+    ['v100-32gb', 6.25e9, /4 × 100 Gb\/s InfiniBand per 8 GPUs/],
+    // No reference server: an 8-GPU cloud instance's 100 Gb/s, shared.
+    ['rtx-4090', 1.5625e9, /100 Gb\/s Ethernet per 8 GPUs/],
+  ])('%s: each GPU’s share of the network between servers is %d bytes/s, one direction', (id, bytes, name) => {
+    expect(getGpuPreset(id)?.networkBytesPerSecond).toBe(bytes);
+    expect(getGpuPreset(id)?.network).toMatch(name);
+    expect(getGpuPreset(id)?.networkSource).toMatch(/datasheet|AWS|Azure/);
+  });
+
+  test('every preset’s network between servers is slower than its link inside a server', () => {
+    for (const gpu of GPU_PRESETS) expect(gpu.networkBytesPerSecond, gpu.id).toBeLessThan(gpu.peerLinkBytesPerSecond);
   });
 
   test('ids are unique', () => {
