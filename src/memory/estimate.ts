@@ -112,9 +112,9 @@ export interface StepSeconds {
   readonly work: number;
   /**
    * Of which, the seconds each micro-batch adds (weights streamed from the host, ZeRO-Infinity; a QLoRA base
-   * dequantized for its matmuls; else 0). With m
-   * micro-batches a training step's stage takes K + (p−1)·work/m + m·perMicroBatch for a K that does not depend on
-   * m (src/memory/time.ts), which bounds the step at any other m from below.
+   * dequantized for its matmuls; else 0). With m micro-batches a training step's stage takes
+   * K + (p−1)·work/m + m·perMicroBatch for a K that does not depend on m (src/memory/time.ts), which bounds the step at
+   * any other m from below.
    */
   readonly perMicroBatch: number;
   /** The m above: micro-batches a step runs (its gradient accumulation). */

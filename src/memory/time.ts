@@ -111,10 +111,14 @@ const ACCESSES: Readonly<Record<OptimizerKind, Readonly<Record<OptimizerImpl, nu
 /**
  * Whether the tensor- and data-parallel groups span servers of GPUS_PER_SERVER GPUs, with ranks placed as Megatron-LM
  * places them, tensor parallel first, then data parallel, then pipeline stages (Narayanan et al. 2021, arXiv
- * 2104.04473 §3: tensor parallelism within a server): a group of ranks that do not fit one server crosses the network.
+ * 2104.04473 §3.3, takeaway #1: tensor parallelism within a server): a group that does not fit one server crosses the
+ * network.
  */
-export function crossesServers(input: Pick<TrainingTimeInput, 'tp' | 'dp'>): { tensor: boolean; data: boolean } {
-  return { tensor: input.tp > GPUS_PER_SERVER, data: input.dp > 1 && input.tp * input.dp > GPUS_PER_SERVER };
+function crossesServers(input: Pick<TrainingTimeInput, 'tp' | 'dp'>) {
+  return {
+    tensorAcrossServers: input.tp > GPUS_PER_SERVER,
+    dataAcrossServers: input.dp > 1 && input.tp * input.dp > GPUS_PER_SERVER,
+  };
 }
 
 /**
@@ -167,8 +171,8 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     tensorParallel: input.tp > 1,
     ...crossesServers(input),
   });
-  // By id: the words list the dequantization line only where there is a 4-bit base (elsewhere it would be a zero about
-  // a technique not in use).
+  // By id: the words list the dequantization and tensor-parallel lines only where there is a 4-bit base or tensor
+  // parallelism (elsewhere each would be a zero about a technique not in use).
   const seconds: Readonly<Record<string, number>> = {
     compute: s.compute,
     recompute: s.recompute,
@@ -244,13 +248,13 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const tensorRing = input.tp > 1 ? (2 * (input.tp - 1)) / input.tp : 0;
   const tensorParallel =
     (tensorCollectives * tensorRing * (input.layers / input.pp) * tokens * input.hidden * activationBytes) /
-    linkOf(gpu, crossesServers(input).tensor);
+    linkOf(gpu, crossesServers(input).tensorAcrossServers);
   const ring = input.dp > 1 ? (2 * (input.dp - 1)) / input.dp : 0;
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
   // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
   const gradientTraffic = input.gradientParams * input.gradientBytes;
   const gatherTraffic = input.zero === 3 ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
-  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / linkOf(gpu, crossesServers(input).data);
+  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / linkOf(gpu, crossesServers(input).dataAcrossServers);
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
@@ -277,10 +281,8 @@ function trainingTimeWords(w: {
   fp32Matmuls: boolean;
   dequantizes: boolean;
   tensorParallel: boolean;
-  /** Whether the tensor-parallel group spans servers. */
-  tensor: boolean;
-  /** Whether the data-parallel group spans servers. */
-  data: boolean;
+  tensorAcrossServers: boolean;
+  dataAcrossServers: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
   const { gpu } = w;
   const dequantize = {
@@ -316,15 +318,15 @@ function trainingTimeWords(w: {
         ? [
             {
               id: 'tensor-parallel',
-              label: `Tensor-parallel activation traffic over ${w.tensor ? gpu.network : gpu.peerLink}`,
-              source: `Megatron-LM (arXiv 1909.08053) §3: 2 all-reduces of b·s·h per layer forward, 2 backward (and 2 in a recomputed forward); ring 2(t−1)/t; sequence parallel: the same volume (arXiv 2205.05198 §4.2.2)${w.tensor ? `; ${gpu.networkSource}` : ''}`,
+              label: `Tensor-parallel activation traffic over ${w.tensorAcrossServers ? gpu.network : gpu.peerLink}`,
+              source: `Megatron-LM (arXiv 1909.08053) §3: 2 all-reduces of b·s·h per layer forward, 2 backward (and 2 in a recomputed forward); ring 2(t−1)/t; sequence parallel: the same volume (arXiv 2205.05198 §4.2.2)${w.tensorAcrossServers ? `; ${gpu.networkSource}` : ''}`,
             },
           ]
         : []),
       {
         id: 'data-parallel',
-        label: `Data-parallel gradient traffic over ${w.data ? gpu.network : gpu.peerLink}`,
-        source: `Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)${w.data ? `; ${gpu.networkSource}` : ''}`,
+        label: `Data-parallel gradient traffic over ${w.dataAcrossServers ? gpu.network : gpu.peerLink}`,
+        source: `Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)${w.dataAcrossServers ? `; ${gpu.networkSource}` : ''}`,
       },
       {
         id: 'optimizer',
