@@ -244,17 +244,18 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   // reduce-scatter and an all-gather of the same volume (Korthikanti et al. 2022, arXiv 2205.05198 §4.2.2). A stage
   // holds 1/p of the layers. The activations are in the matmuls' dtype.
   const activationBytes = input.fp32Matmuls ? 4 : 2;
+  const across = crossesServers(input);
   const tensorCollectives = 4 + (input.recompute === 'full' ? 2 : 0);
   const tensorRing = input.tp > 1 ? (2 * (input.tp - 1)) / input.tp : 0;
   const tensorParallel =
     (tensorCollectives * tensorRing * (input.layers / input.pp) * tokens * input.hidden * activationBytes) /
-    linkOf(gpu, crossesServers(input).tensorAcrossServers);
+    linkOf(gpu, across.tensorAcrossServers);
   const ring = input.dp > 1 ? (2 * (input.dp - 1)) / input.dp : 0;
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
   // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
   const gradientTraffic = input.gradientParams * input.gradientBytes;
   const gatherTraffic = input.zero === 3 ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
-  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / linkOf(gpu, crossesServers(input).dataAcrossServers);
+  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / linkOf(gpu, across.dataAcrossServers);
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
@@ -285,12 +286,6 @@ function trainingTimeWords(w: {
   dataAcrossServers: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
   const { gpu } = w;
-  const dequantize = {
-    id: 'dequantize',
-    label: 'Dequantizing the 4-bit base for every matmul (QLoRA), memory-bound',
-    source:
-      'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in every forward and backward; NF4 + absmax read, 16-bit written, at the GPU’s memory bandwidth',
-  };
   return {
     lines: [
       {
@@ -303,7 +298,16 @@ function trainingTimeWords(w: {
         label: `Recomputation (${w.recompute})`,
         source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward',
       },
-      ...(w.dequantizes ? [dequantize] : []),
+      ...(w.dequantizes
+        ? [
+            {
+              id: 'dequantize',
+              label: 'Dequantizing the 4-bit base for every matmul (QLoRA), memory-bound',
+              source:
+                'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in every forward and backward; NF4 + absmax read, 16-bit written, at the GPU’s memory bandwidth',
+            },
+          ]
+        : []),
       {
         id: 'bubble',
         label: 'Pipeline bubble (p−1)/m',

@@ -10,7 +10,6 @@ import {
   formatSeconds,
   parseEstimateFlags,
   type EstimateResult,
-  type MomentId,
   type RawFlags,
 } from '../../memory/index';
 
@@ -54,21 +53,10 @@ export function estimateFor(flags: string): EstimateResult {
  */
 export function valueAt(result: EstimateResult, path: string): number | string {
   const [head, rest] = path.split(/\.(.*)/s, 2) as [string, string | undefined];
-  if (head === 'line' && rest !== undefined) {
-    const found = result.lines.find((l) => l.id === rest);
-    if (found === undefined) throw new Error(`no line '${rest}' (lines: ${result.lines.map((l) => l.id).join(', ')})`);
-    return found.bytes;
-  }
-  if (head === 'moment' && rest !== undefined) {
-    const found = result.timeline.find((m) => m.moment === (rest as MomentId));
-    if (found === undefined) throw new Error(`no moment '${rest}' (moments: ${result.timeline.map((m) => m.moment).join(', ')})`);
-    return found.bytes;
-  }
-  if (head === 'time' && rest !== undefined) {
-    const lines = result.stepTime?.lines ?? [];
-    const found = lines.find((l) => l.id === rest);
-    if (found === undefined) throw new Error(`no step-time line '${rest}' (lines: ${lines.map((l) => l.id).join(', ')})`);
-    return found.seconds;
+  if (rest !== undefined) {
+    if (head === 'line') return named(result.lines, (l) => l.id, rest, 'line').bytes;
+    if (head === 'moment') return named(result.timeline, (m) => m.moment, rest, 'moment').bytes;
+    if (head === 'time') return named(result.stepTime?.lines ?? [], (l) => l.id, rest, 'step-time line').seconds;
   }
   let value: unknown = result;
   for (const key of path.split('.')) {
@@ -77,6 +65,13 @@ export function valueAt(result: EstimateResult, path: string): number | string {
   if (typeof value !== 'number' && typeof value !== 'string')
     throw new Error(`'${path}' is not a number or text in the estimate`);
   return value;
+}
+
+/** The item of `items` named `name`, or an error listing the names there are. */
+function named<T>(items: readonly T[], nameOf: (item: T) => string, name: string, what: string): T {
+  const found = items.find((item) => nameOf(item) === name);
+  if (found === undefined) throw new Error(`no ${what} '${name}' (${what}s: ${items.map(nameOf).join(', ')})`);
+  return found;
 }
 
 /** The figure as the lesson prints it. */
