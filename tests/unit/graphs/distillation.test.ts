@@ -1,6 +1,6 @@
 /**
  * The distillation pieces: Hinton et al.'s loss and its hand-built backward (against finite
- * differences, like gradients.test.ts), int8 weight storage, and the synthetic task.
+ * differences, like autodiff.test.ts), int8 weight storage, and the synthetic task.
  */
 import { describe, expect, test } from 'vitest';
 import { accuracyOf, distillationExamples } from '../../../src/graphs/distillation/dataset.ts';

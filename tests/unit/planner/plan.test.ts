@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { estimateMemory, formatEstimateFlags, type EstimateOptions } from '../../../src/memory/index.ts';
 import { planKey, planOptions, planTraining, type PlanRequest, type RawPlanFlags } from '../../../src/planner/index.ts';
 import { bestPerCombination, bruteForce } from './brute-force.ts';
-import { planRequest } from './plan-request.ts';
+import { planRequest } from '../support/plan-request.ts';
 
 function withoutMicroBatch(options: EstimateOptions): EstimateOptions {
   const { microBatch: _b, gradAccum: _m, ...rest } = options;

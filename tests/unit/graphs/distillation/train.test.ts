@@ -1,14 +1,14 @@
 /** Build-time training (the distillation teacher's): plain SGD with the site's own step graphs. */
 import * as ort from 'onnxruntime-web';
 import { describe, expect, test } from 'vitest';
-import { distillationExamples } from '../../../src/graphs/distillation/dataset.ts';
-import { DISTILLATION_TASK } from '../../../src/graphs/distillation/spec.ts';
-import { trainWithSgd } from '../../../src/graphs/distillation/train.ts';
-import { initWeights } from '../../../src/graphs/init.ts';
-import { createMlp } from '../../../src/graphs/mlp.ts';
-import { allParameters } from '../../../src/graphs/model.ts';
-import { buildTrainStepGraph } from '../../../src/graphs/variants.ts';
-import { createRunner } from './helpers.ts';
+import { distillationExamples } from '../../../../src/graphs/distillation/dataset.ts';
+import { DISTILLATION_TASK } from '../../../../src/graphs/distillation/spec.ts';
+import { trainWithSgd } from '../../../../src/graphs/distillation/train.ts';
+import { initWeights } from '../../../../src/graphs/init.ts';
+import { createMlp } from '../../../../src/graphs/mlp.ts';
+import { allParameters } from '../../../../src/graphs/model.ts';
+import { buildTrainStepGraph } from '../../../../src/graphs/variants.ts';
+import { createRunner } from '../helpers.ts';
 
 const model = createMlp({ inputs: DISTILLATION_TASK.inputs, hidden: 16, layers: 1, classes: DISTILLATION_TASK.classes });
 const data = distillationExamples(DISTILLATION_TASK, 'teacher-train', 256);

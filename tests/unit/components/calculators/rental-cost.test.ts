@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { rentalCost, validateRentalInputs } from '../../../src/components/calculators/rental-cost';
+import { rentalCost, validateRentalInputs } from '../../../../src/components/calculators/rental-cost';
 
 const inputs = { pricePerGpuHour: 2, hours: 10, spotDiscountPercent: 60, restartOverheadPercent: 10 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isBacktrackedResult, isPlausibleMatch } from '../../../src/components/overrides/search-match';
+import { isBacktrackedResult, isPlausibleMatch } from '../../../../src/components/overrides/search-match';
 
 describe('isPlausibleMatch(typed, highlighted)', () => {
   test.each([

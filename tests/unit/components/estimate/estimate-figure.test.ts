@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { estimateFigure, parseFlagString, valueAt, estimateFor } from '../../../src/components/estimate/estimate-figure';
+import { estimateFigure, parseFlagString, valueAt, estimateFor } from '../../../../src/components/estimate/estimate-figure';
 
 describe('estimateFigure(flags, show, unit)', () => {
   test('parses flag strings the way the CLI reads argv', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { dominanceMessages } from '../../../src/planner/messages.ts';
 import { planOptions, planTraining, type Plan } from '../../../src/planner/index.ts';
-import { planRequest } from './plan-request.ts';
+import { planRequest } from '../support/plan-request.ts';
 
 /**
  * The planner page's walk through lesson 8's worked case (content/docs/tools/planner.mdx, "The worked case, step by

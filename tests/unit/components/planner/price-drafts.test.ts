@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { draftError, draftsFromLink, initialDrafts, priceFlags } from '../../../src/components/planner/price-drafts';
-import { EXAMPLE_PRICES, parsePlanFlags } from '../../../src/planner/index';
+import { draftError, draftsFromLink, initialDrafts, priceFlags } from '../../../../src/components/planner/price-drafts';
+import { EXAMPLE_PRICES, parsePlanFlags } from '../../../../src/planner/index';
 
 const WORKED = { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' };
 

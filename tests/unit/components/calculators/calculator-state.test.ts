@@ -5,9 +5,9 @@ import {
   effectiveFlags,
   fromQuery,
   visibleFields,
-} from '../../../src/components/calculators/calculator-state';
-import { CALCULATORS, type CalculatorId } from '../../../src/components/calculators/specs';
-import { formatEstimateFlags } from '../../../src/memory/index';
+} from '../../../../src/components/calculators/calculator-state';
+import { CALCULATORS, type CalculatorId } from '../../../../src/components/calculators/specs';
+import { formatEstimateFlags } from '../../../../src/memory/index';
 
 const IDS = Object.keys(CALCULATORS) as CalculatorId[];
 

@@ -4,8 +4,15 @@ import {
   warmUpPieces,
   type PlannerWorkerRequest,
   type PlannerWorkerResponse,
-} from '../../../src/components/planner/planner-requests.ts';
-import { EXAMPLE_PRICES, mergeParts, parsePlanFlags, planHardware, planModel, searchParts } from '../../../src/planner/index.ts';
+} from '../../../../src/components/planner/planner-requests.ts';
+import {
+  EXAMPLE_PRICES,
+  mergeParts,
+  parsePlanFlags,
+  planHardware,
+  planModel,
+  searchParts,
+} from '../../../../src/planner/index.ts';
 
 const FLAGS = { model: 'gpt2', gpu: 'a100-80gb', gpus: '8', 'global-batch': '16', seq: '512' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { packResult, packSearch, unpackResult, unpackSearch } from '../../../src/components/planner/plan-transfer.ts';
+import { packResult, packSearch, unpackResult, unpackSearch } from '../../../../src/components/planner/plan-transfer.ts';
 import {
   planHardware,
   planModel,
@@ -7,8 +7,8 @@ import {
   searchHardware,
   searchParts,
   type RawPlanFlags,
-} from '../../../src/planner/index.ts';
-import { planRequest } from '../planner/plan-request.ts';
+} from '../../../../src/planner/index.ts';
+import { planRequest } from '../../support/plan-request.ts';
 
 /** Answers whose plans have no cost (an unpriced GPU), a cost per step, and a cost per step and per epoch; and none. */
 const CASES: [string, RawPlanFlags][] = [

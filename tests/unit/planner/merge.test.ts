@@ -10,7 +10,7 @@ import {
   type RawPlanFlags,
   type SearchPart,
 } from '../../../src/planner/index.ts';
-import { planRequest } from './plan-request.ts';
+import { planRequest } from '../support/plan-request.ts';
 
 /** Cases with many layouts (so that every share has some), one where nothing fits, and one that rents. */
 const CASES: [string, RawPlanFlags][] = [

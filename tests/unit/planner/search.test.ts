@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { GPU_PRESETS } from '../../../src/memory/index.ts';
 import { planModel, searchParts, type Hardware, type RawPlanFlags } from '../../../src/planner/index.ts';
-import { planRequest } from './plan-request.ts';
+import { planRequest } from '../support/plan-request.ts';
 
 /** Every GPU preset at `gpus`: cards with and without BF16 (whose rules differ), and every cuBLAS workspace size. */
 function everyGpu(gpus: number): Hardware[] {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { willItFit } from '../../../src/components/landing/will-it-fit';
+import { willItFit } from '../../../../src/components/landing/will-it-fit';
 
 describe('willItFit(model, gpu, mode)', () => {
   test('Llama 2 70B does not train on one H100 80GB: 16 bytes/param of mixed-precision Adam states alone are 1.1 TB (ZeRO, Rajbhandari et al. 2020, §3.1)', () => {

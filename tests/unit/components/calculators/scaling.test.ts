@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { scalingCurve, SCALING_GPU_COUNTS } from '../../../src/components/calculators/scaling';
+import { scalingCurve, SCALING_GPU_COUNTS } from '../../../../src/components/calculators/scaling';
 
 describe('scalingCurve(options)', () => {
   const points = scalingCurve({ model: 'llama-2-7b', precision: 'mixed-bf16', microBatch: 1, seq: 2048 });

@@ -4,9 +4,9 @@ import {
   workerCount,
   type PlannerAnswer,
   type PlannerWorker,
-} from '../../../src/components/planner/planner-client.ts';
-import { answerPlannerRequest, type PlannerWorkerRequest } from '../../../src/components/planner/planner-requests.ts';
-import { EXAMPLE_PRICES, parsePlanFlags, planTraining, type RawPlanFlags } from '../../../src/planner/index.ts';
+} from '../../../../src/components/planner/planner-client.ts';
+import { answerPlannerRequest, type PlannerWorkerRequest } from '../../../../src/components/planner/planner-requests.ts';
+import { EXAMPLE_PRICES, parsePlanFlags, planTraining, type RawPlanFlags } from '../../../../src/planner/index.ts';
 
 /**
  * Workers that answer in this process, a turn later, as a Web Worker would; a terminated one never answers. Each
