@@ -1,15 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, type EstimateOptions } from '../../../src/memory/index.ts';
+import type { EstimateOptions } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 /** The lines the ZeRO paper counts as model states (§3.1); buckets and step temporaries are its "residual states" (§3.2). */
 const MODEL_STATE_LINES = new Set(['weights', 'weights-autocast', 'gradients', 'optimizer-master', 'optimizer-moments']);
 
 /** Model-state bytes (weights + gradients + optimizer) per GPU, as the ZeRO paper counts them. */
 function modelStates(options: EstimateOptions): number {
-  const outcome = estimateMemory(options);
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
-  return outcome.result.lines
-    .filter((l) => l.device === 'gpu' && MODEL_STATE_LINES.has(l.id))
+  return estimateOrThrow(options)
+    .lines.filter((l) => l.device === 'gpu' && MODEL_STATE_LINES.has(l.id))
     .reduce((sum, l) => sum + l.bytes, 0);
 }
 

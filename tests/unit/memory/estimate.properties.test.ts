@@ -11,8 +11,8 @@ import {
   totalsOnGpus,
   type EstimateOptions,
   type GpuSpec,
-  type EstimateResult,
 } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 /** Random valid configurations: shapes are built so every divisibility rule holds. */
 const configArbitrary: fc.Arbitrary<EstimateOptions> = fc
@@ -94,12 +94,6 @@ const PIPELINE_STAGE_SWITCH: EstimateOptions = {
   seq: 1,
 };
 
-function run(options: EstimateOptions): EstimateResult {
-  const outcome = estimateMemory(options);
-  if (!outcome.ok) throw new Error(JSON.stringify({ options, errors: outcome.errors }));
-  return outcome.result;
-}
-
 const fail = (): never => {
   throw new Error('unreachable: a shaped model');
 };
@@ -117,7 +111,7 @@ describe('estimateMemory(random valid input)', () => {
   test('gives finite, non-negative integer sizes everywhere', () => {
     fc.assert(
       fc.property(configArbitrary, (options) => {
-        const result = run(options);
+        const result = estimateOrThrow(options);
         for (const l of result.lines) expect(isSize(l.bytes), `${l.id} = ${l.bytes}`).toBe(true);
         for (const value of Object.values(result.perGpu)) expect(isSize(value)).toBe(true);
         expect(isSize(result.perCpu.total) && isSize(result.perNvme.total) && isSize(result.params)).toBe(true);
@@ -132,8 +126,8 @@ describe('estimateMemory(random valid input)', () => {
   test('more layers never need less memory', () => {
     fc.assert(
       fc.property(configArbitrary, (options) => {
-        const fewer = run(options);
-        const more = run({ ...options, layers: (options.layers ?? 1) + 1 });
+        const fewer = estimateOrThrow(options);
+        const more = estimateOrThrow({ ...options, layers: (options.layers ?? 1) + 1 });
         expect(more.perGpu.total).toBeGreaterThanOrEqual(fewer.perGpu.total);
       }),
       { numRuns: 200 },
@@ -144,7 +138,7 @@ describe('estimateMemory(random valid input)', () => {
     fc.assert(
       fc.property(configArbitrary, (options) => {
         const base = { ...options, mode: 'train' as const, offload: 'none' as const };
-        const totals = ([0, 1, 2] as const).map((zero) => run({ ...base, zero }).perGpu.total);
+        const totals = ([0, 1, 2] as const).map((zero) => estimateOrThrow({ ...base, zero }).perGpu.total);
         for (let i = 1; i < totals.length; i++) expect(totals[i]).toBeLessThanOrEqual(totals[i - 1] ?? Infinity);
       }),
       { numRuns: 200 },
@@ -166,10 +160,10 @@ describe('estimateMemory(random valid input)', () => {
             pp: 1,
             dp: Math.max(2, options.dp ?? 1),
           };
-          const zero2 = run({ ...base, zero: 2 });
+          const zero2 = estimateOrThrow({ ...base, zero: 2 });
           const counts = countParams(zero2.model ?? fail());
           fc.pre(Math.max(counts.perLayer, counts.largestModule) * 8 <= counts.total);
-          expect(run({ ...base, zero: 3 }).perGpu.total).toBeLessThanOrEqual(zero2.perGpu.total);
+          expect(estimateOrThrow({ ...base, zero: 3 }).perGpu.total).toBeLessThanOrEqual(zero2.perGpu.total);
         },
       ),
       { numRuns: 200 },
@@ -183,7 +177,7 @@ describe('estimateMemory(random valid input)', () => {
         (options) => {
           const base = { ...options, mode: 'train' as const };
           const [none, selective, full] = (['none', 'selective', 'full'] as const).map((recompute) =>
-            run({ ...base, recompute }),
+            estimateOrThrow({ ...base, recompute }),
           );
           if (none === undefined || selective === undefined || full === undefined) throw new Error('unreachable');
           expect(selective.perGpu.total).toBeLessThanOrEqual(none.perGpu.total);
@@ -203,7 +197,9 @@ describe('estimateMemory(random valid input)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 4, max: 400 }), fc.integer({ min: 1, max: 64 }), (layers, microBatch) => {
         const base = { arch: 'mlp' as const, hidden: 32, layers, microBatch };
-        expect(run({ ...base, recompute: 'full' }).perGpu.activations).toBeLessThanOrEqual(run(base).perGpu.activations);
+        expect(estimateOrThrow({ ...base, recompute: 'full' }).perGpu.activations).toBeLessThanOrEqual(
+          estimateOrThrow(base).perGpu.activations,
+        );
       }),
     );
   });
@@ -213,7 +209,9 @@ describe('estimateMemory(random valid input)', () => {
     fc.assert(
       fc.property(configArbitrary, (options) => {
         const base = { ...options, mode: 'train' as const, zero: 3 as const, dp: Math.max(2, options.dp ?? 1) };
-        expect(run({ ...base, dp: base.dp * 2 }).perGpu.total).toBeLessThanOrEqual(run(base).perGpu.total);
+        expect(estimateOrThrow({ ...base, dp: base.dp * 2 }).perGpu.total).toBeLessThanOrEqual(
+          estimateOrThrow(base).perGpu.total,
+        );
       }),
       { numRuns: 100 },
     );

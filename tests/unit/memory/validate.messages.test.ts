@@ -4,16 +4,13 @@
  */
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, type EstimateOptions } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 const errorsOf = (options: EstimateOptions) => {
   const outcome = estimateMemory(options);
   return outcome.ok ? [] : outcome.errors.map((e) => `--${e.field}: ${e.message}`);
 };
-const warningsOf = (options: EstimateOptions) => {
-  const outcome = estimateMemory(options);
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
-  return outcome.result.warnings;
-};
+const warningsOf = (options: EstimateOptions) => estimateOrThrow(options).warnings;
 
 describe('errors, each naming its flag', () => {
   test('no model', () => {

@@ -18,6 +18,7 @@ import {
   type PlanRequest,
   type SearchContext,
 } from '../../../src/planner/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 /**
  * The two pruning rules of the search, each checked against estimating every micro-batch:
@@ -138,10 +139,9 @@ describe('the search’s pruning rules, against every micro-batch', () => {
         16,
       ),
     };
-    const halves = estimateMemory(base);
-    const whole = estimateMemory({ ...base, microBatch: 32, gradAccum: 1 });
-    if (!halves.ok || !whole.ok) throw new Error('both configurations are valid');
-    expect(whole.result.perGpu.total).toBeLessThan(halves.result.perGpu.total);
+    const halves = estimateOrThrow(base);
+    const whole = estimateOrThrow({ ...base, microBatch: 32, gradAccum: 1 });
+    expect(whole.perGpu.total).toBeLessThan(halves.perGpu.total);
   });
 
   test("microBatchPreference(options): 'largest' where the step time never rises with the micro-batch, 'smallest' where it never falls", () => {

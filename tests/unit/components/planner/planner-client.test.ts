@@ -6,7 +6,8 @@ import {
   type PlannerWorker,
 } from '../../../../src/components/planner/planner-client.ts';
 import { answerPlannerRequest, type PlannerWorkerRequest } from '../../../../src/components/planner/planner-requests.ts';
-import { EXAMPLE_PRICES, parsePlanFlags, planTraining, type RawPlanFlags } from '../../../../src/planner/index.ts';
+import { planTraining, type RawPlanFlags } from '../../../../src/planner/index.ts';
+import { planRequest } from '../../support/plan-request.ts';
 
 /**
  * Workers that answer in this process, a turn later, as a Web Worker would; a terminated one never answers. Each
@@ -53,9 +54,7 @@ function answers(workers: number, ...searches: RawPlanFlags[]) {
 }
 
 function planned(flags: RawPlanFlags) {
-  const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return planTraining(parsed.request);
+  return planTraining(planRequest(flags));
 }
 
 const FITS: RawPlanFlags = { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024', 'no-rent': true };

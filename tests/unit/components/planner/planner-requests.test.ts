@@ -5,14 +5,8 @@ import {
   type PlannerWorkerRequest,
   type PlannerWorkerResponse,
 } from '../../../../src/components/planner/planner-requests.ts';
-import {
-  EXAMPLE_PRICES,
-  mergeParts,
-  parsePlanFlags,
-  planHardware,
-  planModel,
-  searchParts,
-} from '../../../../src/planner/index.ts';
+import { mergeParts, planHardware, planModel, searchParts } from '../../../../src/planner/index.ts';
+import { planRequest } from '../../support/plan-request.ts';
 
 const FLAGS = { model: 'gpt2', gpu: 'a100-80gb', gpus: '8', 'global-batch': '16', seq: '512' };
 
@@ -22,10 +16,9 @@ describe("the planner worker's warm-up", () => {
     const request: PlannerWorkerRequest = { id: 1, kind: 'search', flags: FLAGS, share };
     const pieces = warmUpPieces(request);
     expect(pieces).toHaveLength(16);
-    const parsed = parsePlanFlags(FLAGS, EXAMPLE_PRICES);
-    if (!parsed.ok) throw new Error('a valid request');
-    const hardware = planHardware(parsed.request);
-    const whole = searchParts(parsed.request, hardware, planModel(parsed.request), undefined, share);
+    const parsed = planRequest(FLAGS);
+    const hardware = planHardware(parsed);
+    const whole = searchParts(parsed, hardware, planModel(parsed), undefined, share);
     const round = pieces.slice(0, 4).map((piece) => piece());
     expect(whole.length).toBeGreaterThan(1);
     whole.forEach((part, h) => {

@@ -1,14 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { draftError, draftsFromLink, initialDrafts, priceFlags } from '../../../../src/components/planner/price-drafts';
-import { EXAMPLE_PRICES, parsePlanFlags } from '../../../../src/planner/index';
+import { EXAMPLE_PRICES } from '../../../../src/planner/index';
+import { planRequest } from '../../support/plan-request.ts';
 
 const WORKED = { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' };
 
 /** The prices a request is ranked by, from the page's rows. */
 function requestPrices(drafts: ReturnType<typeof initialDrafts>) {
-  const parsed = parsePlanFlags({ ...WORKED, price: priceFlags(drafts) }, EXAMPLE_PRICES);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.request.prices;
+  return planRequest({ ...WORKED, price: priceFlags(drafts) }).prices;
 }
 
 describe('price rows', () => {
