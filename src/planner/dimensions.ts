@@ -89,8 +89,9 @@ export interface Dominance {
  * division by the tensor-parallel degree t (src/memory/activations.ts `layerActivationBytes`), and the layer input,
  * which the attention kernel does not change. So if eager keeps at least 6 bytes more at b = 1, it keeps more than
  * 3 more before rounding, and so more at every b; every activation line (kept layers, in-flight micro-batches, the
- * recompute working set) grows with the per-layer bytes. The property test in tests/unit/planner/pruning.test.ts
- * holds every dominance rule against the engine at every micro-batch. Two estimates per layer shape in a request.
+ * recompute working set) grows with the per-layer bytes. The property test in
+ * tests/unit/planner/dimensions.pruning.test.ts holds every dominance rule against the engine at every micro-batch. Two
+ * estimates per layer shape in a request.
  */
 function eagerKeepsMore(options: EstimateOptions, ctx: SearchContext): boolean {
   let cache = eagerKeepsMoreCache.get(ctx.request);
@@ -171,7 +172,7 @@ export const MAX_TENSOR_PARALLEL = 8;
  * Every dimension, in search order; the monotone micro-batch comes last because it needs the data-parallel degree.
  * The order lets every rule and every twin read only earlier dimensions (what is trained before ZeRO, whose twin reads
  * it; offload before ZeRO, whose rules read it; recompute before attention, whose twin reads it), so that the search
- * decides each as soon as its value is picked (tests/unit/planner/pruning.test.ts holds the order).
+ * decides each as soon as its value is picked (tests/unit/planner/dimensions.pruning.test.ts holds the order).
  * Not searched, left at the engine's defaults: `grads` (`keep` holds the gradients between steps, which never
  * needs less memory and the engine's time does not depend on it) and `kernels` (`fused` means Megatron-style
  * kernels, another training code base rather than a setting of the reader's PyTorch / Transformers code).

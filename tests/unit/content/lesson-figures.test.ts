@@ -50,6 +50,15 @@ function figuresIn(path: string): Figure[] {
 
 const pages = listPages(CONTENT_DIR);
 const figures = pages.flatMap(figuresIn);
+/** Each page as a test case: its path under content/docs, then its full path. */
+const pageCases = pages.map((p) => [relative(CONTENT_DIR, p), p] as const);
+
+/** What `complaints` finds on each line of the page at `path`, each after the number of its line. */
+function complaintsIn(path: string, complaints: (line: string) => readonly string[]): string[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .flatMap((line, i) => complaints(line).map((complaint) => `${i + 1}: ${complaint}`));
+}
 
 describe('lesson figures come from the engine', () => {
   test('the lessons state figures through <Estimate/>', () => {
@@ -80,26 +89,19 @@ describe('lesson figures come from the engine', () => {
     expect(valueAt(estimateFor(figure.flags), figure.show)).toBeGreaterThan(0);
   });
 
-  test.each(pages.map((p) => [relative(CONTENT_DIR, p), p] as const))('%s keeps no `estimate:` annotation', (_name, path) => {
-    const annotated = readFileSync(path, 'utf8')
-      .split('\n')
-      .flatMap((line, i) => (line.includes('{/* estimate:') ? [`${i + 1}: ${line.trim().slice(0, 120)}`] : []));
+  test.each(pageCases)('%s keeps no `estimate:` annotation', (_name, path) => {
+    const annotated = complaintsIn(path, (line) => (line.includes('{/* estimate:') ? [line.trim().slice(0, 120)] : []));
     expect(annotated).toEqual([]);
   });
 
-  test.each(pages.map((p) => [relative(CONTENT_DIR, p), p] as const))(
-    '%s types no GiB/GB figure on a line that shows an estimate command',
-    (_name, path) => {
-      const offending = readFileSync(path, 'utf8')
-        .split('\n')
-        .flatMap((line, i) => {
-          if (!line.includes('estimate -- ')) return [];
-          const withoutComponents = line.replace(/<Estimate\b[^>]*?\/>/g, '');
-          return /\d[\d,]*(\.\d+)?\s*(GiB|GB)\b/.test(withoutComponents) ? [`${i + 1}: ${line.trim().slice(0, 160)}`] : [];
-        });
-      expect(offending).toEqual([]);
-    },
-  );
+  test.each(pageCases)('%s types no GiB/GB figure on a line that shows an estimate command', (_name, path) => {
+    const offending = complaintsIn(path, (line) => {
+      if (!line.includes('estimate -- ')) return [];
+      const withoutComponents = line.replace(/<Estimate\b[^>]*?\/>/g, '');
+      return /\d[\d,]*(\.\d+)?\s*(GiB|GB)\b/.test(withoutComponents) ? [line.trim().slice(0, 160)] : [];
+    });
+    expect(offending).toEqual([]);
+  });
 });
 
 /** Flags as a canonical string, so `--a 1 --b` and `--b --a 1` compare equal. */
@@ -109,20 +111,18 @@ function canonicalFlags(flags: string): string {
 }
 
 describe('figures next to a command readers can run', () => {
-  test.each(pages.map((p) => [relative(CONTENT_DIR, p), p] as const))(
+  test.each(pageCases)(
     '%s: a line that shows `estimate -- <flags>` next to figures has a figure with exactly those flags',
     (_name, path) => {
-      const offending = readFileSync(path, 'utf8')
-        .split('\n')
-        .flatMap((line, i) => {
-          const tags = [...line.matchAll(/<Estimate\b[^>]*?\/>/g)].map((m) => attribute(m[0], 'flags') ?? '');
-          if (tags.length === 0) return [];
-          const shown = new Set(tags.map(canonicalFlags));
-          return [...line.matchAll(/`npm run --silent estimate -- ([^`]*)`/g)]
-            .map((m) => (m[1] ?? '').trim())
-            .filter((flags) => !shown.has(canonicalFlags(flags)))
-            .map((flags) => `${i + 1}: estimate -- ${flags}`);
-        });
+      const offending = complaintsIn(path, (line) => {
+        const tags = [...line.matchAll(/<Estimate\b[^>]*?\/>/g)].map((m) => attribute(m[0], 'flags') ?? '');
+        if (tags.length === 0) return [];
+        const shown = new Set(tags.map(canonicalFlags));
+        return [...line.matchAll(/`npm run --silent estimate -- ([^`]*)`/g)]
+          .map((m) => (m[1] ?? '').trim())
+          .filter((flags) => !shown.has(canonicalFlags(flags)))
+          .map((flags) => `estimate -- ${flags}`);
+      });
       expect(offending).toEqual([]);
     },
   );

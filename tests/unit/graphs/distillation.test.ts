@@ -1,6 +1,6 @@
 /**
  * The distillation pieces: Hinton et al.'s loss and its hand-built backward (against finite
- * differences, like gradients.test.ts), int8 weight storage, and the synthetic task.
+ * differences, finite-differences.ts), int8 weight storage, and the synthetic task.
  */
 import { describe, expect, test } from 'vitest';
 import { accuracyOf, distillationExamples } from '../../../src/graphs/distillation/dataset.ts';
@@ -9,12 +9,12 @@ import { initWeights } from '../../../src/graphs/init.ts';
 import { createMlp } from '../../../src/graphs/mlp.ts';
 import { allParameters } from '../../../src/graphs/model.ts';
 import { dequantizeSymmetricInt8, quantizeSymmetricInt8 } from '../../../src/graphs/quantize.ts';
-import { createNormal, createUniform } from '../../../src/graphs/random.ts';
+import { createNormal } from '../../../src/graphs/random.ts';
 import { buildInferenceGraph, buildTrainStepGraph } from '../../../src/graphs/variants.ts';
+import { expectGradientsMatchFiniteDifferences } from './finite-differences.ts';
 import { createRunner, maxRelativeError } from './helpers.ts';
 
 const BATCH = 5;
-const EPS = 1e-5;
 const student = createMlp({ inputs: 6, hidden: 8, layers: 2, classes: 4 });
 const params = allParameters(student);
 const task = { inputs: 6, classes: 4, oracleHidden: 8, seed: 3 };
@@ -78,30 +78,7 @@ describe('distillation loss (Hinton et al. 2015)', () => {
   test('fp32 and fp64 gradients match central finite differences', { timeout: 60_000 }, async () => {
     const run64 = await createRunner(buildTrainStepGraph(student, { precision: 'fp64', distillation: true }), dims);
     const run32 = await createRunner(buildTrainStepGraph(student, { distillation: true }), dims);
-    const base = feeds(4, 0.7);
-    const g64 = (await run64(base)).values;
-    const g32 = (await run32(base)).values;
-    const lossAt = async (name: string, index: number, delta: number): Promise<number> => {
-      const w = Float64Array.from(base[name as keyof typeof base] as Float64Array);
-      w[index] = (w[index] ?? 0) + delta;
-      return (await run64({ ...base, [name]: w })).values['loss']?.[0] ?? NaN;
-    };
-    const uniform = createUniform(3);
-    for (const p of params) {
-      const grad64 = g64[`grad.${p.name}`] ?? new Float64Array();
-      let largest = 0;
-      grad64.forEach((v, i) => {
-        if (Math.abs(v) > Math.abs(grad64[largest] ?? 0)) largest = i;
-      });
-      for (const index of [largest, Math.floor(uniform() * grad64.length)]) {
-        const numeric = ((await lossAt(p.name, index, EPS)) - (await lossAt(p.name, index, -EPS))) / (2 * EPS);
-        const scale = Math.max(Math.abs(numeric), 1e-4);
-        expect(Math.abs((grad64[index] ?? NaN) - numeric) / scale, `${p.name}[${index}] fp64`).toBeLessThan(1e-5);
-        expect(Math.abs((g32[`grad.${p.name}`]?.[index] ?? NaN) - numeric) / scale, `${p.name}[${index}] fp32`).toBeLessThan(
-          1e-3,
-        );
-      }
-    }
+    await expectGradientsMatchFiniteDifferences(run64, run32, feeds(4, 0.7), params);
   });
 
   test('α = 0 gives exactly the plain cross-entropy step', async () => {

@@ -9,6 +9,7 @@ import {
   predictWeightBytes,
 } from '../../../src/lab/experiments/distillation/predict.ts';
 import { countParams, estimateMemory } from '../../../src/memory/index.ts';
+import { mlpModelConfig } from '../support/mlp-model-config.ts';
 
 describe('distillation predictions', () => {
   test.each([
@@ -19,24 +20,7 @@ describe('distillation predictions', () => {
     expect(outcome.ok).toBe(true);
     const graphCount = parameterCount(allParameters(createMlp(spec)));
     expect(predictWeightBytes(spec, 'fp32')).toBe(4 * graphCount);
-    expect(
-      countParams({
-        arch: 'mlp',
-        hidden: spec.hidden,
-        layers: spec.layers,
-        heads: 1,
-        kvHeads: 1,
-        ffn: spec.hidden,
-        vocab: spec.classes,
-        positions: 0,
-        tiedEmbeddings: false,
-        experts: 1,
-        topK: 1,
-        contextLength: 1,
-        slidingWindow: null,
-        inputs: spec.inputs ?? spec.hidden,
-      }).total,
-    ).toBe(graphCount);
+    expect(countParams(mlpModelConfig({ ...spec, inputs: spec.inputs ?? spec.hidden })).total).toBe(graphCount);
   });
 
   test('predictForwardBytes(teacher, fp32, 64) = weights + 2·4·b·h + 4·b·classes', () => {

@@ -9,6 +9,7 @@ import {
   predictStreamedBytes,
   STREAMED_UNITS_ON_GPU,
 } from '../../../src/lab/experiments/single/predict';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 const demo = demoCatalog().find((d) => d.family === 'mlp-h256-l8');
 const entry = (match: (id: string) => boolean) => {
@@ -20,9 +21,8 @@ const plain = entry((id) => id.endsWith('train.keep.fp32'));
 
 describe('predictLabBytes(model, shape)', () => {
   test('is the engine’s weights + gradients + activations for the same MLP, without the CUDA context', () => {
-    const outcome = estimateMemory(labEstimateOptions(plain, { batch: 512, microBatches: 1 }));
-    if (!outcome.ok) throw new Error('estimate failed');
-    const { weights, gradients, optimizer, activations } = outcome.result.perGpu;
+    const estimate = estimateOrThrow(labEstimateOptions(plain, { batch: 512, microBatches: 1 }));
+    const { weights, gradients, optimizer, activations } = estimate.perGpu;
     expect(predictLabBytes(plain, { batch: 512, microBatches: 1 })).toBe(weights + gradients + optimizer + activations);
   });
 
@@ -36,9 +36,8 @@ describe('predictLabBytes(model, shape)', () => {
 describe('predictLeakyLoopBytes(model, shape, steps)', () => {
   test('adds one set of gradients for every step before the last', () => {
     const shape = { batch: 64, microBatches: 1 };
-    const outcome = estimateMemory(labEstimateOptions(plain, shape));
-    if (!outcome.ok) throw new Error('estimate failed');
-    expect(predictLeakyLoopBytes(plain, shape, 10)).toBe(predictLabBytes(plain, shape) + 9 * outcome.result.perGpu.gradients);
+    const estimate = estimateOrThrow(labEstimateOptions(plain, shape));
+    expect(predictLeakyLoopBytes(plain, shape, 10)).toBe(predictLabBytes(plain, shape) + 9 * estimate.perGpu.gradients);
     expect(predictLeakyLoopBytes(plain, shape, 1)).toBe(predictLabBytes(plain, shape));
   });
 });
@@ -48,9 +47,8 @@ describe('predictStreamedBytes(model, shape)', () => {
   const layerBytes = 4 * (256 * 256 + 256);
 
   test('is the engine’s parameter offload (ZeRO-3, weights and gradients on the host) plus the prefetched layer', () => {
-    const outcome = estimateMemory({ ...labEstimateOptions(plain, shape), zero: 3, offload: 'optimizer+params' });
-    if (!outcome.ok) throw new Error('estimate failed');
-    const gpu = outcome.result.lines.filter((l) => l.device === 'gpu' && l.category !== 'overhead');
+    const estimate = estimateOrThrow({ ...labEstimateOptions(plain, shape), zero: 3, offload: 'optimizer+params' });
+    const gpu = estimate.lines.filter((l) => l.device === 'gpu' && l.category !== 'overhead');
     // The engine keeps one gathered layer on the GPU; the lab's schedule holds two (running + prefetched).
     expect(gpu.find((l) => l.id === 'weights-gathered')?.bytes).toBe(layerBytes);
     expect(STREAMED_UNITS_ON_GPU).toBe(2);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { deepspeedZero2Estimate, deepspeedZero3Estimate, estimateMemory, GiB } from '../../../src/memory/index.ts';
+import { deepspeedZero2Estimate, deepspeedZero3Estimate, GiB } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 // t5-small: 60,506,624 parameters, largest module the shared embedding 32128 × 512.
 const t5Small = { totalParams: 60_506_624, largestLayerParams: 32128 * 512 };
@@ -34,25 +35,22 @@ describe('estimateMemory agrees with DeepSpeed where the conventions match', () 
   const params = 1_000_000_000;
 
   test('ZeRO-2 + optimizer offload: GPU keeps 2Ψ of 16-bit weights; the host holds 16Ψ in all (DeepSpeed, 4 GPUs, no buffer factor)', () => {
-    const outcome = estimateMemory({ params, precision: 'mixed-fp16', zero: 2, dp: 4, offload: 'optimizer' });
-    if (!outcome.ok) throw new Error('invalid');
+    const result = estimateOrThrow({ params, precision: 'mixed-fp16', zero: 2, dp: 4, offload: 'optimizer' });
     const ds = deepspeedZero2Estimate({ totalParams: params, gpusPerNode: 4, additionalBufferFactor: 1 });
-    const g = outcome.result.perGpu;
+    const g = result.perGpu;
     expect(g.weights + g.gradients + g.optimizer).toBe(ds.gpuBytes);
-    expect(outcome.result.perCpu.total * 4).toBe(ds.cpuBytes);
+    expect(result.perCpu.total * 4).toBe(ds.cpuBytes);
   });
 
   test('ZeRO-3 + parameter offload: the host holds 18Ψ in all (DeepSpeed, 8 GPUs, zero_init, no buffer factor)', () => {
-    const outcome = estimateMemory({ params, precision: 'mixed-bf16', zero: 3, dp: 8, offload: 'optimizer+params' });
-    if (!outcome.ok) throw new Error('invalid');
+    const result = estimateOrThrow({ params, precision: 'mixed-bf16', zero: 3, dp: 8, offload: 'optimizer+params' });
     const ds = deepspeedZero3Estimate({ totalParams: params, largestLayerParams: 0, gpusPerNode: 8, additionalBufferFactor: 1 });
-    expect(outcome.result.perCpu.total * 8).toBe(ds.cpuBytes);
+    expect(result.perCpu.total * 8).toBe(ds.cpuBytes);
   });
 
   test('ZeRO-Infinity to NVMe moves the same bytes to NVMe instead of host RAM', () => {
-    const outcome = estimateMemory({ params, zero: 3, dp: 8, offload: 'optimizer+params', offloadDevice: 'nvme' });
-    if (!outcome.ok) throw new Error('invalid');
-    expect(outcome.result.perCpu.total).toBe(0);
-    expect(outcome.result.perNvme.total).toBe((18 * params) / 8);
+    const result = estimateOrThrow({ params, zero: 3, dp: 8, offload: 'optimizer+params', offloadDevice: 'nvme' });
+    expect(result.perCpu.total).toBe(0);
+    expect(result.perNvme.total).toBe((18 * params) / 8);
   });
 });

@@ -1,11 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, SOURCE_CHOICES, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
+import { SOURCE_CHOICES, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
-function run(options: EstimateOptions): EstimateResult {
-  const outcome = estimateMemory(options);
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
-  return outcome.result;
-}
 const bytesOf = (result: EstimateResult, id: string) => result.lines.find((l) => l.id === id)?.bytes;
 
 describe('estimateMemory({ model: "demo-mlp" }) is exact for the site demo', () => {
@@ -14,7 +10,7 @@ describe('estimateMemory({ model: "demo-mlp" }) is exact for the site demo', () 
   const logits = 32 * 10 * 4;
 
   test('no recompute keeps one b×h tensor per hidden layer; at the start of backward the loss adds two fp32 gradients of the logits', () => {
-    const result = run(fp32);
+    const result = estimateOrThrow(fp32);
     expect(result.perGpu.activations).toBe(8 * tensor + 3 * logits);
     expect(result.timeline.find((m) => m.moment === 'forward')?.byCategory.activations).toBe(8 * tensor + 2 * logits);
     expect(result.perGpu.activationsPerLayer).toBe(tensor);
@@ -25,11 +21,11 @@ describe('estimateMemory({ model: "demo-mlp" }) is exact for the site demo', () 
   });
 
   test('full recompute keeps ceil(L/k) + k tensors, k = round(√8) = 3', () => {
-    expect(run({ ...fp32, recompute: 'full' }).perGpu.activations).toBe((3 + 3) * tensor);
+    expect(estimateOrThrow({ ...fp32, recompute: 'full' }).perGpu.activations).toBe((3 + 3) * tensor);
   });
 
   test('checkpointEvery overrides k: k = 2 gives 4 + 2 tensors', () => {
-    expect(run({ ...fp32, recompute: 'full', checkpointEvery: 2 }).perGpu.activations).toBe((4 + 2) * tensor);
+    expect(estimateOrThrow({ ...fp32, recompute: 'full', checkpointEvery: 2 }).perGpu.activations).toBe((4 + 2) * tensor);
   });
 });
 
@@ -37,7 +33,7 @@ describe('estimateMemory({ model: "demo-tiny-gpt" })', () => {
   test('fp32 activations follow the per-tensor Korthikanti accounting', () => {
     const sbh = 64 * 64;
     const perLayer = 66 * sbh + 9 * 4 * 64 * 64; // sbh(66 + 9as/h) with e = 4, a = 4, s = 64
-    const result = run({ model: 'demo-tiny-gpt', precision: 'fp32', kernels: 'fused', attention: 'eager' });
+    const result = estimateOrThrow({ model: 'demo-tiny-gpt', precision: 'fp32', kernels: 'fused', attention: 'eager' });
     expect(result.perGpu.activationsPerLayer).toBe(perLayer);
     const forward = result.timeline.find((m) => m.moment === 'forward')?.byCategory.activations;
     // Megatron's fused cross-entropy adds nothing beside the fp32 softmax in fp32 training.
@@ -47,65 +43,65 @@ describe('estimateMemory({ model: "demo-tiny-gpt" })', () => {
 
 describe('estimateMemory(options) composes the techniques', () => {
   test('gradient accumulation changes neither activations nor gradients, but a later micro-batch runs with the gradients alive', () => {
-    const one = run({ model: 'gpt2', microBatch: 4 });
-    const eight = run({ model: 'gpt2', microBatch: 4, gradAccum: 8 });
+    const one = estimateOrThrow({ model: 'gpt2', microBatch: 4 });
+    const eight = estimateOrThrow({ model: 'gpt2', microBatch: 4, gradAccum: 8 });
     expect(eight.perGpu.activations).toBe(one.perGpu.activations);
     expect(eight.perGpu.gradients).toBe(one.perGpu.gradients);
     expect(eight.perGpu.total).toBeGreaterThan(one.perGpu.total);
   });
 
   test('activations follow the micro-batch linearly (no recompute, no fixed parts but logits)', () => {
-    const one = run({ model: 'gpt2', microBatch: 1 });
-    const four = run({ model: 'gpt2', microBatch: 4 });
+    const one = estimateOrThrow({ model: 'gpt2', microBatch: 1 });
+    const four = estimateOrThrow({ model: 'gpt2', microBatch: 4 });
     expect(four.perGpu.activations).toBe(4 * one.perGpu.activations);
   });
 
   test('1F1B: the first stage holds p micro-batches of L/p layers = L layers (Korthikanti §4.2.3)', () => {
-    const flat = run({ model: 'llama-2-7b', attention: 'sdpa' });
-    const piped = run({ model: 'llama-2-7b', attention: 'sdpa', pp: 4, gradAccum: 8 });
+    const flat = estimateOrThrow({ model: 'llama-2-7b', attention: 'sdpa' });
+    const piped = estimateOrThrow({ model: 'llama-2-7b', attention: 'sdpa', pp: 4, gradAccum: 8 });
     expect(bytesOf(piped, 'activations-layers')).toBe(bytesOf(flat, 'activations-layers'));
   });
 
   test('with fewer micro-batches than stages only m are in flight', () => {
-    const piped = run({ model: 'llama-2-7b', attention: 'sdpa', pp: 4, gradAccum: 2 });
-    const flat = run({ model: 'llama-2-7b', attention: 'sdpa' });
+    const piped = estimateOrThrow({ model: 'llama-2-7b', attention: 'sdpa', pp: 4, gradAccum: 2 });
+    const flat = estimateOrThrow({ model: 'llama-2-7b', attention: 'sdpa' });
     expect(bytesOf(piped, 'activations-layers')).toBe((bytesOf(flat, 'activations-layers') ?? 0) / 2);
   });
 
   test('pipeline warns which stage it reports', () => {
-    expect(run({ model: 'llama-3-8b', pp: 2 }).warnings.join(' ')).toMatch(/pipeline parallel/);
+    expect(estimateOrThrow({ model: 'llama-3-8b', pp: 2 }).warnings.join(' ')).toMatch(/pipeline parallel/);
   });
 
   test('tensor parallel splits the weight matrices but not the norms', () => {
-    const result = run({ model: 'llama-2-7b', tp: 2 });
+    const result = estimateOrThrow({ model: 'llama-2-7b', tp: 2 });
     const h = 4096;
     const norms = 32 * 2 * h + h;
     expect(result.paramsPerGpu).toBe((6_738_415_616 - norms) / 2 + norms);
   });
 
   test('optimizer offload moves optimizer states and gradients to the host', () => {
-    const result = run({ model: 'llama-2-7b', zero: 2, dp: 4, offload: 'optimizer' });
+    const result = estimateOrThrow({ model: 'llama-2-7b', zero: 2, dp: 4, offload: 'optimizer' });
     expect(result.perGpu.optimizer).toBe(0);
     expect(result.perGpu.gradients).toBe(0);
     expect(result.perCpu.total).toBe(Math.ceil(6_738_415_616 / 4) * 16);
   });
 
   test('distillation adds a frozen teacher: 16-bit weights, no gradients', () => {
-    const student = run({ model: 'gpt2' });
-    const both = run({ model: 'gpt2', teacher: 'gpt2-xl' });
+    const student = estimateOrThrow({ model: 'gpt2' });
+    const both = estimateOrThrow({ model: 'gpt2', teacher: 'gpt2-xl' });
     expect(both.perGpu.weights - student.perGpu.weights).toBe(2 * 1_557_611_200);
     expect(both.perGpu.gradients).toBe(student.perGpu.gradients);
     expect(both.perGpu.activations).toBeGreaterThan(student.perGpu.activations);
   });
 
   test('--params alone: model states only, with a warning', () => {
-    const result = run({ params: 7e9 });
+    const result = estimateOrThrow({ params: 7e9 });
     expect(result.perGpu.activations).toBe(0);
     expect(result.warnings[0]).toMatch(/activations are 0/);
   });
 
   test('overheads are their own lines: CUDA context and cuBLAS workspace', () => {
-    const result = run({ model: 'gpt2', gpu: 'h100-80gb' });
+    const result = estimateOrThrow({ model: 'gpt2', gpu: 'h100-80gb' });
     expect(bytesOf(result, 'cuda-context')).toBe(500 * 2 ** 20);
     expect(bytesOf(result, 'cublas-workspace')).toBe(32 * 2 ** 20);
   });
@@ -113,28 +109,28 @@ describe('estimateMemory(options) composes the techniques', () => {
 
 describe('estimateMemory(options).fits', () => {
   test('null without a GPU', () => {
-    expect(run({ model: 'gpt2' }).fits).toBeNull();
+    expect(estimateOrThrow({ model: 'gpt2' }).fits).toBeNull();
   });
 
   test('GPT-2 small fine-tuning fits an RTX 4090', () => {
-    const result = run({ model: 'gpt2', microBatch: 8, gpu: 'rtx-4090' });
+    const result = estimateOrThrow({ model: 'gpt2', microBatch: 8, gpu: 'rtx-4090' });
     expect(result.fits).toBe(true);
     expect(result.headroom?.bytes).toBe(Math.floor(24564 * 2 ** 20 * 0.1));
   });
 
   test('full fine-tuning of Llama 2 7B does not fit one A100 80GB (16 bytes/param = 108 GB)', () => {
-    const result = run({ model: 'llama-2-7b', gpu: 'a100-80gb' });
+    const result = estimateOrThrow({ model: 'llama-2-7b', gpu: 'a100-80gb' });
     expect(result.fits).toBe(false);
     expect(result.shortfall).toBeGreaterThan(0);
   });
 
   test('the headroom decides borderline cases', () => {
-    const result = run({ model: 'gpt2', gpu: 'rtx-4090', headroom: 0 });
+    const result = estimateOrThrow({ model: 'gpt2', gpu: 'rtx-4090', headroom: 0 });
     expect((result.spare ?? 0) + result.perGpu.total).toBe(24564 * 2 ** 20);
   });
 
   test('a step-time estimate is labelled as such and is finite', () => {
-    const time = run({ model: 'llama-2-7b', gpu: 'h100-80gb', recompute: 'full', dp: 8, zero: 3 }).stepTime;
+    const time = estimateOrThrow({ model: 'llama-2-7b', gpu: 'h100-80gb', recompute: 'full', dp: 8, zero: 3 }).stepTime;
     expect(time?.estimate).toBe(true);
     const compute = time?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
     const recompute = time?.lines.find((l) => l.id === 'recompute')?.seconds ?? 0;
@@ -143,7 +139,8 @@ describe('estimateMemory(options).fits', () => {
 
   test('fp32 matmuls run at the FP32 rate, 16× slower than BF16 on an A100 (NVIDIA A100 datasheet: FP32 19.5, BF16 312 TFLOPS dense)', () => {
     const compute = (options: EstimateOptions) =>
-      run({ model: 'llama-2-7b', gpu: 'a100-80gb', ...options }).stepTime?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
+      estimateOrThrow({ model: 'llama-2-7b', gpu: 'a100-80gb', ...options }).stepTime?.lines.find((l) => l.id === 'compute')
+        ?.seconds ?? 0;
     expect(compute({ precision: 'fp32' }) / compute({ precision: 'amp-bf16' })).toBeCloseTo(312 / 19.5, 10);
     expect(compute({ precision: 'mixed-bf16' })).toBe(compute({ precision: 'bf16' }));
     // A LoRA base is stored in 16 bits: its matmuls run on the tensor cores whatever the adapters' precision.
@@ -152,9 +149,13 @@ describe('estimateMemory(options).fits', () => {
 
   test('tensor parallelism all-reduces each layer’s b·s·h activations twice forward and twice backward (Megatron-LM §3, Fig. 4), ring 2(t−1)/t', () => {
     const traffic = (options: EstimateOptions) =>
-      run({ model: 'llama-2-13b', gpu: 'a100-80gb', seq: 4096, precision: 'mixed-bf16', ...options }).stepTime?.lines.find(
-        (l) => l.id === 'tensor-parallel',
-      )?.seconds;
+      estimateOrThrow({
+        model: 'llama-2-13b',
+        gpu: 'a100-80gb',
+        seq: 4096,
+        precision: 'mixed-bf16',
+        ...options,
+      }).stepTime?.lines.find((l) => l.id === 'tensor-parallel')?.seconds;
     // Llama 2 13B: 40 layers of width 5,120; 4,096 tokens of 16-bit activations; t = 4 moves 1.5× each buffer over
     // NVLink 3's 300 GB/s per direction: 4 × 1.5 × 40 × 4,096 × 5,120 × 2 bytes = 10.1 GB, 33.6 ms.
     const collective = (1.5 * 40 * 4096 * 5120 * 2) / 300e9;
@@ -173,7 +174,9 @@ describe('estimateMemory(options).fits', () => {
 
   test('a data-parallel group larger than a server of 8 GPUs all-reduces over the network: on H100s, 400 Gb/s per GPU against NVLink 4’s 450 GB/s', () => {
     const line = (options: EstimateOptions) =>
-      run({ model: 'llama-2-7b', gpu: 'h100-80gb', ...options }).stepTime?.lines.find((l) => l.id === 'data-parallel');
+      estimateOrThrow({ model: 'llama-2-7b', gpu: 'h100-80gb', ...options }).stepTime?.lines.find(
+        (l) => l.id === 'data-parallel',
+      );
     const seconds = (options: EstimateOptions) => line(options)?.seconds ?? 0;
     // Ring all-reduce 2(n−1)/n: 16 GPUs over 50 GB/s against 8 over 450 GB/s.
     expect(seconds({ dp: 16 }) / seconds({ dp: 8 })).toBeCloseTo(15 / 16 / 50e9 / (7 / 8 / 450e9), 10);
@@ -183,12 +186,14 @@ describe('estimateMemory(options).fits', () => {
     expect(line({ tp: 4, dp: 2 })?.label).toMatch(/NVLink 4/);
     expect(line({ tp: 4, dp: 4 })?.label).toMatch(/InfiniBand/);
     // A tensor-parallel group larger than a server crosses it too.
-    const tensor = run({ model: 'llama-2-7b', gpu: 'h100-80gb', tp: 16 }).stepTime?.lines.find((l) => l.id === 'tensor-parallel');
+    const tensor = estimateOrThrow({ model: 'llama-2-7b', gpu: 'h100-80gb', tp: 16 }).stepTime?.lines.find(
+      (l) => l.id === 'tensor-parallel',
+    );
     expect(tensor?.label).toMatch(/InfiniBand/);
   });
 
   test('pipeline bubble is (p − 1)/m of the compute (Narayanan et al. 2021)', () => {
-    const time = run({ model: 'llama-2-7b', gpu: 'h100-80gb', pp: 4, gradAccum: 8 }).stepTime;
+    const time = estimateOrThrow({ model: 'llama-2-7b', gpu: 'h100-80gb', pp: 4, gradAccum: 8 }).stepTime;
     const compute = time?.lines.find((l) => l.id === 'compute')?.seconds ?? 0;
     const bubble = time?.lines.find((l) => l.id === 'bubble')?.seconds ?? 0;
     expect(bubble / compute).toBeCloseTo(3 / 8, 10);
@@ -196,7 +201,7 @@ describe('estimateMemory(options).fits', () => {
 
   test("the optimizer step names torch.optim's implementation, and none for bitsandbytes' 8-bit AdamW (its own kernel)", () => {
     const label = (options: EstimateOptions) =>
-      run({ model: 'gpt2', gpu: 'a100-80gb', ...options }).stepTime?.lines.find((l) => l.id === 'optimizer')?.label;
+      estimateOrThrow({ model: 'gpt2', gpu: 'a100-80gb', ...options }).stepTime?.lines.find((l) => l.id === 'optimizer')?.label;
     expect(label({ optimizer: 'adamw', optimizerImpl: 'fused' })).toBe('Optimizer step (adamw, fused), memory-bound');
     expect(label({ optimizer: 'adamw-8bit' })).toBe('Optimizer step (adamw-8bit), memory-bound');
   });
@@ -209,7 +214,7 @@ describe('every line is labelled and sourced', () => {
     ['offload', { model: 'llama-2-13b', zero: 3, dp: 2, offload: 'optimizer+params' }],
     ['amp + distillation', { model: 'gpt2', precision: 'amp-fp16', teacher: 'gpt2-large' }],
   ])('%s', (_title, options) => {
-    for (const l of run(options).lines) {
+    for (const l of estimateOrThrow(options).lines) {
       expect(l.label.length).toBeGreaterThan(0);
       expect(l.source.length).toBeGreaterThan(0);
       expect(Number.isSafeInteger(l.bytes) && l.bytes >= 0).toBe(true);

@@ -1,12 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
-import { estimateMemory, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
-
-function run(options: EstimateOptions): EstimateResult {
-  const outcome = estimateMemory(options);
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
-  return outcome.result;
-}
+import type { EstimateOptions } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 /** tp, pp, dp of the grid below. */
 const LAYOUTS: readonly (readonly [number, number, number])[] = [
@@ -18,39 +13,43 @@ const LAYOUTS: readonly (readonly [number, number, number])[] = [
 
 describe('--finetune lora|qlora in the estimate', () => {
   test('PEFT print_trainable_parameters(), Llama-2-7B r=8 on q_proj,v_proj: "trainable params: 4,194,304"', () => {
-    expect(run({ model: 'llama-2-7b', finetune: 'lora', loraRank: 8, loraTargets: 'q,v' }).trainableParams).toBe(4_194_304);
+    expect(estimateOrThrow({ model: 'llama-2-7b', finetune: 'lora', loraRank: 8, loraTargets: 'q,v' }).trainableParams).toBe(
+      4_194_304,
+    );
   });
 
   test('a full fine-tune trains every parameter', () => {
-    const result = run({ model: 'llama-2-7b' });
+    const result = estimateOrThrow({ model: 'llama-2-7b' });
     expect(result.trainableParams).toBe(result.params);
   });
 
   test('LoRA keeps gradients and AdamW states for the adapters only, in fp32', () => {
-    const result = run({ model: 'llama-3-8b', finetune: 'lora', precision: 'amp-bf16', optimizerImpl: 'fused' });
+    const result = estimateOrThrow({ model: 'llama-3-8b', finetune: 'lora', precision: 'amp-bf16', optimizerImpl: 'fused' });
     expect(result.perGpu.gradients).toBe(result.trainableParams * 4);
     expect(result.perGpu.optimizer).toBe(result.trainableParams * 8);
   });
 
   test('QLoRA on Llama 3 8B fits a 24 GB card at 2,048 tokens; a full bf16 fine-tune does not', () => {
-    const qlora = run({ model: 'llama-3-8b', finetune: 'qlora', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' });
+    const qlora = estimateOrThrow({ model: 'llama-3-8b', finetune: 'qlora', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' });
     expect(qlora.fits).toBe(true);
     expect(qlora.resolved.recompute).toBe('full');
     expect(qlora.warnings.join(' ')).toMatch(/prepare_model_for_kbit_training/);
-    expect(run({ model: 'llama-3-8b', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' }).fits).toBe(false);
+    expect(estimateOrThrow({ model: 'llama-3-8b', precision: 'amp-bf16', seq: 2048, gpu: 'rtx-4090' }).fits).toBe(false);
   });
 
   test('a frozen base skips the weight-gradient matmuls: LoRA compute is 4N per token against 6N (Hu et al. 2021 §4)', () => {
     const compute = (finetune: 'full' | 'lora') =>
-      run({ model: 'llama-3-8b', finetune, gpu: 'a100-80gb', attention: 'sdpa' }).stepTime?.lines.find((l) => l.id === 'compute')
-        ?.seconds ?? 0;
+      estimateOrThrow({ model: 'llama-3-8b', finetune, gpu: 'a100-80gb', attention: 'sdpa' }).stepTime?.lines.find(
+        (l) => l.id === 'compute',
+      )?.seconds ?? 0;
     expect(compute('lora') / compute('full')).toBeCloseTo(2 / 3, 10);
   });
 
   test('QLoRA pays for its NF4 base in time: each forward and backward dequantizes every block weight (bitsandbytes MatMul4Bit), 2.52 bytes moved per weight at the GPU’s bandwidth', () => {
     const dequantize = (options: EstimateOptions) =>
-      run({ model: 'llama-3-8b', gpu: 'a100-80gb', seq: 2048, ...options }).stepTime?.lines.find((l) => l.id === 'dequantize')
-        ?.seconds ?? 0;
+      estimateOrThrow({ model: 'llama-3-8b', gpu: 'a100-80gb', seq: 2048, ...options }).stepTime?.lines.find(
+        (l) => l.id === 'dequantize',
+      )?.seconds ?? 0;
     // Llama 3 8B's block Linear weights (q, k, v, o, gate, up, down; 32 layers, 1,024-wide k and v), NF4 with one absmax
     // byte per 64 weights read and bf16 written: about 8.6 ms per pass over the 2,039 GB/s of an A100 80GB.
     const blockWeights = 32 * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336);
@@ -72,7 +71,18 @@ describe('--finetune lora|qlora in the estimate', () => {
           for (const optimizer of ['adamw', 'adamw-8bit', 'sgd-momentum'] as const)
             for (const precision of ['mixed-fp16', 'amp-bf16', 'fp32'] as const) {
               const offload = zero === 3 ? 'optimizer+params' : zero > 0 ? 'optimizer' : 'none';
-              const result = run({ model: 'gpt2', finetune, tp, pp, dp, zero, optimizer, precision, offload, seq: 128 });
+              const result = estimateOrThrow({
+                model: 'gpt2',
+                finetune,
+                tp,
+                pp,
+                dp,
+                zero,
+                optimizer,
+                precision,
+                offload,
+                seq: 128,
+              });
               for (const line of result.lines)
                 expect(Number.isSafeInteger(line.bytes), `${line.id} ${JSON.stringify({ tp, pp, dp, zero, optimizer })}`).toBe(
                   true,
@@ -82,14 +92,15 @@ describe('--finetune lora|qlora in the estimate', () => {
 
   test('data-parallel LoRA reduces the adapters’ gradients, not the frozen base’s', () => {
     const traffic = (finetune: 'full' | 'lora') =>
-      run({ model: 'llama-3-8b', finetune, dp: 8, gpu: 'a100-80gb' }).stepTime?.lines.find((l) => l.id === 'data-parallel')
-        ?.seconds ?? 0;
+      estimateOrThrow({ model: 'llama-3-8b', finetune, dp: 8, gpu: 'a100-80gb' }).stepTime?.lines.find(
+        (l) => l.id === 'data-parallel',
+      )?.seconds ?? 0;
     expect(traffic('lora')).toBeLessThan(traffic('full') / 50);
   });
 
   test('QLoRA holds the NF4 base below a 16-bit LoRA base', () => {
     const weights = (finetune: 'lora' | 'qlora') =>
-      run({ model: 'llama-2-7b', finetune }).lines.find((l) => l.id === 'weights')?.bytes ?? 0;
+      estimateOrThrow({ model: 'llama-2-7b', finetune }).lines.find((l) => l.id === 'weights')?.bytes ?? 0;
     expect(weights('qlora')).toBeLessThan(weights('lora') / 2);
   });
 

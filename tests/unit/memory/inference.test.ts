@@ -1,11 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, kvCacheBytes, type EstimateOptions } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
-function perGpu(options: EstimateOptions) {
-  const outcome = estimateMemory({ mode: 'infer', ...options });
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
-  return outcome.result.perGpu;
-}
+const perGpu = (options: EstimateOptions) => estimateOrThrow({ mode: 'infer', ...options }).perGpu;
 
 describe('kvCacheBytes(shape): 2 · layers · kv_heads · head_dim · bytes per token', () => {
   test.each<[string, EstimateOptions, number]>([

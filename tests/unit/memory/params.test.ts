@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { countParams, getModelPreset, MODEL_PRESETS } from '../../../src/memory/index.ts';
 import { llamaDefaultFfn } from '../../../src/memory/model.ts';
+import { mlpModelConfig } from '../support/mlp-model-config.ts';
 
 // Published totals; the presets hold only the shape and the count is computed.
 const PUBLISHED: [id: string, params: number, source: string][] = [
@@ -79,23 +80,9 @@ describe('countParams(formula)', () => {
 
 describe('countParams(mlp with inputs)', () => {
   test('an input layer of d features adds d·h + h, counted with the embeddings (the distillation teacher: 137,992)', () => {
-    const base = {
-      arch: 'mlp' as const,
-      hidden: 256,
-      layers: 2,
-      heads: 1,
-      kvHeads: 1,
-      ffn: 256,
-      vocab: 8,
-      positions: 0,
-      tiedEmbeddings: false,
-      experts: 1,
-      topK: 1,
-      contextLength: 1,
-      slidingWindow: null,
-    };
-    expect(countParams(base).total).toBe(2 * (256 * 256 + 256) + 256 * 8 + 8);
-    const counts = countParams({ ...base, inputs: 16 });
+    const shape = { hidden: 256, layers: 2, classes: 8 };
+    expect(countParams(mlpModelConfig(shape)).total).toBe(2 * (256 * 256 + 256) + 256 * 8 + 8);
+    const counts = countParams(mlpModelConfig({ ...shape, inputs: 16 }));
     expect(counts.embeddings).toBe(16 * 256 + 256);
     expect(counts.total).toBe(137_992);
   });

@@ -4,8 +4,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { estimateMemory, type EstimateOptions, type EstimateResult, type MomentId } from '../../../src/memory/index.ts';
+import type { EstimateOptions, EstimateResult, MomentId } from '../../../src/memory/index.ts';
 import { lossTransientBytes } from '../../../src/memory/loss.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 const DIR = join(import.meta.dirname, '../../fixtures/pytorch');
 
@@ -74,9 +75,7 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
 
 /** The engine's result for a fixture. */
 export function engineFor(fixture: Fixture): EstimateResult {
-  const outcome = estimateMemory(fixtureOptions(fixture));
-  if (!outcome.ok) throw new Error(`${fixture.name}: ${JSON.stringify(outcome.errors)}`);
-  return outcome.result;
+  return estimateOrThrow(fixtureOptions(fixture));
 }
 
 /** Bytes the engine has alive at `moment`, less the CUDA context and workspace a CPU run does not have. */

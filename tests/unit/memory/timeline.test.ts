@@ -1,11 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, GiB, type EstimateOptions, type EstimateResult, type MomentId } from '../../../src/memory/index.ts';
+import { GiB, type EstimateOptions, type EstimateResult, type MomentId } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
-function run(options: EstimateOptions): EstimateResult {
-  const outcome = estimateMemory(options);
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
-  return outcome.result;
-}
 const at = (result: EstimateResult, moment: MomentId) => {
   const found = result.timeline.find((m) => m.moment === moment);
   if (found === undefined) throw new Error(`no moment ${moment}`);
@@ -18,14 +14,14 @@ const llama = { model: 'llama-3-8b', seq: 2048, microBatch: 1, precision: 'amp-b
 
 describe('the step timeline: perGpu.total is the peak over moments, not the sum of parts', () => {
   test('the loop most readers run (one GPU, set_to_none, no accumulation) has no gradients during the forward pass', () => {
-    const result = run(llama);
+    const result = estimateOrThrow(llama);
     expect(at(result, 'forward').byCategory.gradients).toBe(0);
     expect(at(result, 'optimizer').byCategory.gradients).toBe(result.perGpu.gradients);
     expect(result.perGpu.total).toBeLessThan(result.perGpu.sumOfParts);
   });
 
   test('perGpu.total is the largest moment, and peakPhase names it', () => {
-    const result = run(llama);
+    const result = estimateOrThrow(llama);
     const largest = Math.max(...result.timeline.map((m) => m.bytes));
     expect(result.perGpu.total).toBe(largest);
     expect(result.timeline.find((m) => m.moment === result.peakMoment)?.bytes).toBe(largest);
@@ -39,7 +35,7 @@ describe('the step timeline: perGpu.total is the peak over moments, not the sum 
       { model: 'gpt2', mode: 'infer' } as const,
       { ...llama, dp: 8, zero: 3 } as const,
     ]) {
-      const result = run(options);
+      const result = estimateOrThrow(options);
       for (const moment of result.timeline) {
         expect(Object.values(moment.byCategory).reduce((a, b) => a + b, 0)).toBe(moment.bytes);
         expect(moment.bytes).toBeLessThanOrEqual(result.perGpu.sumOfParts);
@@ -48,16 +44,16 @@ describe('the step timeline: perGpu.total is the peak over moments, not the sum 
   });
 
   test('the sum is right where gradients live all step: set_to_none=False, DDP buckets, a later micro-batch', () => {
-    const plain = run(llama);
+    const plain = estimateOrThrow(llama);
     const gradients = plain.perGpu.gradients;
-    expect(at(run({ ...llama, grads: 'keep' }), 'forward').byCategory.gradients).toBe(gradients);
-    expect(at(run({ ...llama, dp: 2 }), 'forward').byCategory.gradients).toBe(gradients);
-    expect(at(run({ ...llama, dp: 2, grads: 'free' }), 'forward').byCategory.gradients).toBe(gradients);
-    const accumulating = run({ ...llama, gradAccum: 2 });
+    expect(at(estimateOrThrow({ ...llama, grads: 'keep' }), 'forward').byCategory.gradients).toBe(gradients);
+    expect(at(estimateOrThrow({ ...llama, dp: 2 }), 'forward').byCategory.gradients).toBe(gradients);
+    expect(at(estimateOrThrow({ ...llama, dp: 2, grads: 'free' }), 'forward').byCategory.gradients).toBe(gradients);
+    const accumulating = estimateOrThrow({ ...llama, gradAccum: 2 });
     expect(at(accumulating, 'forward').byCategory.gradients).toBe(0);
     expect(at(accumulating, 'forward-accumulating').byCategory.gradients).toBe(gradients);
     // With gradients kept, the forward moment holds every state and every kept activation: the old sum, less transients.
-    const kept = run({ ...llama, grads: 'keep', optimizerImpl: 'fused' });
+    const kept = estimateOrThrow({ ...llama, grads: 'keep', optimizerImpl: 'fused' });
     const forward = at(kept, 'forward').byCategory;
     expect(forward.weights + forward.gradients + forward.optimizer).toBe(
       kept.perGpu.weights + kept.perGpu.gradients + kept.perGpu.optimizer,
@@ -65,7 +61,7 @@ describe('the step timeline: perGpu.total is the peak over moments, not the sum 
   });
 
   test('autocast copies of the matmul weights live from forward until backward, not at the optimizer step', () => {
-    const result = run(llama);
+    const result = estimateOrThrow(llama);
     // Every weight but the (untied) token embedding and the RMSNorm weights feeds a matmul.
     const copies = 2 * (result.params - 128_256 * 4096 - (2 * 32 + 1) * 4096);
     expect(lineAt(result, 'weights-autocast', 'forward')).toBe(copies);
@@ -74,15 +70,15 @@ describe('the step timeline: perGpu.total is the peak over moments, not the sum 
   });
 
   test('activations are gone at the optimizer step', () => {
-    expect(at(run(llama), 'optimizer').byCategory.activations).toBe(0);
+    expect(at(estimateOrThrow(llama), 'optimizer').byCategory.activations).toBe(0);
   });
 });
 
 describe('the optimizer step and its implementation (torch/optim/adamw.py)', () => {
   test('foreach holds one more v-sized list during the step; fused holds none; the for-loop two of the largest tensor', () => {
-    const params = run(llama).params;
+    const params = estimateOrThrow(llama).params;
     const temporaries = (impl: 'foreach' | 'fused' | 'for-loop') =>
-      lineAt(run({ ...llama, optimizerImpl: impl }), 'optimizer-temporaries', 'optimizer');
+      lineAt(estimateOrThrow({ ...llama, optimizerImpl: impl }), 'optimizer-temporaries', 'optimizer');
     expect(temporaries('foreach')).toBe(params * 4);
     expect(temporaries('fused')).toBe(0);
     // Llama 3 8B's largest tensor is its 128,256 × 4,096 embedding (and, untied, the head).
@@ -90,12 +86,12 @@ describe('the optimizer step and its implementation (torch/optim/adamw.py)', () 
   });
 
   test('with fused AdamW the peak of an fp32-master step is lower than with foreach', () => {
-    expect(run({ ...llama, optimizerImpl: 'fused' }).perGpu.total).toBeLessThan(run(llama).perGpu.total);
+    expect(estimateOrThrow({ ...llama, optimizerImpl: 'fused' }).perGpu.total).toBeLessThan(estimateOrThrow(llama).perGpu.total);
   });
 
   test('the step time counts more passes for foreach than fused, and the CPU Adam under offload', () => {
     const seconds = (options: EstimateOptions) =>
-      run({ ...options, gpu: 'a100-80gb' }).stepTime?.lines.find((l) => l.id === 'optimizer')?.seconds ?? -1;
+      estimateOrThrow({ ...options, gpu: 'a100-80gb' }).stepTime?.lines.find((l) => l.id === 'optimizer')?.seconds ?? -1;
     expect(seconds({ ...llama, optimizerImpl: 'foreach' })).toBeGreaterThan(seconds({ ...llama, optimizerImpl: 'fused' }));
     const host = seconds({ ...llama, precision: 'mixed-bf16', zero: 2, dp: 1, offload: 'optimizer' });
     expect(host).toBeGreaterThan(seconds({ ...llama, precision: 'mixed-bf16', zero: 2, dp: 1 }));
@@ -105,8 +101,8 @@ describe('the optimizer step and its implementation (torch/optim/adamw.py)', () 
 describe('attention: SDPA by default, eager on request', () => {
   test('Llama 3 8B at 2,048 tokens: eager keeps 8 GiB of 16-bit scores that SDPA never stores (Megatron-style softmax, 2 B each)', () => {
     const fused = { ...llama, precision: 'mixed-bf16', kernels: 'fused' } as const;
-    const eager = run({ ...fused, attention: 'eager' });
-    const sdpa = run({ ...fused, attention: 'sdpa' });
+    const eager = estimateOrThrow({ ...fused, attention: 'eager' });
+    const sdpa = estimateOrThrow({ ...fused, attention: 'sdpa' });
     const scores = 32 * 32 * 2048 * 2048 * 2;
     const statistics = 32 * 32 * 2048 * 4;
     expect(scores).toBe(8 * GiB);
@@ -116,8 +112,8 @@ describe('attention: SDPA by default, eager on request', () => {
   });
 
   test('Hugging Face eager attention keeps 6 bytes per score under autocast: the fp32 softmax and its 16-bit copy', () => {
-    const eager = run({ ...llama, attention: 'eager' });
-    const sdpa = run({ ...llama, attention: 'sdpa' });
+    const eager = estimateOrThrow({ ...llama, attention: 'eager' });
+    const sdpa = estimateOrThrow({ ...llama, attention: 'sdpa' });
     const perLayer = eager.perGpu.activationsPerLayer - sdpa.perGpu.activationsPerLayer;
     // Eager adds 6·a·s²·b, loses SDPA's output (2·sbh) and statistics (4·a·s·b), and keeps K and V at full width after repeat_kv.
     const kvWidth = (4096 / 32) * 8;
@@ -127,7 +123,7 @@ describe('attention: SDPA by default, eager on request', () => {
 
 describe('the loss: logits and their fp32 upcast, then two fp32 gradients', () => {
   test('Hugging Face loss under autocast: forward holds 2 + 4 bytes beside the kept 4-byte log-softmax, backward 8', () => {
-    const result = run(llama);
+    const result = estimateOrThrow(llama);
     const elements = 2048 * 128_256;
     expect(lineAt(result, 'activations-logits', 'forward')).toBe(4 * elements);
     expect(lineAt(result, 'activations-loss', 'forward')).toBe(6 * elements);
@@ -138,7 +134,7 @@ describe('the loss: logits and their fp32 upcast, then two fp32 gradients', () =
 
 describe('inference: prefill and decode', () => {
   test('the KV cache holds the prompt at prefill and every token by decode; the working set shrinks to one token', () => {
-    const result = run({ model: 'llama-2-7b', mode: 'infer', seq: 1024, tokens: 4096 });
+    const result = estimateOrThrow({ model: 'llama-2-7b', mode: 'infer', seq: 1024, tokens: 4096 });
     expect(result.timeline.map((m) => m.moment)).toEqual(['prefill', 'decode']);
     expect(lineAt(result, 'kv-cache', 'decode')).toBe(4 * lineAt(result, 'kv-cache', 'prefill'));
     expect(lineAt(result, 'activations-forward', 'decode')).toBeLessThan(lineAt(result, 'activations-forward', 'prefill'));

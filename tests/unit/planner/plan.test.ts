@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { estimateMemory, formatEstimateFlags, type EstimateOptions } from '../../../src/memory/index.ts';
 import { planKey, planOptions, planTraining, type PlanRequest, type RawPlanFlags } from '../../../src/planner/index.ts';
 import { bestPerCombination, bruteForce } from './brute-force.ts';
-import { planRequest } from './plan-request.ts';
+import { planRequest } from '../support/plan-request.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 function withoutMicroBatch(options: EstimateOptions): EstimateOptions {
   const { microBatch: _b, gradAccum: _m, ...rest } = options;
@@ -126,10 +127,9 @@ describe('planTraining(request) against a brute force over every configuration',
       expect(result.shortfall?.bytes).toBe(Math.min(...gaps));
       expect(result.shortfall?.bytes).toBeGreaterThan(0);
       // The shortfall names the memory its combination is short of: the GPU's, the host's, or both.
-      const closest = estimateMemory(result.shortfall?.options ?? {});
-      if (!closest.ok) throw new Error('the closest combination is valid');
-      const shortOfGpu = closest.result.fits === false;
-      const shortOfHost = closest.result.perCpu.total > (req.maxHostBytes ?? Infinity);
+      const closest = estimateOrThrow(result.shortfall?.options ?? {});
+      const shortOfGpu = closest.fits === false;
+      const shortOfHost = closest.perCpu.total > (req.maxHostBytes ?? Infinity);
       expect(result.shortfall?.resource).toBe(shortOfGpu && shortOfHost ? 'gpu+host' : shortOfGpu ? 'gpu' : 'host');
     },
   );

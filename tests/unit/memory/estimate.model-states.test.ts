@@ -1,0 +1,89 @@
+import { describe, expect, test } from 'vitest';
+import type { EstimateOptions } from '../../../src/memory/index.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
+
+/** The lines the ZeRO paper counts as model states (§3.1); buckets and step temporaries are its "residual states" (§3.2). */
+const MODEL_STATE_LINES = new Set(['weights', 'weights-autocast', 'gradients', 'optimizer-master', 'optimizer-moments']);
+
+/** Model-state bytes (weights + gradients + optimizer) per GPU, as the ZeRO paper counts them. */
+function modelStates(options: EstimateOptions): number {
+  return estimateOrThrow(options)
+    .lines.filter((l) => l.device === 'gpu' && MODEL_STATE_LINES.has(l.id))
+    .reduce((sum, l) => sum + l.bytes, 0);
+}
+
+/** Check `bytes` against a figure printed in GB with `digits` decimals. */
+function expectPrintedGB(bytes: number, printed: number, digits: number) {
+  expect(Math.abs(bytes / 1e9 - printed)).toBeLessThanOrEqual(0.5 * 10 ** -digits + 1e-9);
+}
+
+const base = { precision: 'mixed-fp16', optimizer: 'adamw' } as const;
+
+describe('ZeRO (Rajbhandari et al. 2019, arXiv 1910.02054)', () => {
+  test.each<[string, EstimateOptions, number, number]>([
+    ['Figure 1: 7.5B, Nd = 64, baseline → 120 GB', { zero: 0 }, 120, 0],
+    ['Figure 1: 7.5B, Nd = 64, Pos → 31.4 GB', { zero: 1 }, 31.4, 1],
+    ['Figure 1: 7.5B, Nd = 64, Pos+g → 16.6 GB', { zero: 2 }, 16.6, 1],
+    ['Figure 1: 7.5B, Nd = 64, Pos+g+p → 1.88 GB', { zero: 3 }, 1.88, 2],
+  ])('%s', (_title, options, printed, digits) => {
+    expectPrintedGB(modelStates({ ...base, params: 7.5e9, dp: 64, ...options }), printed, digits);
+  });
+
+  // Table 1: per-device memory (GB) of model states, columns Pos, Pos+g, Pos+g+p.
+  test.each<[params: number, dp: number, pos: number, posG: number, posGP: number, digits: number]>([
+    [7.5e9, 1, 120, 120, 120, 0],
+    [7.5e9, 4, 52.5, 41.3, 30, 1],
+    [7.5e9, 16, 35.6, 21.6, 7.5, 1],
+    [7.5e9, 64, 31.4, 16.6, 1.88, 1],
+    [7.5e9, 256, 30.4, 15.4, 0.47, 1],
+    [7.5e9, 1024, 30.1, 15.1, 0.12, 1],
+    [128e9, 1, 2048, 2048, 2048, 0],
+    [128e9, 4, 896, 704, 512, 0],
+    [128e9, 16, 608, 368, 128, 0],
+    [128e9, 64, 536, 284, 32, 0],
+    [128e9, 256, 518, 263, 8, 0],
+    [1e12, 1, 16000, 16000, 16000, 0],
+    [1e12, 4, 7000, 5500, 4000, 0],
+    [1e12, 16, 4750, 2875, 1000, 0],
+  ])('Table 1: Ψ = %d, Nd = %d → %d / %d / %d GB', (params, dp, pos, posG, posGP, digits) => {
+    expectPrintedGB(modelStates({ ...base, params, dp, zero: 1 }), pos, digits);
+    expectPrintedGB(modelStates({ ...base, params, dp, zero: 2 }), posG, digits);
+    expectPrintedGB(modelStates({ ...base, params, dp, zero: 3 }), posGP, digits === 0 ? 0 : 2);
+  });
+
+  test('§3.1: mixed-precision Adam holds 2Ψ + 2Ψ + 12Ψ = 16Ψ bytes', () => {
+    expect(modelStates({ ...base, params: 1_000_000 })).toBe(16_000_000);
+  });
+});
+
+describe('bytes per parameter (choices in SOURCE_CHOICES)', () => {
+  test.each<[string, EstimateOptions, number]>([
+    ['EleutherAI Transformer Math 101: fp32 AdamW = 4 + 4 + 8 = 16', { precision: 'fp32' }, 16],
+    ['HF "Model training anatomy": AMP AdamW = 6 (fp32 + fp16 weights) + 4 grads + 8 = 18', { precision: 'amp-bf16' }, 18],
+    ['ZeRO §3.1: mixed-bf16 AdamW = 2 + 2 + 12 = 16', { precision: 'mixed-bf16' }, 16],
+    [
+      'Transformer Math 101: 8-bit AdamW in mixed precision = 2 + 2 + (4 + 1 + 1) = 10',
+      { precision: 'mixed-bf16', optimizer: 'adamw-8bit' },
+      10,
+    ],
+    [
+      'Transformer Math 101: SGD + momentum in mixed precision = 2 + 2 + (4 + 4) = 12',
+      { precision: 'mixed-bf16', optimizer: 'sgd-momentum' },
+      12,
+    ],
+    [
+      'HF "Model training anatomy": 8-bit AdamW optimizer = 2 bytes (fp32: 4 + 4 + 2 = 10)',
+      { precision: 'fp32', optimizer: 'adamw-8bit' },
+      10,
+    ],
+    [
+      'HF "Model training anatomy": SGD momentum = 4 bytes (fp32: 4 + 4 + 4 = 12)',
+      { precision: 'fp32', optimizer: 'sgd-momentum' },
+      12,
+    ],
+    ['plain SGD in fp32 keeps no state: 4 + 4 = 8', { precision: 'fp32', optimizer: 'sgd' }, 8],
+    ['pure bf16 AdamW: 2 + 2 + 2·2 = 8', { precision: 'bf16' }, 8],
+  ])('%s', (_title, options, bytesPerParam) => {
+    expect(modelStates({ optimizer: 'adamw', params: 1000, ...options })).toBe(1000 * bytesPerParam);
+  });
+});
