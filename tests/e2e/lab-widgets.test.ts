@@ -13,7 +13,7 @@ import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } f
 const baseUrl = inject('baseUrl');
 
 /**
- * One island of each kind (before/after `Experiment`, `ParallelExperiment`,
+ * One island of each kind (before/after `SingleExperiment`, `ClusterExperiment`,
  * `DistillationExperiment`), and of the before/after kind one that needs WebGPU and one that
  * falls back to WebAssembly. That covers the other islands: every kind renders through
  * ExperimentFrame, whose LabControls keep Run disabled until the island has hydrated and asked

@@ -1,4 +1,4 @@
-import { MEASURED_BATCH } from '../../graphs/runtime';
+import { MEASURED_BATCH } from '../../graphs/browser-safe';
 import {
   measuredForwardBytes,
   runDistillation,

@@ -1,4 +1,4 @@
-import type { SideOutcome } from '../../lab/experiments/single/run-experiment';
+import type { SingleSideOutcome } from '../../lab/experiments/single/run';
 import { MiB } from './format';
 import ScrollTable from './ScrollTable';
 
@@ -15,7 +15,7 @@ const STRINGS = {
  * under the results of experiments that stream weights, so the transfer is visible next to the
  * memory it saves.
  */
-export default function TransferTable({ sides }: { sides: readonly SideOutcome[] }) {
+export default function TransferTable({ sides }: { sides: readonly SingleSideOutcome[] }) {
   const reference = sides[0]?.result.stepMs ?? 0;
   return (
     <ScrollTable caption={STRINGS.caption} note={STRINGS.note} class="lab-transfer">

@@ -7,7 +7,7 @@
 import type { Tensor, TensorStore } from './executor';
 import type { FeedData } from './feeds';
 import { NO_DEVICE_TO_STREAM } from './host-store';
-import type { StepTransfer } from './variant';
+import type { StepTransfer } from './single-run';
 import { planWeightStream, type StreamedRun } from './weight-stream-plan';
 
 /** A weight placement, asked around each graph run of a step (runs in plan order). */

@@ -3,7 +3,7 @@
  * collective and, once every device has joined, computes what each one receives. Pure, so the
  * arithmetic is unit-tested without workers.
  */
-import type { CollectiveOp, TensorSet } from '../../measure/cluster-jobs';
+import type { CollectiveOp, TensorSet } from '../../measure/cluster-job';
 
 /** A message for one device. */
 export interface Delivery {

@@ -1,7 +1,7 @@
-import type { ManifestModel } from '../../../graphs/runtime';
+import type { ManifestModel } from '../../../graphs/browser-safe';
 import { estimateMemory, type EstimateOptions, type MemoryLine } from '../../../memory/index';
-import type { ExperimentSide } from './experiments';
-import type { LabSettings } from '../../settings';
+import type { SingleSideSpec } from './experiments';
+import type { LabSettings } from '../settings';
 
 /** How a lab run differs from a plain fp32 step, in the memory engine's vocabulary. */
 export interface LabRunShape {
@@ -95,7 +95,7 @@ export function labEstimateOptions(model: ManifestModel, { batch, microBatches }
 }
 
 /** The engine's prediction for one side of an experiment at the reader's settings, run for `steps` steps. */
-export function predictSideBytes(side: ExperimentSide, model: ManifestModel, settings: LabSettings, steps: number): number {
+export function predictSideBytes(side: SingleSideSpec, model: ManifestModel, settings: LabSettings, steps: number): number {
   const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };
   if (side.weights === 'streamed') return predictStreamedBytes(model, shape);
   return side.loop?.retain ? predictLeakyLoopBytes(model, shape, steps) : predictLabBytes(model, shape);

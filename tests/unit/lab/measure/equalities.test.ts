@@ -8,7 +8,7 @@ import { gradName } from '../../../../src/graphs/tensor-names.ts';
 import { weightFeeds } from '../../../../src/lab/measure/feeds.ts';
 import { runPipelineStage } from '../../../../src/lab/measure/pipeline-stage.ts';
 import { runReplica } from '../../../../src/lab/measure/replica.ts';
-import { measureVariant, type VariantResult, type VariantSpec } from '../../../../src/lab/measure/variant.ts';
+import { measureSingleRun, type SingleRunResult, type SingleRunSpec } from '../../../../src/lab/measure/single-run.ts';
 import { createMemoryTracker } from '../../../../src/lab/measure/memory-tracker.ts';
 import { normRelativeError } from '../../graphs/helpers.ts';
 import {
@@ -32,7 +32,7 @@ const models = Object.fromEntries(
 ) as Record<keyof typeof SMALL_VARIANTS, ReturnType<typeof smallModel>>;
 const { adam, accumulate } = utilities(files);
 
-function spec(model: VariantSpec['model'], extra: Partial<VariantSpec> = {}): VariantSpec {
+function spec(model: SingleRunSpec['model'], extra: Partial<SingleRunSpec> = {}): SingleRunSpec {
   return { model, batch: BATCH, microBatches: 1, seed: SEED, steps: 1, ...extra };
 }
 
@@ -52,21 +52,22 @@ async function clusterTensors(
 }
 
 describe('the measuring core computes one training step, however it is split', () => {
-  let reference: VariantResult;
-  const single = async (): Promise<VariantResult> => (reference ??= await measureVariant(nodeExecutor(files), spec(models.keep)));
+  let reference: SingleRunResult;
+  const single = async (): Promise<SingleRunResult> =>
+    (reference ??= await measureSingleRun(nodeExecutor(files), spec(models.keep)));
 
   test('k micro-batches give the same gradients and loss as the whole batch', async () => {
     const whole = await single();
-    const accumulated = await measureVariant(nodeExecutor(files), spec(models.accumulate, { microBatches: 4 }));
+    const accumulated = await measureSingleRun(nodeExecutor(files), spec(models.accumulate, { microBatches: 4 }));
     expectSameGradients(accumulated.gradients, whole.gradients);
     expect(accumulated.loss).toBeCloseTo(whole.loss, 5);
   });
 
   test('recomputing activations gives the same gradients as keeping them (one graph, and segmented)', async () => {
     const whole = await single();
-    expectSameGradients((await measureVariant(nodeExecutor(files), spec(models.recompute))).gradients, whole.gradients);
-    const segmentedKeep = await measureVariant(nodeExecutor(files), spec(models.segmentedKeep));
-    const segmentedRecompute = await measureVariant(nodeExecutor(files), spec(models.segmentedRecompute));
+    expectSameGradients((await measureSingleRun(nodeExecutor(files), spec(models.recompute))).gradients, whole.gradients);
+    const segmentedKeep = await measureSingleRun(nodeExecutor(files), spec(models.segmentedKeep));
+    const segmentedRecompute = await measureSingleRun(nodeExecutor(files), spec(models.segmentedRecompute));
     expectSameGradients(segmentedKeep.gradients, whole.gradients);
     expectSameGradients(segmentedRecompute.gradients, segmentedKeep.gradients);
   });
@@ -109,8 +110,8 @@ describe('weight streaming (parameter offload)', () => {
     const model = models.layerwise;
     const tracker = createMemoryTracker();
     const store = countingUploadStore(tracker);
-    const streamed = await measureVariant(nodeExecutor(files, store, tracker), spec(model, { weights: 'streamed', steps: 2 }));
-    const resident = await measureVariant(nodeExecutor(files), spec(model));
+    const streamed = await measureSingleRun(nodeExecutor(files, store, tracker), spec(model, { weights: 'streamed', steps: 2 }));
+    const resident = await measureSingleRun(nodeExecutor(files), spec(model));
     expectSameGradients(streamed.gradients, resident.gradients);
 
     // Independently of the plan: each graph needs the parameters among its inputs, and a weight
@@ -136,7 +137,7 @@ describe('weight streaming (parameter offload)', () => {
   });
 
   test('is refused without a device, with the reason', async () => {
-    await expect(measureVariant(nodeExecutor(files), spec(models.layerwise, { weights: 'streamed' }))).rejects.toThrow(
+    await expect(measureSingleRun(nodeExecutor(files), spec(models.layerwise, { weights: 'streamed' }))).rejects.toThrow(
       /needs a WebGPU device/,
     );
   });

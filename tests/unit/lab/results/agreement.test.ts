@@ -1,0 +1,27 @@
+import { describe, expect, test } from 'vitest';
+import { agreesWithPrediction } from '../../../../src/lab/results/agreement';
+import { bytesAbove, peakAbove } from '../../../../src/lab/measure/measured-memory';
+
+describe('agreesWithPrediction(kind, measured, predicted)', () => {
+  test.each([
+    ['webgpu-buffers', 1.3, true],
+    ['webgpu-buffers', 0.79, false],
+    ['webgpu-buffers', 2.1, false],
+    ['wasm-heap', 0.6, true],
+    ['wasm-heap', 2.1, false],
+  ] as const)('%s at %f× the prediction → %s', (kind, ratio, agrees) => {
+    expect(agreesWithPrediction(kind, ratio * 1_000_000, 1_000_000)).toBe(agrees);
+  });
+
+  test('a zero prediction never agrees (nothing to compare against)', () => {
+    expect(agreesWithPrediction('wasm-heap', 0, 0)).toBe(false);
+  });
+});
+
+describe('bytes above the baseline', () => {
+  test('clamp at 0 when the count fell below where the run started', () => {
+    expect(bytesAbove(1000, 1500)).toBe(500);
+    expect(bytesAbove(1000, 800)).toBe(0);
+    expect(peakAbove({ baselineBytes: 4096, peakBytes: 10_240 })).toBe(6144);
+  });
+});
