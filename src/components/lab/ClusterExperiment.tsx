@@ -15,7 +15,7 @@ import DeviceBars from './DeviceBars';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
 import PipelineSchedule from './PipelineSchedule';
-import ScrollTable from './ScrollTable';
+import ResultsTable from './ResultsTable';
 
 /** What the results say, in one place for translation. */
 const STRINGS = {
@@ -35,7 +35,7 @@ const slowest = (side: ClusterSideOutcome, pick: (d: ClusterSideOutcome['devices
   Math.max(0, ...side.devices.map(pick));
 
 /**
- * A multi-device experiment: each virtual GPU is a WebGPU device in a worker of its own, with
+ * A cluster experiment: each virtual GPU is a WebGPU device in a worker of its own, with
  * its own memory count; the page routes their collectives. Shows every device's bytes side by
  * side and checks that the devices together computed what one device computes.
  */
@@ -84,7 +84,8 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
   const microBatches = spans.filter((s) => s.rank === 0 && s.kind === 'forward').length;
   return (
     <div class="lab-results">
-      <ScrollTable
+      <ResultsTable
+        columns={STRINGS.columns}
         caption={STRINGS.caption}
         note={STRINGS.note(
           kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel,
@@ -92,30 +93,21 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
           id === 'pipeline-parallel' ? ' (the first stage, the larger one)' : '',
         )}
       >
-        <thead>
-          <tr>
-            {STRINGS.columns.map((c) => (
-              <th scope="col">{c}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {sides.flatMap((side, i) =>
-            side.devices.map((d) => (
-              <tr>
-                <th scope="row">{side.label}</th>
-                <td>GPU {d.rank}</td>
-                <td>{MiB(deviceBytes(d))}</td>
-                <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
-                <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
-                <td>{MiB(side.predictedBytes)}</td>
-                <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
-                <td>{(d.stepMs / 1000).toFixed(2)} s</td>
-              </tr>
-            )),
-          )}
-        </tbody>
-      </ScrollTable>
+        {sides.flatMap((side, i) =>
+          side.devices.map((d) => (
+            <tr>
+              <th scope="row">{side.label}</th>
+              <td>GPU {d.rank}</td>
+              <td>{MiB(deviceBytes(d))}</td>
+              <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
+              <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
+              <td>{MiB(side.predictedBytes)}</td>
+              <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
+              <td>{(d.stepMs / 1000).toFixed(2)} s</td>
+            </tr>
+          )),
+        )}
+      </ResultsTable>
       <p>
         {saving > 0
           ? `The busiest device of "${outcome.after.label}" peaked ${(saving * 100).toFixed(0)}% below "${outcome.before.label}". `

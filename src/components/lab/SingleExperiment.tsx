@@ -7,7 +7,7 @@ import { describeAgreement, formatRatio, measuredOverPredicted } from './agreeme
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
 import MemoryTimeline from './MemoryTimeline';
-import ScrollTable from './ScrollTable';
+import ResultsTable from './ResultsTable';
 import TransferTable from './TransferTable';
 
 /** What the results say, in one place for translation. */
@@ -86,7 +86,7 @@ export default function Experiment({ id }: SingleExperimentProps) {
       summary={(outcome) => outcome.backendReason}
       results={(outcome) => (
         <>
-          <Results id={id} outcome={outcome} />
+          <SingleResults id={id} outcome={outcome} />
           {streams && <TransferTable sides={[outcome.before, outcome.after]} />}
         </>
       )}
@@ -101,7 +101,7 @@ export default function Experiment({ id }: SingleExperimentProps) {
   );
 }
 
-/** Groups live samples into one series per variant, for the chart drawn during a run. */
+/** Groups live samples into one series per side, for the chart drawn during a run. */
 function seriesFromSamples(samples: readonly LabSample[]) {
   const labels = [...new Set(samples.map((s) => s.series))];
   return labels.map((label) => ({
@@ -117,7 +117,7 @@ function seriesFromSamples(samples: readonly LabSample[]) {
 const techniqueEmulated = (id: SingleExperimentId, outcome: SingleOutcome): boolean =>
   SINGLE_EXPERIMENTS[id].needsF16 && outcome.backend === 'wasm';
 
-function Results({ id, outcome }: { id: SingleExperimentId; outcome: SingleOutcome }) {
+function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: SingleOutcome }) {
   const experiment = SINGLE_EXPERIMENTS[id];
   const emulated = techniqueEmulated(id, outcome);
   const sides = [
@@ -136,37 +136,29 @@ function Results({ id, outcome }: { id: SingleExperimentId; outcome: SingleOutco
   const difference = outcome.gradientDifference.toExponential(1);
   return (
     <div class="lab-results">
-      <ScrollTable
+      <ResultsTable
+        columns={STRINGS.columns}
         caption={STRINGS.caption}
         note={
           STRINGS.note(kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel) +
           (outcome.unmeasurable ? STRINGS.noteUnmeasurable : '')
         }
       >
-        <thead>
+        {sides.map((s, i) => (
           <tr>
-            {STRINGS.columns.map((c) => (
-              <th scope="col">{c}</th>
-            ))}
+            <th scope="row">
+              {s.label}
+              {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
+            </th>
+            <td>{MiB(measuredBytes(s.result))}</td>
+            <td>{MiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
+            <td>{MiB(s.predictedBytes)}</td>
+            <td>{formatRatio(compared[i]?.ratio ?? null)}</td>
+            <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
+            <td>{s.result.loss.toFixed(4)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {sides.map((s, i) => (
-            <tr>
-              <th scope="row">
-                {s.label}
-                {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
-              </th>
-              <td>{MiB(measuredBytes(s.result))}</td>
-              <td>{MiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
-              <td>{MiB(s.predictedBytes)}</td>
-              <td>{formatRatio(compared[i]?.ratio ?? null)}</td>
-              <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
-              <td>{s.result.loss.toFixed(4)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
+        ))}
+      </ResultsTable>
       {outcome.unmeasurable && <p class="lab-caveat">{outcome.unmeasurable}</p>}
       <p>
         {outcome.unmeasurable ? '' : saving > 0 ? STRINGS.saving(Math.round(saving * 100)) : STRINGS.noSaving}

@@ -9,7 +9,7 @@
 import type { Backend } from '../measure/executor';
 import { LAB_BATCH_MIN } from './settings';
 
-/** Whether workers run a warm-up step before measuring (variant.worker.ts, device.worker.ts). */
+/** Whether workers run a warm-up step before measuring (single.worker.ts, cluster.worker.ts). */
 export const warmsUp = (backend: Backend): boolean => backend === 'webgpu';
 
 /** Steps measured when an experiment does not say: one after a warm-up, else two. */

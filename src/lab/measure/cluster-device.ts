@@ -1,5 +1,5 @@
 /**
- * What one device of a multi-device job runs with, and the helpers its step loops share:
+ * What one device of a cluster job runs with, and the helpers its step loops share:
  * placing the model's weights, and packaging what it measured and computed.
  */
 import type { ManifestModel } from '../../graphs/browser-safe';

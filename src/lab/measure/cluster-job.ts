@@ -1,5 +1,5 @@
 /**
- * What the devices of a multi-device experiment run and report: the jobs (data parallel, ZeRO,
+ * What the devices of a cluster experiment run and report: the jobs (data parallel, ZeRO,
  * pipeline), the tensors and collectives they exchange, and each device's result. Devices never
  * talk to each other directly; whoever hosts them routes point-to-point messages and computes
  * the collectives (experiments/cluster/collectives.ts), as a host-staged NCCL or Gloo would.

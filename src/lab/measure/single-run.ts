@@ -1,7 +1,8 @@
 /**
- * One model variant on one device: open its graphs, place its weights, run its training steps
- * (each split into micro-batches where the variant accumulates), and report what was counted,
- * the loss and the gradients. The step loop of every single-device experiment.
+ * A single run: one model variant (manifest entry) on one device. Opens its graphs, places its
+ * weights, runs its training steps (each split into micro-batches where the model accumulates),
+ * and reports what was counted, the loss and the gradients. The step loop of each side of every
+ * single experiment.
  */
 import {
   accInName,
@@ -24,20 +25,20 @@ import { runPlan } from './run-plan';
 import { planStep, type PlannedRun } from './step-plan';
 import { residentWeights, streamedWeights, type WeightPlacement } from './weight-placement';
 
-/** Where a variant keeps its weights between uses. */
+/** Where a single run keeps its weights between uses. */
 export type WeightLocation = 'resident' | 'streamed';
 
-/** Where a variant keeps parameter gradients during a step. */
+/** Where a single run keeps parameter gradients during a step. */
 export type GradientLocation = 'gpu' | 'host';
 
-/** One variant to run: a model, and how its step's batch is split. */
+/** One single run: a model, and how its step's batch is split. */
 export interface SingleRunSpec {
   readonly model: ManifestModel;
-  /** Examples per step (split into `microBatches` for accumulation variants). */
+  /** Examples per step (split into `microBatches` for accumulating models). */
   readonly batch: number;
   /** Micro-batches per step; above 1 only for models with `variant.accumulate`. */
   readonly microBatches: number;
-  /** Seed of the weights and the data, so variants see identical inputs. */
+  /** Seed of the weights and the data, so both sides see identical inputs. */
   readonly seed: number;
   /** Steps to run, after a warm-up step on WebGPU; the last one is timed. */
   readonly steps: number;
@@ -71,7 +72,7 @@ export interface StepTransfer {
   readonly downloadedBytes: number;
 }
 
-/** What one variant measured. */
+/** What one single run measured. */
 export interface SingleRunResult {
   readonly backend: Backend;
   /** Adapter description (`swiftshader`, a vendor and architecture), null on WASM. */
@@ -90,7 +91,7 @@ export interface SingleRunResult {
   readonly gradients: Readonly<Record<string, Float32Array>>;
 }
 
-/** A variant ready to step: its sessions, plan and weights, and which names are its results. */
+/** A single run ready to step: its sessions, plan and weights, and which names are its results. */
 interface OpenSingleRun {
   readonly sessions: readonly Session[];
   readonly plan: readonly PlannedRun[];
@@ -101,7 +102,7 @@ interface OpenSingleRun {
 }
 
 /**
- * Opens the variant's graphs and places its weights. Results (loss, gradients, accumulators)
+ * Opens the run's model's graphs and places its weights. Results (loss, gradients, accumulators)
  * are kept to the end of the step; the loss is read back per run, and gradients too where they
  * go to the host. In a loop they stay on the GPU (as in a framework), so what a step keeps shows there.
  */
@@ -213,7 +214,7 @@ async function gradientsOf(
 }
 
 /**
- * Runs a variant's steps and measures them from the counted bytes at its start. A warm-up run
+ * Runs a single run's steps and measures them from the counted bytes at its start. A warm-up run
  * (`warmUp`) reports no progress samples; its buffers go with its sessions.
  */
 export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warmUp = false): Promise<SingleRunResult> {

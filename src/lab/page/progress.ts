@@ -2,7 +2,7 @@ import type { DownloadProgress } from './download';
 
 /** Bytes a series held after one step, reported live during a run (for plots). */
 export interface LabSample {
-  /** Which line of the plot: a variant or a device. */
+  /** Which line of the plot: a side of the experiment, or one device of a cluster side. */
   readonly series: string;
   readonly step: number;
   readonly bytes: number;

@@ -1,10 +1,10 @@
 /**
- * The multi-device experiments: what each side runs on how many virtual GPUs, what the engine
+ * The cluster experiments: what each side runs on how many virtual GPUs, what the engine
  * predicts per device, and what must come out equal. Definitions are data, so the lesson's
  * claims and the unit tests read the same table.
  */
 import { defaultSegmentLength, type Manifest, type ManifestModel } from '../../../graphs/browser-safe';
-import { predictLabBytes, type LabParallelism } from '../single/predict';
+import { predictLabBytes, type LabParallelism } from '../predict-lab-model';
 import type { BatchSplit, LabField, LabSettings } from '../settings';
 import type { ClusterJob } from '../../measure/cluster-job';
 
@@ -39,18 +39,28 @@ export const ZERO_LEARNING_RATE = 1e-3;
 
 const segmented = (s: LabSettings): string => `seg${defaultSegmentLength(s.layers)}.keep.fp32`;
 const perDevice = (s: LabSettings, devices: number) => ({ batch: s.batch / devices, microBatches: 1 });
-const zeroPrediction = (stage: 0 | 2) => (model: ManifestModel, s: LabSettings) =>
-  predictLabBytes(model, perDevice(s, s.devices), { dp: s.devices, zero: stage, optimizer: 'adamw' } satisfies LabParallelism);
-const zeroJob =
-  (stage: 0 | 2) =>
-  (model: ManifestModel, s: LabSettings, manifest: Manifest): ClusterJob => ({
+/** A side of the ZeRO experiment: every device runs data parallel with Adam, sharded at `stage`. */
+const zeroSide = (label: string, stage: 0 | 2): ClusterSideSpec => ({
+  label,
+  devices: (s) => s.devices,
+  variant: segmented,
+  job: (model, s, manifest) => ({
     kind: 'zero',
     model,
     batch: s.batch,
     stage,
     learningRate: ZERO_LEARNING_RATE,
     adam: manifest.utilities.adam,
-  });
+  }),
+  predict: (model, s) =>
+    predictLabBytes(model, perDevice(s, s.devices), { dp: s.devices, zero: stage, optimizer: 'adamw' } satisfies LabParallelism),
+});
+/** What a reader sets where the batch splits into one shard per device (data parallel, ZeRO). */
+const SHARDED_BATCH = {
+  fields: ['hidden', 'layers', 'batch', 'devices'],
+  splits: ['devices'],
+  defaults: { devices: 2 },
+} as const satisfies Pick<ClusterExperimentDefinition, 'fields' | 'splits' | 'defaults'>;
 const pipelineSide = (label: string, stages: (s: LabSettings) => number): ClusterSideSpec => ({
   label,
   devices: stages,
@@ -85,26 +95,16 @@ export const CLUSTER_EXPERIMENTS: Readonly<Record<ClusterExperimentId, ClusterEx
     compares: 'gradients',
     // The mean of per-device means equals the whole batch's mean, summed in another order.
     tolerance: 1e-5,
-    fields: ['hidden', 'layers', 'batch', 'devices'],
-    splits: ['devices'],
-    defaults: { devices: 2 },
+    ...SHARDED_BATCH,
   },
   'zero-sharding': {
     id: 'zero-sharding',
-    before: {
-      label: 'DDP + Adam (ZeRO-0)',
-      devices: (s) => s.devices,
-      variant: segmented,
-      job: zeroJob(0),
-      predict: zeroPrediction(0),
-    },
-    after: { label: 'ZeRO-2', devices: (s) => s.devices, variant: segmented, job: zeroJob(2), predict: zeroPrediction(2) },
+    before: zeroSide('DDP + Adam (ZeRO-0)', 0),
+    after: zeroSide('ZeRO-2', 2),
     compares: 'weights',
     // Identical averaged gradients and the same Adam arithmetic: the weights match to rounding.
     tolerance: 1e-5,
-    fields: ['hidden', 'layers', 'batch', 'devices'],
-    splits: ['devices'],
-    defaults: { devices: 2 },
+    ...SHARDED_BATCH,
   },
   'pipeline-parallel': {
     id: 'pipeline-parallel',

@@ -1,7 +1,7 @@
 /**
- * Messages between the page and the "virtual GPUs" of a multi-device experiment: one Web Worker
+ * Messages between the page and the "virtual GPUs" (devices) of a cluster experiment: one Web Worker
  * per device, each with its own WebGPU device (or WebAssembly heap) and memory tracker. What the
- * devices run and exchange is in measure/cluster-jobs.ts.
+ * devices run and exchange is in measure/cluster-job.ts.
  */
 import type { ClusterJob, CommMessage, DeviceResult } from '../../measure/cluster-job';
 import type { Backend } from '../../measure/executor';

@@ -2,11 +2,12 @@ import type { Manifest, ManifestModel, ManifestVariant } from '../../../graphs/b
 import type { GradientLocation, WeightLocation } from '../../measure/single-run';
 import type { Backend } from '../../measure/executor';
 import type { LabSettings } from '../settings';
+import { predictLabBytes, predictLeakyLoopBytes, predictStreamedBytes } from '../predict-lab-model';
 
 /** Ids of the experiments this module defines; each is a `data-experiment` value. */
 export type SingleExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing' | 'leak' | 'offload';
 
-/** One side of an experiment: which model variant runs, and how the batch is split. */
+/** One side of a single experiment: which model variant (manifest entry) runs, and how the batch is split. */
 export interface SingleSideSpec {
   readonly label: string;
   /** Whether a manifest variant is this side's model on this backend. */
@@ -43,7 +44,7 @@ export interface SingleExperimentDefinition {
    * still runs there (gradients, step time), and the page says why the bytes match.
    */
   readonly unmeasurable: (backend: Backend) => string | null;
-  /** Steps per variant; defaults to 2 (the first compiles shaders, the second is timed). */
+  /** Steps per side; defaults to 2 (the first compiles shaders, the second is timed). */
   readonly steps?: number;
   /** Sizes this experiment starts with, where they differ from the lab's defaults. */
   readonly defaults?: Partial<LabSettings>;
@@ -209,4 +210,11 @@ export function findSingleModel(
   const model = manifest.models.find((m) => m.family === family && side.matches(m.variant, backend));
   if (!model) throw new Error(`No ${side.label} model for ${family} in the manifest; run \`npm run models\`.`);
   return model as ManifestModel;
+}
+
+/** The engine's prediction for one side of a single experiment at the reader's settings, run for `steps` steps. */
+export function predictSideBytes(side: SingleSideSpec, model: ManifestModel, settings: LabSettings, steps: number): number {
+  const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };
+  if (side.weights === 'streamed') return predictStreamedBytes(model, shape);
+  return side.loop?.retain ? predictLeakyLoopBytes(model, shape, steps) : predictLabBytes(model, shape);
 }

@@ -13,8 +13,7 @@ import { maxRelativeDifference } from '../../results/compare';
 import { requestFromWorker } from '../../worker/channel';
 import { LAB_SEED, type LabSettings } from '../settings';
 import { measuredSteps } from '../warm-up';
-import { SINGLE_EXPERIMENTS, findSingleModel, type SingleExperimentId } from './experiments';
-import { predictSideBytes } from './predict';
+import { SINGLE_EXPERIMENTS, findSingleModel, predictSideBytes, type SingleExperimentId } from './experiments';
 import type { SingleRequest, StepSample } from './protocol';
 
 /**

@@ -72,7 +72,7 @@ describe('the measuring core computes one training step, however it is split', (
     expectSameGradients(segmentedRecompute.gradients, segmentedKeep.gradients);
   });
 
-  test('data-parallel gradients (2 and 4 replicas, bucketed all-reduce) equal single-device gradients', async () => {
+  test('data-parallel gradients (2 and 4 replicas, bucketed all-reduce) equal one-device gradients', async () => {
     const whole = await single();
     for (const size of [2, 4]) {
       const devices = localCluster(files, size, SEED, 1);
@@ -83,7 +83,7 @@ describe('the measuring core computes one training step, however it is split', (
     }
   });
 
-  test('1F1B pipeline gradients (2 stages, 4 micro-batches) equal single-device gradients', async () => {
+  test('1F1B pipeline gradients (2 stages, 4 micro-batches) equal one-device gradients', async () => {
     const whole = await single();
     const devices = localCluster(files, 2, SEED, 1);
     const job = { kind: 'pipeline', model: models.stages2, batch: BATCH, microBatches: 4, accumulate } as const;

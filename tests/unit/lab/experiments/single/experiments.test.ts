@@ -2,8 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Manifest } from '../../../../../src/graphs/manifest';
 import { demoCatalog } from '../../../../../src/graphs/catalog';
 import { generateModel } from '../../../../../src/graphs/factory';
-import { SINGLE_EXPERIMENTS, findSingleModel } from '../../../../../src/lab/experiments/single/experiments';
-import { predictSideBytes } from '../../../../../src/lab/experiments/single/predict';
+import { SINGLE_EXPERIMENTS, findSingleModel, predictSideBytes } from '../../../../../src/lab/experiments/single/experiments';
 import { DEFAULT_LAB_SETTINGS, LAB_LAYERS, LAB_WIDTHS } from '../../../../../src/lab/experiments/settings';
 import { measuredSteps } from '../../../../../src/lab/experiments/warm-up';
 

@@ -6,7 +6,7 @@ import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExper
 import { PHONE } from './support/phone-layout';
 
 /**
- * Each experiment runs to the end in both browser configurations (one WebGPU run, one WASM run
+ * Each single experiment runs to the end in both browser configurations (one WebGPU run, one WASM run
  * or a "needs WebGPU" refusal), shows the saving it claims, and its measurement agrees with the
  * memory engine's prediction. That the step computes the same gradients however it is split is
  * proven in Node (tests/unit/lab/measure/); here is what only a browser can show. Each run is on
@@ -24,7 +24,7 @@ const EXPERIMENT_PAGES = [
 /**
  * Weight bytes the offload experiment's streamed step uploads at width h (8 layers, 10 classes,
  * fp32): every layer's w and b for the forward, the head once, and w1…w7 again for the backward
- * (tests/unit/lab/weight-stream-plan.test.ts derives it from the graphs).
+ * (tests/unit/lab/measure/weight-stream-plan.test.ts derives it from the graphs).
  */
 const offloadUploadedBytes = (h: number): number => 8 * 4 * (h * h + h) + 4 * (h * 10 + 10) + 7 * 4 * h * h;
 
@@ -32,7 +32,7 @@ const baseUrl = inject('baseUrl');
 /** SwiftShader runs every kernel on the CPU; a run takes about 10 s there, on a quiet machine. */
 const RUN_TIMEOUT_MS = 240_000;
 
-describe.each(BROWSER_CONFIGS)('experiments with $name', (config) => {
+describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser(config);

@@ -1,7 +1,10 @@
-import type { ManifestModel } from '../../../graphs/browser-safe';
-import { estimateMemory, type EstimateOptions, type MemoryLine } from '../../../memory/index';
-import type { SingleSideSpec } from './experiments';
-import type { LabSettings } from '../settings';
+/**
+ * The memory engine's predictions for the lab's MLPs, as both experiment kinds set them next to
+ * what they measure: a plain step, a streamed one, a leaky loop, and (for cluster sides) a
+ * data-parallel, ZeRO or pipeline device.
+ */
+import type { ManifestModel } from '../../graphs/browser-safe';
+import { estimateMemory, type EstimateOptions, type MemoryLine } from '../../memory/index';
 
 /** How a lab run differs from a plain fp32 step, in the memory engine's vocabulary. */
 export interface LabRunShape {
@@ -56,7 +59,7 @@ export function predictStreamedBytes(
 }
 
 /**
- * How a multi-device run differs, in the engine's terms: data-parallel degree, ZeRO stage,
+ * How a cluster run differs, in the engine's terms: data-parallel degree, ZeRO stage,
  * pipeline stages, and the optimizer whose state is sharded. `batch` is then per device (the
  * micro-batch each device runs), as the engine's per-GPU figures assume.
  */
@@ -92,11 +95,4 @@ export function labEstimateOptions(model: ManifestModel, { batch, microBatches }
       ? { recompute: 'full' as const, checkpointEvery: variant.activations.segmentLayers }
       : { recompute: 'none' as const }),
   };
-}
-
-/** The engine's prediction for one side of an experiment at the reader's settings, run for `steps` steps. */
-export function predictSideBytes(side: SingleSideSpec, model: ManifestModel, settings: LabSettings, steps: number): number {
-  const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };
-  if (side.weights === 'streamed') return predictStreamedBytes(model, shape);
-  return side.loop?.retain ? predictLeakyLoopBytes(model, shape, steps) : predictLabBytes(model, shape);
 }

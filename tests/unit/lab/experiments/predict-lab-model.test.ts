@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { demoCatalog } from '../../../../../src/graphs/catalog';
-import { generateModel } from '../../../../../src/graphs/factory';
-import { estimateMemory } from '../../../../../src/memory/index';
+import { demoCatalog } from '../../../../src/graphs/catalog';
+import { generateModel } from '../../../../src/graphs/factory';
+import { estimateMemory } from '../../../../src/memory/index';
 import {
   labEstimateOptions,
   predictLabBytes,
   predictLeakyLoopBytes,
   predictStreamedBytes,
   STREAMED_UNITS_ON_GPU,
-} from '../../../../../src/lab/experiments/single/predict';
+} from '../../../../src/lab/experiments/predict-lab-model';
 
 const demo = demoCatalog().find((d) => d.family === 'mlp-h256-l8');
 const entry = (match: (id: string) => boolean) => {

@@ -6,7 +6,7 @@ import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExper
 import { PHONE } from './support/phone-layout';
 
 /**
- * The multi-device experiments: every virtual GPU is a WebGPU device in a worker of its own.
+ * The cluster experiments: every virtual GPU is a WebGPU device in a worker of its own.
  * With WebGPU each runs to the end, its busiest device holds less than the one-device (or
  * unsharded) side, the devices together compute what one device computes, and every device's
  * bytes agree with the engine's per-GPU prediction. Without WebGPU each says it needs it. Each
@@ -20,7 +20,7 @@ const baseUrl = inject('baseUrl');
 /** Two or four fresh devices per side, each compiling its shaders on the CPU (SwiftShader). */
 const RUN_TIMEOUT_MS = 300_000;
 
-describe.each(BROWSER_CONFIGS)('multi-device experiments with $name', (config) => {
+describe.each(BROWSER_CONFIGS)('cluster experiments with $name', (config) => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser(config);
