@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { agreesWithPrediction } from '../../../../src/lab/results/agreement';
-import { bytesAbove, peakAbove } from '../../../../src/lab/measure/measured-memory';
 
 describe('agreesWithPrediction(kind, measured, predicted)', () => {
   test.each([
@@ -15,13 +14,5 @@ describe('agreesWithPrediction(kind, measured, predicted)', () => {
 
   test('a zero prediction never agrees (nothing to compare against)', () => {
     expect(agreesWithPrediction('wasm-heap', 0, 0)).toBe(false);
-  });
-});
-
-describe('bytes above the baseline', () => {
-  test('clamp at 0 when the count fell below where the run started', () => {
-    expect(bytesAbove(1000, 1500)).toBe(500);
-    expect(bytesAbove(1000, 800)).toBe(0);
-    expect(peakAbove({ baselineBytes: 4096, peakBytes: 10_240 })).toBe(6144);
   });
 });
