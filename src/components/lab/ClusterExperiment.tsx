@@ -27,6 +27,7 @@ const STRINGS = {
   columns: ['Side', 'Device', 'Peak', 'At rest', 'Between steps', 'Predicted', 'Measured ÷ predicted', 'Step time'],
 } as const;
 
+/** Props of the cluster experiment island. */
 export interface ClusterExperimentProps {
   readonly id: ClusterExperimentId;
 }

@@ -25,6 +25,7 @@ export type LabField = keyof LabSettings;
 
 /** Widths and depths the model factory generates (scripts/build-models.ts). */
 export const LAB_WIDTHS = [128, 256, 512] as const;
+/** Depths (hidden layers) the model factory generates; each splits evenly into every `LAB_DEVICES` count. */
 export const LAB_LAYERS = [4, 8, 16] as const;
 /** Micro-batch counts offered for gradient accumulation and pipeline schedules. */
 export const LAB_MICRO_BATCHES = [2, 4, 8] as const;
@@ -40,6 +41,7 @@ export const LAB_DEVICES = [2, 4] as const;
  * WebGPU's default 128 MiB storage-binding limit (2048 × 512 × 4 B = 4 MiB per activation).
  */
 export const LAB_BATCH_MIN = 8;
+/** The largest batch a reader may enter (see `LAB_BATCH_MIN` for why). */
 export const LAB_BATCH_MAX = 2048;
 
 /**

@@ -43,6 +43,7 @@ export interface PipelineJob {
   readonly accumulate: ManifestGraph;
 }
 
+/** What every device of a cluster side runs (its share of it by rank). */
 export type ClusterJob = DataParallelJob | ZeroJob | PipelineJob;
 
 /** A collective every device joins with the same key. */

@@ -30,8 +30,9 @@ let runtime: Promise<LabRuntime> | undefined;
 /**
  * The onnxruntime-web WebAssembly module, served by this site (never a CDN), downloaded and
  * compiled once per page, on the first Run. Every lab worker instantiates this one module (see
- * `worker-gpu.ts`), so the machine code the engine compiles lazily while the first worker starts
- * is reused by the rest: a second worker started in 0.5 s instead of 4.4 s on SwiftShader's host.
+ * `worker/measured-runtime.ts`), so the machine code the engine compiles lazily while the first
+ * worker starts is reused by the rest: a second worker started in 0.5 s instead of 4.4 s on
+ * SwiftShader's host.
  */
 export function loadRuntime(onProgress: (p: DownloadProgress) => void): Promise<LabRuntime> {
   const build = chooseRuntimeBuild();

@@ -61,6 +61,7 @@ export interface Router {
   send(from: number, to: number, key: string, tensors: TensorSet): Delivery[];
 }
 
+/** A router for `size` devices, holding each collective's parts until every device has joined. */
 export function createRouter(size: number): Router {
   const pending = new Map<string, Pending>();
   return {

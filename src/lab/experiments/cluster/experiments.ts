@@ -8,6 +8,7 @@ import { predictLabBytes, type LabParallelism } from '../predict-lab-model';
 import type { BatchSplit, LabField, LabSettings } from '../settings';
 import type { ClusterJob } from '../../measure/cluster-job';
 
+/** Ids of the cluster experiments; each is a `data-experiment` value. */
 export type ClusterExperimentId = 'data-parallel' | 'zero-sharding' | 'pipeline-parallel';
 
 /** One side: how many devices run which job, and the engine's per-device prediction. */
@@ -21,6 +22,7 @@ export interface ClusterSideSpec {
   readonly predict: (model: ManifestModel, settings: LabSettings) => number;
 }
 
+/** A cluster experiment: one job on one or more virtual GPUs (before) against the same on several (after). */
 export interface ClusterExperimentDefinition {
   readonly id: ClusterExperimentId;
   readonly before: ClusterSideSpec;
@@ -75,6 +77,7 @@ const pipelineSide = (label: string, stages: (s: LabSettings) => number): Cluste
   predict: (model, s) => predictLabBytes(model, { batch: s.batch, microBatches: s.microBatches }, { pp: stages(s) }),
 });
 
+/** Every cluster experiment, by id. */
 export const CLUSTER_EXPERIMENTS: Readonly<Record<ClusterExperimentId, ClusterExperimentDefinition>> = {
   'data-parallel': {
     id: 'data-parallel',

@@ -23,6 +23,7 @@ export interface ClusterSideOutcome {
   readonly predictedBytes: number;
 }
 
+/** A finished cluster experiment: both sides' devices and whether they computed the same thing. */
 export interface ClusterOutcome {
   readonly backend: Backend;
   readonly backendReason: string;

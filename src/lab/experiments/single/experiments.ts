@@ -68,6 +68,7 @@ const layerwise = (v: ManifestVariant): boolean =>
 /** Iterations of the leaky and fixed training loops. */
 export const LEAK_STEPS = 10;
 
+/** Every single experiment, by id: the lessons' islands and the unit tests read the same table. */
 export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExperimentDefinition>> = {
   'mixed-precision': {
     id: 'mixed-precision',
