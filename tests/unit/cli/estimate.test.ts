@@ -85,7 +85,7 @@ describe('main(argv)', () => {
 });
 
 describe('npm run estimate (spawned)', () => {
-  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
   const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
   const spawn = (args: string[]) =>
     spawnSync(process.execPath, [tsx, 'src/cli/estimate.ts', ...args], { cwd: root, encoding: 'utf8' });
