@@ -5,11 +5,11 @@ import tseslint from 'typescript-eslint';
 /** An import whose path names one of these top-level folders of src/. */
 const folder = (...names) => `(^|/)(${names.join('|')})(/|$)`;
 
-/** Any module of src/graphs other than its browser-safe part (runtime.ts). */
-const GRAPHS_BEYOND_RUNTIME = {
-  regex: '(^|/)graphs/(?!runtime(\\.ts)?$)',
+/** Any module of src/graphs other than its browser-safe part (browser-safe.ts). */
+const GRAPHS_BEYOND_BROWSER_SAFE = {
+  regex: '(^|/)graphs/(?!browser-safe(\\.ts)?$)',
   message:
-    'Import src/graphs only through its browser-safe part, graphs/runtime.ts (the builder and onnx-proto stay at build time).',
+    'Import src/graphs only through its browser-safe part, graphs/browser-safe.ts (the builder and onnx-proto stay at build time).',
 };
 
 export default tseslint.config(
@@ -64,7 +64,7 @@ export default tseslint.config(
               regex: folder('components'),
               message: 'src/lab never imports components: components call the lab, not the other way.',
             },
-            GRAPHS_BEYOND_RUNTIME,
+            GRAPHS_BEYOND_BROWSER_SAFE,
           ],
         },
       ],
@@ -79,11 +79,28 @@ export default tseslint.config(
         {
           patterns: [
             { regex: folder('components'), message: 'src/lab never imports components.' },
-            GRAPHS_BEYOND_RUNTIME,
+            GRAPHS_BEYOND_BROWSER_SAFE,
             {
-              regex: folder('worker', 'experiments'),
-              message: 'The measuring core is written against its executor interface: it imports no worker and no experiment.',
+              regex: folder('worker', 'experiments', 'page', 'results'),
+              message:
+                'The measuring core is written against its executor interface: it imports no worker, experiment, page or results code.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Dependencies run one way: each experiment kind's runner and worker use the worker shell, never the reverse.
+    files: ['src/lab/worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: folder('components'), message: 'src/lab never imports components.' },
+            GRAPHS_BEYOND_BROWSER_SAFE,
+            { regex: folder('experiments'), message: 'The worker shell serves every experiment kind: it imports none of them.' },
           ],
         },
       ],
@@ -108,7 +125,7 @@ export default tseslint.config(
   },
   {
     files: ['src/components/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [GRAPHS_BEYOND_RUNTIME] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [GRAPHS_BEYOND_BROWSER_SAFE] }] },
   },
   {
     files: ['src/**/*.{ts,tsx}', 'tests/**/*.ts', 'scripts/**/*.{ts,mjs}'],

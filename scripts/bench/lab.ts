@@ -1,6 +1,6 @@
 /**
  * Experiment timings in headless Chromium, WASM vs WebGPU (SwiftShader here; a real GPU is
- * far faster): runtime download, session creation, step time per variant, and the wall time
+ * far faster): runtime download, session creation, step time per side, and the wall time
  * from Run to done. Builds nothing: run `npm run build` first.
  */
 import { existsSync } from 'node:fs';
@@ -14,7 +14,7 @@ const EXPERIMENTS = [
   ['gradient-accumulation', '/lessons/03-gradient-accumulation/'],
   ['gradient-checkpointing', '/lessons/04-gradient-checkpointing/'],
   ['offload', '/lessons/06-offload/'],
-  // Multi-device: "step before/after" is the slowest device's step; load is one device's sessions.
+  // Cluster: "step before/after" is the slowest device's step; load is one device's sessions.
   ['data-parallel', '/lessons/05-parallelism/'],
   ['zero-sharding', '/lessons/05-parallelism/'],
   ['pipeline-parallel', '/lessons/05-parallelism/'],
@@ -35,7 +35,7 @@ export default async function bench(): Promise<void> {
     'lab: default sizes, in seconds. WASM: width 256, 8 layers, batch 512 (leak: 4 layers, batch 64, 10 steps; offload: width 512, batch 64).',
   );
   console.log(
-    '     SwiftShader (software adapter) starts at width 128: batch 128 (gradient accumulation: 4 layers, batch 256); parallel: 2 virtual GPUs, pipeline 4 micro-batches.',
+    '     SwiftShader (software adapter) starts at width 128: batch 128 (gradient accumulation: 4 layers, batch 256); cluster: 2 virtual GPUs, pipeline 4 micro-batches.',
   );
   console.log('config       experiment               backend  runtime  load   step before  step after  Run→done');
   try {

@@ -1,7 +1,7 @@
 /**
  * The names graph inputs and outputs go by, shared by the graph builders (build time) and the
  * lab that feeds and reads them (browser). One place, so a renamed tensor cannot leave a feed
- * behind. Pure strings: the browser may import this module (through runtime.ts).
+ * behind. Pure strings: the browser may import this module (through browser-safe.ts).
  */
 
 /** The MLP's input features. */

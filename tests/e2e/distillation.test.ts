@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
+import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
 import { PHONE } from './support/phone-layout';

@@ -7,13 +7,13 @@ import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } f
  * The experiment islands as a reader meets them (issue #15): a Run pressed before hydration is
  * not lost, and an experiment that cannot run says so before Run without claiming anything ran.
  * What a run shows (the 16-bit fallback said before Run, the ratios printed honestly, no island
- * overflowing a 390 px phone after a run) is checked on the runs of experiments.test.ts,
- * parallel.test.ts and distillation.test.ts.
+ * overflowing a 390 px phone after a run) is checked on the runs of single-experiments.test.ts,
+ * cluster-experiments.test.ts and distillation.test.ts.
  */
 const baseUrl = inject('baseUrl');
 
 /**
- * One island of each kind (before/after `Experiment`, `ParallelExperiment`,
+ * One island of each kind (before/after `SingleExperiment`, `ClusterExperiment`,
  * `DistillationExperiment`), and of the before/after kind one that needs WebGPU and one that
  * falls back to WebAssembly. That covers the other islands: every kind renders through
  * ExperimentFrame, whose LabControls keep Run disabled until the island has hydrated and asked

@@ -8,7 +8,7 @@ import { listBuiltPages } from './support/site-pages';
 /**
  * Site-wide checks on every built page, once: the pages are the same with and without WebGPU
  * (experiments start only when the reader presses Run, and their runs are tested per
- * configuration in experiments.test.ts), so they run with WebGPU on, where an island that probes
+ * configuration in single-experiments.test.ts), so they run with WebGPU on, where an island that probes
  * the adapter on load would show a problem.
  */
 const pages = listBuiltPages();

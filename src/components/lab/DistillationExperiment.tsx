@@ -1,4 +1,4 @@
-import { MEASURED_BATCH } from '../../graphs/runtime';
+import { MEASURED_BATCH } from '../../graphs/browser-safe';
 import {
   measuredForwardBytes,
   runDistillation,
@@ -10,7 +10,7 @@ import { bytesAbove } from '../../lab/measure/measured-memory';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import ExperimentFrame from './ExperimentFrame';
 import { MiB } from './format';
-import ScrollTable from './ScrollTable';
+import ResultsTable from './ResultsTable';
 
 /** What the results table says, in one place for translation. */
 const STRINGS = {
@@ -75,7 +75,7 @@ export default function DistillationExperiment() {
         },
       })}
       summary={(o) => o.backendReason}
-      results={(o) => <Results outcome={o} />}
+      results={(o) => <DistillationResults outcome={o} />}
     />
   );
 }
@@ -84,7 +84,7 @@ function atRest(forward: ForwardMeasurement): number {
   return bytesAbove(forward.baselineBytes, forward.atRestBytes);
 }
 
-function Results({ outcome }: { outcome: DistillationOutcome }) {
+function DistillationResults({ outcome }: { outcome: DistillationOutcome }) {
   const models: MeasuredModel<{ forward: ForwardMeasurement; accuracy?: number }>[] = [
     outcome.teacher,
     outcome.int8Teacher,
@@ -112,31 +112,22 @@ function Results({ outcome }: { outcome: DistillationOutcome }) {
   const memoryLabel = kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel;
   return (
     <div class="lab-results">
-      <ScrollTable caption={STRINGS.caption} note={STRINGS.note(outcome.batch, memoryLabel)}>
-        <thead>
+      <ResultsTable columns={STRINGS.columns} caption={STRINGS.caption} note={STRINGS.note(outcome.batch, memoryLabel)}>
+        {models.map((m, i) => (
           <tr>
-            {STRINGS.columns.map((c) => (
-              <th scope="col">{c}</th>
-            ))}
+            <th scope="row">{m.label}</th>
+            <td>{m.parameterCount.toLocaleString('en-US')}</td>
+            <td>{MiB(measuredForwardBytes(m.result))}</td>
+            <td>{MiB(atRest(m.result.forward))}</td>
+            <td>{MiB(m.predictedBytes)}</td>
+            <td>
+              {m === outcome.int8Teacher ? STRINGS.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)}
+            </td>
+            <td>{m.result.forward.forwardMs.toFixed(1)} ms</td>
+            <td>{m.result.accuracy === undefined ? '' : percent(m.result.accuracy)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {models.map((m, i) => (
-            <tr>
-              <th scope="row">{m.label}</th>
-              <td>{m.parameterCount.toLocaleString('en-US')}</td>
-              <td>{MiB(measuredForwardBytes(m.result))}</td>
-              <td>{MiB(atRest(m.result.forward))}</td>
-              <td>{MiB(m.predictedBytes)}</td>
-              <td>
-                {m === outcome.int8Teacher ? STRINGS.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)}
-              </td>
-              <td>{m.result.forward.forwardMs.toFixed(1)} ms</td>
-              <td>{m.result.accuracy === undefined ? '' : percent(m.result.accuracy)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
+        ))}
+      </ResultsTable>
       {outcome.unmeasurable && <p class="lab-caveat">{outcome.unmeasurable}</p>}
       {!outcome.unmeasurable && (
         <p class="lab-caveat">

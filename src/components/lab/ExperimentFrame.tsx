@@ -1,10 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { BackendChoice } from '../../lab/backend';
-import type { Backend } from '../../lab/protocol';
-import type { LabProgress, LabSample } from '../../lab/progress';
-import { LabRunError } from '../../lab/lab-run-error';
-import { SIZE_FIELDS, validateLabSettings, type BatchSplit, type LabField, type LabSettings } from '../../lab/settings';
+import type { BackendChoice } from '../../lab/page/choose-backend';
+import type { Backend } from '../../lab/measure/executor';
+import type { LabProgress, LabSample } from '../../lab/page/progress';
+import { LabRunError } from '../../lab/page/lab-run-error';
+import {
+  SIZE_FIELDS,
+  validateLabSettings,
+  type BatchSplit,
+  type LabField,
+  type LabSettings,
+} from '../../lab/experiments/settings';
 import LabControls from './LabControls';
 import { MiB } from './format';
 import { FAILURE_TITLES, FAILURE_WHY, FRAME_STRINGS } from './strings';

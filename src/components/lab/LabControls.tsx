@@ -9,7 +9,7 @@ import {
   type LabField,
   type LabSettings,
   type SettingError,
-} from '../../lab/settings';
+} from '../../lab/experiments/settings';
 import WidgetField from '../WidgetField';
 
 /** The choice lists and labels of the fields shown as selects. */

@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
-import type { ComputeSpan } from '../../lab/measure/cluster-jobs';
+import type { ComputeSpan } from '../../lab/measure/cluster-job';
 import { mountPlot } from '../charts/mount-plot';
 import { chartWidth } from './chart-width';
 import { boxesWithRoomForName, scheduleBoxes, type ScheduleBox } from './schedule-boxes';

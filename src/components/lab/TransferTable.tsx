@@ -1,6 +1,6 @@
-import type { SideOutcome } from '../../lab/experiments/single/run-experiment';
+import type { SingleSideOutcome } from '../../lab/experiments/single/run';
 import { MiB } from './format';
-import ScrollTable from './ScrollTable';
+import ResultsTable from './ResultsTable';
 
 /** What the table says, in one place for translation. */
 const STRINGS = {
@@ -10,36 +10,27 @@ const STRINGS = {
 } as const;
 
 /**
- * What moving weights costs, per variant: the host↔GPU bytes of the timed step, the time spent
- * handing uploads to the GPU, and the step time against the first (resident) variant. Shown
+ * What moving weights costs, per side: the host↔GPU bytes of the timed step, the time spent
+ * handing uploads to the GPU, and the step time against the first (resident) side. Shown
  * under the results of experiments that stream weights, so the transfer is visible next to the
  * memory it saves.
  */
-export default function TransferTable({ sides }: { sides: readonly SideOutcome[] }) {
+export default function TransferTable({ sides }: { sides: readonly SingleSideOutcome[] }) {
   const reference = sides[0]?.result.stepMs ?? 0;
   return (
-    <ScrollTable caption={STRINGS.caption} note={STRINGS.note} class="lab-transfer">
-      <thead>
+    <ResultsTable columns={STRINGS.columns} caption={STRINGS.caption} note={STRINGS.note} class="lab-transfer">
+      {sides.map(({ label, result }) => (
         <tr>
-          {STRINGS.columns.map((c) => (
-            <th scope="col">{c}</th>
-          ))}
+          <th scope="row">{label}</th>
+          <td>{MiB(result.transfer.uploadedBytes)}</td>
+          <td>{result.transfer.uploadMs.toFixed(1)} ms</td>
+          <td>{MiB(result.transfer.downloadedBytes)}</td>
+          <td>
+            {(result.stepMs / 1000).toFixed(2)} s
+            {result !== sides[0]?.result && reference > 0 ? ` (${(result.stepMs / reference).toFixed(2)}×)` : ''}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {sides.map(({ label, result }) => (
-          <tr>
-            <th scope="row">{label}</th>
-            <td>{MiB(result.transfer.uploadedBytes)}</td>
-            <td>{result.transfer.uploadMs.toFixed(1)} ms</td>
-            <td>{MiB(result.transfer.downloadedBytes)}</td>
-            <td>
-              {(result.stepMs / 1000).toFixed(2)} s
-              {result !== sides[0]?.result && reference > 0 ? ` (${(result.stepMs / reference).toFixed(2)}×)` : ''}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </ScrollTable>
+      ))}
+    </ResultsTable>
   );
 }

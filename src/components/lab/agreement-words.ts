@@ -1,4 +1,4 @@
-import { AGREEMENT_RATIO } from '../../lab/measure/agreement';
+import { AGREEMENT_RATIO } from '../../lab/results/agreement';
 import type { MemoryKind } from '../../lab/measure/measured-memory';
 
 /**

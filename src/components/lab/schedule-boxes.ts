@@ -1,5 +1,5 @@
 /** The pipeline schedule chart's boxes: one per micro-batch's forward or backward on one device. */
-import type { ComputeSpan } from '../../lab/measure/cluster-jobs';
+import type { ComputeSpan } from '../../lab/measure/cluster-job';
 
 /** A box of the schedule, in seconds from the step's first span. */
 export interface ScheduleBox extends ComputeSpan {

@@ -1,5 +1,5 @@
-import type { LabRunError } from '../../lab/lab-run-error';
-import { RUNTIME_DOWNLOAD_MB } from '../../lab/runtime';
+import type { LabRunError } from '../../lab/page/lab-run-error';
+import { RUNTIME_DOWNLOAD_MB } from '../../lab/page/runtime-loader';
 
 /**
  * What the experiment frame says to the reader, in one place so that a translation (zh-CN)

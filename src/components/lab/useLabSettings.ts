@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { chooseBackend, type BackendChoice } from '../../lab/backend';
-import { DEFAULT_LAB_SETTINGS, type LabSettings } from '../../lab/settings';
+import { chooseBackend, type BackendChoice } from '../../lab/page/choose-backend';
+import { DEFAULT_LAB_SETTINGS, type LabSettings } from '../../lab/experiments/settings';
 
 /** Where an experiment's sizes start. */
 export interface StartingSizes {

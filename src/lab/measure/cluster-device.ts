@@ -1,9 +1,9 @@
 /**
- * What one device of a multi-device job runs with, and the helpers its step loops share:
+ * What one device of a cluster job runs with, and the helpers its step loops share:
  * placing the model's weights, and packaging what it measured and computed.
  */
-import type { ManifestModel } from '../../graphs/runtime';
-import type { DeviceResult } from './cluster-jobs';
+import type { ManifestModel } from '../../graphs/browser-safe';
+import type { DeviceResult } from './cluster-job';
 import type { Comm } from './comm';
 import type { Executor, Tensor } from './executor';
 import { weightFeeds } from './feeds';

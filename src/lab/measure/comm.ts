@@ -1,4 +1,4 @@
-import type { CollectiveOp, CommMessage, DeliveryMessage, TensorSet } from './cluster-jobs';
+import type { CollectiveOp, CommMessage, DeliveryMessage, TensorSet } from './cluster-job';
 
 /** A device's view of the others: collectives and point-to-point messages, through whoever hosts the devices. */
 export interface Comm {

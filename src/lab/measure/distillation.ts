@@ -21,7 +21,7 @@ import {
   TEMPERATURE,
   type DistillationManifest,
   type LabelledExamples,
-} from '../../graphs/runtime';
+} from '../../graphs/browser-safe';
 import type { Executor, Session, Tensor, Tensors } from './executor';
 import type { MeasuredMemory } from './measured-memory';
 

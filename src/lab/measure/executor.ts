@@ -1,15 +1,17 @@
 /**
  * The small interface every step loop of the measuring core is written against: open a graph,
  * place tensors, run, read, dispose, count bytes, report progress. The browser's workers build
- * one over a WebGPU device or the WebAssembly backend (worker/runtime.ts); the unit tests build
+ * one over a WebGPU device or the WebAssembly backend (worker/measured-runtime.ts); the unit tests build
  * one over onnxruntime's WASM backend in Node. Nothing here touches `self`, `navigator.gpu` or
  * WebAssembly.
  */
 import type * as OrtModule from 'onnxruntime-web';
-import type { ManifestGraph } from '../../graphs/runtime';
-import type { Backend } from '../protocol';
+import type { ManifestGraph } from '../../graphs/browser-safe';
 import type { FeedData } from './feeds';
 import type { Meter } from './meter';
+
+/** Where a run executes: onnxruntime-web's WebGPU backend, or its WebAssembly backend on the CPU. */
+export type Backend = 'webgpu' | 'wasm';
 
 /** The onnxruntime-web module (its WebGPU or WASM build). */
 export type Ort = typeof OrtModule;

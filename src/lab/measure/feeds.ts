@@ -1,4 +1,12 @@
-import { FEATURES, initWeights, LABELS, syntheticBatch, TOKENS, type BatchShape, type ManifestModel } from '../../graphs/runtime';
+import {
+  FEATURES,
+  initWeights,
+  LABELS,
+  syntheticBatch,
+  TOKENS,
+  type BatchShape,
+  type ManifestModel,
+} from '../../graphs/browser-safe';
 
 /** A feed as plain typed data, before it becomes an onnxruntime tensor. */
 export interface FeedData {

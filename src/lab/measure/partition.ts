@@ -1,4 +1,4 @@
-import type { ParamSpec } from '../../graphs/runtime';
+import type { ParamSpec } from '../../graphs/browser-safe';
 
 const sizeOf = (p: ParamSpec): number => p.shape.reduce((a, b) => a * b, 1);
 

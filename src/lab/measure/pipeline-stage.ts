@@ -14,9 +14,9 @@ import {
   LOSS,
   type ManifestGraph,
   type ManifestModel,
-} from '../../graphs/runtime';
+} from '../../graphs/browser-safe';
 import { deviceResult, elementCount, placeWeights, type DeviceRun } from './cluster-device';
-import type { ComputeSpan, DeviceResult, PipelineJob } from './cluster-jobs';
+import type { ComputeSpan, DeviceResult, PipelineJob } from './cluster-job';
 import type { Session, Tensor, Tensors } from './executor';
 import { batchSlice } from './feeds';
 import { feedsFor } from './run-plan';

@@ -5,9 +5,9 @@
  * job), stage 0 keeps every gradient and moment on every device; stage 2 keeps only this
  * device's shard of both, reduce-scattering each bucket and all-gathering the updated weights.
  */
-import { ADAM_TENSORS, adamScalars, FEATURES, gradName, gradientOf, LABELS, LOSS, TOKENS } from '../../graphs/runtime';
+import { ADAM_TENSORS, adamScalars, FEATURES, gradName, gradientOf, LABELS, LOSS, TOKENS } from '../../graphs/browser-safe';
 import { deviceResult, elementCount, placeWeights, placeZeros, type DeviceRun } from './cluster-device';
-import type { DataParallelJob, DeviceResult, TensorSet, ZeroJob } from './cluster-jobs';
+import type { DataParallelJob, DeviceResult, TensorSet, ZeroJob } from './cluster-job';
 import type { Session, Tensor } from './executor';
 import { batchSlice } from './feeds';
 import { partitionParameters } from './partition';

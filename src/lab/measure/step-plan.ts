@@ -1,4 +1,4 @@
-import type { ManifestGraph } from '../../graphs/runtime';
+import type { ManifestGraph } from '../../graphs/browser-safe';
 
 /** One graph run of a step: which names it reads, and which names are dead after it. */
 export interface PlannedRun {

@@ -1,5 +1,5 @@
 /**
- * Where a variant's weights live during its steps, as a strategy the worker asks around each
+ * Where a single run's weights live during its steps, as a strategy the worker asks around each
  * graph run: resident (uploaded once, shared by every graph, as a framework keeps a model on the
  * GPU) or streamed (kept in host memory as JavaScript arrays and uploaded graph by graph,
  * the next graph's weights while the current one runs: parameter offload).
@@ -7,7 +7,7 @@
 import type { Tensor, TensorStore } from './executor';
 import type { FeedData } from './feeds';
 import { NO_DEVICE_TO_STREAM } from './host-store';
-import type { StepTransfer } from './variant';
+import type { StepTransfer } from './single-run';
 import { planWeightStream, type StreamedRun } from './weight-stream-plan';
 
 /** A weight placement, asked around each graph run of a step (runs in plan order). */

@@ -1,12 +1,13 @@
 /// <reference lib="webworker" />
 /**
- * The request/response shape every single-request lab worker speaks: the page posts one
- * request; the worker answers with progress messages, then one result or one classified error.
- * Multi-device workers (cluster/) talk back and forth instead and have their own protocol.
+ * How the page and a lab worker talk. Single and distillation workers speak one request and one
+ * answer: the page posts a request; the worker answers with progress messages, then one result
+ * or one classified error. A cluster device talks back and forth instead (its own protocol) over
+ * the same two worker-side primitives, `onPageMessage` and `postToPage`: the only code of the lab
+ * that touches the worker's `self`.
  */
-import { classifyFailure } from '../classify-failure';
-import type { FailureKind } from '../protocol';
-import { LabRunError } from '../lab-run-error';
+import { classifyFailure, type FailureKind } from '../results/classify-failure';
+import { LabRunError } from '../page/lab-run-error';
 
 /** Worker → page. `P` is an optional live sample carried with progress. */
 export type ChannelMessage<R, P = never> =
@@ -36,6 +37,16 @@ export function requestFromWorker<Q, R, P = never>(
   }).finally(() => worker.terminate());
 }
 
+/** Worker side: hands every message the page posts to `handle`. */
+export function onPageMessage<M>(handle: (message: M) => void): void {
+  self.onmessage = (event: MessageEvent<M>) => handle(event.data);
+}
+
+/** Worker side: posts `message` to the page, transferring the buffers `transfer` names. */
+export function postToPage<M>(message: M, transfer: Transferable[] = []): void {
+  self.postMessage(message, transfer);
+}
+
 /**
  * Worker side: answers each request with `handle`'s result (transferring the buffers
  * `transfer` names), or with the error sorted into what the page explains to the reader.
@@ -44,18 +55,18 @@ export function serveRequests<Q, R>(
   handle: (request: Q) => Promise<R>,
   transfer: (result: R) => Transferable[] = () => [],
 ): void {
-  self.onmessage = (event: MessageEvent<Q>) => {
-    handle(event.data).then(
-      (result) => self.postMessage({ type: 'result', result } satisfies ChannelMessage<R>, transfer(result)),
+  onPageMessage((request: Q) => {
+    handle(request).then(
+      (result) => postToPage({ type: 'result', result } satisfies ChannelMessage<R>, transfer(result)),
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
-        self.postMessage({ type: 'error', kind: classifyFailure(message), message } satisfies ChannelMessage<R>);
+        postToPage({ type: 'error', kind: classifyFailure(message), message } satisfies ChannelMessage<R>);
       },
     );
-  };
+  });
 }
 
 /** Worker side: tells the page what the worker is doing. */
 export function postProgress<P = never>(stage: string, sample?: P): void {
-  self.postMessage({ type: 'progress', stage, ...(sample !== undefined ? { sample } : {}) } satisfies ChannelMessage<never, P>);
+  postToPage({ type: 'progress', stage, ...(sample !== undefined ? { sample } : {}) } satisfies ChannelMessage<never, P>);
 }

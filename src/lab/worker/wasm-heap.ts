@@ -10,6 +10,7 @@ export interface WasmHeapProbe {
   uninstall(): void;
 }
 
+/** Starts keeping every WebAssembly memory created from now on; call before onnxruntime-web loads. */
 export function installWasmHeapProbe(): WasmHeapProbe {
   const memories: WebAssembly.Memory[] = [];
   const Original = WebAssembly.Memory;

@@ -3,7 +3,7 @@
  * collective and, once every device has joined, computes what each one receives. Pure, so the
  * arithmetic is unit-tested without workers.
  */
-import type { CollectiveOp, TensorSet } from '../../measure/cluster-jobs';
+import type { CollectiveOp, TensorSet } from '../../measure/cluster-job';
 
 /** A message for one device. */
 export interface Delivery {
@@ -61,6 +61,7 @@ export interface Router {
   send(from: number, to: number, key: string, tensors: TensorSet): Delivery[];
 }
 
+/** A router for `size` devices, holding each collective's parts until every device has joined. */
 export function createRouter(size: number): Router {
   const pending = new Map<string, Pending>();
   return {

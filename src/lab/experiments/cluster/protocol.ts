@@ -1,14 +1,15 @@
 /**
- * Messages between the page and the "virtual GPUs" of a multi-device experiment: one Web Worker
+ * Messages between the page and the "virtual GPUs" (devices) of a cluster experiment: one Web Worker
  * per device, each with its own WebGPU device (or WebAssembly heap) and memory tracker. What the
- * devices run and exchange is in measure/cluster-jobs.ts.
+ * devices run and exchange is in measure/cluster-job.ts.
  */
-import type { ClusterJob, CommMessage, DeviceResult } from '../../measure/cluster-jobs';
-import type { Backend, FailureKind } from '../../protocol';
-import type { LabRuntime } from '../../runtime';
+import type { ClusterJob, CommMessage, DeviceResult } from '../../measure/cluster-job';
+import type { Backend } from '../../measure/executor';
+import type { FailureKind } from '../../results/classify-failure';
+import type { LabRuntime } from '../../page/runtime-loader';
 
 /** Page → device: what to run. */
-export interface DeviceStart {
+export interface ClusterStart {
   readonly type: 'start';
   readonly rank: number;
   readonly size: number;
@@ -22,7 +23,7 @@ export interface DeviceStart {
 }
 
 /** Device → page messages. */
-export type DeviceMessage =
+export type ClusterMessage =
   | { readonly type: 'progress'; readonly rank: number; readonly stage: string; readonly step?: number; readonly bytes?: number }
   | CommMessage
   | { readonly type: 'result'; readonly result: DeviceResult }

@@ -1,5 +1,5 @@
 /** The memory engine's predictions for the distillation experiment's three models. */
-import type { MlpSpec } from '../../../graphs/runtime';
+import type { MlpSpec } from '../../../graphs/browser-safe';
 import { estimateMemory, type EstimateOptions } from '../../../memory/index';
 
 /** How a model's weights are stored in the experiment's graphs: fp32, or int8 with one fp32 scale per output column. */

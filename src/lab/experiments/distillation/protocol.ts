@@ -1,8 +1,8 @@
 /** Messages between the distillation experiment's page code and its worker. */
-import type { DistillationManifest } from '../../../graphs/runtime';
+import type { DistillationManifest } from '../../../graphs/browser-safe';
 import type { DistillationJob, DistillationJobResult } from '../../measure/distillation';
-import type { Backend } from '../../protocol';
-import type { LabRuntime } from '../../runtime';
+import type { Backend } from '../../measure/executor';
+import type { LabRuntime } from '../../page/runtime-loader';
 
 /** Page → worker: run `jobs` in order in one fresh runtime (one job per worker on WASM). */
 export interface DistillationRequest {

@@ -3,14 +3,13 @@
  * (once per page), and measures the fp32 teacher (before), the student (after) and the int8
  * teacher (second after), next to the memory engine's predictions for the same models.
  */
-import type { DistillationManifest } from '../../../graphs/runtime';
-import { chooseBackend } from '../../backend';
-import { loadModelsJson, MODELS_URL } from '../../manifest-loader';
-import type { LabProgress } from '../../progress';
-import type { Backend } from '../../protocol';
-import { LabRunError } from '../../lab-run-error';
+import type { DistillationManifest } from '../../../graphs/browser-safe';
+import { loadModelsJson } from '../../page/manifest-loader';
+import type { LabProgress } from '../../page/progress';
+import type { Backend } from '../../measure/executor';
+import { LabRunError } from '../../page/lab-run-error';
+import { startRun } from '../../page/start-run';
 import { requestFromWorker } from '../../worker/channel';
-import { loadRuntime } from '../../runtime';
 import { predictForwardBytes, predictWeightBytes } from './predict';
 import { peakAbove } from '../../measure/measured-memory';
 import type { DistillationJob, DistillationJobResult, StudentResult, TeacherResult } from '../../measure/distillation';
@@ -47,7 +46,7 @@ export function measuredForwardBytes(result: { forward: { peakBytes: number; bas
 /** Runs `request` in a new worker, ended afterwards so the next request starts from a clean slate. */
 function runWorker(request: DistillationRequest, onStage: (stage: string) => void): Promise<DistillationResponse> {
   return requestFromWorker(
-    new Worker(new URL('../../worker/distillation.worker.ts', import.meta.url), { type: 'module' }),
+    new Worker(new URL('./distillation.worker.ts', import.meta.url), { type: 'module' }),
     request,
     onStage,
   );
@@ -68,12 +67,11 @@ function pick<J extends DistillationJobResult['job']>(
 
 /** Runs the experiment end to end with the reader's measured batch. */
 export async function runDistillation(batch: number, onProgress: (progress: LabProgress) => void): Promise<DistillationOutcome> {
-  const { backend, reason } = await chooseBackend({ needsF16: false });
-  const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
+  const { backend, backendReason, runtime, modelsUrl } = await startRun({ needsF16: false }, onProgress);
   const loaded = await loadModelsJson<DistillationManifest>('distillation/manifest.json', 'the distillation manifest');
   if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test)
     throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
-  const base = { backend, runtime, modelsUrl: new URL(MODELS_URL, location.href).href, manifest: loaded, batch };
+  const base = { backend, runtime, modelsUrl, manifest: loaded, batch };
   const stage = (label: string) => (text: string) => onProgress({ phase: 'run', label, stage: text });
   let results: DistillationJobResult[];
   let adapter: string | null = null;
@@ -95,7 +93,7 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
   const { teacher, student } = loaded;
   return {
     backend,
-    backendReason: reason,
+    backendReason,
     adapter,
     batch,
     teacher: {

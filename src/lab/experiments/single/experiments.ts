@@ -1,22 +1,23 @@
-import type { Manifest, ManifestModel, ManifestVariant } from '../../../graphs/runtime';
-import type { GradientLocation, WeightLocation } from '../../measure/variant';
-import type { Backend } from '../../protocol';
-import type { LabSettings } from '../../settings';
+import type { Manifest, ManifestModel, ManifestVariant } from '../../../graphs/browser-safe';
+import type { GradientLocation, WeightLocation } from '../../measure/single-run';
+import type { Backend } from '../../measure/executor';
+import type { LabSettings } from '../settings';
+import { predictLabBytes, predictLeakyLoopBytes, predictStreamedBytes } from '../predict-lab-model';
 
 /** Ids of the experiments this module defines; each is a `data-experiment` value. */
-export type ExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing' | 'leak' | 'offload';
+export type SingleExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing' | 'leak' | 'offload';
 
-/** One side of an experiment: which model variant runs, and how the batch is split. */
-export interface ExperimentSide {
+/** One side of a single experiment: which model variant (manifest entry) runs, and how the batch is split. */
+export interface SingleSideSpec {
   readonly label: string;
   /** Whether a manifest variant is this side's model on this backend. */
   readonly matches: (variant: ManifestVariant, backend: Backend) => boolean;
   readonly microBatches: (settings: LabSettings) => number;
-  /** Run as a training loop (see `VariantSpec.loop`) instead of measured steps. */
+  /** Run as a training loop (see `SingleRunSpec.loop`) instead of measured steps. */
   readonly loop?: { readonly retain: boolean };
-  /** Where the weights live between uses (see `VariantSpec.weights`); resident by default. */
+  /** Where the weights live between uses (see `SingleRunSpec.weights`); resident by default. */
   readonly weights?: WeightLocation;
-  /** Where parameter gradients go as they are made (see `VariantSpec.gradients`). */
+  /** Where parameter gradients go as they are made (see `SingleRunSpec.gradients`). */
   readonly gradients?: GradientLocation;
 }
 
@@ -29,10 +30,10 @@ export interface GradientCheck {
 }
 
 /** An experiment: the same model measured without (before) and with (after) a technique. */
-export interface ExperimentDefinition {
-  readonly id: ExperimentId;
-  readonly before: ExperimentSide;
-  readonly after: ExperimentSide;
+export interface SingleExperimentDefinition {
+  readonly id: SingleExperimentId;
+  readonly before: SingleSideSpec;
+  readonly after: SingleSideSpec;
   /** The "after" side needs 16-bit shaders (`shader-f16`) to run on WebGPU. */
   readonly needsF16: boolean;
   /** Whether the micro-batch field applies. */
@@ -43,7 +44,7 @@ export interface ExperimentDefinition {
    * still runs there (gradients, step time), and the page says why the bytes match.
    */
   readonly unmeasurable: (backend: Backend) => string | null;
-  /** Steps per variant; defaults to 2 (the first compiles shaders, the second is timed). */
+  /** Steps per side; defaults to 2 (the first compiles shaders, the second is timed). */
   readonly steps?: number;
   /** Sizes this experiment starts with, where they differ from the lab's defaults. */
   readonly defaults?: Partial<LabSettings>;
@@ -67,7 +68,8 @@ const layerwise = (v: ManifestVariant): boolean =>
 /** Iterations of the leaky and fixed training loops. */
 export const LEAK_STEPS = 10;
 
-export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> = {
+/** Every single experiment, by id: the lessons' islands and the unit tests read the same table. */
+export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExperimentDefinition>> = {
   'mixed-precision': {
     id: 'mixed-precision',
     before: {
@@ -199,9 +201,21 @@ export const EXPERIMENTS: Readonly<Record<ExperimentId, ExperimentDefinition>> =
 };
 
 /** The model a side runs for the reader's width and depth; throws if the factory made none. */
-export function findModel(manifest: Manifest, side: ExperimentSide, settings: LabSettings, backend: Backend): ManifestModel {
+export function findSingleModel(
+  manifest: Manifest,
+  side: SingleSideSpec,
+  settings: LabSettings,
+  backend: Backend,
+): ManifestModel {
   const family = `mlp-h${settings.hidden}-l${settings.layers}`;
   const model = manifest.models.find((m) => m.family === family && side.matches(m.variant, backend));
   if (!model) throw new Error(`No ${side.label} model for ${family} in the manifest; run \`npm run models\`.`);
   return model as ManifestModel;
+}
+
+/** The engine's prediction for one side of a single experiment at the reader's settings, run for `steps` steps. */
+export function predictSideBytes(side: SingleSideSpec, model: ManifestModel, settings: LabSettings, steps: number): number {
+  const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };
+  if (side.weights === 'streamed') return predictStreamedBytes(model, shape);
+  return side.loop?.retain ? predictLeakyLoopBytes(model, shape, steps) : predictLabBytes(model, shape);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ComputeSpan } from '../../../../src/lab/measure/cluster-jobs';
+import type { ComputeSpan } from '../../../../src/lab/measure/cluster-job';
 import { boxesWithRoomForName, LABEL_PIXELS, scheduleBoxes } from '../../../../src/components/lab/schedule-boxes';
 
 /** Two devices, 1F1B over two micro-batches: short forwards, long backwards (milliseconds). */

@@ -10,7 +10,7 @@ import { createMlp } from '../../../../src/graphs/mlp.ts';
 import { buildAccumulateGraph, buildAdamGraph } from '../../../../src/graphs/optimizer.ts';
 import { segmentRanges, stageRanges } from '../../../../src/graphs/segments.ts';
 import type { DeviceRun } from '../../../../src/lab/measure/cluster-device.ts';
-import type { DeliveryMessage } from '../../../../src/lab/measure/cluster-jobs.ts';
+import type { DeliveryMessage } from '../../../../src/lab/measure/cluster-job.ts';
 import { createComm, type Comm } from '../../../../src/lab/measure/comm.ts';
 import { createExecutor, type Executor, type TensorStore } from '../../../../src/lab/measure/executor.ts';
 import { hostStore } from '../../../../src/lab/measure/host-store.ts';

@@ -1,0 +1,146 @@
+import { CLUSTER_EXPERIMENTS, type ClusterExperimentId } from '../../lab/experiments/cluster/experiments';
+import {
+  deviceBytes,
+  NEEDS_WEBGPU,
+  runClusterExperiment,
+  sideBytes,
+  type ClusterSideOutcome,
+  type ClusterOutcome,
+} from '../../lab/experiments/cluster/run';
+import { bytesAbove } from '../../lab/measure/measured-memory';
+import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/measure/schedule';
+import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/experiments/settings';
+import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
+import DeviceBars from './DeviceBars';
+import ExperimentFrame from './ExperimentFrame';
+import { MiB } from './format';
+import PipelineSchedule from './PipelineSchedule';
+import ResultsTable from './ResultsTable';
+
+/** What the results say, in one place for translation. */
+const STRINGS = {
+  caption: 'Measured and predicted peak of each device',
+  note: (memory: string, restExtra: string, predictedExtra: string) =>
+    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. Predicted: the memory engine's per-GPU figure for the same model${predictedExtra}, without a CUDA context. Measured ÷ predicted compares each side's busiest device with the prediction.`,
+  heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
+  buffersLabel: 'GPU storage buffers reserved by onnxruntime-web',
+  columns: ['Side', 'Device', 'Peak', 'At rest', 'Between steps', 'Predicted', 'Measured ÷ predicted', 'Step time'],
+} as const;
+
+/** Props of the cluster experiment island. */
+export interface ClusterExperimentProps {
+  readonly id: ClusterExperimentId;
+}
+
+const slowest = (side: ClusterSideOutcome, pick: (d: ClusterSideOutcome['devices'][number]) => number): number =>
+  Math.max(0, ...side.devices.map(pick));
+
+/**
+ * A cluster experiment: each virtual GPU is a WebGPU device in a worker of its own, with
+ * its own memory count; the page routes their collectives. Shows every device's bytes side by
+ * side and checks that the devices together computed what one device computes.
+ */
+export default function ClusterExperiment({ id }: ClusterExperimentProps) {
+  const experiment = CLUSTER_EXPERIMENTS[id];
+  return (
+    <ExperimentFrame
+      id={id}
+      title={`${experiment.before.label} vs ${experiment.after.label}`}
+      fields={experiment.fields}
+      splits={experiment.splits}
+      defaults={experiment.defaults}
+      softwareDefaults={SOFTWARE_ADAPTER_SETTINGS}
+      needsWebGpu={NEEDS_WEBGPU}
+      idleText="start one virtual GPU per device, each a WebGPU device in a worker of its own."
+      run={(settings, onProgress) => runClusterExperiment(id, settings, onProgress)}
+      figures={(o) => ({
+        backend: o.backend,
+        measuredBeforeBytes: sideBytes(o.before),
+        measuredAfterBytes: sideBytes(o.after),
+        predictedBeforeBytes: o.before.predictedBytes,
+        predictedAfterBytes: o.after.predictedBytes,
+        extra: {
+          devices: o.after.devices.length,
+          afterDeviceBytes: o.after.devices.map(deviceBytes).join(','),
+          resultsMatch: String(o.equal),
+          beforeStepMs: Math.round(slowest(o.before, (d) => d.stepMs)),
+          afterStepMs: Math.round(slowest(o.after, (d) => d.stepMs)),
+          loadMs: Math.round(slowest(o.before, (d) => d.loadMs)),
+        },
+      })}
+      summary={(o) => o.backendReason}
+      results={(o) => <ClusterResults id={id} outcome={o} />}
+    />
+  );
+}
+
+function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: ClusterOutcome }) {
+  const experiment = CLUSTER_EXPERIMENTS[id];
+  const sides = [outcome.before, outcome.after];
+  const kind = outcome.before.devices[0]?.memory.kind ?? 'webgpu-buffers';
+  const compared = sides.map((s) => ({ label: s.label, ratio: measuredOverPredicted(sideBytes(s), s.predictedBytes) }));
+  const saving = 1 - sideBytes(outcome.after) / Math.max(1, sideBytes(outcome.before));
+  const spans = outcome.after.devices.flatMap((d) => d.spans);
+  const stages = outcome.after.devices.length;
+  const microBatches = spans.filter((s) => s.rank === 0 && s.kind === 'forward').length;
+  return (
+    <div class="lab-results">
+      <ResultsTable
+        columns={STRINGS.columns}
+        caption={STRINGS.caption}
+        note={STRINGS.note(
+          kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel,
+          id === 'zero-sharding' ? ' and Adam moments' : '',
+          id === 'pipeline-parallel' ? ' (the first stage, the larger one)' : '',
+        )}
+      >
+        {sides.flatMap((side, i) =>
+          side.devices.map((d) => (
+            <tr>
+              <th scope="row">{side.label}</th>
+              <td>GPU {d.rank}</td>
+              <td>{MiB(deviceBytes(d))}</td>
+              <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
+              <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
+              <td>{MiB(side.predictedBytes)}</td>
+              <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
+              <td>{(d.stepMs / 1000).toFixed(2)} s</td>
+            </tr>
+          )),
+        )}
+      </ResultsTable>
+      <p>
+        {saving > 0
+          ? `The busiest device of "${outcome.after.label}" peaked ${(saving * 100).toFixed(0)}% below "${outcome.before.label}". `
+          : 'No per-device saving at these sizes. '}
+        {outcome.equal
+          ? `Both sides computed the same ${experiment.compares} (largest relative difference ${outcome.difference.toExponential(1)}).`
+          : `The ${experiment.compares} differ between the sides (largest relative difference ${outcome.difference.toExponential(1)}).`}
+        {` ${describeAgreement(kind, compared)}`}
+        {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter
+          ? ` Adapter: ${outcome.before.devices[0].adapter}.`
+          : ''}
+      </p>
+      <DeviceBars
+        bars={sides.flatMap((side) =>
+          side.devices.map((d) => ({
+            side: side.label,
+            device: `GPU ${d.rank}`,
+            measuredBytes: deviceBytes(d),
+            predictedBytes: side.predictedBytes,
+          })),
+        )}
+      />
+      {id === 'pipeline-parallel' && spans.length > 0 && (
+        <>
+          <PipelineSchedule spans={spans} />
+          <p>
+            Measured bubble: {(100 * measuredBubbleFraction(spans, stages)).toFixed(0)}% of the device time idle; with equal stage
+            times the 1F1B schedule idles {(100 * idealBubbleFraction(stages, microBatches)).toFixed(0)}% ((p − 1)/(m + p − 1)
+            with p = {stages}, m = {microBatches}).
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import { SINGLE_EXPERIMENTS, type SingleExperimentId } from '../../lab/experiments/single/experiments';
+import { measuredBytes, runSingleExperiment, type SingleOutcome } from '../../lab/experiments/single/run';
+import { bytesAbove } from '../../lab/measure/measured-memory';
+import type { LabSample } from '../../lab/page/progress';
+import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/experiments/settings';
+import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
+import ExperimentFrame from './ExperimentFrame';
+import { MiB } from './format';
+import MemoryTimeline from './MemoryTimeline';
+import ResultsTable from './ResultsTable';
+import TransferTable from './TransferTable';
+
+/** What the results say, in one place for translation. */
+const STRINGS = {
+  caption: 'Measured and predicted peak of each variant',
+  note: (memoryLabel: string) =>
+    `Measured: ${memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine for the same model (weights, gradients, activations; no CUDA context).`,
+  /** Added to the note where the backend cannot show the technique. */
+  noteUnmeasurable:
+    ' The second row has no measured ÷ predicted: its prediction is for a run this backend cannot show (see below).',
+  columns: ['Variant', 'Measured peak', 'of which weights at rest', 'Predicted', 'Measured ÷ predicted', 'Step time', 'Loss'],
+  heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
+  buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
+  chartHeap: 'WebAssembly heap growth',
+  chartBuffers: 'GPU buffers held',
+  saving: (percent: number) => `Measured saving: ${percent}%. `,
+  noSaving: 'No measured saving at these sizes. ',
+  /** Where a 16-bit experiment ran on WebAssembly: nothing computed in 16 bits. */
+  emulatedLabel: (label: string) => `${label} model, computed in fp32`,
+  emulatedGradients: (difference: string) =>
+    `On WebAssembly the 16-bit model computed in fp32, so there is no 16-bit rounding to see (largest relative gradient difference ${difference}).`,
+  gradients: (verdict: string, difference: string) => `${verdict} (largest relative difference ${difference}).`,
+  adapter: (name: string) => ` Adapter: ${name}.`,
+} as const;
+
+/** Props of the experiment island. */
+export interface SingleExperimentProps {
+  /** Which experiment (also its `data-experiment` attribute). */
+  readonly id: SingleExperimentId;
+}
+
+/**
+ * A before/after experiment: the reader picks sizes and presses Run; the same tiny model runs
+ * without and with the technique, and the page shows the measured bytes next to the memory
+ * engine's prediction.
+ */
+export default function Experiment({ id }: SingleExperimentProps) {
+  const experiment = SINGLE_EXPERIMENTS[id];
+  const streams = experiment.after.weights === 'streamed';
+  return (
+    <ExperimentFrame
+      id={id}
+      title={`${experiment.before.label} vs ${experiment.after.label}`}
+      fields={experiment.accumulate ? [...SIZE_FIELDS, 'microBatches'] : SIZE_FIELDS}
+      splits={experiment.accumulate ? ['microBatches'] : []}
+      {...(experiment.defaults ? { defaults: experiment.defaults } : {})}
+      softwareDefaults={experiment.softwareDefaults ?? SOFTWARE_ADAPTER_SETTINGS}
+      needsF16={experiment.needsF16}
+      needsWebGpu={experiment.needsWebGpu}
+      caveat={experiment.unmeasurable}
+      idleText="measure both variants in your browser."
+      run={(settings, onProgress) => runSingleExperiment(id, settings, onProgress)}
+      figures={(outcome) => ({
+        backend: outcome.backend,
+        measuredBeforeBytes: measuredBytes(outcome.before.result),
+        measuredAfterBytes: measuredBytes(outcome.after.result),
+        predictedBeforeBytes: outcome.before.predictedBytes,
+        predictedAfterBytes: outcome.after.predictedBytes,
+        extra: {
+          gradientsMatch: String(outcome.gradientsPass),
+          savingMeasurable: String(outcome.unmeasurable === null),
+          // Timings for `npm run bench` (milliseconds).
+          beforeStepMs: Math.round(outcome.before.result.stepMs),
+          afterStepMs: Math.round(outcome.after.result.stepMs),
+          loadMs: Math.round(outcome.before.result.loadMs),
+          // The traffic of a streamed side (bytes and milliseconds of its timed step).
+          ...(streams
+            ? {
+                afterUploadedBytes: outcome.after.result.transfer.uploadedBytes,
+                afterUploadMs: Math.round(outcome.after.result.transfer.uploadMs),
+                afterDownloadedBytes: outcome.after.result.transfer.downloadedBytes,
+              }
+            : {}),
+        },
+      })}
+      summary={(outcome) => outcome.backendReason}
+      results={(outcome) => (
+        <>
+          <SingleResults id={id} outcome={outcome} />
+          {streams && <TransferTable sides={[outcome.before, outcome.after]} />}
+        </>
+      )}
+      {...(experiment.before.loop
+        ? {
+            live: (samples: readonly LabSample[]) => (
+              <MemoryTimeline unitLabel="live GPU buffers" xLabel="training step" dots series={seriesFromSamples(samples)} />
+            ),
+          }
+        : {})}
+    />
+  );
+}
+
+/** Groups live samples into one series per side, for the chart drawn during a run. */
+function seriesFromSamples(samples: readonly LabSample[]) {
+  const labels = [...new Set(samples.map((s) => s.series))];
+  return labels.map((label) => ({
+    label,
+    points: samples.filter((s) => s.series === label).map((s) => ({ x: s.step, bytes: s.bytes })),
+  }));
+}
+
+/**
+ * Whether the "after" side's technique did not run at all on this backend: a 16-bit model on
+ * WebAssembly computes in fp32, so nothing on the page may read as a 16-bit run.
+ */
+const techniqueEmulated = (id: SingleExperimentId, outcome: SingleOutcome): boolean =>
+  SINGLE_EXPERIMENTS[id].needsF16 && outcome.backend === 'wasm';
+
+function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: SingleOutcome }) {
+  const experiment = SINGLE_EXPERIMENTS[id];
+  const emulated = techniqueEmulated(id, outcome);
+  const sides = [
+    outcome.before,
+    { ...outcome.after, label: emulated ? STRINGS.emulatedLabel(outcome.after.label) : outcome.after.label },
+  ];
+  const kind = outcome.before.result.memory.kind;
+  const [before, after] = sides.map((s) => measuredBytes(s.result)) as [number, number];
+  const saving = before > 0 ? 1 - after / before : 0;
+  // Where the backend cannot show the technique, the "after" prediction describes a run that did
+  // not happen here: only the untouched side is compared.
+  const compared = sides.map((s, i) => ({
+    label: s.label,
+    ratio: i > 0 && outcome.unmeasurable ? null : measuredOverPredicted(measuredBytes(s.result), s.predictedBytes),
+  }));
+  const difference = outcome.gradientDifference.toExponential(1);
+  return (
+    <div class="lab-results">
+      <ResultsTable
+        columns={STRINGS.columns}
+        caption={STRINGS.caption}
+        note={
+          STRINGS.note(kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel) +
+          (outcome.unmeasurable ? STRINGS.noteUnmeasurable : '')
+        }
+      >
+        {sides.map((s, i) => (
+          <tr>
+            <th scope="row">
+              {s.label}
+              {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
+            </th>
+            <td>{MiB(measuredBytes(s.result))}</td>
+            <td>{MiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
+            <td>{MiB(s.predictedBytes)}</td>
+            <td>{formatRatio(compared[i]?.ratio ?? null)}</td>
+            <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
+            <td>{s.result.loss.toFixed(4)}</td>
+          </tr>
+        ))}
+      </ResultsTable>
+      {outcome.unmeasurable && <p class="lab-caveat">{outcome.unmeasurable}</p>}
+      <p>
+        {outcome.unmeasurable ? '' : saving > 0 ? STRINGS.saving(Math.round(saving * 100)) : STRINGS.noSaving}
+        {emulated
+          ? STRINGS.emulatedGradients(difference)
+          : STRINGS.gradients(
+              outcome.gradientsPass ? experiment.gradients.passLabel : experiment.gradients.failLabel,
+              difference,
+            )}{' '}
+        {describeAgreement(kind, compared)}
+        {outcome.backend === 'webgpu' && outcome.before.result.adapter ? STRINGS.adapter(outcome.before.result.adapter) : ''}
+      </p>
+      {experiment.before.loop ? (
+        <MemoryTimeline
+          unitLabel={STRINGS.chartBuffers}
+          xLabel="training step"
+          dots
+          series={sides.map((s) => ({ label: s.label, points: s.result.stepBytes.map((bytes, i) => ({ x: i + 1, bytes })) }))}
+        />
+      ) : (
+        <MemoryTimeline
+          unitLabel={kind === 'wasm-heap' ? STRINGS.chartHeap : STRINGS.chartBuffers}
+          xLabel="time in the run (s)"
+          series={sides.map((s) => ({
+            label: s.label,
+            points: s.result.memory.timeline.map((p) => ({ x: p.t / 1000, bytes: p.bytes })),
+          }))}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Runs a cluster experiment from the page: each side's job on its virtual GPUs (a fresh set of
+ * device workers per side), the bytes each device held next to the engine's per-device figure,
+ * and whether the devices together computed what one device computes.
+ */
+import type { DeviceResult, TensorSet } from '../../measure/cluster-job';
+import type { Backend } from '../../measure/executor';
+import { peakAbove } from '../../measure/measured-memory';
+import { loadManifest } from '../../page/manifest-loader';
+import type { LabProgress } from '../../page/progress';
+import { startRun } from '../../page/start-run';
+import { maxRelativeDifference } from '../../results/compare';
+import { LAB_SEED, type LabSettings } from '../settings';
+import { measuredSteps } from '../warm-up';
+import { CLUSTER_EXPERIMENTS, findClusterModel, type ClusterExperimentId, type ClusterSideSpec } from './experiments';
+import { runDevices } from './run-devices';
+
+/** One side's devices, what each measured, and the engine's per-device figure. */
+export interface ClusterSideOutcome {
+  readonly label: string;
+  readonly modelId: string;
+  readonly devices: readonly DeviceResult[];
+  readonly predictedBytes: number;
+}
+
+/** A finished cluster experiment: both sides' devices and whether they computed the same thing. */
+export interface ClusterOutcome {
+  readonly backend: Backend;
+  readonly backendReason: string;
+  readonly before: ClusterSideOutcome;
+  readonly after: ClusterSideOutcome;
+  /** Largest relative difference of the compared tensors, after vs before. */
+  readonly difference: number;
+  readonly equal: boolean;
+}
+
+/** What a device added over its fresh runtime at its peak. */
+export function deviceBytes(result: DeviceResult): number {
+  return peakAbove(result.memory);
+}
+
+/** A side's figure: its busiest device, since the job fits only if every device fits. */
+export function sideBytes(side: ClusterSideOutcome): number {
+  return Math.max(0, ...side.devices.map(deviceBytes));
+}
+
+/** Everything the devices of a side hold to compare: the union of their shards. */
+function comparedTensors(devices: readonly DeviceResult[]): TensorSet {
+  return Object.assign({}, ...devices.map((d) => d.tensors)) as TensorSet;
+}
+
+/**
+ * Why the cluster experiments do not fall back to WebAssembly: a virtual GPU's memory is
+ * the WebGPU buffers its device allocates. On WASM each worker's tensors pass between graph runs
+ * as JavaScript arrays, which no page can measure per worker, and the heap's high-water mark
+ * stayed flat in our runs, so there would be nothing to compare.
+ */
+export const NEEDS_WEBGPU =
+  'This experiment needs WebGPU: each virtual GPU is a WebGPU device in a worker of its own, and its memory is the GPU buffers that device allocates. Without WebGPU the tensors would live in ordinary JavaScript memory, which a page cannot measure per worker. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer).';
+
+/**
+ * Runs a cluster experiment: the "before" side's devices, then the "after" side's, each
+ * a fresh set of workers, and compares what they computed.
+ */
+export async function runClusterExperiment(
+  id: ClusterExperimentId,
+  settings: LabSettings,
+  onProgress: (progress: LabProgress) => void,
+): Promise<ClusterOutcome> {
+  const experiment = CLUSTER_EXPERIMENTS[id];
+  const { backend, backendReason, runtime, modelsUrl } = await startRun(
+    { needsF16: false, needsWebGpu: NEEDS_WEBGPU },
+    onProgress,
+  );
+  const manifest = await loadManifest();
+
+  const runSide = async (spec: ClusterSideSpec): Promise<ClusterSideOutcome> => {
+    const model = findClusterModel(manifest, spec, settings);
+    const devices = spec.devices(settings);
+    const results = await runDevices(
+      devices,
+      { backend, runtime, modelsUrl, seed: LAB_SEED, steps: measuredSteps(backend), job: spec.job(model, settings, manifest) },
+      (p) =>
+        onProgress({
+          phase: 'run',
+          label: `${spec.label}, GPU ${p.rank}`,
+          stage: p.stage,
+          ...(p.sample ? { sample: { series: `${spec.label}: GPU ${p.rank}`, ...p.sample } } : {}),
+        }),
+    );
+    return { label: spec.label, modelId: model.id, devices: results, predictedBytes: spec.predict(model, settings) };
+  };
+  const before = await runSide(experiment.before);
+  const after = await runSide(experiment.after);
+  const difference = maxRelativeDifference(comparedTensors(after.devices), comparedTensors(before.devices));
+  return { backend, backendReason, before, after, difference, equal: difference <= experiment.tolerance };
+}

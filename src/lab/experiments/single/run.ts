@@ -1,0 +1,129 @@
+/**
+ * Runs a single experiment from the page: the same model without (before) and with (after) a
+ * technique, each side measured on one device in a fresh worker, next to the memory engine's
+ * predictions.
+ */
+import type { Backend } from '../../measure/executor';
+import { peakAbove } from '../../measure/measured-memory';
+import type { SingleRunResult } from '../../measure/single-run';
+import { loadManifest } from '../../page/manifest-loader';
+import type { LabProgress } from '../../page/progress';
+import { startRun } from '../../page/start-run';
+import { maxRelativeDifference } from '../../results/compare';
+import { requestFromWorker } from '../../worker/channel';
+import { LAB_SEED, type LabSettings } from '../settings';
+import { measuredSteps } from '../warm-up';
+import { SINGLE_EXPERIMENTS, findSingleModel, predictSideBytes, type SingleExperimentId } from './experiments';
+import type { SingleRequest, StepSample } from './protocol';
+
+/**
+ * The bytes a run added over its fresh runtime: peak minus baseline. On WebGPU the baseline is
+ * the storage buffers before any session (usually none); on WASM, the heap onnxruntime-web
+ * starts with, so what remains is the growth the model caused.
+ */
+export function measuredBytes(result: SingleRunResult): number {
+  return peakAbove(result.memory);
+}
+
+/** One side's numbers: what ran, what it measured, what the engine predicted. */
+export interface SingleSideOutcome {
+  readonly label: string;
+  readonly modelId: string;
+  readonly batch: number;
+  readonly microBatches: number;
+  readonly predictedBytes: number;
+  readonly result: SingleRunResult;
+}
+
+/** A finished experiment. */
+export interface SingleOutcome {
+  readonly backend: Backend;
+  readonly backendReason: string;
+  readonly before: SingleSideOutcome;
+  readonly after: SingleSideOutcome;
+  /** Largest relative gradient difference, after vs before. */
+  readonly gradientDifference: number;
+  readonly gradientsPass: boolean;
+  /** Why this backend cannot show the saving, or null when it can. */
+  readonly unmeasurable: string | null;
+}
+
+/**
+ * Runs the request's sides in a new worker and ends the worker afterwards, so the next request
+ * starts from a fresh device and runtime.
+ */
+function runInWorker(
+  request: SingleRequest,
+  onStage: (stage: string, sample?: StepSample) => void,
+): Promise<readonly SingleRunResult[]> {
+  return requestFromWorker(new Worker(new URL('./single.worker.ts', import.meta.url), { type: 'module' }), request, onStage);
+}
+
+/**
+ * Runs an experiment end to end: picks the backend, downloads the runtime (once per page),
+ * runs the "before" and then the "after" side in fresh workers, and sets
+ * them next to the memory engine's predictions.
+ */
+export async function runSingleExperiment(
+  id: SingleExperimentId,
+  settings: LabSettings,
+  onProgress: (progress: LabProgress) => void,
+): Promise<SingleOutcome> {
+  const experiment = SINGLE_EXPERIMENTS[id];
+  const { backend, backendReason, runtime, modelsUrl } = await startRun(experiment, onProgress);
+  const manifest = await loadManifest();
+
+  const steps = experiment.steps ?? measuredSteps(backend);
+  const sides = [experiment.before, experiment.after].map((side) => {
+    const model = findSingleModel(manifest, side, settings, backend);
+    const microBatches = side.microBatches(settings);
+    const placement = {
+      ...(side.loop ? { loop: side.loop } : {}),
+      ...(side.weights ? { weights: side.weights } : {}),
+      ...(side.gradients ? { gradients: side.gradients } : {}),
+    };
+    return {
+      side,
+      model,
+      microBatches,
+      spec: { model, batch: settings.batch, microBatches, seed: LAB_SEED, steps, ...placement },
+    };
+  });
+  const run = (specs: (typeof sides)[number]['spec'][], labels: string[]) =>
+    runInWorker({ backend, runtime, modelsUrl, sides: specs }, (stage, sample) =>
+      onProgress({
+        phase: 'run',
+        label: labels.join(', then '),
+        stage,
+        ...(sample ? { sample: { series: labels[sample.side] ?? '', step: sample.step, bytes: sample.bytes } } : {}),
+      }),
+    );
+  // WebGPU: both sides in one worker, one after the other with every session released in
+  // between, so the second reuses compiled shaders (minutes saved on software adapters).
+  // WASM: a worker each, because a WebAssembly heap never shrinks and would hide the second.
+  const results =
+    backend === 'webgpu'
+      ? await run(
+          sides.map((s) => s.spec),
+          [experiment.before.label, experiment.after.label],
+        )
+      : [...(await run([sides[0]!.spec], [experiment.before.label])), ...(await run([sides[1]!.spec], [experiment.after.label]))];
+  const [before, after] = sides.map(({ side, model, microBatches }, i): SingleSideOutcome => ({
+    label: side.label,
+    modelId: model.id,
+    batch: settings.batch,
+    microBatches,
+    predictedBytes: predictSideBytes(side, model, settings, steps),
+    result: results[i]!,
+  })) as [SingleSideOutcome, SingleSideOutcome];
+  const gradientDifference = maxRelativeDifference(after.result.gradients, before.result.gradients);
+  return {
+    backend,
+    backendReason,
+    before,
+    after,
+    gradientDifference,
+    gradientsPass: gradientDifference <= experiment.gradients.tolerance,
+    unmeasurable: experiment.unmeasurable(backend),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * What every experiment does on Run before its workers start: pick the backend (refusing to
+ * start where the experiment needs WebGPU and there is none), download and compile the runtime
+ * (once per page), and resolve where the workers fetch the models from.
+ */
+import type { Backend } from '../measure/executor';
+import { chooseBackend } from './choose-backend';
+import { LabRunError } from './lab-run-error';
+import { MODELS_URL } from './manifest-loader';
+import type { LabProgress } from './progress';
+import { loadRuntime, type LabRuntime } from './runtime-loader';
+
+/** What an experiment needs of the browser. */
+export interface RunNeeds {
+  /** 16-bit shaders (`shader-f16`) on WebGPU; without them the run falls back to WebAssembly. */
+  readonly needsF16: boolean;
+  /** Why the experiment cannot run without WebGPU; unset when it falls back to WebAssembly. */
+  readonly needsWebGpu?: string | undefined;
+}
+
+/** The backend chosen, the compiled runtime, and where the models are served. */
+export interface RunStart {
+  readonly backend: Backend;
+  /** Why this backend, in words for the reader. */
+  readonly backendReason: string;
+  readonly runtime: LabRuntime;
+  /** Absolute URL of the models folder: a worker resolves relative URLs against its own script. */
+  readonly modelsUrl: string;
+}
+
+/** Chooses the backend and loads the runtime; throws `needs-webgpu` before any download where nothing can run. */
+export async function startRun(
+  { needsF16, needsWebGpu }: RunNeeds,
+  onProgress: (progress: LabProgress) => void,
+): Promise<RunStart> {
+  const { backend, reason } = await chooseBackend({ needsF16 });
+  if (backend === 'wasm' && needsWebGpu) throw new LabRunError('needs-webgpu', `${needsWebGpu} (${reason})`);
+  const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
+  return { backend, backendReason: reason, runtime, modelsUrl: new URL(MODELS_URL, location.href).href };
+}

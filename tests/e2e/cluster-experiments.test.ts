@@ -1,0 +1,70 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
+import { expectRunOutcome, readExperiment } from './support/after-run';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
+import { PHONE } from './support/phone-layout';
+
+/**
+ * The cluster experiments: every virtual GPU is a WebGPU device in a worker of its own.
+ * With WebGPU each runs to the end, its busiest device holds less than the one-device (or
+ * unsharded) side, the devices together compute what one device computes, and every device's
+ * bytes agree with the engine's per-GPU prediction. Without WebGPU each says it needs it. Each
+ * runs on a 390 px phone: the same run shows that nothing on the page overflows there.
+ */
+const PARALLEL_PAGES = ['data-parallel', 'zero-sharding', 'pipeline-parallel'] as const;
+const PATH = '/lessons/05-parallelism/';
+const DEFAULT_DEVICES = 2;
+
+const baseUrl = inject('baseUrl');
+/** Two or four fresh devices per side, each compiling its shaders on the CPU (SwiftShader). */
+const RUN_TIMEOUT_MS = 300_000;
+
+describe.each(BROWSER_CONFIGS)('cluster experiments with $name', (config) => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser(config);
+  });
+  afterAll(() => browser?.close());
+
+  test.each(PARALLEL_PAGES)(
+    '%s runs on one WebGPU device per virtual GPU and shows its saving; at 390 px the page does not overflow, ratios printed honestly',
+    { timeout: RUN_TIMEOUT_MS + 30_000 },
+    async (id) => {
+      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
+      try {
+        const selector = `[data-experiment="${id}"]`;
+        await page.setViewportSize(PHONE);
+        const root = await openIsland(page, baseUrl + PATH, selector);
+        await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
+        const data = await readExperiment(root);
+        if (!(await expectRunOutcome(page, root, data, config.webgpu))) return;
+        expect(data['backend']).toBe('webgpu');
+        const bytes = (name: string) => Number(data[name]);
+        for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {
+          expect(Number.isSafeInteger(bytes(name)) && bytes(name) > 0, `${name} = ${data[name]}`).toBe(true);
+        }
+        // Every device measured something of its own.
+        const perDevice = (data['afterDeviceBytes'] ?? '').split(',').map(Number);
+        expect(perDevice).toHaveLength(DEFAULT_DEVICES);
+        for (const b of perDevice) expect(b).toBeGreaterThan(0);
+        expect(Math.max(...perDevice)).toBe(bytes('measuredAfterBytes'));
+
+        expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
+        expect(bytes('measuredAfterBytes')).toBeLessThan(bytes('measuredBeforeBytes'));
+        expect(data['resultsMatch']).toBe('true');
+        const { min, max } = AGREEMENT_RATIO['webgpu-buffers'];
+        for (const side of ['Before', 'After']) {
+          const ratio = bytes(`measured${side}Bytes`) / bytes(`predicted${side}Bytes`);
+          expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
+          expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
+        }
+        if (id === 'pipeline-parallel') expect(data['text']).toMatch(/Measured bubble: \d+%/);
+        expect(problems.pageErrors).toEqual([]);
+        expect(problems.offsiteRequests).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});

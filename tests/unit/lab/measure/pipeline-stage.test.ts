@@ -1,0 +1,20 @@
+/**
+ * Pipeline stages (measure/pipeline-stage.ts) on a local cluster, on a 1F1B schedule, compute
+ * what one device computes.
+ */
+import { describe, expect, test } from 'vitest';
+import { runPipelineStage } from '../../../../src/lab/measure/pipeline-stage.ts';
+import { localCluster } from './node-executor.ts';
+import { accumulate, BATCH, expectSameGradients, files, models, oneDeviceStep, SEED } from './step-fixtures.ts';
+
+describe('runPipelineStage(run, job)', () => {
+  test('1F1B pipeline gradients (2 stages, 4 micro-batches) equal one-device gradients', async () => {
+    const whole = await oneDeviceStep();
+    const devices = localCluster(files, 2, SEED, 1);
+    const job = { kind: 'pipeline', model: models.stages2, batch: BATCH, microBatches: 4, accumulate } as const;
+    const results = await Promise.all(devices.map((run) => runPipelineStage(run, job)));
+    expectSameGradients(Object.assign({}, ...results.map((r) => r.tensors)) as Record<string, Float32Array>, whole.gradients);
+    // The last stage reports the mean of its micro-batches' losses: the whole batch's loss.
+    expect(results[1]?.loss).toBeCloseTo(whole.loss, 5);
+  });
+});

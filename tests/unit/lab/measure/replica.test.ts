@@ -1,0 +1,35 @@
+/**
+ * Data-parallel and ZeRO replicas (measure/replica.ts) on a local cluster compute what one
+ * device computes: the averaged gradients equal the whole batch's, and sharding Adam's state
+ * (ZeRO-2) leaves the updated weights those of the unsharded run (ZeRO-0).
+ */
+import { describe, expect, test } from 'vitest';
+import { weightFeeds } from '../../../../src/lab/measure/feeds.ts';
+import { runReplica } from '../../../../src/lab/measure/replica.ts';
+import { normRelativeError } from '../../graphs/helpers.ts';
+import { localCluster } from './node-executor.ts';
+import { adam, BATCH, clusterTensors, expectSameGradients, files, models, oneDeviceStep, SEED } from './step-fixtures.ts';
+
+describe('runReplica(run, job)', () => {
+  test('data-parallel gradients (2 and 4 replicas, bucketed all-reduce) equal one-device gradients', async () => {
+    const whole = await oneDeviceStep();
+    for (const size of [2, 4]) {
+      const devices = localCluster(files, size, SEED, 1);
+      const averaged = await clusterTensors(
+        devices.map((run) => runReplica(run, { kind: 'data-parallel', model: models.segmentedKeep, batch: BATCH })),
+      );
+      expectSameGradients(averaged, whole.gradients);
+    }
+  });
+
+  test('ZeRO-2 weights equal ZeRO-0 weights after two Adam steps, and differ from the initial weights', async () => {
+    const job = (stage: 0 | 2) =>
+      ({ kind: 'zero', model: models.segmentedKeep, batch: BATCH, stage, learningRate: 1e-2, adam }) as const;
+    const zero0 = await clusterTensors(localCluster(files, 2, SEED, 2).map((run) => runReplica(run, job(0))));
+    const zero2 = await clusterTensors(localCluster(files, 2, SEED, 2).map((run) => runReplica(run, job(2))));
+    expectSameGradients(zero2, zero0);
+    const initial = weightFeeds(models.segmentedKeep, SEED);
+    for (const [name, feed] of Object.entries(initial))
+      expect(normRelativeError(zero0[name] ?? [], feed.data as Float32Array), name).toBeGreaterThan(1e-3);
+  });
+});
