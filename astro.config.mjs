@@ -6,6 +6,7 @@ import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
 import { unified } from '@astrojs/markdown-remark';
 import rehypeFocusableScroll from './src/markdown/rehype-focusable-scroll';
+import rehypeUnindexMath from './src/markdown/rehype-unindex-math';
 
 /** The lessons in reading order; the sidebar and the landing page's path follow it. */
 const lessons = [
@@ -91,6 +92,6 @@ export default defineConfig({
   markdown: {
     // KaTeX needs remark-math + rehype-katex, which run on the unified processor only
     // (Astro 7's default Sätteri parses math but does not render it).
-    processor: unified({ remarkPlugins: [remarkMath], rehypePlugins: [rehypeKatex, rehypeFocusableScroll] }),
+    processor: unified({ remarkPlugins: [remarkMath], rehypePlugins: [rehypeKatex, rehypeUnindexMath, rehypeFocusableScroll] }),
   },
 });
