@@ -4,7 +4,7 @@ import { estimateMemory, formatBytes } from '../../src/memory';
 import { launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
 
 /**
- * Site-level details from issue #15: the landing tab's title, math that must not wrap inside a
+ * Site-level details: the landing tab's title, math that must not wrap inside a
  * term ("GB $10^9$"), wide lesson tables that show they scroll, and the landing page's "will it
  * fit?" answer (search has its own file, search.test.ts). None of these depends on WebGPU, so one
  * configuration is enough.
