@@ -85,8 +85,15 @@ export default defineConfig({
     // reader first presses Run, and Vite then reloads the page mid-experiment.
     optimizeDeps: { exclude: ['onnxruntime-web'] },
     // Workers are bundled by a build of their own; naming their assets like the page build's
-    // makes the runtime's .wasm, which both reference, one 27 MB file instead of two.
-    worker: { rollupOptions: { output: { assetFileNames: '_astro/[name].[hash][extname]' } } },
+    // makes the runtime's .wasm, which both reference, one 27 MB file instead of two. Rolldown's
+    // plugin-timing report is off there as Astro turns it off for the page build: it measures how
+    // busy the machine is (it fired only while other builds shared the two cores), not the site.
+    worker: {
+      rollupOptions: {
+        checks: { pluginTimings: false },
+        output: { assetFileNames: '_astro/[name].[hash][extname]' },
+      },
+    },
     plugins: [quietAstroHeadInject()],
   },
   markdown: {
