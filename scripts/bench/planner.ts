@@ -1,6 +1,6 @@
 /**
- * Benchmark: median time of one full planner search (target < 50 ms, the issue's budget for the
- * page). The largest case is the most GPUs and the largest model of the presets a reader is likely
+ * Benchmark: median time of one full planner search (target < 50 ms, the page's budget; figures
+ * and what they justify: docs/PERFORMANCE.md § Planner search). The largest case is the most GPUs and the largest model of the presets a reader is likely
  * to plan for; each case is timed on the reader's GPUs alone and with the GPUs offered for rent,
  * in Node and then, from the built site, in Chromium's worker as the page reports it.
  */
@@ -39,7 +39,7 @@ type Planner = typeof import('../../src/planner/index.ts');
 
 /**
  * The planner as a page ships it: one bundle, built here with esbuild, into `dir`. Run through tsx instead, every
- * function is wrapped to keep its name, which made the Node figures about a third slower than the page's.
+ * function is wrapped to keep its name, which made the Node figures slower than the page's (docs/PERFORMANCE.md).
  */
 async function bundlePlanner(dir: string): Promise<string> {
   const file = join(dir, 'planner.mjs');
@@ -102,8 +102,8 @@ function steadyMs(
   const request = parsed.request;
   const hardware = planner.planHardware(request);
   const model = planner.planModel(request);
-  // The JIT is still warming up over the first few searches of a case (the largest: about 3×, 2×, 1.5× the steady time
-  // for the 1st, 3rd and 5th); the page's own figures in Chromium, below, show what a reader meets.
+  // The JIT is still warming up over the first few searches of a case (docs/PERFORMANCE.md § Planner search); the
+  // page's own figures in Chromium, below, show what a reader meets.
   const first = planner.planTraining(request);
   for (let w = 1; w < WARM_UP_SEARCHES; w++) planner.planTraining(request);
   const whole: number[] = [];

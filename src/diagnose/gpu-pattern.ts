@@ -28,7 +28,7 @@ export const SPIKE_RISE_SHARE = 0.1;
 export const SPIKE_TOP_BAND_SHARE = 0.05;
 /** ...for at most 10 % of the samples. */
 export const SPIKE_MAX_TIME_SHARE = 0.1;
-/** "Near the limit": the usual level is within 10 % of capacity (the "within 5–10 %"). */
+/** "Near the limit": the usual level is within 10 % of capacity (the 5–10 % headroom lesson 1 advises keeping). */
 export const NEAR_LIMIT_SHARE = 0.9;
 
 /** The numbers behind a verdict, for the page and the CLI to show as evidence. */

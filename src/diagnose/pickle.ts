@@ -435,7 +435,7 @@ class Reader {
   private text(count: number): string {
     this.take(count);
     // Most snapshot strings are short ASCII (keys, actions, paths): building them directly is
-    // several times faster than a TextDecoder call each.
+    // faster than a TextDecoder call each (why: see docs/PERFORMANCE.md § Diagnose).
     if (count <= 256) {
       let ascii = true;
       for (let i = this.pos - count; i < this.pos; i++) if ((this.bytes[i] ?? 0) >= 0x80) ascii = false;

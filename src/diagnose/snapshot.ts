@@ -303,7 +303,7 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
   };
 }
 
-/** Largest snapshot file accepted: 256 MiB. The 100 MB benchmark file parses in seconds; far larger ones would exhaust a tab's memory. */
+/** Largest snapshot file accepted: 256 MiB; far larger ones would exhaust a tab's memory (docs/PERFORMANCE.md § Diagnose). */
 export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
 
 /** What `readSnapshot` returns: the analysis, or one sentence saying why the file was not read. */

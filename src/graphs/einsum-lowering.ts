@@ -6,12 +6,9 @@
  *
  * Why: onnxruntime-web's WebGPU MatMul and Gemm use tiled shaders with workgroup barriers, one
  * pipeline per transpose/bias/vector-width combination, and a training step needs six to ten of
- * them. SwiftShader, the software adapter our browser tests run on, took 1.5–1.8 s to compile
- * each one: most of a run. Its Einsum kernel is a plain loop per output element, one pipeline
- * per equation: 0.1–0.14 s to compile, 1.1–2.9× slower per run there (`npm run bench -- kernels`,
- * a 64×256 by 256×256 product). On a GPU the naive loop is slower than a tiled kernel too; at the
- * lab's sizes (at most 2,048×512 by 512×512) that costs milliseconds, not measured here for want
- * of a GPU.
+ * them; compiling them is most of a run on SwiftShader, the software adapter our browser tests
+ * run on. Its Einsum kernel is a plain loop per output element, one pipeline per equation: far
+ * quicker to compile, somewhat slower per run (why: see docs/PERFORMANCE.md § Kernels).
  */
 import { intAttribute, type GraphBuilder, type NodeRecord } from './builder.ts';
 

@@ -1,7 +1,8 @@
 /**
  * The segmented form of a training step: separate small graphs per layer range, run one
  * session at a time. onnxruntime-web reuses GPU buffers across runs but poorly within one run,
- * so this is the form in which recomputation's saving is measurable (ONNXRUNTIME-WEB.md).
+ * so this is the form in which recomputation's saving is measurable (the checkpointing experiment
+ * in src/lab/experiments/single/experiments.ts runs it on WebGPU for that reason).
  *
  * A step over ranges r₀…rₙ is: forward(r₀) … forward(rₙ) → loss → backward(rₙ) … backward(r₀),
  * passing `act<j>` forward and `grad.act<j>` backward. The same graphs are the stage slices of

@@ -116,7 +116,7 @@ export function buildInferenceGraph(model: LayeredModel, { precision = 'fp32' }:
 /**
  * A whole training step in one graph: forward, loss, explicit backward, parameter gradients.
  * With `recompute`, each segment's forward is re-emitted inside the backward, gated on the
- * gradient arriving from above so ORT cannot schedule it early (see ONNXRUNTIME-WEB.md).
+ * gradient arriving from above so ORT cannot schedule it early (see backpropRecomputed).
  */
 export function buildTrainStepGraph(model: LayeredModel, options: TrainStepOptions = {}): GraphBuilder {
   const { precision = 'fp32', recompute } = options;

@@ -145,7 +145,8 @@ function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
  * - MLP. SwiGLU keeps gate, silu(gate), up and their product (4e per f). GPT-2's `gelu_new` keeps x (an fp32
  *   copy under autocast, `pow` runs in fp32), tanh(·) and 1 + tanh(·) in that dtype, 0.5·x in e, and the
  *   down projection's input; `F.gelu` keeps x and the down projection's input.
- * Checked against PyTorch 1.13 (shared/PYTORCH-MEASURED.md): GPT-2 fp32 with native dropout 114·sbh + 9·as²b + 16·bs.
+ * Checked against PyTorch 1.13 (tools/pytorch-harness/README.md § Per-block saved activations): GPT-2 fp32 with native
+ * dropout 114·sbh + 9·as²b + 16·bs.
  */
 function eagerLayerTerms(shape: LayerActivationShape): LayerTerms {
   const { seq: s, microBatch: b, hidden: h, heads: a, ffn: f, bytesPerElement: e, residualBytes: r } = shape;

@@ -215,8 +215,8 @@ export interface BatchSplit {
  * step is built once for all the GPUs: among the memory lines a GPU changes only the cuBLAS workspace, alive the whole
  * step (overheadGroup), so the peak and each category it falls in move by the same bytes on another GPU; the rest is
  * the headroom, the fit and the step time. The planner estimates several splits of every combination it searches, on
- * the reader's GPUs and those offered for rent at once: checking the options was a fifth of each estimate, and the
- * lines are most of the rest (npm run bench -- planner). A property test holds every outcome to estimateTotals'.
+ * the reader's GPUs and those offered for rent at once, and checking the options and building the lines are most of an
+ * estimate (why: see docs/PERFORMANCE.md § Planner search). A property test holds every outcome to estimateTotals'.
  * `options` are copied.
  * @example totalsOnGpus({ model: 'gpt2-xl' }, [rtx4090, a100])({ microBatch: 2, gradAccum: 4 })[1]?.ok
  */
@@ -308,7 +308,7 @@ function coreOf(
   const activeParams = counts?.active ?? params;
   const stages = r.mode === 'train' && r.pp > 1 ? PIPELINE_STAGES : ONE_STAGE;
   // Index loops, here and below, and no closures: a cold search runs this in V8's interpreter, where each iterator
-  // result is an allocation (1.6 of the 38 MB the planner's first search allocated, npm run bench -- planner).
+  // result is an allocation (why: see docs/PERFORMANCE.md § Planner search).
   const built: BuiltStage[] = [];
   let best: BuiltStage | null = null;
   for (let i = 0; i < stages.length; i++) {

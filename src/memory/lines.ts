@@ -46,7 +46,7 @@ export function line(
 ): MemoryLine {
   let bytes = 0;
   // An index loop: lifetimes come in both integer and double arrays, and for…of over them allocated an iterator result
-  // per moment (5 MB per planner search, npm run bench -- planner).
+  // per moment (why: see docs/PERFORMANCE.md § Planner search).
   for (let i = 0; i < live.length; i++) bytes = Math.max(bytes, live[i] ?? 0);
   return { id, category, device, label, bytes, live, source };
 }

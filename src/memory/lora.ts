@@ -25,7 +25,7 @@ export const ATTENTION_TARGETS: readonly LoraTarget[] = ['q', 'k', 'v', 'o'];
 /** What to adapt: PEFT's `all-linear`, or an explicit list of projections (`attention` expands to ATTENTION_TARGETS). */
 export type LoraTargets = 'all-linear' | readonly LoraTarget[];
 
-/** The issue's default rank for `--lora-rank` (PEFT's own `LoraConfig.r` default is 8). */
+/** The site's default rank for `--lora-rank`, as lesson 7 states it (PEFT's own `LoraConfig.r` default is 8). */
 export const DEFAULT_LORA_RANK = 16;
 
 /** The default `--lora-targets`. */

@@ -6,8 +6,9 @@
  * (MemoryLine is read-only).
  *
  * Only the last few inputs of each builder are kept: the search revisits what it just built, and a cache of a whole
- * search's groups cost more in garbage collection than it saved (measured). Inputs are compared field by field,
- * objects (a preset's shape, a GPU) by identity: cheaper than building a key, and never equal by mistake.
+ * search's groups cost more in garbage collection than it saved (docs/PERFORMANCE.md § Planner search). Inputs are
+ * compared field by field, objects (a preset's shape, a GPU) by identity: cheaper than building a key, and never
+ * equal by mistake.
  * A property test (tests/unit/memory/memo.test.ts) holds estimates with warm caches to the same with empty ones.
  */
 
@@ -26,7 +27,8 @@ const caches = new Set<Entry<unknown, unknown>[]>();
  * `build`, answering from its last `kept` results when the inputs are the same. Each builder keeps as many as its
  * pattern of reuse needs (a miss compares against every one kept; npm run bench -- planner). `same` compares two
  * inputs: by default every field by name; the builders the planner calls thousands of times a search give their own,
- * field by field, which is over twice as fast in Node 24 (a test holds each to every field of its inputs).
+ * field by field, which is faster (docs/PERFORMANCE.md § Planner search; a test holds each to every field of its
+ * inputs).
  */
 export function memo<I extends MemoInputs<I>, T>(
   build: (inputs: I) => T,

@@ -41,7 +41,8 @@ export const PRECISION_BYTES: Readonly<Record<Precision, PrecisionBytes>> = {
 /**
  * Bytes per element of the residual stream: autocast leaves weights, embeddings and residual adds in fp32
  * (torch.amp op lists: only matmul-like ops run in 16 bits), so the stream between layers is fp32 (4);
- * otherwise it is the activation dtype. Measured with PyTorch 1.13 bf16 autocast (shared/PYTORCH-MEASURED.md).
+ * otherwise it is the activation dtype. Measured with PyTorch 1.13 bf16 autocast (tools/pytorch-harness/README.md
+ * § Per-block saved activations).
  */
 export function residualBytes(precision: Precision): number {
   const regime = PRECISION_BYTES[precision];

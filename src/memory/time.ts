@@ -123,7 +123,7 @@ function crossesServers(input: Pick<TrainingTimeInput, 'tp' | 'dp'>) {
 
 /**
  * Bytes per second a collective gets per GPU: the peer link within a server; across servers, the network's share per
- * GPU, every preset's slowest hop (a ring runs at its slowest link: NCCL tests, doc/PERFORMANCE.md).
+ * GPU, every preset's slowest hop (a ring runs at its slowest link: NVIDIA's nccl-tests repository, its doc/PERFORMANCE.md).
  */
 function linkOf(gpu: GpuSpec, acrossServers: boolean): number {
   return acrossServers ? gpu.networkBytesPerSecond : gpu.peerLinkBytesPerSecond;

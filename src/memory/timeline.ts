@@ -79,7 +79,7 @@ export interface LineGroup {
 export function lineGroup(lines: readonly MemoryLine[], moments: readonly MomentId[]): LineGroup {
   const width = LINE_CATEGORIES.length;
   // A plain array of pushed zeros: small typed arrays cost far more to allocate and collect, and new Array(n).fill(0)
-  // makes a holey array that took twice as long to build and fill (measured in Node 24).
+  // makes a holey array, slower to build and fill (why: see docs/PERFORMANCE.md § Planner search).
   const gpu: number[] = [];
   for (let i = moments.length * width; i > 0; i--) gpu.push(0);
   let gpuParts = 0;
@@ -230,7 +230,7 @@ export function lifetime(moments: readonly MomentId[], ...spans: readonly Span[]
 
 /** A lifetime holding `bytes` at every moment of the step. */
 export function aliveAt(bytes: number, moments: readonly MomentId[]): Lifetime {
-  // Pushed rather than mapped: a map's callback was 3 % of a planner search.
+  // Pushed rather than mapped: a map's callback is a call per moment (why: see docs/PERFORMANCE.md § Planner search).
   const live: number[] = [];
   for (let i = 0; i < moments.length; i++) live.push(bytes);
   return live;

@@ -147,7 +147,7 @@ function readTechnique(read: OptionReader): Technique {
 
 /**
  * Whether any shape flag is given. Written out rather than a list's `some`: every estimate asks, and the closure and
- * the lookups by name were 1.4 % of a planner search (npm run bench -- planner).
+ * the lookups by name showed in a planner search (why: see docs/PERFORMANCE.md § Planner search).
  */
 function shapeGiven(o: EstimateOptions): boolean {
   return (

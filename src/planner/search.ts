@@ -280,7 +280,8 @@ export function searchParts(
   };
   // Each value's options in its level's key order (undefined: the option as the level found it), so that setting a
   // value reads no patch by key. The walk below uses index loops and allocates little per node: it visits tens of
-  // thousands of nodes per search, and allocation is most of what a first search spends (npm run bench -- planner).
+  // thousands of nodes per search, and allocation is most of what a first search spends (docs/PERFORMANCE.md § Planner
+  // search).
   const levelPatches = levels.map((values, depth) =>
     values.map((value) => (levelKeys[depth] ?? []).map((key) => value.patch[key])),
   );

@@ -4,7 +4,7 @@ import { readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
 
 /**
- * The experiment islands as a reader meets them (issue #15): a Run pressed before hydration is
+ * The experiment islands as a reader meets them: a Run pressed before hydration is
  * not lost, and an experiment that cannot run says so before Run without claiming anything ran.
  * What a run shows (the 16-bit fallback said before Run, the ratios printed honestly, no island
  * overflowing a 390 px phone after a run) is checked on the runs of single-experiments.test.ts,

@@ -1,8 +1,11 @@
 /**
  * Pagefind answers a word it cannot find with the longest prefix it can (Pagefind PR #315,
- * "If a word is not in the index, find the longest matching prefix that is"), with no limit
- * (Pagefind issues #599 and #780, open): "xqzvbnm" returns every page with a word "x".
- * These helpers tell such results from real ones by the words Pagefind highlights in them.
+ * "If a word is not in the index, find the longest matching prefix that is"), with no limit and
+ * no option to turn it off (pagefind_web/src/search.rs, `find_word_extensions`): "xqzvbnm"
+ * returns every page with a word "x". It backtracks only when no indexed word starts with the
+ * typed one, and a page must match every word of a query, so one backtracked word makes every
+ * result of the query a false one. These helpers tell such a query by the words Pagefind
+ * highlights in its results.
  */
 
 /** The words of a query or a highlight, lower-cased, punctuation dropped. */
@@ -27,13 +30,14 @@ export function isPlausibleMatch(typed: string, highlighted: string): boolean {
 }
 
 /**
- * Whether a result only matched a far-backtracked prefix of the query: it has highlights and
- * none of them is a plausible match for any query word. Without highlights (a match in the
- * title) there is nothing to judge, so the result stays.
+ * Whether Pagefind backtracked a word of `query` to a far shorter prefix, judged from the
+ * `highlights` of every result shown: some typed word has no plausible match among them. Without
+ * highlights (nothing loaded yet, or matches in titles only) there is nothing to judge, so the
+ * results stand.
  */
-export function isBacktrackedResult(query: string, highlights: readonly string[]): boolean {
+export function isBacktrackedQuery(query: string, highlights: readonly string[]): boolean {
   const typed = searchWords(query);
   const marked = highlights.flatMap(searchWords);
   if (typed.length === 0 || marked.length === 0) return false;
-  return !typed.some((word) => marked.some((m) => isPlausibleMatch(word, m)));
+  return typed.some((word) => !marked.some((m) => isPlausibleMatch(word, m)));
 }

@@ -1,7 +1,7 @@
 /**
  * Plans packed for the trip between the page and its planner workers. postMessage copies every object of every plan
- * one at a time (structuredClone): the largest case with renting compared, 4,730 plans, took 38 ms to copy in Node,
- * most of the 47 ms of its search. Packed, a plan's numbers travel in one typed array, and the objects plans share (the
+ * one at a time (structuredClone), which took most of a large search's time (why: see docs/PERFORMANCE.md § Planner in
+ * the page). Packed, a plan's numbers travel in one typed array, and the objects plans share (the
  * GPUs, the base options, the choices) once each; the receiving side rebuilds plans equal to the sent ones (a test
  * holds unpack to pack). Written here because no library packs this shape: general serializers copy object by object.
  */

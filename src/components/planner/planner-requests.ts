@@ -104,10 +104,8 @@ const WARM_UP_PIECES = 4;
 
 /**
  * The searches a fresh worker runs after its first answer, while the reader reads it, in pieces. V8 compiles the
- * search's code for speed only after running it a while: a worker's first searches take two to three times the steady
- * time, so without this the reader's first edits pay for it (the largest case of npm run bench -- planner, renting
- * compared, in Chromium on two cores, three runs each way in turn: the first edit's search took 115–158 ms without,
- * 67–78 ms with). Each round searches this
+ * search's code for speed only after running it a while, so without this the reader's first edits pay for the
+ * compiling (why: see docs/PERFORMANCE.md § Planner in the page). Each round searches this
  * worker's share of the layouts again, in four shares of it, so that a request arriving meanwhile waits for one piece
  * at most.
  */

@@ -1,6 +1,6 @@
 /**
  * Build-time training of an MLP with the site's own SGD step graphs, run by onnxruntime-web's
- * WebAssembly backend in Node (onnxruntime-web 1.30 has no training API, see ONNXRUNTIME-WEB.md).
+ * WebAssembly backend in Node (onnxruntime-web 1.30 has no training API: see autodiff.ts).
  * Deterministic: seeded weights, examples taken in order, one thread.
  */
 import type * as Ort from 'onnxruntime-web';

@@ -37,7 +37,7 @@ export const LAB_MICRO_BATCHES = [2, 4, 8] as const;
 export const LAB_DEVICES = [2, 4] as const;
 /**
  * Batch bounds. The upper one keeps a step within seconds on a software WebGPU adapter
- * (SwiftShader ran a 512-wide, 8-layer MLP at batch 1024 in about 15 s) and well inside
+ * (why: see docs/PERFORMANCE.md § Lab) and well inside
  * WebGPU's default 128 MiB storage-binding limit (2048 × 512 × 4 B = 4 MiB per activation).
  */
 export const LAB_BATCH_MIN = 8;
@@ -53,7 +53,7 @@ export const DEFAULT_LAB_SETTINGS: LabSettings = { hidden: 256, layers: 8, batch
 /**
  * Where an experiment starts on a software WebGPU adapter (SwiftShader), unless it says
  * otherwise. Every kernel runs on the CPU there, so a training step costs about as much as its
- * multiply-adds (B·h²·L): at the defaults one took 7 s on our 2-core test machine. Width 128 at
+ * multiply-adds (B·h²·L), seconds at the defaults (docs/PERFORMANCE.md § Lab). Width 128 at
  * batch 128 does a sixteenth of the work, and its activations still outweigh its weights 4 to 1.
  */
 export const SOFTWARE_ADAPTER_SETTINGS: Partial<LabSettings> = { hidden: 128, batch: 128 };

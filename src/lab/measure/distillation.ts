@@ -3,7 +3,7 @@
  * (weights inside the .onnx files), the student's, and two trainings of the student, with soft
  * targets and with hard labels only. Each model's session is released before the next is
  * measured, because onnxruntime-web frees a session's GPU buffers only when the last session
- * goes (ONNXRUNTIME-WEB.md).
+ * goes (as src/lab/worker/variant.worker.ts does between variants, for the same reason).
  */
 import {
   accuracyOf,

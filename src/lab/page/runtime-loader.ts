@@ -5,9 +5,9 @@ import { downloadWithProgress, type DownloadProgress } from './download';
 /**
  * Which onnxruntime-web build runs: both carry the native WebGPU and the WASM backends, and
  * differ in how WebAssembly waits for the GPU. `jspi` uses the browser's JavaScript Promise
- * Integration (Chrome and Edge 137+): its first session started in 2.5 s on SwiftShader's host
- * against 4.2 s. `asyncify` rewrites the code to pause without it, a larger file, and runs
- * everywhere else (Safari, older browsers).
+ * Integration (Chrome and Edge 137+), and its first session starts sooner (why: see
+ * docs/PERFORMANCE.md § Lab). `asyncify` rewrites the code to pause without it, a larger file,
+ * and runs everywhere else (Safari, older browsers).
  */
 export type RuntimeBuild = 'jspi' | 'asyncify';
 
@@ -31,8 +31,7 @@ let runtime: Promise<LabRuntime> | undefined;
  * The onnxruntime-web WebAssembly module, served by this site (never a CDN), downloaded and
  * compiled once per page, on the first Run. Every lab worker instantiates this one module (see
  * `worker/measured-runtime.ts`), so the machine code the engine compiles lazily while the first
- * worker starts is reused by the rest: a second worker started in 0.5 s instead of 4.4 s on
- * SwiftShader's host.
+ * worker starts is reused by the rest, and a second worker starts far sooner (docs/PERFORMANCE.md § Lab).
  */
 export function loadRuntime(onProgress: (p: DownloadProgress) => void): Promise<LabRuntime> {
   const build = chooseRuntimeBuild();

@@ -3,7 +3,8 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 /** Debian's Chromium; override with CHROMIUM_PATH. */
 const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
-/** Flags verified on these machines (shared/BROWSER-TESTING.md): no sandbox, no background traffic. */
+/** No sandbox (Chromium will not run sandboxed as root, as CI containers run) and none of Chromium's own background
+ * traffic (updates, sync, QUIC), so a run reaches nothing beyond this machine. */
 const BASE_FLAGS = [
   '--no-sandbox',
   '--no-first-run',

@@ -11,7 +11,7 @@ describe('ratioVerdict(kind, measured / predicted)', () => {
     ['webgpu-buffers', 1, 'agrees'],
     ['webgpu-buffers', 1.1, 'agrees'],
     ['webgpu-buffers', 0.9, 'agrees'],
-    // The reading issue #15 quotes: 1.92× was called agreement; it is overhead, not agreement.
+    // A reading an earlier version called agreement: 1.92× is overhead, not agreement.
     ['webgpu-buffers', 1.92, 'above'],
     ['webgpu-buffers', 1.15, 'above'],
     ['webgpu-buffers', 0.85, 'below'],

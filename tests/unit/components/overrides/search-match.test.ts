@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isBacktrackedResult, isPlausibleMatch } from '../../../../src/components/overrides/search-match';
+import { isBacktrackedQuery, isPlausibleMatch } from '../../../../src/components/overrides/search-match';
 
 describe('isPlausibleMatch(typed, highlighted)', () => {
   test.each([
@@ -21,15 +21,20 @@ describe('isPlausibleMatch(typed, highlighted)', () => {
   });
 });
 
-describe('isBacktrackedResult(query, highlights)', () => {
-  test('a nonsense word whose only highlights are one-letter backtracks is dropped', () => {
-    expect(isBacktrackedResult('xqzvbnm', ['x:', 'X.', 'x'])).toBe(true);
+describe('isBacktrackedQuery(query, highlights)', () => {
+  test('a nonsense word whose only highlights are one-letter backtracks is a query without results', () => {
+    expect(isBacktrackedQuery('xqzvbnm', ['x:', 'X.', 'x'])).toBe(true);
+    // "Qwen" is on no page; Pagefind backtracked it to the glossary's "Q." heading.
+    expect(isBacktrackedQuery('Qwen', ['Q.'])).toBe(true);
   });
-  test('a result with one plausible highlight stays', () => {
-    expect(isBacktrackedResult('gradient checkpointing', ['as', 'Checkpoint'])).toBe(false);
+  test('a query whose every word has a plausible highlight stands', () => {
+    expect(isBacktrackedQuery('gradient checkpointing', ['as', 'Checkpoint', 'Gradient'])).toBe(false);
   });
-  test('a result without highlights (matched in its title) stays, and so does an empty query', () => {
-    expect(isBacktrackedResult('xqzvbnm', [])).toBe(false);
-    expect(isBacktrackedResult('  ', ['x'])).toBe(false);
+  test('one backtracked word of several is enough: Pagefind matches every word on each page', () => {
+    expect(isBacktrackedQuery('qwen memory', ['memory', 'q'])).toBe(true);
+  });
+  test('without highlights (matched in titles) the results stand, and so does an empty query', () => {
+    expect(isBacktrackedQuery('xqzvbnm', [])).toBe(false);
+    expect(isBacktrackedQuery('  ', ['x'])).toBe(false);
   });
 });
