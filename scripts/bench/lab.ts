@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, runExperimentToEnd } from '../../tests/e2e/support/browser.ts';
-import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, runExperimentToEnd } from '../browser/browser.ts';
+import { startStaticServer } from '../browser/static-server.ts';
 
 const EXPERIMENTS = [
   ['leak', '/lessons/01-diagnostics/'],

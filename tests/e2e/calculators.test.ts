@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { main } from '../../src/cli/main';
-import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
+import { launchBrowser, openIsland, openRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 
 /**

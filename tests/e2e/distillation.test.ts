@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
+import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } from '../../scripts/browser/browser';
 
 /**
  * The experiment islands as a reader meets them (issue #15): a Run pressed before hydration is

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { estimateMemory, formatBytes } from '../../src/memory';
-import { launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
+import { launchBrowser, openRecordingPage, waitForHydration } from '../../scripts/browser/browser';
 
 /**
  * Site-level details from issue #15: the landing tab's title, math that must not wrap inside a

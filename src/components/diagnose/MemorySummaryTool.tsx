@@ -8,7 +8,7 @@ import ToolFrame from './ToolFrame';
 import { SUMMARY_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import finetuneUrl from '../../../tests/fixtures/diagnose/memory-summary.txt?url';
+import finetuneUrl from '../../diagnose/examples/memory-summary.txt?url';
 import '../widget.css';
 import './diagnose.css';
 

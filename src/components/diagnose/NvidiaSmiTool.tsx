@@ -8,9 +8,9 @@ import ToolFrame from './ToolFrame';
 import { NVIDIA_SMI_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import leakUrl from '../../../tests/fixtures/diagnose/nvidia-smi-leak.csv?url';
-import spikeUrl from '../../../tests/fixtures/diagnose/nvidia-smi-spike-nounits.csv?url';
-import nearLimitUrl from '../../../tests/fixtures/diagnose/nvidia-smi-near-limit.txt?url';
+import leakUrl from '../../diagnose/examples/nvidia-smi-leak.csv?url';
+import spikeUrl from '../../diagnose/examples/nvidia-smi-spike-nounits.csv?url';
+import nearLimitUrl from '../../diagnose/examples/nvidia-smi-near-limit.txt?url';
 import '../widget.css';
 import './diagnose.css';
 

@@ -5,9 +5,9 @@ import ToolFrame from './ToolFrame';
 import { OOM_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import currentUrl from '../../../tests/fixtures/diagnose/oom-current.txt?url';
-import otherUrl from '../../../tests/fixtures/diagnose/oom-other-process.txt?url';
-import legacyUrl from '../../../tests/fixtures/diagnose/oom-legacy.txt?url';
+import currentUrl from '../../diagnose/examples/oom-current.txt?url';
+import otherUrl from '../../diagnose/examples/oom-other-process.txt?url';
+import legacyUrl from '../../diagnose/examples/oom-legacy.txt?url';
 import '../widget.css';
 import './diagnose.css';
 

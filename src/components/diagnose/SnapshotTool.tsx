@@ -9,7 +9,7 @@ import ToolFrame from './ToolFrame';
 import { SNAPSHOT_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import snapshotUrl from '../../../tests/fixtures/diagnose/snapshot-oom.pickle?url';
+import snapshotUrl from '../../diagnose/examples/snapshot-oom.pickle?url';
 import '../widget.css';
 import './diagnose.css';
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { parseMemorySummary } from '../../../src/diagnose/memory-summary.ts';
-import { fixtureText } from './fixtures.ts';
+import { exampleText } from './fixtures.ts';
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
 describe('parseMemorySummary (layout of torch.cuda.memory_summary in torch/cuda/memory.py)', () => {
-  const summary = parseMemorySummary(fixtureText('memory-summary.txt'));
+  const summary = parseMemorySummary(exampleText('memory-summary.txt'));
 
   test('header: device, CUDA OOMs, cudaMalloc retries', () => {
     expect([summary.deviceId, summary.cudaOoms, summary.cudaMallocRetries]).toEqual([0, 1, 3]);

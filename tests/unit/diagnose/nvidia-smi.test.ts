@@ -2,14 +2,14 @@ import { describe, expect, test } from 'vitest';
 import { downsampleKeepingPeaks } from '../../../src/diagnose/downsample.ts';
 import { classifyGpuPattern } from '../../../src/diagnose/gpu-pattern.ts';
 import { parseNvidiaSmi, readTimestamp } from '../../../src/diagnose/nvidia-smi.ts';
-import { fixtureText } from './fixtures.ts';
+import { exampleText } from './fixtures.ts';
 
 const MiB = 2 ** 20;
 const verdicts = (text: string) => parseNvidiaSmi(text).gpus.map((g) => classifyGpuPattern(g.samples, g.totalBytes)?.verdict);
 
 describe('parseNvidiaSmi: CSV (nvidia-smi --query-gpu=... --format=csv)', () => {
   test('two GPUs interleaved, with units: each sample lands on its GPU', () => {
-    const log = parseNvidiaSmi(fixtureText('nvidia-smi-leak.csv'));
+    const log = parseNvidiaSmi(exampleText('nvidia-smi-leak.csv'));
     expect(log.form).toBe('csv');
     expect(log.timed).toBe(true);
     expect(log.gpus.map((g) => [g.index, g.name, g.totalBytes, g.samples.length])).toEqual([
@@ -53,7 +53,7 @@ describe('parseNvidiaSmi: CSV (nvidia-smi --query-gpu=... --format=csv)', () => 
 
 describe('parseNvidiaSmi: plain tables (nvidia-smi -l 1)', () => {
   test('one sample per table; process rows are not taken for the GPU total', () => {
-    const log = parseNvidiaSmi(fixtureText('nvidia-smi-near-limit.txt'));
+    const log = parseNvidiaSmi(exampleText('nvidia-smi-near-limit.txt'));
     expect(log.form).toBe('table');
     expect(log.timed).toBe(true);
     const gpu = log.gpus[0];
@@ -67,9 +67,9 @@ describe('parseNvidiaSmi: plain tables (nvidia-smi -l 1)', () => {
 
 describe('classifyGpuPattern: the four verdicts', () => {
   test('the example logs: leak (both GPUs), spike, near the limit', () => {
-    expect(verdicts(fixtureText('nvidia-smi-leak.csv'))).toEqual(['leak', 'leak']);
-    expect(verdicts(fixtureText('nvidia-smi-spike-nounits.csv'))).toEqual(['spike']);
-    expect(verdicts(fixtureText('nvidia-smi-near-limit.txt'))).toEqual(['near-limit']);
+    expect(verdicts(exampleText('nvidia-smi-leak.csv'))).toEqual(['leak', 'leak']);
+    expect(verdicts(exampleText('nvidia-smi-spike-nounits.csv'))).toEqual(['spike']);
+    expect(verdicts(exampleText('nvidia-smi-near-limit.txt'))).toEqual(['near-limit']);
   });
 
   const series = (values: number[]) => values.map((v, t) => ({ t, usedBytes: v * MiB }));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseOomMessage } from '../../../src/diagnose/oom-message.ts';
 import { rankOomRemedies } from '../../../src/diagnose/oom-remedies.ts';
-import { fixtureText } from './fixtures.ts';
+import { exampleText } from './fixtures.ts';
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
@@ -9,7 +9,7 @@ const gib = (v: number) => Math.round(v * GiB);
 
 describe('parseOomMessage', () => {
   test('current wording with a traceback around it (the example)', () => {
-    const { message, unread } = parseOomMessage(fixtureText('oom-current.txt'));
+    const { message, unread } = parseOomMessage(exampleText('oom-current.txt'));
     expect(unread).toEqual([]);
     expect(message).toMatchObject({
       wording: 'current',
@@ -42,7 +42,7 @@ is reserved by PyTorch but unallocated.`;
   });
 
   test('legacy wording (PyTorch 1.x / 2.0): reserved-but-unallocated is reserved minus allocated', () => {
-    const { message } = parseOomMessage(fixtureText('oom-legacy.txt'));
+    const { message } = parseOomMessage(exampleText('oom-legacy.txt'));
     expect(message).toMatchObject({
       wording: 'legacy',
       triedToAllocateBytes: 192 * MiB,
@@ -89,7 +89,7 @@ is reserved by PyTorch but unallocated.`;
 
 describe('rankOomRemedies', () => {
   test('a large idle cache ranks expandable_segments first, marked sufficient', () => {
-    const { message } = parseOomMessage(fixtureText('oom-current.txt'));
+    const { message } = parseOomMessage(exampleText('oom-current.txt'));
     const remedies = rankOomRemedies(message!);
     expect(remedies[0]).toMatchObject({
       id: 'expandable-segments',
@@ -99,7 +99,7 @@ describe('rankOomRemedies', () => {
   });
 
   test('another process holding memory ranks first when this process is far below the total in use', () => {
-    const { message } = parseOomMessage(fixtureText('oom-other-process.txt'));
+    const { message } = parseOomMessage(exampleText('oom-other-process.txt'));
     const remedies = rankOomRemedies(message!);
     expect(remedies[0]?.id).toBe('other-process');
     // 79.14 − 1.02 free − 36.90 this process, as PyTorch printed them.
@@ -107,7 +107,7 @@ describe('rankOomRemedies', () => {
   });
 
   test('live tensors are never called sufficient: only part of them can go', () => {
-    const { message } = parseOomMessage(fixtureText('oom-current.txt'));
+    const { message } = parseOomMessage(exampleText('oom-current.txt'));
     for (const r of rankOomRemedies(message!))
       if (r.id === 'reduce-activations' || r.id === 'shard-model-states') expect(r.sufficient).toBe(false);
   });

@@ -3,7 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 /** Debian's Chromium; override with CHROMIUM_PATH. */
 const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
-/** Flags verified on these machines (shared/BROWSER-TESTING.md): no sandbox, no background traffic. */
+/** Flags verified on the machines these tests run on: no sandbox, no background traffic. */
 const BASE_FLAGS = [
   '--no-sandbox',
   '--no-first-run',
