@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { estimateMemory, formatBytes } from '../../src/memory';
+import { formatGiB } from '../../src/base/bytes';
+import { estimateMemory } from '../../src/memory';
 import { launchBrowser, openRecordingPage, waitForHydration } from '../../scripts/browser/browser';
 
 /**
@@ -90,7 +91,7 @@ describe('site details', () => {
       const engine = estimateMemory({ model: 'llama-2-7b', gpu: 'rtx-4090', mode: 'train' });
       if (!engine.ok) throw new Error('the engine refused the landing page default');
       expect(await island.getAttribute('data-fits')).toBe(String(engine.result.fits));
-      expect(await island.textContent()).toContain(`${formatBytes(engine.result.shortfall ?? 0, 'GiB', 1)} over`);
+      expect(await island.textContent()).toContain(`${formatGiB(engine.result.shortfall ?? 0, 1)} over`);
       await island.getByLabel('Model').selectOption('gpt2');
       await island.getByLabel('Job').selectOption('infer');
       await page.waitForFunction(() => document.querySelector('.will-it-fit')?.getAttribute('data-fits') === 'true');

@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
-import { GiB } from '../../memory/index';
+import { GIB } from '../../base/bytes';
 import { mountPlot } from '../charts/mount-plot';
 import type { ScenarioResult } from './calculator-state';
 import { STRINGS } from './strings';
@@ -23,13 +23,13 @@ export default function BreakdownChart({ results }: { results: readonly Scenario
         return CATEGORY_ORDER.map((category) => ({
           scenario: label,
           category: STRINGS.categories[category],
-          gib: (peak?.byCategory[category] ?? 0) / GiB,
+          gib: (peak?.byCategory[category] ?? 0) / GIB,
         }));
       })
       .filter((r) => r.gib > 0);
     const last = results[results.length - 1]?.result;
     const gpu = last?.gpu ?? null;
-    const top = Math.max(...results.map((r) => r.result.perGpu.total), gpu?.memoryBytes ?? 0) / GiB;
+    const top = Math.max(...results.map((r) => r.result.perGpu.total), gpu?.memoryBytes ?? 0) / GIB;
     const marks: Plot.Markish[] = [
       Plot.barX(
         rows,
@@ -45,8 +45,8 @@ export default function BreakdownChart({ results }: { results: readonly Scenario
     ];
     if (gpu && last) {
       marks.push(
-        Plot.ruleX([gpu.memoryBytes / GiB], { stroke: 'currentColor', strokeWidth: 2 }),
-        Plot.ruleX([(gpu.memoryBytes - (last.headroom?.bytes ?? 0)) / GiB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
+        Plot.ruleX([gpu.memoryBytes / GIB], { stroke: 'currentColor', strokeWidth: 2 }),
+        Plot.ruleX([(gpu.memoryBytes - (last.headroom?.bytes ?? 0)) / GIB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
       );
     }
     const width = Math.max(280, node.clientWidth);
@@ -62,7 +62,7 @@ export default function BreakdownChart({ results }: { results: readonly Scenario
     return mountPlot(
       node,
       chart,
-      `${STRINGS.compareTitle}: ${results.map((r) => `${r.label} ${(r.result.perGpu.total / GiB).toFixed(2)} GiB`).join(', ')}`,
+      `${STRINGS.compareTitle}: ${results.map((r) => `${r.label} ${(r.result.perGpu.total / GIB).toFixed(2)} GiB`).join(', ')}`,
     );
   }, [results]);
   return <div class="calc-chart" ref={container} />;

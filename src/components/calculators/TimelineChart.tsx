@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
-import { GiB, type EstimateResult, type LineCategory } from '../../memory/index';
+import { GIB } from '../../base/bytes';
+import { type EstimateResult, type LineCategory } from '../../memory/index';
 import { mountPlot } from '../charts/mount-plot';
 import { STRINGS } from './strings';
 
@@ -33,12 +34,12 @@ export default function TimelineChart({ result }: { result: EstimateResult }) {
         CATEGORY_ORDER.map((category) => ({
           moment: name(m.moment),
           category: STRINGS.categories[category],
-          gib: m.byCategory[category] / GiB,
+          gib: m.byCategory[category] / GIB,
         })),
       )
       .filter((r) => r.gib > 0);
     const gpu = result.gpu;
-    const top = Math.max(result.perGpu.total, gpu?.memoryBytes ?? 0) / GiB;
+    const top = Math.max(result.perGpu.total, gpu?.memoryBytes ?? 0) / GIB;
     const marks: Plot.Markish[] = [
       Plot.barX(
         rows,
@@ -54,8 +55,8 @@ export default function TimelineChart({ result }: { result: EstimateResult }) {
     ];
     if (gpu) {
       marks.push(
-        Plot.ruleX([gpu.memoryBytes / GiB], { stroke: 'currentColor', strokeWidth: 2 }),
-        Plot.ruleX([(gpu.memoryBytes - (result.headroom?.bytes ?? 0)) / GiB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
+        Plot.ruleX([gpu.memoryBytes / GIB], { stroke: 'currentColor', strokeWidth: 2 }),
+        Plot.ruleX([(gpu.memoryBytes - (result.headroom?.bytes ?? 0)) / GIB], { stroke: 'currentColor', strokeDasharray: '4,3' }),
       );
     }
     const width = Math.max(280, node.clientWidth);
@@ -71,7 +72,7 @@ export default function TimelineChart({ result }: { result: EstimateResult }) {
     return mountPlot(
       node,
       chart,
-      `${STRINGS.timelineTitle}: ${result.timeline.map((m) => `${STRINGS.moments[m.moment]} ${(m.bytes / GiB).toFixed(2)} GiB`).join(', ')}`,
+      `${STRINGS.timelineTitle}: ${result.timeline.map((m) => `${STRINGS.moments[m.moment]} ${(m.bytes / GIB).toFixed(2)} GiB`).join(', ')}`,
     );
   }, [result]);
   return (

@@ -6,7 +6,7 @@ import type { LabProgress, LabSample } from '../../lab/progress';
 import { LabRunError } from '../../lab/lab-run-error';
 import { SIZE_FIELDS, validateLabSettings, type BatchSplit, type LabField, type LabSettings } from '../../lab/settings';
 import LabControls from './LabControls';
-import { MiB } from './format';
+import { formatMiB } from '../../base/bytes';
 import { FAILURE_TITLES, FAILURE_WHY, FRAME_STRINGS } from './strings';
 import { useLabSettings } from './useLabSettings';
 import '../widget.css';
@@ -35,8 +35,8 @@ function describeProgress(progress: LabProgress | null): string {
   if (progress.phase === 'runtime') {
     const { loaded, total } = progress.download;
     return total
-      ? FRAME_STRINGS.downloading(Math.round((100 * loaded) / total), MiB(total))
-      : FRAME_STRINGS.downloadingBytes(MiB(loaded));
+      ? FRAME_STRINGS.downloading(Math.round((100 * loaded) / total), formatMiB(total))
+      : FRAME_STRINGS.downloadingBytes(formatMiB(loaded));
   }
   return `${progress.label}: ${progress.stage}…`;
 }

@@ -13,7 +13,7 @@ import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import DeviceBars from './DeviceBars';
 import ExperimentFrame from './ExperimentFrame';
-import { MiB } from './format';
+import { formatMiB } from '../../base/bytes';
 import PipelineSchedule from './PipelineSchedule';
 import ScrollTable from './ScrollTable';
 
@@ -105,10 +105,10 @@ function ParallelResults({ id, outcome }: { id: ParallelExperimentId; outcome: P
               <tr>
                 <th scope="row">{side.label}</th>
                 <td>GPU {d.rank}</td>
-                <td>{MiB(deviceBytes(d))}</td>
-                <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
-                <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
-                <td>{MiB(side.predictedBytes)}</td>
+                <td>{formatMiB(deviceBytes(d))}</td>
+                <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
+                <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
+                <td>{formatMiB(side.predictedBytes)}</td>
                 <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
                 <td>{(d.stepMs / 1000).toFixed(2)} s</td>
               </tr>

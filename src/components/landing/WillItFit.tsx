@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { formatBytes, GPU_PRESETS, MODEL_PRESETS, type Mode } from '../../memory';
+import { formatGiB } from '../../base/bytes';
+import { GPU_PRESETS, MODEL_PRESETS, type Mode } from '../../memory';
 import { MEMORY_PART_LABELS } from '../memory-parts';
 import { willItFit, type MemoryPart } from './will-it-fit';
 import '../widget.css';
@@ -37,7 +38,6 @@ const LESSON_FOR: Record<MemoryPart, { readonly href: string; readonly title: st
 
 /** The real models a reader may pick (the lab's demo models are left out). */
 const MODELS = MODEL_PRESETS.filter((m) => !m.id.startsWith('demo-'));
-const GiB = (bytes: number): string => formatBytes(bytes, 'GiB', 1);
 
 /** Props of the landing page's first look. */
 export interface WillItFitProps {
@@ -107,17 +107,19 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
           <p class={verdict.fits ? 'will-it-fit-verdict fits' : 'will-it-fit-verdict over'}>
             <strong>{verdict.fits ? STRINGS.fits : STRINGS.doesNotFit}</strong>
             {': '}
-            {verdict.fits ? STRINGS.spare(GiB(verdict.marginBytes)) : STRINGS.over(GiB(verdict.marginBytes))} —{' '}
+            {verdict.fits
+              ? STRINGS.spare(formatGiB(verdict.marginBytes, 1))
+              : STRINGS.over(formatGiB(verdict.marginBytes, 1))} —{' '}
             {STRINGS.needs(
-              GiB(verdict.result.perGpu.total),
-              GiB(verdict.result.gpu?.memoryBytes ?? 0),
+              formatGiB(verdict.result.perGpu.total, 1),
+              formatGiB(verdict.result.gpu?.memoryBytes ?? 0, 1),
               verdict.result.headroom?.percent ?? 0,
             )}
             .
           </p>
           <p>
             {STRINGS.largest} <strong>{STRINGS.parts[verdict.largest.part]}</strong>,{' '}
-            {STRINGS.share(GiB(verdict.largest.bytes), Math.round(verdict.largest.share * 100))}:{' '}
+            {STRINGS.share(formatGiB(verdict.largest.bytes, 1), Math.round(verdict.largest.share * 100))}:{' '}
             <a href={LESSON_FOR[verdict.largest.part].href}>{LESSON_FOR[verdict.largest.part].title}</a>
           </p>
           <p class="will-it-fit-defaults">

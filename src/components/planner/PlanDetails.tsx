@@ -2,7 +2,8 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
 import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
-import { estimateArgs, gib } from './format';
+import { estimateArgs } from './format';
+import { formatGiB } from '../../base/bytes';
 import { strings } from './strings';
 
 /**
@@ -20,19 +21,19 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
           {LINE_CATEGORIES.filter((c) => plan.perGpu[c] > 0).map((c) => (
             <tr>
               <th scope="row">{strings.breakdown[c]}</th>
-              <td>{gib(plan.perGpu[c])}</td>
+              <td>{formatGiB(plan.perGpu[c])}</td>
             </tr>
           ))}
           <tr>
             <th scope="row">{strings.breakdown.total}</th>
             <td>
-              <strong>{gib(plan.perGpu.total)}</strong>
+              <strong>{formatGiB(plan.perGpu.total)}</strong>
             </td>
           </tr>
           {plan.hostBytes > 0 && (
             <tr>
               <th scope="row">{strings.breakdown.host}</th>
-              <td>{gib(plan.hostBytes)}</td>
+              <td>{formatGiB(plan.hostBytes)}</td>
             </tr>
           )}
         </tbody>

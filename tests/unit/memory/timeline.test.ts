@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { estimateMemory, GiB, type EstimateOptions, type EstimateResult, type MomentId } from '../../../src/memory/index.ts';
+import { GIB } from '../../../src/base/bytes.ts';
+import { estimateMemory, type EstimateOptions, type EstimateResult, type MomentId } from '../../../src/memory/index.ts';
 
 function run(options: EstimateOptions): EstimateResult {
   const outcome = estimateMemory(options);
@@ -109,7 +110,7 @@ describe('attention: SDPA by default, eager on request', () => {
     const sdpa = run({ ...fused, attention: 'sdpa' });
     const scores = 32 * 32 * 2048 * 2048 * 2;
     const statistics = 32 * 32 * 2048 * 4;
-    expect(scores).toBe(8 * GiB);
+    expect(scores).toBe(8 * GIB);
     expect(lineAt(eager, 'activations-layers', 'forward') - lineAt(sdpa, 'activations-layers', 'forward')).toBe(
       scores - statistics,
     );
