@@ -6,18 +6,7 @@ import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
 import { unified } from '@astrojs/markdown-remark';
 import rehypeFocusableScroll from './src/markdown/rehype-focusable-scroll';
-
-/** The lessons in reading order; the sidebar and the landing page's path follow it. */
-const lessons = [
-  'diagnostics',
-  'mixed-precision',
-  'gradient-accumulation',
-  'gradient-checkpointing',
-  'parallelism',
-  'offload',
-  'distillation-and-compression',
-  'putting-it-together',
-];
+import { LESSONS } from './src/base/lessons';
 
 export default defineConfig({
   site: 'https://gpu-memory-lab.example',
@@ -32,7 +21,8 @@ export default defineConfig({
         { label: 'Start here', link: '/' },
         {
           label: 'Lessons',
-          items: lessons.map((slug, i) => ({ slug: `lessons/${String(i + 1).padStart(2, '0')}-${slug}` })),
+          // The lesson registry's order, which the landing page's learning path follows too.
+          items: LESSONS.map((lesson) => ({ slug: `lessons/${lesson.slug}` })),
         },
         {
           label: 'Tools',

@@ -1,10 +1,9 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
 import { formatGiB } from '../base/bytes.ts';
+import { lessonBySlug, lessonHref } from '../base/lessons.ts';
 import { formatEstimateFlags, formatSeconds } from '../memory/index.ts';
 import {
   formatCost,
-  LESSON_TITLES,
-  lessonHref,
   planDetails,
   planFlags,
   planLessons,
@@ -85,7 +84,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       out.push(
         `  lessons   ${
           planLessons(best)
-            .map((id) => `${LESSON_TITLES[id]} (${lessonHref(id)})`)
+            .map((id) => `${lessonBySlug(id).title} (${lessonHref(id)})`)
             .join(', ') || 'none: the plain configuration fits'
         }`,
       );

@@ -3,7 +3,8 @@
  * thing and a translation touches one file. Functions take the parsers' structured results.
  */
 import type { GpuPattern, GpuVerdict } from './gpu-pattern.ts';
-import { LESSON_LINKS, type LessonLink } from './lessons.ts';
+import { lessonLabel } from '../base/lessons.ts';
+import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { MemorySummary } from './memory-summary.ts';
 import type { OomRemedy, OomRemedyId } from './oom-remedies.ts';
 import { formatBinarySize } from '../base/bytes.ts';
@@ -189,19 +190,19 @@ export function describeSnapshotOom(requestedBytes: number, deviceFreeBytes: num
 
 /** The name of each page a tool links to, for link text. */
 export const LINK_TITLES: Readonly<Record<LessonLink, string>> = {
-  [LESSON_LINKS.diagnostics]: 'Lesson 1: Diagnostics',
+  [LESSON_LINKS.diagnostics]: lessonLabel('01-diagnostics'),
   [LESSON_LINKS.threeNumbers]: 'Lesson 1: three numbers that disagree',
   [LESSON_LINKS.fragmentation]: 'Lesson 1: fragmentation and expandable_segments',
   [LESSON_LINKS.findTheLeak]: 'Lesson 1: find the leak',
   [LESSON_LINKS.snapshot]: 'Lesson 1: take a memory snapshot',
   [LESSON_LINKS.watchTerminal]: 'Lesson 1: watch from the terminal',
-  [LESSON_LINKS.mixedPrecision]: 'Lesson 2: Mixed precision',
-  [LESSON_LINKS.gradientAccumulation]: 'Lesson 3: Gradient accumulation',
-  [LESSON_LINKS.checkpointing]: 'Lesson 4: Gradient checkpointing',
-  [LESSON_LINKS.parallelism]: 'Lesson 5: Parallelism',
-  [LESSON_LINKS.offload]: 'Lesson 6: Offload',
-  [LESSON_LINKS.compression]: 'Lesson 7: Distillation and compression',
-  [LESSON_LINKS.puttingTogether]: 'Lesson 8: Putting it together',
+  [LESSON_LINKS.mixedPrecision]: lessonLabel('02-mixed-precision'),
+  [LESSON_LINKS.gradientAccumulation]: lessonLabel('03-gradient-accumulation'),
+  [LESSON_LINKS.checkpointing]: lessonLabel('04-gradient-checkpointing'),
+  [LESSON_LINKS.parallelism]: lessonLabel('05-parallelism'),
+  [LESSON_LINKS.offload]: lessonLabel('06-offload'),
+  [LESSON_LINKS.compression]: lessonLabel('07-distillation-and-compression'),
+  [LESSON_LINKS.puttingTogether]: lessonLabel('08-putting-it-together'),
   [LESSON_LINKS.toolTriage]: 'Triage: where did it run out?',
   [LESSON_LINKS.toolNvidiaSmi]: 'Tool: nvidia-smi log',
   [LESSON_LINKS.toolOom]: 'Tool: OOM message decoder',

@@ -5,7 +5,7 @@
  * reasons; the advice itself follows PyTorch's "CUDA semantics: memory management" notes.
  */
 import { GIB } from '../base/bytes.ts';
-import { LESSON_LINKS, type LessonLink } from './lessons.ts';
+import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { OomMessage } from './oom-message.ts';
 
 /** Remedy ids; the page and the CLI word them from `explain.ts`. */

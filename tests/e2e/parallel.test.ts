@@ -4,6 +4,7 @@ import { AGREEMENT_RATIO } from '../../src/lab/measure/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
+import { lessonHref } from '../../src/base/lessons';
 
 /**
  * The multi-device experiments: every virtual GPU is a WebGPU device in a worker of its own.
@@ -13,7 +14,7 @@ import { PHONE } from './support/phone-layout';
  * runs on a 390 px phone: the same run shows that nothing on the page overflows there.
  */
 const PARALLEL_PAGES = ['data-parallel', 'zero-sharding', 'pipeline-parallel'] as const;
-const PATH = '/lessons/05-parallelism/';
+const PATH = lessonHref('05-parallelism');
 const DEFAULT_DEVICES = 2;
 
 const baseUrl = inject('baseUrl');

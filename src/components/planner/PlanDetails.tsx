@@ -1,7 +1,8 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
-import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
+import { lessonBySlug, lessonHref } from '../../base/lessons';
+import { planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
 import { estimateArgs } from './format';
 import { formatGiB } from '../../base/bytes';
 import { strings } from './strings';
@@ -54,7 +55,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
           : lessons.map((id, i) => (
               <>
                 {i > 0 && ', '}
-                <a href={lessonHref(id)}>{LESSON_TITLES[id]}</a>
+                <a href={lessonHref(id)}>{lessonBySlug(id).title}</a>
               </>
             ))}
       </p>
