@@ -9,7 +9,7 @@ import {
   type RawFlags,
 } from '../../memory/index';
 import { formatGiB } from '../../base/bytes';
-import BreakdownChart from './BreakdownChart';
+import MemoryBarChart, { type MemoryBar } from '../charts/MemoryBarChart';
 import {
   changedFromDefaults,
   compute,
@@ -23,7 +23,7 @@ import RentCost from './RentCost';
 import ScalingChart from './ScalingChart';
 import { CALCULATORS, type CalculatorId } from './specs';
 import { STRINGS } from './strings';
-import TimelineChart from './TimelineChart';
+import TimelineChart, { limitOf } from './TimelineChart';
 import '../widget.css';
 import './calculator.css';
 import WidgetField from '../WidgetField';
@@ -305,7 +305,21 @@ function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set
   );
 }
 
+/** Each scenario at its own peak, by part: the bars of the before/after chart. */
+function peakBars(results: readonly ScenarioResult[]): MemoryBar[] {
+  return results.map(({ label, result }) => ({
+    label,
+    byCategory: result.timeline.find((m) => m.moment === result.peakMoment)!.byCategory,
+    totalBytes: result.perGpu.total,
+  }));
+}
+
 function Results({ id, results, stale }: { id: CalculatorId; results: readonly ScenarioResult[]; stale: boolean }) {
+  const bars = useMemo(() => peakBars(results), [results]);
+  const limit = useMemo(() => {
+    const last = results[results.length - 1]?.result;
+    return last ? limitOf(last) : null;
+  }, [results]);
   const first = results[0]?.result;
   const lastScenario = results[results.length - 1];
   const last = lastScenario?.result;
@@ -353,7 +367,13 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
               : ''}
             .
           </p>
-          <BreakdownChart results={results} />
+          <MemoryBarChart
+            bars={bars}
+            limit={limit}
+            axisLabel={STRINGS.compareAxis}
+            description={`${STRINGS.compareTitle}: ${results.map((r) => `${r.label} ${formatGiB(r.result.perGpu.total)}`).join(', ')}`}
+            layout="scenarios"
+          />
         </>
       )}
       {last.headroom && <p class="calc-note">{STRINGS.headroom(last.headroom.percent, formatGiB(last.headroom.bytes))}</p>}
