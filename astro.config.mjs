@@ -7,18 +7,7 @@ import rehypeKatex from 'rehype-katex';
 import { unified } from '@astrojs/markdown-remark';
 import rehypeFocusableScroll from './src/markdown/rehype-focusable-scroll';
 import rehypeUnindexMath from './src/markdown/rehype-unindex-math';
-
-/** The lessons in reading order; the sidebar and the landing page's path follow it. */
-const lessons = [
-  'diagnostics',
-  'mixed-precision',
-  'gradient-accumulation',
-  'gradient-checkpointing',
-  'parallelism',
-  'offload',
-  'distillation-and-compression',
-  'putting-it-together',
-];
+import { LESSONS } from './src/base/lessons';
 
 /**
  * Astro writes `"use astro:head-inject"` into the module it generates for each MDX page's styles
@@ -62,7 +51,8 @@ export default defineConfig({
         { label: 'Start here', link: '/' },
         {
           label: 'Lessons',
-          items: lessons.map((slug, i) => ({ slug: `lessons/${String(i + 1).padStart(2, '0')}-${slug}` })),
+          // The lesson registry's order, which the landing page's learning path follows too.
+          items: LESSONS.map((lesson) => ({ slug: `lessons/${lesson.slug}` })),
         },
         {
           label: 'Tools',

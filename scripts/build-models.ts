@@ -7,6 +7,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { formatMiB } from '../src/base/bytes.ts';
 import { demoCatalog } from '../src/graphs/catalog.ts';
 import { generateModel, generateUtility } from '../src/graphs/factory.ts';
 import { buildManifest } from '../src/graphs/manifest.ts';
@@ -61,5 +62,5 @@ console.log(
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
   `build-models: ${generated.length} models, ${fileCount} .onnx files, ` +
-    `${(totalBytes / 2 ** 20).toFixed(2)} MiB + manifest ${(manifestText.length / 2 ** 20).toFixed(2)} MiB in ${seconds} s → ${outDir}`,
+    `${formatMiB(totalBytes)} + manifest ${formatMiB(manifestText.length)} in ${seconds} s → ${outDir}`,
 );

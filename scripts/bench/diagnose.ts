@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { classifyGpuPattern } from '../../src/diagnose/gpu-pattern.ts';
 import { parseNvidiaSmi } from '../../src/diagnose/nvidia-smi.ts';
 import { readSnapshot } from '../../src/diagnose/snapshot.ts';
-import { launchBrowser, openIsland } from '../../tests/e2e/support/browser.ts';
-import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
+import { launchBrowser, openIsland } from '../browser/browser.ts';
+import { startStaticServer } from '../browser/static-server.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const DIR = join(ROOT, 'node_modules/.cache/diagnose-bench');

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { GraphBuilder } from '../../src/graphs/builder.ts';
 import * as op from '../../src/graphs/ops.ts';
 import { serializeModel } from '../../src/graphs/serialize.ts';
-import { launchBrowser } from '../../tests/e2e/support/browser.ts';
-import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
+import { launchBrowser } from '../browser/browser.ts';
+import { startStaticServer } from '../browser/static-server.ts';
 
 /** A batch and width where both kernels finish quickly; the compile time does not depend on them. */
 const [M, H] = [64, 256];

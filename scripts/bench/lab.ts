@@ -5,19 +5,20 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, runExperimentToEnd } from '../../tests/e2e/support/browser.ts';
-import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, runExperimentToEnd } from '../browser/browser.ts';
+import { startStaticServer } from '../browser/static-server.ts';
+import { lessonHref } from '../../src/base/lessons.ts';
 
 const EXPERIMENTS = [
-  ['leak', '/lessons/01-diagnostics/'],
-  ['mixed-precision', '/lessons/02-mixed-precision/'],
-  ['gradient-accumulation', '/lessons/03-gradient-accumulation/'],
-  ['gradient-checkpointing', '/lessons/04-gradient-checkpointing/'],
-  ['offload', '/lessons/06-offload/'],
+  ['leak', lessonHref('01-diagnostics')],
+  ['mixed-precision', lessonHref('02-mixed-precision')],
+  ['gradient-accumulation', lessonHref('03-gradient-accumulation')],
+  ['gradient-checkpointing', lessonHref('04-gradient-checkpointing')],
+  ['offload', lessonHref('06-offload')],
   // Cluster: "step before/after" is the slowest device's step; load is one device's sessions.
-  ['data-parallel', '/lessons/05-parallelism/'],
-  ['zero-sharding', '/lessons/05-parallelism/'],
-  ['pipeline-parallel', '/lessons/05-parallelism/'],
+  ['data-parallel', lessonHref('05-parallelism')],
+  ['zero-sharding', lessonHref('05-parallelism')],
+  ['pipeline-parallel', lessonHref('05-parallelism')],
 ] as const;
 
 /** `LAB_ONLY=offload,leak npm run bench lab` times only those experiments (the full set takes minutes). */
@@ -84,7 +85,7 @@ async function benchDistillation(baseUrl: string): Promise<void> {
     const browser = await launchBrowser(config);
     try {
       const page = await browser.newPage();
-      const root = await openIsland(page, `${baseUrl}/lessons/07-distillation-and-compression/`, selector);
+      const root = await openIsland(page, baseUrl + lessonHref('07-distillation-and-compression'), selector);
       const started = performance.now();
       await runExperimentToEnd(page, root, selector, 300_000);
       const wall = (performance.now() - started) / 1000;

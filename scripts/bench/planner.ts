@@ -13,8 +13,8 @@ import { build } from 'esbuild';
 import type { RawPlanFlags, SearchShare } from '../../src/planner/index.ts';
 import { MAX_WORKERS } from '../../src/components/planner/planner-client.ts';
 import { queryFromFlags } from '../../src/components/planner/query.ts';
-import { launchBrowser, openIsland } from '../../tests/e2e/support/browser.ts';
-import { startStaticServer } from '../../tests/e2e/support/static-server.ts';
+import { launchBrowser, openIsland } from '../browser/browser.ts';
+import { startStaticServer } from '../browser/static-server.ts';
 
 const CASES: [string, RawPlanFlags][] = [
   [

@@ -9,7 +9,7 @@ import { parseNvidiaSmi } from '../diagnose/nvidia-smi.ts';
 import { parseOomMessage } from '../diagnose/oom-message.ts';
 import { rankOomRemedies } from '../diagnose/oom-remedies.ts';
 import { readSnapshot } from '../diagnose/snapshot.ts';
-import { formatBinary } from '../diagnose/units.ts';
+import { formatBinarySize } from '../base/bytes.ts';
 import type { CliOutput } from './main.ts';
 
 /** Reads the bytes of FILE, or of standard input for `-`; throws when it cannot. */
@@ -75,7 +75,7 @@ function analyzeOom(text: string): Analysis {
   const { message, unread } = parseOomMessage(text);
   if (message === null) return { error: 'no CUDA out-of-memory message found' };
   const remedies = rankOomRemedies(message);
-  const size = (bytes: number | null): string => (bytes === null ? 'not in the message' : formatBinary(bytes));
+  const size = (bytes: number | null): string => (bytes === null ? 'not in the message' : formatBinarySize(bytes));
   const lines = [
     `CUDA out-of-memory message (${message.wording} wording)${message.gpuIndex === null ? '' : `, GPU ${message.gpuIndex}`}`,
     '',
@@ -88,7 +88,7 @@ function analyzeOom(text: string): Analysis {
   ];
   if (message.privatePoolsBytes !== null) lines.push(`  In private pools              ${size(message.privatePoolsBytes)}`);
   if (message.nonPyTorchBytes !== null) lines.push(`  Not PyTorch's (context etc.)  ${size(message.nonPyTorchBytes)}`);
-  for (const p of message.otherProcesses) lines.push(`  Process ${p.pid}`.padEnd(32) + formatBinary(p.bytes));
+  for (const p of message.otherProcesses) lines.push(`  Process ${p.pid}`.padEnd(32) + formatBinarySize(p.bytes));
   if (message.fragmentationShare !== null)
     lines.push(`  Fragmentation share           ${(message.fragmentationShare * 100).toFixed(1)} % of reserved is unallocated`);
   lines.push('', 'What to try, most promising first (sizes are rounded as PyTorch printed them):');
@@ -151,19 +151,19 @@ function analyzeSnapshotFile(bytes: Uint8Array): Analysis {
   if (!read.ok) return { error: read.refused ? `refused: ${read.message}` : read.message };
   const { analysis } = read;
   const lines = [
-    `Memory snapshot, ${analysis.devices.length} device${analysis.devices.length === 1 ? '' : 's'}, peak active ${formatBinary(analysis.peakActiveBytes)}`,
+    `Memory snapshot, ${analysis.devices.length} device${analysis.devices.length === 1 ? '' : 's'}, peak active ${formatBinarySize(analysis.peakActiveBytes)}`,
   ];
   for (const d of analysis.devices) {
     lines.push(
       '',
-      `Device ${d.device}: ${d.traceEvents} trace events, peak active ${formatBinary(d.peakActiveBytes)}, reserved at the end ${formatBinary(d.reservedBytes)} in ${d.segments.length} segments` +
+      `Device ${d.device}: ${d.traceEvents} trace events, peak active ${formatBinarySize(d.peakActiveBytes)}, reserved at the end ${formatBinarySize(d.reservedBytes)} in ${d.segments.length} segments` +
         (d.fragmentationShare === null ? '' : ` (${(d.fragmentationShare * 100).toFixed(1)} % of it not in use)`),
     );
     lines.push('  Largest live allocations at the peak:');
     for (const a of d.largestAtPeak.slice(0, 5)) {
       const frame = a.frames.find((f) => f.filename.endsWith('.py')) ?? a.frames[0];
       lines.push(
-        `    ${formatBinary(a.sizeBytes).padStart(11)}  ${frame ? `${frame.filename}:${frame.line} ${frame.name}` : '(no stack recorded)'}`,
+        `    ${formatBinarySize(a.sizeBytes).padStart(11)}  ${frame ? `${frame.filename}:${frame.line} ${frame.name}` : '(no stack recorded)'}`,
       );
     }
   }

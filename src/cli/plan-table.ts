@@ -1,9 +1,9 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
-import { formatBytes, formatEstimateFlags, formatSeconds } from '../memory/index.ts';
+import { formatGiB } from '../base/bytes.ts';
+import { lessonBySlug, lessonHref } from '../base/lessons.ts';
+import { formatEstimateFlags, formatSeconds } from '../memory/index.ts';
 import {
   formatCost,
-  LESSON_TITLES,
-  lessonHref,
   planDetails,
   planFlags,
   planLessons,
@@ -12,8 +12,6 @@ import {
   type RejectionGroup,
 } from '../planner/index.ts';
 import { renderTimeline } from './timeline-chart.ts';
-
-const gib = (bytes: number) => formatBytes(bytes, 'GiB');
 
 function hardwareLabel(plan: Plan): string {
   return `${plan.hardware.gpus} × ${plan.hardware.gpu.id}${plan.hardware.rented ? ' (rent)' : ''}`;
@@ -40,7 +38,7 @@ export function estimateArgs(flags: Readonly<Record<string, string>>): string {
 function rejectedLines(groups: readonly RejectionGroup[]): string[] {
   return groups.map(
     (g) =>
-      `  ${String(g.count).padStart(6)}  ${g.reason}${g.smallestGap === null ? '' : ` (closest: ${gib(g.smallestGap)} short)`}`,
+      `  ${String(g.count).padStart(6)}  ${g.reason}${g.smallestGap === null ? '' : ` (closest: ${formatGiB(g.smallestGap)} short)`}`,
   );
 }
 
@@ -66,7 +64,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     );
     for (const plan of result.plans.slice(0, top)) {
       out.push(
-        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${gib(plan.perGpu.total).padStart(11)} ${formatSeconds(plan.stepTimeSeconds).padStart(9)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
+        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatSeconds(plan.stepTimeSeconds).padStart(9)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
       );
     }
     if (result.plans.length > top) out.push(`  … ${result.plans.length - top} more (--top N, or --json for all)`);
@@ -77,16 +75,16 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       const details = planDetails(best);
       const g = best.perGpu;
       out.push(
-        `  per GPU   weights ${gib(g.weights)} · gradients ${gib(g.gradients)} · optimizer ${gib(g.optimizer)} · activations ${gib(g.activations)} · overhead ${gib(g.overhead)} = ${gib(g.total)}`,
+        `  per GPU   weights ${formatGiB(g.weights)} · gradients ${formatGiB(g.gradients)} · optimizer ${formatGiB(g.optimizer)} · activations ${formatGiB(g.activations)} · overhead ${formatGiB(g.overhead)} = ${formatGiB(g.total)}`,
       );
-      if (best.hostBytes > 0) out.push(`  host RAM  ${gib(best.hostBytes)} on the machine`);
+      if (best.hostBytes > 0) out.push(`  host RAM  ${formatGiB(best.hostBytes)} on the machine`);
       out.push(...renderTimeline(details.estimate).map((row) => `  ${row}`));
       for (const line of details.stepTime.lines.filter((l) => l.seconds > 0))
         out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
       out.push(
         `  lessons   ${
           planLessons(best)
-            .map((id) => `${LESSON_TITLES[id]} (${lessonHref(id)})`)
+            .map((id) => `${lessonBySlug(id).title} (${lessonHref(id)})`)
             .join(', ') || 'none: the plain configuration fits'
         }`,
       );
@@ -97,7 +95,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
   if (ownBest !== undefined && ownBest.rank !== 1) {
     out.push('');
     out.push(
-      `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${gib(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`,
+      `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${formatGiB(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`,
     );
     out.push(`  check     npm run --silent estimate -- ${estimateArgs(planFlags(ownBest))}`);
   }
@@ -118,7 +116,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     const what = { gpu: 'GPU memory', host: 'host RAM', 'gpu+host': 'GPU memory and host RAM over the limit' }[
       result.shortfall.resource
     ];
-    out.push(`Nothing fits on your GPUs. Smallest gap: ${gib(result.shortfall.bytes)} of ${what}, with`);
+    out.push(`Nothing fits on your GPUs. Smallest gap: ${formatGiB(result.shortfall.bytes)} of ${what}, with`);
     out.push(`  npm run --silent estimate -- ${estimateArgs(formatEstimateFlags(result.shortfall.options))}`);
     if (result.wouldFit.length > 0)
       out.push(`It would fit on: ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}`);

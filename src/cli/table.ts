@@ -1,5 +1,6 @@
 /** Human-readable table of an estimate. */
-import { formatBytes, formatCount, formatSeconds, type EstimateResult, type MemoryLine } from '../memory/index.ts';
+import { BYTES_IN_UNIT, formatBytes, formatGiB } from '../base/bytes.ts';
+import { formatCount, formatSeconds, type EstimateResult, type MemoryLine } from '../memory/index.ts';
 import { renderTimeline } from './timeline-chart.ts';
 
 const LABEL_WIDTH = 70;
@@ -9,13 +10,12 @@ function fit(text: string, width: number): string {
 }
 
 /** Two decimals, or six for sizes under 0.01 of the unit (the demo models are a few MB). */
-function sized(bytes: number, unit: 'GiB' | 'GB'): string {
-  const scale = unit === 'GiB' ? 2 ** 30 : 1e9;
-  return formatBytes(bytes, unit, bytes > 0 && bytes < 0.01 * scale ? 6 : 2);
+function tableSize(bytes: number, unit: 'GiB' | 'GB'): string {
+  return formatBytes(bytes, unit, bytes > 0 && bytes < 0.01 * BYTES_IN_UNIT[unit] ? 6 : 2);
 }
 
 function row(label: string, bytes: number): string {
-  return `  ${fit(label, LABEL_WIDTH)} ${sized(bytes, 'GiB').padStart(14)} ${sized(bytes, 'GB').padStart(14)}`;
+  return `  ${fit(label, LABEL_WIDTH)} ${tableSize(bytes, 'GiB').padStart(14)} ${tableSize(bytes, 'GB').padStart(14)}`;
 }
 
 function lineRows(lines: readonly MemoryLine[], withSources: boolean): string[] {
@@ -68,7 +68,7 @@ export function renderTable(result: EstimateResult, withSources = false): string
   out.push(
     `  ${subtotals
       .filter(([, b]) => b > 0)
-      .map(([n, b]) => `${n} ${sized(b, 'GiB')}`)
+      .map(([n, b]) => `${n} ${tableSize(b, 'GiB')}`)
       .join(' · ')}`,
   );
   out.push(row(`Peak per GPU (${result.peakMoment}: ${result.peakPhase})`, g.total));
@@ -89,15 +89,13 @@ export function renderTable(result: EstimateResult, withSources = false): string
   } else {
     const gpu = result.gpu;
     out.push(
-      `GPU       ${gpu.name}: ${formatBytes(gpu.memoryBytes, 'GiB')} (${formatBytes(gpu.memoryBytes, 'GB')}) as the driver reports it; sold as ${gpu.marketedMemory}`,
+      `GPU       ${gpu.name}: ${formatGiB(gpu.memoryBytes)} (${formatBytes(gpu.memoryBytes, 'GB')}) as the driver reports it; sold as ${gpu.marketedMemory}`,
     );
-    out.push(
-      `Headroom  keep ${result.headroom.percent} % free against fragmentation: ${formatBytes(result.headroom.bytes, 'GiB')}`,
-    );
+    out.push(`Headroom  keep ${result.headroom.percent} % free against fragmentation: ${formatGiB(result.headroom.bytes)}`);
     out.push(
       result.fits === true
-        ? `Fits      yes, ${formatBytes(result.spare ?? 0, 'GiB')} to spare after the free margin`
-        : `Fits      NO, ${formatBytes(result.shortfall ?? 0, 'GiB')} over (total + free margin > GPU memory)`,
+        ? `Fits      yes, ${formatGiB(result.spare ?? 0)} to spare after the free margin`
+        : `Fits      NO, ${formatGiB(result.shortfall ?? 0)} over (total + free margin > GPU memory)`,
     );
   }
   if (result.stepTime !== null) {

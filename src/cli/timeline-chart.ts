@@ -1,5 +1,6 @@
 /** The step timeline as text bars: one row per moment, stacked by category, the peak and the GPU's limit marked. */
-import { formatBytes, type EstimateResult, type TimelineMoment } from '../memory/index.ts';
+import { formatGiB } from '../base/bytes.ts';
+import { type EstimateResult, type TimelineMoment } from '../memory/index.ts';
 
 const WIDTH = 48;
 
@@ -31,7 +32,7 @@ export function renderTimeline(result: EstimateResult): string[] {
     const cells = bar.padEnd(WIDTH + 1).split('');
     if (limitColumn >= 0) cells[limitColumn] = '|';
     const peak = moment.moment === result.peakMoment ? ' ◀ peak' : '';
-    out.push(`  ${moment.moment.padEnd(21)} ${cells.join('')} ${formatBytes(moment.bytes, 'GiB').padStart(11)}${peak}`);
+    out.push(`  ${moment.moment.padEnd(21)} ${cells.join('')} ${formatGiB(moment.bytes).padStart(11)}${peak}`);
   }
   return out;
 }

@@ -3,10 +3,11 @@
  * thing and a translation touches one file. Functions take the parsers' structured results.
  */
 import type { GpuPattern, GpuVerdict } from './gpu-pattern.ts';
-import { LESSON_LINKS, type LessonLink } from './lessons.ts';
+import { lessonLabel } from '../base/lessons.ts';
+import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { MemorySummary } from './memory-summary.ts';
 import type { OomRemedy, OomRemedyId } from './oom-remedies.ts';
-import { formatBinary } from './units.ts';
+import { formatBinarySize } from '../base/bytes.ts';
 
 const percent = (share: number): string => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
 
@@ -43,16 +44,16 @@ export function describeGpuEvidence(pattern: GpuPattern, timed: boolean): string
   const e = pattern.evidence;
   const when = timed ? `${(e.peakAt / 1000).toFixed(0)} s into the log` : `at sample ${e.peakAt + 1}`;
   const lines = [
-    `Peak ${formatBinary(e.peakUsedBytes)} ${when}; usual level (median) ${formatBinary(e.medianUsedBytes)}` +
+    `Peak ${formatBinarySize(e.peakUsedBytes)} ${when}; usual level (median) ${formatBinarySize(e.medianUsedBytes)}` +
       (e.capacityKnown
-        ? ` of ${formatBinary(e.capacityBytes)} (${percent(e.medianUsedBytes / e.capacityBytes)} used).`
+        ? ` of ${formatBinarySize(e.capacityBytes)} (${percent(e.medianUsedBytes / e.capacityBytes)} used).`
         : ' (the log has no memory.total, so the peak stands in for capacity).'),
   ];
   const first = e.windowMedians[0];
   const last = e.windowMedians[e.windowMedians.length - 1];
   if (first !== undefined && last !== undefined && e.windowMedians.length > 1) {
     lines.push(
-      `After warm-up, the median of each eighth of the run went from ${formatBinary(first)} to ${formatBinary(last)}, rising ${e.risingSteps} time${e.risingSteps === 1 ? '' : 's'}.`,
+      `After warm-up, the median of each eighth of the run went from ${formatBinarySize(first)} to ${formatBinarySize(last)}, rising ${e.risingSteps} time${e.risingSteps === 1 ? '' : 's'}.`,
     );
   }
   lines.push(`Within 5 % of capacity of the peak for ${percent(e.timeNearPeakShare)} of the ${e.activeSamples} active samples.`);
@@ -61,7 +62,7 @@ export function describeGpuEvidence(pattern: GpuPattern, timed: boolean): string
 
 /** Title and reason of each OOM remedy. */
 export function describeRemedy(remedy: OomRemedy): { title: string; reason: string } {
-  const bytes = formatBinary(remedy.bytes);
+  const bytes = formatBinarySize(remedy.bytes);
   const alone = remedy.sufficient ? ' On its own this would leave room for the failed request.' : '';
   const text: Record<OomRemedyId, { title: string; reason: string }> = {
     'expandable-segments': {
@@ -116,7 +117,7 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
   if (allocated) {
     out.push({
       label: 'Allocated now / at peak',
-      value: `${formatBinary(allocated.current)} / ${formatBinary(allocated.peak)}`,
+      value: `${formatBinarySize(allocated.current)} / ${formatBinarySize(allocated.peak)}`,
       meaning:
         'Live tensors (torch.cuda.memory_allocated and max_memory_allocated). The peak is what must fit; the current value is what is left between steps.',
     });
@@ -124,7 +125,7 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
   if (reserved) {
     out.push({
       label: 'Reserved now / at peak',
-      value: `${formatBinary(reserved.current)} / ${formatBinary(reserved.peak)}`,
+      value: `${formatBinarySize(reserved.current)} / ${formatBinarySize(reserved.peak)}`,
       meaning: 'What the caching allocator holds from the driver (memory_reserved). nvidia-smi shows this plus the CUDA context.',
     });
   }
@@ -132,7 +133,7 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
     const idle = reserved.current - allocated.current;
     out.push({
       label: 'Reserved but not allocated',
-      value: `${formatBinary(idle)} (${percent(idle / reserved.current)} of reserved)`,
+      value: `${formatBinarySize(idle)} (${percent(idle / reserved.current)} of reserved)`,
       meaning:
         idle > 0.3 * reserved.current
           ? 'A large idle cache: fine right after a peak, but if OOMs happen with this much cached, fragmentation is likely; try expandable_segments:True.'
@@ -143,7 +144,7 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
   if (nonReleasable) {
     out.push({
       label: 'Non-releasable now / at peak',
-      value: `${formatBinary(nonReleasable.current)} / ${formatBinary(nonReleasable.peak)}`,
+      value: `${formatBinarySize(nonReleasable.current)} / ${formatBinarySize(nonReleasable.peak)}`,
       meaning:
         'Free pieces of split blocks that cannot be returned while the rest of their block is in use: the direct measure of fragmentation.',
     });
@@ -182,26 +183,26 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
 /** Headline sentence for an OOM event found in a snapshot. */
 export function describeSnapshotOom(requestedBytes: number, deviceFreeBytes: number | null, device: number): string {
   return (
-    `Device ${device}: a request for ${formatBinary(requestedBytes)} failed` +
-    (deviceFreeBytes === null ? '.' : ` with ${formatBinary(deviceFreeBytes)} free on the device.`)
+    `Device ${device}: a request for ${formatBinarySize(requestedBytes)} failed` +
+    (deviceFreeBytes === null ? '.' : ` with ${formatBinarySize(deviceFreeBytes)} free on the device.`)
   );
 }
 
 /** The name of each page a tool links to, for link text. */
 export const LINK_TITLES: Readonly<Record<LessonLink, string>> = {
-  [LESSON_LINKS.diagnostics]: 'Lesson 1: Diagnostics',
+  [LESSON_LINKS.diagnostics]: lessonLabel('01-diagnostics'),
   [LESSON_LINKS.threeNumbers]: 'Lesson 1: three numbers that disagree',
   [LESSON_LINKS.fragmentation]: 'Lesson 1: fragmentation and expandable_segments',
   [LESSON_LINKS.findTheLeak]: 'Lesson 1: find the leak',
   [LESSON_LINKS.snapshot]: 'Lesson 1: take a memory snapshot',
   [LESSON_LINKS.watchTerminal]: 'Lesson 1: watch from the terminal',
-  [LESSON_LINKS.mixedPrecision]: 'Lesson 2: Mixed precision',
-  [LESSON_LINKS.gradientAccumulation]: 'Lesson 3: Gradient accumulation',
-  [LESSON_LINKS.checkpointing]: 'Lesson 4: Gradient checkpointing',
-  [LESSON_LINKS.parallelism]: 'Lesson 5: Parallelism',
-  [LESSON_LINKS.offload]: 'Lesson 6: Offload',
-  [LESSON_LINKS.compression]: 'Lesson 7: Distillation and compression',
-  [LESSON_LINKS.puttingTogether]: 'Lesson 8: Putting it together',
+  [LESSON_LINKS.mixedPrecision]: lessonLabel('02-mixed-precision'),
+  [LESSON_LINKS.gradientAccumulation]: lessonLabel('03-gradient-accumulation'),
+  [LESSON_LINKS.checkpointing]: lessonLabel('04-gradient-checkpointing'),
+  [LESSON_LINKS.parallelism]: lessonLabel('05-parallelism'),
+  [LESSON_LINKS.offload]: lessonLabel('06-offload'),
+  [LESSON_LINKS.compression]: lessonLabel('07-distillation-and-compression'),
+  [LESSON_LINKS.puttingTogether]: lessonLabel('08-putting-it-together'),
   [LESSON_LINKS.toolTriage]: 'Triage: where did it run out?',
   [LESSON_LINKS.toolNvidiaSmi]: 'Tool: nvidia-smi log',
   [LESSON_LINKS.toolOom]: 'Tool: OOM message decoder',

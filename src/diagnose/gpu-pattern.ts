@@ -5,6 +5,7 @@
  * context, which stays flat once a healthy loop has warmed up (PyTorch docs, "CUDA semantics:
  * memory management"), so a steady rise after warm-up is the signature of something kept alive.
  */
+import { MIB } from '../base/bytes.ts';
 import type { GpuSample } from './nvidia-smi.ts';
 
 /** The four verdicts, as the CLI's JSON names them. */
@@ -21,7 +22,7 @@ export const STEP_SHARE = 0.005;
 /** A leak must climb at least this share of capacity overall (3 %)... */
 export const LEAK_RISE_SHARE = 0.03;
 /** ...and at least 256 MiB, so allocator noise on a small card is not a leak. */
-export const LEAK_RISE_MIN_BYTES = 256 * 2 ** 20;
+export const LEAK_RISE_MIN_BYTES = 256 * MIB;
 /** A spike rises at least 10 % of capacity above the usual level (the median)... */
 export const SPIKE_RISE_SHARE = 0.1;
 /** ...and "at its peak" means within 5 % of capacity of the peak... */

@@ -7,7 +7,7 @@
  * GiB…), so each figure is exact only to that unit; counts from `_format_count` use K and M (10^3, 10^6).
  */
 import { MAX_TEXT_CHARS, NoteList, type UnreadNote } from './notes.ts';
-import { BYTES_PER_UNIT, MAX_PLAUSIBLE_BYTES } from './units.ts';
+import { BYTES_PER_UNIT, MAX_PLAUSIBLE_BYTES } from './parse-size.ts';
 
 /** One metric's four columns (bytes for sizes, a count for counts). */
 export interface SummaryFigures {

@@ -6,8 +6,9 @@
  * - the default table that `nvidia-smi` / `nvidia-smi -l 1` prints, one table per sample, where each
  *   GPU's second row holds "used MiB / total MiB".
  */
+import { MIB } from '../base/bytes.ts';
 import { MAX_TEXT_CHARS, NoteList, type UnreadNote } from './notes.ts';
-import { sizeToBytes } from './units.ts';
+import { sizeToBytes } from './parse-size.ts';
 
 /** One reading of one GPU. */
 export interface GpuSample {
@@ -182,7 +183,7 @@ function parseTables(lines: string[], notes: NoteList): NvidiaSmiLog {
     if (!pending) continue;
     const memory = TABLE_MEMORY.exec(line);
     if (memory) {
-      builder.add(pending.index, pending.name, Number(memory[2]) * 2 ** 20, time, Number(memory[1]) * 2 ** 20);
+      builder.add(pending.index, pending.name, Number(memory[2]) * MIB, time, Number(memory[1]) * MIB);
       pending = null;
     }
   }

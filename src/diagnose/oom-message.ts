@@ -13,7 +13,7 @@
  *   and before 1.6 "... cached)" instead of "reserved in total by PyTorch".
  */
 import { MAX_TEXT_CHARS, type UnreadNote } from './notes.ts';
-import { sizeToBytes } from './units.ts';
+import { sizeToBytes } from './parse-size.ts';
 
 /** Which wording the message used. */
 export type OomWording = 'current' | 'legacy';

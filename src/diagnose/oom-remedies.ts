@@ -4,7 +4,8 @@
  * first; the rest follow by how many bytes they address. Thresholds are named below with their
  * reasons; the advice itself follows PyTorch's "CUDA semantics: memory management" notes.
  */
-import { LESSON_LINKS, type LessonLink } from './lessons.ts';
+import { GIB } from '../base/bytes.ts';
+import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { OomMessage } from './oom-message.ts';
 
 /** Remedy ids; the page and the CLI word them from `explain.ts`. */
@@ -33,7 +34,7 @@ export const LARGE_CACHE_SHARE = 0.1;
 /** Memory held outside this process matters from 5 % of the GPU. */
 export const OTHER_PROCESS_SHARE = 0.05;
 /** Non-PyTorch memory in this process matters from 1 GiB (a CUDA context is a few hundred MiB, lesson 1). */
-export const NON_PYTORCH_BYTES = 2 ** 30;
+export const NON_PYTORCH_BYTES = GIB;
 /** A single request of a quarter of the GPU points at one tensor (logits, attention scores). */
 export const LARGE_REQUEST_SHARE = 0.25;
 /** Live tensors over half the GPU: model states are worth sharding or offloading. */

@@ -7,6 +7,7 @@
  * BINPERSID) is refused by name and offset, and so is any opcode this reader does not know.
  * Opcode values and semantics: CPython Lib/pickletools.py (the opcode table) and Lib/pickle.py.
  */
+import { MIB } from '../base/bytes.ts';
 
 /** A value a data-only pickle can hold. Tuples and sets become arrays; dicts become Maps. */
 export type PickleValue = null | boolean | number | bigint | string | Uint8Array | PickleValue[] | Map<PickleValue, PickleValue>;
@@ -150,7 +151,7 @@ class Reader {
     if (this.bytes.length === 0) this.fail('the file is empty', -1);
     if (this.bytes[0] !== 0x80)
       this.fail('not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)', 0);
-    const every = this.options.progressEveryBytes ?? 4 * 2 ** 20;
+    const every = this.options.progressEveryBytes ?? 4 * MIB;
     let nextProgress = every;
     // Each opcode consumes at least one byte, so this loop ends within bytes.length iterations.
     while (this.pos < this.bytes.length) {

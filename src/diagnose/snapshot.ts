@@ -9,6 +9,7 @@
  * `alloc` until `free_completed`, and one freed in the trace without its `alloc` (the trace is a
  * ring buffer) or still active at the end was alive before the trace began.
  */
+import { formatBytes, MIB } from '../base/bytes.ts';
 import { unpickle, type PickleValue } from './pickle.ts';
 import { NoteList, type UnreadNote } from './notes.ts';
 
@@ -304,7 +305,7 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
 }
 
 /** Largest snapshot file accepted: 256 MiB; far larger ones would exhaust a tab's memory (docs/PERFORMANCE.md § Diagnose). */
-export const MAX_SNAPSHOT_BYTES = 256 * 2 ** 20;
+export const MAX_SNAPSHOT_BYTES = 256 * MIB;
 
 /** What `readSnapshot` returns: the analysis, or one sentence saying why the file was not read. */
 export type SnapshotRead = { ok: true; analysis: SnapshotAnalysis } | { ok: false; message: string; refused: boolean };
@@ -315,7 +316,7 @@ export function refuseOversizeSnapshot(sizeBytes: number): SnapshotRead | null {
   return {
     ok: false,
     refused: false,
-    message: `the file is ${(sizeBytes / 2 ** 20).toFixed(0)} MiB; this viewer reads snapshots up to ${MAX_SNAPSHOT_BYTES / 2 ** 20} MiB (record fewer entries with _record_memory_history(max_entries=…))`,
+    message: `the file is ${formatBytes(sizeBytes, 'MiB', 0)}; this viewer reads snapshots up to ${formatBytes(MAX_SNAPSHOT_BYTES, 'MiB', 0)} (record fewer entries with _record_memory_history(max_entries=…))`,
   };
 }
 

@@ -4,7 +4,7 @@
  * Models" (arXiv 2205.05198) §4: sbh(34 + 5as/h) bytes per GPT layer with 16-bit activations and
  * 1-byte dropout masks. Generalised here term by term (bytes per element, GQA, SwiGLU, no dropout).
  */
-import { ceilDiv } from './units.ts';
+import { ceilDiv } from './ceil-div.ts';
 
 /** Activation recomputation (gradient checkpointing) policy. */
 export type Recompute = 'none' | 'selective' | 'full';

@@ -28,12 +28,11 @@ import {
   type TimelineMoment,
 } from './timeline.ts';
 import { memo } from './memo.ts';
-import { isByteCount } from './units.ts';
+import { formatGiB, isByteCount } from '../base/bytes.ts';
 import { weightFormatBytes } from './weight-formats.ts';
 import { createOptionReader } from './option-reader.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
-import { formatBytes } from './format.ts';
 import { flagName } from './flag-table.ts';
 
 /** Per-GPU totals by category, bytes. */
@@ -161,7 +160,7 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   const gpu = r.gpu;
   if (totals.fits === false && gpu !== null && totals.shortfall !== null) {
     warnings.push(
-      `does not fit on the ${gpu.name}: ${formatBytes(totals.shortfall, 'GiB')} over, counting the ${r.headroom} % free margin`,
+      `does not fit on the ${gpu.name}: ${formatGiB(totals.shortfall)} over, counting the ${r.headroom} % free margin`,
     );
   }
   return {

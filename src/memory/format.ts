@@ -1,18 +1,4 @@
-/** Printing sizes: the unit is chosen only here, and the label always says which. */
-import { GB, GiB } from './units.ts';
-
-/** Display unit: GiB = 2^30 bytes (nvidia-smi, PyTorch), GB = 10^9 bytes (papers, datasheets). */
-export type ByteUnit = 'GiB' | 'GB';
-
-/**
- * Format a byte count in the given unit with `digits` decimals (default 2), e.g. "12.55 GiB".
- * Non-integer, negative or non-finite input is a bug upstream and prints as "invalid".
- */
-export function formatBytes(bytes: number, unit: ByteUnit, digits = 2): string {
-  if (!Number.isSafeInteger(bytes) || bytes < 0) return 'invalid';
-  const value = bytes / (unit === 'GiB' ? GiB : GB);
-  return `${value.toFixed(digits)} ${unit}`;
-}
+/** Printing counts and times for people; sizes are printed by src/base/bytes.ts. */
 
 /** Format a parameter count with thousands separators, e.g. "6,738,415,616". */
 export function formatCount(count: number): string {

@@ -36,7 +36,7 @@ export {
   type RawFlags,
 } from './flags.ts';
 export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
-export { formatBytes, formatCount, formatSeconds, type ByteUnit } from './format.ts';
+export { formatCount, formatSeconds } from './format.ts';
 export { LINE_CATEGORIES } from './lines.ts';
 export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';
 export { SOURCE_CHOICES, type SourceChoice } from './sources.ts';
@@ -85,4 +85,3 @@ export { LORA_TARGETS, loraParams, parseLoraTargets, type LoraPlan, type LoraTar
 export { CUDA_CONTEXT_BYTES, DEFAULT_HEADROOM_PERCENT, cublasWorkspaceBytes } from './overhead.ts';
 export { ASSUMED_MFU, type StepTimeEstimate, type StepTimeLine } from './time.ts';
 export { deepspeedZero2Estimate, deepspeedZero3Estimate, type DeepSpeedEstimate } from './deepspeed.ts';
-export { GB, GiB, MiB } from './units.ts';

@@ -8,7 +8,7 @@ import { stageParams, stageParamsFromTotal, type StageParams } from './parallel.
 import { countParams } from './params.ts';
 import type { ResolvedEstimate } from './validate.ts';
 import { formatCount } from './format.ts';
-import { ceilDiv } from './units.ts';
+import { ceilDiv } from './ceil-div.ts';
 
 /** Inference lines plus the stage parameters they were computed for. */
 export interface InferenceLines {

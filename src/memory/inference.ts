@@ -2,7 +2,7 @@
 import type { Attention } from './activations.ts';
 import type { ModelConfig } from './model.ts';
 import { WEIGHT_FORMAT_SPECS, weightFormatBytes, type WeightFormat } from './weight-formats.ts';
-import { ceilDiv } from './units.ts';
+import { ceilDiv } from './ceil-div.ts';
 
 /** Bytes per KV-cache element: fp32 weights cache in fp32; every other format computes, and caches, in 16 bits. */
 export function kvCacheBytesPerElement(format: WeightFormat): number {

@@ -3,7 +3,7 @@
  * (that one is `OutsideActivationBytes.logits`). For a large vocabulary this spike is often the step's peak.
  */
 import type { Kernels } from './activations.ts';
-import { ceilDiv } from './units.ts';
+import { ceilDiv } from './ceil-div.ts';
 
 /** Inputs of the loss transients. */
 export interface LossShape {

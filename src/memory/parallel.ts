@@ -1,6 +1,6 @@
 /** Data, tensor and pipeline parallelism: how many parameters (and which shards) one GPU holds. */
 import type { ParamCounts } from './params.ts';
-import { ceilDiv } from './units.ts';
+import { ceilDiv } from './ceil-div.ts';
 
 /** ZeRO stage: 0 = plain data parallel, 1 = optimizer states, 2 = + gradients, 3 = + weights (FSDP full-shard). */
 export type ZeroStage = 0 | 1 | 2 | 3;

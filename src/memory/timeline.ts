@@ -3,7 +3,7 @@
  * the answer is the peak over those moments rather than the sum of every line.
  */
 import { LINE_CATEGORIES, type LineCategory, type MemoryLine } from './lines.ts';
-import { isByteCount } from './units.ts';
+import { isByteCount } from '../base/bytes.ts';
 
 /** Phase of a step a moment belongs to. */
 export type Phase = 'forward' | 'backward' | 'optimizer' | 'prefill' | 'decode';
@@ -71,7 +71,7 @@ export interface LineGroup {
   /** Host RAM and NVMe lines at their largest, added up (per GPU process). */
   readonly cpu: number;
   readonly nvme: number;
-  /** Whether every line's size is a byte count the engine may print (units.ts isByteCount); else the estimate is refused. */
+  /** Whether every line's size is a byte count the engine may print (src/base/bytes.ts isByteCount); else the estimate is refused. */
   readonly exact: boolean;
 }
 

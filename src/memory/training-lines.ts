@@ -36,7 +36,7 @@ import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
 import type { Precision } from './precision.ts';
 import { formatCount } from './format.ts';
-import { ceilDiv } from './units.ts';
+import { ceilDiv } from './ceil-div.ts';
 
 /** Lines of one training stage plus the numbers the summary needs. */
 export interface StageLines {

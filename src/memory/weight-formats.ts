@@ -7,7 +7,7 @@ import type { Arch, ModelConfig } from './model.ts';
 import type { FieldError } from './options.ts';
 import { countParams } from './params.ts';
 import { isHeadTied, linearLayers, linearWeightParams, type LinearLayer } from './linear-layers.ts';
-import { ceilDiv } from './units.ts';
+import { ceilDiv } from './ceil-div.ts';
 
 /** A weight storage format: plain floats, bitsandbytes (LLM.int8, NF4/FP4 with or without double quantization), GPTQ or AWQ 4-bit. */
 export type WeightFormat = 'fp32' | 'fp16' | 'bf16' | 'llm-int8' | 'nf4' | 'nf4-dq' | 'fp4' | 'fp4-dq' | 'gptq' | 'awq';

@@ -3,7 +3,7 @@
  * and the rules that keep a value out of a combination. A new engine option becomes a new entry.
  */
 import { estimateTotals, type EstimateOptions, type GpuSpec, type ModelConfig, type Precision } from '../memory/index.ts';
-import type { LessonId } from './lessons.ts';
+import type { LessonSlug } from '../base/lessons.ts';
 import { choiceLabels, dominanceMessages, ruleMessages } from './messages.ts';
 import type { PlanRequest } from './request.ts';
 
@@ -14,7 +14,7 @@ export interface Choice {
   /** The `estimate` options this value sets. */
   readonly patch: EstimateOptions;
   /** Lessons that explain this value (none for the plain default). */
-  readonly lessons: readonly LessonId[];
+  readonly lessons: readonly LessonSlug[];
 }
 
 /** What the rules and value lists may look at. */
@@ -148,7 +148,11 @@ export function divisors(n: number): number[] {
   return [...small, ...large];
 }
 
-const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonId[] = []): Choice => ({ value, patch, lessons });
+const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonSlug[] = []): Choice => ({
+  value,
+  patch,
+  lessons,
+});
 // The twins and floors, made once: the search asks for them at every combination.
 const ZERO2_TWIN: Dominance = { patch: { zero: 2 }, reason: dominanceMessages.zero2 };
 const SDPA_TWIN: Dominance = { patch: { attention: 'sdpa' }, reason: dominanceMessages.sdpa };

@@ -64,5 +64,5 @@ export {
   type PriceTable,
   type PriceTier,
 } from './prices.ts';
-export { LESSON_TITLES, lessonHref, orderLessons, type LessonId } from './lessons.ts';
+export { orderLessons } from './order-lessons.ts';
 export { rejectionMessages } from './messages.ts';

@@ -18,7 +18,8 @@ import {
 } from '../memory/index.ts';
 import { DIMENSIONS, type Choice, type Dimension } from './dimensions.ts';
 import { HardwareFindings } from './findings.ts';
-import { orderLessons, type LessonId } from './lessons.ts';
+import type { LessonSlug } from '../base/lessons.ts';
+import { orderLessons } from './order-lessons.ts';
 import { chooseMicroBatch, type Estimated, type Evaluation } from './micro-batch.ts';
 import { rejectionMessages } from './messages.ts';
 import { FIXED_ESTIMATE_FLAGS, type PlanRequest } from './request.ts';
@@ -40,7 +41,7 @@ export interface PlanChoice {
   /** The value's label. */
   readonly value: string;
   /** Lessons the value uses. */
-  readonly lessons: readonly LessonId[];
+  readonly lessons: readonly LessonSlug[];
   /** The `estimate` options the value sets (one undefined leaves the option as the search found it). */
   readonly patch: EstimateOptions;
 }
@@ -393,7 +394,7 @@ export function planFlags(plan: FittingPlan): Record<string, string> {
 }
 
 /** Lessons a plan's choices use, in reading order; renting adds the one that compares it. */
-export function planLessons(plan: FittingPlan): readonly LessonId[] {
+export function planLessons(plan: FittingPlan): readonly LessonSlug[] {
   return orderLessons(plan.choices, plan.hardware.rented ? RENTED_LESSONS : []);
 }
 
@@ -417,4 +418,4 @@ function planChoice(choice: Choice, dimension: string): PlanChoice {
 const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
 
 /** What a plan on rented GPUs adds to its lessons: the one that compares renting. */
-const RENTED_LESSONS: readonly LessonId[] = ['08-putting-it-together'];
+const RENTED_LESSONS: readonly LessonSlug[] = ['08-putting-it-together'];

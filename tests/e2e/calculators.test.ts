@@ -1,25 +1,26 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { main } from '../../src/cli/main';
-import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
+import { launchBrowser, openIsland, openRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
+import { lessonHref } from '../../src/base/lessons';
 
 /**
  * Every calculator recomputes when the reader changes a field, and what it shows is what
  * `estimate --json` prints for the settings now in the page's URL query.
  */
 const CHANGES = [
-  { id: 'breakdown', path: '/lessons/01-diagnostics/', field: 'micro-batch', value: '4' },
-  { id: 'mixed-precision', path: '/lessons/02-mixed-precision/', field: 'precision', value: 'mixed-fp16' },
+  { id: 'breakdown', path: lessonHref('01-diagnostics'), field: 'micro-batch', value: '4' },
+  { id: 'mixed-precision', path: lessonHref('02-mixed-precision'), field: 'precision', value: 'mixed-fp16' },
   // The accumulation steps do not change per-GPU memory (the lesson's point); the micro-batch does.
-  { id: 'gradient-accumulation', path: '/lessons/03-gradient-accumulation/', field: 'micro-batch', value: '1' },
-  { id: 'gradient-checkpointing', path: '/lessons/04-gradient-checkpointing/', field: 'recompute', value: 'selective' },
-  { id: 'parallelism', path: '/lessons/05-parallelism/', field: 'dp', value: '16' },
-  { id: 'offload', path: '/lessons/06-offload/', field: 'micro-batch', value: '2' },
-  { id: 'inference', path: '/lessons/07-distillation-and-compression/', field: 'tokens', value: '8192' },
-  { id: 'distillation', path: '/lessons/07-distillation-and-compression/', field: 'teacher', value: 'gpt2-large' },
-  { id: 'stack', path: '/lessons/08-putting-it-together/', field: 'micro-batch', value: '2' },
-  { id: 'rent-cost', path: '/lessons/08-putting-it-together/', field: 'dp', value: '8' },
+  { id: 'gradient-accumulation', path: lessonHref('03-gradient-accumulation'), field: 'micro-batch', value: '1' },
+  { id: 'gradient-checkpointing', path: lessonHref('04-gradient-checkpointing'), field: 'recompute', value: 'selective' },
+  { id: 'parallelism', path: lessonHref('05-parallelism'), field: 'dp', value: '16' },
+  { id: 'offload', path: lessonHref('06-offload'), field: 'micro-batch', value: '2' },
+  { id: 'inference', path: lessonHref('07-distillation-and-compression'), field: 'tokens', value: '8192' },
+  { id: 'distillation', path: lessonHref('07-distillation-and-compression'), field: 'teacher', value: 'gpt2-large' },
+  { id: 'stack', path: lessonHref('08-putting-it-together'), field: 'micro-batch', value: '2' },
+  { id: 'rent-cost', path: lessonHref('08-putting-it-together'), field: 'dp', value: '8' },
 ] as const;
 
 const baseUrl = inject('baseUrl');
@@ -88,7 +89,7 @@ describe('calculators', () => {
     try {
       const root = await openIsland(
         page,
-        `${baseUrl}/lessons/04-gradient-checkpointing/`,
+        baseUrl + lessonHref('04-gradient-checkpointing'),
         '[data-calculator="gradient-checkpointing"]',
       );
       const charts = root.locator('.calc-chart [role="img"]');
@@ -106,7 +107,7 @@ describe('calculators', () => {
   test('a bad value shows a message next to its field; the last result stays, dimmed, without a total', async () => {
     const { context, page } = await openRecordingPage(browser, baseUrl);
     try {
-      const root = await openIsland(page, `${baseUrl}/lessons/05-parallelism/`, '[data-calculator="parallelism"]');
+      const root = await openIsland(page, baseUrl + lessonHref('05-parallelism'), '[data-calculator="parallelism"]');
       const label = root.locator('label', { has: page.locator('[data-flag="dp"]') });
       await label.locator('input').fill('0');
       await expect.poll(() => label.locator('[role="alert"]').textContent()).toMatch(/dp/i);

@@ -2,8 +2,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
+import { lessonHref } from '../../src/base/lessons';
 
 /**
  * The cluster experiments: every virtual GPU is a WebGPU device in a worker of its own.
@@ -13,7 +14,7 @@ import { PHONE } from './support/phone-layout';
  * runs on a 390 px phone: the same run shows that nothing on the page overflows there.
  */
 const PARALLEL_PAGES = ['data-parallel', 'zero-sharding', 'pipeline-parallel'] as const;
-const PATH = '/lessons/05-parallelism/';
+const PATH = lessonHref('05-parallelism');
 const DEFAULT_DEVICES = 2;
 
 const baseUrl = inject('baseUrl');

@@ -1,22 +1,24 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { diagnoseMain } from '../../src/cli/diagnose-main';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openIsland, withRecordingPage } from './support/browser';
+import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
  * Each diagnose tool reads a dropped file in the page and shows what the CLI computes for the
  * same file, without a single request while the file is analysed; the crafted pickle is refused.
  */
 const baseUrl = inject('baseUrl');
-const FIXTURES = resolve(import.meta.dirname, '../fixtures/diagnose');
-const fixture = (name: string) => resolve(FIXTURES, name);
+/** A shipped example's path (the inputs the tool pages offer). */
+const example = (name: string) => resolve(import.meta.dirname, '../../src/diagnose/examples', name);
+/** A test-only fixture's path. */
+const fixture = (name: string) => resolve(import.meta.dirname, '../fixtures/diagnose', name);
 
-/** What `diagnose --json` prints for a fixture: the reference the page must agree with. */
+/** What `diagnose --json` prints for an example: the reference the page must agree with. */
 function cliJson(name: string): Record<string, unknown> {
-  const { code, stdout, stderr } = diagnoseMain([name, '--json'], (file) => new Uint8Array(readFileSync(fixture(file))));
+  const { code, stdout, stderr } = diagnoseMain([name, '--json'], (file) => new Uint8Array(readFileSync(example(file))));
   expect(code, stderr).toBe(0);
   return JSON.parse(stdout) as Record<string, unknown>;
 }
@@ -28,19 +30,19 @@ function recordRequests(page: Page): string[] {
   return urls;
 }
 
-/** Opens a tool page, waits for the island and its analysis worker to be ready, then drops the fixture `file` onto it. */
+/** Opens a tool page, waits for the island and its analysis worker to be ready, then drops the file at `file` onto it. */
 async function dropFile(page: Page, path: string, tool: string, file: string): Promise<{ requests: string[] }> {
   const selector = `[data-tool="${tool}"]`;
   const root = await openIsland(page, baseUrl + path, selector);
   await page.waitForSelector(`${selector}[data-worker="ready"]`);
-  // A real drop: the file is built in the page from the fixture's bytes, then dropped on the tool's drop zone.
+  // A real drop: the file is built in the page from the file's bytes, then dropped on the tool's drop zone.
   const dataTransfer = await page.evaluateHandle(
     ({ base64, name }) => {
       const transfer = new DataTransfer();
       transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
       return transfer;
     },
-    { base64: readFileSync(fixture(file)).toString('base64'), name: file },
+    { base64: readFileSync(file).toString('base64'), name: basename(file) },
   );
   const requests = recordRequests(page);
   await root.locator('.diag-input').dispatchEvent('drop', { dataTransfer });
@@ -61,7 +63,7 @@ describe('diagnose tools', () => {
 
   test("nvidia-smi: a dropped two-GPU log gets the CLI's verdicts and peaks, a chart, and no request", async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
-      const { requests } = await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', 'nvidia-smi-leak.csv');
+      const { requests } = await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', example('nvidia-smi-leak.csv'));
       const shown = await page.$$eval('[data-tool="nvidia-smi"] [data-gpu]', (els) =>
         els.map((el) => ({
           index: Number(el.getAttribute('data-gpu')),
@@ -81,7 +83,7 @@ describe('diagnose tools', () => {
 
   test("oom-message: a dropped message shows the CLI's figures and ranks expandable_segments first, no request", async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
-      const { requests } = await dropFile(page, '/tools/oom-message/', 'oom-message', 'oom-current.txt');
+      const { requests } = await dropFile(page, '/tools/oom-message/', 'oom-message', example('oom-current.txt'));
       const cli = cliJson('oom-current.txt');
       const table = page.locator('[data-tool="oom-message"] table');
       expect(Number(await table.getAttribute('data-tried-bytes'))).toBe(cli['triedToAllocateBytes']);
@@ -107,7 +109,7 @@ describe('diagnose tools', () => {
 
   test("memory-summary: a dropped summary shows the CLI's allocated and reserved bytes and a chart, no request", async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
-      const { requests } = await dropFile(page, '/tools/memory-summary/', 'memory-summary', 'memory-summary.txt');
+      const { requests } = await dropFile(page, '/tools/memory-summary/', 'memory-summary', example('memory-summary.txt'));
       const cli = cliJson('memory-summary.txt');
       const results = page.locator('[data-tool="memory-summary"] .diag-results');
       expect(Number(await results.getAttribute('data-allocated-bytes'))).toBe(cli['allocatedBytes']);
@@ -122,7 +124,7 @@ describe('diagnose tools', () => {
 
   test('snapshot: a dropped pickle is read in the worker; peak and OOM events match the CLI, charts drawn, no request', async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
-      const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', 'snapshot-oom.pickle');
+      const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', example('snapshot-oom.pickle'));
       const cli = cliJson('snapshot-oom.pickle');
       const results = page.locator('[data-tool="snapshot"] .diag-results');
       expect(Number(await results.getAttribute('data-peak-active-bytes'))).toBe(cli['peakActiveBytes']);
@@ -140,7 +142,7 @@ describe('diagnose tools', () => {
 
   test('snapshot: the crafted pickle that would run os.system is refused with the opcode named', async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
-      const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', 'snapshot-runs-code.pickle');
+      const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', fixture('snapshot-runs-code.pickle'));
       const alert = page.locator('[data-tool="snapshot"] [role="alert"]');
       expect(await page.locator('[data-tool="snapshot"]').getAttribute('data-state')).toBe('error');
       expect(await alert.getAttribute('data-refused')).toBe('true');

@@ -2,8 +2,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
+import { lessonHref } from '../../src/base/lessons';
 
 /**
  * The distillation experiment runs to the end with WebGPU (SwiftShader) and without it (a
@@ -14,7 +15,7 @@ import { PHONE } from './support/phone-layout';
  * that it also shows that nothing on the page overflows there after a run.
  */
 const baseUrl = inject('baseUrl');
-const PATH = '/lessons/07-distillation-and-compression/';
+const PATH = lessonHref('07-distillation-and-compression');
 const SELECTOR = '[data-experiment="distillation"]';
 /** SwiftShader compiles every shader on the CPU. */
 const RUN_TIMEOUT_MS = 240_000;

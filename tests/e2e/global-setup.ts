@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { startStaticServer } from './support/static-server';
+import { startStaticServer } from '../../scripts/browser/static-server';
 import { DIST_DIR } from './support/site-pages';
 
 declare module 'vitest' {

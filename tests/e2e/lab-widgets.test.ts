@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
+import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } from '../../scripts/browser/browser';
+import { lessonHref } from '../../src/base/lessons';
 
 /**
  * The experiment islands as a reader meets them: a Run pressed before hydration is
@@ -22,10 +23,10 @@ const baseUrl = inject('baseUrl');
  * fold of its page (content/docs/lessons/*.mdx).
  */
 const ISLANDS = [
-  { id: 'leak', path: '/lessons/01-diagnostics/', needsWebGpu: true },
-  { id: 'gradient-accumulation', path: '/lessons/03-gradient-accumulation/', needsWebGpu: false },
-  { id: 'data-parallel', path: '/lessons/05-parallelism/', needsWebGpu: true },
-  { id: 'distillation', path: '/lessons/07-distillation-and-compression/', needsWebGpu: false },
+  { id: 'leak', path: lessonHref('01-diagnostics'), needsWebGpu: true },
+  { id: 'gradient-accumulation', path: lessonHref('03-gradient-accumulation'), needsWebGpu: false },
+  { id: 'data-parallel', path: lessonHref('05-parallelism'), needsWebGpu: true },
+  { id: 'distillation', path: lessonHref('07-distillation-and-compression'), needsWebGpu: false },
 ] as const;
 
 const selectorOf = (id: string): string => `[data-experiment="${id}"]`;

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { planMain } from '../../src/cli/plan-main';
 import { seriousAxeViolations } from './support/axe';
-import { launchBrowser, openIsland, withRecordingPage } from './support/browser';
+import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 
 /**

@@ -2,8 +2,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from './support/browser';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
+import { lessonHref } from '../../src/base/lessons';
 
 /**
  * Each single experiment runs to the end in both browser configurations (one WebGPU run, one WASM run
@@ -14,11 +15,11 @@ import { PHONE } from './support/phone-layout';
  * after a run and that the ratios are printed honestly.
  */
 const EXPERIMENT_PAGES = [
-  { id: 'leak', path: '/lessons/01-diagnostics/', needsF16: false, needsWebGpu: true },
-  { id: 'mixed-precision', path: '/lessons/02-mixed-precision/', needsF16: true, needsWebGpu: false },
-  { id: 'gradient-accumulation', path: '/lessons/03-gradient-accumulation/', needsF16: false, needsWebGpu: false },
-  { id: 'gradient-checkpointing', path: '/lessons/04-gradient-checkpointing/', needsF16: false, needsWebGpu: false },
-  { id: 'offload', path: '/lessons/06-offload/', needsF16: false, needsWebGpu: true },
+  { id: 'leak', path: lessonHref('01-diagnostics'), needsF16: false, needsWebGpu: true },
+  { id: 'mixed-precision', path: lessonHref('02-mixed-precision'), needsF16: true, needsWebGpu: false },
+  { id: 'gradient-accumulation', path: lessonHref('03-gradient-accumulation'), needsF16: false, needsWebGpu: false },
+  { id: 'gradient-checkpointing', path: lessonHref('04-gradient-checkpointing'), needsF16: false, needsWebGpu: false },
+  { id: 'offload', path: lessonHref('06-offload'), needsF16: false, needsWebGpu: true },
 ] as const;
 
 /**
@@ -129,7 +130,7 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
     const { context, page } = await openRecordingPage(browser, baseUrl);
     try {
       const selector = '[data-experiment="gradient-accumulation"]';
-      const root = await openIsland(page, `${baseUrl}/lessons/03-gradient-accumulation/`, selector);
+      const root = await openIsland(page, baseUrl + lessonHref('03-gradient-accumulation'), selector);
       const width = root.getByLabel('Width');
       const note = root.locator('.lab-note');
       expect(await root.getAttribute('data-sizes')).toBe(config.webgpu ? 'software' : 'default');

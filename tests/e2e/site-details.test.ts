@@ -1,7 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { estimateMemory, formatBytes } from '../../src/memory';
-import { launchBrowser, openRecordingPage, waitForHydration } from './support/browser';
+import { formatGiB } from '../../src/base/bytes';
+import { estimateMemory } from '../../src/memory';
+import { launchBrowser, openRecordingPage, waitForHydration } from '../../scripts/browser/browser';
+import { lessonHref } from '../../src/base/lessons';
 
 /**
  * Site-level details: the landing tab's title, math that must not wrap inside a
@@ -25,7 +27,7 @@ describe('site details', () => {
       await page.goto(`${baseUrl}/`);
       const landing = await page.title();
       expect(landing.match(/GPU Memory Lab/g)).toHaveLength(1);
-      await page.goto(`${baseUrl}/lessons/01-diagnostics/`);
+      await page.goto(baseUrl + lessonHref('01-diagnostics'));
       expect(await page.title()).toBe('Diagnostics | GPU Memory Lab');
     } finally {
       await context.close();
@@ -36,7 +38,7 @@ describe('site details', () => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     try {
       const page = await context.newPage();
-      for (const path of ['/lessons/05-parallelism/', '/lessons/08-putting-it-together/', '/glossary/']) {
+      for (const path of [lessonHref('05-parallelism'), lessonHref('08-putting-it-together'), '/glossary/']) {
         await page.goto(baseUrl + path);
         const broken = await page.evaluate(() =>
           [...document.querySelectorAll('.katex .base')]
@@ -57,7 +59,7 @@ describe('site details', () => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.goto(`${baseUrl}/lessons/08-putting-it-together/`);
+      await page.goto(baseUrl + lessonHref('08-putting-it-together'));
       const table = page.locator('.sl-markdown-content table', { hasText: 'Fits in' }).first();
       const style = await table.evaluate((el) => {
         const css = getComputedStyle(el);
@@ -91,7 +93,7 @@ describe('site details', () => {
       const engine = estimateMemory({ model: 'llama-2-7b', gpu: 'rtx-4090', mode: 'train' });
       if (!engine.ok) throw new Error('the engine refused the landing page default');
       expect(await island.getAttribute('data-fits')).toBe(String(engine.result.fits));
-      expect(await island.textContent()).toContain(`${formatBytes(engine.result.shortfall ?? 0, 'GiB', 1)} over`);
+      expect(await island.textContent()).toContain(`${formatGiB(engine.result.shortfall ?? 0, 1)} over`);
       await island.getByLabel('Model').selectOption('gpt2');
       await island.getByLabel('Job').selectOption('infer');
       await page.waitForFunction(() => document.querySelector('.will-it-fit')?.getAttribute('data-fits') === 'true');

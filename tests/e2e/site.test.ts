@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { hydrateEveryIsland, launchBrowser, openRecordingPage } from './support/browser';
+import { hydrateEveryIsland, launchBrowser, openRecordingPage } from '../../scripts/browser/browser';
 import { collectLinks, findBrokenLinks, type PageLinks } from './support/page-links';
 import { listBuiltPages } from './support/site-pages';
 

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   flagNamed,
-  formatBytes,
   formatEstimateFlags,
   GPU_PRESETS,
   MODEL_PRESETS,
@@ -9,7 +8,8 @@ import {
   type LineCategory,
   type RawFlags,
 } from '../../memory/index';
-import BreakdownChart from './BreakdownChart';
+import { formatGiB } from '../../base/bytes';
+import MemoryBarChart, { type MemoryBar } from '../charts/MemoryBarChart';
 import {
   changedFromDefaults,
   compute,
@@ -23,7 +23,7 @@ import RentCost from './RentCost';
 import ScalingChart from './ScalingChart';
 import { CALCULATORS, type CalculatorId } from './specs';
 import { STRINGS } from './strings';
-import TimelineChart from './TimelineChart';
+import TimelineChart, { limitOf } from './TimelineChart';
 import '../widget.css';
 import './calculator.css';
 import WidgetField from '../WidgetField';
@@ -35,8 +35,6 @@ export interface CalculatorProps {
 }
 
 type Setter = (name: string, value: string | boolean | undefined) => void;
-
-const gib = (bytes: number) => formatBytes(bytes, 'GiB');
 
 /**
  * A memory calculator: the reader's model, GPU and settings in, the step's peak per GPU out, moment by moment and
@@ -174,8 +172,8 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
     result.gpu === null
       ? STRINGS.pickGpu
       : result.fits
-        ? STRINGS.fits(result.gpu.name, gib(result.spare ?? 0))
-        : STRINGS.overBy(result.gpu.name, gib(result.shortfall ?? 0));
+        ? STRINGS.fits(result.gpu.name, formatGiB(result.spare ?? 0))
+        : STRINGS.overBy(result.gpu.name, formatGiB(result.shortfall ?? 0));
   return (
     <div
       class={`calc-verdict${stale ? ' calc-stale' : ''}`}
@@ -185,11 +183,11 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
       {stale && <p class="calc-note">{STRINGS.staleNote}</p>}
       <p class="calc-answer">{fit}</p>
       <p>
-        {STRINGS.peakAt(gib(result.perGpu.total), STRINGS.moments[result.peakMoment])} ·{' '}
+        {STRINGS.peakAt(formatGiB(result.perGpu.total), STRINGS.moments[result.peakMoment])} ·{' '}
         {STRINGS.dominant(STRINGS.categories[dominant], share)}
       </p>
       <p class="calc-note">
-        {STRINGS.sumOfParts(gib(result.perGpu.sumOfParts))}{' '}
+        {STRINGS.sumOfParts(formatGiB(result.perGpu.sumOfParts))}{' '}
         {result.perGpu.sumOfParts > result.perGpu.total ? STRINGS.sumWhy : STRINGS.sumSame}
       </p>
     </div>
@@ -307,7 +305,21 @@ function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set
   );
 }
 
+/** Each scenario at its own peak, by part: the bars of the before/after chart. */
+function peakBars(results: readonly ScenarioResult[]): MemoryBar[] {
+  return results.map(({ label, result }) => ({
+    label,
+    byCategory: result.timeline.find((m) => m.moment === result.peakMoment)!.byCategory,
+    totalBytes: result.perGpu.total,
+  }));
+}
+
 function Results({ id, results, stale }: { id: CalculatorId; results: readonly ScenarioResult[]; stale: boolean }) {
+  const bars = useMemo(() => peakBars(results), [results]);
+  const limit = useMemo(() => {
+    const last = results[results.length - 1]?.result;
+    return last ? limitOf(last) : null;
+  }, [results]);
   const first = results[0]?.result;
   const lastScenario = results[results.length - 1];
   const last = lastScenario?.result;
@@ -334,10 +346,10 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
                 {results.map(({ label, result }) => (
                   <tr>
                     <th scope="row">{label}</th>
-                    <td>{gib(result.perGpu.total)}</td>
-                    <td>{result.perCpu.total > 0 ? gib(result.perCpu.total) : '—'}</td>
+                    <td>{formatGiB(result.perGpu.total)}</td>
+                    <td>{result.perCpu.total > 0 ? formatGiB(result.perCpu.total) : '—'}</td>
                     <td>
-                      {result.fits === null ? '—' : result.fits ? STRINGS.yes : STRINGS.shortBy(gib(result.shortfall ?? 0))}
+                      {result.fits === null ? '—' : result.fits ? STRINGS.yes : STRINGS.shortBy(formatGiB(result.shortfall ?? 0))}
                     </td>
                   </tr>
                 ))}
@@ -355,10 +367,16 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
               : ''}
             .
           </p>
-          <BreakdownChart results={results} />
+          <MemoryBarChart
+            bars={bars}
+            limit={limit}
+            axisLabel={STRINGS.compareAxis}
+            description={`${STRINGS.compareTitle}: ${results.map((r) => `${r.label} ${formatGiB(r.result.perGpu.total)}`).join(', ')}`}
+            layout="scenarios"
+          />
         </>
       )}
-      {last.headroom && <p class="calc-note">{STRINGS.headroom(last.headroom.percent, gib(last.headroom.bytes))}</p>}
+      {last.headroom && <p class="calc-note">{STRINGS.headroom(last.headroom.percent, formatGiB(last.headroom.bytes))}</p>}
       {last.warnings.length > 0 && (
         <ul class="calc-warnings">
           {last.warnings.map((w) => (
@@ -378,7 +396,7 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
                   <td>{line.label}</td>
                   <td>
                     {line.device === 'gpu' ? '' : `${line.device}: `}
-                    {gib(line.bytes)}
+                    {formatGiB(line.bytes)}
                   </td>
                   <td>{line.source}</td>
                 </tr>

@@ -1,3 +1,4 @@
+import { GB } from '../../base/bytes';
 import * as Plot from '@observablehq/plot';
 import { mountPlot } from '../charts/mount-plot';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
@@ -13,11 +14,11 @@ export default function ScalingChart({ options, capacityBytes }: { options: Esti
     if (!node) return;
     const data = points.map((p) => ({
       gpus: p.gpus,
-      gb: p.bytes / 1e9,
+      gb: p.bytes / GB,
       stage: p.stage === 0 ? 'DDP (ZeRO-0)' : `ZeRO-${p.stage}`,
     }));
     const marks: Plot.Markish[] = [Plot.line(data, { x: 'gpus', y: 'gb', stroke: 'stage', marker: 'dot' })];
-    if (capacityBytes) marks.push(Plot.ruleY([capacityBytes / 1e9], { strokeDasharray: '4,3' }));
+    if (capacityBytes) marks.push(Plot.ruleY([capacityBytes / GB], { strokeDasharray: '4,3' }));
     const chart = Plot.plot({
       width: Math.max(320, node.clientWidth),
       height: 260,

@@ -1,11 +1,11 @@
-import { formatBinary } from '../../diagnose/units';
+import { formatBinarySize } from '../../base/bytes';
 import { INPUT_STRINGS as S } from './strings';
 import type { AnalysisState } from './use-analysis';
 
 /** Progress while a file is read, or why the analysis stopped. Nothing once there is a result. */
 export default function AnalysisStatus<R>({ state }: { state: AnalysisState<R> }) {
   if (state.status === 'working') {
-    const text = S.progress(formatBinary(state.bytesRead), formatBinary(state.totalBytes));
+    const text = S.progress(formatBinarySize(state.bytesRead), formatBinarySize(state.totalBytes));
     return (
       <p>
         <progress value={state.bytesRead} max={Math.max(1, state.totalBytes)} aria-label={text} /> {text}

@@ -1,4 +1,5 @@
 import * as Plot from '@observablehq/plot';
+import { GIB } from '../../base/bytes';
 import { useEffect, useRef } from 'preact/hooks';
 import { describeSummary } from '../../diagnose/explain';
 import type { MemorySummary } from '../../diagnose/memory-summary';
@@ -8,7 +9,7 @@ import ToolFrame from './ToolFrame';
 import { SUMMARY_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import finetuneUrl from '../../../tests/fixtures/diagnose/memory-summary.txt?url';
+import finetuneUrl from '../../diagnose/examples/memory-summary.txt?url';
 import '../widget.css';
 import './diagnose.css';
 
@@ -20,10 +21,10 @@ function AllocatedVsReserved({ summary }: { summary: MemorySummary }) {
     const reserved = summary.metrics.reserved?.all;
     if (!node || !allocated || !reserved) return;
     const data = [
-      { when: S.current, kind: S.reserved, gib: reserved.current / 2 ** 30 },
-      { when: S.current, kind: S.allocated, gib: allocated.current / 2 ** 30 },
-      { when: S.peak, kind: S.reserved, gib: reserved.peak / 2 ** 30 },
-      { when: S.peak, kind: S.allocated, gib: allocated.peak / 2 ** 30 },
+      { when: S.current, kind: S.reserved, gib: reserved.current / GIB },
+      { when: S.current, kind: S.allocated, gib: allocated.current / GIB },
+      { when: S.peak, kind: S.reserved, gib: reserved.peak / GIB },
+      { when: S.peak, kind: S.allocated, gib: allocated.peak / GIB },
     ];
     const chart = Plot.plot({
       width: Math.max(320, node.clientWidth),

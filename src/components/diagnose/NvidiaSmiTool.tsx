@@ -1,4 +1,5 @@
 import * as Plot from '@observablehq/plot';
+import { GIB } from '../../base/bytes';
 import { useEffect, useRef } from 'preact/hooks';
 import { describeGpuEvidence, LINK_TITLES, VERDICT_TEXT } from '../../diagnose/explain';
 import { mountPlot } from '../charts/mount-plot';
@@ -8,9 +9,9 @@ import ToolFrame from './ToolFrame';
 import { NVIDIA_SMI_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import leakUrl from '../../../tests/fixtures/diagnose/nvidia-smi-leak.csv?url';
-import spikeUrl from '../../../tests/fixtures/diagnose/nvidia-smi-spike-nounits.csv?url';
-import nearLimitUrl from '../../../tests/fixtures/diagnose/nvidia-smi-near-limit.txt?url';
+import leakUrl from '../../diagnose/examples/nvidia-smi-leak.csv?url';
+import spikeUrl from '../../diagnose/examples/nvidia-smi-spike-nounits.csv?url';
+import nearLimitUrl from '../../diagnose/examples/nvidia-smi-near-limit.txt?url';
 import '../widget.css';
 import './diagnose.css';
 
@@ -20,10 +21,10 @@ function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
     const node = container.current;
     if (!node) return;
     const data = gpus.flatMap(({ series, chartSamples }) =>
-      chartSamples.map((s) => ({ x: timed ? s.t / 1000 : s.t + 1, gib: s.usedBytes / 2 ** 30, gpu: `GPU ${series.index}` })),
+      chartSamples.map((s) => ({ x: timed ? s.t / 1000 : s.t + 1, gib: s.usedBytes / GIB, gpu: `GPU ${series.index}` })),
     );
     const capacities = gpus.flatMap(({ series }) =>
-      series.totalBytes === null ? [] : [{ gib: series.totalBytes / 2 ** 30, gpu: `GPU ${series.index}` }],
+      series.totalBytes === null ? [] : [{ gib: series.totalBytes / GIB, gpu: `GPU ${series.index}` }],
     );
     const chart = Plot.plot({
       width: Math.max(320, node.clientWidth),

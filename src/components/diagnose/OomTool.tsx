@@ -1,17 +1,17 @@
 import { describeRemedy, LINK_TITLES } from '../../diagnose/explain';
-import { formatBinary } from '../../diagnose/units';
+import { formatBinarySize } from '../../base/bytes';
 import { exampleFile } from './InputPanel';
 import ToolFrame from './ToolFrame';
 import { OOM_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import currentUrl from '../../../tests/fixtures/diagnose/oom-current.txt?url';
-import otherUrl from '../../../tests/fixtures/diagnose/oom-other-process.txt?url';
-import legacyUrl from '../../../tests/fixtures/diagnose/oom-legacy.txt?url';
+import currentUrl from '../../diagnose/examples/oom-current.txt?url';
+import otherUrl from '../../diagnose/examples/oom-other-process.txt?url';
+import legacyUrl from '../../diagnose/examples/oom-legacy.txt?url';
 import '../widget.css';
 import './diagnose.css';
 
-const size = (bytes: number | null) => (bytes === null ? S.absent : formatBinary(bytes));
+const size = (bytes: number | null) => (bytes === null ? S.absent : formatBinarySize(bytes));
 
 /** Decodes a CUDA out-of-memory message into its figures and ranks what to try. */
 export default function OomTool() {
@@ -66,7 +66,7 @@ export default function OomTool() {
                       ...(m.privatePoolsBytes === null ? [] : [[S.rows.privatePools, size(m.privatePoolsBytes)]]),
                       ...(m.allowedBytes === null ? [] : [[S.rows.allowed, size(m.allowedBytes)]]),
                       ...(m.nonPyTorchBytes === null ? [] : [[S.rows.nonPyTorch, size(m.nonPyTorchBytes)]]),
-                      ...m.otherProcesses.map((p) => [S.rows.otherProcess(p.pid), formatBinary(p.bytes)]),
+                      ...m.otherProcesses.map((p) => [S.rows.otherProcess(p.pid), formatBinarySize(p.bytes)]),
                       ...(m.fragmentationShare === null
                         ? []
                         : [[S.rows.fragmentation, `${(m.fragmentationShare * 100).toFixed(1)} %`]]),

@@ -2,21 +2,19 @@ import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { describeSnapshotOom } from '../../diagnose/explain';
 import { refuseOversizeSnapshot, type DeviceMemory, type SnapshotOom, type StackFrame } from '../../diagnose/snapshot';
-import { formatBinary } from '../../diagnose/units';
+import { formatBinarySize, GIB } from '../../base/bytes';
 import { mountPlot } from '../charts/mount-plot';
 import { exampleFile } from './InputPanel';
 import ToolFrame from './ToolFrame';
 import { SNAPSHOT_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import snapshotUrl from '../../../tests/fixtures/diagnose/snapshot-oom.pickle?url';
+import snapshotUrl from '../../diagnose/examples/snapshot-oom.pickle?url';
 import '../widget.css';
 import './diagnose.css';
 
 /** Segments drawn in the segments chart, largest first. */
 const SEGMENTS_SHOWN = 40;
-
-const GiB = (bytes: number) => bytes / 2 ** 30;
 
 function TimelineChart({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[] }) {
   const container = useRef<HTMLDivElement>(null);
@@ -26,8 +24,8 @@ function TimelineChart({ device, ooms }: { device: DeviceMemory; ooms: SnapshotO
     const timed = device.timeline.every((p) => p.ms !== null);
     const x = (p: { ms: number | null; event: number }) => (timed ? (p.ms ?? 0) : p.event);
     const data = device.timeline.flatMap((p) => [
-      { x: x(p), gib: GiB(p.activeBytes), series: S.active },
-      { x: x(p), gib: GiB(p.reservedBytes), series: S.reserved },
+      { x: x(p), gib: p.activeBytes / GIB, series: S.active },
+      { x: x(p), gib: p.reservedBytes / GIB, series: S.reserved },
     ]);
     const chart = Plot.plot({
       width: Math.max(320, node.clientWidth),
@@ -55,8 +53,8 @@ function SegmentsChart({ device }: { device: DeviceMemory }) {
     if (!node) return;
     const shown = device.segments.slice(0, SEGMENTS_SHOWN);
     const data = shown.flatMap((s, i) => [
-      { segment: i + 1, part: S.inUse, gib: GiB(s.activeBytes) },
-      { segment: i + 1, part: S.free, gib: GiB(s.totalBytes - s.activeBytes) },
+      { segment: i + 1, part: S.inUse, gib: s.activeBytes / GIB },
+      { segment: i + 1, part: S.free, gib: (s.totalBytes - s.activeBytes) / GIB },
     ]);
     const chart = Plot.plot({
       width: Math.max(320, node.clientWidth),
@@ -93,7 +91,7 @@ function DeviceView({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[
   return (
     <section data-device={device.device} data-peak-active-bytes={device.peakActiveBytes}>
       <h3>{S.device(device.device, device.traceEvents)}</h3>
-      <p>{S.peak(formatBinary(device.peakActiveBytes))}</p>
+      <p>{S.peak(formatBinarySize(device.peakActiveBytes))}</p>
       <TimelineChart device={device} ooms={ooms} />
       <h4>{S.largest}</h4>
       <table class="widget-table">
@@ -106,7 +104,7 @@ function DeviceView({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[
         <tbody>
           {device.largestAtPeak.map((a) => (
             <tr>
-              <td>{formatBinary(a.sizeBytes)}</td>
+              <td>{formatBinarySize(a.sizeBytes)}</td>
               <td>
                 <Frames frames={a.frames} />
               </td>

@@ -3,9 +3,9 @@
  * A configuration the engine refuses, or a path it does not have, throws, so the build stops instead of printing
  * a stale number.
  */
+import { formatBytes } from '../../base/bytes';
 import {
   estimateMemory,
-  formatBytes,
   formatCount,
   formatSeconds,
   parseEstimateFlags,

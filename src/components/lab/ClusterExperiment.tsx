@@ -13,7 +13,7 @@ import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/experiments/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import DeviceBars from './DeviceBars';
 import ExperimentFrame from './ExperimentFrame';
-import { MiB } from './format';
+import { formatMiB } from '../../base/bytes';
 import PipelineSchedule from './PipelineSchedule';
 import ResultsTable from './ResultsTable';
 
@@ -99,10 +99,10 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
             <tr>
               <th scope="row">{side.label}</th>
               <td>GPU {d.rank}</td>
-              <td>{MiB(deviceBytes(d))}</td>
-              <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
-              <td>{MiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
-              <td>{MiB(side.predictedBytes)}</td>
+              <td>{formatMiB(deviceBytes(d))}</td>
+              <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
+              <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
+              <td>{formatMiB(side.predictedBytes)}</td>
               <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
               <td>{(d.stepMs / 1000).toFixed(2)} s</td>
             </tr>

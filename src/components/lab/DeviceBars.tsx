@@ -1,3 +1,4 @@
+import { MIB } from '../../base/bytes';
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { mountPlot } from '../charts/mount-plot';
@@ -21,8 +22,8 @@ export default function DeviceBars({ bars }: { readonly bars: readonly DeviceBar
     const data = bars.map((b) => ({
       ...b,
       key: `${b.device} · ${b.side}`,
-      measured: b.measuredBytes / 2 ** 20,
-      predicted: b.predictedBytes / 2 ** 20,
+      measured: b.measuredBytes / MIB,
+      predicted: b.predictedBytes / MIB,
     }));
     const chart = Plot.plot({
       width: chartWidth(node),

@@ -9,7 +9,7 @@ import type { ForwardMeasurement } from '../../lab/measure/distillation';
 import { bytesAbove } from '../../lab/measure/measured-memory';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import ExperimentFrame from './ExperimentFrame';
-import { MiB } from './format';
+import { formatMiB } from '../../base/bytes';
 import ResultsTable from './ResultsTable';
 
 /** What the results table says, in one place for translation. */
@@ -117,9 +117,9 @@ function DistillationResults({ outcome }: { outcome: DistillationOutcome }) {
           <tr>
             <th scope="row">{m.label}</th>
             <td>{m.parameterCount.toLocaleString('en-US')}</td>
-            <td>{MiB(measuredForwardBytes(m.result))}</td>
-            <td>{MiB(atRest(m.result.forward))}</td>
-            <td>{MiB(m.predictedBytes)}</td>
+            <td>{formatMiB(measuredForwardBytes(m.result))}</td>
+            <td>{formatMiB(atRest(m.result.forward))}</td>
+            <td>{formatMiB(m.predictedBytes)}</td>
             <td>
               {m === outcome.int8Teacher ? STRINGS.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)}
             </td>
@@ -131,11 +131,11 @@ function DistillationResults({ outcome }: { outcome: DistillationOutcome }) {
       {outcome.unmeasurable && <p class="lab-caveat">{outcome.unmeasurable}</p>}
       {!outcome.unmeasurable && (
         <p class="lab-caveat">
-          At rest the int8 teacher holds {MiB(atRest(outcome.int8Teacher.result.forward))} against{' '}
-          {MiB(atRest(outcome.teacher.result.forward))} in fp32. While it runs it takes {MiB(copies)} more than that, well above
-          the prediction: onnxruntime-web executes each DequantizeLinear as a step of its own that writes an fp32 copy of the
-          weight matrix for the MatMul to read, and within one run it reuses those buffers only in part. The engine assumes a
-          kernel that reads the int8 weights directly, as LLM.int8() and the 4-bit GPTQ and AWQ kernels do.
+          At rest the int8 teacher holds {formatMiB(atRest(outcome.int8Teacher.result.forward))} against{' '}
+          {formatMiB(atRest(outcome.teacher.result.forward))} in fp32. While it runs it takes {formatMiB(copies)} more than that,
+          well above the prediction: onnxruntime-web executes each DequantizeLinear as a step of its own that writes an fp32 copy
+          of the weight matrix for the MatMul to read, and within one run it reuses those buffers only in part. The engine assumes
+          a kernel that reads the int8 weights directly, as LLM.int8() and the 4-bit GPTQ and AWQ kernels do.
         </p>
       )}
       <p>

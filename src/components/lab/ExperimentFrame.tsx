@@ -12,7 +12,7 @@ import {
   type LabSettings,
 } from '../../lab/experiments/settings';
 import LabControls from './LabControls';
-import { MiB } from './format';
+import { formatMiB } from '../../base/bytes';
 import { FAILURE_TITLES, FAILURE_WHY, FRAME_STRINGS } from './strings';
 import { useLabSettings } from './useLabSettings';
 import '../widget.css';
@@ -41,8 +41,8 @@ function describeProgress(progress: LabProgress | null): string {
   if (progress.phase === 'runtime') {
     const { loaded, total } = progress.download;
     return total
-      ? FRAME_STRINGS.downloading(Math.round((100 * loaded) / total), MiB(total))
-      : FRAME_STRINGS.downloadingBytes(MiB(loaded));
+      ? FRAME_STRINGS.downloading(Math.round((100 * loaded) / total), formatMiB(total))
+      : FRAME_STRINGS.downloadingBytes(formatMiB(loaded));
   }
   return `${progress.label}: ${progress.stage}…`;
 }

@@ -1,3 +1,4 @@
+import { MIB } from '../../base/bytes';
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { mountPlot } from '../charts/mount-plot';
@@ -34,7 +35,7 @@ export default function MemoryTimeline({ series, unitLabel, xLabel, dots = false
   useEffect(() => {
     const node = container.current;
     if (!node) return;
-    const data = series.flatMap((s) => s.points.map((p) => ({ variant: s.label, x: p.x, mib: p.bytes / 2 ** 20 })));
+    const data = series.flatMap((s) => s.points.map((p) => ({ variant: s.label, x: p.x, mib: p.bytes / MIB })));
     const width = chartWidth(node);
     const chart = Plot.plot({
       width,

@@ -5,7 +5,7 @@ import type { LabSample } from '../../lab/page/progress';
 import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/experiments/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import ExperimentFrame from './ExperimentFrame';
-import { MiB } from './format';
+import { formatMiB } from '../../base/bytes';
 import MemoryTimeline from './MemoryTimeline';
 import ResultsTable from './ResultsTable';
 import TransferTable from './TransferTable';
@@ -150,9 +150,9 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
               {s.label}
               {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
             </th>
-            <td>{MiB(measuredBytes(s.result))}</td>
-            <td>{MiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
-            <td>{MiB(s.predictedBytes)}</td>
+            <td>{formatMiB(measuredBytes(s.result))}</td>
+            <td>{formatMiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
+            <td>{formatMiB(s.predictedBytes)}</td>
             <td>{formatRatio(compared[i]?.ratio ?? null)}</td>
             <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
             <td>{s.result.loss.toFixed(4)}</td>

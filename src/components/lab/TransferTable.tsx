@@ -1,5 +1,5 @@
 import type { SingleSideOutcome } from '../../lab/experiments/single/run';
-import { MiB } from './format';
+import { formatMiB } from '../../base/bytes';
 import ResultsTable from './ResultsTable';
 
 /** What the table says, in one place for translation. */
@@ -22,9 +22,9 @@ export default function TransferTable({ sides }: { sides: readonly SingleSideOut
       {sides.map(({ label, result }) => (
         <tr>
           <th scope="row">{label}</th>
-          <td>{MiB(result.transfer.uploadedBytes)}</td>
+          <td>{formatMiB(result.transfer.uploadedBytes)}</td>
           <td>{result.transfer.uploadMs.toFixed(1)} ms</td>
-          <td>{MiB(result.transfer.downloadedBytes)}</td>
+          <td>{formatMiB(result.transfer.downloadedBytes)}</td>
           <td>
             {(result.stepMs / 1000).toFixed(2)} s
             {result !== sides[0]?.result && reference > 0 ? ` (${(result.stepMs / reference).toFixed(2)}×)` : ''}

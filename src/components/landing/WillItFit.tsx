@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { formatBytes, GPU_PRESETS, MODEL_PRESETS, type Mode } from '../../memory';
+import { formatGiB } from '../../base/bytes';
+import { lessonBySlug, lessonHref, type LessonSlug } from '../../base/lessons';
+import { GPU_PRESETS, MODEL_PRESETS, type Mode } from '../../memory';
 import { MEMORY_PART_LABELS } from '../memory-parts';
 import { willItFit, type MemoryPart } from './will-it-fit';
 import '../widget.css';
@@ -25,19 +27,25 @@ const STRINGS = {
   parts: MEMORY_PART_LABELS,
 } as const;
 
-/** The lesson that shrinks each part first. */
-const LESSON_FOR: Record<MemoryPart, { readonly href: string; readonly title: string }> = {
-  weights: { href: '/lessons/07-distillation-and-compression/', title: 'Distillation and compression' },
-  gradients: { href: '/lessons/05-parallelism/', title: 'Parallelism (ZeRO-2)' },
-  optimizer: { href: '/lessons/05-parallelism/', title: 'Parallelism (ZeRO)' },
-  activations: { href: '/lessons/04-gradient-checkpointing/', title: 'Gradient checkpointing' },
-  kvCache: { href: '/lessons/07-distillation-and-compression/', title: 'Distillation and compression' },
-  overhead: { href: '/lessons/01-diagnostics/', title: 'Diagnostics' },
+/** The lesson that shrinks each part first, and the technique of it to read when the lesson teaches several. */
+const LESSON_FOR: Record<MemoryPart, { readonly lesson: LessonSlug; readonly technique?: string }> = {
+  weights: { lesson: '07-distillation-and-compression' },
+  gradients: { lesson: '05-parallelism', technique: 'ZeRO-2' },
+  optimizer: { lesson: '05-parallelism', technique: 'ZeRO' },
+  activations: { lesson: '04-gradient-checkpointing' },
+  kvCache: { lesson: '07-distillation-and-compression' },
+  overhead: { lesson: '01-diagnostics' },
 };
+
+/** The link to the lesson for `part`, titled "Parallelism (ZeRO-2)" where a technique is named. */
+function lessonLinkFor(part: MemoryPart): { readonly href: string; readonly title: string } {
+  const { lesson, technique } = LESSON_FOR[part];
+  const title = lessonBySlug(lesson).title;
+  return { href: lessonHref(lesson), title: technique === undefined ? title : `${title} (${technique})` };
+}
 
 /** The real models a reader may pick (the lab's demo models are left out). */
 const MODELS = MODEL_PRESETS.filter((m) => !m.id.startsWith('demo-'));
-const GiB = (bytes: number): string => formatBytes(bytes, 'GiB', 1);
 
 /** Props of the landing page's first look. */
 export interface WillItFitProps {
@@ -107,18 +115,20 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
           <p class={verdict.fits ? 'will-it-fit-verdict fits' : 'will-it-fit-verdict over'}>
             <strong>{verdict.fits ? STRINGS.fits : STRINGS.doesNotFit}</strong>
             {': '}
-            {verdict.fits ? STRINGS.spare(GiB(verdict.marginBytes)) : STRINGS.over(GiB(verdict.marginBytes))} —{' '}
+            {verdict.fits
+              ? STRINGS.spare(formatGiB(verdict.marginBytes, 1))
+              : STRINGS.over(formatGiB(verdict.marginBytes, 1))} —{' '}
             {STRINGS.needs(
-              GiB(verdict.result.perGpu.total),
-              GiB(verdict.result.gpu?.memoryBytes ?? 0),
+              formatGiB(verdict.result.perGpu.total, 1),
+              formatGiB(verdict.result.gpu?.memoryBytes ?? 0, 1),
               verdict.result.headroom?.percent ?? 0,
             )}
             .
           </p>
           <p>
             {STRINGS.largest} <strong>{STRINGS.parts[verdict.largest.part]}</strong>,{' '}
-            {STRINGS.share(GiB(verdict.largest.bytes), Math.round(verdict.largest.share * 100))}:{' '}
-            <a href={LESSON_FOR[verdict.largest.part].href}>{LESSON_FOR[verdict.largest.part].title}</a>
+            {STRINGS.share(formatGiB(verdict.largest.bytes, 1), Math.round(verdict.largest.share * 100))}:{' '}
+            <a href={lessonLinkFor(verdict.largest.part).href}>{lessonLinkFor(verdict.largest.part).title}</a>
           </p>
           <p class="will-it-fit-defaults">
             {STRINGS.defaults} <code>{command}</code>

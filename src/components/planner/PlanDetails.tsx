@@ -1,8 +1,10 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
-import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
-import { estimateArgs, gib } from './format';
+import { lessonBySlug, lessonHref } from '../../base/lessons';
+import { planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
+import { estimateArgs } from './format';
+import { formatGiB } from '../../base/bytes';
 import { strings } from './strings';
 
 /**
@@ -20,19 +22,19 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
           {LINE_CATEGORIES.filter((c) => plan.perGpu[c] > 0).map((c) => (
             <tr>
               <th scope="row">{strings.breakdown[c]}</th>
-              <td>{gib(plan.perGpu[c])}</td>
+              <td>{formatGiB(plan.perGpu[c])}</td>
             </tr>
           ))}
           <tr>
             <th scope="row">{strings.breakdown.total}</th>
             <td>
-              <strong>{gib(plan.perGpu.total)}</strong>
+              <strong>{formatGiB(plan.perGpu.total)}</strong>
             </td>
           </tr>
           {plan.hostBytes > 0 && (
             <tr>
               <th scope="row">{strings.breakdown.host}</th>
-              <td>{gib(plan.hostBytes)}</td>
+              <td>{formatGiB(plan.hostBytes)}</td>
             </tr>
           )}
         </tbody>
@@ -53,7 +55,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
           : lessons.map((id, i) => (
               <>
                 {i > 0 && ', '}
-                <a href={lessonHref(id)}>{LESSON_TITLES[id]}</a>
+                <a href={lessonHref(id)}>{lessonBySlug(id).title}</a>
               </>
             ))}
       </p>

@@ -14,7 +14,8 @@ import {
   type RawPlanFlags,
   type RejectionGroup,
 } from '../../planner/index';
-import { costText, estimateArgs, gib, hardwareText, techniquesText } from './format';
+import { costText, estimateArgs, hardwareText, techniquesText } from './format';
+import { formatGiB } from '../../base/bytes';
 import PlanDetails from './PlanDetails';
 import { createPlannerClient, type PlannerAnswer, type PlannerClient } from './planner-client';
 import { draftError, draftsFromLink, priceFlags, type PriceDraft } from './price-drafts';
@@ -370,8 +371,8 @@ function Results(props: ResultsProps) {
           {sharedPlan ? (
             <>
               <p>
-                #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} · {gib(sharedPlan.perGpu.total)} ·{' '}
-                {formatSeconds(sharedPlan.stepTimeSeconds)}
+                #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} ·{' '}
+                {formatGiB(sharedPlan.perGpu.total)} · {formatSeconds(sharedPlan.stepTimeSeconds)}
               </p>
               <PlanDetails plan={sharedPlan} finetune={finetune} />
             </>
@@ -385,7 +386,7 @@ function Results(props: ResultsProps) {
           <p>
             <strong>{strings.nothingFits}</strong>{' '}
             {strings.shortfall(
-              gib(result.shortfall.bytes),
+              formatGiB(result.shortfall.bytes),
               { gpu: strings.gpuMemory, host: strings.hostMemory, 'gpu+host': strings.gpuAndHostMemory }[
                 result.shortfall.resource
               ],
@@ -404,7 +405,7 @@ function Results(props: ResultsProps) {
       {ownBest !== undefined && ownBest.rank !== 1 && (
         <p>
           {strings.bestOwn} <a href={linkFor(ownBest)}>#{ownBest.rank}</a> · {techniquesText(ownBest)} ·{' '}
-          {gib(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
+          {formatGiB(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
         </p>
       )}
       {ownCount > 0 && rentedCount > 0 && (
@@ -460,7 +461,7 @@ function Results(props: ResultsProps) {
                       </button>
                     </td>
                     <td class="planner-wrap">{hardwareText(plan)}</td>
-                    <td>{gib(plan.perGpu.total)}</td>
+                    <td>{formatGiB(plan.perGpu.total)}</td>
                     <td>{formatSeconds(plan.stepTimeSeconds)}</td>
                     <td>{costText(plan, result)}</td>
                     <td class="planner-actions">
@@ -509,7 +510,7 @@ function Groups({ heading, groups, open }: { heading: string; groups: readonly R
         {groups.map((g) => (
           <li data-rejection={g.kind}>
             {g.count.toLocaleString('en')} × {g.reason}
-            {g.smallestGap !== null ? ` (${strings.closest(gib(g.smallestGap))})` : ''}
+            {g.smallestGap !== null ? ` (${strings.closest(formatGiB(g.smallestGap))})` : ''}
           </li>
         ))}
       </ul>

@@ -1,10 +1,6 @@
 /** Small formatting helpers shared by the planner's views. */
-import { formatBytes } from '../../memory/index';
 import { formatCost, type Plan, type PlanResult } from '../../planner/index';
 import { strings } from './strings';
-
-/** Bytes as GiB. */
-export const gib = (bytes: number): string => formatBytes(bytes, 'GiB');
 
 /** "2 × NVIDIA H100 SXM5 80GB (rent)". */
 export function hardwareText(plan: Pick<Plan, 'hardware'>): string {

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { hydrateEveryIsland } from './browser';
+import { hydrateEveryIsland } from '../../../scripts/browser/browser';
 import { checkPhoneLayout } from './phone-layout';
 
 /** An experiment root's `data-*` attributes (the test contract) and its text. */

@@ -1,13 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { diagnoseMain } from '../../../src/cli/diagnose-main.ts';
+import { exampleBytes, exampleText, FIXTURES_DIR, fixtureBytes, fixtureText } from '../diagnose/fixtures.ts';
 
-const FIXTURES = resolve(import.meta.dirname, '../../fixtures/diagnose');
-const readFixture = (source: string): Uint8Array => new Uint8Array(readFileSync(resolve(FIXTURES, source)));
 const json = (file: string) => {
-  const { code, stdout, stderr } = diagnoseMain([file, '--json'], readFixture);
+  const { code, stdout, stderr } = diagnoseMain([file, '--json'], exampleBytes);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   expect(stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -24,11 +22,7 @@ describe('diagnoseMain --json: one JSON object with the fields the issue names',
       [1, 'leak'],
     ]);
     // The largest memory.used on GPU 0 in the file, found here with a regex rather than the parser.
-    const peak = Math.max(
-      ...[...readFileSync(resolve(FIXTURES, 'nvidia-smi-leak.csv'), 'utf8').matchAll(/, 0, [^,]+, (\d+) MiB/g)].map((m) =>
-        Number(m[1]),
-      ),
-    );
+    const peak = Math.max(...[...exampleText('nvidia-smi-leak.csv').matchAll(/, 0, [^,]+, (\d+) MiB/g)].map((m) => Number(m[1])));
     expect(gpus[0]?.peakUsedBytes).toBe(peak * 2 ** 20);
   });
 
@@ -53,7 +47,7 @@ describe('diagnoseMain --json: one JSON object with the fields the issue names',
   });
 
   test('snapshot: peakActiveBytes and oomEvents', () => {
-    const expected = JSON.parse(readFileSync(resolve(FIXTURES, 'snapshot-oom.expected.json'), 'utf8')) as {
+    const expected = JSON.parse(fixtureText('snapshot-oom.expected.json')) as {
       peakActiveBytes: number;
     };
     const out = json('snapshot-oom.pickle');
@@ -68,7 +62,7 @@ describe('diagnoseMain: input and refusals', () => {
     const reads: string[] = [];
     const { code, stdout } = diagnoseMain(['-'], (source) => {
       reads.push(source);
-      return readFixture('oom-legacy.txt');
+      return exampleBytes('oom-legacy.txt');
     });
     expect(reads).toEqual(['-']);
     expect(code).toBe(0);
@@ -76,11 +70,11 @@ describe('diagnoseMain: input and refusals', () => {
   });
 
   test.each<[string, Uint8Array | Error, RegExp]>([
-    ['refused pickle', readFixture('snapshot-runs-code.pickle'), /refused: refused opcode STACK_GLOBAL/],
+    ['refused pickle', fixtureBytes('snapshot-runs-code.pickle'), /refused: refused opcode STACK_GLOBAL/],
     ['random text', new TextEncoder().encode('hello world\n'), /not nvidia-smi output, an OOM message/],
     ['empty input', new Uint8Array(), /is empty/],
     ['a missing file', Object.assign(new Error('nope'), { code: 'ENOENT' }), /cannot read x\.txt \(ENOENT\)/],
-    ['a truncated pickle', readFixture('snapshot-oom.pickle').slice(0, 5000), /truncated/],
+    ['a truncated pickle', exampleBytes('snapshot-oom.pickle').slice(0, 5000), /truncated/],
   ])('%s: exit 2 and one line', (_, input, pattern) => {
     const { code, stdout, stderr } = diagnoseMain(['x.txt'], () => {
       if (input instanceof Error) throw input;
@@ -93,8 +87,8 @@ describe('diagnoseMain: input and refusals', () => {
   });
 
   test('no FILE, or two, is a usage error', () => {
-    expect(diagnoseMain([], readFixture).code).toBe(2);
-    expect(diagnoseMain(['a', 'b'], readFixture).code).toBe(2);
+    expect(diagnoseMain([], exampleBytes).code).toBe(2);
+    expect(diagnoseMain(['a', 'b'], exampleBytes).code).toBe(2);
   });
 });
 
@@ -104,12 +98,12 @@ describe('npm run diagnose (the real entry point)', () => {
     const tsx = resolve(root, 'node_modules/.bin/tsx');
     const piped = spawnSync(tsx, ['src/cli/diagnose.ts', '-', '--json'], {
       cwd: root,
-      input: readFileSync(resolve(FIXTURES, 'nvidia-smi-spike-nounits.csv')),
+      input: exampleBytes('nvidia-smi-spike-nounits.csv'),
       encoding: 'utf8',
     });
     expect(piped.status).toBe(0);
     expect((JSON.parse(piped.stdout) as { gpus: { verdict: string }[] }).gpus[0]?.verdict).toBe('spike');
-    const refused = spawnSync(tsx, ['src/cli/diagnose.ts', resolve(FIXTURES, 'snapshot-runs-code.pickle')], {
+    const refused = spawnSync(tsx, ['src/cli/diagnose.ts', resolve(FIXTURES_DIR, 'snapshot-runs-code.pickle')], {
       cwd: root,
       encoding: 'utf8',
     });

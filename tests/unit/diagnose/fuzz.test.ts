@@ -13,7 +13,7 @@ import { parseOomMessage } from '../../../src/diagnose/oom-message.ts';
 import { rankOomRemedies } from '../../../src/diagnose/oom-remedies.ts';
 import { unpickle } from '../../../src/diagnose/pickle.ts';
 import { readSnapshot } from '../../../src/diagnose/snapshot.ts';
-import { fixtureBytes, fixtureText } from './fixtures.ts';
+import { exampleBytes, exampleText } from './fixtures.ts';
 
 const isSize = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
 
@@ -25,7 +25,7 @@ const TEXT_FIXTURES = [
   'oom-legacy.txt',
   'oom-other-process.txt',
   'memory-summary.txt',
-].map(fixtureText);
+].map(exampleText);
 
 /** A fixture, cut, with locale number formats, absurd values or random lines mixed in. */
 const mangledText = fc.oneof(
@@ -136,7 +136,7 @@ describe('fuzz: text parsers', () => {
 });
 
 describe('fuzz: the unpickler and the snapshot viewer', () => {
-  const snapshot = fixtureBytes('snapshot-oom.pickle');
+  const snapshot = exampleBytes('snapshot-oom.pickle');
 
   test('random bytes after a PROTO header: a value or an error with an offset inside the file', () => {
     fc.assert(

@@ -1,12 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { GIB, MIB } from '../../../src/base/bytes.ts';
 import { parseMemorySummary } from '../../../src/diagnose/memory-summary.ts';
-import { fixtureText } from './fixtures.ts';
-
-const MiB = 2 ** 20;
-const GiB = 2 ** 30;
+import { exampleText } from './fixtures.ts';
 
 describe('parseMemorySummary (layout of torch.cuda.memory_summary in torch/cuda/memory.py)', () => {
-  const summary = parseMemorySummary(fixtureText('memory-summary.txt'));
+  const summary = parseMemorySummary(exampleText('memory-summary.txt'));
 
   test('header: device, CUDA OOMs, cudaMalloc retries', () => {
     expect([summary.deviceId, summary.cudaOoms, summary.cudaMallocRetries]).toEqual([0, 1, 3]);
@@ -15,14 +13,14 @@ describe('parseMemorySummary (layout of torch.cuda.memory_summary in torch/cuda/
 
   test('sizes are read as printed (floored to the unit by _format_size)', () => {
     expect(summary.metrics.allocated?.all).toEqual({
-      current: 14215 * MiB,
-      peak: 71340 * MiB,
-      totalAllocated: 9412 * GiB,
-      totalFreed: 9398 * GiB,
+      current: 14215 * MIB,
+      peak: 71340 * MIB,
+      totalAllocated: 9412 * GIB,
+      totalFreed: 9398 * GIB,
     });
-    expect(summary.metrics.reserved?.all.current).toBe(76802 * MiB);
-    expect(summary.metrics.allocated?.smallPool?.current).toBe(284 * MiB);
-    expect(summary.metrics.nonReleasable?.largePool?.peak).toBe(5833 * MiB);
+    expect(summary.metrics.reserved?.all.current).toBe(76802 * MIB);
+    expect(summary.metrics.allocated?.smallPool?.current).toBe(284 * MIB);
+    expect(summary.metrics.nonReleasable?.largePool?.peak).toBe(5833 * MIB);
   });
 
   test('counts with K mean thousands (_format_count)', () => {

@@ -1,15 +1,14 @@
 import { describe, expect, test } from 'vitest';
+import { GIB, MIB } from '../../../src/base/bytes.ts';
 import { parseOomMessage } from '../../../src/diagnose/oom-message.ts';
 import { rankOomRemedies } from '../../../src/diagnose/oom-remedies.ts';
-import { fixtureText } from './fixtures.ts';
+import { exampleText } from './fixtures.ts';
 
-const GiB = 2 ** 30;
-const MiB = 2 ** 20;
-const gib = (v: number) => Math.round(v * GiB);
+const gib = (v: number) => Math.round(v * GIB);
 
 describe('parseOomMessage', () => {
   test('current wording with a traceback around it (the example)', () => {
-    const { message, unread } = parseOomMessage(fixtureText('oom-current.txt'));
+    const { message, unread } = parseOomMessage(exampleText('oom-current.txt'));
     expect(unread).toEqual([]);
     expect(message).toMatchObject({
       wording: 'current',
@@ -34,7 +33,7 @@ Including non-PyTorch memory, this process has 22.40 GiB memory in use.
 Of the allocated memory 19.87 GiB is allocated by PyTorch, and 2.05 GiB
 is reserved by PyTorch but unallocated.`;
     expect(parseOomMessage(text).message).toMatchObject({
-      triedToAllocateBytes: 2 * GiB,
+      triedToAllocateBytes: 2 * GIB,
       allocatedBytes: gib(19.87),
       reservedUnallocatedBytes: gib(2.05),
       freeBytes: gib(1.12),
@@ -42,12 +41,12 @@ is reserved by PyTorch but unallocated.`;
   });
 
   test('legacy wording (PyTorch 1.x / 2.0): reserved-but-unallocated is reserved minus allocated', () => {
-    const { message } = parseOomMessage(fixtureText('oom-legacy.txt'));
+    const { message } = parseOomMessage(exampleText('oom-legacy.txt'));
     expect(message).toMatchObject({
       wording: 'legacy',
-      triedToAllocateBytes: 192 * MiB,
+      triedToAllocateBytes: 192 * MIB,
       totalBytes: gib(14.76),
-      freeBytes: Math.round(91.75 * MiB),
+      freeBytes: Math.round(91.75 * MIB),
       allocatedBytes: gib(13.15),
       reservedBytes: gib(13.59),
       reservedUnallocatedBytes: gib(13.59) - gib(13.15),
@@ -58,7 +57,7 @@ is reserved by PyTorch but unallocated.`;
   test('pre-1.6 "cached" wording and a set_per_process_memory_fraction cap', () => {
     const text =
       'RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 1; 10.76 GiB total capacity; 9.57 GiB already allocated; 11.12 MiB free; 5.00 GiB allowed; 9.73 GiB cached)';
-    expect(parseOomMessage(text).message).toMatchObject({ gpuIndex: 1, reservedBytes: gib(9.73), allowedBytes: 5 * GiB });
+    expect(parseOomMessage(text).message).toMatchObject({ gpuIndex: 1, reservedBytes: gib(9.73), allowedBytes: 5 * GIB });
   });
 
   test("private pools and other processes (current wording, from the allocator source's format)", () => {
@@ -66,11 +65,11 @@ is reserved by PyTorch but unallocated.`;
       'CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 512.00 MiB is free. Process 4242 has 10.00 GiB memory in use. Process 4343 has 2.50 GiB memory in use. Including non-PyTorch memory, this process has 66.00 GiB memory in use. Of the allocated memory 60.00 GiB is allocated by PyTorch, with 8.00 GiB allocated in private pools (e.g., CUDA Graphs), and 4.00 GiB is reserved by PyTorch but unallocated.';
     const { message } = parseOomMessage(text);
     expect(message?.otherProcesses).toEqual([
-      { pid: 4242, bytes: 10 * GiB },
+      { pid: 4242, bytes: 10 * GIB },
       { pid: 4343, bytes: gib(2.5) },
     ]);
-    expect(message?.privatePoolsBytes).toBe(8 * GiB);
-    expect(message?.nonPyTorchBytes).toBe(2 * GiB);
+    expect(message?.privatePoolsBytes).toBe(8 * GIB);
+    expect(message?.nonPyTorchBytes).toBe(2 * GIB);
   });
 
   test('text without an OOM message says so', () => {
@@ -89,7 +88,7 @@ is reserved by PyTorch but unallocated.`;
 
 describe('rankOomRemedies', () => {
   test('a large idle cache ranks expandable_segments first, marked sufficient', () => {
-    const { message } = parseOomMessage(fixtureText('oom-current.txt'));
+    const { message } = parseOomMessage(exampleText('oom-current.txt'));
     const remedies = rankOomRemedies(message!);
     expect(remedies[0]).toMatchObject({
       id: 'expandable-segments',
@@ -99,7 +98,7 @@ describe('rankOomRemedies', () => {
   });
 
   test('another process holding memory ranks first when this process is far below the total in use', () => {
-    const { message } = parseOomMessage(fixtureText('oom-other-process.txt'));
+    const { message } = parseOomMessage(exampleText('oom-other-process.txt'));
     const remedies = rankOomRemedies(message!);
     expect(remedies[0]?.id).toBe('other-process');
     // 79.14 − 1.02 free − 36.90 this process, as PyTorch printed them.
@@ -107,7 +106,7 @@ describe('rankOomRemedies', () => {
   });
 
   test('live tensors are never called sufficient: only part of them can go', () => {
-    const { message } = parseOomMessage(fixtureText('oom-current.txt'));
+    const { message } = parseOomMessage(exampleText('oom-current.txt'));
     const liveTensorRemedies = rankOomRemedies(message!).filter(
       (r) => r.id === 'reduce-activations' || r.id === 'shard-model-states',
     );

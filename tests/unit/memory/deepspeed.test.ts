@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { deepspeedZero2Estimate, deepspeedZero3Estimate, GiB } from '../../../src/memory/index.ts';
+import { GIB } from '../../../src/base/bytes.ts';
+import { deepspeedZero2Estimate, deepspeedZero3Estimate } from '../../../src/memory/index.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 // t5-small: 60,506,624 parameters, largest module the shared embedding 32128 × 512.
 const t5Small = { totalParams: 60_506_624, largestLayerParams: 32128 * 512 };
-const printed = (bytes: number) => (bytes / GiB).toFixed(2); // DeepSpeed prints bytes / 2^30 as "GB"
+const printed = (bytes: number) => (bytes / GIB).toFixed(2); // DeepSpeed prints bytes / 2^30 as "GB"
 
 describe('deepspeedZero3Estimate reproduces estimate_zero3_model_states_mem_needs_all_live for t5-small (1 node, 1 GPU)', () => {
   test.each<[string, boolean, boolean, boolean, string, string]>([

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { GiB, type EstimateOptions, type EstimateResult, type MomentId } from '../../../src/memory/index.ts';
+import { GIB } from '../../../src/base/bytes.ts';
+import { type EstimateOptions, type EstimateResult, type MomentId } from '../../../src/memory/index.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 const at = (result: EstimateResult, moment: MomentId) => {
@@ -105,7 +106,7 @@ describe('attention: SDPA by default, eager on request', () => {
     const sdpa = estimateOrThrow({ ...fused, attention: 'sdpa' });
     const scores = 32 * 32 * 2048 * 2048 * 2;
     const statistics = 32 * 32 * 2048 * 4;
-    expect(scores).toBe(8 * GiB);
+    expect(scores).toBe(8 * GIB);
     expect(lineAt(eager, 'activations-layers', 'forward') - lineAt(sdpa, 'activations-layers', 'forward')).toBe(
       scores - statistics,
     );

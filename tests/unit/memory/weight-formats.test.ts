@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { countParams, getModelPreset, GB, GiB, type ModelConfig } from '../../../src/memory/index.ts';
+import { GB, GIB } from '../../../src/base/bytes.ts';
+import { countParams, getModelPreset, type ModelConfig } from '../../../src/memory/index.ts';
 import { linearLayers } from '../../../src/memory/linear-layers.ts';
 import {
   dequantizedWeightBytes,
@@ -79,12 +80,12 @@ describe('weightFormatBytes(Llama 2 7B) against the figures of issue #11 (GiB = 
     ['nf4-dq', 3.6],
     ['gptq', 3.62],
   ])('weightFormatBytes(llama-2-7b, %s) ≈ %d GiB', (format, gib) => {
-    expect(Math.abs(weightFormatBytes(llama2, format).bytes / GiB - gib)).toBeLessThan(0.01);
+    expect(Math.abs(weightFormatBytes(llama2, format).bytes / GIB - gib)).toBeLessThan(0.01);
   });
 
   test('every real 4-bit format is above the flat 0.5 B/param that --weights int4 prints today (3.14 GiB)', () => {
     const flat = countParams(llama2).total / 2;
-    expect(flat / GiB).toBeCloseTo(3.14, 2);
+    expect(flat / GIB).toBeCloseTo(3.14, 2);
     for (const format of ['nf4', 'nf4-dq', 'fp4', 'fp4-dq', 'gptq', 'awq'] as const) {
       expect(weightFormatBytes(llama2, format).bytes).toBeGreaterThan(flat);
     }

@@ -1,17 +1,18 @@
 /**
- * Binary size units as PyTorch and nvidia-smi print them. PyTorch's `format_size`
+ * Reads sizes as PyTorch and nvidia-smi print them; src/base/bytes.ts prints them. PyTorch's `format_size`
  * (c10/cuda/CUDACachingAllocator.cpp) and `_format_size` (torch/cuda/memory.py) use
  * KiB/MiB/GiB = 2^10/2^20/2^30 bytes; nvidia-smi's `MiB` is 2^20 bytes.
  */
+import { GIB, KIB, MIB } from '../base/bytes.ts';
 
 /** Bytes per unit name, the binary units these tools print (plus `B`/`bytes`). */
 export const BYTES_PER_UNIT: Readonly<Record<string, number>> = {
   b: 1,
   byte: 1,
   bytes: 1,
-  kib: 2 ** 10,
-  mib: 2 ** 20,
-  gib: 2 ** 30,
+  kib: KIB,
+  mib: MIB,
+  gib: GIB,
   tib: 2 ** 40,
   pib: 2 ** 50,
 };
@@ -38,11 +39,4 @@ export function sizeToBytes(value: string, unit: string): number | null {
 export function parseSize(text: string): number | null {
   const match = /^\s*([\d.,]+)\s*([A-Za-z]+)\s*$/.exec(text);
   return match ? sizeToBytes(match[1] ?? '', match[2] ?? '') : null;
-}
-
-/** Formats bytes for reading: MiB below 1 GiB, else GiB, with the unit named (2^20 and 2^30 bytes). */
-export function formatBinary(bytes: number): string {
-  if (Math.abs(bytes) < 2 ** 20) return `${(bytes / 2 ** 10).toFixed(1)} KiB`;
-  if (Math.abs(bytes) < 2 ** 30) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-  return `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 }
