@@ -10,7 +10,7 @@ import { parseOomMessage } from '../diagnose/oom-message.ts';
 import { rankOomRemedies } from '../diagnose/oom-remedies.ts';
 import { readSnapshot } from '../diagnose/snapshot.ts';
 import { formatBinary } from '../diagnose/units.ts';
-import type { CliOutput } from './main.ts';
+import type { CliOutput } from './estimate-main.ts';
 
 /** Reads the bytes of FILE, or of standard input for `-`; throws when it cannot. */
 export type ReadInput = (source: string) => Uint8Array;

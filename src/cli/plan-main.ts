@@ -2,7 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FLAGS, parseNumberFlag } from '../memory/index.ts';
 import { EXAMPLE_PRICES, parsePlanFlags, PLAN_FLAG_SPECS, planTraining, type RawPlanFlags } from '../planner/index.ts';
-import type { CliOutput } from './main.ts';
+import type { CliOutput } from './estimate-main.ts';
 import { planHelp } from './plan-help.ts';
 import { planResultJson } from './plan-json.ts';
 import { renderPlanTable } from './plan-table.ts';

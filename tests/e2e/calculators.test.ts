@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { main } from '../../src/cli/main';
+import { estimateMain } from '../../src/cli/estimate-main';
 import { launchBrowser, openIsland, openRecordingPage } from './support/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 
@@ -29,7 +29,7 @@ const DESKTOP = { width: 1280, height: 720 };
 /** What the CLI prints as `perGpu.total` for a URL query in the shared flag vocabulary. */
 function cliTotal(query: URLSearchParams): number {
   const argv = [...query].flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
-  const { code, stdout, stderr } = main([...argv, '--json']);
+  const { code, stdout, stderr } = estimateMain([...argv, '--json']);
   expect(code, stderr).toBe(0);
   return (JSON.parse(stdout) as { perGpu: { total: number } }).perGpu.total;
 }

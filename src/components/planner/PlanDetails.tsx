@@ -2,7 +2,7 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
 import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
-import { estimateArgs, gib } from './format';
+import { estimateArgs, gib } from './plan-text';
 import { strings } from './strings';
 
 /**

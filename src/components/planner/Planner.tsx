@@ -14,7 +14,7 @@ import {
   type RawPlanFlags,
   type RejectionGroup,
 } from '../../planner/index';
-import { costText, estimateArgs, gib, hardwareText, techniquesText } from './format';
+import { costText, estimateArgs, gib, hardwareText, techniquesText } from './plan-text';
 import PlanDetails from './PlanDetails';
 import { createPlannerClient, type PlannerAnswer, type PlannerClient } from './planner-client';
 import { draftError, draftsFromLink, priceFlags, type PriceDraft } from './price-drafts';

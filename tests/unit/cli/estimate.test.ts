@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
+import { estimateMain } from '../../../src/cli/estimate-main.ts';
 
-describe('main(argv)', () => {
-  test('main(["--model", "gpt2"]) prints a table with GiB and GB columns', () => {
-    const { code, stdout, stderr } = main(['--model', 'gpt2', '--gpu', 'rtx-4090']);
+describe('estimateMain(argv)', () => {
+  test('estimateMain(["--model", "gpt2"]) prints a table with GiB and GB columns', () => {
+    const { code, stdout, stderr } = estimateMain(['--model', 'gpt2', '--gpu', 'rtx-4090']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toMatch(/Model\s+gpt2 · 124,439,808 params/);
@@ -17,8 +17,8 @@ describe('main(argv)', () => {
     expect(stdout).toMatch(/Step time \(estimate/);
   });
 
-  test('main([..., "--json"]) prints exactly one JSON object with integer bytes', () => {
-    const { code, stdout } = main(['--model', 'llama-2-7b', '--zero', '3', '--dp', '8', '--gpu', 'a100-80gb', '--json']);
+  test('estimateMain([..., "--json"]) prints exactly one JSON object with integer bytes', () => {
+    const { code, stdout } = estimateMain(['--model', 'llama-2-7b', '--zero', '3', '--dp', '8', '--gpu', 'a100-80gb', '--json']);
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as Record<string, unknown> & { perGpu: Record<string, number>; perCpu: { total: number } };
     expect(json['params']).toBe(6_738_415_616);
@@ -47,7 +47,7 @@ describe('main(argv)', () => {
   });
 
   test('fits is null without --gpu', () => {
-    expect(JSON.parse(main(['--params', '7b', '--json']).stdout)).toMatchObject({ fits: null, params: 7e9 });
+    expect(JSON.parse(estimateMain(['--params', '7b', '--json']).stdout)).toMatchObject({ fits: null, params: 7e9 });
   });
 
   test.each<[string[], RegExp]>([
@@ -58,29 +58,29 @@ describe('main(argv)', () => {
     [['--model', 'gpt2', '--micro-batch=-1'], /--micro-batch: micro-batch must be at least 1/],
     [['--model'], /--model/],
     [['gpt2'], /unexpected argument gpt2/],
-  ])('main(%j) exits 2 with one line naming the flag', (argv, pattern) => {
-    const { code, stdout, stderr } = main(argv);
+  ])('estimateMain(%j) exits 2 with one line naming the flag', (argv, pattern) => {
+    const { code, stdout, stderr } = estimateMain(argv);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(pattern);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
-  test('main(["--help"]) lists every flag, model and GPU', () => {
-    const { code, stdout } = main(['--help']);
+  test('estimateMain(["--help"]) lists every flag, model and GPU', () => {
+    const { code, stdout } = estimateMain(['--help']);
     expect(code).toBe(0);
     for (const text of ['--micro-batch', '--checkpoint-every', '--teacher', '--json', 'llama-2-7b', 'h100-80gb', 'demo-mlp'])
       expect(stdout).toContain(text);
   });
 
   test('infer mode shows the KV cache', () => {
-    expect(main(['--model', 'mistral-7b', '--mode', 'infer', '--tokens', '32768']).stdout).toMatch(
+    expect(estimateMain(['--model', 'mistral-7b', '--mode', 'infer', '--tokens', '32768']).stdout).toMatch(
       /KV cache.*sliding window 4096/,
     );
   });
 
   test('--sources prints the source under each line', () => {
-    expect(main(['--model', 'gpt2', '--sources']).stdout).toMatch(/↳ Korthikanti/);
+    expect(estimateMain(['--model', 'gpt2', '--sources']).stdout).toMatch(/↳ Korthikanti/);
   });
 });
 
@@ -110,7 +110,7 @@ describe('npm run estimate (spawned)', () => {
       /^estimate: --hidden: this configuration is too large/,
     ],
   ])('%s', (_title, flags, message) => {
-    const { code, stderr } = main(['--model', 'gpt2', ...flags]);
+    const { code, stderr } = estimateMain(['--model', 'gpt2', ...flags]);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);

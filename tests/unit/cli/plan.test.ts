@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
+import { estimateMain } from '../../../src/cli/estimate-main.ts';
 import { planMain } from '../../../src/cli/plan-main.ts';
 
 const WORKED = ['--model', 'gpt2-xl', '--gpu', 'rtx-4090', '--global-batch', '4', '--seq', '512', '--task', 'finetune'];
@@ -38,7 +38,7 @@ describe('planMain(argv)', () => {
       const argv = Object.entries(plan.flags).flatMap(([name, value]) =>
         value === 'true' ? [`--${name}`] : [`--${name}`, value],
       );
-      const estimate = JSON.parse(main([...argv, '--json']).stdout) as { perGpu: { total: number }; fits: boolean };
+      const estimate = JSON.parse(estimateMain([...argv, '--json']).stdout) as { perGpu: { total: number }; fits: boolean };
       expect(estimate.perGpu.total).toBe(plan.perGpu.total);
       expect(estimate.fits).toBe(true);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
+import { estimateMain } from '../../../src/cli/estimate-main.ts';
 import { estimateMemory, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
 
 function run(options: EstimateOptions): EstimateResult {
@@ -115,7 +115,7 @@ describe('--finetune lora|qlora in the estimate', () => {
       /^estimate: --finetune: --finetune qlora adapts a model's Linear layers/,
     ],
   ])('%s exits 2 with one line naming the field', (_title, argv, message) => {
-    const { code, stderr } = main(argv);
+    const { code, stderr } = estimateMain(argv);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);

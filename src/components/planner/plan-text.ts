@@ -1,4 +1,4 @@
-/** Small formatting helpers shared by the planner's views. */
+/** The planner's views' words for a plan: its hardware, techniques and cost as text. */
 import { formatBytes } from '../../memory/index';
 import { formatCost, type Plan, type PlanResult } from '../../planner/index';
 import { strings } from './strings';

@@ -9,8 +9,8 @@ import {
   type EstimateResult,
   type RawFlags,
 } from '../memory/index.ts';
-import { estimateHelp } from './help.ts';
-import { renderTable } from './table.ts';
+import { estimateHelp } from './estimate-help.ts';
+import { renderTable } from './estimate-table.ts';
 
 /** What a CLI run produced. */
 export interface CliOutput {
@@ -95,7 +95,7 @@ export function attachDashValues(argv: readonly string[]): string[] {
 }
 
 /** Run the estimate CLI on `argv` (without node and script). */
-export function main(argv: readonly string[]): CliOutput {
+export function estimateMain(argv: readonly string[]): CliOutput {
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({ args: attachDashValues(argv), options: OPTIONS, strict: true, allowPositionals: false })
