@@ -1,6 +1,7 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
 import { formatBytes, formatEstimateFlags, formatSeconds } from '../memory/index.ts';
 import {
+  estimateCommandLine,
   formatCost,
   LESSON_TITLES,
   lessonHref,
@@ -28,13 +29,6 @@ function costText(plan: Plan, result: PlanResult): string {
   const tier = result.request.priceTier;
   const perEpoch = plan.cost.perEpoch === null ? '' : `, ${formatCost(plan.cost.perEpoch[tier])}/epoch`;
   return `${formatCost(plan.cost.perStep[tier])}/step${perEpoch}`;
-}
-
-/** `npm run estimate` arguments for a plan's flags. */
-export function estimateArgs(flags: Readonly<Record<string, string>>): string {
-  return Object.entries(flags)
-    .map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`))
-    .join(' ');
 }
 
 function rejectedLines(groups: readonly RejectionGroup[]): string[] {
@@ -90,7 +84,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
             .join(', ') || 'none: the plain configuration fits'
         }`,
       );
-      out.push(`  check     npm run --silent estimate -- ${estimateArgs(planFlags(best))}`);
+      out.push(`  check     ${estimateCommandLine(planFlags(best))}`);
     }
   }
   const ownBest = result.plans.find((plan) => !plan.hardware.rented);
@@ -99,7 +93,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     out.push(
       `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${gib(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`,
     );
-    out.push(`  check     npm run --silent estimate -- ${estimateArgs(planFlags(ownBest))}`);
+    out.push(`  check     ${estimateCommandLine(planFlags(ownBest))}`);
   }
   const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
@@ -119,7 +113,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       result.shortfall.resource
     ];
     out.push(`Nothing fits on your GPUs. Smallest gap: ${gib(result.shortfall.bytes)} of ${what}, with`);
-    out.push(`  npm run --silent estimate -- ${estimateArgs(formatEstimateFlags(result.shortfall.options))}`);
+    out.push(`  ${estimateCommandLine(formatEstimateFlags(result.shortfall.options))}`);
     if (result.wouldFit.length > 0)
       out.push(`It would fit on: ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}`);
     else out.push('No GPU preset or GPU count tried would make it fit.');

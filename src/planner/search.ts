@@ -21,7 +21,8 @@ import { HardwareFindings } from './findings.ts';
 import { orderLessons, type LessonId } from './lessons.ts';
 import { chooseMicroBatch, type Estimated, type Evaluation } from './micro-batch.ts';
 import { rejectionMessages } from './messages.ts';
-import { FIXED_ESTIMATE_FLAGS, type PlanRequest } from './request.ts';
+import { FIXED_ESTIMATE_FLAGS } from './plan-flags.ts';
+import type { PlanRequest } from './request.ts';
 
 /** GPUs a search runs on. */
 export interface Hardware {

@@ -1,8 +1,17 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
-import { LESSON_TITLES, lessonHref, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
-import { estimateArgs, gib } from './plan-text';
+import {
+  estimateCommandLine,
+  LESSON_TITLES,
+  lessonHref,
+  planDetails,
+  planFlags,
+  planLessons,
+  planOptions,
+  type Plan,
+} from '../../planner/index';
+import { gib } from './plan-text';
 import { strings } from './strings';
 
 /**
@@ -70,7 +79,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
         </ul>
       )}
       <p>
-        {strings.estimateCommand} <code>npm run --silent estimate -- {estimateArgs(planFlags(plan))}</code>
+        {strings.estimateCommand} <code>{estimateCommandLine(planFlags(plan))}</code>
       </p>
     </div>
   );

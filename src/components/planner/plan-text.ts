@@ -23,10 +23,3 @@ export function costText(plan: Plan, result: PlanResult): string {
   const perEpoch = plan.cost.perEpoch === null ? '' : ` · ${formatCost(plan.cost.perEpoch[tier])}${strings.perEpoch}`;
   return `${formatCost(plan.cost.perStep[tier])}${strings.perStep}${perEpoch}`;
 }
-
-/** `--flag value` arguments of `npm run estimate`. */
-export function estimateArgs(flags: Readonly<Record<string, string>>): string {
-  return Object.entries(flags)
-    .map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`))
-    .join(' ');
-}

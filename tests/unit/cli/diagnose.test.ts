@@ -2,12 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { diagnoseMain } from '../../../src/cli/diagnose-main.ts';
+import { runCommand, type ReadInput } from '../../../src/cli/command.ts';
+import { diagnoseCommand } from '../../../src/cli/diagnose-command.ts';
+
+const runDiagnose = (argv: readonly string[], read: ReadInput) => runCommand(diagnoseCommand, argv, { read });
 
 const FIXTURES = resolve(import.meta.dirname, '../../fixtures/diagnose');
 const readFixture = (source: string): Uint8Array => new Uint8Array(readFileSync(resolve(FIXTURES, source)));
 const json = (file: string) => {
-  const { code, stdout, stderr } = diagnoseMain([file, '--json'], readFixture);
+  const { code, stdout, stderr } = runDiagnose([file, '--json'], readFixture);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   expect(stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -66,7 +69,7 @@ describe('diagnoseMain --json: one JSON object with the fields the issue names',
 describe('diagnoseMain: input and refusals', () => {
   test('- reads standard input', () => {
     const reads: string[] = [];
-    const { code, stdout } = diagnoseMain(['-'], (source) => {
+    const { code, stdout } = runDiagnose(['-'], (source) => {
       reads.push(source);
       return readFixture('oom-legacy.txt');
     });
@@ -82,7 +85,7 @@ describe('diagnoseMain: input and refusals', () => {
     ['a missing file', Object.assign(new Error('nope'), { code: 'ENOENT' }), /cannot read x\.txt \(ENOENT\)/],
     ['a truncated pickle', readFixture('snapshot-oom.pickle').slice(0, 5000), /truncated/],
   ])('%s: exit 2 and one line', (_, input, pattern) => {
-    const { code, stdout, stderr } = diagnoseMain(['x.txt'], () => {
+    const { code, stdout, stderr } = runDiagnose(['x.txt'], () => {
       if (input instanceof Error) throw input;
       return input;
     });
@@ -93,8 +96,8 @@ describe('diagnoseMain: input and refusals', () => {
   });
 
   test('no FILE, or two, is a usage error', () => {
-    expect(diagnoseMain([], readFixture).code).toBe(2);
-    expect(diagnoseMain(['a', 'b'], readFixture).code).toBe(2);
+    expect(runDiagnose([], readFixture).code).toBe(2);
+    expect(runDiagnose(['a', 'b'], readFixture).code).toBe(2);
   });
 });
 

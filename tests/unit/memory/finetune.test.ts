@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { estimateMain } from '../../../src/cli/estimate-main.ts';
+import { estimateCommand } from '../../../src/cli/estimate-command.ts';
+import { runCommand } from '../../../src/cli/command.ts';
 import { estimateMemory, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
 
 function run(options: EstimateOptions): EstimateResult {
@@ -115,7 +116,7 @@ describe('--finetune lora|qlora in the estimate', () => {
       /^estimate: --finetune: --finetune qlora adapts a model's Linear layers/,
     ],
   ])('%s exits 2 with one line naming the field', (_title, argv, message) => {
-    const { code, stderr } = estimateMain(argv);
+    const { code, stderr } = runCommand(estimateCommand, argv);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);
