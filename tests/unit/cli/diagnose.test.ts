@@ -17,7 +17,7 @@ const json = (file: string) => {
   return JSON.parse(stdout) as Record<string, unknown>;
 };
 
-describe('diagnoseMain --json: one JSON object with the fields the issue names', () => {
+describe('diagnose --json: one JSON object with the fields the issue names', () => {
   test('nvidia-smi: gpus[] with index, verdict, peakUsedBytes', () => {
     const out = json('nvidia-smi-leak.csv');
     expect(out['kind']).toBe('nvidia-smi');
@@ -66,7 +66,7 @@ describe('diagnoseMain --json: one JSON object with the fields the issue names',
   });
 });
 
-describe('diagnoseMain: input and refusals', () => {
+describe('diagnose: input and refusals', () => {
   test('- reads standard input', () => {
     const reads: string[] = [];
     const { code, stdout } = runDiagnose(['-'], (source) => {
