@@ -1,7 +1,5 @@
-/** Entry point of `npm run estimate`: runs `main` on process.argv and writes its output. */
-import { main } from './main.ts';
+/** Entry point of `npm run estimate`. */
+import { runInProcess } from './command.ts';
+import { estimateCommand } from './estimate-command.ts';
 
-const { code, stdout, stderr } = main(process.argv.slice(2));
-if (stdout !== '') process.stdout.write(stdout);
-if (stderr !== '') process.stderr.write(stderr);
-process.exitCode = code;
+runInProcess(estimateCommand);

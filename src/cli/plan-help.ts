@@ -1,13 +1,12 @@
-/** `plan --help`, generated from the planner's and the engine's flag vocabularies. */
-import { FLAGS, GPU_PRESETS, MODEL_PRESETS } from '../memory/index.ts';
-import { EXAMPLE_PRICES_DATE, FIXED_ESTIMATE_FLAGS, PLAN_FLAG_SPECS } from '../planner/index.ts';
+/** `plan --help`, generated from the planner's flag table and the engine's flags it takes as given. */
+import { ESTIMATE_FLAG_TABLE, type FlagDefinition } from '../memory/index.ts';
+import { EXAMPLE_PRICES_DATE, FIXED_ESTIMATE_FLAGS, PLAN_FLAGS } from '../planner/index.ts';
+import { aliasHelpLines, flagHelpLines, presetHelpLines, scaffoldHelpLines } from './command.ts';
 
-const flagLine = (name: string, placeholder: string, help: string) =>
-  `${`  --${name}${placeholder === '' ? '' : ` ${placeholder}`}`.padEnd(46)} ${help}`;
-
-/** Help text for the plan CLI. */
-export function planHelp(): string {
-  const fixed = FLAGS.filter((spec) => FIXED_ESTIMATE_FLAGS.includes(spec.flag));
+/** Help text for the plan command, whose table has `outputFlags` besides the planner's. */
+export function planHelp(outputFlags: readonly FlagDefinition[]): string {
+  const given = ESTIMATE_FLAG_TABLE.flags.filter((spec) => FIXED_ESTIMATE_FLAGS.includes(spec.flag));
+  const givenAliases = ESTIMATE_FLAG_TABLE.aliases.filter((alias) => FIXED_ESTIMATE_FLAGS.includes(alias.flag));
   return [
     'Usage: npm run --silent plan -- --model ID --gpu ID --gpus N --global-batch N [flags]',
     '',
@@ -17,17 +16,16 @@ export function planHelp(): string {
     'or cost. Sizes in GiB (2^30 bytes). The same flags work as a URL query on the planner page.',
     '',
     'The model and the fixed settings (the flags of `estimate`):',
-    ...fixed.map((spec) => flagLine(spec.flag, spec.placeholder, spec.help)),
+    ...flagHelpLines(given),
+    ...aliasHelpLines(givenAliases),
     '',
     'Planner flags:',
-    ...PLAN_FLAG_SPECS.map((spec) => flagLine(spec.name, spec.placeholder, spec.help)),
-    flagLine('top', 'N', 'plans listed in the table (default 10; --json lists all)'),
-    flagLine('json', '', 'print exactly one JSON object (bytes as integers)'),
-    flagLine('help', '', 'show this help (also -h)'),
+    ...flagHelpLines(PLAN_FLAGS),
+    ...flagHelpLines(outputFlags),
+    ...scaffoldHelpLines(),
     '',
     `Example prices (${EXAMPLE_PRICES_DATE}, US dollars per GPU-hour) are examples: replace them with --price.`,
-    `Models: ${MODEL_PRESETS.map((p) => p.id).join(', ')}`,
-    `GPUs:   ${GPU_PRESETS.map((g) => g.id).join(', ')}`,
+    ...presetHelpLines(),
     '',
     'Examples:',
     '  npm run --silent plan -- --model gpt2-xl --gpu rtx-4090 --global-batch 4 --seq 512 --task finetune',

@@ -3,6 +3,7 @@ import { formatGiB } from '../base/bytes.ts';
 import { lessonBySlug, lessonHref } from '../base/lessons.ts';
 import { formatEstimateFlags, formatSeconds } from '../memory/index.ts';
 import {
+  estimateCommandLine,
   formatCost,
   planDetails,
   planFlags,
@@ -26,13 +27,6 @@ function costText(plan: Plan, result: PlanResult): string {
   const tier = result.request.priceTier;
   const perEpoch = plan.cost.perEpoch === null ? '' : `, ${formatCost(plan.cost.perEpoch[tier])}/epoch`;
   return `${formatCost(plan.cost.perStep[tier])}/step${perEpoch}`;
-}
-
-/** `npm run estimate` arguments for a plan's flags. */
-export function estimateArgs(flags: Readonly<Record<string, string>>): string {
-  return Object.entries(flags)
-    .map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`))
-    .join(' ');
 }
 
 function rejectedLines(groups: readonly RejectionGroup[]): string[] {
@@ -88,7 +82,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
             .join(', ') || 'none: the plain configuration fits'
         }`,
       );
-      out.push(`  check     npm run --silent estimate -- ${estimateArgs(planFlags(best))}`);
+      out.push(`  check     ${estimateCommandLine(planFlags(best))}`);
     }
   }
   const ownBest = result.plans.find((plan) => !plan.hardware.rented);
@@ -97,7 +91,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     out.push(
       `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${formatGiB(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`,
     );
-    out.push(`  check     npm run --silent estimate -- ${estimateArgs(planFlags(ownBest))}`);
+    out.push(`  check     ${estimateCommandLine(planFlags(ownBest))}`);
   }
   const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
@@ -117,7 +111,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       result.shortfall.resource
     ];
     out.push(`Nothing fits on your GPUs. Smallest gap: ${formatGiB(result.shortfall.bytes)} of ${what}, with`);
-    out.push(`  npm run --silent estimate -- ${estimateArgs(formatEstimateFlags(result.shortfall.options))}`);
+    out.push(`  ${estimateCommandLine(formatEstimateFlags(result.shortfall.options))}`);
     if (result.wouldFit.length > 0)
       out.push(`It would fit on: ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}`);
     else out.push('No GPU preset or GPU count tried would make it fit.');

@@ -1,7 +1,5 @@
-/** Entry point of `npm run plan`: runs `planMain` on process.argv and writes its output. */
-import { planMain } from './plan-main.ts';
+/** Entry point of `npm run plan`. */
+import { runInProcess } from './command.ts';
+import { planCommand } from './plan-command.ts';
 
-const { code, stdout, stderr } = planMain(process.argv.slice(2));
-if (stdout !== '') process.stdout.write(stdout);
-if (stderr !== '') process.stderr.write(stderr);
-process.exitCode = code;
+runInProcess(planCommand);

@@ -1,6 +1,7 @@
 /**
- * The one table of estimate flags. The CLI parser and `--help`, the URL query, the calculators'
- * labels and the validator's defaults all read it, so a flag is described in exactly one place.
+ * The one table of estimate flags, and the shape every flag vocabulary shares. The CLI parser and `--help`, the URL
+ * query, the calculators' labels and the validator's defaults all read it, so a flag is described in exactly one place;
+ * the planner's own flags and the commands' `--json`/`--top` are described with the same definitions and builders.
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
@@ -19,46 +20,68 @@ export type FlagKind = 'number' | 'enum' | 'boolean' | 'string';
 /** Where a flag belongs when a form groups its fields. */
 export type FlagGroup = 'model' | 'workload' | 'technique' | 'hardware';
 
-/** One flag of the vocabulary. */
-export interface FlagDefinition {
-  /** Option key in `EstimateOptions`. */
-  key: keyof EstimateOptions;
+/** One flag of a vocabulary: what parsing, reading and `--help` need. */
+export interface FlagDefinition<K extends string = string> {
+  /** Option key the flag sets, e.g. `microBatch` (an `EstimateOptions` key for the engine's flags). */
+  key: K;
   /** Flag / query name (kebab-case), e.g. `micro-batch`. */
   flag: string;
   /** Value kind. */
   kind: FlagKind;
   /** Allowed values of an `enum` flag. */
   values?: readonly string[];
+  /** Whether an `enum` flag's values are numbers (`--zero 3` sets the number 3). */
+  numeric?: boolean;
+  /** Whether a `string` flag may be given more than once (its values are then a list). */
+  repeatable?: boolean;
   /** The default, in words when it depends on other flags (e.g. "model context"); undefined when there is none. */
   default?: string;
-  /** Short field label in plain words, for forms. */
-  label: string;
   /** One-line help (the CLI's `--help`, a form field's hint). */
   help: string;
-  /** Unit of a number, for forms (`tokens`, `GPUs`, `%`). */
-  unit?: string;
   /** Largest value a number flag accepts (beyond any real configuration, and keeping every product exact). */
   max?: number;
   /** Placeholder in `--help`, e.g. `N`. */
   placeholder: string;
-  /** Group in forms. */
-  group: FlagGroup;
 }
 
-type Entry = Omit<FlagDefinition, 'kind' | 'placeholder' | 'values'>;
-const num = (entry: Entry, placeholder = 'N'): FlagDefinition => ({ ...entry, kind: 'number', placeholder });
-const oneOf = (entry: Entry, values: readonly (string | number)[]): FlagDefinition => ({
+/** A flag a form shows as a field: a definition with its label. */
+export interface FieldFlag<K extends string = keyof EstimateOptions> extends FlagDefinition<K> {
+  /** Short field label in plain words, for forms. */
+  label: string;
+  /** Unit of a number, for forms (`tokens`, `GPUs`, `%`). */
+  unit?: string;
+  /** Group in forms that group their fields (every engine flag has one). */
+  group?: FlagGroup;
+}
+
+/** What a flag builder is given: a definition (and a field's label) without what the builder fills in. */
+type Entry = Omit<FlagDefinition, 'kind' | 'placeholder' | 'values' | 'numeric'>;
+
+/** A number flag (accepts suffixes k, m, b, t and `_` separators). */
+export const numberFlag = <E extends Entry>(entry: E, placeholder = 'N') => ({ ...entry, kind: 'number' as const, placeholder });
+
+/** An enumeration flag of `values`; numbers among them are parsed as numbers. */
+export const enumFlag = <E extends Entry>(entry: E, values: readonly (string | number)[]) => ({
   ...entry,
-  kind: 'enum',
+  kind: 'enum' as const,
   values: values.map(String),
   placeholder: values.join('|'),
+  numeric: values.every((v) => typeof v === 'number'),
 });
-const bool = (entry: Entry): FlagDefinition => ({ ...entry, kind: 'boolean', placeholder: '' });
-const str = (entry: Entry, placeholder: string): FlagDefinition => ({ ...entry, kind: 'string', placeholder });
+
+/** A boolean flag: `--flag` alone is true. */
+export const booleanFlag = <E extends Entry>(entry: E) => ({ ...entry, kind: 'boolean' as const, placeholder: '' });
+
+/** A free-text flag. */
+export const stringFlag = <E extends Entry>(entry: E, placeholder: string) => ({
+  ...entry,
+  kind: 'string' as const,
+  placeholder,
+});
 
 /** Every flag, in help order. Numbers accept suffixes k, m, b, t (×10^3…10^12), e.g. `--params 7.5b`. */
-export const FLAGS: readonly FlagDefinition[] = [
-  str(
+export const FLAGS: readonly FieldFlag[] = [
+  stringFlag(
     {
       key: 'model',
       flag: 'model',
@@ -68,11 +91,17 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     'ID',
   ),
-  oneOf({ key: 'arch', flag: 'arch', label: 'Architecture', help: 'custom architecture family', group: 'model' }, ARCHS),
-  num({ key: 'hidden', flag: 'hidden', label: 'Hidden size', help: 'hidden size h', group: 'model' }),
-  num({ key: 'layers', flag: 'layers', label: 'Layers', help: 'layers L (mlp: hidden Linear+ReLU blocks)', group: 'model' }),
-  num({ key: 'heads', flag: 'heads', default: 'h/64', label: 'Attention heads', help: 'attention heads', group: 'model' }),
-  num({
+  enumFlag({ key: 'arch', flag: 'arch', label: 'Architecture', help: 'custom architecture family', group: 'model' }, ARCHS),
+  numberFlag({ key: 'hidden', flag: 'hidden', label: 'Hidden size', help: 'hidden size h', group: 'model' }),
+  numberFlag({
+    key: 'layers',
+    flag: 'layers',
+    label: 'Layers',
+    help: 'layers L (mlp: hidden Linear+ReLU blocks)',
+    group: 'model',
+  }),
+  numberFlag({ key: 'heads', flag: 'heads', default: 'h/64', label: 'Attention heads', help: 'attention heads', group: 'model' }),
+  numberFlag({
     key: 'kvHeads',
     flag: 'kv-heads',
     default: 'heads',
@@ -80,7 +109,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     help: 'key/value heads for grouped-query attention',
     group: 'model',
   }),
-  num({
+  numberFlag({
     key: 'ffn',
     flag: 'ffn',
     default: '4h; llama 8h/3 rounded to 256',
@@ -88,8 +117,8 @@ export const FLAGS: readonly FlagDefinition[] = [
     help: 'MLP inner width',
     group: 'model',
   }),
-  num({ key: 'vocab', flag: 'vocab', label: 'Vocabulary', help: 'vocabulary size (mlp: classes)', group: 'model' }),
-  num({
+  numberFlag({ key: 'vocab', flag: 'vocab', label: 'Vocabulary', help: 'vocabulary size (mlp: classes)', group: 'model' }),
+  numberFlag({
     key: 'positions',
     flag: 'positions',
     default: 'gpt2 1024, bert 512, else 0',
@@ -97,7 +126,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     help: 'rows of the learned position table',
     group: 'model',
   }),
-  num({
+  numberFlag({
     key: 'inputs',
     flag: 'inputs',
     default: 'none',
@@ -105,7 +134,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     help: 'mlp: input features of an input layer before the hidden blocks',
     group: 'model',
   }),
-  num({
+  numberFlag({
     key: 'experts',
     flag: 'experts',
     default: '1',
@@ -113,7 +142,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     help: 'mixture-of-experts: experts per layer',
     group: 'model',
   }),
-  num({
+  numberFlag({
     key: 'topK',
     flag: 'top-k',
     default: '2 with experts',
@@ -121,14 +150,14 @@ export const FLAGS: readonly FlagDefinition[] = [
     help: 'mixture-of-experts: experts each token uses',
     group: 'model',
   }),
-  num({
+  numberFlag({
     key: 'params',
     flag: 'params',
     label: 'Parameters',
     help: 'parameter count alone (model states only; activations 0)',
     group: 'model',
   }),
-  oneOf(
+  enumFlag(
     {
       key: 'mode',
       flag: 'mode',
@@ -139,7 +168,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     MODES,
   ),
-  num({
+  numberFlag({
     key: 'microBatch',
     flag: 'micro-batch',
     default: '1',
@@ -149,7 +178,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     max: 1_000_000,
     group: 'workload',
   }),
-  num({
+  numberFlag({
     key: 'seq',
     flag: 'seq',
     default: 'model context',
@@ -159,7 +188,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     max: 100_000_000,
     group: 'workload',
   }),
-  num({
+  numberFlag({
     key: 'gradAccum',
     flag: 'grad-accum',
     default: '1',
@@ -168,7 +197,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     unit: 'micro-batches',
     group: 'technique',
   }),
-  num({
+  numberFlag({
     key: 'tokens',
     flag: 'tokens',
     default: 'seq',
@@ -178,7 +207,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     max: 100_000_000,
     group: 'workload',
   }),
-  oneOf(
+  enumFlag(
     {
       key: 'precision',
       flag: 'precision',
@@ -189,7 +218,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     PRECISIONS,
   ),
-  oneOf(
+  enumFlag(
     {
       key: 'weights',
       flag: 'weights',
@@ -200,11 +229,11 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     WEIGHT_FORMATS,
   ),
-  oneOf(
+  enumFlag(
     { key: 'optimizer', flag: 'optimizer', default: 'adamw', label: 'Optimizer', help: 'optimizer', group: 'technique' },
     OPTIMIZERS,
   ),
-  oneOf(
+  enumFlag(
     {
       key: 'optimizerImpl',
       flag: 'optimizer-impl',
@@ -215,7 +244,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     OPTIMIZER_IMPLS,
   ),
-  oneOf(
+  enumFlag(
     {
       key: 'grads',
       flag: 'grads',
@@ -226,7 +255,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     GRADIENT_LIFETIMES,
   ),
-  oneOf(
+  enumFlag(
     {
       key: 'attention',
       flag: 'attention',
@@ -237,7 +266,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     ATTENTIONS,
   ),
-  oneOf(
+  enumFlag(
     {
       key: 'kernels',
       flag: 'kernels',
@@ -248,7 +277,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     KERNELS,
   ),
-  oneOf(
+  enumFlag(
     {
       key: 'recompute',
       flag: 'recompute',
@@ -259,7 +288,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     RECOMPUTES,
   ),
-  num({
+  numberFlag({
     key: 'checkpointEvery',
     flag: 'checkpoint-every',
     default: '1; mlp round(√L)',
@@ -268,7 +297,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     unit: 'layers',
     group: 'technique',
   }),
-  bool({
+  booleanFlag({
     key: 'dropout',
     flag: 'dropout',
     default: 'gpt2, bert on; llama, mlp off',
@@ -276,7 +305,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     help: 'dropout on (--no-dropout turns it off)',
     group: 'technique',
   }),
-  oneOf(
+  enumFlag(
     {
       key: 'finetune',
       flag: 'finetune',
@@ -287,8 +316,8 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     FINETUNES,
   ),
-  num({ key: 'loraRank', flag: 'lora-rank', default: '16', label: 'LoRA rank', help: 'LoRA rank r', group: 'technique' }),
-  str(
+  numberFlag({ key: 'loraRank', flag: 'lora-rank', default: '16', label: 'LoRA rank', help: 'LoRA rank r', group: 'technique' }),
+  stringFlag(
     {
       key: 'loraTargets',
       flag: 'lora-targets',
@@ -299,7 +328,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     'LIST',
   ),
-  num({
+  numberFlag({
     key: 'dp',
     flag: 'dp',
     default: '1',
@@ -308,11 +337,11 @@ export const FLAGS: readonly FlagDefinition[] = [
     unit: 'GPUs',
     group: 'technique',
   }),
-  oneOf(
+  enumFlag(
     { key: 'zero', flag: 'zero', default: '0', label: 'ZeRO stage', help: 'ZeRO stage; FSDP full-shard = 3', group: 'technique' },
     ZERO_STAGES,
   ),
-  num({
+  numberFlag({
     key: 'tp',
     flag: 'tp',
     default: '1',
@@ -321,8 +350,14 @@ export const FLAGS: readonly FlagDefinition[] = [
     unit: 'GPUs',
     group: 'technique',
   }),
-  bool({ key: 'sp', flag: 'sp', label: 'Sequence parallel', help: 'sequence parallelism (with --tp)', group: 'technique' }),
-  num({
+  booleanFlag({
+    key: 'sp',
+    flag: 'sp',
+    label: 'Sequence parallel',
+    help: 'sequence parallelism (with --tp)',
+    group: 'technique',
+  }),
+  numberFlag({
     key: 'pp',
     flag: 'pp',
     default: '1',
@@ -331,11 +366,11 @@ export const FLAGS: readonly FlagDefinition[] = [
     unit: 'stages',
     group: 'technique',
   }),
-  oneOf(
+  enumFlag(
     { key: 'offload', flag: 'offload', default: 'none', label: 'Offload', help: 'offload to host memory', group: 'technique' },
     OFFLOADS,
   ),
-  oneOf(
+  enumFlag(
     {
       key: 'offloadDevice',
       flag: 'offload-device',
@@ -346,7 +381,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     OFFLOAD_DEVICES,
   ),
-  str(
+  stringFlag(
     {
       key: 'teacher',
       flag: 'teacher',
@@ -356,7 +391,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     'ID',
   ),
-  oneOf(
+  enumFlag(
     {
       key: 'teacherWeights',
       flag: 'teacher-weights',
@@ -367,8 +402,8 @@ export const FLAGS: readonly FlagDefinition[] = [
     },
     WEIGHT_FORMATS,
   ),
-  str({ key: 'gpu', flag: 'gpu', label: 'GPU', help: 'GPU preset to check the fit against', group: 'hardware' }, 'ID'),
-  num(
+  stringFlag({ key: 'gpu', flag: 'gpu', label: 'GPU', help: 'GPU preset to check the fit against', group: 'hardware' }, 'ID'),
+  numberFlag(
     {
       key: 'headroom',
       flag: 'headroom',
@@ -383,11 +418,11 @@ export const FLAGS: readonly FlagDefinition[] = [
 ];
 
 /** A flag that sets another flag's option to a fixed value (kept for old links and muscle memory). */
-export interface FlagAlias {
+export interface FlagAlias<K extends string = keyof EstimateOptions> {
   /** Alias flag name. */
   flag: string;
   /** Option it sets. */
-  key: keyof EstimateOptions;
+  key: K;
   /** Value it sets when given as true. */
   value: string | boolean;
   /** What `--help` says about it. */
@@ -400,19 +435,52 @@ export const FLAG_ALIASES: readonly FlagAlias[] = [
   { flag: 'flash-attention', key: 'attention', value: 'sdpa', help: 'same as --attention sdpa' },
 ];
 
-const BY_KEY: ReadonlyMap<keyof EstimateOptions, FlagDefinition> = new Map(FLAGS.map((f) => [f.key, f]));
-const BY_FLAG: ReadonlyMap<string, FlagDefinition> = new Map(FLAGS.map((f) => [f.flag, f]));
+/** A vocabulary's flags and aliases, found by option key or by name. */
+export interface FlagTable<D extends FlagDefinition = FlagDefinition> {
+  /** Every flag, in help order. */
+  readonly flags: readonly D[];
+  /** Flags that stand for a value of another flag. */
+  readonly aliases: readonly FlagAlias<D['key']>[];
+  /** The flag of an option key; throws for a key without one (a programming error). */
+  of(key: D['key']): D;
+  /** The flag of a name, or undefined. */
+  named(name: string): D | undefined;
+  /** The alias of a name, or undefined. */
+  alias(name: string): FlagAlias<D['key']> | undefined;
+}
+
+/** A table over `flags` and `aliases`. */
+export function createFlagTable<D extends FlagDefinition>(
+  flags: readonly D[],
+  aliases: readonly FlagAlias<D['key']>[] = [],
+): FlagTable<D> {
+  const byKey = new Map<string, D>(flags.map((f) => [f.key, f]));
+  const byName = new Map<string, D>(flags.map((f) => [f.flag, f]));
+  const aliasByName = new Map(aliases.map((a) => [a.flag, a]));
+  return {
+    flags,
+    aliases,
+    of(key) {
+      const found = byKey.get(key);
+      if (found === undefined) throw new Error(`no flag for option ${key}`);
+      return found;
+    },
+    named: (name) => byName.get(name),
+    alias: (name) => aliasByName.get(name),
+  };
+}
+
+/** The engine's flags: `estimate`, the calculators and every `EstimateOptions` reader use this table. */
+export const ESTIMATE_FLAG_TABLE: FlagTable<FieldFlag> = createFlagTable(FLAGS, FLAG_ALIASES);
 
 /** The flag of an option key. */
-export function flagOf(key: keyof EstimateOptions): FlagDefinition {
-  const found = BY_KEY.get(key);
-  if (found === undefined) throw new Error(`no flag for option ${String(key)}`);
-  return found;
+export function flagOf(key: keyof EstimateOptions): FieldFlag {
+  return ESTIMATE_FLAG_TABLE.of(key);
 }
 
 /** The flag definition of a flag name, or undefined. */
-export function flagNamed(name: string): FlagDefinition | undefined {
-  return BY_FLAG.get(name);
+export function flagNamed(name: string): FieldFlag | undefined {
+  return ESTIMATE_FLAG_TABLE.named(name);
 }
 
 /** The flag / query name of an option key, e.g. `microBatch` → `micro-batch`. */

@@ -1,15 +1,21 @@
 /**
- * The flag vocabulary shared by the CLI (`--zero 3`) and the site's URL query (`?zero=3`):
- * parse a record of raw values into `EstimateOptions`, and format options back (round-trips).
- * Syntax only (numbers, enumerations, booleans); ranges and combinations are checked by `validate.ts`.
+ * The flag vocabulary shared by the CLI (`--zero 3`) and the site's URL query (`?zero=3`): parse a record of raw values
+ * into options by a flag table, and format the engine's options back (round-trips). Syntax only (numbers,
+ * enumerations, booleans); ranges and combinations are checked by the option readers (`option-reader.ts`).
  */
-import { FLAG_ALIASES, FLAGS, flagName, flagNamed } from './flag-table.ts';
+import { ESTIMATE_FLAG_TABLE, FLAGS, type FlagDefinition, type FlagTable } from './flag-table.ts';
 import type { EstimateOptions, FieldError } from './options.ts';
 
-/** Raw flag values, as node:util parseArgs or URLSearchParams give them. */
+/** One raw flag value: text, a bare flag (true), or the values of a flag given more than once. */
+export type RawFlagValue = string | boolean | readonly string[];
+
+/** Raw flag values, as node:util parseArgs or URLSearchParams give them, one value per flag. */
 export type RawFlags = Record<string, string | boolean | undefined>;
 
-/** Result of parsing flags. */
+/** A parsed flag value: a number, an enumeration's or a text's value, a boolean, or a repeatable flag's list. */
+export type FlagValue = string | number | boolean | readonly string[];
+
+/** Result of parsing the engine's flags. */
 export type ParseFlagsResult = { ok: true; options: EstimateOptions } | { ok: false; errors: FieldError[] };
 
 const SUFFIXES: Readonly<Record<string, number>> = { k: 1e3, m: 1e6, b: 1e9, g: 1e9, t: 1e12 };
@@ -34,72 +40,95 @@ function parseBoolean(value: string | boolean): boolean | undefined {
   return undefined;
 }
 
-const ALIAS_BY_FLAG = new Map(FLAG_ALIASES.map((alias) => [alias.flag, alias]));
-
-/** Options for `parseEstimateFlags`. */
+/** Options for `parseFlags` and `parseEstimateFlags`. */
 export interface ParseFlagsOptions {
   /** Ignore keys that are not flags (for URL queries with other parameters); default false. */
   ignoreUnknown?: boolean;
+}
+
+/** One flag's value, or the message saying why it is not one. */
+function parseValue(name: string, spec: FlagDefinition, raw: RawFlagValue): { value: FlagValue } | { message: string } {
+  if (spec.repeatable === true && typeof raw !== 'boolean')
+    return { value: typeof raw === 'string' ? [raw.trim()] : raw.map((v) => v.trim()) };
+  if (typeof raw !== 'string' && typeof raw !== 'boolean') return { message: `give --${name} once` };
+  if (spec.kind === 'boolean') {
+    const value = parseBoolean(raw);
+    return value === undefined ? { message: `expected true or false, got '${String(raw)}'` } : { value };
+  }
+  if (typeof raw !== 'string' || raw.trim() === '')
+    return { message: `--${name} needs a value${spec.placeholder ? ` (${spec.placeholder})` : ''}` };
+  if (spec.kind === 'number') {
+    const value = parseNumberFlag(raw);
+    return value === undefined ? { message: `expected a number, got '${raw}'` } : { value };
+  }
+  if (spec.kind === 'enum') {
+    const values = spec.values ?? [];
+    if (!values.includes(raw)) return { message: `invalid ${name}: '${raw}' (expected ${values.join(', ')})` };
+    return { value: spec.numeric === true ? Number(raw) : raw };
+  }
+  return { value: raw.trim() };
+}
+
+/** Raw flag values, some perhaps given more than once. */
+export type RawFlagValues = Readonly<Record<string, RawFlagValue | undefined>>;
+
+/** What `parseFlags` read: the options of the flags it could parse, and an error for each it could not. */
+export interface ParsedFlags<K extends string> {
+  readonly options: Partial<Record<K, FlagValue>>;
+  readonly errors: FieldError[];
+}
+
+/**
+ * Parse raw flag values (CLI or URL query) into the options of `table`'s vocabulary. A flag that does not parse is left
+ * out of the options and named in the errors, so the others can still be checked.
+ * @example parseFlags({ gpus: '8', task: 'finetune' }, PLAN_FLAG_TABLE).options // { gpus: 8, task: 'finetune' }
+ */
+export function parseFlags<D extends FlagDefinition>(
+  input: RawFlagValues,
+  table: FlagTable<D>,
+  { ignoreUnknown = false }: ParseFlagsOptions = {},
+): ParsedFlags<D['key']> {
+  const errors: FieldError[] = [];
+  const options: Partial<Record<D['key'], FlagValue>> = {};
+  for (const [name, raw] of Object.entries(input)) {
+    if (raw === undefined) continue;
+    const alias = table.alias(name);
+    if (alias !== undefined) {
+      const on = typeof raw === 'object' ? undefined : parseBoolean(raw);
+      if (on === undefined) errors.push({ field: name, message: `expected true or false, got '${String(raw)}'` });
+      else if (on) options[alias.key] = alias.value;
+      continue;
+    }
+    const spec = table.named(name);
+    if (spec === undefined) {
+      if (!ignoreUnknown) errors.push({ field: name, message: `unknown flag --${name}` });
+      continue;
+    }
+    const parsed = parseValue(name, spec, raw);
+    if ('message' in parsed) errors.push({ field: name, message: parsed.message });
+    else options[spec.key as D['key']] = parsed.value;
+  }
+  for (const alias of table.aliases) {
+    const own = table.of(alias.key).flag;
+    if (input[alias.flag] !== undefined && input[own] !== undefined) {
+      errors.push({ field: alias.flag, message: `give either --${own} or --${alias.flag}, not both` });
+    }
+  }
+  return { options, errors };
 }
 
 /**
  * Parse raw flag values (CLI or URL query) into `EstimateOptions`.
  * @example parseEstimateFlags({ model: 'llama-2-7b', zero: '3', dp: '8' })
  */
-export function parseEstimateFlags(input: RawFlags, { ignoreUnknown = false }: ParseFlagsOptions = {}): ParseFlagsResult {
-  const errors: FieldError[] = [];
-  const options: Record<string, unknown> = {};
-  for (const [name, raw] of Object.entries(input)) {
-    if (raw === undefined) continue;
-    const alias = ALIAS_BY_FLAG.get(name);
-    if (alias !== undefined) {
-      const on = parseBoolean(raw);
-      if (on === undefined) errors.push({ field: name, message: `expected true or false, got '${String(raw)}'` });
-      else if (on) options[alias.key] = alias.value;
-      continue;
-    }
-    const spec = flagNamed(name);
-    if (spec === undefined) {
-      if (!ignoreUnknown) errors.push({ field: name, message: `unknown flag --${name}` });
-      continue;
-    }
-    if (spec.kind === 'boolean') {
-      const value = parseBoolean(raw);
-      if (value === undefined) errors.push({ field: name, message: `expected true or false, got '${String(raw)}'` });
-      else options[spec.key] = value;
-      continue;
-    }
-    if (typeof raw !== 'string' || raw.trim() === '') {
-      errors.push({ field: name, message: `--${name} needs a value${spec.placeholder ? ` (${spec.placeholder})` : ''}` });
-      continue;
-    }
-    if (spec.kind === 'number') {
-      const value = parseNumberFlag(raw);
-      if (value === undefined) errors.push({ field: name, message: `expected a number, got '${raw}'` });
-      else options[spec.key] = value;
-    } else if (spec.kind === 'enum') {
-      const values = spec.values ?? [];
-      if (!values.includes(raw))
-        errors.push({ field: name, message: `invalid ${name}: '${raw}' (expected ${values.join(', ')})` });
-      else options[spec.key] = spec.key === 'zero' ? Number(raw) : raw;
-    } else {
-      options[spec.key] = raw.trim();
-    }
-  }
-  if (errors.length === 0) {
-    for (const alias of FLAG_ALIASES) {
-      const own = flagName(alias.key);
-      if (input[alias.flag] !== undefined && input[own] !== undefined) {
-        errors.push({ field: alias.flag, message: `give either --${own} or --${alias.flag}, not both` });
-      }
-    }
-  }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, options: options as EstimateOptions };
+export function parseEstimateFlags(input: RawFlagValues, options: ParseFlagsOptions = {}): ParseFlagsResult {
+  const { options: parsed, errors } = parseFlags(input, ESTIMATE_FLAG_TABLE, options);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, options: parsed as EstimateOptions };
 }
 
 /**
  * Format options as flag values (the inverse of `parseEstimateFlags`), in help order.
- * Booleans become 'true' (`dropout: false` becomes `no-dropout: 'true'`).
+ * Booleans become 'true' or 'false'.
  * @example new URLSearchParams(formatEstimateFlags({ model: 'llama-2-7b', zero: 3 })).toString() // "model=llama-2-7b&zero=3"
  */
 export function formatEstimateFlags(options: EstimateOptions): Record<string, string> {
@@ -110,4 +139,14 @@ export function formatEstimateFlags(options: EstimateOptions): Record<string, st
     if (value !== undefined) out[spec.flag] = String(value);
   }
   return out;
+}
+
+/**
+ * Command-line arguments of flag values (a record, or name–value pairs such as a URL query's, where a flag may
+ * repeat), as a terminal takes them: `'true'` is the bare flag.
+ * @example flagArgs({ model: 'gpt2', sp: 'true' }) // ['--model', 'gpt2', '--sp']
+ */
+export function flagArgs(flags: Readonly<Record<string, string>> | Iterable<readonly [string, string]>): string[] {
+  const pairs = Symbol.iterator in flags ? [...(flags as Iterable<readonly [string, string]>)] : Object.entries(flags);
+  return pairs.flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
 }

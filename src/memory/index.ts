@@ -17,24 +17,39 @@ export {
 export type { EstimateOptions, FieldError, Mode } from './options.ts';
 export { MODES } from './options.ts';
 export {
+  booleanFlag,
+  createFlagTable,
+  enumFlag,
+  ESTIMATE_FLAG_TABLE,
   FLAG_ALIASES,
   FLAGS,
   flagName,
   flagNamed,
   flagOf,
+  numberFlag,
+  stringFlag,
+  type FieldFlag,
   type FlagAlias,
   type FlagDefinition,
   type FlagGroup,
   type FlagKind,
+  type FlagTable,
 } from './flag-table.ts';
 export {
+  flagArgs,
   formatEstimateFlags,
   parseEstimateFlags,
+  parseFlags,
   parseNumberFlag,
+  type FlagValue,
   type ParseFlagsOptions,
   type ParseFlagsResult,
   type RawFlags,
+  type ParsedFlags,
+  type RawFlagValue,
+  type RawFlagValues,
 } from './flags.ts';
+export { createOptionReader, type OptionReader } from './option-reader.ts';
 export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
 export { formatCount, formatSeconds } from './format.ts';
 export { LINE_CATEGORIES } from './lines.ts';

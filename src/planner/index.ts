@@ -16,21 +16,22 @@ export {
   type Shortfall,
   type HardwareSuggestion,
 } from './plan.ts';
+export { parsePlanFlags, parsePrice, formatPrice, type PlanRequest, type ParsePlanResult, type RawPlanFlags } from './request.ts';
 export {
-  parsePlanFlags,
-  parsePrice,
-  formatPrice,
-  PLAN_FLAG_SPECS,
+  PLAN_FLAGS,
+  PLAN_FLAG_TABLE,
+  PLANNER_FLAG_NAMES,
+  plannerFlagNamed,
+  estimateCommandLine,
   FIXED_ESTIMATE_FLAGS,
+  MAX_GPUS,
   TASKS,
   RANKINGS,
   PLAN_DEFAULTS,
-  type PlanRequest,
-  type ParsePlanResult,
-  type RawPlanFlags,
+  type PlanFlagKey,
   type RankBy,
   type Task,
-} from './request.ts';
+} from './plan-flags.ts';
 export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
 export { microBatchPreference, secondsLowerBound, type MicroBatchPreference } from './micro-batch.ts';
 export { mergeParts, searchHardware } from './merge.ts';

@@ -15,7 +15,8 @@ import {
 } from '../memory/index.ts';
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import { costOf, type GpuPrices, type PriceTier } from './prices.ts';
-import { MAX_GPUS, type PlanRequest } from './request.ts';
+import { MAX_GPUS } from './plan-flags.ts';
+import type { PlanRequest } from './request.ts';
 import { searchHardware } from './merge.ts';
 import { planOptions, type FittingPlan, type Hardware, type HardwareSearch, type RejectionKind, type ShortOf } from './search.ts';
 

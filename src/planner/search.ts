@@ -22,7 +22,8 @@ import type { LessonSlug } from '../base/lessons.ts';
 import { orderLessons } from './order-lessons.ts';
 import { chooseMicroBatch, type Estimated, type Evaluation } from './micro-batch.ts';
 import { rejectionMessages } from './messages.ts';
-import { FIXED_ESTIMATE_FLAGS, type PlanRequest } from './request.ts';
+import { FIXED_ESTIMATE_FLAGS } from './plan-flags.ts';
+import type { PlanRequest } from './request.ts';
 
 /** GPUs a search runs on. */
 export interface Hardware {

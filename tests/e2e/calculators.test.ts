@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { main } from '../../src/cli/main';
+import { estimateCommand } from '../../src/cli/estimate-command';
+import { runCommand } from '../../src/cli/command';
 import { launchBrowser, openIsland, openRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
@@ -30,7 +31,7 @@ const DESKTOP = { width: 1280, height: 720 };
 /** What the CLI prints as `perGpu.total` for a URL query in the shared flag vocabulary. */
 function cliTotal(query: URLSearchParams): number {
   const argv = [...query].flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
-  const { code, stdout, stderr } = main([...argv, '--json']);
+  const { code, stdout, stderr } = runCommand(estimateCommand, [...argv, '--json']);
   expect(code, stderr).toBe(0);
   return (JSON.parse(stdout) as { perGpu: { total: number } }).perGpu.total;
 }

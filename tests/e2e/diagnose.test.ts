@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { diagnoseMain } from '../../src/cli/diagnose-main';
+import { runCommand } from '../../src/cli/command';
+import { diagnoseCommand } from '../../src/cli/diagnose-command';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
@@ -18,7 +19,9 @@ const fixture = (name: string) => resolve(import.meta.dirname, '../fixtures/diag
 
 /** What `diagnose --json` prints for an example: the reference the page must agree with. */
 function cliJson(name: string): Record<string, unknown> {
-  const { code, stdout, stderr } = diagnoseMain([name, '--json'], (file) => new Uint8Array(readFileSync(example(file))));
+  const { code, stdout, stderr } = runCommand(diagnoseCommand, [name, '--json'], {
+    read: (file) => new Uint8Array(readFileSync(example(file))),
+  });
   expect(code, stderr).toBe(0);
   return JSON.parse(stdout) as Record<string, unknown>;
 }

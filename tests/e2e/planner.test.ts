@@ -1,6 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { planMain } from '../../src/cli/plan-main';
+import { runCommand } from '../../src/cli/command';
+import { planCommand } from '../../src/cli/plan-command';
+import { flagArgs } from '../../src/memory/index';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
@@ -20,13 +22,11 @@ interface CliPlan {
 }
 
 /** What `plan --json` answers for a page query in the plan flag vocabulary. */
-function cliPlans(query: URLSearchParams): CliPlan[] {
-  const argv = [...query]
-    .filter(([name]) => name !== 'plan')
-    .flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
-  const { code, stdout, stderr } = planMain([...argv, '--json']);
+function cliAnswer(query: URLSearchParams): { plans: CliPlan[]; shortfall: number | null } {
+  const argv = flagArgs([...query].filter(([name]) => name !== 'plan'));
+  const { code, stdout, stderr } = runCommand(planCommand, [...argv, '--json']);
   expect(code, stderr).toBe(0);
-  return (JSON.parse(stdout) as { plans: CliPlan[] }).plans;
+  return JSON.parse(stdout) as { plans: CliPlan[]; shortfall: number | null };
 }
 
 async function waitDone(page: Page): Promise<void> {
@@ -68,7 +68,7 @@ describe('planner page', () => {
       await waitDone(page);
 
       const query = new URL(page.url()).searchParams;
-      const expected = cliPlans(query);
+      const expected = cliAnswer(query).plans;
       expect(Number(await root.getAttribute('data-plan-count'))).toBe(expected.length);
       const rows = root.locator('tr[data-plan-key]');
       await expect.poll(() => rows.count()).toBe(Math.min(10, expected.length));
@@ -127,7 +127,7 @@ describe('planner page', () => {
       // The same plans, in the same order, as the CLI gives for the link's prices (no H100 among them).
       const query = new URLSearchParams(new URL(link).search);
       query.delete('price', 'h900=1/1/1');
-      const expected = cliPlans(query);
+      const expected = cliAnswer(query).plans;
       expect(Number(await root.getAttribute('data-plan-count'))).toBe(expected.length);
       const rows = root.locator('tr[data-plan-key]');
       for (let i = 0; i < 3; i++) {
@@ -190,7 +190,7 @@ describe('planner page', () => {
       const root = await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
       const gpus = root.locator('label', { hasText: '(gpus)' });
       await gpus.locator('input').fill('0');
-      await expect.poll(() => gpus.locator('[role="alert"]').textContent()).toMatch(/gpus must be a whole number/);
+      await expect.poll(() => gpus.locator('[role="alert"]').textContent()).toMatch(/gpus must be at least 1, got 0/);
       expect(await root.getAttribute('data-state')).toBe('invalid');
       expect(await root.locator('tr[data-plan-key]').count()).toBe(0);
       const price = root.locator('tr[data-price-gpu="h100-80gb"] input').first();
@@ -239,29 +239,12 @@ describe('planner page', () => {
 
   test('nothing fits: the page names the smallest gap', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
-      await openIsland(
-        page,
-        `${baseUrl}/tools/planner/?model=llama-3-70b&gpu=t4&global-batch=1&seq=4096&max-host-gb=64&no-rent=true`,
-        SELECTOR,
-      );
+      const link = `${baseUrl}/tools/planner/?model=llama-3-70b&gpu=t4&global-batch=1&seq=4096&max-host-gb=64&no-rent=true`;
+      await openIsland(page, link, SELECTOR);
       await waitDone(page);
       const shortfall = page.locator('[data-shortfall-bytes]');
-      const expected = JSON.parse(
-        planMain([
-          '--model',
-          'llama-3-70b',
-          '--gpu',
-          't4',
-          '--global-batch',
-          '1',
-          '--seq',
-          '4096',
-          '--max-host-gb',
-          '64',
-          '--no-rent',
-          '--json',
-        ]).stdout,
-      ) as { shortfall: number };
+      const expected = cliAnswer(new URL(link).searchParams);
+      expect(expected.shortfall).toBeGreaterThan(0);
       expect(Number(await shortfall.getAttribute('data-shortfall-bytes'))).toBe(expected.shortfall);
       expect(await page.locator('tr[data-plan-key]').count()).toBe(0);
     });

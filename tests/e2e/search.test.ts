@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { launchBrowser, openRecordingPage } from './support/browser';
+import { launchBrowser, openRecordingPage } from '../../scripts/browser/browser';
 
 /**
  * The search box on the built site (Pagefind, with the fixes of src/components/overrides/): a word

@@ -2,8 +2,7 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
 import { lessonBySlug, lessonHref } from '../../base/lessons';
-import { planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
-import { estimateArgs } from './format';
+import { estimateCommandLine, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
 import { formatGiB } from '../../base/bytes';
 import { strings } from './strings';
 
@@ -72,7 +71,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
         </ul>
       )}
       <p>
-        {strings.estimateCommand} <code>npm run --silent estimate -- {estimateArgs(planFlags(plan))}</code>
+        {strings.estimateCommand} <code>{estimateCommandLine(planFlags(plan))}</code>
       </p>
     </div>
   );

@@ -1,20 +1,18 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { formatEstimateFlags, formatSeconds, GPU_PRESETS, MODEL_PRESETS, type FieldError } from '../../memory/index';
 import {
+  estimateCommandLine,
   EXAMPLE_PRICES,
   parsePlanFlags,
-  PLAN_DEFAULTS,
   planFlags,
   planKey,
-  RANKINGS,
-  TASKS,
-  PRICE_TIERS,
+  plannerFlagNamed,
   type Plan,
   type PlanResult,
   type RawPlanFlags,
   type RejectionGroup,
 } from '../../planner/index';
-import { costText, estimateArgs, hardwareText, techniquesText } from './format';
+import { costText, hardwareText, techniquesText } from './plan-text';
 import { formatGiB } from '../../base/bytes';
 import PlanDetails from './PlanDetails';
 import { createPlannerClient, type PlannerAnswer, type PlannerClient } from './planner-client';
@@ -38,6 +36,30 @@ export interface PlannerProps {
 }
 
 const DEFAULTS = 'model=gpt2-xl&gpu=rtx-4090&gpus=1&global-batch=4&seq=512&task=finetune';
+/**
+ * The fields, in page order, each a flag of `npm run plan`: the model and GPU pick a preset, an enumeration is a select
+ * of its values, any other a text box; label, unit, values and default come from the flag's definition. The prices and
+ * renting have widgets of their own below.
+ */
+const FIELDS: readonly string[] = [
+  'model',
+  'gpu',
+  'gpus',
+  'global-batch',
+  'seq',
+  'task',
+  'max-host-gb',
+  'headroom',
+  'rank-by',
+  'price-tier',
+  'epoch-tokens',
+];
+/** The words for an enumeration flag's values. */
+const CHOICE_WORDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  task: strings.tasks,
+  'rank-by': strings.rankings,
+  'price-tier': strings.tiers,
+};
 const PAGE_SIZE = 10;
 /** Columns of the plans' table: rank, details, GPUs, per GPU, step, cost, link (the techniques span all but the rank). */
 const PLAN_COLUMNS = 7;
@@ -146,21 +168,8 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       .filter((e) => e.field === name)
       .map((e) => e.message)
       .join('; ');
-  const fieldNames = new Set([
-    'model',
-    'gpu',
-    'gpus',
-    'global-batch',
-    'seq',
-    'task',
-    'max-host-gb',
-    'headroom',
-    'rank-by',
-    'price-tier',
-    'epoch-tokens',
-    'price',
-  ]);
-  const otherErrors = errors.filter((e) => !fieldNames.has(e.field));
+  // The price rows show their own errors; the other flags' errors (a link's shape flags, say) are listed below.
+  const otherErrors = errors.filter((e) => !FIELDS.includes(e.field) && e.field !== 'price');
   const value = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : '');
   const linkFor = (plan: Plan) => `${planPage}?${queryFromFlags({ ...raw, [PLAN_PARAM]: keyOf(plan) })}`;
   const ready = parsed.ok && !priceErrors && answer.state === 'done';
@@ -210,40 +219,32 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       {...(ready && answer.state === 'done' ? { 'data-plan-count': answer.result.plans.length } : {})}
     >
       <div class="calc-fields">
-        {select(
-          'model',
-          strings.fields.model,
-          MODEL_PRESETS.map((p) => [p.id, p.label] as const),
-        )}
-        {select(
-          'gpu',
-          strings.fields.gpu,
-          GPU_PRESETS.map((g) => [g.id, `${g.name} (${g.marketedMemory})`] as const),
-        )}
-        {text('gpus', strings.fields.gpus, '1')}
-        {text('global-batch', strings.fields.globalBatch)}
-        {text('seq', strings.fields.seq, strings.modelDefault)}
-        {select(
-          'task',
-          strings.fields.task,
-          TASKS.map((t) => [t, strings.tasks[t]] as const),
-          strings.tasks[PLAN_DEFAULTS.task],
-        )}
-        {text('max-host-gb', strings.fields.maxHostGb, strings.optional)}
-        {text('headroom', strings.fields.headroom, '10')}
-        {select(
-          'rank-by',
-          strings.fields.rankBy,
-          RANKINGS.map((r) => [r, strings.rankings[r]] as const),
-          strings.rankings[PLAN_DEFAULTS.rankBy],
-        )}
-        {select(
-          'price-tier',
-          strings.fields.priceTier,
-          PRICE_TIERS.map((t) => [t, strings.tiers[t]] as const),
-          strings.tiers[PLAN_DEFAULTS.priceTier],
-        )}
-        {text('epoch-tokens', strings.fields.epochTokens, strings.optional)}
+        {FIELDS.map((name) => {
+          if (name === 'model')
+            return select(
+              name,
+              strings.fields.model,
+              MODEL_PRESETS.map((p) => [p.id, p.label] as const),
+            );
+          if (name === 'gpu')
+            return select(
+              name,
+              strings.fields.gpu,
+              GPU_PRESETS.map((g) => [g.id, `${g.name} (${g.marketedMemory})`] as const),
+            );
+          const spec = plannerFlagNamed(name);
+          if (spec === undefined) throw new Error(`the planner takes no flag --${name}`);
+          const label = `${spec.label}${spec.unit === undefined ? '' : `, ${spec.unit}`} (${spec.flag})`;
+          if (spec.kind !== 'enum')
+            return text(name, label, spec.default ?? (REQUIRED.some((r) => r === name) ? '' : strings.optional));
+          const words = (v: string) => CHOICE_WORDS[name]?.[v] ?? v;
+          return select(
+            name,
+            label,
+            (spec.values ?? []).map((v) => [v, words(v)] as const),
+            spec.default === undefined ? undefined : words(spec.default),
+          );
+        })}
         <label class="widget-field calc-check">
           <input
             type="checkbox"
@@ -393,7 +394,7 @@ function Results(props: ResultsProps) {
             )}
           </p>
           <p>
-            <code>npm run --silent estimate -- {estimateArgs(formatEstimateFlags(result.shortfall.options))}</code>
+            <code>{estimateCommandLine(formatEstimateFlags(result.shortfall.options))}</code>
           </p>
           <p>
             {result.wouldFit.length > 0

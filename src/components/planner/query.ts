@@ -1,18 +1,18 @@
 /** The planner's state in the URL query: the flag vocabulary of `npm run plan`, plus `plan`, the plan a link points at. */
-import { FIXED_ESTIMATE_FLAGS, PLAN_FLAG_SPECS, type RawPlanFlags } from '../../planner/index';
+import { PLANNER_FLAG_NAMES, plannerFlagNamed, type RawPlanFlags } from '../../planner/index';
 
 /** Query name of the plan a link points at. */
 export const PLAN_PARAM = 'plan';
 
-const OWNED = new Set([...FIXED_ESTIMATE_FLAGS, ...PLAN_FLAG_SPECS.map((spec) => spec.name)]);
+const OWNED = new Set(PLANNER_FLAG_NAMES);
 
-/** Raw flags from a query string: only the planner's names; `price` may repeat. */
+/** Raw flags from a query string: only the planner's names; a repeatable flag (`price`) may repeat. */
 export function flagsFromQuery(search: string): Record<string, string | string[]> {
   const raw: Record<string, string | string[]> = {};
   for (const [name, value] of new URLSearchParams(search)) {
     if (!OWNED.has(name)) continue;
     const current = raw[name];
-    if (name === 'price') raw[name] = [...(Array.isArray(current) ? current : []), value];
+    if (plannerFlagNamed(name)?.repeatable === true) raw[name] = [...(Array.isArray(current) ? current : []), value];
     else raw[name] = value;
   }
   return raw;

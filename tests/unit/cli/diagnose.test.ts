@@ -1,18 +1,21 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { diagnoseMain } from '../../../src/cli/diagnose-main.ts';
+import { runCommand, type ReadInput } from '../../../src/cli/command.ts';
+import { diagnoseCommand } from '../../../src/cli/diagnose-command.ts';
 import { exampleBytes, exampleText, FIXTURES_DIR, fixtureBytes, fixtureText } from '../diagnose/fixtures.ts';
 
+const runDiagnose = (argv: readonly string[], read: ReadInput) => runCommand(diagnoseCommand, argv, { read });
+
 const json = (file: string) => {
-  const { code, stdout, stderr } = diagnoseMain([file, '--json'], exampleBytes);
+  const { code, stdout, stderr } = runDiagnose([file, '--json'], exampleBytes);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   expect(stdout.trimEnd().split('\n')).toHaveLength(1);
   return JSON.parse(stdout) as Record<string, unknown>;
 };
 
-describe('diagnoseMain --json: one JSON object with the fields the issue names', () => {
+describe('diagnose --json: one JSON object with the fields the issue names', () => {
   test('nvidia-smi: gpus[] with index, verdict, peakUsedBytes', () => {
     const out = json('nvidia-smi-leak.csv');
     expect(out['kind']).toBe('nvidia-smi');
@@ -57,10 +60,10 @@ describe('diagnoseMain --json: one JSON object with the fields the issue names',
   });
 });
 
-describe('diagnoseMain: input and refusals', () => {
+describe('diagnose: input and refusals', () => {
   test('- reads standard input', () => {
     const reads: string[] = [];
-    const { code, stdout } = diagnoseMain(['-'], (source) => {
+    const { code, stdout } = runDiagnose(['-'], (source) => {
       reads.push(source);
       return exampleBytes('oom-legacy.txt');
     });
@@ -76,7 +79,7 @@ describe('diagnoseMain: input and refusals', () => {
     ['a missing file', Object.assign(new Error('nope'), { code: 'ENOENT' }), /cannot read x\.txt \(ENOENT\)/],
     ['a truncated pickle', exampleBytes('snapshot-oom.pickle').slice(0, 5000), /truncated/],
   ])('%s: exit 2 and one line', (_, input, pattern) => {
-    const { code, stdout, stderr } = diagnoseMain(['x.txt'], () => {
+    const { code, stdout, stderr } = runDiagnose(['x.txt'], () => {
       if (input instanceof Error) throw input;
       return input;
     });
@@ -87,8 +90,8 @@ describe('diagnoseMain: input and refusals', () => {
   });
 
   test('no FILE, or two, is a usage error', () => {
-    expect(diagnoseMain([], exampleBytes).code).toBe(2);
-    expect(diagnoseMain(['a', 'b'], exampleBytes).code).toBe(2);
+    expect(runDiagnose([], exampleBytes).code).toBe(2);
+    expect(runDiagnose(['a', 'b'], exampleBytes).code).toBe(2);
   });
 });
 

@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
-import { planMain } from '../../../src/cli/plan-main.ts';
+import { runCommand } from '../../../src/cli/command.ts';
+import { estimateCommand } from '../../../src/cli/estimate-command.ts';
+import { planCommand } from '../../../src/cli/plan-command.ts';
+import { flagArgs } from '../../../src/memory/index.ts';
+
+const runEstimate = (argv: readonly string[]) => runCommand(estimateCommand, argv);
+const runPlan = (argv: readonly string[]) => runCommand(planCommand, argv);
 
 const WORKED = ['--model', 'gpt2-xl', '--gpu', 'rtx-4090', '--global-batch', '4', '--seq', '512', '--task', 'finetune'];
 
@@ -18,9 +23,9 @@ interface PlanJson {
   closest: { resource: string; flags: Record<string, string> } | null;
 }
 
-describe('planMain(argv)', () => {
+describe('plan(argv)', () => {
   test('--json: every plan carries flags, perGpu.total, fits and stepTimeSeconds, best first, and estimate reproduces each', () => {
-    const { code, stdout, stderr } = planMain([...WORKED, '--json']);
+    const { code, stdout, stderr } = runPlan([...WORKED, '--json']);
     expect(code, stderr).toBe(0);
     const json = JSON.parse(stdout) as PlanJson;
     expect(json.plans.length).toBeGreaterThan(0);
@@ -35,17 +40,15 @@ describe('planMain(argv)', () => {
     }
     // The estimate command, given a plan's flags, prints the same total and says it fits.
     for (const plan of json.plans.slice(0, 5)) {
-      const argv = Object.entries(plan.flags).flatMap(([name, value]) =>
-        value === 'true' ? [`--${name}`] : [`--${name}`, value],
-      );
-      const estimate = JSON.parse(main([...argv, '--json']).stdout) as { perGpu: { total: number }; fits: boolean };
+      const argv = flagArgs(plan.flags);
+      const estimate = JSON.parse(runEstimate([...argv, '--json']).stdout) as { perGpu: { total: number }; fits: boolean };
       expect(estimate.perGpu.total).toBe(plan.perGpu.total);
       expect(estimate.fits).toBe(true);
     }
   });
 
   test('the table names the best plan, its estimate command and why the rest do not fit', () => {
-    const { code, stdout } = planMain([...WORKED, '--no-rent']);
+    const { code, stdout } = runPlan([...WORKED, '--no-rent']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Best plan: 1 × rtx-4090/);
     expect(stdout).toMatch(/check {5}npm run --silent estimate -- --model gpt2-xl/);
@@ -55,7 +58,7 @@ describe('planMain(argv)', () => {
   });
 
   test('nothing fits: plans [] and the smallest shortfall in bytes, with the combination that has it', () => {
-    const { code, stdout } = planMain([
+    const { code, stdout } = runPlan([
       '--model',
       'llama-3-70b',
       '--gpu',
@@ -76,30 +79,9 @@ describe('planMain(argv)', () => {
     expect(json.closest?.flags['model']).toBe('llama-3-70b');
   });
 
-  test.each<[string[], RegExp]>([
-    [['--model', 'gpt2', '--gpu', 'rtx-4090'], /^plan: --global-batch: give --global-batch N/],
-    [['--model', 'gpt2', '--global-batch', '8'], /--gpu: give --gpu ID/],
-    [[...WORKED, '--gpus', '0'], /--gpus: gpus must be a whole number of at least 1/],
-    [[...WORKED, '--precision', 'fp32'], /--precision: --precision is one of the choices the planner makes/],
-    [[...WORKED, '--task', 'lora'], /--task: invalid task: 'lora'/],
-    [[...WORKED, '--max-host-gb=-1'], /--max-host-gb: max-host-gb must be a number above 0/],
-    [[...WORKED, '--price', 'h100-80gb=3/x/1'], /--price: prices must be numbers/],
-    [[...WORKED, '--price', 'h900=3/2/1'], /--price: unknown gpu 'h900'/],
-    [[...WORKED, '--rank-by', 'epoch-cost'], /--epoch-tokens: ranking by cost per epoch needs --epoch-tokens N/],
-    [['--model', 'nope', '--gpu', 'rtx-4090', '--global-batch', '4'], /--model: unknown model 'nope'/],
-    [[...WORKED, '--foo'], /unknown flag --foo/],
-    [[...WORKED, '--top', '0'], /--top: expected a whole number/],
-  ])('planMain(%j) exits 2 with one line naming the field', (argv, message) => {
-    const { code, stdout, stderr } = planMain(argv);
-    expect(code).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr).toMatch(message);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-  });
-
   test('--rank-by step-cost puts the cheapest priced plan first; --price replaces an example price', () => {
     const json = JSON.parse(
-      planMain([...WORKED, '--rank-by', 'step-cost', '--price', 'rtx-4090=0.4/0.3/0.2', '--json']).stdout,
+      runPlan([...WORKED, '--rank-by', 'step-cost', '--price', 'rtx-4090=0.4/0.3/0.2', '--json']).stdout,
     ) as { plans: { cost: { perStep: Record<string, number> } | null }[] };
     const costs = json.plans.map((p) => p.cost?.perStep['on-demand'] ?? Infinity);
     for (let i = 1; i < costs.length; i++) expect(costs[i]).toBeGreaterThanOrEqual(costs[i - 1] ?? 0);
@@ -109,7 +91,7 @@ describe('planMain(argv)', () => {
   test('--price GPU=none withdraws an example price: that GPU is no longer offered for rent', () => {
     const rentedGpus = (argv: string[]) =>
       new Set(
-        (JSON.parse(planMain([...WORKED, ...argv, '--json']).stdout) as PlanJson).plans
+        (JSON.parse(runPlan([...WORKED, ...argv, '--json']).stdout) as PlanJson).plans
           .filter((p) => p.hardware.rented)
           .map((p) => p.hardware.gpu),
       );

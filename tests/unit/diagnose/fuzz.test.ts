@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { diagnoseMain } from '../../../src/cli/diagnose-main.ts';
+import { runCommand } from '../../../src/cli/command.ts';
+import { diagnoseCommand } from '../../../src/cli/diagnose-command.ts';
 import { classifyGpuPattern } from '../../../src/diagnose/gpu-pattern.ts';
 import { parseMemorySummary } from '../../../src/diagnose/memory-summary.ts';
 import { MAX_NOTES } from '../../../src/diagnose/notes.ts';
@@ -122,7 +123,7 @@ describe('fuzz: text parsers', () => {
           fc.uint8Array({ maxLength: 400 }),
         ),
         (bytes) => {
-          const { code, stdout, stderr } = diagnoseMain(['f'], () => bytes);
+          const { code, stdout, stderr } = runCommand(diagnoseCommand, ['f'], { read: () => bytes });
           if (code === 0) expect(stdout.length).toBeGreaterThan(0);
           else {
             expect(code).toBe(2);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
+import { estimateCommand } from '../../../src/cli/estimate-command.ts';
+import { runCommand } from '../../../src/cli/command.ts';
 import type { EstimateOptions } from '../../../src/memory/index.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
@@ -126,7 +127,7 @@ describe('--finetune lora|qlora in the estimate', () => {
       /^estimate: --finetune: --finetune qlora adapts a model's Linear layers/,
     ],
   ])('%s exits 2 with one line naming the field', (_title, argv, message) => {
-    const { code, stderr } = main(argv);
+    const { code, stderr } = runCommand(estimateCommand, argv);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);

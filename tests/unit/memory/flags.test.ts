@@ -3,6 +3,13 @@ import { describe, expect, test } from 'vitest';
 import {
   ARCHS,
   ATTENTIONS,
+  createFlagTable,
+  createOptionReader,
+  enumFlag,
+  flagArgs,
+  numberFlag,
+  parseFlags,
+  stringFlag,
   FLAG_ALIASES,
   FLAGS,
   formatEstimateFlags,
@@ -151,5 +158,47 @@ describe('formatEstimateFlags(options)', () => {
         expect(parseEstimateFlags(formatEstimateFlags(options))).toEqual({ ok: true, options });
       }),
     );
+  });
+});
+
+describe('a flag table of its own: the same parser, readers and messages as the engine’s', () => {
+  const table = createFlagTable([
+    numberFlag({ key: 'count', flag: 'count', help: 'a count', max: 100 }),
+    numberFlag({ key: 'share', flag: 'share', help: 'a share' }),
+    enumFlag({ key: 'stage', flag: 'stage', default: '2', help: 'a stage' }, [1, 2, 3]),
+    stringFlag({ key: 'tag', flag: 'tag', repeatable: true, help: 'a tag' }, 'TAG'),
+  ]);
+
+  test('parseFlags keeps what parses and names each value that does not', () => {
+    expect(parseFlags({ count: '1k', stage: '3', tag: ['a', ' b '], share: 'x' }, table)).toEqual({
+      options: { count: 1000, stage: 3, tag: ['a', 'b'] },
+      errors: [{ field: 'share', message: "expected a number, got 'x'" }],
+    });
+    expect(parseFlags({ count: ['1', '2'], tag: 'one' }, table)).toEqual({
+      options: { tag: ['one'] },
+      errors: [{ field: 'count', message: 'give --count once' }],
+    });
+  });
+
+  test('the option readers check ranges against the table and fall back to its defaults', () => {
+    const read = createOptionReader({ count: 101, share: 0.25, stage: undefined }, table);
+    expect(read.count('count')).toBeUndefined();
+    expect(read.amount('share')).toBe(0.25);
+    expect(read.keyword('stage', [1, 2, 3])).toBe(2);
+    expect(read.errors).toEqual([{ field: 'count', message: 'count is too large (101 > 100)' }]);
+    const below = createOptionReader({ share: -1 }, table);
+    expect(below.amount('share')).toBeUndefined();
+    expect(below.errors).toEqual([{ field: 'share', message: 'share must be above 0, got -1' }]);
+  });
+
+  test('flagArgs writes flags as a terminal takes them, from a record or from a query with repeats', () => {
+    expect(flagArgs({ model: 'gpt2', sp: 'true', dp: '2' })).toEqual(['--model', 'gpt2', '--sp', '--dp', '2']);
+    expect(flagArgs(new URLSearchParams('price=a%3D1%2F1%2F1&price=b%3Dnone&no-rent=true'))).toEqual([
+      '--price',
+      'a=1/1/1',
+      '--price',
+      'b=none',
+      '--no-rent',
+    ]);
   });
 });

@@ -1,13 +1,9 @@
-/** `estimate --help`, generated from the shared flag vocabulary. */
-import { FLAG_ALIASES, FLAGS, GPU_PRESETS, MODEL_PRESETS } from '../memory/index.ts';
+/** `estimate --help`, generated from the engine's flag table. */
+import { ESTIMATE_FLAG_TABLE, type FlagDefinition } from '../memory/index.ts';
+import { aliasHelpLines, flagHelpLines, presetHelpLines, scaffoldHelpLines } from './command.ts';
 
-/** Help text for the estimate CLI. */
-export function estimateHelp(): string {
-  const flagLines = FLAGS.map((spec) => {
-    const head = `  --${spec.flag}${spec.placeholder === '' ? '' : ` ${spec.placeholder}`}`;
-    return `${head.padEnd(46)} ${spec.help}${spec.default === undefined ? '' : ` (default ${spec.default})`}`;
-  });
-  const aliasLines = FLAG_ALIASES.map((alias) => `${`  --${alias.flag}`.padEnd(46)} ${alias.help}`);
+/** Help text for the estimate command, whose table has `outputFlags` besides the engine's. */
+export function estimateHelp(outputFlags: readonly FlagDefinition[]): string {
   return [
     'Usage: npm run --silent estimate -- [flags]',
     '',
@@ -16,14 +12,12 @@ export function estimateHelp(): string {
     'The same flags work as a URL query on the site (?model=llama-2-7b&zero=3&dp=8).',
     '',
     'Flags:',
-    ...flagLines,
-    ...aliasLines,
-    `${'  --json'.padEnd(46)} print exactly one JSON object (bytes as integers)`,
-    `${'  --sources'.padEnd(46)} print the source of every line in the table`,
-    `${'  -h, --help'.padEnd(46)} show this help`,
+    ...flagHelpLines(ESTIMATE_FLAG_TABLE.flags),
+    ...aliasHelpLines(ESTIMATE_FLAG_TABLE.aliases),
+    ...flagHelpLines(outputFlags),
+    ...scaffoldHelpLines(),
     '',
-    `Models: ${MODEL_PRESETS.map((p) => p.id).join(', ')}`,
-    `GPUs:   ${GPU_PRESETS.map((g) => g.id).join(', ')}`,
+    ...presetHelpLines(),
     '',
     'Examples:',
     '  npm run --silent estimate -- --model llama-2-7b --gpu a100-80gb --zero 3 --dp 8',

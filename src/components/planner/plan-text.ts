@@ -1,4 +1,4 @@
-/** Small formatting helpers shared by the planner's views. */
+/** The planner's views' words for a plan: its hardware, techniques and cost as text. */
 import { formatCost, type Plan, type PlanResult } from '../../planner/index';
 import { strings } from './strings';
 
@@ -18,11 +18,4 @@ export function costText(plan: Plan, result: PlanResult): string {
   const tier = result.request.priceTier;
   const perEpoch = plan.cost.perEpoch === null ? '' : ` · ${formatCost(plan.cost.perEpoch[tier])}${strings.perEpoch}`;
   return `${formatCost(plan.cost.perStep[tier])}${strings.perStep}${perEpoch}`;
-}
-
-/** `--flag value` arguments of `npm run estimate`. */
-export function estimateArgs(flags: Readonly<Record<string, string>>): string {
-  return Object.entries(flags)
-    .map(([name, value]) => (value === 'true' ? `--${name}` : `--${name} ${value}`))
-    .join(' ');
 }

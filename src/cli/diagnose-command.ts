@@ -1,5 +1,4 @@
-/** The diagnose CLI as a testable function: argv and a file reader in, exit code and output text out. */
-import { parseArgs } from 'node:util';
+/** The `diagnose` command: reads what a run printed (FILE, or standard input for `-`) and explains it. */
 import { detectKind, type InputKind } from '../diagnose/detect.ts';
 import { describeGpuEvidence, describeRemedy, describeSnapshotOom, describeSummary, VERDICT_TEXT } from '../diagnose/explain.ts';
 import { classifyGpuPattern } from '../diagnose/gpu-pattern.ts';
@@ -10,26 +9,25 @@ import { parseOomMessage } from '../diagnose/oom-message.ts';
 import { rankOomRemedies } from '../diagnose/oom-remedies.ts';
 import { readSnapshot } from '../diagnose/snapshot.ts';
 import { formatBinarySize } from '../base/bytes.ts';
-import type { CliOutput } from './main.ts';
+import { scaffoldHelpLines, type Command, type CommandAnswer } from './command.ts';
 
-/** Reads the bytes of FILE, or of standard input for `-`; throws when it cannot. */
-export type ReadInput = (source: string) => Uint8Array;
-
-const HELP = `Usage: npm run --silent diagnose -- FILE [--json]
-
-Reads what your GPU and PyTorch printed and explains it. FILE is one of:
-  nvidia-smi output    --query-gpu=...,memory.used,... --format=csv (-l 1), or plain nvidia-smi tables
-  an OOM message       "CUDA out of memory. Tried to allocate ...", traceback around it is fine
-  memory_summary       torch.cuda.memory_summary() output
-  a memory snapshot    the pickle from torch.cuda.memory._dump_snapshot() (read as data, never run)
-Use - to read standard input:  nvidia-smi --query-gpu=... --format=csv -l 1 | npm run --silent diagnose -- -
-
-  --json   print exactly one JSON object (sizes in bytes)
-  --help   this text
-Exit codes: 0 read, 2 unreadable or refused input.
-`;
-
-const refuse = (message: string): CliOutput => ({ code: 2, stdout: '', stderr: `diagnose: ${message.split('\n')[0]}\n` });
+function diagnoseHelp(): string {
+  return [
+    'Usage: npm run --silent diagnose -- FILE [--json]',
+    '',
+    'Reads what your GPU and PyTorch printed and explains it. FILE is one of:',
+    '  nvidia-smi output    --query-gpu=...,memory.used,... --format=csv (-l 1), or plain nvidia-smi tables',
+    '  an OOM message       "CUDA out of memory. Tried to allocate ...", traceback around it is fine',
+    '  memory_summary       torch.cuda.memory_summary() output',
+    '  a memory snapshot    the pickle from torch.cuda.memory._dump_snapshot() (read as data, never run)',
+    'Use - to read standard input:  nvidia-smi --query-gpu=... --format=csv -l 1 | npm run --silent diagnose -- -',
+    '',
+    ...scaffoldHelpLines(),
+    '',
+    'Exit codes: 0 read, 2 unreadable or refused input.',
+    '',
+  ].join('\n');
+}
 
 const unreadLines = (unread: UnreadNote[]): string[] =>
   unread.length === 0 ? [] : ['', 'Not read:', ...unread.map((n) => `  ${n.line > 0 ? `line ${n.line}: ` : ''}${n.message}`)];
@@ -197,37 +195,32 @@ const ANALYZERS: Record<InputKind, (bytes: Uint8Array, text: string) => Analysis
   snapshot: (bytes) => analyzeSnapshotFile(bytes),
 };
 
-/** Run the diagnose CLI on `argv` (without node and script), reading files with `read`. */
-export function diagnoseMain(argv: readonly string[], read: ReadInput): CliOutput {
-  let parsed: { values: { json?: boolean; help?: boolean }; positionals: string[] };
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    return refuse(`${error instanceof Error ? error.message : String(error)} (see --help)`);
-  }
-  if (parsed.values.help === true) return { code: 0, stdout: HELP, stderr: '' };
-  if (parsed.positionals.length !== 1) return refuse('give exactly one FILE, or - for standard input (see --help)');
-  const source = parsed.positionals[0] ?? '-';
-  let bytes: Uint8Array;
-  try {
-    bytes = read(source);
-  } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-    return refuse(`cannot read ${source === '-' ? 'standard input' : source}${code ? ` (${code})` : ''}`);
-  }
-  if (bytes.length === 0) return refuse(`${source === '-' ? 'standard input' : source} is empty`);
-  let text: string | null = null;
-  const asText = (): string => (text ??= new TextDecoder('utf-8').decode(bytes));
-  const kind = detectKind(bytes, asText);
-  if (kind === null) return refuse('not nvidia-smi output, an OOM message, a memory_summary table or a memory snapshot pickle');
-  const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText());
-  if ('error' in analysis) return refuse(analysis.error);
-  return parsed.values.json === true
-    ? { code: 0, stdout: `${JSON.stringify(analysis.json)}\n`, stderr: '' }
-    : { code: 0, stdout: `${analysis.text.join('\n')}\n`, stderr: '' };
-}
+const sourceName = (source: string): string => (source === '-' ? 'standard input' : source);
+
+/** `npm run diagnose -- FILE`: what the file is, read and explained. */
+export const diagnoseCommand: Command = {
+  name: 'diagnose',
+  flagTables: [],
+  operands: true,
+  help: diagnoseHelp,
+  run(_values, operands, io): CommandAnswer {
+    const [source] = operands;
+    if (source === undefined || operands.length !== 1) return { usage: 'give exactly one FILE, or - for standard input' };
+    let bytes: Uint8Array;
+    try {
+      bytes = io.read(source);
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+      return { refused: `cannot read ${sourceName(source)}${code ? ` (${code})` : ''}` };
+    }
+    if (bytes.length === 0) return { refused: `${sourceName(source)} is empty` };
+    let text: string | null = null;
+    const asText = (): string => (text ??= new TextDecoder('utf-8').decode(bytes));
+    const kind = detectKind(bytes, asText);
+    if (kind === null)
+      return { refused: 'not nvidia-smi output, an OOM message, a memory_summary table or a memory snapshot pickle' };
+    const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText());
+    if ('error' in analysis) return { refused: analysis.error };
+    return { json: () => analysis.json, text: () => `${analysis.text.join('\n')}\n` };
+  },
+};

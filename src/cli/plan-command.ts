@@ -1,0 +1,34 @@
+/** The `plan` command: the planner's ranked plans for the flags given, as a table or JSON. */
+import { createFlagTable, createOptionReader, ESTIMATE_FLAG_TABLE, numberFlag, parseFlags } from '../memory/index.ts';
+import { EXAMPLE_PRICES, parsePlanFlags, PLAN_FLAG_TABLE, planTraining } from '../planner/index.ts';
+import { fieldErrorsLine, type Command } from './command.ts';
+import { planHelp } from './plan-help.ts';
+import { planResultJson } from './plan-json.ts';
+import { renderPlanTable } from './plan-table.ts';
+
+/** Plans the table lists when --top is not given. */
+const DEFAULT_TOP = 10;
+
+/** Flags of the terminal's table only (the page pages through every plan). */
+const OUTPUT_FLAGS = createFlagTable([
+  numberFlag({ key: 'top', flag: 'top', default: String(DEFAULT_TOP), help: 'plans listed in the table (--json lists all)' }),
+]);
+
+/** `npm run plan`: the model, GPUs and batch in, every plan that fits out, ranked. */
+export const planCommand: Command = {
+  name: 'plan',
+  // Every engine flag is accepted, so that a choice the planner makes is answered as one, not as an unknown flag.
+  flagTables: [ESTIMATE_FLAG_TABLE, PLAN_FLAG_TABLE, OUTPUT_FLAGS],
+  operands: false,
+  help: () => planHelp(OUTPUT_FLAGS.flags),
+  run({ top: topText, ...flags }) {
+    const output = parseFlags({ top: topText }, OUTPUT_FLAGS);
+    const read = createOptionReader(output.options, OUTPUT_FLAGS);
+    const top = read.count('top') ?? DEFAULT_TOP;
+    const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
+    const errors = [...output.errors, ...read.errors, ...(parsed.ok ? [] : parsed.errors)];
+    if (!parsed.ok || errors.length > 0) return { usage: fieldErrorsLine(errors) };
+    const result = planTraining(parsed.request);
+    return { json: () => planResultJson(result), text: () => renderPlanTable(result, top) };
+  },
+};
