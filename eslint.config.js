@@ -19,6 +19,46 @@ const NO_TESTS = {
   message: 'Nothing outside tests/ imports tests/: move what the product or a script needs out of tests/.',
 };
 
+/** The folders of src/: the layers, and the site's own markdown plugins, styles and pages. */
+const SRC_FOLDERS = [
+  'base',
+  'memory',
+  'planner',
+  'diagnose',
+  'lab',
+  'graphs',
+  'components',
+  'cli',
+  'markdown',
+  'styles',
+  'pages',
+];
+
+/**
+ * The import rules of the layer in src/`layer`: its own files and the folders of src/ in `may`, none of the others,
+ * never tests/; with `packages: false` no package or Node built-in either; `also` adds patterns of its own.
+ */
+const layerRules = (layer, { may = [], packages = true, also = [] } = {}) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        ...(packages ? [] : [{ regex: '^[^.]', message: `src/${layer} is pure: no packages, no Node built-ins.` }]),
+        {
+          regex: folder(...SRC_FOLDERS.filter((name) => name !== layer && !may.includes(name))),
+          message: `src/${layer} imports only ${[layer, ...may].map((name) => `src/${name}`).join(', ')}.`,
+        },
+        ...also,
+        NO_TESTS,
+      ],
+    },
+  ],
+});
+
+/** The import rules of a folder of src/lab: the lab's (memory, base and graphs/browser-safe.ts beside itself), plus `within`. */
+const labRules = (...within) =>
+  layerRules('lab', { may: ['memory', 'base', 'graphs'], also: [GRAPHS_BEYOND_BROWSER_SAFE, ...within] });
+
 export default tseslint.config(
   { ignores: ['dist/', 'public/', '.astro/', 'node_modules/', 'coverage/', 'test-results/'] },
   {
@@ -43,155 +83,58 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['src/memory/**/*.{ts,tsx}'], rules: layerRules('memory', { may: ['base'], packages: false }) },
+  { files: ['src/diagnose/**/*.{ts,tsx}'], rules: layerRules('diagnose', { may: ['base'], packages: false }) },
+  // src/lab: its folders depend one way, experiments → worker → page → results → measure (ARCHITECTURE.md § Inside src/lab).
+  { files: ['src/lab/**/*.{ts,tsx}'], rules: labRules() },
   {
-    files: ['src/memory/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^[^.]', message: 'src/memory has no dependencies: no packages, no Node built-ins.' },
-            {
-              regex: folder('lab', 'graphs', 'components', 'diagnose', 'cli', 'markdown', 'styles'),
-              message: 'src/memory imports nothing outside src/memory and src/base.',
-            },
-            NO_TESTS,
-          ],
-        },
-      ],
-    },
+    files: ['src/lab/worker/**/*.ts'],
+    rules: labRules({
+      regex: folder('experiments'),
+      message: 'The worker shell serves every experiment kind: it imports none of them.',
+    }),
   },
   {
-    files: ['src/diagnose/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^[^.]', message: 'src/diagnose is pure: no packages, no Node built-ins.' },
-            {
-              regex: folder('lab', 'graphs', 'components', 'memory', 'cli', 'markdown', 'styles'),
-              message: 'src/diagnose imports nothing outside src/diagnose and src/base.',
-            },
-            NO_TESTS,
-          ],
-        },
-      ],
-    },
+    files: ['src/lab/page/**/*.ts'],
+    rules: labRules({
+      regex: folder('experiments', 'worker'),
+      message: "The page's loading and starting code serves every experiment and runs outside workers: it imports neither.",
+    }),
   },
   {
-    files: ['src/lab/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: folder('components'),
-              message: 'src/lab never imports components: components call the lab, not the other way.',
-            },
-            GRAPHS_BEYOND_BROWSER_SAFE,
-            NO_TESTS,
-          ],
-        },
-      ],
-    },
+    files: ['src/lab/results/**/*.ts'],
+    rules: labRules({
+      regex: folder('experiments', 'worker', 'page'),
+      message: 'What a result means depends on the measurement alone: results imports only measure.',
+    }),
   },
   {
     // The measuring core runs in Node tests as well as in workers: it may not reach for the worker shells.
     files: ['src/lab/measure/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: folder('components'), message: 'src/lab never imports components.' },
-            GRAPHS_BEYOND_BROWSER_SAFE,
-            {
-              regex: folder('worker', 'experiments', 'page', 'results'),
-              message:
-                'The measuring core is written against its executor interface: it imports no worker, experiment, page or results code.',
-            },
-            NO_TESTS,
-          ],
-        },
-      ],
-    },
+    rules: labRules({
+      regex: folder('worker', 'experiments', 'page', 'results'),
+      message:
+        'The measuring core is written against its executor interface: it imports no worker, experiment, page or results code.',
+    }),
   },
+  { files: ['src/planner/**/*.{ts,tsx}'], rules: layerRules('planner', { may: ['memory', 'base'], packages: false }) },
   {
-    // Dependencies run one way: each experiment kind's runner and worker use the worker shell, never the reverse.
-    files: ['src/lab/worker/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: folder('components'), message: 'src/lab never imports components.' },
-            GRAPHS_BEYOND_BROWSER_SAFE,
-            { regex: folder('experiments'), message: 'The worker shell serves every experiment kind: it imports none of them.' },
-            NO_TESTS,
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/planner/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^[^.]', message: 'src/planner is pure: no packages, no Node built-ins.' },
-            {
-              regex: folder('lab', 'graphs', 'components', 'diagnose', 'cli', 'markdown', 'styles'),
-              message: 'src/planner imports only src/memory and src/base.',
-            },
-            NO_TESTS,
-          ],
-        },
-      ],
-    },
-  },
-  {
+    // Components call every layer but the terminal commands, and the model builder only through its browser-safe part.
     files: ['src/components/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [GRAPHS_BEYOND_BROWSER_SAFE, NO_TESTS] }] },
+    rules: layerRules('components', {
+      may: ['base', 'memory', 'planner', 'diagnose', 'lab', 'graphs', 'markdown', 'styles'],
+      also: [GRAPHS_BEYOND_BROWSER_SAFE],
+    }),
   },
   {
     // The terminal front ends run the pure layers; the site's islands, the browser lab and the model builder are not theirs.
     files: ['src/cli/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: folder('components', 'lab', 'graphs', 'markdown', 'styles'),
-              message: 'src/cli imports only src/memory, src/planner, src/diagnose and src/base (and Node built-ins).',
-            },
-            NO_TESTS,
-          ],
-        },
-      ],
-    },
+    rules: layerRules('cli', { may: ['memory', 'planner', 'diagnose', 'base'] }),
   },
   {
     // The model builder runs at build time on packages (onnx-proto, onnxruntime-web); the lab and the pages call it.
     files: ['src/graphs/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: folder('components', 'lab', 'cli', 'memory', 'planner', 'diagnose', 'markdown', 'styles'),
-              message: 'src/graphs builds models from packages alone: it imports no other layer of src/ but src/base.',
-            },
-            NO_TESTS,
-          ],
-        },
-      ],
-    },
+    rules: layerRules('graphs', { may: ['base'] }),
   },
 
   {
