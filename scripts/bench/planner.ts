@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import type { RawPlanFlags, SearchShare } from '../../src/planner/index.ts';
+import type { RawFlagValues, SearchShare } from '../../src/planner/index.ts';
 import { MAX_WORKERS } from '../../src/components/planner/planner-client.ts';
 import { queryFromFlags } from '../../src/components/planner/query.ts';
 import { launchBrowser, openIsland } from '../browser/browser.ts';
 import { startStaticServer } from '../browser/static-server.ts';
 
-const CASES: [string, RawPlanFlags][] = [
+const CASES: [string, RawFlagValues][] = [
   [
     'lesson 8: gpt2-xl, 1 × rtx-4090, batch 4 × 512',
     { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune' },
@@ -59,7 +59,7 @@ async function bundlePlanner(dir: string): Promise<string> {
  * the JIT has compiled anything. The processes run one at a time, so each has this machine to itself, as each worker
  * has a core of its own on a reader's machine with more cores than it has workers.
  */
-function freshShareMs(bundle: string, raw: RawPlanFlags, share: SearchShare): number {
+function freshShareMs(bundle: string, raw: RawFlagValues, share: SearchShare): number {
   const script = `
     const p = await import(${JSON.stringify(pathToFileURL(bundle).href)});
     const { request } = p.parsePlanFlags(${JSON.stringify(raw)}, p.EXAMPLE_PRICES);
@@ -75,7 +75,7 @@ function freshShareMs(bundle: string, raw: RawPlanFlags, share: SearchShare): nu
 }
 
 /** The first search's time split into `of` shares, each in a fresh process: the longest share's, as the page waits for it. */
-function freshSearchMs(bundle: string, raw: RawPlanFlags, of: number): number {
+function freshSearchMs(bundle: string, raw: RawFlagValues, of: number): number {
   let longest = 0;
   for (let index = 0; index < of; index++) longest = Math.max(longest, freshShareMs(bundle, raw, { index, of }));
   return longest;
@@ -94,7 +94,7 @@ function median(samples: readonly number[]): number {
  */
 function steadyMs(
   planner: Planner,
-  raw: RawPlanFlags,
+  raw: RawFlagValues,
   rounds: number,
 ): { ms: number; shareMs: number; plans: number; evaluations: number } {
   const parsed = planner.parsePlanFlags(raw, planner.EXAMPLE_PRICES);
@@ -129,7 +129,7 @@ function steadyMs(
 }
 
 /** A case's flags with renting compared or not. */
-const withRent = (raw: RawPlanFlags, rent: boolean): RawPlanFlags => ({ ...raw, ...(rent ? {} : { 'no-rent': true }) });
+const withRent = (raw: RawFlagValues, rent: boolean): RawFlagValues => ({ ...raw, ...(rent ? {} : { 'no-rent': true }) });
 
 const SELECTOR = '[data-planner]';
 
@@ -150,7 +150,7 @@ interface PageTimes {
  */
 async function browserMs(
   baseUrl: string,
-  raw: RawPlanFlags,
+  raw: RawFlagValues,
   rounds: number,
 ): Promise<{ first: PageTimes; firstEdit: PageTimes; again: PageTimes; shownMs: number }> {
   const browser = await launchBrowser({ name: 'webgpu-off', webgpu: false });

@@ -16,7 +16,9 @@ export {
   type Shortfall,
   type HardwareSuggestion,
 } from './plan.ts';
-export { parsePlanFlags, parsePrice, formatPrice, type PlanRequest, type ParsePlanResult, type RawPlanFlags } from './request.ts';
+export { parsePlanFlags, parsePrice, formatPrice, type PlanRequest, type ParsePlanResult } from './request.ts';
+/** Raw flag values as a form, a URL query or argv gives them (`price` may repeat): the engine's type. */
+export type { RawFlagValues } from '../memory/index.ts';
 export {
   PLAN_FLAGS,
   PLAN_FLAG_TABLE,

@@ -50,9 +50,6 @@ export interface PlanRequest {
 /** Outcome of parsing a request. */
 export type ParsePlanResult = { ok: true; request: PlanRequest } | { ok: false; errors: FieldError[] };
 
-/** Raw planner flags: like `RawFlags`, plus repeated `price` values. */
-export type RawPlanFlags = RawFlagValues;
-
 /**
  * Parse `GPU=OD/RES/SPOT`, or `GPU=none` (the GPU has no price: it is not offered for rent, and an own GPU costs
  * nothing to compare); an error message when malformed.
@@ -79,7 +76,7 @@ export function formatPrice(gpu: string, prices: GpuPrices | null): string {
  * estimate of the model alone), so every error names the field the reader typed into.
  * @example parsePlanFlags({ model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' }, EXAMPLE_PRICES)
  */
-export function parsePlanFlags(raw: RawPlanFlags, defaultPrices: PriceTable): ParsePlanResult {
+export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable): ParsePlanResult {
   const given: Record<string, RawFlagValue> = {};
   const own: Record<string, RawFlagValue> = {};
   const choices: FieldError[] = [];

@@ -2,7 +2,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { estimateCommand } from '../../src/cli/estimate-command';
 import { runCommand } from '../../src/cli/command';
-import { launchBrowser, openIsland, openRecordingPage } from '../../scripts/browser/browser';
+import { flagArgs } from '../../src/memory/index';
+import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
 
@@ -30,8 +31,7 @@ const DESKTOP = { width: 1280, height: 720 };
 
 /** What the CLI prints as `perGpu.total` for a URL query in the shared flag vocabulary. */
 function cliTotal(query: URLSearchParams): number {
-  const argv = [...query].flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
-  const { code, stdout, stderr } = runCommand(estimateCommand, [...argv, '--json']);
+  const { code, stdout, stderr } = runCommand(estimateCommand, [...flagArgs(query), '--json']);
   expect(code, stderr).toBe(0);
   return (JSON.parse(stdout) as { perGpu: { total: number } }).perGpu.total;
 }
@@ -50,8 +50,7 @@ describe('calculators', () => {
   test.each(CHANGES)(
     '$id: at 390 px nothing overflows and its sources table scrolls inside the widget; every flag in its printed command has a visible field; setting $field to $value shows the total estimate --json prints',
     async ({ id, path, field, value }) => {
-      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-      try {
+      await withRecordingPage(browser, baseUrl, async (page, problems) => {
         await page.setViewportSize(PHONE);
         const root = await openIsland(page, baseUrl + path, `[data-calculator="${id}"]`);
         const sources = root.locator('details').first();
@@ -79,15 +78,12 @@ describe('calculators', () => {
         expect(Number(await root.getAttribute('data-total-bytes'))).toBe(cliTotal(query));
         expect(problems.pageErrors).toEqual([]);
         expect(problems.consoleErrors).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      });
     },
   );
 
   test('the charts speak GiB like the tables, and no label is drawn over the bars (the GPU is named in the caption)', async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(
         page,
         baseUrl + lessonHref('04-gradient-checkpointing'),
@@ -100,14 +96,11 @@ describe('calculators', () => {
         expect(await chart.textContent()).not.toMatch(/\bGB\b|A100/);
       }
       expect(await root.locator('td').first().textContent()).toMatch(/GiB/);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a bad value shows a message next to its field; the last result stays, dimmed, without a total', async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(page, baseUrl + lessonHref('05-parallelism'), '[data-calculator="parallelism"]');
       const label = root.locator('label', { has: page.locator('[data-flag="dp"]') });
       await label.locator('input').fill('0');
@@ -115,8 +108,6 @@ describe('calculators', () => {
       expect(await root.getAttribute('data-total-bytes')).toBeNull();
       expect(await root.locator('.calc-results.calc-stale').count()).toBe(1);
       expect(await root.textContent()).not.toMatch(/NaN|Infinity/);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

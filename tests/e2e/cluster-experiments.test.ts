@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, withRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
 
@@ -32,8 +32,7 @@ describe.each(BROWSER_CONFIGS)('cluster experiments with $name', (config) => {
     '%s runs on one WebGPU device per virtual GPU and shows its saving; at 390 px the page does not overflow, ratios printed honestly',
     { timeout: RUN_TIMEOUT_MS + 30_000 },
     async (id) => {
-      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-      try {
+      await withRecordingPage(browser, baseUrl, async (page, problems) => {
         const selector = `[data-experiment="${id}"]`;
         await page.setViewportSize(PHONE);
         const root = await openIsland(page, baseUrl + PATH, selector);
@@ -63,9 +62,7 @@ describe.each(BROWSER_CONFIGS)('cluster experiments with $name', (config) => {
         if (id === 'pipeline-parallel') expect(data['text']).toMatch(/Measured bubble: \d+%/);
         expect(problems.pageErrors).toEqual([]);
         expect(problems.offsiteRequests).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      });
     },
   );
 });

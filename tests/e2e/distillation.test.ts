@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
+import { BROWSER_CONFIGS, launchBrowser, openIsland, withRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
 
@@ -31,8 +31,7 @@ describe.each(BROWSER_CONFIGS)('distillation with $name', (config) => {
     'runs to done, measures the saving it claims, and the distilled student beats the hard-label one; at 390 px nothing overflows after the run, ratios printed honestly',
     { timeout: RUN_TIMEOUT_MS + 30_000 },
     async () => {
-      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-      try {
+      await withRecordingPage(browser, baseUrl, async (page, problems) => {
         await page.setViewportSize(PHONE);
         const root = await openIsland(page, baseUrl + PATH, SELECTOR);
         await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
@@ -87,9 +86,7 @@ describe.each(BROWSER_CONFIGS)('distillation with $name', (config) => {
         expect(number('studentDistilledAccuracy') - number('studentHardAccuracy')).toBeGreaterThan(0.05);
         expect(problems.pageErrors).toEqual([]);
         expect(problems.offsiteRequests).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      });
     },
   );
 });

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openRecordingPage, waitForHydration } from '../../scripts/browser/browser';
+import { BROWSER_CONFIGS, launchBrowser, withRecordingPage, waitForHydration } from '../../scripts/browser/browser';
 import { lessonHref } from '../../src/base/lessons';
 
 /**
@@ -41,8 +41,7 @@ describe.each(BROWSER_CONFIGS)('a Run pressed before hydration, with $name', (co
   test.each(ISLANDS)(
     '$id: the early click neither reloads the page nor is taken for a run; once ready, Run works or says why not',
     async ({ id, path, needsWebGpu }) => {
-      const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-      try {
+      await withRecordingPage(browser, baseUrl, async (page, problems) => {
         const selector = selectorOf(id);
         await page.goto(baseUrl + path, { waitUntil: 'domcontentloaded' });
         // In one task: the island is still server-rendered (client:visible, below the fold), a marker
@@ -84,9 +83,7 @@ describe.each(BROWSER_CONFIGS)('a Run pressed before hydration, with $name', (co
           expect(['running', 'done']).toContain((await readExperiment(page.locator(selector)))['state']);
         }
         expect(problems.pageErrors).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      });
     },
   );
 });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { launchBrowser, openRecordingPage } from '../../scripts/browser/browser';
+import { launchBrowser, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
  * The search box on the built site (Pagefind, with the fixes of src/components/overrides/): a word
@@ -69,8 +69,7 @@ describe('search', () => {
   afterAll(() => browser?.close());
 
   test.each(['xyzzy', 'Qwen'])('"%s", on no page, lists nothing and says so once', async (term) => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       await page.goto(`${baseUrl}/`);
       // Without the fix Pagefind backtracks "xyzzy" to "x" and "Qwen" to "q" (the glossary's "Q."
       // heading), lists those pages, and its count showed next to the site's "No results".
@@ -78,14 +77,11 @@ describe('search', () => {
       expect(view.messages).toEqual([`No results for ${term}`]);
       expect(view.listed).toBe(0);
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a real word lists as many results as its count says', async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       await page.goto(`${baseUrl}/`);
       const view = await search(page, 'checkpointing');
       expect(view.messages).toHaveLength(1);
@@ -93,14 +89,11 @@ describe('search', () => {
       expect(count).toBeGreaterThan(5); // more than one page of results, so "Load more" was pressed
       expect(view.listed).toBe(count);
       expect(view.urls).toContain('/lessons/04-gradient-checkpointing/');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test("a word written in formulas shows prose in its excerpts, not the formulas' TeX or MathML", async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       await page.goto(`${baseUrl}/`);
       // Lesson 5 writes "bubble" in prose and in $t_\text{bubble}$ (its pipeline-bubble formulas).
       const view = await search(page, 'bubble');
@@ -126,8 +119,6 @@ describe('search', () => {
         expect(excerpt, 'a TeX command').not.toMatch(/\\[A-Za-z]+|[_^]\{/);
         expect(formulaTexts.filter((text) => excerpt.includes(text))).toEqual([]);
       }
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -2,7 +2,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
-import { BROWSER_CONFIGS, launchBrowser, openIsland, openRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
+import {
+  BROWSER_CONFIGS,
+  launchBrowser,
+  openIsland,
+  openRecordingPage,
+  withRecordingPage,
+  runExperimentToEnd,
+} from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
 
@@ -127,8 +134,7 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
   );
 
   test('a software WebGPU adapter starts smaller and says why; WebAssembly keeps the defaults', async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       const selector = '[data-experiment="gradient-accumulation"]';
       const root = await openIsland(page, baseUrl + lessonHref('03-gradient-accumulation'), selector);
       const width = root.getByLabel('Width');
@@ -146,8 +152,6 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
         expect(await root.locator('input[type=number]').inputValue()).toBe('512');
         expect(await note.count()).toBe(0);
       }
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { formatGiB } from '../../src/base/bytes';
 import { estimateMemory } from '../../src/memory';
-import { launchBrowser, openRecordingPage, waitForHydration } from '../../scripts/browser/browser';
+import { launchBrowser, withRecordingPage, waitForHydration } from '../../scripts/browser/browser';
 import { lessonHref } from '../../src/base/lessons';
 
 /**
@@ -22,16 +22,13 @@ describe('site details', () => {
   afterAll(() => browser?.close());
 
   test('the landing tab names the site once; a lesson tab reads "<lesson> | GPU Memory Lab"', async () => {
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       await page.goto(`${baseUrl}/`);
       const landing = await page.title();
       expect(landing.match(/GPU Memory Lab/g)).toHaveLength(1);
       await page.goto(baseUrl + lessonHref('01-diagnostics'));
       expect(await page.title()).toBe('Diagnostics | GPU Memory Lab');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test.each(WIDTHS)('at %i px, no inline formula breaks inside a term (KaTeX breaks only between its bases)', async (width) => {
@@ -84,8 +81,7 @@ describe('site details', () => {
   });
 
   test('the landing page answers "will it fit?" with the engine\'s numbers, and follows the reader\'s picks', async () => {
-    const { context, page, problems } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
       await page.goto(`${baseUrl}/`);
       const island = page.locator('.will-it-fit');
       await island.scrollIntoViewIfNeeded();
@@ -99,8 +95,6 @@ describe('site details', () => {
       await page.waitForFunction(() => document.querySelector('.will-it-fit')?.getAttribute('data-fits') === 'true');
       expect(await island.textContent()).toContain('to spare');
       expect(problems.pageErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

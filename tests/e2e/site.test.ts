@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { hydrateEveryIsland, launchBrowser, openRecordingPage } from '../../scripts/browser/browser';
+import { hydrateEveryIsland, launchBrowser, openRecordingPage, withRecordingPage } from '../../scripts/browser/browser';
 import { collectLinks, findBrokenLinks, type PageLinks } from './support/page-links';
 import { listBuiltPages } from './support/site-pages';
 
@@ -60,15 +60,12 @@ describe('every page', () => {
   test('every internal link and #anchor resolves', async () => {
     // Collected here rather than by the checks above, so this test stands on its own.
     const linksByPage = new Map<string, PageLinks>();
-    const { context, page } = await openRecordingPage(browser, baseUrl);
-    try {
+    await withRecordingPage(browser, baseUrl, async (page) => {
       for (const path of pages) {
         await page.goto(baseUrl + path, { waitUntil: 'domcontentloaded' });
         linksByPage.set(path, await collectLinks(page));
       }
-    } finally {
-      await context.close();
-    }
+    });
     const { origin } = new URL(baseUrl);
     const { broken, otherTargets } = findBrokenLinks(origin, linksByPage);
     for (const path of otherTargets) {

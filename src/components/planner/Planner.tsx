@@ -9,7 +9,7 @@ import {
   plannerFlagNamed,
   type Plan,
   type PlanResult,
-  type RawPlanFlags,
+  type RawFlagValues,
   type RejectionGroup,
 } from '../../planner/index';
 import { costText, hardwareText, techniquesText } from './plan-text';
@@ -127,7 +127,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       setDrafts((current) => ({ ...current, [ownGpu]: { 'on-demand': '', reserved: '', spot: '' } }));
   }, [ownGpu, drafts]);
 
-  const raw: RawPlanFlags = useMemo(() => {
+  const raw: RawFlagValues = useMemo(() => {
     const prices = priceFlags(drafts);
     return prices.length > 0 ? { ...flags, price: prices } : flags;
   }, [flags, drafts]);

@@ -11,7 +11,7 @@ import {
   type HardwareSearch,
   type PlanRequest,
   type PlanResult,
-  type RawPlanFlags,
+  type RawFlagValues,
   type SearchPart,
 } from '../../planner/index';
 import { packSearch, unpackResult, unpackSearch } from './plan-transfer';
@@ -20,7 +20,7 @@ import type { PlannerWorkerRequest, PlannerWorkerResponse } from './planner-requ
 /** Something that searches in the background and calls back with the answer to the latest request. */
 export interface PlannerClient {
   /** Start a search; answers to earlier requests are dropped. */
-  search(flags: RawPlanFlags): void;
+  search(flags: RawFlagValues): void;
   /** Stop the workers. */
   close(): void;
 }
@@ -86,7 +86,7 @@ export function createPlannerClient(
     });
 
   /** The searches, each worker searching its share of every set of GPUs, merged; or the error. */
-  const searchShares = async (id: number, flags: RawPlanFlags) => {
+  const searchShares = async (id: number, flags: RawFlagValues) => {
     const answers = await Promise.all(
       pool.map((worker, index) => ask(worker, { id, kind: 'search', flags, share: { index, of: pool.length } })),
     );
@@ -105,7 +105,7 @@ export function createPlannerClient(
   };
 
   /** planTraining in the first worker, from `searches` where given (else it searches itself). */
-  const askPlan = async (id: number, flags: RawPlanFlags, searches?: readonly HardwareSearch[]) => {
+  const askPlan = async (id: number, flags: RawFlagValues, searches?: readonly HardwareSearch[]) => {
     const worker = pool[0];
     if (worker === undefined) throw new Error('the client has workers');
     const answer = await ask(
@@ -123,12 +123,12 @@ export function createPlannerClient(
    * The answer from merged searches. Where a plan fits on the reader's GPUs it only ranks them, here; where none does,
    * the answer searches more hardware (what would fit), which a worker does.
    */
-  const answerFrom = (id: number, flags: RawPlanFlags, request: PlanRequest, searches: readonly HardwareSearch[]) =>
+  const answerFrom = (id: number, flags: RawFlagValues, request: PlanRequest, searches: readonly HardwareSearch[]) =>
     (searches[0]?.plans.length ?? 0) > 0
       ? Promise.resolve({ ok: true as const, result: planTraining(request, { searches }), ms: 0 })
       : askPlan(id, flags, searches);
 
-  const run = async (id: number, flags: RawPlanFlags, sentAt: number) => {
+  const run = async (id: number, flags: RawFlagValues, sentAt: number) => {
     const stale = () => id !== latest;
     const reply = (answer: PlannerAnswer) => {
       if (stale()) return;
@@ -145,7 +145,7 @@ export function createPlannerClient(
   };
 
   /** The searches in shares over the workers, merged, and the answer from them; null once the request is stale. */
-  const searchAndPlan = async (id: number, flags: RawPlanFlags, request: PlanRequest, stale: () => boolean) => {
+  const searchAndPlan = async (id: number, flags: RawFlagValues, request: PlanRequest, stale: () => boolean) => {
     const searched = await searchShares(id, flags);
     if (stale()) return null;
     if (!searched.ok) return searched;

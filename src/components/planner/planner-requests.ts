@@ -12,7 +12,7 @@ import {
   WHOLE_SEARCH,
   type HardwareSearch,
   type PlanResult,
-  type RawPlanFlags,
+  type RawFlagValues,
   type SearchPart,
   type SearchShare,
 } from '../../planner/index';
@@ -28,13 +28,13 @@ export type PlannerWorkerRequest =
   | {
       readonly id: number;
       readonly kind: 'search';
-      readonly flags: RawPlanFlags;
+      readonly flags: RawFlagValues;
       readonly share: SearchShare;
     }
   | {
       readonly id: number;
       readonly kind: 'plan';
-      readonly flags: RawPlanFlags;
+      readonly flags: RawFlagValues;
       readonly searches?: readonly WithPackedPlans<HardwareSearch>[];
     };
 

@@ -1,5 +1,5 @@
 /** The planner's state in the URL query: the flag vocabulary of `npm run plan`, plus `plan`, the plan a link points at. */
-import { PLANNER_FLAG_NAMES, plannerFlagNamed, type RawPlanFlags } from '../../planner/index';
+import { PLANNER_FLAG_NAMES, plannerFlagNamed, type RawFlagValues } from '../../planner/index';
 
 /** Query name of the plan a link points at. */
 export const PLAN_PARAM = 'plan';
@@ -19,7 +19,7 @@ export function flagsFromQuery(search: string): Record<string, string | string[]
 }
 
 /** The query string of raw flags (empty values left out). */
-export function queryFromFlags(raw: RawPlanFlags): string {
+export function queryFromFlags(raw: RawFlagValues): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined || value === '' || value === false) continue;

@@ -15,7 +15,7 @@ const json = (file: string) => {
   return JSON.parse(stdout) as Record<string, unknown>;
 };
 
-describe('diagnose --json: one JSON object with the fields the issue names', () => {
+describe('diagnose --json: one JSON object with the key fields of each reader', () => {
   test('nvidia-smi: gpus[] with index, verdict, peakUsedBytes', () => {
     const out = json('nvidia-smi-leak.csv');
     expect(out['kind']).toBe('nvidia-smi');

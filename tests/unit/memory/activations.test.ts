@@ -164,7 +164,7 @@ describe('layerActivationBytes(shape) with eager kernels counts what autograd sa
     dropout: true,
   } as const;
 
-  test('GPT-2 fp32 with CUDA dropout: 114·sbh + 9·as²b + 16·bs, as PyTorch 1.13 saved it (shared/PYTORCH-MEASURED.md)', () => {
+  test('GPT-2 fp32 with CUDA dropout: 114·sbh + 9·as²b + 16·bs, as PyTorch 1.13 saved it (tools/pytorch-harness/README.md)', () => {
     expect(layerActivationBytes({ ...gpt2, bytesPerElement: 4, residualBytes: 4 }).full).toBe(
       114 * sbhSmall + 9 * scores + 16 * tokens,
     );

@@ -134,7 +134,7 @@ describe('parseLoraTargets', () => {
     if (!parsed.ok) expect(parsed.error.field).toBe('lora-targets');
   });
 
-  test('the defaults are rank 16 on all-linear (issue #11)', () => {
+  test('the defaults are rank 16 on all-linear, as lesson 7 states them', () => {
     expect(DEFAULT_LORA_RANK).toBe(16);
     expect(DEFAULT_LORA_TARGETS).toBe('all-linear');
   });

@@ -74,7 +74,7 @@ describe('QLoRA paper (arXiv 2305.14314) §3 "Double Quantization"', () => {
   });
 });
 
-describe('weightFormatBytes(Llama 2 7B) against the figures of issue #11 (GiB = 2^30)', () => {
+describe('weightFormatBytes(Llama 2 7B) as each format packs it (GiB = 2^30)', () => {
   test.each<[WeightFormat, number]>([
     ['nf4', 3.88],
     ['nf4-dq', 3.6],

@@ -7,13 +7,13 @@ import {
   searchHardware,
   searchParts,
   type PartRejection,
-  type RawPlanFlags,
+  type RawFlagValues,
   type SearchPart,
 } from '../../../src/planner/index.ts';
 import { planRequest } from '../support/plan-request.ts';
 
 /** Cases with many layouts (so that every share has some), one where nothing fits, and one that rents. */
-const CASES: [string, RawPlanFlags][] = [
+const CASES: [string, RawFlagValues][] = [
   [
     'llama-2-13b, 8 × a100-40gb, batch 32 × 4096',
     { model: 'llama-2-13b', gpu: 'a100-40gb', gpus: '8', 'global-batch': '32', seq: '4096', 'no-rent': true },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, formatEstimateFlags, type EstimateOptions } from '../../../src/memory/index.ts';
-import { planKey, planOptions, planTraining, type PlanRequest, type RawPlanFlags } from '../../../src/planner/index.ts';
+import { planKey, planOptions, planTraining, type PlanRequest, type RawFlagValues } from '../../../src/planner/index.ts';
 import { bestPerCombination, bruteForce } from './brute-force.ts';
 import { planRequest } from '../support/plan-request.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
@@ -11,12 +11,12 @@ function withoutMicroBatch(options: EstimateOptions): EstimateOptions {
 }
 
 /** A request on the reader's GPUs alone unless the case compares renting. */
-function request(raw: RawPlanFlags): PlanRequest {
+function request(raw: RawFlagValues): PlanRequest {
   return planRequest({ 'no-rent': true, ...raw });
 }
 
 /** Cases from tight to loose, one GPU to eight, pipeline and offload included. */
-const CASES: [string, RawPlanFlags][] = [
+const CASES: [string, RawFlagValues][] = [
   [
     'lesson 8 worked case: gpt2-xl, 1 × rtx-4090, batch 4 × 512',
     { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune' },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { GPU_PRESETS } from '../../../src/memory/index.ts';
-import { planModel, searchParts, type Hardware, type RawPlanFlags } from '../../../src/planner/index.ts';
+import { planModel, searchParts, type Hardware, type RawFlagValues } from '../../../src/planner/index.ts';
 import { planRequest } from '../support/plan-request.ts';
 
 /** Every GPU preset at `gpus`: cards with and without BF16 (whose rules differ), and every cuBLAS workspace size. */
@@ -8,7 +8,7 @@ function everyGpu(gpus: number): Hardware[] {
   return GPU_PRESETS.map((gpu, i) => ({ gpu, gpus, rented: i % 2 === 1 }));
 }
 
-const CASES: [string, RawPlanFlags][] = [
+const CASES: [string, RawFlagValues][] = [
   ['gpt2-xl, batch 8 × 1024, fine-tuning', { model: 'gpt2-xl', gpus: '1', 'global-batch': '8', seq: '1024', task: 'finetune' }],
   ['llama-2-13b, 8 GPUs, batch 32 × 4096 (many layouts)', { model: 'llama-2-13b', gpus: '8', 'global-batch': '32', seq: '4096' }],
   [

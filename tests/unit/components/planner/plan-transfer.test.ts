@@ -6,12 +6,12 @@ import {
   planTraining,
   searchHardware,
   searchParts,
-  type RawPlanFlags,
+  type RawFlagValues,
 } from '../../../../src/planner/index.ts';
 import { planRequest } from '../../support/plan-request.ts';
 
 /** Answers whose plans have no cost (an unpriced GPU), a cost per step, and a cost per step and per epoch; and none. */
-const CASES: [string, RawPlanFlags][] = [
+const CASES: [string, RawFlagValues][] = [
   ['gpt2-xl on an unpriced rtx-4090, renting compared', { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' }],
   [
     'llama-2-7b, 8 × a100-80gb, with the tokens of an epoch, ranked by cost per epoch',

@@ -6,7 +6,7 @@ import {
   type PlannerWorker,
 } from '../../../../src/components/planner/planner-client.ts';
 import { answerPlannerRequest, type PlannerWorkerRequest } from '../../../../src/components/planner/planner-requests.ts';
-import { planTraining, type RawPlanFlags } from '../../../../src/planner/index.ts';
+import { planTraining, type RawFlagValues } from '../../../../src/planner/index.ts';
 import { planRequest } from '../../support/plan-request.ts';
 
 /**
@@ -39,7 +39,7 @@ function inProcessWorkers() {
 }
 
 /** The client's first answer (to the last of `searches`: the latest request wins), and the workers it started. */
-function answers(workers: number, ...searches: RawPlanFlags[]) {
+function answers(workers: number, ...searches: RawFlagValues[]) {
   const { start, started } = inProcessWorkers();
   return new Promise<{ answer: PlannerAnswer; started: typeof started }>((resolve) => {
     const client = createPlannerClient(
@@ -53,12 +53,12 @@ function answers(workers: number, ...searches: RawPlanFlags[]) {
   });
 }
 
-function planned(flags: RawPlanFlags) {
+function planned(flags: RawFlagValues) {
   return planTraining(planRequest(flags));
 }
 
-const FITS: RawPlanFlags = { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024', 'no-rent': true };
-const NOTHING_FITS: RawPlanFlags = {
+const FITS: RawFlagValues = { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024', 'no-rent': true };
+const NOTHING_FITS: RawFlagValues = {
   model: 'llama-2-70b',
   gpu: 'rtx-4090',
   gpus: '2',
