@@ -10,10 +10,13 @@ export const PROGRAM_NAME = 'gpu-memory-lab';
 /** The commands the program dispatches to. */
 export type CommandName = 'estimate' | 'plan' | 'diagnose';
 
+/** An argument as a POSIX shell reads it back: as it is when it is plain, else in single quotes (a file name with spaces). */
+const shellWord = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
+
 /**
  * The command line that runs `command` on `args` (already split, as a terminal takes them).
- * @example commandLine('diagnose', ['oom.txt']) // "npx gpu-memory-lab diagnose oom.txt"
+ * @example commandLine('diagnose', ['my run.txt']) // "npx gpu-memory-lab diagnose 'my run.txt'"
  */
 export function commandLine(command: CommandName, args: readonly string[]): string {
-  return ['npx', PROGRAM_NAME, command, ...args].join(' ');
+  return ['npx', PROGRAM_NAME, command, ...args.map(shellWord)].join(' ');
 }

@@ -165,3 +165,12 @@ export function plannerFlagNamed(name: string): FieldFlag<string> | undefined {
 export function estimateCommandLine(flags: Readonly<Record<string, string>>): string {
   return commandLine('estimate', flagArgs(flags));
 }
+
+/**
+ * The terminal command that runs the planner on `flags` (a record, or a URL query's pairs, where `price` repeats), as
+ * the planner page shows it for its settings.
+ * @example planCommandLine({ model: 'gpt2', gpu: 'rtx-4090', 'no-rent': 'true' }) // "npx gpu-memory-lab plan --model gpt2 --gpu rtx-4090 --no-rent"
+ */
+export function planCommandLine(flags: Readonly<Record<string, string>> | Iterable<readonly [string, string]>): string {
+  return commandLine('plan', flagArgs(flags));
+}
