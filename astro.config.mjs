@@ -8,6 +8,7 @@ import { unified } from '@astrojs/markdown-remark';
 import rehypeFocusableScroll from './src/markdown/rehype-focusable-scroll';
 import rehypeUnindexMath from './src/markdown/rehype-unindex-math';
 import { LESSONS } from './src/base/lessons';
+import { SITE_URL } from './src/base/site';
 
 /**
  * Astro writes `"use astro:head-inject"` into the module it generates for each MDX page's styles
@@ -39,7 +40,7 @@ function quietAstroHeadInject() {
 }
 
 export default defineConfig({
-  site: 'https://gpu-memory-lab.example',
+  site: SITE_URL,
   integrations: [
     starlight({
       title: 'GPU Memory Lab',

@@ -60,7 +60,7 @@ const labRules = (...within) =>
   layerRules('lab', { may: ['memory', 'base', 'graphs'], also: [GRAPHS_BEYOND_BROWSER_SAFE, ...within] });
 
 export default tseslint.config(
-  { ignores: ['dist/', 'public/', '.astro/', 'node_modules/', 'coverage/', 'test-results/'] },
+  { ignores: ['dist/', 'public/', '.astro/', 'node_modules/', 'coverage/', 'test-results/', 'lib/'] },
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     languageOptions: { parser: tseslint.parser },

@@ -2,9 +2,11 @@
  * The one scaffold of the commands `estimate`, `plan` and `diagnose`: it reads argv with node:util parseArgs from the
  * command's flag tables, answers `--help`, prints the answer as text or (`--json`) as one JSON object on one line, and
  * turns bad input into exit code 2 and one line on stderr. A command is a value (`Command`) and `runCommand` is pure
- * but for `io`, so a test runs it in-process and a single `bin` can dispatch `<program> <command.name>` to it.
+ * but for `io`, so a test runs it in-process, the program (`program.ts`) dispatches `<program> <command.name>` to it,
+ * and the library (`index.ts`) asks it for the same JSON.
  */
 import { readFileSync } from 'node:fs';
+import type { CommandName } from '../base/command-line.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
   GPU_PRESETS,
@@ -38,13 +40,15 @@ export type ArgValues = Readonly<Record<string, string | boolean | string[] | un
  * What a command answers: a result, printed as text or JSON as the reader asked (each built only when asked for);
  * bad flags or values (`usage`, the line ends "see --help"); or input it cannot read (`refused`).
  */
-export type CommandAnswer =
-  { readonly text: () => string; readonly json: () => unknown } | { readonly usage: string } | { readonly refused: string };
+export type CommandAnswer<Json = unknown> =
+  { readonly text: () => string; readonly json: () => Json } | { readonly usage: string } | { readonly refused: string };
 
-/** One command: its name, flags, help and what it does with them. */
-export interface Command {
-  /** The name printed before an error, and the one a `bin` dispatches on. */
-  readonly name: string;
+/** One command: its name, flags, help and what it does with them; `Json` is the shape `--json` prints. */
+export interface Command<Json = unknown> {
+  /** The name printed before an error, and the one the program dispatches on. */
+  readonly name: CommandName;
+  /** One line for the program's `--help`. */
+  readonly summary: string;
   /** The vocabularies of its flags; parseArgs accepts exactly these (with their aliases), `--json` and `--help`. */
   readonly flagTables: readonly FlagTable[];
   /** Whether it takes operands (diagnose's FILE); a command without says that flags start with --. */
@@ -52,7 +56,7 @@ export interface Command {
   /** Its `--help` text. */
   help(): string;
   /** Answer the parsed flags and operands. */
-  run(values: ArgValues, operands: readonly string[], io: CommandIo): CommandAnswer;
+  run(values: ArgValues, operands: readonly string[], io: CommandIo): CommandAnswer<Json>;
 }
 
 type ParseArgsOptions = NonNullable<ParseArgsConfig['options']>;
@@ -100,14 +104,14 @@ function describeParseError(error: unknown): string {
 }
 
 /** Exit code 2 and the first line of `message`, with a pointer to `--help` when the flags were at fault. */
-const failure = (name: string, message: string, seeHelp: boolean): CliOutput => ({
+export const failure = (name: string, message: string, seeHelp: boolean): CliOutput => ({
   code: 2,
   stdout: '',
   stderr: `${name}: ${message.split('\n')[0] ?? message}${seeHelp ? ' (see --help)' : ''}\n`,
 });
 
 /** Reads FILE from disk, or standard input for `-`. */
-const READ_FILES: CommandIo = { read: (source) => readFileSync(source === '-' ? 0 : source) };
+export const READ_FILES: CommandIo = { read: (source) => readFileSync(source === '-' ? 0 : source) };
 
 /** Run `command` on `argv` (without node and script). */
 export function runCommand(command: Command, argv: readonly string[], io: CommandIo = READ_FILES): CliOutput {
@@ -130,14 +134,6 @@ export function runCommand(command: Command, argv: readonly string[], io: Comman
   if ('usage' in answer) return failure(command.name, answer.usage, true);
   if ('refused' in answer) return failure(command.name, answer.refused, false);
   return { code: 0, stdout: json === true ? `${JSON.stringify(answer.json())}\n` : answer.text(), stderr: '' };
-}
-
-/** Run `command` on this process's argv, write what it printed, and set the exit code. */
-export function runInProcess(command: Command): void {
-  const { code, stdout, stderr } = runCommand(command, process.argv.slice(2));
-  if (stdout !== '') process.stdout.write(stdout);
-  if (stderr !== '') process.stderr.write(stderr);
-  process.exitCode = code;
 }
 
 /** Field errors (the engine's and the planner's) as one line, each after its flag. */

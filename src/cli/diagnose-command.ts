@@ -1,4 +1,5 @@
 /** The `diagnose` command: reads what a run printed (FILE, or standard input for `-`) and explains it. */
+import { PROGRAM_NAME } from '../base/command-line.ts';
 import { detectKind, type InputKind } from '../diagnose/detect.ts';
 import { describeGpuEvidence, describeRemedy, describeSnapshotOom, describeSummary, VERDICT_TEXT } from '../diagnose/explain.ts';
 import { classifyGpuPattern } from '../diagnose/gpu-pattern.ts';
@@ -10,17 +11,18 @@ import { rankOomRemedies } from '../diagnose/oom-remedies.ts';
 import { readSnapshot } from '../diagnose/snapshot.ts';
 import { formatBinarySize } from '../base/bytes.ts';
 import { scaffoldHelpLines, type Command, type CommandAnswer } from './command.ts';
+import { JSON_SCHEMA_URLS } from './json-schemas.ts';
 
 function diagnoseHelp(): string {
   return [
-    'Usage: npm run --silent diagnose -- FILE [--json]',
+    `Usage: ${PROGRAM_NAME} diagnose FILE [--json]`,
     '',
     'Reads what your GPU and PyTorch printed and explains it. FILE is one of:',
     '  nvidia-smi output    --query-gpu=...,memory.used,... --format=csv (-l 1), or plain nvidia-smi tables',
     '  an OOM message       "CUDA out of memory. Tried to allocate ...", traceback around it is fine',
     '  memory_summary       torch.cuda.memory_summary() output',
     '  a memory snapshot    the pickle from torch.cuda.memory._dump_snapshot() (read as data, never run)',
-    'Use - to read standard input:  nvidia-smi --query-gpu=... --format=csv -l 1 | npm run --silent diagnose -- -',
+    `Use - to read standard input:  nvidia-smi --query-gpu=... --format=csv -l 1 | ${PROGRAM_NAME} diagnose -`,
     '',
     ...scaffoldHelpLines(),
     '',
@@ -32,15 +34,29 @@ function diagnoseHelp(): string {
 const unreadLines = (unread: UnreadNote[]): string[] =>
   unread.length === 0 ? [] : ['', 'Not read:', ...unread.map((n) => `  ${n.line > 0 ? `line ${n.line}: ` : ''}${n.message}`)];
 
-type Analysis = { json: Record<string, unknown>; text: string[] } | { error: string };
+/** What an input of a known kind says: its JSON (without `schema`) and its text lines. */
+interface Reading<Json> {
+  readonly json: Json;
+  readonly text: string[];
+}
 
-function analyzeNvidiaSmi(text: string): Analysis {
+/** An input of a known kind with nothing in it to read. */
+interface Unreadable {
+  readonly error: string;
+}
+
+// Built through these two, each analyser's return type stays a plain union of the two shapes (a literal would gain
+// optional `undefined` fields) and the JSON type below is inferred from what the analysers really return.
+const reading = <Json>(json: Json, text: string[]): Reading<Json> => ({ json, text });
+const unreadable = (error: string): Unreadable => ({ error });
+
+function analyzeNvidiaSmi(text: string) {
   const log = parseNvidiaSmi(text);
   const gpus = log.gpus.flatMap((gpu) => {
     const pattern = classifyGpuPattern(gpu.samples, gpu.totalBytes);
     return pattern ? [{ gpu, pattern }] : [];
   });
-  if (gpus.length === 0) return { error: `no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}` };
+  if (gpus.length === 0) return unreadable(`no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}`);
   const lines: string[] = [`nvidia-smi log (${log.form}), ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`];
   for (const { gpu, pattern } of gpus) {
     lines.push(
@@ -50,9 +66,9 @@ function analyzeNvidiaSmi(text: string): Analysis {
     for (const line of describeGpuEvidence(pattern, log.timed)) lines.push(`  ${line}`);
     lines.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_TEXT[pattern.verdict].href}`);
   }
-  return {
-    json: {
-      kind: 'nvidia-smi',
+  return reading(
+    {
+      kind: 'nvidia-smi' as const,
       form: log.form,
       gpus: gpus.map(({ gpu, pattern }) => ({
         index: gpu.index,
@@ -65,13 +81,13 @@ function analyzeNvidiaSmi(text: string): Analysis {
       })),
       unread: log.unread,
     },
-    text: [...lines, ...unreadLines(log.unread)],
-  };
+    [...lines, ...unreadLines(log.unread)],
+  );
 }
 
-function analyzeOom(text: string): Analysis {
+function analyzeOom(text: string) {
   const { message, unread } = parseOomMessage(text);
-  if (message === null) return { error: 'no CUDA out-of-memory message found' };
+  if (message === null) return unreadable('no CUDA out-of-memory message found');
   const remedies = rankOomRemedies(message);
   const size = (bytes: number | null): string => (bytes === null ? 'not in the message' : formatBinarySize(bytes));
   const lines = [
@@ -94,9 +110,9 @@ function analyzeOom(text: string): Analysis {
     const { title, reason } = describeRemedy(r);
     lines.push(`  ${i + 1}. ${title}`, `     ${reason}`, `     ${r.href}`);
   });
-  return {
-    json: {
-      kind: 'oom-message',
+  return reading(
+    {
+      kind: 'oom-message' as const,
       wording: message.wording,
       gpuIndex: message.gpuIndex,
       triedToAllocateBytes: message.triedToAllocateBytes,
@@ -114,21 +130,21 @@ function analyzeOom(text: string): Analysis {
       remedies: remedies.map((r) => ({ id: r.id, bytes: r.bytes, sufficient: r.sufficient, href: r.href })),
       unread,
     },
-    text: [...lines, ...unreadLines(unread)],
-  };
+    [...lines, ...unreadLines(unread)],
+  );
 }
 
-function analyzeSummary(text: string): Analysis {
+function analyzeSummary(text: string) {
   const summary = parseMemorySummary(text);
   const allocated = summary.metrics.allocated?.all;
   const reserved = summary.metrics.reserved?.all;
   if (!allocated || !reserved)
-    return { error: 'the memory_summary table has no readable "Allocated memory" and "GPU reserved memory" rows' };
+    return unreadable('the memory_summary table has no readable "Allocated memory" and "GPU reserved memory" rows');
   const lines = [`torch.cuda.memory_summary()${summary.deviceId === null ? '' : `, device ${summary.deviceId}`}`, ''];
   for (const reading of describeSummary(summary)) lines.push(`  ${reading.label}: ${reading.value}`, `    ${reading.meaning}`);
-  return {
-    json: {
-      kind: 'memory-summary',
+  return reading(
+    {
+      kind: 'memory-summary' as const,
       deviceId: summary.deviceId,
       allocatedBytes: allocated.current,
       reservedBytes: reserved.current,
@@ -140,13 +156,13 @@ function analyzeSummary(text: string): Analysis {
       metrics: summary.metrics,
       unread: summary.unread,
     },
-    text: [...lines, ...unreadLines(summary.unread)],
-  };
+    [...lines, ...unreadLines(summary.unread)],
+  );
 }
 
-function analyzeSnapshotFile(bytes: Uint8Array): Analysis {
+function analyzeSnapshotFile(bytes: Uint8Array) {
   const read = readSnapshot(bytes);
-  if (!read.ok) return { error: read.refused ? `refused: ${read.message}` : read.message };
+  if (!read.ok) return unreadable(read.refused ? `refused: ${read.message}` : read.message);
   const { analysis } = read;
   const lines = [
     `Memory snapshot, ${analysis.devices.length} device${analysis.devices.length === 1 ? '' : 's'}, peak active ${formatBinarySize(analysis.peakActiveBytes)}`,
@@ -167,9 +183,9 @@ function analyzeSnapshotFile(bytes: Uint8Array): Analysis {
   }
   for (const oom of analysis.oomEvents)
     lines.push('', `OOM: ${describeSnapshotOom(oom.requestedBytes, oom.deviceFreeBytes, oom.device)}`);
-  return {
-    json: {
-      kind: 'snapshot',
+  return reading(
+    {
+      kind: 'snapshot' as const,
       peakActiveBytes: analysis.peakActiveBytes,
       oomEvents: analysis.oomEvents,
       devices: analysis.devices.map((d) => ({
@@ -184,26 +200,36 @@ function analyzeSnapshotFile(bytes: Uint8Array): Analysis {
       })),
       unread: analysis.unread,
     },
-    text: [...lines, ...unreadLines(analysis.unread)],
-  };
+    [...lines, ...unreadLines(analysis.unread)],
+  );
 }
 
-const ANALYZERS: Record<InputKind, (bytes: Uint8Array, text: string) => Analysis> = {
-  'nvidia-smi': (_, text) => analyzeNvidiaSmi(text),
-  'oom-message': (_, text) => analyzeOom(text),
-  'memory-summary': (_, text) => analyzeSummary(text),
-  snapshot: (bytes) => analyzeSnapshotFile(bytes),
-};
+const ANALYZERS = {
+  'nvidia-smi': (_: Uint8Array, text: string) => analyzeNvidiaSmi(text),
+  'oom-message': (_: Uint8Array, text: string) => analyzeOom(text),
+  'memory-summary': (_: Uint8Array, text: string) => analyzeSummary(text),
+  snapshot: (bytes: Uint8Array) => analyzeSnapshotFile(bytes),
+} satisfies Record<InputKind, (bytes: Uint8Array, text: string) => Reading<unknown> | Unreadable>;
+
+/**
+ * What `diagnose --json` prints, and what the library's `diagnose` returns: one shape per kind of input (`kind`),
+ * described by public/schemas/diagnose-v1.json.
+ */
+export type DiagnoseJson = { readonly schema: typeof JSON_SCHEMA_URLS.diagnose } & Exclude<
+  ReturnType<(typeof ANALYZERS)[InputKind]>,
+  Unreadable
+>['json'];
 
 const sourceName = (source: string): string => (source === '-' ? 'standard input' : source);
 
-/** `npm run diagnose -- FILE`: what the file is, read and explained. */
-export const diagnoseCommand: Command = {
+/** `gpu-memory-lab diagnose FILE`: what the file is, read and explained. */
+export const diagnoseCommand: Command<DiagnoseJson> = {
   name: 'diagnose',
+  summary: 'reads an nvidia-smi log, an OOM message, memory_summary() output or a snapshot pickle',
   flagTables: [],
   operands: true,
   help: diagnoseHelp,
-  run(_values, operands, io): CommandAnswer {
+  run(_values, operands, io): CommandAnswer<DiagnoseJson> {
     const [source] = operands;
     if (source === undefined || operands.length !== 1) return { usage: 'give exactly one FILE, or - for standard input' };
     let bytes: Uint8Array;
@@ -221,6 +247,9 @@ export const diagnoseCommand: Command = {
       return { refused: 'not nvidia-smi output, an OOM message, a memory_summary table or a memory snapshot pickle' };
     const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText());
     if ('error' in analysis) return { refused: analysis.error };
-    return { json: () => analysis.json, text: () => `${analysis.text.join('\n')}\n` };
+    return {
+      json: () => ({ schema: JSON_SCHEMA_URLS.diagnose, ...analysis.json }),
+      text: () => `${analysis.text.join('\n')}\n`,
+    };
   },
 };

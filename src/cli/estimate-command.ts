@@ -10,6 +10,7 @@ import {
 } from '../memory/index.ts';
 import { fieldErrorsLine, type Command } from './command.ts';
 import { estimateHelp } from './estimate-help.ts';
+import { JSON_SCHEMA_URLS } from './json-schemas.ts';
 import { renderTable } from './estimate-table.ts';
 
 /** Flags of the terminal's table only (the site has no table to annotate). */
@@ -17,9 +18,10 @@ const OUTPUT_FLAGS = createFlagTable([
   booleanFlag({ key: 'sources', flag: 'sources', help: 'print the source of every line in the table' }),
 ]);
 
-/** JSON shape printed by `--json` (bytes as integers). */
-function estimateJson(result: EstimateResult, flags: Record<string, string>): Record<string, unknown> {
+/** JSON shape printed by `--json` (bytes as integers), described by public/schemas/estimate-v1.json. */
+function estimateJson(result: EstimateResult, flags: Record<string, string>) {
   return {
+    schema: JSON_SCHEMA_URLS.estimate,
     mode: result.mode,
     model: result.modelId,
     params: result.params,
@@ -45,9 +47,13 @@ function estimateJson(result: EstimateResult, flags: Record<string, string>): Re
   };
 }
 
-/** `npm run estimate`: every engine flag in, the estimate out. */
-export const estimateCommand: Command = {
+/** What `estimate --json` prints, and what the library's `estimate` returns. */
+export type EstimateJson = ReturnType<typeof estimateJson>;
+
+/** `gpu-memory-lab estimate`: every engine flag in, the estimate out. */
+export const estimateCommand: Command<EstimateJson> = {
   name: 'estimate',
+  summary: 'what one training or inference step holds on each GPU, moment by moment, and whether it fits',
   flagTables: [ESTIMATE_FLAG_TABLE, OUTPUT_FLAGS],
   operands: false,
   help: () => estimateHelp(OUTPUT_FLAGS.flags),

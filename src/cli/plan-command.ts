@@ -3,7 +3,7 @@ import { createFlagTable, createOptionReader, ESTIMATE_FLAG_TABLE, numberFlag, p
 import { EXAMPLE_PRICES, parsePlanFlags, PLAN_FLAG_TABLE, planTraining } from '../planner/index.ts';
 import { fieldErrorsLine, type Command } from './command.ts';
 import { planHelp } from './plan-help.ts';
-import { planResultJson } from './plan-json.ts';
+import { planResultJson, type PlanJson } from './plan-json.ts';
 import { renderPlanTable } from './plan-table.ts';
 
 /** Plans the table lists when --top is not given. */
@@ -14,9 +14,10 @@ const OUTPUT_FLAGS = createFlagTable([
   numberFlag({ key: 'top', flag: 'top', default: String(DEFAULT_TOP), help: 'plans listed in the table (--json lists all)' }),
 ]);
 
-/** `npm run plan`: the model, GPUs and batch in, every plan that fits out, ranked. */
-export const planCommand: Command = {
+/** `gpu-memory-lab plan`: the model, GPUs and batch in, every plan that fits out, ranked. */
+export const planCommand: Command<PlanJson> = {
   name: 'plan',
+  summary: 'every combination of techniques that fits your GPUs, ranked by step time or cost',
   // Every engine flag is accepted, so that a choice the planner makes is answered as one, not as an unknown flag.
   flagTables: [ESTIMATE_FLAG_TABLE, PLAN_FLAG_TABLE, OUTPUT_FLAGS],
   operands: false,

@@ -1,4 +1,5 @@
 /** `plan --help`, generated from the planner's flag table and the engine's flags it takes as given. */
+import { PROGRAM_NAME } from '../base/command-line.ts';
 import { ESTIMATE_FLAG_TABLE, type FlagDefinition } from '../memory/index.ts';
 import { EXAMPLE_PRICES_DATE, FIXED_ESTIMATE_FLAGS, PLAN_FLAGS } from '../planner/index.ts';
 import { aliasHelpLines, flagHelpLines, presetHelpLines, scaffoldHelpLines } from './command.ts';
@@ -8,7 +9,7 @@ export function planHelp(outputFlags: readonly FlagDefinition[]): string {
   const given = ESTIMATE_FLAG_TABLE.flags.filter((spec) => FIXED_ESTIMATE_FLAGS.includes(spec.flag));
   const givenAliases = ESTIMATE_FLAG_TABLE.aliases.filter((alias) => FIXED_ESTIMATE_FLAGS.includes(alias.flag));
   return [
-    'Usage: npm run --silent plan -- --model ID --gpu ID --gpus N --global-batch N [flags]',
+    `Usage: ${PROGRAM_NAME} plan --model ID --gpu ID --gpus N --global-batch N [flags]`,
     '',
     'Will it fit? Tries every combination of precision, attention, recompute, micro-batch × accumulation,',
     'ZeRO stage, offload, tensor/pipeline/data-parallel layout and optimizer on your GPUs (and on GPUs you',
@@ -28,9 +29,9 @@ export function planHelp(outputFlags: readonly FlagDefinition[]): string {
     ...presetHelpLines(),
     '',
     'Examples:',
-    '  npm run --silent plan -- --model gpt2-xl --gpu rtx-4090 --global-batch 4 --seq 512 --task finetune',
-    '  npm run --silent plan -- --model llama-2-7b --gpu a100-80gb --gpus 8 --global-batch 64 --seq 4096 --rank-by step-cost',
-    '  npm run --silent plan -- --model llama-3-70b --gpu rtx-4090 --global-batch 8 --seq 4096 --no-rent --json',
+    `  ${PROGRAM_NAME} plan --model gpt2-xl --gpu rtx-4090 --global-batch 4 --seq 512 --task finetune`,
+    `  ${PROGRAM_NAME} plan --model llama-2-7b --gpu a100-80gb --gpus 8 --global-batch 64 --seq 4096 --rank-by step-cost`,
+    `  ${PROGRAM_NAME} plan --model llama-3-70b --gpu rtx-4090 --global-batch 8 --seq 4096 --no-rent --json`,
     '',
     'Exit codes: 0 ok (also when nothing fits: the shortfall is printed), 2 bad flag or value (one line on stderr).',
     '',

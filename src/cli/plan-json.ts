@@ -1,6 +1,7 @@
 /** The JSON printed by `plan --json`: every plan best first, each with the `estimate` flags that reproduce it. */
 import { formatEstimateFlags } from '../memory/index.ts';
 import { planDetails, planFlags, planLessons, type Plan, type PlanResult } from '../planner/index.ts';
+import { JSON_SCHEMA_URLS } from './json-schemas.ts';
 
 const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
   gpu: plan.hardware.gpu.id,
@@ -9,7 +10,7 @@ const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
 });
 
 /** One plan as JSON. */
-export function planJson(plan: Plan): Record<string, unknown> {
+function planJson(plan: Plan) {
   const { estimate, stepTime, warnings } = planDetails(plan);
   return {
     rank: plan.rank,
@@ -30,10 +31,14 @@ export function planJson(plan: Plan): Record<string, unknown> {
   };
 }
 
-/** The whole answer as JSON; `shortfall` is bytes (or null), the closest combination's flags beside it. */
-export function planResultJson(result: PlanResult): Record<string, unknown> {
+/**
+ * The whole answer as JSON, described by public/schemas/plan-v1.json; `shortfall` is bytes (or null), the closest
+ * combination's flags beside it.
+ */
+export function planResultJson(result: PlanResult) {
   const r = result.request;
   return {
+    schema: JSON_SCHEMA_URLS.plan,
     request: {
       flags: formatEstimateFlags(r.base),
       gpu: r.gpu,
@@ -71,3 +76,6 @@ export function planResultJson(result: PlanResult): Record<string, unknown> {
     wouldFit: result.wouldFit,
   };
 }
+
+/** What `plan --json` prints, and what the library's `plan` returns. */
+export type PlanJson = ReturnType<typeof planResultJson>;

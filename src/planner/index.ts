@@ -25,6 +25,7 @@ export {
   PLANNER_FLAG_NAMES,
   plannerFlagNamed,
   estimateCommandLine,
+  planCommandLine,
   FIXED_ESTIMATE_FLAGS,
   MAX_GPUS,
   TASKS,

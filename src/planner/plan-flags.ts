@@ -14,6 +14,7 @@ import {
   type FieldFlag,
   type FlagTable,
 } from '../memory/index.ts';
+import { commandLine } from '../base/command-line.ts';
 import { PRICE_TIERS, type PriceTier } from './prices.ts';
 
 /** Whether the weights are trained from scratch or adapted (only fine-tuning may use LoRA/QLoRA). */
@@ -159,8 +160,17 @@ export function plannerFlagNamed(name: string): FieldFlag<string> | undefined {
 /**
  * The terminal command that estimates `flags` (a plan's, or the closest miss's): every place that shows one writes it
  * here, so the page and `plan` print the same line.
- * @example estimateCommandLine({ model: 'gpt2', gpu: 'rtx-4090' }) // "npm run --silent estimate -- --model gpt2 --gpu rtx-4090"
+ * @example estimateCommandLine({ model: 'gpt2', gpu: 'rtx-4090' }) // "npx gpu-memory-lab estimate --model gpt2 --gpu rtx-4090"
  */
 export function estimateCommandLine(flags: Readonly<Record<string, string>>): string {
-  return ['npm run --silent estimate --', ...flagArgs(flags)].join(' ');
+  return commandLine('estimate', flagArgs(flags));
+}
+
+/**
+ * The terminal command that runs the planner on `flags` (a record, or a URL query's pairs, where `price` repeats), as
+ * the planner page shows it for its settings.
+ * @example planCommandLine({ model: 'gpt2', gpu: 'rtx-4090', 'no-rent': 'true' }) // "npx gpu-memory-lab plan --model gpt2 --gpu rtx-4090 --no-rent"
+ */
+export function planCommandLine(flags: Readonly<Record<string, string>> | Iterable<readonly [string, string]>): string {
+  return commandLine('plan', flagArgs(flags));
 }

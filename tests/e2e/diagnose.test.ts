@@ -100,13 +100,15 @@ describe('diagnose tools', () => {
     });
   });
 
-  test('oom-message: pasted text is read too, and text that is not an OOM message says so', async () => {
+  test('oom-message: pasted text is read too, text that is not an OOM message says so, and its command reads standard input', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(page, `${baseUrl}/tools/oom-message/`, '[data-tool="oom-message"]');
       await root.locator('textarea').fill('RuntimeError: expected scalar type Float but found Half');
       await root.locator('[data-action="analyse"]').click();
       await expect.poll(() => root.locator('[role="alert"]').textContent()).toMatch(/No "CUDA out of memory/);
       expect(await root.textContent()).not.toMatch(/NaN|Infinity/);
+      // "Copy as command" for a paste: the terminal reads it from standard input.
+      expect(await root.locator('[data-command]').textContent()).toBe('npx gpu-memory-lab diagnose -');
     });
   });
 

@@ -85,7 +85,7 @@ describe('planner page', () => {
       await second.locator('button').click();
       await expect
         .poll(() => root.locator('.planner-details').first().textContent())
-        .toMatch(/npm run --silent estimate -- --model gpt2-large/);
+        .toMatch(/npx gpu-memory-lab estimate --model gpt2-large/);
       const key = await second.getAttribute('data-plan-key');
       const total = await second.getAttribute('data-total-bytes');
       // Its step timeline, drawn once the chart has loaded: one moment reaches the plan's total, none more.

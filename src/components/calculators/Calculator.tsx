@@ -27,6 +27,8 @@ import TimelineChart, { limitOf } from './TimelineChart';
 import '../widget.css';
 import './calculator.css';
 import WidgetField from '../WidgetField';
+import CopyCommand from '../CopyCommand';
+import { estimateCommandLine } from '../../planner/index';
 
 /** Props of the calculator island. */
 export interface CalculatorProps {
@@ -417,12 +419,12 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
             ))}
           </p>
         )}
-        <p>
-          {STRINGS.terminal}{' '}
-          <code data-command>
-            npm run --silent estimate -- {Object.entries(flags).map(([k, v]) => (v === 'true' ? `--${k} ` : `--${k} ${v} `))}
-          </code>
-        </p>
+        <CopyCommand
+          command={estimateCommandLine(flags)}
+          intro={STRINGS.terminal}
+          copy={STRINGS.copyCommand}
+          copied={STRINGS.copiedCommand}
+        />
       </details>
     </div>
   );

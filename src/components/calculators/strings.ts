@@ -34,6 +34,8 @@ export const STRINGS = {
     `The dashed line keeps ${percent}% of the GPU free (${bytes}) for fragmentation and temporary buffers: plan to stay below it.`,
   sources: 'Where each number comes from',
   terminal: 'In a terminal:',
+  copyCommand: 'Copy as command',
+  copiedCommand: 'Copied',
   timelineTitle: 'One step, moment by moment',
   timelineCaption:
     'Memory alive on one GPU at each moment of the step, in the order they happen, by part. The solid line is the GPU’s memory, the dashed one the free margin.',

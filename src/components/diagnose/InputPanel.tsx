@@ -20,6 +20,9 @@ export interface InputPanelProps {
   busy: boolean;
 }
 
+/** The name of the File a paste becomes: the terminal reads a paste from standard input instead. */
+export const PASTED_FILE_NAME = 'pasted.txt';
+
 /**
  * Where the reader gives a tool its input: a file chooser that also takes a dropped file, a
  * textarea for pasted text, and example buttons. Nothing here reads the file: the tool does.
@@ -73,7 +76,7 @@ export default function InputPanel({ tool, pastePlaceholder, accept, examples, o
             type="button"
             data-action="analyse"
             disabled={busy || text.trim() === ''}
-            onClick={() => onFile(new File([text], 'pasted.txt', { type: 'text/plain' }))}
+            onClick={() => onFile(new File([text], PASTED_FILE_NAME, { type: 'text/plain' }))}
           >
             {S.analyse}
           </button>

@@ -1,6 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import AnalysisStatus from './AnalysisStatus';
-import InputPanel, { type InputPanelProps } from './InputPanel';
+import { useState } from 'preact/hooks';
+import { commandLine } from '../../base/command-line';
+import CopyCommand from '../CopyCommand';
+import InputPanel, { PASTED_FILE_NAME, type InputPanelProps } from './InputPanel';
+import { INPUT_STRINGS as S } from './strings';
 import type { AnalysisState } from './use-analysis';
 
 /** Props of the frame every diagnose tool shares. */
@@ -18,11 +22,18 @@ export interface ToolFrameProps<R> extends Omit<InputPanelProps, 'onFile' | 'bus
  * `data-tool`, `data-state` and `data-worker` attributes the browser tests read.
  */
 export default function ToolFrame<R>({ analysis: [state, onFile, ready], shownState, children, ...input }: ToolFrameProps<R>) {
+  // What the reader gave, as the terminal command takes it: the file's name, or - for a paste (standard input).
+  const [source, setSource] = useState('FILE');
+  const read = (file: File) => {
+    setSource(file.name === PASTED_FILE_NAME ? '-' : file.name);
+    onFile(file);
+  };
   return (
     <div class="widget" data-tool={input.tool} data-state={shownState ?? state.status} data-worker={ready ? 'ready' : 'starting'}>
-      <InputPanel {...input} onFile={onFile} busy={state.status === 'working'} />
+      <InputPanel {...input} onFile={read} busy={state.status === 'working'} />
       <AnalysisStatus state={state} />
       {children}
+      <CopyCommand command={commandLine('diagnose', [source])} intro={S.terminal} copy={S.copyCommand} copied={S.copiedCommand} />
     </div>
   );
 }

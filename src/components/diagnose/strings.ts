@@ -13,6 +13,9 @@ export const INPUT_STRINGS = {
   progress: (read: string, total: string) => `Reading… ${read} of ${total}`,
   failed: 'The analysis stopped:',
   dropHere: 'Drop the file here',
+  terminal: 'In a terminal, where the file is:',
+  copyCommand: 'Copy as command',
+  copiedCommand: 'Copied',
 } as const;
 
 /** The nvidia-smi log reader. */

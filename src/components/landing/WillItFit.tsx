@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { formatGiB } from '../../base/bytes';
 import { lessonBySlug, lessonHref, type LessonSlug } from '../../base/lessons';
 import { GPU_PRESETS, MODEL_PRESETS, type Mode } from '../../memory';
+import { estimateCommandLine } from '../../planner';
 import { MEMORY_PART_LABELS } from '../memory-parts';
 import { willItFit, type MemoryPart } from './will-it-fit';
 import '../widget.css';
@@ -81,9 +82,7 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
     </label>
   );
   const resolved = verdict?.result.resolved;
-  const command = resolved
-    ? `npm run --silent estimate -- --model ${model} --gpu ${gpu}${mode === 'infer' ? ' --mode infer' : ''}`
-    : '';
+  const command = resolved ? estimateCommandLine({ model, gpu, ...(mode === 'infer' ? { mode } : {}) }) : '';
   return (
     <section
       class="widget will-it-fit not-content"

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { formatEstimateFlags, formatSeconds, GPU_PRESETS, MODEL_PRESETS, type FieldError } from '../../memory/index';
 import {
   estimateCommandLine,
+  planCommandLine,
   EXAMPLE_PRICES,
   parsePlanFlags,
   planFlags,
@@ -19,6 +20,7 @@ import { createPlannerClient, type PlannerAnswer, type PlannerClient } from './p
 import { draftError, draftsFromLink, priceFlags, type PriceDraft } from './price-drafts';
 import PriceTable from './PriceTable';
 import { flagsFromQuery, PLAN_PARAM, queryFromFlags } from './query';
+import CopyCommand from '../CopyCommand';
 import { strings } from './strings';
 import '../widget.css';
 import WidgetField from '../WidgetField';
@@ -280,6 +282,14 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
             </li>
           ))}
         </ul>
+      )}
+      {parsed.ok && !priceErrors && (
+        <CopyCommand
+          command={planCommandLine(new URLSearchParams(queryFromFlags(raw)))}
+          intro={strings.terminal}
+          copy={strings.copyCommand}
+          copied={strings.copiedCommand}
+        />
       )}
       {parsed.ok && !priceErrors && answer.state === 'searching' && <p aria-live="polite">{strings.searching}</p>}
       {parsed.ok && answer.state === 'error' && (

@@ -22,6 +22,9 @@ export const strings = {
     unreadable: (text: string) => `could not read price '${text}'`,
   },
   searching: 'Searching…',
+  terminal: 'The same search in a terminal:',
+  copyCommand: 'Copy as command',
+  copiedCommand: 'Copied',
   searchFailed: 'The search failed: ',
   summary: (own: number, rented: number, combinations: number, estimates: number, ms: number) =>
     `${own} plan${own === 1 ? '' : 's'} fit your GPUs${rented > 0 ? `, ${rented} more on rented GPUs` : ''}. Searched ${combinations.toLocaleString('en')} combinations with ${estimates.toLocaleString('en')} engine estimates in ${ms.toFixed(0)} ms (measured in this browser).`,

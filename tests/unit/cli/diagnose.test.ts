@@ -99,14 +99,14 @@ describe('npm run diagnose (the real entry point)', () => {
   test('reads a pipe on stdin with -, and exits 2 on a refused pickle', () => {
     const root = resolve(import.meta.dirname, '../../..');
     const tsx = resolve(root, 'node_modules/.bin/tsx');
-    const piped = spawnSync(tsx, ['src/cli/diagnose.ts', '-', '--json'], {
+    const piped = spawnSync(tsx, ['src/cli/main.ts', 'diagnose', '-', '--json'], {
       cwd: root,
       input: exampleBytes('nvidia-smi-spike-nounits.csv'),
       encoding: 'utf8',
     });
     expect(piped.status).toBe(0);
     expect((JSON.parse(piped.stdout) as { gpus: { verdict: string }[] }).gpus[0]?.verdict).toBe('spike');
-    const refused = spawnSync(tsx, ['src/cli/diagnose.ts', resolve(FIXTURES_DIR, 'snapshot-runs-code.pickle')], {
+    const refused = spawnSync(tsx, ['src/cli/main.ts', 'diagnose', resolve(FIXTURES_DIR, 'snapshot-runs-code.pickle')], {
       cwd: root,
       encoding: 'utf8',
     });

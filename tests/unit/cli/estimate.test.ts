@@ -75,7 +75,7 @@ describe('npm run estimate (spawned)', () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
   const spawn = (args: string[]) =>
-    spawnSync(process.execPath, [tsx, 'src/cli/estimate.ts', ...args], { cwd: root, encoding: 'utf8' });
+    spawnSync(process.execPath, [tsx, 'src/cli/main.ts', 'estimate', ...args], { cwd: root, encoding: 'utf8' });
 
   test('--json writes one parseable object to stdout and nothing to stderr', () => {
     const child = spawn(['--model', 'gpt2', '--json']);

@@ -51,7 +51,7 @@ describe('plan(argv)', () => {
     const { code, stdout } = runPlan([...WORKED, '--no-rent']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Best plan: 1 × rtx-4090/);
-    expect(stdout).toMatch(/check {5}npm run --silent estimate -- --model gpt2-xl/);
+    expect(stdout).toMatch(/check {5}npx gpu-memory-lab estimate --model gpt2-xl/);
     expect(stdout).toMatch(/Step timeline per GPU[^]*backward-start .* ◀ peak/);
     expect(stdout).toMatch(/Why the other combinations do not fit your 1 × rtx-4090/);
     expect(stdout).not.toMatch(/NaN|(?<!ZeRO-)Infinity|undefined/);

@@ -1,0 +1,68 @@
+/**
+ * Command lines whose `--json` output the tests hold to their JSON Schema and to the same bytes everywhere (in-process,
+ * the library, the installed package): each kind of answer once at least (training, inference, model states alone,
+ * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example).
+ */
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CommandName } from '../../../src/base/command-line.ts';
+import { EXAMPLES_DIR } from '../diagnose/fixtures.ts';
+
+/** One command line, without `--json`. */
+export interface JsonCase {
+  readonly command: CommandName;
+  readonly argv: readonly string[];
+}
+
+/** Every case, by command. */
+export const JSON_CASES: readonly JsonCase[] = [
+  { command: 'estimate', argv: ['--model', 'llama-3-8b', '--gpu', 'rtx-4090', '--seq', '2048', '--precision', 'amp-bf16'] },
+  { command: 'estimate', argv: ['--params', '7b'] },
+  {
+    command: 'estimate',
+    argv: ['--model', 'mistral-7b', '--mode', 'infer', '--weights', 'awq', '--tokens', '32768', '--gpu', 'l4'],
+  },
+  {
+    command: 'estimate',
+    argv: [
+      '--model',
+      'llama-2-7b',
+      '--zero',
+      '3',
+      '--dp',
+      '8',
+      '--offload',
+      'optimizer+params',
+      '--offload-device',
+      'nvme',
+      '--gpu',
+      'a100-80gb',
+    ],
+  },
+  {
+    command: 'estimate',
+    argv: ['--model', 'llama-2-7b', '--pp', '2', '--tp', '2', '--micro-batch', '4', '--grad-accum', '4', '--gpu', 'h100-80gb'],
+  },
+  { command: 'estimate', argv: ['--model', 'llama-3-8b', '--finetune', 'qlora', '--gpu', 'rtx-4090', '--seq', '2048'] },
+  {
+    command: 'plan',
+    argv: [
+      '--model',
+      'gpt2',
+      '--gpu',
+      'rtx-4090',
+      '--global-batch',
+      '4',
+      '--seq',
+      '512',
+      '--rank-by',
+      'epoch-cost',
+      '--epoch-tokens',
+      '1e9',
+    ],
+  },
+  { command: 'plan', argv: ['--model', 'llama-3-70b', '--gpu', 'rtx-4090', '--global-batch', '8', '--seq', '4096', '--no-rent'] },
+  ...readdirSync(EXAMPLES_DIR)
+    .sort()
+    .map((file) => ({ command: 'diagnose' as const, argv: [resolve(EXAMPLES_DIR, file)] })),
+];
