@@ -1,13 +1,25 @@
 /** The `diagnose` command: reads what a run printed (FILE, or standard input for `-`) and explains it. */
 import { PROGRAM_NAME } from '../base/command-line.ts';
 import { detectKind, type InputKind } from '../diagnose/detect.ts';
-import { describeGpuEvidence, describeRemedy, describeSnapshotOom, describeSummary, VERDICT_TEXT } from '../diagnose/explain.ts';
+import {
+  describeFigureSource,
+  describeFinding,
+  describeGpuEvidence,
+  describePlatform,
+  describeRemedy,
+  describeSnapshotOom,
+  describeSummary,
+  OOM_CASE_TEXT,
+  VERDICT_TEXT,
+  WORDING_TEXT,
+} from '../diagnose/explain.ts';
 import { classifyGpuPattern } from '../diagnose/gpu-pattern.ts';
 import { parseMemorySummary } from '../diagnose/memory-summary.ts';
 import type { UnreadNote } from '../diagnose/notes.ts';
 import { parseNvidiaSmi } from '../diagnose/nvidia-smi.ts';
-import { parseOomMessage } from '../diagnose/oom-message.ts';
-import { rankOomRemedies } from '../diagnose/oom-remedies.ts';
+import { recognizeKnownError } from '../diagnose/known-errors.ts';
+import { analyzeOomText } from '../diagnose/oom-analysis.ts';
+import type { OomFigure } from '../diagnose/oom-message.ts';
 import { readSnapshot } from '../diagnose/snapshot.ts';
 import { formatBinarySize } from '../base/bytes.ts';
 import { scaffoldHelpLines, type Command, type CommandAnswer } from './command.ts';
@@ -19,7 +31,8 @@ function diagnoseHelp(): string {
     '',
     'Reads what your GPU and PyTorch printed and explains it. FILE is one of:',
     '  nvidia-smi output    --query-gpu=...,memory.used,... --format=csv (-l 1), or plain nvidia-smi tables',
-    '  an OOM message       "CUDA out of memory. Tried to allocate ...", traceback around it is fine',
+    '  an OOM message       "CUDA/HIP out of memory. Tried to allocate ..." or "MPS backend out of memory (...)";',
+    '                       traceback, log prefixes and terminal wraps around it are fine',
     '  memory_summary       torch.cuda.memory_summary() output',
     '  a memory snapshot    the pickle from torch.cuda.memory._dump_snapshot() (read as data, never run)',
     `Use - to read standard input:  nvidia-smi --query-gpu=... --format=csv -l 1 | ${PROGRAM_NAME} diagnose -`,
@@ -85,34 +98,53 @@ function analyzeNvidiaSmi(text: string) {
   );
 }
 
+/** The figure rows of an OOM reading: label, figure, and whether it is in this message at all. */
+const OOM_FIGURE_ROWS: readonly [string, OomFigure][] = [
+  ['Tried to allocate', 'triedToAllocateBytes'],
+  ['Total capacity', 'totalBytes'],
+  ['Free', 'freeBytes'],
+  ['In use by this process', 'processInUseBytes'],
+  ['Allocated by PyTorch', 'allocatedBytes'],
+  ['Reserved by PyTorch', 'reservedBytes'],
+  ['Reserved but unallocated', 'reservedUnallocatedBytes'],
+  ['In private pools', 'privatePoolsBytes'],
+  ['Allowed (cap)', 'allowedBytes'],
+  ["Not PyTorch's (context etc.)", 'nonPyTorchBytes'],
+];
+
 function analyzeOom(text: string) {
-  const { message, unread } = parseOomMessage(text);
-  if (message === null) return unreadable('no CUDA out-of-memory message found');
-  const remedies = rankOomRemedies(message);
-  const size = (bytes: number | null): string => (bytes === null ? 'not in the message' : formatBinarySize(bytes));
+  const { parse, findings, plan } = analyzeOomText(text);
+  const { message, unread } = parse;
+  if (message === null || plan === null) return unreadable('no CUDA, HIP or MPS out-of-memory message found');
+  const platform = { cuda: 'CUDA', hip: 'HIP', mps: 'MPS' }[message.platform];
   const lines = [
-    `CUDA out-of-memory message (${message.wording} wording)${message.gpuIndex === null ? '' : `, GPU ${message.gpuIndex}`}`,
+    `${platform} out-of-memory message, ${WORDING_TEXT[message.wording]}${message.gpuIndex === null ? '' : `, GPU ${message.gpuIndex}`}`,
     '',
-    `  Tried to allocate             ${size(message.triedToAllocateBytes)}`,
-    `  Total capacity                ${size(message.totalBytes)}`,
-    `  Free                          ${size(message.freeBytes)}`,
-    `  In use by this process        ${size(message.processInUseBytes)}`,
-    `  Allocated by PyTorch          ${size(message.allocatedBytes)}`,
-    `  Reserved but unallocated      ${size(message.reservedUnallocatedBytes)}`,
   ];
-  if (message.privatePoolsBytes !== null) lines.push(`  In private pools              ${size(message.privatePoolsBytes)}`);
-  if (message.nonPyTorchBytes !== null) lines.push(`  Not PyTorch's (context etc.)  ${size(message.nonPyTorchBytes)}`);
-  for (const p of message.otherProcesses) lines.push(`  Process ${p.pid}`.padEnd(32) + formatBinarySize(p.bytes));
+  for (const [label, figure] of OOM_FIGURE_ROWS) {
+    const bytes = message[figure];
+    if (bytes === null) continue;
+    lines.push(`  ${label.padEnd(29)} ${formatBinarySize(bytes).padEnd(11)} ${describeFigureSource(message, figure)}`);
+  }
+  for (const p of message.otherProcesses)
+    lines.push(`  ${`Process ${p.pid}`.padEnd(29)} ${formatBinarySize(p.bytes).padEnd(11)} read`);
   if (message.fragmentationShare !== null)
-    lines.push(`  Fragmentation share           ${(message.fragmentationShare * 100).toFixed(1)} % of reserved is unallocated`);
+    lines.push(
+      `  ${'Fragmentation share'.padEnd(29)} ${`${(message.fragmentationShare * 100).toFixed(1)} %`.padEnd(11)} ${describeFigureSource(message, 'fragmentationShare')}`,
+    );
+  if (findings.length > 0)
+    lines.push('', 'What does not add up, or changes the reading:', ...findings.map((f) => `  - ${describeFinding(f, message)}`));
+  const platformNote = describePlatform(message);
+  lines.push('', `Verdict: ${OOM_CASE_TEXT[plan.case]}`, ...(platformNote === null ? [] : [platformNote]));
   lines.push('', 'What to try, most promising first (sizes are rounded as PyTorch printed them):');
-  remedies.forEach((r, i) => {
-    const { title, reason } = describeRemedy(r);
+  plan.remedies.forEach((r, i) => {
+    const { title, reason } = describeRemedy(r, message);
     lines.push(`  ${i + 1}. ${title}`, `     ${reason}`, `     ${r.href}`);
   });
   return reading(
     {
       kind: 'oom-message' as const,
+      platform: message.platform,
       wording: message.wording,
       gpuIndex: message.gpuIndex,
       triedToAllocateBytes: message.triedToAllocateBytes,
@@ -126,8 +158,19 @@ function analyzeOom(text: string) {
       allowedBytes: message.allowedBytes,
       nonPyTorchBytes: message.nonPyTorchBytes,
       otherProcesses: message.otherProcesses,
+      jobPid: message.jobPid,
       fragmentationShare: message.fragmentationShare,
-      remedies: remedies.map((r) => ({ id: r.id, bytes: r.bytes, sufficient: r.sufficient, href: r.href })),
+      derivedBy: message.derivedBy,
+      truncated: message.truncated,
+      findings,
+      case: plan.case,
+      remedies: plan.remedies.map((r) => ({
+        id: r.id,
+        freesBytes: r.freesBytes,
+        sufficient: r.sufficient,
+        condition: r.condition,
+        href: r.href,
+      })),
       unread,
     },
     [...lines, ...unreadLines(unread)],
@@ -243,8 +286,15 @@ export const diagnoseCommand: Command<DiagnoseJson> = {
     let text: string | null = null;
     const asText = (): string => (text ??= new TextDecoder('utf-8').decode(bytes));
     const kind = detectKind(bytes, asText);
-    if (kind === null)
-      return { refused: 'not nvidia-smi output, an OOM message, a memory_summary table or a memory snapshot pickle' };
+    if (kind === null) {
+      const known = recognizeKnownError(asText());
+      return {
+        refused:
+          known === null
+            ? 'not nvidia-smi output, an OOM message, a memory_summary table or a memory snapshot pickle'
+            : `this is ${known}, not an out-of-memory message from PyTorch's allocator`,
+      };
+    }
     const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText());
     if ('error' in analysis) return { refused: analysis.error };
     return {

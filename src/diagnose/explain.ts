@@ -6,7 +6,9 @@ import type { GpuPattern, GpuVerdict } from './gpu-pattern.ts';
 import { lessonLabel } from '../base/lessons.ts';
 import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { MemorySummary } from './memory-summary.ts';
-import type { OomRemedy, OomRemedyId } from './oom-remedies.ts';
+import type { OomFinding, OomFindingId } from './oom-consistency.ts';
+import type { OomFigure, OomMessage, OomWording } from './oom-message.ts';
+import { STRAY_CONTEXT_MAX_BYTES, type OomCase, type OomRemedy, type OomRemedyId } from './oom-remedies.ts';
 import { formatBinarySize } from '../base/bytes.ts';
 
 const percent = (share: number): string => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
@@ -60,45 +62,118 @@ export function describeGpuEvidence(pattern: GpuPattern, timed: boolean): string
   return lines;
 }
 
-/** Title and reason of each OOM remedy. */
-export function describeRemedy(remedy: OomRemedy): { title: string; reason: string } {
-  const bytes = formatBinarySize(remedy.bytes);
-  const alone = remedy.sufficient ? ' On its own this would leave room for the failed request.' : '';
+/** How each wording is named, and what it says about the PyTorch that printed it. */
+export const WORDING_TEXT: Readonly<Record<OomWording, string>> = {
+  current: 'current wording (PyTorch 2.2 and later)',
+  'pytorch-2.1': 'PyTorch 2.1 wording ("total capacty", sic)',
+  'reserved-in-total': 'older wording (PyTorch 1.4 to 2.0: "reserved in total by PyTorch")',
+  cached: 'pre-1.4 wording: its "cached" is reserved but unallocated, so reserved = allocated + cached',
+  mps: 'Apple MPS backend wording',
+};
+
+/** What the platform changes about the advice. */
+export function describePlatform(oom: OomMessage): string | null {
+  if (oom.platform === 'hip')
+    return 'A ROCm (AMD) build: its allocator reads PYTORCH_HIP_ALLOC_CONF where CUDA builds read PYTORCH_CUDA_ALLOC_CONF, and rocm-smi stands in for nvidia-smi.';
+  if (oom.platform === 'mps')
+    return 'Apple MPS backend: memory is shared with macOS and other apps, and the limit is the high watermark. CUDA-only remedies do not apply here: PYTORCH_CUDA_ALLOC_CONF (expandable_segments, max_split_size_mb), set_per_process_memory_fraction, nvidia-smi, and sharding across GPUs.';
+  return null;
+}
+
+/** What kind of OOM it is, as the verdict the tools print above the remedies. */
+export const OOM_CASE_TEXT: Readonly<Record<OomCase, string>> = {
+  'request-too-large':
+    'One request larger than the whole GPU: no allocator setting can make it fit; the tensor itself must shrink or be split.',
+  cap: 'A cap stopped it: the process hit a limit set below what the device has.',
+  'free-but-refused':
+    'Enough memory was reported free, yet the allocation failed: the free memory is split into pieces (by the desktop, another process, or the driver), or the allocator asked for a larger segment than the request.',
+  'another-process': 'Another process holds a large share of this GPU: the room this job needed is taken outside it.',
+  fragmentation: "Fragmentation: PyTorch's cache holds enough idle memory for the request, but not in one block large enough.",
+  shortage: 'A genuine shortage: live tensors fill the GPU; something must hold less.',
+};
+
+/** What a consistency finding means, in one sentence with its figures. */
+export function describeFinding(finding: OomFinding, oom: OomMessage): string {
+  const size = (bytes: number | null): string => (bytes === null ? '?' : formatBinarySize(bytes));
+  const a = size(finding.bytes);
+  const b = size(finding.againstBytes);
+  const text: Record<OomFindingId, string> = {
+    truncated:
+      'The message is cut off before its last figure: the figures after the cut are unknown, not zero. Paste the whole line.',
+    'allocated-above-total': `Allocated (${a}) is more than the total capacity (${b}). On Windows the WDDM driver lets CUDA spill into shared system memory, so the total counts only the card's own memory; work past it runs at PCIe speed.`,
+    'request-above-total': `The request (${a}) is larger than the GPU's total capacity (${b}).`,
+    'free-covers-request': `The driver reported ${a} free, at least the ${b} requested, and the allocation still failed: the free memory is not in one piece that large, the allocator rounded the request up to a new segment, a cap applies, or another process took it in between. So no remedy below is called sufficient on the strength of free memory.`,
+    'reserved-below-allocated': `Reserved (${b}) is below allocated (${a}), which cannot be: reserved includes allocated. The figures were printed at different moments or edited; the reserved-but-unallocated figure is left out.`,
+    'reserved-above-process': `PyTorch's reserved total (${a}) is more than this process's memory in use (${b}), which cannot be on one GPU; the in-use figure may belong to another device or moment.`,
+    'job-process-inferred': `The message has no usable "this process" figure, so process ${oom.jobPid ?? '?'} (${a}) is taken to be this job: it is the smallest listed process whose memory covers PyTorch's reserved total (${b}). In a container PyTorch cannot match its own process id.`,
+    'figures-above-total': `Free memory plus every process's memory comes to ${a}, more than the total capacity (${b}): the figures were read at different moments.`,
+    'request-above-cap': `Allocated, other allocations and the request together (${a}) reach the maximum allowed (${b}) within the printed rounding: the MPS high watermark stopped it, not the hardware.`,
+  };
+  return text[finding.id];
+}
+
+/** Title and reason of each OOM remedy; `oom` gives the platform and figures the wording depends on. */
+export function describeRemedy(remedy: OomRemedy, oom: OomMessage): { title: string; reason: string } {
+  const frees =
+    remedy.freesBytes === null
+      ? ''
+      : ` Frees up to ${formatBinarySize(remedy.freesBytes)}.${remedy.sufficient ? ' On its own that leaves room for the failed request.' : ''}`;
+  const allocConf = oom.platform === 'hip' ? 'PYTORCH_HIP_ALLOC_CONF' : 'PYTORCH_CUDA_ALLOC_CONF';
+  const smi = oom.platform === 'hip' ? 'rocm-smi' : 'nvidia-smi';
+  const strays = oom.otherProcesses.filter((p) => p.bytes <= STRAY_CONTEXT_MAX_BYTES);
   const text: Record<OomRemedyId, { title: string; reason: string }> = {
     'expandable-segments': {
-      title: 'Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True',
-      reason: `${bytes} is reserved by PyTorch but unallocated: cached in blocks too small or too scattered for the request. Expandable segments let the allocator grow one segment instead of leaving gaps (PyTorch versions without the option: max_split_size_mb).${alone}`,
+      title: `Set ${allocConf}=expandable_segments:True`,
+      reason: `Memory reserved by PyTorch but unallocated is cached in blocks too small or too scattered for the request. Expandable segments let the allocator grow one segment instead of leaving gaps (PyTorch versions without the option: max_split_size_mb).${frees}`,
+    },
+    'other-ranks-contexts': {
+      title: 'Give each rank its own GPU before it touches CUDA',
+      reason: `${strays.length} other processes hold small amounts on this GPU (${strays.map((p) => `${p.pid}: ${formatBinarySize(p.bytes)}`).join(', ')}): the size of a CUDA context each. That is the classic "every rank opened a context on GPU 0": call torch.cuda.set_device(local_rank) (or set CUDA_VISIBLE_DEVICES per rank) before any CUDA call, including torch.load(map_location=…) and NCCL setup.${frees}`,
     },
     'other-process': {
       title: 'Stop the other process on this GPU',
-      reason: `${bytes} of the GPU is in use outside this process (another training run, a notebook kernel, an inference server). Check with nvidia-smi.${alone}`,
+      reason: `Memory in use outside this job: another training run, a notebook kernel, an inference server. Check with ${smi}.${frees}`,
     },
     'memory-fraction-cap': {
       title: 'Raise or remove set_per_process_memory_fraction',
-      reason: `This process is capped below the card's capacity; ${bytes} of the GPU is out of its reach.${alone}`,
+      reason: `This process is capped below the card's capacity; the rest of the GPU is out of its reach.${frees}`,
+    },
+    'mps-watermark': {
+      title: 'Raise PYTORCH_MPS_HIGH_WATERMARK_RATIO, or free memory on the Mac',
+      reason:
+        'The MPS allocator refuses to grow past its high watermark (a ratio of the recommended working set). A higher ratio lifts the cap; 0.0 removes it, and macOS may then swap or stall. Closing other apps frees the unified memory it shares.',
     },
     'private-pools': {
       title: 'Check CUDA Graphs and other private memory pools',
-      reason: `${bytes} is held in private pools (CUDA Graphs, torch.compile's cudagraph trees), which only their own graphs can reuse.${alone}`,
+      reason: `Memory is held in private pools (CUDA Graphs, torch.compile's cudagraph trees), which only their own graphs can reuse.${frees}`,
     },
     'non-pytorch-memory': {
       title: 'Account for memory PyTorch does not allocate',
-      reason: `${bytes} of this process is not PyTorch's cache: the CUDA context, cuBLAS and cuDNN workspaces, NCCL buffers, or another library allocating directly.${alone}`,
+      reason:
+        oom.platform === 'mps'
+          ? `${formatBinarySize(oom.nonPyTorchBytes ?? 0)} is allocated on the GPU outside the MPS allocator ("other allocations": Metal buffers of this process that PyTorch's cache does not hold). How much of it can go is unknown.`
+          : `${formatBinarySize(oom.nonPyTorchBytes ?? 0)} of this process is not PyTorch's cache: the CUDA context, cuBLAS and cuDNN workspaces, NCCL buffers, or another library allocating directly. The context cannot be freed, so how much of it can go is unknown.`,
     },
     'one-large-allocation': {
       title: 'Find the one large tensor',
-      reason: `The failed request alone is ${bytes}, a large share of the GPU: typically logits over a big vocabulary, attention scores of a long sequence, or a batch far larger than usual. A memory snapshot shows which line asked for it.`,
+      reason: `The failed request alone is ${formatBinarySize(oom.triedToAllocateBytes ?? 0)}, a large share of the GPU: typically logits over a big vocabulary, attention scores of a long sequence, or a batch far larger than usual. A memory snapshot shows which line asked for it.`,
     },
     'reduce-activations': {
       title: 'Shrink activations: smaller micro-batch, gradient checkpointing, mixed precision',
-      reason: `PyTorch holds ${bytes} of live tensors. During training most of it is usually activations, which gradient accumulation, checkpointing and 16-bit autocast reduce.`,
+      reason: `PyTorch holds ${formatBinarySize(oom.allocatedBytes ?? 0)} of live tensors. During training most of it is usually activations, which gradient accumulation, checkpointing and 16-bit autocast reduce; how much they free depends on the model, so it is not counted here.`,
     },
     'shard-model-states': {
-      title: 'Shard or offload the model states',
-      reason: `Live tensors fill ${bytes}, over half the GPU. If weights, gradients and optimizer states are most of it, ZeRO/FSDP sharding or CPU offload divides them.`,
+      title: 'If you have several GPUs: shard the model states (else offload them)',
+      reason: `Live tensors fill over half the GPU. If weights, gradients and optimizer states are most of it, ZeRO/FSDP divides them across GPUs, which only helps when there are several; on one GPU, CPU offload or an 8-bit optimizer is the option.`,
     },
   };
   return text[remedy.id];
+}
+
+/** How a figure came to be: read as printed, or the rule that derived it. */
+export function describeFigureSource(oom: OomMessage, figure: OomFigure): string {
+  const rule = oom.derivedBy[figure];
+  return rule === undefined ? 'read' : `derived: ${rule}`;
 }
 
 /** One line of the memory_summary reading: what a figure is and what it means for the reader. */

@@ -1,4 +1,13 @@
-import { describeRemedy, LINK_TITLES } from '../../diagnose/explain';
+import {
+  describeFigureSource,
+  describeFinding,
+  describePlatform,
+  describeRemedy,
+  LINK_TITLES,
+  OOM_CASE_TEXT,
+  WORDING_TEXT,
+} from '../../diagnose/explain';
+import type { OomFigure } from '../../diagnose/oom-message';
 import { formatBinarySize } from '../../base/bytes';
 import { exampleFile } from './InputPanel';
 import ToolFrame from './ToolFrame';
@@ -11,9 +20,21 @@ import legacyUrl from '../../diagnose/examples/oom-legacy.txt?url';
 import '../widget.css';
 import './diagnose.css';
 
-const size = (bytes: number | null) => (bytes === null ? S.absent : formatBinarySize(bytes));
+/** The figure rows, in the order the message gives them. */
+const FIGURE_ROWS: readonly [string, OomFigure][] = [
+  [S.rows.tried, 'triedToAllocateBytes'],
+  [S.rows.total, 'totalBytes'],
+  [S.rows.free, 'freeBytes'],
+  [S.rows.process, 'processInUseBytes'],
+  [S.rows.allocated, 'allocatedBytes'],
+  [S.rows.reserved, 'reservedBytes'],
+  [S.rows.reservedUnallocated, 'reservedUnallocatedBytes'],
+  [S.rows.privatePools, 'privatePoolsBytes'],
+  [S.rows.allowed, 'allowedBytes'],
+  [S.rows.nonPyTorch, 'nonPyTorchBytes'],
+];
 
-/** Decodes a CUDA out-of-memory message into its figures and ranks what to try. */
+/** Decodes an out-of-memory message into its figures, checks them against each other, and ranks what to try. */
 export default function OomTool() {
   const analysis = useAnalysis('oom-message');
   const [state] = analysis;
@@ -22,7 +43,9 @@ export default function OomTool() {
     { label: S.examples.otherProcess, load: () => exampleFile(otherUrl, 'oom-other-process.txt') },
     { label: S.examples.legacy, load: () => exampleFile(legacyUrl, 'oom-legacy.txt') },
   ];
-  const m = state.status === 'done' ? state.result.parse.message : null;
+  const result = state.status === 'done' ? state.result : null;
+  const m = result?.parse.message ?? null;
+  const platformNote = m === null ? null : describePlatform(m);
   return (
     <ToolFrame
       analysis={analysis}
@@ -31,16 +54,16 @@ export default function OomTool() {
       accept=".txt,.log,text/*"
       examples={examples}
     >
-      {state.status === 'done' && (
+      {result && (
         <div class="diag-results" aria-live="polite">
-          {m === null ? (
+          {m === null || result.plan === null ? (
             <p class="widget-error" role="alert">
-              {S.notFound}
+              {result.knownError === null ? S.notFound : S.knownError(result.knownError)}
             </p>
           ) : (
             <>
-              <p>
-                {S.wording[m.wording]}
+              <p data-platform={m.platform} data-wording={m.wording}>
+                {S.platform[m.platform]}, {WORDING_TEXT[m.wording]}
                 {m.gpuIndex === null ? '' : `, GPU ${m.gpuIndex}`}
               </p>
               <table
@@ -52,38 +75,52 @@ export default function OomTool() {
                   <tr>
                     <th scope="col">{S.figure}</th>
                     <th scope="col">{S.value}</th>
+                    <th scope="col">{S.source}</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {(
-                    [
-                      [S.rows.tried, size(m.triedToAllocateBytes)],
-                      [S.rows.total, size(m.totalBytes)],
-                      [S.rows.free, size(m.freeBytes)],
-                      [S.rows.process, size(m.processInUseBytes)],
-                      [S.rows.allocated, size(m.allocatedBytes)],
-                      [S.rows.reservedUnallocated, size(m.reservedUnallocatedBytes)],
-                      ...(m.privatePoolsBytes === null ? [] : [[S.rows.privatePools, size(m.privatePoolsBytes)]]),
-                      ...(m.allowedBytes === null ? [] : [[S.rows.allowed, size(m.allowedBytes)]]),
-                      ...(m.nonPyTorchBytes === null ? [] : [[S.rows.nonPyTorch, size(m.nonPyTorchBytes)]]),
-                      ...m.otherProcesses.map((p) => [S.rows.otherProcess(p.pid), formatBinarySize(p.bytes)]),
-                      ...(m.fragmentationShare === null
-                        ? []
-                        : [[S.rows.fragmentation, `${(m.fragmentationShare * 100).toFixed(1)} %`]]),
-                    ] as [string, string][]
-                  ).map(([label, value]) => (
-                    <tr>
+                  {FIGURE_ROWS.filter(([, figure]) => m[figure] !== null).map(([label, figure]) => (
+                    <tr data-figure={figure}>
                       <th scope="row">{label}</th>
-                      <td>{value}</td>
+                      <td>{formatBinarySize(m[figure] ?? 0)}</td>
+                      <td>{describeFigureSource(m, figure)}</td>
                     </tr>
                   ))}
+                  {m.otherProcesses.map((p) => (
+                    <tr>
+                      <th scope="row">{S.rows.otherProcess(p.pid)}</th>
+                      <td>{formatBinarySize(p.bytes)}</td>
+                      <td>{S.read}</td>
+                    </tr>
+                  ))}
+                  {m.fragmentationShare !== null && (
+                    <tr>
+                      <th scope="row">{S.rows.fragmentation}</th>
+                      <td>{(m.fragmentationShare * 100).toFixed(1)} %</td>
+                      <td>{describeFigureSource(m, 'fragmentationShare')}</td>
+                    </tr>
+                  )}
                 </tbody>
               </table>
               <p class="diag-note">{S.rounding}</p>
+              {result.findings.length > 0 && (
+                <>
+                  <h3>{S.findings}</h3>
+                  <ul data-findings={result.findings.map((f) => f.id).join(' ')}>
+                    {result.findings.map((f) => (
+                      <li data-finding={f.id}>{describeFinding(f, m)}</li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              <p data-case={result.plan.case}>
+                <strong>{S.verdict}:</strong> {OOM_CASE_TEXT[result.plan.case]}
+              </p>
+              {platformNote !== null && <p class="diag-note">{platformNote}</p>}
               <h3>{S.remedies}</h3>
-              <ol data-remedies={state.result.remedies.map((r) => r.id).join(' ')}>
-                {state.result.remedies.map((r) => {
-                  const { title, reason } = describeRemedy(r);
+              <ol data-remedies={result.plan.remedies.map((r) => r.id).join(' ')}>
+                {result.plan.remedies.map((r) => {
+                  const { title, reason } = describeRemedy(r, m);
                   return (
                     <li data-remedy={r.id} data-sufficient={String(r.sufficient)}>
                       <strong>{title}</strong>. {reason} <a href={r.href}>{LINK_TITLES[r.href]}</a>
@@ -93,7 +130,7 @@ export default function OomTool() {
               </ol>
             </>
           )}
-          <UnreadList notes={state.result.parse.unread} title={S.unread} />
+          <UnreadList notes={result.parse.unread} title={S.unread} />
         </div>
       )}
     </ToolFrame>

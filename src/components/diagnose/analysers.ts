@@ -6,9 +6,9 @@ import { classifyGpuPattern, type GpuPattern } from '../../diagnose/gpu-pattern'
 import { parseMemorySummary } from '../../diagnose/memory-summary';
 import { downsampleKeepingPeaks } from '../../diagnose/downsample';
 import { parseNvidiaSmi, type GpuSample, type GpuSeries, type NvidiaSmiLog } from '../../diagnose/nvidia-smi';
-import { parseOomMessage } from '../../diagnose/oom-message';
-import { rankOomRemedies } from '../../diagnose/oom-remedies';
+import { analyzeOomText } from '../../diagnose/oom-analysis';
 import { readSnapshot } from '../../diagnose/snapshot';
+import { recognizeKnownError } from '../../diagnose/known-errors';
 
 /** Points per GPU line sent to the page: a one-day log has 86,400; each bucket keeps its peak. */
 export const CHART_POINTS = 1200;
@@ -44,8 +44,8 @@ export const ANALYSERS = {
     return { log, gpus };
   },
   'oom-message': (bytes: Uint8Array) => {
-    const parse = parseOomMessage(text(bytes));
-    return { parse, remedies: parse.message ? rankOomRemedies(parse.message) : [] };
+    const content = text(bytes);
+    return { ...analyzeOomText(content), knownError: recognizeKnownError(content) };
   },
   'memory-summary': (bytes: Uint8Array) => parseMemorySummary(text(bytes)),
   snapshot: (bytes: Uint8Array, onProgress?: (bytesRead: number) => void) => readSnapshot(bytes, onProgress),

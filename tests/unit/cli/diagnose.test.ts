@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCommand, type ReadInput } from '../../../src/cli/command.ts';
 import { diagnoseCommand } from '../../../src/cli/diagnose-command.ts';
-import { exampleBytes, exampleText, FIXTURES_DIR, fixtureBytes, fixtureText } from '../diagnose/fixtures.ts';
+import { exampleBytes, exampleText, FIXTURES_DIR, fixtureBytes, fixtureText, pasteText } from '../diagnose/fixtures.ts';
 
 const runDiagnose = (argv: readonly string[], read: ReadInput) => runCommand(diagnoseCommand, argv, { read });
 
@@ -60,6 +60,26 @@ describe('diagnose --json: one JSON object with the key fields of each reader', 
   });
 });
 
+describe('diagnose: OOM messages from every allocator, each figure read or derived by a stated rule', () => {
+  test('an MPS message: the platform, the watermark case, and a line saying which CUDA remedies do not apply', () => {
+    const { code, stdout } = runDiagnose(['02-mps-2.txt'], (name) => new TextEncoder().encode(pasteText(name)));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^MPS out-of-memory message/);
+    expect(stdout).toMatch(/CUDA-only remedies do not apply here/);
+    expect(stdout).toMatch(/1\. Raise PYTORCH_MPS_HIGH_WATERMARK_RATIO/);
+  });
+
+  test('every figure row ends with "read" or the rule that derived it', () => {
+    const { stdout } = runDiagnose(['03-cached-3.txt', '--json'], (name) => new TextEncoder().encode(pasteText(name)));
+    const out = JSON.parse(stdout) as { derivedBy: Record<string, string>; reservedBytes: number };
+    expect(out.derivedBy['reservedBytes']).toMatch(/already allocated \+ cached/);
+    const text = runDiagnose(['03-cached-3.txt'], (name) => new TextEncoder().encode(pasteText(name))).stdout;
+    const rows = text.split('\n').filter((line) => /^ {2}\S.* (?:KiB|MiB|GiB|%) /.test(line));
+    expect(rows.length).toBeGreaterThan(4);
+    for (const row of rows) expect(row).toMatch(/ (?:read|derived: .+)$/);
+  });
+});
+
 describe('diagnose: input and refusals', () => {
   test('- reads standard input', () => {
     const reads: string[] = [];
@@ -69,12 +89,22 @@ describe('diagnose: input and refusals', () => {
     });
     expect(reads).toEqual(['-']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/legacy wording/);
+    expect(stdout).toMatch(/older wording \(PyTorch 1\.4 to 2\.0/);
   });
 
   test.each<[string, Uint8Array | Error, RegExp]>([
     ['refused pickle', fixtureBytes('snapshot-runs-code.pickle'), /refused: refused opcode STACK_GLOBAL/],
     ['random text', new TextEncoder().encode('hello world\n'), /not nvidia-smi output, an OOM message/],
+    [
+      "a driver OOM, which is not the allocator's",
+      new TextEncoder().encode('RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported\n'),
+      /this is a CUDA driver "out of memory" error .*not an out-of-memory message from PyTorch's allocator/,
+    ],
+    [
+      'a cuDNN error',
+      new TextEncoder().encode('RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED\n'),
+      /this is a cuDNN error/,
+    ],
     ['empty input', new Uint8Array(), /is empty/],
     ['a missing file', Object.assign(new Error('nope'), { code: 'ENOENT' }), /cannot read x\.txt \(ENOENT\)/],
     ['a truncated pickle', exampleBytes('snapshot-oom.pickle').slice(0, 5000), /truncated/],

@@ -18,3 +18,7 @@ export const exampleBytes = (name: string): Uint8Array => new Uint8Array(readFil
 export const fixtureText = (name: string): string => readFileSync(resolve(FIXTURES_DIR, name), 'utf8');
 /** A test-only fixture's bytes. */
 export const fixtureBytes = (name: string): Uint8Array => new Uint8Array(readFileSync(resolve(FIXTURES_DIR, name)));
+/** Real pastes from public issue trackers, one per file; tests/fixtures/diagnose/README.md names each one's source. */
+export const PASTES_DIR = resolve(FIXTURES_DIR, 'pastes');
+/** A real paste's text. */
+export const pasteText = (name: string): string => readFileSync(resolve(PASTES_DIR, name), 'utf8');

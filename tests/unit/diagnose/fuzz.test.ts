@@ -10,8 +10,7 @@ import { classifyGpuPattern } from '../../../src/diagnose/gpu-pattern.ts';
 import { parseMemorySummary } from '../../../src/diagnose/memory-summary.ts';
 import { MAX_NOTES } from '../../../src/diagnose/notes.ts';
 import { parseNvidiaSmi } from '../../../src/diagnose/nvidia-smi.ts';
-import { parseOomMessage } from '../../../src/diagnose/oom-message.ts';
-import { rankOomRemedies } from '../../../src/diagnose/oom-remedies.ts';
+import { analyzeOomText } from '../../../src/diagnose/oom-analysis.ts';
 import { unpickle } from '../../../src/diagnose/pickle.ts';
 import { readSnapshot } from '../../../src/diagnose/snapshot.ts';
 import { exampleBytes, exampleText } from './fixtures.ts';
@@ -71,10 +70,11 @@ describe('fuzz: text parsers', () => {
     );
   });
 
-  test('parseOomMessage + rankOomRemedies: every figure a size or null, shares within [0, 1]', () => {
+  test('analyzeOomText: every figure a size or null, shares within [0, 1], remedies freeing a size or null', () => {
     fc.assert(
       fc.property(mangledText, (text) => {
-        const { message, unread } = parseOomMessage(text);
+        const { parse, plan } = analyzeOomText(text);
+        const { message, unread } = parse;
         if (message === null) {
           expect(unread.length).toBe(1);
           return;
@@ -95,7 +95,7 @@ describe('fuzz: text parsers', () => {
         }
         if (message.fragmentationShare !== null)
           expect(message.fragmentationShare >= 0 && message.fragmentationShare <= 1).toBe(true);
-        for (const r of rankOomRemedies(message)) expect(isSize(r.bytes)).toBe(true);
+        for (const r of plan?.remedies ?? []) expect(isSize(r.freesBytes)).toBe(true);
       }),
       { numRuns: 300 },
     );

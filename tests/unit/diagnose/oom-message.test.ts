@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { GIB, MIB } from '../../../src/base/bytes.ts';
 import { parseOomMessage } from '../../../src/diagnose/oom-message.ts';
-import { rankOomRemedies } from '../../../src/diagnose/oom-remedies.ts';
+import { analyzeOomText } from '../../../src/diagnose/oom-analysis.ts';
 import { exampleText } from './fixtures.ts';
 
 const gib = (v: number) => Math.round(v * GIB);
@@ -40,10 +40,11 @@ is reserved by PyTorch but unallocated.`;
     });
   });
 
-  test('legacy wording (PyTorch 1.x / 2.0): reserved-but-unallocated is reserved minus allocated', () => {
+  test('PyTorch 1.4 to 2.0 wording: reserved-but-unallocated is reserved minus allocated, and says so', () => {
     const { message } = parseOomMessage(exampleText('oom-legacy.txt'));
+    expect(message?.derivedBy.reservedUnallocatedBytes).toMatch(/reserved in total by PyTorch − already allocated/);
     expect(message).toMatchObject({
-      wording: 'legacy',
+      wording: 'reserved-in-total',
       triedToAllocateBytes: 192 * MIB,
       totalBytes: gib(14.76),
       freeBytes: Math.round(91.75 * MIB),
@@ -54,10 +55,19 @@ is reserved by PyTorch but unallocated.`;
     });
   });
 
-  test('pre-1.6 "cached" wording and a set_per_process_memory_fraction cap', () => {
+  test('pre-1.4 "cached" is reserved but unallocated (pytorch/pytorch#13751), so reserved = allocated + cached', () => {
     const text =
       'RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 1; 10.76 GiB total capacity; 9.57 GiB already allocated; 11.12 MiB free; 5.00 GiB allowed; 9.73 GiB cached)';
-    expect(parseOomMessage(text).message).toMatchObject({ gpuIndex: 1, reservedBytes: gib(9.73), allowedBytes: 5 * GIB });
+    const { message } = parseOomMessage(text);
+    expect(message).toMatchObject({
+      wording: 'cached',
+      gpuIndex: 1,
+      reservedUnallocatedBytes: gib(9.73),
+      reservedBytes: gib(9.57) + gib(9.73),
+      allowedBytes: 5 * GIB,
+    });
+    // Reserved can no longer come out below allocated, which is what reading "cached" as the reserved total did.
+    expect(message!.reservedBytes!).toBeGreaterThan(message!.allocatedBytes!);
   });
 
   test("private pools and other processes (current wording, from the allocator source's format)", () => {
@@ -82,35 +92,41 @@ is reserved by PyTorch but unallocated.`;
     );
     expect(message?.triedToAllocateBytes).toBeNull();
     expect(message?.freeBytes).toBe(0);
-    expect(unread.map((n) => n.message)).toContain('could not read the "tried to allocate" figure');
+    expect(unread.map((n) => n.message)).toContain('could not read the "tried to allocate" figure ("Tried to allocate 1,5 GiB")');
   });
 });
 
 describe('rankOomRemedies', () => {
-  test('a large idle cache ranks expandable_segments first, marked sufficient', () => {
-    const { message } = parseOomMessage(exampleText('oom-current.txt'));
-    const remedies = rankOomRemedies(message!);
-    expect(remedies[0]).toMatchObject({
+  test('a large idle cache ranks expandable_segments first, marked sufficient, and the case is fragmentation', () => {
+    const { plan } = analyzeOomText(exampleText('oom-current.txt'));
+    expect(plan?.case).toBe('fragmentation');
+    expect(plan?.remedies[0]).toMatchObject({
       id: 'expandable-segments',
       sufficient: true,
+      freesBytes: gib(5.98),
       href: '/lessons/01-diagnostics/#fragmentation-and-expandable_segments',
     });
   });
 
   test('another process holding memory ranks first when this process is far below the total in use', () => {
-    const { message } = parseOomMessage(exampleText('oom-other-process.txt'));
-    const remedies = rankOomRemedies(message!);
-    expect(remedies[0]?.id).toBe('other-process');
+    const { plan } = analyzeOomText(exampleText('oom-other-process.txt'));
+    expect(plan?.case).toBe('another-process');
+    expect(plan?.remedies[0]?.id).toBe('other-process');
     // 79.14 − 1.02 free − 36.90 this process, as PyTorch printed them.
-    expect(remedies[0]?.bytes).toBe(gib(79.14) - gib(1.02) - gib(36.9));
+    expect(plan?.remedies[0]?.freesBytes).toBe(gib(79.14) - gib(1.02) - gib(36.9));
   });
 
-  test('live tensors are never called sufficient: only part of them can go', () => {
-    const { message } = parseOomMessage(exampleText('oom-current.txt'));
-    const liveTensorRemedies = rankOomRemedies(message!).filter(
+  test('live tensors are never called sufficient, and how much they free is not claimed', () => {
+    const { plan } = analyzeOomText(exampleText('oom-current.txt'));
+    const liveTensorRemedies = (plan?.remedies ?? []).filter(
       (r) => r.id === 'reduce-activations' || r.id === 'shard-model-states',
     );
     expect(liveTensorRemedies.length).toBeGreaterThan(0);
-    for (const r of liveTensorRemedies) expect(r.sufficient).toBe(false);
+    for (const r of liveTensorRemedies) expect(r).toMatchObject({ sufficient: false, freesBytes: null });
+  });
+
+  test('sharding is conditional on having several GPUs, which a message cannot show', () => {
+    const { plan } = analyzeOomText(exampleText('oom-legacy.txt'));
+    expect(plan?.remedies.find((r) => r.id === 'shard-model-states')?.condition).toBe('several-gpus');
   });
 });
