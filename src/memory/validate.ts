@@ -176,6 +176,12 @@ function resolveModel(read: OptionReader): { model: ModelConfig | null; modelId:
   const params = read.count('params');
   const archOverride = options.arch === undefined ? undefined : read.keyword('arch', ARCHS);
   const shaped = shapeGiven(options);
+  if (options.modelConfig !== undefined) {
+    // A config.json describes the whole shape; mixing it with a preset or overrides would be a silent guess.
+    if (options.model !== undefined || options.params !== undefined || shaped)
+      read.fail('model', 'a config.json gives the whole model: leave out --model, --params and the shape flags');
+    return { model: options.modelConfig, modelId: null, params: undefined };
+  }
   if (params !== undefined) {
     if (options.model !== undefined || shaped) read.fail('params', 'give --params alone, without --model or shape flags');
     return { model: null, modelId: null, params };
