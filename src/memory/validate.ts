@@ -411,7 +411,26 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
     contextLength,
     slidingWindow: base !== undefined && arch === base.arch ? base.slidingWindow : null,
     ...(inputs !== undefined ? { inputs } : {}),
+    ...(base !== undefined && arch === base.arch ? configDetails(base, experts) : {}),
   };
+}
+
+/**
+ * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, latent attention, expert
+ * details), kept when the preset is estimated or its shape overridden within its family, so no field is dropped
+ * silently; the expert details only while the expert count is the preset's.
+ */
+function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig> {
+  const details: Partial<ModelConfig> = {};
+  if (base.headDim !== undefined) details.headDim = base.headDim;
+  if (base.attentionBias !== undefined) details.attentionBias = base.attentionBias;
+  if (base.qkNorm !== undefined) details.qkNorm = base.qkNorm;
+  if (base.normsPerLayer !== undefined) details.normsPerLayer = base.normsPerLayer;
+  if (base.attentionSinks !== undefined) details.attentionSinks = base.attentionSinks;
+  if (base.mla !== undefined) details.mla = base.mla;
+  if (base.moe !== undefined && experts === base.experts) details.moe = base.moe;
+  if (base.family !== undefined) details.family = base.family;
+  return details;
 }
 
 /** Odd-but-legal input: say what happens and how to silence it. */
