@@ -270,6 +270,10 @@ function readFamily(read: KeyReader, family: Family, modelType: string, warnings
   const experts = readExperts(read, modelType, warnings);
   const slidingWindow = readWindow(read, family, modelType, warnings);
   if (core === null || experts === null || mla === null) return null;
+  if (mla !== undefined)
+    warnings.push(
+      `multi-head latent attention: the KV cache is Transformers' expanded keys and values, each counted at the key width ${mla.qkNopeHeadDim + mla.qkRopeHeadDim} per head (an upper bound); vLLM and SGLang cache the ${mla.kvLoraRank + mla.qkRopeHeadDim}-wide latent per token per layer instead`,
+    );
   if (modelType === 'deepseek_v3' && read.count('num_nextn_predict_layers', 0, 0) !== 0)
     warnings.push(
       'the checkpoint also stores multi-token-prediction layers (num_nextn_predict_layers) that Transformers does not load; they are not counted',
@@ -284,7 +288,8 @@ function readFamily(read: KeyReader, family: Family, modelType: string, warnings
     ...(family.qkNorm ? { qkNorm: true } : {}),
     ...(family.normsPerLayer === 2 ? {} : { normsPerLayer: family.normsPerLayer }),
     ...(modelType === 'gpt_oss' ? { attentionSinks: true } : {}),
-    ...(mla === undefined ? {} : { mla }),
+    // The expanded cache keeps a query/key head of d_nope + d_rope per head (modeling_deepseek_v3.py), not hidden / heads.
+    ...(mla === undefined ? {} : { mla, headDim: mla.qkNopeHeadDim + mla.qkRopeHeadDim }),
     ...(experts.moe === undefined ? {} : { moe: { ...experts.moe, denseFfn: core.ffn } }),
   };
 }

@@ -132,6 +132,12 @@ describe('what the reader says about a checkpoint', () => {
     expect(counted('deepseek-v3.json').warnings.join(' ')).toMatch(/multi-token-prediction/);
   });
 
+  test('DeepSeek-V3: the KV cache says which runtime it is (expanded, 192 per head), and names the 576-wide latent', () => {
+    const { config, warnings } = counted('deepseek-v3.json');
+    expect(config.headDim).toBe(128 + 64);
+    expect(warnings.join(' ')).toMatch(/expanded keys and values.*576-wide latent/);
+  });
+
   test('Gemma 2: the local/global pattern is named, and the KV cache counted in full', () => {
     const { config, warnings } = counted('gemma-2-9b.json');
     expect(config.slidingWindow).toBeNull();
