@@ -76,7 +76,7 @@ const PUBLISHED: [family: string, file: string, params: number, source: string][
     'GLM-4 (num_layers, padded_vocab_size, kv_channels, add_qkv_bias)',
     'glm-4-9b.json',
     9_399_951_360,
-    'THUDM/GLM-4 basic demo: "GLM-4 with 9399951360 (9.4B) parameters"',
+    'a GLM-4 tool-calling demo printing "GLM-4, with 9399951360 (9.4B) parameters"; a fine-tuning log of THUDM/glm-4-9b-chat: 9399951360 trainable',
   ],
   [
     'gpt-oss (o bias, sinks, router and expert biases)',
@@ -84,7 +84,12 @@ const PUBLISHED: [family: string, file: string, params: number, source: string][
     20_914_757_184,
     'openai/gpt-oss-20b parameter count 20914757184 (Ollama general.parameter_count)',
   ],
-  ['gpt-oss', 'gpt-oss-120b.json', 116_829_156_672, 'openai/gpt-oss-120b parameter count 116829156672 (Hub safetensors total)'],
+  [
+    'gpt-oss',
+    'gpt-oss-120b.json',
+    116_829_156_672,
+    'openai/gpt-oss-120b parameter count 116829156672 (a table of Hub parameter counts)',
+  ],
   [
     'DeepSeek-V2 (MLA, plain q_proj, shared experts)',
     'deepseek-v2-lite.json',
@@ -95,7 +100,7 @@ const PUBLISHED: [family: string, file: string, params: number, source: string][
     'DeepSeek-V3 (MLA q_lora_rank, dense layers, correction bias)',
     'deepseek-v3.json',
     671_026_419_200,
-    'deepseek-ai/DeepSeek-V3 README_WEIGHTS.md "Main Model Weights: 671B", 671026419200 by tensor audit of the checkpoint headers',
+    'deepseek-ai/DeepSeek-V3 README_WEIGHTS.md "Main Model Weights: 671B"; 671026419200 in third-party audits of the checkpoint tensors',
   ],
 ];
 
