@@ -12,6 +12,7 @@ import { fieldErrorsLine, type Command } from './command.ts';
 import { estimateHelp } from './estimate-help.ts';
 import { JSON_SCHEMA_URLS } from './json-schemas.ts';
 import { renderTable } from './estimate-table.ts';
+import { MODEL_FILE_FLAGS, readModelFile } from './model-file.ts';
 
 /** Flags of the terminal's table only (the site has no table to annotate). */
 const OUTPUT_FLAGS = createFlagTable([
@@ -47,6 +48,11 @@ function estimateJson(result: EstimateResult, flags: Record<string, string>) {
   };
 }
 
+/** The result with what the config.json reader warned about first, so a guess about the model is never silent. */
+function withFileWarnings(result: EstimateResult, file: { warnings: readonly string[] } | null): EstimateResult {
+  return file === null || file.warnings.length === 0 ? result : { ...result, warnings: [...file.warnings, ...result.warnings] };
+}
+
 /** What `estimate --json` prints, and what the library's `estimate` returns. */
 export type EstimateJson = ReturnType<typeof estimateJson>;
 
@@ -54,17 +60,19 @@ export type EstimateJson = ReturnType<typeof estimateJson>;
 export const estimateCommand: Command<EstimateJson> = {
   name: 'estimate',
   summary: 'what one training or inference step holds on each GPU, moment by moment, and whether it fits',
-  flagTables: [ESTIMATE_FLAG_TABLE, OUTPUT_FLAGS],
+  flagTables: [ESTIMATE_FLAG_TABLE, MODEL_FILE_FLAGS, OUTPUT_FLAGS],
   operands: false,
-  help: () => estimateHelp(OUTPUT_FLAGS.flags),
-  run({ sources, ...flags }) {
+  help: () => estimateHelp([...MODEL_FILE_FLAGS.flags, ...OUTPUT_FLAGS.flags]),
+  run({ sources, config, ...flags }, _operands, io) {
     const parsed = parseEstimateFlags(flags);
     if (!parsed.ok) return { usage: fieldErrorsLine(parsed.errors) };
-    const outcome = estimateMemory(parsed.options);
+    const file = typeof config === 'string' ? readModelFile(config, io) : null;
+    if (file !== null && 'refused' in file) return file;
+    const outcome = estimateMemory(file === null ? parsed.options : { ...parsed.options, modelConfig: file.config });
     if (!outcome.ok) return { usage: fieldErrorsLine(outcome.errors) };
     return {
-      json: () => estimateJson(outcome.result, formatEstimateFlags(parsed.options)),
-      text: () => renderTable(outcome.result, sources === true),
+      json: () => estimateJson(withFileWarnings(outcome.result, file), formatEstimateFlags(parsed.options)),
+      text: () => renderTable(withFileWarnings(outcome.result, file), sources === true),
     };
   },
 };

@@ -28,7 +28,7 @@ export function renderTable(result: EstimateResult, withSources = false): string
   const out: string[] = [];
   const what = result.mode === 'train' ? 'training step' : 'inference';
   out.push(`GPU Memory Lab · estimate (${what}, per GPU${result.stage === 'only' ? '' : `, ${result.stage} pipeline stage`})`);
-  const name = result.modelId ?? (result.model === null ? 'params only' : `custom ${result.model.arch}`);
+  const name = result.modelId ?? (result.model === null ? 'params only' : `custom ${result.model.family ?? result.model.arch}`);
   const moe = result.activeParams !== result.params ? ` (${formatCount(result.activeParams)} active)` : '';
   out.push(`Model     ${name} · ${formatCount(result.params)} params${moe}`);
   if (result.mode === 'train') {

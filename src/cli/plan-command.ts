@@ -5,6 +5,7 @@ import { fieldErrorsLine, type Command } from './command.ts';
 import { planHelp } from './plan-help.ts';
 import { planResultJson, type PlanJson } from './plan-json.ts';
 import { renderPlanTable } from './plan-table.ts';
+import { MODEL_FILE_FLAGS, readModelFile } from './model-file.ts';
 
 /** Plans the table lists when --top is not given. */
 const DEFAULT_TOP = 10;
@@ -19,14 +20,16 @@ export const planCommand: Command<PlanJson> = {
   name: 'plan',
   summary: 'every combination of techniques that fits your GPUs, ranked by step time or cost',
   // Every engine flag is accepted, so that a choice the planner makes is answered as one, not as an unknown flag.
-  flagTables: [ESTIMATE_FLAG_TABLE, PLAN_FLAG_TABLE, OUTPUT_FLAGS],
+  flagTables: [ESTIMATE_FLAG_TABLE, PLAN_FLAG_TABLE, MODEL_FILE_FLAGS, OUTPUT_FLAGS],
   operands: false,
-  help: () => planHelp(OUTPUT_FLAGS.flags),
-  run({ top: topText, ...flags }) {
+  help: () => planHelp([...MODEL_FILE_FLAGS.flags, ...OUTPUT_FLAGS.flags]),
+  run({ top: topText, config, ...flags }, _operands, io) {
+    const file = typeof config === 'string' ? readModelFile(config, io) : null;
+    if (file !== null && 'refused' in file) return file;
     const output = parseFlags({ top: topText }, OUTPUT_FLAGS);
     const read = createOptionReader(output.options, OUTPUT_FLAGS);
     const top = read.count('top') ?? DEFAULT_TOP;
-    const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
+    const parsed = parsePlanFlags(flags, EXAMPLE_PRICES, file?.config);
     const errors = [...output.errors, ...read.errors, ...(parsed.ok ? [] : parsed.errors)];
     if (!parsed.ok || errors.length > 0) return { usage: fieldErrorsLine(errors) };
     const result = planTraining(parsed.request);

@@ -9,7 +9,7 @@ import { WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
-import { MODES, type EstimateOptions } from './options.ts';
+import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
 import { PRECISIONS } from './precision.ts';
 import { GRADIENT_LIFETIMES } from './timeline.ts';
@@ -45,7 +45,7 @@ export interface FlagDefinition<K extends string = string> {
 }
 
 /** A flag a form shows as a field: a definition with its label. */
-export interface FieldFlag<K extends string = keyof EstimateOptions> extends FlagDefinition<K> {
+export interface FieldFlag<K extends string = EstimateFlagKey> extends FlagDefinition<K> {
   /** Short field label in plain words, for forms. */
   label: string;
   /** Unit of a number, for forms (`tokens`, `GPUs`, `%`). */
@@ -418,7 +418,7 @@ export const FLAGS: readonly FieldFlag[] = [
 ];
 
 /** A flag that sets another flag's option to a fixed value (kept for old links and muscle memory). */
-export interface FlagAlias<K extends string = keyof EstimateOptions> {
+export interface FlagAlias<K extends string = EstimateFlagKey> {
   /** Alias flag name. */
   flag: string;
   /** Option it sets. */
@@ -474,7 +474,7 @@ export function createFlagTable<D extends FlagDefinition>(
 export const ESTIMATE_FLAG_TABLE: FlagTable<FieldFlag> = createFlagTable(FLAGS, FLAG_ALIASES);
 
 /** The flag of an option key. */
-export function flagOf(key: keyof EstimateOptions): FieldFlag {
+export function flagOf(key: EstimateFlagKey): FieldFlag {
   return ESTIMATE_FLAG_TABLE.of(key);
 }
 
@@ -484,6 +484,6 @@ export function flagNamed(name: string): FieldFlag | undefined {
 }
 
 /** The flag / query name of an option key, e.g. `microBatch` → `micro-batch`. */
-export function flagName(key: keyof EstimateOptions): string {
+export function flagName(key: EstimateFlagKey): string {
   return flagOf(key).flag;
 }

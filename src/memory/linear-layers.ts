@@ -2,7 +2,7 @@
  * The Linear modules of a model as Hugging Face Transformers builds it (GPT-2's Conv1D counted as Linear):
  * the list that quantizers replace and that LoRA adapts. Shapes come from the config, never per model.
  */
-import { ARCH_TRAITS, kvWidth, type ModelConfig } from './model.ts';
+import { ARCH_TRAITS, kvWidth, queryWidth, type ModelConfig } from './model.ts';
 
 /** The projection a linear layer computes, in the words `--lora-targets` uses. */
 export type Projection = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
@@ -29,7 +29,10 @@ export interface LinearLayer {
   inFeatures: number;
   /** Output features (rows of the weight). */
   outFeatures: number;
-  /** Copies in one repeated layer: experts for expert MLPs, 1 for other block layers and routers, 0 outside the layers. */
+  /**
+   * Copies in one repeated layer: experts for expert MLPs, 1 for other block layers and routers, 0 outside the layers
+   * (and for the dense MLPs of a mixture-of-experts model's first layers, which not every layer has).
+   */
   perLayer: number;
   /** Copies in the whole model: perLayer × layers, or 1 outside the layers. */
   copies: number;
@@ -52,37 +55,122 @@ function layer(
 }
 
 /**
- * Llama-family modules (HF `LlamaForCausalLM`, `MistralForCausalLM`; `MixtralForCausalLM` as Transformers 4.x builds it,
- * one nn.Linear per expert and an nn.Linear router). Transformers 5 stores Mixtral's experts as 3-D parameters
- * (`MixtralExperts.gate_up_proj`, `down_proj`): its bitsandbytes integration converts only modules whose type is
- * exactly nn.Linear or Conv1D, and PEFT 0.21 adapts the experts through `target_parameters` with other counts
- * (tests/unit/memory/fixtures/peft-counts-transformers-5.json). This list follows 4.x, the layout of AutoGPTQ/AutoAWQ
- * checkpoints and of the published PEFT runs.
+ * Llama-family modules (HF `LlamaForCausalLM` and the decoders read from a config.json: Qwen2/3, Gemma 2/3, Phi-3,
+ * gpt-oss, DeepSeek; `MixtralForCausalLM` as Transformers 4.x builds it, one nn.Linear per expert and an nn.Linear
+ * router). Transformers 5 stores Mixtral's experts as 3-D parameters (`MixtralExperts.gate_up_proj`, `down_proj`):
+ * its bitsandbytes integration converts only modules whose type is exactly nn.Linear or Conv1D, and PEFT 0.21 adapts
+ * the experts through `target_parameters` with other counts (tests/unit/memory/fixtures/peft-counts-transformers-5.json).
+ * This list follows 4.x, the layout of AutoGPTQ/AutoAWQ checkpoints and of the published PEFT runs. Phi-3's fused
+ * qkv_proj/gate_up_proj and InternLM2's wqkv hold the same weights as the separate projections listed here.
  */
 function llamaLayers(model: ModelConfig): LinearLayer[] {
   const { hidden: h, ffn: f, layers: L, experts: E } = model;
-  const kv = kvWidth(model);
-  const attention = [
-    layer('model.layers.{i}.self_attn.q_proj', 'block', ['q'], h, h, 1, L, false),
-    layer('model.layers.{i}.self_attn.k_proj', 'block', ['k'], h, kv, 1, L, false),
-    layer('model.layers.{i}.self_attn.v_proj', 'block', ['v'], h, kv, 1, L, false),
-    layer('model.layers.{i}.self_attn.o_proj', 'block', ['o'], h, h, 1, L, false),
-  ];
-  // Mixtral names its expert projections w1 (gate), w3 (up), w2 (down) (HF modeling_mixtral.py, MixtralBlockSparseTop2MLP).
+  const denseLayers = model.moe?.denseLayers ?? 0;
+  const routed = L - denseLayers;
   const mlp =
     E > 1
-      ? [
-          layer('model.layers.{i}.block_sparse_moe.experts.{e}.w1', 'block', ['gate'], h, f, E, L, false),
-          layer('model.layers.{i}.block_sparse_moe.experts.{e}.w3', 'block', ['up'], h, f, E, L, false),
-          layer('model.layers.{i}.block_sparse_moe.experts.{e}.w2', 'block', ['down'], f, h, E, L, false),
-          layer('model.layers.{i}.block_sparse_moe.gate', 'router', [], h, E, 1, L, false),
-        ]
+      ? [...expertLayers(model, routed), ...sharedExpertLayers(model, routed), ...denseMlpLayers(model, denseLayers)]
       : [
           layer('model.layers.{i}.mlp.gate_proj', 'block', ['gate'], h, f, 1, L, false),
           layer('model.layers.{i}.mlp.up_proj', 'block', ['up'], h, f, 1, L, false),
           layer('model.layers.{i}.mlp.down_proj', 'block', ['down'], f, h, 1, L, false),
         ];
-  return [...attention, ...mlp, layer('lm_head', 'head', [], h, model.vocab, 0, L, false)];
+  return [...attentionLayers(model), ...mlp, layer('lm_head', 'head', [], h, model.vocab, 0, L, false)];
+}
+
+/** q, k, v and o projections (q to heads × headDim), or MLA's (HF modeling_deepseek_v3.py DeepseekV3Attention). */
+function attentionLayers(model: ModelConfig): LinearLayer[] {
+  const { hidden: h, layers: L, heads: a } = model;
+  const qkvBias = model.attentionBias?.qkv ?? false;
+  const outBias = model.attentionBias?.output ?? false;
+  const mla = model.mla;
+  if (mla !== undefined) {
+    const qkHead = mla.qkNopeHeadDim + mla.qkRopeHeadDim;
+    const query =
+      mla.qLoraRank === null
+        ? [layer('model.layers.{i}.self_attn.q_proj', 'block', ['q'], h, a * qkHead, 1, L, qkvBias)]
+        : [
+            layer('model.layers.{i}.self_attn.q_a_proj', 'block', ['q'], h, mla.qLoraRank, 1, L, qkvBias),
+            layer('model.layers.{i}.self_attn.q_b_proj', 'block', ['q'], mla.qLoraRank, a * qkHead, 1, L, false),
+          ];
+    return [
+      ...query,
+      layer(
+        'model.layers.{i}.self_attn.kv_a_proj_with_mqa',
+        'block',
+        ['k', 'v'],
+        h,
+        mla.kvLoraRank + mla.qkRopeHeadDim,
+        1,
+        L,
+        qkvBias,
+      ),
+      layer(
+        'model.layers.{i}.self_attn.kv_b_proj',
+        'block',
+        ['k', 'v'],
+        mla.kvLoraRank,
+        a * (mla.qkNopeHeadDim + mla.vHeadDim),
+        1,
+        L,
+        false,
+      ),
+      layer('model.layers.{i}.self_attn.o_proj', 'block', ['o'], a * mla.vHeadDim, h, 1, L, outBias),
+    ];
+  }
+  const q = queryWidth(model);
+  const kv = kvWidth(model);
+  return [
+    layer('model.layers.{i}.self_attn.q_proj', 'block', ['q'], h, q, 1, L, qkvBias),
+    layer('model.layers.{i}.self_attn.k_proj', 'block', ['k'], h, kv, 1, L, qkvBias),
+    layer('model.layers.{i}.self_attn.v_proj', 'block', ['v'], h, kv, 1, L, qkvBias),
+    layer('model.layers.{i}.self_attn.o_proj', 'block', ['o'], q, h, 1, L, outBias),
+  ];
+}
+
+/**
+ * Routed experts and the router in `routed` layers. Mixtral names its expert projections w1 (gate), w3 (up), w2 (down)
+ * (HF modeling_mixtral.py, MixtralBlockSparseTop2MLP); Qwen-MoE and DeepSeek name them gate_proj, up_proj, down_proj.
+ */
+function expertLayers(model: ModelConfig, routed: number): LinearLayer[] {
+  const { hidden: h, ffn: f, experts: E } = model;
+  const bias = model.moe?.expertBias ?? false;
+  const mixtral = model.family === undefined || model.family === 'mixtral';
+  const prefix = mixtral ? 'model.layers.{i}.block_sparse_moe' : 'model.layers.{i}.mlp';
+  const [gate, up, down] = mixtral ? ['w1', 'w3', 'w2'] : ['gate_proj', 'up_proj', 'down_proj'];
+  return [
+    layer(`${prefix}.experts.{e}.${gate}`, 'block', ['gate'], h, f, E, routed, bias),
+    layer(`${prefix}.experts.{e}.${up}`, 'block', ['up'], h, f, E, routed, bias),
+    layer(`${prefix}.experts.{e}.${down}`, 'block', ['down'], f, h, E, routed, bias),
+    layer(`${prefix}.gate`, 'router', [], h, E, 1, routed, model.moe?.routerBias ?? false),
+  ];
+}
+
+/** The always-on shared expert of DeepSeek and Qwen2-MoE, in `routed` layers. */
+function sharedExpertLayers(model: ModelConfig, routed: number): LinearLayer[] {
+  const h = model.hidden;
+  const width = model.moe?.sharedFfn ?? 0;
+  if (width === 0) return [];
+  return [
+    layer('model.layers.{i}.mlp.shared_experts.gate_proj', 'block', ['gate'], h, width, 1, routed, false),
+    layer('model.layers.{i}.mlp.shared_experts.up_proj', 'block', ['up'], h, width, 1, routed, false),
+    layer('model.layers.{i}.mlp.shared_experts.down_proj', 'block', ['down'], width, h, 1, routed, false),
+  ];
+}
+
+/**
+ * The dense MLPs of a mixture-of-experts model's first `count` layers. They are not in every repeated layer, so they
+ * count as modules of their own (perLayer 0) with `count` copies.
+ */
+function denseMlpLayers(model: ModelConfig, count: number): LinearLayer[] {
+  const h = model.hidden;
+  const f = model.moe?.denseFfn ?? model.ffn;
+  if (count === 0) return [];
+  return [
+    { ...layer('model.layers.{i}.mlp.gate_proj', 'block', ['gate'], h, f, 0, 0, false), copies: count },
+    { ...layer('model.layers.{i}.mlp.up_proj', 'block', ['up'], h, f, 0, 0, false), copies: count },
+    { ...layer('model.layers.{i}.mlp.down_proj', 'block', ['down'], f, h, 0, 0, false), copies: count },
+  ];
 }
 
 /** GPT-2 modules (HF `GPT2LMHeadModel`): Conv1D layers, q, k and v fused in `c_attn`; the head is tied to `wte`. */

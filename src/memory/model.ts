@@ -39,6 +39,69 @@ export interface ModelConfig {
   contextLength: number;
   /** Sliding-window attention span in tokens, or null for full attention. */
   slidingWindow: number | null;
+  /**
+   * Width of one attention head when the checkpoint sets it apart from hidden / heads (config.json `head_dim`, GLM's
+   * `kv_channels`): Qwen3, Gemma 2/3, Mistral Nemo and gpt-oss project to heads × headDim, not to hidden. Absent: h / a.
+   */
+  headDim?: number;
+  /** Which attention projections carry a bias, where the family's traits do not say (absent: `ARCH_TRAITS.biases` for all four). */
+  attentionBias?: AttentionBias;
+  /** Per-head RMSNorm over q and k in every layer, headDim weights each (Qwen3 `q_norm`/`k_norm`, Gemma 3). */
+  qkNorm?: boolean;
+  /** Norms in each layer; absent: 2 (before attention, before the MLP). Gemma 2/3 have 4 (pre and post of each). */
+  normsPerLayer?: number;
+  /** Learned attention-sink logits, one per head per layer (gpt-oss `self_attn.sinks`). */
+  attentionSinks?: boolean;
+  /** Multi-head latent attention (DeepSeek-V2/V3) in place of q, k, v projections. */
+  mla?: MlaShape;
+  /** Mixture-of-experts details beyond `experts` and `topK`; absent: every layer routes, no shared expert, bias-free router. */
+  moe?: MoeShape;
+  /** The checkpoint's `model_type` when the shape was read from a config.json, for display (e.g. `qwen3`). */
+  family?: string;
+}
+
+/** Biases of the attention projections. */
+export interface AttentionBias {
+  /** q, k and v projections (Qwen2/2.5 always; GLM-4 `add_qkv_bias`; Llama/gpt-oss `attention_bias`). */
+  qkv: boolean;
+  /** Output projection (Llama/gpt-oss `attention_bias`; not Qwen2). */
+  output: boolean;
+}
+
+/**
+ * Multi-head latent attention, DeepSeek-V2 (arXiv 2405.04434 §2.1) as Transformers builds it (modeling_deepseek_v3.py
+ * `DeepseekV3Attention`): queries through a rank-`qLoraRank` bottleneck (or one q_proj when null), keys and values from a
+ * shared `kvLoraRank` latent plus `qkRopeHeadDim` rotary dims.
+ */
+export interface MlaShape {
+  /** Query bottleneck rank (`q_lora_rank`), or null for a plain q_proj (DeepSeek-V2-Lite). */
+  qLoraRank: number | null;
+  /** Key/value latent rank (`kv_lora_rank`). */
+  kvLoraRank: number;
+  /** Per-head query/key dims without rotary embedding (`qk_nope_head_dim`). */
+  qkNopeHeadDim: number;
+  /** Per-head query/key dims with rotary embedding (`qk_rope_head_dim`), shared by all heads for keys. */
+  qkRopeHeadDim: number;
+  /** Per-head value dims (`v_head_dim`). */
+  vHeadDim: number;
+}
+
+/** Mixture-of-experts details: dense layers, shared experts, router and expert biases. */
+export interface MoeShape {
+  /** Layers whose MLP is dense instead of routed (DeepSeek `first_k_dense_replace`, Qwen-MoE `mlp_only_layers`). */
+  denseLayers: number;
+  /** Width of those dense MLPs (config.json `intermediate_size`). */
+  denseFfn: number;
+  /** Width of the always-on shared expert MLP, 0 for none (DeepSeek n_shared_experts × moe_intermediate_size; Qwen2-MoE `shared_expert_intermediate_size`). */
+  sharedFfn: number;
+  /** Whether a Linear(h → 1) gates the shared expert (Qwen2-MoE `shared_expert_gate`). */
+  sharedExpertGate: boolean;
+  /** Whether the router has a bias (gpt-oss). */
+  routerBias: boolean;
+  /** Whether the router keeps a per-expert score-correction bias (DeepSeek-V3 `e_score_correction_bias`, topk_method noaux_tc). */
+  correctionBias: boolean;
+  /** Whether expert projections carry biases (gpt-oss `gate_up_proj_bias`, `down_proj_bias`). */
+  expertBias: boolean;
 }
 
 /** Fixed traits of an architecture family. */
@@ -65,9 +128,14 @@ export const ARCH_TRAITS: Readonly<Record<Arch, ArchTraits>> = {
   mlp: { norm: 'none', mlp: 'relu', biases: true, dropout: false, finalNorm: false, transformer: false },
 };
 
-/** Head dimension h / a, in elements. */
+/** Head dimension: the explicit `headDim`, else h / a, in elements. */
 export function headDim(model: ModelConfig): number {
-  return model.hidden / model.heads;
+  return model.headDim ?? model.hidden / model.heads;
+}
+
+/** Width of the query projection's output (and the output projection's input), heads × headDim, in elements. */
+export function queryWidth(model: ModelConfig): number {
+  return model.heads * headDim(model);
 }
 
 /** Width of the key (or value) projection, kvHeads × headDim, in elements. */

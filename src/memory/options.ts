@@ -3,7 +3,7 @@ import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
 import type { GradientLifetime } from './timeline.ts';
 import type { WeightFormat } from './weight-formats.ts';
-import type { Arch } from './model.ts';
+import type { Arch, ModelConfig } from './model.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
@@ -19,11 +19,16 @@ export const MODES: readonly Mode[] = ['train', 'infer'];
  * Options of `estimateMemory`. Every field is optional; its default, limits and help live once, in the flag table
  * (flag-table.ts `FLAGS`), which the CLI, the URL query, the calculators and the validator all read.
  * Give a model as `model` (a preset id, optionally overridden by the shape fields), as `arch`
- * plus shape fields, or as `params` alone (model states only).
+ * plus shape fields, as `modelConfig` (read from a config.json), or as `params` alone (model states only).
  */
 export interface EstimateOptions {
   /** Model preset id, e.g. `llama-2-7b` (see MODEL_PRESETS). */
   model?: string;
+  /**
+   * A model's shape read from its config.json (`readConfigJson`), given instead of `model`, `arch`, `params` and the
+   * shape flags. Not a flag: the CLI's `--config FILE` and the site's pasted file read the JSON and pass the shape here.
+   */
+  modelConfig?: ModelConfig;
   /** Architecture family for a custom model (or to override a preset's). */
   arch?: Arch;
   /** Hidden size h. Required for a custom model. */
@@ -107,6 +112,9 @@ export interface EstimateOptions {
   /** Free margin to keep against fragmentation, percent of GPU memory. */
   headroom?: number;
 }
+
+/** The options that are flags: every one but `modelConfig`, which a caller reads from a file. */
+export type EstimateFlagKey = Exclude<keyof EstimateOptions, 'modelConfig'>;
 
 /** A validation error attached to one input field (named by its flag / query name). */
 export interface FieldError {

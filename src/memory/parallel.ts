@@ -30,11 +30,15 @@ export interface StageParams {
  */
 export function stageParams(counts: ParamCounts, totalLayers: number, tp: number, pp: number, stage: PipelineStage): StageParams {
   const layers = ceilDiv(totalLayers, pp);
-  const perLayer = ceilDiv(counts.perLayerTensorParallel, tp) + (counts.perLayer - counts.perLayerTensorParallel);
+  const onGpu = (all: number, split: number) => ceilDiv(split, tp) + (all - split);
+  const perLayer = onGpu(counts.perLayer, counts.perLayerTensorParallel);
   const embeddings = ceilDiv(counts.tokenEmbedding, tp) + (counts.embeddings - counts.tokenEmbedding);
   const tiedCopy = pp > 1 && counts.head === 0 && counts.tokenEmbedding > 0 ? ceilDiv(counts.tokenEmbedding, tp) : 0;
   const output = counts.finalNorm + ceilDiv(counts.head, tp) + counts.pooler;
-  const body = perLayer * layers;
+  // A mixture-of-experts model's dense layers come first (DeepSeek first_k_dense_replace), so the first stage holds them;
+  // the last stage is counted with routed layers only, the larger kind.
+  const dense = stage === 'last' ? 0 : Math.min(counts.denseLayers, layers);
+  const body = perLayer * (layers - dense) + onGpu(counts.denseLayer, counts.denseLayerTensorParallel) * dense;
   if (stage === 'only') return { params: embeddings + body + output, layers, perLayer };
   if (stage === 'first') return { params: embeddings + body, layers, perLayer };
   return { params: body + output + tiedCopy, layers, perLayer };

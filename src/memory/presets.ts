@@ -2,6 +2,7 @@
  * Model presets: shapes from each model's published config.json. Parameter counts are
  * computed by `countParams`; tests check them against the published totals.
  */
+import { CONFIG_PRESETS } from './config-presets.ts';
 import type { ModelConfig } from './model.ts';
 
 /** A named model shape. */
@@ -57,7 +58,7 @@ const llama = (
   contextLength,
 });
 
-/** Every model preset, by id. */
+/** Every model preset, by id: the hand-described ones lessons and golden files use, then those read from a config.json. */
 export const MODEL_PRESETS: readonly ModelPreset[] = [
   preset('gpt2', 'GPT-2 (124M)', 'HF openai-community/gpt2 config.json', gpt2(768, 12, 12)),
   preset('gpt2-medium', 'GPT-2 Medium (355M)', 'HF openai-community/gpt2-medium config.json', gpt2(1024, 24, 16)),
@@ -120,6 +121,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     tiedEmbeddings: false,
     contextLength: 1,
   }),
+  ...CONFIG_PRESETS,
 ];
 
 /** Look up a model preset by id; undefined when unknown. */

@@ -176,6 +176,12 @@ function resolveModel(read: OptionReader): { model: ModelConfig | null; modelId:
   const params = read.count('params');
   const archOverride = options.arch === undefined ? undefined : read.keyword('arch', ARCHS);
   const shaped = shapeGiven(options);
+  if (options.modelConfig !== undefined) {
+    // A config.json describes the whole shape; mixing it with a preset or overrides would be a silent guess.
+    if (options.model !== undefined || options.params !== undefined || shaped)
+      read.fail('model', 'a config.json gives the whole model: leave out --model, --params and the shape flags');
+    return { model: options.modelConfig, modelId: null, params: undefined };
+  }
   if (params !== undefined) {
     if (options.model !== undefined || shaped) read.fail('params', 'give --params alone, without --model or shape flags');
     return { model: null, modelId: null, params };
@@ -405,7 +411,26 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
     contextLength,
     slidingWindow: base !== undefined && arch === base.arch ? base.slidingWindow : null,
     ...(inputs !== undefined ? { inputs } : {}),
+    ...(base !== undefined && arch === base.arch ? configDetails(base, experts) : {}),
   };
+}
+
+/**
+ * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, latent attention, expert
+ * details), kept when the preset is estimated or its shape overridden within its family, so no field is dropped
+ * silently; the expert details only while the expert count is the preset's.
+ */
+function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig> {
+  const details: Partial<ModelConfig> = {};
+  if (base.headDim !== undefined) details.headDim = base.headDim;
+  if (base.attentionBias !== undefined) details.attentionBias = base.attentionBias;
+  if (base.qkNorm !== undefined) details.qkNorm = base.qkNorm;
+  if (base.normsPerLayer !== undefined) details.normsPerLayer = base.normsPerLayer;
+  if (base.attentionSinks !== undefined) details.attentionSinks = base.attentionSinks;
+  if (base.mla !== undefined) details.mla = base.mla;
+  if (base.moe !== undefined && experts === base.experts) details.moe = base.moe;
+  if (base.family !== undefined) details.family = base.family;
+  return details;
 }
 
 /** Odd-but-legal input: say what happens and how to silence it. */

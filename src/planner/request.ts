@@ -13,6 +13,7 @@ import {
   parseNumberFlag,
   type EstimateOptions,
   type FieldError,
+  type ModelConfig,
   type RawFlagValue,
   type RawFlagValues,
 } from '../memory/index.ts';
@@ -73,10 +74,11 @@ export function formatPrice(gpu: string, prices: GpuPrices | null): string {
 
 /**
  * Parse and check planner flags. The model, GPU and margin are checked by the engine itself (one
- * estimate of the model alone), so every error names the field the reader typed into.
+ * estimate of the model alone), so every error names the field the reader typed into. `modelConfig` is a shape read
+ * from a config.json, in place of `--model`.
  * @example parsePlanFlags({ model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' }, EXAMPLE_PRICES)
  */
-export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable): ParsePlanResult {
+export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, modelConfig?: ModelConfig): ParsePlanResult {
   const given: Record<string, RawFlagValue> = {};
   const own: Record<string, RawFlagValue> = {};
   const choices: FieldError[] = [];
@@ -114,9 +116,10 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable): P
 
   const errors = [...choices, ...(parsed.ok ? [] : parsed.errors), ...flags.errors, ...read.errors];
   if (!parsed.ok) return { ok: false, errors };
+  const base = modelConfig === undefined ? parsed.options : { ...parsed.options, modelConfig };
   if (parsed.options.gpu === undefined) errors.push({ field: 'gpu', message: 'give --gpu ID, the GPU you have' });
   // One estimate of the model alone checks the model, the sequence, the GPU and the margin.
-  const probe = estimateMemory({ ...parsed.options });
+  const probe = estimateMemory({ ...base });
   if (!probe.ok) errors.push(...probe.errors);
   if (probe.ok && probe.result.model === null)
     errors.push({ field: 'model', message: 'the planner needs a model shape: give --model or --arch with its shape' });
@@ -129,7 +132,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable): P
   return {
     ok: true,
     request: {
-      base: parsed.options,
+      base,
       gpu: parsed.options.gpu,
       gpus,
       globalBatch,

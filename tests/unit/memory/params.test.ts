@@ -26,9 +26,9 @@ describe('countParams(preset.config)', () => {
     expect(countParams(preset!.config).total).toBe(params);
   });
 
-  test('every preset has a lowercase-kebab id and a computed, safe-integer count', () => {
+  test('every preset has a lowercase-kebab id (dots as in the checkpoint, qwen2.5-7b) and a computed, safe-integer count', () => {
     for (const preset of MODEL_PRESETS) {
-      expect(preset.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(preset.id).toMatch(/^[a-z0-9]+([.-][a-z0-9]+)*$/);
       expect(Number.isSafeInteger(countParams(preset.config).total)).toBe(true);
     }
   });

@@ -1,0 +1,401 @@
+/**
+ * Reads a model's Hugging Face `config.json` into the engine's `ModelConfig`, defensively: JSON text (or an already
+ * parsed object) in, a shape, warnings and `{ field, message }` errors out. No I/O and nothing executed: the caller reads
+ * the file (the CLI, a page's paste or drop). Which keys each `model_type` uses, and what a missing key means, follow
+ * that family's configuration and modeling classes in Hugging Face Transformers (cited per family below).
+ */
+import type { AttentionBias, MlaShape, ModelConfig, MoeShape } from './model.ts';
+import type { FieldError } from './options.ts';
+
+/** The largest config.json read, in bytes: real ones are a few KB, so anything near 1 MB is not a model config. */
+export const MAX_CONFIG_JSON_BYTES = 1_048_576;
+
+/** The largest width, count or vocabulary accepted from a config.json: far above any real model, low enough that every product stays a safe integer. */
+const MAX_DIMENSION = 10_000_000;
+
+/** Outcome of `readConfigJson`. */
+export type ConfigJsonReading = { ok: true; config: ModelConfig; warnings: string[] } | { ok: false; errors: FieldError[] };
+
+/** What a `model_type` means beyond the generic keys: how Transformers builds that family's decoder. */
+interface Family {
+  /** `tie_word_embeddings` when the key is missing: each configuration class's default. */
+  tiedByDefault: boolean;
+  /** Which key switches the attention biases on, or `qkv-always` for Qwen2's fixed q/k/v bias. */
+  bias: 'attention_bias' | 'qkv-always' | 'bias' | 'none';
+  /** Per-head q/k RMSNorms in every layer. */
+  qkNorm: boolean;
+  /** Norms per layer. */
+  normsPerLayer: number;
+  /** Whether `sliding_window` applies to every layer (Mistral v0.1) rather than to some (Gemma 2/3, gpt-oss). */
+  windowOnEveryLayer: boolean;
+}
+
+const DECODER: Family = { tiedByDefault: false, bias: 'none', qkNorm: false, normsPerLayer: 2, windowOnEveryLayer: true };
+
+/**
+ * Families read by name. Sources (Transformers 4.57 `models/<type>/configuration_<type>.py` and `modeling_<type>.py`):
+ * Llama/Mixtral/gpt-oss/Qwen3 `attention_bias` sets q, k, v and o biases; Qwen2 always biases q, k, v and never o;
+ * InternLM2's `bias` sets wqkv and wo (remote code modeling_internlm2.py); Gemma's configurations default to tied
+ * embeddings and Gemma 2/3 put four RMSNorms in each layer; Qwen3 and Gemma 3 add q_norm/k_norm of head_dim.
+ */
+const FAMILIES: Readonly<Record<string, Family>> = {
+  llama: { ...DECODER, bias: 'attention_bias' },
+  mistral: DECODER,
+  mixtral: DECODER,
+  phi3: DECODER,
+  internlm2: { ...DECODER, bias: 'bias' },
+  qwen2: { ...DECODER, bias: 'qkv-always' },
+  qwen2_moe: { ...DECODER, bias: 'qkv-always' },
+  qwen3: { ...DECODER, bias: 'attention_bias', qkNorm: true },
+  qwen3_moe: { ...DECODER, bias: 'attention_bias', qkNorm: true },
+  gemma: { ...DECODER, tiedByDefault: true },
+  gemma2: { ...DECODER, tiedByDefault: true, normsPerLayer: 4, windowOnEveryLayer: false },
+  gemma3_text: { ...DECODER, tiedByDefault: true, normsPerLayer: 4, qkNorm: true, windowOnEveryLayer: false },
+  deepseek_v2: { ...DECODER, bias: 'attention_bias' },
+  deepseek_v3: { ...DECODER, bias: 'attention_bias' },
+  gpt_oss: { ...DECODER, bias: 'attention_bias', windowOnEveryLayer: false },
+  chatglm: DECODER,
+};
+
+/** Keys that describe the file or the runtime, never the shape: neither used nor worth listing as ignored. */
+const METADATA_KEYS = new Set([
+  'architectures',
+  'model_type',
+  'torch_dtype',
+  'dtype',
+  'transformers_version',
+  '_name_or_path',
+  'auto_map',
+  'bos_token_id',
+  'eos_token_id',
+  'pad_token_id',
+  'use_cache',
+]);
+
+type Json = Readonly<Record<string, unknown>>;
+
+/** Reads keys of one config object, remembering which were read and which failed. */
+class KeyReader {
+  readonly used = new Set<string>();
+  readonly errors: FieldError[] = [];
+
+  constructor(
+    private readonly json: Json,
+    private readonly prefix: string,
+  ) {}
+
+  /** Whether `key` is present and not null. */
+  has(key: string): boolean {
+    return this.json[key] !== undefined && this.json[key] !== null;
+  }
+
+  /** A whole number from `min` to MAX_DIMENSION; `fallback` when absent; an error naming the key when required or bad. */
+  count(key: string, fallback?: number, min = 1): number | undefined {
+    this.used.add(key);
+    const value = this.json[key];
+    if (value === undefined || value === null) {
+      if (fallback === undefined) this.fail(key, 'is missing; the model cannot be counted without it');
+      return fallback;
+    }
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_DIMENSION) {
+      this.fail(key, `must be a whole number from ${min} to ${MAX_DIMENSION}, got ${JSON.stringify(value)}`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A boolean; `fallback` when absent. */
+  flag(key: string, fallback: boolean): boolean {
+    this.used.add(key);
+    const value = this.json[key];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'boolean') {
+      this.fail(key, `must be true or false, got ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return value;
+  }
+
+  /** A string, or undefined. */
+  text(key: string): string | undefined {
+    this.used.add(key);
+    const value = this.json[key];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /** An array, or undefined. */
+  list(key: string): readonly unknown[] | undefined {
+    this.used.add(key);
+    const value = this.json[key];
+    return Array.isArray(value) ? value : undefined;
+  }
+
+  fail(key: string, message: string): void {
+    this.errors.push({ field: `${this.prefix}${key}`, message: `${this.prefix}${key} ${message}` });
+  }
+
+  /** Keys present in the file that were read, metadata aside. */
+  read(): string[] {
+    return [...this.used].filter((key) => this.json[key] !== undefined && !METADATA_KEYS.has(key));
+  }
+
+  /** Keys present in the file that were not read, metadata aside. */
+  ignored(): string[] {
+    return Object.keys(this.json).filter((key) => !this.used.has(key) && !METADATA_KEYS.has(key));
+  }
+}
+
+/** UTF-8 length of `text`, counted without encoding it when it is clearly short. */
+function utf8Bytes(text: string): number {
+  if (text.length * 3 <= MAX_CONFIG_JSON_BYTES) return text.length;
+  return new TextEncoder().encode(text).length;
+}
+
+/** Parse config.json text or take a parsed value; an object, or one error. */
+function toObject(input: unknown): { json: Json } | { error: FieldError } {
+  let value = input;
+  if (typeof input === 'string') {
+    const bytes = utf8Bytes(input);
+    if (bytes > MAX_CONFIG_JSON_BYTES)
+      return {
+        error: {
+          field: 'config',
+          message: `config.json is ${bytes} bytes, over the 1 MB limit; a model's config.json is a few KB`,
+        },
+      };
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { error: { field: 'config', message: `config.json is not valid JSON: ${reason}` } };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { error: { field: 'config', message: 'config.json must hold one JSON object ({ "hidden_size": …, … })' } };
+  return { json: value as Json };
+}
+
+/**
+ * Read a Hugging Face config.json (text, or the parsed object) into a model shape whose `countParams` is what
+ * Transformers loads. A multimodal config's `text_config` is read alone, with a warning; an unknown `model_type` is read
+ * through the generic keys, with a warning naming the keys used and ignored.
+ * @example readConfigJson('{"model_type":"qwen3","hidden_size":1024,…}')
+ */
+export function readConfigJson(input: unknown): ConfigJsonReading {
+  const parsed = toObject(input);
+  if ('error' in parsed) return { ok: false, errors: [parsed.error] };
+  const top = parsed.json;
+  const warnings: string[] = [];
+  const textConfig = top['text_config'];
+  const nested =
+    top['hidden_size'] === undefined && typeof textConfig === 'object' && textConfig !== null && !Array.isArray(textConfig);
+  const json = nested ? (textConfig as Json) : top;
+  const topType = typeof top['model_type'] === 'string' ? top['model_type'] : undefined;
+  if (nested)
+    warnings.push(
+      `reads text_config only: the rest of the ${topType ?? 'multimodal'} model (vision tower, projector) is not counted`,
+    );
+  const read = new KeyReader(json, nested ? 'text_config.' : '');
+  const modelType = read.text('model_type') ?? (nested && topType === 'gemma3' ? 'gemma3_text' : topType);
+  const family = modelType === undefined ? undefined : FAMILIES[modelType];
+  const config = family === undefined ? readGeneric(read) : readFamily(read, family, modelType ?? '', warnings);
+  if (read.errors.length > 0 || config === null) return { ok: false, errors: read.errors };
+  if (family === undefined) {
+    const ignored = read.ignored();
+    warnings.push(
+      `unknown model_type ${modelType === undefined ? '(none given)' : `'${modelType}'`}: read as a Llama-style decoder from ${read.read().join(', ')}; ignored ${ignored.length === 0 ? 'nothing' : ignored.join(', ')}`,
+    );
+  }
+  return { ok: true, config: modelType === undefined ? config : { ...config, family: modelType }, warnings };
+}
+
+/** An unknown model_type: the keys every Llama-style config shares, with PretrainedConfig's tied-embedding default. */
+function readGeneric(read: KeyReader): ModelConfig | null {
+  const core = readCore(read, { tiedByDefault: true, heads: 'num_attention_heads', layers: 'num_hidden_layers' });
+  return core === null ? null : { ...core, experts: 1, topK: 1, slidingWindow: null };
+}
+
+/** Shape keys every family shares (GLM's under its own names), checked against each other. */
+function readCore(
+  read: KeyReader,
+  names: { tiedByDefault: boolean; heads: string; layers: string },
+): Omit<ModelConfig, 'experts' | 'topK' | 'slidingWindow'> | null {
+  const glm = names.layers === 'num_layers';
+  const hidden = read.count('hidden_size');
+  const layers = read.count(names.layers);
+  const heads = read.count(names.heads);
+  const kvHeads = glm ? read.count('multi_query_group_num', heads) : read.count('num_key_value_heads', heads);
+  const ffn = read.count(glm ? 'ffn_hidden_size' : 'intermediate_size');
+  // GLM pads its embedding and output rows to padded_vocab_size (THUDM glm-4-9b configuration_chatglm.py).
+  const vocab = read.count(glm && read.has('padded_vocab_size') ? 'padded_vocab_size' : 'vocab_size');
+  const explicitHeadDim = read.count(glm ? 'kv_channels' : 'head_dim', 0, 0);
+  const context = read.count(glm ? 'seq_length' : 'max_position_embeddings', 2048);
+  const tied = read.flag('tie_word_embeddings', names.tiedByDefault);
+  if (hidden === undefined || layers === undefined || heads === undefined || kvHeads === undefined) return null;
+  if (ffn === undefined || vocab === undefined || context === undefined) return null;
+  if (kvHeads > heads || heads % kvHeads !== 0) {
+    read.fail(glm ? 'multi_query_group_num' : 'num_key_value_heads', `(${kvHeads}) must divide ${names.heads} (${heads})`);
+    return null;
+  }
+  const headDim = explicitHeadDim === undefined || explicitHeadDim === 0 ? undefined : explicitHeadDim;
+  if (headDim === undefined && hidden % heads !== 0) {
+    read.fail('hidden_size', `(${hidden}) must be divisible by ${names.heads} (${heads}) when head_dim is not given`);
+    return null;
+  }
+  return {
+    arch: 'llama',
+    hidden,
+    layers,
+    heads,
+    kvHeads,
+    ffn,
+    vocab,
+    positions: 0,
+    tiedEmbeddings: tied,
+    contextLength: context,
+    ...(headDim === undefined || headDim === hidden / heads ? {} : { headDim }),
+  };
+}
+
+/** A known family: the core keys plus its biases, norms, experts, latent attention and window. */
+function readFamily(read: KeyReader, family: Family, modelType: string, warnings: string[]): ModelConfig | null {
+  const glm = modelType === 'chatglm';
+  const core = readCore(read, {
+    tiedByDefault: family.tiedByDefault,
+    heads: 'num_attention_heads',
+    layers: glm ? 'num_layers' : 'num_hidden_layers',
+  });
+  const attentionBias = readAttentionBias(read, family, glm);
+  const mla = read.has('kv_lora_rank') ? readLatentAttention(read) : undefined;
+  const experts = readExperts(read, modelType, warnings);
+  const slidingWindow = readWindow(read, family, modelType, warnings);
+  if (core === null || experts === null || mla === null) return null;
+  if (mla !== undefined)
+    warnings.push(
+      `multi-head latent attention: the KV cache is Transformers' expanded keys and values, each counted at the key width ${mla.qkNopeHeadDim + mla.qkRopeHeadDim} per head (an upper bound); vLLM and SGLang cache the ${mla.kvLoraRank + mla.qkRopeHeadDim}-wide latent per token per layer instead`,
+    );
+  if (modelType === 'deepseek_v3' && read.count('num_nextn_predict_layers', 0, 0) !== 0)
+    warnings.push(
+      'the checkpoint also stores multi-token-prediction layers (num_nextn_predict_layers) that Transformers does not load; they are not counted',
+    );
+  return {
+    ...core,
+    experts: experts.experts,
+    topK: experts.topK,
+    ffn: experts.expertFfn ?? core.ffn,
+    slidingWindow,
+    ...(attentionBias.qkv || attentionBias.output ? { attentionBias } : {}),
+    ...(family.qkNorm ? { qkNorm: true } : {}),
+    ...(family.normsPerLayer === 2 ? {} : { normsPerLayer: family.normsPerLayer }),
+    ...(modelType === 'gpt_oss' ? { attentionSinks: true } : {}),
+    // The expanded cache keeps a query/key head of d_nope + d_rope per head (modeling_deepseek_v3.py), not hidden / heads.
+    ...(mla === undefined ? {} : { mla, headDim: mla.qkNopeHeadDim + mla.qkRopeHeadDim }),
+    ...(experts.moe === undefined ? {} : { moe: { ...experts.moe, denseFfn: core.ffn } }),
+  };
+}
+
+/** Attention biases by the family's rule; GLM's `add_qkv_bias` and `add_bias_linear` (THUDM glm-4-9b modeling_chatglm.py). */
+function readAttentionBias(read: KeyReader, family: Family, glm: boolean): AttentionBias {
+  if (glm) return { qkv: read.flag('add_qkv_bias', false), output: read.flag('add_bias_linear', false) };
+  if (family.bias === 'qkv-always') return { qkv: true, output: false };
+  if (family.bias === 'none') return { qkv: false, output: false };
+  const on = read.flag(family.bias, family.bias === 'bias');
+  return { qkv: on, output: on };
+}
+
+/** DeepSeek's multi-head latent attention keys (configuration_deepseek_v3.py); null after an error. */
+function readLatentAttention(read: KeyReader): MlaShape | null {
+  const qLoraRank = read.has('q_lora_rank') ? read.count('q_lora_rank') : (read.used.add('q_lora_rank'), null);
+  const kvLoraRank = read.count('kv_lora_rank');
+  const qkNopeHeadDim = read.count('qk_nope_head_dim');
+  const qkRopeHeadDim = read.count('qk_rope_head_dim');
+  const vHeadDim = read.count('v_head_dim');
+  if (qLoraRank === undefined || kvLoraRank === undefined || qkNopeHeadDim === undefined) return null;
+  if (qkRopeHeadDim === undefined || vHeadDim === undefined) return null;
+  return { qLoraRank, kvLoraRank, qkNopeHeadDim, qkRopeHeadDim, vHeadDim };
+}
+
+/** Experts per layer and per token, their width, and the rest of a mixture of experts; null after an error. */
+interface ExpertKeys {
+  experts: number;
+  topK: number;
+  expertFfn: number | undefined;
+  moe: Omit<MoeShape, 'denseFfn'> | undefined;
+}
+
+/**
+ * The expert count under its three names (`num_local_experts` Mixtral/gpt-oss, `num_experts` Qwen-MoE, `n_routed_experts`
+ * DeepSeek), experts per token (`num_experts_per_tok`, gpt-oss's `experts_per_token`), the expert width
+ * (`moe_intermediate_size`, else `intermediate_size`), shared experts, dense layers and router extras.
+ */
+function readExperts(read: KeyReader, modelType: string, warnings: string[]): ExpertKeys | null {
+  const key = ['num_local_experts', 'num_experts', 'n_routed_experts'].find((name) => read.has(name));
+  if (key === undefined) return { experts: 1, topK: 1, expertFfn: undefined, moe: undefined };
+  const experts = read.count(key);
+  const topK = read.count(read.has('num_experts_per_tok') ? 'num_experts_per_tok' : 'experts_per_token');
+  const expertFfn = read.has('moe_intermediate_size') ? read.count('moe_intermediate_size') : undefined;
+  const layers = read.count(modelType === 'chatglm' ? 'num_layers' : 'num_hidden_layers') ?? 0;
+  const sharedExperts = read.count('n_shared_experts', 0, 0) ?? 0;
+  const qwenShared = read.count('shared_expert_intermediate_size', 0, 0) ?? 0;
+  const denseLayers = countDenseLayers(read, layers);
+  if (experts === undefined || topK === undefined || denseLayers === null) return null;
+  if (topK > experts) {
+    read.fail('num_experts_per_tok', `(${topK}) cannot exceed the ${experts} experts of ${key}`);
+    return null;
+  }
+  if (experts === 1) return { experts: 1, topK: 1, expertFfn: undefined, moe: undefined };
+  if (modelType === 'deepseek_v2' && read.text('topk_method') === 'noaux_tc')
+    warnings.push('topk_method noaux_tc on deepseek_v2: its correction bias is counted as DeepSeek-V3 stores it');
+  return {
+    experts,
+    topK,
+    expertFfn,
+    moe: {
+      denseLayers,
+      sharedFfn: sharedExperts * (expertFfn ?? 0) + qwenShared,
+      sharedExpertGate: qwenShared > 0,
+      routerBias: modelType === 'gpt_oss',
+      correctionBias: read.text('topk_method') === 'noaux_tc',
+      expertBias: modelType === 'gpt_oss',
+    },
+  };
+}
+
+/**
+ * Layers with a dense MLP: DeepSeek's first `first_k_dense_replace` (then every `moe_layer_freq`-th is routed); Qwen-MoE's
+ * `mlp_only_layers` and layers off its `decoder_sparse_step` (modeling_qwen3_moe.py Qwen3MoeDecoderLayer).
+ */
+function countDenseLayers(read: KeyReader, layers: number): number | null {
+  const first = read.count('first_k_dense_replace', 0, 0) ?? 0;
+  const frequency = read.count('moe_layer_freq', 1) ?? 1;
+  const step = read.count('decoder_sparse_step', 1) ?? 1;
+  const only = read.list('mlp_only_layers') ?? [];
+  if (only.some((index) => typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= layers)) {
+    read.fail('mlp_only_layers', `must list layer indices from 0 to ${layers - 1}`);
+    return null;
+  }
+  let dense = 0;
+  for (let i = 0; i < layers; i++) {
+    const routed = i >= first && i % frequency === 0 && !only.includes(i) && (i + 1) % step === 0;
+    if (!routed) dense++;
+  }
+  return dense;
+}
+
+/**
+ * `sliding_window` when every layer uses it (Mistral v0.1); Qwen2 only with `use_sliding_window`. Gemma 2/3 and
+ * gpt-oss alternate local and global layers, which the KV cache does not model yet: counted as full attention, said so.
+ */
+function readWindow(read: KeyReader, family: Family, modelType: string, warnings: string[]): number | null {
+  const window = read.has('sliding_window') ? read.count('sliding_window') : undefined;
+  read.list('layer_types');
+  if (window === undefined) return null;
+  if (!family.windowOnEveryLayer) {
+    warnings.push(
+      `${modelType} alternates sliding-window (${window}) and global layers; the KV cache counts every layer in full, an upper bound`,
+    );
+    return null;
+  }
+  if (modelType.startsWith('qwen') && !read.flag('use_sliding_window', false)) return null;
+  return window;
+}

@@ -1,0 +1,155 @@
+/**
+ * Every architecture family read from a committed, real config.json (src/memory/model-configs/, SOURCES.md there) and
+ * counted: the total must equal what was published for that checkpoint, to the parameter. A bf16 safetensors
+ * `total_size` is 2 bytes per parameter, so params = total_size / 2.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { countParams } from '../../../src/memory/index.ts';
+import { readConfigJson } from '../../../src/memory/config-json.ts';
+
+function counted(file: string) {
+  const reading = readConfigJson(readFileSync(new URL(`../../../src/memory/model-configs/${file}`, import.meta.url), 'utf8'));
+  if (!reading.ok) throw new Error(reading.errors.map((e) => e.message).join('; '));
+  return { counts: countParams(reading.config), warnings: reading.warnings, config: reading.config };
+}
+
+const BF16 = (totalSize: number) => totalSize / 2;
+
+// [family, config file, published parameter count, source of the published count]
+const PUBLISHED: [family: string, file: string, params: number, source: string][] = [
+  [
+    'Llama 3.1',
+    'llama-3.1-8b.json',
+    BF16(16_060_522_496),
+    'meta-llama/Llama-3.1-8B model.safetensors.index.json total_size 16060522496',
+  ],
+  [
+    'Llama 3.2 (tied)',
+    'llama-3.2-3b.json',
+    BF16(6_425_499_648),
+    'meta-llama/Llama-3.2-3B model.safetensors.index.json total_size 6425499648',
+  ],
+  [
+    'Qwen2.5 (q/k/v bias)',
+    'qwen2.5-7b.json',
+    BF16(15_231_233_024),
+    'Qwen/Qwen2.5-7B-Instruct model.safetensors.index.json total_size 15231233024',
+  ],
+  [
+    'Qwen3 (head_dim, q/k norms)',
+    'qwen3-8b.json',
+    BF16(16_381_470_720),
+    'Qwen/Qwen3-8B model.safetensors.index.json total_size 16381470720',
+  ],
+  [
+    'Qwen3 (head_dim ≠ hidden/heads)',
+    'qwen3-32b.json',
+    BF16(65_524_246_528),
+    'Qwen/Qwen3-32B model.safetensors.index.json total_size 65524246528',
+  ],
+  [
+    'Qwen3-MoE (num_experts, moe_intermediate_size)',
+    'qwen3-30b-a3b.json',
+    BF16(61_064_245_248),
+    'Qwen/Qwen3-30B-A3B model.safetensors.index.json total_size 61064245248',
+  ],
+  [
+    'Gemma 2 (4 norms, missing tie key = tied)',
+    'gemma-2-9b.json',
+    BF16(18_483_411_968),
+    'google/gemma-2-9b-it model.safetensors.index.json total_size 18483411968',
+  ],
+  [
+    'Gemma 3 text (4 norms, q/k norms)',
+    'gemma-3-1b.json',
+    999_885_952,
+    'google/gemma-3-1b-it Hub API safetensors total 999885952',
+  ],
+  [
+    'Phi-4 (fused qkv_proj, gate_up_proj)',
+    'phi-4.json',
+    BF16(29_319_014_400),
+    'microsoft/phi-4 model.safetensors.index.json total_size 29319014400',
+  ],
+  [
+    'GLM-4 (num_layers, padded_vocab_size, kv_channels, add_qkv_bias)',
+    'glm-4-9b.json',
+    9_399_951_360,
+    'a GLM-4 tool-calling demo printing "GLM-4, with 9399951360 (9.4B) parameters"; a fine-tuning log of THUDM/glm-4-9b-chat: 9399951360 trainable',
+  ],
+  [
+    'gpt-oss (o bias, sinks, router and expert biases)',
+    'gpt-oss-20b.json',
+    20_914_757_184,
+    'openai/gpt-oss-20b parameter count 20914757184 (Ollama general.parameter_count)',
+  ],
+  [
+    'gpt-oss',
+    'gpt-oss-120b.json',
+    116_829_156_672,
+    'openai/gpt-oss-120b parameter count 116829156672 (a table of Hub parameter counts)',
+  ],
+  [
+    'DeepSeek-V2 (MLA, plain q_proj, shared experts)',
+    'deepseek-v2-lite.json',
+    BF16(31_412_968_448),
+    'deepseek-ai/DeepSeek-V2-Lite model.safetensors.index.json total_size 31412968448',
+  ],
+  [
+    'DeepSeek-V3 (MLA q_lora_rank, dense layers, correction bias)',
+    'deepseek-v3.json',
+    671_026_419_200,
+    'deepseek-ai/DeepSeek-V3 README_WEIGHTS.md "Main Model Weights: 671B"; 671026419200 in third-party audits of the checkpoint tensors',
+  ],
+];
+
+describe('countParams(readConfigJson(config.json)) = published', () => {
+  test.each(PUBLISHED)('%s: %s counts %d (%s)', (_family, file, params) => {
+    expect(counted(file).counts.total).toBe(params);
+  });
+});
+
+describe('active parameters per token, apart from the total', () => {
+  test('gpt-oss-20b: 3.61B active without the token embedding (OpenAI gpt-oss model card, Table 1: 3.61B active)', () => {
+    const { counts } = counted('gpt-oss-20b.json');
+    expect(Math.round((counts.active - counts.tokenEmbedding) / 1e7) / 100).toBe(3.61);
+  });
+
+  test('gpt-oss-120b: 5.13B active without the token embedding (OpenAI gpt-oss model card, Table 1: 5.13B active)', () => {
+    const { counts } = counted('gpt-oss-120b.json');
+    expect(Math.round((counts.active - counts.tokenEmbedding) / 1e7) / 100).toBe(5.13);
+  });
+
+  test('DeepSeek-V3: 36.6B active without the input embedding (README_WEIGHTS.md: "Activation parameters: 36.6B")', () => {
+    const { counts } = counted('deepseek-v3.json');
+    expect(Math.round((counts.active - counts.tokenEmbedding) / 1e8) / 10).toBe(36.6);
+  });
+
+  test('Qwen3-30B-A3B: 3.3B activated, the card cutting off further digits (Qwen3 model card: "Number of Activated Parameters: 3.3B")', () => {
+    const { counts } = counted('qwen3-30b-a3b.json');
+    expect(Math.floor(counts.active / 1e8) / 10).toBe(3.3);
+  });
+});
+
+describe('what the reader says about a checkpoint', () => {
+  test('DeepSeek-V3: the multi-token-prediction layer is stored but not counted, and said so', () => {
+    expect(counted('deepseek-v3.json').warnings.join(' ')).toMatch(/multi-token-prediction/);
+  });
+
+  test('DeepSeek-V3: the KV cache says which runtime it is (expanded, 192 per head), and names the 576-wide latent', () => {
+    const { config, warnings } = counted('deepseek-v3.json');
+    expect(config.headDim).toBe(128 + 64);
+    expect(warnings.join(' ')).toMatch(/expanded keys and values.*576-wide latent/);
+  });
+
+  test('Gemma 2: the local/global pattern is named, and the KV cache counted in full', () => {
+    const { config, warnings } = counted('gemma-2-9b.json');
+    expect(config.slidingWindow).toBeNull();
+    expect(warnings.join(' ')).toMatch(/sliding-window \(4096\)/);
+  });
+
+  test('Gemma 2: tie_word_embeddings is missing, so the head is the embedding (Gemma2Config default True)', () => {
+    expect(counted('gemma-2-9b.json').counts.head).toBe(0);
+  });
+});
