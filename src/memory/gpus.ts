@@ -8,6 +8,10 @@
  * keeps the datasheet's wording for display.
  * Compute: dense (no sparsity) 16-bit tensor-core TFLOP/s with FP32 accumulate — the figure
  * training kernels can approach; datasheets often headline the 2× "with sparsity" number — and dense FP32.
+ * Where a datasheet gives only the "with sparsity" figure, the entry halves it and its `source` says so; GeForce
+ * cards without a whitepaper table take the whitepaper's per-SM rate of their architecture times their SM count and
+ * boost clock, and their `source` shows the product. `memoryBytes` of every card added for issue #27 is the total
+ * that nvidia-smi printed for it in public logs (its `source` gives the MiB).
  * Links: `hostLinkBytesPerSecond` is one direction of the PCIe link (datasheets quote both
  * directions together); `peerLinkBytesPerSecond` is one direction of NVLink / Infinity Fabric
  * per GPU, or the PCIe figure where the card has none; `networkBytesPerSecond` is one GPU's share of the
@@ -64,6 +68,9 @@ const GBps = 1e9;
 const PCIE3 = { hostLinkBytesPerSecond: 16 * GBps, hostLink: 'PCIe 3.0 x16' };
 const PCIE4 = { hostLinkBytesPerSecond: 32 * GBps, hostLink: 'PCIe 4.0 x16' };
 const PCIE5 = { hostLinkBytesPerSecond: 64 * GBps, hostLink: 'PCIe 5.0 x16' };
+const PCIE6 = { hostLinkBytesPerSecond: 128 * GBps, hostLink: 'PCIe 6.0 x16' };
+/** The RTX 4060 Ti wires eight lanes only (NVIDIA GeForce RTX 4060 Family specifications: "PCIe 4.0 x8"). */
+const PCIE4_X8 = { hostLinkBytesPerSecond: 16 * GBps, hostLink: 'PCIe 4.0 x8' };
 /**
  * GPUs per server: the 8 of NVIDIA's DGX/HGX and AMD's MI300X platform, and of the largest cloud instances of the
  * PCIe cards (AWS g4dn.metal: 8 × T4; g5.48xlarge: 8 × A10G; Google Cloud g2-standard-96: 8 × L4). Tensor and data
@@ -118,6 +125,23 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     source: 'NVIDIA T4 Tensor Core GPU datasheet (65 TFLOPS mixed FP16/FP32; FP32 8.1 TFLOPS)',
   },
   {
+    id: 'v100-16gb',
+    name: 'NVIDIA V100 SXM2 16GB',
+    vendor: 'nvidia',
+    memoryBytes: 16384 * MIB,
+    marketedMemory: '16 GB HBM2',
+    tensorTflops16: 125,
+    fp32Tflops: 15.7,
+    bf16: false,
+    memoryBandwidthBytesPerSecond: 900 * GBps,
+    ...PCIE3,
+    peerLinkBytesPerSecond: 150 * GBps,
+    peerLink: 'NVLink 2 (300 GB/s total)',
+    ...network(4 * 100, '4 × 100 Gb/s InfiniBand per 8 GPUs', 'NVIDIA DGX-1 datasheet: 4 × 100 Gb/s InfiniBand EDR'),
+    computeCapability: 7.0,
+    source: 'NVIDIA V100 Tensor Core GPU datasheet (SXM2: 125 TFLOPS deep learning; FP32 15.7 TFLOPS); nvidia-smi: 16384MiB',
+  },
+  {
     id: 'v100-32gb',
     name: 'NVIDIA V100 SXM2 32GB',
     vendor: 'nvidia',
@@ -167,6 +191,57 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     source: 'NVIDIA L4 Tensor Core GPU datasheet (BF16 242 TFLOPS with sparsity → 121 dense; FP32 30.3 TFLOPS)',
   },
   {
+    id: 'l20',
+    name: 'NVIDIA L20',
+    vendor: 'nvidia',
+    memoryBytes: 46068 * MIB,
+    marketedMemory: '48 GB GDDR6',
+    tensorTflops16: 119.5,
+    fp32Tflops: 59.8,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 864 * GBps,
+    ...PCIE4,
+    ...peerIsPcie(PCIE4),
+    ...CLOUD_100G,
+    computeCapability: 8.9,
+    source:
+      'NVIDIA L20 datasheet (FP16/BF16 tensor 239 TFLOPS with sparsity → 119.5 dense; FP32 59.8 TFLOPS; 864 GB/s); nvidia-smi: 46068MiB',
+  },
+  {
+    id: 'l40s',
+    name: 'NVIDIA L40S',
+    vendor: 'nvidia',
+    memoryBytes: 46068 * MIB,
+    marketedMemory: '48 GB GDDR6',
+    tensorTflops16: 362.05,
+    fp32Tflops: 91.6,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 864 * GBps,
+    ...PCIE4,
+    ...peerIsPcie(PCIE4),
+    ...CLOUD_100G,
+    computeCapability: 8.9,
+    source:
+      'NVIDIA L40S datasheet (BF16 tensor 733 TFLOPS with sparsity, 362.05 dense; FP32 91.6 TFLOPS; 864 GB/s); nvidia-smi: 46068MiB',
+  },
+  {
+    id: 'rtx-3060-12gb',
+    name: 'NVIDIA GeForce RTX 3060 12GB',
+    vendor: 'nvidia',
+    memoryBytes: 12288 * MIB,
+    marketedMemory: '12 GB GDDR6',
+    tensorTflops16: 25.5,
+    fp32Tflops: 12.7,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 360 * GBps,
+    ...PCIE4,
+    ...peerIsPcie(PCIE4),
+    ...CLOUD_100G,
+    computeCapability: 8.6,
+    source:
+      'NVIDIA Ampere GA102 GPU Architecture whitepaper per-SM rates (FP16/BF16 tensor with FP32 accumulate 512, FP32 256 FLOP/clock) × 28 SMs × 1.777 GHz boost (GeForce RTX 3060 specifications: 3584 CUDA cores); nvidia-smi: 12288MiB',
+  },
+  {
     id: 'rtx-3090',
     name: 'NVIDIA GeForce RTX 3090',
     vendor: 'nvidia',
@@ -181,6 +256,23 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...CLOUD_100G,
     computeCapability: 8.6,
     source: 'NVIDIA Ampere GA102 GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 71 dense; FP32 35.6 TFLOPS)',
+  },
+  {
+    id: 'rtx-4060-ti-16gb',
+    name: 'NVIDIA GeForce RTX 4060 Ti 16GB',
+    vendor: 'nvidia',
+    memoryBytes: 16380 * MIB,
+    marketedMemory: '16 GB GDDR6',
+    tensorTflops16: 44.1,
+    fp32Tflops: 22.1,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 288 * GBps,
+    ...PCIE4_X8,
+    ...peerIsPcie(PCIE4_X8),
+    ...CLOUD_100G,
+    computeCapability: 8.9,
+    source:
+      'NVIDIA Ada GPU Architecture whitepaper per-SM rates (FP16/BF16 tensor with FP32 accumulate 512, FP32 256 FLOP/clock) × 34 SMs × 2.535 GHz boost (GeForce RTX 4060 Ti specifications: 4352 CUDA cores, 288 GB/s); nvidia-smi: 16380MiB',
   },
   {
     id: 'rtx-4090',
@@ -199,6 +291,23 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     source: 'NVIDIA Ada GPU Architecture whitepaper (FP16/BF16 tensor, FP32 accumulate: 165.2 dense; FP32 82.6 TFLOPS)',
   },
   {
+    id: 'rtx-4090-d',
+    name: 'NVIDIA GeForce RTX 4090 D',
+    vendor: 'nvidia',
+    memoryBytes: 24564 * MIB,
+    marketedMemory: '24 GB GDDR6X',
+    tensorTflops16: 147.1,
+    fp32Tflops: 73.5,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 1008 * GBps,
+    ...PCIE4,
+    ...peerIsPcie(PCIE4),
+    ...CLOUD_100G,
+    computeCapability: 8.9,
+    source:
+      'NVIDIA Ada GPU Architecture whitepaper per-SM rates (FP16/BF16 tensor with FP32 accumulate 512, FP32 256 FLOP/clock) × 114 SMs × 2.52 GHz boost (GeForce RTX 4090 D specifications: 14592 CUDA cores); nvidia-smi: 24564MiB',
+  },
+  {
     id: 'rtx-5090',
     name: 'NVIDIA GeForce RTX 5090',
     vendor: 'nvidia',
@@ -213,6 +322,23 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...CLOUD_100G,
     computeCapability: 12.0,
     source: 'NVIDIA RTX Blackwell GPU Architecture whitepaper (FP16/BF16 tensor: 209.5 dense; FP32 104.8 TFLOPS)',
+  },
+  {
+    id: 'rtx-pro-6000',
+    name: 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition',
+    vendor: 'nvidia',
+    memoryBytes: 97887 * MIB,
+    marketedMemory: '96 GB GDDR7',
+    tensorTflops16: 500,
+    fp32Tflops: 125,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 1792 * GBps,
+    ...PCIE5,
+    ...peerIsPcie(PCIE5),
+    ...CLOUD_100G,
+    computeCapability: 12.0,
+    source:
+      'NVIDIA RTX PRO 6000 Blackwell datasheet (4,000 AI TOPS = FP4 with sparsity → 2,000 dense FP4 → 500 dense 16-bit, a quarter of the FP4 rate; FP32 125 TFLOPS; 1,792 GB/s); nvidia-smi: 97887MiB',
   },
   {
     id: 'a100-40gb',
@@ -249,6 +375,24 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     source: 'NVIDIA A100 Tensor Core GPU datasheet (80GB SXM: 2,039 GB/s; FP32 19.5 TFLOPS)',
   },
   {
+    id: 'a800-80gb',
+    name: 'NVIDIA A800 SXM4 80GB',
+    vendor: 'nvidia',
+    memoryBytes: 81920 * MIB,
+    marketedMemory: '80 GB HBM2e',
+    tensorTflops16: 312,
+    fp32Tflops: 19.5,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 2039 * GBps,
+    ...PCIE4,
+    peerLinkBytesPerSecond: 200 * GBps,
+    peerLink: 'NVLink 3 (400 GB/s total)',
+    ...HDR_PER_GPU,
+    computeCapability: 8.0,
+    source:
+      'NVIDIA A800 Tensor Core GPU datasheet (80GB SXM: BF16 312 TFLOPS dense; 2,039 GB/s; NVLink 400 GB/s; FP32 19.5 TFLOPS); nvidia-smi: 81920MiB',
+  },
+  {
     id: 'h100-80gb',
     name: 'NVIDIA H100 SXM5 80GB',
     vendor: 'nvidia',
@@ -264,6 +408,64 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...NDR_PER_GPU,
     computeCapability: 9.0,
     source: 'NVIDIA H100 Tensor Core GPU datasheet (SXM: BF16 1,979 TFLOPS with sparsity → 989 dense; FP32 67 TFLOPS)',
+  },
+  {
+    id: 'h800',
+    name: 'NVIDIA H800 SXM5 80GB',
+    vendor: 'nvidia',
+    memoryBytes: 81559 * MIB,
+    marketedMemory: '80 GB HBM3',
+    tensorTflops16: 989,
+    fp32Tflops: 67,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 3350 * GBps,
+    ...PCIE5,
+    peerLinkBytesPerSecond: 200 * GBps,
+    peerLink: 'NVLink 4 (400 GB/s total)',
+    ...network(
+      8 * 400,
+      '400 Gb/s InfiniBand per GPU',
+      'DeepSeek-V3 technical report (arXiv 2412.19437), its H800 cluster: one 400 Gb/s InfiniBand NIC per GPU, 8 GPUs a node',
+    ),
+    computeCapability: 9.0,
+    source:
+      'NVIDIA H800 Tensor Core GPU datasheet (SXM: BF16 1,979 TFLOPS with sparsity → 989 dense; NVLink 400 GB/s; FP32 67 TFLOPS); nvidia-smi: 81559MiB',
+  },
+  {
+    id: 'h20',
+    name: 'NVIDIA H20 96GB',
+    vendor: 'nvidia',
+    memoryBytes: 97871 * MIB,
+    marketedMemory: '96 GB HBM3',
+    tensorTflops16: 148,
+    fp32Tflops: 44,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 4000 * GBps,
+    ...PCIE5,
+    peerLinkBytesPerSecond: 450 * GBps,
+    peerLink: 'NVLink 4 (900 GB/s total)',
+    ...NDR_PER_GPU,
+    computeCapability: 9.0,
+    source:
+      'NVIDIA H20 Tensor Core GPU datasheet (BF16/FP16 148 TFLOPS dense; 4.0 TB/s; NVLink 900 GB/s; FP32 44 TFLOPS); nvidia-smi: 97871MiB',
+  },
+  {
+    id: 'h100-nvl',
+    name: 'NVIDIA H100 NVL 94GB',
+    vendor: 'nvidia',
+    memoryBytes: 95830 * MIB,
+    marketedMemory: '94 GB HBM3',
+    tensorTflops16: 1671,
+    fp32Tflops: 60,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 3900 * GBps,
+    ...PCIE5,
+    peerLinkBytesPerSecond: 300 * GBps,
+    peerLink: 'NVLink bridge (600 GB/s total)',
+    ...CLOUD_100G,
+    computeCapability: 9.0,
+    source:
+      'NVIDIA H100 Tensor Core GPU datasheet (H100 NVL: BF16 3,341 TFLOPS with sparsity → 1,671 dense; 3.9 TB/s; NVLink 600 GB/s; FP32 60 TFLOPS); nvidia-smi: 95830MiB',
   },
   {
     id: 'h200',
@@ -298,6 +500,47 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...NDR_PER_GPU,
     computeCapability: 10.0,
     source: 'NVIDIA HGX B200 datasheet (per GPU: BF16 4.5 PFLOPS with sparsity → 2.25 dense; 8 TB/s; FP32 75 TFLOPS)',
+  },
+  {
+    id: 'gb200',
+    name: 'NVIDIA GB200 (one Blackwell GPU of NVL72)',
+    vendor: 'nvidia',
+    memoryBytes: 189471 * MIB,
+    marketedMemory: '186 GB HBM3e',
+    tensorTflops16: 2500,
+    fp32Tflops: 80,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 8000 * GBps,
+    hostLinkBytesPerSecond: 225 * GBps,
+    hostLink: 'NVLink-C2C to Grace (900 GB/s total, shared by 2 GPUs)',
+    peerLinkBytesPerSecond: 900 * GBps,
+    peerLink: 'NVLink 5 (1.8 TB/s total)',
+    ...network(
+      8 * 400,
+      '400 Gb/s InfiniBand per GPU',
+      'NVIDIA multi-node NVLink tuning guide: GB200 NVL72 compute trays of 4 GPUs with ConnectX-7 (400 Gb/s), one per GPU',
+    ),
+    computeCapability: 10.0,
+    source:
+      'NVIDIA GB200 NVL72 datasheet ÷ 72 GPUs (FP16/BF16 360 PFLOPS with sparsity → 2.5 dense per GPU; 576 TB/s → 8 TB/s; FP32 5,760 → 80 TFLOPS; NVLink-C2C 900 GB/s per Grace); nvidia-smi: 189471MiB',
+  },
+  {
+    id: 'b300',
+    name: 'NVIDIA B300 (HGX)',
+    vendor: 'nvidia',
+    memoryBytes: 275040 * MIB,
+    marketedMemory: '288 GB HBM3e',
+    tensorTflops16: 2250,
+    fp32Tflops: 75,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 8000 * GBps,
+    ...PCIE6,
+    peerLinkBytesPerSecond: 900 * GBps,
+    peerLink: 'NVLink 5 (1.8 TB/s total)',
+    ...network(8 * 800, '800 Gb/s per GPU', 'NVIDIA HGX B300 datasheet: one 800 Gb/s ConnectX-8 SuperNIC per GPU'),
+    computeCapability: 10.3,
+    source:
+      'NVIDIA HGX B300 datasheet ÷ 8 GPUs (FP16/BF16 36 PFLOPS with sparsity → 2.25 dense per GPU; 8 TB/s; FP32 600 → 75 TFLOPS); nvidia-smi: 275040MiB',
   },
   {
     id: 'mi300x',

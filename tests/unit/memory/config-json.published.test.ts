@@ -31,6 +31,30 @@ const PUBLISHED: [family: string, file: string, params: number, source: string][
     'meta-llama/Llama-3.2-3B model.safetensors.index.json total_size 6425499648',
   ],
   [
+    'Llama 3.2 (tied, head_dim 64)',
+    'llama-3.2-1b.json',
+    1_235_814_400,
+    'meta-llama/Llama-3.2-1B Hub API safetensors parameter count 1235814400',
+  ],
+  [
+    'Qwen2.5 (q/k/v bias)',
+    'qwen2.5-72b.json',
+    BF16(145_412_407_296),
+    'Qwen/Qwen2.5-72B-Instruct model.safetensors.index.json total_size 145412407296; a tensor audit of the checkpoint: 72,706,203,648 parameters',
+  ],
+  [
+    'Qwen3 (tied embeddings)',
+    'qwen3-0.6b.json',
+    596_049_920,
+    'Qwen/Qwen3-0.6B parameter count 596049920 (Hub safetensors; the checkpoint also stores the tied lm_head)',
+  ],
+  [
+    'Mistral (head_dim ≠ hidden/heads)',
+    'mistral-nemo.json',
+    BF16(24_495_564_800),
+    'mistralai/Mistral-Nemo-Base-2407 model.safetensors.index.json total_size 24495564800',
+  ],
+  [
     'Qwen2.5 (q/k/v bias)',
     'qwen2.5-7b.json',
     BF16(15_231_233_024),

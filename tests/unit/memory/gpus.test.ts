@@ -16,6 +16,19 @@ describe('GPU_PRESETS', () => {
     'h200',
     'b200',
     'mi300x',
+    'h20',
+    'h800',
+    'a800-80gb',
+    'l20',
+    'l40s',
+    'rtx-4060-ti-16gb',
+    'rtx-3060-12gb',
+    'rtx-4090-d',
+    'rtx-pro-6000',
+    'h100-nvl',
+    'v100-16gb',
+    'gb200',
+    'b300',
   ])('getGpuPreset(%j) exists with a datasheet source and positive figures', (id) => {
     const gpu = getGpuPreset(id);
     expect(gpu?.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
@@ -39,6 +52,15 @@ describe('GPU_PRESETS', () => {
 
   test('H100 80GB reports 81559 MiB, less than 80 GiB', () => {
     expect(getGpuPreset('h100-80gb')?.memoryBytes).toBe(81559 * 2 ** 20);
+  });
+
+  test('a source that quotes nvidia-smi’s total holds that total, in bytes', () => {
+    const quoted = GPU_PRESETS.filter((gpu) => /nvidia-smi: \d+MiB/.test(gpu.source));
+    expect(quoted.length).toBeGreaterThanOrEqual(13);
+    for (const gpu of quoted) {
+      const mib = Number(/nvidia-smi: (\d+)MiB/.exec(gpu.source)?.[1]);
+      expect(gpu.memoryBytes, gpu.id).toBe(mib * 2 ** 20);
+    }
   });
 
   test.each<[string, number, RegExp]>([
