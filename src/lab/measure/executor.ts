@@ -53,6 +53,12 @@ export interface TensorStore {
   copyInto(target: Tensor, source: Tensor): void;
   /** The same data seen as a flat vector of `length` floats, without a copy. */
   flatView(tensor: Tensor, length: number): Tensor;
+  /**
+   * A copy of a float32 tensor's values on the host; the tensor stays where it is. (onnxruntime's
+   * `Tensor.getData()` would turn a GPU tensor into a host one, so that every later run that
+   * reads it uploads it again.)
+   */
+  download(tensor: Tensor): Promise<Float32Array>;
   /** Resolves once the device finished the work submitted so far (at once on the host). */
   settle(): Promise<void>;
 }
@@ -74,7 +80,7 @@ export interface Executor {
   host(feed: FeedData): Tensor;
   /** A float32 scalar on the host. */
   scalar(value: number): Tensor;
-  /** A tensor's float values on the host (a download on WebGPU). */
+  /** A tensor's float values on the host (a download on WebGPU); the tensor stays where it was. */
   read(tensor: Tensor): Promise<Float32Array>;
   /** Tells the page what this run is doing (and, after a step, the bytes it holds). */
   progress(stage: string, sample?: StepBytes): void;
@@ -129,7 +135,7 @@ export function createExecutor({ ort, backend, store, meter, loadGraph, progress
     run: (session, feeds) => store.guard(session.run(feeds)),
     host: (feed) => hostTensor(ort, feed),
     scalar: (value) => new ort.Tensor('float32', Float32Array.of(value), []),
-    read: async (tensor) => Float32Array.from((await tensor.getData()) as Float32Array),
+    read: (tensor) => store.download(tensor),
     progress,
     now: () => performance.now(),
   };

@@ -24,6 +24,7 @@ export function hostStore(ort: Ort): TensorStore {
     overwrite: (target, values) => (target.data as Float32Array).set(values),
     copyInto: (target, source) => (target.data as Float32Array).set(source.data as Float32Array),
     flatView: (tensor: Tensor, length) => new ort.Tensor('float32', tensor.data as Float32Array, [length]),
+    download: (tensor) => Promise.resolve(Float32Array.from(tensor.data as Float32Array)),
     settle: () => Promise.resolve(),
   };
 }

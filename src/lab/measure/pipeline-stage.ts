@@ -19,6 +19,7 @@ import { deviceResult, elementCount, placeWeights, type DeviceRun } from './clus
 import type { ComputeSpan, DeviceResult, PipelineJob } from './cluster-job';
 import type { Session, Tensor, Tensors } from './executor';
 import { batchSlice } from './feeds';
+import { disposeAll, placeExamples } from './placed-examples';
 import { feedsFor } from './run-plan';
 import { oneForwardOneBackward } from './schedule';
 
@@ -90,6 +91,19 @@ async function receive(stage: Stage, key: string): Promise<Tensor> {
   return stage.run.exec.store.place({ data: entry, dims: [stage.micro, stage.model.shapes.hidden] });
 }
 
+/**
+ * Each micro-batch's examples this stage reads (the features on the first stage, the labels on
+ * the last), made once for every step: each step trains on the same batch.
+ */
+function placeMicroBatches(stage: Stage): Tensors[] {
+  const { run, job, model, micro } = stage;
+  const reads = inputsOf([stage.graphs.forward, stage.graphs.loss]);
+  return Array.from({ length: job.microBatches }, (_, index) => {
+    const slice = batchSlice(model, job.batch, run.seed, index * micro, micro);
+    return placeExamples(run.exec, Object.fromEntries(Object.entries(slice).filter(([name]) => reads.has(name))));
+  });
+}
+
 /** Milliseconds since the epoch, comparable across workers. */
 const epochNow = (stage: Stage): number => performance.timeOrigin + stage.run.exec.now();
 
@@ -101,21 +115,23 @@ async function forwardMicroBatch(
   stage: Stage,
   step: number,
   microIndex: number,
+  examples: Tensors,
   spans: ComputeSpan[],
 ): Promise<{ held: Map<string, Tensor>; loss: number }> {
   const { run, graphs, sessions } = stage;
   const { exec, comm } = run;
   const key = `step${step}/micro${microIndex}`;
-  const data = batchSlice(stage.model, stage.job.batch, run.seed, microIndex * stage.micro, stage.micro);
-  const input =
-    comm.rank === 0 ? exec.host(data[FEATURES] ?? { data: new Float32Array(), dims: [] }) : await receive(stage, `act/${key}`);
+  const input = comm.rank === 0 ? examples[FEATURES] : await receive(stage, `act/${key}`);
+  if (!input) throw new Error(`stage ${comm.rank} has no input for micro-batch ${microIndex}`);
   const env = new Map<string, Tensor>([...stage.weights, [stage.inputName, input]]);
   const start = epochNow(stage);
   for (const [name, tensor] of Object.entries(await runGraph(stage, sessions.forward, env, graphs.forward)))
     env.set(name, tensor);
   let loss = Number.NaN;
   if (sessions.loss && graphs.loss) {
-    env.set(LABELS, exec.host(data[LABELS] ?? { data: new BigInt64Array(), dims: [] }));
+    const labels = examples[LABELS];
+    if (!labels) throw new Error(`the last stage has no labels for micro-batch ${microIndex}`);
+    env.set(LABELS, labels);
     const out = await runGraph(stage, sessions.loss, env, graphs.loss);
     loss = (await exec.read(out[LOSS] as Tensor))[0] ?? Number.NaN;
     out[LOSS]?.dispose();
@@ -145,6 +161,7 @@ async function backwardMicroBatch(
   step: number,
   microIndex: number,
   env: Map<string, Tensor>,
+  examples: Tensors,
   accumulated: Map<string, Tensor>,
   spans: ComputeSpan[],
 ): Promise<void> {
@@ -178,7 +195,11 @@ async function backwardMicroBatch(
   }
   await exec.store.settle();
   spans.push({ rank: comm.rank, kind: 'backward', micro: microIndex, start, end: epochNow(stage) });
-  for (const [name, tensor] of env) if (!stage.weights.has(name) && stageParameter(stage, name) === undefined) tensor.dispose();
+  // What this micro-batch alone held; weights, gradients and the examples every step reads stay.
+  for (const [name, tensor] of env) {
+    const kept = stage.weights.has(name) || stageParameter(stage, name) !== undefined || examples[name] === tensor;
+    if (!kept) tensor.dispose();
+  }
 }
 
 /** Opens the stage's sessions and places its weights. */
@@ -223,6 +244,7 @@ export async function runPipelineStage(run: DeviceRun, job: PipelineJob): Promis
   const measurement = exec.meter.start(`stage ${rank}`);
   const stage = await openStage(run, job);
   const atRestBytes = measurement.counted();
+  const examples = placeMicroBatches(stage);
 
   let accumulated = new Map<string, Tensor>();
   let spans: ComputeSpan[] = [];
@@ -239,13 +261,13 @@ export async function runPipelineStage(run: DeviceRun, job: PipelineJob): Promis
     const held = new Map<number, Map<string, Tensor>>();
     for (const op of oneForwardOneBackward(rank, size, job.microBatches)) {
       if (op.kind === 'forward') {
-        const forward = await forwardMicroBatch(stage, step, op.micro, spans);
+        const forward = await forwardMicroBatch(stage, step, op.micro, examples[op.micro] ?? {}, spans);
         if (stage.sessions.loss) lossSum += forward.loss;
         held.set(op.micro, forward.held);
       } else {
         const env = held.get(op.micro) ?? new Map<string, Tensor>();
         held.delete(op.micro);
-        await backwardMicroBatch(stage, step, op.micro, env, accumulated, spans);
+        await backwardMicroBatch(stage, step, op.micro, env, examples[op.micro] ?? {}, accumulated, spans);
       }
     }
     stepMs = exec.now() - stepStart;
@@ -258,6 +280,7 @@ export async function runPipelineStage(run: DeviceRun, job: PipelineJob): Promis
   const tensors: Record<string, Float32Array> = {};
   for (const [name, tensor] of accumulated) tensors[name] = (await exec.read(tensor)).map((g) => g / job.microBatches);
   for (const tensor of [...accumulated.values(), ...stage.weights.values()]) tensor.dispose();
+  disposeAll(examples);
   const { forward, backward, accumulate, loss } = stage.sessions;
   for (const session of [forward, backward, accumulate, ...(loss ? [loss] : [])]) await session.release();
   return deviceResult(

@@ -8,9 +8,10 @@
 import { ADAM_TENSORS, adamScalars, FEATURES, gradName, gradientOf, LABELS, LOSS, TOKENS } from '../../graphs/browser-safe';
 import { deviceResult, elementCount, placeWeights, placeZeros, type DeviceRun } from './cluster-device';
 import type { DataParallelJob, DeviceResult, TensorSet, ZeroJob } from './cluster-job';
-import type { Session, Tensor } from './executor';
+import type { Session, Tensor, Tensors } from './executor';
 import { batchSlice } from './feeds';
 import { partitionParameters } from './partition';
+import { disposeAll, placeExamples } from './placed-examples';
 import { runPlan } from './run-plan';
 import { planStep, type PlannedRun } from './step-plan';
 
@@ -98,13 +99,22 @@ async function reduceBucket(replica: Replica, env: Map<string, Tensor>, bucket: 
   for (const [parameter, mean] of Object.entries(reduced)) exec.store.overwrite(env.get(gradName(parameter)) as Tensor, mean);
 }
 
+/** This device's slice of the batch, made once for every step (each step trains on the same batch). */
+function placeSlice(replica: Replica): Tensors {
+  const { run, job } = replica;
+  const perDevice = job.batch / run.comm.size;
+  return placeExamples(run.exec, batchSlice(job.model, job.batch, run.seed, run.comm.rank * perDevice, perDevice));
+}
+
 /** One training step on this device's slice of the batch: its loss and the (reduced) gradients it keeps. */
-async function replicaStep(replica: Replica, step: number): Promise<{ loss: number; grads: Map<string, Tensor> }> {
-  const { run, job, plan, sessions, weights, parameterOf } = replica;
-  const { exec, comm } = run;
-  const perDevice = job.batch / comm.size;
-  const data = batchSlice(job.model, job.batch, run.seed, comm.rank * perDevice, perDevice);
-  const env = new Map<string, Tensor>([...weights, ...Object.entries(data).map(([n, f]) => [n, exec.host(f)] as const)]);
+async function replicaStep(
+  replica: Replica,
+  examples: Tensors,
+  step: number,
+): Promise<{ loss: number; grads: Map<string, Tensor> }> {
+  const { run, plan, sessions, weights, parameterOf } = replica;
+  const { exec } = run;
+  const env = new Map<string, Tensor>([...weights, ...Object.entries(examples)]);
   await runPlan(plan, sessions, env, exec, {
     afterRun: async (planned, index) => {
       const bucket = planned.outputs.flatMap((name) => parameterOf(name) ?? []);
@@ -131,6 +141,7 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
   const replica = await openReplica(run, job);
   const { optimizer, weights, moments } = replica;
   const atRestBytes = measurement.counted();
+  const examples = placeSlice(replica);
 
   let grads = new Map<string, Tensor>();
   let loss = 0;
@@ -139,7 +150,7 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
     exec.progress(`step ${step + 1} of ${run.steps}`);
     const stepStart = exec.now();
     for (const tensor of grads.values()) tensor.dispose();
-    ({ loss, grads } = await replicaStep(replica, step));
+    ({ loss, grads } = await replicaStep(replica, examples, step));
     if (optimizer) {
       const state = { weights, grads, moments, lengths: replica.lengths };
       await adamStep(
@@ -161,6 +172,7 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
   for (const [name, tensor] of optimizer ? weights : grads) tensors[name] = await exec.read(tensor);
   for (const tensor of [...grads.values(), ...weights.values(), ...[...moments.values()].flatMap((s) => [s.m, s.v])])
     tensor.dispose();
+  disposeAll([examples]);
   for (const session of [...replica.sessions, ...(replica.adam ? [replica.adam] : [])]) await session.release();
   return deviceResult(run, measurement, { atRestBytes, heldBytes }, { stepMs, loadMs: replica.loadMs, loss, tensors, spans: [] });
 }

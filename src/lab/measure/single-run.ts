@@ -21,6 +21,7 @@ import type { Executor, Session, Tensor, Tensors } from './executor';
 import { batchSlice, weightFeeds } from './feeds';
 import type { MeasuredMemory } from './measured-memory';
 import type { Measurement } from './meter';
+import { disposeAll, placeExamples } from './placed-examples';
 import { runPlan } from './run-plan';
 import { planStep, type PlannedRun } from './step-plan';
 import { residentWeights, streamedWeights, type WeightPlacement } from './weight-placement';
@@ -145,16 +146,40 @@ interface StepOutcome {
   readonly downloadedBytes: number;
 }
 
+/** How many micro-batches a step of this run is split into (1 for models that do not accumulate). */
+function microBatchCount(spec: SingleRunSpec): number {
+  const microBatches = spec.model.variant.accumulate ? spec.microBatches : 1;
+  const microBatch = spec.batch / microBatches;
+  if (!Number.isInteger(microBatch) || microBatch < 1)
+    throw new Error(`batch ${spec.batch} does not split into ${microBatches} micro-batches`);
+  return microBatches;
+}
+
+/**
+ * Each micro-batch's examples, made once for the whole run: every step trains on the same batch
+ * (one seed), so a framework's loop that keeps its batch on the GPU is what this measures.
+ */
+function placeMicroBatches(exec: Executor, spec: SingleRunSpec): Tensors[] {
+  const microBatches = microBatchCount(spec);
+  const microBatch = spec.batch / microBatches;
+  return Array.from({ length: microBatches }, (_, micro) =>
+    placeExamples(exec, batchSlice(spec.model, spec.batch, spec.seed, micro * microBatch, microBatch)),
+  );
+}
+
 /**
  * One training step: the batch split into micro-batches, each run through the plan with the
  * gradients accumulated so far (`acc_in.*` → `acc_out.*`) and its loss scaled by 1/k.
  */
-async function step(exec: Executor, spec: SingleRunSpec, open: OpenSingleRun, measurement: Measurement): Promise<StepOutcome> {
+async function step(
+  exec: Executor,
+  spec: SingleRunSpec,
+  open: OpenSingleRun,
+  examples: readonly Tensors[],
+  measurement: Measurement,
+): Promise<StepOutcome> {
   const { model } = spec;
-  const microBatches = model.variant.accumulate ? spec.microBatches : 1;
-  const microBatch = spec.batch / microBatches;
-  if (!Number.isInteger(microBatch) || microBatch < 1)
-    throw new Error(`batch ${spec.batch} does not split into ${microBatches} micro-batches`);
+  const microBatches = examples.length;
   let results: Tensors = {};
   let loss = 0;
   let downloadedBytes = 0;
@@ -164,11 +189,8 @@ async function step(exec: Executor, spec: SingleRunSpec, open: OpenSingleRun, me
       exec.host({ data: new Float32Array(p.shape.reduce((a, b) => a * b, 1)), dims: p.shape }),
     ]),
   );
-  for (let micro = 0; micro < microBatches; micro++) {
-    const data = Object.entries(batchSlice(model, spec.batch, spec.seed, micro * microBatch, microBatch)).map(
-      ([n, f]) => [n, exec.host(f)] as const,
-    );
-    const env = new Map<string, Tensor>([...data, ...Object.entries(accumulators)]);
+  for (const micro of examples) {
+    const env = new Map<string, Tensor>([...Object.entries(micro), ...Object.entries(accumulators)]);
     env.set(LOSS_SCALE, exec.scalar(1 / microBatches));
     await runPlan(open.plan, open.sessions, env, exec, {
       feeds: (index) => open.placement.feeds(index),
@@ -224,6 +246,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
   const open = await openSingleRun(exec, spec);
   measurement.sample();
   const atRestBytes = measurement.counted();
+  const examples = placeMicroBatches(exec, spec);
 
   let outcome: StepOutcome = { results: {}, loss: 0, downloadedBytes: 0 };
   // What a leaky loop holds on to: every earlier step's gradients.
@@ -239,7 +262,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
     const previous = Object.entries(outcome.results);
     if (spec.loop?.retain) retained.push(...previous.filter(([name]) => name !== LOSS).map(([, t]) => t));
     else for (const [, tensor] of previous) tensor.dispose();
-    outcome = await step(exec, spec, open, measurement);
+    outcome = await step(exec, spec, open, examples, measurement);
     stepMs = exec.now() - stepStart;
     transfer = { ...open.placement.takeTransfer(), downloadedBytes: outcome.downloadedBytes };
     measurement.sample();
@@ -252,6 +275,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
 
   const gradients = await gradientsOf(exec, model, outcome.results);
   for (const tensor of Object.values(outcome.results)) tensor.dispose();
+  disposeAll(examples);
   open.placement.dispose();
   for (const session of open.sessions) await session.release();
   return {

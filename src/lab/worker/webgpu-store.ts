@@ -18,14 +18,20 @@ function watchDevice(device: GPUDevice): Promise<never> {
   });
 }
 
-/** Reads a storage buffer back through a staging buffer (not counted: it holds no tensor). */
-async function downloadFloats(device: GPUDevice, buffer: GPUBuffer, length: number): Promise<Float32Array<ArrayBuffer>> {
-  const staging = device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+/**
+ * Reads `length` floats of a storage buffer back through a staging buffer (not counted: it holds
+ * no tensor). onnxruntime-web submits a run's work when the run ends, so a copy queued after it
+ * reads the run's results.
+ */
+async function downloadFloats(device: GPUDevice, buffer: GPUBuffer, length: number): Promise<Float32Array> {
+  // Copy sizes must be multiples of 4 bytes; float32 data always is.
+  const size = length * 4;
+  const staging = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const encoder = device.createCommandEncoder();
-  encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
+  encoder.copyBufferToBuffer(buffer, 0, staging, 0, size);
   device.queue.submit([encoder.finish()]);
   await staging.mapAsync(GPUMapMode.READ);
-  const values = new Float32Array(staging.getMappedRange().slice(0, length * 4));
+  const values = new Float32Array(staging.getMappedRange().slice(0));
   staging.destroy();
   return values;
 }
@@ -39,12 +45,8 @@ function residentTensor(ort: Ort, device: GPUDevice, feed: FeedData): Tensor {
     usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
   });
   device.queue.writeBuffer(buffer, 0, data as Float32Array<ArrayBuffer>);
-  return ort.Tensor.fromGpuBuffer(buffer, {
-    dataType: 'float32',
-    dims: feed.dims,
-    download: () => downloadFloats(device, buffer, data.length),
-    dispose: () => buffer.destroy(),
-  });
+  // No downloader: values come back through the store's `download`, which leaves the tensor on the device.
+  return ort.Tensor.fromGpuBuffer(buffer, { dataType: 'float32', dims: feed.dims, dispose: () => buffer.destroy() });
 }
 
 /** A tensor store on `device`, described as `adapter`. */
@@ -73,6 +75,10 @@ export function webGpuStore(ort: Ort, device: GPUDevice, adapter: string): Tenso
       if (tensor.location === 'gpu-buffer')
         return ort.Tensor.fromGpuBuffer(tensor.gpuBuffer, { dataType: 'float32', dims: [length] });
       return new ort.Tensor('float32', tensor.data as Float32Array, [length]);
+    },
+    download(tensor) {
+      if (tensor.location !== 'gpu-buffer') return Promise.resolve(Float32Array.from(tensor.data as Float32Array));
+      return downloadFloats(device, tensor.gpuBuffer, tensor.size);
     },
     settle: () => device.queue.onSubmittedWorkDone(),
   };

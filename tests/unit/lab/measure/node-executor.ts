@@ -135,9 +135,15 @@ export function countingUploadStore(tracker: MemoryTracker): TensorStore & { rea
 
 /**
  * `size` devices in one process, linked by the page's router (collectives.ts), each with its own
- * executor: the cluster experiments' workers without the workers.
+ * executor (`executor()`, by default one over `files`): the cluster experiments' workers without the workers.
  */
-export function localCluster(files: GraphFiles, size: number, seed: number, steps: number): DeviceRun[] {
+export function localCluster(
+  files: GraphFiles,
+  size: number,
+  seed: number,
+  steps: number,
+  executor: () => Executor = () => nodeExecutor(files),
+): DeviceRun[] {
   const router = createRouter(size);
   const comms: Comm[] = [];
   const deliver = (deliveries: readonly Delivery[]): void => {
@@ -155,5 +161,5 @@ export function localCluster(files: GraphFiles, size: number, seed: number, step
       }),
     );
   }
-  return comms.map((comm) => ({ exec: nodeExecutor(files), comm, seed, steps }));
+  return comms.map((comm) => ({ exec: executor(), comm, seed, steps }));
 }

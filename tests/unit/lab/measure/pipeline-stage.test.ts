@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { runPipelineStage } from '../../../../src/lab/measure/pipeline-stage.ts';
+import { deviceTrafficExecutor, floatUploads, type DeviceTraffic } from './device-traffic.ts';
 import { localCluster } from './node-executor.ts';
 import { accumulate, BATCH, expectSameGradients, files, models, oneDeviceStep, SEED } from './step-fixtures.ts';
 
@@ -16,5 +17,17 @@ describe('runPipelineStage(run, job)', () => {
     expectSameGradients(Object.assign({}, ...results.map((r) => r.tensors)) as Record<string, Float32Array>, whole.gradients);
     // The last stage reports the mean of its micro-batches' losses: the whole batch's loss.
     expect(results[1]?.loss).toBeCloseTo(whole.loss, 5);
+  });
+
+  test('the activation a stage sends stays on its device for its backward; the features are placed once', async () => {
+    const traffics: DeviceTraffic[] = [];
+    const executor = () => {
+      const { exec, traffic } = deviceTrafficExecutor(files);
+      traffics.push(traffic);
+      return exec;
+    };
+    const job = { kind: 'pipeline', model: models.stages2, batch: BATCH, microBatches: 4, accumulate } as const;
+    await Promise.all(localCluster(files, 2, SEED, 2, executor).map((run) => runPipelineStage(run, job)));
+    for (const traffic of traffics) expect(floatUploads(traffic)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { weightFeeds } from '../../../../src/lab/measure/feeds.ts';
 import { runReplica } from '../../../../src/lab/measure/replica.ts';
 import { normRelativeError } from '../../graphs/helpers.ts';
+import { deviceTrafficExecutor, floatUploads, type DeviceTraffic } from './device-traffic.ts';
 import { localCluster } from './node-executor.ts';
 import { adam, BATCH, clusterTensors, expectSameGradients, files, models, oneDeviceStep, SEED } from './step-fixtures.ts';
 
@@ -31,5 +32,27 @@ describe('runReplica(run, job)', () => {
     const initial = weightFeeds(models.segmentedKeep, SEED);
     for (const [name, feed] of Object.entries(initial))
       expect(normRelativeError(zero0[name] ?? [], feed.data as Float32Array), name).toBeGreaterThan(1e-3);
+  });
+
+  test('the averaged gradient lands in the device tensor Adam reads: no run uploads it again', async () => {
+    const model = models.segmentedKeep;
+    const gradientBytes = model.parameters.reduce((sum, p) => sum + 4 * p.shape.reduce((a, b) => a * b, 1), 0);
+    const traffics: DeviceTraffic[] = [];
+    const executor = () => {
+      const { exec, traffic } = deviceTrafficExecutor(files);
+      traffics.push(traffic);
+      return exec;
+    };
+    const steps = 2;
+    const job = { kind: 'zero', model, batch: BATCH, stage: 0, learningRate: 1e-2, adam } as const;
+    await Promise.all(localCluster(files, 2, SEED, steps, executor).map((run) => runReplica(run, job)));
+    expect(traffics).toHaveLength(2);
+    for (const traffic of traffics) {
+      expect(floatUploads(traffic)).toEqual([]);
+      // Each step's buckets go down once for the all-reduce and their mean comes back once;
+      // after the last step the updated weights are read for the comparison.
+      expect(traffic.overwrittenBytes).toBe(steps * gradientBytes);
+      expect(traffic.downloadedBytes).toBe(steps * gradientBytes + gradientBytes);
+    }
   });
 });

@@ -7,8 +7,9 @@ import { describe, expect, test } from 'vitest';
 import { gradName } from '../../../../src/graphs/tensor-names.ts';
 import { createMemoryTracker } from '../../../../src/lab/measure/memory-tracker.ts';
 import { measureSingleRun } from '../../../../src/lab/measure/single-run.ts';
+import { deviceTrafficExecutor, floatUploads } from './device-traffic.ts';
 import { countingUploadStore, nodeExecutor } from './node-executor.ts';
-import { expectSameGradients, files, models, oneDeviceStep, spec } from './step-fixtures.ts';
+import { BATCH, expectSameGradients, files, models, oneDeviceStep, spec } from './step-fixtures.ts';
 
 describe('a single run computes one training step, however it is split', () => {
   test('k micro-batches give the same gradients and loss as the whole batch', async () => {
@@ -68,4 +69,24 @@ describe('weight streaming (parameter offload)', () => {
 
 test('gradient names the core reads are the ones the graphs write', () => {
   for (const p of models.keep.parameters) expect(models.keep.graphs[0]?.outputs.map((o) => o.name)).toContain(gradName(p.name));
+});
+
+describe('what a single run moves between host and device', () => {
+  test('places the weights and each micro-batch once per run: more steps upload nothing more', async () => {
+    const model = models.accumulate;
+    const weightBytes = model.parameters.reduce((sum, p) => sum + 4 * p.shape.reduce((a, b) => a * b, 1), 0);
+    const featureBytes = 4 * BATCH * model.shapes.hidden;
+    const placed = [];
+    for (const steps of [1, 3]) {
+      const { exec, traffic } = deviceTrafficExecutor(files);
+      await measureSingleRun(exec, spec(model, { microBatches: 2, steps }));
+      placed.push(traffic.placedBytes);
+      // The features never come from the host again; what runs still read from it is one
+      // zeroed accumulator set per step (acc_in of the first micro-batch).
+      const uploads = floatUploads(traffic);
+      expect(uploads.every((feed) => feed.input.startsWith('acc_in.'))).toBe(true);
+      expect(uploads.reduce((sum, feed) => sum + feed.bytes, 0)).toBe(steps * weightBytes);
+    }
+    expect(placed).toEqual([weightBytes + featureBytes, weightBytes + featureBytes]);
+  });
 });
