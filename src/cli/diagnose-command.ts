@@ -14,7 +14,7 @@ import {
   WORDING_TEXT,
 } from '../diagnose/explain.ts';
 import { classifyGpuPattern } from '../diagnose/gpu-pattern.ts';
-import { parseMemorySummary } from '../diagnose/memory-summary.ts';
+import { parseMemorySummary, type MemorySummary } from '../diagnose/memory-summary.ts';
 import type { UnreadNote } from '../diagnose/notes.ts';
 import { parseNvidiaSmi } from '../diagnose/nvidia-smi.ts';
 import { recognizeKnownError } from '../diagnose/known-errors.ts';
@@ -112,8 +112,31 @@ const OOM_FIGURE_ROWS: readonly [string, OomFigure][] = [
   ["Not PyTorch's (context etc.)", 'nonPyTorchBytes'],
 ];
 
+/** What a memory_summary holds, as JSON: each headline figure or null where the paste lacks its row. */
+const summaryJson = (summary: MemorySummary) => ({
+  deviceId: summary.deviceId,
+  allocatedBytes: summary.metrics.allocated?.all.current ?? null,
+  reservedBytes: summary.metrics.reserved?.all.current ?? null,
+  peakAllocatedBytes: summary.metrics.allocated?.all.peak ?? null,
+  peakReservedBytes: summary.metrics.reserved?.all.peak ?? null,
+  nonReleasableBytes: summary.metrics.nonReleasable?.all.current ?? null,
+  cudaOoms: summary.cudaOoms,
+  cudaMallocRetries: summary.cudaMallocRetries,
+  cutShort: summary.cutShort,
+  metrics: summary.metrics,
+  unread: summary.unread,
+});
+
+/** Whether a summary holds anything to explain: at least one of its two headline rows. */
+const summaryReadable = (summary: MemorySummary): boolean =>
+  summary.metrics.allocated !== undefined || summary.metrics.reserved !== undefined;
+
+/** The text of a summary's reading, indented under `indent`. */
+const summaryLines = (summary: MemorySummary, indent: string): string[] =>
+  describeSummary(summary).flatMap((r) => [`${indent}${r.label}: ${r.value}`, `${indent}  ${r.meaning}`]);
+
 function analyzeOom(text: string) {
-  const { parse, findings, plan } = analyzeOomText(text);
+  const { parse, findings, plan, summary } = analyzeOomText(text);
   const { message, unread } = parse;
   if (message === null || plan === null) return unreadable('no CUDA, HIP or MPS out-of-memory message found');
   const platform = { cuda: 'CUDA', hip: 'HIP', mps: 'MPS' }[message.platform];
@@ -141,6 +164,11 @@ function analyzeOom(text: string) {
     const { title, reason } = describeRemedy(r, message);
     lines.push(`  ${i + 1}. ${title}`, `     ${reason}`, `     ${r.href}`);
   });
+  if (summary !== null) {
+    lines.push('', `The memory_summary in the same paste${summary.deviceId === null ? '' : ` (device ${summary.deviceId})`}:`);
+    lines.push(...(summaryReadable(summary) ? summaryLines(summary, '  ') : ['  nothing readable in it']));
+    lines.push(...unreadLines(summary.unread).map((line) => (line === '' ? line : `  ${line}`)));
+  }
   return reading(
     {
       kind: 'oom-message' as const,
@@ -163,6 +191,7 @@ function analyzeOom(text: string) {
       derivedBy: message.derivedBy,
       truncated: message.truncated,
       findings,
+      summary: summary === null ? null : summaryJson(summary),
       case: plan.case,
       remedies: plan.remedies.map((r) => ({
         id: r.id,
@@ -179,28 +208,14 @@ function analyzeOom(text: string) {
 
 function analyzeSummary(text: string) {
   const summary = parseMemorySummary(text);
-  const allocated = summary.metrics.allocated?.all;
-  const reserved = summary.metrics.reserved?.all;
-  if (!allocated || !reserved)
-    return unreadable('the memory_summary table has no readable "Allocated memory" and "GPU reserved memory" rows');
-  const lines = [`torch.cuda.memory_summary()${summary.deviceId === null ? '' : `, device ${summary.deviceId}`}`, ''];
-  for (const reading of describeSummary(summary)) lines.push(`  ${reading.label}: ${reading.value}`, `    ${reading.meaning}`);
-  return reading(
-    {
-      kind: 'memory-summary' as const,
-      deviceId: summary.deviceId,
-      allocatedBytes: allocated.current,
-      reservedBytes: reserved.current,
-      peakAllocatedBytes: allocated.peak,
-      peakReservedBytes: reserved.peak,
-      nonReleasableBytes: summary.metrics.nonReleasable?.all.current ?? null,
-      cudaOoms: summary.cudaOoms,
-      cudaMallocRetries: summary.cudaMallocRetries,
-      metrics: summary.metrics,
-      unread: summary.unread,
-    },
-    [...lines, ...unreadLines(summary.unread)],
-  );
+  if (!summaryReadable(summary))
+    return unreadable('the memory_summary table has no readable "Allocated memory" or "GPU reserved memory" row');
+  const lines = [
+    `torch.cuda.memory_summary()${summary.deviceId === null ? '' : `, device ${summary.deviceId}`}${summary.cutShort ? ', cut short' : ''}`,
+    '',
+    ...summaryLines(summary, '  '),
+  ];
+  return reading({ kind: 'memory-summary' as const, ...summaryJson(summary) }, [...lines, ...unreadLines(summary.unread)]);
 }
 
 function analyzeSnapshotFile(bytes: Uint8Array) {

@@ -107,6 +107,8 @@ export function describeFinding(finding: OomFinding, oom: OomMessage): string {
     'reserved-above-process': `PyTorch's reserved total (${a}) is more than this process's memory in use (${b}), which cannot be on one GPU; the in-use figure may belong to another device or moment.`,
     'job-process-inferred': `The message has no usable "this process" figure, so process ${oom.jobPid ?? '?'} (${a}) is taken to be this job: it is the smallest listed process whose memory covers PyTorch's reserved total (${b}). In a container PyTorch cannot match its own process id.`,
     'figures-above-total': `Free memory plus every process's memory comes to ${a}, more than the total capacity (${b}): the figures were read at different moments.`,
+    'summary-other-device': `The memory_summary pasted with it is for another device than GPU ${oom.gpuIndex ?? '?'}, where the request failed: its figures say nothing about this GPU (in a multi-GPU run, print the failing rank's summary).`,
+    'summary-allocated-differs': `The memory_summary says ${a} allocated, the message ${b}: they were printed at different moments (the summary after tensors were freed or created), so read each for its own moment.`,
     'request-above-cap': `Allocated, other allocations and the request together (${a}) reach the maximum allowed (${b}) within the printed rounding: the MPS high watermark stopped it, not the hardware.`,
   };
   return text[finding.id];

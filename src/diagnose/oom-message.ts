@@ -94,14 +94,19 @@ export interface OomParse {
 
 /** A size as the allocators print it; captures number and unit. */
 const SIZE = String.raw`(\S+)\s+(bytes|KiB|MiB|GiB|TiB|PiB|KB|MB|GB|TB)`;
-/** Where a message starts: the sentence each allocator begins with. */
-const MESSAGE_START = /(CUDA|HIP) out of memory\. Tried to allocate|MPS backend out of memory \(/gi;
+/**
+ * Where a message starts: the sentence each allocator begins with. The platform word may hold one space, where a
+ * terminal's wrap cut it ("CUD" / "A out of memory") on a line that was not full width, so the joiner left it.
+ */
+const MESSAGE_START = /(C ?U ?D ?A|H ?I ?P) out of memory\. Tried to allocate|MPS backend out of memory \(/gi;
 
 /** Whether `text` contains a CUDA, HIP or MPS out-of-memory message (after undoing log prefixes and wraps). */
 export function looksLikeOomMessage(text: string): boolean {
   const cleaned = cleanPaste(text.slice(0, 1 << 20));
   return [cleaned.text, cleaned.linesAsPasted].some((candidate) =>
-    /(?:CUDA|HIP) out of memory\.? Tried to allocate|MPS backend out of memory \(/i.test(candidate.replace(/\s+/g, ' ')),
+    /(?:C ?U ?D ?A|H ?I ?P) out of memory\.? Tried to allocate|MPS backend out of memory \(/i.test(
+      candidate.replace(/\s+/g, ' '),
+    ),
   );
 }
 
@@ -129,7 +134,7 @@ function readFlat(flat: string): OomParse {
   let platformWord = '';
   for (const match of flat.matchAll(MESSAGE_START)) {
     start = match.index;
-    platformWord = (match[1] ?? 'MPS').toUpperCase();
+    platformWord = (match[1] ?? 'MPS').replace(' ', '').toUpperCase();
   }
   if (start < 0) {
     unread.push({ line: 0, message: 'no "CUDA out of memory. Tried to allocate …" message found' });

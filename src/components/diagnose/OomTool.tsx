@@ -3,6 +3,7 @@ import {
   describeFinding,
   describePlatform,
   describeRemedy,
+  describeSummary,
   LINK_TITLES,
   OOM_CASE_TEXT,
   WORDING_TEXT,
@@ -46,6 +47,7 @@ export default function OomTool() {
   const result = state.status === 'done' ? state.result : null;
   const m = result?.parse.message ?? null;
   const platformNote = m === null ? null : describePlatform(m);
+  const summaryRows = result?.summary ? describeSummary(result.summary) : [];
   return (
     <ToolFrame
       analysis={analysis}
@@ -128,6 +130,27 @@ export default function OomTool() {
                   );
                 })}
               </ol>
+              {result.summary !== null && (
+                <section data-summary-device={result.summary.deviceId ?? ''}>
+                  <h3>{S.summary(result.summary.deviceId)}</h3>
+                  {summaryRows.length === 0 ? (
+                    <p class="diag-note">{S.summaryUnreadable}</p>
+                  ) : (
+                    <table class="widget-table">
+                      <tbody>
+                        {summaryRows.map((r) => (
+                          <tr>
+                            <th scope="row">{r.label}</th>
+                            <td>{r.value}</td>
+                            <td>{r.meaning}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  )}
+                  <UnreadList notes={result.summary.unread} title={S.summaryUnread} />
+                </section>
+              )}
             </>
           )}
           <UnreadList notes={result.parse.unread} title={S.unread} />
