@@ -9,6 +9,7 @@ import {
   describeRemedy,
   describeSnapshotOom,
   describeSummary,
+  describeTraceback,
   OOM_CASE_TEXT,
   VERDICT_TEXT,
   WORDING_TEXT,
@@ -20,14 +21,33 @@ import { parseNvidiaSmi } from '../diagnose/nvidia-smi.ts';
 import { recognizeKnownError } from '../diagnose/known-errors.ts';
 import { analyzeOomText } from '../diagnose/oom-analysis.ts';
 import type { OomFigure } from '../diagnose/oom-message.ts';
+import type { OomTraceback } from '../diagnose/oom-traceback.ts';
 import { readSnapshot } from '../diagnose/snapshot.ts';
 import { formatBinarySize } from '../base/bytes.ts';
-import { scaffoldHelpLines, type Command, type CommandAnswer } from './command.ts';
+import { createFlagTable, createOptionReader, numberFlag, parseFlags } from '../memory/index.ts';
+import {
+  fieldErrorsLine,
+  flagHelpLines,
+  scaffoldHelpLines,
+  type ArgValues,
+  type Command,
+  type CommandAnswer,
+} from './command.ts';
 import { JSON_SCHEMA_URLS } from './json-schemas.ts';
+
+/** What the reader can say that no input shows. */
+const DIAGNOSE_FLAGS = createFlagTable([
+  numberFlag({
+    key: 'gpus',
+    flag: 'gpus',
+    max: 1_000_000,
+    help: 'how many GPUs the job has: sharding advice stops being conditional (OOM messages)',
+  }),
+]);
 
 function diagnoseHelp(): string {
   return [
-    `Usage: ${PROGRAM_NAME} diagnose FILE [--json]`,
+    `Usage: ${PROGRAM_NAME} diagnose FILE [--gpus N] [--json]`,
     '',
     'Reads what your GPU and PyTorch printed and explains it. FILE is one of:',
     '  nvidia-smi output    --query-gpu=...,memory.used,... --format=csv (-l 1), or plain nvidia-smi tables',
@@ -37,6 +57,7 @@ function diagnoseHelp(): string {
     '  a memory snapshot    the pickle from torch.cuda.memory._dump_snapshot() (read as data, never run)',
     `Use - to read standard input:  nvidia-smi --query-gpu=... --format=csv -l 1 | ${PROGRAM_NAME} diagnose -`,
     '',
+    ...flagHelpLines(DIAGNOSE_FLAGS.flags),
     ...scaffoldHelpLines(),
     '',
     'Exit codes: 0 read, 2 unreadable or refused input.',
@@ -135,8 +156,16 @@ const summaryReadable = (summary: MemorySummary): boolean =>
 const summaryLines = (summary: MemorySummary, indent: string): string[] =>
   describeSummary(summary).flatMap((r) => [`${indent}${r.label}: ${r.value}`, `${indent}  ${r.meaning}`]);
 
-function analyzeOom(text: string) {
-  const { parse, findings, plan, summary } = analyzeOomText(text);
+/** A traceback as JSON: its frames stay out, the phase, op and the reader's own frame are what it says. */
+const tracebackJson = (traceback: OomTraceback) => ({
+  phase: traceback.phase,
+  op: traceback.op,
+  userFrame: traceback.userFrame,
+  frames: traceback.frames,
+});
+
+function analyzeOom(text: string, gpus: number | null) {
+  const { parse, findings, plan, summary, traceback, context } = analyzeOomText(text, { gpus });
   const { message, unread } = parse;
   if (message === null || plan === null) return unreadable('no CUDA, HIP or MPS out-of-memory message found');
   const platform = { cuda: 'CUDA', hip: 'HIP', mps: 'MPS' }[message.platform];
@@ -159,9 +188,10 @@ function analyzeOom(text: string) {
     lines.push('', 'What does not add up, or changes the reading:', ...findings.map((f) => `  - ${describeFinding(f, message)}`));
   const platformNote = describePlatform(message);
   lines.push('', `Verdict: ${OOM_CASE_TEXT[plan.case]}`, ...(platformNote === null ? [] : [platformNote]));
+  if (traceback !== null) lines.push(describeTraceback(traceback));
   lines.push('', 'What to try, most promising first (sizes are rounded as PyTorch printed them):');
   plan.remedies.forEach((r, i) => {
-    const { title, reason } = describeRemedy(r, message);
+    const { title, reason } = describeRemedy(r, message, context);
     lines.push(`  ${i + 1}. ${title}`, `     ${reason}`, `     ${r.href}`);
   });
   if (summary !== null) {
@@ -192,6 +222,8 @@ function analyzeOom(text: string) {
       truncated: message.truncated,
       findings,
       summary: summary === null ? null : summaryJson(summary),
+      traceback: traceback === null ? null : tracebackJson(traceback),
+      gpus: context.gpus,
       case: plan.case,
       remedies: plan.remedies.map((r) => ({
         id: r.id,
@@ -262,12 +294,26 @@ function analyzeSnapshotFile(bytes: Uint8Array) {
   );
 }
 
+/** What the reader said on the command line, for the readers that use it. */
+interface ReaderFacts {
+  gpus: number | null;
+}
+
 const ANALYZERS = {
   'nvidia-smi': (_: Uint8Array, text: string) => analyzeNvidiaSmi(text),
-  'oom-message': (_: Uint8Array, text: string) => analyzeOom(text),
+  'oom-message': (_: Uint8Array, text: string, facts: ReaderFacts) => analyzeOom(text, facts.gpus),
   'memory-summary': (_: Uint8Array, text: string) => analyzeSummary(text),
   snapshot: (bytes: Uint8Array) => analyzeSnapshotFile(bytes),
-} satisfies Record<InputKind, (bytes: Uint8Array, text: string) => Reading<unknown> | Unreadable>;
+} satisfies Record<InputKind, (bytes: Uint8Array, text: string, facts: ReaderFacts) => Reading<unknown> | Unreadable>;
+
+/** Reads `--gpus`, or says why it cannot. */
+function readFacts(values: ArgValues): ReaderFacts | { usage: string } {
+  const parsed = parseFlags({ gpus: values['gpus'] }, DIAGNOSE_FLAGS);
+  const read = createOptionReader(parsed.options, DIAGNOSE_FLAGS);
+  const gpus = read.count('gpus') ?? null;
+  const errors = [...parsed.errors, ...read.errors];
+  return errors.length > 0 ? { usage: fieldErrorsLine(errors) } : { gpus };
+}
 
 /**
  * What `diagnose --json` prints, and what the library's `diagnose` returns: one shape per kind of input (`kind`),
@@ -284,10 +330,12 @@ const sourceName = (source: string): string => (source === '-' ? 'standard input
 export const diagnoseCommand: Command<DiagnoseJson> = {
   name: 'diagnose',
   summary: 'reads an nvidia-smi log, an OOM message, memory_summary() output or a snapshot pickle',
-  flagTables: [],
+  flagTables: [DIAGNOSE_FLAGS],
   operands: true,
   help: diagnoseHelp,
-  run(_values, operands, io): CommandAnswer<DiagnoseJson> {
+  run(values, operands, io): CommandAnswer<DiagnoseJson> {
+    const facts = readFacts(values);
+    if ('usage' in facts) return facts;
     const [source] = operands;
     if (source === undefined || operands.length !== 1) return { usage: 'give exactly one FILE, or - for standard input' };
     let bytes: Uint8Array;
@@ -310,7 +358,7 @@ export const diagnoseCommand: Command<DiagnoseJson> = {
             : `this is ${known}, not an out-of-memory message from PyTorch's allocator`,
       };
     }
-    const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText());
+    const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText(), facts);
     if ('error' in analysis) return { refused: analysis.error };
     return {
       json: () => ({ schema: JSON_SCHEMA_URLS.diagnose, ...analysis.json }),

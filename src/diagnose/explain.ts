@@ -8,7 +8,15 @@ import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { MemorySummary } from './memory-summary.ts';
 import type { OomFinding, OomFindingId } from './oom-consistency.ts';
 import type { OomFigure, OomMessage, OomWording } from './oom-message.ts';
-import { STRAY_CONTEXT_MAX_BYTES, type OomCase, type OomRemedy, type OomRemedyId } from './oom-remedies.ts';
+import {
+  NO_CONTEXT,
+  STRAY_CONTEXT_MAX_BYTES,
+  type OomCase,
+  type OomContext,
+  type OomRemedy,
+  type OomRemedyId,
+} from './oom-remedies.ts';
+import type { OomPhase, OomTraceback, TracebackFrame } from './oom-traceback.ts';
 import { formatBinarySize } from '../base/bytes.ts';
 
 const percent = (share: number): string => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
@@ -114,8 +122,46 @@ export function describeFinding(finding: OomFinding, oom: OomMessage): string {
   return text[finding.id];
 }
 
-/** Title and reason of each OOM remedy; `oom` gives the platform and figures the wording depends on. */
-export function describeRemedy(remedy: OomRemedy, oom: OomMessage): { title: string; reason: string } {
+/** What each phase holds when memory runs out there, and how the step it died at changes the reading. */
+export const PHASE_TEXT: Readonly<Record<OomPhase, string>> = {
+  loading: 'while loading the model: the weights alone do not fit in the precision they are loaded in, before any batch ran.',
+  forward:
+    'in the forward pass: activations are being built. At the first step the batch is too large for what is left after the weights; after many steps, something kept from earlier steps (a leak) or an unusually long input.',
+  backward:
+    'in backward: gradients are created while the activations saved for backward are still live, the usual peak of training. At the first step the batch or sequence is too large; after thousands of steps it is a longer input or memory that grew (a leak).',
+  'optimizer-step':
+    'in the optimizer step. On the first step the optimizer creates its states (AdamW: two fp32 tensors per parameter, 8 bytes per parameter), so a crash there means the model states do not fit; a crash after many steps means something else grew in between.',
+  generate:
+    'during generation: the KV cache grows with batch × (prompt + new tokens) × beams, on top of the weights; no gradients are involved.',
+  evaluation:
+    'during evaluation: without torch.no_grad() every forward keeps its activations for a backward that never comes, and the evaluation batch or inputs are often larger than training ones.',
+};
+
+const frameText = (frame: TracebackFrame): string =>
+  frame.file === ''
+    ? frame.code
+    : `${frame.file.replace(/^.*[\\/]/, '')}:${frame.line}${frame.code === '' ? '' : ` ${frame.code}`}`;
+
+/** Where memory ran out, from the traceback: phase, op and the reader's own line, as one paragraph. */
+export function describeTraceback(traceback: OomTraceback): string {
+  const op = traceback.op === null ? '' : ` The allocation was asked for by ${traceback.op}.`;
+  const own = traceback.userFrame === null ? '' : ` Your code's last line on the way: ${frameText(traceback.userFrame)}.`;
+  const phase =
+    traceback.phase === null
+      ? `The traceback (${traceback.frames} frames) does not name a phase: forward, backward, the optimizer step, generation, evaluation or loading.`
+      : `It ran out ${PHASE_TEXT[traceback.phase]}`;
+  return `${phase}${op}${own}`;
+}
+
+/**
+ * Title and reason of each OOM remedy; `oom` gives the platform and figures the wording depends on, `context` the
+ * phase and the reader's GPU count.
+ */
+export function describeRemedy(
+  remedy: OomRemedy,
+  oom: OomMessage,
+  context: OomContext = NO_CONTEXT,
+): { title: string; reason: string } {
   const frees =
     remedy.freesBytes === null
       ? ''
@@ -164,9 +210,41 @@ export function describeRemedy(remedy: OomRemedy, oom: OomMessage): { title: str
       title: 'Shrink activations: smaller micro-batch, gradient checkpointing, mixed precision',
       reason: `PyTorch holds ${formatBinarySize(oom.allocatedBytes ?? 0)} of live tensors. During training most of it is usually activations, which gradient accumulation, checkpointing and 16-bit autocast reduce; how much they free depends on the model, so it is not counted here.`,
     },
-    'shard-model-states': {
-      title: 'If you have several GPUs: shard the model states (else offload them)',
-      reason: `Live tensors fill over half the GPU. If weights, gradients and optimizer states are most of it, ZeRO/FSDP divides them across GPUs, which only helps when there are several; on one GPU, CPU offload or an 8-bit optimizer is the option.`,
+    'shard-model-states':
+      remedy.condition === 'several-gpus'
+        ? {
+            title: 'If you have several GPUs: shard the model states (else offload them)',
+            reason: `Live tensors fill over half the GPU. If weights, gradients and optimizer states are most of it, ZeRO/FSDP divides them across GPUs, which only helps when there are several; on one GPU, CPU offload or an 8-bit optimizer is the option. Say how many GPUs you have and this advice stops being conditional.`,
+          }
+        : {
+            title: `Shard the model states across your ${context.gpus ?? 'several'} GPUs (ZeRO/FSDP)`,
+            reason: `Live tensors fill over half the GPU. If weights, gradients and optimizer states are most of it, ZeRO-2/3 or FSDP keeps ${context.gpus === null ? 'a share' : `1/${context.gpus}`} of them on each GPU.`,
+          },
+    'offload-model-states': {
+      title: 'Offload the model states, or use an 8-bit optimizer (one GPU)',
+      reason:
+        'Live tensors fill over half the GPU, and with one GPU there is nothing to shard across: CPU offload of optimizer states (and parameters), an 8-bit optimizer, or LoRA on a frozen model shrink the model states instead.',
+    },
+    'optimizer-step-peak': {
+      title: "Cut the optimizer step's peak: 8-bit optimizer, foreach=False, or states off the GPU",
+      reason: `${context.gpus !== null && context.gpus >= 2 ? `ZeRO-1/2 across your ${context.gpus} GPUs divides the states; ` : ''}the multi-tensor (foreach) and fused implementations build temporary lists as large as a state for speed, and foreach=False avoids them; an 8-bit optimizer stores each state in a quarter of the bytes; CPU offload moves the states off the GPU. If it died on the first step, this is the problem; after many steps, look for what grew.`,
+    },
+    'inference-memory':
+      context.phase === 'generate'
+        ? {
+            title: 'Shrink the KV cache: fewer new tokens, beams or sequences at once',
+            reason:
+              'Lower max_new_tokens, num_beams, num_return_sequences or the batch; a quantized or offloaded KV cache, or 4/8-bit weights, leave more room for it.',
+          }
+        : {
+            title: 'Evaluate under torch.no_grad() with a smaller batch',
+            reason:
+              'Wrap evaluation in torch.no_grad() (or torch.inference_mode()) and model.eval(), so no activations are kept for backward; use a smaller evaluation batch, and free what the training step left (del loss, outputs) before evaluating.',
+          },
+    'load-smaller-weights': {
+      title: 'Load the weights smaller, or spread them',
+      reason:
+        "Load in bf16/fp16 (torch_dtype), in 8 or 4 bits (bitsandbytes, GPTQ/AWQ checkpoints), or with device_map='auto' to place layers on other GPUs or the CPU.",
     },
   };
   return text[remedy.id];

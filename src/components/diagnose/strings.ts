@@ -78,6 +78,9 @@ export const OOM_STRINGS = {
   summary: (deviceId: number | null) => `The memory_summary in the same paste${deviceId === null ? '' : ` (device ${deviceId})`}`,
   summaryUnreadable: 'Nothing in it could be read; the message above is read on its own.',
   summaryUnread: 'Not read in the memory_summary',
+  gpus: 'GPUs in this job (optional)',
+  gpusHint: 'Sharding advice (ZeRO, FSDP) only helps with several GPUs; say how many and it stops being conditional.',
+  traceback: 'Where it ran out',
 } as const;
 
 /** The memory_summary reader. */
