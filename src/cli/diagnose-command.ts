@@ -5,6 +5,10 @@ import {
   describeFigureSource,
   describeFinding,
   describeGpuEvidence,
+  describeGpuIdentity,
+  describeMigDevices,
+  describeProcesses,
+  NVIDIA_SMI_FORM_TEXT,
   describePlatform,
   describeRemedy,
   describeSnapshotOom,
@@ -90,29 +94,40 @@ function analyzeNvidiaSmi(text: string) {
     const pattern = classifyGpuPattern(gpu.samples, gpu.totalBytes);
     return pattern ? [{ gpu, pattern }] : [];
   });
-  if (gpus.length === 0) return unreadable(`no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}`);
-  const lines: string[] = [`nvidia-smi log (${log.form}), ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`];
+  if (gpus.length === 0 && log.processes.length === 0 && log.migDevices.length === 0)
+    return unreadable(`no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}`);
+  const lines: string[] = [
+    `nvidia-smi ${NVIDIA_SMI_FORM_TEXT[log.form]}${gpus.length === 0 ? '' : `, ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`}`,
+  ];
+  const identity = log.form === 'csv' ? describeGpuIdentity(log.toldApartBy) : null;
+  if (identity !== null) lines.push(identity);
   for (const { gpu, pattern } of gpus) {
     lines.push(
       '',
-      `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} samples`,
+      `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} sample${gpu.samples.length === 1 ? '' : 's'}`,
     );
     for (const line of describeGpuEvidence(pattern, log.timed)) lines.push(`  ${line}`);
     lines.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_TEXT[pattern.verdict].href}`);
   }
+  for (const line of describeProcesses(log.processes, log.gpus)) lines.push(line);
+  for (const line of describeMigDevices(log.migDevices)) lines.push(line);
   return reading(
     {
       kind: 'nvidia-smi' as const,
       form: log.form,
+      toldApartBy: log.toldApartBy,
       gpus: gpus.map(({ gpu, pattern }) => ({
         index: gpu.index,
         name: gpu.name,
+        busId: gpu.busId,
         verdict: pattern.verdict,
         peakUsedBytes: pattern.evidence.peakUsedBytes,
         totalBytes: gpu.totalBytes,
         samples: gpu.samples.length,
         evidence: pattern.evidence,
       })),
+      processes: log.processes,
+      migDevices: log.migDevices,
       unread: log.unread,
     },
     [...lines, ...unreadLines(log.unread)],

@@ -4,6 +4,7 @@
  */
 import type { GpuPattern, GpuVerdict } from './gpu-pattern.ts';
 import { lessonLabel } from '../base/lessons.ts';
+import type { GpuIdentity, GpuProcess, GpuSeries, MigDevice, NvidiaSmiLog } from './nvidia-smi.ts';
 import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { MemorySummary } from './memory-summary.ts';
 import type { OomFinding, OomFindingId } from './oom-consistency.ts';
@@ -20,6 +21,10 @@ import type { OomPhase, OomTraceback, TracebackFrame } from './oom-traceback.ts'
 import { formatBinarySize } from '../base/bytes.ts';
 
 const percent = (share: number): string => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
+
+/** The command that logs a timeline this tool reads: one CSV row per GPU per second (`nvidia-smi --help-query-gpu`). */
+export const TIMELINE_COMMAND =
+  'nvidia-smi --query-gpu=timestamp,index,pci.bus_id,name,memory.used,memory.total --format=csv -l 1 > gpu.csv';
 
 /** A verdict's title, what it usually means, and the page that helps. */
 export const VERDICT_TEXT: Readonly<Record<GpuVerdict, { title: string; meaning: string; href: LessonLink }>> = {
@@ -41,6 +46,11 @@ export const VERDICT_TEXT: Readonly<Record<GpuVerdict, { title: string; meaning:
       'Memory jumps far above its usual level for a short time: one large batch, a long sequence, evaluation without torch.no_grad(), or the first optimizer step creating its states.',
     href: LESSON_LINKS.toolTriage,
   },
+  'no-timeline': {
+    title: 'One reading, no timeline',
+    meaning: `A table pasted once (or a handful of readings) shows how much is used at that moment, not whether memory climbs, spikes or settles. For a timeline, log it while the job runs and read the log here: ${TIMELINE_COMMAND}`,
+    href: LESSON_LINKS.watchTerminal,
+  },
   'near-limit': {
     title: 'Running near the limit',
     meaning:
@@ -52,6 +62,14 @@ export const VERDICT_TEXT: Readonly<Record<GpuVerdict, { title: string; meaning:
 /** The evidence behind a GPU's verdict, as sentences. `timed`: whether sample times are milliseconds. */
 export function describeGpuEvidence(pattern: GpuPattern, timed: boolean): string[] {
   const e = pattern.evidence;
+  const of = e.capacityKnown ? ` of ${formatBinarySize(e.capacityBytes)} (${percent(e.peakUsedBytes / e.capacityBytes)})` : '';
+  // Without a timeline there is a level to show, and nothing about time.
+  if (pattern.verdict === 'no-timeline')
+    return [
+      e.activeSamples <= 1
+        ? `Used ${formatBinarySize(e.peakUsedBytes)}${of} at the moment it was printed.`
+        : `Highest of the readings ${formatBinarySize(e.peakUsedBytes)}${of}; their median ${formatBinarySize(e.medianUsedBytes)}.`,
+    ];
   const when = timed ? `${(e.peakAt / 1000).toFixed(0)} s into the log` : `at sample ${e.peakAt + 1}`;
   const lines = [
     `Peak ${formatBinarySize(e.peakUsedBytes)} ${when}; usual level (median) ${formatBinarySize(e.medianUsedBytes)}` +
@@ -68,6 +86,65 @@ export function describeGpuEvidence(pattern: GpuPattern, timed: boolean): string
   }
   lines.push(`Within 5 % of capacity of the peak for ${percent(e.timeNearPeakShare)} of the ${e.activeSamples} active samples.`);
   return lines;
+}
+
+/** How each form of nvidia-smi output is named. */
+export const NVIDIA_SMI_FORM_TEXT: Readonly<Record<NvidiaSmiLog['form'], string>> = {
+  csv: 'log (--query-gpu CSV)',
+  table: 'table',
+  query: '-q report (FB memory)',
+  dmon: 'dmon (fb column)',
+};
+
+/** How rows were told apart as GPUs, when that is worth saying (null when an index column or the table said so). */
+export function describeGpuIdentity(toldApartBy: GpuIdentity): string | null {
+  if (toldApartBy === 'name-order')
+    return 'The log has no index column: GPUs are told apart by the order their names repeat in (nvidia-smi lists every GPU once per reading).';
+  if (toldApartBy === 'uuid' || toldApartBy === 'pci.bus_id')
+    return `The log has no index column: GPUs are told apart by ${toldApartBy} and numbered in the order they first appear.`;
+  return null;
+}
+
+/** The Processes table, per GPU, largest first, with what it means: who holds the memory. */
+export function describeProcesses(processes: readonly GpuProcess[], gpus: readonly GpuSeries[]): string[] {
+  if (processes.length === 0) return [];
+  const lines = ['', 'Who holds the memory (the Processes table):'];
+  const indexes = [...new Set(processes.map((p) => p.gpuIndex))].sort((a, b) => a - b);
+  for (const index of indexes) {
+    const onGpu = processes.filter((p) => p.gpuIndex === index).sort((a, b) => (b.usedBytes ?? -1) - (a.usedBytes ?? -1));
+    const known = onGpu.reduce((sum, p) => sum + (p.usedBytes ?? 0), 0);
+    const used = gpus.find((g) => g.index === index)?.samples.at(-1)?.usedBytes;
+    lines.push(
+      `  GPU ${index}: ${onGpu.length} process${onGpu.length === 1 ? '' : 'es'}, ${formatBinarySize(known)} listed${used === undefined ? '' : ` of ${formatBinarySize(used)} used`}`,
+    );
+    for (const p of onGpu)
+      lines.push(
+        `    ${String(p.pid).padStart(8)}  ${p.type.padEnd(3)} ${(p.usedBytes === null ? 'not reported' : formatBinarySize(p.usedBytes)).padStart(12)}  ${p.name}`,
+      );
+  }
+  if (processes.some((p) => p.usedBytes === null))
+    lines.push('  "not reported": Windows (WDDM) does not give per-process memory; the GPU\'s total above still counts it.');
+  const shared = [...new Set(processes.map((p) => p.pid))].filter(
+    (pid) => new Set(processes.filter((p) => p.pid === pid).map((p) => p.gpuIndex)).size > 1,
+  );
+  if (shared.length > 0)
+    lines.push(
+      `  Process ${shared.join(', ')} holds memory on several GPUs: a job that touched more than its own GPU (a CUDA context each), or one that spans them by design.`,
+    );
+  return lines;
+}
+
+/** The MIG devices table: each instance's own memory, which the GPU row does not break down. */
+export function describeMigDevices(devices: readonly MigDevice[]): string[] {
+  if (devices.length === 0) return [];
+  return [
+    '',
+    'MIG instances (each has its own memory; a job sees only its instance):',
+    ...devices.map(
+      (d) =>
+        `  GPU ${d.gpuIndex} MIG ${d.migIndex} (GI ${d.gpuInstance}, CI ${d.computeInstance}): ${formatBinarySize(d.usedBytes)} of ${formatBinarySize(d.totalBytes)}`,
+    ),
+  ];
 }
 
 /** How each wording is named, and what it says about the PyTorch that printed it. */
