@@ -286,8 +286,12 @@ function analyzeSnapshotFile(bytes: Uint8Array) {
       );
     }
   }
-  for (const oom of analysis.oomEvents)
-    lines.push('', `OOM: ${describeSnapshotOom(oom.requestedBytes, oom.deviceFreeBytes, oom.device)}`);
+  for (const oom of analysis.oomEvents) {
+    lines.push('', `OOM: ${describeSnapshotOom(oom)}`, '  The request came from:');
+    const frames = oom.frames.filter((f) => f.filename.endsWith('.py'));
+    for (const f of (frames.length > 0 ? frames : oom.frames).slice(0, 5)) lines.push(`    ${f.filename}:${f.line} ${f.name}`);
+    if (oom.frames.length === 0) lines.push('    (no stack recorded: record with _record_memory_history(stacks="python"))');
+  }
   return reading(
     {
       kind: 'snapshot' as const,

@@ -7,6 +7,7 @@ import { lessonLabel } from '../base/lessons.ts';
 import type { GpuIdentity, GpuProcess, GpuSeries, MigDevice, NvidiaSmiLog } from './nvidia-smi.ts';
 import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { MemorySummary } from './memory-summary.ts';
+import type { SnapshotOom } from './snapshot.ts';
 import type { OomFinding, OomFindingId } from './oom-consistency.ts';
 import type { OomFigure, OomMessage, OomWording } from './oom-message.ts';
 import {
@@ -412,12 +413,18 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
   return out;
 }
 
-/** Headline sentence for an OOM event found in a snapshot. */
-export function describeSnapshotOom(requestedBytes: number, deviceFreeBytes: number | null, device: number): string {
-  return (
-    `Device ${device}: a request for ${formatBinarySize(requestedBytes)} failed` +
-    (deviceFreeBytes === null ? '.' : ` with ${formatBinarySize(deviceFreeBytes)} free on the device.`)
-  );
+/**
+ * What an `oom` entry of a snapshot's trace says: `_dump_snapshot()` called after a caught torch.OutOfMemoryError
+ * records the failed request (size, the device's free memory, the stack that asked) at the end of the trace, so the
+ * allocations live at that moment are what filled the GPU.
+ */
+export function describeSnapshotOom(oom: SnapshotOom): string {
+  const free = oom.deviceFreeBytes === null ? '' : ` with ${formatBinarySize(oom.deviceFreeBytes)} free on the device`;
+  const held =
+    oom.reservedBytes > 0
+      ? ` PyTorch then held ${formatBinarySize(oom.activeBytes)} in live tensors of ${formatBinarySize(oom.reservedBytes)} reserved that the trace saw.`
+      : ` The trace had ${formatBinarySize(oom.activeBytes)} in live tensors at that moment.`;
+  return `Device ${oom.device}: a request for ${formatBinarySize(oom.requestedBytes)} failed${free}.${held}`;
 }
 
 /** The name of each page a tool links to, for link text. */
