@@ -93,7 +93,7 @@ export default function NvidiaSmiTool() {
                 </section>
               ))}
               {state.result.log.processes.length > 0 && (
-                <pre class="diag-processes" data-processes={state.result.log.processes.length}>
+                <pre class="diag-listing" tabIndex={0} data-processes={state.result.log.processes.length}>
                   {describeProcesses(
                     state.result.log.processes,
                     state.result.gpus.map(({ series, chartSamples }) => ({ ...series, samples: chartSamples })),
@@ -103,7 +103,7 @@ export default function NvidiaSmiTool() {
                 </pre>
               )}
               {state.result.log.migDevices.length > 0 && (
-                <pre class="diag-mig" data-mig-devices={state.result.log.migDevices.length}>
+                <pre class="diag-listing" tabIndex={0} data-mig-devices={state.result.log.migDevices.length}>
                   {describeMigDevices(state.result.log.migDevices).slice(1).join('\n')}
                 </pre>
               )}
