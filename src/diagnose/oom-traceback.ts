@@ -21,8 +21,6 @@ export interface TracebackFrame {
 export interface OomTraceback {
   /** The phase, from the frames (rules in PHASE_RULES), or null when no frame names one. */
   phase: OomPhase | null;
-  /** The frame that named the phase, or null. */
-  phaseFrame: TracebackFrame | null;
   /** The PyTorch call that asked for the memory, nearest the message (`torch.cat`, `F.linear`), or null. */
   op: string | null;
   /** The innermost frame of the reader's own code (not under site-packages or the standard library), or null. */
@@ -110,11 +108,13 @@ function opOf(frames: readonly TracebackFrame[]): string | null {
  */
 export function readOomTraceback(lines: readonly string[], messageLine: number): OomTraceback | null {
   const frames: TracebackFrame[] = [];
+  let firstFrameLine = -1;
   for (let i = Math.min(messageLine, lines.length) - 1; i >= 0; i--) {
     const text = lines[i] ?? '';
     if (HEADER.test(text)) break;
     const match = FRAME.exec(text);
     if (!match) continue;
+    firstFrameLine = i;
     const next = lines[i + 1] ?? '';
     frames.unshift({
       file: match[1] ?? '',
@@ -123,26 +123,15 @@ export function readOomTraceback(lines: readonly string[], messageLine: number):
       code: i + 1 < messageLine && !FRAME.test(next) ? next.trim() : '',
     });
   }
-  // Excerpts start mid-traceback with the source line of a frame cut above: it still shows the call being made.
-  const firstFrameLine = lines.findIndex((line, i) => i < messageLine && FRAME.test(line));
-  const orphan = firstFrameLine > 0 ? (lines[firstFrameLine - 1] ?? '').trim() : '';
-  if (orphan !== '' && !HEADER.test(lines[firstFrameLine - 1] ?? '') && /^\S.*\($|\(.*\)$/.test(orphan))
-    frames.unshift({ file: '', line: 0, function: '', code: orphan });
+  // Excerpts start mid-traceback with the source line of a frame cut above (indented, as CPython prints source
+  // lines): it still shows the call being made.
+  const orphan = firstFrameLine > 0 ? (lines[firstFrameLine - 1] ?? '') : '';
+  if (/^\s{2,}\S.*\(/.test(orphan)) frames.unshift({ file: '', line: 0, function: '', code: orphan.trim() });
   if (frames.length === 0) return null;
-  let phase: OomPhase | null = null;
-  let phaseFrame: TracebackFrame | null = null;
-  for (const rule of PHASE_RULES) {
-    const frame = frames.find(rule.test);
-    if (frame) {
-      phase = rule.phase;
-      phaseFrame = frame;
-      break;
-    }
-  }
+  const phase = PHASE_RULES.find((rule) => frames.some(rule.test))?.phase ?? null;
   const userFrame = [...frames].reverse().find((f) => f.file !== '' && !isLibrary(f)) ?? null;
   return {
     phase,
-    phaseFrame,
     op: opOf(frames),
     userFrame,
     frames: frames.filter((f) => f.file !== '').length,
