@@ -5,29 +5,53 @@ import {
   describeFigureSource,
   describeFinding,
   describeGpuEvidence,
+  describeGpuIdentity,
+  describeMigDevices,
+  describeProcesses,
+  NVIDIA_SMI_FORM_TEXT,
   describePlatform,
   describeRemedy,
   describeSnapshotOom,
   describeSummary,
+  describeTraceback,
   OOM_CASE_TEXT,
   VERDICT_TEXT,
   WORDING_TEXT,
 } from '../diagnose/explain.ts';
 import { classifyGpuPattern } from '../diagnose/gpu-pattern.ts';
-import { parseMemorySummary } from '../diagnose/memory-summary.ts';
+import { parseMemorySummary, type MemorySummary } from '../diagnose/memory-summary.ts';
 import type { UnreadNote } from '../diagnose/notes.ts';
 import { parseNvidiaSmi } from '../diagnose/nvidia-smi.ts';
 import { recognizeKnownError } from '../diagnose/known-errors.ts';
 import { analyzeOomText } from '../diagnose/oom-analysis.ts';
 import type { OomFigure } from '../diagnose/oom-message.ts';
+import type { OomTraceback } from '../diagnose/oom-traceback.ts';
 import { readSnapshot } from '../diagnose/snapshot.ts';
 import { formatBinarySize } from '../base/bytes.ts';
-import { scaffoldHelpLines, type Command, type CommandAnswer } from './command.ts';
+import { createFlagTable, createOptionReader, numberFlag, parseFlags } from '../memory/index.ts';
+import {
+  fieldErrorsLine,
+  flagHelpLines,
+  scaffoldHelpLines,
+  type ArgValues,
+  type Command,
+  type CommandAnswer,
+} from './command.ts';
 import { JSON_SCHEMA_URLS } from './json-schemas.ts';
+
+/** What the reader can say that no input shows. */
+const DIAGNOSE_FLAGS = createFlagTable([
+  numberFlag({
+    key: 'gpus',
+    flag: 'gpus',
+    max: 1_000_000,
+    help: 'how many GPUs the job has: sharding advice stops being conditional (OOM messages)',
+  }),
+]);
 
 function diagnoseHelp(): string {
   return [
-    `Usage: ${PROGRAM_NAME} diagnose FILE [--json]`,
+    `Usage: ${PROGRAM_NAME} diagnose FILE [--gpus N] [--json]`,
     '',
     'Reads what your GPU and PyTorch printed and explains it. FILE is one of:',
     '  nvidia-smi output    --query-gpu=...,memory.used,... --format=csv (-l 1), or plain nvidia-smi tables',
@@ -37,6 +61,7 @@ function diagnoseHelp(): string {
     '  a memory snapshot    the pickle from torch.cuda.memory._dump_snapshot() (read as data, never run)',
     `Use - to read standard input:  nvidia-smi --query-gpu=... --format=csv -l 1 | ${PROGRAM_NAME} diagnose -`,
     '',
+    ...flagHelpLines(DIAGNOSE_FLAGS.flags),
     ...scaffoldHelpLines(),
     '',
     'Exit codes: 0 read, 2 unreadable or refused input.',
@@ -69,29 +94,40 @@ function analyzeNvidiaSmi(text: string) {
     const pattern = classifyGpuPattern(gpu.samples, gpu.totalBytes);
     return pattern ? [{ gpu, pattern }] : [];
   });
-  if (gpus.length === 0) return unreadable(`no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}`);
-  const lines: string[] = [`nvidia-smi log (${log.form}), ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`];
+  if (gpus.length === 0 && log.processes.length === 0 && log.migDevices.length === 0)
+    return unreadable(`no GPU memory samples found${log.unread[0] ? `: ${log.unread[0].message}` : ''}`);
+  const lines: string[] = [
+    `nvidia-smi ${NVIDIA_SMI_FORM_TEXT[log.form]}${gpus.length === 0 ? '' : `, ${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`}`,
+  ];
+  const identity = log.form === 'csv' ? describeGpuIdentity(log.toldApartBy) : null;
+  if (identity !== null) lines.push(identity);
   for (const { gpu, pattern } of gpus) {
     lines.push(
       '',
-      `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} samples`,
+      `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} sample${gpu.samples.length === 1 ? '' : 's'}`,
     );
     for (const line of describeGpuEvidence(pattern, log.timed)) lines.push(`  ${line}`);
     lines.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_TEXT[pattern.verdict].href}`);
   }
+  for (const line of describeProcesses(log.processes, log.gpus)) lines.push(line);
+  for (const line of describeMigDevices(log.migDevices)) lines.push(line);
   return reading(
     {
       kind: 'nvidia-smi' as const,
       form: log.form,
+      toldApartBy: log.toldApartBy,
       gpus: gpus.map(({ gpu, pattern }) => ({
         index: gpu.index,
         name: gpu.name,
+        busId: gpu.busId,
         verdict: pattern.verdict,
         peakUsedBytes: pattern.evidence.peakUsedBytes,
         totalBytes: gpu.totalBytes,
         samples: gpu.samples.length,
         evidence: pattern.evidence,
       })),
+      processes: log.processes,
+      migDevices: log.migDevices,
       unread: log.unread,
     },
     [...lines, ...unreadLines(log.unread)],
@@ -112,8 +148,39 @@ const OOM_FIGURE_ROWS: readonly [string, OomFigure][] = [
   ["Not PyTorch's (context etc.)", 'nonPyTorchBytes'],
 ];
 
-function analyzeOom(text: string) {
-  const { parse, findings, plan } = analyzeOomText(text);
+/** What a memory_summary holds, as JSON: each headline figure or null where the paste lacks its row. */
+const summaryJson = (summary: MemorySummary) => ({
+  deviceId: summary.deviceId,
+  allocatedBytes: summary.metrics.allocated?.all.current ?? null,
+  reservedBytes: summary.metrics.reserved?.all.current ?? null,
+  peakAllocatedBytes: summary.metrics.allocated?.all.peak ?? null,
+  peakReservedBytes: summary.metrics.reserved?.all.peak ?? null,
+  nonReleasableBytes: summary.metrics.nonReleasable?.all.current ?? null,
+  cudaOoms: summary.cudaOoms,
+  cudaMallocRetries: summary.cudaMallocRetries,
+  cutShort: summary.cutShort,
+  metrics: summary.metrics,
+  unread: summary.unread,
+});
+
+/** Whether a summary holds anything to explain: at least one of its two headline rows. */
+const summaryReadable = (summary: MemorySummary): boolean =>
+  summary.metrics.allocated !== undefined || summary.metrics.reserved !== undefined;
+
+/** The text of a summary's reading, indented under `indent`. */
+const summaryLines = (summary: MemorySummary, indent: string): string[] =>
+  describeSummary(summary).flatMap((r) => [`${indent}${r.label}: ${r.value}`, `${indent}  ${r.meaning}`]);
+
+/** A traceback as JSON: its frames stay out, the phase, op and the reader's own frame are what it says. */
+const tracebackJson = (traceback: OomTraceback) => ({
+  phase: traceback.phase,
+  op: traceback.op,
+  userFrame: traceback.userFrame,
+  frames: traceback.frames,
+});
+
+function analyzeOom(text: string, gpus: number | null) {
+  const { parse, findings, plan, summary, traceback, context } = analyzeOomText(text, { gpus });
   const { message, unread } = parse;
   if (message === null || plan === null) return unreadable('no CUDA, HIP or MPS out-of-memory message found');
   const platform = { cuda: 'CUDA', hip: 'HIP', mps: 'MPS' }[message.platform];
@@ -136,11 +203,17 @@ function analyzeOom(text: string) {
     lines.push('', 'What does not add up, or changes the reading:', ...findings.map((f) => `  - ${describeFinding(f, message)}`));
   const platformNote = describePlatform(message);
   lines.push('', `Verdict: ${OOM_CASE_TEXT[plan.case]}`, ...(platformNote === null ? [] : [platformNote]));
+  if (traceback !== null) lines.push(describeTraceback(traceback));
   lines.push('', 'What to try, most promising first (sizes are rounded as PyTorch printed them):');
   plan.remedies.forEach((r, i) => {
-    const { title, reason } = describeRemedy(r, message);
+    const { title, reason } = describeRemedy(r, message, context);
     lines.push(`  ${i + 1}. ${title}`, `     ${reason}`, `     ${r.href}`);
   });
+  if (summary !== null) {
+    lines.push('', `The memory_summary in the same paste${summary.deviceId === null ? '' : ` (device ${summary.deviceId})`}:`);
+    lines.push(...(summaryReadable(summary) ? summaryLines(summary, '  ') : ['  nothing readable in it']));
+    lines.push(...unreadLines(summary.unread).map((line) => (line === '' ? line : `  ${line}`)));
+  }
   return reading(
     {
       kind: 'oom-message' as const,
@@ -163,6 +236,9 @@ function analyzeOom(text: string) {
       derivedBy: message.derivedBy,
       truncated: message.truncated,
       findings,
+      summary: summary === null ? null : summaryJson(summary),
+      traceback: traceback === null ? null : tracebackJson(traceback),
+      gpus: context.gpus,
       case: plan.case,
       remedies: plan.remedies.map((r) => ({
         id: r.id,
@@ -179,28 +255,14 @@ function analyzeOom(text: string) {
 
 function analyzeSummary(text: string) {
   const summary = parseMemorySummary(text);
-  const allocated = summary.metrics.allocated?.all;
-  const reserved = summary.metrics.reserved?.all;
-  if (!allocated || !reserved)
-    return unreadable('the memory_summary table has no readable "Allocated memory" and "GPU reserved memory" rows');
-  const lines = [`torch.cuda.memory_summary()${summary.deviceId === null ? '' : `, device ${summary.deviceId}`}`, ''];
-  for (const reading of describeSummary(summary)) lines.push(`  ${reading.label}: ${reading.value}`, `    ${reading.meaning}`);
-  return reading(
-    {
-      kind: 'memory-summary' as const,
-      deviceId: summary.deviceId,
-      allocatedBytes: allocated.current,
-      reservedBytes: reserved.current,
-      peakAllocatedBytes: allocated.peak,
-      peakReservedBytes: reserved.peak,
-      nonReleasableBytes: summary.metrics.nonReleasable?.all.current ?? null,
-      cudaOoms: summary.cudaOoms,
-      cudaMallocRetries: summary.cudaMallocRetries,
-      metrics: summary.metrics,
-      unread: summary.unread,
-    },
-    [...lines, ...unreadLines(summary.unread)],
-  );
+  if (!summaryReadable(summary))
+    return unreadable('the memory_summary table has no readable "Allocated memory" or "GPU reserved memory" row');
+  const lines = [
+    `torch.cuda.memory_summary()${summary.deviceId === null ? '' : `, device ${summary.deviceId}`}${summary.cutShort ? ', cut short' : ''}`,
+    '',
+    ...summaryLines(summary, '  '),
+  ];
+  return reading({ kind: 'memory-summary' as const, ...summaryJson(summary) }, [...lines, ...unreadLines(summary.unread)]);
 }
 
 function analyzeSnapshotFile(bytes: Uint8Array) {
@@ -224,8 +286,12 @@ function analyzeSnapshotFile(bytes: Uint8Array) {
       );
     }
   }
-  for (const oom of analysis.oomEvents)
-    lines.push('', `OOM: ${describeSnapshotOom(oom.requestedBytes, oom.deviceFreeBytes, oom.device)}`);
+  for (const oom of analysis.oomEvents) {
+    lines.push('', `OOM: ${describeSnapshotOom(oom)}`, '  The request came from:');
+    const frames = oom.frames.filter((f) => f.filename.endsWith('.py'));
+    for (const f of (frames.length > 0 ? frames : oom.frames).slice(0, 5)) lines.push(`    ${f.filename}:${f.line} ${f.name}`);
+    if (oom.frames.length === 0) lines.push('    (no stack recorded: record with _record_memory_history(stacks="python"))');
+  }
   return reading(
     {
       kind: 'snapshot' as const,
@@ -247,12 +313,26 @@ function analyzeSnapshotFile(bytes: Uint8Array) {
   );
 }
 
+/** What the reader said on the command line, for the readers that use it. */
+interface ReaderFacts {
+  gpus: number | null;
+}
+
 const ANALYZERS = {
   'nvidia-smi': (_: Uint8Array, text: string) => analyzeNvidiaSmi(text),
-  'oom-message': (_: Uint8Array, text: string) => analyzeOom(text),
+  'oom-message': (_: Uint8Array, text: string, facts: ReaderFacts) => analyzeOom(text, facts.gpus),
   'memory-summary': (_: Uint8Array, text: string) => analyzeSummary(text),
   snapshot: (bytes: Uint8Array) => analyzeSnapshotFile(bytes),
-} satisfies Record<InputKind, (bytes: Uint8Array, text: string) => Reading<unknown> | Unreadable>;
+} satisfies Record<InputKind, (bytes: Uint8Array, text: string, facts: ReaderFacts) => Reading<unknown> | Unreadable>;
+
+/** Reads `--gpus`, or says why it cannot. */
+function readFacts(values: ArgValues): ReaderFacts | { usage: string } {
+  const parsed = parseFlags({ gpus: values['gpus'] }, DIAGNOSE_FLAGS);
+  const read = createOptionReader(parsed.options, DIAGNOSE_FLAGS);
+  const gpus = read.count('gpus') ?? null;
+  const errors = [...parsed.errors, ...read.errors];
+  return errors.length > 0 ? { usage: fieldErrorsLine(errors) } : { gpus };
+}
 
 /**
  * What `diagnose --json` prints, and what the library's `diagnose` returns: one shape per kind of input (`kind`),
@@ -269,10 +349,12 @@ const sourceName = (source: string): string => (source === '-' ? 'standard input
 export const diagnoseCommand: Command<DiagnoseJson> = {
   name: 'diagnose',
   summary: 'reads an nvidia-smi log, an OOM message, memory_summary() output or a snapshot pickle',
-  flagTables: [],
+  flagTables: [DIAGNOSE_FLAGS],
   operands: true,
   help: diagnoseHelp,
-  run(_values, operands, io): CommandAnswer<DiagnoseJson> {
+  run(values, operands, io): CommandAnswer<DiagnoseJson> {
+    const facts = readFacts(values);
+    if ('usage' in facts) return facts;
     const [source] = operands;
     if (source === undefined || operands.length !== 1) return { usage: 'give exactly one FILE, or - for standard input' };
     let bytes: Uint8Array;
@@ -295,7 +377,7 @@ export const diagnoseCommand: Command<DiagnoseJson> = {
             : `this is ${known}, not an out-of-memory message from PyTorch's allocator`,
       };
     }
-    const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText());
+    const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText(), facts);
     if ('error' in analysis) return { refused: analysis.error };
     return {
       json: () => ({ schema: JSON_SCHEMA_URLS.diagnose, ...analysis.json }),

@@ -61,10 +61,11 @@ export function plan(flags: Flags): Answer<PlanJson> {
 
 /**
  * What a run printed (an nvidia-smi log, an OOM message, `memory_summary()` output, or the bytes of a
- * `_dump_snapshot()` pickle, never executed), read and explained: what `gpu-memory-lab diagnose FILE --json` prints.
- * @example diagnose(readFileSync('oom.txt')) // { ok: true, json: { kind: 'oom-message', remedies: […], … } }
+ * `_dump_snapshot()` pickle, never executed), read and explained: what `gpu-memory-lab diagnose FILE --json` prints
+ * for the same `flags` (`{ gpus: 8 }`: how many GPUs the job has).
+ * @example diagnose(readFileSync('oom.txt'), { gpus: 1 }) // { ok: true, json: { kind: 'oom-message', remedies: […], … } }
  */
-export function diagnose(input: Uint8Array | string): Answer<DiagnoseJson> {
+export function diagnose(input: Uint8Array | string, flags: Flags = {}): Answer<DiagnoseJson> {
   const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
-  return answer(diagnoseCommand, {}, ['-'], { read: () => bytes });
+  return answer(diagnoseCommand, flags, ['-'], { read: () => bytes });
 }

@@ -11,12 +11,15 @@ export function looksLikePickle(bytes: Uint8Array): boolean {
   return bytes[0] === 0x80 && (bytes[1] ?? 0) >= 2 && (bytes[1] ?? 0) <= 5;
 }
 
-/** The kind of `bytes`, or null when it is none of the four. A summary or an OOM message wins over nvidia-smi text around it. */
+/**
+ * The kind of `bytes`, or null when it is none of the four. An OOM message wins over a memory_summary pasted with it
+ * (the OOM reading takes the summary along), and both win over nvidia-smi text around them.
+ */
 export function detectKind(bytes: Uint8Array, text: () => string): InputKind | null {
   if (looksLikePickle(bytes)) return 'snapshot';
   const content = text();
-  if (looksLikeMemorySummary(content)) return 'memory-summary';
   if (looksLikeOomMessage(content)) return 'oom-message';
+  if (looksLikeMemorySummary(content)) return 'memory-summary';
   if (looksLikeNvidiaSmi(content)) return 'nvidia-smi';
   return null;
 }

@@ -4,14 +4,28 @@
  */
 import type { GpuPattern, GpuVerdict } from './gpu-pattern.ts';
 import { lessonLabel } from '../base/lessons.ts';
+import type { GpuIdentity, GpuProcess, GpuSeries, MigDevice, NvidiaSmiLog } from './nvidia-smi.ts';
 import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { MemorySummary } from './memory-summary.ts';
+import type { SnapshotOom } from './snapshot.ts';
 import type { OomFinding, OomFindingId } from './oom-consistency.ts';
 import type { OomFigure, OomMessage, OomWording } from './oom-message.ts';
-import { STRAY_CONTEXT_MAX_BYTES, type OomCase, type OomRemedy, type OomRemedyId } from './oom-remedies.ts';
+import {
+  NO_CONTEXT,
+  STRAY_CONTEXT_MAX_BYTES,
+  type OomCase,
+  type OomContext,
+  type OomRemedy,
+  type OomRemedyId,
+} from './oom-remedies.ts';
+import type { OomPhase, OomTraceback, TracebackFrame } from './oom-traceback.ts';
 import { formatBinarySize } from '../base/bytes.ts';
 
 const percent = (share: number): string => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
+
+/** The command that logs a timeline this tool reads: one CSV row per GPU per second (`nvidia-smi --help-query-gpu`). */
+export const TIMELINE_COMMAND =
+  'nvidia-smi --query-gpu=timestamp,index,pci.bus_id,name,memory.used,memory.total --format=csv -l 1 > gpu.csv';
 
 /** A verdict's title, what it usually means, and the page that helps. */
 export const VERDICT_TEXT: Readonly<Record<GpuVerdict, { title: string; meaning: string; href: LessonLink }>> = {
@@ -33,6 +47,11 @@ export const VERDICT_TEXT: Readonly<Record<GpuVerdict, { title: string; meaning:
       'Memory jumps far above its usual level for a short time: one large batch, a long sequence, evaluation without torch.no_grad(), or the first optimizer step creating its states.',
     href: LESSON_LINKS.toolTriage,
   },
+  'no-timeline': {
+    title: 'One reading, no timeline',
+    meaning: `A table pasted once (or a handful of readings) shows how much is used at that moment, not whether memory climbs, spikes or settles. For a timeline, log it while the job runs and read the log here: ${TIMELINE_COMMAND}`,
+    href: LESSON_LINKS.watchTerminal,
+  },
   'near-limit': {
     title: 'Running near the limit',
     meaning:
@@ -44,6 +63,14 @@ export const VERDICT_TEXT: Readonly<Record<GpuVerdict, { title: string; meaning:
 /** The evidence behind a GPU's verdict, as sentences. `timed`: whether sample times are milliseconds. */
 export function describeGpuEvidence(pattern: GpuPattern, timed: boolean): string[] {
   const e = pattern.evidence;
+  const of = e.capacityKnown ? ` of ${formatBinarySize(e.capacityBytes)} (${percent(e.peakUsedBytes / e.capacityBytes)})` : '';
+  // Without a timeline there is a level to show, and nothing about time.
+  if (pattern.verdict === 'no-timeline')
+    return [
+      e.activeSamples <= 1
+        ? `Used ${formatBinarySize(e.peakUsedBytes)}${of} at the moment it was printed.`
+        : `Highest of the readings ${formatBinarySize(e.peakUsedBytes)}${of}; their median ${formatBinarySize(e.medianUsedBytes)}.`,
+    ];
   const when = timed ? `${(e.peakAt / 1000).toFixed(0)} s into the log` : `at sample ${e.peakAt + 1}`;
   const lines = [
     `Peak ${formatBinarySize(e.peakUsedBytes)} ${when}; usual level (median) ${formatBinarySize(e.medianUsedBytes)}` +
@@ -60,6 +87,65 @@ export function describeGpuEvidence(pattern: GpuPattern, timed: boolean): string
   }
   lines.push(`Within 5 % of capacity of the peak for ${percent(e.timeNearPeakShare)} of the ${e.activeSamples} active samples.`);
   return lines;
+}
+
+/** How each form of nvidia-smi output is named. */
+export const NVIDIA_SMI_FORM_TEXT: Readonly<Record<NvidiaSmiLog['form'], string>> = {
+  csv: 'log (--query-gpu CSV)',
+  table: 'table',
+  query: '-q report (FB memory)',
+  dmon: 'dmon (fb column)',
+};
+
+/** How rows were told apart as GPUs, when that is worth saying (null when an index column or the table said so). */
+export function describeGpuIdentity(toldApartBy: GpuIdentity): string | null {
+  if (toldApartBy === 'name-order')
+    return 'The log has no index column: GPUs are told apart by the order their names repeat in (nvidia-smi lists every GPU once per reading).';
+  if (toldApartBy === 'uuid' || toldApartBy === 'pci.bus_id')
+    return `The log has no index column: GPUs are told apart by ${toldApartBy} and numbered in the order they first appear.`;
+  return null;
+}
+
+/** The Processes table, per GPU, largest first, with what it means: who holds the memory. */
+export function describeProcesses(processes: readonly GpuProcess[], gpus: readonly GpuSeries[]): string[] {
+  if (processes.length === 0) return [];
+  const lines = ['', 'Who holds the memory (the Processes table):'];
+  const indexes = [...new Set(processes.map((p) => p.gpuIndex))].sort((a, b) => a - b);
+  for (const index of indexes) {
+    const onGpu = processes.filter((p) => p.gpuIndex === index).sort((a, b) => (b.usedBytes ?? -1) - (a.usedBytes ?? -1));
+    const known = onGpu.reduce((sum, p) => sum + (p.usedBytes ?? 0), 0);
+    const used = gpus.find((g) => g.index === index)?.samples.at(-1)?.usedBytes;
+    lines.push(
+      `  GPU ${index}: ${onGpu.length} process${onGpu.length === 1 ? '' : 'es'}, ${formatBinarySize(known)} listed${used === undefined ? '' : ` of ${formatBinarySize(used)} used`}`,
+    );
+    for (const p of onGpu)
+      lines.push(
+        `    ${String(p.pid).padStart(8)}  ${p.type.padEnd(3)} ${(p.usedBytes === null ? 'not reported' : formatBinarySize(p.usedBytes)).padStart(12)}  ${p.name}`,
+      );
+  }
+  if (processes.some((p) => p.usedBytes === null))
+    lines.push('  "not reported": Windows (WDDM) does not give per-process memory; the GPU\'s total above still counts it.');
+  const shared = [...new Set(processes.map((p) => p.pid))].filter(
+    (pid) => new Set(processes.filter((p) => p.pid === pid).map((p) => p.gpuIndex)).size > 1,
+  );
+  if (shared.length > 0)
+    lines.push(
+      `  Process ${shared.join(', ')} holds memory on several GPUs: a job that touched more than its own GPU (a CUDA context each), or one that spans them by design.`,
+    );
+  return lines;
+}
+
+/** The MIG devices table: each instance's own memory, which the GPU row does not break down. */
+export function describeMigDevices(devices: readonly MigDevice[]): string[] {
+  if (devices.length === 0) return [];
+  return [
+    '',
+    'MIG instances (each has its own memory; a job sees only its instance):',
+    ...devices.map(
+      (d) =>
+        `  GPU ${d.gpuIndex} MIG ${d.migIndex} (GI ${d.gpuInstance}, CI ${d.computeInstance}): ${formatBinarySize(d.usedBytes)} of ${formatBinarySize(d.totalBytes)}`,
+    ),
+  ];
 }
 
 /** How each wording is named, and what it says about the PyTorch that printed it. */
@@ -107,13 +193,53 @@ export function describeFinding(finding: OomFinding, oom: OomMessage): string {
     'reserved-above-process': `PyTorch's reserved total (${a}) is more than this process's memory in use (${b}), which cannot be on one GPU; the in-use figure may belong to another device or moment.`,
     'job-process-inferred': `The message has no usable "this process" figure, so process ${oom.jobPid ?? '?'} (${a}) is taken to be this job: it is the smallest listed process whose memory covers PyTorch's reserved total (${b}). In a container PyTorch cannot match its own process id.`,
     'figures-above-total': `Free memory plus every process's memory comes to ${a}, more than the total capacity (${b}): the figures were read at different moments.`,
+    'summary-other-device': `The memory_summary pasted with it is for another device than GPU ${oom.gpuIndex ?? '?'}, where the request failed: its figures say nothing about this GPU (in a multi-GPU run, print the failing rank's summary).`,
+    'summary-allocated-differs': `The memory_summary says ${a} allocated, the message ${b}: they were printed at different moments (the summary after tensors were freed or created), so read each for its own moment.`,
     'request-above-cap': `Allocated, other allocations and the request together (${a}) reach the maximum allowed (${b}) within the printed rounding: the MPS high watermark stopped it, not the hardware.`,
   };
   return text[finding.id];
 }
 
-/** Title and reason of each OOM remedy; `oom` gives the platform and figures the wording depends on. */
-export function describeRemedy(remedy: OomRemedy, oom: OomMessage): { title: string; reason: string } {
+/** What each phase holds when memory runs out there, and how the step it died at changes the reading. */
+export const PHASE_TEXT: Readonly<Record<OomPhase, string>> = {
+  loading: 'while loading the model: the weights alone do not fit in the precision they are loaded in, before any batch ran.',
+  forward:
+    'in the forward pass: activations are being built. At the first step the batch is too large for what is left after the weights; after many steps, something kept from earlier steps (a leak) or an unusually long input.',
+  backward:
+    'in backward: gradients are created while the activations saved for backward are still live, the usual peak of training. At the first step the batch or sequence is too large; after thousands of steps it is a longer input or memory that grew (a leak).',
+  'optimizer-step':
+    'in the optimizer step. On the first step the optimizer creates its states (AdamW: two fp32 tensors per parameter, 8 bytes per parameter), so a crash there means the model states do not fit; a crash after many steps means something else grew in between.',
+  generate:
+    'during generation: the KV cache grows with batch × (prompt + new tokens) × beams, on top of the weights; no gradients are involved.',
+  evaluation:
+    'during evaluation: without torch.no_grad() every forward keeps its activations for a backward that never comes, and the evaluation batch or inputs are often larger than training ones.',
+};
+
+const frameText = (frame: TracebackFrame): string =>
+  frame.file === ''
+    ? frame.code
+    : `${frame.file.replace(/^.*[\\/]/, '')}:${frame.line}${frame.code === '' ? '' : ` ${frame.code}`}`;
+
+/** Where memory ran out, from the traceback: phase, op and the reader's own line, as one paragraph. */
+export function describeTraceback(traceback: OomTraceback): string {
+  const op = traceback.op === null ? '' : ` The allocation was asked for by ${traceback.op}.`;
+  const own = traceback.userFrame === null ? '' : ` Your code's last line on the way: ${frameText(traceback.userFrame)}.`;
+  const phase =
+    traceback.phase === null
+      ? `The traceback (${traceback.frames} frames) does not name a phase: forward, backward, the optimizer step, generation, evaluation or loading.`
+      : `It ran out ${PHASE_TEXT[traceback.phase]}`;
+  return `${phase}${op}${own}`;
+}
+
+/**
+ * Title and reason of each OOM remedy; `oom` gives the platform and figures the wording depends on, `context` the
+ * phase and the reader's GPU count.
+ */
+export function describeRemedy(
+  remedy: OomRemedy,
+  oom: OomMessage,
+  context: OomContext = NO_CONTEXT,
+): { title: string; reason: string } {
   const frees =
     remedy.freesBytes === null
       ? ''
@@ -162,9 +288,41 @@ export function describeRemedy(remedy: OomRemedy, oom: OomMessage): { title: str
       title: 'Shrink activations: smaller micro-batch, gradient checkpointing, mixed precision',
       reason: `PyTorch holds ${formatBinarySize(oom.allocatedBytes ?? 0)} of live tensors. During training most of it is usually activations, which gradient accumulation, checkpointing and 16-bit autocast reduce; how much they free depends on the model, so it is not counted here.`,
     },
-    'shard-model-states': {
-      title: 'If you have several GPUs: shard the model states (else offload them)',
-      reason: `Live tensors fill over half the GPU. If weights, gradients and optimizer states are most of it, ZeRO/FSDP divides them across GPUs, which only helps when there are several; on one GPU, CPU offload or an 8-bit optimizer is the option.`,
+    'shard-model-states':
+      remedy.condition === 'several-gpus'
+        ? {
+            title: 'If you have several GPUs: shard the model states (else offload them)',
+            reason: `Live tensors fill over half the GPU. If weights, gradients and optimizer states are most of it, ZeRO/FSDP divides them across GPUs, which only helps when there are several; on one GPU, CPU offload or an 8-bit optimizer is the option. Say how many GPUs you have and this advice stops being conditional.`,
+          }
+        : {
+            title: `Shard the model states across your ${context.gpus ?? 'several'} GPUs (ZeRO/FSDP)`,
+            reason: `Live tensors fill over half the GPU. If weights, gradients and optimizer states are most of it, ZeRO-2/3 or FSDP keeps ${context.gpus === null ? 'a share' : `1/${context.gpus}`} of them on each GPU.`,
+          },
+    'offload-model-states': {
+      title: 'Offload the model states, or use an 8-bit optimizer (one GPU)',
+      reason:
+        'Live tensors fill over half the GPU, and with one GPU there is nothing to shard across: CPU offload of optimizer states (and parameters), an 8-bit optimizer, or LoRA on a frozen model shrink the model states instead.',
+    },
+    'optimizer-step-peak': {
+      title: "Cut the optimizer step's peak: 8-bit optimizer, foreach=False, or states off the GPU",
+      reason: `${context.gpus !== null && context.gpus >= 2 ? `ZeRO-1/2 across your ${context.gpus} GPUs divides the states; ` : ''}the multi-tensor (foreach) and fused implementations build temporary lists as large as a state for speed, and foreach=False avoids them; an 8-bit optimizer stores each state in a quarter of the bytes; CPU offload moves the states off the GPU. If it died on the first step, this is the problem; after many steps, look for what grew.`,
+    },
+    'inference-memory':
+      context.phase === 'generate'
+        ? {
+            title: 'Shrink the KV cache: fewer new tokens, beams or sequences at once',
+            reason:
+              'Lower max_new_tokens, num_beams, num_return_sequences or the batch; a quantized or offloaded KV cache, or 4/8-bit weights, leave more room for it.',
+          }
+        : {
+            title: 'Evaluate under torch.no_grad() with a smaller batch',
+            reason:
+              'Wrap evaluation in torch.no_grad() (or torch.inference_mode()) and model.eval(), so no activations are kept for backward; use a smaller evaluation batch, and free what the training step left (del loss, outputs) before evaluating.',
+          },
+    'load-smaller-weights': {
+      title: 'Load the weights smaller, or spread them',
+      reason:
+        "Load in bf16/fp16 (torch_dtype), in 8 or 4 bits (bitsandbytes, GPTQ/AWQ checkpoints), or with device_map='auto' to place layers on other GPUs or the CPU.",
     },
   };
   return text[remedy.id];
@@ -255,12 +413,18 @@ export function describeSummary(summary: MemorySummary): SummaryReading[] {
   return out;
 }
 
-/** Headline sentence for an OOM event found in a snapshot. */
-export function describeSnapshotOom(requestedBytes: number, deviceFreeBytes: number | null, device: number): string {
-  return (
-    `Device ${device}: a request for ${formatBinarySize(requestedBytes)} failed` +
-    (deviceFreeBytes === null ? '.' : ` with ${formatBinarySize(deviceFreeBytes)} free on the device.`)
-  );
+/**
+ * What an `oom` entry of a snapshot's trace says: `_dump_snapshot()` called after a caught torch.OutOfMemoryError
+ * records the failed request (size, the device's free memory, the stack that asked) at the end of the trace, so the
+ * allocations live at that moment are what filled the GPU.
+ */
+export function describeSnapshotOom(oom: SnapshotOom): string {
+  const free = oom.deviceFreeBytes === null ? '' : ` with ${formatBinarySize(oom.deviceFreeBytes)} free on the device`;
+  const held =
+    oom.reservedBytes > 0
+      ? ` PyTorch then held ${formatBinarySize(oom.activeBytes)} in live tensors of ${formatBinarySize(oom.reservedBytes)} reserved that the trace saw.`
+      : ` The trace had ${formatBinarySize(oom.activeBytes)} in live tensors at that moment.`;
+  return `Device ${oom.device}: a request for ${formatBinarySize(oom.requestedBytes)} failed${free}.${held}`;
 }
 
 /** The name of each page a tool links to, for link text. */

@@ -8,8 +8,17 @@
 import { MIB } from '../base/bytes.ts';
 import type { GpuSample } from './nvidia-smi.ts';
 
-/** The four verdicts, as the CLI's JSON names them. */
-export type GpuVerdict = 'flat' | 'leak' | 'spike' | 'near-limit';
+/**
+ * The verdicts, as the CLI's JSON names them: four patterns over time, and `no-timeline` when there are too few
+ * readings to see one (a pasted table is one reading: it shows a level, never a trend).
+ */
+export type GpuVerdict = 'flat' | 'leak' | 'spike' | 'near-limit' | 'no-timeline';
+
+/**
+ * Fewer readings than this show no pattern: warm-up is the first tenth, a leak needs three rises between windows, and a
+ * spike is at most a tenth of the time, so the smallest log that can show any of them has about ten readings.
+ */
+export const MIN_TIMELINE_SAMPLES = 10;
 
 /** Below this share of capacity the GPU counts as idle (before launch, after exit): 5 %. */
 export const IDLE_SHARE = 0.05;
@@ -112,6 +121,15 @@ export function classifyGpuPattern(samples: readonly GpuSample[], totalBytes: nu
   // A spike: far above the usual level, and only briefly.
   const isSpike = peak.usedBytes - usual >= SPIKE_RISE_SHARE * capacity && timeNearPeakShare <= SPIKE_MAX_TIME_SHARE;
   const isNearLimit = capacityKnown && usual >= NEAR_LIMIT_SHARE * capacity;
-  const verdict: GpuVerdict = isLeak ? 'leak' : isSpike ? 'spike' : isNearLimit ? 'near-limit' : 'flat';
+  const verdict: GpuVerdict =
+    samples.length < MIN_TIMELINE_SAMPLES
+      ? 'no-timeline'
+      : isLeak
+        ? 'leak'
+        : isSpike
+          ? 'spike'
+          : isNearLimit
+            ? 'near-limit'
+            : 'flat';
   return { verdict, evidence };
 }

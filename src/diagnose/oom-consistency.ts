@@ -6,6 +6,7 @@
  * free is what the driver reported after the allocator had released its cache and retried.
  */
 import { GIB } from '../base/bytes.ts';
+import type { MemorySummary } from './memory-summary.ts';
 import type { OomMessage } from './oom-message.ts';
 
 /** What a check found. */
@@ -18,7 +19,9 @@ export type OomFindingId =
   | 'reserved-above-process'
   | 'job-process-inferred'
   | 'figures-above-total'
-  | 'request-above-cap';
+  | 'request-above-cap'
+  | 'summary-other-device'
+  | 'summary-allocated-differs';
 
 /** One finding, with the figures that show it (bytes; null where a side is unknown). */
 export interface OomFinding {
@@ -69,3 +72,25 @@ export function checkOomConsistency(oom: OomMessage): OomFinding[] {
 /** Whether the driver's free memory alone covered the request: then no remedy may be called sufficient. */
 export const freeCoveredRequest = (findings: readonly OomFinding[]): boolean =>
   findings.some((f) => f.id === 'free-covers-request');
+
+/**
+ * Relative gap beyond which the summary's current allocated and the message's allocated are not one moment: the
+ * summary floors to whole MiB or GiB (`_format_size`), so only a gap over 5 % means more than rounding.
+ */
+export const SUMMARY_GAP_SHARE = 0.05;
+
+/**
+ * Checks a memory_summary pasted with `oom` against it: a summary of another device says nothing about this GPU, and
+ * one whose allocated figure is far from the message's was printed at another moment (after tensors were freed).
+ */
+export function checkSummaryAgainstOom(oom: OomMessage, summary: MemorySummary): OomFinding[] {
+  if (summary.deviceId !== null && oom.gpuIndex !== null && summary.deviceId !== oom.gpuIndex)
+    return [{ id: 'summary-other-device', bytes: null, againstBytes: null }];
+  const inSummary = summary.metrics.allocated?.all.current;
+  const inMessage = oom.allocatedBytes;
+  if (inSummary === undefined || inMessage === null) return [];
+  const gap = Math.abs(inSummary - inMessage);
+  return gap > SUMMARY_GAP_SHARE * Math.max(inSummary, inMessage) + ROUNDING_SLACK_BYTES
+    ? [{ id: 'summary-allocated-differs', bytes: inSummary, againstBytes: inMessage }]
+    : [];
+}

@@ -94,14 +94,23 @@ export interface OomParse {
 
 /** A size as the allocators print it; captures number and unit. */
 const SIZE = String.raw`(\S+)\s+(bytes|KiB|MiB|GiB|TiB|PiB|KB|MB|GB|TB)`;
-/** Where a message starts: the sentence each allocator begins with. */
-const MESSAGE_START = /(CUDA|HIP) out of memory\. Tried to allocate|MPS backend out of memory \(/gi;
+/**
+ * Where a message starts: the sentence each allocator begins with. The platform word may hold one space, where a
+ * terminal's wrap cut it ("CUD" / "A out of memory") on a line that was not full width, so the joiner left it.
+ */
+const MESSAGE_START = /(C ?U ?D ?A|H ?I ?P) out of memory\. Tried to allocate|MPS backend out of memory \(/gi;
+
+/**
+ * One line of text with one space per run of whitespace, and without Markdown's bold markers, which issue
+ * trackers' users put around the error ("**RuntimeError: CUDA out of memory.** Tried to allocate …").
+ */
+const flatten = (text: string): string => text.replace(/\*\*/g, '').replace(/\s+/g, ' ');
 
 /** Whether `text` contains a CUDA, HIP or MPS out-of-memory message (after undoing log prefixes and wraps). */
 export function looksLikeOomMessage(text: string): boolean {
   const cleaned = cleanPaste(text.slice(0, 1 << 20));
   return [cleaned.text, cleaned.linesAsPasted].some((candidate) =>
-    /(?:CUDA|HIP) out of memory\.? Tried to allocate|MPS backend out of memory \(/i.test(candidate.replace(/\s+/g, ' ')),
+    /(?:C ?U ?D ?A|H ?I ?P) out of memory\.? Tried to allocate|MPS backend out of memory \(/i.test(flatten(candidate)),
   );
 }
 
@@ -116,9 +125,9 @@ const figuresRead = (parse: OomParse): number =>
  */
 export function parseOomMessage(text: string): OomParse {
   const cleaned = cleanPaste(text.slice(0, MAX_TEXT_CHARS));
-  const asPasted = readFlat(cleaned.linesAsPasted.replace(/\s+/g, ' '));
+  const asPasted = readFlat(flatten(cleaned.linesAsPasted));
   if (cleaned.wrapWidth === null) return asPasted;
-  const joined = readFlat(cleaned.text.replace(/\s+/g, ' '));
+  const joined = readFlat(flatten(cleaned.text));
   return figuresRead(joined) > figuresRead(asPasted) ? joined : asPasted;
 }
 
@@ -129,7 +138,7 @@ function readFlat(flat: string): OomParse {
   let platformWord = '';
   for (const match of flat.matchAll(MESSAGE_START)) {
     start = match.index;
-    platformWord = (match[1] ?? 'MPS').toUpperCase();
+    platformWord = (match[1] ?? 'MPS').replace(' ', '').toUpperCase();
   }
   if (start < 0) {
     unread.push({ line: 0, message: 'no "CUDA out of memory. Tried to allocate …" message found' });
@@ -262,4 +271,10 @@ function findJobProcess(listed: OtherProcess[], processInUse: number | null, res
   let best: OtherProcess | null = null;
   for (const p of listed) if (p.bytes >= reserved && (best === null || p.bytes < best.bytes)) best = p;
   return best;
+}
+
+/** The index of the line where the last OOM message in `lines` starts (or of its "out of memory" words), or -1. */
+export function oomMessageLine(lines: readonly string[]): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (/out of memory/i.test(lines[i] ?? '')) return i;
+  return -1;
 }

@@ -10,6 +10,7 @@ import { GIB } from '../base/bytes.ts';
 import { LESSON_LINKS, type LessonLink } from './links.ts';
 import { freeCoveredRequest, ROUNDING_SLACK_BYTES, type OomFinding } from './oom-consistency.ts';
 import type { OomMessage } from './oom-message.ts';
+import type { OomPhase } from './oom-traceback.ts';
 
 /** Remedy ids; the page and the CLI word them from `explain.ts`. */
 export type OomRemedyId =
@@ -22,7 +23,11 @@ export type OomRemedyId =
   | 'non-pytorch-memory'
   | 'one-large-allocation'
   | 'reduce-activations'
-  | 'shard-model-states';
+  | 'shard-model-states'
+  | 'offload-model-states'
+  | 'optimizer-step-peak'
+  | 'inference-memory'
+  | 'load-smaller-weights';
 
 /** What kind of OOM this is; it decides which remedies lead. */
 export type OomCase = 'request-too-large' | 'cap' | 'free-but-refused' | 'another-process' | 'fragmentation' | 'shortage';
@@ -41,6 +46,17 @@ export interface OomRemedy {
   condition: RemedyCondition | null;
   href: LessonLink;
 }
+
+/** What the paste around the message, or the reader, says about the job: it changes which remedies apply. */
+export interface OomContext {
+  /** The phase the traceback names (`readOomTraceback`), or null when the paste has none. */
+  phase: OomPhase | null;
+  /** How many GPUs the reader has (they said so: `--gpus`, the page's field), or null when unknown. */
+  gpus: number | null;
+}
+
+/** No traceback and no GPU count: the message alone. */
+export const NO_CONTEXT: OomContext = { phase: null, gpus: null };
 
 /** The case and its ranked remedies. */
 export interface OomRemedyPlan {
@@ -74,6 +90,27 @@ const LEADS: Readonly<Record<OomCase, readonly OomRemedyId[]>> = {
   shortage: [],
 };
 
+/** The remedies a phase adds. */
+type PhaseRemedyId = Extract<OomRemedyId, 'optimizer-step-peak' | 'inference-memory' | 'load-smaller-weights'>;
+
+/** The remedy a phase adds, ranked right after the case's leads: it names what that phase holds. */
+const PHASE_LEADS: Readonly<Partial<Record<OomPhase, PhaseRemedyId>>> = {
+  'optimizer-step': 'optimizer-step-peak',
+  generate: 'inference-memory',
+  evaluation: 'inference-memory',
+  loading: 'load-smaller-weights',
+};
+
+/** The lesson behind each phase's remedy: 8-bit and offloaded optimizer states; the KV cache and quantized weights. */
+const PHASE_LEAD_LINKS: Readonly<Record<PhaseRemedyId, LessonLink>> = {
+  'optimizer-step-peak': LESSON_LINKS.offload,
+  'inference-memory': LESSON_LINKS.compression,
+  'load-smaller-weights': LESSON_LINKS.compression,
+};
+
+/** Phases with no backward to come, where activations are not kept and checkpointing does nothing. */
+const INFERENCE_PHASES: ReadonlySet<OomPhase> = new Set(['generate', 'evaluation', 'loading']);
+
 /** Bytes held on the GPU by processes other than this job: those named, or what the figures leave unexplained. */
 function outsideBytes(oom: OomMessage): number {
   const named = oom.otherProcesses.reduce((sum, p) => sum + p.bytes, 0);
@@ -101,8 +138,15 @@ export function classifyOom(oom: OomMessage, findings: readonly OomFinding[]): O
   return 'shortage';
 }
 
-/** Ranked remedies for `oom` given its consistency `findings`; empty when the message lacks the figures to decide. */
-export function rankOomRemedies(oom: OomMessage, findings: readonly OomFinding[]): OomRemedyPlan {
+/**
+ * Ranked remedies for `oom` given its consistency `findings` and what is known around it (`context`); empty when the
+ * message lacks the figures to decide.
+ */
+export function rankOomRemedies(
+  oom: OomMessage,
+  findings: readonly OomFinding[],
+  context: OomContext = NO_CONTEXT,
+): OomRemedyPlan {
   const caseOf = classifyOom(oom, findings);
   const tried = oom.triedToAllocateBytes;
   if (tried === null || (oom.platform !== 'mps' && oom.totalBytes === null)) return { case: caseOf, remedies: [] };
@@ -139,12 +183,20 @@ export function rankOomRemedies(oom: OomMessage, findings: readonly OomFinding[]
     add('non-pytorch-memory', null, LESSON_LINKS.threeNumbers);
   if (total > 0 && tried >= LARGE_REQUEST_SHARE * total) add('one-large-allocation', null, LESSON_LINKS.toolSnapshot);
   const allocated = oom.allocatedBytes ?? 0;
+  const { phase, gpus } = context;
+  const phaseLead = phase === null ? undefined : PHASE_LEADS[phase];
+  // What the phase holds cannot be counted from the message: never sufficient on its own.
+  if (phaseLead !== undefined) add(phaseLead, null, PHASE_LEAD_LINKS[phaseLead]);
   // Only part of the live tensors can go, and the message does not say which part: never sufficient.
-  if (allocated > 0) add('reduce-activations', null, LESSON_LINKS.checkpointing);
-  // Sharding needs several GPUs, which the message cannot show (an Apple GPU is always one).
-  if (oom.platform !== 'mps' && total > 0 && allocated >= MODEL_STATES_SHARE * total)
-    add('shard-model-states', null, LESSON_LINKS.parallelism, 'several-gpus');
-  const leads = LEADS[caseOf];
+  if (allocated > 0 && (phase === null || !INFERENCE_PHASES.has(phase)))
+    add('reduce-activations', null, LESSON_LINKS.checkpointing);
+  // Sharding needs several GPUs: conditional until the reader says how many (an Apple GPU is always one).
+  if (oom.platform !== 'mps' && phase !== 'loading' && total > 0 && allocated >= MODEL_STATES_SHARE * total) {
+    if (gpus === null) add('shard-model-states', null, LESSON_LINKS.parallelism, 'several-gpus');
+    else if (gpus >= 2) add('shard-model-states', null, LESSON_LINKS.parallelism);
+    else add('offload-model-states', null, LESSON_LINKS.offload);
+  }
+  const leads = phaseLead === undefined ? LEADS[caseOf] : [...LEADS[caseOf], phaseLead];
   const rank = (r: OomRemedy): number => {
     const lead = leads.indexOf(r.id);
     return lead >= 0 ? lead : leads.length;

@@ -54,6 +54,10 @@ export interface SnapshotOom {
   ms: number | null;
   requestedBytes: number;
   deviceFreeBytes: number | null;
+  /** Active (allocated) bytes the trace had counted when the request failed: what was live at the OOM. */
+  activeBytes: number;
+  /** Reserved bytes the trace had counted then (segment events; 0 when the trace records none). */
+  reservedBytes: number;
   frames: StackFrame[];
 }
 
@@ -121,6 +125,16 @@ interface TraceEvent {
   size: number;
   timeUs: number | null;
   source: Dict;
+}
+
+/**
+ * A pickled `torch.cuda.memory_snapshot()` is the segment list alone (torch/cuda/memory.py: it returns
+ * `_snapshot()["segments"]`): read it as a snapshot with segments and no trace. Anything else is returned as it is.
+ */
+function asSnapshot(value: PickleValue): PickleValue {
+  const isSegmentList =
+    Array.isArray(value) && value.length > 0 && value.every((s) => isDict(s) && intField(s, 'total_size') !== null);
+  return isSegmentList ? new Map<PickleValue, PickleValue>([['segments', value]]) : value;
 }
 
 /** Whether `value` is shaped like a memory snapshot (a dict with segments or device_traces). */
@@ -257,6 +271,8 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
         ms: firstTime === null || e.timeUs === null ? null : (e.timeUs - firstTime) / 1000,
         requestedBytes: e.size,
         deviceFreeBytes: intField(e.source, 'device_free') ?? (e.addr >= 0 ? e.addr : null),
+        activeBytes: active,
+        reservedBytes: reserved,
         frames: readFrames(e.source.get('frames')),
       });
     }
@@ -326,11 +342,12 @@ export function readSnapshot(bytes: Uint8Array, onProgress?: (bytesRead: number)
   if (oversize) return oversize;
   const result = unpickle(bytes, onProgress ? { onProgress } : {});
   if (!result.ok) return { ok: false, refused: result.error.refused, message: result.error.message };
-  if (!looksLikeSnapshot(result.value))
+  const value = asSnapshot(result.value);
+  if (!looksLikeSnapshot(value))
     return {
       ok: false,
       refused: false,
       message: 'the pickle holds no "segments" or "device_traces": it is not a torch.cuda.memory._dump_snapshot() file',
     };
-  return { ok: true, analysis: analyzeSnapshot(result.value) };
+  return { ok: true, analysis: analyzeSnapshot(value) };
 }

@@ -17,10 +17,17 @@ const example = (name: string) => resolve(import.meta.dirname, '../../src/diagno
 /** A test-only fixture's path. */
 const fixture = (name: string) => resolve(import.meta.dirname, '../fixtures/diagnose', name);
 
-/** What `diagnose --json` prints for an example: the reference the page must agree with. */
-function cliJson(name: string): Record<string, unknown> {
-  const { code, stdout, stderr } = runCommand(diagnoseCommand, [name, '--json'], {
-    read: (file) => new Uint8Array(readFileSync(example(file))),
+/** A real paste's path (tests/fixtures/diagnose/README.md names each source). */
+const paste = (name: string) => fixture(`pastes/${name}`);
+
+/** What `diagnose --json` prints for an example (or, with `pathOf`, another file): the reference the page must agree with. */
+function cliJson(
+  name: string,
+  flags: readonly string[] = [],
+  pathOf: (name: string) => string = example,
+): Record<string, unknown> {
+  const { code, stdout, stderr } = runCommand(diagnoseCommand, [name, ...flags, '--json'], {
+    read: (file) => new Uint8Array(readFileSync(pathOf(file))),
   });
   expect(code, stderr).toBe(0);
   return JSON.parse(stdout) as Record<string, unknown>;
@@ -95,6 +102,43 @@ describe('diagnose tools', () => {
       expect(remedies).toEqual((cli['remedies'] as { id: string }[]).map((r) => r.id));
       expect(remedies?.[0]).toBe('expandable-segments');
       expect(requests).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test("oom-message: a real traceback's phase is shown, and the GPUs field ranks as diagnose --gpus does", async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      await dropFile(page, '/tools/oom-message/', 'oom-message', paste('09-backward-2.txt'));
+      const root = page.locator('[data-tool="oom-message"]');
+      const ids = async () => (await root.locator('[data-remedies]').getAttribute('data-remedies'))?.split(' ');
+      const cliIds = (flags: string[]) =>
+        (cliJson('09-backward-2.txt', flags, paste)['remedies'] as { id: string }[]).map((r) => r.id);
+      const traceback = cliJson('09-backward-2.txt', [], paste)['traceback'] as { phase: string };
+      expect(await root.locator('[data-phase]').getAttribute('data-phase')).toBe(traceback.phase);
+      expect(await ids()).toEqual(cliIds([]));
+      expect(await root.locator('[data-remedy="shard-model-states"]').getAttribute('data-condition')).toBe('several-gpus');
+      await root.locator('[data-input="gpus"]').fill('8');
+      await expect.poll(ids).toEqual(cliIds(['--gpus', '8']));
+      expect(await root.locator('[data-remedy="shard-model-states"]').getAttribute('data-condition')).toBe('');
+      await root.locator('[data-input="gpus"]').fill('1');
+      await expect.poll(ids).toEqual(cliIds(['--gpus', '1']));
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test('nvidia-smi: one pasted table gets no trend verdict, and its Processes table is listed', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', paste('07-table-1.txt'));
+      const verdicts = await page.$$eval('[data-tool="nvidia-smi"] [data-gpu]', (els) =>
+        els.map((el) => el.getAttribute('data-verdict')),
+      );
+      expect(verdicts).toEqual((cliJson('07-table-1.txt', [], paste)['gpus'] as { verdict: string }[]).map((g) => g.verdict));
+      expect(verdicts).toEqual(['no-timeline', 'no-timeline']);
+      await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', paste('07-processes-1.txt'));
+      const listed = await page.locator('[data-tool="nvidia-smi"] [data-processes]').getAttribute('data-processes');
+      expect(Number(listed)).toBe((cliJson('07-processes-1.txt', [], paste)['processes'] as unknown[]).length);
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
     });

@@ -1,7 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { GIB } from '../../base/bytes';
 import { useEffect, useRef } from 'preact/hooks';
-import { describeGpuEvidence, LINK_TITLES, VERDICT_TEXT } from '../../diagnose/explain';
+import { describeGpuEvidence, describeMigDevices, describeProcesses, LINK_TITLES, VERDICT_TEXT } from '../../diagnose/explain';
 import { mountPlot } from '../charts/mount-plot';
 import type { GpuAnalysis } from './analysers';
 import { exampleFile } from './InputPanel';
@@ -62,13 +62,15 @@ export default function NvidiaSmiTool() {
     >
       {state.status === 'done' && (
         <div class="diag-results" aria-live="polite">
-          {state.result.gpus.length === 0 ? (
+          {state.result.gpus.length === 0 &&
+          state.result.log.processes.length === 0 &&
+          state.result.log.migDevices.length === 0 ? (
             <p class="widget-error" role="alert">
               {S.noSamples}
             </p>
           ) : (
             <>
-              <MemoryChart gpus={state.result.gpus} timed={state.result.log.timed} />
+              {state.result.gpus.length > 0 && <MemoryChart gpus={state.result.gpus} timed={state.result.log.timed} />}
               {state.result.gpus.map(({ series, sampleCount, pattern }) => (
                 <section
                   data-gpu={series.index}
@@ -90,6 +92,21 @@ export default function NvidiaSmiTool() {
                   </p>
                 </section>
               ))}
+              {state.result.log.processes.length > 0 && (
+                <pre class="diag-listing" tabIndex={0} data-processes={state.result.log.processes.length}>
+                  {describeProcesses(
+                    state.result.log.processes,
+                    state.result.gpus.map(({ series, chartSamples }) => ({ ...series, samples: chartSamples })),
+                  )
+                    .slice(1)
+                    .join('\n')}
+                </pre>
+              )}
+              {state.result.log.migDevices.length > 0 && (
+                <pre class="diag-listing" tabIndex={0} data-mig-devices={state.result.log.migDevices.length}>
+                  {describeMigDevices(state.result.log.migDevices).slice(1).join('\n')}
+                </pre>
+              )}
             </>
           )}
           <UnreadList notes={state.result.log.unread} title={S.unread} />

@@ -3,11 +3,15 @@ import {
   describeFinding,
   describePlatform,
   describeRemedy,
+  describeSummary,
+  describeTraceback,
   LINK_TITLES,
   OOM_CASE_TEXT,
   WORDING_TEXT,
 } from '../../diagnose/explain';
 import type { OomFigure } from '../../diagnose/oom-message';
+import { rankOomRemedies } from '../../diagnose/oom-remedies';
+import { useState } from 'preact/hooks';
 import { formatBinarySize } from '../../base/bytes';
 import { exampleFile } from './InputPanel';
 import ToolFrame from './ToolFrame';
@@ -46,6 +50,17 @@ export default function OomTool() {
   const result = state.status === 'done' ? state.result : null;
   const m = result?.parse.message ?? null;
   const platformNote = m === null ? null : describePlatform(m);
+  // The GPU count only changes the ranking, which is pure and small: it is redone here rather than in the worker.
+  const [gpusText, setGpusText] = useState('');
+  const gpus = /^\d{1,7}$/.test(gpusText) && Number(gpusText) >= 1 ? Number(gpusText) : null;
+  const context = result === null ? null : { ...result.context, gpus };
+  const plan =
+    m === null || result === null || result.plan === null || context === null
+      ? null
+      : gpus === null
+        ? result.plan
+        : rankOomRemedies(m, result.findings, context);
+  const summaryRows = result?.summary ? describeSummary(result.summary) : [];
   return (
     <ToolFrame
       analysis={analysis}
@@ -53,10 +68,24 @@ export default function OomTool() {
       pastePlaceholder={S.placeholder}
       accept=".txt,.log,text/*"
       examples={examples}
+      commandFlags={gpus === null ? [] : ['--gpus', String(gpus)]}
     >
+      <label class="widget-field">
+        {S.gpus}
+        <input
+          type="number"
+          min="1"
+          step="1"
+          inputMode="numeric"
+          value={gpusText}
+          data-input="gpus"
+          onInput={(event) => setGpusText(event.currentTarget.value)}
+        />
+      </label>
+      <p class="diag-note">{S.gpusHint}</p>
       {result && (
         <div class="diag-results" aria-live="polite">
-          {m === null || result.plan === null ? (
+          {m === null || plan === null || context === null ? (
             <p class="widget-error" role="alert">
               {result.knownError === null ? S.notFound : S.knownError(result.knownError)}
             </p>
@@ -113,21 +142,47 @@ export default function OomTool() {
                   </ul>
                 </>
               )}
-              <p data-case={result.plan.case}>
-                <strong>{S.verdict}:</strong> {OOM_CASE_TEXT[result.plan.case]}
+              <p data-case={plan.case}>
+                <strong>{S.verdict}:</strong> {OOM_CASE_TEXT[plan.case]}
               </p>
               {platformNote !== null && <p class="diag-note">{platformNote}</p>}
+              {result.traceback !== null && (
+                <p data-phase={result.traceback.phase ?? ''} data-op={result.traceback.op ?? ''}>
+                  <strong>{S.traceback}:</strong> {describeTraceback(result.traceback)}
+                </p>
+              )}
               <h3>{S.remedies}</h3>
-              <ol data-remedies={result.plan.remedies.map((r) => r.id).join(' ')}>
-                {result.plan.remedies.map((r) => {
-                  const { title, reason } = describeRemedy(r, m);
+              <ol data-remedies={plan.remedies.map((r) => r.id).join(' ')}>
+                {plan.remedies.map((r) => {
+                  const { title, reason } = describeRemedy(r, m, context);
                   return (
-                    <li data-remedy={r.id} data-sufficient={String(r.sufficient)}>
+                    <li data-remedy={r.id} data-sufficient={String(r.sufficient)} data-condition={r.condition ?? ''}>
                       <strong>{title}</strong>. {reason} <a href={r.href}>{LINK_TITLES[r.href]}</a>
                     </li>
                   );
                 })}
               </ol>
+              {result.summary !== null && (
+                <section data-summary-device={result.summary.deviceId ?? ''}>
+                  <h3>{S.summary(result.summary.deviceId)}</h3>
+                  {summaryRows.length === 0 ? (
+                    <p class="diag-note">{S.summaryUnreadable}</p>
+                  ) : (
+                    <table class="widget-table">
+                      <tbody>
+                        {summaryRows.map((r) => (
+                          <tr>
+                            <th scope="row">{r.label}</th>
+                            <td>{r.value}</td>
+                            <td>{r.meaning}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  )}
+                  <UnreadList notes={result.summary.unread} title={S.summaryUnread} />
+                </section>
+              )}
             </>
           )}
           <UnreadList notes={result.parse.unread} title={S.unread} />

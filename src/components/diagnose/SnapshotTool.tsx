@@ -156,7 +156,7 @@ export default function SnapshotTool() {
             <ul>
               {read.analysis.oomEvents.map((oom) => (
                 <li>
-                  {describeSnapshotOom(oom.requestedBytes, oom.deviceFreeBytes, oom.device)} <Frames frames={oom.frames} />
+                  {describeSnapshotOom(oom)} <Frames frames={oom.frames} />
                 </li>
               ))}
             </ul>

@@ -15,13 +15,21 @@ export interface ToolFrameProps<R> extends Omit<InputPanelProps, 'onFile' | 'bus
   readonly shownState?: string;
   /** The tool's results. */
   readonly children: ComponentChildren;
+  /** Flags the reader set on the page, for "Copy as command" (`--gpus 8`). */
+  readonly commandFlags?: readonly string[];
 }
 
 /**
  * One diagnose tool: the input panel, the progress or failure line, then the tool's own results, with the
  * `data-tool`, `data-state` and `data-worker` attributes the browser tests read.
  */
-export default function ToolFrame<R>({ analysis: [state, onFile, ready], shownState, children, ...input }: ToolFrameProps<R>) {
+export default function ToolFrame<R>({
+  analysis: [state, onFile, ready],
+  shownState,
+  children,
+  commandFlags = [],
+  ...input
+}: ToolFrameProps<R>) {
   // What the reader gave, as the terminal command takes it: the file's name, or - for a paste (standard input).
   const [source, setSource] = useState('FILE');
   const read = (file: File) => {
@@ -33,7 +41,12 @@ export default function ToolFrame<R>({ analysis: [state, onFile, ready], shownSt
       <InputPanel {...input} onFile={read} busy={state.status === 'working'} />
       <AnalysisStatus state={state} />
       {children}
-      <CopyCommand command={commandLine('diagnose', [source])} intro={S.terminal} copy={S.copyCommand} copied={S.copiedCommand} />
+      <CopyCommand
+        command={commandLine('diagnose', [source, ...commandFlags])}
+        intro={S.terminal}
+        copy={S.copyCommand}
+        copied={S.copiedCommand}
+      />
     </div>
   );
 }

@@ -75,6 +75,12 @@ export const OOM_STRINGS = {
   rounding: 'PyTorch prints two decimals, so each figure is exact to about 0.01 of its unit.',
   remedies: 'What to try, most promising first',
   unread: 'Not read',
+  summary: (deviceId: number | null) => `The memory_summary in the same paste${deviceId === null ? '' : ` (device ${deviceId})`}`,
+  summaryUnreadable: 'Nothing in it could be read; the message above is read on its own.',
+  summaryUnread: 'Not read in the memory_summary',
+  gpus: 'GPUs in this job (optional)',
+  gpusHint: 'Sharding advice (ZeRO, FSDP) only helps with several GPUs; say how many and it stops being conditional.',
+  traceback: 'Where it ran out',
 } as const;
 
 /** The memory_summary reader. */
@@ -83,7 +89,7 @@ export const SUMMARY_STRINGS = {
   placeholder:
     '|===========================================================================|\n|                  PyTorch CUDA memory summary, device ID 0                 |',
   examples: { finetune: 'a fine-tune after one OOM' },
-  notFound: 'No readable "Allocated memory" and "GPU reserved memory" rows in this input.',
+  notFound: 'No readable "Allocated memory" or "GPU reserved memory" row in this input.',
   chartLabel: 'Allocated and reserved memory, current and peak',
   xGiB: 'GiB',
   current: 'now',

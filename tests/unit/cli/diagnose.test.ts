@@ -1,9 +1,18 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCommand, type ReadInput } from '../../../src/cli/command.ts';
 import { diagnoseCommand } from '../../../src/cli/diagnose-command.ts';
-import { exampleBytes, exampleText, FIXTURES_DIR, fixtureBytes, fixtureText, pasteText } from '../diagnose/fixtures.ts';
+import {
+  exampleBytes,
+  exampleText,
+  FIXTURES_DIR,
+  fixtureBytes,
+  fixtureText,
+  PASTES_DIR,
+  pasteText,
+} from '../diagnose/fixtures.ts';
 
 const runDiagnose = (argv: readonly string[], read: ReadInput) => runCommand(diagnoseCommand, argv, { read });
 
@@ -77,6 +86,31 @@ describe('diagnose: OOM messages from every allocator, each figure read or deriv
     const rows = text.split('\n').filter((line) => /^ {2}\S.* (?:KiB|MiB|GiB|%) /.test(line));
     expect(rows.length).toBeGreaterThan(4);
     for (const row of rows) expect(row).toMatch(/ (?:read|derived: .+)$/);
+  });
+});
+
+describe('diagnose --gpus N: the reader says what no paste shows', () => {
+  const ranked = (argv: string[]) => {
+    const { code, stdout } = runDiagnose(
+      [resolve(PASTES_DIR, '09-backward-2.txt'), ...argv, '--json'],
+      (p) => new Uint8Array(readFileSync(p)),
+    );
+    expect(code).toBe(0);
+    return JSON.parse(stdout) as { gpus: number | null; remedies: { id: string; condition: string | null }[] };
+  };
+
+  test('the count is echoed and sharding loses its condition', () => {
+    expect(ranked([]).remedies.find((r) => r.id === 'shard-model-states')?.condition).toBe('several-gpus');
+    const eight = ranked(['--gpus', '8']);
+    expect(eight.gpus).toBe(8);
+    expect(eight.remedies.find((r) => r.id === 'shard-model-states')?.condition).toBeNull();
+  });
+
+  test('a count below one is one line and exit 2', () => {
+    const { code, stderr } = runDiagnose(['x.txt', '--gpus', '0'], exampleBytes);
+    expect(code).toBe(2);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/--gpus/);
   });
 });
 

@@ -24,7 +24,9 @@ describe("the library (import { estimate, plan, diagnose } from 'gpu-memory-lab'
     '%s: JSON.stringify of its answer is the command’s --json line, byte for byte',
     (_name, { command, argv }) => {
       const answer =
-        command === 'diagnose' ? diagnose(readFileSync(argv[0] ?? '')) : (command === 'plan' ? plan : estimate)(flagsOf(argv));
+        command === 'diagnose'
+          ? diagnose(readFileSync(argv[0] ?? ''), flagsOf(argv.slice(1)))
+          : (command === 'plan' ? plan : estimate)(flagsOf(argv));
       if (!answer.ok) throw new Error(answer.error);
       expect(`${JSON.stringify(answer.json)}\n`).toBe(runProgram([command, ...argv, '--json']).stdout);
     },

@@ -52,7 +52,7 @@ const mangledText = fc.oneof(
 );
 
 describe('fuzz: text parsers', () => {
-  test('parseNvidiaSmi + classifyGpuPattern: sizes are non-negative integers, verdicts one of four, notes capped', () => {
+  test('parseNvidiaSmi + classifyGpuPattern: sizes are non-negative integers, verdicts one of five, notes capped', () => {
     fc.assert(
       fc.property(mangledText, (text) => {
         const log = parseNvidiaSmi(text);
@@ -61,7 +61,7 @@ describe('fuzz: text parsers', () => {
           expect(isSize(gpu.totalBytes)).toBe(true);
           for (const s of gpu.samples) expect(isSize(s.usedBytes) && Number.isFinite(s.t)).toBe(true);
           const pattern = classifyGpuPattern(gpu.samples, gpu.totalBytes);
-          expect(['flat', 'leak', 'spike', 'near-limit']).toContain(pattern?.verdict);
+          expect(['flat', 'leak', 'spike', 'near-limit', 'no-timeline']).toContain(pattern?.verdict);
           for (const v of Object.values(pattern?.evidence ?? {}))
             if (typeof v === 'number') expect(Number.isFinite(v) && v >= 0).toBe(true);
         }

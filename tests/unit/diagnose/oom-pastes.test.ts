@@ -164,3 +164,34 @@ describe("class 5: which process is the job's", () => {
     expect(plan.remedies[0]).toMatchObject({ id: 'other-ranks-contexts', freesBytes: 15 * gib(1.19), sufficient: true });
   });
 });
+
+describe('class 8: an OOM message and a memory_summary in one paste', () => {
+  test.each([
+    ['08-oom-summary-1.txt', mib(246), 'free-but-refused', 26377 * MIB],
+    ['08-oom-summary-2.txt', mib(68), 'fragmentation', 15046 * MIB],
+  ])('%s: the message leads, the summary of the same GPU is read beside it', (name, tried, caseOf, summaryAllocated) => {
+    const { message, plan, summary, findingIds } = read(name);
+    expect(message.triedToAllocateBytes).toBe(tried);
+    expect(plan.case).toBe(caseOf);
+    expect(summary?.deviceId).toBe(message.gpuIndex);
+    expect(summary?.metrics.allocated?.all.current).toBe(summaryAllocated);
+    expect(findingIds).not.toContain('summary-other-device');
+  });
+
+  test('a summary that cannot be read never costs the message its reading (fairseq#4352, wrapped mid-word)', () => {
+    const { message, plan, summary, findingIds } = read('08-oom-summary-3.txt');
+    expect(message).toMatchObject({ platform: 'cuda', gpuIndex: 1, triedToAllocateBytes: gib(3.02), reservedBytes: gib(21.03) });
+    expect(plan.remedies.length).toBeGreaterThan(0);
+    expect(summary?.metrics).toEqual({});
+    // The summary printed is device 0's, the OOM was on GPU 1: said, not merged.
+    expect(findingIds).toContain('summary-other-device');
+  });
+
+  test('a summary printed at another moment than the message is said to be', () => {
+    const text = pasteText('08-oom-summary-2.txt').replace(
+      '|   15046 MB |   15114 MB |   14505 GB',
+      '|    9046 MB |   15114 MB |   14505 GB',
+    );
+    expect(analyzeOomText(text).findings.map((f) => f.id)).toContain('summary-allocated-differs');
+  });
+});

@@ -34,6 +34,12 @@ describe('readSnapshot on the example (CPython pickle of a dict shaped like torc
       line: 150,
       name: 'lm_head',
     });
+    // _dump_snapshot() after a caught OOM: the oom entry ends the trace, so what the trace counted live and reserved
+    // then is what the simulation counted at the end.
+    expect(read.analysis.oomEvents[0]).toMatchObject({
+      activeBytes: expected.activeBytesAtEnd,
+      reservedBytes: expected.reservedBytes,
+    });
     // The OOM is the last traced entry: it sits at the timeline's last point.
     const last = device?.timeline[device.timeline.length - 1];
     expect(read.analysis.oomEvents[0]).toMatchObject({ event: last?.event, ms: last?.ms });

@@ -1,12 +1,14 @@
 /**
  * Command lines whose `--json` output the tests hold to their JSON Schema and to the same bytes everywhere (in-process,
  * the library, the installed package): each kind of answer once at least (training, inference, model states alone,
- * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example).
+ * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example, and real
+ * pastes whose shapes the examples lack: nvidia-smi's Processes and MIG tables, WDDM, dmon; an OOM message with a
+ * memory_summary, a summary without its header, a traceback, the reader's GPU count).
  */
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandName } from '../../../src/base/command-line.ts';
-import { EXAMPLES_DIR } from '../diagnose/fixtures.ts';
+import { EXAMPLES_DIR, PASTES_DIR } from '../diagnose/fixtures.ts';
 
 /** One command line, without `--json`. */
 export interface JsonCase {
@@ -65,4 +67,17 @@ export const JSON_CASES: readonly JsonCase[] = [
   ...readdirSync(EXAMPLES_DIR)
     .sort()
     .map((file) => ({ command: 'diagnose' as const, argv: [resolve(EXAMPLES_DIR, file)] })),
+  ...[
+    '07-processes-1.txt',
+    '07-table-wddm-1.txt',
+    '07-mig-1.txt',
+    '07-dmon-1.txt',
+    '08-oom-summary-3.txt',
+    '08-summary-4.txt',
+    '09-evaluation-1.txt',
+  ].map((file) => ({
+    command: 'diagnose' as const,
+    argv: [resolve(PASTES_DIR, file)],
+  })),
+  { command: 'diagnose', argv: [resolve(PASTES_DIR, '09-optimizer-1.txt'), '--gpus', '8'] },
 ];
