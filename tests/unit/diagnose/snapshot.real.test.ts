@@ -26,13 +26,18 @@ function findSnapshotsFolder(): string | null {
 /**
  * What CPython reads from each pickle, per device: trace entries, segments, reserved (sum of `total_size`), active
  * (blocks whose state starts with "active"), and oom entries. A pickled segment list counts as a snapshot's segments.
+ * The files come from public repositories, so the oracle's unpickler refuses every global (`find_class`): a snapshot
+ * is built from dicts, lists, strings and numbers alone, and a file that names a callable fails the test, never runs.
  */
 const ORACLE = `
 import json, pickle, sys
+class DataOnly(pickle.Unpickler):
+    def find_class(self, module, name):
+        raise pickle.UnpicklingError(f'refused global {module}.{name}')
 out = {}
 for path in sys.argv[1:]:
     with open(path, 'rb') as f:
-        snap = pickle.load(f)
+        snap = DataOnly(f).load()
     if isinstance(snap, list):
         snap = {'segments': snap}
     traces = snap.get('device_traces', [])
