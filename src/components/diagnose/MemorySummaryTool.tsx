@@ -1,10 +1,10 @@
 import * as Plot from '@observablehq/plot';
 import { GIB } from '../../base/bytes';
 import { useEffect, useRef } from 'preact/hooks';
-import { describeSummary } from '../../diagnose/explain';
 import type { MemorySummary } from '../../diagnose/memory-summary';
 import { mountPlot } from '../charts/mount-plot';
 import { exampleFile } from './InputPanel';
+import SummaryTable from './SummaryTable';
 import ToolFrame from './ToolFrame';
 import { SUMMARY_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
@@ -71,24 +71,7 @@ export default function MemorySummaryTool() {
           ) : (
             <>
               <AllocatedVsReserved summary={summary} />
-              <table class="widget-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{S.figure}</th>
-                    <th scope="col">{S.value}</th>
-                    <th scope="col">{S.meaning}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {describeSummary(summary).map((r) => (
-                    <tr>
-                      <th scope="row">{r.label}</th>
-                      <td>{r.value}</td>
-                      <td>{r.meaning}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <SummaryTable summary={summary} />
               <p class="diag-note">{S.rounding}</p>
             </>
           )}

@@ -14,6 +14,7 @@ import { rankOomRemedies } from '../../diagnose/oom-remedies';
 import { useState } from 'preact/hooks';
 import { formatBinarySize } from '../../base/bytes';
 import { exampleFile } from './InputPanel';
+import SummaryTable from './SummaryTable';
 import ToolFrame from './ToolFrame';
 import { OOM_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
@@ -168,17 +169,7 @@ export default function OomTool() {
                   {summaryRows.length === 0 ? (
                     <p class="diag-note">{S.summaryUnreadable}</p>
                   ) : (
-                    <table class="widget-table">
-                      <tbody>
-                        {summaryRows.map((r) => (
-                          <tr>
-                            <th scope="row">{r.label}</th>
-                            <td>{r.value}</td>
-                            <td>{r.meaning}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
+                    <SummaryTable summary={result.summary} />
                   )}
                   <UnreadList notes={result.summary.unread} title={S.summaryUnread} />
                 </section>

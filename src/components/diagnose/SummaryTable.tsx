@@ -1,0 +1,27 @@
+import { describeSummary } from '../../diagnose/explain';
+import type { MemorySummary } from '../../diagnose/memory-summary';
+import { SUMMARY_STRINGS as S } from './strings';
+
+/** A memory_summary's figures, one row each with its value and what it means; the summary tool and the OOM tool (for a summary pasted with the message) both show it. */
+export default function SummaryTable({ summary }: { summary: MemorySummary }) {
+  return (
+    <table class="widget-table">
+      <thead>
+        <tr>
+          <th scope="col">{S.figure}</th>
+          <th scope="col">{S.value}</th>
+          <th scope="col">{S.meaning}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {describeSummary(summary).map((r) => (
+          <tr>
+            <th scope="row">{r.label}</th>
+            <td>{r.value}</td>
+            <td>{r.meaning}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
