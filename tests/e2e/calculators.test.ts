@@ -106,6 +106,24 @@ describe('calculators', () => {
     });
   });
 
+  test('Custom… starts from the picked model: its family and count stay, shown next to the model, as the CLI computes them', async () => {
+    await withRecordingPage(browser, baseUrl, async (page) => {
+      const root = await openIsland(page, baseUrl + lessonHref('08-putting-it-together'), '[data-calculator="stack"]');
+      const picker = root.locator('[data-flag="model"]');
+      const shownParams = root.locator('[data-params]');
+      await picker.selectOption('qwen2.5-7b');
+      await expect.poll(() => shownParams.textContent()).toContain('(qwen2)');
+      const presetParams = await shownParams.getAttribute('data-params');
+      await picker.selectOption('custom');
+      await expect.poll(() => root.locator('[data-flag="hidden"]').inputValue()).toBe('3584');
+      await expect.poll(() => shownParams.textContent()).toContain('Custom shape from Qwen2.5 7B');
+      expect(await shownParams.textContent()).toContain('(qwen2)');
+      expect(await shownParams.getAttribute('data-params')).toBe(presetParams);
+      await expect.poll(() => new URL(page.url()).searchParams.get('hidden')).toBe('3584');
+      expect(Number(presetParams)).toBe(cliEstimate(new URL(page.url()).searchParams).params);
+    });
+  });
+
   test('a bad value shows a message next to its field; the last result stays, dimmed, without a total', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(page, baseUrl + lessonHref('05-parallelism'), '[data-calculator="parallelism"]');
