@@ -6,6 +6,7 @@ import { flagArgs } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
+import { STRINGS } from '../../src/components/calculators/strings';
 
 /**
  * Every calculator recomputes when the reader changes a field, and what it shows is what
@@ -29,11 +30,12 @@ const baseUrl = inject('baseUrl');
 /** Playwright's default viewport, where the field checks ran before they shared a page load with the phone check. */
 const DESKTOP = { width: 1280, height: 720 };
 
-/** What the CLI prints as `perGpu.total` for a URL query in the shared flag vocabulary. */
-function cliTotal(query: URLSearchParams): number {
+/** What the CLI prints as `perGpu.total` and `params` for a URL query in the shared flag vocabulary. */
+function cliEstimate(query: URLSearchParams): { total: number; params: number } {
   const { code, stdout, stderr } = runCommand(estimateCommand, [...flagArgs(query), '--json']);
   expect(code, stderr).toBe(0);
-  return (JSON.parse(stdout) as { perGpu: { total: number } }).perGpu.total;
+  const json = JSON.parse(stdout) as { perGpu: { total: number }; params: number };
+  return { total: json.perGpu.total, params: json.params };
 }
 
 describe('calculators', () => {
@@ -48,7 +50,7 @@ describe('calculators', () => {
   // from their box when drawn. The other two checks then run at the default desktop viewport;
   // neither depends on the width the page was first drawn at.
   test.each(CHANGES)(
-    '$id: at 390 px nothing overflows and its sources table scrolls inside the widget; every flag in its printed command has a visible field; setting $field to $value shows the total estimate --json prints',
+    '$id: at 390 px nothing overflows and its sources table scrolls inside the widget; every flag in its printed command has a visible field; setting $field to $value shows the total and parameter count estimate --json prints',
     async ({ id, path, field, value }) => {
       await withRecordingPage(browser, baseUrl, async (page, problems) => {
         await page.setViewportSize(PHONE);
@@ -75,7 +77,12 @@ describe('calculators', () => {
         await expect.poll(() => new URL(page.url()).searchParams.get(field)).toBe(value);
 
         const query = new URL(page.url()).searchParams;
-        expect(Number(await root.getAttribute('data-total-bytes'))).toBe(cliTotal(query));
+        const cli = cliEstimate(query);
+        expect(Number(await root.getAttribute('data-total-bytes'))).toBe(cli.total);
+        // The parameter count shown next to the model is the one the CLI computes for the same URL.
+        const shownParams = root.locator('[data-params]');
+        expect(Number(await shownParams.getAttribute('data-params'))).toBe(cli.params);
+        expect(await shownParams.textContent()).toContain(`${STRINGS.parameterCount(cli.params)} parameters`);
         expect(problems.pageErrors).toEqual([]);
         expect(problems.consoleErrors).toEqual([]);
       });
@@ -96,6 +103,24 @@ describe('calculators', () => {
         expect(await chart.textContent()).not.toMatch(/\bGB\b|A100/);
       }
       expect(await root.locator('td').first().textContent()).toMatch(/GiB/);
+    });
+  });
+
+  test('Custom… starts from the picked model: its family and count stay, shown next to the model, as the CLI computes them', async () => {
+    await withRecordingPage(browser, baseUrl, async (page) => {
+      const root = await openIsland(page, baseUrl + lessonHref('08-putting-it-together'), '[data-calculator="stack"]');
+      const picker = root.locator('[data-flag="model"]');
+      const shownParams = root.locator('[data-params]');
+      await picker.selectOption('qwen2.5-7b');
+      await expect.poll(() => shownParams.textContent()).toContain('(qwen2)');
+      const presetParams = await shownParams.getAttribute('data-params');
+      await picker.selectOption('custom');
+      await expect.poll(() => root.locator('[data-flag="hidden"]').inputValue()).toBe('3584');
+      await expect.poll(() => shownParams.textContent()).toContain('Custom shape from Qwen2.5 7B');
+      expect(await shownParams.textContent()).toContain('(qwen2)');
+      expect(await shownParams.getAttribute('data-params')).toBe(presetParams);
+      await expect.poll(() => new URL(page.url()).searchParams.get('hidden')).toBe('3584');
+      expect(Number(presetParams)).toBe(cliEstimate(new URL(page.url()).searchParams).params);
     });
   });
 

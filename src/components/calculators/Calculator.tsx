@@ -16,6 +16,10 @@ import {
   CUSTOM_FIELDS,
   fromQuery,
   groupedFields,
+  isCustomShape,
+  modelSummary,
+  pickPreset,
+  startCustomShape,
   type Computed,
   type ScenarioResult,
 } from './calculator-state';
@@ -77,7 +81,7 @@ export default function Calculator({ id }: CalculatorProps) {
     'model',
     'gpu',
     ...groups.flatMap((g) => g.flags),
-    ...(raw['model'] === undefined ? CUSTOM_FIELDS : []),
+    ...(isCustomShape(raw) ? CUSTOM_FIELDS : []),
   ]);
   const errorFor = (name: string) =>
     errors
@@ -106,8 +110,9 @@ export default function Calculator({ id }: CalculatorProps) {
             }}
             error={errorFor('model')}
           />
-          {raw['model'] === undefined &&
+          {isCustomShape(raw) &&
             CUSTOM_FIELDS.map((name) => <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />)}
+          {shown && <ModelParams raw={raw} results={shown.results} stale={!computed.ok} />}
           {groups
             .filter((g) => g.group === 'model')
             .flatMap((g) => g.flags)
@@ -196,6 +201,23 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
   );
 }
 
+/**
+ * The model the engine computed, next to the model field: its name, parameter count and architecture family, so a
+ * custom shape never computes as another family unseen.
+ */
+function ModelParams({ raw, results, stale }: { raw: RawFlags; results: readonly ScenarioResult[]; stale: boolean }) {
+  const result = results[results.length - 1]?.result;
+  if (!result) return null;
+  const summary = modelSummary(raw, result);
+  const name = STRINGS.modelName(summary.preset, summary.custom);
+  const active = summary.activeParams === summary.params ? null : STRINGS.parameterCount(summary.activeParams);
+  return (
+    <p class={`calc-note calc-model-params${stale ? ' calc-stale' : ''}`} data-params={summary.params} aria-live="polite">
+      {STRINGS.modelParams(name, STRINGS.parameterCount(summary.params), active, summary.family)}
+    </p>
+  );
+}
+
 function ModelPicker({
   raw,
   setRaw,
@@ -209,30 +231,10 @@ function ModelPicker({
     <WidgetField label={<FlagLabel label={STRINGS.model} flag="model" />} error={error}>
       <select
         data-flag="model"
-        value={raw['model'] === undefined ? 'custom' : String(raw['model'])}
+        value={isCustomShape(raw) ? 'custom' : String(raw['model'])}
         onChange={(e) => {
           const value = (e.currentTarget as HTMLSelectElement).value;
-          setRaw((current) => {
-            if (value !== 'custom') {
-              const next: RawFlags = { ...current, model: value };
-              for (const name of CUSTOM_FIELDS) delete next[name];
-              return next;
-            }
-            const { model: _model, ...rest } = current;
-            const c = MODEL_PRESETS.find((p) => p.id === current['model'])?.config;
-            return c
-              ? {
-                  ...rest,
-                  arch: c.arch,
-                  hidden: String(c.hidden),
-                  layers: String(c.layers),
-                  heads: String(c.heads),
-                  'kv-heads': String(c.kvHeads),
-                  ffn: String(c.ffn),
-                  vocab: String(c.vocab),
-                }
-              : rest;
-          });
+          setRaw((current) => (value === 'custom' ? startCustomShape(current) : pickPreset(current, value)));
         }}
       >
         {MODEL_PRESETS.map((p) => (

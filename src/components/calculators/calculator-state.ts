@@ -12,11 +12,73 @@ import {
   type FieldError,
   type FlagGroup,
   type RawFlags,
+  MODEL_PRESETS,
 } from '../../memory/index';
 import { CALCULATORS, type CalculatorId } from './specs';
 
-/** Shape fields shown instead of the model picker for a custom model. */
+/** Shape fields of the Custom form, shown under the model picker for a custom shape. */
 export const CUSTOM_FIELDS = ['arch', 'hidden', 'layers', 'heads', 'kv-heads', 'ffn', 'vocab'] as const;
+
+/**
+ * Whether the settings describe a custom shape: no preset, or a preset whose shape fields are set. The preset then
+ * stays as the shape's base, so what its config.json gave beyond the fields (family, head width, biases, norms,
+ * experts) is kept by the engine rather than silently replaced by the bare architecture's defaults.
+ */
+export function isCustomShape(raw: RawFlags): boolean {
+  return raw['model'] === undefined || CUSTOM_FIELDS.some((name) => raw[name] !== undefined);
+}
+
+/**
+ * The settings as the Custom form starts from them: the picked preset kept as the base, and its shape in the fields,
+ * so the form first computes exactly the model it came from. Settings already custom are returned unchanged.
+ */
+export function startCustomShape(raw: RawFlags): RawFlags {
+  if (isCustomShape(raw)) return raw;
+  const config = MODEL_PRESETS.find((p) => p.id === raw['model'])?.config;
+  if (config === undefined) return raw;
+  return {
+    ...raw,
+    arch: config.arch,
+    hidden: String(config.hidden),
+    layers: String(config.layers),
+    heads: String(config.heads),
+    'kv-heads': String(config.kvHeads),
+    ffn: String(config.ffn),
+    vocab: String(config.vocab),
+  };
+}
+
+/** The settings with a preset picked: its own shape, the Custom form's fields dropped. */
+export function pickPreset(raw: RawFlags, model: string): RawFlags {
+  const next: RawFlags = { ...raw, model };
+  for (const name of CUSTOM_FIELDS) delete next[name];
+  return next;
+}
+
+/** What a calculator computed the model as, shown next to the model field so no shape is silent. */
+export interface ModelSummary {
+  /** The preset's label, or for a custom shape the label of the preset it is based on (null: none). */
+  readonly preset: string | null;
+  /** Whether the shape is custom. */
+  readonly custom: boolean;
+  /** The architecture family the engine built: the config.json `model_type` when known (e.g. `qwen3`), else the arch. */
+  readonly family: string | null;
+  /** Total parameters, from the engine's result. */
+  readonly params: number;
+  /** Parameters a token uses (MoE: its top-k experts); equals `params` for a dense model. */
+  readonly activeParams: number;
+}
+
+/** The model of an engine result, named for the reader: preset or custom, its family and its parameter counts. */
+export function modelSummary(raw: RawFlags, result: EstimateResult): ModelSummary {
+  return {
+    preset: MODEL_PRESETS.find((p) => p.id === raw['model'])?.label ?? null,
+    custom: isCustomShape(raw),
+    family: result.model === null ? null : (result.model.family ?? result.model.arch),
+    params: result.params,
+    activeParams: result.activeParams,
+  };
+}
 
 /** Flags that mean something only for a training step, or only for inference (the engine ignores them otherwise). */
 const TRAIN_ONLY = new Set([
@@ -74,19 +136,23 @@ export function groupedFields(id: CalculatorId, raw: RawFlags): { group: FlagGro
     .filter((g) => g.flags.length > 0);
 }
 
-/** The flags the engine gets: the pickers, the custom shape when no preset is picked, and the visible fields. */
+/** The flags the engine gets: the pickers, the custom shape when there is one, and the visible fields. */
 export function effectiveFlags(id: CalculatorId, raw: RawFlags): RawFlags {
-  const keep = new Set<string>([...PICKERS, ...visibleFields(id, raw), ...(raw['model'] === undefined ? CUSTOM_FIELDS : [])]);
+  const keep = new Set<string>([...PICKERS, ...visibleFields(id, raw), ...(isCustomShape(raw) ? CUSTOM_FIELDS : [])]);
   return Object.fromEntries(Object.entries(raw).filter(([flag]) => keep.has(flag)));
 }
 
-/** The calculator's settings from a URL query: its defaults, overridden by the flags it owns. */
+/**
+ * The calculator's settings from a URL query: its defaults, overridden by the flags it owns. An `arch` without a
+ * `model` is a shape from scratch, so the default preset is dropped rather than lending it its family.
+ */
 export function fromQuery(id: CalculatorId, search: string): RawFlags {
   const spec = CALCULATORS[id];
   const owned = new Set(['model', 'gpu', 'mode', ...CUSTOM_FIELDS, ...spec.fields, ...Object.keys(spec.defaults)]);
+  const query = new URLSearchParams(search);
   const raw: RawFlags = { ...spec.defaults };
-  for (const [name, value] of new URLSearchParams(search)) if (owned.has(name)) raw[name] = value;
-  if (raw['arch'] !== undefined) delete raw['model'];
+  for (const [name, value] of query) if (owned.has(name)) raw[name] = value;
+  if (query.has('arch') && !query.has('model')) delete raw['model'];
   return raw;
 }
 

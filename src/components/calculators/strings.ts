@@ -5,6 +5,13 @@ export const STRINGS = {
   groups: { model: 'Model', workload: 'Workload', technique: 'Technique', hardware: 'Hardware' },
   model: 'Model',
   custom: 'Custom…',
+  /** The computed model's name: the preset, or a custom shape and the preset it is based on. */
+  modelName: (preset: string | null, custom: boolean) =>
+    preset === null ? 'Custom shape' : custom ? `Custom shape from ${preset}` : preset,
+  /** A parameter count for people: "8.19 B", "124.4 M". */
+  parameterCount: (count: number) => (count >= 1e9 ? `${(count / 1e9).toFixed(2)} B` : `${(count / 1e6).toFixed(1)} M`),
+  modelParams: (name: string, count: string, active: string | null, family: string | null) =>
+    `${name} · ${count} parameters${active === null ? '' : `, ${active} active per token`}${family === null ? '' : ` (${family})`}`,
   gpu: 'GPU',
   noGpu: '(no GPU: skip the fit check)',
   defaultOption: (value: string | undefined) => (value === undefined ? '(default)' : `(default: ${value})`),

@@ -4,10 +4,15 @@ import {
   compute,
   effectiveFlags,
   fromQuery,
+  isCustomShape,
+  modelSummary,
+  pickPreset,
+  startCustomShape,
   visibleFields,
+  type Computed,
 } from '../../../../src/components/calculators/calculator-state';
 import { CALCULATORS, type CalculatorId } from '../../../../src/components/calculators/specs';
-import { formatEstimateFlags } from '../../../../src/memory/index';
+import { formatEstimateFlags, MODEL_PRESETS, type RawFlags } from '../../../../src/memory/index';
 
 const IDS = Object.keys(CALCULATORS) as CalculatorId[];
 
@@ -61,5 +66,51 @@ describe('the step fields of lesson 1’s calculator', () => {
     const computed = compute('breakdown', fromQuery('breakdown', '?finetune=qlora&optimizer-impl=fused&grads=keep'));
     if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
     expect(computed.options).toMatchObject({ finetune: 'qlora', optimizerImpl: 'fused', grads: 'keep' });
+  });
+});
+
+/** The result of the settings themselves (a calculator's last scenario), or the errors as a failure. */
+function lastResult(computed: Computed) {
+  if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
+  const last = computed.results[computed.results.length - 1];
+  if (last === undefined) throw new Error('no scenario');
+  return last.result;
+}
+
+describe('no silent shape: the Custom form and the model it computes', () => {
+  test.each(MODEL_PRESETS)('Custom… from $id computes that model: same count, same family', ({ id, config }) => {
+    // An mlp has no sequence: its step is one sample wide.
+    const picked: RawFlags = { ...fromQuery('stack', ''), model: id, ...(config.arch === 'mlp' ? { seq: '1' } : {}) };
+    const preset = modelSummary(picked, lastResult(compute('stack', picked)));
+    const custom = startCustomShape(picked);
+    expect(isCustomShape(custom)).toBe(true);
+    const summary = modelSummary(custom, lastResult(compute('stack', custom)));
+    expect(summary).toEqual({ ...preset, custom: true });
+  });
+
+  test('typing a shape into the Custom form keeps the family it started from (Qwen2.5 7B, not GPT-2)', () => {
+    const custom = startCustomShape({ ...fromQuery('stack', ''), model: 'qwen2.5-7b' });
+    const typed = { ...custom, layers: '14' };
+    const summary = modelSummary(typed, lastResult(compute('stack', typed)));
+    expect(summary.family).toBe('qwen2');
+    expect(summary.preset).toBe('Qwen2.5 7B');
+    const full = modelSummary(custom, lastResult(compute('stack', custom)));
+    expect(summary.params).toBeLessThan(full.params);
+  });
+
+  test('a shape from scratch names its bare architecture, and its URL keeps no preset', () => {
+    const raw = fromQuery('stack', '?arch=llama&hidden=4096&layers=32&heads=32&ffn=11008&vocab=32000');
+    expect(raw).not.toHaveProperty('model');
+    const summary = modelSummary(raw, lastResult(compute('stack', raw)));
+    expect(summary).toMatchObject({ preset: null, custom: true, family: 'llama' });
+  });
+
+  test('a shared Custom link keeps its base preset, and picking a preset drops the custom fields', () => {
+    const raw = fromQuery('stack', '?model=qwen3-8b&arch=llama&hidden=4096&layers=18');
+    expect(raw).toMatchObject({ model: 'qwen3-8b', layers: '18' });
+    expect(modelSummary(raw, lastResult(compute('stack', raw))).family).toBe('qwen3');
+    const picked = pickPreset(raw, 'gpt2');
+    expect(isCustomShape(picked)).toBe(false);
+    expect(picked).not.toHaveProperty('layers');
   });
 });
