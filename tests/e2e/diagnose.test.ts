@@ -175,8 +175,8 @@ describe('diagnose tools', () => {
 
   test('snapshot: a dropped pickle is read in the worker; peak and OOM events match the CLI, charts drawn, no request', async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
-      const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', example('snapshot-oom.pickle'));
-      const cli = cliJson('snapshot-oom.pickle');
+      const { requests } = await dropFile(page, '/tools/snapshot/', 'snapshot', fixture('snapshot-oom.pickle'));
+      const cli = cliJson('snapshot-oom.pickle', [], fixture);
       const results = page.locator('[data-tool="snapshot"] .diag-results');
       expect(Number(await results.getAttribute('data-peak-active-bytes'))).toBe(cli['peakActiveBytes']);
       expect(Number(await results.getAttribute('data-oom-events'))).toBe((cli['oomEvents'] as unknown[]).length);

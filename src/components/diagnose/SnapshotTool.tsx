@@ -4,14 +4,23 @@ import { describeSnapshotOom } from '../../diagnose/explain';
 import { refuseOversizeSnapshot, type DeviceMemory, type SnapshotOom, type StackFrame } from '../../diagnose/snapshot';
 import { formatBinarySize, GIB } from '../../base/bytes';
 import { mountPlot } from '../charts/mount-plot';
-import { exampleFile } from './InputPanel';
 import ToolFrame from './ToolFrame';
 import { SNAPSHOT_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
-import snapshotUrl from '../../diagnose/examples/snapshot-oom.pickle?url';
+import { writePickle, type PlainData } from '../../diagnose/pickle-writer';
+import snapshotDataUrl from '../../diagnose/examples/snapshot-oom.json?url';
 import '../widget.css';
 import './diagnose.css';
+
+/**
+ * The example snapshot as the file `_dump_snapshot()` would have written: its data ships as JSON and is pickled here,
+ * so the tool reads it through the same unpickler as the reader's own file.
+ */
+async function loadExampleSnapshot(): Promise<File> {
+  const data = (await (await fetch(snapshotDataUrl)).json()) as PlainData;
+  return new File([writePickle(data)], 'snapshot-oom.pickle');
+}
 
 /** Segments drawn in the segments chart, largest first. */
 const SEGMENTS_SHOWN = 40;
@@ -135,7 +144,7 @@ export default function SnapshotTool() {
       analysis={analysis}
       shownState={read && !read.ok ? 'error' : state.status}
       tool="snapshot"
-      examples={[{ label: S.example, load: () => exampleFile(snapshotUrl, 'snapshot-oom.pickle') }]}
+      examples={[{ label: S.example, load: loadExampleSnapshot }]}
     >
       {read && !read.ok && (
         <p class="widget-error" role="alert" data-refused={String(read.refused)}>

@@ -16,8 +16,8 @@ import {
 
 const runDiagnose = (argv: readonly string[], read: ReadInput) => runCommand(diagnoseCommand, argv, { read });
 
-const json = (file: string) => {
-  const { code, stdout, stderr } = runDiagnose([file, '--json'], exampleBytes);
+const json = (file: string, read: ReadInput = exampleBytes) => {
+  const { code, stdout, stderr } = runDiagnose([file, '--json'], read);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   expect(stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -62,7 +62,7 @@ describe('diagnose --json: one JSON object with the key fields of each reader', 
     const expected = JSON.parse(fixtureText('snapshot-oom.expected.json')) as {
       peakActiveBytes: number;
     };
-    const out = json('snapshot-oom.pickle');
+    const out = json('snapshot-oom.pickle', fixtureBytes);
     expect(out['kind']).toBe('snapshot');
     expect(out['peakActiveBytes']).toBe(expected.peakActiveBytes);
     expect(out['oomEvents']).toHaveLength(1);
@@ -141,7 +141,7 @@ describe('diagnose: input and refusals', () => {
     ],
     ['empty input', new Uint8Array(), /is empty/],
     ['a missing file', Object.assign(new Error('nope'), { code: 'ENOENT' }), /cannot read x\.txt \(ENOENT\)/],
-    ['a truncated pickle', exampleBytes('snapshot-oom.pickle').slice(0, 5000), /truncated/],
+    ['a truncated pickle', fixtureBytes('snapshot-oom.pickle').slice(0, 5000), /truncated/],
   ])('%s: exit 2 and one line', (_, input, pattern) => {
     const { code, stdout, stderr } = runDiagnose(['x.txt'], () => {
       if (input instanceof Error) throw input;

@@ -13,7 +13,7 @@ import { parseNvidiaSmi } from '../../../src/diagnose/nvidia-smi.ts';
 import { analyzeOomText } from '../../../src/diagnose/oom-analysis.ts';
 import { unpickle } from '../../../src/diagnose/pickle.ts';
 import { readSnapshot } from '../../../src/diagnose/snapshot.ts';
-import { exampleBytes, exampleText } from './fixtures.ts';
+import { exampleText, fixtureBytes } from './fixtures.ts';
 
 const isSize = (v: unknown): boolean => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
 
@@ -137,7 +137,7 @@ describe('fuzz: text parsers', () => {
 });
 
 describe('fuzz: the unpickler and the snapshot viewer', () => {
-  const snapshot = exampleBytes('snapshot-oom.pickle');
+  const snapshot = fixtureBytes('snapshot-oom.pickle');
 
   test('random bytes after a PROTO header: a value or an error with an offset inside the file', () => {
     fc.assert(

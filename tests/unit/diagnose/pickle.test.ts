@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { unpickle, type PickleValue } from '../../../src/diagnose/pickle.ts';
-import { exampleBytes, fixtureBytes, fixtureText } from './fixtures.ts';
+import { fixtureBytes, fixtureText } from './fixtures.ts';
 
 type Canonical = null | boolean | string | Canonical[] | { [key: string]: Canonical };
 
@@ -133,7 +133,7 @@ describe('unpickle: hand-built opcodes CPython only writes for huge values', () 
   });
 
   test('progress is reported with increasing byte counts up to the file size', () => {
-    const bytes = exampleBytes('snapshot-oom.pickle');
+    const bytes = fixtureBytes('snapshot-oom.pickle');
     const seen: number[] = [];
     expect(unpickle(bytes, { onProgress: (n) => seen.push(n), progressEveryBytes: 10_000 }).ok).toBe(true);
     expect(seen.length).toBeGreaterThan(5);

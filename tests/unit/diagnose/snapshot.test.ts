@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { analyzeSnapshot, MAX_SNAPSHOT_BYTES, readSnapshot } from '../../../src/diagnose/snapshot.ts';
-import { exampleBytes, fixtureBytes, fixtureText } from './fixtures.ts';
+import { fixtureBytes, fixtureText } from './fixtures.ts';
 
 /** Figures make_fixtures.py tracked while it simulated the allocator, independently of the trace. */
 const expected = JSON.parse(fixtureText('snapshot-oom.expected.json')) as {
@@ -13,7 +13,7 @@ const expected = JSON.parse(fixtureText('snapshot-oom.expected.json')) as {
 };
 
 describe('readSnapshot on the example (CPython pickle of a dict shaped like torch.cuda.memory._snapshot())', () => {
-  const read = readSnapshot(exampleBytes('snapshot-oom.pickle'));
+  const read = readSnapshot(fixtureBytes('snapshot-oom.pickle'));
   if (!read.ok) throw new Error(read.message);
   const device = read.analysis.devices[0];
 

@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandName } from '../../../src/base/command-line.ts';
-import { EXAMPLES_DIR, PASTES_DIR } from '../diagnose/fixtures.ts';
+import { EXAMPLES_DIR, FIXTURES_DIR, PASTES_DIR } from '../diagnose/fixtures.ts';
 
 /** One command line, without `--json`. */
 export interface JsonCase {
@@ -64,9 +64,12 @@ export const JSON_CASES: readonly JsonCase[] = [
     ],
   },
   { command: 'plan', argv: ['--model', 'llama-3-70b', '--gpu', 'rtx-4090', '--global-batch', '8', '--seq', '4096', '--no-rent'] },
+  // Every example the pages offer; the snapshot's ships as data the page pickles, so its CPython pickle stands in.
   ...readdirSync(EXAMPLES_DIR)
+    .filter((file) => file !== 'snapshot-oom.json')
     .sort()
     .map((file) => ({ command: 'diagnose' as const, argv: [resolve(EXAMPLES_DIR, file)] })),
+  { command: 'diagnose', argv: [resolve(FIXTURES_DIR, 'snapshot-oom.pickle')] },
   ...[
     '07-processes-1.txt',
     '07-table-wddm-1.txt',
