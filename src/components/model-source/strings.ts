@@ -1,7 +1,12 @@
+/** The name of a config.json pasted, dropped or chosen, which has none of its own. */
+const YOUR_FILE = 'Your config.json';
+
 /** Every word of the model picker (preset, pasted config.json or Hugging Face id), in one place for translation. */
 export const STRINGS = {
+  /** The name of a model read from a config.json: its Hugging Face id, or for a file pasted or dropped, the file. */
+  loadedName: (hubId: string | null) => hubId ?? YOUR_FILE,
   /** The select's entry for the model read from a config.json. */
-  loadedOption: (name: string | null) => (name === null ? 'config.json (pasted)' : `${name} (config.json)`),
+  loadedOption: (hubId: string | null) => (hubId === null ? YOUR_FILE : `${hubId} (config.json)`),
   /** A parameter count for people: "8.19 B", "124.4 M". */
   parameterCount: (count: number) => (count >= 1e9 ? `${(count / 1e9).toFixed(2)} B` : `${(count / 1e6).toFixed(1)} M`),
   /** The line next to the model: its name, parameter counts and architecture family, as the engine computed them. */
