@@ -21,7 +21,7 @@ export const STRINGS = {
     note: 'Read in this browser; nothing is uploaded.',
   },
   hub: {
-    id: 'Hugging Face model id',
+    id: 'Hugging Face Hub id',
     placeholder: 'Qwen/Qwen3-8B',
     host: 'Fetch from',
     hosts: { huggingface: 'huggingface.co (the Hub)', 'hf-mirror': 'hf-mirror.com (a mirror, reachable from China)' },
