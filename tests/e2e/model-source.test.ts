@@ -8,6 +8,8 @@ import { flagArgs } from '../../src/memory/index';
 import { lessonHref } from '../../src/base/lessons';
 import { launchBrowser, openIsland, waitForHydration, withRecordingPage } from '../../scripts/browser/browser';
 import { CONFIG_PARAM, HUB_PARAM } from '../../src/components/model-source/model-link';
+import { STRINGS as MODEL_STRINGS } from '../../src/components/model-source/strings';
+import { seriousAxeViolations } from './support/axe';
 
 /**
  * The model picker in Chromium: a Hub load (the Hub's and the mirror's answers served by `page.route` from committed
@@ -96,6 +98,8 @@ describe('model picker', () => {
         .toMatch(/^config: config\.json is not valid JSON/);
       expect(await params.getAttribute('data-params')).toBe(loadedParams);
       expect(await root.textContent()).not.toMatch(/NaN|undefined/);
+      // site.test.ts runs axe with the panel closed; here it is open, with an error and warnings shown.
+      expect(await seriousAxeViolations(page), 'serious or critical axe violations').toEqual([]);
       shared = page.url();
     });
 
@@ -132,7 +136,7 @@ describe('model picker', () => {
       const params = island.locator('[data-params]');
       await panel.locator('[data-model-paste]').fill(readFileSync(configFile('gemma-3-1b.json'), 'utf8'));
       await panel.locator('[data-action="use-paste"]').click();
-      await expect.poll(() => params.textContent()).toContain('Your config.json');
+      await expect.poll(() => params.textContent()).toContain(MODEL_STRINGS.loadedName(null));
       expect(await params.textContent()).toContain('(gemma3_text)');
       expect(Number(await params.getAttribute('data-params'))).toBe(
         cliParams(`${baseUrl}/?gpu=rtx-4090`, configFile('gemma-3-1b.json')),

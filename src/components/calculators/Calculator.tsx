@@ -115,7 +115,11 @@ export default function Calculator({ id }: CalculatorProps) {
           <legend>{STRINGS.groups.model}</legend>
           <ModelSource
             label={<FlagLabel label={STRINGS.model} flag="model" />}
-            options={[...MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label })), { id: 'custom', label: STRINGS.custom }]}
+            // Custom… edits a preset's shape; a loaded model is edited in its config.json instead.
+            options={[
+              ...MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label })),
+              ...(loaded === null ? [{ id: 'custom', label: STRINGS.custom }] : []),
+            ]}
             selected={customShape ? 'custom' : String(raw['model'])}
             loaded={loaded}
             error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
