@@ -13,10 +13,11 @@ export interface HubHost {
 }
 
 /**
- * The hosts a reader may pick. hf-mirror.com mirrors the Hub under the same paths (it is what readers set `HF_ENDPOINT`
- * to where huggingface.co is blocked, as in China); huggingface_hub builds every file URL from that endpoint alone
- * (huggingface_hub 1.x `constants.py`: `ENDPOINT = os.getenv("HF_ENDPOINT", "https://huggingface.co")`,
- * `HUGGINGFACE_CO_URL_TEMPLATE = ENDPOINT + "/{repo_id}/resolve/{revision}/{filename}"`).
+ * The hosts a reader may pick. hf-mirror.com mirrors the Hub under the same paths: it is what readers set `HF_ENDPOINT`
+ * to where huggingface.co is blocked (as in China), and huggingface_hub builds every file URL from that endpoint alone
+ * (huggingface_hub `src/huggingface_hub/constants.py` at commit cadb7a9e, line 68:
+ * `HUGGINGFACE_CO_URL_TEMPLATE = ENDPOINT + "/{repo_id}/resolve/{revision}/{filename}"`, `ENDPOINT` being
+ * `os.getenv("HF_ENDPOINT")` or https://huggingface.co).
  */
 export const HUB_HOSTS: readonly HubHost[] = [
   { id: 'huggingface', origin: 'https://huggingface.co' },
@@ -74,7 +75,9 @@ export async function fetchHubConfig(id: string, host: HubHost, options: HubFetc
     if (options.signal?.aborted === true) throw error;
     return hubError(STRINGS.errors.network(name, error instanceof Error ? error.message : String(error)));
   }
-  // The Hub answers 401 for a gated or private repository and for one that does not exist, so as not to reveal which.
+  // The Hub answers 401 both for a gated or private repository and for a missing one, so one message covers all three
+  // (huggingface_hub `utils/_http.py` hf_raise_for_status: "401 is misleading as it is returned for private and gated
+  // repos if user is not authenticated, missing repos").
   if (response.status === 401 || response.status === 403) return hubError(STRINGS.errors.refused(id, name, response.status));
   if (response.status === 404) return hubError(STRINGS.errors.notFound(id, name));
   if (!response.ok) return hubError(STRINGS.errors.status(id, name, response.status));

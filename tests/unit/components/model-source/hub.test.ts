@@ -42,7 +42,7 @@ describe('isHubId', () => {
 });
 
 describe('hubConfigUrl', () => {
-  test('the resolve path of huggingface_hub HUGGINGFACE_CO_URL_TEMPLATE, on the host picked', () => {
+  test('the resolve path of huggingface_hub constants.py HUGGINGFACE_CO_URL_TEMPLATE (commit cadb7a9e line 68), on the host picked', () => {
     expect(hubConfigUrl('Qwen/Qwen3-8B', HUB)).toBe('https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json');
     expect(hubConfigUrl('Qwen/Qwen3-8B', MIRROR)).toBe('https://hf-mirror.com/Qwen/Qwen3-8B/resolve/main/config.json');
   });
