@@ -13,8 +13,14 @@ export const MAX_CONFIG_JSON_BYTES = 1_048_576;
 /** The largest width, count or vocabulary accepted from a config.json: far above any real model, low enough that every product stays a safe integer. */
 const MAX_DIMENSION = 10_000_000;
 
-/** Outcome of `readConfigJson`. */
-export type ConfigJsonReading = { ok: true; config: ModelConfig; warnings: string[] } | { ok: false; errors: FieldError[] };
+/**
+ * Outcome of `readConfigJson`. `shapeJson` is the config.json cut down to the keys the shape was read from (nested under
+ * `text_config` when it was read there, with the top `model_type`): reading it again gives the same shape, so a page can
+ * carry a model in its URL in a few hundred bytes instead of the whole file.
+ */
+export type ConfigJsonReading =
+  | { ok: true; config: ModelConfig; warnings: string[]; shapeJson: Readonly<Record<string, unknown>> }
+  | { ok: false; errors: FieldError[] };
 
 /** What a `model_type` means beyond the generic keys: how Transformers builds that family's decoder. */
 interface Family {
@@ -206,7 +212,11 @@ export function readConfigJson(input: unknown): ConfigJsonReading {
       `unknown model_type ${modelType === undefined ? '(none given)' : `'${modelType}'`}: read as a Llama-style decoder from ${read.read().join(', ')}; ignored ${ignored.length === 0 ? 'nothing' : ignored.join(', ')}`,
     );
   }
-  return { ok: true, config: modelType === undefined ? config : { ...config, family: modelType }, warnings };
+  const picked: Json = Object.fromEntries(
+    [...read.used].filter((key) => Object.hasOwn(json, key)).map((key) => [key, json[key]]),
+  );
+  const shapeJson = nested ? { ...(topType === undefined ? {} : { model_type: topType }), text_config: picked } : picked;
+  return { ok: true, config: modelType === undefined ? config : { ...config, family: modelType }, warnings, shapeJson };
 }
 
 /** An unknown model_type: the keys every Llama-style config shares, with PretrainedConfig's tied-embedding default. */

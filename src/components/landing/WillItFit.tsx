@@ -5,6 +5,11 @@ import { GPU_PRESETS, MODEL_PRESETS, type Mode } from '../../memory';
 import { estimateCommandLine } from '../../planner';
 import { MEMORY_PART_LABELS } from '../memory-parts';
 import { willItFit, type MemoryPart } from './will-it-fit';
+import ModelSource from '../model-source/ModelSource';
+import ModelParams from '../model-source/ModelParams';
+import type { LoadedModel } from '../model-source/loaded-model';
+import { modelFacts } from '../model-source/model-facts';
+import { STRINGS as MODEL_STRINGS } from '../model-source/strings';
 import '../widget.css';
 import './landing.css';
 
@@ -25,6 +30,8 @@ const STRINGS = {
   share: (bytes: string, percent: number) => `${bytes} (${percent}% of the total)`,
   refused: 'The memory engine cannot estimate this combination.',
   defaults: 'One GPU, every other setting at the engine’s default; the same in a terminal:',
+  defaultsWithConfig:
+    'One GPU, every other setting at the engine’s default; the same in a terminal, with the model’s config.json saved as config.json:',
   parts: MEMORY_PART_LABELS,
 } as const;
 
@@ -63,9 +70,11 @@ export interface WillItFitProps {
  */
 export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: startGpu = 'rtx-4090' }: WillItFitProps) {
   const [model, setModel] = useState(startModel);
+  /** The model read from a config.json, in use instead of the preset `model`. */
+  const [loaded, setLoaded] = useState<LoadedModel | null>(null);
   const [gpu, setGpu] = useState(startGpu);
   const [mode, setMode] = useState<Mode>('train');
-  const verdict = willItFit(model, gpu, mode);
+  const verdict = willItFit(loaded?.config ?? model, gpu, mode);
   const select = (
     label: string,
     value: string,
@@ -82,7 +91,10 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
     </label>
   );
   const resolved = verdict?.result.resolved;
-  const command = resolved ? estimateCommandLine({ model, gpu, ...(mode === 'infer' ? { mode } : {}) }) : '';
+  const modelFlag = loaded === null ? { model } : { config: 'config.json' };
+  const command = resolved ? estimateCommandLine({ ...modelFlag, gpu, ...(mode === 'infer' ? { mode } : {}) }) : '';
+  const modelName =
+    loaded === null ? (MODELS.find((m) => m.id === model)?.label ?? model) : MODEL_STRINGS.loadedName(loaded.hubId);
   return (
     <section
       class="widget will-it-fit not-content"
@@ -90,12 +102,17 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
       data-fits={verdict ? String(verdict.fits) : undefined}
     >
       <div class="will-it-fit-controls">
-        {select(
-          STRINGS.model,
-          model,
-          MODELS.map((m) => ({ id: m.id, label: m.label })),
-          setModel,
-        )}
+        <ModelSource
+          label={STRINGS.model}
+          options={MODELS.map((m) => ({ id: m.id, label: m.label }))}
+          selected={model}
+          loaded={loaded}
+          onSelect={(id) => {
+            setLoaded(null);
+            setModel(id);
+          }}
+          onLoad={setLoaded}
+        />
         {select(
           STRINGS.gpu,
           gpu,
@@ -111,6 +128,7 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
       </div>
       {verdict && resolved ? (
         <div class="will-it-fit-answer" aria-live="polite">
+          <ModelParams name={modelName} facts={modelFacts(verdict.result)} />
           <p class={verdict.fits ? 'will-it-fit-verdict fits' : 'will-it-fit-verdict over'}>
             <strong>{verdict.fits ? STRINGS.fits : STRINGS.doesNotFit}</strong>
             {': '}
@@ -130,7 +148,7 @@ export default function WillItFit({ model: startModel = 'llama-2-7b', gpu: start
             <a href={lessonLinkFor(verdict.largest.part).href}>{lessonLinkFor(verdict.largest.part).title}</a>
           </p>
           <p class="will-it-fit-defaults">
-            {STRINGS.defaults} <code>{command}</code>
+            {loaded === null ? STRINGS.defaults : STRINGS.defaultsWithConfig} <code>{command}</code>
           </p>
         </div>
       ) : (

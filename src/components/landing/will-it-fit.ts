@@ -1,4 +1,11 @@
-import { estimateMemory, LINE_CATEGORIES, type EstimateResult, type LineCategory, type Mode } from '../../memory';
+import {
+  estimateMemory,
+  LINE_CATEGORIES,
+  type EstimateResult,
+  type LineCategory,
+  type ModelConfig,
+  type Mode,
+} from '../../memory';
 
 /** The parts of one GPU's memory a verdict may name as the largest. */
 export type MemoryPart = LineCategory;
@@ -15,12 +22,12 @@ export interface FitVerdict {
 }
 
 /**
- * Whether `model` fits on `gpu` with every other setting at the engine's default (one GPU,
- * AdamW, bf16 mixed precision, micro-batch 1, the model's full context): `estimateMemory`'s own
- * verdict, plus the part that dominates. Null when the engine refuses the combination.
+ * Whether `model` (a preset id, or a shape read from a config.json) fits on `gpu` with every other setting at the
+ * engine's default (one GPU, the model's full context): `estimateMemory`'s own verdict, plus the part that dominates.
+ * Null when the engine refuses the combination.
  */
-export function willItFit(model: string, gpu: string, mode: Mode): FitVerdict | null {
-  const outcome = estimateMemory({ model, gpu, mode });
+export function willItFit(model: string | ModelConfig, gpu: string, mode: Mode): FitVerdict | null {
+  const outcome = estimateMemory({ ...(typeof model === 'string' ? { model } : { modelConfig: model }), gpu, mode });
   if (!outcome.ok || outcome.result.fits === null) return null;
   const { result } = outcome;
   const peak = result.timeline.find((m) => m.moment === result.peakMoment);

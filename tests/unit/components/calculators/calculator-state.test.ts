@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import {
   changedFromDefaults,
@@ -12,7 +14,9 @@ import {
   type Computed,
 } from '../../../../src/components/calculators/calculator-state';
 import { CALCULATORS, type CalculatorId } from '../../../../src/components/calculators/specs';
-import { formatEstimateFlags, MODEL_PRESETS, type RawFlags } from '../../../../src/memory/index';
+import { flagArgs, formatEstimateFlags, MODEL_PRESETS, readConfigJson, type RawFlags } from '../../../../src/memory/index';
+import { runCommand } from '../../../../src/cli/command';
+import { estimateCommand } from '../../../../src/cli/estimate-command';
 
 const IDS = Object.keys(CALCULATORS) as CalculatorId[];
 
@@ -112,5 +116,37 @@ describe('no silent shape: the Custom form and the model it computes', () => {
     const picked = pickPreset(raw, 'gpt2');
     expect(isCustomShape(picked)).toBe(false);
     expect(picked).not.toHaveProperty('layers');
+  });
+});
+
+describe('a model read from a config.json', () => {
+  const file = new URL('../../../../src/memory/model-configs/qwen2.5-7b.json', import.meta.url);
+  const reading = readConfigJson(readFileSync(file, 'utf8'));
+  if (!reading.ok) throw new Error('qwen2.5-7b.json reads');
+
+  test('replaces the preset and a custom shape: the engine gets neither, and computes what estimate --config prints', () => {
+    // Precision, optimizer and recompute explicit, so the comparison holds whatever the engine's defaults become.
+    const raw: RawFlags = {
+      ...fromQuery('stack', '?precision=amp-bf16&optimizer=adamw&recompute=none'),
+      model: 'gpt2',
+      arch: 'llama',
+      hidden: '64',
+    };
+    expect(effectiveFlags('stack', raw, true)).not.toHaveProperty('model');
+    expect(effectiveFlags('stack', raw, true)).not.toHaveProperty('hidden');
+    const computed = compute('stack', raw, reading.config);
+    if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
+    const last = computed.results[computed.results.length - 1]!;
+    const cli = runCommand(estimateCommand, [
+      '--config',
+      fileURLToPath(file),
+      ...flagArgs(formatEstimateFlags(last.options)),
+      '--json',
+    ]);
+    expect(cli.code, cli.stderr).toBe(0);
+    const printed = JSON.parse(cli.stdout) as { params: number; perGpu: { total: number } };
+    expect(last.result.params).toBe(printed.params);
+    expect(last.result.perGpu.total).toBe(printed.perGpu.total);
+    expect(modelSummary(raw, last.result).family).toBe('qwen2');
   });
 });

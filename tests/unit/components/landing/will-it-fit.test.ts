@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { willItFit } from '../../../../src/components/landing/will-it-fit';
+import { readConfigJson } from '../../../../src/memory/index';
 
 describe('willItFit(model, gpu, mode)', () => {
   test('Llama 2 70B does not train on one H100 80GB: 16 bytes/param of mixed-precision Adam states alone are 1.1 TB (ZeRO, Rajbhandari et al. 2020, §3.1)', () => {
@@ -25,5 +27,19 @@ describe('willItFit(model, gpu, mode)', () => {
 
   test('an unknown preset gives no verdict rather than a made-up one', () => {
     expect(willItFit('no-such-model', 'h100-80gb', 'train')).toBeNull();
+  });
+});
+
+describe('willItFit(config.json shape, gpu, mode)', () => {
+  test('a shape read from Qwen3 8B’s config.json gives the verdict of the preset generated from that file', () => {
+    const reading = readConfigJson(
+      readFileSync(new URL('../../../../src/memory/model-configs/qwen3-8b.json', import.meta.url), 'utf8'),
+    );
+    if (!reading.ok) throw new Error('qwen3-8b.json reads');
+    const fromFile = willItFit(reading.config, 'rtx-4090', 'infer');
+    const fromPreset = willItFit('qwen3-8b', 'rtx-4090', 'infer');
+    expect(fromFile?.result.params).toBe(fromPreset?.result.params);
+    expect(fromFile?.result.perGpu.total).toBe(fromPreset?.result.perGpu.total);
+    expect(fromFile?.fits).toBe(fromPreset?.fits);
   });
 });
