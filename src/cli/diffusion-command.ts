@@ -75,7 +75,7 @@ function diffusionHelp(): string {
   return [
     `Usage: ${PROGRAM_NAME} diffusion --config FILE [flags]`,
     '',
-    'GPU memory of one generation with a diffusion transformer (Wan 2.1 text-to-video, FLUX.1), phase by phase:',
+    'GPU memory of one generation with a diffusion transformer (Wan 2.1 text-to-video, FLUX.1, SD3), phase by phase:',
     "the prompt's encoding, one denoising step, the VAE decode. The peak is the largest phase.",
     '',
     'Flags:',
@@ -95,7 +95,7 @@ function diffusionHelp(): string {
 /** `gpu-memory-lab diffusion`: a diffusers transformer config and the output size in, the memory per phase out. */
 export const diffusionCommand: Command<DiffusionJson> = {
   name: 'diffusion',
-  summary: 'what one video or image generation with a diffusion transformer (Wan, FLUX) holds, phase by phase',
+  summary: 'what one video or image generation with a diffusion transformer (Wan, FLUX, SD3) holds, phase by phase',
   flagTables: [COMMAND_FLAGS, DIFFUSION_FLAG_TABLE],
   operands: false,
   help: diffusionHelp,

@@ -3,13 +3,14 @@
  * already parsed object) in, a shape or `{ field, message }` errors out, nothing executed. The class is recognised by
  * `_class_name`, as diffusers' `ModelMixin.from_pretrained` picks it; a key left out takes the default of that class's
  * `__init__` (diffusers 0.40.0.dev0, commit 58eb52c: `WanTransformer3DModel` in
- * models/transformers/transformer_wan.py lines 571–590, `FluxTransformer2DModel` in transformer_flux.py lines 612–626).
+ * models/transformers/transformer_wan.py lines 571–590, `FluxTransformer2DModel` in transformer_flux.py lines 612–626,
+ * `SD3Transformer2DModel` in transformer_sd3.py lines 119–137).
  */
 import { MAX_CONFIG_JSON_BYTES } from './config-json.ts';
 import type { FieldError } from './options.ts';
 
 /** The diffusion transformer families the engine counts. */
-export type DitFamily = 'wan' | 'flux';
+export type DitFamily = 'wan' | 'flux' | 'sd3';
 
 /** Wan 2.1's `WanTransformer3DModel` (text-to-video): one stream of video tokens, cross-attention to the text. */
 export interface WanShape {
@@ -61,8 +62,32 @@ export interface FluxShape {
   readonly guidanceEmbeds: boolean;
 }
 
+/** Stable Diffusion 3's `SD3Transformer2DModel` (MMDiT): joint blocks over the image and text streams. */
+export interface Sd3Shape {
+  readonly family: 'sd3';
+  /** `patch_size`: latent cells per token side. */
+  readonly patchSize: number;
+  /** `in_channels` and `out_channels`: latent channels. */
+  readonly inChannels: number;
+  readonly outChannels: number;
+  /** `num_layers`: joint blocks (the last one updates the image stream only). */
+  readonly layers: number;
+  /** `num_attention_heads`. */
+  readonly heads: number;
+  /** `attention_head_dim`. */
+  readonly headDim: number;
+  /** `joint_attention_dim`: width of the text encoders' joined hidden states. */
+  readonly jointAttentionDim: number;
+  /** `caption_projection_dim`: width the text states are projected to. */
+  readonly captionProjectionDim: number;
+  /** `pooled_projection_dim`: width of the two CLIPs' pooled embeddings. */
+  readonly pooledProjectionDim: number;
+  /** `pos_embed_max_size`: side of the stored sin-cos position table (a persistent buffer). */
+  readonly posEmbedMaxSize: number;
+}
+
 /** A diffusion transformer's shape, by family. */
-export type DitShape = WanShape | FluxShape;
+export type DitShape = WanShape | FluxShape | Sd3Shape;
 
 /** Outcome of `readDiffusersConfig`. */
 export type DiffusersConfigReading = { ok: true; className: string; shape: DitShape } | { ok: false; errors: FieldError[] };
@@ -71,6 +96,7 @@ export type DiffusersConfigReading = { ok: true; className: string; shape: DitSh
 export const DIT_CLASS_NAMES: Readonly<Record<string, DitFamily>> = {
   WanTransformer3DModel: 'wan',
   FluxTransformer2DModel: 'flux',
+  SD3Transformer2DModel: 'sd3',
 };
 
 /** The largest width or count accepted: far above any real model, low enough that every product stays a safe integer. */
@@ -114,6 +140,13 @@ class DiffusersKeys {
   absent(key: string, why: string): void {
     const value = this.json[key];
     if (value !== undefined && value !== null) this.fail(key, `${JSON.stringify(value)} is not counted yet: ${why}`);
+  }
+
+  /** A list this reader does not model: accepted only when it is absent, null or empty. */
+  emptyList(key: string, why: string): void {
+    const value = this.json[key];
+    if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0))
+      this.fail(key, `${JSON.stringify(value)} is not counted yet: ${why}`);
   }
 
   patch3(key: string, fallback: readonly [number, number, number]): readonly [number, number, number] {
@@ -163,6 +196,25 @@ function readFlux(keys: DiffusersKeys): FluxShape {
   };
 }
 
+function readSd3(keys: DiffusersKeys): Sd3Shape {
+  keys.absent('qk_norm', 'the per-head q/k norms of SD3.5 are not modelled, only SD3');
+  keys.emptyList('dual_attention_layers', "SD3.5's second attention in the first layers is not modelled, only SD3");
+  const inChannels = keys.count('in_channels', 16);
+  return {
+    family: 'sd3',
+    patchSize: keys.count('patch_size', 2),
+    inChannels,
+    outChannels: keys.count('out_channels', inChannels),
+    layers: keys.count('num_layers', 18),
+    heads: keys.count('num_attention_heads', 18),
+    headDim: keys.count('attention_head_dim', 64),
+    jointAttentionDim: keys.count('joint_attention_dim', 4096),
+    captionProjectionDim: keys.count('caption_projection_dim', 1152),
+    pooledProjectionDim: keys.count('pooled_projection_dim', 2048),
+    posEmbedMaxSize: keys.count('pos_embed_max_size', 96),
+  };
+}
+
 /** Read a diffusers transformer config (JSON text, or the parsed object) into a shape, or say which field is wrong. */
 export function readDiffusersConfig(input: string | unknown): DiffusersConfigReading {
   let json: unknown = input;
@@ -191,6 +243,6 @@ export function readDiffusersConfig(input: string | unknown): DiffusersConfigRea
       ],
     };
   const keys = new DiffusersKeys(json as Json);
-  const shape = family === 'wan' ? readWan(keys) : readFlux(keys);
+  const shape = family === 'wan' ? readWan(keys) : family === 'flux' ? readFlux(keys) : readSd3(keys);
   return keys.errors.length > 0 ? { ok: false, errors: keys.errors } : { ok: true, className, shape };
 }

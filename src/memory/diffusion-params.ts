@@ -4,11 +4,14 @@
  * Module layouts: diffusers 0.40.0.dev0 (commit 58eb52c) models/transformers/transformer_wan.py (`WanAttention` lines
  * 199–209, `WanTimeTextImageEmbedding` 320–323, `WanTransformerBlock` 434–460, `WanTransformer3DModel` 598–624),
  * transformer_flux.py (`FluxAttention` 316–333, `FluxSingleTransformerBlock` 364–367, `FluxTransformerBlock` 422–441,
- * `FluxTransformer2DModel` 633–666), embeddings.py (`TimestepEmbedding`, `PixArtAlphaTextProjection`) and
- * normalization.py (`AdaLayerNormZero` 6·dim, `AdaLayerNormZeroSingle` 3·dim, `AdaLayerNormContinuous` 2·dim);
- * Transformers models/t5/modeling_t5.py and models/clip/modeling_clip.py.
+ * `FluxTransformer2DModel` 633–666), transformer_sd3.py (`SD3Transformer2DModel` 142–170), attention.py
+ * (`JointTransformerBlock` 594–666: the last, context-pre-only block has no `to_add_out` and no `ff_context`),
+ * embeddings.py (`TimestepEmbedding`, `PixArtAlphaTextProjection`; `PatchEmbed`'s sin-cos table is a persistent buffer
+ * when `pos_embed_max_size` is set, lines 527–528) and normalization.py (`AdaLayerNormZero` 6·dim,
+ * `AdaLayerNormZeroSingle` 3·dim, `AdaLayerNormContinuous` 2·dim); Transformers models/t5/modeling_t5.py and
+ * models/clip/modeling_clip.py.
  */
-import type { DitShape, FluxShape, WanShape } from './diffusion-config.ts';
+import type { DitShape, FluxShape, Sd3Shape, WanShape } from './diffusion-config.ts';
 
 /** A transformer's parameters, and how many of them diffusers' layerwise casting stores in fp8. */
 export interface DitParamCounts {
@@ -23,6 +26,8 @@ export interface DitParamCounts {
   readonly fp8Stored: number;
   /** Parameters of the largest fp8-stored Linear: the hook upcasts one layer at a time to the compute dtype to run it. */
   readonly largestCastLinear: number;
+  /** Values of persistent buffers the checkpoint stores beside the parameters (SD3's sin-cos position table). */
+  readonly buffers: number;
 }
 
 /** nn.Linear(inputs, outputs) with a bias. */
@@ -53,6 +58,7 @@ function wanParams(shape: WanShape): DitParamCounts {
     // proj_out ("^proj_out$"); the blocks' attention and feed-forward Linears are cast.
     fp8Stored: shape.layers * blockLinears,
     largestCastLinear: Math.max(linear(dim, shape.ffnDim), linear(shape.ffnDim, dim), linear(dim, dim)),
+    buffers: 0,
   };
 }
 
@@ -79,12 +85,42 @@ function fluxParams(shape: FluxShape): DitParamCounts {
     // Skipped: every module under a name holding "norm" (the AdaLayerNorm Linears) and the top-level proj_out.
     fp8Stored: embedders + shape.layers * doubleLinears + shape.singleLayers * singleLinears,
     largestCastLinear: Math.max(linear(dim + mlp, dim), linear(dim, mlp), linear(mlp, dim), linear(shape.jointAttentionDim, dim)),
+    buffers: 0,
+  };
+}
+
+function sd3Params(shape: Sd3Shape): DitParamCounts {
+  const dim = shape.heads * shape.headDim;
+  const mlp = 4 * dim; // FeedForward's default mult 4
+  const feedForward = linear(dim, mlp) + linear(mlp, dim);
+  // Joint attention: to_q/k/v and to_out on the image stream, add_q/k/v_proj and to_add_out on the text stream.
+  const attention = 8 * linear(dim, dim);
+  // Every block but the last: norm1 and norm1_context AdaLayerNormZero (dim→6·dim), attention, ff and ff_context.
+  const jointLinears = attention + 2 * feedForward;
+  const joint = 2 * linear(dim, 6 * dim) + jointLinears;
+  // The last block (context_pre_only): norm1_context is AdaLayerNormContinuous (dim→2·dim), no to_add_out, no ff_context.
+  const lastLinears = attention - linear(dim, dim) + feedForward;
+  const last = linear(dim, 6 * dim) + linear(dim, 2 * dim) + lastLinears;
+  const patchEmbed = shape.inChannels * dim * shape.patchSize * shape.patchSize + dim;
+  // time_text_embed: timestep (256→dim→dim) and the pooled text projection; context_embedder joint→caption width.
+  const embedders =
+    twoLayerEmbedder(256, dim) +
+    twoLayerEmbedder(shape.pooledProjectionDim, dim) +
+    linear(shape.jointAttentionDim, shape.captionProjectionDim);
+  const head = linear(dim, 2 * dim) + linear(dim, shape.patchSize * shape.patchSize * shape.outChannels);
+  return {
+    total: patchEmbed + embedders + (shape.layers - 1) * joint + last + head,
+    // Skipped: pos_embed (the patch embedding), every module under a name holding "norm", and the top-level proj_out.
+    fp8Stored: embedders + (shape.layers - 1) * jointLinears + lastLinears,
+    largestCastLinear: Math.max(linear(dim, mlp), linear(mlp, dim), linear(shape.jointAttentionDim, shape.captionProjectionDim)),
+    buffers: shape.posEmbedMaxSize * shape.posEmbedMaxSize * dim,
   };
 }
 
 /** Count a diffusion transformer's parameters from its shape. */
 export function countDitParams(shape: DitShape): DitParamCounts {
-  return shape.family === 'wan' ? wanParams(shape) : fluxParams(shape);
+  if (shape.family === 'wan') return wanParams(shape);
+  return shape.family === 'flux' ? fluxParams(shape) : sd3Params(shape);
 }
 
 /** A T5 encoder's shape: the keys of its config.json (`T5Config`, also used by UMT5). */
@@ -130,14 +166,17 @@ export interface ClipTextShape {
   readonly intermediate: number;
   /** `num_hidden_layers`. */
   readonly layers: number;
+  /** `projection_dim` of `CLIPTextModelWithProjection` (its bias-free text_projection), or 0 for `CLIPTextModel`. */
+  readonly projection: number;
 }
 
 /**
  * Parameters of `CLIPTextModel`: token and position embeddings, per layer two LayerNorms, biased q/k/v/out and a
- * biased fc1/fc2 MLP, and the final LayerNorm (no projection: diffusers pipelines load CLIPTextModel).
+ * biased fc1/fc2 MLP, and the final LayerNorm; `CLIPTextModelWithProjection` adds a bias-free text_projection.
  */
 export function clipTextParams(shape: ClipTextShape): number {
   const layer = 2 * 2 * shape.hidden + 4 * linear(shape.hidden, shape.hidden) + linear(shape.hidden, shape.intermediate);
   const mlpOut = linear(shape.intermediate, shape.hidden);
-  return (shape.vocab + shape.positions) * shape.hidden + shape.layers * (layer + mlpOut) + 2 * shape.hidden;
+  const projection = shape.hidden * shape.projection;
+  return (shape.vocab + shape.positions) * shape.hidden + shape.layers * (layer + mlpOut) + 2 * shape.hidden + projection;
 }

@@ -87,8 +87,32 @@ const UMT5_XXL = {
 /** T5 v1.1 XXL's encoder (black-forest-labs/FLUX.1-dev text_encoder_2/config.json). */
 const T5_V1_1_XXL = { ...UMT5_XXL, vocab: 32_128, biasInEveryLayer: false };
 
-/** CLIP ViT-L/14's text tower (black-forest-labs/FLUX.1-dev text_encoder/config.json). */
-const CLIP_VIT_L_14 = { vocab: 49_408, positions: 77, hidden: 768, intermediate: 3072, layers: 12 };
+/** CLIP ViT-L/14's text tower (black-forest-labs/FLUX.1-dev text_encoder/config.json), as `CLIPTextModel`. */
+const CLIP_VIT_L_14 = { vocab: 49_408, positions: 77, hidden: 768, intermediate: 3072, layers: 12, projection: 0 };
+
+/** OpenCLIP ViT-bigG/14's text tower (stabilityai/stable-diffusion-3-medium-diffusers text_encoder_2/config.json). */
+const CLIP_VIT_BIGG_14 = { vocab: 49_408, positions: 77, hidden: 1280, intermediate: 5120, layers: 32, projection: 1280 };
+
+/**
+ * The 16-channel AutoencoderKL of FLUX.1 and Stable Diffusion 3 (block_out_channels [128, 256, 512, 512], latent_channels
+ * 16), loaded in the pipeline's bf16/fp16.
+ */
+const AUTOENCODER_KL_16: VaeSpec = {
+  name: 'AutoencoderKL',
+  kind: 'kl-2d',
+  params: 83_819_683,
+  bytesPerValue: 2,
+  // block_out_channels reversed for the decoder's up blocks.
+  decoderChannels: [512, 512, 256, 128],
+  latentChannels: 16,
+  spatialCompression: 8,
+  temporalCompression: 1,
+  // AutoencoderKL: tile_sample_min_size = sample_size (1024), overlap 0.25 (autoencoder_kl.py lines 133–140).
+  tileSide: 1024,
+  tileStride: 768,
+  source:
+    'autoencoder_kl.py lines 133–140; vae_scale_factor 8 (pipeline_flux.py line 208, pipeline_stable_diffusion_3.py line 219)',
+};
 
 /** The pipelines, by transformer family. */
 export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
@@ -152,26 +176,56 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         source: 'FLUX.1-dev text_encoder_2/config.json; max_sequence_length 512 (pipeline_flux.py line 628)',
       },
     ],
-    vae: {
-      name: 'AutoencoderKL',
-      kind: 'kl-2d',
-      params: 83_819_683,
-      bytesPerValue: 2,
-      // block_out_channels [128, 256, 512, 512], reversed for the decoder's up blocks.
-      decoderChannels: [512, 512, 256, 128],
-      latentChannels: 16,
-      spatialCompression: 8,
-      temporalCompression: 1,
-      // AutoencoderKL: tile_sample_min_size = sample_size (1024), overlap 0.25 (autoencoder_kl.py lines 133–140).
-      tileSide: 1024,
-      tileStride: 768,
-      source: 'autoencoder_kl.py lines 133–140; vae_scale_factor 8 (pipeline_flux.py line 208)',
-    },
+    vae: AUTOENCODER_KL_16,
     textTokens: 512,
     jointText: true,
     guidance: 'none',
     guidanceSource:
       'FLUX.1-dev is guidance-distilled: one pass per step unless true_cfg_scale > 1 (pipeline_flux.py lines 606, 769)',
+    defaults: { width: 1024, height: 1024, frames: 1 },
+  },
+  sd3: {
+    pipeline: 'StableDiffusion3Pipeline',
+    textEncoders: [
+      {
+        name: 'CLIP ViT-L/14 text',
+        params: clipTextParams({ ...CLIP_VIT_L_14, projection: 768 }),
+        bytesPerParam: 2,
+        tokens: 77,
+        hidden: CLIP_VIT_L_14.hidden,
+        ffn: CLIP_VIT_L_14.intermediate,
+        heads: 12,
+        source: 'stable-diffusion-3-medium-diffusers text_encoder/config.json (CLIPTextModelWithProjection)',
+      },
+      {
+        name: 'OpenCLIP ViT-bigG/14 text',
+        params: clipTextParams(CLIP_VIT_BIGG_14),
+        bytesPerParam: 2,
+        tokens: 77,
+        hidden: CLIP_VIT_BIGG_14.hidden,
+        ffn: CLIP_VIT_BIGG_14.intermediate,
+        heads: 20,
+        source: 'stable-diffusion-3-medium-diffusers text_encoder_2/config.json (CLIPTextModelWithProjection)',
+      },
+      {
+        name: 'T5 v1.1 XXL encoder',
+        params: t5EncoderParams(T5_V1_1_XXL),
+        bytesPerParam: 2,
+        tokens: 256,
+        hidden: T5_V1_1_XXL.dModel,
+        ffn: T5_V1_1_XXL.dFf,
+        heads: T5_V1_1_XXL.heads,
+        source:
+          'stable-diffusion-3-medium-diffusers text_encoder_3; max_sequence_length 256 (pipeline_stable_diffusion_3.py line 802)',
+      },
+    ],
+    vae: AUTOENCODER_KL_16,
+    // The CLIP states (77 tokens, padded to the T5 width) and the T5 states joined along the sequence (line 463).
+    textTokens: 77 + 256,
+    jointText: true,
+    guidance: 'batched',
+    guidanceSource:
+      'StableDiffusion3Pipeline batches the conditional and unconditional inputs: torch.cat([latents] * 2) (pipeline_stable_diffusion_3.py line 1067)',
     defaults: { width: 1024, height: 1024, frames: 1 },
   },
 };

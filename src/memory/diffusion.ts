@@ -113,7 +113,7 @@ const COMPUTE_BYTES = 2;
 
 function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[] {
   const errors: FieldError[] = [];
-  const multiple = pipeline.vae.spatialCompression * (o.shape.family === 'wan' ? o.shape.patchSize[1] : 2);
+  const multiple = pipeline.vae.spatialCompression * patchCells(o.shape)[1];
   for (const [side, value] of [
     ['width', o.width],
     ['height', o.height],
@@ -145,13 +145,19 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
   return errors;
 }
 
-/** Tokens per pass: the latent grid over the patch size (Wan), or over FLUX's 2×2 packing. */
+/** Latent cells per token (frames, height, width): the patch size, or FLUX's 2×2 packing done by its pipeline. */
+function patchCells(shape: DitShape): readonly [number, number, number] {
+  if (shape.family === 'wan') return shape.patchSize;
+  return shape.family === 'flux' ? [1, 2, 2] : [1, shape.patchSize, shape.patchSize];
+}
+
+/** Tokens per pass: the latent grid over the latent cells of one token. */
 function countTokens(o: DiffusionOptions, pipeline: PipelineSpec, batch: number): DiffusionTokens {
   const vae = pipeline.vae;
   const frames = latentFrames(vae, o.frames);
   const latentHeight = o.height / vae.spatialCompression;
   const latentWidth = o.width / vae.spatialCompression;
-  const [pt, ph, pw] = o.shape.family === 'wan' ? o.shape.patchSize : [1, 2, 2];
+  const [pt, ph, pw] = patchCells(o.shape);
   const visual = Math.ceil(frames / pt) * (latentHeight / ph) * (latentWidth / pw);
   return { latentFrames: frames, latentHeight, latentWidth, visual, text: pipeline.textTokens, batch };
 }
@@ -165,18 +171,21 @@ function countTokens(o: DiffusionOptions, pipeline: PipelineSpec, batch: number)
  * projection and its GELU). FLUX's `FluxSingleTransformerBlock.forward` (transformer_flux.py lines 383–413) holds the
  * residual, the normed input and the GELU'd MLP branch (4·dim) while the attention runs, and `apply_rotary_emb`
  * (embeddings.py lines 1221–1233) adds the rotated copy and three fp32 products: 32 bytes per token per width unit.
+ * SD3's `JointTransformerBlock.forward` (attention.py) peaks in the feed-forward of both streams: the residual, the normed
+ * input, the 4·dim projection and its GELU, 20 bytes per token per width unit.
  * Outside the blocks: the rotary tables (cos and sin, fp32, per token and head width) and the text states.
  */
-function ditStepBytes(shape: DitShape, tokens: DiffusionTokens): number {
+function ditStepBytes(shape: DitShape, tokens: DiffusionTokens, jointText: boolean): number {
   const dim = shape.heads * shape.headDim;
-  const sequence = tokens.visual + (shape.family === 'flux' ? tokens.text : 0);
+  const sequence = tokens.visual + (jointText ? tokens.text : 0);
   let perToken: number;
   if (shape.family === 'wan') {
     const attention = 18 * dim;
     const feedForward = 2 * COMPUTE_BYTES * dim + 2 * COMPUTE_BYTES * shape.ffnDim;
     perToken = Math.max(attention, feedForward);
-  } else perToken = 32 * dim;
-  const rotaryTables = 2 * sequence * shape.headDim * 4;
+  } else perToken = shape.family === 'flux' ? 32 * dim : 20 * dim;
+  // SD3 has no rotary embedding: a fixed sin-cos table added once at the patch embedding.
+  const rotaryTables = shape.family === 'sd3' ? 0 : 2 * sequence * shape.headDim * 4;
   const textStates = tokens.text * dim * COMPUTE_BYTES;
   return tokens.batch * (sequence * perToken + textStates) + rotaryTables;
 }
@@ -211,10 +220,11 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   const lines: MemoryLine[] = [];
   const warnings: string[] = [];
 
+  // Persistent buffers (SD3's position table) are stored and moved with the weights, in their dtype (never fp8).
   const transformerBytes =
     options.weights === 'fp8'
-      ? transformer.fp8Stored + (transformer.total - transformer.fp8Stored) * COMPUTE_BYTES
-      : transformer.total * (options.weights === 'fp32' ? 4 : COMPUTE_BYTES);
+      ? transformer.fp8Stored + (transformer.total - transformer.fp8Stored + transformer.buffers) * COMPUTE_BYTES
+      : (transformer.total + transformer.buffers) * (options.weights === 'fp32' ? 4 : COMPUTE_BYTES);
   const weightNote =
     options.weights === 'fp8'
       ? `${transformer.fp8Stored.toLocaleString('en-US')} in fp8, the rest in bf16`
@@ -224,7 +234,7 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
       'transformer-weights',
       'weights',
       'gpu',
-      `Transformer weights: ${transformer.total.toLocaleString('en-US')} params, ${weightNote}`,
+      `Transformer weights: ${transformer.total.toLocaleString('en-US')} params${transformer.buffers > 0 ? ` + ${transformer.buffers.toLocaleString('en-US')} buffer values` : ''}, ${weightNote}`,
       inPhases(transformerBytes, resident('denoise')),
       'parameters counted from the diffusers config (diffusion-params.ts); fp8: enable_layerwise_casting',
     ),
@@ -287,7 +297,7 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   const vaeHost = hostOf(vaeBytes, resident('decode'));
   host = host.map((bytes, i) => bytes + (transformerHost[i] ?? 0) + (vaeHost[i] ?? 0));
 
-  const step = ditStepBytes(options.shape, tokens);
+  const step = ditStepBytes(options.shape, tokens, pipeline.jointText);
   lines.push(
     line(
       'denoise-activations',

@@ -73,6 +73,13 @@ describe('tokens from the output size', () => {
     expect(flux.tokens).toMatchObject({ latentHeight: 128, latentWidth: 128, visual: 4096, text: 512 });
   });
 
+  test('SD3 at 1024×1024: 64×64 tokens of 2×2 latents joined by 77 CLIP and 256 T5 tokens, guidance batched by default', () => {
+    const { guidance: _wanGuidance, ...pipelineGuidance } = WAN_14B_720P;
+    const sd3 = estimated({ ...pipelineGuidance, shape: shapeOf('sd3-medium.json'), width: 1024, height: 1024, frames: 1 });
+    expect(sd3.tokens).toMatchObject({ visual: 4096, text: 333, batch: 2 });
+    expect(sd3.guidance).toBe('batched');
+  });
+
   test('guidance as a batch of two doubles the step; two passes in turn do not', () => {
     const step = (guidance: Guidance) => lineBytes(estimated({ ...WAN_14B_720P, guidance }), 'denoise-activations', 1);
     expect(step('sequential')).toBe(step('none'));

@@ -1,7 +1,7 @@
 /**
  * Command lines whose `--json` output the tests hold to their JSON Schema and to the same bytes everywhere (in-process,
  * the library, the installed package): each kind of answer once at least (training, inference, model states alone,
- * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example; a video and an image diffusion, with and without a GPU; and real
+ * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example; a video and two image diffusions, with and without a GPU; and real
  * pastes whose shapes the examples lack: nvidia-smi's Processes and MIG tables, WDDM, dmon; an OOM message with a
  * memory_summary, a summary without its header, a traceback, the reader's GPU count).
  */
