@@ -126,7 +126,7 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
     else if (value % multiple !== 0)
       errors.push({
         field: 'resolution',
-        message: `${side} ${value} is not a multiple of ${multiple}: ${pipeline.pipeline} would resize it (latents of ${pipeline.vae.spatialCompression} px, patches of 2)`,
+        message: `${side} ${value} is not a multiple of ${multiple}: ${pipeline.pipeline} would resize it (latents of ${pipeline.vae.spatialCompression} px, patches of ${patchCells(o.shape)[1]})`,
       });
   }
   const temporal = pipeline.vae.temporalCompression;
@@ -173,7 +173,10 @@ function countTokens(o: DiffusionOptions, pipeline: PipelineSpec, batch: number)
  * (embeddings.py lines 1221–1233) adds the rotated copy and three fp32 products: 32 bytes per token per width unit.
  * SD3's `JointTransformerBlock.forward` (attention.py) peaks in the feed-forward of both streams: the residual, the normed
  * input, the 4·dim projection and its GELU, 20 bytes per token per width unit.
- * Outside the blocks: the rotary tables (cos and sin, fp32, per token and head width) and the text states.
+ * Outside the blocks: the rotary tables (cos and sin, fp32, per token and head width) and the text states. Attention
+ * runs through PyTorch's scaled_dot_product_attention (`dispatch_attention_fn`'s default "native" backend,
+ * attention_dispatch.py line 262; utils/constants.py line 45), whose flash and memory-efficient kernels hold no tokens²
+ * score matrix, so the step grows linearly with the tokens.
  */
 function ditStepBytes(shape: DitShape, tokens: DiffusionTokens, jointText: boolean): number {
   const dim = shape.heads * shape.headDim;
@@ -193,7 +196,8 @@ function ditStepBytes(shape: DitShape, tokens: DiffusionTokens, jointText: boole
 /**
  * Activation bytes of one text encoder's forward: Transformers' eager T5/CLIP attention holds the scores (bf16), the
  * position bias T5 passes to every layer, and the fp32 scores and softmax (`softmax(scores.float())`,
- * modeling_t5.py `T5Attention.forward`): heads × tokens² × 12 bytes; the gated feed-forward holds four ffn-wide tensors.
+ * modeling_t5.py `T5Attention.forward`): heads × tokens² × 12 bytes; the gated feed-forward holds four ffn-wide tensors;
+ * and four hidden-wide states (the residual stream, the normed input, the attention output, the layer's output).
  */
 function textEncoderActivationBytes(encoder: TextEncoderSpec): number {
   const attention = encoder.heads * encoder.tokens * encoder.tokens * 12;
