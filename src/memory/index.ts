@@ -101,3 +101,36 @@ export { LORA_TARGETS, loraParams, parseLoraTargets, type LoraPlan, type LoraTar
 export { CUDA_CONTEXT_BYTES, DEFAULT_HEADROOM_PERCENT, cublasWorkspaceBytes } from './overhead.ts';
 export { ASSUMED_MFU, type StepTimeEstimate, type StepTimeLine } from './time.ts';
 export { deepspeedZero2Estimate, deepspeedZero3Estimate, type DeepSpeedEstimate } from './deepspeed.ts';
+export {
+  DIT_CLASS_NAMES,
+  isDiffusersConfig,
+  readDiffusersConfig,
+  type DiffusersConfigReading,
+  type DitFamily,
+  type DitShape,
+  type FluxShape,
+  type WanShape,
+} from './diffusion-config.ts';
+export { countDitParams, type DitParamCounts } from './diffusion-params.ts';
+export {
+  GUIDANCES,
+  PIPELINES,
+  type Guidance,
+  type PipelineSpec,
+  type TextEncoderSpec,
+  type VaeSpec,
+} from './diffusion-pipelines.ts';
+export { vaeDecodeBytes, type VaeDecodeBytes } from './diffusion-vae.ts';
+export {
+  DIFFUSION_OFFLOADS,
+  DIFFUSION_PHASES,
+  DIT_WEIGHTS,
+  estimateDiffusion,
+  type DiffusionEstimate,
+  type DiffusionOffload,
+  type DiffusionOptions,
+  type DiffusionOutcome,
+  type DiffusionPhase,
+  type DitWeights,
+} from './diffusion.ts';
+export { DIFFUSION_FLAG_TABLE, parseDiffusionFlags, type DiffusionRawFlags } from './diffusion-flags.ts';
