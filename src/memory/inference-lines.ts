@@ -3,7 +3,7 @@ import { inferenceActivationBytes, kvCacheBytes, kvCacheBytesPerElement, stageWe
 import { WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { line, type MemoryLine } from './lines.ts';
 import { aliveAt, lifetime, type MomentId } from './timeline.ts';
-import { ARCH_TRAITS, headDim } from './model.ts';
+import { ARCH_TRAITS, attentionWidths, headDim, widestMlp } from './model.ts';
 import { stageParams, stageParamsFromTotal, type StageParams } from './parallel.ts';
 import { countParams } from './params.ts';
 import type { ResolvedEstimate } from './validate.ts';
@@ -78,8 +78,8 @@ export function inferenceLines(r: ResolvedEstimate): InferenceLines {
         batch: r.microBatch,
         hidden: model.hidden,
         heads: model.heads,
-        kvHeads: model.kvHeads,
-        ffn: model.ffn,
+        widths: attentionWidths(model),
+        mlpWidth: widestMlp(model),
         mlp: traits.mlp,
         transformer: traits.transformer,
         attention: r.attention,

@@ -1,6 +1,6 @@
 /** Inference memory: weights in their storage format, the KV cache and the forward working set. */
 import type { Attention } from './activations.ts';
-import type { ModelConfig } from './model.ts';
+import type { AttentionWidths, ModelConfig } from './model.ts';
 import { WEIGHT_FORMAT_SPECS, weightFormatBytes, type WeightFormat } from './weight-formats.ts';
 import { ceilDiv } from './ceil-div.ts';
 
@@ -66,10 +66,10 @@ export interface InferenceActivationShape {
   hidden: number;
   /** Attention heads a. */
   heads: number;
-  /** Key/value heads. */
-  kvHeads: number;
-  /** MLP inner width f (per expert). */
-  ffn: number;
+  /** What the attention projections produce per token (model.ts `attentionWidths`). */
+  widths: AttentionWidths;
+  /** Width of the widest single MLP (model.ts `widestMlp`): one MLP call's intermediates are what the layer holds at once. */
+  mlpWidth: number;
   /** MLP kind. */
   mlp: 'gelu' | 'swiglu' | 'relu';
   /** Whether the model is a transformer. */
@@ -88,17 +88,19 @@ export interface InferenceActivationShape {
 
 /**
  * Peak forward working set of one layer (nothing is kept for backward): the residual stream and the
- * normed copy (2·e·sbh) plus the larger of attention (QKV, and the e·a·s²·b score matrix unless
- * FlashAttention) and MLP intermediates (GELU 2f, SwiGLU 3f), plus fp32 logits. This site's estimate.
+ * normed copy (2·e·sbh) plus the larger of attention (Q, K, V and the attention output at their own widths, and the
+ * e·a·s²·b score matrix unless FlashAttention) and MLP intermediates (GELU 2f, SwiGLU 3f), plus fp32 logits. This
+ * site's estimate.
  */
 export function inferenceActivationBytes(shape: InferenceActivationShape): number {
   const { seq: s, batch: b, hidden: h, bytesPerElement: e, tp: t } = shape;
   const logits = ceilDiv(4 * b * shape.logitPositions * shape.vocab, t);
   if (!shape.transformer) return 2 * e * b * h + logits;
-  const kvWidth = (shape.kvHeads / shape.heads) * h;
+  const w = shape.widths;
   const attention =
-    ceilDiv(e * s * b * (h + 2 * kvWidth + h), t) + (shape.attention === 'sdpa' ? 0 : ceilDiv(e * shape.heads * s * s * b, t));
+    ceilDiv(e * s * b * (w.query + w.key + w.value + w.output), t) +
+    (shape.attention === 'sdpa' ? 0 : ceilDiv(e * shape.heads * s * s * b, t));
   const mlpTensors = shape.mlp === 'swiglu' ? 3 : 2;
-  const mlp = ceilDiv(e * s * b * shape.ffn * mlpTensors, t);
+  const mlp = ceilDiv(e * s * b * shape.mlpWidth * mlpTensors, t);
   return 2 * e * s * b * h + Math.max(attention, mlp) + logits;
 }
