@@ -5,6 +5,7 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
+import { KV_CACHE_LAYOUTS } from './inference.ts';
 import { WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
@@ -188,6 +189,18 @@ export const FLAGS: readonly FieldFlag[] = [
     max: 100_000_000,
     group: 'workload',
   }),
+  enumFlag(
+    {
+      key: 'kvCache',
+      flag: 'kv-cache',
+      // The serving runtimes DeepSeek-V3's README lists under "How to Run Locally" (SGLang, LMDeploy, vLLM, …) cache the latent.
+      default: 'latent',
+      label: 'MLA KV cache',
+      help: 'infer, DeepSeek-V2/V3 (MLA): latent = kv_lora_rank + qk_rope_head_dim per token per layer, as vLLM and SGLang cache it; expanded = every head’s keys and values, as Transformers caches them',
+      group: 'technique',
+    },
+    KV_CACHE_LAYOUTS,
+  ),
   numberFlag({
     key: 'gradAccum',
     flag: 'grad-accum',

@@ -3,6 +3,7 @@ import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
 import type { GradientLifetime } from './timeline.ts';
 import type { WeightFormat } from './weight-formats.ts';
+import type { KvCacheLayout } from './inference.ts';
 import type { Arch, ModelConfig } from './model.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
@@ -105,6 +106,8 @@ export interface EstimateOptions {
   gpu?: string;
   /** Infer mode: tokens held in the KV cache per sequence. */
   tokens?: number;
+  /** Infer mode, multi-head latent attention: cache the compressed `latent` (vLLM, SGLang) or the `expanded` heads (Transformers). */
+  kvCache?: KvCacheLayout;
   /** Distillation: frozen teacher preset id, run in inference next to the student. */
   teacher?: string;
   /** Distillation: teacher weight dtype. */

@@ -9,6 +9,7 @@ import { flagName } from './flag-table.ts';
 import { createOptionReader, type OptionReader } from './option-reader.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
 import { validateWeightFormat, WEIGHT_FORMAT_SPECS, WEIGHT_FORMATS, type WeightFormat } from './weight-formats.ts';
+import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
@@ -57,6 +58,8 @@ export interface ResolvedEstimate {
   offloadDevice: OffloadDevice;
   gpu: GpuSpec | null;
   tokens: number;
+  /** How a multi-head latent attention model's KV cache is counted (ignored by every other model). */
+  kvCache: KvCacheLayout;
   teacher: ModelPreset | null;
   teacherWeights: WeightFormat;
   /** Free margin, percent of GPU memory. */
@@ -122,6 +125,7 @@ function readTechnique(read: OptionReader): Technique {
     mode: read.keyword('mode', MODES),
     precision,
     weights: read.keyword('weights', WEIGHT_FORMATS),
+    kvCache: read.keyword('kvCache', KV_CACHE_LAYOUTS),
     optimizer: read.keyword('optimizer', OPTIMIZERS),
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS),
     grads: read.keyword('grads', GRADIENT_LIFETIMES),
@@ -416,7 +420,7 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
 }
 
 /**
- * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, latent attention, expert
+ * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, global layers, latent attention, expert
  * details), kept when the preset is estimated or its shape overridden within its family, so no field is dropped
  * silently; the expert details only while the expert count is the preset's.
  */
@@ -427,6 +431,7 @@ function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig>
   if (base.qkNorm !== undefined) details.qkNorm = base.qkNorm;
   if (base.normsPerLayer !== undefined) details.normsPerLayer = base.normsPerLayer;
   if (base.attentionSinks !== undefined) details.attentionSinks = base.attentionSinks;
+  if (base.fullAttentionEvery !== undefined) details.fullAttentionEvery = base.fullAttentionEvery;
   if (base.mla !== undefined) details.mla = base.mla;
   if (base.moe !== undefined && experts === base.experts) details.moe = base.moe;
   if (base.family !== undefined) details.family = base.family;
@@ -485,7 +490,11 @@ function collectWarnings(
       ] as const
     ).filter((key) => options[key] !== undefined);
     if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
-  } else if (options.tokens !== undefined || options.weights !== undefined) {
-    warnings.push('--tokens and --weights apply to --mode infer; ignored for training');
+    if (options.kvCache !== undefined && model !== null && model.mla === undefined)
+      warnings.push(
+        '--kv-cache chooses how multi-head latent attention (DeepSeek-V2/V3) is cached; this model caches keys and values, ignored',
+      );
+  } else if (options.tokens !== undefined || options.weights !== undefined || options.kvCache !== undefined) {
+    warnings.push('--tokens, --weights and --kv-cache apply to --mode infer; ignored for training');
   }
 }

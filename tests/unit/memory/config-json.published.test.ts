@@ -161,16 +161,15 @@ describe('what the reader says about a checkpoint', () => {
     expect(counted('deepseek-v3.json').warnings.join(' ')).toMatch(/multi-token-prediction/);
   });
 
-  test('DeepSeek-V3: the KV cache says which runtime it is (expanded, 192 per head), and names the 576-wide latent', () => {
-    const { config, warnings } = counted('deepseek-v3.json');
-    expect(config.headDim).toBe(128 + 64);
-    expect(warnings.join(' ')).toMatch(/expanded keys and values.*576-wide latent/);
-  });
-
-  test('Gemma 2: the local/global pattern is named, and the KV cache counted in full', () => {
-    const { config, warnings } = counted('gemma-2-9b.json');
-    expect(config.slidingWindow).toBeNull();
-    expect(warnings.join(' ')).toMatch(/sliding-window \(4096\)/);
+  test.each<[string, string, number]>([
+    ['Gemma 2 (Gemma2Config: every 2nd layer global)', 'gemma-2-9b.json', 2],
+    ['Gemma 3 (sliding_window_pattern 6)', 'gemma-3-1b.json', 6],
+    ['gpt-oss (layer_types alternate)', 'gpt-oss-120b.json', 2],
+  ])('%s: the sliding window and its global layers are read, with no warning', (_family, file, every) => {
+    const { config, warnings } = counted(file);
+    expect(config.slidingWindow).not.toBeNull();
+    expect(config.fullAttentionEvery).toBe(every);
+    expect(warnings.join(' ')).not.toMatch(/sliding|window/);
   });
 
   test('Gemma 2: tie_word_embeddings is missing, so the head is the embedding (Gemma2Config default True)', () => {
