@@ -6,6 +6,7 @@
  */
 import type { AttentionBias, MlaShape, ModelConfig, MoeShape } from './model.ts';
 import type { FieldError } from './options.ts';
+import { FP8_BLOCK, type WeightFormat } from './weight-formats.ts';
 
 /** The largest config.json read, in bytes: real ones are a few KB, so anything near 1 MB is not a model config. */
 export const MAX_CONFIG_JSON_BYTES = 1_048_576;
@@ -85,6 +86,8 @@ const METADATA_KEYS = new Set([
   'eos_token_id',
   'pad_token_id',
   'use_cache',
+  // Read apart, by readStoredWeights: how the checkpoint stores its weights, not the shape.
+  'quantization_config',
 ]);
 
 type Json = Readonly<Record<string, unknown>>;
@@ -221,7 +224,34 @@ export function readConfigJson(input: unknown): ConfigJsonReading {
       `unknown model_type ${modelType === undefined ? '(none given)' : `'${modelType}'`}: read as a Llama-style decoder from ${read.read().join(', ')}; ignored ${ignored.length === 0 ? 'nothing' : ignored.join(', ')}`,
     );
   }
-  return { ok: true, config: modelType === undefined ? config : { ...config, family: modelType }, warnings };
+  const storedWeights = readStoredWeights(top, json, warnings);
+  const described = storedWeights === undefined ? config : { ...config, storedWeights };
+  return { ok: true, config: modelType === undefined ? described : { ...described, family: modelType }, warnings };
+}
+
+/** `torch_dtype` (or Transformers 5's `dtype`) values and the float format each names. */
+const STORED_DTYPES: Readonly<Record<string, WeightFormat>> = { float32: 'fp32', float16: 'fp16', bfloat16: 'bf16' };
+
+/**
+ * The format the checkpoint ships in: `quantization_config` (top level, also for a multimodal file) when it names one
+ * the engine counts (DeepSeek-V3's `fp8` with 128 × 128 `weight_block_size`, gpt-oss's `mxfp4`), else the dtype.
+ * Another quantization method leaves it unknown, with a warning, rather than guessing.
+ */
+function readStoredWeights(top: Json, json: Json, warnings: string[]): WeightFormat | undefined {
+  const quantization = top['quantization_config'] ?? json['quantization_config'];
+  if (typeof quantization === 'object' && quantization !== null && !Array.isArray(quantization)) {
+    const q = quantization as Json;
+    const block = q['weight_block_size'];
+    if (q['quant_method'] === 'mxfp4') return 'mxfp4';
+    if (q['quant_method'] === 'fp8' && Array.isArray(block) && block.length === 2 && block.every((n) => n === FP8_BLOCK))
+      return 'fp8-block';
+    warnings.push(
+      `quantization_config ${JSON.stringify(q['quant_method'] ?? null)} is not a stored format the engine counts (fp8 in ${FP8_BLOCK} × ${FP8_BLOCK} blocks, mxfp4): --weights stored is unavailable, choose the format`,
+    );
+    return undefined;
+  }
+  const dtype = json['torch_dtype'] ?? json['dtype'] ?? top['torch_dtype'] ?? top['dtype'];
+  return typeof dtype === 'string' ? STORED_DTYPES[dtype] : undefined;
 }
 
 /** An unknown model_type: the keys every Llama-style config shares, with PretrainedConfig's tied-embedding default. */

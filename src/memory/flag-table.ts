@@ -6,7 +6,7 @@
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
 import { KV_CACHE_LAYOUTS } from './inference.ts';
-import { WEIGHT_FORMATS } from './weight-formats.ts';
+import { WEIGHT_CHOICES, WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
@@ -237,10 +237,10 @@ export const FLAGS: readonly FieldFlag[] = [
       flag: 'weights',
       default: 'bf16',
       label: 'Weight format',
-      help: 'infer: how the weights are stored (bitsandbytes llm-int8, nf4, fp4, -dq with double quantization; GPTQ/AWQ 4-bit group 128)',
+      help: 'infer: how the weights are stored (bitsandbytes llm-int8, nf4, fp4, -dq with double quantization; GPTQ/AWQ 4-bit group 128; DeepSeek-V3 fp8-block, gpt-oss mxfp4; stored: as the checkpoint ships, from config.json)',
       group: 'technique',
     },
-    WEIGHT_FORMATS,
+    WEIGHT_CHOICES,
   ),
   enumFlag(
     { key: 'optimizer', flag: 'optimizer', default: 'adamw', label: 'Optimizer', help: 'optimizer', group: 'technique' },

@@ -1,4 +1,5 @@
 /** Model architecture vocabulary: the four families and their fixed traits. */
+import type { WeightFormat } from './weight-formats.ts';
 
 /** Architecture family. */
 export type Arch = 'gpt2' | 'llama' | 'bert' | 'mlp';
@@ -61,6 +62,11 @@ export interface ModelConfig {
   mla?: MlaShape;
   /** Mixture-of-experts details beyond `experts` and `topK`; absent: every layer routes, no shared expert, bias-free router. */
   moe?: MoeShape;
+  /**
+   * The format the checkpoint's weights ship in, from config.json's `quantization_config` (DeepSeek-V3 `fp8-block`,
+   * gpt-oss `mxfp4`) or else its `torch_dtype`; what `--weights stored` counts. Absent when the file does not say.
+   */
+  storedWeights?: WeightFormat;
   /** The checkpoint's `model_type` when the shape was read from a config.json, for display (e.g. `qwen3`). */
   family?: string;
 }

@@ -8,7 +8,14 @@ import { KBIT_TRAINING_CHECKPOINTING, loraParams, parseLoraTargets, type LoraPla
 import { flagName } from './flag-table.ts';
 import { createOptionReader, type OptionReader } from './option-reader.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
-import { validateWeightFormat, WEIGHT_FORMAT_SPECS, WEIGHT_FORMATS, type WeightFormat } from './weight-formats.ts';
+import {
+  validateWeightFormat,
+  WEIGHT_CHOICES,
+  WEIGHT_FORMAT_SPECS,
+  WEIGHT_FORMATS,
+  type WeightChoice,
+  type WeightFormat,
+} from './weight-formats.ts';
 import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
@@ -80,8 +87,9 @@ function defaultFfn(arch: Arch, hidden: number): number {
 /** Resolve and check options, section by section; every error names its field. */
 export function resolveEstimateOptions(options: EstimateOptions): ResolveResult {
   const read = createOptionReader(options);
-  const technique = readTechnique(read);
+  const { weightChoice, ...chosen } = readTechnique(read);
   const { model, modelId, params } = resolveModel(read);
+  const technique: Technique = { ...chosen, weights: resolveWeights(read, weightChoice, model) };
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
@@ -117,14 +125,28 @@ type Technique = Omit<
   'modelId' | 'model' | 'paramsOnly' | 'seq' | 'tokens' | 'lora' | 'dropout' | 'gpu' | 'teacher' | 'headroom'
 >;
 
-function readTechnique(read: OptionReader): Technique {
+/**
+ * The weight format `--weights` names; `stored` is the one the model's config.json says the checkpoint ships in
+ * (model.ts `storedWeights`), an error on the weights field when it does not say.
+ */
+function resolveWeights(read: OptionReader, choice: WeightChoice, model: ModelConfig | null): WeightFormat {
+  if (choice !== 'stored') return choice;
+  if (model?.storedWeights !== undefined) return model.storedWeights;
+  read.fail(
+    'weights',
+    'stored means the format the checkpoint ships in, which a config.json gives (quantization_config or torch_dtype); this model does not say: choose fp32, fp16, bf16 or a quantized format',
+  );
+  return 'bf16';
+}
+
+function readTechnique(read: OptionReader): Omit<Technique, 'weights'> & { weightChoice: WeightChoice } {
   const precision = read.keyword('precision', PRECISIONS);
   // prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise.
   const qlora = read.options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
   return {
     mode: read.keyword('mode', MODES),
     precision,
-    weights: read.keyword('weights', WEIGHT_FORMATS),
+    weightChoice: read.keyword('weights', WEIGHT_CHOICES),
     kvCache: read.keyword('kvCache', KV_CACHE_LAYOUTS),
     optimizer: read.keyword('optimizer', OPTIMIZERS),
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS),
@@ -432,6 +454,7 @@ function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig>
   if (base.normsPerLayer !== undefined) details.normsPerLayer = base.normsPerLayer;
   if (base.attentionSinks !== undefined) details.attentionSinks = base.attentionSinks;
   if (base.fullAttentionEvery !== undefined) details.fullAttentionEvery = base.fullAttentionEvery;
+  if (base.storedWeights !== undefined) details.storedWeights = base.storedWeights;
   if (base.mla !== undefined) details.mla = base.mla;
   if (base.moe !== undefined && experts === base.experts) details.moe = base.moe;
   if (base.family !== undefined) details.family = base.family;
