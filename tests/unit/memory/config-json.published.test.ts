@@ -126,6 +126,24 @@ const PUBLISHED: [family: string, file: string, params: number, source: string][
     671_026_419_200,
     'deepseek-ai/DeepSeek-V3 README_WEIGHTS.md "Main Model Weights: 671B"; 671026419200 in third-party audits of the checkpoint tensors',
   ],
+  [
+    'Llama 3.1 70B',
+    'llama-3.1-70b.json',
+    BF16(141_107_412_992),
+    'meta-llama/Llama-3.1-70B model.safetensors.index.json total_size 141107412992 (checkpoint records of revision 349b2dd)',
+  ],
+  [
+    'Qwen3-MoE 235B-A22B (128 experts, head_dim 128 × 64 heads ≠ hidden 4096)',
+    'qwen3-235b-a22b.json',
+    BF16(470_187_269_120),
+    'Qwen/Qwen3-235B-A22B model.safetensors.index.json metadata.total_size 470187269120 (tensor audits of the official index: 235,093,634,560 parameters)',
+  ],
+  [
+    'Mixtral 8x22B',
+    'mixtral-8x22b.json',
+    BF16(281_241_268_224),
+    'mistralai/Mixtral-8x22B-v0.1: 281241268224 tensor payload bytes over its 59 safetensors shards (a checkpoint page-map record)',
+  ],
 ];
 
 describe('countParams(readConfigJson(config.json)) = published', () => {
