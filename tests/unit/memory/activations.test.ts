@@ -109,6 +109,31 @@ describe('planRecompute(layer, L, policy)', () => {
     expect(plan.keptForLayers + plan.workingSet).toBe(96 * layer.input + layer.full - layer.input);
   });
 
+  describe("with some layers of another kind (a mixture of experts' dense first layers)", () => {
+    const dense = layerActivationBytes({ ...gpt, mlpWidth: 8 * h });
+
+    test('none and selective sum each kind; the reported per-layer figure is the larger kind', () => {
+      const none = planRecompute(layer, 4, 'none', 1, 0, { layer: dense, count: 1 });
+      expect(none.keptForLayers).toBe(3 * layer.full + dense.full);
+      expect(none.keptPerLayer).toBe(dense.full);
+      const selective = planRecompute(layer, 4, 'selective', 1, 0, { layer: dense, count: 1 });
+      expect(selective.keptForLayers).toBe(3 * (layer.full - layer.attentionCore) + dense.full - dense.attentionCore);
+    });
+
+    test('full recompute keeps the same inputs and rebuilds a segment at the larger kind', () => {
+      const plan = planRecompute(layer, 4, 'full', 2, layer.input, { layer: dense, count: 1 });
+      expect(plan.keptForLayers).toBe(2 * layer.input);
+      expect(plan.workingSet).toBe(2 * dense.full - layer.input);
+    });
+
+    test('a stage of the other kind only reports that kind, even when it is the smaller', () => {
+      const narrow = layerActivationBytes({ ...gpt, mlpWidth: 2 * h });
+      const plan = planRecompute(layer, 2, 'none', 1, 0, { layer: narrow, count: 2 });
+      expect(plan.keptPerLayer).toBe(narrow.full);
+      expect(plan.keptForLayers).toBe(2 * narrow.full);
+    });
+  });
+
   test('mlp convention: ceil(L/k) + k tensors (Chen et al. 2016, arXiv 1604.06174)', () => {
     const tensor = { replicated: 10, tensorParallel: 0, attentionCore: 0, full: 10, input: 10 };
     const plan = planRecompute(tensor, 8, 'full', defaultMlpSegment(8), 0);
