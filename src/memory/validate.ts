@@ -513,6 +513,12 @@ function collectWarnings(
       ] as const
     ).filter((key) => options[key] !== undefined);
     if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
+    // A tied head is one tensor once loaded, yet some checkpoints write it twice (Qwen3-0.6B's model.safetensors: 311
+    // tensors, 1,503,264,768 bytes of data, lm_head.weight among them), so the download can exceed the weights counted.
+    if (options.weights === 'stored' && model?.tiedEmbeddings === true)
+      warnings.push(
+        'the head shares the embedding matrix (tie_word_embeddings): counted once, as loaded; some checkpoints also store lm_head (Qwen3-0.6B: 1,503,264,768 bytes on file against 1,192,099,840 loaded), so the download can be larger',
+      );
     if (options.kvCache !== undefined && model !== null && model.mla === undefined)
       warnings.push(
         '--kv-cache chooses how multi-head latent attention (DeepSeek-V2/V3) is cached; this model caches keys and values, ignored',

@@ -86,3 +86,15 @@ describe('stored formats refuse what they cannot describe, naming the field', ()
     expect(reading.ok && reading.warnings.join(' ')).toContain('quantization_config "gptq"');
   });
 });
+
+describe('a tied head: counted once as loaded, though a checkpoint may store it twice', () => {
+  test('Qwen3-0.6B: the loaded bf16 weights plus a second 151,936 × 1024 head are its model.safetensors data, 1,503,264,768 bytes (311 tensors)', () => {
+    const config = getModelPreset('qwen3-0.6b')!.config;
+    expect(storedBytes('qwen3-0.6b') + 2 * config.vocab * config.hidden).toBe(1_503_264_768);
+  });
+
+  test('--weights stored on a tied model says the download can be larger', () => {
+    const { warnings } = estimateOrThrow({ mode: 'infer', model: 'qwen3-0.6b', weights: 'stored' });
+    expect(warnings.join(' ')).toContain('some checkpoints also store lm_head');
+  });
+});
