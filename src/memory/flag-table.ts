@@ -5,7 +5,8 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
-import { WEIGHT_FORMATS } from './weight-formats.ts';
+import { KV_CACHE_LAYOUTS } from './inference.ts';
+import { WEIGHT_CHOICES, WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
@@ -188,6 +189,18 @@ export const FLAGS: readonly FieldFlag[] = [
     max: 100_000_000,
     group: 'workload',
   }),
+  enumFlag(
+    {
+      key: 'kvCache',
+      flag: 'kv-cache',
+      // The serving runtimes DeepSeek-V3's README lists under "How to Run Locally" (SGLang, LMDeploy, vLLM, …) cache the latent.
+      default: 'latent',
+      label: 'MLA KV cache',
+      help: 'infer, DeepSeek-V2/V3 (MLA): latent = kv_lora_rank + qk_rope_head_dim per token per layer, as vLLM and SGLang cache it; expanded = every head’s keys and values, as Transformers caches them',
+      group: 'technique',
+    },
+    KV_CACHE_LAYOUTS,
+  ),
   numberFlag({
     key: 'gradAccum',
     flag: 'grad-accum',
@@ -224,10 +237,10 @@ export const FLAGS: readonly FieldFlag[] = [
       flag: 'weights',
       default: 'bf16',
       label: 'Weight format',
-      help: 'infer: how the weights are stored (bitsandbytes llm-int8, nf4, fp4, -dq with double quantization; GPTQ/AWQ 4-bit group 128)',
+      help: 'infer: how the weights are stored (bitsandbytes llm-int8, nf4, fp4, -dq with double quantization; GPTQ/AWQ 4-bit group 128; DeepSeek-V3 fp8-block, gpt-oss mxfp4; stored: as the checkpoint ships, from config.json)',
       group: 'technique',
     },
-    WEIGHT_FORMATS,
+    WEIGHT_CHOICES,
   ),
   enumFlag(
     { key: 'optimizer', flag: 'optimizer', default: 'adamw', label: 'Optimizer', help: 'optimizer', group: 'technique' },

@@ -57,7 +57,19 @@ export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';
 export { SOURCE_CHOICES, type SourceChoice } from './sources.ts';
 export { MODEL_PRESETS, getModelPreset, type ModelPreset } from './presets.ts';
 export { GPU_PRESETS, getGpuPreset, type GpuSpec } from './gpus.ts';
-export { ARCHS, ARCH_TRAITS, type Arch, type AttentionBias, type MlaShape, type ModelConfig, type MoeShape } from './model.ts';
+export {
+  ARCHS,
+  ARCH_TRAITS,
+  attentionWidths,
+  routedMlpWidth,
+  slidingLayersIn,
+  type Arch,
+  type AttentionBias,
+  type AttentionWidths,
+  type MlaShape,
+  type ModelConfig,
+  type MoeShape,
+} from './model.ts';
 export { MAX_CONFIG_JSON_BYTES, readConfigJson, type ConfigJsonReading } from './config-json.ts';
 export { countParams, type ParamCounts } from './params.ts';
 export { PRECISIONS, PRECISION_BYTES, type Precision } from './precision.ts';
@@ -80,6 +92,8 @@ export {
   outsideActivationBytes,
   planRecompute,
   defaultMlpSegment,
+  NO_OTHER_LAYERS,
+  type OtherLayers,
   type Attention,
   type Kernels,
   type Recompute,

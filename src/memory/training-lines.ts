@@ -3,9 +3,12 @@ import {
   defaultMlpSegment,
   layerActivationBytes,
   mlpLayerActivationBytes,
+  NO_OTHER_LAYERS,
   outsideActivationBytes,
   planRecompute,
   type LayerActivationBytes,
+  type LayerActivationShape,
+  type OtherLayers,
 } from './activations.ts';
 import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
 import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraRankElementsPerToken } from './lora.ts';
@@ -13,7 +16,7 @@ import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
 import { lossTransientBytes } from './loss.ts';
-import { ARCH_TRAITS, type ModelConfig } from './model.ts';
+import { ARCH_TRAITS, attentionWidths, denseMlpLayers, routedMlpWidth, widestMlp, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
 import { momentCount, optimizerBytesPerParam, optimizerStepTemporaryBytes } from './optimizer.ts';
 import {
@@ -692,29 +695,36 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   const traits = ARCH_TRAITS[model.arch];
   const e = r.activationBytes;
   const residual = r.residualBytes;
+  const shapeAt = (mlpWidth: number): LayerActivationShape => ({
+    seq: r.seq,
+    microBatch: r.microBatch,
+    hidden: model.hidden,
+    heads: model.heads,
+    widths: attentionWidths(model),
+    mlpWidth,
+    mlp: traits.mlp === 'swiglu' ? 'swiglu' : 'gelu',
+    norm: traits.norm === 'rmsnorm' ? 'rmsnorm' : 'layernorm',
+    pythonGelu: model.arch === 'gpt2',
+    sinks: model.attentionSinks === true,
+    dropout: r.dropout,
+    attention: r.attention,
+    kernels: r.kernels,
+    bytesPerElement: e,
+    residualBytes: residual,
+    tp: r.tp,
+    sp: r.sp,
+  });
   const layer: LayerActivationBytes = traits.transformer
-    ? layerActivationBytes({
-        seq: r.seq,
-        microBatch: r.microBatch,
-        hidden: model.hidden,
-        heads: model.heads,
-        kvHeads: model.kvHeads,
-        ffn: model.ffn,
-        mlp: traits.mlp === 'swiglu' ? 'swiglu' : 'gelu',
-        norm: traits.norm === 'rmsnorm' ? 'rmsnorm' : 'layernorm',
-        pythonGelu: model.arch === 'gpt2',
-        topK: model.topK,
-        dropout: r.dropout,
-        attention: r.attention,
-        kernels: r.kernels,
-        bytesPerElement: e,
-        residualBytes: residual,
-        tp: r.tp,
-        sp: r.sp,
-      })
+    ? layerActivationBytes(shapeAt(routedMlpWidth(model)))
     : mlpLayerActivationBytes(r.microBatch, model.hidden, e);
+  // A mixture-of-experts model's dense layers come first, so the first stage holds them (as in parallel.ts stageParams).
+  const denseLayers = stage === 'last' ? 0 : Math.min(denseMlpLayers(model), sp.layers);
+  const dense: OtherLayers =
+    denseLayers === 0 || model.moe === undefined
+      ? NO_OTHER_LAYERS
+      : { layer: layerActivationBytes(shapeAt(model.moe.denseFfn)), count: denseLayers };
   const segment = r.checkpointEvery ?? (traits.transformer ? 1 : defaultMlpSegment(sp.layers));
-  const plan = planRecompute(layer, sp.layers, r.recompute, segment, traits.transformer ? layer.input : 0);
+  const plan = planRecompute(layer, sp.layers, r.recompute, segment, traits.transformer ? layer.input : 0, dense);
   const inFlight = microBatchesInFlight(r.pp, r.gradAccum, stage);
   const outside = outsideActivationBytes({
     seq: r.seq,
@@ -740,7 +750,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     ? ''
     : r.recompute === 'full'
       ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
-      : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
+      : `Activations: ${sp.layers} layers${denseLayers === 0 ? ' ×' : ` (${denseLayers} with a dense MLP) × up to`} ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
   // Backward frees each layer's activations as it passes: at its end the first layer's (or, under full recompute, the
   // first checkpoint's input) remain, with the other in-flight micro-batches'.
   const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer;
@@ -861,7 +871,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         'activations',
         'gpu',
         'Backward working set: one layer’s activation gradients in flight',
-        lifetime(moments, [backwardWorkingSet(r, model, e, residual), LAYERS_BACKWARD]),
+        lifetime(moments, [backwardWorkingSet(r, model, denseLayers > 0, e, residual), LAYERS_BACKWARD]),
         'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures',
       ),
     );
@@ -880,17 +890,20 @@ function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean)
 /**
  * Gradients of one layer's activations while backward passes through it: the residual stream's gradient and the
  * branch's (r bytes each per sbh), and the MLP's widest gradients (two f-wide tensors for SwiGLU's gate and up,
- * one for GELU) in the compute dtype. Divided by t like the layer's tensor-parallel part.
+ * one for GELU, at the width a token passes through: a routed layer's experts, or a dense layer's MLP when the stage
+ * holds one) in the compute dtype. Divided by t like the layer's tensor-parallel part.
  */
 function backwardWorkingSet(
   r: Pick<ActivationInputs, 'seq' | 'microBatch' | 'tp'>,
   model: ModelConfig,
+  holdsDenseLayers: boolean,
   e: number,
   residual: number,
 ): number {
   const tokens = r.seq * r.microBatch;
   const wide = ARCH_TRAITS[model.arch].mlp === 'swiglu' ? 2 : 1;
-  return 2 * residual * tokens * model.hidden + ceilDiv(wide * model.topK * e * tokens * model.ffn, r.tp);
+  const mlpWidth = Math.max(routedMlpWidth(model), holdsDenseLayers ? (model.moe?.denseFfn ?? 0) : 0);
+  return 2 * residual * tokens * model.hidden + ceilDiv(wide * e * tokens * mlpWidth, r.tp);
 }
 
 /** Frozen distillation teacher: weights all step and a forward working set during the student's forward. */
@@ -921,8 +934,8 @@ function teacherLines(r: ResolvedEstimate, moments: readonly MomentId[]): Memory
           batch: r.microBatch,
           hidden: t.hidden,
           heads: t.heads,
-          kvHeads: t.kvHeads,
-          ffn: t.ffn,
+          widths: attentionWidths(t),
+          mlpWidth: widestMlp(t),
           mlp: traits.mlp,
           transformer: traits.transformer,
           attention: r.attention,

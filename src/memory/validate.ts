@@ -8,7 +8,15 @@ import { KBIT_TRAINING_CHECKPOINTING, loraParams, parseLoraTargets, type LoraPla
 import { flagName } from './flag-table.ts';
 import { createOptionReader, type OptionReader } from './option-reader.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
-import { validateWeightFormat, WEIGHT_FORMAT_SPECS, WEIGHT_FORMATS, type WeightFormat } from './weight-formats.ts';
+import {
+  validateWeightFormat,
+  WEIGHT_CHOICES,
+  WEIGHT_FORMAT_SPECS,
+  WEIGHT_FORMATS,
+  type WeightChoice,
+  type WeightFormat,
+} from './weight-formats.ts';
+import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
@@ -57,6 +65,8 @@ export interface ResolvedEstimate {
   offloadDevice: OffloadDevice;
   gpu: GpuSpec | null;
   tokens: number;
+  /** How a multi-head latent attention model's KV cache is counted (ignored by every other model). */
+  kvCache: KvCacheLayout;
   teacher: ModelPreset | null;
   teacherWeights: WeightFormat;
   /** Free margin, percent of GPU memory. */
@@ -77,8 +87,9 @@ function defaultFfn(arch: Arch, hidden: number): number {
 /** Resolve and check options, section by section; every error names its field. */
 export function resolveEstimateOptions(options: EstimateOptions): ResolveResult {
   const read = createOptionReader(options);
-  const technique = readTechnique(read);
+  const { weightChoice, ...chosen } = readTechnique(read);
   const { model, modelId, params } = resolveModel(read);
+  const technique: Technique = { ...chosen, weights: resolveWeights(read, weightChoice, model) };
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
@@ -114,14 +125,29 @@ type Technique = Omit<
   'modelId' | 'model' | 'paramsOnly' | 'seq' | 'tokens' | 'lora' | 'dropout' | 'gpu' | 'teacher' | 'headroom'
 >;
 
-function readTechnique(read: OptionReader): Technique {
+/**
+ * The weight format `--weights` names; `stored` is the one the model's config.json says the checkpoint ships in
+ * (model.ts `storedWeights`), an error on the weights field when it does not say.
+ */
+function resolveWeights(read: OptionReader, choice: WeightChoice, model: ModelConfig | null): WeightFormat {
+  if (choice !== 'stored') return choice;
+  if (model?.storedWeights !== undefined) return model.storedWeights;
+  read.fail(
+    'weights',
+    'stored means the format the checkpoint ships in, which a config.json gives (quantization_config or torch_dtype); this model does not say: choose fp32, fp16, bf16 or a quantized format',
+  );
+  return 'bf16';
+}
+
+function readTechnique(read: OptionReader): Omit<Technique, 'weights'> & { weightChoice: WeightChoice } {
   const precision = read.keyword('precision', PRECISIONS);
   // prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise.
   const qlora = read.options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
   return {
     mode: read.keyword('mode', MODES),
     precision,
-    weights: read.keyword('weights', WEIGHT_FORMATS),
+    weightChoice: read.keyword('weights', WEIGHT_CHOICES),
+    kvCache: read.keyword('kvCache', KV_CACHE_LAYOUTS),
     optimizer: read.keyword('optimizer', OPTIMIZERS),
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS),
     grads: read.keyword('grads', GRADIENT_LIFETIMES),
@@ -416,7 +442,7 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
 }
 
 /**
- * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, latent attention, expert
+ * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, global layers, latent attention, expert
  * details), kept when the preset is estimated or its shape overridden within its family, so no field is dropped
  * silently; the expert details only while the expert count is the preset's.
  */
@@ -427,6 +453,8 @@ function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig>
   if (base.qkNorm !== undefined) details.qkNorm = base.qkNorm;
   if (base.normsPerLayer !== undefined) details.normsPerLayer = base.normsPerLayer;
   if (base.attentionSinks !== undefined) details.attentionSinks = base.attentionSinks;
+  if (base.fullAttentionEvery !== undefined) details.fullAttentionEvery = base.fullAttentionEvery;
+  if (base.storedWeights !== undefined) details.storedWeights = base.storedWeights;
   if (base.mla !== undefined) details.mla = base.mla;
   if (base.moe !== undefined && experts === base.experts) details.moe = base.moe;
   if (base.family !== undefined) details.family = base.family;
@@ -485,7 +513,17 @@ function collectWarnings(
       ] as const
     ).filter((key) => options[key] !== undefined);
     if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
-  } else if (options.tokens !== undefined || options.weights !== undefined) {
-    warnings.push('--tokens and --weights apply to --mode infer; ignored for training');
+    // A tied head is one tensor once loaded, yet some checkpoints write it twice (Qwen3-0.6B's model.safetensors: 311
+    // tensors, 1,503,264,768 bytes of data, lm_head.weight among them), so the download can exceed the weights counted.
+    if (options.weights === 'stored' && model?.tiedEmbeddings === true)
+      warnings.push(
+        'the head shares the embedding matrix (tie_word_embeddings): counted once, as loaded; some checkpoints also store lm_head (Qwen3-0.6B: 1,503,264,768 bytes on file against 1,192,099,840 loaded), so the download can be larger',
+      );
+    if (options.kvCache !== undefined && model !== null && model.mla === undefined)
+      warnings.push(
+        '--kv-cache chooses how multi-head latent attention (DeepSeek-V2/V3) is cached; this model caches keys and values, ignored',
+      );
+  } else if (options.tokens !== undefined || options.weights !== undefined || options.kvCache !== undefined) {
+    warnings.push('--tokens, --weights and --kv-cache apply to --mode infer; ignored for training');
   }
 }
