@@ -4,7 +4,14 @@
  * the file (the CLI, a page's paste or drop). Which keys each `model_type` uses, and what a missing key means, follow
  * that family's configuration and modeling classes in Hugging Face Transformers (cited per family below).
  */
-import type { AttentionBias, MlaShape, ModelConfig, MoeShape } from './model.ts';
+import {
+  CHECKPOINT_DTYPES,
+  type AttentionBias,
+  type CheckpointDtype,
+  type MlaShape,
+  type ModelConfig,
+  type MoeShape,
+} from './model.ts';
 import type { FieldError } from './options.ts';
 
 /** The largest config.json read, in bytes: real ones are a few KB, so anything near 1 MB is not a model config. */
@@ -206,7 +213,25 @@ export function readConfigJson(input: unknown): ConfigJsonReading {
       `unknown model_type ${modelType === undefined ? '(none given)' : `'${modelType}'`}: read as a Llama-style decoder from ${read.read().join(', ')}; ignored ${ignored.length === 0 ? 'nothing' : ignored.join(', ')}`,
     );
   }
-  return { ok: true, config: modelType === undefined ? config : { ...config, family: modelType }, warnings };
+  const storedDtype = readStoredDtype(json) ?? readStoredDtype(top);
+  return {
+    ok: true,
+    config: {
+      ...config,
+      ...(modelType === undefined ? {} : { family: modelType }),
+      ...(storedDtype === undefined ? {} : { storedDtype }),
+    },
+    warnings,
+  };
+}
+
+/**
+ * The dtype the checkpoint is stored in: `dtype` (transformers v5 writes this name) or `torch_dtype` (v4), when it is
+ * one of the dtypes a trainer loads; anything else (absent, "auto", a quantized layout) leaves it unknown.
+ */
+function readStoredDtype(json: Json): CheckpointDtype | undefined {
+  const value = json['dtype'] ?? json['torch_dtype'];
+  return CHECKPOINT_DTYPES.find((dtype) => dtype === value);
 }
 
 /** An unknown model_type: the keys every Llama-style config shares, with PretrainedConfig's tied-embedding default. */

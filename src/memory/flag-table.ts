@@ -12,6 +12,7 @@ import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
 import { PRECISIONS } from './precision.ts';
+import { DEFAULT_STACK, STACKS } from './stacks.ts';
 import { GRADIENT_LIFETIMES } from './timeline.ts';
 
 /** Kind of value a flag takes. */
@@ -207,6 +208,17 @@ export const FLAGS: readonly FieldFlag[] = [
     max: 100_000_000,
     group: 'workload',
   }),
+  enumFlag(
+    {
+      key: 'stack',
+      flag: 'stack',
+      default: DEFAULT_STACK,
+      label: 'How do you train?',
+      help: "the tool you train with; its defaults fill the technique flags you leave out (precision from the checkpoint's dtype, optimizer implementation, recompute, …)",
+      group: 'technique',
+    },
+    STACKS,
+  ),
   enumFlag(
     {
       key: 'precision',

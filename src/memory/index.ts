@@ -50,14 +50,36 @@ export {
   type RawFlagValues,
 } from './flags.ts';
 export { createOptionReader, type OptionReader } from './option-reader.ts';
-export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
+export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult, type StackSetting } from './validate.ts';
+export {
+  DEFAULT_STACK,
+  STACK_DECIDED_KEYS,
+  STACK_SPECS,
+  STACKS,
+  stackDefaults,
+  type Cited,
+  type NotModelled,
+  type Stack,
+  type StackDefaults,
+  type StackSpec,
+} from './stacks.ts';
 export { formatCount, formatSeconds } from './format.ts';
 export { LINE_CATEGORIES } from './lines.ts';
 export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';
 export { SOURCE_CHOICES, type SourceChoice } from './sources.ts';
 export { MODEL_PRESETS, getModelPreset, type ModelPreset } from './presets.ts';
 export { GPU_PRESETS, getGpuPreset, type GpuSpec } from './gpus.ts';
-export { ARCHS, ARCH_TRAITS, type Arch, type AttentionBias, type MlaShape, type ModelConfig, type MoeShape } from './model.ts';
+export {
+  ARCHS,
+  ARCH_TRAITS,
+  CHECKPOINT_DTYPES,
+  type Arch,
+  type AttentionBias,
+  type CheckpointDtype,
+  type MlaShape,
+  type ModelConfig,
+  type MoeShape,
+} from './model.ts';
 export { MAX_CONFIG_JSON_BYTES, readConfigJson, type ConfigJsonReading } from './config-json.ts';
 export { countParams, type ParamCounts } from './params.ts';
 export { PRECISIONS, PRECISION_BYTES, type Precision } from './precision.ts';

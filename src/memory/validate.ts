@@ -18,10 +18,25 @@ import { PRECISIONS, type Precision } from './precision.ts';
 import { getModelPreset, MODEL_PRESETS, type ModelPreset } from './presets.ts';
 import { DEFAULT_HEADROOM_PERCENT } from './overhead.ts';
 import { GRADIENT_LIFETIMES, type GradientLifetime } from './timeline.ts';
+import { STACKS, stackDefaults, type NotModelled, type Stack, type StackDefaults } from './stacks.ts';
+
+/** An option a stack set because the reader left it out: its flag, the value and the line of the tool that sets it. */
+export interface StackSetting {
+  /** Flag name, e.g. `optimizer-impl`. */
+  readonly flag: string;
+  readonly value: string;
+  readonly source: string;
+}
 
 /** A configuration with every default filled in and every combination checked. */
 export interface ResolvedEstimate {
   mode: Mode;
+  /** The training stack whose defaults filled the options not given. */
+  stack: Stack;
+  /** What the stack set (training only): the options the reader left out that the stack, not the flag table, decided. */
+  stackSettings: readonly StackSetting[];
+  /** What the stack does by default that the engine cannot express yet (training only). */
+  notModelled: readonly NotModelled[];
   /** Preset id, or null for a custom model or `params` alone. */
   modelId: string | null;
   /** Model shape, or null when only `params` is known. */
@@ -77,8 +92,13 @@ function defaultFfn(arch: Arch, hidden: number): number {
 /** Resolve and check options, section by section; every error names its field. */
 export function resolveEstimateOptions(options: EstimateOptions): ResolveResult {
   const read = createOptionReader(options);
-  const technique = readTechnique(read);
+  const stack = read.keyword('stack', STACKS);
   const { model, modelId, params } = resolveModel(read);
+  // An explicit option > the stack's default > the flag table's default; the stack's precision depends on the model's
+  // stored dtype and on what is trained, so the model is resolved first.
+  const finetune = read.keyword('finetune', FINETUNES);
+  const defaults = stackDefaults(stack, model, finetune);
+  const technique = readTechnique(read, defaults, finetune);
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
@@ -94,6 +114,9 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     warnings,
     value: {
       ...technique,
+      stack,
+      stackSettings: technique.mode === 'train' ? stackSettings(options, defaults, technique) : [],
+      notModelled: technique.mode === 'train' ? defaults.notModelled : [],
       modelId,
       model,
       paramsOnly: params ?? null,
@@ -111,27 +134,38 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
 /** The choices that do not depend on the model: enumerations and counts of the step and its techniques. */
 type Technique = Omit<
   ResolvedEstimate,
-  'modelId' | 'model' | 'paramsOnly' | 'seq' | 'tokens' | 'lora' | 'dropout' | 'gpu' | 'teacher' | 'headroom'
+  | 'stack'
+  | 'stackSettings'
+  | 'notModelled'
+  | 'modelId'
+  | 'model'
+  | 'paramsOnly'
+  | 'seq'
+  | 'tokens'
+  | 'lora'
+  | 'dropout'
+  | 'gpu'
+  | 'teacher'
+  | 'headroom'
 >;
 
-function readTechnique(read: OptionReader): Technique {
-  const precision = read.keyword('precision', PRECISIONS);
-  // prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise.
-  const qlora = read.options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
+function readTechnique(read: OptionReader, stack: StackDefaults, finetune: Finetune): Technique {
+  const precision = read.keyword('precision', PRECISIONS, stack.precision.value);
+  const set = stack.options;
   return {
     mode: read.keyword('mode', MODES),
     precision,
     weights: read.keyword('weights', WEIGHT_FORMATS),
     optimizer: read.keyword('optimizer', OPTIMIZERS),
-    optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS),
-    grads: read.keyword('grads', GRADIENT_LIFETIMES),
-    attention: read.keyword('attention', ATTENTIONS),
-    kernels: read.keyword('kernels', KERNELS),
-    recompute: read.keyword('recompute', RECOMPUTES, qlora ? 'full' : undefined),
-    zero: read.keyword('zero', ZERO_STAGES),
+    optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS, set.optimizerImpl?.value),
+    grads: read.keyword('grads', GRADIENT_LIFETIMES, set.grads?.value),
+    attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
+    kernels: read.keyword('kernels', KERNELS, set.kernels?.value),
+    recompute: read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value),
+    zero: read.keyword('zero', ZERO_STAGES, set.zero?.value),
     offload: read.keyword('offload', OFFLOADS),
     offloadDevice: read.keyword('offloadDevice', OFFLOAD_DEVICES),
-    finetune: read.keyword('finetune', FINETUNES),
+    finetune,
     teacherWeights: read.keyword('teacherWeights', WEIGHT_FORMATS, precision === 'fp32' ? 'fp32' : 'bf16'),
     microBatch: read.count('microBatch') ?? 1,
     gradAccum: read.count('gradAccum') ?? 1,
@@ -143,6 +177,23 @@ function readTechnique(read: OptionReader): Technique {
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
   };
+}
+
+/** prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise. */
+function kbitCheckpointing(options: EstimateOptions): boolean {
+  return options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
+}
+
+/** The technique options the stack decided: those the reader left out and the stack sets (QLoRA's own recompute aside). */
+function stackSettings(options: EstimateOptions, stack: StackDefaults, t: Technique): StackSetting[] {
+  const settings: StackSetting[] = [];
+  if (options.precision === undefined)
+    settings.push({ flag: flagName('precision'), value: t.precision, source: stack.precision.source });
+  for (const [key, cited] of Object.entries(stack.options) as [keyof StackDefaults['options'], { source: string }][]) {
+    if (options[key] !== undefined || (key === 'recompute' && kbitCheckpointing(options))) continue;
+    settings.push({ flag: flagName(key), value: String(t[key]), source: cited.source });
+  }
+  return settings;
 }
 
 /**
@@ -417,7 +468,7 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
 
 /**
  * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, latent attention, expert
- * details), kept when the preset is estimated or its shape overridden within its family, so no field is dropped
+ * details, the stored dtype), kept when the preset is estimated or its shape overridden within its family, so no field is dropped
  * silently; the expert details only while the expert count is the preset's.
  */
 function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig> {
@@ -430,6 +481,7 @@ function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig>
   if (base.mla !== undefined) details.mla = base.mla;
   if (base.moe !== undefined && experts === base.experts) details.moe = base.moe;
   if (base.family !== undefined) details.family = base.family;
+  if (base.storedDtype !== undefined) details.storedDtype = base.storedDtype;
   return details;
 }
 
