@@ -117,7 +117,7 @@ export interface StackSpec {
   readonly notModelled: readonly NotModelled[];
 }
 
-const TRANSFORMERS = 'transformers 5 (main fd79833)';
+const TRANSFORMERS = 'transformers 5.x (main, 2026)';
 const TRAINER_FUSED: Cited<OptimizerImpl> = {
   value: 'fused',
   source: `${TRANSFORMERS} training_args.py: default_optim = "adamw_torch_fused" when is_torch_greater_or_equal_than_2_8`,
@@ -128,7 +128,7 @@ const TRAINER_BF16: Cited<MixedPrecision> = {
 };
 const SDPA: Cited<Attention> = {
   value: 'sdpa',
-  source: 'transformers 5 attn_implementation: sdpa where torch provides it (FlashAttention / memory-efficient kernels)',
+  source: 'transformers 5.x attn_implementation: sdpa where torch provides it (FlashAttention / memory-efficient kernels)',
 };
 const TORCH_FOREACH: Cited<OptimizerImpl> = {
   value: 'foreach',
@@ -154,7 +154,7 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
     load: {
       value: 'stored',
       source:
-        'transformers 5 from_pretrained loads in the dtype the config.json stores (TRL 1.10.0.dev0 sft_trainer.py documents it: "since Transformers v5 the dtype is inferred from the model config")',
+        'transformers 5.x from_pretrained loads in the dtype the config.json stores (TRL 1.10.0.dev0 sft_trainer.py documents it: "since Transformers v5 the dtype is inferred from the model config")',
     },
     mixed: TRAINER_BF16,
     options: { optimizerImpl: TRAINER_FUSED, attention: SDPA },
@@ -191,11 +191,11 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
     version: 'PyTorch 2.x',
     load: {
       value: 'float32',
-      source: 'torch.get_default_dtype() is float32: nn.Module parameters are created in it',
+      source: 'PyTorch 2.x torch.get_default_dtype() is float32: nn.Module parameters are created in it',
     },
     mixed: {
       value: 'autocast',
-      source: 'PyTorch AMP docs (torch.amp): the usual recipe wraps forward in torch.autocast("cuda", dtype=torch.bfloat16)',
+      source: 'PyTorch 2.x AMP docs (torch.amp): the usual recipe wraps forward in torch.autocast("cuda", dtype=torch.bfloat16)',
     },
     options: { optimizerImpl: TORCH_FOREACH, attention: SDPA },
     notModelled: [],
@@ -226,7 +226,7 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
     id: 'fsdp2',
     label: 'PyTorch FSDP2',
     version: 'PyTorch 2.x fully_shard',
-    load: { value: 'float32', source: 'torch.get_default_dtype() is float32: FSDP2 shards the parameters as built' },
+    load: { value: 'float32', source: 'PyTorch 2.x torch.get_default_dtype() is float32: FSDP2 shards the parameters as built' },
     mixed: {
       value: 'fp32-master',
       source:
@@ -239,7 +239,7 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
     id: 'megatron',
     label: 'Megatron-LM',
     version: 'Megatron-Core 0.20.0 (d98e8a6)',
-    load: { value: 'bfloat16', source: 'Megatron-LM --bf16 (every example script sets it): bf16 weights' },
+    load: { value: 'bfloat16', source: 'Megatron-LM (core 0.20.0) --bf16 (its example scripts set it): bf16 weights' },
     mixed: {
       value: 'fp32-master',
       source:
@@ -269,7 +269,7 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         id: 'fp32-main-grads',
         what: 'accumulates and all-reduces gradients in fp32 under bf16 (4 bytes per parameter where the engine counts 2)',
         option: 'a gradient dtype option',
-        source: 'Megatron-LM training/arguments.py:1215-1216 accumulate_allreduce_grads_in_fp32 = True for bf16',
+        source: 'Megatron-LM (core 0.20.0) training/arguments.py:1215-1216 accumulate_allreduce_grads_in_fp32 = True for bf16',
       },
     ],
   },
