@@ -102,8 +102,8 @@ const TRAIN_ONLY = new Set([
 ]);
 const INFER_ONLY = new Set(['weights', 'tokens']);
 
-/** Pickers rendered on their own, not as flag fields. */
-const PICKERS = new Set(['model', 'gpu']);
+/** Pickers rendered on their own, not as flag fields: the model, the GPU and "How do you train?". */
+const PICKERS = new Set(['model', 'gpu', 'stack']);
 
 /** Whether a flag applies in `mode`. */
 function appliesIn(flag: string, mode: string): boolean {
@@ -148,7 +148,7 @@ export function effectiveFlags(id: CalculatorId, raw: RawFlags): RawFlags {
  */
 export function fromQuery(id: CalculatorId, search: string): RawFlags {
   const spec = CALCULATORS[id];
-  const owned = new Set(['model', 'gpu', 'mode', ...CUSTOM_FIELDS, ...spec.fields, ...Object.keys(spec.defaults)]);
+  const owned = new Set(['model', 'gpu', 'mode', 'stack', ...CUSTOM_FIELDS, ...spec.fields, ...Object.keys(spec.defaults)]);
   const query = new URLSearchParams(search);
   const raw: RawFlags = { ...spec.defaults };
   for (const [name, value] of query) if (owned.has(name)) raw[name] = value;

@@ -17,12 +17,13 @@ import { formatEstimateFlags, MODEL_PRESETS, type RawFlags } from '../../../../s
 const IDS = Object.keys(CALCULATORS) as CalculatorId[];
 
 describe('a calculator never depends on a setting it does not show', () => {
-  test.each(IDS)('%s: every flag of its printed command is the model, the GPU or a visible field', (id) => {
+  test.each(IDS)('%s: every flag of its printed command is the model, the GPU, the stack or a visible field', (id) => {
     const raw = fromQuery(id, '');
     const computed = compute(id, raw);
     if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
     const printed = Object.keys(formatEstimateFlags(computed.results[computed.results.length - 1]?.options ?? {}));
-    const visible = new Set(['model', 'gpu', ...visibleFields(id, raw)]);
+    // The pickers every calculator shows: the model, the GPU and "How do you train?".
+    const visible = new Set(['model', 'gpu', 'stack', ...visibleFields(id, raw)]);
     for (const flag of printed) expect(visible, `--${flag}`).toContain(flag);
   });
 
