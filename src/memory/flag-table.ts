@@ -223,7 +223,8 @@ export const FLAGS: readonly FieldFlag[] = [
     {
       key: 'precision',
       flag: 'precision',
-      default: 'mixed-bf16',
+      // Every stack sets it (stacks.ts), so this is what --help says rather than a value the reader falls back to.
+      default: "the stack's (hf-trainer: the checkpoint's dtype)",
       label: 'Precision',
       help: 'training precision regime',
       group: 'technique',
@@ -249,9 +250,9 @@ export const FLAGS: readonly FieldFlag[] = [
     {
       key: 'optimizerImpl',
       flag: 'optimizer-impl',
-      default: 'foreach',
+      default: "the stack's (hf-trainer: fused)",
       label: 'Optimizer implementation',
-      help: "PyTorch optimizer implementation: foreach is the default on CUDA; DeepSpeed's FusedAdam and fused=True count as fused",
+      help: "PyTorch optimizer implementation: foreach is torch.optim's default on CUDA, fused the Trainer's; DeepSpeed's FusedAdam and fused=True count as fused",
       group: 'technique',
     },
     OPTIMIZER_IMPLS,
