@@ -147,6 +147,8 @@ const CHUNKED_LOSS = (what: string, source: string): NotModelled => ({
 
 /** Every stack's defaults, by id. */
 export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
+  // `hf-trainer` means the Trainer's usual recipe, TrainingArguments(bf16=True): on a bf16 checkpoint it trains the same
+  // bytes as without the flag (pure bf16), on an fp32 one it is autocast over fp32 weights (amp-bf16).
   'hf-trainer': {
     id: 'hf-trainer',
     label: 'Hugging Face Trainer',
