@@ -421,13 +421,17 @@ export interface StackDefaults {
  * the planner resolves options thousands of times per search.
  */
 export function stackDefaults(stack: Stack, model: ModelConfig | null, finetune: Finetune): StackDefaults {
-  const stored = model?.storedDtype;
-  const key = `${stack}/${stored ?? ''}/${finetune}`;
-  let found = DEFAULTS.get(key);
-  if (found === undefined) DEFAULTS.set(key, (found = computeDefaults(STACK_SPECS[stack], stored, finetune)));
+  const stored = model?.storedDtype ?? 'unknown';
+  let byStored = DEFAULTS.get(stack);
+  if (byStored === undefined) DEFAULTS.set(stack, (byStored = new Map()));
+  let byFinetune = byStored.get(stored);
+  if (byFinetune === undefined) byStored.set(stored, (byFinetune = new Map()));
+  let found = byFinetune.get(finetune);
+  if (found === undefined) byFinetune.set(finetune, (found = computeDefaults(STACK_SPECS[stack], model?.storedDtype, finetune)));
   return found;
 }
-const DEFAULTS = new Map<string, StackDefaults>();
+// Nested maps rather than a joined string key: no string is built per estimate.
+const DEFAULTS = new Map<Stack, Map<CheckpointDtype | 'unknown', Map<Finetune, StackDefaults>>>();
 
 function computeDefaults(spec: StackSpec, stored: CheckpointDtype | undefined, finetune: Finetune): StackDefaults {
   return {

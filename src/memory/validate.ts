@@ -18,7 +18,7 @@ import { PRECISIONS, type Precision } from './precision.ts';
 import { getModelPreset, MODEL_PRESETS, type ModelPreset } from './presets.ts';
 import { DEFAULT_HEADROOM_PERCENT } from './overhead.ts';
 import { GRADIENT_LIFETIMES, type GradientLifetime } from './timeline.ts';
-import { STACKS, stackDefaults, type NotModelled, type Stack, type StackDefaults } from './stacks.ts';
+import { STACK_DECIDED_KEYS, STACKS, stackDefaults, type NotModelled, type Stack, type StackDefaults } from './stacks.ts';
 
 /** An option a stack set because the reader left it out: its flag, the value and the line of the tool that sets it. */
 export interface StackSetting {
@@ -115,7 +115,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     value: {
       ...technique,
       stack,
-      stackSettings: technique.mode === 'train' ? stackSettings(options, defaults, technique) : [],
+      stackSettings: technique.mode === 'train' ? stackSettings(options, defaults) : [],
       notModelled: technique.mode === 'train' ? defaults.notModelled : [],
       modelId,
       model,
@@ -184,17 +184,30 @@ function kbitCheckpointing(options: EstimateOptions): boolean {
   return options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
 }
 
-/** The technique options the stack decided: those the reader left out and the stack sets (QLoRA's own recompute aside). */
-function stackSettings(options: EstimateOptions, stack: StackDefaults, t: Technique): StackSetting[] {
-  const settings: StackSetting[] = [];
-  if (options.precision === undefined)
-    settings.push({ flag: flagName('precision'), value: t.precision, source: stack.precision.source });
-  for (const [key, cited] of Object.entries(stack.options) as [keyof StackDefaults['options'], { source: string }][]) {
-    if (options[key] !== undefined || (key === 'recompute' && kbitCheckpointing(options))) continue;
-    settings.push({ flag: flagName(key), value: String(t[key]), source: cited.source });
+/**
+ * The technique options the stack decided: those the reader left out and the stack sets (QLoRA's own recompute aside).
+ * They follow from the stack's defaults and which options are given, so each combination is built once (the planner
+ * resolves options thousands of times per search).
+ */
+function stackSettings(options: EstimateOptions, stack: StackDefaults): readonly StackSetting[] {
+  let given = 0;
+  STACK_DECIDED_KEYS.forEach((key, i) => {
+    if (options[key] !== undefined || (key === 'recompute' && kbitCheckpointing(options))) given |= 1 << i;
+  });
+  let byGiven = SETTINGS.get(stack);
+  if (byGiven === undefined) SETTINGS.set(stack, (byGiven = new Map()));
+  let settings = byGiven.get(given);
+  if (settings === undefined) {
+    settings = STACK_DECIDED_KEYS.flatMap((key, i): StackSetting[] => {
+      const cited = key === 'precision' ? stack.precision : stack.options[key];
+      if (cited === undefined || (given & (1 << i)) !== 0) return [];
+      return [{ flag: flagName(key), value: String(cited.value), source: cited.source }];
+    });
+    byGiven.set(given, settings);
   }
   return settings;
 }
+const SETTINGS = new WeakMap<StackDefaults, Map<number, readonly StackSetting[]>>();
 
 /**
  * Whether any shape flag is given. Written out rather than a list's `some`: every estimate asks, and the closure and
