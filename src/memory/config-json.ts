@@ -4,7 +4,14 @@
  * the file (the CLI, a page's paste or drop). Which keys each `model_type` uses, and what a missing key means, follow
  * that family's configuration and modeling classes in Hugging Face Transformers (cited per family below).
  */
-import type { AttentionBias, MlaShape, ModelConfig, MoeShape } from './model.ts';
+import {
+  CHECKPOINT_DTYPES,
+  type AttentionBias,
+  type CheckpointDtype,
+  type MlaShape,
+  type ModelConfig,
+  type MoeShape,
+} from './model.ts';
 import type { FieldError } from './options.ts';
 import { FP8_BLOCK, type WeightFormat } from './weight-formats.ts';
 
@@ -230,8 +237,13 @@ export function readConfigJson(input: unknown): ConfigJsonReading {
       `unknown model_type ${modelType === undefined ? '(none given)' : `'${modelType}'`}: read as a Llama-style decoder from ${read.read().join(', ')}; ignored ${ignored.length === 0 ? 'nothing' : ignored.join(', ')}`,
     );
   }
-  const storedWeights = readStoredWeights(top, json, warnings);
-  const described = storedWeights === undefined ? config : { ...config, storedWeights };
+  const storedDtype = readStoredDtype(json) ?? readStoredDtype(top);
+  const storedWeights = readStoredWeights(top, json, storedDtype, warnings);
+  const described = {
+    ...config,
+    ...(storedDtype === undefined ? {} : { storedDtype }),
+    ...(storedWeights === undefined ? {} : { storedWeights }),
+  };
   // The stored format is read outside the KeyReader, so its keys join the shape's by name: a link rebuilt from the
   // shape then ships in the same format.
   const picked: Json = Object.fromEntries(
@@ -254,15 +266,33 @@ export function readConfigJson(input: unknown): ConfigJsonReading {
 /** The keys `readStoredWeights` reads. */
 const STORED_FORMAT_KEYS = ['quantization_config', 'torch_dtype', 'dtype'] as const;
 
-/** `torch_dtype` (or Transformers 5's `dtype`) values and the float format each names. */
-const STORED_DTYPES: Readonly<Record<string, WeightFormat>> = { float32: 'fp32', float16: 'fp16', bfloat16: 'bf16' };
+/** Each checkpoint dtype and the weight format that stores it. */
+const STORED_DTYPE_FORMATS: Readonly<Record<CheckpointDtype, WeightFormat>> = {
+  float32: 'fp32',
+  float16: 'fp16',
+  bfloat16: 'bf16',
+};
+
+/**
+ * The dtype the checkpoint is stored in: `dtype` (transformers v5 writes this name) or `torch_dtype` (v4), when it is
+ * one of the dtypes a trainer loads; anything else (absent, "auto", a quantized layout) leaves it unknown.
+ */
+function readStoredDtype(json: Json): CheckpointDtype | undefined {
+  const value = json['dtype'] ?? json['torch_dtype'];
+  return CHECKPOINT_DTYPES.find((dtype) => dtype === value);
+}
 
 /**
  * The format the checkpoint ships in: `quantization_config` (top level, also for a multimodal file) when it names one
  * the engine counts (DeepSeek-V3's `fp8` with 128 × 128 `weight_block_size`, gpt-oss's `mxfp4`), else the dtype.
  * Another quantization method leaves it unknown, with a warning, rather than guessing.
  */
-function readStoredWeights(top: Json, json: Json, warnings: string[]): WeightFormat | undefined {
+function readStoredWeights(
+  top: Json,
+  json: Json,
+  storedDtype: CheckpointDtype | undefined,
+  warnings: string[],
+): WeightFormat | undefined {
   const quantization = top['quantization_config'] ?? json['quantization_config'];
   if (typeof quantization === 'object' && quantization !== null && !Array.isArray(quantization)) {
     const q = quantization as Json;
@@ -275,8 +305,7 @@ function readStoredWeights(top: Json, json: Json, warnings: string[]): WeightFor
     );
     return undefined;
   }
-  const dtype = json['torch_dtype'] ?? json['dtype'] ?? top['torch_dtype'] ?? top['dtype'];
-  return typeof dtype === 'string' ? STORED_DTYPES[dtype] : undefined;
+  return storedDtype === undefined ? undefined : STORED_DTYPE_FORMATS[storedDtype];
 }
 
 /** An unknown model_type: the keys every Llama-style config shares, with PretrainedConfig's tied-embedding default. */

@@ -13,6 +13,7 @@ import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
 import { PRECISIONS } from './precision.ts';
+import { DEFAULT_STACK, STACKS } from './stacks.ts';
 import { GRADIENT_LIFETIMES } from './timeline.ts';
 
 /** Kind of value a flag takes. */
@@ -222,9 +223,21 @@ export const FLAGS: readonly FieldFlag[] = [
   }),
   enumFlag(
     {
+      key: 'stack',
+      flag: 'stack',
+      default: DEFAULT_STACK,
+      label: 'How do you train?',
+      help: "the tool you train with; its defaults fill the technique flags you leave out (precision from the checkpoint's dtype, optimizer implementation, recompute, …)",
+      group: 'technique',
+    },
+    STACKS,
+  ),
+  enumFlag(
+    {
       key: 'precision',
       flag: 'precision',
-      default: 'mixed-bf16',
+      // Every stack sets it (stacks.ts), so this is what --help says rather than a value the reader falls back to.
+      default: "the stack's (hf-trainer: the checkpoint's dtype)",
       label: 'Precision',
       help: 'training precision regime',
       group: 'technique',
@@ -250,9 +263,9 @@ export const FLAGS: readonly FieldFlag[] = [
     {
       key: 'optimizerImpl',
       flag: 'optimizer-impl',
-      default: 'foreach',
+      default: "the stack's (hf-trainer: fused)",
       label: 'Optimizer implementation',
-      help: "PyTorch optimizer implementation: foreach is the default on CUDA; DeepSpeed's FusedAdam and fused=True count as fused",
+      help: "PyTorch optimizer implementation: foreach is torch.optim's default on CUDA, fused the Trainer's; DeepSpeed's FusedAdam and fused=True count as fused",
       group: 'technique',
     },
     OPTIMIZER_IMPLS,

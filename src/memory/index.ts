@@ -50,7 +50,19 @@ export {
   type RawFlagValues,
 } from './flags.ts';
 export { createOptionReader, type OptionReader } from './option-reader.ts';
-export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
+export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult, type StackSetting } from './validate.ts';
+export {
+  DEFAULT_STACK,
+  STACK_DECIDED_KEYS,
+  STACK_SPECS,
+  STACKS,
+  stackDefaults,
+  type Cited,
+  type NotModelled,
+  type Stack,
+  type StackDefaults,
+  type StackSpec,
+} from './stacks.ts';
 export { formatCount, formatSeconds } from './format.ts';
 export { LINE_CATEGORIES } from './lines.ts';
 export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';
@@ -60,12 +72,14 @@ export { GPU_PRESETS, getGpuPreset, type GpuSpec } from './gpus.ts';
 export {
   ARCHS,
   ARCH_TRAITS,
+  CHECKPOINT_DTYPES,
   attentionWidths,
   routedMlpWidth,
   slidingLayersIn,
   type Arch,
   type AttentionBias,
   type AttentionWidths,
+  type CheckpointDtype,
   type MlaShape,
   type ModelConfig,
   type MoeShape,

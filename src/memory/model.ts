@@ -69,7 +69,18 @@ export interface ModelConfig {
   storedWeights?: WeightFormat;
   /** The checkpoint's `model_type` when the shape was read from a config.json, for display (e.g. `qwen3`). */
   family?: string;
+  /**
+   * The dtype the checkpoint's weights are stored in (config.json `dtype`, `torch_dtype` before transformers v5), which
+   * a stack that loads weights "as stored" trains in (stacks.ts). Absent: unknown, read as float32.
+   */
+  storedDtype?: CheckpointDtype;
 }
+
+/** A dtype a checkpoint's weights are stored in, by its config.json name. */
+export type CheckpointDtype = 'float32' | 'float16' | 'bfloat16';
+
+/** Every checkpoint dtype. */
+export const CHECKPOINT_DTYPES: readonly CheckpointDtype[] = ['float32', 'float16', 'bfloat16'];
 
 /** Biases of the attention projections. */
 export interface AttentionBias {

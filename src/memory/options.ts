@@ -9,6 +9,7 @@ import type { Offload, OffloadDevice } from './offload.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
 import type { Precision } from './precision.ts';
+import type { Stack } from './stacks.ts';
 
 /** What is estimated: a training step or inference. */
 export type Mode = 'train' | 'infer';
@@ -56,6 +57,8 @@ export interface EstimateOptions {
   params?: number;
   /** `train` or `infer`. */
   mode?: Mode;
+  /** The training stack whose defaults fill the options not given (stacks.ts); default `hf-trainer`. */
+  stack?: Stack;
   /** Training precision. */
   precision?: Precision;
   /** Inference weight dtype, or `stored`: as the checkpoint ships (a config.json's `quantization_config` or `torch_dtype`). */

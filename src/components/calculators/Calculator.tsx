@@ -26,6 +26,8 @@ import {
 import RentCost from './RentCost';
 import ScalingChart from './ScalingChart';
 import { CALCULATORS, type CalculatorId } from './specs';
+import StackPicker from './StackPicker';
+import { chosenStack, isStack, saveStack, STACK_EVENT, storedStack } from './stack-choice';
 import { STRINGS } from './strings';
 import TimelineChart, { limitOf } from './TimelineChart';
 import '../widget.css';
@@ -62,13 +64,25 @@ export default function Calculator({ id }: CalculatorProps) {
   const [linkError, setLinkError] = useState<FieldError | null>(null);
   const [touched, setTouched] = useState(false);
 
-  // The query is read after hydration: the prerendered HTML shows the defaults.
+  // The query is read after hydration: the prerendered HTML shows the defaults. The stack is the URL's, else the
+  // reader's stored answer, else this calculator's default.
   useEffect(() => {
-    setRaw(fromQuery(id, location.search));
+    const fallback = isStack(spec.defaults['stack']) ? spec.defaults['stack'] : undefined;
+    setRaw({ ...fromQuery(id, location.search), stack: chosenStack(location.search, storedStack(), fallback) });
     const linked = modelFromLink(new URLSearchParams(location.search));
     if (linked.kind === 'model') setLoaded(linked.model);
     if (linked.kind === 'error') setLinkError(linked.error);
   }, [id]);
+
+  // One answer to "How do you train?" changes every calculator on the page.
+  useEffect(() => {
+    const follow = (event: Event) => {
+      const stack = (event as CustomEvent<unknown>).detail;
+      if (isStack(stack)) setRaw((current) => (current['stack'] === stack ? current : { ...current, stack }));
+    };
+    window.addEventListener(STACK_EVENT, follow);
+    return () => window.removeEventListener(STACK_EVENT, follow);
+  }, []);
 
   const computed = useMemo(() => compute(id, raw, loaded?.config), [id, raw, loaded]);
   const lastValid = useRef<Computed & { ok: true }>();
@@ -101,6 +115,8 @@ export default function Calculator({ id }: CalculatorProps) {
       .join('; ');
   const otherErrors = errors.filter((e) => !shownFields.has(e.field));
   const last = computed.ok ? computed.results[computed.results.length - 1]?.result : undefined;
+  const shownLast = shown?.results[shown.results.length - 1]?.result;
+  const stackValues = new Map((shownLast?.resolved.stackSettings ?? []).map((s) => [s.flag, s.value]));
 
   return (
     <section
@@ -109,6 +125,17 @@ export default function Calculator({ id }: CalculatorProps) {
       aria-label={STRINGS.ariaLabel}
       {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}
     >
+      {shownLast && (
+        <StackPicker
+          stack={shownLast.resolved.stack}
+          settings={shownLast.resolved.stackSettings}
+          notModelled={shownLast.resolved.notModelled}
+          onPick={(stack) => {
+            set('stack', stack);
+            saveStack(stack);
+          }}
+        />
+      )}
       {shown && <Verdict results={shown.results} stale={!computed.ok} />}
       <div class="calc-groups">
         <fieldset class="calc-group">
@@ -136,13 +163,16 @@ export default function Calculator({ id }: CalculatorProps) {
               setLoaded(model);
             }}
           />
-          {customShape && CUSTOM_FIELDS.map((name) => <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />)}
+          {customShape &&
+            CUSTOM_FIELDS.map((name) => (
+              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
+            ))}
           {shown && <ComputedModel raw={raw} loaded={loaded} results={shown.results} stale={!computed.ok} />}
           {groups
             .filter((g) => g.group === 'model')
             .flatMap((g) => g.flags)
             .map((name) => (
-              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />
+              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
             ))}
         </fieldset>
         {groups
@@ -151,7 +181,7 @@ export default function Calculator({ id }: CalculatorProps) {
             <fieldset class="calc-group">
               <legend>{STRINGS.groups[group]}</legend>
               {flags.map((name) => (
-                <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />
+                <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
               ))}
             </fieldset>
           ))}
@@ -257,7 +287,20 @@ function FlagLabel({ label, flag }: { label: string; flag: string }) {
   );
 }
 
-function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set: Setter; error: string }) {
+function FlagField({
+  name,
+  raw,
+  set,
+  error,
+  stackValue,
+}: {
+  name: string;
+  raw: RawFlags;
+  set: Setter;
+  error: string;
+  /** The value the training stack gives this field when it is left empty, if the stack decides it. */
+  stackValue: string | undefined;
+}) {
   const spec = flagNamed(name);
   if (!spec) return null;
   const value = raw[name];
@@ -290,7 +333,9 @@ function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set
           title={spec.help}
           onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
         >
-          <option value="">{STRINGS.defaultOption(spec.default)}</option>
+          <option value="">
+            {stackValue === undefined ? STRINGS.defaultOption(spec.default) : STRINGS.stackDefaultOption(stackValue)}
+          </option>
           {options.map((o) => (
             <option value={o}>{o}</option>
           ))}

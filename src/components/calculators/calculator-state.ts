@@ -96,8 +96,8 @@ const TRAIN_ONLY = new Set([
 ]);
 const INFER_ONLY = new Set(['weights', 'tokens']);
 
-/** Pickers rendered on their own, not as flag fields. */
-const PICKERS = new Set(['model', 'gpu']);
+/** Pickers rendered on their own, not as flag fields: the model, the GPU and "How do you train?". */
+const PICKERS = new Set(['model', 'gpu', 'stack']);
 
 /** Whether a flag applies in `mode`. */
 function appliesIn(flag: string, mode: string): boolean {
@@ -131,12 +131,12 @@ export function groupedFields(id: CalculatorId, raw: RawFlags): { group: FlagGro
 }
 
 /**
- * The flags the engine gets: the pickers, the custom shape when there is one, and the visible fields. With a model read
+ * The flags the engine gets: the pickers (model, GPU, stack), the custom shape when there is one, and the visible fields. With a model read
  * from a config.json (`fromConfig`) the preset and the custom shape are left out: the file gives the whole model.
  */
 export function effectiveFlags(id: CalculatorId, raw: RawFlags, fromConfig = false): RawFlags {
   const model = fromConfig ? [] : ['model', ...(isCustomShape(raw) ? CUSTOM_FIELDS : [])];
-  const keep = new Set<string>(['gpu', ...model, ...visibleFields(id, raw)]);
+  const keep = new Set<string>(['gpu', 'stack', ...model, ...visibleFields(id, raw)]);
   return Object.fromEntries(Object.entries(raw).filter(([flag]) => keep.has(flag)));
 }
 
@@ -146,7 +146,7 @@ export function effectiveFlags(id: CalculatorId, raw: RawFlags, fromConfig = fal
  */
 export function fromQuery(id: CalculatorId, search: string): RawFlags {
   const spec = CALCULATORS[id];
-  const owned = new Set(['model', 'gpu', 'mode', ...CUSTOM_FIELDS, ...spec.fields, ...Object.keys(spec.defaults)]);
+  const owned = new Set(['model', 'gpu', 'mode', 'stack', ...CUSTOM_FIELDS, ...spec.fields, ...Object.keys(spec.defaults)]);
   const query = new URLSearchParams(search);
   const raw: RawFlags = { ...spec.defaults };
   for (const [name, value] of query) if (owned.has(name)) raw[name] = value;

@@ -9,6 +9,12 @@ export const STRINGS = {
   modelName: (preset: string | null, custom: boolean) =>
     preset === null ? 'Custom shape' : custom ? `Custom shape from ${preset}` : preset,
   gpu: 'GPU',
+  stackQuestion: 'How do you train?',
+  stackAssumes: (label: string, version: string) => `Assumes ${label} (${version}), which set`,
+  stackSetNothing: 'nothing you left out',
+  stackNotModelled: 'It also does what this estimate does not count yet:',
+  /** A select's empty choice when the training stack decides the value. */
+  stackDefaultOption: (value: string) => `(stack's default: ${value})`,
   noGpu: '(no GPU: skip the fit check)',
   defaultOption: (value: string | undefined) => (value === undefined ? '(default)' : `(default: ${value})`),
   defaultPlaceholder: (value: string | undefined) => (value === undefined ? 'default' : `default: ${value}`),

@@ -14,19 +14,27 @@ import {
   type Computed,
 } from '../../../../src/components/calculators/calculator-state';
 import { CALCULATORS, type CalculatorId } from '../../../../src/components/calculators/specs';
-import { flagArgs, formatEstimateFlags, MODEL_PRESETS, readConfigJson, type RawFlags } from '../../../../src/memory/index';
+import {
+  flagArgs,
+  flagNamed,
+  formatEstimateFlags,
+  MODEL_PRESETS,
+  readConfigJson,
+  type RawFlags,
+} from '../../../../src/memory/index';
 import { runCommand } from '../../../../src/cli/command';
 import { estimateCommand } from '../../../../src/cli/estimate-command';
 
 const IDS = Object.keys(CALCULATORS) as CalculatorId[];
 
 describe('a calculator never depends on a setting it does not show', () => {
-  test.each(IDS)('%s: every flag of its printed command is the model, the GPU or a visible field', (id) => {
+  test.each(IDS)('%s: every flag of its printed command is the model, the GPU, the stack or a visible field', (id) => {
     const raw = fromQuery(id, '');
     const computed = compute(id, raw);
     if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
     const printed = Object.keys(formatEstimateFlags(computed.results[computed.results.length - 1]?.options ?? {}));
-    const visible = new Set(['model', 'gpu', ...visibleFields(id, raw)]);
+    // The pickers every calculator shows: the model, the GPU and "How do you train?".
+    const visible = new Set(['model', 'gpu', 'stack', ...visibleFields(id, raw)]);
     for (const flag of printed) expect(visible, `--${flag}`).toContain(flag);
   });
 
@@ -50,7 +58,8 @@ describe('a calculator never depends on a setting it does not show', () => {
 describe('changedFromDefaults(flags)', () => {
   test('names each setting that differs from the engine default, with that default', () => {
     expect(changedFromDefaults({ model: 'gpt2', precision: 'amp-bf16', optimizer: 'adamw', seq: '2048' })).toEqual([
-      { flag: 'precision', value: 'amp-bf16', default: 'mixed-bf16' },
+      // Every stack sets the precision, so its default is the stack's, in words.
+      { flag: 'precision', value: 'amp-bf16', default: flagNamed('precision')?.default },
       { flag: 'seq', value: '2048', default: 'model context' },
     ]);
   });
