@@ -1,0 +1,56 @@
+/**
+ * The optimizer names of the Hugging Face Trainer (`TrainingArguments.optim`), which LLaMA-Factory, axolotl, TRL and
+ * Unsloth pass through: what each allocates, in the engine's words, or what the engine cannot count yet.
+ */
+import type { OptimizerImpl, OptimizerKind } from '../memory/optimizer.ts';
+import type { KeyReader } from './key-reader.ts';
+import { SETUP_SOURCES } from './sources.ts';
+
+/** What one optimizer name maps to: an engine optimizer (with its implementation when the name fixes it) and a caveat. */
+interface OptimizerRule {
+  readonly optimizer: OptimizerKind;
+  readonly impl?: OptimizerImpl;
+  /** What the name does that the engine does not count (paging). */
+  readonly notModelled?: string;
+}
+
+const PAGED = 'paging: the states live in unified memory and move to the host under memory pressure';
+
+/** `OptimizerNames` values the engine can count (transformers training_args.py). */
+const HF_OPTIMIZERS: Readonly<Record<string, OptimizerRule>> = {
+  adamw_torch: { optimizer: 'adamw', impl: 'foreach' },
+  adamw_torch_fused: { optimizer: 'adamw', impl: 'fused' },
+  adamw_apex_fused: { optimizer: 'adamw', impl: 'fused' },
+  adamw_bnb_8bit: { optimizer: 'adamw-8bit' },
+  adamw_8bit: { optimizer: 'adamw-8bit' },
+  paged_adamw_32bit: { optimizer: 'adamw', notModelled: PAGED },
+  paged_adamw_8bit: { optimizer: 'adamw-8bit', notModelled: PAGED },
+  sgd: { optimizer: 'sgd' },
+};
+
+/** Every optimizer name the engine can count, for the writers and the tests. */
+export const COUNTED_HF_OPTIMIZERS: readonly string[] = Object.keys(HF_OPTIMIZERS);
+
+/** Read `key` as a Trainer optimizer name. */
+export function readHfOptimizer(r: KeyReader, key: string): void {
+  const name = r.text(key);
+  if (name === undefined) return;
+  const rule = HF_OPTIMIZERS[name];
+  const source = SETUP_SOURCES.trainingArguments;
+  if (rule === undefined) {
+    r.notModelled(key, `optimizer ${name}: the engine counts SGD, AdamW and 8-bit AdamW`, source);
+    return;
+  }
+  r.set(key, 'optimizer', rule.optimizer, source);
+  if (rule.impl !== undefined)
+    r.set(key, 'optimizerImpl', rule.impl, rule.impl === 'foreach' ? SETUP_SOURCES.torchAdamW : source);
+  if (rule.notModelled !== undefined) r.notModelled(key, rule.notModelled, SETUP_SOURCES.pagedOptimizers);
+}
+
+/** The Trainer optimizer name for an engine optimizer and implementation (the writers' inverse of the table). */
+export function hfOptimizerName(optimizer: OptimizerKind, impl: OptimizerImpl | undefined): string | null {
+  if (optimizer === 'adamw') return impl === 'fused' ? 'adamw_torch_fused' : impl === 'foreach' ? 'adamw_torch' : null;
+  if (optimizer === 'adamw-8bit') return 'adamw_bnb_8bit';
+  if (optimizer === 'sgd') return 'sgd';
+  return null;
+}

@@ -1,0 +1,29 @@
+/**
+ * Training configurations in and out: readers of the files readers already have (Trainer/TRL, DeepSpeed,
+ * accelerate, LLaMA-Factory, axolotl, torchtune, Unsloth), their combination into one set of engine options with the
+ * mapping line by line, and writers of the same files from an estimate's options.
+ */
+export {
+  TRAINING_TOOLS,
+  setupErrorLine,
+  type FileKey,
+  type FileOutcome,
+  type FileReading,
+  type MappingEffect,
+  type MappingLine,
+  type SetupError,
+  type SetupOptionKey,
+  type SetupOptions,
+  type TrainingTool,
+} from './mapping.ts';
+export { MAX_TRAINING_CONFIG_BYTES } from './parse-text.ts';
+export { readTrainingConfig } from './read-training-config.ts';
+export {
+  MERGE_ORDER,
+  MERGE_ORDER_TEXT,
+  combineReadings,
+  conflictLine,
+  type SetupConflict,
+  type SetupContext,
+  type SetupMapping,
+} from './combine.ts';
