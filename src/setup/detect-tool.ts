@@ -5,6 +5,23 @@ import { UNSLOTH_SECTIONS } from './unsloth.ts';
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Trainer (and TRL) keys: the last guess, once no other tool's keys are there. */
+const TRAINER_KEYS = [
+  'per_device_train_batch_size',
+  'gradient_accumulation_steps',
+  'gradient_checkpointing',
+  'output_dir',
+  'learning_rate',
+  'num_train_epochs',
+  'optim',
+  'bf16',
+  'fp16',
+  'fsdp',
+  'deepspeed',
+  'max_length',
+  'use_peft',
+];
+
 /** Keys that only one tool's files hold at the top level, tried in this order. */
 const SIGNATURES: ReadonlyArray<readonly [TrainingTool, (data: Readonly<Record<string, unknown>>) => boolean]> = [
   [
@@ -16,13 +33,7 @@ const SIGNATURES: ReadonlyArray<readonly [TrainingTool, (data: Readonly<Record<s
   ['unsloth', (d) => UNSLOTH_SECTIONS.some((section) => isRecord(d[section]))],
   ['llama-factory', (d) => 'finetuning_type' in d || 'cutoff_len' in d || ('stage' in d && 'template' in d)],
   ['axolotl', (d) => 'base_model' in d || 'micro_batch_size' in d || 'sequence_len' in d || 'adapter' in d],
-  [
-    'training-arguments',
-    (d) =>
-      ['per_device_train_batch_size', 'output_dir', 'gradient_checkpointing', 'optim', 'bf16', 'fp16', 'max_length'].some(
-        (key) => key in d,
-      ),
-  ],
+  ['training-arguments', (d) => TRAINER_KEYS.some((key) => key in d)],
 ];
 
 /** The tool whose file `data` is, or null when no tool's keys are there. */
