@@ -99,7 +99,10 @@ function readFsdp(r: KeyReader): Stack | null {
       `${source}: FULL_SHARD (version 1) or reshard_after_forward=True (version 2) when unset`,
     );
   const offload = r.bool('fsdp_config.fsdp_offload_params');
-  if (offload === true) r.set('fsdp_config.fsdp_offload_params', 'offload', 'optimizer+params', source);
+  if (offload === true) {
+    r.set('fsdp_config.fsdp_offload_params', 'offload', 'optimizer+params', source);
+    r.set('fsdp_config.fsdp_offload_params', 'offloadDevice', 'cpu', source);
+  }
   const checkpointing = r.bool('fsdp_config.fsdp_activation_checkpointing');
   if (checkpointing !== undefined)
     r.set('fsdp_config.fsdp_activation_checkpointing', 'recompute', checkpointing ? 'full' : 'none', source);

@@ -103,7 +103,11 @@ function readAdapter(r: KeyReader): void {
   if (adapter === 'qlora' || (adapter === 'lora' && fourBit === true)) r.set('adapter', 'finetune', 'qlora', source);
   else if (adapter === 'lora') r.set('adapter', 'finetune', 'lora', source);
   else if (adapter !== undefined) r.notModelled('adapter', `${adapter} adapters`, source);
-  if (adapter === undefined) return;
+  else {
+    // No adapter is axolotl's full fine-tune (the adapter loader runs only with one).
+    r.set('adapter', 'finetune', 'full', source);
+    return;
+  }
   const rank = r.count('lora_r');
   if (rank !== undefined) r.set('lora_r', 'loraRank', rank, source);
   if (r.bool('lora_target_linear') === true) r.set('lora_target_linear', 'loraTargets', 'all-linear', SETUP_SOURCES.axolotlLora);
@@ -157,7 +161,10 @@ function readFsdp(r: KeyReader): void {
   if (words.includes('full_shard')) r.set('fsdp', 'zero', 3, source);
   else if (words.includes('shard_grad_op')) r.set('fsdp', 'zero', 2, source);
   for (const key of ['fsdp_config.offload_params', 'fsdp_config.fsdp_offload_params'])
-    if (r.bool(key) === true) r.set(key, 'offload', 'optimizer+params', source);
+    if (r.bool(key) === true) {
+      r.set(key, 'offload', 'optimizer+params', source);
+      r.set(key, 'offloadDevice', 'cpu', source);
+    }
   for (const key of ['fsdp_config.activation_checkpointing', 'fsdp_config.fsdp_activation_checkpointing']) {
     const on = r.bool(key);
     if (on !== undefined) r.set(key, 'recompute', on ? 'full' : 'none', source);

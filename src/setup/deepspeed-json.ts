@@ -145,7 +145,7 @@ export function readOffloadDevice(r: KeyReader, key: string): OffloadDevice | un
   return undefined;
 }
 
-/** `optimizer.type`: Adam and AdamW are FusedAdam on the GPU (DeepSpeedCPUAdam when offloaded). */
+/** `optimizer.type`: Adam and AdamW are FusedAdam on the GPU, torch.optim.AdamW with `torch_adam`, DeepSpeedCPUAdam when offloaded. */
 function readOptimizer(r: KeyReader, offloaded: boolean): void {
   const type = r.text('optimizer.type');
   if (type === undefined) return;
@@ -155,5 +155,7 @@ function readOptimizer(r: KeyReader, offloaded: boolean): void {
     return;
   }
   r.set('optimizer.type', 'optimizer', 'adamw', source);
-  if (!offloaded) r.set('optimizer.type', 'optimizerImpl', 'fused', source);
+  if (r.bool('optimizer.params.torch_adam') === true)
+    r.set('optimizer.params.torch_adam', 'optimizerImpl', 'foreach', SETUP_SOURCES.torchAdamW);
+  else if (!offloaded) r.set('optimizer.type', 'optimizerImpl', 'fused', source);
 }

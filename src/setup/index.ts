@@ -27,3 +27,10 @@ export {
   type SetupContext,
   type SetupMapping,
 } from './combine.ts';
+export type { Unexpressed, WrittenConfig } from './writers/written-config.ts';
+export { writeTrainingArgumentsJson, writeTrainingArgumentsPython } from './writers/training-arguments-writer.ts';
+export { writeDeepSpeedJson } from './writers/deepspeed-json-writer.ts';
+export { writeAccelerateYaml } from './writers/accelerate-yaml-writer.ts';
+export { LLAMA_FACTORY_DEEPSPEED_PATH, writeLlamaFactoryYaml } from './writers/llama-factory-yaml-writer.ts';
+export { writeAxolotlYaml } from './writers/axolotl-yaml-writer.ts';
+export { writeTorchtuneOverrides } from './writers/torchtune-overrides-writer.ts';

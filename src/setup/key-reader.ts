@@ -115,7 +115,7 @@ export function createKeyReader(
     return undefined;
   };
   const line = (key: string, effect: MappingEffect, source: string) => {
-    lines.push({ file, key, value: present(key) ? showValue(entries.get(key)) : '', effect, source });
+    lines.push({ file, key, value: present(key) ? showValue(entries.get(key)) : '(not set)', effect, source });
   };
 
   const number = (key: string): number | undefined => {

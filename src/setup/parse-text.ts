@@ -16,6 +16,7 @@ export const MAX_TRAINING_CONFIG_BYTES = 1_048_576;
 export type ParsedText =
   | { readonly ok: true; readonly kind: 'mapping'; readonly data: Readonly<Record<string, unknown>> }
   | { readonly ok: true; readonly kind: 'command-line'; readonly text: string }
+  | { readonly ok: true; readonly kind: 'torchtune-overrides'; readonly text: string }
   | { readonly ok: false; readonly error: SetupError };
 
 /** The most YAML aliases expanded, so that a "billion laughs" file is refused instead of filling memory. */
@@ -27,6 +28,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** A script's command line: it starts with a `--flag`, or with Python or a launcher running the script. */
 const COMMAND_LINE = /^(--[A-Za-z_]|(python3?|accelerate|torchrun|deepspeed|trl|uv)\s)/;
 
+/** torchtune's overrides: `tune run …`, or nothing but `key=value` words (a dotted key, no spaces around `=`). */
+const TORCHTUNE_OVERRIDES = /^(tune\s+run\s|[\w.]+=\S*(\s+[\w.]+=\S*)*$)/;
+
 /** Parse `text`, the content of `file`. */
 export function parseConfigText(file: string, text: string): ParsedText {
   const bytes = new TextEncoder().encode(text).length;
@@ -34,6 +38,7 @@ export function parseConfigText(file: string, text: string): ParsedText {
     return refuse(file, `${bytes} bytes, over the 1 MiB limit; a training configuration is a few KB`);
   const trimmed = text.trim();
   if (trimmed === '') return refuse(file, 'the file is empty');
+  if (TORCHTUNE_OVERRIDES.test(trimmed)) return { ok: true, kind: 'torchtune-overrides', text: trimmed };
   if (COMMAND_LINE.test(trimmed)) return { ok: true, kind: 'command-line', text: trimmed };
   if (trimmed.startsWith('{')) {
     try {

@@ -6,7 +6,7 @@ import { detectTool } from './detect-tool.ts';
 import { readLlamaFactoryYaml } from './llama-factory-yaml.ts';
 import type { FileOutcome, TrainingTool } from './mapping.ts';
 import { parseConfigText } from './parse-text.ts';
-import { readTorchtuneYaml } from './torchtune-yaml.ts';
+import { readTorchtuneOverrides, readTorchtuneYaml } from './torchtune-yaml.ts';
 import { readTrainingArguments } from './training-arguments.ts';
 import { readUnsloth } from './unsloth.ts';
 
@@ -26,6 +26,7 @@ export function readTrainingConfig(file: string, text: string): FileOutcome {
   const parsed = parseConfigText(file, text);
   if (!parsed.ok) return parsed;
   if (parsed.kind === 'command-line') return readTrainingArguments(file, { commandLine: parsed.text });
+  if (parsed.kind === 'torchtune-overrides') return readTorchtuneOverrides(file, parsed.text);
   const tool = detectTool(parsed.data);
   if (tool === null)
     return {

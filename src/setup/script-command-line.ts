@@ -4,8 +4,8 @@
  * one flag (a list, as `nargs="+"` reads it). Text only: nothing is run, no variable or substitution expanded.
  */
 
-/** Split `text` into words as a POSIX shell would, for quotes and backslash-newline only. */
-function shellWords(text: string): string[] {
+/** Split `text` into words as a POSIX shell would, for quotes, backslashes and comments only. */
+export function shellWords(text: string): string[] {
   const words: string[] = [];
   let word = '';
   let started = false;

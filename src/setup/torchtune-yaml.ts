@@ -3,6 +3,7 @@
  * component and activation checkpointing. Command-line overrides (`key=value`) are applied before writing the file.
  */
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
+import { shellWords } from './script-command-line.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
 import { readLoraDropout } from './trainer-keys.ts';
@@ -56,7 +57,38 @@ const ATTENTION_MODULES: Readonly<Record<string, string>> = { q_proj: 'q', k_pro
 
 /** Read a torchtune config already parsed into `data`. */
 export function readTorchtuneYaml(file: string, data: Readonly<Record<string, unknown>>): FileOutcome {
-  const r = createKeyReader(file, 'torchtune', flattenKeys(data));
+  return readTorchtuneKeys(file, flattenKeys(data));
+}
+
+/** An override's value as OmegaConf's dotlist reads it: booleans, numbers, null, `[a,b]` lists, else text. */
+function overrideValue(text: string): unknown {
+  if (/^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
+  if (/^(null|none|~)$/i.test(text)) return null;
+  if (text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  const list = /^\[(.*)\]$/.exec(text);
+  if (list !== null)
+    return (list[1] ?? '')
+      .split(',')
+      .map((item) => item.trim().replace(/^['"]|['"]$/g, ''))
+      .filter((item) => item !== '');
+  return text;
+}
+
+/**
+ * Read torchtune command-line overrides: `tune run RECIPE --config CONFIG key=value …`, or the `key=value` words alone
+ * (what `writeTorchtuneOverrides` writes). The config they override is a second file when the reader has it.
+ */
+export function readTorchtuneOverrides(file: string, text: string): FileOutcome {
+  const entries = new Map<string, unknown>();
+  for (const word of shellWords(text)) {
+    const at = word.indexOf('=');
+    if (at > 0 && !word.startsWith('-')) entries.set(word.slice(0, at), overrideValue(word.slice(at + 1)));
+  }
+  return readTorchtuneKeys(file, entries);
+}
+
+function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>): FileOutcome {
+  const r = createKeyReader(file, 'torchtune', entries);
   const recipe = SETUP_SOURCES.torchtune;
   readModel(r);
   const batch = r.count('batch_size');
@@ -80,35 +112,38 @@ export function readTorchtuneYaml(file: string, data: Readonly<Record<string, un
   if (loss !== undefined && /Chunked|LinearCrossEntropy/.test(loss))
     r.notModelled('loss._component_', `${loss}: the loss computed in chunks of tokens`, recipe);
   if (r.bool('compile') === true) r.notModelled('compile', "torch.compile's effect on saved activations", recipe);
-  if (r.bool('fsdp_cpu_offload') === true) r.set('fsdp_cpu_offload', 'offload', 'optimizer+params', recipe);
+  if (r.bool('fsdp_cpu_offload') === true) {
+    r.set('fsdp_cpu_offload', 'offload', 'optimizer+params', recipe);
+    r.set('fsdp_cpu_offload', 'offloadDevice', 'cpu', recipe);
+  }
   const reshard = r.bool('fsdp_reshard_after_forward');
   if (reshard !== undefined) r.set('fsdp_reshard_after_forward', 'zero', reshard ? 3 : 2, recipe);
   r.ignore(...IGNORED);
   return r.finish('torchtune');
 }
 
-/** The model builder: `qlora_*` is QLoRA, `lora_*` LoRA, anything else full; and the LoRA keys. */
+/** The model builder (`qlora_*` is QLoRA, `lora_*` LoRA, anything else full) and the LoRA keys, wherever they are given. */
 function readModel(r: KeyReader): void {
   const builders = SETUP_SOURCES.torchtuneLora;
   const component = r.text('model._component_');
-  if (component === undefined) return;
-  const name = component.split('.').at(-1) ?? component;
-  const quantized = name.startsWith('qlora_') || r.bool('model.quantize_base') === true;
-  if (!quantized && !name.startsWith('lora_')) {
-    r.set('model._component_', 'finetune', 'full', SETUP_SOURCES.torchtune);
-    return;
+  if (component !== undefined) {
+    const name = component.split('.').at(-1) ?? component;
+    const quantized = name.startsWith('qlora_') || r.bool('model.quantize_base') === true;
+    const finetune = quantized ? 'qlora' : name.startsWith('lora_') ? 'lora' : 'full';
+    r.set('model._component_', 'finetune', finetune, finetune === 'full' ? SETUP_SOURCES.torchtune : builders);
   }
-  r.set('model._component_', 'finetune', quantized ? 'qlora' : 'lora', builders);
   const rank = r.count('model.lora_rank');
   if (rank !== undefined) r.set('model.lora_rank', 'loraRank', rank, builders);
-  const modules = r.names('model.lora_attn_modules') ?? [];
-  const targets = new Set(modules.map((module) => ATTENTION_MODULES[module]).filter((target) => target !== undefined));
-  const unknown = modules.filter((module) => ATTENTION_MODULES[module] === undefined);
-  if (unknown.length > 0) r.fail('model.lora_attn_modules', `unknown modules ${unknown.join(', ')}`);
-  const mlp = r.bool('model.apply_lora_to_mlp') === true;
-  const ordered = [...['q', 'k', 'v', 'o'].filter((target) => targets.has(target)), ...(mlp ? ['gate', 'up', 'down'] : [])];
-  if (ordered.length > 0)
-    r.set('model.lora_attn_modules', 'loraTargets', ordered.length === 7 ? 'all-linear' : ordered.join(','), builders);
+  const modules = r.names('model.lora_attn_modules');
+  if (modules !== undefined) {
+    const unknown = modules.filter((module) => ATTENTION_MODULES[module] === undefined);
+    if (unknown.length > 0) r.fail('model.lora_attn_modules', `unknown modules ${unknown.join(', ')}`);
+    const targets = new Set(modules.map((module) => ATTENTION_MODULES[module]));
+    const mlp = r.bool('model.apply_lora_to_mlp') === true;
+    const ordered = [...['q', 'k', 'v', 'o'].filter((target) => targets.has(target)), ...(mlp ? ['gate', 'up', 'down'] : [])];
+    if (ordered.length > 0)
+      r.set('model.lora_attn_modules', 'loraTargets', ordered.length === 7 ? 'all-linear' : ordered.join(','), builders);
+  }
   if (r.bool('model.apply_lora_to_output') === true)
     r.notModelled('model.apply_lora_to_output', 'an adapter on the output head', builders);
   if (r.bool('model.use_dora') === true)

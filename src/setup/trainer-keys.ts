@@ -284,7 +284,10 @@ function readFsdp(r: KeyReader, p: string): void {
   for (const word of words) {
     const zero = FSDP_ZERO[word];
     if (zero !== undefined) r.set(key, 'zero', zero, source);
-    else if (word === 'offload') r.set(key, 'offload', 'optimizer+params', source);
+    else if (word === 'offload') {
+      r.set(key, 'offload', 'optimizer+params', source);
+      r.set(key, 'offloadDevice', 'cpu', source);
+    }
   }
   readCheckpointingSwitch(r, `${p}fsdp_config.activation_checkpointing`, source);
   r.ignore(`${p}fsdp_config.`);

@@ -65,6 +65,7 @@ describe('TrainingArguments / SFTConfig', () => {
       microBatch: 1,
       zero: 3,
       offload: 'optimizer+params',
+      offloadDevice: 'cpu',
     });
   });
 });
@@ -102,7 +103,7 @@ describe('accelerate', () => {
   test('FSDP version 2 without reshard_after_forward is ZeRO-3, as accelerate defaults it', () => {
     const reading = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_offload_params: true\n');
     expect(reading.stack).toBe('fsdp2');
-    expect(reading.options).toEqual({ zero: 3, offload: 'optimizer+params' });
+    expect(reading.options).toEqual({ zero: 3, offload: 'optimizer+params', offloadDevice: 'cpu' });
   });
 
   test('FSDP version 1 SHARD_GRAD_OP is ZeRO-2', () => {
