@@ -22,6 +22,8 @@ await build({
   platform: 'node',
   // The package's `engines`: a user's Node, not the toolchain's pinned one.
   target: 'node20',
+  // yaml's Node entry is CommonJS that requires 'process', which an ESM bundle cannot; its ESM build is the same parser.
+  alias: { yaml: './node_modules/yaml/browser/index.js' },
   logLevel: 'warning',
 });
 

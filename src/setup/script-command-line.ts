@@ -43,7 +43,10 @@ export function shellWords(text: string): string[] {
  */
 export function commandLineKeys(text: string): Map<string, string> {
   const words = shellWords(text);
-  const script = words.findLastIndex((word) => word.endsWith('.py'));
+  let script = -1;
+  words.forEach((word, index) => {
+    if (word.endsWith('.py')) script = index;
+  });
   const first = script >= 0 ? script + 1 : words.findIndex((word) => word.startsWith('--'));
   const keys = new Map<string, string>();
   let flag: string | null = null;
