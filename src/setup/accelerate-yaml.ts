@@ -58,13 +58,16 @@ export function readAccelerateYaml(file: string, data: Readonly<Record<string, u
   const source = SETUP_SOURCES.accelerate;
   const processes = r.count('num_processes');
   if (processes !== undefined) r.set('num_processes', 'dp', processes, source);
+  const type = r.text('distributed_type');
   const mixed = r.text('mixed_precision');
   if (mixed === 'bf16' || mixed === 'fp16') {
     r.half(mixed);
-    r.leftToStack('mixed_precision', `${mixed} autocast over weights whose dtype at load the script decides`);
+    // Through DeepSpeed, accelerate turns DeepSpeed's own 16-bit mode on (DeepSpeedPlugin.set_mixed_precision).
+    if (type === 'DEEPSPEED')
+      r.set('mixed_precision', 'precision', `mixed-${mixed}`, `${source}: DeepSpeedPlugin.set_mixed_precision`);
+    else r.leftToStack('mixed_precision', `${mixed} autocast over weights whose dtype at load the script decides`);
   } else if (mixed === 'no') r.half('none');
   else if (mixed !== undefined) r.notModelled('mixed_precision', `${mixed} training`, source);
-  const type = r.text('distributed_type');
   let stack: Stack | null = null;
   if (type === 'MULTI_GPU') r.set('distributed_type', 'zero', 0, source);
   else if (type === 'FSDP') stack = readFsdp(r);

@@ -15,7 +15,7 @@ import { SETUP_SOURCES } from './sources.ts';
  * LLaMA-Factory, axolotl, torchtune, Unsloth), then DeepSpeed's JSON, from which the DeepSpeed engine is built whatever
  * the trainer was told. Between files of the same rank, the one given later wins.
  */
-export const MERGE_ORDER: Readonly<Record<TrainingTool, number>> = {
+const MERGE_ORDER: Readonly<Record<TrainingTool, number>> = {
   accelerate: 0,
   'training-arguments': 1,
   'llama-factory': 1,

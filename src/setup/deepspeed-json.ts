@@ -9,7 +9,7 @@ import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
 /** The keys transformers fills from the model's hidden size when they are `"auto"` (`trainer_config_finalize`). */
-export const HIDDEN_SIZE_KEYS = [
+const HIDDEN_SIZE_KEYS = [
   'zero_optimization.reduce_bucket_size',
   'zero_optimization.stage3_prefetch_bucket_size',
   'zero_optimization.stage3_param_persistence_threshold',

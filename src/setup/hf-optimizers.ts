@@ -28,9 +28,6 @@ const HF_OPTIMIZERS: Readonly<Record<string, OptimizerRule>> = {
   sgd: { optimizer: 'sgd' },
 };
 
-/** Every optimizer name the engine can count, for the writers and the tests. */
-export const COUNTED_HF_OPTIMIZERS: readonly string[] = Object.keys(HF_OPTIMIZERS);
-
 /** Read `key` as a Trainer optimizer name. */
 export function readHfOptimizer(r: KeyReader, key: string): void {
   const name = r.text(key);

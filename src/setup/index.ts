@@ -4,7 +4,6 @@
  * mapping line by line, and writers of the same files from an estimate's options.
  */
 export {
-  TRAINING_TOOLS,
   setupErrorLine,
   type FileKey,
   type FileOutcome,
@@ -19,7 +18,6 @@ export {
 export { MAX_TRAINING_CONFIG_BYTES } from './parse-text.ts';
 export { readTrainingConfig } from './read-training-config.ts';
 export {
-  MERGE_ORDER,
   MERGE_ORDER_TEXT,
   combineReadings,
   conflictLine,

@@ -10,17 +10,6 @@ import type { Stack } from '../memory/stacks.ts';
 export type TrainingTool =
   'training-arguments' | 'deepspeed' | 'accelerate' | 'llama-factory' | 'axolotl' | 'torchtune' | 'unsloth';
 
-/** Every tool, in the order a file is tried against them when its content does not say (see `detect-tool.ts`). */
-export const TRAINING_TOOLS: readonly TrainingTool[] = [
-  'deepspeed',
-  'accelerate',
-  'torchtune',
-  'unsloth',
-  'llama-factory',
-  'axolotl',
-  'training-arguments',
-];
-
 /** The engine options a training configuration may set: how a job trains, never which model or GPU. */
 export type SetupOptions = Partial<
   Pick<

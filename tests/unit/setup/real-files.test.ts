@@ -162,3 +162,50 @@ describe('transformers tests/deepspeed/', () => {
     expect(result.options).toMatchObject({ microBatch: 4, gradAccum: 2, precision: 'mixed-fp16', zero: 2 });
   });
 });
+
+describe('TRL examples/ and trl/scripts/', () => {
+  test('scripts/sft.py, its LoRA command line: batch 2 × 8, LoRA r=32, packing named', () => {
+    const result = mapping('trl/sft_lora_command.txt');
+    expect(result.stack).toBe('trl');
+    expect(result.options).toEqual({ microBatch: 2, gradAccum: 8, finetune: 'lora', loraRank: 32 });
+    expect(Object.keys(notModelled(result))).toEqual(['packing']);
+    expect(result.unknown).toEqual([]);
+  });
+
+  test('cli_configs/example_config.yaml: a TRL config with nothing that changes memory, every key ignored', () => {
+    const result = mapping('trl/example_config.yaml');
+    expect(result.stack).toBe('trl');
+    expect(result.options).toEqual({});
+    expect(result.ignored.map((k) => k.key)).toEqual([
+      'model_name_or_path',
+      'dataset_name',
+      'report_to',
+      'learning_rate',
+      'lr_scheduler_type',
+    ]);
+  });
+
+  test('accelerate_configs/deepspeed_zero3.yaml: ZeRO-3 on 8 processes, bf16 through DeepSpeed is mixed-bf16', () => {
+    expect(mapping('trl/deepspeed_zero3.yaml').options).toEqual({ dp: 8, precision: 'mixed-bf16', zero: 3 });
+  });
+
+  test('accelerate_configs/fsdp2.yaml: FSDP2 resharding after forward on 8 processes, checkpointing off', () => {
+    const result = mapping('trl/fsdp2.yaml');
+    expect(result.stack).toBe('fsdp2');
+    expect(result.options).toEqual({ dp: 8, zero: 3, recompute: 'none' });
+  });
+
+  test('the LoRA command line with the FSDP2 config: the trainer’s stack, the launcher’s processes', () => {
+    const result = mapping('trl/fsdp2.yaml', 'trl/sft_lora_command.txt');
+    expect(result.stack).toBe('trl');
+    expect(result.options).toEqual({
+      dp: 8,
+      zero: 3,
+      recompute: 'none',
+      microBatch: 2,
+      gradAccum: 8,
+      finetune: 'lora',
+      loraRank: 32,
+    });
+  });
+});
