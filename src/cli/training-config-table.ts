@@ -1,16 +1,6 @@
 /** The terminal's table of a training-config mapping: key → value → engine option, with the rule's source. */
-import { flagName } from '../memory/index.ts';
-import type { MappingLine } from '../setup/index.ts';
+import { effectText } from '../setup/index.ts';
 import type { TrainingConfigJson } from './training-config-file.ts';
-
-/** What a line did, in words. */
-function effectText(line: MappingLine): string {
-  const { effect } = line;
-  if (effect.kind === 'option') return `--${flagName(effect.option)} ${effect.to}`;
-  if (effect.kind === 'not-modelled') return `not modelled: ${effect.what}`;
-  if (effect.kind === 'names-file') return `names ${effect.path}`;
-  return `stack default: ${effect.why}`;
-}
 
 /** The mapping as lines of text, printed before the estimate (sources with `--sources`). */
 export function renderTrainingConfig(mapping: TrainingConfigJson, sources: boolean): string {

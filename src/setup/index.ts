@@ -15,6 +15,7 @@ export {
   type SetupOptions,
   type TrainingTool,
 } from './mapping.ts';
+export { effectText } from './effect-text.ts';
 export { MAX_TRAINING_CONFIG_BYTES } from './parse-text.ts';
 export { readTrainingConfig } from './read-training-config.ts';
 export {
