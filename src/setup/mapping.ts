@@ -76,7 +76,7 @@ export interface FileReading {
   readonly tool: TrainingTool;
   /** The stack the file implies, or null when it does not say (a DeepSpeed JSON alone is run by some launcher). */
   readonly stack: Stack | null;
-  /** The options it set, each once; later keys of the same file never override (a file sets a key once). */
+  /** The options it set; where two of its keys set one option, the one its reader reads later wins. */
   readonly options: SetupOptions;
   readonly lines: readonly MappingLine[];
   /** Keys known to the tool but irrelevant to memory (learning rate, logging, data paths). */
