@@ -21,6 +21,8 @@ import {
   type TrainingConfigJson,
 } from './training-config-file.ts';
 import { renderTrainingConfig } from './training-config-table.ts';
+import { isWriteFormat, WRITE_CONFIG_FLAGS, writeConfig, writtenConfigText, type WriteFormat } from './write-config.ts';
+import type { WrittenConfig } from '../setup/index.ts';
 
 /** Flags of the terminal's table only (the site has no table to annotate). */
 const OUTPUT_FLAGS = createFlagTable([
@@ -32,7 +34,12 @@ const OUTPUT_FLAGS = createFlagTable([
  * configs, `trainingConfig` holds their mapping and `flags` the options they resolved to, so the same estimate
  * reproduces without the files.
  */
-function estimateJson(result: EstimateResult, flags: Record<string, string>, trainingConfig?: TrainingConfigJson) {
+function estimateJson(
+  result: EstimateResult,
+  flags: Record<string, string>,
+  trainingConfig?: TrainingConfigJson,
+  writtenConfig?: WrittenConfig & { format: WriteFormat },
+) {
   return {
     schema: JSON_SCHEMA_URLS.estimate,
     mode: result.mode,
@@ -58,6 +65,7 @@ function estimateJson(result: EstimateResult, flags: Record<string, string>, tra
     stepTime: result.stepTime,
     flags,
     ...(trainingConfig === undefined ? {} : { trainingConfig }),
+    ...(writtenConfig === undefined ? {} : { writtenConfig }),
   };
 }
 
@@ -73,12 +81,15 @@ export type EstimateJson = ReturnType<typeof estimateJson>;
 export const estimateCommand: Command<EstimateJson> = {
   name: 'estimate',
   summary: 'what one training or inference step holds on each GPU, moment by moment, and whether it fits',
-  flagTables: [ESTIMATE_FLAG_TABLE, MODEL_FILE_FLAGS, TRAINING_CONFIG_FLAGS, OUTPUT_FLAGS],
+  flagTables: [ESTIMATE_FLAG_TABLE, MODEL_FILE_FLAGS, TRAINING_CONFIG_FLAGS, WRITE_CONFIG_FLAGS, OUTPUT_FLAGS],
   operands: false,
-  help: () => estimateHelp([...MODEL_FILE_FLAGS.flags, ...TRAINING_CONFIG_FLAGS.flags, ...OUTPUT_FLAGS.flags]),
-  run({ sources, config, 'training-config': trainingConfigs, ...flags }, _operands, io) {
+  help: () =>
+    estimateHelp([...MODEL_FILE_FLAGS.flags, ...TRAINING_CONFIG_FLAGS.flags, ...WRITE_CONFIG_FLAGS.flags, ...OUTPUT_FLAGS.flags]),
+  run({ sources, config, 'training-config': trainingConfigs, 'write-config': format, ...flags }, _operands, io) {
     const parsed = parseEstimateFlags(flags);
     if (!parsed.ok) return { usage: fieldErrorsLine(parsed.errors) };
+    if (format !== undefined && !isWriteFormat(format))
+      return { usage: `--write-config: expected ${WRITE_CONFIG_FLAGS.flags[0]?.values?.join(', ')}, got '${String(format)}'` };
     const file = typeof config === 'string' ? readModelFile(config, io) : null;
     if (file !== null && 'refused' in file) return file;
     const setup = readTrainingConfigFiles(trainingConfigPaths(trainingConfigs), io);
@@ -92,10 +103,13 @@ export const estimateCommand: Command<EstimateJson> = {
     const hidden = outcome.result.model?.hidden;
     const mapping =
       setup.readings.length === 0 ? undefined : trainingConfigJson(setup.readings, hidden === undefined ? {} : { hidden });
+    const written = format === undefined ? undefined : { format, ...writeConfig(format, options) };
     return {
-      json: () => estimateJson(result, formatEstimateFlags(options), mapping),
+      json: () => estimateJson(result, formatEstimateFlags(options), mapping, written),
       text: () =>
-        `${mapping === undefined ? '' : renderTrainingConfig(mapping, sources === true)}${renderTable(result, sources === true)}`,
+        written !== undefined
+          ? writtenConfigText(written.format, written)
+          : `${mapping === undefined ? '' : renderTrainingConfig(mapping, sources === true)}${renderTable(result, sources === true)}`,
     };
   },
 };

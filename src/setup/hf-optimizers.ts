@@ -3,6 +3,7 @@
  * Unsloth pass through: what each allocates, in the engine's words, or what the engine cannot count yet.
  */
 import type { OptimizerImpl, OptimizerKind } from '../memory/optimizer.ts';
+import type { SetupOptions } from './mapping.ts';
 import type { KeyReader } from './key-reader.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
@@ -44,10 +45,35 @@ export function readHfOptimizer(r: KeyReader, key: string): void {
   if (rule.notModelled !== undefined) r.notModelled(key, rule.notModelled, SETUP_SOURCES.pagedOptimizers);
 }
 
-/** The Trainer optimizer name for an engine optimizer and implementation (the writers' inverse of the table). */
-export function hfOptimizerName(optimizer: OptimizerKind, impl: OptimizerImpl | undefined): string | null {
-  if (optimizer === 'adamw') return impl === 'fused' ? 'adamw_torch_fused' : impl === 'foreach' ? 'adamw_torch' : null;
-  if (optimizer === 'adamw-8bit') return 'adamw_bnb_8bit';
-  if (optimizer === 'sgd') return 'sgd';
-  return null;
+/** An option the Trainer's `optim` cannot say, and why. */
+interface Unnamed {
+  readonly option: 'optimizer' | 'optimizerImpl';
+  readonly why: string;
+}
+
+/**
+ * The Trainer optimizer name for `options` (the writers' inverse of the table above), or null, with each option no
+ * name can say. AdamW without an implementation is left unnamed: the Trainer's default `optim` is the stack's.
+ */
+export function hfOptimizerFor(options: Pick<SetupOptions, 'optimizer' | 'optimizerImpl'>): {
+  readonly name: string | null;
+  readonly unnamed: readonly Unnamed[];
+} {
+  const { optimizer, optimizerImpl: impl } = options;
+  const implNote = (why: string): Unnamed[] => (impl === undefined ? [] : [{ option: 'optimizerImpl', why }]);
+  if (optimizer === undefined)
+    return { name: null, unnamed: implNote('optim names the optimizer and its implementation together') };
+  if (optimizer === 'adamw') {
+    if (impl === 'fused') return { name: 'adamw_torch_fused', unnamed: [] };
+    if (impl === 'foreach') return { name: 'adamw_torch', unnamed: [] };
+    const why =
+      impl === undefined
+        ? "AdamW without an implementation: the Trainer's default optim is the stack's"
+        : 'no optim runs AdamW as a for-loop';
+    return { name: null, unnamed: [{ option: 'optimizer', why }, ...implNote(why)] };
+  }
+  const onlyOne = implNote(`${optimizer} has one implementation under its optim name`);
+  if (optimizer === 'adamw-8bit') return { name: 'adamw_bnb_8bit', unnamed: onlyOne };
+  if (optimizer === 'sgd') return { name: 'sgd', unnamed: onlyOne };
+  return { name: null, unnamed: [{ option: 'optimizer', why: 'SGD with momentum needs optim_args as well' }, ...onlyOne] };
 }

@@ -3,7 +3,7 @@
  * written as axolotl's FSDP keys; ZeRO-1, optimizer-only and NVMe offload need a DeepSpeed JSON.
  */
 import { stringify } from 'yaml';
-import { hfOptimizerName } from '../hf-optimizers.ts';
+import { hfOptimizerFor } from '../hf-optimizers.ts';
 import { hfModuleNames } from '../lora-modules.ts';
 import type { SetupOptions } from '../mapping.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
@@ -22,11 +22,9 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
   if (options.seq !== undefined) config['sequence_len'] = options.seq;
   if (options.microBatch !== undefined) config['micro_batch_size'] = options.microBatch;
   if (options.gradAccum !== undefined) config['gradient_accumulation_steps'] = options.gradAccum;
-  if (options.optimizer !== undefined) {
-    const name = hfOptimizerName(options.optimizer, options.optimizerImpl);
-    if (name === null) missing.add('optimizer', `${options.optimizer} has no optimizer name`);
-    else config['optimizer'] = name;
-  }
+  const optim = hfOptimizerFor(options);
+  if (optim.name !== null) config['optimizer'] = optim.name;
+  for (const { option, why } of optim.unnamed) missing.add(option, why);
   const precision = options.precision;
   if (precision === 'bf16') config['bf16'] = true;
   else if (precision === 'amp-fp16') config['fp16'] = true;

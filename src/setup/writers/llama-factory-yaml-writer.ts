@@ -4,7 +4,7 @@
  */
 import { stringify } from 'yaml';
 import type { Precision } from '../../memory/precision.ts';
-import { hfOptimizerName } from '../hf-optimizers.ts';
+import { hfOptimizerFor } from '../hf-optimizers.ts';
 import type { SetupOptions } from '../mapping.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
 
@@ -53,11 +53,9 @@ export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: LLaMA-Factory checkpoints whole layers`);
   if (options.attention !== undefined) config['flash_attn'] = options.attention === 'eager' ? 'disabled' : 'sdpa';
-  if (options.optimizer !== undefined) {
-    const name = hfOptimizerName(options.optimizer, options.optimizerImpl);
-    if (name === null) missing.add('optimizer', `${options.optimizer} has no optim name`);
-    else config['optim'] = name;
-  }
+  const optim = hfOptimizerFor(options);
+  if (optim.name !== null) config['optim'] = optim.name;
+  for (const { option, why } of optim.unnamed) missing.add(option, why);
   if (sharded) {
     config['deepspeed'] = LLAMA_FACTORY_DEEPSPEED_PATH;
     missing.addEach(

@@ -4,7 +4,7 @@
  * JSON of TRL's keys (SFTConfig + ModelConfig), which `trl sft --config` and the reader take back.
  */
 import type { SetupOptions } from '../mapping.ts';
-import { hfOptimizerName } from '../hf-optimizers.ts';
+import { hfOptimizerFor } from '../hf-optimizers.ts';
 import { hfModuleNames } from '../lora-modules.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
 
@@ -65,12 +65,9 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
     add('SFTConfig', 'gradient_checkpointing', 'gradient_checkpointing', options.recompute === 'full');
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: the Trainer checkpoints whole layers`);
-  if (options.optimizer !== undefined) {
-    const name = hfOptimizerName(options.optimizer, options.optimizerImpl);
-    if (name === null) missing.add('optimizer', `${options.optimizer} (${options.optimizerImpl ?? 'default'}) has no optim name`);
-    else add('SFTConfig', 'optim', 'optim', name);
-  } else if (options.optimizerImpl !== undefined)
-    missing.add('optimizerImpl', 'optim names the optimizer and its implementation together');
+  const optim = hfOptimizerFor(options);
+  if (optim.name !== null) add('SFTConfig', 'optim', 'optim', optim.name);
+  for (const { option, why } of optim.unnamed) missing.add(option, why);
   writeSharding(options, add, missing);
   missing.addEach(
     options,

@@ -114,6 +114,30 @@ describe('estimate --training-config', () => {
   });
 });
 
+describe('estimate --write-config', () => {
+  test('the setup as a tool file, what it cannot say as comments; read back, the same estimate', () => {
+    const argv = ['--model', 'llama-3-8b', '--training-config', join(FIXTURES, 'axolotl/qlora.yml')];
+    const { code, stdout } = runCommand(estimateCommand, [...argv, '--write-config', 'llama-factory-yaml']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(
+      "# not in this file: optimizer: AdamW without an implementation: the Trainer's default optim is the stack's",
+    );
+    const written = fileWith('written.yaml', stdout);
+    const original = estimateJson(argv);
+    const readBack = estimateJson(['--model', 'llama-3-8b', '--optimizer', 'adamw', '--training-config', written]);
+    expect(readBack.perGpu).toEqual(original.perGpu);
+  });
+
+  test('--json carries the file and its notes; an unknown format is exit 2', () => {
+    const json = estimateJson(['--model', 'gpt2', '--zero', '2', '--dp', '4', '--write-config', 'deepspeed-json']);
+    expect(JSON.parse(json.writtenConfig?.text ?? '')).toEqual({ zero_optimization: { stage: 2 } });
+    expect(json.writtenConfig?.unexpressed).toEqual([{ option: 'dp', why: expect.stringMatching(/launcher/) }]);
+    const { code, stderr } = runCommand(estimateCommand, ['--model', 'gpt2', '--write-config', 'yaml']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^estimate: --write-config: expected training-arguments, .*, got 'yaml'/);
+  });
+});
+
 describe('plan --training-config', () => {
   test('the files give the job: sequence, global batch and the fine-tuning task', () => {
     const { code, stdout } = runCommand(planCommand, [

@@ -75,6 +75,10 @@ export const JSON_CASES: readonly JsonCase[] = [
     ],
   },
   {
+    command: 'estimate',
+    argv: ['--model', 'llama-3-8b', '--finetune', 'qlora', '--zero', '3', '--dp', '2', '--write-config', 'accelerate-yaml'],
+  },
+  {
     command: 'plan',
     argv: [
       '--model',
