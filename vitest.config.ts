@@ -16,7 +16,14 @@ export default defineConfig({
   test: {
     coverage: {
       provider: 'v8',
-      include: ['src/memory/**/*.ts', 'src/planner/**/*.ts', 'src/diagnose/**/*.ts', 'src/graphs/**/*.ts', 'src/lab/**/*.ts'],
+      include: [
+        'src/memory/**/*.ts',
+        'src/planner/**/*.ts',
+        'src/diagnose/**/*.ts',
+        'src/setup/**/*.ts',
+        'src/graphs/**/*.ts',
+        'src/lab/**/*.ts',
+      ],
       reporter: ['text-summary', 'json-summary'],
       // Report (and hold to the thresholds) even when a test failed, so a run shows both.
       reportOnFailure: true,
@@ -25,6 +32,8 @@ export default defineConfig({
         // Reached when these two floors were set: planner 98.7%, diagnose 97.7%.
         'src/planner/**/*.ts': { lines: 97 },
         'src/diagnose/**/*.ts': { lines: 96 },
+        // Reached when this floor was set: setup 95.2% (its own tests and the CLI's --training-config tests).
+        'src/setup/**/*.ts': { lines: 93 },
         'src/graphs/**/*.ts': { lines: 95 },
         // Reached when these floors were set: memory 97.7%, graphs 95.9%, lab/measure 96.5%, lab 68.2%.
         'src/lab/measure/**/*.ts': { lines: 95 },

@@ -16,14 +16,33 @@ import { estimateHelp } from './estimate-help.ts';
 import { JSON_SCHEMA_URLS } from './json-schemas.ts';
 import { renderTable } from './estimate-table.ts';
 import { MODEL_FILE_FLAGS, readModelFile } from './model-file.ts';
+import {
+  readTrainingConfigFiles,
+  TRAINING_CONFIG_FLAGS,
+  trainingConfigJson,
+  trainingConfigPaths,
+  type TrainingConfigJson,
+} from './training-config-file.ts';
+import { renderTrainingConfig } from './training-config-table.ts';
+import { isWriteFormat, WRITE_CONFIG_FLAGS, writeConfig, writtenConfigText, type WriteFormat } from './write-config.ts';
+import type { WrittenConfig } from '../setup/index.ts';
 
 /** Flags of the terminal's table only (the site has no table to annotate). */
 const OUTPUT_FLAGS = createFlagTable([
   booleanFlag({ key: 'sources', flag: 'sources', help: 'print the source of every line in the table' }),
 ]);
 
-/** JSON shape printed by `--json` (bytes as integers), described by public/schemas/estimate-v1.json. */
-function estimateJson(result: EstimateResult, flags: Record<string, string>) {
+/**
+ * JSON shape printed by `--json` (bytes as integers), described by public/schemas/estimate-v1.json. With training
+ * configs, `trainingConfig` holds their mapping and `flags` the options they resolved to, so the same estimate
+ * reproduces without the files.
+ */
+function estimateJson(
+  result: EstimateResult,
+  flags: Record<string, string>,
+  trainingConfig?: TrainingConfigJson,
+  writtenConfig?: WrittenConfig & { format: WriteFormat },
+) {
   return {
     schema: JSON_SCHEMA_URLS.estimate,
     mode: result.mode,
@@ -53,6 +72,8 @@ function estimateJson(result: EstimateResult, flags: Record<string, string>) {
       notModelled: result.resolved.notModelled,
     },
     flags,
+    ...(trainingConfig === undefined ? {} : { trainingConfig }),
+    ...(writtenConfig === undefined ? {} : { writtenConfig }),
   };
 }
 
@@ -80,19 +101,37 @@ export type EstimateJson = ReturnType<typeof estimateJson>;
 export const estimateCommand: Command<EstimateJson> = {
   name: 'estimate',
   summary: 'what one training or inference step holds on each GPU, moment by moment, and whether it fits',
-  flagTables: [ESTIMATE_FLAG_TABLE, MODEL_FILE_FLAGS, OUTPUT_FLAGS],
+  flagTables: [ESTIMATE_FLAG_TABLE, MODEL_FILE_FLAGS, TRAINING_CONFIG_FLAGS, WRITE_CONFIG_FLAGS, OUTPUT_FLAGS],
   operands: false,
-  help: () => estimateHelp([...MODEL_FILE_FLAGS.flags, ...OUTPUT_FLAGS.flags]),
-  run({ sources, config, ...flags }, _operands, io) {
+  help: () =>
+    estimateHelp([...MODEL_FILE_FLAGS.flags, ...TRAINING_CONFIG_FLAGS.flags, ...WRITE_CONFIG_FLAGS.flags, ...OUTPUT_FLAGS.flags]),
+  run({ sources, config, 'training-config': trainingConfigs, 'write-config': format, ...flags }, _operands, io) {
     const parsed = parseEstimateFlags(flags);
     if (!parsed.ok) return { usage: fieldErrorsLine(parsed.errors) };
+    if (format !== undefined && !isWriteFormat(format))
+      return { usage: `--write-config: expected ${WRITE_CONFIG_FLAGS.flags[0]?.values?.join(', ')}, got '${String(format)}'` };
     const file = typeof config === 'string' ? readModelFile(config, io) : null;
     if (file !== null && 'refused' in file) return file;
-    const outcome = estimateMemory(file === null ? parsed.options : { ...parsed.options, modelConfig: file.config });
+    const setup = readTrainingConfigFiles(trainingConfigPaths(trainingConfigs), io);
+    if ('refused' in setup) return setup;
+    // The files give the setup; a flag given beside them wins, as it would on the tool's own command line.
+    const read = setup.readings.length === 0 ? undefined : trainingConfigJson(setup.readings, {});
+    // The stack a file implies (a LLaMA-Factory YAML runs LLaMA-Factory's defaults) joins its options, so `flags` carry it.
+    const fromFiles = read === undefined ? {} : { ...(read.stack === null ? {} : { stack: read.stack }), ...read.options };
+    const options = { ...fromFiles, ...parsed.options };
+    const outcome = estimateMemory(file === null ? options : { ...options, modelConfig: file.config });
     if (!outcome.ok) return { usage: fieldErrorsLine(outcome.errors) };
+    const result = withFileWarnings(outcome.result, file);
+    const hidden = outcome.result.model?.hidden;
+    const mapping =
+      setup.readings.length === 0 ? undefined : trainingConfigJson(setup.readings, hidden === undefined ? {} : { hidden });
+    const written = format === undefined ? undefined : { format, ...writeConfig(format, options) };
     return {
-      json: () => estimateJson(withFileWarnings(outcome.result, file), resolvedFlags(outcome.result, parsed.options)),
-      text: () => renderTable(withFileWarnings(outcome.result, file), sources === true),
+      json: () => estimateJson(result, resolvedFlags(outcome.result, options), mapping, written),
+      text: () =>
+        written !== undefined
+          ? writtenConfigText(written.format, written)
+          : `${mapping === undefined ? '' : renderTrainingConfig(mapping, sources === true)}${renderTable(result, sources === true)}`,
     };
   },
 };

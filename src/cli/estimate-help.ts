@@ -26,6 +26,7 @@ export function estimateHelp(outputFlags: readonly FlagDefinition[]): string {
     `  ${PROGRAM_NAME} estimate --arch llama --hidden 2048 --layers 16 --heads 16 --kv-heads 4 --json`,
     `  ${PROGRAM_NAME} estimate --params 7.5b --precision mixed-fp16 --dp 64 --zero 2`,
     `  ${PROGRAM_NAME} estimate --model mistral-7b --mode infer --weights awq --tokens 32768 --gpu l4`,
+    `  ${PROGRAM_NAME} estimate --model llama-3-8b --training-config train_full.yaml --training-config ds_z3.json`,
     '',
     'Exit codes: 0 ok, 2 bad flag or value (one line on stderr naming it).',
     '',

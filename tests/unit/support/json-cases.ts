@@ -3,7 +3,8 @@
  * the library, the installed package): each kind of answer once at least (training, inference, model states alone,
  * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example; a video and two image diffusions, with and without a GPU; and real
  * pastes whose shapes the examples lack: nvidia-smi's Processes and MIG tables, WDDM, dmon; an OOM message with a
- * memory_summary, a summary without its header, a traceback, the reader's GPU count).
+ * memory_summary, a summary without its header, a traceback, the reader's GPU count; training configs read beside the
+ * flags).
  */
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,6 +13,8 @@ import type { CommandName } from '../../../src/base/command-line.ts';
 import { EXAMPLES_DIR, FIXTURES_DIR, PASTES_DIR } from '../diagnose/fixtures.ts';
 
 const DIFFUSERS_CONFIGS = fileURLToPath(new URL('../../../src/memory/model-configs/diffusers/', import.meta.url));
+/** The real training configs (tests/fixtures/training-configs/SOURCES.md). */
+const TRAINING_CONFIGS_DIR = resolve(import.meta.dirname, '../../fixtures/training-configs');
 
 /** One command line, without `--json`. */
 export interface JsonCase {
@@ -49,6 +52,34 @@ export const JSON_CASES: readonly JsonCase[] = [
     argv: ['--model', 'llama-2-7b', '--pp', '2', '--tp', '2', '--micro-batch', '4', '--grad-accum', '4', '--gpu', 'h100-80gb'],
   },
   { command: 'estimate', argv: ['--model', 'llama-3-8b', '--finetune', 'qlora', '--gpu', 'rtx-4090', '--seq', '2048'] },
+  {
+    command: 'estimate',
+    argv: [
+      '--model',
+      'llama-3-8b',
+      '--dp',
+      '8',
+      '--training-config',
+      resolve(TRAINING_CONFIGS_DIR, 'llama-factory/llama3_full_sft.yaml'),
+      '--training-config',
+      resolve(TRAINING_CONFIGS_DIR, 'llama-factory/ds_z3_config.json'),
+    ],
+  },
+  {
+    command: 'plan',
+    argv: [
+      '--model',
+      'llama-3-8b',
+      '--gpu',
+      'h100-80gb',
+      '--training-config',
+      resolve(TRAINING_CONFIGS_DIR, 'axolotl/qlora.yml'),
+    ],
+  },
+  {
+    command: 'estimate',
+    argv: ['--model', 'llama-3-8b', '--finetune', 'qlora', '--zero', '3', '--dp', '2', '--write-config', 'accelerate-yaml'],
+  },
   {
     command: 'plan',
     argv: [

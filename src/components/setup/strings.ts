@@ -1,0 +1,27 @@
+/** Words of the training-config reader (TrainingConfigReader.tsx), in one place for translation. */
+export const STRINGS = {
+  pasteLabel: 'Paste a training config',
+  pastePlaceholder:
+    'A LLaMA-Factory, axolotl, torchtune or accelerate YAML, a DeepSpeed or TrainingArguments JSON, or a training command line',
+  fileName: 'Name it',
+  add: 'Read it',
+  drop: 'or drop or choose files (they stay in this browser)',
+  clear: 'Clear all',
+  files: 'Files read',
+  remove: 'Remove',
+  mergeOrder: 'Merge order',
+  flagsWin: 'flags you add to the command win',
+  stack: 'Stack',
+  key: 'Key',
+  value: 'Value',
+  effect: 'Engine option',
+  source: 'Rule from',
+  conflict: 'Conflict',
+  missing: (file: string, key: string) => `${file} names another file in ${key}: add it too, or its settings are not counted.`,
+  unknown: 'Keys not known to the reader',
+  ignored: 'Keys with no effect on memory',
+  copyIntro: 'Estimate it:',
+  copy: 'Copy',
+  copied: 'Copied',
+  tableCaption: 'How each key maps to the memory engine',
+} as const;

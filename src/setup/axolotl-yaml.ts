@@ -1,0 +1,182 @@
+/**
+ * Reader of an axolotl YAML (`axolotl train FILE`). A DeepSpeed JSON it names is read as a second file.
+ */
+import { readHfOptimizer } from './hf-optimizers.ts';
+import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
+import type { FileOutcome } from './mapping.ts';
+import { SETUP_SOURCES } from './sources.ts';
+import { readDeepSpeedPath, readLoraDropout, readLoraTargets } from './trainer-keys.ts';
+
+/** axolotl keys that change nothing the engine counts. */
+const IGNORED = [
+  'base_model',
+  'base_model_config',
+  'model_type',
+  'tokenizer_type',
+  'tokenizer_config',
+  'trust_remote_code',
+  'strict',
+  'datasets',
+  'test_datasets',
+  'dataset_prepared_path',
+  'val_set_size',
+  'output_dir',
+  'lora_model_dir',
+  'lora_alpha',
+  'lora_fan_in_fan_out',
+  'peft_use_rslora',
+  'wandb_project',
+  'wandb_entity',
+  'wandb_watch',
+  'wandb_name',
+  'wandb_log_model',
+  'num_epochs',
+  'max_steps',
+  'lr_scheduler',
+  'learning_rate',
+  'train_on_inputs',
+  'group_by_length',
+  'tf32',
+  'early_stopping_patience',
+  'resume_from_checkpoint',
+  'local_rank',
+  'logging_steps',
+  'warmup_steps',
+  'warmup_ratio',
+  'evals_per_epoch',
+  'eval_table_size',
+  'saves_per_epoch',
+  'save_steps',
+  'debug',
+  'weight_decay',
+  'max_grad_norm',
+  'special_tokens.',
+  'chat_template',
+  'pad_to_sequence_len',
+  'seed',
+  'hub_model_id',
+  'gradient_checkpointing_kwargs.',
+];
+
+/** Keys axolotl reads that change memory in a way the engine does not count. */
+const NOT_MODELLED: Readonly<Record<string, string>> = {
+  sample_packing: 'packing sequences into one row (the engine pads every sequence to --seq)',
+  activation_offloading: 'activation offloading to the host',
+  lora_modules_to_save: 'modules trained in full beside the adapters (modules_to_save)',
+  peft_use_dora: 'DoRA magnitude vectors and their activations',
+  load_in_8bit: 'an 8-bit (LLM.int8) base',
+  liger_fused_linear_cross_entropy: "Liger's fused linear cross-entropy",
+  cut_cross_entropy: 'Cut Cross-Entropy (the logits never materialised)',
+  torch_compile: "torch.compile's effect on saved activations",
+};
+
+/** Read an axolotl YAML already parsed into `data`. */
+export function readAxolotlYaml(file: string, data: Readonly<Record<string, unknown>>): FileOutcome {
+  const r = createKeyReader(file, 'axolotl', flattenKeys(data));
+  const config = SETUP_SOURCES.axolotl;
+  readAdapter(r);
+  const seq = r.count('sequence_len');
+  if (seq !== undefined) r.set('sequence_len', 'seq', seq, config);
+  const micro = r.count('micro_batch_size');
+  if (micro !== undefined) r.set('micro_batch_size', 'microBatch', micro, config);
+  const accum = r.count('gradient_accumulation_steps');
+  if (accum !== undefined) r.set('gradient_accumulation_steps', 'gradAccum', accum, config);
+  readHfOptimizer(r, 'optimizer');
+  readPrecision(r);
+  readCheckpointing(r);
+  readAttention(r);
+  readDeepSpeedPath(r, 'deepspeed', config);
+  readFsdp(r);
+  for (const [key, what] of Object.entries(NOT_MODELLED)) {
+    const value = r.raw(key);
+    if (value !== undefined && value !== false) r.notModelled(key, what, config);
+  }
+  r.ignore(...IGNORED);
+  return r.finish('axolotl');
+}
+
+/** `adapter` (lora, qlora) with `load_in_4bit`, and the LoRA keys. */
+function readAdapter(r: KeyReader): void {
+  const source = SETUP_SOURCES.axolotl;
+  const adapter = r.text('adapter');
+  const fourBit = r.bool('load_in_4bit');
+  if (adapter === 'qlora' || (adapter === 'lora' && fourBit === true)) r.set('adapter', 'finetune', 'qlora', source);
+  else if (adapter === 'lora') r.set('adapter', 'finetune', 'lora', source);
+  else if (adapter !== undefined) r.notModelled('adapter', `${adapter} adapters`, source);
+  else {
+    // No adapter is axolotl's full fine-tune (the adapter loader runs only with one).
+    r.set('adapter', 'finetune', 'full', source);
+    return;
+  }
+  const rank = r.count('lora_r');
+  if (rank !== undefined) r.set('lora_r', 'loraRank', rank, source);
+  if (r.bool('lora_target_linear') === true) r.set('lora_target_linear', 'loraTargets', 'all-linear', SETUP_SOURCES.axolotlLora);
+  else readLoraTargets(r, 'lora_target_modules', source);
+  readLoraDropout(r, 'lora_dropout', source);
+}
+
+/**
+ * `bf16` (true or `auto`) loads the model in bf16 and trains it so (`cfg.torch_dtype`), moments included: pure bf16.
+ * `fp16` loads fp16 weights under fp16 autocast. `auto` means bf16 where the GPU has it (Ampere and later).
+ */
+function readPrecision(r: KeyReader): void {
+  const source = SETUP_SOURCES.axolotlDtype;
+  const bf16 = r.raw('bf16');
+  const fp16 = r.bool('fp16');
+  if (bf16 === true || bf16 === 'auto') {
+    r.half('bf16');
+    r.set('bf16', 'precision', 'bf16', source);
+  } else if (bf16 !== undefined && bf16 !== false) r.fail('bf16', `expected true, false or auto, got ${String(bf16)}`);
+  else if (fp16 === true) {
+    r.half('fp16');
+    r.set('fp16', 'precision', 'amp-fp16', source);
+  } else if (bf16 === false || fp16 === false) r.set(bf16 === false ? 'bf16' : 'fp16', 'precision', 'fp32', source);
+}
+
+/** `gradient_checkpointing`: true recomputes each layer; `offload` also moves the checkpoints to the host. */
+function readCheckpointing(r: KeyReader): void {
+  const source = SETUP_SOURCES.axolotl;
+  const value = r.raw('gradient_checkpointing');
+  if (value === true || value === 'offload' || value === 'offload_disk')
+    r.set('gradient_checkpointing', 'recompute', 'full', source);
+  else if (value === false) r.set('gradient_checkpointing', 'recompute', 'none', source);
+  else if (value !== undefined)
+    r.fail('gradient_checkpointing', `expected true, false, offload or offload_disk, got ${String(value)}`);
+  if (value === 'offload' || value === 'offload_disk')
+    r.notModelled('gradient_checkpointing', 'the checkpointed activations offloaded to the host', source);
+}
+
+/** `flash_attention`, `sdp_attention`, `xformers_attention` keep no s×s scores; `eager_attention` does. */
+function readAttention(r: KeyReader): void {
+  const source = SETUP_SOURCES.axolotl;
+  for (const key of ['flash_attention', 'sdp_attention', 'xformers_attention', 'flex_attention'])
+    if (r.bool(key) === true) r.set(key, 'attention', 'sdpa', source);
+  if (r.bool('eager_attention') === true) r.set('eager_attention', 'attention', 'eager', source);
+}
+
+/** `fsdp` (a list such as `[full_shard, auto_wrap]`) and the memory keys of `fsdp_config`. */
+function readFsdp(r: KeyReader): void {
+  const source = SETUP_SOURCES.axolotl;
+  const words = r.names('fsdp') ?? [];
+  if (words.includes('full_shard')) r.set('fsdp', 'zero', 3, source);
+  else if (words.includes('shard_grad_op')) r.set('fsdp', 'zero', 2, source);
+  for (const key of ['fsdp_config.offload_params', 'fsdp_config.fsdp_offload_params'])
+    if (r.bool(key) === true) {
+      r.set(key, 'offload', 'optimizer+params', source);
+      r.set(key, 'offloadDevice', 'cpu', source);
+    }
+  for (const key of ['fsdp_config.activation_checkpointing', 'fsdp_config.fsdp_activation_checkpointing']) {
+    const on = r.bool(key);
+    if (on !== undefined) r.set(key, 'recompute', on ? 'full' : 'none', source);
+  }
+  const reshard = r.bool('fsdp_config.reshard_after_forward');
+  if (reshard !== undefined) r.set('fsdp_config.reshard_after_forward', 'zero', reshard ? 3 : 2, source);
+  if (
+    r.keys().some((key) => key.startsWith('fsdp_config.')) &&
+    !words.includes('full_shard') &&
+    !words.includes('shard_grad_op') &&
+    reshard === undefined
+  )
+    r.set('fsdp_config', 'zero', 3, `${source}: FSDP shards fully unless reshard_after_forward is false`);
+  r.ignore('fsdp_config.');
+}

@@ -1,0 +1,35 @@
+/**
+ * Training configurations in and out: readers of the files readers already have (Trainer/TRL, DeepSpeed,
+ * accelerate, LLaMA-Factory, axolotl, torchtune, Unsloth), their combination into one set of engine options with the
+ * mapping line by line, and writers of the same files from an estimate's options.
+ */
+export {
+  setupErrorLine,
+  type FileKey,
+  type FileOutcome,
+  type FileReading,
+  type MappingEffect,
+  type MappingLine,
+  type SetupError,
+  type SetupOptionKey,
+  type SetupOptions,
+  type TrainingTool,
+} from './mapping.ts';
+export { effectText } from './effect-text.ts';
+export { MAX_TRAINING_CONFIG_BYTES } from './parse-text.ts';
+export { readTrainingConfig } from './read-training-config.ts';
+export {
+  MERGE_ORDER_TEXT,
+  combineReadings,
+  conflictLine,
+  type SetupConflict,
+  type SetupContext,
+  type SetupMapping,
+} from './combine.ts';
+export type { Unexpressed, WrittenConfig } from './writers/written-config.ts';
+export { writeTrainingArgumentsJson, writeTrainingArgumentsPython } from './writers/training-arguments-writer.ts';
+export { writeDeepSpeedJson } from './writers/deepspeed-json-writer.ts';
+export { writeAccelerateYaml } from './writers/accelerate-yaml-writer.ts';
+export { LLAMA_FACTORY_DEEPSPEED_PATH, writeLlamaFactoryYaml } from './writers/llama-factory-yaml-writer.ts';
+export { writeAxolotlYaml } from './writers/axolotl-yaml-writer.ts';
+export { writeTorchtuneOverrides } from './writers/torchtune-overrides-writer.ts';

@@ -1,0 +1,49 @@
+/**
+ * Where each reader's rules come from: the tool's file, with the version (and commit) it was read at. A mapping line
+ * carries one of these, so a reader can check the rule against the tool it runs.
+ */
+export const SETUP_SOURCES = {
+  /** `TrainingArguments` fields and `OptimizerNames`. */
+  trainingArguments: 'transformers src/transformers/training_args.py (TrainingArguments, OptimizerNames)',
+  /** `"auto"` resolution and the Trainer/DeepSpeed mismatch check. */
+  deepspeedIntegration:
+    'transformers src/transformers/integrations/deepspeed.py @0234833 (HfTrainerDeepSpeedConfig.trainer_config_process, trainer_config_finalize)',
+  /** Gradient checkpointing wraps every decoder layer (full recompute, one layer per segment). */
+  gradientCheckpointing: 'transformers modeling_utils.py gradient_checkpointing_enable (each GradientCheckpointingLayer)',
+  /** `attn_implementation`: eager keeps the s×s scores; sdpa and flash_attention_* do not. */
+  attention: 'transformers docs, "Attention interface" (attn_implementation: eager, sdpa, flash_attention_2)',
+  /** torch.optim.AdamW picks foreach on CUDA unless fused=True. */
+  torchAdamW: 'torch/optim/optimizer.py _default_to_fused_or_foreach (PyTorch 2.x): foreach on CUDA unless fused=True',
+  /** bitsandbytes paged optimizers. */
+  pagedOptimizers: 'bitsandbytes docs, "Paged optimizers": states in unified memory, paged to the host under pressure',
+  /** TRL's SFTConfig and ModelConfig. */
+  trl: 'TRL 1.10.0.dev0 @f2cd577 trl/trainer/sft_config.py, trl/trainer/model_config.py',
+  /** PEFT LoraConfig. */
+  peft: 'PEFT src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
+  /** DeepSpeed's configuration keys. */
+  deepspeedConfig: 'DeepSpeed 0.19.6 docs/config-json (zero_optimization, offload_optimizer, offload_param, bf16, fp16)',
+  /** DeepSpeed builds FusedAdam for Adam/AdamW, DeepSpeedCPUAdam when the optimizer is offloaded. */
+  deepspeedOptimizer: 'DeepSpeed 0.19.6 @edaa722 deepspeed/runtime/engine.py _configure_basic_optimizer',
+  /** accelerate's config file and FSDP plugin. */
+  accelerate:
+    'accelerate 1.15.0.dev0 @16cb6eb src/accelerate/utils/dataclasses.py (FullyShardedDataParallelPlugin, DeepSpeedPlugin), utils/constants.py FSDP_SHARDING_STRATEGY',
+  /** LLaMA-Factory's arguments. */
+  llamaFactoryArgs: 'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/model_args.py, finetuning_args.py',
+  /** LLaMA-Factory loads in the compute dtype and upcasts trainable parameters to fp32 unless pure_bf16. */
+  llamaFactoryDtype:
+    'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/parser.py (compute_dtype), model/adapter.py init_adapter (cast_trainable_params_to_fp32)',
+  /** axolotl's configuration. */
+  axolotl: 'axolotl 0.18.0 @067b021 src/axolotl/utils/schemas/config.py (AxolotlInputConfig)',
+  /** axolotl loads the model in bf16 when bf16 is set. */
+  axolotlDtype: 'axolotl 0.18.0 @067b021 src/axolotl/utils/config/__init__.py (cfg.torch_dtype from bf16/fp16)',
+  /** axolotl's LoRA targets. */
+  axolotlLora: 'axolotl 0.18.0 @067b021 src/axolotl/loaders/adapter.py (lora_target_linear: every Linear)',
+  /** torchtune's recipe keys. */
+  torchtune:
+    'torchtune 0.7.0 @bd2a0fc recipes/lora_finetune_single_device.py, full_finetune_single_device.py (dtype, enable_activation_checkpointing, batch_size)',
+  /** torchtune's LoRA model builders. */
+  torchtuneLora: 'torchtune 0.7.0 @bd2a0fc torchtune/models/llama3_1/_model_builders.py (lora_attn_modules, apply_lora_to_mlp)',
+  /** Unsloth's loader and PEFT wrapper. */
+  unsloth:
+    'Unsloth docs, "Fine-tuning guide" and "Unsloth gradient checkpointing" (FastLanguageModel.from_pretrained, get_peft_model)',
+} as const;

@@ -1,0 +1,182 @@
+/**
+ * Reader of a torchtune recipe config (`tune run RECIPE --config FILE`): the model builder, dtype, batch, optimizer
+ * component and activation checkpointing. Command-line overrides (`key=value`) are applied before writing the file.
+ */
+import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
+import { shellWords } from './script-command-line.ts';
+import type { FileOutcome } from './mapping.ts';
+import { SETUP_SOURCES } from './sources.ts';
+import { readLoraDropout } from './trainer-keys.ts';
+
+/** torchtune keys that change nothing the engine counts. */
+const IGNORED = [
+  'tokenizer.',
+  'checkpointer.',
+  'resume_from_checkpoint',
+  'save_adapter_weights_only',
+  'dataset.',
+  'seed',
+  'shuffle',
+  'optimizer.lr',
+  'optimizer.weight_decay',
+  'optimizer.betas',
+  'optimizer.eps',
+  'lr_scheduler.',
+  'epochs',
+  'max_steps_per_epoch',
+  'output_dir',
+  'metric_logger.',
+  'log_every_n_steps',
+  'log_peak_memory_stats',
+  'log_level',
+  'device',
+  'profiler.',
+  'low_cpu_ram',
+  'clip_grad_norm',
+  'model.lora_alpha',
+  'collate_fn',
+  'cudnn_deterministic_mode',
+  'enable_async_checkpointing',
+  'save_every_n_steps',
+  'valid_data_files',
+];
+
+/** Optimizer components and what they allocate (their `fused` keyword is read apart). */
+const OPTIMIZERS: Readonly<Record<string, { optimizer: 'adamw' | 'adamw-8bit' | 'sgd'; paged?: true }>> = {
+  'torch.optim.AdamW': { optimizer: 'adamw' },
+  'torch.optim.Adam': { optimizer: 'adamw' },
+  'torch.optim.SGD': { optimizer: 'sgd' },
+  'bitsandbytes.optim.AdamW8bit': { optimizer: 'adamw-8bit' },
+  'bitsandbytes.optim.PagedAdamW8bit': { optimizer: 'adamw-8bit', paged: true },
+  'bitsandbytes.optim.PagedAdamW': { optimizer: 'adamw', paged: true },
+  'torchao.optim.AdamW8bit': { optimizer: 'adamw-8bit' },
+};
+
+/** torchtune's attention projections (`lora_attn_modules`) as the engine's targets. */
+const ATTENTION_MODULES: Readonly<Record<string, string>> = { q_proj: 'q', k_proj: 'k', v_proj: 'v', output_proj: 'o' };
+
+/** Read a torchtune config already parsed into `data`. */
+export function readTorchtuneYaml(file: string, data: Readonly<Record<string, unknown>>): FileOutcome {
+  return readTorchtuneKeys(file, flattenKeys(data));
+}
+
+/** An override's value as OmegaConf's dotlist reads it: booleans, numbers, null, `[a,b]` lists, else text. */
+function overrideValue(text: string): unknown {
+  if (/^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
+  if (/^(null|none|~)$/i.test(text)) return null;
+  if (text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  const list = /^\[(.*)\]$/.exec(text);
+  if (list !== null)
+    return (list[1] ?? '')
+      .split(',')
+      .map((item) => item.trim().replace(/^['"]|['"]$/g, ''))
+      .filter((item) => item !== '');
+  return text;
+}
+
+/**
+ * Read torchtune command-line overrides: `tune run RECIPE --config CONFIG key=value …`, or the `key=value` words alone
+ * (what `writeTorchtuneOverrides` writes). The config they override is a second file when the reader has it.
+ */
+export function readTorchtuneOverrides(file: string, text: string): FileOutcome {
+  const entries = new Map<string, unknown>();
+  for (const word of shellWords(text)) {
+    const at = word.indexOf('=');
+    if (at > 0 && !word.startsWith('-')) entries.set(word.slice(0, at), overrideValue(word.slice(at + 1)));
+  }
+  return readTorchtuneKeys(file, entries);
+}
+
+function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>): FileOutcome {
+  const r = createKeyReader(file, 'torchtune', entries);
+  const recipe = SETUP_SOURCES.torchtune;
+  readModel(r);
+  const batch = r.count('batch_size');
+  if (batch !== undefined) r.set('batch_size', 'microBatch', batch, recipe);
+  const accum = r.count('gradient_accumulation_steps');
+  if (accum !== undefined) r.set('gradient_accumulation_steps', 'gradAccum', accum, recipe);
+  const seq = r.count('tokenizer.max_seq_len');
+  if (seq !== undefined) r.set('tokenizer.max_seq_len', 'seq', seq, recipe);
+  const dtype = r.text('dtype');
+  if (dtype === 'bf16') r.set('dtype', 'precision', 'bf16', recipe);
+  else if (dtype === 'fp32') r.set('dtype', 'precision', 'fp32', recipe);
+  else if (dtype !== undefined) r.fail('dtype', `expected bf16 or fp32, got ${dtype}`);
+  const checkpointing = r.bool('enable_activation_checkpointing');
+  if (checkpointing !== undefined) r.set('enable_activation_checkpointing', 'recompute', checkpointing ? 'full' : 'none', recipe);
+  if (r.bool('enable_activation_offloading') === true)
+    r.notModelled('enable_activation_offloading', 'activations offloaded to the host, streamed back for backward', recipe);
+  readOptimizer(r);
+  if (r.bool('optimizer_in_bwd') === true)
+    r.notModelled('optimizer_in_bwd', 'the optimizer step fused into backward (each gradient freed at once)', recipe);
+  const loss = r.text('loss._component_');
+  if (loss !== undefined && /Chunked|LinearCrossEntropy/.test(loss))
+    r.notModelled('loss._component_', `${loss}: the loss computed in chunks of tokens`, recipe);
+  if (r.bool('compile') === true) r.notModelled('compile', "torch.compile's effect on saved activations", recipe);
+  if (r.bool('fsdp_cpu_offload') === true) {
+    r.set('fsdp_cpu_offload', 'offload', 'optimizer+params', recipe);
+    r.set('fsdp_cpu_offload', 'offloadDevice', 'cpu', recipe);
+  }
+  const reshard = r.bool('fsdp_reshard_after_forward');
+  if (reshard !== undefined) r.set('fsdp_reshard_after_forward', 'zero', reshard ? 3 : 2, recipe);
+  r.ignore(...IGNORED);
+  return r.finish('torchtune');
+}
+
+/** The model builder (`qlora_*` is QLoRA, `lora_*` LoRA, anything else full) and the LoRA keys, wherever they are given. */
+function readModel(r: KeyReader): void {
+  const builders = SETUP_SOURCES.torchtuneLora;
+  const component = r.text('model._component_');
+  if (component !== undefined) {
+    const name = component.split('.').at(-1) ?? component;
+    const quantized = name.startsWith('qlora_') || r.bool('model.quantize_base') === true;
+    const finetune = quantized ? 'qlora' : name.startsWith('lora_') ? 'lora' : 'full';
+    r.set('model._component_', 'finetune', finetune, finetune === 'full' ? SETUP_SOURCES.torchtune : builders);
+  }
+  const rank = r.count('model.lora_rank');
+  if (rank !== undefined) r.set('model.lora_rank', 'loraRank', rank, builders);
+  const modules = r.names('model.lora_attn_modules');
+  if (modules !== undefined) {
+    const unknown = modules.filter((module) => ATTENTION_MODULES[module] === undefined);
+    if (unknown.length > 0) r.fail('model.lora_attn_modules', `unknown modules ${unknown.join(', ')}`);
+    const targets = new Set(modules.map((module) => ATTENTION_MODULES[module]));
+    const mlp = r.bool('model.apply_lora_to_mlp') === true;
+    const ordered = [...['q', 'k', 'v', 'o'].filter((target) => targets.has(target)), ...(mlp ? ['gate', 'up', 'down'] : [])];
+    if (ordered.length > 0)
+      r.set('model.lora_attn_modules', 'loraTargets', ordered.length === 7 ? 'all-linear' : ordered.join(','), builders);
+  }
+  if (r.bool('model.apply_lora_to_output') === true)
+    r.notModelled('model.apply_lora_to_output', 'an adapter on the output head', builders);
+  if (r.bool('model.use_dora') === true)
+    r.notModelled('model.use_dora', 'DoRA magnitude vectors and their activations', builders);
+  readLoraDropout(r, 'model.lora_dropout', builders);
+}
+
+/** `optimizer._component_` and its `fused` keyword (torch.optim.AdamW's `fused`, default foreach on CUDA). */
+function readOptimizer(r: KeyReader): void {
+  const component = r.text('optimizer._component_');
+  if (component === undefined) return;
+  const recipe = SETUP_SOURCES.torchtune;
+  const rule = OPTIMIZERS[component];
+  if (rule === undefined) {
+    r.notModelled('optimizer._component_', `optimizer ${component}: the engine counts SGD, AdamW and 8-bit AdamW`, recipe);
+    return;
+  }
+  const momentum = r.number('optimizer.momentum');
+  r.set(
+    'optimizer._component_',
+    'optimizer',
+    rule.optimizer === 'sgd' && momentum !== undefined && momentum > 0 ? 'sgd-momentum' : rule.optimizer,
+    recipe,
+  );
+  if (rule.paged === true)
+    r.notModelled(
+      'optimizer._component_',
+      'paging: the states move to the host under memory pressure',
+      SETUP_SOURCES.pagedOptimizers,
+    );
+  if (rule.optimizer === 'adamw' && component.startsWith('torch.')) {
+    const fused = r.bool('optimizer.fused');
+    const key = fused === undefined ? 'optimizer._component_' : 'optimizer.fused';
+    r.set(key, 'optimizerImpl', fused === true ? 'fused' : 'foreach', SETUP_SOURCES.torchAdamW);
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The Hugging Face Trainer's keys (`TrainingArguments`, TRL's `SFTConfig` and `ModelConfig`), shared by the readers
+ * of files that are, or embed, Trainer arguments: a TrainingArguments JSON or command line, Unsloth's
+ * `training_arguments`, LLaMA-Factory's YAML. Every function reads keys under a prefix (`''` or `training_arguments.`).
+ */
+import type { Precision } from '../memory/precision.ts';
+import type { KeyReader } from './key-reader.ts';
+import { loraTargetsOf } from './lora-modules.ts';
+import type { HalfPrecision } from './mapping.ts';
+import { readHfOptimizer } from './hf-optimizers.ts';
+import { SETUP_SOURCES } from './sources.ts';
+
+/** A `dtype` / `torch_dtype` the model is loaded in (`from_pretrained(dtype=…)`). */
+export type LoadDtype = 'float32' | 'bfloat16' | 'float16' | 'auto';
+
+const LOAD_DTYPES: Readonly<Record<string, LoadDtype>> = {
+  float32: 'float32',
+  fp32: 'float32',
+  bfloat16: 'bfloat16',
+  bf16: 'bfloat16',
+  float16: 'float16',
+  fp16: 'float16',
+  auto: 'auto',
+};
+
+/** Read `key` as a load dtype (`None`/null means the loader's default, i.e. absent). */
+export function readLoadDtype(r: KeyReader, key: string): LoadDtype | undefined {
+  const text = r.text(key);
+  if (text === undefined) return undefined;
+  const dtype = LOAD_DTYPES[text.replace(/^torch\./, '')];
+  if (dtype === undefined) r.fail(key, `expected float32, bfloat16, float16 or auto, got ${text}`);
+  return dtype;
+}
+
+/** Read the Trainer's `bf16` / `fp16` flags under `p` and record the 16-bit mode they ask for. */
+export function readHalfFlags(r: KeyReader, p: string): HalfPrecision | null {
+  const bf16 = r.bool(`${p}bf16`);
+  const fp16 = r.bool(`${p}fp16`);
+  if (bf16 === true && fp16 === true) {
+    r.fail(`${p}fp16`, 'bf16 and fp16 are both true; TrainingArguments refuses the pair');
+    return null;
+  }
+  const half: HalfPrecision | null =
+    bf16 === true ? 'bf16' : fp16 === true ? 'fp16' : bf16 === false || fp16 === false ? 'none' : null;
+  if (half !== null) r.half(half);
+  return half;
+}
+
+/**
+ * The precision of a Trainer run: autocast (`half`) over weights loaded in `load`. Autocast over fp32 weights is the
+ * engine's `amp-*`; bf16 weights train in pure bf16 (gradients and AdamW moments take the parameter's dtype, torch
+ * optim/adamw.py `zeros_like(param)`). Without a load dtype the stack's default decides, and the line says so.
+ */
+export function setTrainerPrecision(
+  r: KeyReader,
+  key: string,
+  half: HalfPrecision | null,
+  load: LoadDtype | undefined,
+  source: string,
+): void {
+  if (load === undefined || load === 'auto') {
+    if (half !== null && half !== 'none')
+      r.leftToStack(key, `${half} autocast over weights whose dtype at load this file does not give`);
+    return;
+  }
+  if (load === 'float16') {
+    r.notModelled(
+      key,
+      'fp16 weights: the Trainer refuses to unscale fp16 gradients; pure fp16 is not an engine precision',
+      source,
+    );
+    return;
+  }
+  const precision: Precision =
+    load === 'bfloat16' ? 'bf16' : half === 'bf16' ? 'amp-bf16' : half === 'fp16' ? 'amp-fp16' : 'fp32';
+  r.set(key, 'precision', precision, source);
+}
+
+/** Read the micro-batch and accumulation keys under `p`. */
+export function readBatchKeys(r: KeyReader, p: string, source: string): void {
+  const micro = r.count(`${p}per_device_train_batch_size`);
+  if (micro !== undefined) r.set(`${p}per_device_train_batch_size`, 'microBatch', micro, source);
+  const accum = r.count(`${p}gradient_accumulation_steps`);
+  if (accum !== undefined) r.set(`${p}gradient_accumulation_steps`, 'gradAccum', accum, source);
+}
+
+/** Read `key` as a boolean gradient-checkpointing switch: per-layer full recompute, or none. */
+export function readCheckpointingSwitch(r: KeyReader, key: string, source: string): void {
+  const on = r.bool(key);
+  if (on !== undefined) r.set(key, 'recompute', on ? 'full' : 'none', source);
+}
+
+/** Read `key` as `attn_implementation`: `eager` keeps the scores; every fused kernel does not. */
+export function readAttentionImplementation(r: KeyReader, key: string): void {
+  const name = r.text(key);
+  if (name === undefined) return;
+  if (name === 'eager') r.set(key, 'attention', 'eager', SETUP_SOURCES.attention);
+  else if (/^(sdpa|flash_attention_[23]|flex_attention|kernels-)/.test(name))
+    r.set(key, 'attention', 'sdpa', SETUP_SOURCES.attention);
+  else r.notModelled(key, `attention ${name}`, SETUP_SOURCES.attention);
+}
+
+/** Read `key` as a DeepSpeed configuration: a path names a file to read with this one. */
+export function readDeepSpeedPath(r: KeyReader, key: string, source: string): void {
+  if (r.keys().some((k) => k.startsWith(`${key}.`))) {
+    r.notModelled(key, 'an inline DeepSpeed configuration: save it as a JSON file and give it as a second file', source);
+    r.ignore(`${key}.`);
+    return;
+  }
+  const path = r.text(key);
+  if (path !== undefined) r.namesFile(key, path, source);
+}
+
+/** Read `key` as LoRA dropout: a dropped-out copy of each adapted layer's input is kept when it is above 0. */
+export function readLoraDropout(r: KeyReader, key: string, source: string): void {
+  const dropout = r.number(key);
+  if (dropout !== undefined && dropout > 0)
+    r.notModelled(key, `LoRA dropout ${dropout}: each adapted layer keeps a dropped-out copy of its input`, source);
+}
+
+/** Read `key` as LoRA target module names. */
+export function readLoraTargets(r: KeyReader, key: string, source: string): void {
+  const names = r.names(key);
+  if (names === undefined) return;
+  const { targets, unplaced } = loraTargetsOf(names);
+  if (targets !== null) r.set(key, 'loraTargets', targets, source);
+  if (unplaced.length > 0) r.notModelled(key, `adapters on ${unplaced.join(', ')}`, source);
+}
+
+/** Trainer keys that change nothing the engine counts. */
+const IGNORED_TRAINER_KEYS = [
+  'output_dir',
+  'overwrite_output_dir',
+  'do_train',
+  'do_eval',
+  'do_predict',
+  'learning_rate',
+  'weight_decay',
+  'adam_beta1',
+  'adam_beta2',
+  'adam_epsilon',
+  'max_grad_norm',
+  'num_train_epochs',
+  'max_steps',
+  'lr_scheduler_type',
+  'lr_scheduler_kwargs',
+  'warmup_ratio',
+  'warmup_steps',
+  'logging_dir',
+  'logging_strategy',
+  'logging_steps',
+  'logging_first_step',
+  'save_strategy',
+  'save_steps',
+  'save_total_limit',
+  'save_only_model',
+  'eval_strategy',
+  'evaluation_strategy',
+  'eval_steps',
+  'per_device_eval_batch_size',
+  'load_best_model_at_end',
+  'metric_for_best_model',
+  'seed',
+  'data_seed',
+  'report_to',
+  'run_name',
+  'push_to_hub',
+  'hub_model_id',
+  'hub_strategy',
+  'dataloader_num_workers',
+  'dataloader_pin_memory',
+  'remove_unused_columns',
+  'label_names',
+  'ddp_timeout',
+  'ddp_find_unused_parameters',
+  'local_rank',
+  'resume_from_checkpoint',
+  'group_by_length',
+  'disable_tqdm',
+  'tf32',
+  'bf16_full_eval',
+  'fp16_full_eval',
+  'gradient_checkpointing_kwargs.',
+  'optim_args',
+  'include_num_input_tokens_seen',
+];
+
+/** TRL keys (SFTConfig, ModelConfig, ScriptArguments) that change nothing the engine counts. */
+const IGNORED_TRL_KEYS = [
+  'model_name_or_path',
+  'model_revision',
+  'trust_remote_code',
+  'dataset_name',
+  'dataset_config',
+  'dataset_train_split',
+  'dataset_test_split',
+  'dataset_text_field',
+  'dataset_num_proc',
+  'completion_only_loss',
+  'assistant_only_loss',
+  'eos_token',
+  'pad_token',
+  'lora_alpha',
+  'lora_task_type',
+  'use_rslora',
+  'chat_template_path',
+];
+
+/** Keys a Trainer-arguments file may hold that the engine does not count: what each changes, and where it is defined. */
+const NOT_MODELLED_TRAINER_KEYS: Readonly<Record<string, { what: string; source: string }>> = {
+  packing: { what: 'packing sequences into one row (the engine pads every sequence to --seq)', source: SETUP_SOURCES.trl },
+  padding_free: { what: 'padding-free batches', source: SETUP_SOURCES.trl },
+  activation_offloading: { what: 'activation offloading to the host', source: SETUP_SOURCES.trl },
+  use_liger_kernel: {
+    what: 'Liger kernels (fused linear cross-entropy, fused RMSNorm/RoPE/SwiGLU)',
+    source: SETUP_SOURCES.trainingArguments,
+  },
+  torch_compile: { what: "torch.compile's effect on saved activations", source: SETUP_SOURCES.trainingArguments },
+  lora_modules_to_save: { what: 'modules trained in full beside the adapters (modules_to_save)', source: SETUP_SOURCES.trl },
+  use_dora: { what: 'DoRA magnitude vectors and their activations', source: SETUP_SOURCES.trl },
+  load_in_8bit: { what: 'an 8-bit (LLM.int8) base', source: SETUP_SOURCES.trl },
+};
+
+/** TRL `loss_type` values (sft_config.py): `chunked_nll` computes the loss in chunks of tokens. */
+const CHUNKED_LOSS = 'chunked_nll';
+
+/**
+ * Read every Trainer, SFTConfig and ModelConfig key under `p`. The precision waits for the load dtype (`dtype`,
+ * `torch_dtype`, Unsloth's `dtype`), which the caller may read elsewhere and pass as `load`.
+ */
+export function readTrainerArguments(r: KeyReader, p: string, load?: LoadDtype): void {
+  const args = SETUP_SOURCES.trainingArguments;
+  const trl = SETUP_SOURCES.trl;
+  readBatchKeys(r, p, args);
+  readCheckpointingSwitch(r, `${p}gradient_checkpointing`, SETUP_SOURCES.gradientCheckpointing);
+  readHfOptimizer(r, `${p}optim`);
+  readDeepSpeedPath(r, `${p}deepspeed`, SETUP_SOURCES.deepspeedIntegration);
+  readFsdp(r, p);
+  const half = readHalfFlags(r, p);
+  const loadDtype = load ?? readLoadDtype(r, `${p}dtype`) ?? readLoadDtype(r, `${p}torch_dtype`);
+  const precisionKey = ['bf16', 'fp16', 'dtype', 'torch_dtype'].map((k) => `${p}${k}`).find((k) => r.has(k)) ?? `${p}bf16`;
+  setTrainerPrecision(r, precisionKey, half, loadDtype, trl);
+  for (const key of ['max_length', 'max_seq_length']) {
+    const seq = r.count(`${p}${key}`);
+    if (seq !== undefined) r.set(`${p}${key}`, 'seq', seq, trl);
+  }
+  readAttentionImplementation(r, `${p}attn_implementation`);
+  const peft = r.bool(`${p}use_peft`);
+  const fourBit = r.bool(`${p}load_in_4bit`);
+  if (fourBit === true) r.set(`${p}load_in_4bit`, 'finetune', 'qlora', trl);
+  else if (peft !== undefined) r.set(`${p}use_peft`, 'finetune', peft ? 'lora' : 'full', trl);
+  const rank = r.count(`${p}lora_r`);
+  if (rank !== undefined) r.set(`${p}lora_r`, 'loraRank', rank, trl);
+  readLoraTargets(r, `${p}lora_target_modules`, trl);
+  readLoraDropout(r, `${p}lora_dropout`, trl);
+  const quantType = r.text(`${p}bnb_4bit_quant_type`);
+  if (quantType !== undefined && quantType !== 'nf4') r.notModelled(`${p}bnb_4bit_quant_type`, `${quantType} 4-bit storage`, trl);
+  if (r.bool(`${p}use_bnb_nested_quant`) === false)
+    r.notModelled(`${p}use_bnb_nested_quant`, 'NF4 without double quantization (the engine assumes it on)', trl);
+  const lossType = r.text(`${p}loss_type`);
+  if (lossType === CHUNKED_LOSS) r.notModelled(`${p}loss_type`, 'the loss computed in chunks of tokens', trl);
+  for (const [key, { what, source }] of Object.entries(NOT_MODELLED_TRAINER_KEYS)) {
+    const value = r.raw(`${p}${key}`);
+    if (value !== undefined && value !== false && !/^(false|no|0)$/i.test(String(value)))
+      r.notModelled(`${p}${key}`, what, source);
+  }
+  r.ignore(...[...IGNORED_TRAINER_KEYS, ...IGNORED_TRL_KEYS].map((key) => `${p}${key}`));
+}
+
+/** FSDP sharding options of `TrainingArguments.fsdp` (trainer_utils.py `FSDPOption`) and the ZeRO stage each equals. */
+const FSDP_ZERO: Readonly<Record<string, 0 | 2 | 3>> = {
+  full_shard: 3,
+  hybrid_shard: 3,
+  shard_grad_op: 2,
+  hybrid_shard_zero2: 2,
+  no_shard: 0,
+};
+
+/** Read `TrainingArguments.fsdp` ("full_shard auto_wrap offload") and the memory keys of its `fsdp_config`. */
+function readFsdp(r: KeyReader, p: string): void {
+  const key = `${p}fsdp`;
+  const words = r.names(key)?.flatMap((word) => word.split(/\s+/)) ?? [];
+  const source = SETUP_SOURCES.trainingArguments;
+  for (const word of words) {
+    const zero = FSDP_ZERO[word];
+    if (zero !== undefined) r.set(key, 'zero', zero, source);
+    else if (word === 'offload') {
+      r.set(key, 'offload', 'optimizer+params', source);
+      r.set(key, 'offloadDevice', 'cpu', source);
+    }
+  }
+  readCheckpointingSwitch(r, `${p}fsdp_config.activation_checkpointing`, source);
+  r.ignore(`${p}fsdp_config.`);
+}

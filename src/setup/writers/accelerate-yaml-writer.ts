@@ -1,0 +1,52 @@
+/**
+ * An accelerate config YAML from an estimate's options: the process count, and the sharding as FSDP version 2
+ * (ZeRO-2/3, parameter offload) or, where FSDP has no form for it (ZeRO-1, optimizer-only offload, NVMe), as
+ * DeepSpeed through accelerate's plugin keys.
+ */
+import { stringify } from 'yaml';
+import type { SetupOptions } from '../mapping.ts';
+import { unexpressedList, type WrittenConfig } from './written-config.ts';
+
+/** Write the accelerate config for `options` (the keys `readAccelerateYaml` reads back). */
+export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
+  const missing = unexpressedList();
+  const config: Record<string, unknown> = {};
+  const zero = options.zero ?? 0;
+  const offload = options.offload ?? 'none';
+  const deepspeed = zero === 1 || offload === 'optimizer' || options.offloadDevice === 'nvme';
+  if (deepspeed) {
+    config['distributed_type'] = 'DEEPSPEED';
+    const plugin: Record<string, unknown> = { zero_stage: zero };
+    const device = options.offloadDevice ?? 'cpu';
+    if (offload !== 'none') plugin['offload_optimizer_device'] = device;
+    if (offload === 'optimizer+params') plugin['offload_param_device'] = device;
+    if (options.gradAccum !== undefined) plugin['gradient_accumulation_steps'] = options.gradAccum;
+    config['deepspeed_config'] = plugin;
+  } else if (zero >= 2) {
+    config['distributed_type'] = 'FSDP';
+    const fsdp: Record<string, unknown> = { fsdp_version: 2, fsdp_reshard_after_forward: zero === 3 };
+    if (offload === 'optimizer+params') fsdp['fsdp_offload_params'] = true;
+    if (options.recompute === 'full' || options.recompute === 'none')
+      fsdp['fsdp_activation_checkpointing'] = options.recompute === 'full';
+    config['fsdp_config'] = fsdp;
+  } else if (options.zero === 0 || (options.zero === undefined && (options.dp ?? 1) > 1))
+    config['distributed_type'] = 'MULTI_GPU';
+  else config['distributed_type'] = 'NO';
+  if (options.dp !== undefined) config['num_processes'] = options.dp;
+  if (!(config['distributed_type'] === 'FSDP')) {
+    missing.addEach(
+      options,
+      ['recompute'],
+      "the trainer's gradient_checkpointing sets it (FSDP's own is fsdp_activation_checkpointing)",
+    );
+  }
+  if (!deepspeed) missing.addEach(options, ['gradAccum'], "the trainer's gradient_accumulation_steps sets it");
+  if (offload !== 'none' && !deepspeed && zero < 2)
+    missing.add('offload', 'FSDP offloads parameters only when it shards them (ZeRO-2/3)');
+  missing.addEach(
+    options,
+    ['precision', 'optimizer', 'optimizerImpl', 'microBatch', 'seq', 'attention', 'finetune', 'loraRank', 'loraTargets'],
+    "not an accelerate key: the trainer's arguments set it",
+  );
+  return { text: stringify(config), unexpressed: missing.list };
+}

@@ -1,0 +1,48 @@
+/**
+ * An axolotl YAML from an estimate's options: the keys that change memory only. ZeRO-2/3 with parameter offload are
+ * written as axolotl's FSDP keys; ZeRO-1, optimizer-only and NVMe offload need a DeepSpeed JSON.
+ */
+import { stringify } from 'yaml';
+import { hfOptimizerFor } from '../hf-optimizers.ts';
+import { hfModuleNames } from '../lora-modules.ts';
+import type { SetupOptions } from '../mapping.ts';
+import { unexpressedList, type WrittenConfig } from './written-config.ts';
+
+/** Write the axolotl YAML for `options` (the keys `readAxolotlYaml` reads back). */
+export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
+  const missing = unexpressedList();
+  const config: Record<string, unknown> = {};
+  if (options.finetune === 'lora' || options.finetune === 'qlora') {
+    config['adapter'] = options.finetune;
+    if (options.finetune === 'qlora') config['load_in_4bit'] = true;
+    if (options.loraRank !== undefined) config['lora_r'] = options.loraRank;
+    if (options.loraTargets === 'all-linear') config['lora_target_linear'] = true;
+    else if (options.loraTargets !== undefined) config['lora_target_modules'] = hfModuleNames(options.loraTargets);
+  } else missing.addEach(options, ['loraRank', 'loraTargets'], 'only with an adapter');
+  if (options.seq !== undefined) config['sequence_len'] = options.seq;
+  if (options.microBatch !== undefined) config['micro_batch_size'] = options.microBatch;
+  if (options.gradAccum !== undefined) config['gradient_accumulation_steps'] = options.gradAccum;
+  const optim = hfOptimizerFor(options);
+  if (optim.name !== null) config['optimizer'] = optim.name;
+  for (const { option, why } of optim.unnamed) missing.add(option, why);
+  const precision = options.precision;
+  if (precision === 'bf16') config['bf16'] = true;
+  else if (precision === 'amp-fp16') config['fp16'] = true;
+  else if (precision === 'fp32') config['bf16'] = false;
+  else if (precision !== undefined) missing.add('precision', `${precision}: axolotl trains in the dtype it loads`);
+  if (options.recompute === 'full' || options.recompute === 'none')
+    config['gradient_checkpointing'] = options.recompute === 'full';
+  else if (options.recompute !== undefined) missing.add('recompute', `${options.recompute}: axolotl checkpoints whole layers`);
+  if (options.attention === 'sdpa') config['flash_attention'] = true;
+  else if (options.attention === 'eager') config['eager_attention'] = true;
+  const zero = options.zero ?? 0;
+  if (zero >= 2) {
+    config['fsdp'] = [zero === 3 ? 'full_shard' : 'shard_grad_op', 'auto_wrap'];
+    if (options.offload === 'optimizer+params') config['fsdp_config'] = { offload_params: true };
+  } else if (zero === 1) missing.add('zero', 'ZeRO-1 has no FSDP form: write the DeepSpeed JSON and name it as deepspeed');
+  if (options.offload === 'optimizer' || (options.offload === 'optimizer+params' && zero < 2))
+    missing.add('offload', `${options.offload} offload: write the DeepSpeed JSON and name it as deepspeed`);
+  if (options.offloadDevice === 'nvme') missing.add('offloadDevice', 'FSDP offloads to the CPU only; NVMe needs DeepSpeed');
+  missing.addEach(options, ['dp'], 'the launcher sets the process count (accelerate launch --num_processes)');
+  return { text: stringify(config), unexpressed: missing.list };
+}

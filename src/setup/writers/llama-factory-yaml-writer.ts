@@ -1,0 +1,69 @@
+/**
+ * A LLaMA-Factory training YAML from an estimate's options: the keys that change memory only (the reader adds its
+ * model, dataset and template). Sharding and offload go in a DeepSpeed JSON, which the YAML names.
+ */
+import { stringify } from 'yaml';
+import type { Precision } from '../../memory/precision.ts';
+import { hfOptimizerFor } from '../hf-optimizers.ts';
+import type { SetupOptions } from '../mapping.ts';
+import { unexpressedList, type WrittenConfig } from './written-config.ts';
+
+/** Where the YAML points for its DeepSpeed JSON: the file `writeDeepSpeedJson` writes, saved beside it. */
+export const LLAMA_FACTORY_DEEPSPEED_PATH = 'ds_config.json';
+
+/**
+ * The 16-bit keys of each precision LLaMA-Factory runs (`readPrecision` in llama-factory-yaml.ts read backwards): a
+ * full fine-tune is autocast over upcast fp32 weights unless `pure_bf16`; LoRA keeps its 16-bit base.
+ */
+function precisionKeys(precision: Precision, adapters: boolean): Record<string, boolean> | null {
+  if (precision === 'fp32') return { bf16: false };
+  if (precision === 'bf16') return adapters ? { bf16: true } : { bf16: true, pure_bf16: true };
+  if (precision === 'amp-fp16') return { fp16: true };
+  if (precision === 'amp-bf16' && !adapters) return { bf16: true };
+  return null;
+}
+
+/** Write the LLaMA-Factory YAML for `options` (the keys `readLlamaFactoryYaml` reads back). */
+export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
+  const missing = unexpressedList();
+  const config: Record<string, unknown> = {};
+  const adapters = options.finetune === 'lora' || options.finetune === 'qlora';
+  if (options.finetune !== undefined) config['finetuning_type'] = adapters ? 'lora' : 'full';
+  if (options.finetune === 'qlora') config['quantization_bit'] = 4;
+  if (options.loraRank !== undefined) config['lora_rank'] = options.loraRank;
+  if (options.loraTargets !== undefined)
+    config['lora_target'] =
+      options.loraTargets === 'all-linear'
+        ? 'all'
+        : (options.loraTargets === 'attention' ? 'q,k,v,o' : options.loraTargets)
+            .split(',')
+            .map((target) => `${target}_proj`)
+            .join(',');
+  if (options.microBatch !== undefined) config['per_device_train_batch_size'] = options.microBatch;
+  if (options.gradAccum !== undefined) config['gradient_accumulation_steps'] = options.gradAccum;
+  if (options.seq !== undefined) config['cutoff_len'] = options.seq;
+  const sharded = (options.zero ?? 0) > 0 || (options.offload ?? 'none') !== 'none';
+  if (options.precision !== undefined) {
+    const keys = precisionKeys(options.precision, adapters);
+    if (keys !== null && !sharded) Object.assign(config, keys);
+    else if (!sharded) missing.add('precision', `${options.precision} is not how LLaMA-Factory trains this`);
+  }
+  if (options.recompute === 'full' || options.recompute === 'none')
+    config['disable_gradient_checkpointing'] = options.recompute === 'none';
+  else if (options.recompute !== undefined)
+    missing.add('recompute', `${options.recompute}: LLaMA-Factory checkpoints whole layers`);
+  if (options.attention !== undefined) config['flash_attn'] = options.attention === 'eager' ? 'disabled' : 'sdpa';
+  const optim = hfOptimizerFor(options);
+  if (optim.name !== null) config['optim'] = optim.name;
+  for (const { option, why } of optim.unnamed) missing.add(option, why);
+  if (sharded) {
+    config['deepspeed'] = LLAMA_FACTORY_DEEPSPEED_PATH;
+    missing.addEach(
+      options,
+      ['zero', 'offload', 'offloadDevice', 'precision'],
+      `in the DeepSpeed JSON it names (${LLAMA_FACTORY_DEEPSPEED_PATH})`,
+    );
+  }
+  missing.addEach(options, ['dp'], 'the launcher sets the process count (FORCE_TORCHRUN=1 NPROC_PER_NODE=N)');
+  return { text: stringify(config), unexpressed: missing.list };
+}

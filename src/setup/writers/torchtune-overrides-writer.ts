@@ -1,0 +1,62 @@
+/**
+ * torchtune command-line overrides (`tune run RECIPE --config CONFIG key=value …`) from an estimate's options. The
+ * recipe and config name the model and whether it is a full, LoRA or QLoRA run, so those stay the reader's choice.
+ */
+import type { SetupOptions } from '../mapping.ts';
+import { unexpressedList, type WrittenConfig } from './written-config.ts';
+
+/** torchtune's attention modules for the engine's targets (torchtune/models/llama3_1/_model_builders.py). */
+const ATTENTION_MODULES: Readonly<Record<string, string>> = { q: 'q_proj', k: 'k_proj', v: 'v_proj', o: 'output_proj' };
+
+/** Write the overrides for `options`, one `key=value` per word (`readTorchtuneOverrides` reads them back). */
+export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
+  const missing = unexpressedList();
+  const words: string[] = [];
+  const set = (key: string, value: string | number | boolean) =>
+    words.push(`${key}=${typeof value === 'boolean' ? (value ? 'True' : 'False') : value}`);
+  if (options.microBatch !== undefined) set('batch_size', options.microBatch);
+  if (options.gradAccum !== undefined) set('gradient_accumulation_steps', options.gradAccum);
+  if (options.seq !== undefined) set('tokenizer.max_seq_len', options.seq);
+  if (options.precision === 'bf16' || options.precision === 'fp32') set('dtype', options.precision);
+  else if (options.precision !== undefined)
+    missing.add('precision', `${options.precision}: torchtune trains in bf16 or fp32 throughout`);
+  if (options.recompute === 'full' || options.recompute === 'none')
+    set('enable_activation_checkpointing', options.recompute === 'full');
+  else if (options.recompute !== undefined)
+    missing.add('recompute', `${options.recompute}: torchtune checkpoints whole layers here`);
+  if (options.optimizer === 'adamw') {
+    set('optimizer._component_', 'torch.optim.AdamW');
+    if (options.optimizerImpl === 'fused' || options.optimizerImpl === 'foreach')
+      set('optimizer.fused', options.optimizerImpl === 'fused');
+    else if (options.optimizerImpl !== undefined) missing.add('optimizerImpl', 'torch.optim.AdamW is fused or foreach here');
+  } else if (options.optimizer === 'adamw-8bit') set('optimizer._component_', 'bitsandbytes.optim.AdamW8bit');
+  else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: pick its component by hand`);
+  if (options.loraRank !== undefined) set('model.lora_rank', options.loraRank);
+  if (options.loraTargets !== undefined) {
+    const targets =
+      options.loraTargets === 'all-linear'
+        ? ['q', 'k', 'v', 'o', 'gate', 'up', 'down']
+        : options.loraTargets === 'attention'
+          ? ['q', 'k', 'v', 'o']
+          : options.loraTargets.split(',');
+    const attention = targets.flatMap((target) => ATTENTION_MODULES[target] ?? []);
+    const mlp = ['gate', 'up', 'down'].filter((target) => targets.includes(target));
+    if (mlp.length !== 0 && mlp.length !== 3) missing.add('loraTargets', 'torchtune adapts the whole MLP or none of it');
+    set('model.lora_attn_modules', `[${attention.join(',')}]`);
+    set('model.apply_lora_to_mlp', mlp.length === 3);
+  }
+  if (options.offload === 'optimizer+params' && options.offloadDevice !== 'nvme') set('fsdp_cpu_offload', true);
+  else if (options.offload !== undefined && options.offload !== 'none')
+    missing.add('offload', `${options.offload}: torchtune offloads parameters with FSDP to the CPU`);
+  if (options.offloadDevice === 'nvme') missing.add('offloadDevice', 'torchtune offloads to the CPU only');
+  if (options.zero === 2 || options.zero === 3) set('fsdp_reshard_after_forward', options.zero === 3);
+  else if (options.zero !== undefined && options.zero !== 0) missing.add('zero', `ZeRO-${options.zero} has no FSDP form`);
+  missing.addEach(
+    options,
+    ['finetune'],
+    'the recipe and config choose it (full_finetune_*, lora_finetune_* with a qlora_ model)',
+  );
+  missing.addEach(options, ['attention'], 'torchtune runs SDPA');
+  missing.addEach(options, ['dp'], 'the launcher sets the process count (tune run --nproc_per_node N)');
+  return { text: `${words.join(' ')}\n`, unexpressed: missing.list };
+}

@@ -1,0 +1,121 @@
+/**
+ * `TrainingArguments` / TRL `SFTConfig`, with the model's `from_pretrained` keywords, `LoraConfig` and
+ * `BitsAndBytesConfig`, from an estimate's options: as Python keyword text to paste into a script, or as one flat
+ * JSON of TRL's keys (SFTConfig + ModelConfig), which `trl sft --config` and the reader take back.
+ */
+import type { SetupOptions } from '../mapping.ts';
+import { hfOptimizerFor } from '../hf-optimizers.ts';
+import { hfModuleNames } from '../lora-modules.ts';
+import { unexpressedList, type WrittenConfig } from './written-config.ts';
+
+/** Which Python call a key belongs to. */
+type Call = 'from_pretrained' | 'BitsAndBytesConfig' | 'LoraConfig' | 'SFTConfig';
+
+/** One keyword: its call, the Python keyword, the flat TRL JSON key, and its value. */
+interface Keyword {
+  readonly call: Call;
+  readonly python: string;
+  readonly trl: string;
+  readonly value: string | number | boolean | readonly string[];
+  /** A Python expression to print instead of the value (`torch.bfloat16`). */
+  readonly expression?: string;
+}
+
+/** The weights' dtype at load and the Trainer's 16-bit flag of each precision the Trainer can run. */
+const TRAINER_PRECISIONS = {
+  fp32: { dtype: 'float32', half: null },
+  'amp-bf16': { dtype: 'float32', half: 'bf16' },
+  'amp-fp16': { dtype: 'float32', half: 'fp16' },
+  bf16: { dtype: 'bfloat16', half: 'bf16' },
+} as const;
+
+/** The keywords for `options`, and what the Trainer cannot be told. */
+function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType<typeof unexpressedList> } {
+  const missing = unexpressedList();
+  const list: Keyword[] = [];
+  const add = (call: Call, python: string, trl: string, value: Keyword['value'], expression?: string) =>
+    list.push({ call, python, trl, value, ...(expression === undefined ? {} : { expression }) });
+  const { precision } = options;
+  if (precision !== undefined) {
+    if (precision in TRAINER_PRECISIONS) {
+      const { dtype, half } = TRAINER_PRECISIONS[precision as keyof typeof TRAINER_PRECISIONS];
+      add('from_pretrained', 'dtype', 'dtype', dtype, `torch.${dtype}`);
+      add('SFTConfig', 'bf16', 'bf16', half === 'bf16');
+      add('SFTConfig', 'fp16', 'fp16', half === 'fp16');
+    } else missing.add('precision', `${precision}: an fp32 master copy beside 16-bit weights needs DeepSpeed (write its JSON)`);
+  }
+  if (options.attention !== undefined) add('from_pretrained', 'attn_implementation', 'attn_implementation', options.attention);
+  if (options.finetune === 'qlora') {
+    add('BitsAndBytesConfig', 'load_in_4bit', 'load_in_4bit', true);
+    add('BitsAndBytesConfig', 'bnb_4bit_quant_type', 'bnb_4bit_quant_type', 'nf4');
+    add('BitsAndBytesConfig', 'bnb_4bit_use_double_quant', 'use_bnb_nested_quant', true);
+  }
+  if (options.finetune !== undefined) add('LoraConfig', 'use_peft', 'use_peft', options.finetune !== 'full');
+  if (options.loraRank !== undefined) add('LoraConfig', 'r', 'lora_r', options.loraRank);
+  if (options.loraTargets !== undefined) {
+    const names = hfModuleNames(options.loraTargets);
+    add('LoraConfig', 'target_modules', 'lora_target_modules', names[0] === 'all-linear' ? 'all-linear' : names);
+  }
+  if (options.microBatch !== undefined)
+    add('SFTConfig', 'per_device_train_batch_size', 'per_device_train_batch_size', options.microBatch);
+  if (options.gradAccum !== undefined)
+    add('SFTConfig', 'gradient_accumulation_steps', 'gradient_accumulation_steps', options.gradAccum);
+  if (options.seq !== undefined) add('SFTConfig', 'max_length', 'max_length', options.seq);
+  if (options.recompute === 'full' || options.recompute === 'none')
+    add('SFTConfig', 'gradient_checkpointing', 'gradient_checkpointing', options.recompute === 'full');
+  else if (options.recompute !== undefined)
+    missing.add('recompute', `${options.recompute}: the Trainer checkpoints whole layers`);
+  const optim = hfOptimizerFor(options);
+  if (optim.name !== null) add('SFTConfig', 'optim', 'optim', optim.name);
+  for (const { option, why } of optim.unnamed) missing.add(option, why);
+  writeSharding(options, add, missing);
+  missing.addEach(
+    options,
+    ['dp'],
+    'the launcher sets the process count (accelerate launch --num_processes, torchrun --nproc_per_node)',
+  );
+  return { list, missing };
+}
+
+/** ZeRO stages 2 and 3 as the Trainer's FSDP, offload with them; ZeRO-1 and optimizer-only offload need DeepSpeed. */
+function writeSharding(
+  options: SetupOptions,
+  add: (call: Call, python: string, trl: string, value: Keyword['value']) => void,
+  missing: ReturnType<typeof unexpressedList>,
+): void {
+  const words: string[] = [];
+  if (options.zero === 3) words.push('full_shard');
+  else if (options.zero === 2) words.push('shard_grad_op');
+  else if (options.zero === 1) missing.add('zero', 'ZeRO-1 has no FSDP form: write the DeepSpeed JSON and pass it as deepspeed');
+  if (options.offload === 'optimizer+params' && words.length > 0) words.push('offload');
+  else if (options.offload !== undefined && options.offload !== 'none')
+    missing.add('offload', `${options.offload} offload: write the DeepSpeed JSON and pass it as deepspeed`);
+  if (words.length > 0) add('SFTConfig', 'fsdp', 'fsdp', [...words, 'auto_wrap'].join(' '));
+  if (options.offloadDevice === 'nvme') missing.add('offloadDevice', 'FSDP offloads to the CPU only; NVMe needs DeepSpeed');
+}
+
+const python = (keyword: Keyword): string =>
+  keyword.expression ?? (typeof keyword.value === 'boolean' ? (keyword.value ? 'True' : 'False') : JSON.stringify(keyword.value));
+
+/** Write the keywords as Python: one call per line, only the calls that have a keyword. */
+export function writeTrainingArgumentsPython(options: SetupOptions): WrittenConfig {
+  const { list, missing } = keywords(options);
+  const of = (call: Call) => list.filter((keyword) => keyword.call === call && keyword.python !== 'use_peft');
+  const args = (call: Call) => of(call).map((keyword) => `${keyword.python}=${python(keyword)}`);
+  const lines: string[] = [];
+  const quantized = of('BitsAndBytesConfig').length > 0;
+  if (quantized) lines.push(`quantization_config = BitsAndBytesConfig(${args('BitsAndBytesConfig').join(', ')})`);
+  const load = [...args('from_pretrained'), ...(quantized ? ['quantization_config=quantization_config'] : [])];
+  lines.push(`model = AutoModelForCausalLM.from_pretrained(${['MODEL', ...load].join(', ')})`);
+  const peft = list.find((keyword) => keyword.python === 'use_peft');
+  if (peft?.value === true) lines.push(`peft_config = LoraConfig(${args('LoraConfig').join(', ')})`);
+  lines.push(`args = SFTConfig(${args('SFTConfig').join(', ')})`);
+  return { text: `${lines.join('\n')}\n`, unexpressed: missing.list };
+}
+
+/** Write the keywords as one flat JSON of TRL's keys (`trl sft --config`, and `readTrainingArguments`). */
+export function writeTrainingArgumentsJson(options: SetupOptions): WrittenConfig {
+  const { list, missing } = keywords(options);
+  const json = Object.fromEntries(list.map((keyword) => [keyword.trl, keyword.value]));
+  return { text: `${JSON.stringify(json, null, 2)}\n`, unexpressed: missing.list };
+}

@@ -1,0 +1,211 @@
+/**
+ * Real configuration files from the tools' own repositories (tests/fixtures/training-configs/SOURCES.md), each with
+ * the engine options it must produce and the lines that name what the engine does not count.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { combineReadings, readTrainingConfig, type FileReading, type SetupMapping } from '../../../src/setup/index.ts';
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/training-configs/', import.meta.url));
+
+/** Read fixture files (paths under the fixtures folder) and combine them, with Llama 3 8B's hidden size 4096. */
+function mapping(...paths: string[]): SetupMapping {
+  const readings: FileReading[] = paths.map((path) => {
+    const outcome = readTrainingConfig(path, readFileSync(`${FIXTURES}${path}`, 'utf8'));
+    if (!outcome.ok) throw new Error(`${outcome.error.file}: ${outcome.error.key}: ${outcome.error.message}`);
+    return outcome.reading;
+  });
+  return combineReadings(readings, { hidden: 4096 });
+}
+
+/** The `what` of every not-modelled line, by key. */
+const notModelled = (result: SetupMapping) =>
+  Object.fromEntries(result.lines.flatMap((line) => (line.effect.kind === 'not-modelled' ? [[line.key, line.effect.what]] : [])));
+
+describe('LLaMA-Factory examples/', () => {
+  test('train_lora/llama3_lora_sft.yaml: LoRA r=8 on every linear layer, bf16 base, batch 1 × 8, 2048 tokens', () => {
+    const result = mapping('llama-factory/llama3_lora_sft.yaml');
+    expect(result.stack).toBe('llama-factory');
+    expect(result.options).toEqual({
+      finetune: 'lora',
+      loraRank: 8,
+      loraTargets: 'all-linear',
+      microBatch: 1,
+      gradAccum: 8,
+      seq: 2048,
+      precision: 'bf16',
+    });
+    expect(result.unknown).toEqual([]);
+    expect(result.ignored.map((k) => k.key)).toContain('learning_rate');
+  });
+
+  test('train_full/llama3_full_sft.yaml with the ds_z3_config.json it names: ZeRO-3, "auto" filled from the YAML', () => {
+    const result = mapping('llama-factory/llama3_full_sft.yaml', 'llama-factory/ds_z3_config.json');
+    expect(result.options).toEqual({
+      finetune: 'full',
+      microBatch: 1,
+      gradAccum: 2,
+      seq: 2048,
+      precision: 'mixed-bf16',
+      zero: 3,
+    });
+    expect(result.conflicts).toEqual([]);
+    expect(result.missing).toEqual([]);
+    const filled = result.lines.filter((line) => line.value.startsWith('auto →')).map((line) => [line.key, line.value]);
+    expect(filled).toEqual([
+      ['train_micro_batch_size_per_gpu', 'auto → 1'],
+      ['gradient_accumulation_steps', 'auto → 2'],
+      ['bf16.enabled', 'auto → bf16'],
+      ['zero_optimization.reduce_bucket_size', 'auto → h² = 16777216 (h = 4096)'],
+      ['zero_optimization.stage3_prefetch_bucket_size', 'auto → 0.9·h² = 15099494 (h = 4096)'],
+      ['zero_optimization.stage3_param_persistence_threshold', 'auto → 10·h = 40960 (h = 4096)'],
+    ]);
+  });
+
+  test('train_full/llama3_full_sft.yaml alone names the DeepSpeed JSON as missing', () => {
+    const result = mapping('llama-factory/llama3_full_sft.yaml');
+    expect(result.missing).toEqual([{ file: 'llama-factory/llama3_full_sft.yaml', key: 'deepspeed' }]);
+    expect(result.options.precision).toBe('amp-bf16');
+  });
+
+  test('accelerate/fsdp2_config.yaml: FSDP2 resharding after forward is ZeRO-3 on 2 processes', () => {
+    const result = mapping('llama-factory/fsdp2_config.yaml');
+    expect(result.stack).toBe('fsdp2');
+    expect(result.options).toEqual({ dp: 2, zero: 3 });
+    expect(result.lines.find((line) => line.key === 'mixed_precision')?.effect.kind).toBe('left-to-stack');
+  });
+});
+
+describe('accelerate examples/config_yaml_templates/', () => {
+  test('fsdp.yaml: FULL_SHARD is ZeRO-3, 2 processes, checkpointing off', () => {
+    expect(mapping('accelerate/fsdp.yaml').options).toEqual({ dp: 2, zero: 3, recompute: 'none' });
+  });
+
+  test('deepspeed.yaml: 2 processes, and the DeepSpeed JSON it names is reported missing', () => {
+    const result = mapping('accelerate/deepspeed.yaml');
+    expect(result.stack).toBe('deepspeed');
+    expect(result.options).toEqual({ dp: 2 });
+    expect(result.missing.map((k) => k.key)).toEqual(['deepspeed_config.deepspeed_config_file']);
+  });
+});
+
+describe('torchtune recipes/configs/', () => {
+  test('llama3_1/8B_qlora_single_device.yaml: QLoRA r=8 on q,k,v,o and the MLP, bf16, fused AdamW, chunked loss named', () => {
+    const result = mapping('torchtune/8B_qlora_single_device.yaml');
+    expect(result.stack).toBe('torchtune');
+    expect(result.options).toEqual({
+      finetune: 'qlora',
+      loraRank: 8,
+      loraTargets: 'all-linear',
+      microBatch: 2,
+      gradAccum: 16,
+      precision: 'bf16',
+      recompute: 'full',
+      optimizer: 'adamw',
+      optimizerImpl: 'fused',
+    });
+    expect(notModelled(result)['loss._component_']).toMatch(/chunks of tokens/);
+    expect(result.unknown).toEqual([]);
+  });
+});
+
+describe('axolotl examples/', () => {
+  test('llama-3/qlora.yml: QLoRA r=32 on every linear layer, paged AdamW and packing and dropout named', () => {
+    const result = mapping('axolotl/qlora.yml');
+    expect(result.stack).toBe('axolotl');
+    expect(result.options).toEqual({
+      finetune: 'qlora',
+      loraRank: 32,
+      loraTargets: 'all-linear',
+      seq: 4096,
+      microBatch: 2,
+      gradAccum: 4,
+      optimizer: 'adamw',
+      precision: 'bf16',
+      recompute: 'full',
+      attention: 'sdpa',
+    });
+    expect(Object.keys(notModelled(result)).sort()).toEqual(['lora_dropout', 'optimizer', 'sample_packing']);
+    expect(result.unknown).toEqual([]);
+  });
+});
+
+describe('transformers tests/deepspeed/', () => {
+  test('ds_config_zero3.json: ZeRO-3 with parameters and optimizer offloaded to the CPU; "auto" left to the stack alone', () => {
+    const result = mapping('deepspeed/ds_config_zero3.json');
+    expect(result.options).toEqual({ zero: 3, offload: 'optimizer+params', offloadDevice: 'cpu', optimizer: 'adamw' });
+    const left = result.lines.filter((line) => line.effect.kind === 'left-to-stack').map((line) => line.key);
+    expect(left).toEqual(['train_micro_batch_size_per_gpu', 'gradient_accumulation_steps', 'fp16.enabled']);
+  });
+
+  test('ds_config_zero2.json: ZeRO-2 with the optimizer on the CPU (DeepSpeedCPUAdam, no GPU implementation set)', () => {
+    const result = mapping('deepspeed/ds_config_zero2.json');
+    expect(result.options).toEqual({ zero: 2, offload: 'optimizer', offloadDevice: 'cpu', optimizer: 'adamw' });
+    expect(notModelled(result)['zero_optimization.reduce_bucket_size']).toBe('a reduce bucket of 200000000 elements');
+  });
+
+  test('ds_config_zero2.json with a TRL command line: "auto" takes the command line’s batch, accumulation and fp16', () => {
+    const result = combineReadings(
+      [
+        readTrainingConfig('ds_config_zero2.json', readFileSync(`${FIXTURES}deepspeed/ds_config_zero2.json`, 'utf8')),
+        readTrainingConfig(
+          'cmd',
+          'python trl/scripts/sft.py --per_device_train_batch_size 4 --gradient_accumulation_steps 2 --fp16',
+        ),
+      ].map((outcome) => {
+        if (!outcome.ok) throw new Error(outcome.error.message);
+        return outcome.reading;
+      }),
+    );
+    expect(result.stack).toBe('hf-trainer');
+    expect(result.options).toMatchObject({ microBatch: 4, gradAccum: 2, precision: 'mixed-fp16', zero: 2 });
+  });
+});
+
+describe('TRL examples/ and trl/scripts/', () => {
+  test('scripts/sft.py, its LoRA command line: batch 2 × 8, LoRA r=32, packing named', () => {
+    const result = mapping('trl/sft_lora_command.txt');
+    expect(result.stack).toBe('trl');
+    expect(result.options).toEqual({ microBatch: 2, gradAccum: 8, finetune: 'lora', loraRank: 32 });
+    expect(Object.keys(notModelled(result))).toEqual(['packing']);
+    expect(result.unknown).toEqual([]);
+  });
+
+  test('cli_configs/example_config.yaml: a TRL config with nothing that changes memory, every key ignored', () => {
+    const result = mapping('trl/example_config.yaml');
+    expect(result.stack).toBe('trl');
+    expect(result.options).toEqual({});
+    expect(result.ignored.map((k) => k.key)).toEqual([
+      'model_name_or_path',
+      'dataset_name',
+      'report_to',
+      'learning_rate',
+      'lr_scheduler_type',
+    ]);
+  });
+
+  test('accelerate_configs/deepspeed_zero3.yaml: ZeRO-3 on 8 processes, bf16 through DeepSpeed is mixed-bf16', () => {
+    expect(mapping('trl/deepspeed_zero3.yaml').options).toEqual({ dp: 8, precision: 'mixed-bf16', zero: 3 });
+  });
+
+  test('accelerate_configs/fsdp2.yaml: FSDP2 resharding after forward on 8 processes, checkpointing off', () => {
+    const result = mapping('trl/fsdp2.yaml');
+    expect(result.stack).toBe('fsdp2');
+    expect(result.options).toEqual({ dp: 8, zero: 3, recompute: 'none' });
+  });
+
+  test('the LoRA command line with the FSDP2 config: the trainer’s stack, the launcher’s processes', () => {
+    const result = mapping('trl/fsdp2.yaml', 'trl/sft_lora_command.txt');
+    expect(result.stack).toBe('trl');
+    expect(result.options).toEqual({
+      dp: 8,
+      zero: 3,
+      recompute: 'none',
+      microBatch: 2,
+      gradAccum: 8,
+      finetune: 'lora',
+      loraRank: 32,
+    });
+  });
+});
