@@ -152,7 +152,9 @@ export default function TrainingConfigReader() {
             <strong>{S.mergeOrder}:</strong> {MERGE_ORDER_TEXT}; {S.flagsWin}.
           </p>
           <CopyCommand
-            command={estimateCommandLine(formatEstimateFlags(mapping.options))}
+            command={estimateCommandLine(
+              formatEstimateFlags({ ...(mapping.stack === null ? {} : { stack: mapping.stack }), ...mapping.options }),
+            )}
             intro={S.copyIntro}
             copy={S.copy}
             copied={S.copied}
