@@ -68,6 +68,13 @@ export interface LayerActivationShape {
   tp: number;
   /** Whether sequence parallelism shards the non-tensor-parallel regions by t. */
   sp: boolean;
+  /**
+   * Whether the layer's weights are frozen (LoRA, QLoRA): autograd keeps an op's input only for the gradients it
+   * must compute (torch's generated `VariableType` saves `self` for `mm`'s weight gradient only when
+   * `grad_fn->should_compute_output(1)`), so no Linear keeps its input for a weight gradient and no norm keeps its
+   * normalised output for its weight's. What the adapters keep is counted apart (lora-activations.ts).
+   */
+  frozenWeights: boolean;
 }
 
 /** Bytes one transformer layer stores for backward, per GPU, for one micro-batch. */
@@ -120,12 +127,15 @@ function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
   const sbh = s * b * h;
   const kvShare = shape.kvHeads / shape.heads;
   const mask = shape.dropout ? 1 : 0;
+  // A frozen Linear keeps no input: the QKV, output-projection, fc1 and fc2 inputs go (one tensor each).
+  const weightInputs = shape.frozenWeights ? 0 : 1;
   // Two norm inputs (the residual stream: r, which is e in Megatron), the QKV-projection input and the fc1 input (e each),
   // two dropout masks (1 byte each).
-  const replicated = sbh * (2 * shape.residualBytes + 2 * e + 2 * mask);
-  // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product.
-  const mlpTensors = shape.mlp === 'swiglu' ? 4 : 2;
-  const tensorParallel = e * sbh * (1 + 2 * kvShare + 1) + shape.topK * mlpTensors * e * s * b * f;
+  const replicated = sbh * (2 * shape.residualBytes + 2 * weightInputs * e + 2 * mask);
+  // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product
+  // (the GELU output and the SwiGLU product are the fc2 input).
+  const mlpTensors = (shape.mlp === 'swiglu' ? 3 : 1) + weightInputs;
+  const tensorParallel = e * sbh * (1 + 2 * kvShare + weightInputs) + shape.topK * mlpTensors * e * s * b * f;
   // Softmax output (e), and with dropout its 1-byte mask and e-byte output; SDPA keeps only its statistics.
   const attentionCore = shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * s * b * (e + mask * (1 + e));
   return { replicated, tensorParallel, attentionCore };
@@ -156,19 +166,23 @@ function eagerLayerTerms(shape: LayerActivationShape): LayerTerms {
   const casts = r !== e;
   const mask = shape.dropout ? 1 : 0;
   const llama = shape.norm === 'rmsnorm';
-  const normBytes = llama ? (4 + r) * sbh + 4 * sb : r * sbh + 8 * sb;
+  // A frozen Linear keeps no input and a frozen RMSNorm weight no normalised output (`self.weight * hidden_states`).
+  const weightInputs = shape.frozenWeights ? 0 : 1;
+  const normBytes = llama ? (4 + weightInputs * r) * sbh + 4 * sb : r * sbh + 8 * sb;
   const kvShare = shape.kvHeads / shape.heads;
   // Inputs of the projections that read a norm output: Llama's q, k, v and gate, up each cast their own copy.
-  const qkvInputs = (llama && casts ? 3 : 1) * e * sbh;
-  const mlpInputs = (llama && casts ? 2 : 1) * e * sbh;
+  const qkvInputs = weightInputs * (llama && casts ? 3 : 1) * e * sbh;
+  const mlpInputs = weightInputs * (llama && casts ? 2 : 1) * e * sbh;
   const kvWidth = llama && shape.attention === 'sdpa' ? kvShare : 1;
   const qkv = llama ? e * sbh * (1 + 2 * kvWidth) : 3 * e * sbh;
   const sdpaOutput = shape.attention === 'sdpa' ? e * sbh : 0;
-  const outProjInput = e * sbh;
+  const outProjInput = weightInputs * e * sbh;
+  // The down projection's input (SwiGLU's product, GELU's output) is one e-byte tensor of the MLP's.
+  const downInput = weightInputs * e * sbf;
   let mlp: number;
-  if (shape.mlp === 'swiglu') mlp = 4 * e * sbf;
-  else if (shape.pythonGelu) mlp = (casts ? 3 * 4 + 2 * e : 5 * e) * sbf;
-  else mlp = 2 * e * sbf;
+  if (shape.mlp === 'swiglu') mlp = 3 * e * sbf + downInput;
+  else if (shape.pythonGelu) mlp = (casts ? 3 * 4 + e : 4 * e) * sbf + downInput;
+  else mlp = e * sbf + downInput;
   const replicated = 2 * normBytes + 2 * mask * sbh;
   const tensorParallel = qkvInputs + qkv + sdpaOutput + outProjInput + mlpInputs + shape.topK * mlp;
   // fp32 softmax output, then either its e-byte cast (kept by A·V; none in fp32) or, with dropout, mask and dropped copy.
@@ -259,6 +273,8 @@ export interface OutsideActivationShape {
   tp: number;
   /** Whether sequence parallelism shards h-wide tensors by t. */
   sp: boolean;
+  /** Whether the output layer's weight is trained (false under LoRA unless `modules_to_save` names the head): only then is its input kept. */
+  trainsHead: boolean;
 }
 
 /** Bytes outside the layers for one micro-batch: at the input (first stage) and at the output (last stage). */
@@ -282,6 +298,6 @@ export function outsideActivationBytes(shape: OutsideActivationShape): OutsideAc
   const logits = ceilDiv(4 * s * b * shape.vocab, t);
   if (!shape.transformer) return { embedding: 0, headInputs: 0, logits };
   const embedding = hShard((shape.dropout ? sbh : 0) + (shape.embeddingNorm ? r * sbh : 0));
-  const headInputs = hShard((shape.finalNorm ? r * sbh : 0) + e * sbh);
+  const headInputs = hShard((shape.finalNorm ? r * sbh : 0) + (shape.trainsHead ? e * sbh : 0));
   return { embedding, headInputs, logits };
 }

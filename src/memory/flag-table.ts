@@ -5,6 +5,7 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
+import { ADAPTER_DTYPES } from './lora.ts';
 import { WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
@@ -328,6 +329,46 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     'LIST',
   ),
+  numberFlag(
+    {
+      key: 'loraDropout',
+      flag: 'lora-dropout',
+      default: '0',
+      label: 'LoRA dropout',
+      help: 'PEFT lora_dropout p, 0 ≤ p < 1 (PEFT default 0): above 0 each adapted module keeps a dropped-out copy of its input',
+      group: 'technique',
+    },
+    'P',
+  ),
+  enumFlag(
+    {
+      key: 'loraDtype',
+      flag: 'lora-dtype',
+      default: 'fp32',
+      label: 'LoRA adapter dtype',
+      help: 'dtype of the adapters, their gradients and moments: fp32 (PEFT autocast_adapter_dtype=True), or bf16/fp16 as the base',
+      group: 'technique',
+    },
+    ADAPTER_DTYPES,
+  ),
+  stringFlag(
+    {
+      key: 'modulesToSave',
+      flag: 'modules-to-save',
+      default: 'none',
+      label: 'Modules trained in full',
+      help: 'PEFT modules_to_save: none, or a comma list of embed,head trained in full beside the adapters',
+      group: 'technique',
+    },
+    'LIST',
+  ),
+  booleanFlag({
+    key: 'dora',
+    flag: 'dora',
+    label: 'DoRA',
+    help: 'DoRA adapters (PEFT use_dora=True; default off): magnitudes and a weight norm per adapted module',
+    group: 'technique',
+  }),
   numberFlag({
     key: 'dp',
     flag: 'dp',

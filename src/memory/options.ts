@@ -1,6 +1,7 @@
 /** The options of `estimateMemory`: one vocabulary for the CLI flags, the URL query and code. */
 import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
+import type { AdapterDtype } from './lora.ts';
 import type { GradientLifetime } from './timeline.ts';
 import type { WeightFormat } from './weight-formats.ts';
 import type { Arch, ModelConfig } from './model.ts';
@@ -85,6 +86,14 @@ export interface EstimateOptions {
   loraRank?: number;
   /** LoRA target modules: `all-linear`, `attention`, or a comma list of q,k,v,o,gate,up,down. */
   loraTargets?: string;
+  /** PEFT `lora_dropout` p in [0, 1): above 0 each adapted module keeps a dropped-out copy of its input and a 1-byte mask. */
+  loraDropout?: number;
+  /** The adapters' dtype: `fp32` (PEFT's `autocast_adapter_dtype=True`), `bf16` or `fp16`. */
+  loraDtype?: AdapterDtype;
+  /** PEFT `modules_to_save`: `none`, or a comma list of `embed`, `head` trained in full as copies. */
+  modulesToSave?: string;
+  /** DoRA (`use_dora=True`): a trainable magnitude per output feature and the weight norm in every adapted module. */
+  dora?: boolean;
   /** Whether dropout is active. */
   dropout?: boolean;
   /** Data-parallel degree (GPUs holding replicas or ZeRO shards). */

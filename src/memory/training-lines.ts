@@ -8,7 +8,8 @@ import {
   type LayerActivationBytes,
 } from './activations.ts';
 import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
-import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraRankElementsPerToken } from './lora.ts';
+import { adapterBytes, KBIT_TRAINING_KEPT_BYTES, savedParams, type AdapterDtype, type ModuleToSave } from './lora.ts';
+import { adapterActivationBytes } from './lora-activations.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
@@ -106,7 +107,9 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           grads: r.grads,
           finetune: r.finetune,
           loraRank: r.lora.rank,
-          loraTrainable: r.lora.trainableParams,
+          loraTrainable: r.lora.adapterParams,
+          loraDtype: r.loraDtype,
+          modulesToSave: r.lora.modulesToSave,
         })
       : modelStateGroup({
           // The inputs that change most often first (as for the activations below).
@@ -150,6 +153,27 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
   }
   let activationsPerLayer = 0;
   if (r.model !== null) {
+    const e = PRECISION_BYTES[r.precision].activation;
+    // A LoRA base is loaded in 16 bits (fp32 only with --precision fp32), so the residual stream has its dtype unless
+    // prepare_model_for_kbit_training upcast the norms and embeddings of a QLoRA base to fp32 (lora.ts).
+    const residual =
+      r.lora === null
+        ? residualBytes(r.precision)
+        : r.finetune === 'qlora'
+          ? KBIT_TRAINING_KEPT_BYTES
+          : r.precision === 'fp32'
+            ? 4
+            : 2;
+    const adapters =
+      r.lora === null
+        ? null
+        : adapterActivationBytes(r.model, r.lora, {
+            autocast: PRECISION_BYTES[r.precision].castWeights > 0,
+            computeBytes: e,
+            adapterBytes: adapterBytes(r.loraDtype),
+            residualBytes: residual,
+            dropout: r.loraDropout,
+          });
     // The inputs that change most often first: a cached entry that differs is told apart at once (memo.ts).
     const activations = activationGroup({
       microBatch: r.microBatch,
@@ -159,8 +183,8 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       attention: r.attention,
       recompute: r.recompute,
       // The bytes, not the precision: precisions with the same activation bytes share their lines.
-      activationBytes: PRECISION_BYTES[r.precision].activation,
-      residualBytes: residualBytes(r.precision),
+      activationBytes: e,
+      residualBytes: residual,
       tp: r.tp,
       pp: r.pp,
       sp: r.sp,
@@ -169,13 +193,18 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       dropout: r.dropout,
       kernels: r.kernels,
       checkpointEvery: r.checkpointEvery,
-      loraElementsPerToken: r.lora === null ? null : loraRankElementsPerToken(r.lora),
+      adapterBytesPerToken: adapters === null ? null : adapters.perToken,
+      adapterWorkingSet: adapters === null ? 0 : adapters.workingSet,
+      trainsHead: r.lora === null || r.lora.modulesToSave.includes('head'),
     });
     groups.push(activations);
     activationsPerLayer = activations.perLayer;
   }
   if (r.teacher !== null) groups.push(lineGroup(teacherLines(r, moments), moments));
-  const trainable = r.lora === null || counts === null ? sp.params : loraShare(r.lora.trainableParams, sp, counts);
+  const trainable =
+    r.lora === null || counts === null || r.model === null
+      ? sp.params
+      : loraShare(r.lora.adapterParams, sp, counts) + ceilDiv(savedParams(r.model, r.lora.modulesToSave, stage), r.tp);
   return { moments, groups, stage: sp, activationsPerLayer, trainable };
 }
 
@@ -273,7 +302,9 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.dropout === b.dropout &&
     a.kernels === b.kernels &&
     a.checkpointEvery === b.checkpointEvery &&
-    a.loraElementsPerToken === b.loraElementsPerToken
+    a.adapterBytesPerToken === b.adapterBytesPerToken &&
+    a.adapterWorkingSet === b.adapterWorkingSet &&
+    a.trainsHead === b.trainsHead
   );
 }
 
@@ -338,8 +369,12 @@ interface AdapterStateInputs extends StateInputs {
   readonly model: ModelConfig;
   readonly finetune: Finetune;
   readonly loraRank: number;
-  /** Adapter parameters of the whole model (LoraPlan.trainableParams). */
+  /** Adapter parameters of the whole model (LoraPlan.adapterParams). */
   readonly loraTrainable: number;
+  /** The adapters' dtype. */
+  readonly loraDtype: AdapterDtype;
+  /** The modules trained in full as `modules_to_save` copies. */
+  readonly modulesToSave: readonly ModuleToSave[];
 }
 
 /** What the activation lines read (activationLines). */
@@ -362,8 +397,12 @@ export interface ActivationInputs {
   readonly pp: number;
   readonly recompute: Recompute;
   readonly checkpointEvery: number | null;
-  /** LoRA adapters' rank elements per token (loraRankElementsPerToken), or null without adapters. */
-  readonly loraElementsPerToken: number | null;
+  /** Bytes the LoRA adapters keep per token (lora-activations.ts), or null without adapters (every weight trained). */
+  readonly adapterBytesPerToken: number | null;
+  /** DoRA's transient while one adapted module runs its forward, bytes (0 otherwise). */
+  readonly adapterWorkingSet: number;
+  /** Whether the output layer is trained, so that its input is kept. */
+  readonly trainsHead: boolean;
 }
 
 /** Adapter parameters on this GPU: the model's adapters in proportion to the stage's share of the model. */
@@ -373,8 +412,9 @@ function loraShare(trainableParams: number, sp: StageParams, counts: ParamCounts
 
 /**
  * LoRA / QLoRA: a frozen base (16-bit, or NF4 with double quantization and every other parameter upcast to fp32 by
- * `prepare_model_for_kbit_training`), fp32 adapters with fp32 gradients and AdamW states (PEFT defaults, lora.ts),
- * and for QLoRA one layer's weight dequantized to 16 bits at a time in forward and backward.
+ * `prepare_model_for_kbit_training`), adapters in `--lora-dtype` with gradients and optimizer moments in the same
+ * dtype (lora.ts `adapterBytes`), the `modules_to_save` copies trained in full in the base's dtype, and for QLoRA one
+ * layer's weight dequantized to 16 bits at a time in forward and backward.
  */
 function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   const { model } = r;
@@ -385,13 +425,18 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   const place = offloadPlacement(r.offload);
   const host: LineDevice = r.offloadDevice;
   const always = (bytes: number) => aliveAt(bytes, moments);
-  const trainable = loraShare(r.loraTrainable, sp, counts);
-  const adapters = zeroShards(trainable, r.dp, r.zero);
+  const adapterElement = adapterBytes(r.loraDtype);
+  const adapters = zeroShards(loraShare(r.loraTrainable, sp, counts), r.dp, r.zero);
+  // modules_to_save copies: the base's dtype (fp32 for a QLoRA base whose kept parameters were upcast).
+  const savedElement = qlora ? KBIT_TRAINING_KEPT_BYTES : r.precision === 'fp32' ? 4 : 2;
+  const saved = zeroShards(ceilDiv(savedParams(model, r.modulesToSave, r.stage), r.tp), r.dp, r.zero);
   const baseShare = r.zero === 3 ? ceilDiv(sp.params, r.dp) : sp.params;
   const baseFormat = qlora ? 'nf4-dq' : r.precision === 'fp32' ? 'fp32' : 'bf16';
   const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? KBIT_TRAINING_KEPT_BYTES : undefined);
-  const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : LORA_PARAM_BYTES;
-  const momentsPerParam = momentCount(r.optimizer) * momentBytes;
+  const momentBytesOf = (element: number) => (r.optimizer === 'adamw-8bit' ? 1 : element);
+  const momentsOf = (element: number) => momentCount(r.optimizer) * momentBytesOf(element);
+  const savedNote =
+    saved.weights > 0 ? ` + modules_to_save ${formatCount(saved.weights)} params (${bitsLabel(savedElement)})` : '';
   const lines: MemoryLine[] = [
     line(
       'weights',
@@ -409,9 +454,11 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'weights-adapters',
       'weights',
       'gpu',
-      r.words ? `LoRA adapters (fp32, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params` : '',
-      always(adapters.weights * LORA_PARAM_BYTES),
-      'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True)',
+      r.words
+        ? `LoRA adapters (${bitsLabel(adapterElement)}, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params${savedNote}`
+        : '',
+      always(adapters.weights * adapterElement + saved.weights * savedElement),
+      'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True) unless --lora-dtype; ModulesToSaveWrapper trains a copy of each module in its dtype',
     ),
   ];
   if (qlora) {
@@ -426,16 +473,17 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       ),
     );
   }
+  const gradientBytes = adapters.gradients * adapterElement + saved.gradients * savedElement;
   lines.push(
     line(
       'gradients',
       'gradients',
       place.gradientsOnGpu ? 'gpu' : host,
-      r.words ? `Adapter gradients (fp32) × ${formatCount(adapters.gradients)} params` : '',
-      place.gradientsOnGpu
-        ? gradientLifetime(r, adapters.gradients * LORA_GRADIENT_BYTES, moments)
-        : always(adapters.gradients * LORA_GRADIENT_BYTES),
-      'A gradient has its parameter’s dtype: fp32 for PEFT adapters',
+      r.words
+        ? `Adapter gradients (${bitsLabel(adapterElement)}) × ${formatCount(adapters.gradients + saved.gradients)} params`
+        : '',
+      place.gradientsOnGpu ? gradientLifetime(r, gradientBytes, moments) : always(gradientBytes),
+      'A gradient has its parameter’s dtype',
     ),
   );
   const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
@@ -444,13 +492,24 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'optimizer-moments',
       'optimizer',
       optDevice,
-      r.words ? `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer)} params` : '',
-      always(adapters.optimizer * momentsPerParam),
-      'Adam m and v in the adapters’ fp32 (arXiv 1412.6980); no master copy: the adapters are fp32 already',
+      r.words
+        ? `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer + saved.optimizer)} params`
+        : '',
+      always(adapters.optimizer * momentsOf(adapterElement) + saved.optimizer * momentsOf(savedElement)),
+      'torch.optim AdamW: m and v made with zeros_like(param), in its dtype (arXiv 1412.6980); no master copy',
     ),
   );
   if (place.optimizerOnGpu) {
-    lines.push(optimizerTemporariesLine(r, adapters.optimizer, adapters.optimizer, momentBytes, moments));
+    const largest = saved.optimizer > 0 ? saved.optimizer : adapters.optimizer;
+    lines.push(
+      optimizerTemporariesLine(
+        r,
+        adapters.optimizer + saved.optimizer,
+        largest,
+        momentBytesOf(Math.max(adapterElement, savedElement)),
+        moments,
+      ),
+    );
   }
   return lines;
 }
@@ -711,6 +770,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         residualBytes: residual,
         tp: r.tp,
         sp: r.sp,
+        frozenWeights: r.adapterBytesPerToken !== null,
       })
     : mlpLayerActivationBytes(r.microBatch, model.hidden, e);
   const segment = r.checkpointEvery ?? (traits.transformer ? 1 : defaultMlpSegment(sp.layers));
@@ -729,6 +789,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     transformer: traits.transformer,
     tp: r.tp,
     sp: r.sp,
+    trainsHead: r.trainsHead,
   });
   const flight = r.words && inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
   const what = !r.words ? '' : traits.transformer ? `s=${r.seq}, b=${r.microBatch}` : `b=${r.microBatch}`;
@@ -830,10 +891,9 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient',
     ),
   );
-  if (r.loraElementsPerToken !== null) {
-    // lora_A keeps its input, the same tensor the frozen base layer reads (already counted with the layer), and lora_B
-    // keeps lora_A's r-wide fp32 output (peft tuners/lora/layer.py), per adapted copy.
-    const perLayer = Math.ceil((r.loraElementsPerToken * r.seq * r.microBatch * 4) / model.layers);
+  if (r.adapterBytesPerToken !== null) {
+    // What the adapters keep beside the frozen layers (lora-activations.ts), spread evenly over the layers.
+    const perLayer = Math.ceil((r.adapterBytesPerToken * r.seq * r.microBatch) / model.layers);
     const keptLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
     const rebuilt = r.recompute === 'full' ? perLayer * plan.segment : 0;
     lines.push(
@@ -842,7 +902,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         'activations',
         'gpu',
         r.words
-          ? `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`
+          ? `LoRA adapters’ saved inputs, ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`
           : '',
         lifetime(
           moments,
@@ -850,9 +910,21 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
           [rebuilt + (r.recompute === 'full' ? 0 : perLayer), ['backward-end']],
           [keptLora + rebuilt, ['backward-top']],
         ),
-        'peft tuners/lora/layer.py Linear.forward: x cast to the adapter dtype, lora_A(x) then lora_B',
+        'peft tuners/lora/layer.py Linear.forward: x = self._cast_input_dtype(x, lora_A.weight.dtype); lora_B(lora_A(dropout(x)))',
       ),
     );
+    if (r.adapterWorkingSet > 0) {
+      lines.push(
+        line(
+          'activations-dora',
+          'activations',
+          'gpu',
+          'DoRA, for a moment: one module’s B·A through an identity matrix and the weight norm',
+          lifetime(moments, [r.adapterWorkingSet, r.recompute === 'full' ? [...FORWARD, ...LAYERS_BACKWARD] : FORWARD]),
+          'peft tuners/lora/dora.py DoraLinearLayer.get_lora_weight (lora_B(lora_A(eye(in)))) and get_weight_norm',
+        ),
+      );
+    }
   }
   if (traits.transformer) {
     lines.push(

@@ -4,7 +4,16 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES, type Attention, type Kernels, type Recompute } from './activations.ts';
 import { FINETUNES, type Finetune } from './finetune.ts';
-import { KBIT_TRAINING_CHECKPOINTING, loraParams, parseLoraTargets, type LoraPlan } from './lora.ts';
+import {
+  ADAPTER_DTYPES,
+  KBIT_TRAINING_CHECKPOINTING,
+  LORA_DEFAULT_DROPOUT,
+  loraParams,
+  parseLoraTargets,
+  parseModulesToSave,
+  type AdapterDtype,
+  type LoraPlan,
+} from './lora.ts';
 import { flagName } from './flag-table.ts';
 import { createOptionReader, type OptionReader } from './option-reader.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
@@ -47,6 +56,10 @@ export interface ResolvedEstimate {
   loraTargets: string;
   /** The adapters a LoRA/QLoRA fine-tune trains, or null for a full one. */
   lora: LoraPlan | null;
+  /** PEFT lora_dropout p. */
+  loraDropout: number;
+  /** The adapters' dtype. */
+  loraDtype: AdapterDtype;
   dropout: boolean;
   dp: number;
   zero: ZeroStage;
@@ -142,7 +155,20 @@ function readTechnique(read: OptionReader): Technique {
     sp: read.flag('sp', false),
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
+    loraDropout: readLoraDropout(read),
+    loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES),
   };
+}
+
+/** `--lora-dropout`: a probability p with 0 ≤ p < 1 (nn.Dropout refuses p outside [0, 1]; p = 1 would train nothing). */
+function readLoraDropout(read: OptionReader): number {
+  const given = read.options.loraDropout;
+  if (given === undefined) return LORA_DEFAULT_DROPOUT;
+  if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given >= 1) {
+    read.fail('loraDropout', `lora-dropout must be a probability p with 0 ≤ p < 1, got ${String(given)}`);
+    return LORA_DEFAULT_DROPOUT;
+  }
+  return given;
 }
 
 /**
@@ -310,12 +336,15 @@ function checkWeightFormats(read: OptionReader, t: Technique, model: ModelConfig
     );
 }
 
+/** The options only a LoRA/QLoRA fine-tune reads. */
+const LORA_ONLY_FLAGS = ['loraRank', 'loraTargets', 'loraDropout', 'loraDtype', 'modulesToSave', 'dora'] as const;
+
 /** The adapters a LoRA/QLoRA fine-tune trains (PEFT's counting, lora.ts), or null for a full fine-tune. */
 function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | null): LoraPlan | null {
   const { options } = read;
   if (t.finetune === 'full' || t.mode !== 'train') {
-    if (options.loraRank !== undefined || options.loraTargets !== undefined)
-      read.warnings.push('--lora-rank and --lora-targets apply to --finetune lora or qlora; ignored');
+    const given = LORA_ONLY_FLAGS.filter((key) => options[key] !== undefined).map((key) => `--${flagName(key)}`);
+    if (given.length > 0) read.warnings.push(`${given.join(', ')} apply to --finetune lora or qlora; ignored`);
     return null;
   }
   if (t.finetune === 'qlora' && options.recompute === undefined) {
@@ -335,7 +364,15 @@ function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | 
     read.errors.push(targets.error);
     return null;
   }
-  const plan = loraParams(model, t.loraRank, targets.targets);
+  const saved = parseModulesToSave(options.modulesToSave ?? 'none');
+  if (!saved.ok) {
+    read.errors.push(saved.error);
+    return null;
+  }
+  const plan = loraParams(model, t.loraRank, targets.targets, {
+    dora: read.flag('dora', false),
+    modulesToSave: saved.modules,
+  });
   if (plan.ok) return plan.plan;
   read.errors.push(...plan.errors);
   return null;

@@ -32,6 +32,7 @@ const gpt: LayerActivationShape = {
   residualBytes: 2,
   tp: 1,
   sp: false,
+  frozenWeights: false,
 };
 
 describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 2205.05198)', () => {
@@ -140,6 +141,7 @@ describe('outsideActivationBytes(shape)', () => {
       transformer: true,
       tp: t,
       sp: false,
+      trainsHead: true,
     });
     expect(out.logits).toBe((4 * s * b * 51200) / t);
     expect(out.embedding).toBe(sbh);
@@ -149,7 +151,18 @@ describe('outsideActivationBytes(shape)', () => {
 
 describe('layerActivationBytes(shape) with eager kernels counts what autograd saves for Hugging Face modules', () => {
   // Small shape: every term is visible. sb = s·b tokens.
-  const small = { seq: 128, microBatch: 2, hidden: 256, heads: 4, kvHeads: 4, ffn: 1024, topK: 1, tp: 1, sp: false } as const;
+  const small = {
+    seq: 128,
+    microBatch: 2,
+    hidden: 256,
+    heads: 4,
+    kvHeads: 4,
+    ffn: 1024,
+    topK: 1,
+    tp: 1,
+    sp: false,
+    frozenWeights: false,
+  } as const;
   const tokens = 128 * 2;
   const sbhSmall = tokens * 256;
   const sbf = tokens * 1024;

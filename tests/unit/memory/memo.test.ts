@@ -49,6 +49,13 @@ const change: fc.Arbitrary<EstimateOptions> = fc.oneof(
     offloadDevice: fc.constantFrom('cpu', 'nvme' as const),
   }),
   fc.record({ finetune: fc.constantFrom('full', 'lora', 'qlora' as const), loraRank: fc.constantFrom(8, 16) }),
+  fc.record({
+    finetune: fc.constantFrom('lora', 'qlora' as const),
+    loraDropout: fc.constantFrom(0, 0.05),
+    loraDtype: fc.constantFrom('fp32', 'bf16' as const),
+    modulesToSave: fc.constantFrom('none', 'head', 'embed,head'),
+    dora: fc.boolean(),
+  }),
   fc.record({ teacher: fc.constantFrom('gpt2', 'gpt2-medium') }),
   fc.record({ mode: fc.constantFrom('train', 'infer' as const), tokens: fc.constantFrom(64, 256) }),
   fc.record({ headroom: fc.constantFrom(0, 10) }),
@@ -149,7 +156,9 @@ describe('the written-out comparisons of memoized inputs', () => {
     pp: 2,
     recompute: 'none',
     checkpointEvery: null,
-    loraElementsPerToken: null,
+    adapterBytesPerToken: null,
+    adapterWorkingSet: 0,
+    trainsHead: true,
   };
   /** Another value of the same field: any difference must count, whatever the type. */
   const other = (value: unknown): unknown =>

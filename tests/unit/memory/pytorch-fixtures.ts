@@ -59,7 +59,7 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
     seq: num('seq'),
     microBatch: num('microBatch'),
     dropout: Boolean(c['dropout']),
-    precision: c['precision'] as 'fp32' | 'amp-bf16',
+    precision: c['precision'] as 'fp32' | 'amp-bf16' | 'bf16',
     optimizer: 'adamw',
     optimizerImpl: c['optimizerImpl'] as 'foreach',
     grads: c['grads'] as 'free',
@@ -68,7 +68,14 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
     attention: c['attention'] as 'eager',
     kernels: c['kernels'] as 'eager',
     ...(c['finetune'] === 'lora'
-      ? { finetune: 'lora' as const, loraRank: num('loraRank'), loraTargets: String(c['loraTargets']) }
+      ? {
+          finetune: 'lora' as const,
+          loraRank: num('loraRank'),
+          loraTargets: String(c['loraTargets']),
+          // The harness's adapters are fp32 (PEFT's autocast_adapter_dtype=True); dropout 0 unless the fixture says.
+          loraDtype: 'fp32' as const,
+          loraDropout: Number(c['loraDropout'] ?? 0),
+        }
       : {}),
   };
 }
