@@ -7,6 +7,7 @@ import type { FieldError, EstimateOptions, Mode } from './options.ts';
 import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
 import { zeroShards, type PipelineStage } from './parallel.ts';
 import { adapterBytes } from './lora.ts';
+import { momentBytesPerParam, momentCount } from './optimizer.ts';
 import { PRECISION_BYTES } from './precision.ts';
 import {
   inferenceTime,
@@ -549,7 +550,10 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     optimizer: r.optimizer,
     optimizerImpl: r.optimizerImpl,
     optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
-    stateBytes: r.optimizer === 'adamw-8bit' ? 1 : r.lora !== null ? adapterBytes(r.loraDtype) : precision.momentBytes,
+    // Bytes per moment element the step streams (a factored Adafactor's statistics are few; its traffic is the update's).
+    stateBytes:
+      momentBytesPerParam(r.optimizer, r.lora !== null ? adapterBytes(r.loraDtype) : precision.momentBytes, 1) /
+      Math.max(1, momentCount(r.optimizer)),
     frozenBase: r.lora !== null,
     dequantizedParams: r.finetune === 'qlora' && r.model !== null ? quantizedShare(r.model, built.paramsPerGpu) : 0,
     // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.

@@ -245,6 +245,13 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     OPTIMIZER_IMPLS,
   ),
+  booleanFlag({
+    key: 'optimizerInBackward',
+    flag: 'optimizer-in-backward',
+    label: 'Optimizer step in backward',
+    help: 'torchtune optimizer_in_bwd (default off): each parameter is updated and its gradient freed as backward reaches it',
+    group: 'technique',
+  }),
   enumFlag(
     {
       key: 'grads',

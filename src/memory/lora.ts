@@ -271,3 +271,28 @@ export function savedParams(model: ModelConfig, modules: readonly ModuleToSave[]
   const head = !wantsHead || (tiedHead && embed > 0) ? 0 : tiedHead ? counts.tokenEmbedding : counts.head;
   return embed + head;
 }
+
+/**
+ * Adafactor's state elements per trainable parameter of `plan`: lora_A (r × in) keeps r + in, lora_B (out × r) out + r,
+ * DoRA's magnitude vectors their full length, a saved embedding or head V + h (transformers optimization.py
+ * `Adafactor._get_options`: matrices are factored).
+ */
+export function adapterFactoredShare(model: ModelConfig, plan: LoraPlan): number {
+  if (plan.trainableParams === 0) return 1;
+  let elements = plan.adapterParams;
+  for (const adapted of plan.modules) {
+    const { inFeatures, outFeatures, copies } = adapted.linear;
+    elements += (2 * plan.rank + inFeatures + outFeatures - adapted.paramsPerCopy) * copies;
+  }
+  const savedMatrices = plan.savedModuleParams / (model.vocab * model.hidden);
+  return (elements + savedMatrices * (model.vocab + model.hidden)) / plan.trainableParams;
+}
+
+/** The largest tensor `plan` trains, elements: a saved embedding or head (V × h), else the widest lora_A or lora_B. */
+export function largestTrainedTensor(model: ModelConfig, plan: LoraPlan): number {
+  let largest = plan.savedModuleParams > 0 ? model.vocab * model.hidden : 0;
+  for (const adapted of plan.modules) {
+    largest = Math.max(largest, plan.rank * Math.max(adapted.linear.inFeatures, adapted.linear.outFeatures));
+  }
+  return largest;
+}

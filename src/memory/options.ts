@@ -80,6 +80,8 @@ export interface EstimateOptions {
   grads?: GradientLifetime;
   /** Optimizer implementation: `foreach`, `fused` or `for-loop`. */
   optimizerImpl?: OptimizerImpl;
+  /** The optimizer step fused into backward, one parameter at a time (torchtune `optimizer_in_bwd: True`). */
+  optimizerInBackward?: boolean;
   /** What is trained: `full`, `lora` adapters on a 16-bit base, or `qlora` adapters on a 4-bit NF4 base. */
   finetune?: Finetune;
   /** LoRA rank r. */

@@ -8,7 +8,15 @@ import {
   type LayerActivationBytes,
 } from './activations.ts';
 import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
-import { adapterBytes, KBIT_TRAINING_KEPT_BYTES, savedParams, type AdapterDtype, type ModuleToSave } from './lora.ts';
+import {
+  adapterBytes,
+  adapterFactoredShare,
+  KBIT_TRAINING_KEPT_BYTES,
+  largestTrainedTensor,
+  savedParams,
+  type AdapterDtype,
+  type ModuleToSave,
+} from './lora.ts';
 import { adapterActivationBytes } from './lora-activations.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
@@ -16,7 +24,13 @@ import { line, type LineDevice, type MemoryLine } from './lines.ts';
 import { lossTransientBytes } from './loss.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
-import { momentCount, optimizerBytesPerParam, optimizerStepTemporaryBytes } from './optimizer.ts';
+import {
+  adafactorStateShare,
+  momentBytesPerParam,
+  OPTIMIZER_SPECS,
+  optimizerBytesPerParam,
+  optimizerStepTemporaryBytes,
+} from './optimizer.ts';
 import {
   microBatchesInFlight,
   stageParams,
@@ -105,11 +119,14 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           offload: r.offload,
           offloadDevice: r.offloadDevice,
           grads: r.grads,
+          optimizerInBackward: r.optimizerInBackward,
           finetune: r.finetune,
           loraRank: r.lora.rank,
           loraTrainable: r.lora.adapterParams,
           loraDtype: r.loraDtype,
           modulesToSave: r.lora.modulesToSave,
+          adapterFactoredShare: r.optimizer === 'adafactor' ? adapterFactoredShare(r.model, r.lora) : 1,
+          largestTrainedTensor: largestTrainedTensor(r.model, r.lora),
         })
       : modelStateGroup({
           // The inputs that change most often first (as for the activations below).
@@ -126,6 +143,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           dp: r.dp,
           offloadDevice: r.offloadDevice,
           grads: r.grads,
+          optimizerInBackward: r.optimizerInBackward,
           model: r.model,
           paramsOnly: r.paramsOnly,
         });
@@ -251,6 +269,7 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
     a.precision === b.precision &&
     a.offloadDevice === b.offloadDevice &&
     a.grads === b.grads &&
+    a.optimizerInBackward === b.optimizerInBackward &&
     sameSharding(a, b)
   );
 }
@@ -338,6 +357,8 @@ export interface StateInputs {
   readonly offload: Offload;
   readonly offloadDevice: OffloadDevice;
   readonly grads: GradientLifetime;
+  /** The optimizer step runs in backward, one parameter at a time (torchtune `optimizer_in_bwd`). */
+  readonly optimizerInBackward: boolean;
 }
 
 /** What the full model's states read (modelStateLines). */
@@ -375,6 +396,10 @@ interface AdapterStateInputs extends StateInputs {
   readonly loraDtype: AdapterDtype;
   /** The modules trained in full as `modules_to_save` copies. */
   readonly modulesToSave: readonly ModuleToSave[];
+  /** Adafactor's state elements per adapter parameter (lora.ts `adapterFactoredShare`); 1 for the other optimizers. */
+  readonly adapterFactoredShare: number;
+  /** The largest trained tensor, elements (lora.ts `largestTrainedTensor`). */
+  readonly largestTrainedTensor: number;
 }
 
 /** What the activation lines read (activationLines). */
@@ -433,8 +458,9 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   const baseShare = r.zero === 3 ? ceilDiv(sp.params, r.dp) : sp.params;
   const baseFormat = qlora ? 'nf4-dq' : r.precision === 'fp32' ? 'fp32' : 'bf16';
   const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? KBIT_TRAINING_KEPT_BYTES : undefined);
-  const momentBytesOf = (element: number) => (r.optimizer === 'adamw-8bit' ? 1 : element);
-  const momentsOf = (element: number) => momentCount(r.optimizer) * momentBytesOf(element);
+  const spec = OPTIMIZER_SPECS[r.optimizer];
+  const momentsOf = (params: number, element: number, share: number) =>
+    Math.ceil(params * momentBytesPerParam(r.optimizer, element, share));
   const savedNote =
     saved.weights > 0 ? ` + modules_to_save ${formatCount(saved.weights)} params (${bitsLabel(savedElement)})` : '';
   const lines: MemoryLine[] = [
@@ -482,34 +508,35 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       r.words
         ? `Adapter gradients (${bitsLabel(adapterElement)}) × ${formatCount(adapters.gradients + saved.gradients)} params`
         : '',
-      place.gradientsOnGpu ? gradientLifetime(r, gradientBytes, moments) : always(gradientBytes),
+      !place.gradientsOnGpu
+        ? always(gradientBytes)
+        : r.optimizerInBackward
+          ? inBackwardLifetime(r.largestTrainedTensor * Math.max(adapterElement, savedElement), moments)
+          : gradientLifetime(r, gradientBytes, moments),
       'A gradient has its parameter’s dtype',
     ),
   );
-  const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
+  const optDevice: LineDevice = place.optimizerOnGpu && !spec.onHost ? 'gpu' : host;
+  const stated = adapters.optimizer + saved.optimizer;
   lines.push(
     line(
       'optimizer-moments',
       'optimizer',
       optDevice,
       r.words
-        ? `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer + saved.optimizer)} params`
+        ? `Optimizer moments (${r.optimizer}${spec.paged ? ', paged' : ''}) for the adapters × ${formatCount(stated)} params`
         : '',
-      always(adapters.optimizer * momentsOf(adapterElement) + saved.optimizer * momentsOf(savedElement)),
-      'torch.optim AdamW: m and v made with zeros_like(param), in its dtype (arXiv 1412.6980); no master copy',
+      always(
+        momentsOf(adapters.optimizer, adapterElement, r.adapterFactoredShare) +
+          momentsOf(saved.optimizer, savedElement, r.adapterFactoredShare),
+      ),
+      `${spec.source}; no master copy: the adapters are trained in their own dtype`,
     ),
   );
-  if (place.optimizerOnGpu) {
-    const largest = saved.optimizer > 0 ? saved.optimizer : adapters.optimizer;
-    lines.push(
-      optimizerTemporariesLine(
-        r,
-        adapters.optimizer + saved.optimizer,
-        largest,
-        momentBytesOf(Math.max(adapterElement, savedElement)),
-        moments,
-      ),
-    );
+  if (spec.onHost) lines.push(hostCopiesLine(r, stated, 2 * Math.max(adapterElement, savedElement), moments));
+  if (place.optimizerOnGpu && !spec.onHost) {
+    const element = Math.max(adapterElement, savedElement);
+    lines.push(optimizerTemporariesLine(r, stated, r.largestTrainedTensor, element, element, moments));
   }
   return lines;
 }
@@ -540,25 +567,43 @@ function gradientLifetime(
   );
 }
 
-/** What the optimizer step allocates beyond its states, alive only at the step (optimizer.ts). */
+/**
+ * What the optimizer step allocates beyond its states (optimizer.ts): at the step, or, with the step in backward, for
+ * one parameter at a time while backward runs (torchtune's OptimizerInBackward builds one optimizer per parameter).
+ */
 function optimizerTemporariesLine(
-  r: Pick<StateInputs, 'optimizer' | 'optimizerImpl' | 'words'>,
+  r: Pick<StateInputs, 'optimizer' | 'optimizerImpl' | 'words' | 'optimizerInBackward'>,
   params: number,
   largestTensor: number,
   momentBytes: number,
+  paramBytes: number,
   moments: readonly MomentId[],
 ): MemoryLine {
+  const bytes = optimizerStepTemporaryBytes({
+    optimizer: r.optimizer,
+    impl: r.optimizerImpl,
+    params: r.optimizerInBackward ? Math.min(params, largestTensor) : params,
+    largestTensor,
+    momentBytes,
+    paramBytes,
+  });
   return line(
     'optimizer-temporaries',
     'optimizer',
     'gpu',
-    r.words ? `Optimizer step temporaries (${r.optimizerImpl})` : '',
-    lifetime(moments, [
-      optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params, largestTensor, momentBytes }),
-      ['optimizer'],
-    ]),
-    'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none',
+    r.words ? `Optimizer step temporaries (${r.optimizerImpl}${r.optimizerInBackward ? ', one parameter in backward' : ''})` : '',
+    lifetime(moments, [bytes, r.optimizerInBackward ? LAYERS_BACKWARD : ['optimizer']]),
+    'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none; transformers Adafactor.step: fp32 temporaries of one parameter',
   );
+}
+
+/**
+ * A gradient when the optimizer steps in backward: each parameter's gradient is applied and freed by its
+ * post-accumulate-grad hook (torchtune 0.7.0 modules/optim.py OptimizerInBackward `_step_and_clear`), so at most the
+ * largest one exists, and only in backward.
+ */
+function inBackwardLifetime(bytes: number, moments: readonly MomentId[]): Lifetime {
+  return lifetime(moments, [bytes, LAYERS_BACKWARD]);
 }
 
 /** Gradient bytes not yet produced while backward passes the first layer: that layer's and, on the first stage, the embedding's. */
@@ -584,7 +629,11 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
   const counts = r.model === null ? null : countParams(r.model);
   const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
   const precision = PRECISION_BYTES[r.precision];
-  const optimizer = optimizerBytesPerParam(r.optimizer, r.precision);
+  const spec = OPTIMIZER_SPECS[r.optimizer];
+  const factoredShare = r.optimizer === 'adafactor' && r.model !== null ? adafactorStateShare(r.model) : 1;
+  // The largest single tensor: what one parameter's gradient and optimizer step hold at most.
+  const largestTensor = counts === null ? sp.params : ceilDiv(counts.largestModule, r.tp);
+  const optimizer = optimizerBytesPerParam(r.optimizer, r.precision, factoredShare);
   const shards = zeroShards(sp.params, r.dp, r.zero);
   const place = offloadPlacement(r.offload);
   const host: LineDevice = r.offloadDevice;
@@ -623,14 +672,20 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
   }
   if (place.gradientsOnGpu) {
     const bytes = shards.gradients * precision.gradients;
-    const when = gradientsPersist(r) ? 'kept all step' : 'from backward to zero_grad';
+    const when = r.optimizerInBackward
+      ? 'one parameter’s at a time (optimizer step in backward)'
+      : gradientsPersist(r)
+        ? 'kept all step'
+        : 'from backward to zero_grad';
     lines.push(
       line(
         'gradients',
         'gradients',
         'gpu',
         r.words ? `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}` : '',
-        gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
+        r.optimizerInBackward
+          ? inBackwardLifetime(Math.min(shards.gradients, largestTensor) * precision.gradients, moments)
+          : gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
         r.zero >= 2
           ? zeroSource
           : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them',
@@ -661,7 +716,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       ),
     );
   }
-  const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
+  const optDevice: LineDevice = place.optimizerOnGpu && !spec.onHost ? 'gpu' : host;
   if (optimizer.master > 0) {
     lines.push(
       line(
@@ -680,18 +735,43 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       'optimizer',
       optDevice,
       r.words
-        ? `Optimizer moments (${r.optimizer}: ${optimizer.moments} B/param) × ${shardNote(shards.optimizer)}, from the first step on`
+        ? `Optimizer moments (${r.optimizer}: ${formatBytesPerParam(optimizer.moments)} B/param${spec.paged ? ', paged' : ''}) × ${shardNote(shards.optimizer)}, from the first step on`
         : '',
-      always(shards.optimizer * optimizer.moments),
-      'Adam m and v (arXiv 1412.6980); 8-bit Adam 1 byte each (arXiv 2110.02861); SGD momentum one buffer',
+      always(Math.ceil(shards.optimizer * optimizer.moments)),
+      spec.source,
     ),
   );
-  if (place.optimizerOnGpu) {
-    const largest = counts === null ? shards.optimizer : ceilDiv(counts.largestModule, r.tp);
-    const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : PRECISION_BYTES[r.precision].momentBytes;
-    lines.push(optimizerTemporariesLine(r, shards.optimizer, largest, momentBytes, moments));
+  if (spec.onHost) lines.push(hostCopiesLine(r, shards.optimizer, precision.weights + precision.gradients, moments));
+  if (place.optimizerOnGpu && !spec.onHost) {
+    lines.push(optimizerTemporariesLine(r, shards.optimizer, largestTensor, precision.momentBytes, precision.weights, moments));
   }
   return lines;
+}
+
+/** Bytes per parameter as the labels print them: whole numbers as they are, fractions to three decimals. */
+function formatBytesPerParam(bytes: number): string {
+  return Number.isInteger(bytes) ? String(bytes) : bytes.toFixed(3);
+}
+
+/**
+ * torchao's CPUOffloadOptimizer keeps a pinned host copy of every parameter and of its gradient beside the host
+ * moments (torchao 0.19.0 optim/cpu_offload.py: `p_host = torch.empty_like(p_device, device="cpu", pin_memory=True)`,
+ * `p_host.grad = torch.empty_like(p_host, pin_memory=True)`); the GPU keeps its weights and gradients.
+ */
+function hostCopiesLine(
+  r: Pick<StateInputs, 'words'>,
+  params: number,
+  bytesPerParam: number,
+  moments: readonly MomentId[],
+): MemoryLine {
+  return line(
+    'optimizer-host-copies',
+    'optimizer',
+    'cpu',
+    r.words ? `Pinned host copies of the parameters and gradients × ${formatCount(params)} params` : '',
+    aliveAt(params * bytesPerParam, moments),
+    'torchao 0.19.0 optim/cpu_offload.py CPUOffloadOptimizer: p_host and p_host.grad, pinned',
+  );
 }
 
 /**

@@ -50,6 +50,8 @@ export interface ResolvedEstimate {
   kernels: Kernels;
   grads: GradientLifetime;
   optimizerImpl: OptimizerImpl;
+  /** The optimizer step runs in backward, one parameter at a time. */
+  optimizerInBackward: boolean;
   finetune: Finetune;
   loraRank: number;
   /** LoRA targets as given (`all-linear`, `attention` or a comma list). */
@@ -155,9 +157,25 @@ function readTechnique(read: OptionReader): Technique {
     sp: read.flag('sp', false),
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
+    optimizerInBackward: readOptimizerInBackward(read),
     loraDropout: readLoraDropout(read),
     loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES),
   };
+}
+
+/**
+ * `--optimizer-in-backward`: torchtune refuses it with gradient accumulation ("Gradient accumulation is not supported
+ * with optimizer_in_bwd: True", recipes/full_finetune_single_device.py, torchtune 0.7.0): each gradient is applied as
+ * soon as it exists.
+ */
+function readOptimizerInBackward(read: OptionReader): boolean {
+  const inBackward = read.flag('optimizerInBackward', false);
+  if (inBackward && (read.options.gradAccum ?? 1) > 1)
+    read.fail(
+      'optimizerInBackward',
+      'optimizer-in-backward applies each gradient as it is made: it cannot accumulate, use --grad-accum 1',
+    );
+  return inBackward;
 }
 
 /** `--lora-dropout`: a probability p with 0 ≤ p < 1 (nn.Dropout refuses p outside [0, 1]; p = 1 would train nothing). */

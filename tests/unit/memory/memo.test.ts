@@ -31,7 +31,20 @@ const base: fc.Arbitrary<EstimateOptions> = fc
 /** One option changed at a time, over everything a training or inference estimate reads. */
 const change: fc.Arbitrary<EstimateOptions> = fc.oneof(
   fc.record({ precision: fc.constantFrom('fp32', 'amp-bf16', 'amp-fp16', 'mixed-bf16', 'mixed-fp16', 'bf16' as const) }),
-  fc.record({ optimizer: fc.constantFrom('adamw', 'adamw-8bit', 'sgd', 'sgd-momentum' as const) }),
+  fc.record({
+    optimizer: fc.constantFrom(
+      'adamw',
+      'adamw-8bit',
+      'sgd',
+      'sgd-momentum',
+      'paged-adamw',
+      'adamw-4bit-torchao',
+      'adamw-cpu-offload',
+      'adafactor',
+      'lion' as const,
+    ),
+  }),
+  fc.record({ optimizerInBackward: fc.boolean(), gradAccum: fc.constant(1) }),
   fc.record({ optimizerImpl: fc.constantFrom('foreach', 'fused', 'for-loop' as const) }),
   fc.record({ recompute: fc.constantFrom('none', 'selective', 'full' as const) }),
   fc.record({ checkpointEvery: fc.constantFrom(1, 2) }),
@@ -121,6 +134,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     offload: 'none',
     offloadDevice: 'cpu',
     grads: 'free',
+    optimizerInBackward: false,
     model,
     paramsOnly: null,
   };
