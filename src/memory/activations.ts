@@ -255,8 +255,6 @@ export interface OutsideActivationShape {
   microBatch: number;
   /** Hidden size h. */
   hidden: number;
-  /** Vocabulary (or class count) V. */
-  vocab: number;
   /** Bytes per element of the compute dtype e. */
   bytesPerElement: number;
   /** Bytes per element of the residual stream r (4 under autocast, else e). */
@@ -269,7 +267,7 @@ export interface OutsideActivationShape {
   finalNorm: boolean;
   /** Whether the model is a transformer (has embedding and head inputs to store). */
   transformer: boolean;
-  /** Tensor-parallel degree t (the vocab-parallel logits are split by t). */
+  /** Tensor-parallel degree t (sequence parallelism splits h-wide tensors by it). */
   tp: number;
   /** Whether sequence parallelism shards h-wide tensors by t. */
   sp: boolean;
@@ -281,23 +279,20 @@ export interface OutsideActivationShape {
 export interface OutsideActivationBytes {
   /** Embedding dropout mask and embedding-norm input. */
   embedding: number;
-  /** Final-norm input and head input (16-bit or fp32 per precision). */
+  /** Final-norm input and head input (16-bit or fp32 per precision); what the loss keeps is loss.ts's. */
   headInputs: number;
-  /** The loss's fp32 log-softmax output, kept for backward: 4·s·b·V/t (see loss.ts for what the loss holds briefly). */
-  logits: number;
 }
 
 /**
  * Activations outside the transformer layers, after Korthikanti et al. 2022 §4.3 (embedding dropout
- * mask, final norm and output-layer inputs, fp32 logits for the loss, 4sbv/t).
+ * mask, final norm and output-layer inputs); the loss's are loss.ts's.
  */
 export function outsideActivationBytes(shape: OutsideActivationShape): OutsideActivationBytes {
   const { seq: s, microBatch: b, hidden: h, bytesPerElement: e, residualBytes: r, tp: t } = shape;
   const sbh = s * b * h;
   const hShard = (bytes: number) => (shape.sp ? ceilDiv(bytes, t) : bytes);
-  const logits = ceilDiv(4 * s * b * shape.vocab, t);
-  if (!shape.transformer) return { embedding: 0, headInputs: 0, logits };
+  if (!shape.transformer) return { embedding: 0, headInputs: 0 };
   const embedding = hShard((shape.dropout ? sbh : 0) + (shape.embeddingNorm ? r * sbh : 0));
   const headInputs = hShard((shape.finalNorm ? r * sbh : 0) + (shape.trainsHead ? e * sbh : 0));
-  return { embedding, headInputs, logits };
+  return { embedding, headInputs };
 }

@@ -6,6 +6,7 @@
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
 import { ADAPTER_DTYPES } from './lora.ts';
+import { LOSS_KINDS } from './loss.ts';
 import { WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
@@ -284,6 +285,17 @@ export const FLAGS: readonly FieldFlag[] = [
       group: 'technique',
     },
     KERNELS,
+  ),
+  enumFlag(
+    {
+      key: 'loss',
+      flag: 'loss',
+      default: 'eager; vocab-parallel with --kernels fused',
+      label: 'Loss implementation',
+      help: 'cross-entropy: eager (Hugging Face), vocab-parallel (Megatron), in-place (Unsloth), chunked (torchtune, 8 chunks), fused-linear (Liger), cut (Cut Cross-Entropy)',
+      group: 'technique',
+    },
+    LOSS_KINDS,
   ),
   enumFlag(
     {

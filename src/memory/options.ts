@@ -2,6 +2,7 @@
 import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
 import type { AdapterDtype } from './lora.ts';
+import type { LossKind } from './loss.ts';
 import type { GradientLifetime } from './timeline.ts';
 import type { WeightFormat } from './weight-formats.ts';
 import type { Arch, ModelConfig } from './model.ts';
@@ -76,6 +77,11 @@ export interface EstimateOptions {
   attention?: Attention;
   /** Whose code computes the layers: `eager` (PyTorch / Hugging Face Transformers modules) or `fused` (Megatron-style fused kernels). */
   kernels?: Kernels;
+  /**
+   * The loss implementation: `eager` (Hugging Face), `vocab-parallel` (Megatron), `in-place` (Unsloth), `chunked`
+   * (torchtune), `fused-linear` (Liger) or `cut` (Cut Cross-Entropy). Default: `eager`, `vocab-parallel` with fused kernels.
+   */
+  loss?: LossKind;
   /** Gradients between steps: `free` (`zero_grad(set_to_none=True)`) or `keep` (`set_to_none=False`, contiguous buffers). */
   grads?: GradientLifetime;
   /** Optimizer implementation: `foreach`, `fused` or `for-loop`. */

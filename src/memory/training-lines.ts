@@ -21,7 +21,7 @@ import { adapterActivationBytes } from './lora-activations.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
-import { lossTransientBytes } from './loss.ts';
+import { lossBytes, lossOwnsHead, type LossKind } from './loss.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
 import {
@@ -213,7 +213,9 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       checkpointEvery: r.checkpointEvery,
       adapterBytesPerToken: adapters === null ? null : adapters.perToken,
       adapterWorkingSet: adapters === null ? 0 : adapters.workingSet,
-      trainsHead: r.lora === null || r.lora.modulesToSave.includes('head'),
+      // A fused loss runs the head itself and keeps what it needs (loss.ts); a frozen head keeps no input.
+      trainsHead: !lossOwnsHead(r.loss) && (r.lora === null || r.lora.modulesToSave.includes('head')),
+      loss: r.loss,
     });
     groups.push(activations);
     activationsPerLayer = activations.perLayer;
@@ -323,7 +325,8 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.checkpointEvery === b.checkpointEvery &&
     a.adapterBytesPerToken === b.adapterBytesPerToken &&
     a.adapterWorkingSet === b.adapterWorkingSet &&
-    a.trainsHead === b.trainsHead
+    a.trainsHead === b.trainsHead &&
+    a.loss === b.loss
   );
 }
 
@@ -426,8 +429,10 @@ export interface ActivationInputs {
   readonly adapterBytesPerToken: number | null;
   /** DoRA's transient while one adapted module runs its forward, bytes (0 otherwise). */
   readonly adapterWorkingSet: number;
-  /** Whether the output layer is trained, so that its input is kept. */
+  /** Whether the output layer is trained outside the loss, so that it keeps its input. */
   readonly trainsHead: boolean;
+  /** The loss implementation. */
+  readonly loss: LossKind;
 }
 
 /** Adapter parameters on this GPU: the model's adapters in proportion to the stage's share of the model. */
@@ -860,7 +865,6 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     seq: r.seq,
     microBatch: r.microBatch,
     hidden: model.hidden,
-    vocab: model.vocab,
     bytesPerElement: e,
     residualBytes: residual,
     dropout: r.dropout,
@@ -939,36 +943,33 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       ),
     );
   }
-  const positions = traits.transformer ? `s·b·V` : 'b·classes';
+  const loss = lossBytes({
+    kind: r.loss,
+    positions: (traits.transformer ? r.seq : 1) * r.microBatch,
+    vocab: model.vocab,
+    hidden: model.hidden,
+    logitBytes: e,
+    tp: r.tp,
+  });
+  const words = LOSS_WORDS[r.loss];
   lines.push(
     line(
       'activations-logits',
       'activations',
       'gpu',
-      r.words ? `Loss: fp32 log-softmax of the logits kept for backward (${positions} × 4 B)` : '',
-      lifetime(moments, [last ? outside.logits : 0, UNTIL_BACKWARD]),
-      'Korthikanti et al. 2022 §4.3: cross-entropy keeps 4sbv/t bytes of fp32 logits',
+      r.words ? `Loss: ${words.kept}` : '',
+      lifetime(moments, [last ? loss.kept : 0, UNTIL_BACKWARD]),
+      words.source,
     ),
   );
-  const loss = lossTransientBytes({
-    positions: (traits.transformer ? r.seq : 1) * r.microBatch,
-    vocab: model.vocab,
-    logitBytes: e,
-    kernels: r.kernels,
-    tp: r.tp,
-  });
   lines.push(
     line(
       'activations-loss',
       'activations',
       'gpu',
-      r.kernels === 'eager'
-        ? 'Loss, for a moment: the logits and their fp32 upcast (forward), two fp32 gradients (backward)'
-        : 'Loss, for a moment: the 16-bit logits or their gradient beside the fp32 softmax',
+      r.words ? `Loss, for a moment: ${words.transient}` : '',
       lifetime(moments, [last ? loss.forward : 0, FORWARD], [last ? loss.backward : 0, ['backward-start']]),
-      r.kernels === 'eager'
-        ? 'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy'
-        : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient',
+      words.source,
     ),
   );
   if (r.adapterBytesPerToken !== null) {
@@ -1020,6 +1021,42 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   }
   return { lines, perLayer: plan.keptPerLayer };
 }
+
+/** Each loss's lines in words, and their source (loss.ts). */
+const LOSS_WORDS: Readonly<Record<LossKind, { kept: string; transient: string; source: string }>> = {
+  eager: {
+    kept: 'fp32 log-softmax of the logits kept for backward (positions × V × 4 B)',
+    transient: 'the logits and their fp32 upcast (forward), two fp32 gradients (backward)',
+    source:
+      'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy (Korthikanti et al. 2022 §4.3: 4sbv/t)',
+  },
+  'vocab-parallel': {
+    kept: 'fp32 softmax kept for backward (positions × V × 4 B)',
+    transient: 'the 16-bit logits or their gradient beside the fp32 softmax',
+    source: 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient',
+  },
+  'in-place': {
+    kept: '16-bit logits and an fp32 logsumexp per position, kept for backward',
+    transient: 'nothing: the gradient is written into the logits',
+    source: 'unsloth 015bdef kernels/cross_entropy_loss.py Fast_CrossEntropyLoss: save_for_backward(logits, logsumexp, labels)',
+  },
+  chunked: {
+    kept: 'fp32 log-softmax of every chunk kept for backward (positions × V × 4 B)',
+    transient: 'one chunk of 8: its logits and upcast (forward), its gradients (backward)',
+    source: 'torchtune 0.7.0 modules/loss/cross_entropy_loss.py LinearCrossEntropyLoss, num_output_chunks=8',
+  },
+  'fused-linear': {
+    kept: 'the head input’s gradient, computed in forward (positions × h)',
+    transient: 'one chunk of tokens’ logits',
+    source:
+      'Liger-Kernel 0.8.2 ops/fused_linear_cross_entropy.py: grad_input in forward, chunk_size = next_power_of_2(BT / cdiv(V, H))',
+  },
+  cut: {
+    kept: 'the head input and an fp32 log-sum-exp per position',
+    transient: 'nothing: logits live in on-chip blocks',
+    source: 'apple/ml-cross-entropy 3a79837 cce.py LinearCrossEntropyFunction: save_for_backward(e, c, bias, lse, …)',
+  },
+};
 
 /** Where the per-layer activation formula comes from, for the line's source. */
 function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean): string {

@@ -15,6 +15,7 @@ import {
   type LoraPlan,
 } from './lora.ts';
 import { flagName } from './flag-table.ts';
+import { LOSS_KINDS, type LossKind } from './loss.ts';
 import { createOptionReader, type OptionReader } from './option-reader.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
 import { validateWeightFormat, WEIGHT_FORMAT_SPECS, WEIGHT_FORMATS, type WeightFormat } from './weight-formats.ts';
@@ -48,6 +49,8 @@ export interface ResolvedEstimate {
   checkpointEvery: number | null;
   attention: Attention;
   kernels: Kernels;
+  /** The loss implementation. */
+  loss: LossKind;
   grads: GradientLifetime;
   optimizerImpl: OptimizerImpl;
   /** The optimizer step runs in backward, one parameter at a time. */
@@ -142,6 +145,7 @@ function readTechnique(read: OptionReader): Technique {
     grads: read.keyword('grads', GRADIENT_LIFETIMES),
     attention: read.keyword('attention', ATTENTIONS),
     kernels: read.keyword('kernels', KERNELS),
+    loss: read.keyword('loss', LOSS_KINDS, read.options.kernels === 'fused' ? 'vocab-parallel' : 'eager'),
     recompute: read.keyword('recompute', RECOMPUTES, qlora ? 'full' : undefined),
     zero: read.keyword('zero', ZERO_STAGES),
     offload: read.keyword('offload', OFFLOADS),

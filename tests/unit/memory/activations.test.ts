@@ -1,3 +1,4 @@
+import { lossBytes } from '../../../src/memory/loss.ts';
 import { describe, expect, test } from 'vitest';
 import {
   defaultMlpSegment,
@@ -126,13 +127,14 @@ describe('planRecompute(layer, L, policy)', () => {
   });
 });
 
-describe('outsideActivationBytes(shape)', () => {
+describe('outsideActivationBytes(shape) and lossBytes', () => {
   test('logits are fp32 and vocab-parallel: 4sbv/t (Korthikanti §4.3)', () => {
+    const loss = lossBytes({ kind: 'eager', positions: s * b, vocab: 51200, hidden: h, logitBytes: 2, tp: t });
+    expect(loss.kept).toBe((4 * s * b * 51200) / t);
     const out = outsideActivationBytes({
       seq: s,
       microBatch: b,
       hidden: h,
-      vocab: 51200,
       bytesPerElement: 2,
       residualBytes: 2,
       dropout: true,
@@ -143,7 +145,6 @@ describe('outsideActivationBytes(shape)', () => {
       sp: false,
       trainsHead: true,
     });
-    expect(out.logits).toBe((4 * s * b * 51200) / t);
     expect(out.embedding).toBe(sbh);
     expect(out.headInputs).toBe(4 * sbh);
   });

@@ -45,6 +45,7 @@ const change: fc.Arbitrary<EstimateOptions> = fc.oneof(
     ),
   }),
   fc.record({ optimizerInBackward: fc.boolean(), gradAccum: fc.constant(1) }),
+  fc.record({ loss: fc.constantFrom('eager', 'vocab-parallel', 'in-place', 'chunked', 'fused-linear', 'cut' as const) }),
   fc.record({ optimizerImpl: fc.constantFrom('foreach', 'fused', 'for-loop' as const) }),
   fc.record({ recompute: fc.constantFrom('none', 'selective', 'full' as const) }),
   fc.record({ checkpointEvery: fc.constantFrom(1, 2) }),
@@ -173,6 +174,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     adapterBytesPerToken: null,
     adapterWorkingSet: 0,
     trainsHead: true,
+    loss: 'eager',
   };
   /** Another value of the same field: any difference must count, whatever the type. */
   const other = (value: unknown): unknown =>

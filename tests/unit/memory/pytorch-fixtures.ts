@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EstimateOptions, EstimateResult, MomentId } from '../../../src/memory/index.ts';
-import { lossTransientBytes } from '../../../src/memory/loss.ts';
+import { lossBytes } from '../../../src/memory/loss.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 const DIR = join(import.meta.dirname, '../../fixtures/pytorch');
@@ -156,8 +156,9 @@ export function adjustmentsFor(fixture: Fixture): Adjustment[] {
     });
   }
   if (c['kernels'] === 'fused') {
-    const eager = lossTransientBytes({ positions: s * b, vocab: n('vocab'), logitBytes: e, kernels: 'eager', tp: 1 });
-    const fused = lossTransientBytes({ positions: s * b, vocab: n('vocab'), logitBytes: e, kernels: 'fused', tp: 1 });
+    const shape = { positions: s * b, vocab: n('vocab'), hidden: h, logitBytes: e, tp: 1 };
+    const eager = lossBytes({ ...shape, kind: 'eager' });
+    const fused = lossBytes({ ...shape, kind: 'vocab-parallel' });
     out.push({
       reason:
         'the harness fuses the layers only and keeps Hugging Face’s loss; the engine’s fused kernels also use Megatron’s in-place cross-entropy',
