@@ -5,7 +5,7 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
-import { ADAPTER_DTYPES } from './lora.ts';
+import { ADAPTER_DTYPES, QLORA_FORMATS, QLORA_KEPT } from './lora.ts';
 import { LOSS_KINDS } from './loss.ts';
 import { WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
@@ -335,6 +335,28 @@ export const FLAGS: readonly FieldFlag[] = [
       group: 'technique',
     },
     FINETUNES,
+  ),
+  enumFlag(
+    {
+      key: 'qloraFormat',
+      flag: 'qlora-format',
+      default: 'nf4-dq',
+      label: 'QLoRA base format',
+      help: 'bitsandbytes 4-bit base: nf4-dq (QLoRA paper: NF4 + double quantization), nf4, fp4-dq, fp4 (BitsAndBytesConfig default)',
+      group: 'technique',
+    },
+    QLORA_FORMATS,
+  ),
+  enumFlag(
+    {
+      key: 'qloraKept',
+      flag: 'qlora-kept',
+      default: 'fp32',
+      label: 'QLoRA non-quantized parameters',
+      help: 'fp32: prepare_model_for_kbit_training upcasts embeddings, head and norms (PEFT); 16-bit: left as loaded (TRL)',
+      group: 'technique',
+    },
+    QLORA_KEPT,
   ),
   numberFlag({ key: 'loraRank', flag: 'lora-rank', default: '16', label: 'LoRA rank', help: 'LoRA rank r', group: 'technique' }),
   stringFlag(

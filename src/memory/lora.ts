@@ -7,6 +7,7 @@ import type { ModelConfig } from './model.ts';
 import type { FieldError } from './options.ts';
 import { countParams } from './params.ts';
 import type { PipelineStage } from './parallel.ts';
+import type { WeightFormat } from './weight-formats.ts';
 import { isHeadTied, linearLayers, PROJECTIONS, type LinearLayer, type Projection } from './linear-layers.ts';
 
 /** A LoRA target word: one projection of every transformer block. */
@@ -101,6 +102,35 @@ const NONE_SAVED: readonly ModuleToSave[] = [];
 const EMBED_SAVED: readonly ModuleToSave[] = ['embed'];
 const HEAD_SAVED: readonly ModuleToSave[] = ['head'];
 const BOTH_SAVED: readonly ModuleToSave[] = ['embed', 'head'];
+
+/**
+ * The 4-bit format of a QLoRA base (`--qlora-format`): bitsandbytes NF4 or FP4 (`bnb_4bit_quant_type`), with or without
+ * double quantization (`bnb_4bit_use_double_quant`). The default is the QLoRA paper's NF4 with double quantization
+ * (Dettmers et al. 2023, arXiv 2305.14314 §3), which PEFT's and TRL's QLoRA examples set; transformers'
+ * `BitsAndBytesConfig` itself defaults to `fp4` without it. `bnb_4bit_quant_storage` only reinterprets the packed
+ * bytes (bitsandbytes `Params4bit(quant_storage=…)`: n/2 bytes whatever the storage dtype, so FSDP can shard them with
+ * the rest), so it changes no size and has no option.
+ */
+export type QloraFormat = Extract<WeightFormat, 'nf4' | 'nf4-dq' | 'fp4' | 'fp4-dq'>;
+
+/** Every QLoRA base format. */
+export const QLORA_FORMATS: readonly QloraFormat[] = ['nf4-dq', 'nf4', 'fp4-dq', 'fp4'];
+
+/**
+ * What a QLoRA base keeps of its non-quantized parameters (embeddings, head, norms, biases; `--qlora-kept`): `fp32`
+ * after `prepare_model_for_kbit_training` (PEFT's recipe, the engine's default), `16-bit` when it is not called
+ * (TRL 1.10.0.dev0 f2cd577 trainer/sft_trainer.py never calls it; axolotl can skip it). Also the residual stream's
+ * dtype: fp32 embeddings and norms make an fp32 stream.
+ */
+export type QloraKept = 'fp32' | '16-bit';
+
+/** Every `--qlora-kept` value. */
+export const QLORA_KEPT: readonly QloraKept[] = ['fp32', '16-bit'];
+
+/** Bytes per kept parameter of a QLoRA base. */
+export function qloraKeptBytes(kept: QloraKept): number {
+  return kept === 'fp32' ? KBIT_TRAINING_KEPT_BYTES : 2;
+}
 
 /**
  * Bytes per kept (non-quantized) parameter after `prepare_model_for_kbit_training`: it casts every fp16/bf16 parameter

@@ -1,7 +1,7 @@
 /** The options of `estimateMemory`: one vocabulary for the CLI flags, the URL query and code. */
 import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
-import type { AdapterDtype } from './lora.ts';
+import type { AdapterDtype, QloraFormat, QloraKept } from './lora.ts';
 import type { LossKind } from './loss.ts';
 import type { GradientLifetime } from './timeline.ts';
 import type { WeightFormat } from './weight-formats.ts';
@@ -90,6 +90,10 @@ export interface EstimateOptions {
   optimizerInBackward?: boolean;
   /** What is trained: `full`, `lora` adapters on a 16-bit base, or `qlora` adapters on a 4-bit NF4 base. */
   finetune?: Finetune;
+  /** QLoRA base format: `nf4-dq` (the QLoRA paper's), `nf4`, `fp4-dq` or `fp4`. */
+  qloraFormat?: QloraFormat;
+  /** A QLoRA base's other parameters: `fp32` (prepare_model_for_kbit_training) or `16-bit` (TRL). */
+  qloraKept?: QloraKept;
   /** LoRA rank r. */
   loraRank?: number;
   /** LoRA target modules: `all-linear`, `attention`, or a comma list of q,k,v,o,gate,up,down. */

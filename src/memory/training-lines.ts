@@ -11,11 +11,13 @@ import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
 import {
   adapterBytes,
   adapterFactoredShare,
-  KBIT_TRAINING_KEPT_BYTES,
   largestTrainedTensor,
+  qloraKeptBytes,
   savedParams,
   type AdapterDtype,
   type ModuleToSave,
+  type QloraFormat,
+  type QloraKept,
 } from './lora.ts';
 import { adapterActivationBytes } from './lora-activations.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
@@ -121,6 +123,8 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           grads: r.grads,
           optimizerInBackward: r.optimizerInBackward,
           finetune: r.finetune,
+          qloraFormat: r.qloraFormat,
+          qloraKept: r.qloraKept,
           loraRank: r.lora.rank,
           loraTrainable: r.lora.adapterParams,
           loraDtype: r.loraDtype,
@@ -178,7 +182,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       r.lora === null
         ? residualBytes(r.precision)
         : r.finetune === 'qlora'
-          ? KBIT_TRAINING_KEPT_BYTES
+          ? qloraKeptBytes(r.qloraKept)
           : r.precision === 'fp32'
             ? 4
             : 2;
@@ -392,6 +396,10 @@ export interface AutocastInputs {
 interface AdapterStateInputs extends StateInputs {
   readonly model: ModelConfig;
   readonly finetune: Finetune;
+  /** A QLoRA base's 4-bit format. */
+  readonly qloraFormat: QloraFormat;
+  /** What a QLoRA base keeps of its other parameters. */
+  readonly qloraKept: QloraKept;
   readonly loraRank: number;
   /** Adapter parameters of the whole model (LoraPlan.adapterParams). */
   readonly loraTrainable: number;
@@ -458,11 +466,12 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   const adapterElement = adapterBytes(r.loraDtype);
   const adapters = zeroShards(loraShare(r.loraTrainable, sp, counts), r.dp, r.zero);
   // modules_to_save copies: the base's dtype (fp32 for a QLoRA base whose kept parameters were upcast).
-  const savedElement = qlora ? KBIT_TRAINING_KEPT_BYTES : r.precision === 'fp32' ? 4 : 2;
+  const keptElement = qloraKeptBytes(r.qloraKept);
+  const savedElement = qlora ? keptElement : r.precision === 'fp32' ? 4 : 2;
   const saved = zeroShards(ceilDiv(savedParams(model, r.modulesToSave, r.stage), r.tp), r.dp, r.zero);
   const baseShare = r.zero === 3 ? ceilDiv(sp.params, r.dp) : sp.params;
-  const baseFormat = qlora ? 'nf4-dq' : r.precision === 'fp32' ? 'fp32' : 'bf16';
-  const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? KBIT_TRAINING_KEPT_BYTES : undefined);
+  const baseFormat = qlora ? r.qloraFormat : r.precision === 'fp32' ? 'fp32' : 'bf16';
+  const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? keptElement : undefined);
   const spec = OPTIMIZER_SPECS[r.optimizer];
   const momentsOf = (params: number, element: number, share: number) =>
     Math.ceil(params * momentBytesPerParam(r.optimizer, element, share));
@@ -474,11 +483,11 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'weights',
       'gpu',
       r.words
-        ? `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? ', other parameters upcast to fp32' : ''}) × ${formatCount(baseShare)} params`
+        ? `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? `, other parameters ${keptElement === 4 ? 'upcast to fp32' : 'kept in 16 bits'}` : ''}) × ${formatCount(baseShare)} params`
         : '',
       always(base),
       qlora
-        ? `${WEIGHT_FORMAT_SPECS['nf4-dq'].source}; peft prepare_model_for_kbit_training upcasts the rest to fp32`
+        ? `${WEIGHT_FORMAT_SPECS[baseFormat].source}; peft prepare_model_for_kbit_training upcasts the rest to fp32 (TRL's SFTTrainer does not call it)`
         : 'LoRA (arXiv 2106.09685): the base is frozen, loaded in 16 bits',
     ),
     line(
@@ -499,7 +508,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
         'weights',
         'gpu',
         'QLoRA: one layer’s weight dequantized to 16 bits at a time',
-        lifetime(moments, [ceilDiv(dequantizedWeightBytes(model, 'nf4-dq'), r.tp), GRAPH]),
+        lifetime(moments, [ceilDiv(dequantizedWeightBytes(model, baseFormat), r.tp), GRAPH]),
         'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in forward and backward',
       ),
     );

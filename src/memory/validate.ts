@@ -11,8 +11,12 @@ import {
   loraParams,
   parseLoraTargets,
   parseModulesToSave,
+  QLORA_FORMATS,
+  QLORA_KEPT,
   type AdapterDtype,
   type LoraPlan,
+  type QloraFormat,
+  type QloraKept,
 } from './lora.ts';
 import { flagName } from './flag-table.ts';
 import { LOSS_KINDS, type LossKind } from './loss.ts';
@@ -56,6 +60,10 @@ export interface ResolvedEstimate {
   /** The optimizer step runs in backward, one parameter at a time. */
   optimizerInBackward: boolean;
   finetune: Finetune;
+  /** A QLoRA base's 4-bit format. */
+  qloraFormat: QloraFormat;
+  /** What a QLoRA base keeps of its other parameters. */
+  qloraKept: QloraKept;
   loraRank: number;
   /** LoRA targets as given (`all-linear`, `attention` or a comma list). */
   loraTargets: string;
@@ -163,6 +171,8 @@ function readTechnique(read: OptionReader): Technique {
     loraTargets: read.options.loraTargets ?? 'all-linear',
     optimizerInBackward: readOptimizerInBackward(read),
     loraDropout: readLoraDropout(read),
+    qloraFormat: read.keyword('qloraFormat', QLORA_FORMATS),
+    qloraKept: read.keyword('qloraKept', QLORA_KEPT),
     loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES),
   };
 }
@@ -359,7 +369,16 @@ function checkWeightFormats(read: OptionReader, t: Technique, model: ModelConfig
 }
 
 /** The options only a LoRA/QLoRA fine-tune reads. */
-const LORA_ONLY_FLAGS = ['loraRank', 'loraTargets', 'loraDropout', 'loraDtype', 'modulesToSave', 'dora'] as const;
+const LORA_ONLY_FLAGS = [
+  'loraRank',
+  'loraTargets',
+  'loraDropout',
+  'loraDtype',
+  'modulesToSave',
+  'dora',
+  'qloraFormat',
+  'qloraKept',
+] as const;
 
 /** The adapters a LoRA/QLoRA fine-tune trains (PEFT's counting, lora.ts), or null for a full fine-tune. */
 function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | null): LoraPlan | null {
