@@ -69,6 +69,13 @@ export interface LayerActivationShape {
   tp: number;
   /** Whether sequence parallelism shards the non-tensor-parallel regions by t. */
   sp: boolean;
+  /**
+   * Whether the layer's weights are frozen (LoRA, QLoRA): autograd keeps an op's input only for the gradients it
+   * must compute (torch's generated `VariableType` saves `self` for `mm`'s weight gradient only when
+   * `grad_fn->should_compute_output(1)`), so no Linear keeps its input for a weight gradient and no norm keeps its
+   * normalised output for its weight's. What the adapters keep is counted apart (lora-activations.ts).
+   */
+  frozenWeights: boolean;
 }
 
 /** Bytes one transformer layer stores for backward, per GPU, for one micro-batch. */
@@ -134,12 +141,17 @@ function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
   const sb = s * b;
   const sbh = sb * h;
   const mask = shape.dropout ? 1 : 0;
-  // Two norm inputs (the residual stream: r, which is e in Megatron), the QKV-projection input and the fc1 input (e each),
-  // two dropout masks (1 byte each); MLA's latents, whole on every rank (not split by head): each norm's and up projection's input.
-  const replicated = sbh * (2 * shape.residualBytes + 2 * e + 2 * mask) + 2 * e * sb * latentWidth(shape);
-  // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product.
-  const mlpTensors = shape.mlp === 'swiglu' ? 4 : 2;
-  const tensorParallel = e * sb * (w.query + w.key + w.value + w.output) + mlpTensors * e * sb * shape.mlpWidth;
+  // A frozen Linear keeps no input: the QKV, output-projection, fc1 and fc2 inputs go (one tensor each).
+  const weightInputs = shape.frozenWeights ? 0 : 1;
+  // Two norm inputs (the residual stream: r, which is e in Megatron), the QKV-projection input and the fc1 input (e each,
+  // none when frozen), two dropout masks (1 byte each); MLA's latents, whole on every rank (not split by head): each
+  // norm's input, and the up projection's input unless frozen.
+  const replicated =
+    sbh * (2 * shape.residualBytes + 2 * weightInputs * e + 2 * mask) + (1 + weightInputs) * e * sb * latentWidth(shape);
+  // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product
+  // (the GELU output and the SwiGLU product are the fc2 input, kept only when fc2 trains).
+  const mlpTensors = (shape.mlp === 'swiglu' ? 3 : 1) + weightInputs;
+  const tensorParallel = e * sb * (w.query + w.key + w.value + weightInputs * w.output) + mlpTensors * e * sb * shape.mlpWidth;
   // Softmax output (e), and with dropout its 1-byte mask and e-byte output; SDPA keeps only its statistics.
   const attentionCore =
     shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * scoreColumns(shape) * b * (e + mask * (1 + e));
@@ -173,25 +185,29 @@ function eagerLayerTerms(shape: LayerActivationShape): LayerTerms {
   const casts = r !== e;
   const mask = shape.dropout ? 1 : 0;
   const llama = shape.norm === 'rmsnorm';
-  const normBytes = llama ? (4 + r) * sbh + 4 * sb : r * sbh + 8 * sb;
+  // A frozen Linear keeps no input and a frozen RMSNorm weight no normalised output (`self.weight * hidden_states`).
+  const weightInputs = shape.frozenWeights ? 0 : 1;
+  const normBytes = llama ? (4 + weightInputs * r) * sbh + 4 * sb : r * sbh + 8 * sb;
   // Inputs of the projections that read a norm output: Llama's q, k, v (MLA's q and kv down projections) and gate, up
   // each cast their own copy.
   const attentionReaders = w.latents.length > 0 ? 2 : 3;
-  const qkvInputs = (llama && casts ? attentionReaders : 1) * e * sbh;
-  const mlpInputs = (llama && casts ? 2 : 1) * e * sbh;
-  // Each MLA latent: the fp32 upcast and the normalised e-wide latent, rstd, and the up projection's input.
-  const latents = w.latents.reduce((sum, width) => sum + (4 + 2 * e) * sb * width + 4 * sb, 0);
+  const qkvInputs = weightInputs * (llama && casts ? attentionReaders : 1) * e * sbh;
+  const mlpInputs = weightInputs * (llama && casts ? 2 : 1) * e * sbh;
+  // Each MLA latent: the fp32 upcast, rstd, and unless frozen the normalised e-wide latent and the up projection's input.
+  const latents = w.latents.reduce((sum, width) => sum + (4 + 2 * weightInputs * e) * sb * width + 4 * sb, 0);
   // repeat_kv widens k and v to the query heads (heads / kv heads = output / value) unless SDPA takes them grouped.
   const groups = w.output / w.value;
   const keysAndValues =
     llama && shape.attention === 'sdpa' ? w.key + w.value : llama ? w.key * groups + w.output : w.key + w.value;
   const qkv = e * sb * (w.query + keysAndValues);
   const sdpaOutput = shape.attention === 'sdpa' ? e * sb * w.output : 0;
-  const outProjInput = e * sb * w.output;
+  const outProjInput = weightInputs * e * sb * w.output;
+  // The down projection's input (SwiGLU's product, GELU's output) is one e-byte tensor of the MLP's.
+  const downInput = weightInputs * e * sbf;
   let mlp: number;
-  if (shape.mlp === 'swiglu') mlp = 4 * e * sbf;
-  else if (shape.pythonGelu) mlp = (casts ? 3 * 4 + 2 * e : 5 * e) * sbf;
-  else mlp = 2 * e * sbf;
+  if (shape.mlp === 'swiglu') mlp = 3 * e * sbf + downInput;
+  else if (shape.pythonGelu) mlp = (casts ? 3 * 4 + e : 4 * e) * sbf + downInput;
+  else mlp = e * sbf + downInput;
   const replicated = 2 * normBytes + 2 * mask * sbh + latents;
   const tensorParallel = qkvInputs + qkv + sdpaOutput + outProjInput + mlpInputs + mlp;
   // fp32 softmax output, then either its e-byte cast (kept by A·V; none in fp32) or, with dropout, mask and dropped copy.
@@ -298,8 +314,6 @@ export interface OutsideActivationShape {
   microBatch: number;
   /** Hidden size h. */
   hidden: number;
-  /** Vocabulary (or class count) V. */
-  vocab: number;
   /** Bytes per element of the compute dtype e. */
   bytesPerElement: number;
   /** Bytes per element of the residual stream r (4 under autocast, else e). */
@@ -312,33 +326,32 @@ export interface OutsideActivationShape {
   finalNorm: boolean;
   /** Whether the model is a transformer (has embedding and head inputs to store). */
   transformer: boolean;
-  /** Tensor-parallel degree t (the vocab-parallel logits are split by t). */
+  /** Tensor-parallel degree t (sequence parallelism splits h-wide tensors by it). */
   tp: number;
   /** Whether sequence parallelism shards h-wide tensors by t. */
   sp: boolean;
+  /** Whether the output layer's weight is trained (false under LoRA unless `modules_to_save` names the head): only then is its input kept. */
+  trainsHead: boolean;
 }
 
 /** Bytes outside the layers for one micro-batch: at the input (first stage) and at the output (last stage). */
 export interface OutsideActivationBytes {
   /** Embedding dropout mask and embedding-norm input. */
   embedding: number;
-  /** Final-norm input and head input (16-bit or fp32 per precision). */
+  /** Final-norm input and head input (16-bit or fp32 per precision); what the loss keeps is loss.ts's. */
   headInputs: number;
-  /** The loss's fp32 log-softmax output, kept for backward: 4·s·b·V/t (see loss.ts for what the loss holds briefly). */
-  logits: number;
 }
 
 /**
  * Activations outside the transformer layers, after Korthikanti et al. 2022 §4.3 (embedding dropout
- * mask, final norm and output-layer inputs, fp32 logits for the loss, 4sbv/t).
+ * mask, final norm and output-layer inputs); the loss's are loss.ts's.
  */
 export function outsideActivationBytes(shape: OutsideActivationShape): OutsideActivationBytes {
   const { seq: s, microBatch: b, hidden: h, bytesPerElement: e, residualBytes: r, tp: t } = shape;
   const sbh = s * b * h;
   const hShard = (bytes: number) => (shape.sp ? ceilDiv(bytes, t) : bytes);
-  const logits = ceilDiv(4 * s * b * shape.vocab, t);
-  if (!shape.transformer) return { embedding: 0, headInputs: 0, logits };
+  if (!shape.transformer) return { embedding: 0, headInputs: 0 };
   const embedding = hShard((shape.dropout ? sbh : 0) + (shape.embeddingNorm ? r * sbh : 0));
-  const headInputs = hShard((shape.finalNorm ? r * sbh : 0) + e * sbh);
-  return { embedding, headInputs, logits };
+  const headInputs = hShard((shape.finalNorm ? r * sbh : 0) + (shape.trainsHead ? e * sbh : 0));
+  return { embedding, headInputs };
 }

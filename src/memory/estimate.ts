@@ -6,7 +6,8 @@ import { countParams } from './params.ts';
 import type { FieldError, EstimateOptions, Mode } from './options.ts';
 import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overhead.ts';
 import { zeroShards, type PipelineStage } from './parallel.ts';
-import { LORA_GRADIENT_BYTES } from './lora.ts';
+import { adapterBytes } from './lora.ts';
+import { momentBytesPerParam, momentCount } from './optimizer.ts';
 import { PRECISION_BYTES } from './precision.ts';
 import {
   inferenceTime,
@@ -542,14 +543,17 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     recompute: r.recompute,
     stageParams: built.paramsPerGpu,
     gradientParams: built.trainableParamsPerGpu,
-    gradientBytes: r.lora !== null ? LORA_GRADIENT_BYTES : precision.gradients,
+    gradientBytes: r.lora !== null ? adapterBytes(r.loraDtype) : precision.gradients,
     // A LoRA base is stored in 16 bits, a QLoRA base in about half a byte (4-bit weights plus their scales).
     weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : 2,
     offload: r.offload,
     optimizer: r.optimizer,
     optimizerImpl: r.optimizerImpl,
     optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
-    stateBytes: r.optimizer === 'adamw-8bit' ? 1 : r.lora !== null ? 4 : precision.momentBytes,
+    // Bytes per moment element the step streams (a factored Adafactor's statistics are few; its traffic is the update's).
+    stateBytes:
+      momentBytesPerParam(r.optimizer, r.lora !== null ? adapterBytes(r.loraDtype) : precision.momentBytes, 1) /
+      Math.max(1, momentCount(r.optimizer)),
     frozenBase: r.lora !== null,
     dequantizedParams: r.finetune === 'qlora' && r.model !== null ? quantizedShare(r.model, built.paramsPerGpu) : 0,
     // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.

@@ -6,6 +6,8 @@
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
 import { KV_CACHE_LAYOUTS } from './inference.ts';
+import { ADAPTER_DTYPES, QLORA_FORMATS, QLORA_KEPT } from './lora.ts';
+import { LOSS_KINDS } from './loss.ts';
 import { WEIGHT_CHOICES, WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
@@ -270,6 +272,13 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     OPTIMIZER_IMPLS,
   ),
+  booleanFlag({
+    key: 'optimizerInBackward',
+    flag: 'optimizer-in-backward',
+    label: 'Optimizer step in backward',
+    help: 'torchtune optimizer_in_bwd (default off): each parameter is updated and its gradient freed as backward reaches it',
+    group: 'technique',
+  }),
   enumFlag(
     {
       key: 'grads',
@@ -302,6 +311,17 @@ export const FLAGS: readonly FieldFlag[] = [
       group: 'technique',
     },
     KERNELS,
+  ),
+  enumFlag(
+    {
+      key: 'loss',
+      flag: 'loss',
+      default: 'eager; vocab-parallel with --kernels fused',
+      label: 'Loss implementation',
+      help: 'cross-entropy: eager (Hugging Face), vocab-parallel (Megatron), in-place (Unsloth), chunked (torchtune, 8 chunks), fused-linear (Liger), cut (Cut Cross-Entropy)',
+      group: 'technique',
+    },
+    LOSS_KINDS,
   ),
   enumFlag(
     {
@@ -342,6 +362,28 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     FINETUNES,
   ),
+  enumFlag(
+    {
+      key: 'qloraFormat',
+      flag: 'qlora-format',
+      default: 'nf4-dq',
+      label: 'QLoRA base format',
+      help: 'bitsandbytes 4-bit base: nf4-dq (QLoRA paper: NF4 + double quantization), nf4, fp4-dq, fp4 (BitsAndBytesConfig default)',
+      group: 'technique',
+    },
+    QLORA_FORMATS,
+  ),
+  enumFlag(
+    {
+      key: 'qloraKept',
+      flag: 'qlora-kept',
+      default: 'fp32',
+      label: 'QLoRA non-quantized parameters',
+      help: 'fp32: prepare_model_for_kbit_training upcasts embeddings, head and norms (PEFT); 16-bit: left as loaded (TRL)',
+      group: 'technique',
+    },
+    QLORA_KEPT,
+  ),
   numberFlag({ key: 'loraRank', flag: 'lora-rank', default: '16', label: 'LoRA rank', help: 'LoRA rank r', group: 'technique' }),
   stringFlag(
     {
@@ -354,6 +396,46 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     'LIST',
   ),
+  numberFlag(
+    {
+      key: 'loraDropout',
+      flag: 'lora-dropout',
+      default: '0',
+      label: 'LoRA dropout',
+      help: 'PEFT lora_dropout p, 0 ≤ p < 1 (PEFT default 0): above 0 each adapted module keeps a dropped-out copy of its input',
+      group: 'technique',
+    },
+    'P',
+  ),
+  enumFlag(
+    {
+      key: 'loraDtype',
+      flag: 'lora-dtype',
+      default: 'fp32',
+      label: 'LoRA adapter dtype',
+      help: 'dtype of the adapters, their gradients and moments: fp32 (PEFT autocast_adapter_dtype=True), or bf16/fp16 as the base',
+      group: 'technique',
+    },
+    ADAPTER_DTYPES,
+  ),
+  stringFlag(
+    {
+      key: 'modulesToSave',
+      flag: 'modules-to-save',
+      default: 'none',
+      label: 'Modules trained in full',
+      help: 'PEFT modules_to_save: none, or a comma list of embed,head trained in full beside the adapters',
+      group: 'technique',
+    },
+    'LIST',
+  ),
+  booleanFlag({
+    key: 'dora',
+    flag: 'dora',
+    label: 'DoRA',
+    help: 'DoRA adapters (PEFT use_dora=True; default off): magnitudes and a weight norm per adapted module',
+    group: 'technique',
+  }),
   numberFlag({
     key: 'dp',
     flag: 'dp',

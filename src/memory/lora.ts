@@ -5,6 +5,9 @@
  */
 import type { ModelConfig } from './model.ts';
 import type { FieldError } from './options.ts';
+import { countParams } from './params.ts';
+import type { PipelineStage } from './parallel.ts';
+import type { WeightFormat } from './weight-formats.ts';
 import { isHeadTied, linearLayers, PROJECTIONS, type LinearLayer, type Projection } from './linear-layers.ts';
 
 /** A LoRA target word: one projection of every transformer block. */
@@ -32,17 +35,102 @@ export const DEFAULT_LORA_RANK = 16;
 export const DEFAULT_LORA_TARGETS: LoraTargets = 'all-linear';
 
 /**
- * Bytes per LoRA parameter: fp32. `get_peft_model(..., autocast_adapter_dtype=True)` (the default) upcasts fp16/bf16
- * adapters to float32 (peft mapping_func.py, tuners_utils.py `cast_adapter_dtype`); on a 4-bit base (uint8 storage)
- * lora_A/lora_B are created as float32 and never cast (`_move_adapter_to_device_of_base_layer` skips integer dtypes).
+ * The adapters' dtype (`--lora-dtype`). `fp32`: `get_peft_model(..., autocast_adapter_dtype=True)` (the default)
+ * upcasts fp16/bf16 adapters to float32 (PEFT 0.20.1.dev0 5d602fd tuners/tuners_utils.py `cast_adapter_dtype`); on a
+ * 4-bit base (uint8 storage) lora_A/lora_B are created as float32 and never cast. `bf16`/`fp16`: adapters left in the
+ * base's dtype (`autocast_adapter_dtype=False`, or torchtune's `dtype: bf16`, where every parameter is bf16).
  */
-export const LORA_PARAM_BYTES = 4;
+export type AdapterDtype = 'fp32' | 'bf16' | 'fp16';
 
-/** Bytes per LoRA gradient: a gradient has its parameter's dtype, so fp32 (and AdamW's two moments are fp32 too, no master copy). */
-export const LORA_GRADIENT_BYTES = 4;
+/** Every adapter dtype. */
+export const ADAPTER_DTYPES: readonly AdapterDtype[] = ['fp32', 'bf16', 'fp16'];
 
-/** PEFT `LoraConfig.lora_dropout` default: 0.0, i.e. `nn.Identity`, no dropout mask kept (peft tuners/lora/config.py). The QLoRA paper used 0.1 (≤ 13B) and 0.05 (33B, 65B). */
+/** The default `--lora-dtype`: PEFT's `autocast_adapter_dtype=True` (peft mapping_func.py `get_peft_model`). */
+export const DEFAULT_ADAPTER_DTYPE: AdapterDtype = 'fp32';
+
+/**
+ * Bytes per adapter element of `dtype`. A gradient has its parameter's dtype, and torch.optim's AdamW makes its moments
+ * with `torch.zeros_like(p)` (torch/optim/adamw.py `_init_group`), so weights, gradients and moments share it; no
+ * master copy (the adapters are trained in their own dtype).
+ */
+export function adapterBytes(dtype: AdapterDtype): number {
+  return dtype === 'fp32' ? 4 : 2;
+}
+
+/**
+ * PEFT `LoraConfig.lora_dropout` default: 0.0, i.e. `nn.Identity`, no dropout mask kept (PEFT 0.20.1.dev0 5d602fd
+ * tuners/lora/config.py `lora_dropout: float = field(default=0.0)`; tuners/lora/layer.py `update_layer`: `nn.Dropout(p)`
+ * only when p > 0). The QLoRA paper used 0.1 (≤ 13B) and 0.05 (33B, 65B).
+ */
 export const LORA_DEFAULT_DROPOUT = 0;
+
+/**
+ * A module `modules_to_save` trains in full: PEFT wraps it in `ModulesToSaveWrapper`, which keeps the frozen original
+ * and trains a `copy.deepcopy` of it in the base's dtype (PEFT 5d602fd utils/other.py; `cast_adapter_dtype` touches
+ * only LoRA layers). `embed`: the token embedding (`embed_tokens`, `wte`); `head`: the output layer (`lm_head`).
+ */
+export type ModuleToSave = 'embed' | 'head';
+
+/** Every module `--modules-to-save` names. */
+export const MODULES_TO_SAVE: readonly ModuleToSave[] = ['embed', 'head'];
+
+/** Outcome of parsing `--modules-to-save`. */
+export type ModulesToSaveParse = { ok: true; modules: readonly ModuleToSave[] } | { ok: false; error: FieldError };
+
+/** Parse `none` or a comma list of embed, head (duplicates collapse; case and spaces ignored). */
+export function parseModulesToSave(text: string): ModulesToSaveParse {
+  const value = text.trim().toLowerCase();
+  if (value === 'none') return { ok: true, modules: NONE_SAVED };
+  const words = value
+    .split(',')
+    .map((word) => word.trim())
+    .filter((word) => word !== '');
+  const unknown = words.filter((word) => !(MODULES_TO_SAVE as readonly string[]).includes(word));
+  if (words.length === 0 || unknown.length > 0) {
+    const found = words.length === 0 ? 'an empty list' : `"${unknown.join(', ')}"`;
+    return {
+      ok: false,
+      error: { field: 'modules-to-save', message: `expected none or a comma list of ${MODULES_TO_SAVE.join(',')}; got ${found}` },
+    };
+  }
+  const embed = words.includes('embed');
+  const head = words.includes('head');
+  return { ok: true, modules: embed && head ? BOTH_SAVED : embed ? EMBED_SAVED : HEAD_SAVED };
+}
+// Shared lists: the line builders compare their inputs by identity (memo.ts).
+const NONE_SAVED: readonly ModuleToSave[] = [];
+const EMBED_SAVED: readonly ModuleToSave[] = ['embed'];
+const HEAD_SAVED: readonly ModuleToSave[] = ['head'];
+const BOTH_SAVED: readonly ModuleToSave[] = ['embed', 'head'];
+
+/**
+ * The 4-bit format of a QLoRA base (`--qlora-format`): bitsandbytes NF4 or FP4 (`bnb_4bit_quant_type`), with or without
+ * double quantization (`bnb_4bit_use_double_quant`). The default is the QLoRA paper's NF4 with double quantization
+ * (Dettmers et al. 2023, arXiv 2305.14314 §3), which PEFT's and TRL's QLoRA examples set; transformers'
+ * `BitsAndBytesConfig` itself defaults to `fp4` without it. `bnb_4bit_quant_storage` only reinterprets the packed
+ * bytes (bitsandbytes `Params4bit(quant_storage=…)`: n/2 bytes whatever the storage dtype, so FSDP can shard them with
+ * the rest), so it changes no size and has no option.
+ */
+export type QloraFormat = Extract<WeightFormat, 'nf4' | 'nf4-dq' | 'fp4' | 'fp4-dq'>;
+
+/** Every QLoRA base format. */
+export const QLORA_FORMATS: readonly QloraFormat[] = ['nf4-dq', 'nf4', 'fp4-dq', 'fp4'];
+
+/**
+ * What a QLoRA base keeps of its non-quantized parameters (embeddings, head, norms, biases; `--qlora-kept`): `fp32`
+ * after `prepare_model_for_kbit_training` (PEFT's recipe, the engine's default), `16-bit` when it is not called
+ * (TRL 1.10.0.dev0 f2cd577 trainer/sft_trainer.py never calls it; axolotl can skip it). Also the residual stream's
+ * dtype: fp32 embeddings and norms make an fp32 stream.
+ */
+export type QloraKept = 'fp32' | '16-bit';
+
+/** Every `--qlora-kept` value. */
+export const QLORA_KEPT: readonly QloraKept[] = ['fp32', '16-bit'];
+
+/** Bytes per kept parameter of a QLoRA base. */
+export function qloraKeptBytes(kept: QloraKept): number {
+  return kept === 'fp32' ? KBIT_TRAINING_KEPT_BYTES : 2;
+}
 
 /**
  * Bytes per kept (non-quantized) parameter after `prepare_model_for_kbit_training`: it casts every fp16/bf16 parameter
@@ -67,8 +155,27 @@ export interface LoraPlan {
   rank: number;
   /** Adapted module kinds. */
   modules: readonly AdaptedModule[];
-  /** Parameters that receive gradients: Σ r · (in + out) × copies, what `print_trainable_parameters()` prints as trainable. */
+  /** Whether the adapters are DoRA's (`use_dora=True`): one trainable magnitude per output feature of each adapted copy. */
+  dora: boolean;
+  /**
+   * Adapter parameters: Σ r · (in + out) × copies, plus DoRA's magnitudes (Σ out × copies, PEFT tuners/lora/dora.py
+   * `DoraLinearLayer.update_layer`: `nn.Parameter(weight_norm)`, one per output row).
+   */
+  adapterParams: number;
+  /** Modules trained in full through `modules_to_save`. */
+  modulesToSave: readonly ModuleToSave[];
+  /** Parameters of the `modules_to_save` copies (embedding and/or head; a tied head is the embedding). */
+  savedModuleParams: number;
+  /** adapterParams + savedModuleParams: what `print_trainable_parameters()` prints as trainable. */
   trainableParams: number;
+}
+
+/** What `loraParams` reads besides the model, rank and targets. */
+export interface LoraExtras {
+  /** DoRA (`use_dora=True`). */
+  dora: boolean;
+  /** `modules_to_save`. */
+  modulesToSave: readonly ModuleToSave[];
 }
 
 /** Outcome of `loraParams`: the plan, or errors naming `lora-rank` / `lora-targets`. */
@@ -140,7 +247,12 @@ function listedModules(model: ModelConfig, targets: readonly LoraTarget[]): { mo
  * Linear, times its copies (layers, and experts for MoE). The plain `mlp` architecture has no transformer projections
  * to name, so LoRA is refused for it (PEFT's all-linear on a bare nn.Module would also adapt its classifier).
  */
-export function loraParams(model: ModelConfig, rank: number, targets: LoraTargets): LoraOutcome {
+export function loraParams(
+  model: ModelConfig,
+  rank: number,
+  targets: LoraTargets,
+  extras: LoraExtras = { dora: false, modulesToSave: NONE_SAVED },
+): LoraOutcome {
   const errors: FieldError[] = [];
   if (!Number.isSafeInteger(rank) || rank < 1)
     errors.push({ field: 'lora-rank', message: `expected a whole number ≥ 1; got ${rank}` });
@@ -157,20 +269,60 @@ export function loraParams(model: ModelConfig, rank: number, targets: LoraTarget
   const modules = resolved.modules
     .filter((linear) => !isHeadTied(model, linear))
     .map((linear) => ({ linear, paramsPerCopy: rank * (linear.inFeatures + linear.outFeatures) }));
-  const trainableParams = modules.reduce((sum, adapted) => sum + adapted.paramsPerCopy * adapted.linear.copies, 0);
-  return { ok: true, plan: { rank, modules, trainableParams } };
+  const lowRank = modules.reduce((sum, adapted) => sum + adapted.paramsPerCopy * adapted.linear.copies, 0);
+  const magnitudes = extras.dora
+    ? modules.reduce((sum, adapted) => sum + adapted.linear.outFeatures * adapted.linear.copies, 0)
+    : 0;
+  const adapterParams = lowRank + magnitudes;
+  const savedModuleParams = savedParams(model, extras.modulesToSave, 'only');
+  return {
+    ok: true,
+    plan: {
+      rank,
+      modules,
+      dora: extras.dora,
+      adapterParams,
+      modulesToSave: extras.modulesToSave,
+      savedModuleParams,
+      trainableParams: adapterParams + savedModuleParams,
+    },
+  };
 }
 
 /**
- * Activation elements LoRA adds per token, summed over every adapted copy: lora_A saves its input (in) and lora_B
- * saves lora_A's output (r) for backward. PEFT casts x to the adapter dtype first (`_cast_input_dtype` in
- * tuners/lora/layer.py `Linear.forward`), so these are fp32 (4 bytes) unless autocast runs the adapter in 16 bits.
+ * Parameters of the copies `modules_to_save` trains on pipeline stage `stage` (before tensor parallelism): the token
+ * embedding on the first stage, the head on the last; a tied head is the embedding, counted once where both sit.
  */
-export function loraSavedElementsPerToken(plan: LoraPlan): number {
-  return plan.modules.reduce((sum, adapted) => sum + (adapted.linear.inFeatures + plan.rank) * adapted.linear.copies, 0);
+export function savedParams(model: ModelConfig, modules: readonly ModuleToSave[], stage: PipelineStage): number {
+  const counts = countParams(model);
+  const embed = modules.includes('embed') && stage !== 'last' ? counts.tokenEmbedding : 0;
+  const tiedHead = counts.head === 0;
+  const wantsHead = modules.includes('head') && stage !== 'first';
+  const head = !wantsHead || (tiedHead && embed > 0) ? 0 : tiedHead ? counts.tokenEmbedding : counts.head;
+  return embed + head;
 }
 
-/** The r-wide lora_A outputs lora_B keeps for backward, elements per token summed over every adapted copy. */
-export function loraRankElementsPerToken(plan: LoraPlan): number {
-  return plan.modules.reduce((sum, adapted) => sum + plan.rank * adapted.linear.copies, 0);
+/**
+ * Adafactor's state elements per trainable parameter of `plan`: lora_A (r × in) keeps r + in, lora_B (out × r) out + r,
+ * DoRA's magnitude vectors their full length, a saved embedding or head V + h (transformers optimization.py
+ * `Adafactor._get_options`: matrices are factored).
+ */
+export function adapterFactoredShare(model: ModelConfig, plan: LoraPlan): number {
+  if (plan.trainableParams === 0) return 1;
+  let elements = plan.adapterParams;
+  for (const adapted of plan.modules) {
+    const { inFeatures, outFeatures, copies } = adapted.linear;
+    elements += (2 * plan.rank + inFeatures + outFeatures - adapted.paramsPerCopy) * copies;
+  }
+  const savedMatrices = plan.savedModuleParams / (model.vocab * model.hidden);
+  return (elements + savedMatrices * (model.vocab + model.hidden)) / plan.trainableParams;
+}
+
+/** The largest tensor `plan` trains, elements: a saved embedding or head (V × h), else the widest lora_A or lora_B. */
+export function largestTrainedTensor(model: ModelConfig, plan: LoraPlan): number {
+  let largest = plan.savedModuleParams > 0 ? model.vocab * model.hidden : 0;
+  for (const adapted of plan.modules) {
+    largest = Math.max(largest, plan.rank * Math.max(adapted.linear.inFeatures, adapted.linear.outFeatures));
+  }
+  return largest;
 }

@@ -1,6 +1,8 @@
 /** The options of `estimateMemory`: one vocabulary for the CLI flags, the URL query and code. */
 import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
+import type { AdapterDtype, QloraFormat, QloraKept } from './lora.ts';
+import type { LossKind } from './loss.ts';
 import type { GradientLifetime } from './timeline.ts';
 import type { WeightChoice, WeightFormat } from './weight-formats.ts';
 import type { KvCacheLayout } from './inference.ts';
@@ -79,16 +81,35 @@ export interface EstimateOptions {
   attention?: Attention;
   /** Whose code computes the layers: `eager` (PyTorch / Hugging Face Transformers modules) or `fused` (Megatron-style fused kernels). */
   kernels?: Kernels;
+  /**
+   * The loss implementation: `eager` (Hugging Face), `vocab-parallel` (Megatron), `in-place` (Unsloth), `chunked`
+   * (torchtune), `fused-linear` (Liger) or `cut` (Cut Cross-Entropy). Default: `eager`, `vocab-parallel` with fused kernels.
+   */
+  loss?: LossKind;
   /** Gradients between steps: `free` (`zero_grad(set_to_none=True)`) or `keep` (`set_to_none=False`, contiguous buffers). */
   grads?: GradientLifetime;
   /** Optimizer implementation: `foreach`, `fused` or `for-loop`. */
   optimizerImpl?: OptimizerImpl;
+  /** The optimizer step fused into backward, one parameter at a time (torchtune `optimizer_in_bwd: True`). */
+  optimizerInBackward?: boolean;
   /** What is trained: `full`, `lora` adapters on a 16-bit base, or `qlora` adapters on a 4-bit NF4 base. */
   finetune?: Finetune;
+  /** QLoRA base format: `nf4-dq` (the QLoRA paper's), `nf4`, `fp4-dq` or `fp4`. */
+  qloraFormat?: QloraFormat;
+  /** A QLoRA base's other parameters: `fp32` (prepare_model_for_kbit_training) or `16-bit` (TRL). */
+  qloraKept?: QloraKept;
   /** LoRA rank r. */
   loraRank?: number;
   /** LoRA target modules: `all-linear`, `attention`, or a comma list of q,k,v,o,gate,up,down. */
   loraTargets?: string;
+  /** PEFT `lora_dropout` p in [0, 1): above 0 each adapted module keeps a dropped-out copy of its input and a 1-byte mask. */
+  loraDropout?: number;
+  /** The adapters' dtype: `fp32` (PEFT's `autocast_adapter_dtype=True`), `bf16` or `fp16`. */
+  loraDtype?: AdapterDtype;
+  /** PEFT `modules_to_save`: `none`, or a comma list of `embed`, `head` trained in full as copies. */
+  modulesToSave?: string;
+  /** DoRA (`use_dora=True`): a trainable magnitude per output feature and the weight norm in every adapted module. */
+  dora?: boolean;
   /** Whether dropout is active. */
   dropout?: boolean;
   /** Data-parallel degree (GPUs holding replicas or ZeRO shards). */

@@ -100,12 +100,22 @@ const KERNEL_LAUNCH_SECONDS = 5e-6;
  * param, grad, m, v and writes param, m, v once (7); foreach runs each step of the update as its own pass over
  * every tensor (lerp, mul, addcmul, sqrt, div, add, addcdiv, weight decay: about 20); the for-loop does the same
  * per tensor. SGD with momentum: about 5. PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused.
+ * bitsandbytes' and torchao's low-bit AdamW and bitsandbytes' Lion run one fused kernel per tensor whatever the
+ * implementation flag (7; Lion reads param, grad, m and writes param, m: 5); Adafactor is a Python loop of separate
+ * ops per parameter (as the for-loop AdamW); the CPU-offload optimizer steps on the host (no GPU traffic).
  */
 const ACCESSES: Readonly<Record<OptimizerKind, Readonly<Record<OptimizerImpl, number>>>> = {
   sgd: { fused: 3, foreach: 3, 'for-loop': 3 },
   'sgd-momentum': { fused: 5, foreach: 6, 'for-loop': 6 },
   adamw: { fused: 7, foreach: 20, 'for-loop': 20 },
   'adamw-8bit': { fused: 7, foreach: 7, 'for-loop': 7 },
+  'paged-adamw': { fused: 7, foreach: 7, 'for-loop': 7 },
+  'paged-adamw-8bit': { fused: 7, foreach: 7, 'for-loop': 7 },
+  'adamw-8bit-torchao': { fused: 7, foreach: 7, 'for-loop': 7 },
+  'adamw-4bit-torchao': { fused: 7, foreach: 7, 'for-loop': 7 },
+  'adamw-cpu-offload': { fused: 0, foreach: 0, 'for-loop': 0 },
+  adafactor: { fused: 20, foreach: 20, 'for-loop': 20 },
+  lion: { fused: 5, foreach: 5, 'for-loop': 5 },
 };
 
 /**

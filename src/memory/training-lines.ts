@@ -11,14 +11,31 @@ import {
   type OtherLayers,
 } from './activations.ts';
 import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
-import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraRankElementsPerToken } from './lora.ts';
+import {
+  adapterBytes,
+  adapterFactoredShare,
+  largestTrainedTensor,
+  qloraKeptBytes,
+  savedParams,
+  type AdapterDtype,
+  type ModuleToSave,
+  type QloraFormat,
+  type QloraKept,
+} from './lora.ts';
+import { adapterActivationBytes } from './lora-activations.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
-import { lossTransientBytes } from './loss.ts';
+import { lossBytes, lossOwnsHead, type LossKind } from './loss.ts';
 import { ARCH_TRAITS, attentionWidths, denseMlpLayers, routedMlpWidth, widestMlp, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
-import { momentCount, optimizerBytesPerParam, optimizerStepTemporaryBytes } from './optimizer.ts';
+import {
+  adafactorStateShare,
+  momentBytesPerParam,
+  OPTIMIZER_SPECS,
+  optimizerBytesPerParam,
+  optimizerStepTemporaryBytes,
+} from './optimizer.ts';
 import {
   microBatchesInFlight,
   stageParams,
@@ -107,9 +124,16 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           offload: r.offload,
           offloadDevice: r.offloadDevice,
           grads: r.grads,
+          optimizerInBackward: r.optimizerInBackward,
           finetune: r.finetune,
+          qloraFormat: r.qloraFormat,
+          qloraKept: r.qloraKept,
           loraRank: r.lora.rank,
-          loraTrainable: r.lora.trainableParams,
+          loraTrainable: r.lora.adapterParams,
+          loraDtype: r.loraDtype,
+          modulesToSave: r.lora.modulesToSave,
+          adapterFactoredShare: r.optimizer === 'adafactor' ? adapterFactoredShare(r.model, r.lora) : 1,
+          largestTrainedTensor: largestTrainedTensor(r.model, r.lora),
         })
       : modelStateGroup({
           // The inputs that change most often first (as for the activations below).
@@ -126,6 +150,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           dp: r.dp,
           offloadDevice: r.offloadDevice,
           grads: r.grads,
+          optimizerInBackward: r.optimizerInBackward,
           model: r.model,
           paramsOnly: r.paramsOnly,
         });
@@ -153,6 +178,27 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
   }
   let activationsPerLayer = 0;
   if (r.model !== null) {
+    const e = PRECISION_BYTES[r.precision].activation;
+    // A LoRA base is loaded in 16 bits (fp32 only with --precision fp32), so the residual stream has its dtype unless
+    // prepare_model_for_kbit_training upcast the norms and embeddings of a QLoRA base to fp32 (lora.ts).
+    const residual =
+      r.lora === null
+        ? residualBytes(r.precision)
+        : r.finetune === 'qlora'
+          ? qloraKeptBytes(r.qloraKept)
+          : r.precision === 'fp32'
+            ? 4
+            : 2;
+    const adapters =
+      r.lora === null
+        ? null
+        : adapterActivationBytes(r.model, r.lora, {
+            autocast: PRECISION_BYTES[r.precision].castWeights > 0,
+            computeBytes: e,
+            adapterBytes: adapterBytes(r.loraDtype),
+            residualBytes: residual,
+            dropout: r.loraDropout,
+          });
     // The inputs that change most often first: a cached entry that differs is told apart at once (memo.ts).
     const activations = activationGroup({
       microBatch: r.microBatch,
@@ -162,8 +208,8 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       attention: r.attention,
       recompute: r.recompute,
       // The bytes, not the precision: precisions with the same activation bytes share their lines.
-      activationBytes: PRECISION_BYTES[r.precision].activation,
-      residualBytes: residualBytes(r.precision),
+      activationBytes: e,
+      residualBytes: residual,
       tp: r.tp,
       pp: r.pp,
       sp: r.sp,
@@ -172,13 +218,20 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       dropout: r.dropout,
       kernels: r.kernels,
       checkpointEvery: r.checkpointEvery,
-      loraElementsPerToken: r.lora === null ? null : loraRankElementsPerToken(r.lora),
+      adapterBytesPerToken: adapters === null ? null : adapters.perToken,
+      adapterWorkingSet: adapters === null ? 0 : adapters.workingSet,
+      // A fused loss runs the head itself and keeps what it needs (loss.ts); a frozen head keeps no input.
+      trainsHead: !lossOwnsHead(r.loss) && (r.lora === null || r.lora.modulesToSave.includes('head')),
+      loss: r.loss,
     });
     groups.push(activations);
     activationsPerLayer = activations.perLayer;
   }
   if (r.teacher !== null) groups.push(lineGroup(teacherLines(r, moments), moments));
-  const trainable = r.lora === null || counts === null ? sp.params : loraShare(r.lora.trainableParams, sp, counts);
+  const trainable =
+    r.lora === null || counts === null || r.model === null
+      ? sp.params
+      : loraShare(r.lora.adapterParams, sp, counts) + ceilDiv(savedParams(r.model, r.lora.modulesToSave, stage), r.tp);
   return { moments, groups, stage: sp, activationsPerLayer, trainable };
 }
 
@@ -225,6 +278,7 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
     a.precision === b.precision &&
     a.offloadDevice === b.offloadDevice &&
     a.grads === b.grads &&
+    a.optimizerInBackward === b.optimizerInBackward &&
     sameSharding(a, b)
   );
 }
@@ -276,7 +330,10 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.dropout === b.dropout &&
     a.kernels === b.kernels &&
     a.checkpointEvery === b.checkpointEvery &&
-    a.loraElementsPerToken === b.loraElementsPerToken
+    a.adapterBytesPerToken === b.adapterBytesPerToken &&
+    a.adapterWorkingSet === b.adapterWorkingSet &&
+    a.trainsHead === b.trainsHead &&
+    a.loss === b.loss
   );
 }
 
@@ -310,6 +367,8 @@ export interface StateInputs {
   readonly offload: Offload;
   readonly offloadDevice: OffloadDevice;
   readonly grads: GradientLifetime;
+  /** The optimizer step runs in backward, one parameter at a time (torchtune `optimizer_in_bwd`). */
+  readonly optimizerInBackward: boolean;
 }
 
 /** What the full model's states read (modelStateLines). */
@@ -340,9 +399,21 @@ export interface AutocastInputs {
 interface AdapterStateInputs extends StateInputs {
   readonly model: ModelConfig;
   readonly finetune: Finetune;
+  /** A QLoRA base's 4-bit format. */
+  readonly qloraFormat: QloraFormat;
+  /** What a QLoRA base keeps of its other parameters. */
+  readonly qloraKept: QloraKept;
   readonly loraRank: number;
-  /** Adapter parameters of the whole model (LoraPlan.trainableParams). */
+  /** Adapter parameters of the whole model (LoraPlan.adapterParams). */
   readonly loraTrainable: number;
+  /** The adapters' dtype. */
+  readonly loraDtype: AdapterDtype;
+  /** The modules trained in full as `modules_to_save` copies. */
+  readonly modulesToSave: readonly ModuleToSave[];
+  /** Adafactor's state elements per adapter parameter (lora.ts `adapterFactoredShare`); 1 for the other optimizers. */
+  readonly adapterFactoredShare: number;
+  /** The largest trained tensor, elements (lora.ts `largestTrainedTensor`). */
+  readonly largestTrainedTensor: number;
 }
 
 /** What the activation lines read (activationLines). */
@@ -365,8 +436,14 @@ export interface ActivationInputs {
   readonly pp: number;
   readonly recompute: Recompute;
   readonly checkpointEvery: number | null;
-  /** LoRA adapters' rank elements per token (loraRankElementsPerToken), or null without adapters. */
-  readonly loraElementsPerToken: number | null;
+  /** Bytes the LoRA adapters keep per token (lora-activations.ts), or null without adapters (every weight trained). */
+  readonly adapterBytesPerToken: number | null;
+  /** DoRA's transient while one adapted module runs its forward, bytes (0 otherwise). */
+  readonly adapterWorkingSet: number;
+  /** Whether the output layer is trained outside the loss, so that it keeps its input. */
+  readonly trainsHead: boolean;
+  /** The loss implementation. */
+  readonly loss: LossKind;
 }
 
 /** Adapter parameters on this GPU: the model's adapters in proportion to the stage's share of the model. */
@@ -376,8 +453,9 @@ function loraShare(trainableParams: number, sp: StageParams, counts: ParamCounts
 
 /**
  * LoRA / QLoRA: a frozen base (16-bit, or NF4 with double quantization and every other parameter upcast to fp32 by
- * `prepare_model_for_kbit_training`), fp32 adapters with fp32 gradients and AdamW states (PEFT defaults, lora.ts),
- * and for QLoRA one layer's weight dequantized to 16 bits at a time in forward and backward.
+ * `prepare_model_for_kbit_training`), adapters in `--lora-dtype` with gradients and optimizer moments in the same
+ * dtype (lora.ts `adapterBytes`), the `modules_to_save` copies trained in full in the base's dtype, and for QLoRA one
+ * layer's weight dequantized to 16 bits at a time in forward and backward.
  */
 function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   const { model } = r;
@@ -388,33 +466,42 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   const place = offloadPlacement(r.offload);
   const host: LineDevice = r.offloadDevice;
   const always = (bytes: number) => aliveAt(bytes, moments);
-  const trainable = loraShare(r.loraTrainable, sp, counts);
-  const adapters = zeroShards(trainable, r.dp, r.zero);
+  const adapterElement = adapterBytes(r.loraDtype);
+  const adapters = zeroShards(loraShare(r.loraTrainable, sp, counts), r.dp, r.zero);
+  // modules_to_save copies: the base's dtype (fp32 for a QLoRA base whose kept parameters were upcast).
+  const keptElement = qloraKeptBytes(r.qloraKept);
+  const savedElement = qlora ? keptElement : r.precision === 'fp32' ? 4 : 2;
+  const saved = zeroShards(ceilDiv(savedParams(model, r.modulesToSave, r.stage), r.tp), r.dp, r.zero);
   const baseShare = r.zero === 3 ? ceilDiv(sp.params, r.dp) : sp.params;
-  const baseFormat = qlora ? 'nf4-dq' : r.precision === 'fp32' ? 'fp32' : 'bf16';
-  const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? KBIT_TRAINING_KEPT_BYTES : undefined);
-  const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : LORA_PARAM_BYTES;
-  const momentsPerParam = momentCount(r.optimizer) * momentBytes;
+  const baseFormat = qlora ? r.qloraFormat : r.precision === 'fp32' ? 'fp32' : 'bf16';
+  const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? keptElement : undefined);
+  const spec = OPTIMIZER_SPECS[r.optimizer];
+  const momentsOf = (params: number, element: number, share: number) =>
+    Math.ceil(params * momentBytesPerParam(r.optimizer, element, share));
+  const savedNote =
+    saved.weights > 0 ? ` + modules_to_save ${formatCount(saved.weights)} params (${bitsLabel(savedElement)})` : '';
   const lines: MemoryLine[] = [
     line(
       'weights',
       'weights',
       'gpu',
       r.words
-        ? `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? ', other parameters upcast to fp32' : ''}) × ${formatCount(baseShare)} params`
+        ? `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? `, other parameters ${keptElement === 4 ? 'upcast to fp32' : 'kept in 16 bits'}` : ''}) × ${formatCount(baseShare)} params`
         : '',
       always(base),
       qlora
-        ? `${WEIGHT_FORMAT_SPECS['nf4-dq'].source}; peft prepare_model_for_kbit_training upcasts the rest to fp32`
+        ? `${WEIGHT_FORMAT_SPECS[baseFormat].source}; peft prepare_model_for_kbit_training upcasts the rest to fp32 (TRL's SFTTrainer does not call it)`
         : 'LoRA (arXiv 2106.09685): the base is frozen, loaded in 16 bits',
     ),
     line(
       'weights-adapters',
       'weights',
       'gpu',
-      r.words ? `LoRA adapters (fp32, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params` : '',
-      always(adapters.weights * LORA_PARAM_BYTES),
-      'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True)',
+      r.words
+        ? `LoRA adapters (${bitsLabel(adapterElement)}, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params${savedNote}`
+        : '',
+      always(adapters.weights * adapterElement + saved.weights * savedElement),
+      'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True) unless --lora-dtype; ModulesToSaveWrapper trains a copy of each module in its dtype',
     ),
   ];
   if (qlora) {
@@ -424,36 +511,49 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
         'weights',
         'gpu',
         'QLoRA: one layer’s weight dequantized to 16 bits at a time',
-        lifetime(moments, [ceilDiv(dequantizedWeightBytes(model, 'nf4-dq'), r.tp), GRAPH]),
+        lifetime(moments, [ceilDiv(dequantizedWeightBytes(model, baseFormat), r.tp), GRAPH]),
         'bitsandbytes autograd/_functions.py MatMul4Bit: dequantize_4bit in forward and backward',
       ),
     );
   }
+  const gradientBytes = adapters.gradients * adapterElement + saved.gradients * savedElement;
   lines.push(
     line(
       'gradients',
       'gradients',
       place.gradientsOnGpu ? 'gpu' : host,
-      r.words ? `Adapter gradients (fp32) × ${formatCount(adapters.gradients)} params` : '',
-      place.gradientsOnGpu
-        ? gradientLifetime(r, adapters.gradients * LORA_GRADIENT_BYTES, moments)
-        : always(adapters.gradients * LORA_GRADIENT_BYTES),
-      'A gradient has its parameter’s dtype: fp32 for PEFT adapters',
+      r.words
+        ? `Adapter gradients (${bitsLabel(adapterElement)}) × ${formatCount(adapters.gradients + saved.gradients)} params`
+        : '',
+      !place.gradientsOnGpu
+        ? always(gradientBytes)
+        : r.optimizerInBackward
+          ? inBackwardLifetime(r.largestTrainedTensor * Math.max(adapterElement, savedElement), moments)
+          : gradientLifetime(r, gradientBytes, moments),
+      'A gradient has its parameter’s dtype',
     ),
   );
-  const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
+  const optDevice: LineDevice = place.optimizerOnGpu && !spec.onHost ? 'gpu' : host;
+  const stated = adapters.optimizer + saved.optimizer;
   lines.push(
     line(
       'optimizer-moments',
       'optimizer',
       optDevice,
-      r.words ? `Optimizer moments (${r.optimizer}) for the adapters × ${formatCount(adapters.optimizer)} params` : '',
-      always(adapters.optimizer * momentsPerParam),
-      'Adam m and v in the adapters’ fp32 (arXiv 1412.6980); no master copy: the adapters are fp32 already',
+      r.words
+        ? `Optimizer moments (${r.optimizer}${spec.paged ? ', paged' : ''}) for the adapters × ${formatCount(stated)} params`
+        : '',
+      always(
+        momentsOf(adapters.optimizer, adapterElement, r.adapterFactoredShare) +
+          momentsOf(saved.optimizer, savedElement, r.adapterFactoredShare),
+      ),
+      `${spec.source}; no master copy: the adapters are trained in their own dtype`,
     ),
   );
-  if (place.optimizerOnGpu) {
-    lines.push(optimizerTemporariesLine(r, adapters.optimizer, adapters.optimizer, momentBytes, moments));
+  if (spec.onHost) lines.push(hostCopiesLine(r, stated, 2 * Math.max(adapterElement, savedElement), moments));
+  if (place.optimizerOnGpu && !spec.onHost) {
+    const element = Math.max(adapterElement, savedElement);
+    lines.push(optimizerTemporariesLine(r, stated, r.largestTrainedTensor, element, element, moments));
   }
   return lines;
 }
@@ -484,25 +584,43 @@ function gradientLifetime(
   );
 }
 
-/** What the optimizer step allocates beyond its states, alive only at the step (optimizer.ts). */
+/**
+ * What the optimizer step allocates beyond its states (optimizer.ts): at the step, or, with the step in backward, for
+ * one parameter at a time while backward runs (torchtune's OptimizerInBackward builds one optimizer per parameter).
+ */
 function optimizerTemporariesLine(
-  r: Pick<StateInputs, 'optimizer' | 'optimizerImpl' | 'words'>,
+  r: Pick<StateInputs, 'optimizer' | 'optimizerImpl' | 'words' | 'optimizerInBackward'>,
   params: number,
   largestTensor: number,
   momentBytes: number,
+  paramBytes: number,
   moments: readonly MomentId[],
 ): MemoryLine {
+  const bytes = optimizerStepTemporaryBytes({
+    optimizer: r.optimizer,
+    impl: r.optimizerImpl,
+    params: r.optimizerInBackward ? Math.min(params, largestTensor) : params,
+    largestTensor,
+    momentBytes,
+    paramBytes,
+  });
   return line(
     'optimizer-temporaries',
     'optimizer',
     'gpu',
-    r.words ? `Optimizer step temporaries (${r.optimizerImpl})` : '',
-    lifetime(moments, [
-      optimizerStepTemporaryBytes({ optimizer: r.optimizer, impl: r.optimizerImpl, params, largestTensor, momentBytes }),
-      ['optimizer'],
-    ]),
-    'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none',
+    r.words ? `Optimizer step temporaries (${r.optimizerImpl}${r.optimizerInBackward ? ', one parameter in backward' : ''})` : '',
+    lifetime(moments, [bytes, r.optimizerInBackward ? LAYERS_BACKWARD : ['optimizer']]),
+    'torch/optim/adamw.py: foreach builds sqrt(v) for every parameter at once, for-loop one parameter at a time, fused none; transformers Adafactor.step: fp32 temporaries of one parameter',
   );
+}
+
+/**
+ * A gradient when the optimizer steps in backward: each parameter's gradient is applied and freed by its
+ * post-accumulate-grad hook (torchtune 0.7.0 modules/optim.py OptimizerInBackward `_step_and_clear`), so at most the
+ * largest one exists, and only in backward.
+ */
+function inBackwardLifetime(bytes: number, moments: readonly MomentId[]): Lifetime {
+  return lifetime(moments, [bytes, LAYERS_BACKWARD]);
 }
 
 /** Gradient bytes not yet produced while backward passes the first layer: that layer's and, on the first stage, the embedding's. */
@@ -528,7 +646,11 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
   const counts = r.model === null ? null : countParams(r.model);
   const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
   const precision = PRECISION_BYTES[r.precision];
-  const optimizer = optimizerBytesPerParam(r.optimizer, r.precision);
+  const spec = OPTIMIZER_SPECS[r.optimizer];
+  const factoredShare = r.optimizer === 'adafactor' && r.model !== null ? adafactorStateShare(r.model) : 1;
+  // The largest single tensor: what one parameter's gradient and optimizer step hold at most.
+  const largestTensor = counts === null ? sp.params : ceilDiv(counts.largestModule, r.tp);
+  const optimizer = optimizerBytesPerParam(r.optimizer, r.precision, factoredShare);
   const shards = zeroShards(sp.params, r.dp, r.zero);
   const place = offloadPlacement(r.offload);
   const host: LineDevice = r.offloadDevice;
@@ -567,14 +689,20 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
   }
   if (place.gradientsOnGpu) {
     const bytes = shards.gradients * precision.gradients;
-    const when = gradientsPersist(r) ? 'kept all step' : 'from backward to zero_grad';
+    const when = r.optimizerInBackward
+      ? 'one parameter’s at a time (optimizer step in backward)'
+      : gradientsPersist(r)
+        ? 'kept all step'
+        : 'from backward to zero_grad';
     lines.push(
       line(
         'gradients',
         'gradients',
         'gpu',
         r.words ? `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}` : '',
-        gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
+        r.optimizerInBackward
+          ? inBackwardLifetime(Math.min(shards.gradients, largestTensor) * precision.gradients, moments)
+          : gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
         r.zero >= 2
           ? zeroSource
           : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them',
@@ -605,7 +733,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       ),
     );
   }
-  const optDevice: LineDevice = place.optimizerOnGpu ? 'gpu' : host;
+  const optDevice: LineDevice = place.optimizerOnGpu && !spec.onHost ? 'gpu' : host;
   if (optimizer.master > 0) {
     lines.push(
       line(
@@ -624,18 +752,43 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       'optimizer',
       optDevice,
       r.words
-        ? `Optimizer moments (${r.optimizer}: ${optimizer.moments} B/param) × ${shardNote(shards.optimizer)}, from the first step on`
+        ? `Optimizer moments (${r.optimizer}: ${formatBytesPerParam(optimizer.moments)} B/param${spec.paged ? ', paged' : ''}) × ${shardNote(shards.optimizer)}, from the first step on`
         : '',
-      always(shards.optimizer * optimizer.moments),
-      'Adam m and v (arXiv 1412.6980); 8-bit Adam 1 byte each (arXiv 2110.02861); SGD momentum one buffer',
+      always(Math.ceil(shards.optimizer * optimizer.moments)),
+      spec.source,
     ),
   );
-  if (place.optimizerOnGpu) {
-    const largest = counts === null ? shards.optimizer : ceilDiv(counts.largestModule, r.tp);
-    const momentBytes = r.optimizer === 'adamw-8bit' ? 1 : PRECISION_BYTES[r.precision].momentBytes;
-    lines.push(optimizerTemporariesLine(r, shards.optimizer, largest, momentBytes, moments));
+  if (spec.onHost) lines.push(hostCopiesLine(r, shards.optimizer, precision.weights + precision.gradients, moments));
+  if (place.optimizerOnGpu && !spec.onHost) {
+    lines.push(optimizerTemporariesLine(r, shards.optimizer, largestTensor, precision.momentBytes, precision.weights, moments));
   }
   return lines;
+}
+
+/** Bytes per parameter as the labels print them: whole numbers as they are, fractions to three decimals. */
+function formatBytesPerParam(bytes: number): string {
+  return Number.isInteger(bytes) ? String(bytes) : bytes.toFixed(3);
+}
+
+/**
+ * torchao's CPUOffloadOptimizer keeps a pinned host copy of every parameter and of its gradient beside the host
+ * moments (torchao 0.19.0 optim/cpu_offload.py: `p_host = torch.empty_like(p_device, device="cpu", pin_memory=True)`,
+ * `p_host.grad = torch.empty_like(p_host, pin_memory=True)`); the GPU keeps its weights and gradients.
+ */
+function hostCopiesLine(
+  r: Pick<StateInputs, 'words'>,
+  params: number,
+  bytesPerParam: number,
+  moments: readonly MomentId[],
+): MemoryLine {
+  return line(
+    'optimizer-host-copies',
+    'optimizer',
+    'cpu',
+    r.words ? `Pinned host copies of the parameters and gradients × ${formatCount(params)} params` : '',
+    aliveAt(params * bytesPerParam, moments),
+    'torchao 0.19.0 optim/cpu_offload.py CPUOffloadOptimizer: p_host and p_host.grad, pinned',
+  );
 }
 
 /**
@@ -713,6 +866,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     residualBytes: residual,
     tp: r.tp,
     sp: r.sp,
+    frozenWeights: r.adapterBytesPerToken !== null,
   });
   const layer: LayerActivationBytes = traits.transformer
     ? layerActivationBytes(shapeAt(routedMlpWidth(model)))
@@ -730,7 +884,6 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     seq: r.seq,
     microBatch: r.microBatch,
     hidden: model.hidden,
-    vocab: model.vocab,
     bytesPerElement: e,
     residualBytes: residual,
     dropout: r.dropout,
@@ -739,6 +892,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     transformer: traits.transformer,
     tp: r.tp,
     sp: r.sp,
+    trainsHead: r.trainsHead,
   });
   const flight = r.words && inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
   const what = !r.words ? '' : traits.transformer ? `s=${r.seq}, b=${r.microBatch}` : `b=${r.microBatch}`;
@@ -808,42 +962,38 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       ),
     );
   }
-  const positions = traits.transformer ? `s·b·V` : 'b·classes';
+  const loss = lossBytes({
+    kind: r.loss,
+    positions: (traits.transformer ? r.seq : 1) * r.microBatch,
+    vocab: model.vocab,
+    hidden: model.hidden,
+    logitBytes: e,
+    tp: r.tp,
+  });
+  const words = LOSS_WORDS[r.loss];
   lines.push(
     line(
       'activations-logits',
       'activations',
       'gpu',
-      r.words ? `Loss: fp32 log-softmax of the logits kept for backward (${positions} × 4 B)` : '',
-      lifetime(moments, [last ? outside.logits : 0, UNTIL_BACKWARD]),
-      'Korthikanti et al. 2022 §4.3: cross-entropy keeps 4sbv/t bytes of fp32 logits',
+      r.words ? `Loss: ${words.kept}` : '',
+      lifetime(moments, [last ? loss.kept : 0, UNTIL_BACKWARD]),
+      words.source,
     ),
   );
-  const loss = lossTransientBytes({
-    positions: (traits.transformer ? r.seq : 1) * r.microBatch,
-    vocab: model.vocab,
-    logitBytes: e,
-    kernels: r.kernels,
-    tp: r.tp,
-  });
   lines.push(
     line(
       'activations-loss',
       'activations',
       'gpu',
-      r.kernels === 'eager'
-        ? 'Loss, for a moment: the logits and their fp32 upcast (forward), two fp32 gradients (backward)'
-        : 'Loss, for a moment: the 16-bit logits or their gradient beside the fp32 softmax',
+      r.words ? `Loss, for a moment: ${words.transient}` : '',
       lifetime(moments, [last ? loss.forward : 0, FORWARD], [last ? loss.backward : 0, ['backward-start']]),
-      r.kernels === 'eager'
-        ? 'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy'
-        : 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient',
+      words.source,
     ),
   );
-  if (r.loraElementsPerToken !== null) {
-    // lora_A keeps its input, the same tensor the frozen base layer reads (already counted with the layer), and lora_B
-    // keeps lora_A's r-wide fp32 output (peft tuners/lora/layer.py), per adapted copy.
-    const perLayer = Math.ceil((r.loraElementsPerToken * r.seq * r.microBatch * 4) / model.layers);
+  if (r.adapterBytesPerToken !== null) {
+    // What the adapters keep beside the frozen layers (lora-activations.ts), spread evenly over the layers.
+    const perLayer = Math.ceil((r.adapterBytesPerToken * r.seq * r.microBatch) / model.layers);
     const keptLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
     const rebuilt = r.recompute === 'full' ? perLayer * plan.segment : 0;
     lines.push(
@@ -852,7 +1002,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         'activations',
         'gpu',
         r.words
-          ? `LoRA adapters’ saved inputs (fp32), ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`
+          ? `LoRA adapters’ saved inputs, ${r.recompute === 'full' ? 'rebuilt with each segment' : `${sp.layers} layers`}`
           : '',
         lifetime(
           moments,
@@ -860,9 +1010,21 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
           [rebuilt + (r.recompute === 'full' ? 0 : perLayer), ['backward-end']],
           [keptLora + rebuilt, ['backward-top']],
         ),
-        'peft tuners/lora/layer.py Linear.forward: x cast to the adapter dtype, lora_A(x) then lora_B',
+        'peft tuners/lora/layer.py Linear.forward: x = self._cast_input_dtype(x, lora_A.weight.dtype); lora_B(lora_A(dropout(x)))',
       ),
     );
+    if (r.adapterWorkingSet > 0) {
+      lines.push(
+        line(
+          'activations-dora',
+          'activations',
+          'gpu',
+          'DoRA, for a moment: one module’s B·A through an identity matrix and the weight norm',
+          lifetime(moments, [r.adapterWorkingSet, r.recompute === 'full' ? [...FORWARD, ...LAYERS_BACKWARD] : FORWARD]),
+          'peft tuners/lora/dora.py DoraLinearLayer.get_lora_weight (lora_B(lora_A(eye(in)))) and get_weight_norm',
+        ),
+      );
+    }
   }
   if (traits.transformer) {
     lines.push(
@@ -878,6 +1040,42 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   }
   return { lines, perLayer: plan.keptPerLayer };
 }
+
+/** Each loss's lines in words, and their source (loss.ts). */
+const LOSS_WORDS: Readonly<Record<LossKind, { kept: string; transient: string; source: string }>> = {
+  eager: {
+    kept: 'fp32 log-softmax of the logits kept for backward (positions × V × 4 B)',
+    transient: 'the logits and their fp32 upcast (forward), two fp32 gradients (backward)',
+    source:
+      'transformers loss_utils.py ForCausalLMLoss: logits.float() then cross_entropy (Korthikanti et al. 2022 §4.3: 4sbv/t)',
+  },
+  'vocab-parallel': {
+    kept: 'fp32 softmax kept for backward (positions × V × 4 B)',
+    transient: 'the 16-bit logits or their gradient beside the fp32 softmax',
+    source: 'Megatron-LM tensor_parallel/cross_entropy.py: in-place softmax and gradient',
+  },
+  'in-place': {
+    kept: '16-bit logits and an fp32 logsumexp per position, kept for backward',
+    transient: 'nothing: the gradient is written into the logits',
+    source: 'unsloth 015bdef kernels/cross_entropy_loss.py Fast_CrossEntropyLoss: save_for_backward(logits, logsumexp, labels)',
+  },
+  chunked: {
+    kept: 'fp32 log-softmax of every chunk kept for backward (positions × V × 4 B)',
+    transient: 'one chunk of 8: its logits and upcast (forward), its gradients (backward)',
+    source: 'torchtune 0.7.0 modules/loss/cross_entropy_loss.py LinearCrossEntropyLoss, num_output_chunks=8',
+  },
+  'fused-linear': {
+    kept: 'the head input’s gradient, computed in forward (positions × h)',
+    transient: 'one chunk of tokens’ logits',
+    source:
+      'Liger-Kernel 0.8.2 ops/fused_linear_cross_entropy.py: grad_input in forward, chunk_size = next_power_of_2(BT / cdiv(V, H))',
+  },
+  cut: {
+    kept: 'the head input and an fp32 log-sum-exp per position',
+    transient: 'nothing: logits live in on-chip blocks',
+    source: 'apple/ml-cross-entropy 3a79837 cce.py LinearCrossEntropyFunction: save_for_backward(e, c, bias, lse, …)',
+  },
+};
 
 /** Where the per-layer activation formula comes from, for the line's source. */
 function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean): string {

@@ -4,8 +4,22 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES, type Attention, type Kernels, type Recompute } from './activations.ts';
 import { FINETUNES, type Finetune } from './finetune.ts';
-import { KBIT_TRAINING_CHECKPOINTING, loraParams, parseLoraTargets, type LoraPlan } from './lora.ts';
+import {
+  ADAPTER_DTYPES,
+  KBIT_TRAINING_CHECKPOINTING,
+  LORA_DEFAULT_DROPOUT,
+  loraParams,
+  parseLoraTargets,
+  parseModulesToSave,
+  QLORA_FORMATS,
+  QLORA_KEPT,
+  type AdapterDtype,
+  type LoraPlan,
+  type QloraFormat,
+  type QloraKept,
+} from './lora.ts';
 import { flagName } from './flag-table.ts';
+import { LOSS_KINDS, type LossKind } from './loss.ts';
 import { createOptionReader, type OptionReader } from './option-reader.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
 import {
@@ -62,14 +76,26 @@ export interface ResolvedEstimate {
   checkpointEvery: number | null;
   attention: Attention;
   kernels: Kernels;
+  /** The loss implementation. */
+  loss: LossKind;
   grads: GradientLifetime;
   optimizerImpl: OptimizerImpl;
+  /** The optimizer step runs in backward, one parameter at a time. */
+  optimizerInBackward: boolean;
   finetune: Finetune;
+  /** A QLoRA base's 4-bit format. */
+  qloraFormat: QloraFormat;
+  /** What a QLoRA base keeps of its other parameters. */
+  qloraKept: QloraKept;
   loraRank: number;
   /** LoRA targets as given (`all-linear`, `attention` or a comma list). */
   loraTargets: string;
   /** The adapters a LoRA/QLoRA fine-tune trains, or null for a full one. */
   lora: LoraPlan | null;
+  /** PEFT lora_dropout p. */
+  loraDropout: number;
+  /** The adapters' dtype. */
+  loraDtype: AdapterDtype;
   dropout: boolean;
   dp: number;
   zero: ZeroStage;
@@ -181,6 +207,7 @@ function readTechnique(
 ): Omit<Technique, 'weights'> & { weightChoice: WeightChoice } {
   const precision = read.keyword('precision', PRECISIONS, stack.precision.value);
   const set = stack.options;
+  const kernels = read.keyword('kernels', KERNELS, set.kernels?.value);
   return {
     mode: read.keyword('mode', MODES),
     precision,
@@ -190,7 +217,9 @@ function readTechnique(
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS, set.optimizerImpl?.value),
     grads: read.keyword('grads', GRADIENT_LIFETIMES, set.grads?.value),
     attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
-    kernels: read.keyword('kernels', KERNELS, set.kernels?.value),
+    kernels,
+    // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
+    loss: read.keyword('loss', LOSS_KINDS, kernels === 'fused' ? 'vocab-parallel' : 'eager'),
     recompute: read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value),
     zero: read.keyword('zero', ZERO_STAGES, set.zero?.value),
     offload: read.keyword('offload', OFFLOADS),
@@ -206,6 +235,11 @@ function readTechnique(
     sp: read.flag('sp', false),
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
+    optimizerInBackward: readOptimizerInBackward(read),
+    loraDropout: readLoraDropout(read),
+    qloraFormat: read.keyword('qloraFormat', QLORA_FORMATS),
+    qloraKept: read.keyword('qloraKept', QLORA_KEPT),
+    loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES),
   };
 }
 
@@ -238,6 +272,32 @@ function stackSettings(options: EstimateOptions, stack: StackDefaults): readonly
   return settings;
 }
 const SETTINGS = new WeakMap<StackDefaults, Map<number, readonly StackSetting[]>>();
+
+/**
+ * `--optimizer-in-backward`: torchtune refuses it with gradient accumulation ("Gradient accumulation is not supported
+ * with optimizer_in_bwd: True", recipes/full_finetune_single_device.py, torchtune 0.7.0): each gradient is applied as
+ * soon as it exists.
+ */
+function readOptimizerInBackward(read: OptionReader): boolean {
+  const inBackward = read.flag('optimizerInBackward', false);
+  if (inBackward && (read.options.gradAccum ?? 1) > 1)
+    read.fail(
+      'optimizerInBackward',
+      'optimizer-in-backward applies each gradient as it is made: it cannot accumulate, use --grad-accum 1',
+    );
+  return inBackward;
+}
+
+/** `--lora-dropout`: a probability p with 0 ≤ p < 1 (nn.Dropout refuses p outside [0, 1]; p = 1 would train nothing). */
+function readLoraDropout(read: OptionReader): number {
+  const given = read.options.loraDropout;
+  if (given === undefined) return LORA_DEFAULT_DROPOUT;
+  if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given >= 1) {
+    read.fail('loraDropout', `lora-dropout must be a probability p with 0 ≤ p < 1, got ${String(given)}`);
+    return LORA_DEFAULT_DROPOUT;
+  }
+  return given;
+}
 
 /**
  * Whether any shape flag is given. Written out rather than a list's `some`: every estimate asks, and the closure and
@@ -404,12 +464,24 @@ function checkWeightFormats(read: OptionReader, t: Technique, model: ModelConfig
     );
 }
 
+/** The options only a LoRA/QLoRA fine-tune reads. */
+const LORA_ONLY_FLAGS = [
+  'loraRank',
+  'loraTargets',
+  'loraDropout',
+  'loraDtype',
+  'modulesToSave',
+  'dora',
+  'qloraFormat',
+  'qloraKept',
+] as const;
+
 /** The adapters a LoRA/QLoRA fine-tune trains (PEFT's counting, lora.ts), or null for a full fine-tune. */
 function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | null): LoraPlan | null {
   const { options } = read;
   if (t.finetune === 'full' || t.mode !== 'train') {
-    if (options.loraRank !== undefined || options.loraTargets !== undefined)
-      read.warnings.push('--lora-rank and --lora-targets apply to --finetune lora or qlora; ignored');
+    const given = LORA_ONLY_FLAGS.filter((key) => options[key] !== undefined).map((key) => `--${flagName(key)}`);
+    if (given.length > 0) read.warnings.push(`${given.join(', ')} apply to --finetune lora or qlora; ignored`);
     return null;
   }
   if (t.finetune === 'qlora' && options.recompute === undefined) {
@@ -429,7 +501,15 @@ function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | 
     read.errors.push(targets.error);
     return null;
   }
-  const plan = loraParams(model, t.loraRank, targets.targets);
+  const saved = parseModulesToSave(options.modulesToSave ?? 'none');
+  if (!saved.ok) {
+    read.errors.push(saved.error);
+    return null;
+  }
+  const plan = loraParams(model, t.loraRank, targets.targets, {
+    dora: read.flag('dora', false),
+    modulesToSave: saved.modules,
+  });
   if (plan.ok) return plan.plan;
   read.errors.push(...plan.errors);
   return null;

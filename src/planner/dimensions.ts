@@ -278,8 +278,9 @@ export const DIMENSIONS: readonly Dimension[] = [
       ),
     // Pure bf16 keeps every part in as few bytes as any other precision or fewer (weights, gradients and Adam's states in
     // 16 bits, no fp32 master copy, no autocast copies, a 16-bit residual stream: src/memory/precision.ts), on the GPU
-    // and, offloaded, on the host: where it fits nowhere, no other precision fits. Only on GPUs with bf16.
-    memoryFloor: (o, ctx) => (ctx.gpu.bf16 && o.precision !== 'bf16' ? BF16_FLOOR : null),
+    // and, offloaded, on the host: where it fits nowhere, no other precision fits. Only on GPUs with bf16, and not for
+    // LoRA/QLoRA: without autocast, PEFT's fp32 adapters compute in fp32 and keep fp32 inputs (src/memory/lora-activations.ts).
+    memoryFloor: (o, ctx) => (ctx.gpu.bf16 && o.precision !== 'bf16' && (o.finetune ?? 'full') === 'full' ? BF16_FLOOR : null),
     rule: (o, ctx) => {
       const precision = o.precision ?? 'fp32';
       if (ctx.gpu.bf16 && FP16_PRECISIONS.includes(precision)) {

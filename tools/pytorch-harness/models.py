@@ -348,16 +348,17 @@ def _maybe_checkpoint(cfg, layer, *args):
 
 class LoraLayer(nn.Module):
     """PEFT tuners/lora/layer.py Linear: frozen base, lora_A kaiming-uniform(a=√5), lora_B zeros,
-    lora_dropout 0.0 → Identity, scaling α/r, input cast to lora_A's dtype, result cast back."""
+    lora_dropout 0.0 → Identity (else nn.Dropout, run as CUDA runs it: native_dropout, a 1-byte mask),
+    scaling α/r, input cast to lora_A's dtype (`_cast_input_dtype`), result cast back."""
 
-    def __init__(self, base, in_features, out_features, r, alpha):
+    def __init__(self, base, in_features, out_features, r, alpha, dropout):
         super().__init__()
         self.base_layer = base
         self.lora_A = nn.Linear(in_features, r, bias=False)
         self.lora_B = nn.Linear(r, out_features, bias=False)
         nn.init.kaiming_uniform_(self.lora_A.weight, a=math.sqrt(5))
         nn.init.zeros_(self.lora_B.weight)
-        self.lora_dropout = nn.Identity()
+        self.lora_dropout = nn.Identity() if dropout == 0.0 else Dropout(dropout, {"kernels": "eager", "dropoutKernel": "native"})
         self.scaling = alpha / r
 
     def forward(self, x):
@@ -376,11 +377,13 @@ LORA_TARGETS = {
     "llama": {"q": "self_attn.q_proj", "k": "self_attn.k_proj", "v": "self_attn.v_proj",
               "o": "self_attn.o_proj", "gate": "mlp.gate_proj", "up": "mlp.up_proj", "down": "mlp.down_proj"},
 }
-LORA_PRESETS = {"all-linear": ("q", "k", "v", "o", "gate", "up", "down"), "attention": ("q", "k", "v", "o")}
+LORA_PRESETS = {"all-linear": ("q", "k", "v", "o", "gate", "up", "down"), "attention": ("q", "k", "v", "o"),
+                "q,v": ("q", "v")}
 
 
-def apply_lora(model, arch, rank, alpha, targets):
-    """Freezes every parameter, then wraps the targeted linears of each block (PEFT get_peft_model)."""
+def apply_lora(model, arch, rank, alpha, targets, dropout=0.0):
+    """Freezes every parameter, then wraps the targeted linears of each block (PEFT get_peft_model). The adapters
+    are fp32 whatever the base's dtype: get_peft_model(autocast_adapter_dtype=True) upcasts 16-bit adapters."""
     for p in model.parameters():
         p.requires_grad_(False)
     suffixes = sorted({LORA_TARGETS[arch][t] for t in targets if t in LORA_TARGETS[arch]})
@@ -394,13 +397,17 @@ def apply_lora(model, arch, rank, alpha, targets):
                 fan_in, fan_out = base.weight.shape
             else:
                 fan_in, fan_out = base.in_features, base.out_features
-            setattr(parent, child, LoraLayer(base, fan_in, fan_out, rank, alpha))
+            setattr(parent, child, LoraLayer(base, fan_in, fan_out, rank, alpha, dropout))
     return suffixes
 
 
 def build_model(cfg):
     """The model for a harness config (see run.py for the keys)."""
     model = GPT2LMHeadModel(cfg) if cfg["arch"] == "gpt2" else LlamaForCausalLM(cfg)
+    if cfg.get("baseDtype") == "bf16":
+        # from_pretrained(torch_dtype=torch.bfloat16): the base is loaded in 16 bits before the adapters are added.
+        model.to(torch.bfloat16)
     if cfg["finetune"] == "lora":
-        apply_lora(model, cfg["arch"], cfg["loraRank"], cfg["loraAlpha"], LORA_PRESETS[cfg["loraTargets"]])
+        apply_lora(model, cfg["arch"], cfg["loraRank"], cfg["loraAlpha"], LORA_PRESETS[cfg["loraTargets"]],
+                   cfg.get("loraDropout", 0.0))
     return model

@@ -50,13 +50,23 @@ VARIANTS = {
 }
 GPT2_ONLY = ("fused-kernels", "native-dropout")
 PRECISIONS = ("fp32", "amp-bf16")
+# LoRA as it is run: the base loaded in bf16 (from_pretrained(torch_dtype=torch.bfloat16)), fp32 adapters, either
+# under bf16 autocast (Trainer(bf16=True): precision amp-bf16) or without it (precision bf16). Llama only: its
+# HF path has no dropout of its own, so lora_dropout's cost stands alone. lora_dropout 0.05: the QLoRA paper's
+# value for 33B/65B and LLaMA-Factory's and axolotl's examples.
+BF16_BASE_VARIANTS = {
+    f"lora-{name}-bf16base{'-dropout' if p else ''}": {
+        "finetune": "lora", "loraRank": 8, "loraTargets": targets, "baseDtype": "bf16", "loraDropout": p}
+    for name, targets in (("all", "all-linear"), ("qv", "q,v")) for p in (0.0, 0.05)
+}
+BF16_BASE_PRECISIONS = ("amp-bf16", "bf16")
 
 
 def full_config(arch, precision, variant):
     """The fixture's `config` (engine option names) and the private keys the models read."""
     cfg = dict(ARCHS[arch], **DEFAULTS)
     cfg["precision"] = precision
-    cfg.update(VARIANTS[variant])
+    cfg.update(VARIANTS.get(variant) or BF16_BASE_VARIANTS[variant])
     p = 0.1 if cfg["dropout"] else 0.0
     private = {"attnDropout": p, "residDropout": p, "embdDropout": p, "loraAlpha": 8}  # PEFT lora_alpha default
     return cfg, dict(cfg, **private)
@@ -95,30 +105,29 @@ def main(argv):
     print(f"tracker self-test: {run_selftest(args.device)} checks passed", flush=True)
     only = set(filter(None, args.only.split(",")))
     index = []
-    for arch in ARCHS:
-        for precision in PRECISIONS:
-            for variant in VARIANTS:
-                if variant in GPT2_ONLY and arch != "gpt2":
-                    continue
-                stem = f"{args.device}-{arch}-{precision}-{variant}"
-                if only and stem not in only:
-                    continue
-                config, cfg = full_config(arch, precision, variant)
-                t0 = time.time()
-                body = {"meta": m, "config": config, "unavailable": []}
-                try:
-                    body.update(run_training(cfg, args.device))
-                except Unavailable as why:
-                    body.update(params=None, trainableParams=None, steps=[])
-                    body["unavailable"].append(str(why))
-                write(os.path.join(args.out, stem + ".json"), body)
-                checks = body.get("checks", {})
-                if checks and checks["liveAtEnd"] != checks["pythonVisibleAtEnd"]:
-                    print(f"  WARNING {stem}: replayed live bytes differ from Python-visible storages", flush=True)
-                index.append({"file": stem + ".json", "ran": not body["unavailable"],
-                              "unavailable": body["unavailable"]})
-                print(f"{stem}: {'unavailable' if body['unavailable'] else 'ok'} ({time.time() - t0:.1f} s)",
-                      flush=True)
+    grid = [(arch, precision, variant) for arch in ARCHS for precision in PRECISIONS for variant in VARIANTS
+            if variant not in GPT2_ONLY or arch == "gpt2"]
+    grid += [("llama", precision, variant) for precision in BF16_BASE_PRECISIONS for variant in BF16_BASE_VARIANTS]
+    for arch, precision, variant in grid:
+        stem = f"{args.device}-{arch}-{precision}-{variant}"
+        if only and stem not in only:
+            continue
+        config, cfg = full_config(arch, precision, variant)
+        t0 = time.time()
+        body = {"meta": m, "config": config, "unavailable": []}
+        try:
+            body.update(run_training(cfg, args.device))
+        except Unavailable as why:
+            body.update(params=None, trainableParams=None, steps=[])
+            body["unavailable"].append(str(why))
+        write(os.path.join(args.out, stem + ".json"), body)
+        checks = body.get("checks", {})
+        if checks and checks["liveAtEnd"] != checks["pythonVisibleAtEnd"]:
+            print(f"  WARNING {stem}: replayed live bytes differ from Python-visible storages", flush=True)
+        index.append({"file": stem + ".json", "ran": not body["unavailable"],
+                      "unavailable": body["unavailable"]})
+        print(f"{stem}: {'unavailable' if body['unavailable'] else 'ok'} ({time.time() - t0:.1f} s)",
+              flush=True)
     if not only or f"{args.device}-blocks" in only:
         blocks = {"meta": m, "units": "bytes", "unavailable": [], "families": []}
         # GPT-2 eager with native_dropout: the HF path as CUDA runs it (F.dropout → native_dropout there).
@@ -139,8 +148,15 @@ def main(argv):
                     print(f"blocks {arch}/{kernels}/{dropout_kernel}/{precision}/{attention}: {fam['closedForm']}"
                           f" (checks hold: {fam['checksHold']})", flush=True)
         write(os.path.join(args.out, f"{args.device}-blocks.json"), blocks)
-    if not only:
-        write(os.path.join(args.out, f"{args.device}-index.json"), {"meta": m, "fixtures": index})
+    index_path = os.path.join(args.out, f"{args.device}-index.json")
+    if only and os.path.exists(index_path):
+        # A partial run updates its own entries and keeps the others' (and the meta of the run that made them).
+        with open(index_path) as fh:
+            previous = json.load(fh)
+        ran = {entry["file"] for entry in index}
+        index = [entry for entry in previous["fixtures"] if entry["file"] not in ran] + index
+        m = previous["meta"]
+    write(index_path, {"meta": m, "fixtures": index})
     return 0
 
 

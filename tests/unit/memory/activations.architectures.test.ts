@@ -64,6 +64,7 @@ describe('layerActivationBytes at the model’s own head width (Korthikanti et a
       residualBytes: 2,
       tp: 1,
       sp: false,
+      frozenWeights: false,
     };
     const layer = layerActivationBytes(shape);
     // Norm inputs 2·2 + QKV and fc1 inputs 2·2 per h; Q 2048, K 1024, V 1024, output 2048 at 2 B; SwiGLU 4 × 3072 at 2 B.
@@ -91,6 +92,7 @@ describe('layerActivationBytes at the model’s own head width (Korthikanti et a
       residualBytes: 2,
       tp: 1,
       sp: false,
+      frozenWeights: false,
     };
     // 64 heads × 128 rows × (128 keys + 1 sink) × 2 B of softmax output.
     expect(layerActivationBytes(shape).attentionCore).toBe(64 * 128 * 129 * 2);

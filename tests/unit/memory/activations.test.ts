@@ -1,3 +1,4 @@
+import { lossBytes } from '../../../src/memory/loss.ts';
 import { describe, expect, test } from 'vitest';
 import {
   defaultMlpSegment,
@@ -32,6 +33,7 @@ const gpt: LayerActivationShape = {
   residualBytes: 2,
   tp: 1,
   sp: false,
+  frozenWeights: false,
 };
 
 describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 2205.05198)', () => {
@@ -152,13 +154,14 @@ describe('planRecompute(layer, L, policy)', () => {
   });
 });
 
-describe('outsideActivationBytes(shape)', () => {
+describe('outsideActivationBytes(shape) and lossBytes', () => {
   test('logits are fp32 and vocab-parallel: 4sbv/t (Korthikanti §4.3)', () => {
+    const loss = lossBytes({ kind: 'eager', positions: s * b, vocab: 51200, hidden: h, logitBytes: 2, tp: t });
+    expect(loss.kept).toBe((4 * s * b * 51200) / t);
     const out = outsideActivationBytes({
       seq: s,
       microBatch: b,
       hidden: h,
-      vocab: 51200,
       bytesPerElement: 2,
       residualBytes: 2,
       dropout: true,
@@ -167,8 +170,8 @@ describe('outsideActivationBytes(shape)', () => {
       transformer: true,
       tp: t,
       sp: false,
+      trainsHead: true,
     });
-    expect(out.logits).toBe((4 * s * b * 51200) / t);
     expect(out.embedding).toBe(sbh);
     expect(out.headInputs).toBe(4 * sbh);
   });
@@ -186,6 +189,7 @@ describe('layerActivationBytes(shape) with eager kernels counts what autograd sa
     sinks: false,
     tp: 1,
     sp: false,
+    frozenWeights: false,
   } as const;
   const tokens = 128 * 2;
   const sbhSmall = tokens * 256;

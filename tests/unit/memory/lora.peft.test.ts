@@ -4,7 +4,8 @@ import { countParams, getModelPreset } from '../../../src/memory/index.ts';
 import {
   KBIT_TRAINING_KEPT_BYTES,
   LORA_DEFAULT_DROPOUT,
-  LORA_PARAM_BYTES,
+  adapterBytes,
+  DEFAULT_ADAPTER_DTYPE,
   loraParams,
   type LoraTargets,
 } from '../../../src/memory/lora.ts';
@@ -99,7 +100,7 @@ describe('PEFT defaults the memory facts rest on (measured by tools/peft-counts)
     'Transformers %s: adapters are fp32 on a bf16 model unless autocast_adapter_dtype=False',
     (_version, fixture) => {
       expect(fixture.dtypes['adapter_dtype_default']).toBe('torch.float32');
-      expect(LORA_PARAM_BYTES).toBe(4);
+      expect(adapterBytes(DEFAULT_ADAPTER_DTYPE)).toBe(4);
       expect(fixture.dtypes['adapter_dtype_autocast_off']).toBe('torch.bfloat16');
     },
   );

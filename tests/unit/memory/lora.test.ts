@@ -5,9 +5,9 @@ import {
   DEFAULT_LORA_RANK,
   DEFAULT_LORA_TARGETS,
   loraParams,
-  loraSavedElementsPerToken,
   LORA_TARGETS,
   parseLoraTargets,
+  parseModulesToSave,
   type LoraPlan,
   type LoraTargets,
 } from '../../../src/memory/lora.ts';
@@ -49,11 +49,9 @@ describe('loraParams reproduces published print_trainable_parameters() outputs',
   });
 
   test('PEFT examples/dora_finetuning/QDoRA_finetuning.ipynb: Llama 3 8B, r=8 on the 7 projections, DoRA → "trainable params: 22347776"', () => {
-    const lora = plan('llama-3-8b', 8, ALL_SEVEN);
-    expect(lora.trainableParams).toBe(20_971_520);
-    // DoRA adds one magnitude per output feature of every adapted Linear (PEFT tuners/lora/dora.py).
-    const magnitudes = lora.modules.reduce((sum, m) => sum + m.linear.outFeatures * m.linear.copies, 0);
-    expect(lora.trainableParams + magnitudes).toBe(22_347_776);
+    expect(plan('llama-3-8b', 8, ALL_SEVEN).trainableParams).toBe(20_971_520);
+    const dora = loraParams(model('llama-3-8b'), 8, ALL_SEVEN, { dora: true, modulesToSave: [] });
+    expect(dora.ok && dora.plan.trainableParams).toBe(22_347_776);
   });
 
   test('PEFT defaults for GPT-2 (r=8, target c_attn; peft utils/constants.py) → "trainable params: 294,912 || all params: 124,734,720"', () => {
@@ -140,9 +138,28 @@ describe('parseLoraTargets', () => {
   });
 });
 
-describe('loraSavedElementsPerToken', () => {
-  test('Llama 2 7B, r=8 on q,v: each adapted layer saves its 4096-wide input and the 8-wide lora_A output, 32 layers', () => {
-    expect(loraSavedElementsPerToken(plan('llama-2-7b', 8, ['q', 'v']))).toBe(2 * 32 * (4096 + 8));
+describe('modules_to_save', () => {
+  test('Llama 2 7B with embed,head: the copies add 2 × V·h = 262,144,000 trainable parameters to the adapters', () => {
+    const saved = loraParams(model('llama-2-7b'), 8, ['q', 'v'], { dora: false, modulesToSave: ['embed', 'head'] });
+    expect(saved.ok && saved.plan.trainableParams).toBe(4_194_304 + 2 * 32_000 * 4096);
+  });
+
+  test('GPT-2 ties its head to wte: embed,head trains one V·h copy', () => {
+    const saved = loraParams(model('gpt2'), 8, ['q', 'k', 'v'], { dora: false, modulesToSave: ['embed', 'head'] });
+    expect(saved.ok && saved.plan.savedModuleParams).toBe(50_257 * 768);
+  });
+
+  test.each([
+    ['none', []],
+    ['head', ['head']],
+    [' Head , embed ', ['embed', 'head']],
+  ])('parseModulesToSave(%j)', (text, modules) => {
+    expect(parseModulesToSave(text)).toEqual({ ok: true, modules });
+  });
+
+  test.each([[''], ['lm_head'], ['embed,x']])('parseModulesToSave(%j) names modules-to-save', (text) => {
+    const parsed = parseModulesToSave(text);
+    expect(parsed.ok ? null : parsed.error.field).toBe('modules-to-save');
   });
 });
 

@@ -31,7 +31,21 @@ const base: fc.Arbitrary<EstimateOptions> = fc
 /** One option changed at a time, over everything a training or inference estimate reads. */
 const change: fc.Arbitrary<EstimateOptions> = fc.oneof(
   fc.record({ precision: fc.constantFrom('fp32', 'amp-bf16', 'amp-fp16', 'mixed-bf16', 'mixed-fp16', 'bf16' as const) }),
-  fc.record({ optimizer: fc.constantFrom('adamw', 'adamw-8bit', 'sgd', 'sgd-momentum' as const) }),
+  fc.record({
+    optimizer: fc.constantFrom(
+      'adamw',
+      'adamw-8bit',
+      'sgd',
+      'sgd-momentum',
+      'paged-adamw',
+      'adamw-4bit-torchao',
+      'adamw-cpu-offload',
+      'adafactor',
+      'lion' as const,
+    ),
+  }),
+  fc.record({ optimizerInBackward: fc.boolean(), gradAccum: fc.constant(1) }),
+  fc.record({ loss: fc.constantFrom('eager', 'vocab-parallel', 'in-place', 'chunked', 'fused-linear', 'cut' as const) }),
   fc.record({ optimizerImpl: fc.constantFrom('foreach', 'fused', 'for-loop' as const) }),
   fc.record({ recompute: fc.constantFrom('none', 'selective', 'full' as const) }),
   fc.record({ checkpointEvery: fc.constantFrom(1, 2) }),
@@ -49,6 +63,13 @@ const change: fc.Arbitrary<EstimateOptions> = fc.oneof(
     offloadDevice: fc.constantFrom('cpu', 'nvme' as const),
   }),
   fc.record({ finetune: fc.constantFrom('full', 'lora', 'qlora' as const), loraRank: fc.constantFrom(8, 16) }),
+  fc.record({
+    finetune: fc.constantFrom('lora', 'qlora' as const),
+    loraDropout: fc.constantFrom(0, 0.05),
+    loraDtype: fc.constantFrom('fp32', 'bf16' as const),
+    modulesToSave: fc.constantFrom('none', 'head', 'embed,head'),
+    dora: fc.boolean(),
+  }),
   fc.record({ teacher: fc.constantFrom('gpt2', 'gpt2-medium') }),
   fc.record({ mode: fc.constantFrom('train', 'infer' as const), tokens: fc.constantFrom(64, 256) }),
   fc.record({ headroom: fc.constantFrom(0, 10) }),
@@ -114,6 +135,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     offload: 'none',
     offloadDevice: 'cpu',
     grads: 'free',
+    optimizerInBackward: false,
     model,
     paramsOnly: null,
   };
@@ -149,7 +171,10 @@ describe('the written-out comparisons of memoized inputs', () => {
     pp: 2,
     recompute: 'none',
     checkpointEvery: null,
-    loraElementsPerToken: null,
+    adapterBytesPerToken: null,
+    adapterWorkingSet: 0,
+    trainsHead: true,
+    loss: 'eager',
   };
   /** Another value of the same field: any difference must count, whatever the type. */
   const other = (value: unknown): unknown =>

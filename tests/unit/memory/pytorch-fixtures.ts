@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EstimateOptions, EstimateResult, MomentId } from '../../../src/memory/index.ts';
-import { lossTransientBytes } from '../../../src/memory/loss.ts';
+import { lossBytes } from '../../../src/memory/loss.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 
 const DIR = join(import.meta.dirname, '../../fixtures/pytorch');
@@ -59,7 +59,7 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
     seq: num('seq'),
     microBatch: num('microBatch'),
     dropout: Boolean(c['dropout']),
-    precision: c['precision'] as 'fp32' | 'amp-bf16',
+    precision: c['precision'] as 'fp32' | 'amp-bf16' | 'bf16',
     optimizer: 'adamw',
     optimizerImpl: c['optimizerImpl'] as 'foreach',
     grads: c['grads'] as 'free',
@@ -68,7 +68,14 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
     attention: c['attention'] as 'eager',
     kernels: c['kernels'] as 'eager',
     ...(c['finetune'] === 'lora'
-      ? { finetune: 'lora' as const, loraRank: num('loraRank'), loraTargets: String(c['loraTargets']) }
+      ? {
+          finetune: 'lora' as const,
+          loraRank: num('loraRank'),
+          loraTargets: String(c['loraTargets']),
+          // The harness's adapters are fp32 (PEFT's autocast_adapter_dtype=True); dropout 0 unless the fixture says.
+          loraDtype: 'fp32' as const,
+          loraDropout: Number(c['loraDropout'] ?? 0),
+        }
       : {}),
   };
 }
@@ -149,8 +156,9 @@ export function adjustmentsFor(fixture: Fixture): Adjustment[] {
     });
   }
   if (c['kernels'] === 'fused') {
-    const eager = lossTransientBytes({ positions: s * b, vocab: n('vocab'), logitBytes: e, kernels: 'eager', tp: 1 });
-    const fused = lossTransientBytes({ positions: s * b, vocab: n('vocab'), logitBytes: e, kernels: 'fused', tp: 1 });
+    const shape = { positions: s * b, vocab: n('vocab'), hidden: h, logitBytes: e, tp: 1 };
+    const eager = lossBytes({ ...shape, kind: 'eager' });
+    const fused = lossBytes({ ...shape, kind: 'vocab-parallel' });
     out.push({
       reason:
         'the harness fuses the layers only and keeps Hugging Face’s loss; the engine’s fused kernels also use Megatron’s in-place cross-entropy',
