@@ -185,6 +185,11 @@ export interface RecomputePlan {
   keptForLayers: number;
   /** Transient bytes while one layer or checkpoint segment is recomputed in backward. */
   workingSet: number;
+  /**
+   * What is left of that working set while backward is inside the stage's first layer: under full recompute the
+   * first segment's other layers have been passed and freed, so only the first layer's rebuilt activations remain.
+   */
+  firstLayerWorkingSet: number;
   /** Checkpoint segment length k actually used (full recompute), else 0. */
   segment: number;
 }
@@ -193,30 +198,34 @@ export interface RecomputePlan {
  * Apply a recompute policy to `layers` layers with per-layer bytes `layer`.
  * none: every layer keeps `full`. selective: drop the attention core, recompute it for one layer at a time
  * (Korthikanti §5). full with segments of k layers: keep ceil(L/k) segment inputs and, during backward,
- * one segment's full activations (Chen et al. 2016, arXiv 1604.06174, O(L/k + k)). `sharedInput` is
- * subtracted once because the recomputed segment's first input is the kept checkpoint itself.
+ * one segment's full activations (Chen et al. 2016, arXiv 1604.06174, O(L/k + k)). The segment's first layer's
+ * input is counted once: the rebuilt layer saves the kept checkpoint itself (torch/utils/checkpoint.py reruns the
+ * segment's forward on the checkpointed inputs), for a transformer layer and a plain-MLP block alike.
  */
-export function planRecompute(
-  layer: LayerActivationBytes,
-  layers: number,
-  recompute: Recompute,
-  segment: number,
-  sharedInput: number,
-): RecomputePlan {
-  if (layers === 0) return { keptPerLayer: 0, keptForLayers: 0, workingSet: 0, segment: 0 };
-  if (recompute === 'none') return { keptPerLayer: layer.full, keptForLayers: layer.full * layers, workingSet: 0, segment: 0 };
+export function planRecompute(layer: LayerActivationBytes, layers: number, recompute: Recompute, segment: number): RecomputePlan {
+  if (layers === 0) return { keptPerLayer: 0, keptForLayers: 0, workingSet: 0, firstLayerWorkingSet: 0, segment: 0 };
+  if (recompute === 'none') {
+    return { keptPerLayer: layer.full, keptForLayers: layer.full * layers, workingSet: 0, firstLayerWorkingSet: 0, segment: 0 };
+  }
   if (recompute === 'selective') {
     const kept = layer.full - layer.attentionCore;
-    return { keptPerLayer: kept, keptForLayers: kept * layers, workingSet: layer.attentionCore, segment: 0 };
+    const core = layer.attentionCore;
+    return { keptPerLayer: kept, keptForLayers: kept * layers, workingSet: core, firstLayerWorkingSet: core, segment: 0 };
   }
-  const k = Math.min(Math.max(1, segment), layers);
+  const k = checkpointSegment(segment, layers);
   const checkpoints = ceilDiv(layers, k);
   return {
     keptPerLayer: layer.input,
     keptForLayers: checkpoints * layer.input,
-    workingSet: Math.max(0, k * layer.full - sharedInput),
+    workingSet: Math.max(0, k * layer.full - layer.input),
+    firstLayerWorkingSet: Math.max(0, layer.full - layer.input),
     segment: k,
   };
+}
+
+/** Layers per checkpoint segment actually used: the asked-for `segment`, at least 1 and at most the stage's `layers`. */
+export function checkpointSegment(segment: number, layers: number): number {
+  return Math.min(Math.max(1, segment), layers);
 }
 
 /** Default checkpoint segment for the plain MLP: round(√L), the √n rule of Chen et al. 2016 (arXiv 1604.06174). */

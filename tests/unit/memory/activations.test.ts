@@ -60,7 +60,7 @@ describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 
 
   test('Table 2, full activation recompute keeps sbh·2 per layer', () => {
     expect(layerActivationBytes(gpt).input).toBe(2 * sbh);
-    expect(planRecompute(layerActivationBytes(gpt), 96, 'full', 1, 2 * sbh).keptPerLayer).toBe(2 * sbh);
+    expect(planRecompute(layerActivationBytes(gpt), 96, 'full', 1).keptPerLayer).toBe(2 * sbh);
   });
 
   test('no dropout drops the 2 masks and the softmax-dropout output: sbh(32 + 2as/h)', () => {
@@ -88,30 +88,38 @@ describe('planRecompute(layer, L, policy)', () => {
   const layer = layerActivationBytes(gpt);
 
   test('none keeps L full layers and has no working set', () => {
-    expect(planRecompute(layer, 4, 'none', 1, 0)).toEqual({
+    expect(planRecompute(layer, 4, 'none', 1)).toEqual({
       keptPerLayer: layer.full,
       keptForLayers: 4 * layer.full,
       workingSet: 0,
+      firstLayerWorkingSet: 0,
       segment: 0,
     });
   });
 
   test('selective keeps the non-s² part and rebuilds one attention core', () => {
-    const plan = planRecompute(layer, 4, 'selective', 1, 0);
+    const plan = planRecompute(layer, 4, 'selective', 1);
     expect(plan.keptForLayers).toBe(4 * (layer.full - layer.attentionCore));
     expect(plan.workingSet).toBe(layer.attentionCore);
   });
 
   test('full with k = 1 keeps L inputs plus one layer, less the shared input', () => {
-    const plan = planRecompute(layer, 96, 'full', 1, layer.input);
+    const plan = planRecompute(layer, 96, 'full', 1);
     expect(plan.keptForLayers + plan.workingSet).toBe(96 * layer.input + layer.full - layer.input);
   });
 
-  test('mlp convention: ceil(L/k) + k tensors (Chen et al. 2016, arXiv 1604.06174)', () => {
+  test('full with k = 4: one segment of 4 layers rebuilt, then only its first layer left in the first layer', () => {
+    const plan = planRecompute(layer, 96, 'full', 4);
+    expect(plan.keptForLayers).toBe(24 * layer.input);
+    expect(plan.workingSet).toBe(4 * layer.full - layer.input);
+    expect(plan.firstLayerWorkingSet).toBe(layer.full - layer.input);
+  });
+
+  test('mlp convention: ceil(L/k) checkpoints + the k − 1 other tensors a rebuilt segment keeps (Chen et al. 2016, arXiv 1604.06174)', () => {
     const tensor = { replicated: 10, tensorParallel: 0, attentionCore: 0, full: 10, input: 10 };
-    const plan = planRecompute(tensor, 8, 'full', defaultMlpSegment(8), 0);
+    const plan = planRecompute(tensor, 8, 'full', defaultMlpSegment(8));
     expect(defaultMlpSegment(8)).toBe(3);
-    expect((plan.keptForLayers + plan.workingSet) / 10).toBe(Math.ceil(8 / 3) + 3);
+    expect((plan.keptForLayers + plan.workingSet) / 10).toBe(Math.ceil(8 / 3) + 3 - 1);
   });
 
   test.each([

@@ -107,6 +107,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     optimizer: 'adamw',
     optimizerImpl: 'fused',
     accumulates: true,
+    segment: 0,
     dp: 8,
     tp: 2,
     pp: 2,
@@ -121,8 +122,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     stage: 'first',
     words: false,
     accumulates: true,
-    recompute: 'none',
-    checkpointEvery: null,
+    segment: 0,
     castBytes: 2,
     zero: 1,
     offload: 'none',
@@ -148,7 +148,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     sp: false,
     pp: 2,
     recompute: 'none',
-    checkpointEvery: null,
+    segment: 0,
     loraElementsPerToken: null,
   };
   /** Another value of the same field: any difference must count, whatever the type. */
