@@ -82,6 +82,12 @@ export interface LayerActivationBytes {
   full: number;
   /** The layer input, the only tensor kept under full recompute (Korthikanti's "2sbh"). */
   input: number;
+  /**
+   * The layer's output, when its own backward reads it too: a ReLU keeps its result (torch's `threshold_backward`
+   * takes the result). The next layer keeps the same tensor as its input, so a stage adds it once, for its last
+   * layer. 0 for a transformer layer, whose last op (the residual sum) keeps nothing.
+   */
+  output: number;
 }
 
 /** The same layer counted in its raw terms, before tensor and sequence parallelism divide them. */
@@ -106,7 +112,7 @@ export function layerActivationBytes(shape: LayerActivationShape): LayerActivati
   const attentionCore = ceilDiv(terms.attentionCore, t);
   const inputBytes = shape.residualBytes * s * b * h;
   const input = shape.sp ? ceilDiv(inputBytes, t) : inputBytes;
-  return { replicated, tensorParallel, attentionCore, full: replicated + tensorParallel + attentionCore, input };
+  return { replicated, tensorParallel, attentionCore, full: replicated + tensorParallel + attentionCore, input, output: 0 };
 }
 
 /** FlashAttention and the memory-efficient kernel keep one fp32 log-sum-exp per row and head (Dao et al. 2022, arXiv 2205.14135 Alg. 2). */
@@ -181,7 +187,7 @@ function eagerLayerTerms(shape: LayerActivationShape): LayerTerms {
 export interface RecomputePlan {
   /** Bytes kept per layer for one micro-batch (reported as `activationsPerLayer`). */
   keptPerLayer: number;
-  /** Bytes kept for all layers of the stage, one micro-batch. */
+  /** Bytes kept for all layers of the stage, one micro-batch (with the last layer's output where it keeps one). */
   keptForLayers: number;
   /** Transient bytes while one layer or checkpoint segment is recomputed in backward. */
   workingSet: number;
@@ -196,29 +202,38 @@ export interface RecomputePlan {
 
 /**
  * Apply a recompute policy to `layers` layers with per-layer bytes `layer`.
- * none: every layer keeps `full`. selective: drop the attention core, recompute it for one layer at a time
- * (Korthikanti §5). full with segments of k layers: keep ceil(L/k) segment inputs and, during backward,
- * one segment's full activations (Chen et al. 2016, arXiv 1604.06174, O(L/k + k)). The segment's first layer's
- * input is counted once: the rebuilt layer saves the kept checkpoint itself (torch/utils/checkpoint.py reruns the
- * segment's forward on the checkpointed inputs), for a transformer layer and a plain-MLP block alike.
+ * none: every layer keeps `full`, and the last one its `output`. selective: drop the attention core, recompute it
+ * for one layer at a time (Korthikanti §5). full with segments of k layers: keep ceil(L/k) segment inputs and the
+ * last segment's output and, during backward, one segment's full activations with its rebuilt output (Chen et al.
+ * 2016, arXiv 1604.06174, O(L/k + k)). The segment's first layer's input is counted once: the rebuilt layer saves
+ * the kept checkpoint itself (torch/utils/checkpoint.py reruns the segment's forward on the checkpointed inputs),
+ * for a transformer layer and a plain-MLP block alike.
  */
 export function planRecompute(layer: LayerActivationBytes, layers: number, recompute: Recompute, segment: number): RecomputePlan {
   if (layers === 0) return { keptPerLayer: 0, keptForLayers: 0, workingSet: 0, firstLayerWorkingSet: 0, segment: 0 };
+  const { output } = layer;
   if (recompute === 'none') {
-    return { keptPerLayer: layer.full, keptForLayers: layer.full * layers, workingSet: 0, firstLayerWorkingSet: 0, segment: 0 };
+    const all = layer.full * layers + output;
+    return { keptPerLayer: layer.full, keptForLayers: all, workingSet: 0, firstLayerWorkingSet: 0, segment: 0 };
   }
   if (recompute === 'selective') {
     const kept = layer.full - layer.attentionCore;
     const core = layer.attentionCore;
-    return { keptPerLayer: kept, keptForLayers: kept * layers, workingSet: core, firstLayerWorkingSet: core, segment: 0 };
+    return {
+      keptPerLayer: kept,
+      keptForLayers: kept * layers + output,
+      workingSet: core,
+      firstLayerWorkingSet: core,
+      segment: 0,
+    };
   }
   const k = checkpointSegment(segment, layers);
   const checkpoints = ceilDiv(layers, k);
   return {
     keptPerLayer: layer.input,
-    keptForLayers: checkpoints * layer.input,
-    workingSet: Math.max(0, k * layer.full - layer.input),
-    firstLayerWorkingSet: Math.max(0, layer.full - layer.input),
+    keptForLayers: checkpoints * layer.input + output,
+    workingSet: Math.max(0, k * layer.full + output - layer.input),
+    firstLayerWorkingSet: Math.max(0, layer.full + output - layer.input),
     segment: k,
   };
 }
@@ -234,12 +249,14 @@ export function defaultMlpSegment(layers: number): number {
 }
 
 /**
- * Bytes one plain-MLP hidden block keeps: one micro-batch × h tensor (its input; ReLU's backward reuses
- * its output, the next block's input). Site demo convention; no sequence dimension.
+ * Bytes one plain-MLP block (Linear + ReLU) keeps: its input, one micro-batch × h tensor the Linear's weight gradient
+ * reads, and its output, which ReLU's backward reads and which is the next block's input: L blocks keep L + 1
+ * tensors, the batch itself first (tests/fixtures/pytorch/cpu-mlp-*, tools/pytorch-harness LabMlp). No sequence
+ * dimension.
  */
 export function mlpLayerActivationBytes(microBatch: number, hidden: number, bytesPerElement: number): LayerActivationBytes {
   const tensor = microBatch * hidden * bytesPerElement;
-  return { replicated: tensor, tensorParallel: 0, attentionCore: 0, full: tensor, input: tensor };
+  return { replicated: tensor, tensorParallel: 0, attentionCore: 0, full: tensor, input: tensor, output: tensor };
 }
 
 /** Inputs for the activations that live outside the layers. */

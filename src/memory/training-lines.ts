@@ -814,9 +814,12 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     : r.recompute === 'full'
       ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
       : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
-  // Backward frees each layer's activations as it passes: in the first layers the first layer's (or, under full
-  // recompute, the first checkpoint's input) remain, with the other in-flight micro-batches'.
-  const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer;
+  // Backward frees each layer's activations as it passes: in the first layers the first layer's (with its output where
+  // its backward reads it) or, under full recompute, the first checkpoint's input remain, with the other in-flight
+  // micro-batches'. Under full recompute the last segment's output is freed before that segment is rebuilt: only the
+  // layers after it (the head) read the kept copy.
+  const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer + layer.output;
+  const keptAtTop = r.recompute === 'full' ? kept - layer.output : kept;
   lines.push(
     line(
       'activations-layers',
@@ -825,7 +828,8 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       keptLabel,
       lifetime(
         moments,
-        [kept, [...UNTIL_BACKWARD, 'backward-top']],
+        [kept, UNTIL_BACKWARD],
+        [keptAtTop, ['backward-top']],
         [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-first-segment', 'backward-end']],
       ),
       layerSource(r, traits.transformer),
@@ -928,33 +932,34 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       ),
     );
   }
-  if (traits.transformer) {
-    lines.push(
-      line(
-        'activations-backward',
-        'activations',
-        'gpu',
-        'Backward working set: one layer’s activation gradients in flight',
-        lifetime(moments, [backwardWorkingSet(r, model, e, residual), LAYERS_BACKWARD]),
-        'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures',
-      ),
-    );
-  }
+  lines.push(
+    line(
+      'activations-backward',
+      'activations',
+      'gpu',
+      'Backward working set: one layer’s activation gradients in flight',
+      lifetime(moments, [backwardWorkingSet(r, model, e, residual), LAYERS_BACKWARD]),
+      traits.transformer
+        ? 'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures'
+        : 'The block output’s gradient and ReLU’s (threshold_backward), held to tests/fixtures/pytorch/cpu-mlp-*',
+    ),
+  );
   return { lines, perLayer: plan.keptPerLayer };
 }
 
 /** Where the per-layer activation formula comes from, for the line's source. */
 function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean): string {
-  if (!transformer) return 'Site demo MLP: one b×h tensor per hidden layer';
+  if (!transformer) return 'Plain MLP: each block’s b×h input, and the last block’s output (tests/fixtures/pytorch/cpu-mlp-*)';
   return r.kernels === 'fused'
     ? 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer'
     : 'Autograd’s saved tensors for Hugging Face’s modules (activations.ts eagerLayerTerms; tests/fixtures/pytorch)';
 }
 
 /**
- * Gradients of one layer's activations while backward passes through it: the residual stream's gradient and the
- * branch's (r bytes each per sbh), and the MLP's widest gradients (two f-wide tensors for SwiGLU's gate and up,
- * one for GELU) in the compute dtype. Divided by t like the layer's tensor-parallel part.
+ * Gradients of one layer's activations while backward passes through it: for a transformer the residual stream's
+ * gradient and the branch's (r bytes each per sbh), and the MLP's widest gradients (two f-wide tensors for SwiGLU's
+ * gate and up, one for GELU) in the compute dtype, divided by t like the layer's tensor-parallel part; for a plain-MLP
+ * block the gradient of its output and ReLU's gradient of the Linear's output (b×h each, in the compute dtype).
  */
 function backwardWorkingSet(
   r: Pick<ActivationInputs, 'seq' | 'microBatch' | 'tp'>,
@@ -962,6 +967,7 @@ function backwardWorkingSet(
   e: number,
   residual: number,
 ): number {
+  if (!ARCH_TRAITS[model.arch].transformer) return 2 * e * r.microBatch * model.hidden;
   const tokens = r.seq * r.microBatch;
   const wide = ARCH_TRAITS[model.arch].mlp === 'swiglu' ? 2 : 1;
   return 2 * residual * tokens * model.hidden + ceilDiv(wide * model.topK * e * tokens * model.ffn, r.tp);

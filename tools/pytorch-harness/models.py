@@ -1,4 +1,5 @@
-"""Small GPT-2- and Llama-shaped causal LMs written out along Hugging Face Transformers' code paths.
+"""Small GPT-2- and Llama-shaped causal LMs written out along Hugging Face Transformers' code paths, and the site's
+lab MLP.
 
 Sources (transformers 4.46–4.5x): models/gpt2/modeling_gpt2.py (GPT2Attention, eager_attention_forward,
 GPT2MLP, GPT2Block, GPT2Model, GPT2LMHeadModel), pytorch_utils.py (Conv1D), activations.py (NewGELUActivation),
@@ -344,6 +345,41 @@ def _maybe_checkpoint(cfg, layer, *args):
     return layer(*args)
 
 
+# ---------------------------------------------------------------- the lab's MLP
+
+class LabMlp(nn.Module):
+    """The site's lab model (src/graphs/mlp.ts createMlp): L blocks Linear(h→h, bias) + ReLU, a Linear(h→classes)
+    head, mean softmax cross-entropy. Under `recompute: 'full'` each run of `checkpointEvery` blocks is one
+    non-reentrant checkpoint, as the lab's recompute variants segment it (src/graphs/segments.ts segmentRanges:
+    every segment checkpointed, the last one too). Nothing is random, so no RNG state is kept for the replay
+    (`preserve_rng_state=False`)."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        h = cfg["hidden"]
+        self.layers = nn.ModuleList(nn.Sequential(nn.Linear(h, h), nn.ReLU()) for _ in range(cfg["layers"]))
+        self.head = nn.Linear(h, cfg["vocab"])
+
+    def _run(self, start, end):
+        def segment(x):
+            for block in self.layers[start:end]:
+                x = block(x)
+            return x
+        return segment
+
+    def forward(self, features, labels):
+        x = features
+        every = self.cfg["checkpointEvery"] if self.cfg["recompute"] == "full" else len(self.layers)
+        for start in range(0, len(self.layers), every):
+            segment = self._run(start, min(len(self.layers), start + every))
+            if self.cfg["recompute"] == "full" and self.training:
+                x = checkpoint(segment, x, use_reentrant=False, preserve_rng_state=False)
+            else:
+                x = segment(x)
+        return F.cross_entropy(self.head(x), labels)
+
+
 # ---------------------------------------------------------------- LoRA (PEFT)
 
 class LoraLayer(nn.Module):
@@ -400,7 +436,7 @@ def apply_lora(model, arch, rank, alpha, targets):
 
 def build_model(cfg):
     """The model for a harness config (see run.py for the keys)."""
-    model = GPT2LMHeadModel(cfg) if cfg["arch"] == "gpt2" else LlamaForCausalLM(cfg)
+    model = {"gpt2": GPT2LMHeadModel, "llama": LlamaForCausalLM, "mlp": LabMlp}[cfg["arch"]](cfg)
     if cfg["finetune"] == "lora":
         apply_lora(model, cfg["arch"], cfg["loraRank"], cfg["loraAlpha"], LORA_PRESETS[cfg["loraTargets"]])
     return model

@@ -31,8 +31,8 @@ ARCHS = {
     "llama": dict(SMALL, arch="llama", kvHeads=2, ffn=688, dropout=False),
 }
 DEFAULTS = {"precision": "fp32", "optimizer": "adamw", "optimizerImpl": "foreach", "grads": "free", "gradAccum": 1,
-            "recompute": "none", "attention": "eager", "kernels": "eager", "dropoutKernel": "default",
-            "finetune": "full", "loraRank": None, "loraTargets": None}
+            "recompute": "none", "checkpointEvery": None, "attention": "eager", "kernels": "eager",
+            "dropoutKernel": "default", "finetune": "full", "loraRank": None, "loraTargets": None}
 # One factor at a time from the defaults, plus accumulation with kept gradients.
 VARIANTS = {
     "base": {},
@@ -50,10 +50,25 @@ VARIANTS = {
 }
 GPT2_ONLY = ("fused-kernels", "native-dropout")
 PRECISIONS = ("fp32", "amp-bf16")
+# The lab's MLP (src/graphs/mlp.ts) at the gradient-checkpointing experiment's shape: width 128, 8 blocks, 10
+# classes, batch 128, fp32, one plain SGD step per step (no optimizer state, as the engine's `--optimizer sgd`).
+# Checkpoint segments of 1, 2 and 3 blocks (3 = round(√8), the lab's default: src/graphs/segments.ts).
+MLP = {"arch": "mlp", "hidden": 128, "layers": 8, "vocab": 10, "microBatch": 128, "dropout": False,
+       "optimizer": "sgd", "optimizerImpl": "for-loop"}
+MLP_VARIANTS = {
+    "base": {},
+    "recompute1": {"recompute": "full", "checkpointEvery": 1},
+    "recompute2": {"recompute": "full", "checkpointEvery": 2},
+    "recompute3": {"recompute": "full", "checkpointEvery": 3},
+}
 
 
 def full_config(arch, precision, variant):
     """The fixture's `config` (engine option names) and the private keys the models read."""
+    if arch == "mlp":
+        cfg = dict(DEFAULTS, **MLP)
+        cfg.update(MLP_VARIANTS[variant])
+        return cfg, cfg
     cfg = dict(ARCHS[arch], **DEFAULTS)
     cfg["precision"] = precision
     cfg.update(VARIANTS[variant])
@@ -95,30 +110,29 @@ def main(argv):
     print(f"tracker self-test: {run_selftest(args.device)} checks passed", flush=True)
     only = set(filter(None, args.only.split(",")))
     index = []
-    for arch in ARCHS:
-        for precision in PRECISIONS:
-            for variant in VARIANTS:
-                if variant in GPT2_ONLY and arch != "gpt2":
-                    continue
-                stem = f"{args.device}-{arch}-{precision}-{variant}"
-                if only and stem not in only:
-                    continue
-                config, cfg = full_config(arch, precision, variant)
-                t0 = time.time()
-                body = {"meta": m, "config": config, "unavailable": []}
-                try:
-                    body.update(run_training(cfg, args.device))
-                except Unavailable as why:
-                    body.update(params=None, trainableParams=None, steps=[])
-                    body["unavailable"].append(str(why))
-                write(os.path.join(args.out, stem + ".json"), body)
-                checks = body.get("checks", {})
-                if checks and checks["liveAtEnd"] != checks["pythonVisibleAtEnd"]:
-                    print(f"  WARNING {stem}: replayed live bytes differ from Python-visible storages", flush=True)
-                index.append({"file": stem + ".json", "ran": not body["unavailable"],
-                              "unavailable": body["unavailable"]})
-                print(f"{stem}: {'unavailable' if body['unavailable'] else 'ok'} ({time.time() - t0:.1f} s)",
-                      flush=True)
+    grid = [(arch, precision, variant) for arch in ARCHS for precision in PRECISIONS for variant in VARIANTS
+            if variant not in GPT2_ONLY or arch == "gpt2"]
+    grid += [("mlp", "fp32", variant) for variant in MLP_VARIANTS]
+    for arch, precision, variant in grid:
+        stem = f"{args.device}-{arch}-{precision}-{variant}"
+        if only and stem not in only:
+            continue
+        config, cfg = full_config(arch, precision, variant)
+        t0 = time.time()
+        body = {"meta": m, "config": config, "unavailable": []}
+        try:
+            body.update(run_training(cfg, args.device))
+        except Unavailable as why:
+            body.update(params=None, trainableParams=None, steps=[])
+            body["unavailable"].append(str(why))
+        write(os.path.join(args.out, stem + ".json"), body)
+        checks = body.get("checks", {})
+        if checks and checks["liveAtEnd"] != checks["pythonVisibleAtEnd"]:
+            print(f"  WARNING {stem}: replayed live bytes differ from Python-visible storages", flush=True)
+        index.append({"file": stem + ".json", "ran": not body["unavailable"],
+                      "unavailable": body["unavailable"]})
+        print(f"{stem}: {'unavailable' if body['unavailable'] else 'ok'} ({time.time() - t0:.1f} s)",
+              flush=True)
     if not only or f"{args.device}-blocks" in only:
         blocks = {"meta": m, "units": "bytes", "unavailable": [], "families": []}
         # GPT-2 eager with native_dropout: the HF path as CUDA runs it (F.dropout → native_dropout there).

@@ -6,6 +6,7 @@ import {
   planRecompute,
   type LayerActivationShape,
 } from '../../../src/memory/index.ts';
+import { mlpLayerActivationBytes } from '../../../src/memory/activations.ts';
 
 // GPT-3 175B shape used throughout Korthikanti et al. 2022 (arXiv 2205.05198), Table 3.
 const s = 2048;
@@ -115,11 +116,16 @@ describe('planRecompute(layer, L, policy)', () => {
     expect(plan.firstLayerWorkingSet).toBe(layer.full - layer.input);
   });
 
-  test('mlp convention: ceil(L/k) checkpoints + the k − 1 other tensors a rebuilt segment keeps (Chen et al. 2016, arXiv 1604.06174)', () => {
-    const tensor = { replicated: 10, tensorParallel: 0, attentionCore: 0, full: 10, input: 10 };
-    const plan = planRecompute(tensor, 8, 'full', defaultMlpSegment(8));
+  test('mlp: ceil(L/k) checkpoints and the last output kept, then a rebuilt segment’s k inputs less the checkpoint and its output (Chen et al. 2016, arXiv 1604.06174)', () => {
+    const block = mlpLayerActivationBytes(2, 5, 1);
+    const plan = planRecompute(block, 8, 'full', defaultMlpSegment(8));
     expect(defaultMlpSegment(8)).toBe(3);
-    expect((plan.keptForLayers + plan.workingSet) / 10).toBe(Math.ceil(8 / 3) + 3 - 1);
+    expect(plan.keptForLayers / 10).toBe(Math.ceil(8 / 3) + 1);
+    expect(plan.workingSet / 10).toBe(3 - 1 + 1);
+  });
+
+  test('mlp without recompute: L blocks keep L + 1 tensors, the batch and every ReLU’s result', () => {
+    expect(planRecompute(mlpLayerActivationBytes(2, 5, 1), 8, 'none', 0).keptForLayers / 10).toBe(8 + 1);
   });
 
   test.each([

@@ -32,10 +32,11 @@ export interface Fixture {
   steps: { step: number; moments: FixtureMoment[] }[];
 }
 
-/** Every whole-step fixture that ran. */
-export function loadFixtures(): Fixture[] {
+/** Every whole-step fixture of `arch` that ran: the language models by default, or the lab's MLP. */
+export function loadFixtures(arch: 'language-models' | 'mlp' = 'language-models'): Fixture[] {
+  const name = arch === 'mlp' ? /^(cpu|cuda)-mlp-.*\.json$/ : /^(cpu|cuda)-(gpt2|llama)-.*\.json$/;
   return readdirSync(DIR)
-    .filter((f) => /^(cpu|cuda)-(gpt2|llama)-.*\.json$/.test(f))
+    .filter((f) => name.test(f))
     .map((f) => ({
       name: f.replace(/\.json$/, ''),
       ...(JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Omit<Fixture, 'name'>),
@@ -70,6 +71,28 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
     ...(c['finetune'] === 'lora'
       ? { finetune: 'lora' as const, loraRank: num('loraRank'), loraTargets: String(c['loraTargets']) }
       : {}),
+  };
+}
+
+/** The engine options for a lab-MLP fixture (tools/pytorch-harness run.py MLP): every option its step depends on. */
+export function mlpFixtureOptions(fixture: Fixture): EstimateOptions {
+  const c = fixture.config;
+  const num = (key: string) => Number(c[key]);
+  return {
+    arch: 'mlp',
+    hidden: num('hidden'),
+    layers: num('layers'),
+    vocab: num('vocab'),
+    microBatch: num('microBatch'),
+    precision: 'fp32',
+    optimizer: 'sgd',
+    optimizerImpl: 'for-loop',
+    attention: 'sdpa',
+    grads: 'free',
+    gradAccum: 1,
+    ...(c['recompute'] === 'full'
+      ? { recompute: 'full' as const, checkpointEvery: num('checkpointEvery') }
+      : { recompute: 'none' as const }),
   };
 }
 

@@ -8,7 +8,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { layerActivationBytes, type MomentId } from '../../../src/memory/index.ts';
-import { adjustedEngineBytesAt, engineFor, fixturePeak, loadFixtures, type Fixture } from './pytorch-fixtures.ts';
+import { estimateOrThrow } from '../support/estimate-or-throw.ts';
+import {
+  adjustedEngineBytesAt,
+  engineBytesAt,
+  engineFor,
+  fixturePeak,
+  loadFixtures,
+  mlpFixtureOptions,
+  type Fixture,
+} from './pytorch-fixtures.ts';
 
 const TOLERANCE = 0.1;
 
@@ -122,5 +131,45 @@ describe('per block, autograd’s saved tensors against layerActivationBytes', (
       const unexplained = activations - (engine + cpuAutocast + meanKeepsInput + layerNormStats);
       expect(Math.abs(unexplained), JSON.stringify(shape)).toBeLessThan(64);
     }
+  });
+});
+
+/**
+ * The lab's MLP (Linear + ReLU blocks, SGD, fp32) with and without checkpoint segments of 1, 2 and 3 blocks, torch 1.13
+ * on CPU. The engine counts the step to the byte but for the labels (the features are the first block's input, which
+ * the engine counts) and the 8-byte loss: the end of forward and the end of backward (inside the first block) are
+ * exact, every other recorded moment being a window whose peak is a transient the engine has no moment for. The backward's peak is the end of backward with or without checkpointing: the gradients of every other block
+ * and four b×h tensors (the batch, the first ReLU's result, the gradients of the block output and of the Linear's).
+ */
+describe('the lab’s MLP against PyTorch, moment by moment', () => {
+  const mlpFixtures = loadFixtures('mlp');
+
+  test('four configurations ran: no recompute and segments of 1, 2 and 3 blocks', () => {
+    expect(mlpFixtures.map((f) => f.config['checkpointEvery'] ?? 'none').sort()).toEqual([1, 2, 3, 'none']);
+  });
+
+  describe.each(mlpFixtures.map((f) => [f.name, f] as const))('%s', (_name, fixture) => {
+    const result = estimateOrThrow(mlpFixtureOptions(fixture));
+    const labels = Number(fixture.config['microBatch']) * 8;
+    const loss = 8;
+    const step = fixture.steps.find((s) => s.step === 2);
+    const recorded = (phase: 'forward' | 'backward' | 'optimizer') => step?.moments.find((m) => m.phase === phase);
+    const engine = (moment: MomentId) => engineBytesAt(result, moment) + labels + loss;
+
+    test('the end of forward is exact: every kept tensor and the log-softmax (the engine’s moment adds the logits, alive while the loss is computed)', () => {
+      const logits = Number(fixture.config['microBatch']) * Number(fixture.config['vocab']) * 4;
+      expect(engine('forward') - logits).toBe(recorded('forward')?.endBytes);
+    });
+
+    test('the backward’s peak is exact: the end of backward, inside the first block', () => {
+      const backward = result.timeline.filter((m) => m.phase === 'backward').map((m) => engine(m.moment));
+      expect(Math.max(...backward)).toBe(recorded('backward')?.peakBytes);
+      expect(engine('backward-end')).toBe(recorded('backward')?.peakBytes);
+    });
+
+    test('the step’s peak is the backward’s, the same with checkpointing as without', () => {
+      expect(result.perGpu.total - result.perGpu.overhead + labels + loss).toBe(fixturePeak(fixture, 'backward'));
+      expect(fixturePeak(fixture, 'backward')).toBe(fixturePeak(mlpFixtures[0] as Fixture, 'backward'));
+    });
   });
 });
