@@ -6,11 +6,17 @@
  */
 import { ceilDiv } from './ceil-div.ts';
 
-/** Activation recomputation (gradient checkpointing) policy. */
-export type Recompute = 'none' | 'selective' | 'full';
+/**
+ * Activation recomputation (gradient checkpointing) policy. `selective`: Megatron-LM's, the attention core only
+ * (Korthikanti et al. 2022 §5). `op`: torchtitan's op-level selective checkpointing (`selective_ac_option = "op"`),
+ * each block checkpointed with a policy that saves every other matmul output, the SDPA outputs and the block input
+ * (`_apply_ac_to_transformer_block`, torchtitan/parallelisms/parallelize_llama.py at commit 9dec370, 2024-12-26: the
+ * version of its published Llama 3.1 benchmarks). `full`: checkpoint segments of layers, their inputs kept.
+ */
+export type Recompute = 'none' | 'selective' | 'op' | 'full';
 
 /** Every recompute policy. */
-export const RECOMPUTES: readonly Recompute[] = ['none', 'selective', 'full'];
+export const RECOMPUTES: readonly Recompute[] = ['none', 'selective', 'op', 'full'];
 
 /**
  * Attention kernel. `sdpa`: `torch.nn.functional.scaled_dot_product_attention` with the FlashAttention or
@@ -88,6 +94,8 @@ export interface LayerActivationBytes {
    * layer. 0 for a transformer layer, whose last op (the residual sum) keeps nothing.
    */
   output: number;
+  /** What torchtitan's op-level policy saves beside the layer input (opSavedTerms); 0 for a plain-MLP block. */
+  opSaved: number;
 }
 
 /** The same layer counted in its raw terms, before tensor and sequence parallelism divide them. */
@@ -112,7 +120,29 @@ export function layerActivationBytes(shape: LayerActivationShape): LayerActivati
   const attentionCore = ceilDiv(terms.attentionCore, t);
   const inputBytes = shape.residualBytes * s * b * h;
   const input = shape.sp ? ceilDiv(inputBytes, t) : inputBytes;
-  return { replicated, tensorParallel, attentionCore, full: replicated + tensorParallel + attentionCore, input, output: 0 };
+  const full = replicated + tensorParallel + attentionCore;
+  return { replicated, tensorParallel, attentionCore, full, input, output: 0, opSaved: ceilDiv(opSavedTerms(shape), t) };
+}
+
+/**
+ * What torchtitan's op-level selective checkpointing saves of one transformer layer beside its input, before tensor
+ * parallelism. Its policy (`_custom_policy` in `_apply_ac_to_transformer_block`, torchtitan
+ * torchtitan/parallelisms/parallelize_llama.py at 9dec370) saves the outputs of the ops in `_save_list`
+ * (`aten.mm`, the SDPA flash and memory-efficient kernels, `reduce_scatter_tensor`, `abs`, `max`) except every
+ * second `aten.mm` of the block, counted from the first, and recomputes everything else. A layer's matmuls run q, k,
+ * v, o, then the MLP's: gate (w1), up (w3), down (w2) for SwiGLU, up and down for GELU, so the odd ones are q, v,
+ * and gate and down (SwiGLU) or up (GELU). SDPA saves its output and its fp32 log-sum-exp; eager attention's
+ * `bmm` and softmax are not in the list. A mixture of experts runs its experts' matmuls grouped, not as `aten.mm`:
+ * nothing of them is saved.
+ */
+function opSavedTerms(shape: LayerActivationShape): number {
+  const { seq: s, microBatch: b, hidden: h, ffn: f, bytesPerElement: e } = shape;
+  const sbh = s * b * h;
+  const qv = e * sbh * (1 + shape.kvHeads / shape.heads);
+  const attention = shape.attention === 'sdpa' ? e * sbh + sdpaStatistics(shape) : 0;
+  const dense = shape.topK === 1;
+  const mlp = !dense ? 0 : shape.mlp === 'swiglu' ? e * s * b * f + e * sbh : e * s * b * f;
+  return qv + attention + mlp;
 }
 
 /** FlashAttention and the memory-efficient kernel keep one fp32 log-sum-exp per row and head (Dao et al. 2022, arXiv 2205.14135 Alg. 2). */
@@ -203,7 +233,8 @@ export interface RecomputePlan {
 /**
  * Apply a recompute policy to `layers` layers with per-layer bytes `layer`.
  * none: every layer keeps `full`, and the last one its `output`. selective: drop the attention core, recompute it
- * for one layer at a time (Korthikanti §5). full with segments of k layers: keep ceil(L/k) segment inputs and the
+ * for one layer at a time (Korthikanti §5). op: keep the layer input and what torchtitan's policy saves (`opSaved`),
+ * rebuild the rest one layer at a time. full with segments of k layers: keep ceil(L/k) segment inputs and the
  * last segment's output and, during backward, one segment's full activations with its rebuilt output (Chen et al.
  * 2016, arXiv 1604.06174, O(L/k + k)). The segment's first layer's input is counted once: the rebuilt layer saves
  * the kept checkpoint itself (torch/utils/checkpoint.py reruns the segment's forward on the checkpointed inputs),
@@ -224,6 +255,18 @@ export function planRecompute(layer: LayerActivationBytes, layers: number, recom
       keptForLayers: kept * layers + output,
       workingSet: core,
       firstLayerWorkingSet: core,
+      segment: 0,
+    };
+  }
+  if (recompute === 'op') {
+    // Each layer is its own checkpoint: backward rebuilds what the policy did not save, one layer at a time.
+    const kept = Math.min(layer.full, layer.input + layer.opSaved);
+    const rebuilt = layer.full + output - kept;
+    return {
+      keptPerLayer: kept,
+      keptForLayers: kept * layers + output,
+      workingSet: rebuilt,
+      firstLayerWorkingSet: rebuilt,
       segment: 0,
     };
   }
@@ -256,7 +299,8 @@ export function defaultMlpSegment(layers: number): number {
  */
 export function mlpLayerActivationBytes(microBatch: number, hidden: number, bytesPerElement: number): LayerActivationBytes {
   const tensor = microBatch * hidden * bytesPerElement;
-  return { replicated: tensor, tensorParallel: 0, attentionCore: 0, full: tensor, input: tensor, output: tensor };
+  // nn.Linear with a bias runs `addmm`, which torchtitan's op-level list does not name: nothing saved beside the input.
+  return { replicated: tensor, tensorParallel: 0, attentionCore: 0, full: tensor, input: tensor, output: tensor, opSaved: 0 };
 }
 
 /** Inputs for the activations that live outside the layers. */

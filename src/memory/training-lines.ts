@@ -813,7 +813,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     ? ''
     : r.recompute === 'full'
       ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
-      : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
+      : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${RECOMPUTE_WORDS[r.recompute]}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
   // Backward frees each layer's activations as it passes: in the first layers the first layer's (with its output where
   // its backward reads it) or, under full recompute, the first checkpoint's input remain, with the other in-flight
   // micro-batches'. Under full recompute the last segment's output is freed before that segment is rebuilt: only the
@@ -845,11 +845,15 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
           ? ''
           : r.recompute === 'full'
             ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward`
-            : 'Recompute working set: one layer’s attention core rebuilt',
+            : r.recompute === 'op'
+              ? 'Recompute working set: what one layer did not save, rebuilt'
+              : 'Recompute working set: one layer’s attention core rebuilt',
         lifetime(moments, [plan.workingSet, SEGMENT_REBUILT], [plan.firstLayerWorkingSet, ['backward-end']]),
         r.recompute === 'full'
           ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers'
-          : 'Korthikanti et al. 2022 §5: selective recompute',
+          : r.recompute === 'op'
+            ? 'torchtitan parallelize_llama.py (9dec370) _apply_ac_to_transformer_block: op-level selective checkpointing'
+            : 'Korthikanti et al. 2022 §5: selective recompute',
       ),
     );
   }
@@ -946,6 +950,14 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   );
   return { lines, perLayer: plan.keptPerLayer };
 }
+
+/** How the kept-activations line names each policy but full recompute (which has a label of its own). */
+const RECOMPUTE_WORDS: Readonly<Record<Recompute, string>> = {
+  none: 'no recompute',
+  selective: 'selective recompute',
+  op: 'op-level selective recompute: every other matmul and the attention output saved',
+  full: 'full recompute',
+};
 
 /** Where the per-layer activation formula comes from, for the line's source. */
 function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean): string {

@@ -33,7 +33,7 @@ const change: fc.Arbitrary<EstimateOptions> = fc.oneof(
   fc.record({ precision: fc.constantFrom('fp32', 'amp-bf16', 'amp-fp16', 'mixed-bf16', 'mixed-fp16', 'bf16' as const) }),
   fc.record({ optimizer: fc.constantFrom('adamw', 'adamw-8bit', 'sgd', 'sgd-momentum' as const) }),
   fc.record({ optimizerImpl: fc.constantFrom('foreach', 'fused', 'for-loop' as const) }),
-  fc.record({ recompute: fc.constantFrom('none', 'selective', 'full' as const) }),
+  fc.record({ recompute: fc.constantFrom('none', 'selective', 'op', 'full' as const) }),
   fc.record({ checkpointEvery: fc.constantFrom(1, 2) }),
   fc.record({ attention: fc.constantFrom('sdpa', 'eager' as const) }),
   fc.record({ kernels: fc.constantFrom('eager', 'fused' as const) }),
