@@ -173,8 +173,7 @@ class GPT2LMHeadModel(nn.Module):
     def forward(self, input_ids, labels=None):
         position_ids = torch.arange(input_ids.size(-1), dtype=torch.long, device=input_ids.device).unsqueeze(0)
         hidden_states = self.drop(self.wte(input_ids) + self.wpe(position_ids))
-        for block in self.h:
-            hidden_states = _maybe_checkpoint(self.cfg, block, hidden_states)
+        hidden_states = run_blocks(self.cfg, self.h, hidden_states)
         logits = self.lm_head(self.ln_f(hidden_states))
         if labels is None:
             return logits
@@ -330,19 +329,33 @@ class LlamaForCausalLM(nn.Module):
         if self.cfg["attention"] == "eager":
             mask = llama_causal_mask(batch, seq, hidden_states.dtype, hidden_states.device)
         position_embeddings = self.rotary_emb(hidden_states, position_ids)
-        for layer in self.layers:
-            hidden_states = _maybe_checkpoint(self.cfg, layer, hidden_states, position_embeddings, mask)
+        hidden_states = run_blocks(self.cfg, self.layers, hidden_states, position_embeddings, mask)
         logits = self.lm_head(self.norm(hidden_states))
         if labels is None:
             return logits
         return causal_lm_loss(logits, labels, self.cfg["vocab"])
 
 
-def _maybe_checkpoint(cfg, layer, *args):
-    """GradientCheckpointingLayer / _gradient_checkpointing_func: torch.utils.checkpoint per block, non-reentrant."""
-    if cfg["recompute"] == "full" and layer.training:
-        return checkpoint(layer, *args, use_reentrant=False)
-    return layer(*args)
+def run_blocks(cfg, blocks, hidden_states, *args, preserve_rng_state=True):
+    """The blocks in order, each called as block(hidden_states, *args). Under `recompute: 'full'` every run of
+    `checkpointEvery` blocks (by default one: GradientCheckpointingLayer / _gradient_checkpointing_func checkpoints
+    each block) is one non-reentrant torch.utils.checkpoint."""
+    blocks = list(blocks)
+    every = cfg.get("checkpointEvery") or 1
+    for start in range(0, len(blocks), every):
+        segment = blocks[start:start + every]
+
+        def run(x, *rest, segment=segment):
+            for block in segment:
+                x = block(x, *rest)
+            return x
+
+        if cfg["recompute"] == "full" and segment[0].training:
+            hidden_states = checkpoint(run, hidden_states, *args, use_reentrant=False,
+                                       preserve_rng_state=preserve_rng_state)
+        else:
+            hidden_states = run(hidden_states, *args)
+    return hidden_states
 
 
 # ---------------------------------------------------------------- the lab's MLP
@@ -361,22 +374,8 @@ class LabMlp(nn.Module):
         self.layers = nn.ModuleList(nn.Sequential(nn.Linear(h, h), nn.ReLU()) for _ in range(cfg["layers"]))
         self.head = nn.Linear(h, cfg["vocab"])
 
-    def _run(self, start, end):
-        def segment(x):
-            for block in self.layers[start:end]:
-                x = block(x)
-            return x
-        return segment
-
     def forward(self, features, labels):
-        x = features
-        every = self.cfg["checkpointEvery"] if self.cfg["recompute"] == "full" else len(self.layers)
-        for start in range(0, len(self.layers), every):
-            segment = self._run(start, min(len(self.layers), start + every))
-            if self.cfg["recompute"] == "full" and self.training:
-                x = checkpoint(segment, x, use_reentrant=False, preserve_rng_state=False)
-            else:
-                x = segment(x)
+        x = run_blocks(self.cfg, self.layers, features, preserve_rng_state=False)
         return F.cross_entropy(self.head(x), labels)
 
 

@@ -42,6 +42,7 @@ VARIANTS = {
     "accum2": {"gradAccum": 2},
     "accum2-keep": {"gradAccum": 2, "grads": "keep"},
     "recompute": {"recompute": "full"},
+    "recompute2": {"recompute": "full", "checkpointEvery": 2},  # both blocks in one segment
     "sdpa": {"attention": "sdpa"},
     "lora-all": {"finetune": "lora", "loraRank": 8, "loraTargets": "all-linear"},
     "lora-attn": {"finetune": "lora", "loraRank": 8, "loraTargets": "attention"},

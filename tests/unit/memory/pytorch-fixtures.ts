@@ -66,6 +66,7 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
     grads: c['grads'] as 'free',
     gradAccum: num('gradAccum'),
     recompute: c['recompute'] as 'none',
+    ...(typeof c['checkpointEvery'] === 'number' ? { checkpointEvery: c['checkpointEvery'] } : {}),
     attention: c['attention'] as 'eager',
     kernels: c['kernels'] as 'eager',
     ...(c['finetune'] === 'lora'
@@ -130,12 +131,13 @@ const at = (moments: readonly MomentId[], bytes: number) =>
 
 /**
  * Bytes `perLayer` of every layer's kept activations: at the moments they are kept, or, under full recompute, for the
- * one layer rebuilt during backward.
+ * layers rebuilt during backward (a whole segment, then the first layer alone).
  */
 function perLayerAdjustment(fixture: Fixture, perLayer: number): Partial<Record<MomentId, number>> {
   const layers = Number(fixture.config['layers']);
+  const segment = Number(fixture.config['checkpointEvery'] ?? 1);
   return fixture.config['recompute'] === 'full'
-    ? at(['backward-top', 'backward-end'], perLayer)
+    ? { ...at(['backward-top', 'backward-first-segment'], segment * perLayer), 'backward-end': perLayer }
     : at(KEPT_MOMENTS, layers * perLayer);
 }
 
