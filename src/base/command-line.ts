@@ -8,7 +8,7 @@
 export const PROGRAM_NAME = 'gpu-memory-lab';
 
 /** The commands the program dispatches to. */
-export type CommandName = 'estimate' | 'plan' | 'diagnose';
+export type CommandName = 'estimate' | 'plan' | 'diagnose' | 'diffusion';
 
 /** An argument as a POSIX shell reads it back: as it is when it is plain, else in single quotes (a file name with spaces). */
 const shellWord = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);

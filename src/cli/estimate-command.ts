@@ -6,6 +6,9 @@ import {
   estimateMemory,
   formatEstimateFlags,
   parseEstimateFlags,
+  flagName,
+  STACK_DECIDED_KEYS,
+  type EstimateOptions,
   type EstimateResult,
 } from '../memory/index.ts';
 import { fieldErrorsLine, type Command } from './command.ts';
@@ -44,6 +47,11 @@ function estimateJson(result: EstimateResult, flags: Record<string, string>) {
     warnings: result.warnings,
     lines: result.lines,
     stepTime: result.stepTime,
+    stack: {
+      id: result.resolved.stack,
+      set: result.resolved.stackSettings,
+      notModelled: result.resolved.notModelled,
+    },
     flags,
   };
 }
@@ -51,6 +59,18 @@ function estimateJson(result: EstimateResult, flags: Record<string, string>) {
 /** The result with what the config.json reader warned about first, so a guess about the model is never silent. */
 function withFileWarnings(result: EstimateResult, file: { warnings: readonly string[] } | null): EstimateResult {
   return file === null || file.warnings.length === 0 ? result : { ...result, warnings: [...file.warnings, ...result.warnings] };
+}
+
+/**
+ * The flags given, with the stack named and every option a stack may decide written out as resolved, so `flags`
+ * reproduces the same estimate on any stack, and after a stack's defaults change.
+ */
+function resolvedFlags(result: EstimateResult, options: EstimateOptions): Record<string, string> {
+  const flags = formatEstimateFlags(options);
+  if (result.mode !== 'train') return flags;
+  const resolved: Record<string, string> = { ...flags, stack: result.resolved.stack };
+  for (const key of STACK_DECIDED_KEYS) resolved[flagName(key)] = String(result.resolved[key]);
+  return resolved;
 }
 
 /** What `estimate --json` prints, and what the library's `estimate` returns. */
@@ -71,7 +91,7 @@ export const estimateCommand: Command<EstimateJson> = {
     const outcome = estimateMemory(file === null ? parsed.options : { ...parsed.options, modelConfig: file.config });
     if (!outcome.ok) return { usage: fieldErrorsLine(outcome.errors) };
     return {
-      json: () => estimateJson(withFileWarnings(outcome.result, file), formatEstimateFlags(parsed.options)),
+      json: () => estimateJson(withFileWarnings(outcome.result, file), resolvedFlags(outcome.result, parsed.options)),
       text: () => renderTable(withFileWarnings(outcome.result, file), sources === true),
     };
   },

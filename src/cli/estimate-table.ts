@@ -1,6 +1,6 @@
 /** Human-readable table of an estimate. */
 import { BYTES_IN_UNIT, formatBytes, formatGiB } from '../base/bytes.ts';
-import { formatCount, formatSeconds, type EstimateResult, type MemoryLine } from '../memory/index.ts';
+import { formatCount, formatSeconds, STACK_SPECS, type EstimateResult, type MemoryLine } from '../memory/index.ts';
 import { renderTimeline } from './timeline-chart.ts';
 
 const LABEL_WIDTH = 70;
@@ -22,6 +22,19 @@ function lineRows(lines: readonly MemoryLine[], withSources: boolean): string[] 
   return lines.flatMap((l) => (withSources ? [row(l.label, l.bytes), `      ↳ ${l.source}`] : [row(l.label, l.bytes)]));
 }
 
+/** The stack the estimate assumes, what it set (with each source under `withSources`), and what it does unmodelled. */
+function stackRows(r: EstimateResult['resolved'], withSources: boolean): string[] {
+  const spec = STACK_SPECS[r.stack];
+  const set = r.stackSettings.map((s) => `${s.flag} ${s.value}`).join(', ');
+  const rows = [`Stack     ${r.stack} (${spec.label}; ${spec.version})${set === '' ? '' : ` set ${set}`}`];
+  if (withSources) rows.push(...r.stackSettings.map((s) => `      ↳ ${s.flag} ${s.value}: ${s.source}`));
+  for (const gap of r.notModelled) {
+    rows.push(`          not modelled yet: ${gap.what} (${gap.option})`);
+    if (withSources) rows.push(`      ↳ ${gap.source}`);
+  }
+  return rows;
+}
+
 /** Render an estimate as a table; `withSources` adds each line's source under it. */
 export function renderTable(result: EstimateResult, withSources = false): string {
   const r = result.resolved;
@@ -32,6 +45,7 @@ export function renderTable(result: EstimateResult, withSources = false): string
   const moe = result.activeParams !== result.params ? ` (${formatCount(result.activeParams)} active)` : '';
   out.push(`Model     ${name} · ${formatCount(result.params)} params${moe}`);
   if (result.mode === 'train') {
+    out.push(...stackRows(r, withSources));
     out.push(
       `Setup     ${r.precision} · ${r.optimizer} (${r.optimizerImpl}) · micro-batch ${r.microBatch} × seq ${r.seq} · grad-accum ${r.gradAccum} · recompute ${r.recompute} · ${r.attention} attention · ${r.kernels} kernels · grads ${r.grads}${r.dropout ? ' · dropout' : ''}`,
     );

@@ -1,15 +1,16 @@
 /**
- * The package's library: `import { estimate, plan, diagnose } from 'gpu-memory-lab'`. Each function hands its input
+ * The package's library: `import { estimate, plan, diagnose, diffusion } from 'gpu-memory-lab'`. Each function hands its input
  * to the command of the same name and returns what that command's `--json` prints, as an object: `JSON.stringify` of
  * `json` is the command's output line, byte for byte. Bad input is the command's one line, as `error`.
  */
 import type { ArgValues, Command, CommandIo } from './command.ts';
 import { diagnoseCommand, type DiagnoseJson } from './diagnose-command.ts';
+import { diffusionCommand, type DiffusionJson } from './diffusion-command.ts';
 import { estimateCommand, type EstimateJson } from './estimate-command.ts';
 import { planCommand } from './plan-command.ts';
 import type { PlanJson } from './plan-json.ts';
 
-export type { DiagnoseJson, EstimateJson, PlanJson };
+export type { DiagnoseJson, DiffusionJson, EstimateJson, PlanJson };
 export { JSON_SCHEMA_FILES, JSON_SCHEMA_URLS } from './json-schemas.ts';
 
 /**
@@ -68,4 +69,15 @@ export function plan(flags: Flags): Answer<PlanJson> {
 export function diagnose(input: Uint8Array | string, flags: Flags = {}): Answer<DiagnoseJson> {
   const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   return answer(diagnoseCommand, flags, ['-'], { read: () => bytes });
+}
+
+/**
+ * The GPU memory of one generation with a diffusion transformer, from the bytes (or text) of its diffusers
+ * `transformer/config.json`, never executed: what `gpu-memory-lab diffusion --config FILE --json` prints for the same
+ * `flags`.
+ * @example diffusion(readFileSync('transformer/config.json'), { resolution: '1280x720', frames: 81, gpu: 'rtx-4090' }) // { ok: true, json: { fits: false, … } }
+ */
+export function diffusion(config: Uint8Array | string, flags: Flags = {}): Answer<DiffusionJson> {
+  const bytes = typeof config === 'string' ? new TextEncoder().encode(config) : config;
+  return answer(diffusionCommand, { ...flags, config: '-' }, [], { read: () => bytes });
 }

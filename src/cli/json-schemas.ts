@@ -12,6 +12,7 @@ export const JSON_SCHEMA_FILES = {
   estimate: 'estimate-v1.json',
   plan: 'plan-v1.json',
   diagnose: 'diagnose-v1.json',
+  diffusion: 'diffusion-v1.json',
 } as const satisfies Record<CommandName, string>;
 
 /** The URL each command's `--json` output carries in its `schema` field; also the schema's `$id`. */
@@ -19,4 +20,5 @@ export const JSON_SCHEMA_URLS = {
   estimate: `${SITE_URL}/schemas/${JSON_SCHEMA_FILES.estimate}`,
   plan: `${SITE_URL}/schemas/${JSON_SCHEMA_FILES.plan}`,
   diagnose: `${SITE_URL}/schemas/${JSON_SCHEMA_FILES.diagnose}`,
+  diffusion: `${SITE_URL}/schemas/${JSON_SCHEMA_FILES.diffusion}`,
 } as const satisfies Record<CommandName, string>;

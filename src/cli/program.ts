@@ -6,11 +6,12 @@
 import { PROGRAM_NAME } from '../base/command-line.ts';
 import { failure, READ_FILES, runCommand, type CliOutput, type Command, type CommandIo } from './command.ts';
 import { diagnoseCommand } from './diagnose-command.ts';
+import { diffusionCommand } from './diffusion-command.ts';
 import { estimateCommand } from './estimate-command.ts';
 import { planCommand } from './plan-command.ts';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: readonly Command[] = [estimateCommand, planCommand, diagnoseCommand];
+const COMMANDS: readonly Command[] = [estimateCommand, planCommand, diagnoseCommand, diffusionCommand];
 
 const COMMAND_LIST = `${COMMANDS.slice(0, -1)
   .map((c) => c.name)

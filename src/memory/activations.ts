@@ -5,6 +5,7 @@
  * 1-byte dropout masks. Generalised here term by term (bytes per element, GQA, SwiGLU, no dropout).
  */
 import { ceilDiv } from './ceil-div.ts';
+import type { AttentionWidths } from './model.ts';
 
 /**
  * Activation recomputation (gradient checkpointing) policy. `selective`: Megatron-LM's, the attention core only
@@ -46,20 +47,20 @@ export interface LayerActivationShape {
   microBatch: number;
   /** Hidden size h. */
   hidden: number;
-  /** Attention heads a. */
+  /** Attention heads a (query heads: the score matrices and the kernel statistics are per query head). */
   heads: number;
-  /** Key/value heads (GQA); K and V are kvHeads/heads the size of Q. */
-  kvHeads: number;
-  /** MLP inner width f. */
-  ffn: number;
+  /** What the attention projections produce per token (model.ts `attentionWidths`): GQA's narrower k and v, an explicit head_dim, MLA. */
+  widths: AttentionWidths;
+  /** MLP width a token passes through (model.ts `routedMlpWidth`): f for a dense layer, top-k × expert width + shared expert for a routed one. */
+  mlpWidth: number;
   /** MLP kind: GELU keeps 2 f-wide tensors (fused), SwiGLU keeps 4. */
   mlp: 'gelu' | 'swiglu';
   /** Norm kind (eager kernels only: RMSNorm as Hugging Face writes it keeps an fp32 copy of its input). */
   norm: 'layernorm' | 'rmsnorm';
   /** Eager GELU is GPT-2's Python `gelu_new` (keeps four f-wide intermediates) rather than `F.gelu`. */
   pythonGelu: boolean;
-  /** Experts each token visits (MoE top-k); 1 for dense. */
-  topK: number;
+  /** Learned attention sinks (gpt-oss): eager attention appends one sink logit per row and head to the scores. */
+  sinks: boolean;
   /** Whether dropout layers (and their 1-byte masks) are active. */
   dropout: boolean;
   /** Attention kernel. */
@@ -132,16 +133,15 @@ export function layerActivationBytes(shape: LayerActivationShape): LayerActivati
  * second `aten.mm` of the block, counted from the first, and recomputes everything else. A layer's matmuls run q, k,
  * v, o, then the MLP's: gate (w1), up (w3), down (w2) for SwiGLU, up and down for GELU, so the odd ones are q, v,
  * and gate and down (SwiGLU) or up (GELU). SDPA saves its output and its fp32 log-sum-exp; eager attention's
- * `bmm` and softmax are not in the list. A mixture of experts runs its experts' matmuls grouped, not as `aten.mm`:
- * nothing of them is saved.
+ * `bmm` and softmax are not in the list. The MLP is counted at the width a token passes through (`mlpWidth`); a
+ * mixture of experts runs its experts' matmuls grouped, not as `aten.mm`, so there this is an upper bound.
  */
 function opSavedTerms(shape: LayerActivationShape): number {
-  const { seq: s, microBatch: b, hidden: h, ffn: f, bytesPerElement: e } = shape;
-  const sbh = s * b * h;
-  const qv = e * sbh * (1 + shape.kvHeads / shape.heads);
-  const attention = shape.attention === 'sdpa' ? e * sbh + sdpaStatistics(shape) : 0;
-  const dense = shape.topK === 1;
-  const mlp = !dense ? 0 : shape.mlp === 'swiglu' ? e * s * b * f + e * sbh : e * s * b * f;
+  const { seq: s, microBatch: b, hidden: h, bytesPerElement: e, widths } = shape;
+  const sb = s * b;
+  const qv = e * sb * (widths.query + widths.value);
+  const attention = shape.attention === 'sdpa' ? e * sb * widths.output + sdpaStatistics(shape) : 0;
+  const mlp = e * sb * shape.mlpWidth + (shape.mlp === 'swiglu' ? e * sb * h : 0);
   return qv + attention + mlp;
 }
 
@@ -150,32 +150,48 @@ function sdpaStatistics(shape: LayerActivationShape): number {
   return 4 * shape.heads * shape.seq * shape.microBatch;
 }
 
-/** Korthikanti et al. 2022 §4.1, generalised to e bytes per element, GQA, SwiGLU, MoE top-k and no dropout. */
+/** Columns of one row of attention scores: s keys, plus gpt-oss's sink logit (modeling_gpt_oss.py eager_attention_forward concatenates it). */
+function scoreColumns(shape: LayerActivationShape): number {
+  return shape.seq + (shape.sinks ? 1 : 0);
+}
+
+/** Sum of MLA's latent widths (0 without MLA). */
+function latentWidth(shape: LayerActivationShape): number {
+  return shape.widths.latents.reduce((sum, width) => sum + width, 0);
+}
+
+/**
+ * Korthikanti et al. 2022 §4.1, generalised to e bytes per element, GQA and explicit head widths (q, k, v and the
+ * attention output at their own widths), SwiGLU, MoE (the MLP width a token passes through), MLA and no dropout.
+ */
 function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
-  const { seq: s, microBatch: b, hidden: h, heads: a, ffn: f, bytesPerElement: e } = shape;
-  const sbh = s * b * h;
-  const kvShare = shape.kvHeads / shape.heads;
+  const { seq: s, microBatch: b, hidden: h, heads: a, bytesPerElement: e, widths: w } = shape;
+  const sb = s * b;
+  const sbh = sb * h;
   const mask = shape.dropout ? 1 : 0;
   // Two norm inputs (the residual stream: r, which is e in Megatron), the QKV-projection input and the fc1 input (e each),
-  // two dropout masks (1 byte each).
-  const replicated = sbh * (2 * shape.residualBytes + 2 * e + 2 * mask);
+  // two dropout masks (1 byte each); MLA's latents, whole on every rank (not split by head): each norm's and up projection's input.
+  const replicated = sbh * (2 * shape.residualBytes + 2 * e + 2 * mask) + 2 * e * sb * latentWidth(shape);
   // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product.
   const mlpTensors = shape.mlp === 'swiglu' ? 4 : 2;
-  const tensorParallel = e * sbh * (1 + 2 * kvShare + 1) + shape.topK * mlpTensors * e * s * b * f;
+  const tensorParallel = e * sb * (w.query + w.key + w.value + w.output) + mlpTensors * e * sb * shape.mlpWidth;
   // Softmax output (e), and with dropout its 1-byte mask and e-byte output; SDPA keeps only its statistics.
-  const attentionCore = shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * s * b * (e + mask * (1 + e));
+  const attentionCore =
+    shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * scoreColumns(shape) * b * (e + mask * (1 + e));
   return { replicated, tensorParallel, attentionCore };
 }
 
 /**
  * What autograd keeps for one Hugging Face decoder layer (transformers `modeling_gpt2.py`, `modeling_llama.py`,
- * `modeling_bert.py`), counted op by op with CUDA's 1-byte dropout masks. r is the residual stream's bytes per
- * element (fp32 under autocast), e the compute dtype's, and under autocast every Linear casts its fp32 input on its
- * own (autocast caches only leaf weights: torch/csrc/autograd autocast_mode.cpp `cached_cast`).
+ * `modeling_bert.py`, `modeling_deepseek_v3.py`), counted op by op with CUDA's 1-byte dropout masks. r is the residual
+ * stream's bytes per element (fp32 under autocast), e the compute dtype's, and under autocast every Linear casts its fp32
+ * input on its own (autocast caches only leaf weights: torch/csrc/autograd autocast_mode.cpp `cached_cast`).
  * - Norms. LayerNorm keeps its input (r) and fp32 mean and rstd (8 B per token); Llama's RMSNorm upcasts its
  *   input to fp32 and keeps it, the normalised tensor (r) and rstd (4 B per token).
  * - Attention. GPT-2's fused c_attn output holds Q, K and V (3e); Llama keeps Q and K, V after `repeat_kv`
- *   (full width under eager, kv width under SDPA with `enable_gqa`). Eager keeps the fp32 softmax (autocast runs
+ *   (the query heads' width under eager, their own under SDPA with `enable_gqa`), each at heads × head_dim or
+ *   kv_heads × head_dim. MLA keeps each latent's RMSNorm (an fp32 upcast of the e-wide latent, the normalised latent,
+ *   rstd) and the up projection's input, then per-head keys and values. Eager keeps the fp32 softmax (autocast runs
  *   softmax in fp32), its e-byte cast for A·V and, with dropout, a mask and the dropped copy; SDPA keeps its
  *   output and fp32 statistics. The output projection keeps its (transposed, contiguous) input.
  * - MLP. SwiGLU keeps gate, silu(gate), up and their product (4e per f). GPT-2's `gelu_new` keeps x (an fp32
@@ -185,31 +201,37 @@ function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
  * dropout 114·sbh + 9·as²b + 16·bs.
  */
 function eagerLayerTerms(shape: LayerActivationShape): LayerTerms {
-  const { seq: s, microBatch: b, hidden: h, heads: a, ffn: f, bytesPerElement: e, residualBytes: r } = shape;
-  const sbh = s * b * h;
-  const sbf = s * b * f;
+  const { seq: s, microBatch: b, hidden: h, heads: a, bytesPerElement: e, residualBytes: r, widths: w } = shape;
   const sb = s * b;
+  const sbh = sb * h;
+  const sbf = sb * shape.mlpWidth;
   const casts = r !== e;
   const mask = shape.dropout ? 1 : 0;
   const llama = shape.norm === 'rmsnorm';
   const normBytes = llama ? (4 + r) * sbh + 4 * sb : r * sbh + 8 * sb;
-  const kvShare = shape.kvHeads / shape.heads;
-  // Inputs of the projections that read a norm output: Llama's q, k, v and gate, up each cast their own copy.
-  const qkvInputs = (llama && casts ? 3 : 1) * e * sbh;
+  // Inputs of the projections that read a norm output: Llama's q, k, v (MLA's q and kv down projections) and gate, up
+  // each cast their own copy.
+  const attentionReaders = w.latents.length > 0 ? 2 : 3;
+  const qkvInputs = (llama && casts ? attentionReaders : 1) * e * sbh;
   const mlpInputs = (llama && casts ? 2 : 1) * e * sbh;
-  const kvWidth = llama && shape.attention === 'sdpa' ? kvShare : 1;
-  const qkv = llama ? e * sbh * (1 + 2 * kvWidth) : 3 * e * sbh;
-  const sdpaOutput = shape.attention === 'sdpa' ? e * sbh : 0;
-  const outProjInput = e * sbh;
+  // Each MLA latent: the fp32 upcast and the normalised e-wide latent, rstd, and the up projection's input.
+  const latents = w.latents.reduce((sum, width) => sum + (4 + 2 * e) * sb * width + 4 * sb, 0);
+  // repeat_kv widens k and v to the query heads (heads / kv heads = output / value) unless SDPA takes them grouped.
+  const groups = w.output / w.value;
+  const keysAndValues =
+    llama && shape.attention === 'sdpa' ? w.key + w.value : llama ? w.key * groups + w.output : w.key + w.value;
+  const qkv = e * sb * (w.query + keysAndValues);
+  const sdpaOutput = shape.attention === 'sdpa' ? e * sb * w.output : 0;
+  const outProjInput = e * sb * w.output;
   let mlp: number;
   if (shape.mlp === 'swiglu') mlp = 4 * e * sbf;
   else if (shape.pythonGelu) mlp = (casts ? 3 * 4 + 2 * e : 5 * e) * sbf;
   else mlp = 2 * e * sbf;
-  const replicated = 2 * normBytes + 2 * mask * sbh;
-  const tensorParallel = qkvInputs + qkv + sdpaOutput + outProjInput + mlpInputs + shape.topK * mlp;
+  const replicated = 2 * normBytes + 2 * mask * sbh + latents;
+  const tensorParallel = qkvInputs + qkv + sdpaOutput + outProjInput + mlpInputs + mlp;
   // fp32 softmax output, then either its e-byte cast (kept by A·V; none in fp32) or, with dropout, mask and dropped copy.
   const perScore = shape.dropout ? 4 + 1 + e : 4 + (e === 4 ? 0 : e);
-  const attentionCore = shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * s * b * perScore;
+  const attentionCore = shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * scoreColumns(shape) * b * perScore;
   return { replicated, tensorParallel, attentionCore };
 }
 
@@ -230,53 +252,87 @@ export interface RecomputePlan {
   segment: number;
 }
 
+/** Layers of a stage whose activations differ from the others': a mixture-of-experts model's dense layers. */
+export interface OtherLayers {
+  /** Bytes of one such layer. */
+  layer: LayerActivationBytes;
+  /** How many of the stage's layers are of this kind. */
+  count: number;
+}
+
+/** No layer differs: every layer of the stage is alike. */
+export const NO_OTHER_LAYERS: OtherLayers = {
+  layer: { replicated: 0, tensorParallel: 0, attentionCore: 0, full: 0, input: 0, output: 0, opSaved: 0 },
+  count: 0,
+};
+
 /**
- * Apply a recompute policy to `layers` layers with per-layer bytes `layer`.
- * none: every layer keeps `full`, and the last one its `output`. selective: drop the attention core, recompute it
- * for one layer at a time (Korthikanti §5). op: keep the layer input and what torchtitan's policy saves (`opSaved`),
- * rebuild the rest one layer at a time. full with segments of k layers: keep ceil(L/k) segment inputs and the
- * last segment's output and, during backward, one segment's full activations with its rebuilt output (Chen et al.
- * 2016, arXiv 1604.06174, O(L/k + k)). The segment's first layer's input is counted once: the rebuilt layer saves
- * the kept checkpoint itself (torch/utils/checkpoint.py reruns the segment's forward on the checkpointed inputs),
- * for a transformer layer and a plain-MLP block alike.
+ * Apply a recompute policy to `layers` layers with per-layer bytes `layer`, `other.count` of which hold `other.layer`
+ * instead (DeepSeek's dense first layers). none: every layer keeps `full`, and the last one its `output`. selective:
+ * drop the attention core, recompute it for one layer at a time (Korthikanti §5). op: keep the layer input and what
+ * torchtitan's policy saves (`opSaved`), rebuild the rest one layer at a time. full with segments of k layers: keep
+ * ceil(L/k) segment inputs and the last segment's output and, during backward, one segment's full activations with
+ * its rebuilt output (Chen et al. 2016, arXiv 1604.06174, O(L/k + k)), counted at the larger kind. The segment's
+ * first layer's input is counted once: the rebuilt layer saves the kept checkpoint itself (torch/utils/checkpoint.py
+ * reruns the segment's forward on the checkpointed inputs), for a transformer layer and a plain-MLP block alike.
+ * `keptPerLayer` is the larger kind's; the first-layer working set is the first layer's kind's (the dense layers come
+ * first).
  */
-export function planRecompute(layer: LayerActivationBytes, layers: number, recompute: Recompute, segment: number): RecomputePlan {
+export function planRecompute(
+  layer: LayerActivationBytes,
+  layers: number,
+  recompute: Recompute,
+  segment: number,
+  other: OtherLayers = NO_OTHER_LAYERS,
+): RecomputePlan {
   if (layers === 0) return { keptPerLayer: 0, keptForLayers: 0, workingSet: 0, firstLayerWorkingSet: 0, segment: 0 };
+  const others = Math.min(other.count, layers);
+  const alike = layers - others;
+  // The larger of the two kinds' figures, among the kinds the stage holds.
+  const larger = (mine: number, theirs: number) => Math.max(alike === 0 ? 0 : mine, others === 0 ? 0 : theirs);
+  const first = others > 0 ? other.layer : layer;
   const { output } = layer;
   if (recompute === 'none') {
-    const all = layer.full * layers + output;
-    return { keptPerLayer: layer.full, keptForLayers: all, workingSet: 0, firstLayerWorkingSet: 0, segment: 0 };
+    return {
+      keptPerLayer: larger(layer.full, other.layer.full),
+      keptForLayers: layer.full * alike + other.layer.full * others + output,
+      workingSet: 0,
+      firstLayerWorkingSet: 0,
+      segment: 0,
+    };
   }
   if (recompute === 'selective') {
     const kept = layer.full - layer.attentionCore;
-    const core = layer.attentionCore;
+    const otherKept = other.layer.full - other.layer.attentionCore;
     return {
-      keptPerLayer: kept,
-      keptForLayers: kept * layers + output,
-      workingSet: core,
-      firstLayerWorkingSet: core,
+      keptPerLayer: larger(kept, otherKept),
+      keptForLayers: kept * alike + otherKept * others + output,
+      workingSet: larger(layer.attentionCore, other.layer.attentionCore),
+      firstLayerWorkingSet: first.attentionCore,
       segment: 0,
     };
   }
   if (recompute === 'op') {
     // Each layer is its own checkpoint: backward rebuilds what the policy did not save, one layer at a time.
-    const kept = Math.min(layer.full, layer.input + layer.opSaved);
-    const rebuilt = layer.full + output - kept;
+    const keptOf = (kind: LayerActivationBytes) => Math.min(kind.full, kind.input + kind.opSaved);
+    const kept = keptOf(layer);
+    const otherKept = keptOf(other.layer);
     return {
-      keptPerLayer: kept,
-      keptForLayers: kept * layers + output,
-      workingSet: rebuilt,
-      firstLayerWorkingSet: rebuilt,
+      keptPerLayer: larger(kept, otherKept),
+      keptForLayers: kept * alike + otherKept * others + output,
+      workingSet: larger(layer.full - kept, other.layer.full - otherKept) + output,
+      firstLayerWorkingSet: first.full - keptOf(first) + output,
       segment: 0,
     };
   }
   const k = checkpointSegment(segment, layers);
   const checkpoints = ceilDiv(layers, k);
+  const widest = larger(layer.full, other.layer.full);
   return {
     keptPerLayer: layer.input,
     keptForLayers: checkpoints * layer.input + output,
-    workingSet: Math.max(0, k * layer.full + output - layer.input),
-    firstLayerWorkingSet: Math.max(0, layer.full + output - layer.input),
+    workingSet: Math.max(0, k * widest + output - layer.input),
+    firstLayerWorkingSet: Math.max(0, first.full + output - layer.input),
     segment: k,
   };
 }

@@ -4,8 +4,16 @@
  * the file (the CLI, a page's paste or drop). Which keys each `model_type` uses, and what a missing key means, follow
  * that family's configuration and modeling classes in Hugging Face Transformers (cited per family below).
  */
-import type { AttentionBias, MlaShape, ModelConfig, MoeShape } from './model.ts';
+import {
+  CHECKPOINT_DTYPES,
+  type AttentionBias,
+  type CheckpointDtype,
+  type MlaShape,
+  type ModelConfig,
+  type MoeShape,
+} from './model.ts';
 import type { FieldError } from './options.ts';
+import { FP8_BLOCK, type WeightFormat } from './weight-formats.ts';
 
 /** The largest config.json read, in bytes: real ones are a few KB, so anything near 1 MB is not a model config. */
 export const MAX_CONFIG_JSON_BYTES = 1_048_576;
@@ -13,8 +21,14 @@ export const MAX_CONFIG_JSON_BYTES = 1_048_576;
 /** The largest width, count or vocabulary accepted from a config.json: far above any real model, low enough that every product stays a safe integer. */
 const MAX_DIMENSION = 10_000_000;
 
-/** Outcome of `readConfigJson`. */
-export type ConfigJsonReading = { ok: true; config: ModelConfig; warnings: string[] } | { ok: false; errors: FieldError[] };
+/**
+ * Outcome of `readConfigJson`. `shapeJson` is the config.json cut down to the keys the shape was read from (nested under
+ * `text_config` when it was read there, with the top `model_type`): reading it again gives the same shape, so a page can
+ * carry a model in its URL in a few hundred bytes instead of the whole file.
+ */
+export type ConfigJsonReading =
+  | { ok: true; config: ModelConfig; warnings: string[]; shapeJson: Readonly<Record<string, unknown>> }
+  | { ok: false; errors: FieldError[] };
 
 /** What a `model_type` means beyond the generic keys: how Transformers builds that family's decoder. */
 interface Family {
@@ -26,17 +40,26 @@ interface Family {
   qkNorm: boolean;
   /** Norms per layer. */
   normsPerLayer: number;
-  /** Whether `sliding_window` applies to every layer (Mistral v0.1) rather than to some (Gemma 2/3, gpt-oss). */
-  windowOnEveryLayer: boolean;
+  /**
+   * Without `layer_types`, which layers attend to every token when `sliding_window` is set: none (the window is on every
+   * layer, Mistral v0.1), every n-th, or every `sliding_window_pattern`-th (Gemma 3).
+   */
+  fullAttentionEvery: number | 'sliding_window_pattern' | null;
 }
 
-const DECODER: Family = { tiedByDefault: false, bias: 'none', qkNorm: false, normsPerLayer: 2, windowOnEveryLayer: true };
+const DECODER: Family = { tiedByDefault: false, bias: 'none', qkNorm: false, normsPerLayer: 2, fullAttentionEvery: null };
+
+/** Gemma 3's `sliding_window_pattern` when the key is missing (Gemma3TextConfig: `kwargs.get("sliding_window_pattern", 6)`). */
+const GEMMA3_WINDOW_PATTERN = 6;
 
 /**
  * Families read by name. Sources (Transformers 4.57 `models/<type>/configuration_<type>.py` and `modeling_<type>.py`):
  * Llama/Mixtral/gpt-oss/Qwen3 `attention_bias` sets q, k, v and o biases; Qwen2 always biases q, k, v and never o;
  * InternLM2's `bias` sets wqkv and wo (remote code modeling_internlm2.py); Gemma's configurations default to tied
  * embeddings and Gemma 2/3 put four RMSNorms in each layer; Qwen3 and Gemma 3 add q_norm/k_norm of head_dim.
+ * Default `layer_types` (Transformers 008e574 and 02b8f42, configuration_gemma2.py, configuration_gpt_oss.py
+ * `__post_init__`: `"sliding_attention" if bool((i + 1) % 2) else "full_attention"`; configuration_gemma3.py the same
+ * with `sliding_window_pattern`): every 2nd layer is global in Gemma 2 and gpt-oss, every 6th in Gemma 3.
  */
 const FAMILIES: Readonly<Record<string, Family>> = {
   llama: { ...DECODER, bias: 'attention_bias' },
@@ -49,11 +72,17 @@ const FAMILIES: Readonly<Record<string, Family>> = {
   qwen3: { ...DECODER, bias: 'attention_bias', qkNorm: true },
   qwen3_moe: { ...DECODER, bias: 'attention_bias', qkNorm: true },
   gemma: { ...DECODER, tiedByDefault: true },
-  gemma2: { ...DECODER, tiedByDefault: true, normsPerLayer: 4, windowOnEveryLayer: false },
-  gemma3_text: { ...DECODER, tiedByDefault: true, normsPerLayer: 4, qkNorm: true, windowOnEveryLayer: false },
+  gemma2: { ...DECODER, tiedByDefault: true, normsPerLayer: 4, fullAttentionEvery: 2 },
+  gemma3_text: {
+    ...DECODER,
+    tiedByDefault: true,
+    normsPerLayer: 4,
+    qkNorm: true,
+    fullAttentionEvery: 'sliding_window_pattern',
+  },
   deepseek_v2: { ...DECODER, bias: 'attention_bias' },
   deepseek_v3: { ...DECODER, bias: 'attention_bias' },
-  gpt_oss: { ...DECODER, bias: 'attention_bias', windowOnEveryLayer: false },
+  gpt_oss: { ...DECODER, bias: 'attention_bias', fullAttentionEvery: 2 },
   chatglm: DECODER,
 };
 
@@ -70,6 +99,8 @@ const METADATA_KEYS = new Set([
   'eos_token_id',
   'pad_token_id',
   'use_cache',
+  // Read apart, by readStoredWeights: how the checkpoint stores its weights, not the shape.
+  'quantization_config',
 ]);
 
 type Json = Readonly<Record<string, unknown>>;
@@ -206,7 +237,75 @@ export function readConfigJson(input: unknown): ConfigJsonReading {
       `unknown model_type ${modelType === undefined ? '(none given)' : `'${modelType}'`}: read as a Llama-style decoder from ${read.read().join(', ')}; ignored ${ignored.length === 0 ? 'nothing' : ignored.join(', ')}`,
     );
   }
-  return { ok: true, config: modelType === undefined ? config : { ...config, family: modelType }, warnings };
+  const storedDtype = readStoredDtype(json) ?? readStoredDtype(top);
+  const storedWeights = readStoredWeights(top, json, storedDtype, warnings);
+  const described = {
+    ...config,
+    ...(storedDtype === undefined ? {} : { storedDtype }),
+    ...(storedWeights === undefined ? {} : { storedWeights }),
+  };
+  // The stored format is read outside the KeyReader, so its keys join the shape's by name: a link rebuilt from the
+  // shape then ships in the same format.
+  const picked: Json = Object.fromEntries(
+    [...read.used, ...STORED_FORMAT_KEYS].filter((key) => Object.hasOwn(json, key)).map((key) => [key, json[key]]),
+  );
+  const topStored = nested
+    ? Object.fromEntries(STORED_FORMAT_KEYS.filter((key) => Object.hasOwn(top, key)).map((key) => [key, top[key]]))
+    : {};
+  const shapeJson = nested
+    ? { ...(topType === undefined ? {} : { model_type: topType }), ...topStored, text_config: picked }
+    : picked;
+  return {
+    ok: true,
+    config: modelType === undefined ? described : { ...described, family: modelType },
+    warnings,
+    shapeJson,
+  };
+}
+
+/** The keys `readStoredWeights` reads. */
+const STORED_FORMAT_KEYS = ['quantization_config', 'torch_dtype', 'dtype'] as const;
+
+/** Each checkpoint dtype and the weight format that stores it. */
+const STORED_DTYPE_FORMATS: Readonly<Record<CheckpointDtype, WeightFormat>> = {
+  float32: 'fp32',
+  float16: 'fp16',
+  bfloat16: 'bf16',
+};
+
+/**
+ * The dtype the checkpoint is stored in: `dtype` (transformers v5 writes this name) or `torch_dtype` (v4), when it is
+ * one of the dtypes a trainer loads; anything else (absent, "auto", a quantized layout) leaves it unknown.
+ */
+function readStoredDtype(json: Json): CheckpointDtype | undefined {
+  const value = json['dtype'] ?? json['torch_dtype'];
+  return CHECKPOINT_DTYPES.find((dtype) => dtype === value);
+}
+
+/**
+ * The format the checkpoint ships in: `quantization_config` (top level, also for a multimodal file) when it names one
+ * the engine counts (DeepSeek-V3's `fp8` with 128 × 128 `weight_block_size`, gpt-oss's `mxfp4`), else the dtype.
+ * Another quantization method leaves it unknown, with a warning, rather than guessing.
+ */
+function readStoredWeights(
+  top: Json,
+  json: Json,
+  storedDtype: CheckpointDtype | undefined,
+  warnings: string[],
+): WeightFormat | undefined {
+  const quantization = top['quantization_config'] ?? json['quantization_config'];
+  if (typeof quantization === 'object' && quantization !== null && !Array.isArray(quantization)) {
+    const q = quantization as Json;
+    const block = q['weight_block_size'];
+    if (q['quant_method'] === 'mxfp4') return 'mxfp4';
+    if (q['quant_method'] === 'fp8' && Array.isArray(block) && block.length === 2 && block.every((n) => n === FP8_BLOCK))
+      return 'fp8-block';
+    warnings.push(
+      `quantization_config ${JSON.stringify(q['quant_method'] ?? null)} is not a stored format the engine counts (fp8 in ${FP8_BLOCK} × ${FP8_BLOCK} blocks, mxfp4): --weights stored is unavailable, choose the format`,
+    );
+    return undefined;
+  }
+  return storedDtype === undefined ? undefined : STORED_DTYPE_FORMATS[storedDtype];
 }
 
 /** An unknown model_type: the keys every Llama-style config shares, with PretrainedConfig's tied-embedding default. */
@@ -268,12 +367,8 @@ function readFamily(read: KeyReader, family: Family, modelType: string, warnings
   const attentionBias = readAttentionBias(read, family, glm);
   const mla = read.has('kv_lora_rank') ? readLatentAttention(read) : undefined;
   const experts = readExperts(read, modelType, warnings);
-  const slidingWindow = readWindow(read, family, modelType, warnings);
-  if (core === null || experts === null || mla === null) return null;
-  if (mla !== undefined)
-    warnings.push(
-      `multi-head latent attention: the KV cache is Transformers' expanded keys and values, each counted at the key width ${mla.qkNopeHeadDim + mla.qkRopeHeadDim} per head (an upper bound); vLLM and SGLang cache the ${mla.kvLoraRank + mla.qkRopeHeadDim}-wide latent per token per layer instead`,
-    );
+  const window = readWindow(read, family, modelType, core?.layers ?? 0, warnings);
+  if (core === null || experts === null || mla === null || window === null) return null;
   if (modelType === 'deepseek_v3' && read.count('num_nextn_predict_layers', 0, 0) !== 0)
     warnings.push(
       'the checkpoint also stores multi-token-prediction layers (num_nextn_predict_layers) that Transformers does not load; they are not counted',
@@ -283,7 +378,8 @@ function readFamily(read: KeyReader, family: Family, modelType: string, warnings
     experts: experts.experts,
     topK: experts.topK,
     ffn: experts.expertFfn ?? core.ffn,
-    slidingWindow,
+    slidingWindow: window.slidingWindow,
+    ...(window.fullAttentionEvery === undefined ? {} : { fullAttentionEvery: window.fullAttentionEvery }),
     ...(attentionBias.qkv || attentionBias.output ? { attentionBias } : {}),
     ...(family.qkNorm ? { qkNorm: true } : {}),
     ...(family.normsPerLayer === 2 ? {} : { normsPerLayer: family.normsPerLayer }),
@@ -382,20 +478,61 @@ function countDenseLayers(read: KeyReader, layers: number): number | null {
   return dense;
 }
 
+/** Where a sliding window applies: its span (null: none) and which layers attend to every token instead. */
+interface WindowLayout {
+  slidingWindow: number | null;
+  /** Every n-th layer is global (model.ts `fullAttentionEvery`); absent: the window is on every layer. */
+  fullAttentionEvery?: number;
+}
+
 /**
- * `sliding_window` when every layer uses it (Mistral v0.1); Qwen2 only with `use_sliding_window`. Gemma 2/3 and
- * gpt-oss alternate local and global layers, which the KV cache does not model yet: counted as full attention, said so.
+ * The sliding window and its layers. `layer_types`, when present, says which layers slide (Transformers reads it first:
+ * cache_utils.py DynamicCache); else the family's default above; Qwen2 slides only with `use_sliding_window`. Layers
+ * laid out otherwise than "every n-th global" (or a type other than sliding or full attention) are counted in full,
+ * an upper bound, with a warning. Null after an error.
  */
-function readWindow(read: KeyReader, family: Family, modelType: string, warnings: string[]): number | null {
+function readWindow(read: KeyReader, family: Family, modelType: string, layers: number, warnings: string[]): WindowLayout | null {
   const window = read.has('sliding_window') ? read.count('sliding_window') : undefined;
-  read.list('layer_types');
-  if (window === undefined) return null;
-  if (!family.windowOnEveryLayer) {
-    warnings.push(
-      `${modelType} alternates sliding-window (${window}) and global layers; the KV cache counts every layer in full, an upper bound`,
-    );
+  const types = read.list('layer_types');
+  const pattern =
+    family.fullAttentionEvery === 'sliding_window_pattern'
+      ? read.count('sliding_window_pattern', GEMMA3_WINDOW_PATTERN)
+      : undefined;
+  if (read.has('sliding_window') && window === undefined) return null;
+  if (window === undefined) return { slidingWindow: null };
+  if (modelType.startsWith('qwen') && !read.flag('use_sliding_window', false)) return { slidingWindow: null };
+  if (types !== undefined) return windowFromLayerTypes(read, types, window, layers, warnings);
+  const every = family.fullAttentionEvery === 'sliding_window_pattern' ? pattern : family.fullAttentionEvery;
+  if (every === undefined) return null;
+  return every === null || every > layers ? { slidingWindow: window } : { slidingWindow: window, fullAttentionEvery: every };
+}
+
+/** The layout `layer_types` lists: no window, a window on every layer, or every n-th layer global. */
+function windowFromLayerTypes(
+  read: KeyReader,
+  types: readonly unknown[],
+  window: number,
+  layers: number,
+  warnings: string[],
+): WindowLayout | null {
+  if (types.length !== layers || types.some((type) => typeof type !== 'string')) {
+    read.fail('layer_types', `must list one type per layer (${layers}), got ${types.length} entries`);
     return null;
   }
-  if (modelType.startsWith('qwen') && !read.flag('use_sliding_window', false)) return null;
-  return window;
+  const sliding = types.map((type) => type === 'sliding_attention');
+  if (types.some((type) => type !== 'sliding_attention' && type !== 'full_attention')) {
+    warnings.push(
+      "layer_types lists types other than sliding_attention and full_attention: every layer's KV cache is counted in full, an upper bound",
+    );
+    return { slidingWindow: null };
+  }
+  if (sliding.every((s) => !s)) return { slidingWindow: null };
+  if (sliding.every((s) => s)) return { slidingWindow: window };
+  for (let every = 2; every <= layers; every++) {
+    if (sliding.every((s, i) => s === ((i + 1) % every !== 0))) return { slidingWindow: window, fullAttentionEvery: every };
+  }
+  warnings.push(
+    `layer_types does not repeat as "every n-th layer global": every layer's KV cache is counted in full (window ${window} ignored), an upper bound`,
+  );
+  return { slidingWindow: null };
 }

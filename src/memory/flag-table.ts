@@ -5,13 +5,15 @@
  */
 import { ATTENTIONS, KERNELS, RECOMPUTES } from './activations.ts';
 import { FINETUNES } from './finetune.ts';
-import { WEIGHT_FORMATS } from './weight-formats.ts';
+import { KV_CACHE_LAYOUTS } from './inference.ts';
+import { WEIGHT_CHOICES, WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
 import { PRECISIONS } from './precision.ts';
+import { DEFAULT_STACK, STACKS } from './stacks.ts';
 import { GRADIENT_LIFETIMES } from './timeline.ts';
 
 /** Kind of value a flag takes. */
@@ -188,6 +190,18 @@ export const FLAGS: readonly FieldFlag[] = [
     max: 100_000_000,
     group: 'workload',
   }),
+  enumFlag(
+    {
+      key: 'kvCache',
+      flag: 'kv-cache',
+      // The serving runtimes DeepSeek-V3's README lists under "How to Run Locally" (SGLang, LMDeploy, vLLM, …) cache the latent.
+      default: 'latent',
+      label: 'MLA KV cache',
+      help: 'infer, DeepSeek-V2/V3 (MLA): latent = kv_lora_rank + qk_rope_head_dim per token per layer, as vLLM and SGLang cache it; expanded = every head’s keys and values, as Transformers caches them',
+      group: 'technique',
+    },
+    KV_CACHE_LAYOUTS,
+  ),
   numberFlag({
     key: 'gradAccum',
     flag: 'grad-accum',
@@ -209,9 +223,21 @@ export const FLAGS: readonly FieldFlag[] = [
   }),
   enumFlag(
     {
+      key: 'stack',
+      flag: 'stack',
+      default: DEFAULT_STACK,
+      label: 'How do you train?',
+      help: "the tool you train with; its defaults fill the technique flags you leave out (precision from the checkpoint's dtype, optimizer implementation, recompute, …)",
+      group: 'technique',
+    },
+    STACKS,
+  ),
+  enumFlag(
+    {
       key: 'precision',
       flag: 'precision',
-      default: 'mixed-bf16',
+      // Every stack sets it (stacks.ts), so this is what --help says rather than a value the reader falls back to.
+      default: "the stack's (hf-trainer: the checkpoint's dtype)",
       label: 'Precision',
       help: 'training precision regime',
       group: 'technique',
@@ -224,10 +250,10 @@ export const FLAGS: readonly FieldFlag[] = [
       flag: 'weights',
       default: 'bf16',
       label: 'Weight format',
-      help: 'infer: how the weights are stored (bitsandbytes llm-int8, nf4, fp4, -dq with double quantization; GPTQ/AWQ 4-bit group 128)',
+      help: 'infer: how the weights are stored (bitsandbytes llm-int8, nf4, fp4, -dq with double quantization; GPTQ/AWQ 4-bit group 128; DeepSeek-V3 fp8-block, gpt-oss mxfp4; stored: as the checkpoint ships, from config.json)',
       group: 'technique',
     },
-    WEIGHT_FORMATS,
+    WEIGHT_CHOICES,
   ),
   enumFlag(
     { key: 'optimizer', flag: 'optimizer', default: 'adamw', label: 'Optimizer', help: 'optimizer', group: 'technique' },
@@ -237,9 +263,9 @@ export const FLAGS: readonly FieldFlag[] = [
     {
       key: 'optimizerImpl',
       flag: 'optimizer-impl',
-      default: 'foreach',
+      default: "the stack's (hf-trainer: fused)",
       label: 'Optimizer implementation',
-      help: "PyTorch optimizer implementation: foreach is the default on CUDA; DeepSpeed's FusedAdam and fused=True count as fused",
+      help: "PyTorch optimizer implementation: foreach is torch.optim's default on CUDA, fused the Trainer's; DeepSpeed's FusedAdam and fused=True count as fused",
       group: 'technique',
     },
     OPTIMIZER_IMPLS,

@@ -50,14 +50,40 @@ export {
   type RawFlagValues,
 } from './flags.ts';
 export { createOptionReader, type OptionReader } from './option-reader.ts';
-export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult } from './validate.ts';
+export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult, type StackSetting } from './validate.ts';
+export {
+  DEFAULT_STACK,
+  STACK_DECIDED_KEYS,
+  STACK_SPECS,
+  STACKS,
+  stackDefaults,
+  type Cited,
+  type NotModelled,
+  type Stack,
+  type StackDefaults,
+  type StackSpec,
+} from './stacks.ts';
 export { formatCount, formatSeconds } from './format.ts';
 export { LINE_CATEGORIES } from './lines.ts';
 export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';
 export { SOURCE_CHOICES, type SourceChoice } from './sources.ts';
 export { MODEL_PRESETS, getModelPreset, type ModelPreset } from './presets.ts';
 export { GPU_PRESETS, getGpuPreset, type GpuSpec } from './gpus.ts';
-export { ARCHS, ARCH_TRAITS, type Arch, type AttentionBias, type MlaShape, type ModelConfig, type MoeShape } from './model.ts';
+export {
+  ARCHS,
+  ARCH_TRAITS,
+  CHECKPOINT_DTYPES,
+  attentionWidths,
+  routedMlpWidth,
+  slidingLayersIn,
+  type Arch,
+  type AttentionBias,
+  type AttentionWidths,
+  type CheckpointDtype,
+  type MlaShape,
+  type ModelConfig,
+  type MoeShape,
+} from './model.ts';
 export { MAX_CONFIG_JSON_BYTES, readConfigJson, type ConfigJsonReading } from './config-json.ts';
 export { countParams, type ParamCounts } from './params.ts';
 export { PRECISIONS, PRECISION_BYTES, type Precision } from './precision.ts';
@@ -80,6 +106,8 @@ export {
   outsideActivationBytes,
   planRecompute,
   defaultMlpSegment,
+  NO_OTHER_LAYERS,
+  type OtherLayers,
   type Attention,
   type Kernels,
   type Recompute,
@@ -101,3 +129,36 @@ export { LORA_TARGETS, loraParams, parseLoraTargets, type LoraPlan, type LoraTar
 export { CUDA_CONTEXT_BYTES, DEFAULT_HEADROOM_PERCENT, cublasWorkspaceBytes } from './overhead.ts';
 export { ASSUMED_MFU, type StepTimeEstimate, type StepTimeLine } from './time.ts';
 export { deepspeedZero2Estimate, deepspeedZero3Estimate, type DeepSpeedEstimate } from './deepspeed.ts';
+export {
+  DIT_CLASS_NAMES,
+  isDiffusersConfig,
+  readDiffusersConfig,
+  type DiffusersConfigReading,
+  type DitFamily,
+  type DitShape,
+  type FluxShape,
+  type WanShape,
+} from './diffusion-config.ts';
+export { countDitParams, type DitParamCounts } from './diffusion-params.ts';
+export {
+  GUIDANCES,
+  PIPELINES,
+  type Guidance,
+  type PipelineSpec,
+  type TextEncoderSpec,
+  type VaeSpec,
+} from './diffusion-pipelines.ts';
+export { vaeDecodeBytes, type VaeDecodeBytes } from './diffusion-vae.ts';
+export {
+  DIFFUSION_OFFLOADS,
+  DIFFUSION_PHASES,
+  DIT_WEIGHTS,
+  estimateDiffusion,
+  type DiffusionEstimate,
+  type DiffusionOffload,
+  type DiffusionOptions,
+  type DiffusionOutcome,
+  type DiffusionPhase,
+  type DitWeights,
+} from './diffusion.ts';
+export { DIFFUSION_FLAG_TABLE, parseDiffusionFlags, type DiffusionRawFlags } from './diffusion-flags.ts';

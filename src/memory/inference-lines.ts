@@ -1,9 +1,15 @@
 /** Breakdown lines for one GPU serving a model (inference). */
-import { inferenceActivationBytes, kvCacheBytes, kvCacheBytesPerElement, stageWeightBytes } from './inference.ts';
+import {
+  inferenceActivationBytes,
+  kvCacheBytes,
+  kvCacheBytesPerElement,
+  kvCacheElementsPerToken,
+  stageWeightBytes,
+} from './inference.ts';
 import { WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { line, type MemoryLine } from './lines.ts';
 import { aliveAt, lifetime, type MomentId } from './timeline.ts';
-import { ARCH_TRAITS, headDim } from './model.ts';
+import { ARCH_TRAITS, attentionWidths, slidingLayersIn, widestMlp, type ModelConfig } from './model.ts';
 import { stageParams, stageParamsFromTotal, type StageParams } from './parallel.ts';
 import { countParams } from './params.ts';
 import type { ResolvedEstimate } from './validate.ts';
@@ -44,31 +50,30 @@ export function inferenceLines(r: ResolvedEstimate): InferenceLines {
   if (model !== null) {
     const traits = ARCH_TRAITS[model.arch];
     const prefill = traits.transformer ? Math.min(r.seq, r.tokens) : 1;
-    const cachedAt = (tokens: number) => (model.slidingWindow === null ? tokens : Math.min(tokens, model.slidingWindow));
-    const windowNote = cachedAt(r.tokens) < r.tokens ? ` (sliding window ${model.slidingWindow})` : '';
-    const kv = (tokens: number) =>
-      traits.transformer
-        ? kvCacheBytes({
-            layers: ceilDiv(model.layers, r.pp),
-            kvHeads: model.kvHeads,
-            headDim: headDim(model),
-            bytesPerElement: kvCacheBytesPerElement(r.weights),
-            batch: r.microBatch,
-            tokens,
-            slidingWindow: model.slidingWindow,
-            tp: r.tp,
-          })
-        : 0;
+    // The first pipeline stage's layers, [0, ceil(L/p)), as for its weights.
+    const stageLayers = ceilDiv(model.layers, r.pp);
+    const windowLayers = slidingLayersIn(model, 0, stageLayers);
+    const cache = {
+      elementsPerToken: kvCacheElementsPerToken(model, r.kvCache, r.tp),
+      fullLayers: stageLayers - windowLayers,
+      windowLayers,
+      window: model.slidingWindow ?? 0,
+      bytesPerElement: kvCacheBytesPerElement(r.weights),
+      batch: r.microBatch,
+    };
+    const kv = (tokens: number) => (traits.transformer ? kvCacheBytes({ ...cache, tokens }) : 0);
     lines.push(
       line(
         'kv-cache',
         'kvCache',
         'gpu',
-        traits.transformer
-          ? `KV cache: ${ceilDiv(model.layers, r.pp)} layers × ${model.kvHeads} kv heads × ${cachedAt(r.tokens)} tokens${windowNote} × batch ${r.microBatch}`
-          : 'KV cache (none: not a transformer)',
+        traits.transformer ? kvCacheLabel(model, r, cache) : 'KV cache (none: not a transformer)',
         lifetime(MOMENTS, [kv(prefill), ['prefill']], [kv(r.tokens), ['decode']]),
-        'EleutherAI Transformer Math 101: 2 · layers · kv_heads · head_dim · bytes per token; Mistral rolling buffer (arXiv 2310.06825)',
+        model.mla === undefined
+          ? 'EleutherAI Transformer Math 101: 2 · layers · kv_heads · head_dim · bytes per token; sliding-window layers keep the window (Transformers DynamicSlidingWindowLayer, vLLM SlidingWindowManager)'
+          : r.kvCache === 'latent'
+            ? 'DeepSeek-V2 (arXiv 2405.04434) Table 1: MLA caches (d_c + d_h^R) elements per token per layer; vLLM and SGLang store this latent'
+            : 'Transformers modeling_deepseek_v3.py: DeepseekV3Attention caches every head’s key (qk_nope + qk_rope) and value (v_head_dim)',
       ),
     );
     const e = r.weights === 'fp32' ? 4 : 2;
@@ -78,8 +83,8 @@ export function inferenceLines(r: ResolvedEstimate): InferenceLines {
         batch: r.microBatch,
         hidden: model.hidden,
         heads: model.heads,
-        kvHeads: model.kvHeads,
-        ffn: model.ffn,
+        widths: attentionWidths(model),
+        mlpWidth: widestMlp(model),
         mlp: traits.mlp,
         transformer: traits.transformer,
         attention: r.attention,
@@ -100,4 +105,26 @@ export function inferenceLines(r: ResolvedEstimate): InferenceLines {
     );
   }
   return { moments: MOMENTS, lines, stage };
+}
+
+/** What the KV-cache line shows: layers, heads and tokens, the window's layers apart, and for MLA which runtime's cache. */
+function kvCacheLabel(
+  model: ModelConfig,
+  r: ResolvedEstimate,
+  cache: { fullLayers: number; windowLayers: number; window: number },
+): string {
+  const windowed = Math.min(r.tokens, cache.window);
+  const heads =
+    model.mla === undefined
+      ? `${model.kvHeads} kv heads`
+      : r.kvCache === 'latent'
+        ? `MLA latent ${model.mla.kvLoraRank} + ${model.mla.qkRopeHeadDim} per token, as vLLM and SGLang cache it (--kv-cache expanded: Transformers)`
+        : `MLA expanded to ${model.heads} heads’ keys and values, as Transformers caches them (--kv-cache latent: vLLM, SGLang)`;
+  let layers: string;
+  if (cache.windowLayers === 0) layers = `${cache.fullLayers} layers × ${heads} × ${r.tokens} tokens`;
+  else if (cache.fullLayers === 0)
+    layers = `${cache.windowLayers} layers × ${heads} × ${windowed} tokens${windowed < r.tokens ? ` (sliding window ${cache.window})` : ''}`;
+  else
+    layers = `${cache.fullLayers} full-attention layers × ${r.tokens} tokens + ${cache.windowLayers} sliding-window layers × ${windowed} tokens (window ${cache.window}), × ${heads}`;
+  return `KV cache: ${layers} × batch ${r.microBatch}`;
 }

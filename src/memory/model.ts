@@ -1,4 +1,5 @@
 /** Model architecture vocabulary: the four families and their fixed traits. */
+import type { WeightFormat } from './weight-formats.ts';
 
 /** Architecture family. */
 export type Arch = 'gpt2' | 'llama' | 'bert' | 'mlp';
@@ -40,6 +41,11 @@ export interface ModelConfig {
   /** Sliding-window attention span in tokens, or null for full attention. */
   slidingWindow: number | null;
   /**
+   * With a sliding window, every n-th layer (the n-th, 2n-th, … counted from 1) attends to every token instead: 2 for
+   * Gemma 2 and gpt-oss, 6 for Gemma 3 (see config-json.ts `readWindow`). Absent: every layer uses the window.
+   */
+  fullAttentionEvery?: number;
+  /**
    * Width of one attention head when the checkpoint sets it apart from hidden / heads (config.json `head_dim`, GLM's
    * `kv_channels`): Qwen3, Gemma 2/3, Mistral Nemo and gpt-oss project to heads × headDim, not to hidden. Absent: h / a.
    */
@@ -56,9 +62,25 @@ export interface ModelConfig {
   mla?: MlaShape;
   /** Mixture-of-experts details beyond `experts` and `topK`; absent: every layer routes, no shared expert, bias-free router. */
   moe?: MoeShape;
+  /**
+   * The format the checkpoint's weights ship in, from config.json's `quantization_config` (DeepSeek-V3 `fp8-block`,
+   * gpt-oss `mxfp4`) or else its `torch_dtype`; what `--weights stored` counts. Absent when the file does not say.
+   */
+  storedWeights?: WeightFormat;
   /** The checkpoint's `model_type` when the shape was read from a config.json, for display (e.g. `qwen3`). */
   family?: string;
+  /**
+   * The dtype the checkpoint's weights are stored in (config.json `dtype`, `torch_dtype` before transformers v5), which
+   * a stack that loads weights "as stored" trains in (stacks.ts). Absent: unknown, read as float32.
+   */
+  storedDtype?: CheckpointDtype;
 }
+
+/** A dtype a checkpoint's weights are stored in, by its config.json name. */
+export type CheckpointDtype = 'float32' | 'float16' | 'bfloat16';
+
+/** Every checkpoint dtype. */
+export const CHECKPOINT_DTYPES: readonly CheckpointDtype[] = ['float32', 'float16', 'bfloat16'];
 
 /** Biases of the attention projections. */
 export interface AttentionBias {
@@ -141,6 +163,68 @@ export function queryWidth(model: ModelConfig): number {
 /** Width of the key (or value) projection, kvHeads × headDim, in elements. */
 export function kvWidth(model: ModelConfig): number {
   return model.kvHeads * headDim(model);
+}
+
+/** Widths of what one attention layer computes per token, in elements: what its activations and KV cache are made of. */
+export interface AttentionWidths {
+  /** Queries: heads × headDim; MLA heads × (qk_nope_head_dim + qk_rope_head_dim). */
+  query: number;
+  /** Keys as projected: kvHeads × headDim; MLA heads × (qk_nope_head_dim + qk_rope_head_dim), expanded from the latent. */
+  key: number;
+  /** Values as projected: kvHeads × headDim; MLA heads × v_head_dim. */
+  value: number;
+  /** The attention output, which the output projection reads: heads × the value head's width. */
+  output: number;
+  /** MLA's compressed latents, each normed and then projected up: [q_lora_rank, kv_lora_rank] (no q latent when q_lora_rank is null); none without MLA. */
+  latents: readonly number[];
+}
+
+/**
+ * Attention widths per token. Grouped-query attention projects k and v to kvHeads × headDim (HF LlamaAttention); MLA
+ * (HF modeling_deepseek_v3.py DeepseekV3Attention.forward) builds per-head keys of qk_nope_head_dim + qk_rope_head_dim
+ * and values of v_head_dim for every head from its latents.
+ */
+export function attentionWidths(model: ModelConfig): AttentionWidths {
+  const mla = model.mla;
+  if (mla !== undefined) {
+    const qk = model.heads * (mla.qkNopeHeadDim + mla.qkRopeHeadDim);
+    const value = model.heads * mla.vHeadDim;
+    const latents = mla.qLoraRank === null ? [mla.kvLoraRank] : [mla.qLoraRank, mla.kvLoraRank];
+    return { query: qk, key: qk, value, output: value, latents };
+  }
+  return { query: queryWidth(model), key: kvWidth(model), value: kvWidth(model), output: queryWidth(model), latents: [] };
+}
+
+/**
+ * MLP width one token passes through in a routed layer: top-k experts of width f plus the shared expert
+ * (DeepSeek n_shared_experts × moe_intermediate_size, Qwen2-MoE shared_expert_intermediate_size); f for a dense model.
+ */
+export function routedMlpWidth(model: ModelConfig): number {
+  return model.topK * model.ffn + (model.moe?.sharedFfn ?? 0);
+}
+
+/** Layers of a mixture-of-experts model whose MLP is dense (DeepSeek `first_k_dense_replace`), 0 for every other model. */
+export function denseMlpLayers(model: ModelConfig): number {
+  return model.experts > 1 ? (model.moe?.denseLayers ?? 0) : 0;
+}
+
+/** The widest single MLP of the model (a dense layer's, an expert's or the shared expert's), in elements: what one MLP call holds at once. */
+export function widestMlp(model: ModelConfig): number {
+  const dense = denseMlpLayers(model) > 0 ? (model.moe?.denseFfn ?? 0) : 0;
+  return Math.max(model.ffn, dense, model.moe?.sharedFfn ?? 0);
+}
+
+/**
+ * How many of layers [first, first + count) attend through the sliding window, the rest attending to every token: all of
+ * them with a window on every layer, none without a window, else those whose 1-based index is not a multiple of
+ * `fullAttentionEvery`.
+ */
+export function slidingLayersIn(model: ModelConfig, first: number, count: number): number {
+  if (model.slidingWindow === null) return 0;
+  const every = model.fullAttentionEvery;
+  if (every === undefined) return count;
+  const fullUpTo = (end: number) => Math.floor(end / every);
+  return count - (fullUpTo(first + count) - fullUpTo(first));
 }
 
 /**

@@ -2,12 +2,14 @@
 import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
 import type { GradientLifetime } from './timeline.ts';
-import type { WeightFormat } from './weight-formats.ts';
+import type { WeightChoice, WeightFormat } from './weight-formats.ts';
+import type { KvCacheLayout } from './inference.ts';
 import type { Arch, ModelConfig } from './model.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
 import type { Precision } from './precision.ts';
+import type { Stack } from './stacks.ts';
 
 /** What is estimated: a training step or inference. */
 export type Mode = 'train' | 'infer';
@@ -55,10 +57,12 @@ export interface EstimateOptions {
   params?: number;
   /** `train` or `infer`. */
   mode?: Mode;
+  /** The training stack whose defaults fill the options not given (stacks.ts); default `hf-trainer`. */
+  stack?: Stack;
   /** Training precision. */
   precision?: Precision;
-  /** Inference weight dtype. */
-  weights?: WeightFormat;
+  /** Inference weight dtype, or `stored`: as the checkpoint ships (a config.json's `quantization_config` or `torch_dtype`). */
+  weights?: WeightChoice;
   /** Optimizer. */
   optimizer?: OptimizerKind;
   /** Micro-batch size (sequences per GPU per forward). In infer mode: the batch. */
@@ -105,6 +109,8 @@ export interface EstimateOptions {
   gpu?: string;
   /** Infer mode: tokens held in the KV cache per sequence. */
   tokens?: number;
+  /** Infer mode, multi-head latent attention: cache the compressed `latent` (vLLM, SGLang) or the `expanded` heads (Transformers). */
+  kvCache?: KvCacheLayout;
   /** Distillation: frozen teacher preset id, run in inference next to the student. */
   teacher?: string;
   /** Distillation: teacher weight dtype. */

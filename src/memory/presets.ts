@@ -3,7 +3,7 @@
  * computed by `countParams`; tests check them against the published totals.
  */
 import { CONFIG_PRESETS } from './config-presets.ts';
-import type { ModelConfig } from './model.ts';
+import type { CheckpointDtype, ModelConfig } from './model.ts';
 
 /** A named model shape. */
 export interface ModelPreset {
@@ -35,8 +35,11 @@ const gpt2 = (hidden: number, layers: number, heads: number): Shape => ({
   positions: 1024,
   tiedEmbeddings: true,
   contextLength: 1024,
+  // The config.json names no dtype; model.safetensors holds 4 bytes per parameter (548 MB for the 124M model): float32.
+  storedDtype: 'float32',
 });
 
+/** A Llama-style shape; `storedDtype` is its config.json `torch_dtype` (Llama 2: float16; Llama 3, Mistral, Mixtral: bfloat16). */
 const llama = (
   hidden: number,
   layers: number,
@@ -45,6 +48,7 @@ const llama = (
   ffn: number,
   vocab: number,
   contextLength: number,
+  storedDtype: CheckpointDtype,
 ): Shape => ({
   arch: 'llama',
   hidden,
@@ -56,6 +60,7 @@ const llama = (
   positions: 0,
   tiedEmbeddings: false,
   contextLength,
+  storedDtype,
 });
 
 /** Every model preset, by id: the hand-described ones lessons and golden files use, then those read from a config.json. */
@@ -79,21 +84,48 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       positions: 512,
       tiedEmbeddings: true,
       contextLength: 512,
+      // The config.json names no dtype; model.safetensors holds 4 bytes per parameter (440 MB for 110M): float32.
+      storedDtype: 'float32',
     },
   ),
-  preset('llama-2-7b', 'Llama 2 7B', 'HF meta-llama/Llama-2-7b-hf config.json', llama(4096, 32, 32, 32, 11008, 32000, 4096)),
-  preset('llama-2-13b', 'Llama 2 13B', 'HF meta-llama/Llama-2-13b-hf config.json', llama(5120, 40, 40, 40, 13824, 32000, 4096)),
-  preset('llama-2-70b', 'Llama 2 70B', 'HF meta-llama/Llama-2-70b-hf config.json', llama(8192, 80, 64, 8, 28672, 32000, 4096)),
-  preset('llama-3-8b', 'Llama 3 8B', 'HF meta-llama/Meta-Llama-3-8B config.json', llama(4096, 32, 32, 8, 14336, 128256, 8192)),
-  preset('llama-3-70b', 'Llama 3 70B', 'HF meta-llama/Meta-Llama-3-70B config.json', llama(8192, 80, 64, 8, 28672, 128256, 8192)),
+  preset(
+    'llama-2-7b',
+    'Llama 2 7B',
+    'HF meta-llama/Llama-2-7b-hf config.json',
+    llama(4096, 32, 32, 32, 11008, 32000, 4096, 'float16'),
+  ),
+  preset(
+    'llama-2-13b',
+    'Llama 2 13B',
+    'HF meta-llama/Llama-2-13b-hf config.json',
+    llama(5120, 40, 40, 40, 13824, 32000, 4096, 'float16'),
+  ),
+  preset(
+    'llama-2-70b',
+    'Llama 2 70B',
+    'HF meta-llama/Llama-2-70b-hf config.json',
+    llama(8192, 80, 64, 8, 28672, 32000, 4096, 'float16'),
+  ),
+  preset(
+    'llama-3-8b',
+    'Llama 3 8B',
+    'HF meta-llama/Meta-Llama-3-8B config.json',
+    llama(4096, 32, 32, 8, 14336, 128256, 8192, 'bfloat16'),
+  ),
+  preset(
+    'llama-3-70b',
+    'Llama 3 70B',
+    'HF meta-llama/Meta-Llama-3-70B config.json',
+    llama(8192, 80, 64, 8, 28672, 128256, 8192, 'bfloat16'),
+  ),
   // v0.1 attends over a 4096-token sliding window (config.json "sliding_window": 4096); 8192 is the estimate's default seq.
   preset('mistral-7b', 'Mistral 7B v0.1', 'HF mistralai/Mistral-7B-v0.1 config.json; arXiv 2310.06825', {
-    ...llama(4096, 32, 32, 8, 14336, 32000, 8192),
+    ...llama(4096, 32, 32, 8, 14336, 32000, 8192, 'bfloat16'),
     slidingWindow: 4096,
   }),
   // Default seq 4096 is this site's choice for estimates; the model accepts 32768.
   preset('mixtral-8x7b', 'Mixtral 8x7B v0.1 (MoE)', 'HF mistralai/Mixtral-8x7B-v0.1 config.json; arXiv 2401.04088', {
-    ...llama(4096, 32, 32, 8, 14336, 32000, 4096),
+    ...llama(4096, 32, 32, 8, 14336, 32000, 4096, 'bfloat16'),
     experts: 8,
     topK: 2,
   }),
@@ -108,6 +140,8 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     positions: 64,
     tiedEmbeddings: true,
     contextLength: 64,
+    // The lab builds its models in float32 (src/graphs).
+    storedDtype: 'float32',
   }),
   preset('demo-mlp', 'Demo: MLP (site lab)', 'GPU Memory Lab demo model (src/graphs)', {
     arch: 'mlp',
@@ -120,6 +154,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     positions: 0,
     tiedEmbeddings: false,
     contextLength: 1,
+    storedDtype: 'float32',
   }),
   ...CONFIG_PRESETS,
 ];

@@ -171,4 +171,21 @@ export const SOURCE_CHOICES: readonly SourceChoice[] = [
     alternatives: 'Korthikanti et al. §4.2.3 report the first stage only',
     note: 'With a large vocabulary the last stage can be the one that runs out of memory.',
   },
+  {
+    id: 'default-stack',
+    topic: 'What an estimate assumes when the reader names no setting',
+    choice:
+      'the Hugging Face Trainer on transformers 5 with bf16=True (--stack hf-trainer, stacks.ts): weights in the dtype the checkpoint stores, fused AdamW, SDPA; a float16 checkpoint counts as bf16 (same bytes), one without a stored dtype as float32',
+    alternatives:
+      'the engine defaulted to ZeRO-style mixed-bf16 with foreach AdamW, which no unflagged tool runs; TRL loads float32, LLaMA-Factory upcasts trainable parameters, torchtune and Unsloth train pure bf16 (each a --stack)',
+    note: 'The same job ranges from 60 GiB to 150 GiB across stacks (Llama 3 8B, one 2,048-token sequence), so the tool is asked for, and the Trainer, the most used, answers until it is.',
+  },
+  {
+    id: 'fsdp2-mixed-precision',
+    topic: 'FSDP2 with a bf16 MixedPrecisionPolicy (--stack fsdp2, torchtitan)',
+    choice: 'mixed-bf16 under ZeRO-3: 2 + 2 + 12 bytes per parameter, sharded',
+    alternatives:
+      'FSDP2 keeps fp32 shards (4) and fp32 gradients (4) with AdamW (8), gathering bf16 copies one group at a time (PyTorch fully_shard docs)',
+    note: 'Both come to 16 bytes per parameter divided by the GPUs; the bf16 copy of the group being gathered is not counted separately.',
+  },
 ];

@@ -4,9 +4,12 @@ import {
   defaultMlpSegment,
   layerActivationBytes,
   mlpLayerActivationBytes,
+  NO_OTHER_LAYERS,
   outsideActivationBytes,
   planRecompute,
   type LayerActivationBytes,
+  type LayerActivationShape,
+  type OtherLayers,
 } from './activations.ts';
 import { inferenceActivationBytes, stageWeightBytes } from './inference.ts';
 import { KBIT_TRAINING_KEPT_BYTES, LORA_GRADIENT_BYTES, LORA_PARAM_BYTES, loraRankElementsPerToken } from './lora.ts';
@@ -14,7 +17,7 @@ import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
 import { lossTransientBytes } from './loss.ts';
-import { ARCH_TRAITS, type ModelConfig } from './model.ts';
+import { ARCH_TRAITS, attentionWidths, denseMlpLayers, routedMlpWidth, widestMlp, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
 import { momentCount, optimizerBytesPerParam, optimizerStepTemporaryBytes } from './optimizer.ts';
 import {
@@ -766,28 +769,35 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   const traits = ARCH_TRAITS[model.arch];
   const e = r.activationBytes;
   const residual = r.residualBytes;
+  const shapeAt = (mlpWidth: number): LayerActivationShape => ({
+    seq: r.seq,
+    microBatch: r.microBatch,
+    hidden: model.hidden,
+    heads: model.heads,
+    widths: attentionWidths(model),
+    mlpWidth,
+    mlp: traits.mlp === 'swiglu' ? 'swiglu' : 'gelu',
+    norm: traits.norm === 'rmsnorm' ? 'rmsnorm' : 'layernorm',
+    pythonGelu: model.arch === 'gpt2',
+    sinks: model.attentionSinks === true,
+    dropout: r.dropout,
+    attention: r.attention,
+    kernels: r.kernels,
+    bytesPerElement: e,
+    residualBytes: residual,
+    tp: r.tp,
+    sp: r.sp,
+  });
   const layer: LayerActivationBytes = traits.transformer
-    ? layerActivationBytes({
-        seq: r.seq,
-        microBatch: r.microBatch,
-        hidden: model.hidden,
-        heads: model.heads,
-        kvHeads: model.kvHeads,
-        ffn: model.ffn,
-        mlp: traits.mlp === 'swiglu' ? 'swiglu' : 'gelu',
-        norm: traits.norm === 'rmsnorm' ? 'rmsnorm' : 'layernorm',
-        pythonGelu: model.arch === 'gpt2',
-        topK: model.topK,
-        dropout: r.dropout,
-        attention: r.attention,
-        kernels: r.kernels,
-        bytesPerElement: e,
-        residualBytes: residual,
-        tp: r.tp,
-        sp: r.sp,
-      })
+    ? layerActivationBytes(shapeAt(routedMlpWidth(model)))
     : mlpLayerActivationBytes(r.microBatch, model.hidden, e);
-  const plan = planRecompute(layer, sp.layers, r.recompute, r.segment);
+  // A mixture-of-experts model's dense layers come first, so the first stage holds them (as in parallel.ts stageParams).
+  const denseLayers = stage === 'last' ? 0 : Math.min(denseMlpLayers(model), sp.layers);
+  const dense: OtherLayers =
+    denseLayers === 0 || model.moe === undefined
+      ? NO_OTHER_LAYERS
+      : { layer: layerActivationBytes(shapeAt(model.moe.denseFfn)), count: denseLayers };
+  const plan = planRecompute(layer, sp.layers, r.recompute, r.segment, dense);
   const inFlight = microBatchesInFlight(r.pp, r.gradAccum, stage);
   const outside = outsideActivationBytes({
     seq: r.seq,
@@ -813,7 +823,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     ? ''
     : r.recompute === 'full'
       ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
-      : `Activations: ${sp.layers} layers × ${formatCount(plan.keptPerLayer)} B (${RECOMPUTE_WORDS[r.recompute]}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
+      : `Activations: ${sp.layers} layers${denseLayers === 0 ? ' ×' : ` (${denseLayers} with a dense MLP) × up to`} ${formatCount(plan.keptPerLayer)} B (${RECOMPUTE_WORDS[r.recompute]}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
   // Backward frees each layer's activations as it passes: in the first layers the first layer's (with its output where
   // its backward reads it) or, under full recompute, the first checkpoint's input remain, with the other in-flight
   // micro-batches'. Under full recompute the last segment's output is freed before that segment is rebuilt: only the
@@ -942,7 +952,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       'activations',
       'gpu',
       'Backward working set: one layer’s activation gradients in flight',
-      lifetime(moments, [backwardWorkingSet(r, model, e, residual), LAYERS_BACKWARD]),
+      lifetime(moments, [backwardWorkingSet(r, model, denseLayers > 0, e, residual), LAYERS_BACKWARD]),
       traits.transformer
         ? 'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures'
         : 'The block output’s gradient and ReLU’s (threshold_backward), held to tests/fixtures/pytorch/cpu-mlp-*',
@@ -970,19 +980,22 @@ function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean)
 /**
  * Gradients of one layer's activations while backward passes through it: for a transformer the residual stream's
  * gradient and the branch's (r bytes each per sbh), and the MLP's widest gradients (two f-wide tensors for SwiGLU's
- * gate and up, one for GELU) in the compute dtype, divided by t like the layer's tensor-parallel part; for a plain-MLP
+ * gate and up, one for GELU, at the width a token passes through: a routed layer's experts, or a dense layer's MLP
+ * when the stage holds one) in the compute dtype, divided by t like the layer's tensor-parallel part; for a plain-MLP
  * block the gradient of its output and ReLU's gradient of the Linear's output (b×h each, in the compute dtype).
  */
 function backwardWorkingSet(
   r: Pick<ActivationInputs, 'seq' | 'microBatch' | 'tp'>,
   model: ModelConfig,
+  holdsDenseLayers: boolean,
   e: number,
   residual: number,
 ): number {
   if (!ARCH_TRAITS[model.arch].transformer) return 2 * e * r.microBatch * model.hidden;
   const tokens = r.seq * r.microBatch;
   const wide = ARCH_TRAITS[model.arch].mlp === 'swiglu' ? 2 : 1;
-  return 2 * residual * tokens * model.hidden + ceilDiv(wide * model.topK * e * tokens * model.ffn, r.tp);
+  const mlpWidth = Math.max(routedMlpWidth(model), holdsDenseLayers ? (model.moe?.denseFfn ?? 0) : 0);
+  return 2 * residual * tokens * model.hidden + ceilDiv(wide * e * tokens * mlpWidth, r.tp);
 }
 
 /** Frozen distillation teacher: weights all step and a forward working set during the student's forward. */
@@ -1013,8 +1026,8 @@ function teacherLines(r: ResolvedEstimate, moments: readonly MomentId[]): Memory
           batch: r.microBatch,
           hidden: t.hidden,
           heads: t.heads,
-          kvHeads: t.kvHeads,
-          ffn: t.ffn,
+          widths: attentionWidths(t),
+          mlpWidth: widestMlp(t),
           mlp: traits.mlp,
           transformer: traits.transformer,
           attention: r.attention,

@@ -8,7 +8,15 @@ import { KBIT_TRAINING_CHECKPOINTING, loraParams, parseLoraTargets, type LoraPla
 import { flagName } from './flag-table.ts';
 import { createOptionReader, type OptionReader } from './option-reader.ts';
 import { getGpuPreset, GPU_PRESETS, type GpuSpec } from './gpus.ts';
-import { validateWeightFormat, WEIGHT_FORMAT_SPECS, WEIGHT_FORMATS, type WeightFormat } from './weight-formats.ts';
+import {
+  validateWeightFormat,
+  WEIGHT_CHOICES,
+  WEIGHT_FORMAT_SPECS,
+  WEIGHT_FORMATS,
+  type WeightChoice,
+  type WeightFormat,
+} from './weight-formats.ts';
+import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
@@ -18,10 +26,25 @@ import { PRECISIONS, type Precision } from './precision.ts';
 import { getModelPreset, MODEL_PRESETS, type ModelPreset } from './presets.ts';
 import { DEFAULT_HEADROOM_PERCENT } from './overhead.ts';
 import { GRADIENT_LIFETIMES, type GradientLifetime } from './timeline.ts';
+import { STACK_DECIDED_KEYS, STACKS, stackDefaults, type NotModelled, type Stack, type StackDefaults } from './stacks.ts';
+
+/** An option a stack set because the reader left it out: its flag, the value and the line of the tool that sets it. */
+export interface StackSetting {
+  /** Flag name, e.g. `optimizer-impl`. */
+  readonly flag: string;
+  readonly value: string;
+  readonly source: string;
+}
 
 /** A configuration with every default filled in and every combination checked. */
 export interface ResolvedEstimate {
   mode: Mode;
+  /** The training stack whose defaults filled the options not given. */
+  stack: Stack;
+  /** What the stack set (training only): the options the reader left out that the stack, not the flag table, decided. */
+  stackSettings: readonly StackSetting[];
+  /** What the stack does by default that the engine cannot express yet (training only). */
+  notModelled: readonly NotModelled[];
   /** Preset id, or null for a custom model or `params` alone. */
   modelId: string | null;
   /** Model shape, or null when only `params` is known. */
@@ -57,6 +80,8 @@ export interface ResolvedEstimate {
   offloadDevice: OffloadDevice;
   gpu: GpuSpec | null;
   tokens: number;
+  /** How a multi-head latent attention model's KV cache is counted (ignored by every other model). */
+  kvCache: KvCacheLayout;
   teacher: ModelPreset | null;
   teacherWeights: WeightFormat;
   /** Free margin, percent of GPU memory. */
@@ -77,8 +102,14 @@ function defaultFfn(arch: Arch, hidden: number): number {
 /** Resolve and check options, section by section; every error names its field. */
 export function resolveEstimateOptions(options: EstimateOptions): ResolveResult {
   const read = createOptionReader(options);
-  const technique = readTechnique(read);
+  const stack = read.keyword('stack', STACKS);
   const { model, modelId, params } = resolveModel(read);
+  // An explicit option > the stack's default > the flag table's default; the stack's precision depends on the model's
+  // stored dtype and on what is trained, so the model is resolved first.
+  const finetune = read.keyword('finetune', FINETUNES);
+  const defaults = stackDefaults(stack, model, finetune);
+  const { weightChoice, ...chosen } = readTechnique(read, defaults, finetune);
+  const technique: Technique = { ...chosen, weights: resolveWeights(read, weightChoice, model) };
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
@@ -94,6 +125,9 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     warnings,
     value: {
       ...technique,
+      stack,
+      stackSettings: technique.mode === 'train' ? stackSettings(options, defaults) : [],
+      notModelled: technique.mode === 'train' ? defaults.notModelled : [],
       modelId,
       model,
       paramsOnly: params ?? null,
@@ -111,27 +145,57 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
 /** The choices that do not depend on the model: enumerations and counts of the step and its techniques. */
 type Technique = Omit<
   ResolvedEstimate,
-  'modelId' | 'model' | 'paramsOnly' | 'seq' | 'tokens' | 'lora' | 'dropout' | 'gpu' | 'teacher' | 'headroom'
+  | 'stack'
+  | 'stackSettings'
+  | 'notModelled'
+  | 'modelId'
+  | 'model'
+  | 'paramsOnly'
+  | 'seq'
+  | 'tokens'
+  | 'lora'
+  | 'dropout'
+  | 'gpu'
+  | 'teacher'
+  | 'headroom'
 >;
 
-function readTechnique(read: OptionReader): Technique {
-  const precision = read.keyword('precision', PRECISIONS);
-  // prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise.
-  const qlora = read.options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
+/**
+ * The weight format `--weights` names; `stored` is the one the model's config.json says the checkpoint ships in
+ * (model.ts `storedWeights`), an error on the weights field when it does not say.
+ */
+function resolveWeights(read: OptionReader, choice: WeightChoice, model: ModelConfig | null): WeightFormat {
+  if (choice !== 'stored') return choice;
+  if (model?.storedWeights !== undefined) return model.storedWeights;
+  read.fail(
+    'weights',
+    'stored means the format the checkpoint ships in, which a config.json gives (quantization_config or torch_dtype); this model does not say: choose fp32, fp16, bf16 or a quantized format',
+  );
+  return 'bf16';
+}
+
+function readTechnique(
+  read: OptionReader,
+  stack: StackDefaults,
+  finetune: Finetune,
+): Omit<Technique, 'weights'> & { weightChoice: WeightChoice } {
+  const precision = read.keyword('precision', PRECISIONS, stack.precision.value);
+  const set = stack.options;
   return {
     mode: read.keyword('mode', MODES),
     precision,
-    weights: read.keyword('weights', WEIGHT_FORMATS),
+    weightChoice: read.keyword('weights', WEIGHT_CHOICES),
+    kvCache: read.keyword('kvCache', KV_CACHE_LAYOUTS),
     optimizer: read.keyword('optimizer', OPTIMIZERS),
-    optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS),
-    grads: read.keyword('grads', GRADIENT_LIFETIMES),
-    attention: read.keyword('attention', ATTENTIONS),
-    kernels: read.keyword('kernels', KERNELS),
-    recompute: read.keyword('recompute', RECOMPUTES, qlora ? 'full' : undefined),
-    zero: read.keyword('zero', ZERO_STAGES),
+    optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS, set.optimizerImpl?.value),
+    grads: read.keyword('grads', GRADIENT_LIFETIMES, set.grads?.value),
+    attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
+    kernels: read.keyword('kernels', KERNELS, set.kernels?.value),
+    recompute: read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value),
+    zero: read.keyword('zero', ZERO_STAGES, set.zero?.value),
     offload: read.keyword('offload', OFFLOADS),
     offloadDevice: read.keyword('offloadDevice', OFFLOAD_DEVICES),
-    finetune: read.keyword('finetune', FINETUNES),
+    finetune,
     teacherWeights: read.keyword('teacherWeights', WEIGHT_FORMATS, precision === 'fp32' ? 'fp32' : 'bf16'),
     microBatch: read.count('microBatch') ?? 1,
     gradAccum: read.count('gradAccum') ?? 1,
@@ -144,6 +208,36 @@ function readTechnique(read: OptionReader): Technique {
     loraTargets: read.options.loraTargets ?? 'all-linear',
   };
 }
+
+/** prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise. */
+function kbitCheckpointing(options: EstimateOptions): boolean {
+  return options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
+}
+
+/**
+ * The technique options the stack decided: those the reader left out and the stack sets (QLoRA's own recompute aside).
+ * They follow from the stack's defaults and which options are given, so each combination is built once (the planner
+ * resolves options thousands of times per search).
+ */
+function stackSettings(options: EstimateOptions, stack: StackDefaults): readonly StackSetting[] {
+  let given = 0;
+  STACK_DECIDED_KEYS.forEach((key, i) => {
+    if (options[key] !== undefined || (key === 'recompute' && kbitCheckpointing(options))) given |= 1 << i;
+  });
+  let byGiven = SETTINGS.get(stack);
+  if (byGiven === undefined) SETTINGS.set(stack, (byGiven = new Map()));
+  let settings = byGiven.get(given);
+  if (settings === undefined) {
+    settings = STACK_DECIDED_KEYS.flatMap((key, i): StackSetting[] => {
+      const cited = key === 'precision' ? stack.precision : stack.options[key];
+      if (cited === undefined || (given & (1 << i)) !== 0) return [];
+      return [{ flag: flagName(key), value: String(cited.value), source: cited.source }];
+    });
+    byGiven.set(given, settings);
+  }
+  return settings;
+}
+const SETTINGS = new WeakMap<StackDefaults, Map<number, readonly StackSetting[]>>();
 
 /**
  * Whether any shape flag is given. Written out rather than a list's `some`: every estimate asks, and the closure and
@@ -416,8 +510,9 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
 }
 
 /**
- * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, latent attention, expert
- * details), kept when the preset is estimated or its shape overridden within its family, so no field is dropped
+ * What a config.json gave a preset beyond the flags (head width, biases, norms, sinks, global layers, latent attention,
+ * expert details, the stored dtype and format), kept when the preset is estimated or its shape overridden within its
+ * family, so no field is dropped
  * silently; the expert details only while the expert count is the preset's.
  */
 function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig> {
@@ -427,9 +522,12 @@ function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig>
   if (base.qkNorm !== undefined) details.qkNorm = base.qkNorm;
   if (base.normsPerLayer !== undefined) details.normsPerLayer = base.normsPerLayer;
   if (base.attentionSinks !== undefined) details.attentionSinks = base.attentionSinks;
+  if (base.fullAttentionEvery !== undefined) details.fullAttentionEvery = base.fullAttentionEvery;
+  if (base.storedWeights !== undefined) details.storedWeights = base.storedWeights;
   if (base.mla !== undefined) details.mla = base.mla;
   if (base.moe !== undefined && experts === base.experts) details.moe = base.moe;
   if (base.family !== undefined) details.family = base.family;
+  if (base.storedDtype !== undefined) details.storedDtype = base.storedDtype;
   return details;
 }
 
@@ -489,7 +587,17 @@ function collectWarnings(
       ] as const
     ).filter((key) => options[key] !== undefined);
     if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
-  } else if (options.tokens !== undefined || options.weights !== undefined) {
-    warnings.push('--tokens and --weights apply to --mode infer; ignored for training');
+    // A tied head is one tensor once loaded, yet some checkpoints write it twice (Qwen3-0.6B's model.safetensors: 311
+    // tensors, 1,503,264,768 bytes of data, lm_head.weight among them), so the download can exceed the weights counted.
+    if (options.weights === 'stored' && model?.tiedEmbeddings === true)
+      warnings.push(
+        'the head shares the embedding matrix (tie_word_embeddings): counted once, as loaded; some checkpoints also store lm_head (Qwen3-0.6B: 1,503,264,768 bytes on file against 1,192,099,840 loaded), so the download can be larger',
+      );
+    if (options.kvCache !== undefined && model !== null && model.mla === undefined)
+      warnings.push(
+        '--kv-cache chooses how multi-head latent attention (DeepSeek-V2/V3) is cached; this model caches keys and values, ignored',
+      );
+  } else if (options.tokens !== undefined || options.weights !== undefined || options.kvCache !== undefined) {
+    warnings.push('--tokens, --weights and --kv-cache apply to --mode infer; ignored for training');
   }
 }

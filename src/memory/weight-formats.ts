@@ -9,8 +9,12 @@ import { countParams } from './params.ts';
 import { isHeadTied, linearLayers, linearWeightParams, type LinearLayer } from './linear-layers.ts';
 import { ceilDiv } from './ceil-div.ts';
 
-/** A weight storage format: plain floats, bitsandbytes (LLM.int8, NF4/FP4 with or without double quantization), GPTQ or AWQ 4-bit. */
-export type WeightFormat = 'fp32' | 'fp16' | 'bf16' | 'llm-int8' | 'nf4' | 'nf4-dq' | 'fp4' | 'fp4-dq' | 'gptq' | 'awq';
+/**
+ * A weight storage format: plain floats, bitsandbytes (LLM.int8, NF4/FP4 with or without double quantization), GPTQ or
+ * AWQ 4-bit, and two formats checkpoints ship in: DeepSeek-V3's block-scaled FP8 and gpt-oss's MXFP4 experts.
+ */
+export type WeightFormat =
+  'fp32' | 'fp16' | 'bf16' | 'llm-int8' | 'nf4' | 'nf4-dq' | 'fp4' | 'fp4-dq' | 'gptq' | 'awq' | 'fp8-block' | 'mxfp4';
 
 /** Every weight format, in the order the CLI lists them. */
 export const WEIGHT_FORMATS: readonly WeightFormat[] = [
@@ -24,7 +28,15 @@ export const WEIGHT_FORMATS: readonly WeightFormat[] = [
   'fp4-dq',
   'gptq',
   'awq',
+  'fp8-block',
+  'mxfp4',
 ];
+
+/** What `--weights` takes: a format, or `stored`, the format the checkpoint ships in (model.ts `storedWeights`). */
+export type WeightChoice = WeightFormat | 'stored';
+
+/** Every weight choice: the formats, then `stored`. */
+export const WEIGHT_CHOICES: readonly WeightChoice[] = [...WEIGHT_FORMATS, 'stored'];
 
 /** bitsandbytes 4-bit block size: 64 weights share one absmax (bitsandbytes nn/modules.py `Params4bit`, `blocksize=None` → 64). */
 export const BNB_4BIT_BLOCK = 64;
@@ -34,6 +46,10 @@ export const BNB_DQ_BLOCK = 256;
 export const BNB_4BIT_CODE_ENTRIES = 16;
 /** Entries of the 8-bit dynamic map copied into every nested quant state, fp32 (functional.py `create_dynamic_map`, `code.to(A.device, copy=True)`). */
 export const BNB_DYNAMIC_CODE_ENTRIES = 256;
+/** FP8 block size: one fp32 `weight_scale_inv` per 128 × 128 block (DeepSeek-V3 config.json `quantization_config.weight_block_size`). */
+export const FP8_BLOCK = 128;
+/** MXFP4 block: 32 FP4 (e2m1) values share one 8-bit E8M0 scale, 4.25 bits per weight (OCP Microscaling Formats (MX) v1.0 §5.3). */
+export const MXFP4_BLOCK = 32;
 /** GPTQ and AWQ group size: 128 input rows share one fp16 scale and one packed zero per output column (the checkpoints' usual `group_size`). */
 export const QUANT_GROUP_SIZE = 128;
 
@@ -47,6 +63,8 @@ export interface WeightFormatSpec {
   keptBytes: number;
   /** Whether a mixture-of-experts router is quantized too. */
   quantizesRouter: boolean;
+  /** Which block Linear layers are stored quantized: all of them, or a mixture of experts' routed experts only (gpt-oss MXFP4). */
+  scope: 'block' | 'experts';
   /** Architectures the library can store this way. */
   archs: readonly Arch[];
   /** Where the layout comes from (library file and commit read). */
@@ -73,6 +91,7 @@ export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec
     quantized: false,
     keptBytes: 4,
     quantizesRouter: false,
+    scope: 'block',
     archs: ALL_ARCHS,
     source: 'PyTorch float32, 4 bytes per element',
   },
@@ -81,6 +100,7 @@ export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec
     quantized: false,
     keptBytes: 2,
     quantizesRouter: false,
+    scope: 'block',
     archs: ALL_ARCHS,
     source: 'PyTorch float16, 2 bytes per element',
   },
@@ -89,6 +109,7 @@ export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec
     quantized: false,
     keptBytes: 2,
     quantizesRouter: false,
+    scope: 'block',
     archs: ALL_ARCHS,
     source: 'PyTorch bfloat16, 2 bytes per element',
   },
@@ -97,6 +118,7 @@ export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec
     quantized: true,
     keptBytes: 2,
     quantizesRouter: true,
+    scope: 'block',
     archs: ALL_ARCHS,
     source: `${BNB_SOURCE}; Int8Params._quantize: int8 CB [out, in] + fp32 SCB [out] (arXiv 2208.07339)`,
   },
@@ -105,6 +127,7 @@ export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec
     quantized: true,
     keptBytes: 2,
     quantizesRouter: true,
+    scope: 'block',
     archs: ALL_ARCHS,
     source: `${BNB_SOURCE} (arXiv 2305.14314 §3)`,
   },
@@ -113,15 +136,25 @@ export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec
     quantized: true,
     keptBytes: 2,
     quantizesRouter: true,
+    scope: 'block',
     archs: ALL_ARCHS,
     source: `${BNB_SOURCE}; compress_statistics=True (arXiv 2305.14314 §3 "Double Quantization")`,
   },
-  fp4: { label: 'bitsandbytes FP4', quantized: true, keptBytes: 2, quantizesRouter: true, archs: ALL_ARCHS, source: BNB_SOURCE },
+  fp4: {
+    label: 'bitsandbytes FP4',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: true,
+    scope: 'block',
+    archs: ALL_ARCHS,
+    source: BNB_SOURCE,
+  },
   'fp4-dq': {
     label: 'bitsandbytes FP4 + double quantization',
     quantized: true,
     keptBytes: 2,
     quantizesRouter: true,
+    scope: 'block',
     archs: ALL_ARCHS,
     source: `${BNB_SOURCE}; compress_statistics=True`,
   },
@@ -130,6 +163,7 @@ export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec
     quantized: true,
     keptBytes: 2,
     quantizesRouter: false,
+    scope: 'block',
     archs: ['gpt2', 'llama'],
     source:
       'AutoGPTQ 9f7d370 nn_modules/qlinear/qlinear_cuda_old.py buffers qweight int32 [in/32·4, out], qzeros int32 [⌈in/g⌉, out/32·4], scales fp16 [⌈in/g⌉, out], g_idx int32 [in]; modeling/{gpt2,llama,mixtral}.py (arXiv 2210.17323)',
@@ -139,9 +173,30 @@ export const WEIGHT_FORMAT_SPECS: Readonly<Record<WeightFormat, WeightFormatSpec
     quantized: true,
     keptBytes: 2,
     quantizesRouter: false,
+    scope: 'block',
     archs: ['llama'],
     source:
       'AutoAWQ 88e4c76 awq/modules/linear/gemm.py WQLinear_GEMM buffers qweight int32 [in, out/8], qzeros int32 [in/g, out/8], scales fp16 [in/g, out]; no g_idx (arXiv 2306.00978)',
+  },
+  'fp8-block': {
+    label: 'FP8 e4m3, 128 × 128 blocks, as DeepSeek-V3 ships',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: false,
+    scope: 'block',
+    archs: ['llama'],
+    source:
+      'DeepSeek-V3 README_WEIGHTS.md "FP8 Weight Documentation": e4m3 weights, a float32 weight_scale_inv per 128 × 128 block; config.json quantization_config weight_block_size [128, 128]; embeddings, head, norms and router in bf16, the router bias in fp32 (inference/model.py Gate)',
+  },
+  mxfp4: {
+    label: 'MXFP4 experts, bf16 elsewhere, as gpt-oss ships',
+    quantized: true,
+    keptBytes: 2,
+    quantizesRouter: false,
+    scope: 'experts',
+    archs: ['llama'],
+    source:
+      "OCP Microscaling Formats (MX) v1.0: 32 FP4 e2m1 values and one E8M0 scale (4.25 bits per weight); gpt-oss config.json quantization_config quant_method mxfp4, modules_to_not_convert self_attn, router, embed_tokens, lm_head (the checkpoint's *_blocks and *_scales tensors)",
   },
 };
 
@@ -202,6 +257,11 @@ export function linearWeightBytes(inFeatures: number, outFeatures: number, forma
       return { bytes: gptqBytes(inFeatures, outFeatures), constantBytes: 0 };
     case 'awq':
       return { bytes: awqBytes(inFeatures, outFeatures), constantBytes: 0 };
+    case 'fp8-block':
+      return { bytes: weights + 4 * ceilDiv(outFeatures, FP8_BLOCK) * ceilDiv(inFeatures, FP8_BLOCK), constantBytes: 0 };
+    case 'mxfp4':
+      // Blocks run along the input dimension: [out, in/32, 16] packed nibbles and [out, in/32] scales (uint8 each).
+      return { bytes: weights / 2 + outFeatures * ceilDiv(inFeatures, MXFP4_BLOCK), constantBytes: 0 };
   }
 }
 
@@ -209,6 +269,8 @@ export function linearWeightBytes(inFeatures: number, outFeatures: number, forma
 export function isQuantizedBy(linear: LinearLayer, format: WeightFormat): boolean {
   const spec = WEIGHT_FORMAT_SPECS[format];
   if (!spec.quantized) return false;
+  // Routed experts are the modules repeated per expert (`{e}` in their path); shared experts and dense MLPs are not.
+  if (spec.scope === 'experts') return linear.role === 'block' && linear.module.includes('{e}');
   return linear.role === 'block' || (linear.role === 'router' && spec.quantizesRouter);
 }
 
@@ -267,7 +329,20 @@ export function weightFormatBytes(
   options: WeightFormatOptions = {},
 ): WeightFormatBytes {
   const keptBytes = options.keptBytes ?? WEIGHT_FORMAT_SPECS[format].keptBytes;
-  return sumFormatBytes(quantizedLayers(model, format), (linear) => linear.copies, countParams(model).total, format, keptBytes);
+  const bytes = sumFormatBytes(
+    quantizedLayers(model, format),
+    (linear) => linear.copies,
+    countParams(model).total,
+    format,
+    keptBytes,
+  );
+  return format === 'fp8-block' ? { ...bytes, bytes: bytes.bytes + fp32CorrectionBiasExtra(model, keptBytes) } : bytes;
+}
+
+/** DeepSeek-V3 keeps its router's score-correction bias in fp32 (inference/model.py Gate: `dtype=torch.float32`): the bytes above `keptBytes`. */
+function fp32CorrectionBiasExtra(model: ModelConfig, keptBytes: number): number {
+  if (model.moe?.correctionBias !== true) return 0;
+  return (4 - keptBytes) * model.experts * (model.layers - model.moe.denseLayers);
 }
 
 /**
@@ -312,16 +387,26 @@ export function validateWeightFormat(model: ModelConfig, format: WeightFormat): 
       },
     ];
   }
+  if (spec.scope === 'experts' && model.experts === 1)
+    return [{ field: 'weights', message: `${spec.label} stores a mixture of experts' experts; this model has none` }];
   const errors: FieldError[] = [];
   for (const linear of quantizedLayers(model, format)) {
     const { inFeatures: i, outFeatures: o } = linear;
     const bad =
-      format === 'gptq' ? i % 32 !== 0 || o % 32 !== 0 : format === 'awq' ? i % QUANT_GROUP_SIZE !== 0 || o % 8 !== 0 : false;
+      format === 'gptq'
+        ? i % 32 !== 0 || o % 32 !== 0
+        : format === 'awq'
+          ? i % QUANT_GROUP_SIZE !== 0 || o % 8 !== 0
+          : format === 'mxfp4'
+            ? i % MXFP4_BLOCK !== 0
+            : false;
     if (bad) {
       const rule =
         format === 'gptq'
           ? 'input and output widths that are multiples of 32'
-          : `input widths that are multiples of ${QUANT_GROUP_SIZE} and output widths that are multiples of 8`;
+          : format === 'mxfp4'
+            ? `input widths that are multiples of ${MXFP4_BLOCK}`
+            : `input widths that are multiples of ${QUANT_GROUP_SIZE} and output widths that are multiples of 8`;
       errors.push({ field: 'weights', message: `${spec.label} packs ${rule}; ${linear.module} is ${i} → ${o}` });
     }
   }

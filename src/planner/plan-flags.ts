@@ -45,8 +45,12 @@ export const PLAN_DEFAULTS: {
 /** Most GPUs a request (or a suggestion to scale up) may name. */
 export const MAX_GPUS = 1024;
 
-/** `estimate` flags the planner takes as given: the model, its sequence, the GPU, the margin. */
+/**
+ * `estimate` flags the planner takes as given: the model, its sequence, the GPU, the margin, and the training stack,
+ * whose defaults fill what the search does not choose (gradients between steps, layer kernels).
+ */
 export const FIXED_ESTIMATE_FLAGS: readonly string[] = [
+  'stack',
   'model',
   'arch',
   'hidden',

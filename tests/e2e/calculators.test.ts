@@ -6,7 +6,7 @@ import { flagArgs } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
-import { STRINGS } from '../../src/components/calculators/strings';
+import { STRINGS as MODEL_STRINGS } from '../../src/components/model-source/strings';
 
 /**
  * Every calculator recomputes when the reader changes a field, and what it shows is what
@@ -82,7 +82,7 @@ describe('calculators', () => {
         // The parameter count shown next to the model is the one the CLI computes for the same URL.
         const shownParams = root.locator('[data-params]');
         expect(Number(await shownParams.getAttribute('data-params'))).toBe(cli.params);
-        expect(await shownParams.textContent()).toContain(`${STRINGS.parameterCount(cli.params)} parameters`);
+        expect(await shownParams.textContent()).toContain(`${MODEL_STRINGS.parameterCount(cli.params)} parameters`);
         expect(problems.pageErrors).toEqual([]);
         expect(problems.consoleErrors).toEqual([]);
       });

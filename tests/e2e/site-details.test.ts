@@ -1,7 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { formatGiB } from '../../src/base/bytes';
-import { estimateMemory } from '../../src/memory';
+import { DEFAULT_STACK } from '../../src/memory';
+import { SITE_DEFAULTS } from '../../src/components/calculators/site-defaults';
+import { willItFit } from '../../src/components/landing/will-it-fit';
 import { launchBrowser, withRecordingPage, waitForHydration } from '../../scripts/browser/browser';
 import { lessonHref } from '../../src/base/lessons';
 
@@ -86,14 +88,51 @@ describe('site details', () => {
       const island = page.locator('.will-it-fit');
       await island.scrollIntoViewIfNeeded();
       await waitForHydration(page, '.will-it-fit');
-      const engine = estimateMemory({ model: 'llama-2-7b', gpu: 'rtx-4090', mode: 'train' });
-      if (!engine.ok) throw new Error('the engine refused the landing page default');
-      expect(await island.getAttribute('data-fits')).toBe(String(engine.result.fits));
-      expect(await island.textContent()).toContain(`${formatGiB(engine.result.shortfall ?? 0, 1)} over`);
+      const engine = willItFit({
+        model: SITE_DEFAULTS.model,
+        gpu: SITE_DEFAULTS.gpu,
+        gpus: 1,
+        job: 'full',
+        stack: DEFAULT_STACK,
+      });
+      if (!engine) throw new Error('the engine refused the landing page default');
+      expect(await island.getAttribute('data-fits')).toBe(String(engine.fits));
+      expect(await island.textContent()).toContain(`${formatGiB(engine.marginBytes, 1)} over`);
+      // On one GPU no remedy shards (no ZeRO); on eight the same part is sharded.
+      expect(await island.locator('a[data-lesson="05-parallelism"]').count()).toBe(0);
+      await island.getByLabel('How many').selectOption('8');
+      await expect.poll(() => island.locator('a[data-lesson="05-parallelism"]').count()).toBeGreaterThan(0);
       await island.getByLabel('Model').selectOption('gpt2');
       await island.getByLabel('Job').selectOption('infer');
       await page.waitForFunction(() => document.querySelector('.will-it-fit')?.getAttribute('data-fits') === 'true');
       expect(await island.textContent()).toContain('to spare');
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test("the landing page's figure is lesson 1's calculator's for the same state, and its stack is kept for the next page", async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      await page.goto(`${baseUrl}/`);
+      const island = page.locator('.will-it-fit');
+      await island.scrollIntoViewIfNeeded();
+      await waitForHydration(page, '.will-it-fit');
+      await island.getByLabel('Job').selectOption('lora');
+      await island.locator('[data-flag="stack"]').selectOption('torchtune');
+      await expect.poll(() => island.locator('[data-stack]').getAttribute('data-stack')).toBe('torchtune');
+      const landingTotal = await island.getAttribute('data-total-bytes');
+      // The full calculator, in the same state: the same figure.
+      await island.locator('a.will-it-fit-calculator').click();
+      const calculator = page.locator('[data-calculator="breakdown"]');
+      await calculator.scrollIntoViewIfNeeded();
+      await waitForHydration(page, '[data-calculator="breakdown"]');
+      await expect.poll(() => calculator.getAttribute('data-total-bytes')).toBe(landingTotal);
+      // A page without stack= in its URL takes the stored answer.
+      await page.goto(`${baseUrl}${lessonHref('01-diagnostics')}`);
+      await page.locator('[data-calculator="breakdown"]').scrollIntoViewIfNeeded();
+      await waitForHydration(page, '[data-calculator="breakdown"]');
+      await expect
+        .poll(() => page.locator('[data-calculator="breakdown"] .calc-stack').getAttribute('data-stack'))
+        .toBe('torchtune');
       expect(problems.pageErrors).toEqual([]);
     });
   });

@@ -26,6 +26,8 @@ import {
 import RentCost from './RentCost';
 import ScalingChart from './ScalingChart';
 import { CALCULATORS, type CalculatorId } from './specs';
+import StackPicker from './StackPicker';
+import { chosenStack, isStack, saveStack, STACK_EVENT, storedStack } from './stack-choice';
 import { STRINGS } from './strings';
 import TimelineChart, { limitOf } from './TimelineChart';
 import '../widget.css';
@@ -33,6 +35,11 @@ import './calculator.css';
 import WidgetField from '../WidgetField';
 import CopyCommand from '../CopyCommand';
 import { estimateCommandLine } from '../../planner/index';
+import ModelSource from '../model-source/ModelSource';
+import ModelParams from '../model-source/ModelParams';
+import type { LoadedModel } from '../model-source/loaded-model';
+import { modelFromLink, modelLinkParams } from '../model-source/model-link';
+import { STRINGS as MODEL_STRINGS } from '../model-source/strings';
 
 /** Props of the calculator island. */
 export interface CalculatorProps {
@@ -51,21 +58,43 @@ type Setter = (name: string, value: string | boolean | undefined) => void;
 export default function Calculator({ id }: CalculatorProps) {
   const spec = CALCULATORS[id];
   const [raw, setRaw] = useState<RawFlags>(() => ({ ...spec.defaults }));
+  /** The model read from a config.json, in use instead of the preset or custom shape in `raw`. */
+  const [loaded, setLoaded] = useState<LoadedModel | null>(null);
+  /** Why the link's model could not be read (the preset stays in use). */
+  const [linkError, setLinkError] = useState<FieldError | null>(null);
   const [touched, setTouched] = useState(false);
 
-  // The query is read after hydration: the prerendered HTML shows the defaults.
-  useEffect(() => setRaw(fromQuery(id, location.search)), [id]);
+  // The query is read after hydration: the prerendered HTML shows the defaults. The stack is the URL's, else the
+  // reader's stored answer, else this calculator's default.
+  useEffect(() => {
+    const fallback = isStack(spec.defaults['stack']) ? spec.defaults['stack'] : undefined;
+    setRaw({ ...fromQuery(id, location.search), stack: chosenStack(location.search, storedStack(), fallback) });
+    const linked = modelFromLink(new URLSearchParams(location.search));
+    if (linked.kind === 'model') setLoaded(linked.model);
+    if (linked.kind === 'error') setLinkError(linked.error);
+  }, [id]);
 
-  const computed = useMemo(() => compute(id, raw), [id, raw]);
+  // One answer to "How do you train?" changes every calculator on the page.
+  useEffect(() => {
+    const follow = (event: Event) => {
+      const stack = (event as CustomEvent<unknown>).detail;
+      if (isStack(stack)) setRaw((current) => (current['stack'] === stack ? current : { ...current, stack }));
+    };
+    window.addEventListener(STACK_EVENT, follow);
+    return () => window.removeEventListener(STACK_EVENT, follow);
+  }, []);
+
+  const computed = useMemo(() => compute(id, raw, loaded?.config), [id, raw, loaded]);
   const lastValid = useRef<Computed & { ok: true }>();
   if (computed.ok) lastValid.current = computed;
   const shown = computed.ok ? computed : lastValid.current;
 
   useEffect(() => {
     if (!touched || !computed.ok) return;
-    const query = new URLSearchParams(formatEstimateFlags(computed.options)).toString();
-    history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`);
-  }, [computed, touched]);
+    const query = new URLSearchParams(formatEstimateFlags(computed.options));
+    for (const [name, value] of loaded === null ? [] : modelLinkParams(loaded)) query.set(name, value);
+    history.replaceState(history.state, '', `${location.pathname}?${query.toString()}${location.hash}`);
+  }, [computed, loaded, touched]);
 
   const set: Setter = (name, value) => {
     setTouched(true);
@@ -76,13 +105,9 @@ export default function Calculator({ id }: CalculatorProps) {
     });
   };
   const errors = computed.ok ? [] : computed.errors;
+  const customShape = loaded === null && isCustomShape(raw);
   const groups = groupedFields(id, raw);
-  const shownFields = new Set<string>([
-    'model',
-    'gpu',
-    ...groups.flatMap((g) => g.flags),
-    ...(isCustomShape(raw) ? CUSTOM_FIELDS : []),
-  ]);
+  const shownFields = new Set<string>(['model', 'gpu', ...groups.flatMap((g) => g.flags), ...(customShape ? CUSTOM_FIELDS : [])]);
   const errorFor = (name: string) =>
     errors
       .filter((e) => e.field === name)
@@ -90,6 +115,8 @@ export default function Calculator({ id }: CalculatorProps) {
       .join('; ');
   const otherErrors = errors.filter((e) => !shownFields.has(e.field));
   const last = computed.ok ? computed.results[computed.results.length - 1]?.result : undefined;
+  const shownLast = shown?.results[shown.results.length - 1]?.result;
+  const stackValues = new Map((shownLast?.resolved.stackSettings ?? []).map((s) => [s.flag, s.value]));
 
   return (
     <section
@@ -98,26 +125,54 @@ export default function Calculator({ id }: CalculatorProps) {
       aria-label={STRINGS.ariaLabel}
       {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}
     >
+      {shownLast && (
+        <StackPicker
+          stack={shownLast.resolved.stack}
+          settings={shownLast.resolved.stackSettings}
+          notModelled={shownLast.resolved.notModelled}
+          onPick={(stack) => {
+            set('stack', stack);
+            saveStack(stack);
+          }}
+        />
+      )}
       {shown && <Verdict results={shown.results} stale={!computed.ok} />}
       <div class="calc-groups">
         <fieldset class="calc-group">
           <legend>{STRINGS.groups.model}</legend>
-          <ModelPicker
-            raw={raw}
-            setRaw={(update) => {
+          <ModelSource
+            label={<FlagLabel label={STRINGS.model} flag="model" />}
+            // Custom… edits a preset's shape; a loaded model is edited in its config.json instead.
+            options={[
+              ...MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label })),
+              ...(loaded === null ? [{ id: 'custom', label: STRINGS.custom }] : []),
+            ]}
+            selected={customShape ? 'custom' : String(raw['model'])}
+            loaded={loaded}
+            error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
+            selectAttributes={{ 'data-flag': 'model' }}
+            onSelect={(value) => {
               setTouched(true);
-              setRaw(update);
+              setLoaded(null);
+              setLinkError(null);
+              setRaw((current) => (value === 'custom' ? startCustomShape(current) : pickPreset(current, value)));
             }}
-            error={errorFor('model')}
+            onLoad={(model) => {
+              setTouched(true);
+              setLinkError(null);
+              setLoaded(model);
+            }}
           />
-          {isCustomShape(raw) &&
-            CUSTOM_FIELDS.map((name) => <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />)}
-          {shown && <ModelParams raw={raw} results={shown.results} stale={!computed.ok} />}
+          {customShape &&
+            CUSTOM_FIELDS.map((name) => (
+              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
+            ))}
+          {shown && <ComputedModel raw={raw} loaded={loaded} results={shown.results} stale={!computed.ok} />}
           {groups
             .filter((g) => g.group === 'model')
             .flatMap((g) => g.flags)
             .map((name) => (
-              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />
+              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
             ))}
         </fieldset>
         {groups
@@ -126,7 +181,7 @@ export default function Calculator({ id }: CalculatorProps) {
             <fieldset class="calc-group">
               <legend>{STRINGS.groups[group]}</legend>
               {flags.map((name) => (
-                <FlagField name={name} raw={raw} set={set} error={errorFor(name)} />
+                <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
               ))}
             </fieldset>
           ))}
@@ -159,7 +214,7 @@ export default function Calculator({ id }: CalculatorProps) {
         </ul>
       )}
 
-      {shown && <Results id={id} results={shown.results} stale={!computed.ok} />}
+      {shown && <Results id={id} results={shown.results} stale={!computed.ok} fromConfig={loaded !== null} />}
     </section>
   );
 }
@@ -205,45 +260,22 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
  * The model the engine computed, next to the model field: its name, parameter count and architecture family, so a
  * custom shape never computes as another family unseen.
  */
-function ModelParams({ raw, results, stale }: { raw: RawFlags; results: readonly ScenarioResult[]; stale: boolean }) {
+function ComputedModel({
+  raw,
+  loaded,
+  results,
+  stale,
+}: {
+  raw: RawFlags;
+  loaded: LoadedModel | null;
+  results: readonly ScenarioResult[];
+  stale: boolean;
+}) {
   const result = results[results.length - 1]?.result;
   if (!result) return null;
   const summary = modelSummary(raw, result);
-  const name = STRINGS.modelName(summary.preset, summary.custom);
-  const active = summary.activeParams === summary.params ? null : STRINGS.parameterCount(summary.activeParams);
-  return (
-    <p class={`calc-note calc-model-params${stale ? ' calc-stale' : ''}`} data-params={summary.params} aria-live="polite">
-      {STRINGS.modelParams(name, STRINGS.parameterCount(summary.params), active, summary.family)}
-    </p>
-  );
-}
-
-function ModelPicker({
-  raw,
-  setRaw,
-  error,
-}: {
-  raw: RawFlags;
-  setRaw: (update: (current: RawFlags) => RawFlags) => void;
-  error: string;
-}) {
-  return (
-    <WidgetField label={<FlagLabel label={STRINGS.model} flag="model" />} error={error}>
-      <select
-        data-flag="model"
-        value={isCustomShape(raw) ? 'custom' : String(raw['model'])}
-        onChange={(e) => {
-          const value = (e.currentTarget as HTMLSelectElement).value;
-          setRaw((current) => (value === 'custom' ? startCustomShape(current) : pickPreset(current, value)));
-        }}
-      >
-        {MODEL_PRESETS.map((p) => (
-          <option value={p.id}>{p.label}</option>
-        ))}
-        <option value="custom">{STRINGS.custom}</option>
-      </select>
-    </WidgetField>
-  );
+  const name = loaded === null ? STRINGS.modelName(summary.preset, summary.custom) : MODEL_STRINGS.loadedName(loaded.hubId);
+  return <ModelParams name={name} facts={summary} stale={stale} />;
 }
 
 /** A field's label with the flag that sets it, as `npm run estimate` spells it. */
@@ -255,7 +287,20 @@ function FlagLabel({ label, flag }: { label: string; flag: string }) {
   );
 }
 
-function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set: Setter; error: string }) {
+function FlagField({
+  name,
+  raw,
+  set,
+  error,
+  stackValue,
+}: {
+  name: string;
+  raw: RawFlags;
+  set: Setter;
+  error: string;
+  /** The value the training stack gives this field when it is left empty, if the stack decides it. */
+  stackValue: string | undefined;
+}) {
   const spec = flagNamed(name);
   if (!spec) return null;
   const value = raw[name];
@@ -288,7 +333,9 @@ function FlagField({ name, raw, set, error }: { name: string; raw: RawFlags; set
           title={spec.help}
           onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
         >
-          <option value="">{STRINGS.defaultOption(spec.default)}</option>
+          <option value="">
+            {stackValue === undefined ? STRINGS.defaultOption(spec.default) : STRINGS.stackDefaultOption(stackValue)}
+          </option>
           {options.map((o) => (
             <option value={o}>{o}</option>
           ))}
@@ -318,7 +365,18 @@ function peakBars(results: readonly ScenarioResult[]): MemoryBar[] {
   }));
 }
 
-function Results({ id, results, stale }: { id: CalculatorId; results: readonly ScenarioResult[]; stale: boolean }) {
+function Results({
+  id,
+  results,
+  stale,
+  fromConfig,
+}: {
+  id: CalculatorId;
+  results: readonly ScenarioResult[];
+  stale: boolean;
+  /** Whether the model was read from a config.json: the command then reads it from a file of that name. */
+  fromConfig: boolean;
+}) {
   const bars = useMemo(() => peakBars(results), [results]);
   const limit = useMemo(() => {
     const last = results[results.length - 1]?.result;
@@ -422,8 +480,8 @@ function Results({ id, results, stale }: { id: CalculatorId; results: readonly S
           </p>
         )}
         <CopyCommand
-          command={estimateCommandLine(flags)}
-          intro={STRINGS.terminal}
+          command={estimateCommandLine(fromConfig ? { config: 'config.json', ...flags } : flags)}
+          intro={fromConfig ? STRINGS.terminalWithConfig : STRINGS.terminal}
           copy={STRINGS.copyCommand}
           copied={STRINGS.copiedCommand}
         />

@@ -11,9 +11,11 @@ import {
   type EstimateResult,
   type FieldError,
   type FlagGroup,
+  type ModelConfig,
   type RawFlags,
   MODEL_PRESETS,
 } from '../../memory/index';
+import { modelFacts, type ModelFacts } from '../model-source/model-facts';
 import { CALCULATORS, type CalculatorId } from './specs';
 
 /** Shape fields of the Custom form, shown under the model picker for a custom shape. */
@@ -56,17 +58,11 @@ export function pickPreset(raw: RawFlags, model: string): RawFlags {
 }
 
 /** What a calculator computed the model as, shown next to the model field so no shape is silent. */
-export interface ModelSummary {
+export interface ModelSummary extends ModelFacts {
   /** The preset's label, or for a custom shape the label of the preset it is based on (null: none). */
   readonly preset: string | null;
   /** Whether the shape is custom. */
   readonly custom: boolean;
-  /** The architecture family the engine built: the config.json `model_type` when known (e.g. `qwen3`), else the arch. */
-  readonly family: string | null;
-  /** Total parameters, from the engine's result. */
-  readonly params: number;
-  /** Parameters a token uses (MoE: its top-k experts); equals `params` for a dense model. */
-  readonly activeParams: number;
 }
 
 /** The model of an engine result, named for the reader: preset or custom, its family and its parameter counts. */
@@ -74,9 +70,7 @@ export function modelSummary(raw: RawFlags, result: EstimateResult): ModelSummar
   return {
     preset: MODEL_PRESETS.find((p) => p.id === raw['model'])?.label ?? null,
     custom: isCustomShape(raw),
-    family: result.model === null ? null : (result.model.family ?? result.model.arch),
-    params: result.params,
-    activeParams: result.activeParams,
+    ...modelFacts(result),
   };
 }
 
@@ -102,8 +96,8 @@ const TRAIN_ONLY = new Set([
 ]);
 const INFER_ONLY = new Set(['weights', 'tokens']);
 
-/** Pickers rendered on their own, not as flag fields. */
-const PICKERS = new Set(['model', 'gpu']);
+/** Pickers rendered on their own, not as flag fields: the model, the GPU and "How do you train?". */
+const PICKERS = new Set(['model', 'gpu', 'stack']);
 
 /** Whether a flag applies in `mode`. */
 function appliesIn(flag: string, mode: string): boolean {
@@ -136,9 +130,13 @@ export function groupedFields(id: CalculatorId, raw: RawFlags): { group: FlagGro
     .filter((g) => g.flags.length > 0);
 }
 
-/** The flags the engine gets: the pickers, the custom shape when there is one, and the visible fields. */
-export function effectiveFlags(id: CalculatorId, raw: RawFlags): RawFlags {
-  const keep = new Set<string>([...PICKERS, ...visibleFields(id, raw), ...(isCustomShape(raw) ? CUSTOM_FIELDS : [])]);
+/**
+ * The flags the engine gets: the pickers (model, GPU, stack), the custom shape when there is one, and the visible fields. With a model read
+ * from a config.json (`fromConfig`) the preset and the custom shape are left out: the file gives the whole model.
+ */
+export function effectiveFlags(id: CalculatorId, raw: RawFlags, fromConfig = false): RawFlags {
+  const model = fromConfig ? [] : ['model', ...(isCustomShape(raw) ? CUSTOM_FIELDS : [])];
+  const keep = new Set<string>(['gpu', 'stack', ...model, ...visibleFields(id, raw)]);
   return Object.fromEntries(Object.entries(raw).filter(([flag]) => keep.has(flag)));
 }
 
@@ -148,7 +146,7 @@ export function effectiveFlags(id: CalculatorId, raw: RawFlags): RawFlags {
  */
 export function fromQuery(id: CalculatorId, search: string): RawFlags {
   const spec = CALCULATORS[id];
-  const owned = new Set(['model', 'gpu', 'mode', ...CUSTOM_FIELDS, ...spec.fields, ...Object.keys(spec.defaults)]);
+  const owned = new Set(['model', 'gpu', 'mode', 'stack', ...CUSTOM_FIELDS, ...spec.fields, ...Object.keys(spec.defaults)]);
   const query = new URLSearchParams(search);
   const raw: RawFlags = { ...spec.defaults };
   for (const [name, value] of query) if (owned.has(name)) raw[name] = value;
@@ -168,17 +166,18 @@ export type Computed =
   | { readonly ok: true; readonly options: EstimateOptions; readonly results: readonly ScenarioResult[] }
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
-/** Parse the effective flags and run every scenario of the calculator through the engine. */
-export function compute(id: CalculatorId, raw: RawFlags): Computed {
-  const parsed = parseEstimateFlags(effectiveFlags(id, raw), { ignoreUnknown: true });
+/** Parse the effective flags and run every scenario of the calculator through the engine, on `modelConfig` when given. */
+export function compute(id: CalculatorId, raw: RawFlags, modelConfig?: ModelConfig): Computed {
+  const parsed = parseEstimateFlags(effectiveFlags(id, raw, modelConfig !== undefined), { ignoreUnknown: true });
   if (!parsed.ok) return { ok: false, errors: parsed.errors };
+  const options = modelConfig === undefined ? parsed.options : { ...parsed.options, modelConfig };
   const results: ScenarioResult[] = [];
-  for (const scenario of CALCULATORS[id].scenarios(parsed.options)) {
+  for (const scenario of CALCULATORS[id].scenarios(options)) {
     const outcome = estimateMemory(scenario.options);
     if (!outcome.ok) return { ok: false, errors: outcome.errors };
     results.push({ label: scenario.label, options: scenario.options, result: outcome.result });
   }
-  return { ok: true, options: parsed.options, results };
+  return { ok: true, options, results };
 }
 
 /** A flag the settings give a value other than the engine's plain default. */

@@ -1,4 +1,5 @@
 import type { EstimateOptions, RawFlags } from '../../memory/index';
+import { SITE_DEFAULTS } from './site-defaults';
 
 /** Ids of the site's calculators; each is a `data-calculator` value. */
 export type CalculatorId =
@@ -54,20 +55,42 @@ const beforeAfter =
     { label: afterLabel, options },
   ];
 
+/**
+ * Every calculator. Those of lessons 2–8 start on the plain PyTorch stack (`stack: 'pytorch'`): their lessons teach
+ * autocast's weight copies and PyTorch's foreach AdamW, and compute their figures with `--stack pytorch`; the reader's
+ * answer to "How do you train?" (URL, then storage) replaces it.
+ */
 export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   breakdown: {
     fields: ['mode', ...MODEL_FIELDS, 'precision', ...STEP_FIELDS, 'weights', 'tokens'],
-    defaults: { model: 'llama-3-8b', gpu: 'rtx-4090', 'micro-batch': '1', seq: '2048', precision: 'amp-bf16' },
+    // The site's defaults and no stack of its own: the reader's answer to "How do you train?" (the Trainer until they
+    // give one), so lesson 1 and the landing page agree.
+    defaults: { ...SITE_DEFAULTS },
     scenarios: (options) => [{ label: 'your settings', options }],
   },
   'mixed-precision': {
     fields: [...MODEL_FIELDS, 'precision', 'optimizer', 'recompute'],
-    defaults: { model: 'gpt2-xl', gpu: 'rtx-4090', 'micro-batch': '4', seq: '1024', precision: 'amp-bf16' },
+    defaults: {
+      stack: 'pytorch',
+      model: 'gpt2-xl',
+      gpu: 'rtx-4090',
+      'micro-batch': '4',
+      seq: '1024',
+      precision: 'amp-bf16',
+    },
     scenarios: beforeAfter('fp32', 'your precision', (o) => ({ ...o, precision: 'fp32' })),
   },
   'gradient-accumulation': {
     fields: [...MODEL_FIELDS, 'grad-accum', 'precision', 'recompute'],
-    defaults: { model: 'gpt2-large', gpu: 'rtx-4090', 'micro-batch': '2', seq: '1024', 'grad-accum': '8', precision: 'amp-bf16' },
+    defaults: {
+      stack: 'pytorch',
+      model: 'gpt2-large',
+      gpu: 'rtx-4090',
+      'micro-batch': '2',
+      seq: '1024',
+      'grad-accum': '8',
+      precision: 'amp-bf16',
+    },
     scenarios: beforeAfter('whole batch at once', 'micro-batches', (o) => ({
       ...o,
       microBatch: (o.microBatch ?? 1) * (o.gradAccum ?? 1),
@@ -77,6 +100,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   'gradient-checkpointing': {
     fields: [...MODEL_FIELDS, 'recompute', 'attention', 'precision'],
     defaults: {
+      stack: 'pytorch',
       model: 'llama-2-7b',
       gpu: 'a100-80gb',
       'micro-batch': '4',
@@ -91,6 +115,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   parallelism: {
     fields: [...MODEL_FIELDS, 'dp', 'zero', 'tp', 'sp', 'pp', 'recompute', 'precision'],
     defaults: {
+      stack: 'pytorch',
       model: 'llama-2-13b',
       gpu: 'a100-80gb',
       'micro-batch': '1',
@@ -105,6 +130,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   offload: {
     fields: [...MODEL_FIELDS, 'offload', 'offload-device', 'zero', 'dp', 'precision', 'recompute'],
     defaults: {
+      stack: 'pytorch',
       model: 'llama-2-7b',
       gpu: 'rtx-4090',
       'micro-batch': '1',
@@ -124,6 +150,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   distillation: {
     fields: [...MODEL_FIELDS, 'teacher', 'teacher-weights', 'precision', 'recompute'],
     defaults: {
+      stack: 'pytorch',
       model: 'gpt2',
       gpu: 'rtx-4090',
       teacher: 'gpt2-xl',
@@ -140,6 +167,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   stack: {
     fields: [...MODEL_FIELDS, 'precision', 'recompute', ...STEP_FIELDS, 'offload', 'zero', 'dp'],
     defaults: {
+      stack: 'pytorch',
       model: 'gpt2-xl',
       gpu: 'rtx-4090',
       'micro-batch': '4',
@@ -178,6 +206,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   'rent-cost': {
     fields: [...MODEL_FIELDS, 'precision', 'recompute', 'dp', 'zero'],
     defaults: {
+      stack: 'pytorch',
       model: 'llama-2-7b',
       gpu: 'a100-80gb',
       'micro-batch': '4',

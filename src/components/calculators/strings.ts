@@ -8,11 +8,13 @@ export const STRINGS = {
   /** The computed model's name: the preset, or a custom shape and the preset it is based on. */
   modelName: (preset: string | null, custom: boolean) =>
     preset === null ? 'Custom shape' : custom ? `Custom shape from ${preset}` : preset,
-  /** A parameter count for people: "8.19 B", "124.4 M". */
-  parameterCount: (count: number) => (count >= 1e9 ? `${(count / 1e9).toFixed(2)} B` : `${(count / 1e6).toFixed(1)} M`),
-  modelParams: (name: string, count: string, active: string | null, family: string | null) =>
-    `${name} · ${count} parameters${active === null ? '' : `, ${active} active per token`}${family === null ? '' : ` (${family})`}`,
   gpu: 'GPU',
+  stackQuestion: 'How do you train?',
+  stackAssumes: (label: string, version: string) => `Assumes ${label} (${version}), which set`,
+  stackSetNothing: 'nothing you left out',
+  stackNotModelled: 'It also does what this estimate does not count yet:',
+  /** A select's empty choice when the training stack decides the value. */
+  stackDefaultOption: (value: string) => `(stack's default: ${value})`,
   noGpu: '(no GPU: skip the fit check)',
   defaultOption: (value: string | undefined) => (value === undefined ? '(default)' : `(default: ${value})`),
   defaultPlaceholder: (value: string | undefined) => (value === undefined ? 'default' : `default: ${value}`),
@@ -41,6 +43,7 @@ export const STRINGS = {
     `The dashed line keeps ${percent}% of the GPU free (${bytes}) for fragmentation and temporary buffers: plan to stay below it.`,
   sources: 'Where each number comes from',
   terminal: 'In a terminal:',
+  terminalWithConfig: 'In a terminal, with the model’s config.json saved as config.json:',
   copyCommand: 'Copy as command',
   copiedCommand: 'Copied',
   timelineTitle: 'One step, moment by moment',

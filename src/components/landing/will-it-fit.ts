@@ -1,9 +1,42 @@
-import { estimateMemory, LINE_CATEGORIES, type EstimateResult, type LineCategory, type Mode } from '../../memory';
+import { lessonHref, type LessonSlug } from '../../base/lessons';
+import {
+  estimateMemory,
+  LINE_CATEGORIES,
+  parseEstimateFlags,
+  type EstimateResult,
+  type LineCategory,
+  type Stack,
+} from '../../memory';
+import { SITE_DEFAULTS } from '../calculators/site-defaults';
+import type { LoadedModel } from '../model-source/loaded-model';
+import { modelLinkParams } from '../model-source/model-link';
 
 /** The parts of one GPU's memory a verdict may name as the largest. */
 export type MemoryPart = LineCategory;
 
-/** The answer to "will it fit?", in bytes, for one model on one GPU with the engine's defaults. */
+/** What the reader wants to run: a full fine-tune, LoRA or QLoRA adapters, or inference. */
+export type Job = 'full' | 'lora' | 'qlora' | 'infer';
+
+/** Every job, in the order the landing page lists them. */
+export const JOBS: readonly Job[] = ['full', 'lora', 'qlora', 'infer'];
+
+/** GPU counts the landing page offers. */
+export const GPU_COUNTS: readonly number[] = [1, 2, 4, 8];
+
+/** One "will it fit?" question. */
+export interface FitRequest {
+  /** A preset id; ignored while `loaded` is set. */
+  readonly model: string;
+  /** A model read from a config.json, in use instead of the preset. */
+  readonly loaded?: LoadedModel | null;
+  readonly gpu: string;
+  /** GPUs of that kind the reader has: it decides which remedies apply, not the per-GPU figure. */
+  readonly gpus: number;
+  readonly job: Job;
+  readonly stack: Stack;
+}
+
+/** The answer to "will it fit?", in bytes, for one model on one GPU. */
 export interface FitVerdict {
   readonly result: EstimateResult;
   /** Whether the total plus the recommended free margin fits. */
@@ -15,12 +48,26 @@ export interface FitVerdict {
 }
 
 /**
- * Whether `model` fits on `gpu` with every other setting at the engine's default (one GPU,
- * AdamW, bf16 mixed precision, micro-batch 1, the model's full context): `estimateMemory`'s own
- * verdict, plus the part that dominates. Null when the engine refuses the combination.
+ * The estimate flags of a request: the site's defaults (one sequence of 2,048 tokens), the job and the stack. They are
+ * exactly what lesson 1's calculator computes for the same state, so its link shows the same figure.
  */
-export function willItFit(model: string, gpu: string, mode: Mode): FitVerdict | null {
-  const outcome = estimateMemory({ model, gpu, mode });
+export function fitFlags(request: FitRequest): Record<string, string> {
+  const flags: Record<string, string> = { ...SITE_DEFAULTS, model: request.model, gpu: request.gpu, stack: request.stack };
+  // A loaded model travels as its config.json (the link's `config` parameter), not as a preset.
+  if (request.loaded) delete flags['model'];
+  if (request.job === 'infer') flags['mode'] = 'infer';
+  else if (request.job !== 'full') flags['finetune'] = request.job;
+  return flags;
+}
+
+/**
+ * Whether the request fits on one of its GPUs (each GPU of plain data parallelism holds the whole replica):
+ * `estimateMemory`'s own verdict, plus the part that dominates. Null when the engine refuses the combination.
+ */
+export function willItFit(request: FitRequest): FitVerdict | null {
+  const parsed = parseEstimateFlags(fitFlags(request));
+  if (!parsed.ok) return null;
+  const outcome = estimateMemory(request.loaded ? { ...parsed.options, modelConfig: request.loaded.config } : parsed.options);
   if (!outcome.ok || outcome.result.fits === null) return null;
   const { result } = outcome;
   const peak = result.timeline.find((m) => m.moment === result.peakMoment);
@@ -33,4 +80,43 @@ export function willItFit(model: string, gpu: string, mode: Mode): FitVerdict | 
     marginBytes: (result.fits ? result.spare : result.shortfall) ?? 0,
     largest: { part, bytes, share: result.perGpu.total > 0 ? bytes / result.perGpu.total : 0 },
   };
+}
+
+/** A lesson that shrinks a part, and the technique of it to read when the lesson teaches several. */
+export interface Remedy {
+  readonly lesson: LessonSlug;
+  readonly technique?: string;
+}
+
+/** What shrinks each part on one GPU: nothing to shard with, so no ZeRO; offload and adapters instead. */
+const ONE_GPU: Readonly<Record<MemoryPart, readonly Remedy[]>> = {
+  weights: [{ lesson: '07-distillation-and-compression', technique: 'QLoRA, quantized weights' }],
+  gradients: [{ lesson: '07-distillation-and-compression', technique: 'LoRA' }],
+  optimizer: [
+    { lesson: '06-offload', technique: 'optimizer states to CPU' },
+    { lesson: '07-distillation-and-compression', technique: 'LoRA' },
+  ],
+  activations: [{ lesson: '04-gradient-checkpointing' }],
+  kvCache: [{ lesson: '07-distillation-and-compression' }],
+  overhead: [{ lesson: '01-diagnostics' }],
+};
+
+/** What shrinks each part when there are GPUs to shard over. */
+const SEVERAL_GPUS: Readonly<Record<MemoryPart, readonly Remedy[]>> = {
+  ...ONE_GPU,
+  weights: [{ lesson: '05-parallelism', technique: 'ZeRO-3 / FSDP' }, ...ONE_GPU.weights],
+  gradients: [{ lesson: '05-parallelism', technique: 'ZeRO-2' }],
+  optimizer: [{ lesson: '05-parallelism', technique: 'ZeRO' }],
+};
+
+/** The remedies for `part` that apply to `gpus` GPUs: sharding (ZeRO, FSDP) only with more than one. */
+export function remediesFor(part: MemoryPart, gpus: number): readonly Remedy[] {
+  return (gpus > 1 ? SEVERAL_GPUS : ONE_GPU)[part];
+}
+
+/** Lesson 1's calculator with the request's state, where every setting can be changed. */
+export function calculatorHref(request: FitRequest): string {
+  const query = new URLSearchParams(fitFlags(request));
+  if (request.loaded) for (const [name, value] of modelLinkParams(request.loaded)) query.append(name, value);
+  return `${lessonHref('01-diagnostics')}?${query.toString()}#calculator`;
 }

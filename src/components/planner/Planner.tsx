@@ -1,5 +1,12 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
-import { formatEstimateFlags, formatSeconds, GPU_PRESETS, MODEL_PRESETS, type FieldError } from '../../memory/index';
+import {
+  estimateMemory,
+  formatEstimateFlags,
+  formatSeconds,
+  GPU_PRESETS,
+  MODEL_PRESETS,
+  type FieldError,
+} from '../../memory/index';
 import {
   estimateCommandLine,
   planCommandLine,
@@ -24,6 +31,13 @@ import CopyCommand from '../CopyCommand';
 import { strings } from './strings';
 import '../widget.css';
 import WidgetField from '../WidgetField';
+import ModelSource from '../model-source/ModelSource';
+import ModelParams from '../model-source/ModelParams';
+import type { LoadedModel } from '../model-source/loaded-model';
+import { modelFacts } from '../model-source/model-facts';
+import { modelFromLink, modelLinkParams } from '../model-source/model-link';
+import { STRINGS as MODEL_STRINGS } from '../model-source/strings';
+import type { PlannerQuery } from './planner-requests';
 import '../calculators/calculator.css';
 import './planner.css';
 
@@ -84,6 +98,10 @@ type Answer =
  */
 export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage = '/tools/planner/' }: PlannerProps) {
   const [flags, setFlags] = useState<Flags>(() => withoutPrices(flagsFromQuery(defaults)));
+  /** The model read from a config.json, planned instead of the preset in `flags`. */
+  const [loaded, setLoaded] = useState<LoadedModel | null>(null);
+  /** Why the link's model could not be read (the preset stays in use). */
+  const [linkError, setLinkError] = useState<FieldError | null>(null);
   const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() => linkDrafts(flagsFromQuery(defaults)).drafts);
   /** The link's price values that have no row to go to, with why. */
   const [unreadPrices, setUnreadPrices] = useState<readonly string[]>([]);
@@ -107,6 +125,9 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       setDrafts(link.drafts);
       setUnreadPrices(link.unread);
     }
+    const linked = modelFromLink(new URLSearchParams(location.search));
+    if (linked.kind === 'model') setLoaded(linked.model);
+    if (linked.kind === 'error') setLinkError(linked.error);
     setSelected(new URLSearchParams(location.search).get(PLAN_PARAM));
     setQueryRead(true);
   }, [syncUrl, defaults]);
@@ -129,11 +150,26 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       setDrafts((current) => ({ ...current, [ownGpu]: { 'on-demand': '', reserved: '', spot: '' } }));
   }, [ownGpu, drafts]);
 
+  // A model read from a config.json replaces the preset: the engine refuses both at once.
   const raw: RawFlagValues = useMemo(() => {
     const prices = priceFlags(drafts);
-    return prices.length > 0 ? { ...flags, price: prices } : flags;
-  }, [flags, drafts]);
-  const parsed = useMemo(() => parsePlanFlags(raw, EXAMPLE_PRICES), [raw]);
+    const { model: _preset, ...withoutPreset } = flags;
+    const own = loaded === null ? flags : withoutPreset;
+    return prices.length > 0 ? { ...own, price: prices } : own;
+  }, [flags, drafts, loaded]);
+  const query: PlannerQuery = useMemo(
+    () => (loaded === null ? { flags: raw } : { flags: raw, modelConfig: loaded.config }),
+    [raw, loaded],
+  );
+  const parsed = useMemo(() => parsePlanFlags(query.flags, EXAMPLE_PRICES, query.modelConfig), [query]);
+  // The model alone, as the engine counts it, for the line next to the model field.
+  const probe = useMemo(() => (parsed.ok ? estimateMemory(parsed.request.base) : null), [parsed]);
+  /** A page query of these settings: the planner's flags, then the loaded model's parameters. */
+  const pageQuery = (values: RawFlagValues) => {
+    const params = new URLSearchParams(queryFromFlags(values));
+    for (const [name, value] of loaded === null ? [] : modelLinkParams(loaded)) params.set(name, value);
+    return params.toString();
+  };
   const priceErrors = Object.entries(drafts).some(([gpu, d]) => draftError(gpu, d) !== null);
 
   const searched = useRef(false);
@@ -142,17 +178,17 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     setAnswer({ state: 'searching' });
     if (!searched.current) {
       searched.current = true;
-      client.current?.search(raw);
+      client.current?.search(query);
       return;
     }
-    const timer = setTimeout(() => client.current?.search(raw), DEBOUNCE_MS);
+    const timer = setTimeout(() => client.current?.search(query), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [queryRead, parsed, raw, priceErrors]);
+  }, [queryRead, parsed, query, priceErrors]);
 
   useEffect(() => {
     if (!syncUrl || !touched || !parsed.ok) return;
-    history.replaceState(history.state, '', `${location.pathname}?${queryFromFlags(raw)}${location.hash}`);
-  }, [raw, parsed, touched, syncUrl]);
+    history.replaceState(history.state, '', `${location.pathname}?${pageQuery(raw)}${location.hash}`);
+  }, [raw, loaded, parsed, touched, syncUrl]);
 
   const set = (name: string, value: string | undefined) => {
     setTouched(true);
@@ -173,7 +209,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   // The price rows show their own errors; the other flags' errors (a link's shape flags, say) are listed below.
   const otherErrors = errors.filter((e) => !FIELDS.includes(e.field) && e.field !== 'price');
   const value = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : '');
-  const linkFor = (plan: Plan) => `${planPage}?${queryFromFlags({ ...raw, [PLAN_PARAM]: keyOf(plan) })}`;
+  const linkFor = (plan: Plan) => `${planPage}?${pageQuery({ ...raw, [PLAN_PARAM]: keyOf(plan) })}`;
   const ready = parsed.ok && !priceErrors && answer.state === 'done';
 
   const text = (name: string, label: string, placeholder = '') => (
@@ -222,12 +258,45 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     >
       <div class="calc-fields">
         {FIELDS.map((name) => {
-          if (name === 'model')
-            return select(
-              name,
-              strings.fields.model,
-              MODEL_PRESETS.map((p) => [p.id, p.label] as const),
+          if (name === 'model') {
+            const preset = value('model');
+            const known = preset === '' || MODEL_PRESETS.some((p) => p.id === preset);
+            return (
+              <>
+                <ModelSource
+                  label={strings.fields.model}
+                  options={[
+                    ...(known ? [] : [{ id: preset, label: strings.notAChoice(preset) }]),
+                    ...MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label })),
+                  ]}
+                  selected={preset}
+                  loaded={loaded}
+                  error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
+                  onSelect={(id) => {
+                    setLoaded(null);
+                    setLinkError(null);
+                    set('model', id);
+                  }}
+                  onLoad={(model) => {
+                    setTouched(true);
+                    setShown(PAGE_SIZE);
+                    setLinkError(null);
+                    setLoaded(model);
+                  }}
+                />
+                {probe?.ok === true && (
+                  <ModelParams
+                    name={
+                      loaded === null
+                        ? (MODEL_PRESETS.find((p) => p.id === preset)?.label ?? preset)
+                        : MODEL_STRINGS.loadedName(loaded.hubId)
+                    }
+                    facts={modelFacts(probe.result)}
+                  />
+                )}
+              </>
             );
+          }
           if (name === 'gpu')
             return select(
               name,
@@ -285,8 +354,10 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
       )}
       {parsed.ok && !priceErrors && (
         <CopyCommand
-          command={planCommandLine(new URLSearchParams(queryFromFlags(raw)))}
-          intro={strings.terminal}
+          command={planCommandLine(
+            new URLSearchParams(queryFromFlags(loaded === null ? raw : { config: 'config.json', ...raw })),
+          )}
+          intro={loaded === null ? strings.terminal : strings.terminalWithConfig}
           copy={strings.copyCommand}
           copied={strings.copiedCommand}
         />

@@ -11,16 +11,15 @@ import {
   type HardwareSearch,
   type PlanRequest,
   type PlanResult,
-  type RawFlagValues,
   type SearchPart,
 } from '../../planner/index';
 import { packSearch, unpackResult, unpackSearch } from './plan-transfer';
-import type { PlannerWorkerRequest, PlannerWorkerResponse } from './planner-requests';
+import type { PlannerQuery, PlannerWorkerRequest, PlannerWorkerResponse } from './planner-requests';
 
 /** Something that searches in the background and calls back with the answer to the latest request. */
 export interface PlannerClient {
   /** Start a search; answers to earlier requests are dropped. */
-  search(flags: RawFlagValues): void;
+  search(query: PlannerQuery): void;
   /** Stop the workers. */
   close(): void;
 }
@@ -86,9 +85,9 @@ export function createPlannerClient(
     });
 
   /** The searches, each worker searching its share of every set of GPUs, merged; or the error. */
-  const searchShares = async (id: number, flags: RawFlagValues) => {
+  const searchShares = async (id: number, query: PlannerQuery) => {
     const answers = await Promise.all(
-      pool.map((worker, index) => ask(worker, { id, kind: 'search', flags, share: { index, of: pool.length } })),
+      pool.map((worker, index) => ask(worker, { id, kind: 'search', ...query, share: { index, of: pool.length } })),
     );
     let ms = 0;
     const shares: (readonly SearchPart[])[] = [];
@@ -105,14 +104,14 @@ export function createPlannerClient(
   };
 
   /** planTraining in the first worker, from `searches` where given (else it searches itself). */
-  const askPlan = async (id: number, flags: RawFlagValues, searches?: readonly HardwareSearch[]) => {
+  const askPlan = async (id: number, query: PlannerQuery, searches?: readonly HardwareSearch[]) => {
     const worker = pool[0];
     if (worker === undefined) throw new Error('the client has workers');
     const answer = await ask(
       worker,
       searches === undefined
-        ? { id, kind: 'plan', flags }
-        : { id, kind: 'plan', flags, searches: searches.map((search) => packSearch(search)) },
+        ? { id, kind: 'plan', ...query }
+        : { id, kind: 'plan', ...query, searches: searches.map((search) => packSearch(search)) },
     );
     if (!answer.ok) return answer;
     if (answer.kind !== 'plan') throw new Error('a plan request gets a plan');
@@ -123,39 +122,39 @@ export function createPlannerClient(
    * The answer from merged searches. Where a plan fits on the reader's GPUs it only ranks them, here; where none does,
    * the answer searches more hardware (what would fit), which a worker does.
    */
-  const answerFrom = (id: number, flags: RawFlagValues, request: PlanRequest, searches: readonly HardwareSearch[]) =>
+  const answerFrom = (id: number, query: PlannerQuery, request: PlanRequest, searches: readonly HardwareSearch[]) =>
     (searches[0]?.plans.length ?? 0) > 0
       ? Promise.resolve({ ok: true as const, result: planTraining(request, { searches }), ms: 0 })
-      : askPlan(id, flags, searches);
+      : askPlan(id, query, searches);
 
-  const run = async (id: number, flags: RawFlagValues, sentAt: number) => {
+  const run = async (id: number, query: PlannerQuery, sentAt: number) => {
     const stale = () => id !== latest;
     const reply = (answer: PlannerAnswer) => {
       if (stale()) return;
       busy = false;
       onAnswer(answer, performance.now() - sentAt);
     };
-    const parsed = parsePlanFlags(flags, EXAMPLE_PRICES);
+    const parsed = parsePlanFlags(query.flags, EXAMPLE_PRICES, query.modelConfig);
     if (!parsed.ok) return reply({ ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') });
     // One worker answers whole, as planTraining does: merging and ranking here would only add to the wait.
-    const answer = pool.length === 1 ? await askPlan(id, flags) : await searchAndPlan(id, flags, parsed.request, stale);
+    const answer = pool.length === 1 ? await askPlan(id, query) : await searchAndPlan(id, query, parsed.request, stale);
     if (answer === null) return;
     if (!answer.ok) return reply(answer);
     reply({ ok: true, result: answer.result, ms: answer.ms, workers });
   };
 
   /** The searches in shares over the workers, merged, and the answer from them; null once the request is stale. */
-  const searchAndPlan = async (id: number, flags: RawFlagValues, request: PlanRequest, stale: () => boolean) => {
-    const searched = await searchShares(id, flags);
+  const searchAndPlan = async (id: number, query: PlannerQuery, request: PlanRequest, stale: () => boolean) => {
+    const searched = await searchShares(id, query);
     if (stale()) return null;
     if (!searched.ok) return searched;
-    const planned = await answerFrom(id, flags, request, searched.searches);
+    const planned = await answerFrom(id, query, request, searched.searches);
     // The answer's search time: the longest share's, and the plan's.
     return planned.ok ? { ...planned, ms: searched.ms + planned.ms } : planned;
   };
 
   return {
-    search(flags) {
+    search(query) {
       if (busy) {
         for (const worker of pool) worker.terminate();
         pool = Array.from({ length: workers }, start);
@@ -163,7 +162,7 @@ export function createPlannerClient(
       latest += 1;
       busy = true;
       const id = latest;
-      run(id, flags, performance.now()).catch((error: unknown) => {
+      run(id, query, performance.now()).catch((error: unknown) => {
         if (id !== latest) return;
         busy = false;
         onAnswer({ ok: false, message: error instanceof Error ? error.message : String(error) }, 0);

@@ -16,7 +16,14 @@ import {
   type SearchPart,
   type SearchShare,
 } from '../../planner/index';
+import type { ModelConfig } from '../../memory/index';
 import { packResult, packSearch, unpackSearch, type WithPackedPlans } from './plan-transfer';
+
+/** What the reader asked: the planner's flags, and the model's shape when it was read from a config.json instead of `model`. */
+export interface PlannerQuery {
+  readonly flags: RawFlagValues;
+  readonly modelConfig?: ModelConfig;
+}
 
 /**
  * A request: `search`, one share of the searches of every set of GPUs the request compares (planHardware: the reader's,
@@ -25,18 +32,16 @@ import { packResult, packSearch, unpackSearch, type WithPackedPlans } from './pl
  * fits on the reader's GPUs).
  */
 export type PlannerWorkerRequest =
-  | {
+  | (PlannerQuery & {
       readonly id: number;
       readonly kind: 'search';
-      readonly flags: RawFlagValues;
       readonly share: SearchShare;
-    }
-  | {
+    })
+  | (PlannerQuery & {
       readonly id: number;
       readonly kind: 'plan';
-      readonly flags: RawFlagValues;
       readonly searches?: readonly WithPackedPlans<HardwareSearch>[];
-    };
+    });
 
 /** An answer, with the time it took in this worker, or an error. Plans travel packed (plan-transfer.ts). */
 export type PlannerWorkerResponse =
@@ -58,7 +63,7 @@ export type PlannerWorkerResponse =
 
 /** A worker's answer to one request; its time is the search's (and ranking's), its plans packed after it. */
 export function answerPlannerRequest(request: PlannerWorkerRequest): PlannerWorkerResponse {
-  const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES);
+  const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES, request.modelConfig);
   if (!parsed.ok) return { id: request.id, ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
   const start = performance.now();
   if (request.kind === 'plan') {
@@ -110,7 +115,7 @@ const WARM_UP_PIECES = 4;
  * at most.
  */
 export function warmUpPieces(request: PlannerWorkerRequest): (() => readonly SearchPart[])[] {
-  const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES);
+  const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES, request.modelConfig);
   if (!parsed.ok) return [];
   const hardware = planHardware(parsed.request);
   const model = planModel(parsed.request);

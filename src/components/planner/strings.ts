@@ -23,6 +23,7 @@ export const strings = {
   },
   searching: 'Searching…',
   terminal: 'The same search in a terminal:',
+  terminalWithConfig: 'The same search in a terminal, with the model’s config.json saved as config.json:',
   copyCommand: 'Copy as command',
   copiedCommand: 'Copied',
   searchFailed: 'The search failed: ',

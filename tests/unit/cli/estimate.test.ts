@@ -46,7 +46,38 @@ describe('estimate(argv)', () => {
     expect(Number.isSafeInteger(json.perCpu.total)).toBe(true);
     expect(typeof json['fits']).toBe('boolean');
     expect(Array.isArray(json['warnings'])).toBe(true);
-    expect(json['flags']).toEqual({ model: 'llama-2-7b', dp: '8', zero: '3', gpu: 'a100-80gb' });
+    // The flags given, the stack named and every option a stack decides written out: Llama 2's checkpoint is float16, so the Trainer trains
+    // 16-bit weights and moments (bf16), with its fused AdamW.
+    expect(json['flags']).toEqual({
+      model: 'llama-2-7b',
+      dp: '8',
+      zero: '3',
+      gpu: 'a100-80gb',
+      stack: 'hf-trainer',
+      precision: 'bf16',
+      'optimizer-impl': 'fused',
+      attention: 'sdpa',
+      recompute: 'none',
+      kernels: 'eager',
+      grads: 'free',
+    });
+  });
+
+  test('--json flags reproduce the estimate on another stack: what the stack set is written out', () => {
+    const first = JSON.parse(runEstimate(['--model', 'gpt2', '--stack', 'trl', '--json']).stdout) as {
+      perGpu: { total: number };
+      flags: Record<string, string>;
+    };
+    const argv = Object.entries({ ...first.flags, stack: 'megatron' }).flatMap(([flag, value]) => [`--${flag}`, value]);
+    const again = JSON.parse(runEstimate([...argv, '--json']).stdout) as { perGpu: { total: number } };
+    expect(again.perGpu.total).toBe(first.perGpu.total);
+  });
+
+  test('the table names the stack, what it set and what it does that is not modelled yet', () => {
+    const { stdout } = runEstimate(['--model', 'gpt2', '--stack', 'torchtune', '--sources']);
+    expect(stdout).toMatch(/Stack\s+torchtune \(torchtune; torchtune 0\.7\.0.*\) set precision bf16, optimizer-impl fused/);
+    expect(stdout).toContain('not modelled yet: fuses the output projection with a chunked cross-entropy loss');
+    expect(stdout).toContain('↳ optimizer-impl fused: torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:67-69');
   });
 
   test('fits is null without --gpu', () => {

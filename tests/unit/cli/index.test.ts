@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { diagnose, estimate, plan, type Flags } from '../../../src/cli/index.ts';
+import { diagnose, diffusion, estimate, plan, type Flags } from '../../../src/cli/index.ts';
 import { runProgram } from '../../../src/cli/program.ts';
 import { JSON_CASES } from '../support/json-cases.ts';
 
@@ -19,14 +19,18 @@ function flagsOf(argv: readonly string[]): Flags {
   return flags;
 }
 
-describe("the library (import { estimate, plan, diagnose } from 'gpu-memory-lab')", () => {
+/** The library's answer for one JSON case: diagnose and diffusion take their input's bytes, the others flags alone. */
+function libraryAnswer(command: string, argv: readonly string[]) {
+  if (command === 'diagnose') return diagnose(readFileSync(argv[0] ?? ''), flagsOf(argv.slice(1)));
+  if (command === 'diffusion') return diffusion(readFileSync(argv[1] ?? ''), flagsOf(argv.slice(2)));
+  return (command === 'plan' ? plan : estimate)(flagsOf(argv));
+}
+
+describe("the library (import { estimate, plan, diagnose, diffusion } from 'gpu-memory-lab')", () => {
   test.each(JSON_CASES.map((c) => [`${c.command} ${c.argv.map((a) => a.replace(/.*\//, '')).join(' ')}`, c] as const))(
     '%s: JSON.stringify of its answer is the command’s --json line, byte for byte',
     (_name, { command, argv }) => {
-      const answer =
-        command === 'diagnose'
-          ? diagnose(readFileSync(argv[0] ?? ''), flagsOf(argv.slice(1)))
-          : (command === 'plan' ? plan : estimate)(flagsOf(argv));
+      const answer = libraryAnswer(command, argv);
       if (!answer.ok) throw new Error(answer.error);
       expect(`${JSON.stringify(answer.json)}\n`).toBe(runProgram([command, ...argv, '--json']).stdout);
     },

@@ -13,12 +13,12 @@ describe('gpu-memory-lab <command> (program.ts)', () => {
     const { code, stdout } = runProgram(['--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: gpu-memory-lab <command>/);
-    for (const name of ['estimate', 'plan', 'diagnose']) expect(stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    for (const name of ['estimate', 'plan', 'diagnose', 'diffusion']) expect(stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
   });
 
   test.each([
-    [[], /^gpu-memory-lab: give a command: estimate, plan or diagnose \(see --help\)\n$/],
-    [['fit', '--model', 'gpt2'], /^gpu-memory-lab: unknown command fit: estimate, plan or diagnose \(see --help\)\n$/],
+    [[], /^gpu-memory-lab: give a command: estimate, plan, diagnose or diffusion \(see --help\)\n$/],
+    [['fit', '--model', 'gpt2'], /^gpu-memory-lab: unknown command fit: estimate, plan, diagnose or diffusion \(see --help\)\n$/],
   ])('%j exits 2 with one line naming the commands', (argv, line) => {
     const { code, stdout, stderr } = runProgram(argv);
     expect(code).toBe(2);

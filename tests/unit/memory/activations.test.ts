@@ -20,12 +20,12 @@ const gpt: LayerActivationShape = {
   microBatch: b,
   hidden: h,
   heads: a,
-  kvHeads: a,
-  ffn: 4 * h,
+  widths: { query: h, key: h, value: h, output: h, latents: [] },
+  mlpWidth: 4 * h,
   mlp: 'gelu',
   norm: 'layernorm',
   pythonGelu: false,
-  topK: 1,
+  sinks: false,
   dropout: true,
   attention: 'eager',
   kernels: 'fused',
@@ -77,7 +77,9 @@ describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 
   });
 
   test('SwiGLU + GQA (Llama 2 70B shape): 2sbh norms + 2sbh inputs + Q 2sbh + KV 4sbh·(8/64) + proj 2sbh + 8sbf + 2as²b', () => {
-    const shape = { ...gpt, hidden: 8192, heads: 64, kvHeads: 8, ffn: 28672, mlp: 'swiglu' as const, dropout: false, seq: 4096 };
+    const kv = (8 / 64) * 8192;
+    const widths = { query: 8192, key: kv, value: kv, output: 8192, latents: [] };
+    const shape = { ...gpt, hidden: 8192, heads: 64, widths, mlpWidth: 28672, mlp: 'swiglu' as const, dropout: false, seq: 4096 };
     const sbh70 = 4096 * 8192;
     expect(layerActivationBytes(shape).full).toBe(
       8 * sbh70 + 2 * sbh70 + 4 * sbh70 * (8 / 64) + 2 * sbh70 + 8 * 4096 * 28672 + 2 * 64 * 4096 * 4096,
@@ -114,6 +116,31 @@ describe('planRecompute(layer, L, policy)', () => {
     expect(plan.keptForLayers).toBe(24 * layer.input);
     expect(plan.workingSet).toBe(4 * layer.full - layer.input);
     expect(plan.firstLayerWorkingSet).toBe(layer.full - layer.input);
+  });
+
+  describe("with some layers of another kind (a mixture of experts' dense first layers)", () => {
+    const dense = layerActivationBytes({ ...gpt, mlpWidth: 8 * h });
+
+    test('none and selective sum each kind; the reported per-layer figure is the larger kind', () => {
+      const none = planRecompute(layer, 4, 'none', 1, { layer: dense, count: 1 });
+      expect(none.keptForLayers).toBe(3 * layer.full + dense.full);
+      expect(none.keptPerLayer).toBe(dense.full);
+      const selective = planRecompute(layer, 4, 'selective', 1, { layer: dense, count: 1 });
+      expect(selective.keptForLayers).toBe(3 * (layer.full - layer.attentionCore) + dense.full - dense.attentionCore);
+    });
+
+    test('full recompute keeps the same inputs and rebuilds a segment at the larger kind', () => {
+      const plan = planRecompute(layer, 4, 'full', 2, { layer: dense, count: 1 });
+      expect(plan.keptForLayers).toBe(2 * layer.input);
+      expect(plan.workingSet).toBe(2 * dense.full - layer.input);
+    });
+
+    test('a stage of the other kind only reports that kind, even when it is the smaller', () => {
+      const narrow = layerActivationBytes({ ...gpt, mlpWidth: 2 * h });
+      const plan = planRecompute(layer, 2, 'none', 1, { layer: narrow, count: 2 });
+      expect(plan.keptPerLayer).toBe(narrow.full);
+      expect(plan.keptForLayers).toBe(2 * narrow.full);
+    });
   });
 
   test('mlp: ceil(L/k) checkpoints and the last output kept, then a rebuilt segment’s k inputs less the checkpoint and its output (Chen et al. 2016, arXiv 1604.06174)', () => {
@@ -163,7 +190,17 @@ describe('outsideActivationBytes(shape)', () => {
 
 describe('layerActivationBytes(shape) with eager kernels counts what autograd saves for Hugging Face modules', () => {
   // Small shape: every term is visible. sb = s·b tokens.
-  const small = { seq: 128, microBatch: 2, hidden: 256, heads: 4, kvHeads: 4, ffn: 1024, topK: 1, tp: 1, sp: false } as const;
+  const small = {
+    seq: 128,
+    microBatch: 2,
+    hidden: 256,
+    heads: 4,
+    widths: { query: 256, key: 256, value: 256, output: 256, latents: [] },
+    mlpWidth: 1024,
+    sinks: false,
+    tp: 1,
+    sp: false,
+  } as const;
   const tokens = 128 * 2;
   const sbhSmall = tokens * 256;
   const sbf = tokens * 1024;

@@ -1,4 +1,5 @@
 /** readConfigJson on bad and unusual input: one clear error naming the key, or a warning that says what was guessed. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { countParams } from '../../../src/memory/index.ts';
 import { MAX_CONFIG_JSON_BYTES, readConfigJson } from '../../../src/memory/config-json.ts';
@@ -103,5 +104,26 @@ describe('readConfigJson: what it guesses, it says', () => {
 
   test('the same config as text or as an object reads the same', () => {
     expect(readConfigJson(JSON.stringify(LLAMA))).toEqual(readConfigJson(LLAMA));
+  });
+});
+
+describe('readConfigJson: shapeJson, the keys the shape was read from', () => {
+  const files = readdirSync(new URL('../../../src/memory/model-configs/', import.meta.url)).filter((f) => f.endsWith('.json'));
+  test.each(files)('%s: reading shapeJson again gives the same shape, from fewer keys', (file) => {
+    const text = readFileSync(new URL(`../../../src/memory/model-configs/${file}`, import.meta.url), 'utf8');
+    const first = readConfigJson(text);
+    if (!first.ok) throw new Error(first.errors.map((e) => e.message).join('; '));
+    const again = readConfigJson(first.shapeJson);
+    if (!again.ok) throw new Error(again.errors.map((e) => e.message).join('; '));
+    expect(again.config).toEqual(first.config);
+    expect(Object.keys(first.shapeJson).length).toBeLessThan(Object.keys(JSON.parse(text) as object).length);
+  });
+
+  test('a multimodal config keeps its top model_type and the text_config keys read', () => {
+    const reading = readConfigJson({ model_type: 'gemma3', vision_config: { hidden_size: 1152 }, text_config: LLAMA });
+    if (!reading.ok) throw new Error('expected a reading');
+    expect(Object.keys(reading.shapeJson)).toEqual(['model_type', 'text_config']);
+    const again = readConfigJson(reading.shapeJson);
+    expect(again.ok && again.config).toEqual(reading.config);
   });
 });

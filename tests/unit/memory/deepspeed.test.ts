@@ -50,7 +50,14 @@ describe('estimateMemory agrees with DeepSpeed where the conventions match', () 
   });
 
   test('ZeRO-Infinity to NVMe moves the same bytes to NVMe instead of host RAM', () => {
-    const result = estimateOrThrow({ params, zero: 3, dp: 8, offload: 'optimizer+params', offloadDevice: 'nvme' });
+    const result = estimateOrThrow({
+      params,
+      precision: 'mixed-bf16',
+      zero: 3,
+      dp: 8,
+      offload: 'optimizer+params',
+      offloadDevice: 'nvme',
+    });
     expect(result.perCpu.total).toBe(0);
     expect(result.perNvme.total).toBe((18 * params) / 8);
   });

@@ -5,7 +5,7 @@ import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 const bytesOf = (result: EstimateResult, id: string) => result.lines.find((l) => l.id === id)?.bytes;
 
 describe('estimateMemory({ model: "demo-mlp" }) is exact for the site demo', () => {
-  const fp32 = { model: 'demo-mlp', precision: 'fp32', optimizer: 'adamw', microBatch: 32 } as const;
+  const fp32 = { model: 'demo-mlp', precision: 'fp32', optimizer: 'adamw', optimizerImpl: 'foreach', microBatch: 32 } as const;
   const tensor = 32 * 256 * 4;
   const logits = 32 * 10 * 4;
 
@@ -120,7 +120,7 @@ describe('estimateMemory(options) composes the techniques', () => {
   });
 
   test('optimizer offload moves optimizer states and gradients to the host', () => {
-    const result = estimateOrThrow({ model: 'llama-2-7b', zero: 2, dp: 4, offload: 'optimizer' });
+    const result = estimateOrThrow({ model: 'llama-2-7b', precision: 'mixed-bf16', zero: 2, dp: 4, offload: 'optimizer' });
     expect(result.perGpu.optimizer).toBe(0);
     expect(result.perGpu.gradients).toBe(0);
     expect(result.perCpu.total).toBe(Math.ceil(6_738_415_616 / 4) * 16);
@@ -159,7 +159,7 @@ describe('estimateMemory(options).fits', () => {
   });
 
   test('full fine-tuning of Llama 2 7B does not fit one A100 80GB (16 bytes/param = 108 GB)', () => {
-    const result = estimateOrThrow({ model: 'llama-2-7b', gpu: 'a100-80gb' });
+    const result = estimateOrThrow({ model: 'llama-2-7b', precision: 'mixed-bf16', gpu: 'a100-80gb' });
     expect(result.fits).toBe(false);
     expect(result.shortfall).toBeGreaterThan(0);
   });

@@ -32,18 +32,15 @@ describe('kvCacheBytes(shape): 2 · layers · kv_heads · head_dim · bytes per 
   });
 
   test('batch multiplies, tensor parallel divides the kv heads', () => {
-    const shape = {
-      layers: 32,
-      kvHeads: 8,
-      headDim: 128,
-      bytesPerElement: 2,
-      batch: 4,
-      tokens: 1000,
-      slidingWindow: null,
-      tp: 2,
-    };
-    expect(kvCacheBytes(shape)).toBe(2 * 32 * 4 * 128 * 2 * 4 * 1000);
-    expect(kvCacheBytes({ ...shape, tp: 16 })).toBe(2 * 32 * 1 * 128 * 2 * 4 * 1000); // kv heads replicated when t > kv heads
+    const llama3 = { model: 'llama-3-8b', tokens: 1000, seq: 1, microBatch: 4 } as const;
+    expect(perGpu({ ...llama3, tp: 2 }).kvCache).toBe(2 * 32 * 4 * 128 * 2 * 4 * 1000);
+    expect(perGpu({ ...llama3, tp: 16 }).kvCache).toBe(2 * 32 * 1 * 128 * 2 * 4 * 1000); // kv heads replicated when t > kv heads
+  });
+
+  test('kvCacheBytes: full-attention layers hold every token, sliding-window layers the window', () => {
+    const shape = { elementsPerToken: 2 * 8 * 128, fullLayers: 3, windowLayers: 5, window: 100, bytesPerElement: 2, batch: 2 };
+    expect(kvCacheBytes({ ...shape, tokens: 1000 })).toBe(2 * 8 * 128 * 2 * 2 * (3 * 1000 + 5 * 100));
+    expect(kvCacheBytes({ ...shape, tokens: 60 })).toBe(2 * 8 * 128 * 2 * 2 * (3 * 60 + 5 * 60));
   });
 });
 

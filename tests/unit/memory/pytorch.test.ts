@@ -127,6 +127,7 @@ describe('per block, autograd’s saved tensors against layerActivationBytes', (
     expect(family.checksHold).toBe(true);
     for (const { shape, activations } of family.shapes) {
       const { s, b, h, a, f } = shape;
+      const kvWidth = (shape.kvHeads * h) / a;
       const amp = family.precision === 'amp-bf16';
       const llama = family.arch === 'llama';
       const engine = layerActivationBytes({
@@ -134,12 +135,12 @@ describe('per block, autograd’s saved tensors against layerActivationBytes', (
         microBatch: b,
         hidden: h,
         heads: a,
-        kvHeads: shape.kvHeads,
-        ffn: f,
+        widths: { query: h, key: kvWidth, value: kvWidth, output: h, latents: [] },
+        mlpWidth: f,
         mlp: llama ? 'swiglu' : 'gelu',
         norm: llama ? 'rmsnorm' : 'layernorm',
         pythonGelu: !llama && family.kernels === 'eager',
-        topK: 1,
+        sinks: false,
         dropout: family.dropout,
         attention: 'eager',
         kernels: family.kernels,

@@ -134,3 +134,18 @@ describe('planTraining(request) against a brute force over every configuration',
     },
   );
 });
+
+describe('plan --stack', () => {
+  test('the stack is a given flag: every plan keeps it, and what the search does not choose comes from it (Megatron: fused kernels, kept gradients)', () => {
+    const raw = { model: 'gpt2', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' };
+    const megatron = planTraining(request({ ...raw, stack: 'megatron' }));
+    expect(megatron.plans.length).toBeGreaterThan(0);
+    for (const plan of megatron.plans) {
+      const options = planOptions(plan);
+      expect(options.stack).toBe('megatron');
+      const resolved = estimateOrThrow(options).resolved;
+      expect([resolved.kernels, resolved.grads]).toEqual(['fused', 'keep']);
+    }
+    expect(planOptions(planTraining(request(raw)).plans[0]!).stack).toBeUndefined();
+  });
+});

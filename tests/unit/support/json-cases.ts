@@ -1,14 +1,17 @@
 /**
  * Command lines whose `--json` output the tests hold to their JSON Schema and to the same bytes everywhere (in-process,
  * the library, the installed package): each kind of answer once at least (training, inference, model states alone,
- * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example, and real
+ * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example; a video and two image diffusions, with and without a GPU; and real
  * pastes whose shapes the examples lack: nvidia-smi's Processes and MIG tables, WDDM, dmon; an OOM message with a
  * memory_summary, a summary without its header, a traceback, the reader's GPU count).
  */
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CommandName } from '../../../src/base/command-line.ts';
 import { EXAMPLES_DIR, FIXTURES_DIR, PASTES_DIR } from '../diagnose/fixtures.ts';
+
+const DIFFUSERS_CONFIGS = fileURLToPath(new URL('../../../src/memory/model-configs/diffusers/', import.meta.url));
 
 /** One command line, without `--json`. */
 export interface JsonCase {
@@ -83,4 +86,12 @@ export const JSON_CASES: readonly JsonCase[] = [
     argv: [resolve(PASTES_DIR, file)],
   })),
   { command: 'diagnose', argv: [resolve(PASTES_DIR, '09-optimizer-1.txt'), '--gpus', '8'] },
+  {
+    command: 'diffusion',
+    argv: ['--config', resolve(DIFFUSERS_CONFIGS, 'wan2.1-t2v-14b.json'), '--resolution', '1280x720', '--gpu', 'rtx-4090'],
+  },
+  {
+    command: 'diffusion',
+    argv: ['--config', resolve(DIFFUSERS_CONFIGS, 'flux.1-dev.json'), '--offload', 'model', '--weights', 'fp8'],
+  },
 ];

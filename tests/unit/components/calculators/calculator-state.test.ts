@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import {
   changedFromDefaults,
@@ -12,17 +14,27 @@ import {
   type Computed,
 } from '../../../../src/components/calculators/calculator-state';
 import { CALCULATORS, type CalculatorId } from '../../../../src/components/calculators/specs';
-import { formatEstimateFlags, MODEL_PRESETS, type RawFlags } from '../../../../src/memory/index';
+import {
+  flagArgs,
+  flagNamed,
+  formatEstimateFlags,
+  MODEL_PRESETS,
+  readConfigJson,
+  type RawFlags,
+} from '../../../../src/memory/index';
+import { runCommand } from '../../../../src/cli/command';
+import { estimateCommand } from '../../../../src/cli/estimate-command';
 
 const IDS = Object.keys(CALCULATORS) as CalculatorId[];
 
 describe('a calculator never depends on a setting it does not show', () => {
-  test.each(IDS)('%s: every flag of its printed command is the model, the GPU or a visible field', (id) => {
+  test.each(IDS)('%s: every flag of its printed command is the model, the GPU, the stack or a visible field', (id) => {
     const raw = fromQuery(id, '');
     const computed = compute(id, raw);
     if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
     const printed = Object.keys(formatEstimateFlags(computed.results[computed.results.length - 1]?.options ?? {}));
-    const visible = new Set(['model', 'gpu', ...visibleFields(id, raw)]);
+    // The pickers every calculator shows: the model, the GPU and "How do you train?".
+    const visible = new Set(['model', 'gpu', 'stack', ...visibleFields(id, raw)]);
     for (const flag of printed) expect(visible, `--${flag}`).toContain(flag);
   });
 
@@ -46,7 +58,8 @@ describe('a calculator never depends on a setting it does not show', () => {
 describe('changedFromDefaults(flags)', () => {
   test('names each setting that differs from the engine default, with that default', () => {
     expect(changedFromDefaults({ model: 'gpt2', precision: 'amp-bf16', optimizer: 'adamw', seq: '2048' })).toEqual([
-      { flag: 'precision', value: 'amp-bf16', default: 'mixed-bf16' },
+      // Every stack sets the precision, so its default is the stack's, in words.
+      { flag: 'precision', value: 'amp-bf16', default: flagNamed('precision')?.default },
       { flag: 'seq', value: '2048', default: 'model context' },
     ]);
   });
@@ -112,5 +125,37 @@ describe('no silent shape: the Custom form and the model it computes', () => {
     const picked = pickPreset(raw, 'gpt2');
     expect(isCustomShape(picked)).toBe(false);
     expect(picked).not.toHaveProperty('layers');
+  });
+});
+
+describe('a model read from a config.json', () => {
+  const file = new URL('../../../../src/memory/model-configs/qwen2.5-7b.json', import.meta.url);
+  const reading = readConfigJson(readFileSync(file, 'utf8'));
+  if (!reading.ok) throw new Error('qwen2.5-7b.json reads');
+
+  test('replaces the preset and a custom shape: the engine gets neither, and computes what estimate --config prints', () => {
+    // Precision, optimizer and recompute explicit, so the comparison holds whatever the engine's defaults become.
+    const raw: RawFlags = {
+      ...fromQuery('stack', '?precision=amp-bf16&optimizer=adamw&recompute=none'),
+      model: 'gpt2',
+      arch: 'llama',
+      hidden: '64',
+    };
+    expect(effectiveFlags('stack', raw, true)).not.toHaveProperty('model');
+    expect(effectiveFlags('stack', raw, true)).not.toHaveProperty('hidden');
+    const computed = compute('stack', raw, reading.config);
+    if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
+    const last = computed.results[computed.results.length - 1]!;
+    const cli = runCommand(estimateCommand, [
+      '--config',
+      fileURLToPath(file),
+      ...flagArgs(formatEstimateFlags(last.options)),
+      '--json',
+    ]);
+    expect(cli.code, cli.stderr).toBe(0);
+    const printed = JSON.parse(cli.stdout) as { params: number; perGpu: { total: number } };
+    expect(last.result.params).toBe(printed.params);
+    expect(last.result.perGpu.total).toBe(printed.perGpu.total);
+    expect(modelSummary(raw, last.result).family).toBe('qwen2');
   });
 });

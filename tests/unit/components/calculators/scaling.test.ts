@@ -2,7 +2,13 @@ import { describe, expect, test } from 'vitest';
 import { scalingCurve, SCALING_GPU_COUNTS } from '../../../../src/components/calculators/scaling';
 
 describe('scalingCurve(options)', () => {
-  const points = scalingCurve({ model: 'llama-2-7b', precision: 'mixed-bf16', microBatch: 1, seq: 2048 });
+  const points = scalingCurve({
+    model: 'llama-2-7b',
+    precision: 'mixed-bf16',
+    optimizerImpl: 'foreach',
+    microBatch: 1,
+    seq: 2048,
+  });
   const at = (stage: number, gpus: number) => points.find((p) => p.stage === stage && p.gpus === gpus)?.bytes ?? Number.NaN;
 
   test('covers 1 to 1024 GPUs for every ZeRO stage', () => {

@@ -49,7 +49,7 @@ function answers(workers: number, ...searches: RawFlagValues[]) {
       },
       { workers, start },
     );
-    for (const flags of searches) client.search(flags);
+    for (const flags of searches) client.search({ flags });
   });
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import {
   plannerWorkerHandler,
@@ -5,8 +6,18 @@ import {
   type PlannerWorkerRequest,
   type PlannerWorkerResponse,
 } from '../../../../src/components/planner/planner-requests.ts';
-import { mergeParts, planHardware, planModel, searchParts } from '../../../../src/planner/index.ts';
+import { readConfigJson } from '../../../../src/memory/index.ts';
+import {
+  EXAMPLE_PRICES,
+  mergeParts,
+  parsePlanFlags,
+  planHardware,
+  planModel,
+  planTraining,
+  searchParts,
+} from '../../../../src/planner/index.ts';
 import { planRequest } from '../../support/plan-request.ts';
+import { unpackResult } from '../../../../src/components/planner/plan-transfer.ts';
 
 const FLAGS = { model: 'gpt2', gpu: 'a100-80gb', gpus: '8', 'global-batch': '16', seq: '512' };
 
@@ -52,5 +63,29 @@ describe("the planner worker's warm-up", () => {
     handle({ id: 3, kind: 'plan', flags: { ...FLAGS, gpus: '0' } });
     expect(posted.at(-1)).toMatchObject({ id: 3, ok: false });
     expect(queue).toHaveLength(0);
+  });
+});
+
+describe('a model read from a config.json', () => {
+  test('travels with the request: the worker plans that shape, as the planner does given it directly', () => {
+    const reading = readConfigJson(
+      readFileSync(new URL('../../../../src/memory/model-configs/qwen3-0.6b.json', import.meta.url), 'utf8'),
+    );
+    if (!reading.ok) throw new Error('qwen3-0.6b.json reads');
+    const { model: _preset, ...flags } = FLAGS;
+    const posted: PlannerWorkerResponse[] = [];
+    plannerWorkerHandler(
+      (response) => posted.push(response),
+      () => undefined,
+    )({ id: 1, kind: 'plan', flags, modelConfig: reading.config });
+    const answer = posted[0];
+    if (answer?.ok !== true || answer.kind !== 'plan') throw new Error(JSON.stringify(answer));
+    const direct = parsePlanFlags(flags, EXAMPLE_PRICES, reading.config);
+    if (!direct.ok) throw new Error(JSON.stringify(direct.errors));
+    const expected = planTraining(direct.request);
+    const plans = unpackResult(answer.result).plans;
+    expect(plans.length).toBeGreaterThan(0);
+    expect(plans.map((p) => p.perGpu.total)).toEqual(expected.plans.map((p) => p.perGpu.total));
+    expect(answer.result.request.base.modelConfig).toEqual(reading.config);
   });
 });

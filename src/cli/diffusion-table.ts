@@ -1,0 +1,40 @@
+/** Human-readable table of a diffusion estimate: the setup, each line per phase, the phase totals and the fit. */
+import { formatGiB } from '../base/bytes.ts';
+import { DIFFUSION_PHASES, formatCount, type DiffusionEstimate, type DiffusionOptions } from '../memory/index.ts';
+
+const LABEL_WIDTH = 76;
+const COLUMN = 10;
+
+const fit = (text: string, width: number) => (text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`);
+const gib = (bytes: number) => formatGiB(bytes).padStart(COLUMN);
+
+/** Render a diffusion estimate as a table (GiB = 2^30 bytes); `withSources` adds each line's source under it. */
+export function renderDiffusionTable(result: DiffusionEstimate, options: DiffusionOptions, withSources: boolean): string {
+  const t = result.tokens;
+  const encoders = result.textEncoders.map((e) => `${e.name} ${formatCount(e.params)}`).join(' + ');
+  const out = [
+    `GPU Memory Lab · diffusion (${result.pipeline}, one GPU, GiB = 2^30 bytes)`,
+    `Model     transformer ${formatCount(result.transformer.total)} params · ${encoders} · VAE ${formatCount(result.vaeParams)}`,
+    `Output    ${options.width}×${options.height}${options.frames > 1 ? ` × ${options.frames} frames` : ''} → ${t.latentFrames}×${t.latentHeight}×${t.latentWidth} latents → ${formatCount(t.visual)} tokens + ${t.text} text tokens`,
+    `Setup     weights ${options.weights} · offload ${options.offload}${options.textEncoderOnCpu ? ' · text encoders on the CPU' : ''} · VAE ${options.vaeTiling ? 'tiled' : 'whole'} · guidance ${result.guidance}`,
+    '',
+    `  ${fit('On the GPU', LABEL_WIDTH)}${DIFFUSION_PHASES.map((p) => p.padStart(COLUMN)).join('')}`,
+  ];
+  for (const l of result.lines) {
+    out.push(`  ${fit(l.label, LABEL_WIDTH)}${l.live.map(gib).join('')}`);
+    if (withSources) out.push(`      ↳ ${l.source}`);
+  }
+  out.push(`  ${'─'.repeat(LABEL_WIDTH + COLUMN * DIFFUSION_PHASES.length)}`);
+  out.push(`  ${fit('Total', LABEL_WIDTH)}${DIFFUSION_PHASES.map((p) => gib(result.perPhase[p])).join('')}`);
+  out.push('');
+  out.push(
+    `Peak      ${formatGiB(result.peak)} at ${result.peakPhase} · host memory for offloaded parts ${formatGiB(result.hostPeak)}`,
+  );
+  if (result.gpu !== null && result.headroom !== null)
+    out.push(
+      `Fits      ${result.fits === true ? 'yes' : 'no'} on the ${result.gpu.name} (${formatGiB(result.gpu.memoryBytes)}, ${result.headroom.percent} % kept free)`,
+    );
+  for (const warning of result.warnings) out.push(`Warning   ${warning}`);
+  out.push('');
+  return out.join('\n');
+}

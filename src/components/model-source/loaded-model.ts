@@ -1,0 +1,31 @@
+/** A model read from a config.json (pasted, dropped, fetched from the Hub or carried by a link), ready for the engine. */
+import { readConfigJson, type FieldError, type ModelConfig } from '../../memory/index';
+
+/** A model read from a config.json: what the engine computes (`config`), what the page says and what a link carries. */
+export interface LoadedModel {
+  /** The shape, passed to the engine as `EstimateOptions.modelConfig`. */
+  readonly config: ModelConfig;
+  /** What the reader guessed or left out (unknown model_type, fields ignored, a multimodal file's text_config), shown next to the model. */
+  readonly warnings: readonly string[];
+  /** The config.json cut down to the keys the shape was read from: what a shared link carries. */
+  readonly shapeJson: Readonly<Record<string, unknown>>;
+  /** The Hugging Face id it came from, shown as its name; null for a file pasted or dropped. */
+  readonly hubId: string | null;
+}
+
+/** A model read, or the one-line field error that says why not. */
+export type ModelReading =
+  { readonly ok: true; readonly model: LoadedModel } | { readonly ok: false; readonly error: FieldError };
+
+/**
+ * Read config.json text (or its parsed object) through the engine's reader. Its errors are joined into one line under
+ * the first error's field, so the page shows one message naming the key at fault.
+ */
+export function readLoadedModel(input: unknown, hubId: string | null): ModelReading {
+  const reading = readConfigJson(input);
+  if (!reading.ok) {
+    const field = reading.errors[0]?.field ?? 'config';
+    return { ok: false, error: { field, message: reading.errors.map((e) => e.message).join('; ') } };
+  }
+  return { ok: true, model: { config: reading.config, warnings: reading.warnings, shapeJson: reading.shapeJson, hubId } };
+}

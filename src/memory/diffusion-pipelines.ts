@@ -1,0 +1,231 @@
+/**
+ * What a diffusers pipeline puts around each transformer family: its text encoders, its VAE, how its latents map to
+ * pixels, how many tokens the prompt becomes and how classifier-free guidance runs. Sources: diffusers 0.40.0.dev0
+ * (commit 58eb52c) pipelines/wan/pipeline_wan.py and pipelines/flux/pipeline_flux.py (lines cited per field), and each
+ * Hub repository's component config.json (SOURCES.md in model-configs/diffusers/).
+ */
+import type { DitFamily } from './diffusion-config.ts';
+import { clipTextParams, t5EncoderParams } from './diffusion-params.ts';
+
+/** A text encoder the pipeline runs once per prompt. */
+export interface TextEncoderSpec {
+  /** Its name in the breakdown. */
+  readonly name: string;
+  /** Parameters, counted from its config.json keys. */
+  readonly params: number;
+  /** Bytes per parameter as the pipeline's documented example loads it. */
+  readonly bytesPerParam: number;
+  /** Tokens it encodes per prompt (the tokenizer's padded length). */
+  readonly tokens: number;
+  /** Hidden width, feed-forward width and heads: what sizes its activations. */
+  readonly hidden: number;
+  readonly ffn: number;
+  readonly heads: number;
+  /** Where its shape and token length come from. */
+  readonly source: string;
+}
+
+/** How the VAE decoder is built, for the decode model in diffusion-vae.ts. */
+export type VaeDecoderKind = 'wan-causal-3d' | 'kl-2d';
+
+/** A pipeline's VAE. */
+export interface VaeSpec {
+  readonly name: string;
+  readonly kind: VaeDecoderKind;
+  /** Parameters of the whole autoencoder (the pipeline loads encoder and decoder). */
+  readonly params: number;
+  /** Bytes per parameter and per activation as the pipeline's documented example loads it. */
+  readonly bytesPerValue: number;
+  /** Channels of the decoder's blocks from the latent side out (`dims` of WanDecoder3d, reversed block_out_channels). */
+  readonly decoderChannels: readonly number[];
+  /** Latent channels (`z_dim` / `latent_channels`). */
+  readonly latentChannels: number;
+  /** Pixels per latent cell, per side. */
+  readonly spatialCompression: number;
+  /** Frames per latent frame after the first (1 for an image VAE). */
+  readonly temporalCompression: number;
+  /** `enable_tiling()` defaults: a tile's side and the stride between tiles, in pixels. */
+  readonly tileSide: number;
+  readonly tileStride: number;
+  readonly source: string;
+}
+
+/** How classifier-free guidance runs: one pass (guidance-distilled), two passes in turn, or a batch of two. */
+export type Guidance = 'none' | 'sequential' | 'batched';
+
+/** Every guidance mode, for flags. */
+export const GUIDANCES: readonly Guidance[] = ['none', 'sequential', 'batched'];
+
+/** A diffusers pipeline around one transformer family. */
+export interface PipelineSpec {
+  readonly pipeline: string;
+  readonly textEncoders: readonly TextEncoderSpec[];
+  readonly vae: VaeSpec;
+  /** Tokens of text the transformer attends to (cross-attention context or joint sequence). */
+  readonly textTokens: number;
+  /** Whether the text tokens join the image tokens in one sequence (FLUX's joint attention). */
+  readonly jointText: boolean;
+  /** The pipeline's default guidance, and why. */
+  readonly guidance: Guidance;
+  readonly guidanceSource: string;
+  /** Default output size: `height`, `width`, `num_frames`. */
+  readonly defaults: { readonly width: number; readonly height: number; readonly frames: number };
+}
+
+/** UMT5-XXL's encoder (Wan-AI/Wan2.1-T2V-14B-Diffusers text_encoder/config.json). */
+const UMT5_XXL = {
+  vocab: 256_384,
+  dModel: 4096,
+  dKv: 64,
+  heads: 64,
+  dFf: 10_240,
+  layers: 24,
+  buckets: 32,
+  biasInEveryLayer: true,
+};
+
+/** T5 v1.1 XXL's encoder (black-forest-labs/FLUX.1-dev text_encoder_2/config.json). */
+const T5_V1_1_XXL = { ...UMT5_XXL, vocab: 32_128, biasInEveryLayer: false };
+
+/** CLIP ViT-L/14's text tower (black-forest-labs/FLUX.1-dev text_encoder/config.json), as `CLIPTextModel`. */
+const CLIP_VIT_L_14 = { vocab: 49_408, positions: 77, hidden: 768, intermediate: 3072, layers: 12, projection: 0 };
+
+/** OpenCLIP ViT-bigG/14's text tower (stabilityai/stable-diffusion-3-medium-diffusers text_encoder_2/config.json). */
+const CLIP_VIT_BIGG_14 = { vocab: 49_408, positions: 77, hidden: 1280, intermediate: 5120, layers: 32, projection: 1280 };
+
+/**
+ * The 16-channel AutoencoderKL of FLUX.1 and Stable Diffusion 3 (block_out_channels [128, 256, 512, 512], latent_channels
+ * 16), loaded in the pipeline's bf16/fp16.
+ */
+const AUTOENCODER_KL_16: VaeSpec = {
+  name: 'AutoencoderKL',
+  kind: 'kl-2d',
+  params: 83_819_683,
+  bytesPerValue: 2,
+  // block_out_channels reversed for the decoder's up blocks.
+  decoderChannels: [512, 512, 256, 128],
+  latentChannels: 16,
+  spatialCompression: 8,
+  temporalCompression: 1,
+  // AutoencoderKL: tile_sample_min_size = sample_size (1024), overlap 0.25 (autoencoder_kl.py lines 133–140).
+  tileSide: 1024,
+  tileStride: 768,
+  source:
+    'autoencoder_kl.py lines 133–140; vae_scale_factor 8 (pipeline_flux.py line 208, pipeline_stable_diffusion_3.py line 219)',
+};
+
+/** The pipelines, by transformer family. */
+export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
+  wan: {
+    pipeline: 'WanPipeline',
+    textEncoders: [
+      {
+        name: 'UMT5-XXL encoder',
+        params: t5EncoderParams(UMT5_XXL),
+        bytesPerParam: 2,
+        tokens: 512,
+        hidden: UMT5_XXL.dModel,
+        ffn: UMT5_XXL.dFf,
+        heads: UMT5_XXL.heads,
+        source: 'Wan2.1-T2V-14B-Diffusers text_encoder/config.json; max_sequence_length 512 (pipeline_wan.py line 403)',
+      },
+    ],
+    vae: {
+      name: 'AutoencoderKLWan',
+      kind: 'wan-causal-3d',
+      params: 126_892_531,
+      // The diffusers Wan docs load the VAE in float32 (docs/source/en/api/pipelines/wan.md, "T2V memory").
+      bytesPerValue: 4,
+      // WanDecoder3d line 827: dims = [dim·u for u in [dim_mult[-1]] + dim_mult[::-1]], base_dim 96, dim_mult [1,2,4,4].
+      decoderChannels: [384, 384, 384, 192, 96],
+      latentChannels: 16,
+      spatialCompression: 8,
+      temporalCompression: 4,
+      tileSide: 256,
+      tileStride: 192,
+      source:
+        'autoencoder_kl_wan.py: scale factors (pipeline_wan.py lines 154–155), tile 256 px, stride 192 px (lines 1076–1081)',
+    },
+    textTokens: 512,
+    jointText: false,
+    guidance: 'sequential',
+    guidanceSource: 'WanPipeline runs the conditional and the unconditional pass in turn (pipeline_wan.py lines 615–632)',
+    defaults: { width: 832, height: 480, frames: 81 },
+  },
+  flux: {
+    pipeline: 'FluxPipeline',
+    textEncoders: [
+      {
+        name: 'CLIP ViT-L/14 text',
+        params: clipTextParams(CLIP_VIT_L_14),
+        bytesPerParam: 2,
+        tokens: 77,
+        hidden: CLIP_VIT_L_14.hidden,
+        ffn: CLIP_VIT_L_14.intermediate,
+        heads: 12,
+        source: 'FLUX.1-dev text_encoder/config.json; tokenizer_max_length 77 (pipeline_flux.py line 212)',
+      },
+      {
+        name: 'T5 v1.1 XXL encoder',
+        params: t5EncoderParams(T5_V1_1_XXL),
+        bytesPerParam: 2,
+        tokens: 512,
+        hidden: T5_V1_1_XXL.dModel,
+        ffn: T5_V1_1_XXL.dFf,
+        heads: T5_V1_1_XXL.heads,
+        source: 'FLUX.1-dev text_encoder_2/config.json; max_sequence_length 512 (pipeline_flux.py line 628)',
+      },
+    ],
+    vae: AUTOENCODER_KL_16,
+    textTokens: 512,
+    jointText: true,
+    guidance: 'none',
+    guidanceSource:
+      'FLUX.1-dev is guidance-distilled: one pass per step unless true_cfg_scale > 1 (pipeline_flux.py lines 606, 769)',
+    defaults: { width: 1024, height: 1024, frames: 1 },
+  },
+  sd3: {
+    pipeline: 'StableDiffusion3Pipeline',
+    textEncoders: [
+      {
+        name: 'CLIP ViT-L/14 text',
+        params: clipTextParams({ ...CLIP_VIT_L_14, projection: 768 }),
+        bytesPerParam: 2,
+        tokens: 77,
+        hidden: CLIP_VIT_L_14.hidden,
+        ffn: CLIP_VIT_L_14.intermediate,
+        heads: 12,
+        source: 'stable-diffusion-3-medium-diffusers text_encoder/config.json (CLIPTextModelWithProjection)',
+      },
+      {
+        name: 'OpenCLIP ViT-bigG/14 text',
+        params: clipTextParams(CLIP_VIT_BIGG_14),
+        bytesPerParam: 2,
+        tokens: 77,
+        hidden: CLIP_VIT_BIGG_14.hidden,
+        ffn: CLIP_VIT_BIGG_14.intermediate,
+        heads: 20,
+        source: 'stable-diffusion-3-medium-diffusers text_encoder_2/config.json (CLIPTextModelWithProjection)',
+      },
+      {
+        name: 'T5 v1.1 XXL encoder',
+        params: t5EncoderParams(T5_V1_1_XXL),
+        bytesPerParam: 2,
+        tokens: 256,
+        hidden: T5_V1_1_XXL.dModel,
+        ffn: T5_V1_1_XXL.dFf,
+        heads: T5_V1_1_XXL.heads,
+        source:
+          'stable-diffusion-3-medium-diffusers text_encoder_3; max_sequence_length 256 (pipeline_stable_diffusion_3.py line 802)',
+      },
+    ],
+    vae: AUTOENCODER_KL_16,
+    // The CLIP states (77 tokens, padded to the T5 width) and the T5 states joined along the sequence (line 463).
+    textTokens: 77 + 256,
+    jointText: true,
+    guidance: 'batched',
+    guidanceSource:
+      'StableDiffusion3Pipeline batches the conditional and unconditional inputs: torch.cat([latents] * 2) (pipeline_stable_diffusion_3.py line 1067)',
+    defaults: { width: 1024, height: 1024, frames: 1 },
+  },
+};
