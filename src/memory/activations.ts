@@ -7,11 +7,17 @@
 import { ceilDiv } from './ceil-div.ts';
 import type { AttentionWidths } from './model.ts';
 
-/** Activation recomputation (gradient checkpointing) policy. */
-export type Recompute = 'none' | 'selective' | 'full';
+/**
+ * Activation recomputation (gradient checkpointing) policy. `selective`: Megatron-LM's, the attention core only
+ * (Korthikanti et al. 2022 §5). `op`: torchtitan's op-level selective checkpointing (`selective_ac_option = "op"`),
+ * each block checkpointed with a policy that saves every other matmul output, the SDPA outputs and the block input
+ * (`_apply_ac_to_transformer_block`, torchtitan/parallelisms/parallelize_llama.py at commit 9dec370, 2024-12-26: the
+ * version of its published Llama 3.1 benchmarks). `full`: checkpoint segments of layers, their inputs kept.
+ */
+export type Recompute = 'none' | 'selective' | 'op' | 'full';
 
 /** Every recompute policy. */
-export const RECOMPUTES: readonly Recompute[] = ['none', 'selective', 'full'];
+export const RECOMPUTES: readonly Recompute[] = ['none', 'selective', 'op', 'full'];
 
 /**
  * Attention kernel. `sdpa`: `torch.nn.functional.scaled_dot_product_attention` with the FlashAttention or
@@ -90,6 +96,14 @@ export interface LayerActivationBytes {
   full: number;
   /** The layer input, the only tensor kept under full recompute (Korthikanti's "2sbh"). */
   input: number;
+  /**
+   * The layer's output, when its own backward reads it too: a ReLU keeps its result (torch's `threshold_backward`
+   * takes the result). The next layer keeps the same tensor as its input, so a stage adds it once, for its last
+   * layer. 0 for a transformer layer, whose last op (the residual sum) keeps nothing.
+   */
+  output: number;
+  /** What torchtitan's op-level policy saves beside the layer input (opSavedTerms); 0 for a plain-MLP block. */
+  opSaved: number;
 }
 
 /** The same layer counted in its raw terms, before tensor and sequence parallelism divide them. */
@@ -114,7 +128,28 @@ export function layerActivationBytes(shape: LayerActivationShape): LayerActivati
   const attentionCore = ceilDiv(terms.attentionCore, t);
   const inputBytes = shape.residualBytes * s * b * h;
   const input = shape.sp ? ceilDiv(inputBytes, t) : inputBytes;
-  return { replicated, tensorParallel, attentionCore, full: replicated + tensorParallel + attentionCore, input };
+  const full = replicated + tensorParallel + attentionCore;
+  return { replicated, tensorParallel, attentionCore, full, input, output: 0, opSaved: ceilDiv(opSavedTerms(shape), t) };
+}
+
+/**
+ * What torchtitan's op-level selective checkpointing saves of one transformer layer beside its input, before tensor
+ * parallelism. Its policy (`_custom_policy` in `_apply_ac_to_transformer_block`, torchtitan
+ * torchtitan/parallelisms/parallelize_llama.py at 9dec370) saves the outputs of the ops in `_save_list`
+ * (`aten.mm`, the SDPA flash and memory-efficient kernels, `reduce_scatter_tensor`, `abs`, `max`) except every
+ * second `aten.mm` of the block, counted from the first, and recomputes everything else. A layer's matmuls run q, k,
+ * v, o, then the MLP's: gate (w1), up (w3), down (w2) for SwiGLU, up and down for GELU, so the odd ones are q, v,
+ * and gate and down (SwiGLU) or up (GELU). SDPA saves its output and its fp32 log-sum-exp; eager attention's
+ * `bmm` and softmax are not in the list. The MLP is counted at the width a token passes through (`mlpWidth`); a
+ * mixture of experts runs its experts' matmuls grouped, not as `aten.mm`, so there this is an upper bound.
+ */
+function opSavedTerms(shape: LayerActivationShape): number {
+  const { seq: s, microBatch: b, hidden: h, bytesPerElement: e, widths } = shape;
+  const sb = s * b;
+  const qv = e * sb * (widths.query + widths.value);
+  const attention = shape.attention === 'sdpa' ? e * sb * widths.output + sdpaStatistics(shape) : 0;
+  const mlp = e * sb * shape.mlpWidth + (shape.mlp === 'swiglu' ? e * sb * h : 0);
+  return qv + attention + mlp;
 }
 
 /** FlashAttention and the memory-efficient kernel keep one fp32 log-sum-exp per row and head (Dao et al. 2022, arXiv 2205.14135 Alg. 2). */
@@ -220,10 +255,15 @@ function eagerLayerTerms(shape: LayerActivationShape): LayerTerms {
 export interface RecomputePlan {
   /** Bytes kept per layer for one micro-batch (reported as `activationsPerLayer`). */
   keptPerLayer: number;
-  /** Bytes kept for all layers of the stage, one micro-batch. */
+  /** Bytes kept for all layers of the stage, one micro-batch (with the last layer's output where it keeps one). */
   keptForLayers: number;
   /** Transient bytes while one layer or checkpoint segment is recomputed in backward. */
   workingSet: number;
+  /**
+   * What is left of that working set while backward is inside the stage's first layer: under full recompute the
+   * first segment's other layers have been passed and freed, so only the first layer's rebuilt activations remain.
+   */
+  firstLayerWorkingSet: number;
   /** Checkpoint segment length k actually used (full recompute), else 0. */
   segment: number;
 }
@@ -238,36 +278,42 @@ export interface OtherLayers {
 
 /** No layer differs: every layer of the stage is alike. */
 export const NO_OTHER_LAYERS: OtherLayers = {
-  layer: { replicated: 0, tensorParallel: 0, attentionCore: 0, full: 0, input: 0 },
+  layer: { replicated: 0, tensorParallel: 0, attentionCore: 0, full: 0, input: 0, output: 0, opSaved: 0 },
   count: 0,
 };
 
 /**
  * Apply a recompute policy to `layers` layers with per-layer bytes `layer`, `other.count` of which hold `other.layer`
- * instead (DeepSeek's dense first layers). none: every layer keeps `full`. selective: drop the attention core, recompute
- * it for one layer at a time (Korthikanti §5). full with segments of k layers: keep ceil(L/k) segment inputs and, during
- * backward, one segment's full activations (Chen et al. 2016, arXiv 1604.06174, O(L/k + k)), counted at the larger kind.
- * `sharedInput` is subtracted once because the recomputed segment's first input is the kept checkpoint itself.
- * `keptPerLayer` is the larger kind's.
+ * instead (DeepSeek's dense first layers). none: every layer keeps `full`, and the last one its `output`. selective:
+ * drop the attention core, recompute it for one layer at a time (Korthikanti §5). op: keep the layer input and what
+ * torchtitan's policy saves (`opSaved`), rebuild the rest one layer at a time. full with segments of k layers: keep
+ * ceil(L/k) segment inputs and the last segment's output and, during backward, one segment's full activations with
+ * its rebuilt output (Chen et al. 2016, arXiv 1604.06174, O(L/k + k)), counted at the larger kind. The segment's
+ * first layer's input is counted once: the rebuilt layer saves the kept checkpoint itself (torch/utils/checkpoint.py
+ * reruns the segment's forward on the checkpointed inputs), for a transformer layer and a plain-MLP block alike.
+ * `keptPerLayer` is the larger kind's; the first-layer working set is the first layer's kind's (the dense layers come
+ * first).
  */
 export function planRecompute(
   layer: LayerActivationBytes,
   layers: number,
   recompute: Recompute,
   segment: number,
-  sharedInput: number,
   other: OtherLayers = NO_OTHER_LAYERS,
 ): RecomputePlan {
-  if (layers === 0) return { keptPerLayer: 0, keptForLayers: 0, workingSet: 0, segment: 0 };
+  if (layers === 0) return { keptPerLayer: 0, keptForLayers: 0, workingSet: 0, firstLayerWorkingSet: 0, segment: 0 };
   const others = Math.min(other.count, layers);
   const alike = layers - others;
   // The larger of the two kinds' figures, among the kinds the stage holds.
   const larger = (mine: number, theirs: number) => Math.max(alike === 0 ? 0 : mine, others === 0 ? 0 : theirs);
+  const first = others > 0 ? other.layer : layer;
+  const { output } = layer;
   if (recompute === 'none') {
     return {
       keptPerLayer: larger(layer.full, other.layer.full),
-      keptForLayers: layer.full * alike + other.layer.full * others,
+      keptForLayers: layer.full * alike + other.layer.full * others + output,
       workingSet: 0,
+      firstLayerWorkingSet: 0,
       segment: 0,
     };
   }
@@ -276,20 +322,40 @@ export function planRecompute(
     const otherKept = other.layer.full - other.layer.attentionCore;
     return {
       keptPerLayer: larger(kept, otherKept),
-      keptForLayers: kept * alike + otherKept * others,
+      keptForLayers: kept * alike + otherKept * others + output,
       workingSet: larger(layer.attentionCore, other.layer.attentionCore),
+      firstLayerWorkingSet: first.attentionCore,
       segment: 0,
     };
   }
-  const k = Math.min(Math.max(1, segment), layers);
+  if (recompute === 'op') {
+    // Each layer is its own checkpoint: backward rebuilds what the policy did not save, one layer at a time.
+    const keptOf = (kind: LayerActivationBytes) => Math.min(kind.full, kind.input + kind.opSaved);
+    const kept = keptOf(layer);
+    const otherKept = keptOf(other.layer);
+    return {
+      keptPerLayer: larger(kept, otherKept),
+      keptForLayers: kept * alike + otherKept * others + output,
+      workingSet: larger(layer.full - kept, other.layer.full - otherKept) + output,
+      firstLayerWorkingSet: first.full - keptOf(first) + output,
+      segment: 0,
+    };
+  }
+  const k = checkpointSegment(segment, layers);
   const checkpoints = ceilDiv(layers, k);
   const widest = larger(layer.full, other.layer.full);
   return {
     keptPerLayer: layer.input,
-    keptForLayers: checkpoints * layer.input,
-    workingSet: Math.max(0, k * widest - sharedInput),
+    keptForLayers: checkpoints * layer.input + output,
+    workingSet: Math.max(0, k * widest + output - layer.input),
+    firstLayerWorkingSet: Math.max(0, first.full + output - layer.input),
     segment: k,
   };
+}
+
+/** Layers per checkpoint segment actually used: the asked-for `segment`, at least 1 and at most the stage's `layers`. */
+export function checkpointSegment(segment: number, layers: number): number {
+  return Math.min(Math.max(1, segment), layers);
 }
 
 /** Default checkpoint segment for the plain MLP: round(√L), the √n rule of Chen et al. 2016 (arXiv 1604.06174). */
@@ -298,12 +364,15 @@ export function defaultMlpSegment(layers: number): number {
 }
 
 /**
- * Bytes one plain-MLP hidden block keeps: one micro-batch × h tensor (its input; ReLU's backward reuses
- * its output, the next block's input). Site demo convention; no sequence dimension.
+ * Bytes one plain-MLP block (Linear + ReLU) keeps: its input, one micro-batch × h tensor the Linear's weight gradient
+ * reads, and its output, which ReLU's backward reads and which is the next block's input: L blocks keep L + 1
+ * tensors, the batch itself first (tests/fixtures/pytorch/cpu-mlp-*, tools/pytorch-harness LabMlp). No sequence
+ * dimension.
  */
 export function mlpLayerActivationBytes(microBatch: number, hidden: number, bytesPerElement: number): LayerActivationBytes {
   const tensor = microBatch * hidden * bytesPerElement;
-  return { replicated: tensor, tensorParallel: 0, attentionCore: 0, full: tensor, input: tensor };
+  // nn.Linear with a bias runs `addmm`, which torchtitan's op-level list does not name: nothing saved beside the input.
+  return { replicated: tensor, tensorParallel: 0, attentionCore: 0, full: tensor, input: tensor, output: tensor, opSaved: 0 };
 }
 
 /** Inputs for the activations that live outside the layers. */

@@ -329,7 +329,7 @@ export const FLAGS: readonly FieldFlag[] = [
       flag: 'recompute',
       default: 'none',
       label: 'Activation recompute',
-      help: 'activation recompute (gradient checkpointing)',
+      help: 'activation recompute (gradient checkpointing): selective = Megatron-LM attention core (Korthikanti et al. 2022 §5); op = torchtitan selective_ac_option "op" (every other matmul saved); full = checkpointed layers',
       group: 'technique',
     },
     RECOMPUTES,

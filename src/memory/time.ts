@@ -230,8 +230,16 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   // (Hu et al. 2021, arXiv 2106.09685 §4: LoRA needs no gradients for most parameters).
   const passes = input.frozenBase ? 2 : 3;
   const compute = (passes * forwardFlopsPerToken * tokens) / flopsPerSecond;
+  // torchtitan's op-level policy saves every other matmul's output and the attention's, so backward reruns about half
+  // the weight matmuls (activations.ts opSavedTerms).
   const recomputeFlopsPerToken =
-    input.recompute === 'full' ? forwardFlopsPerToken : input.recompute === 'selective' ? attentionFlopsPerToken : 0;
+    input.recompute === 'full'
+      ? forwardFlopsPerToken
+      : input.recompute === 'selective'
+        ? attentionFlopsPerToken
+        : input.recompute === 'op'
+          ? input.activeParams
+          : 0;
   const recompute = (recomputeFlopsPerToken * tokens) / flopsPerSecond;
   // Each micro-batch dequantizes the base in its forward and backward, and again in a fully recomputed forward
   // (selective recompute redoes attention's score matmuls only, which read no weight).

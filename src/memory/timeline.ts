@@ -10,7 +10,15 @@ export type Phase = 'forward' | 'backward' | 'optimizer' | 'prefill' | 'decode';
 
 /** The moments the engine evaluates. */
 export type MomentId =
-  'forward' | 'forward-accumulating' | 'backward-start' | 'backward-top' | 'backward-end' | 'optimizer' | 'prefill' | 'decode';
+  | 'forward'
+  | 'forward-accumulating'
+  | 'backward-start'
+  | 'backward-top'
+  | 'backward-first-segment'
+  | 'backward-end'
+  | 'optimizer'
+  | 'prefill'
+  | 'decode';
 
 /** Phase and plain-words label of each moment. */
 export const MOMENTS: Readonly<Record<MomentId, { phase: Phase; label: string }>> = {
@@ -24,6 +32,10 @@ export const MOMENTS: Readonly<Record<MomentId, { phase: Phase; label: string }>
   'backward-top': {
     phase: 'backward',
     label: 'backward through the last layer: its activations in use (or rebuilt), their gradients in flight',
+  },
+  'backward-first-segment': {
+    phase: 'backward',
+    label: 'backward rebuilds the first checkpoint segment: all its layers’ activations back, their gradients not made yet',
   },
   'backward-end': { phase: 'backward', label: 'end of backward: every gradient, activations freed' },
   optimizer: { phase: 'optimizer', label: 'optimizer step' },

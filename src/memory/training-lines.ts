@@ -1,5 +1,6 @@
 /** Breakdown lines for one GPU of a training step (one pipeline stage), each with its lifetime in the step. */
 import {
+  checkpointSegment,
   defaultMlpSegment,
   layerActivationBytes,
   mlpLayerActivationBytes,
@@ -74,9 +75,18 @@ export interface StageLines {
 
 const bitsLabel = (bytes: number) => (bytes === 4 ? 'fp32' : bytes === 2 ? '16-bit' : bytes === 1 ? '8-bit' : `${bytes} B`);
 
-/** The moments of a training step: a later micro-batch's forward only exists with accumulation. */
-export function trainingMoments(accumulates: boolean): readonly MomentId[] {
-  return accumulates ? ACCUMULATING_STEP : SINGLE_STEP;
+/**
+ * The moments of a training step: a later micro-batch's forward only exists with accumulation, and the rebuilding of
+ * the first checkpoint segment only with segments of more than one layer (with one layer it is the end of backward).
+ */
+export function trainingMoments(accumulates: boolean, rebuildsSegments: boolean): readonly MomentId[] {
+  return accumulates
+    ? rebuildsSegments
+      ? ACCUMULATING_SEGMENTED_STEP
+      : ACCUMULATING_STEP
+    : rebuildsSegments
+      ? SEGMENTED_STEP
+      : SINGLE_STEP;
 }
 const SINGLE_STEP: readonly MomentId[] = ['forward', 'backward-start', 'backward-top', 'backward-end', 'optimizer'];
 const ACCUMULATING_STEP: readonly MomentId[] = [
@@ -87,13 +97,36 @@ const ACCUMULATING_STEP: readonly MomentId[] = [
   'backward-end',
   'optimizer',
 ];
+const SEGMENTED_STEP: readonly MomentId[] = [
+  'forward',
+  'backward-start',
+  'backward-top',
+  'backward-first-segment',
+  'backward-end',
+  'optimizer',
+];
+const ACCUMULATING_SEGMENTED_STEP: readonly MomentId[] = [
+  'forward',
+  'forward-accumulating',
+  'backward-start',
+  'backward-top',
+  'backward-first-segment',
+  'backward-end',
+  'optimizer',
+];
+
+/** The moments of the step `inputs` describe. */
+const momentsOf = (inputs: { readonly accumulates: boolean; readonly segment: number }) =>
+  trainingMoments(inputs.accumulates, inputs.segment > 1);
 
 /** The forward moments (the first micro-batch's and, with accumulation, a later one's). */
 const FORWARD: readonly MomentId[] = ['forward', 'forward-accumulating'];
 /** Forward and backward: what a micro-batch's graph holds until backward frees it. */
-const GRAPH: readonly MomentId[] = [...FORWARD, 'backward-start', 'backward-top', 'backward-end'];
+const GRAPH: readonly MomentId[] = [...FORWARD, 'backward-start', 'backward-top', 'backward-first-segment', 'backward-end'];
 /** Inside the layers' backward: from the last layer to the first. */
-const LAYERS_BACKWARD: readonly MomentId[] = ['backward-top', 'backward-end'];
+const LAYERS_BACKWARD: readonly MomentId[] = ['backward-top', 'backward-first-segment', 'backward-end'];
+/** While backward holds a whole checkpoint segment rebuilt: the last one, then (with segments of several layers) the first. */
+const SEGMENT_REBUILT: readonly MomentId[] = ['backward-top', 'backward-first-segment'];
 /** Until the loss gradient: the forward moments and the start of backward. */
 const UNTIL_BACKWARD: readonly MomentId[] = [...FORWARD, 'backward-start'];
 
@@ -103,9 +136,10 @@ const UNTIL_BACKWARD: readonly MomentId[] = [...FORWARD, 'backward-start'];
  */
 export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: boolean): StageLines {
   const accumulates = r.gradAccum > 1;
-  const moments = trainingMoments(accumulates);
   const counts = r.model === null ? null : countParams(r.model);
   const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
+  const segment = recomputedSegment(r, sp.layers);
+  const moments = trainingMoments(accumulates, segment > 1);
   // Explicit records rather than spreads: they are built for every estimate.
   const states =
     r.lora !== null && r.model !== null && counts !== null
@@ -117,6 +151,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           optimizer: r.optimizer,
           optimizerImpl: r.optimizerImpl,
           accumulates,
+          segment,
           dp: r.dp,
           tp: r.tp,
           pp: r.pp,
@@ -139,6 +174,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           // The inputs that change most often first (as for the activations below).
           stage,
           accumulates,
+          segment,
           words,
           optimizer: r.optimizer,
           optimizerImpl: r.optimizerImpl,
@@ -162,9 +198,8 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       autocastGroup({
         stage,
         accumulates,
+        segment,
         words,
-        recompute: r.recompute,
-        checkpointEvery: r.checkpointEvery,
         castBytes,
         zero: r.zero,
         offload: r.offload,
@@ -217,7 +252,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       seq: r.seq,
       dropout: r.dropout,
       kernels: r.kernels,
-      checkpointEvery: r.checkpointEvery,
+      segment,
       adapterBytesPerToken: adapters === null ? null : adapters.perToken,
       adapterWorkingSet: adapters === null ? 0 : adapters.workingSet,
       // A fused loss runs the head itself and keeps what it needs (loss.ts); a frozen head keeps no input.
@@ -235,30 +270,37 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
   return { moments, groups, stage: sp, activationsPerLayer, trainable };
 }
 
+/**
+ * Layers per checkpoint segment under full recompute, else 0: `--checkpoint-every`, by default one transformer layer
+ * (Hugging Face's `gradient_checkpointing_enable` checkpoints each layer) or round(√L) plain-MLP layers.
+ */
+function recomputedSegment(r: ResolvedEstimate, layers: number): number {
+  if (r.recompute !== 'full' || r.model === null) return 0;
+  const transformer = ARCH_TRAITS[r.model.arch].transformer;
+  return checkpointSegment(r.checkpointEvery ?? (transformer ? 1 : defaultMlpSegment(layers)), layers);
+}
+
 // The memoized builders: each group's lines with their sums (timeline.ts LineGroup). The planner's search finds a
 // state group again among the last few it built (it alternates the micro-batch, attention and optimizer below one set
 // of states) and an activation group among more (it alternates ZeRO, offload and the optimizer above one micro-batch).
 const modelStateGroup = memo(
-  (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), trainingMoments(r.accumulates)),
+  (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), momentsOf(r)),
   8,
   sameFullStateInputs,
 );
 const autocastGroup = memo(
   (r: AutocastInputs): LineGroup => {
-    const moments = trainingMoments(r.accumulates);
+    const moments = momentsOf(r);
     return lineGroup([autocastCopiesLine(r, moments)], moments);
   },
   8,
   sameAutocastInputs,
 );
-const adapterStateGroup = memo(
-  (r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), trainingMoments(r.accumulates)),
-  8,
-);
+const adapterStateGroup = memo((r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), momentsOf(r)), 8);
 const activationGroup = memo(
   (r: ActivationInputs): LineGroup & { perLayer: number } => {
     const { lines, perLayer } = activationLines(r);
-    return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1)), perLayer };
+    return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1, r.segment > 1)), perLayer };
   },
   32,
   sameActivationInputs,
@@ -272,6 +314,7 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
   return (
     a.stage === b.stage &&
     a.accumulates === b.accumulates &&
+    a.segment === b.segment &&
     a.words === b.words &&
     a.optimizer === b.optimizer &&
     a.optimizerImpl === b.optimizerImpl &&
@@ -288,9 +331,8 @@ export function sameAutocastInputs(a: AutocastInputs, b: AutocastInputs): boolea
   return (
     a.stage === b.stage &&
     a.accumulates === b.accumulates &&
+    a.segment === b.segment &&
     a.words === b.words &&
-    a.recompute === b.recompute &&
-    a.checkpointEvery === b.checkpointEvery &&
     a.castBytes === b.castBytes &&
     sameSharding(a, b)
   );
@@ -329,7 +371,7 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.seq === b.seq &&
     a.dropout === b.dropout &&
     a.kernels === b.kernels &&
-    a.checkpointEvery === b.checkpointEvery &&
+    a.segment === b.segment &&
     a.adapterBytesPerToken === b.adapterBytesPerToken &&
     a.adapterWorkingSet === b.adapterWorkingSet &&
     a.trainsHead === b.trainsHead &&
@@ -358,8 +400,13 @@ export interface StateInputs {
   readonly precision: Precision;
   readonly optimizer: OptimizerKind;
   readonly optimizerImpl: OptimizerImpl;
-  /** Whether the step accumulates (gradAccum > 1): the moments and the gradients' lifetime depend on nothing more. */
+  /** Whether the step accumulates (gradAccum > 1). */
   readonly accumulates: boolean;
+  /**
+   * Layers per checkpoint segment under full recompute, else 0 (recomputedSegment): with accumulation, the step's
+   * moments and the gradients' lifetime depend on nothing more.
+   */
+  readonly segment: number;
   readonly dp: number;
   readonly tp: number;
   readonly pp: number;
@@ -382,8 +429,8 @@ export interface AutocastInputs {
   readonly stage: PipelineStage;
   readonly words: boolean;
   readonly accumulates: boolean;
-  readonly recompute: Recompute;
-  readonly checkpointEvery: number | null;
+  /** Layers per checkpoint segment under full recompute, else 0 (recomputedSegment). */
+  readonly segment: number;
   /** Bytes per weight of the copies (PRECISION_BYTES castWeights), > 0. */
   readonly castBytes: number;
   readonly zero: ZeroStage;
@@ -435,7 +482,8 @@ export interface ActivationInputs {
   readonly sp: boolean;
   readonly pp: number;
   readonly recompute: Recompute;
-  readonly checkpointEvery: number | null;
+  /** Layers per checkpoint segment under full recompute, else 0 (recomputedSegment). */
+  readonly segment: number;
   /** Bytes the LoRA adapters keep per token (lora-activations.ts), or null without adapters (every weight trained). */
   readonly adapterBytesPerToken: number | null;
   /** DoRA's transient while one adapted module runs its forward, bytes (0 otherwise). */
@@ -459,7 +507,7 @@ function loraShare(trainableParams: number, sp: StageParams, counts: ParamCounts
  */
 function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   const { model } = r;
-  const moments = trainingMoments(r.accumulates);
+  const moments = momentsOf(r);
   const counts = countParams(model);
   const sp = stageParamsOf(model, null, r.tp, r.pp, r.stage);
   const qlora = r.finetune === 'qlora';
@@ -476,7 +524,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   const baseFormat = qlora ? r.qloraFormat : r.precision === 'fp32' ? 'fp32' : 'bf16';
   const base = stageWeightBytes(model, counts.total, baseShare, baseFormat, qlora ? keptElement : undefined);
   const spec = OPTIMIZER_SPECS[r.optimizer];
-  const momentsOf = (params: number, element: number, share: number) =>
+  const optimizerMomentBytes = (params: number, element: number, share: number) =>
     Math.ceil(params * momentBytesPerParam(r.optimizer, element, share));
   const savedNote =
     saved.weights > 0 ? ` + modules_to_save ${formatCount(saved.weights)} params (${bitsLabel(savedElement)})` : '';
@@ -529,7 +577,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
         ? always(gradientBytes)
         : r.optimizerInBackward
           ? inBackwardLifetime(r.largestTrainedTensor * Math.max(adapterElement, savedElement), moments)
-          : gradientLifetime(r, gradientBytes, moments),
+          : gradientLifetime(r, gradientBytes, moments, 0, 0),
       'A gradient has its parameter’s dtype',
     ),
   );
@@ -544,8 +592,8 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
         ? `Optimizer moments (${r.optimizer}${spec.paged ? ', paged' : ''}) for the adapters × ${formatCount(stated)} params`
         : '',
       always(
-        momentsOf(adapters.optimizer, adapterElement, r.adapterFactoredShare) +
-          momentsOf(saved.optimizer, savedElement, r.adapterFactoredShare),
+        optimizerMomentBytes(adapters.optimizer, adapterElement, r.adapterFactoredShare) +
+          optimizerMomentBytes(saved.optimizer, savedElement, r.adapterFactoredShare),
       ),
       `${spec.source}; no master copy: the adapters are trained in their own dtype`,
     ),
@@ -566,21 +614,30 @@ function gradientsPersist(r: Pick<StateInputs, 'grads' | 'dp' | 'zero'>): boolea
   return r.dp > 1 && r.zero < 3;
 }
 
-/** Lifetime of a gradient tensor of `bytes`: after backward produced it until zero_grad, or always when it persists. */
+/**
+ * Lifetime of a gradient tensor of `bytes`: after backward produced it until zero_grad, or always when it persists.
+ * `pendingAtEnd` of them do not exist yet while backward passes the first layer, `pendingAtFirstSegment` while it
+ * rebuilds the first checkpoint segment.
+ */
 function gradientLifetime(
   r: Pick<StateInputs, 'grads' | 'dp' | 'zero' | 'accumulates'>,
   bytes: number,
   moments: readonly MomentId[],
-  pendingAtEnd = 0,
+  pendingAtEnd: number,
+  pendingAtFirstSegment: number,
 ): Lifetime {
   if (gradientsPersist(r)) return aliveAt(bytes, moments);
-  // With accumulation the worst backward is a later micro-batch's, which starts with the earlier ones' gradients alive;
-  // otherwise, while backward passes the first layer, its gradients and the embedding's do not exist yet.
-  const accumulating = r.accumulates;
+  // With accumulation the worst backward is a later micro-batch's, which starts with the earlier ones' gradients alive
+  // (the new ones are added into them); otherwise, while backward passes the first layer, its gradients and the
+  // embedding's do not exist yet, and while it rebuilds the first checkpoint segment none of that segment's layers'
+  // do (torch/utils/checkpoint.py: the segment's forward is rerun before any of its layers' backward).
+  if (r.accumulates)
+    return lifetime(moments, [bytes, ['forward-accumulating', 'backward-start', ...LAYERS_BACKWARD, 'optimizer']]);
   return lifetime(
     moments,
-    [bytes, accumulating ? ['forward-accumulating', 'backward-start', 'backward-top', 'optimizer'] : ['optimizer']],
-    [accumulating ? bytes : Math.max(0, bytes - pendingAtEnd), ['backward-end']],
+    [bytes, ['optimizer']],
+    [Math.max(0, bytes - pendingAtEnd), ['backward-end']],
+    [Math.max(0, bytes - pendingAtFirstSegment), ['backward-first-segment']],
   );
 }
 
@@ -623,26 +680,30 @@ function inBackwardLifetime(bytes: number, moments: readonly MomentId[]): Lifeti
   return lifetime(moments, [bytes, LAYERS_BACKWARD]);
 }
 
-/** Gradient bytes not yet produced while backward passes the first layer: that layer's and, on the first stage, the embedding's. */
+/**
+ * Gradient bytes not yet produced while backward is inside the stage's first `layers` layers: theirs and, on the first
+ * stage, the embedding's.
+ */
 function pendingGradientBytes(
   r: Pick<StateInputs, 'tp' | 'pp'>,
   sp: StageParams,
   counts: ParamCounts | null,
   shard: number,
   bytes: number,
+  layers: number,
 ): number {
   if (counts === null || sp.params === 0) return 0;
   // A tied head's gradient lands in the token embedding at the start of backward: only the rest of the embeddings wait.
   const tied = counts.head === 0 && counts.tokenEmbedding > 0;
   const waiting = tied ? counts.embeddings - counts.tokenEmbedding : counts.embeddings;
   const embeddings = r.pp === 1 || sp.params !== counts.total ? ceilDiv(waiting, r.tp) : 0;
-  return Math.floor(((sp.perLayer + embeddings) * shard) / sp.params) * bytes;
+  return Math.floor(((layers * sp.perLayer + embeddings) * shard) / sp.params) * bytes;
 }
 
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
 function modelStateLines(r: FullStateInputs): MemoryLine[] {
   const { stage } = r;
-  const moments = trainingMoments(r.accumulates);
+  const moments = momentsOf(r);
   const counts = r.model === null ? null : countParams(r.model);
   const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
   const precision = PRECISION_BYTES[r.precision];
@@ -702,7 +763,13 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         r.words ? `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}` : '',
         r.optimizerInBackward
           ? inBackwardLifetime(Math.min(shards.gradients, largestTensor) * precision.gradients, moments)
-          : gradientLifetime(r, bytes, moments, pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients)),
+          : gradientLifetime(
+              r,
+              bytes,
+              moments,
+              pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients, 1),
+              pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients, r.segment),
+            ),
         r.zero >= 2
           ? zeroSource
           : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them',
@@ -821,19 +888,26 @@ function autocastCopiesLine(r: AutocastInputs, moments: readonly MomentId[]): Me
   const perLayer = bytesOf(perLayerParams);
   const outside = bytesOf(headParams);
   const all = outside + perLayer * sp.layers;
-  const segment = r.checkpointEvery ?? 1;
+  const recomputes = r.segment > 0;
   const live: Lifetime = !onGpu
     ? aliveAt(0, moments)
-    : r.recompute === 'full'
-      ? // The cache holds every copy until the autocast region exits, after the loss; then only the graph's remain.
-        lifetime(moments, [all, FORWARD], [outside, ['backward-start']], [perLayer * segment, LAYERS_BACKWARD])
+    : recomputes
+      ? // The cache holds every copy until the autocast region exits, after the loss; then only the graph's remain: a
+        // rebuilt segment's, freed layer by layer as backward passes them.
+        lifetime(
+          moments,
+          [all, FORWARD],
+          [outside, ['backward-start']],
+          [perLayer * r.segment, SEGMENT_REBUILT],
+          [perLayer, ['backward-end']],
+        )
       : lifetime(moments, [all, [...UNTIL_BACKWARD, 'backward-top']], [perLayer, ['backward-end']]);
   return line(
     'weights-autocast',
     'weights',
     'gpu',
     r.words
-      ? `Autocast 16-bit copies of the matmul weights${r.recompute === 'full' ? ' (checkpointed layers: one segment at a time)' : ', forward until backward'}`
+      ? `Autocast 16-bit copies of the matmul weights${recomputes ? ' (checkpointed layers: one segment at a time)' : ', forward until backward'}`
       : '',
     live,
     'torch.amp autocast_mode.cpp cached_cast: one 16-bit copy per weight, saved by the matmuls for backward',
@@ -843,7 +917,7 @@ function autocastCopiesLine(r: AutocastInputs, moments: readonly MomentId[]): Me
 /** Activations kept for backward on this stage, the recompute working set, and the loss's transients. */
 function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: number } {
   const { model, stage } = r;
-  const moments = trainingMoments(r.gradAccum > 1);
+  const moments = trainingMoments(r.gradAccum > 1, r.segment > 1);
   const sp = stageParamsOf(model, null, r.tp, r.pp, stage);
   const traits = ARCH_TRAITS[model.arch];
   const e = r.activationBytes;
@@ -877,8 +951,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     denseLayers === 0 || model.moe === undefined
       ? NO_OTHER_LAYERS
       : { layer: layerActivationBytes(shapeAt(model.moe.denseFfn)), count: denseLayers };
-  const segment = r.checkpointEvery ?? (traits.transformer ? 1 : defaultMlpSegment(sp.layers));
-  const plan = planRecompute(layer, sp.layers, r.recompute, segment, traits.transformer ? layer.input : 0, dense);
+  const plan = planRecompute(layer, sp.layers, r.recompute, r.segment, dense);
   const inFlight = microBatchesInFlight(r.pp, r.gradAccum, stage);
   const outside = outsideActivationBytes({
     seq: r.seq,
@@ -904,10 +977,13 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     ? ''
     : r.recompute === 'full'
       ? `Checkpointed inputs: ${ceilDiv(sp.layers, plan.segment)} of ${sp.layers} layers (every ${plan.segment}), ${what}${flight}`
-      : `Activations: ${sp.layers} layers${denseLayers === 0 ? ' ×' : ` (${denseLayers} with a dense MLP) × up to`} ${formatCount(plan.keptPerLayer)} B (${r.recompute === 'selective' ? 'selective recompute' : 'no recompute'}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
-  // Backward frees each layer's activations as it passes: at its end the first layer's (or, under full recompute, the
-  // first checkpoint's input) remain, with the other in-flight micro-batches'.
-  const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer;
+      : `Activations: ${sp.layers} layers${denseLayers === 0 ? ' ×' : ` (${denseLayers} with a dense MLP) × up to`} ${formatCount(plan.keptPerLayer)} B (${RECOMPUTE_WORDS[r.recompute]}, ${r.kernels} kernels, ${r.attention} attention, ${what})${flight}`;
+  // Backward frees each layer's activations as it passes: in the first layers the first layer's (with its output where
+  // its backward reads it) or, under full recompute, the first checkpoint's input remain, with the other in-flight
+  // micro-batches'. Under full recompute the last segment's output is freed before that segment is rebuilt: only the
+  // layers after it (the head) read the kept copy.
+  const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer + layer.output;
+  const keptAtTop = r.recompute === 'full' ? kept - layer.output : kept;
   lines.push(
     line(
       'activations-layers',
@@ -916,8 +992,9 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       keptLabel,
       lifetime(
         moments,
-        [kept, [...UNTIL_BACKWARD, 'backward-top']],
-        [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-end']],
+        [kept, UNTIL_BACKWARD],
+        [keptAtTop, ['backward-top']],
+        [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-first-segment', 'backward-end']],
       ),
       layerSource(r, traits.transformer),
     ),
@@ -932,11 +1009,15 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
           ? ''
           : r.recompute === 'full'
             ? `Recompute working set: one segment of ${plan.segment} layer(s) rebuilt in backward`
-            : 'Recompute working set: one layer’s attention core rebuilt',
-        lifetime(moments, [plan.workingSet, LAYERS_BACKWARD]),
+            : r.recompute === 'op'
+              ? 'Recompute working set: what one layer did not save, rebuilt'
+              : 'Recompute working set: one layer’s attention core rebuilt',
+        lifetime(moments, [plan.workingSet, SEGMENT_REBUILT], [plan.firstLayerWorkingSet, ['backward-end']]),
         r.recompute === 'full'
           ? 'Chen et al. 2016 (arXiv 1604.06174): O(L/k + k) with segments of k layers'
-          : 'Korthikanti et al. 2022 §5: selective recompute',
+          : r.recompute === 'op'
+            ? 'torchtitan parallelize_llama.py (9dec370) _apply_ac_to_transformer_block: op-level selective checkpointing'
+            : 'Korthikanti et al. 2022 §5: selective recompute',
       ),
     );
   }
@@ -1007,7 +1088,8 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         lifetime(
           moments,
           [keptLora, UNTIL_BACKWARD],
-          [rebuilt + (r.recompute === 'full' ? 0 : perLayer), ['backward-end']],
+          [perLayer, ['backward-end']],
+          [rebuilt, ['backward-first-segment']],
           [keptLora + rebuilt, ['backward-top']],
         ),
         'peft tuners/lora/layer.py Linear.forward: x = self._cast_input_dtype(x, lora_A.weight.dtype); lora_B(lora_A(dropout(x)))',
@@ -1026,18 +1108,18 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       );
     }
   }
-  if (traits.transformer) {
-    lines.push(
-      line(
-        'activations-backward',
-        'activations',
-        'gpu',
-        'Backward working set: one layer’s activation gradients in flight',
-        lifetime(moments, [backwardWorkingSet(r, model, denseLayers > 0, e, residual), LAYERS_BACKWARD]),
-        'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures',
-      ),
-    );
-  }
+  lines.push(
+    line(
+      'activations-backward',
+      'activations',
+      'gpu',
+      'Backward working set: one layer’s activation gradients in flight',
+      lifetime(moments, [backwardWorkingSet(r, model, denseLayers > 0, e, residual), LAYERS_BACKWARD]),
+      traits.transformer
+        ? 'This site’s estimate (the residual gradient and the MLP’s widest gradients), held to the PyTorch fixtures'
+        : 'The block output’s gradient and ReLU’s (threshold_backward), held to tests/fixtures/pytorch/cpu-mlp-*',
+    ),
+  );
   return { lines, perLayer: plan.keptPerLayer };
 }
 
@@ -1077,19 +1159,28 @@ const LOSS_WORDS: Readonly<Record<LossKind, { kept: string; transient: string; s
   },
 };
 
+/** How the kept-activations line names each policy but full recompute (which has a label of its own). */
+const RECOMPUTE_WORDS: Readonly<Record<Recompute, string>> = {
+  none: 'no recompute',
+  selective: 'selective recompute',
+  op: 'op-level selective recompute: every other matmul and the attention output saved',
+  full: 'full recompute',
+};
+
 /** Where the per-layer activation formula comes from, for the line's source. */
 function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean): string {
-  if (!transformer) return 'Site demo MLP: one b×h tensor per hidden layer';
+  if (!transformer) return 'Plain MLP: each block’s b×h input, and the last block’s output (tests/fixtures/pytorch/cpu-mlp-*)';
   return r.kernels === 'fused'
     ? 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer'
     : 'Autograd’s saved tensors for Hugging Face’s modules (activations.ts eagerLayerTerms; tests/fixtures/pytorch)';
 }
 
 /**
- * Gradients of one layer's activations while backward passes through it: the residual stream's gradient and the
- * branch's (r bytes each per sbh), and the MLP's widest gradients (two f-wide tensors for SwiGLU's gate and up,
- * one for GELU, at the width a token passes through: a routed layer's experts, or a dense layer's MLP when the stage
- * holds one) in the compute dtype. Divided by t like the layer's tensor-parallel part.
+ * Gradients of one layer's activations while backward passes through it: for a transformer the residual stream's
+ * gradient and the branch's (r bytes each per sbh), and the MLP's widest gradients (two f-wide tensors for SwiGLU's
+ * gate and up, one for GELU, at the width a token passes through: a routed layer's experts, or a dense layer's MLP
+ * when the stage holds one) in the compute dtype, divided by t like the layer's tensor-parallel part; for a plain-MLP
+ * block the gradient of its output and ReLU's gradient of the Linear's output (b×h each, in the compute dtype).
  */
 function backwardWorkingSet(
   r: Pick<ActivationInputs, 'seq' | 'microBatch' | 'tp'>,
@@ -1098,6 +1189,7 @@ function backwardWorkingSet(
   e: number,
   residual: number,
 ): number {
+  if (!ARCH_TRAITS[model.arch].transformer) return 2 * e * r.microBatch * model.hidden;
   const tokens = r.seq * r.microBatch;
   const wide = ARCH_TRAITS[model.arch].mlp === 'swiglu' ? 2 : 1;
   const mlpWidth = Math.max(routedMlpWidth(model), holdsDenseLayers ? (model.moe?.denseFfn ?? 0) : 0);

@@ -633,6 +633,10 @@ function collectWarnings(
     );
   if (t.mode === 'train' && t.zero > 0 && t.dp === 1)
     warnings.push(`ZeRO stage ${t.zero} with --dp 1 shards nothing; raise --dp`);
+  if (model !== null && t.recompute === 'op' && model.arch === 'mlp')
+    warnings.push(
+      'op-level recompute saves matmul (aten.mm) outputs; the mlp arch’s layers have biases (addmm), so it keeps what --recompute full --checkpoint-every 1 keeps',
+    );
   if (model !== null && t.recompute === 'selective') {
     if (model.arch === 'mlp')
       warnings.push(

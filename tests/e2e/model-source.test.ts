@@ -134,14 +134,14 @@ describe('model picker', () => {
       await waitForHydration(page, '.will-it-fit');
       const panel = await openPanel(island);
       const params = island.locator('[data-params]');
-      await panel.locator('[data-model-paste]').fill(readFileSync(configFile('gemma-3-1b.json'), 'utf8'));
+      await panel.locator('[data-model-paste]').fill(readFileSync(configFile('deepseek-v3.json'), 'utf8'));
       await panel.locator('[data-action="use-paste"]').click();
       await expect.poll(() => params.textContent()).toContain(MODEL_STRINGS.loadedName(null));
-      expect(await params.textContent()).toContain('(gemma3_text)');
+      expect(await params.textContent()).toContain('(deepseek_v3)');
       expect(Number(await params.getAttribute('data-params'))).toBe(
-        cliParams(`${baseUrl}/?gpu=rtx-4090`, configFile('gemma-3-1b.json')),
+        cliParams(`${baseUrl}/?gpu=rtx-4090`, configFile('deepseek-v3.json')),
       );
-      expect(await island.locator('[data-model-warnings]').textContent()).toMatch(/sliding-window/);
+      expect(await island.locator('[data-model-warnings]').textContent()).toMatch(/multi-token-prediction/);
 
       await panel.locator('input[type="file"]').setInputFiles(configFile('phi-4.json'));
       await expect.poll(() => params.textContent()).toContain('(phi3)');

@@ -1,4 +1,5 @@
-"""Small GPT-2- and Llama-shaped causal LMs written out along Hugging Face Transformers' code paths.
+"""Small GPT-2- and Llama-shaped causal LMs written out along Hugging Face Transformers' code paths, and the site's
+lab MLP.
 
 Sources (transformers 4.46–4.5x): models/gpt2/modeling_gpt2.py (GPT2Attention, eager_attention_forward,
 GPT2MLP, GPT2Block, GPT2Model, GPT2LMHeadModel), pytorch_utils.py (Conv1D), activations.py (NewGELUActivation),
@@ -172,8 +173,7 @@ class GPT2LMHeadModel(nn.Module):
     def forward(self, input_ids, labels=None):
         position_ids = torch.arange(input_ids.size(-1), dtype=torch.long, device=input_ids.device).unsqueeze(0)
         hidden_states = self.drop(self.wte(input_ids) + self.wpe(position_ids))
-        for block in self.h:
-            hidden_states = _maybe_checkpoint(self.cfg, block, hidden_states)
+        hidden_states = run_blocks(self.cfg, self.h, hidden_states)
         logits = self.lm_head(self.ln_f(hidden_states))
         if labels is None:
             return logits
@@ -329,19 +329,54 @@ class LlamaForCausalLM(nn.Module):
         if self.cfg["attention"] == "eager":
             mask = llama_causal_mask(batch, seq, hidden_states.dtype, hidden_states.device)
         position_embeddings = self.rotary_emb(hidden_states, position_ids)
-        for layer in self.layers:
-            hidden_states = _maybe_checkpoint(self.cfg, layer, hidden_states, position_embeddings, mask)
+        hidden_states = run_blocks(self.cfg, self.layers, hidden_states, position_embeddings, mask)
         logits = self.lm_head(self.norm(hidden_states))
         if labels is None:
             return logits
         return causal_lm_loss(logits, labels, self.cfg["vocab"])
 
 
-def _maybe_checkpoint(cfg, layer, *args):
-    """GradientCheckpointingLayer / _gradient_checkpointing_func: torch.utils.checkpoint per block, non-reentrant."""
-    if cfg["recompute"] == "full" and layer.training:
-        return checkpoint(layer, *args, use_reentrant=False)
-    return layer(*args)
+def run_blocks(cfg, blocks, hidden_states, *args, preserve_rng_state=True):
+    """The blocks in order, each called as block(hidden_states, *args). Under `recompute: 'full'` every run of
+    `checkpointEvery` blocks (by default one: GradientCheckpointingLayer / _gradient_checkpointing_func checkpoints
+    each block) is one non-reentrant torch.utils.checkpoint."""
+    blocks = list(blocks)
+    every = cfg.get("checkpointEvery") or 1
+    for start in range(0, len(blocks), every):
+        segment = blocks[start:start + every]
+
+        def run(x, *rest, segment=segment):
+            for block in segment:
+                x = block(x, *rest)
+            return x
+
+        if cfg["recompute"] == "full" and segment[0].training:
+            hidden_states = checkpoint(run, hidden_states, *args, use_reentrant=False,
+                                       preserve_rng_state=preserve_rng_state)
+        else:
+            hidden_states = run(hidden_states, *args)
+    return hidden_states
+
+
+# ---------------------------------------------------------------- the lab's MLP
+
+class LabMlp(nn.Module):
+    """The site's lab model (src/graphs/mlp.ts createMlp): L blocks Linear(h→h, bias) + ReLU, a Linear(h→classes)
+    head, mean softmax cross-entropy. Under `recompute: 'full'` each run of `checkpointEvery` blocks is one
+    non-reentrant checkpoint, as the lab's recompute variants segment it (src/graphs/segments.ts segmentRanges:
+    every segment checkpointed, the last one too). Nothing is random, so no RNG state is kept for the replay
+    (`preserve_rng_state=False`)."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        h = cfg["hidden"]
+        self.layers = nn.ModuleList(nn.Sequential(nn.Linear(h, h), nn.ReLU()) for _ in range(cfg["layers"]))
+        self.head = nn.Linear(h, cfg["vocab"])
+
+    def forward(self, features, labels):
+        x = run_blocks(self.cfg, self.layers, features, preserve_rng_state=False)
+        return F.cross_entropy(self.head(x), labels)
 
 
 # ---------------------------------------------------------------- LoRA (PEFT)
@@ -403,7 +438,7 @@ def apply_lora(model, arch, rank, alpha, targets, dropout=0.0):
 
 def build_model(cfg):
     """The model for a harness config (see run.py for the keys)."""
-    model = GPT2LMHeadModel(cfg) if cfg["arch"] == "gpt2" else LlamaForCausalLM(cfg)
+    model = {"gpt2": GPT2LMHeadModel, "llama": LlamaForCausalLM, "mlp": LabMlp}[cfg["arch"]](cfg)
     if cfg.get("baseDtype") == "bf16":
         # from_pretrained(torch_dtype=torch.bfloat16): the base is loaded in 16 bits before the adapters are added.
         model.to(torch.bfloat16)

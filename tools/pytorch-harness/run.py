@@ -31,8 +31,8 @@ ARCHS = {
     "llama": dict(SMALL, arch="llama", kvHeads=2, ffn=688, dropout=False),
 }
 DEFAULTS = {"precision": "fp32", "optimizer": "adamw", "optimizerImpl": "foreach", "grads": "free", "gradAccum": 1,
-            "recompute": "none", "attention": "eager", "kernels": "eager", "dropoutKernel": "default",
-            "finetune": "full", "loraRank": None, "loraTargets": None}
+            "recompute": "none", "checkpointEvery": None, "attention": "eager", "kernels": "eager",
+            "dropoutKernel": "default", "finetune": "full", "loraRank": None, "loraTargets": None}
 # One factor at a time from the defaults, plus accumulation with kept gradients.
 VARIANTS = {
     "base": {},
@@ -42,6 +42,7 @@ VARIANTS = {
     "accum2": {"gradAccum": 2},
     "accum2-keep": {"gradAccum": 2, "grads": "keep"},
     "recompute": {"recompute": "full"},
+    "recompute2": {"recompute": "full", "checkpointEvery": 2},  # both blocks in one segment
     "sdpa": {"attention": "sdpa"},
     "lora-all": {"finetune": "lora", "loraRank": 8, "loraTargets": "all-linear"},
     "lora-attn": {"finetune": "lora", "loraRank": 8, "loraTargets": "attention"},
@@ -61,9 +62,25 @@ BF16_BASE_VARIANTS = {
 }
 BF16_BASE_PRECISIONS = ("amp-bf16", "bf16")
 
+# The lab's MLP (src/graphs/mlp.ts) at the gradient-checkpointing experiment's shape: width 128, 8 blocks, 10
+# classes, batch 128, fp32, one plain SGD step per step (no optimizer state, as the engine's `--optimizer sgd`).
+# Checkpoint segments of 1, 2 and 3 blocks (3 = round(√8), the lab's default: src/graphs/segments.ts).
+MLP = {"arch": "mlp", "hidden": 128, "layers": 8, "vocab": 10, "microBatch": 128, "dropout": False,
+       "optimizer": "sgd", "optimizerImpl": "for-loop"}
+MLP_VARIANTS = {
+    "base": {},
+    "recompute1": {"recompute": "full", "checkpointEvery": 1},
+    "recompute2": {"recompute": "full", "checkpointEvery": 2},
+    "recompute3": {"recompute": "full", "checkpointEvery": 3},
+}
+
 
 def full_config(arch, precision, variant):
     """The fixture's `config` (engine option names) and the private keys the models read."""
+    if arch == "mlp":
+        cfg = dict(DEFAULTS, **MLP)
+        cfg.update(MLP_VARIANTS[variant])
+        return cfg, cfg
     cfg = dict(ARCHS[arch], **DEFAULTS)
     cfg["precision"] = precision
     cfg.update(VARIANTS.get(variant) or BF16_BASE_VARIANTS[variant])
@@ -108,6 +125,7 @@ def main(argv):
     grid = [(arch, precision, variant) for arch in ARCHS for precision in PRECISIONS for variant in VARIANTS
             if variant not in GPT2_ONLY or arch == "gpt2"]
     grid += [("llama", precision, variant) for precision in BF16_BASE_PRECISIONS for variant in BF16_BASE_VARIANTS]
+    grid += [("mlp", "fp32", variant) for variant in MLP_VARIANTS]
     for arch, precision, variant in grid:
         stem = f"{args.device}-{arch}-{precision}-{variant}"
         if only and stem not in only:

@@ -25,9 +25,12 @@ def decay_groups(model, weight_decay):
             {"params": [p for p in trainable if id(p) in no_decay], "weight_decay": 0.0}]
 
 
-def make_optimizer(model, impl):
-    """torch.optim.AdamW with the requested implementation, or Unavailable."""
+def make_optimizer(model, kind, impl):
+    """torch.optim.AdamW (or, for the lab's MLP, plain SGD: no state) with the requested implementation, or Unavailable."""
     kwargs = {"foreach": {"foreach": True}, "for-loop": {"foreach": False}, "fused": {"fused": True}}[impl]
+    if kind == "sgd":
+        # No momentum and no weight decay: SGD keeps no state and steps in place (torch/optim/sgd.py).
+        return torch.optim.SGD(model.parameters(), lr=1e-2, **kwargs)
     params = inspect.signature(torch.optim.AdamW.__init__).parameters
     for key in kwargs:
         if key not in params:
@@ -85,6 +88,15 @@ def _moment(seg, phase, micro=None):
     return m
 
 
+def make_batch(cfg, device):
+    """A language model's token ids (their own labels), or the lab MLP's h features and one class per example."""
+    if cfg["arch"] == "mlp":
+        features = torch.randn(cfg["microBatch"], cfg["hidden"], device=device)
+        return features, torch.randint(cfg["vocab"], (cfg["microBatch"],), device=device)
+    ids = torch.randint(cfg["vocab"], (cfg["microBatch"], cfg["seq"]), device=device)
+    return ids, ids.clone()
+
+
 def run_training(cfg, device, steps=2):
     """Builds the model inside the tracker, runs `steps` optimizer steps; returns the fixture body."""
     device = torch.device(device)
@@ -94,9 +106,8 @@ def run_training(cfg, device, steps=2):
     with Tracker(device) as tr:
         model = build_model(cfg).to(device)
         model.train()
-        optimizer = make_optimizer(model, cfg["optimizerImpl"])
-        ids = torch.randint(cfg["vocab"], (cfg["microBatch"], cfg["seq"]), device=device)
-        labels = ids.clone()
+        optimizer = make_optimizer(model, cfg["optimizer"], cfg["optimizerImpl"])
+        ids, labels = make_batch(cfg, device)
         mark = lambda name: tr.mark(name, categories(model, optimizer))
         mark("setup")
         for step in range(1, steps + 1):

@@ -59,6 +59,7 @@ export const STRINGS = {
     'forward-accumulating': 'later forward',
     'backward-start': 'loss backward',
     'backward-top': 'last layer backward',
+    'backward-first-segment': 'first segment rebuilt',
     'backward-end': 'backward end',
     optimizer: 'optimizer step',
     prefill: 'prefill',

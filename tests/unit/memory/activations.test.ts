@@ -7,6 +7,7 @@ import {
   planRecompute,
   type LayerActivationShape,
 } from '../../../src/memory/index.ts';
+import { mlpLayerActivationBytes } from '../../../src/memory/activations.ts';
 
 // GPT-3 175B shape used throughout Korthikanti et al. 2022 (arXiv 2205.05198), Table 3.
 const s = 2048;
@@ -62,7 +63,7 @@ describe('layerActivationBytes(shape) reproduces Korthikanti et al. 2022 (arXiv 
 
   test('Table 2, full activation recompute keeps sbh·2 per layer', () => {
     expect(layerActivationBytes(gpt).input).toBe(2 * sbh);
-    expect(planRecompute(layerActivationBytes(gpt), 96, 'full', 1, 2 * sbh).keptPerLayer).toBe(2 * sbh);
+    expect(planRecompute(layerActivationBytes(gpt), 96, 'full', 1).keptPerLayer).toBe(2 * sbh);
   });
 
   test('no dropout drops the 2 masks and the softmax-dropout output: sbh(32 + 2as/h)', () => {
@@ -92,55 +93,68 @@ describe('planRecompute(layer, L, policy)', () => {
   const layer = layerActivationBytes(gpt);
 
   test('none keeps L full layers and has no working set', () => {
-    expect(planRecompute(layer, 4, 'none', 1, 0)).toEqual({
+    expect(planRecompute(layer, 4, 'none', 1)).toEqual({
       keptPerLayer: layer.full,
       keptForLayers: 4 * layer.full,
       workingSet: 0,
+      firstLayerWorkingSet: 0,
       segment: 0,
     });
   });
 
   test('selective keeps the non-s² part and rebuilds one attention core', () => {
-    const plan = planRecompute(layer, 4, 'selective', 1, 0);
+    const plan = planRecompute(layer, 4, 'selective', 1);
     expect(plan.keptForLayers).toBe(4 * (layer.full - layer.attentionCore));
     expect(plan.workingSet).toBe(layer.attentionCore);
   });
 
   test('full with k = 1 keeps L inputs plus one layer, less the shared input', () => {
-    const plan = planRecompute(layer, 96, 'full', 1, layer.input);
+    const plan = planRecompute(layer, 96, 'full', 1);
     expect(plan.keptForLayers + plan.workingSet).toBe(96 * layer.input + layer.full - layer.input);
+  });
+
+  test('full with k = 4: one segment of 4 layers rebuilt, then only its first layer left in the first layer', () => {
+    const plan = planRecompute(layer, 96, 'full', 4);
+    expect(plan.keptForLayers).toBe(24 * layer.input);
+    expect(plan.workingSet).toBe(4 * layer.full - layer.input);
+    expect(plan.firstLayerWorkingSet).toBe(layer.full - layer.input);
   });
 
   describe("with some layers of another kind (a mixture of experts' dense first layers)", () => {
     const dense = layerActivationBytes({ ...gpt, mlpWidth: 8 * h });
 
     test('none and selective sum each kind; the reported per-layer figure is the larger kind', () => {
-      const none = planRecompute(layer, 4, 'none', 1, 0, { layer: dense, count: 1 });
+      const none = planRecompute(layer, 4, 'none', 1, { layer: dense, count: 1 });
       expect(none.keptForLayers).toBe(3 * layer.full + dense.full);
       expect(none.keptPerLayer).toBe(dense.full);
-      const selective = planRecompute(layer, 4, 'selective', 1, 0, { layer: dense, count: 1 });
+      const selective = planRecompute(layer, 4, 'selective', 1, { layer: dense, count: 1 });
       expect(selective.keptForLayers).toBe(3 * (layer.full - layer.attentionCore) + dense.full - dense.attentionCore);
     });
 
     test('full recompute keeps the same inputs and rebuilds a segment at the larger kind', () => {
-      const plan = planRecompute(layer, 4, 'full', 2, layer.input, { layer: dense, count: 1 });
+      const plan = planRecompute(layer, 4, 'full', 2, { layer: dense, count: 1 });
       expect(plan.keptForLayers).toBe(2 * layer.input);
       expect(plan.workingSet).toBe(2 * dense.full - layer.input);
     });
 
     test('a stage of the other kind only reports that kind, even when it is the smaller', () => {
       const narrow = layerActivationBytes({ ...gpt, mlpWidth: 2 * h });
-      const plan = planRecompute(layer, 2, 'none', 1, 0, { layer: narrow, count: 2 });
+      const plan = planRecompute(layer, 2, 'none', 1, { layer: narrow, count: 2 });
       expect(plan.keptPerLayer).toBe(narrow.full);
       expect(plan.keptForLayers).toBe(2 * narrow.full);
     });
   });
 
-  test('mlp convention: ceil(L/k) + k tensors (Chen et al. 2016, arXiv 1604.06174)', () => {
-    const tensor = { replicated: 10, tensorParallel: 0, attentionCore: 0, full: 10, input: 10 };
-    const plan = planRecompute(tensor, 8, 'full', defaultMlpSegment(8), 0);
+  test('mlp: ceil(L/k) checkpoints and the last output kept, then a rebuilt segment’s k inputs less the checkpoint and its output (Chen et al. 2016, arXiv 1604.06174)', () => {
+    const block = mlpLayerActivationBytes(2, 5, 1);
+    const plan = planRecompute(block, 8, 'full', defaultMlpSegment(8));
     expect(defaultMlpSegment(8)).toBe(3);
-    expect((plan.keptForLayers + plan.workingSet) / 10).toBe(Math.ceil(8 / 3) + 3);
+    expect(plan.keptForLayers / 10).toBe(Math.ceil(8 / 3) + 1);
+    expect(plan.workingSet / 10).toBe(3 - 1 + 1);
+  });
+
+  test('mlp without recompute: L blocks keep L + 1 tensors, the batch and every ReLU’s result', () => {
+    expect(planRecompute(mlpLayerActivationBytes(2, 5, 1), 8, 'none', 0).keptForLayers / 10).toBe(8 + 1);
   });
 
   test.each([

@@ -9,10 +9,11 @@ describe('estimateMemory({ model: "demo-mlp" }) is exact for the site demo', () 
   const tensor = 32 * 256 * 4;
   const logits = 32 * 10 * 4;
 
-  test('no recompute keeps one b×h tensor per hidden layer; at the start of backward the loss adds two fp32 gradients of the logits', () => {
+  test('no recompute keeps L + 1 b×h tensors (the batch and every ReLU’s result); at the start of backward the loss adds two fp32 gradients of the logits', () => {
     const result = estimateOrThrow(fp32);
-    expect(result.perGpu.activations).toBe(8 * tensor + 3 * logits);
-    expect(result.timeline.find((m) => m.moment === 'forward')?.byCategory.activations).toBe(8 * tensor + 2 * logits);
+    const activationsAt = (moment: string) => result.timeline.find((m) => m.moment === moment)?.byCategory.activations;
+    expect(activationsAt('forward')).toBe(9 * tensor + 2 * logits);
+    expect(activationsAt('backward-start')).toBe(9 * tensor + 3 * logits);
     expect(result.perGpu.activationsPerLayer).toBe(tensor);
     expect(result.perGpu.weights).toBe(528_906 * 4);
     expect(result.perGpu.gradients).toBe(528_906 * 4);
@@ -20,12 +21,51 @@ describe('estimateMemory({ model: "demo-mlp" }) is exact for the site demo', () 
     expect(result.perGpu.optimizer).toBe(528_906 * 12);
   });
 
-  test('full recompute keeps ceil(L/k) + k tensors, k = round(√8) = 3', () => {
-    expect(estimateOrThrow({ ...fp32, recompute: 'full' }).perGpu.activations).toBe((3 + 3) * tensor);
+  test('backward holds two more b×h tensors in flight: the block output’s gradient and ReLU’s', () => {
+    const result = estimateOrThrow(fp32);
+    expect(bytesOf(result, 'activations-backward')).toBe(2 * tensor);
+    // Through the last block every kept tensor is still there, the logits’ gradients are gone.
+    expect(result.perGpu.activations).toBe((9 + 2) * tensor);
   });
 
-  test('checkpointEvery overrides k: k = 2 gives 4 + 2 tensors', () => {
-    expect(estimateOrThrow({ ...fp32, recompute: 'full', checkpointEvery: 2 }).perGpu.activations).toBe((4 + 2) * tensor);
+  test('full recompute keeps ceil(L/k) checkpoints and the last output, k = round(√8) = 3, and rebuilds k tensors: the segment’s other inputs and its output', () => {
+    const result = estimateOrThrow({ ...fp32, recompute: 'full' });
+    expect(bytesOf(result, 'activations-layers')).toBe((3 + 1) * tensor);
+    expect(bytesOf(result, 'activations-recompute')).toBe(3 * tensor);
+  });
+
+  test('checkpointEvery overrides k: k = 2 keeps 4 checkpoints and the output, and rebuilds 2 tensors', () => {
+    const result = estimateOrThrow({ ...fp32, recompute: 'full', checkpointEvery: 2 });
+    expect(bytesOf(result, 'activations-layers')).toBe((4 + 1) * tensor);
+    expect(bytesOf(result, 'activations-recompute')).toBe(2 * tensor);
+  });
+});
+
+describe('gradient checkpointing on the lab’s MLP (the gradient-checkpointing experiment)', () => {
+  // The options src/lab/experiments/predict-lab-model.ts labEstimateOptions gives the experiment's two sides: width 128,
+  // 8 blocks, 10 classes, fp32, plain SGD, the recompute side in segments of round(√8) = 3 blocks. All passed here.
+  const lab = {
+    arch: 'mlp',
+    hidden: 128,
+    layers: 8,
+    vocab: 10,
+    mode: 'train',
+    precision: 'fp32',
+    optimizer: 'sgd',
+    optimizerImpl: 'for-loop',
+    attention: 'sdpa',
+    grads: 'free',
+    gradAccum: 1,
+  } as const;
+  const peak = (microBatch: number, recompute: 'none' | 'full') =>
+    estimateOrThrow({ ...lab, microBatch, recompute, ...(recompute === 'full' ? { checkpointEvery: 3 } : {}) }).perGpu.total;
+
+  test('at batch 128 checkpointing’s peak is not above keeping every activation: both are the first block’s backward (PyTorch measures the same peak for both: tests/fixtures/pytorch/cpu-mlp-*)', () => {
+    expect(peak(128, 'full')).toBeLessThanOrEqual(peak(128, 'none'));
+  });
+
+  test('at batch 512, where activations outweigh the gradients, checkpointing’s peak is below', () => {
+    expect(peak(512, 'full')).toBeLessThan(peak(512, 'none'));
   });
 });
 

@@ -32,10 +32,11 @@ export interface Fixture {
   steps: { step: number; moments: FixtureMoment[] }[];
 }
 
-/** Every whole-step fixture that ran. */
-export function loadFixtures(): Fixture[] {
+/** Every whole-step fixture of `arch` that ran: the language models by default, or the lab's MLP. */
+export function loadFixtures(arch: 'language-models' | 'mlp' = 'language-models'): Fixture[] {
+  const name = arch === 'mlp' ? /^(cpu|cuda)-mlp-.*\.json$/ : /^(cpu|cuda)-(gpt2|llama)-.*\.json$/;
   return readdirSync(DIR)
-    .filter((f) => /^(cpu|cuda)-(gpt2|llama)-.*\.json$/.test(f))
+    .filter((f) => name.test(f))
     .map((f) => ({
       name: f.replace(/\.json$/, ''),
       ...(JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Omit<Fixture, 'name'>),
@@ -65,6 +66,7 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
     grads: c['grads'] as 'free',
     gradAccum: num('gradAccum'),
     recompute: c['recompute'] as 'none',
+    ...(typeof c['checkpointEvery'] === 'number' ? { checkpointEvery: c['checkpointEvery'] } : {}),
     attention: c['attention'] as 'eager',
     kernels: c['kernels'] as 'eager',
     ...(c['finetune'] === 'lora'
@@ -77,6 +79,28 @@ export function fixtureOptions(fixture: Fixture): EstimateOptions {
           loraDropout: Number(c['loraDropout'] ?? 0),
         }
       : {}),
+  };
+}
+
+/** The engine options for a lab-MLP fixture (tools/pytorch-harness run.py MLP): every option its step depends on. */
+export function mlpFixtureOptions(fixture: Fixture): EstimateOptions {
+  const c = fixture.config;
+  const num = (key: string) => Number(c[key]);
+  return {
+    arch: 'mlp',
+    hidden: num('hidden'),
+    layers: num('layers'),
+    vocab: num('vocab'),
+    microBatch: num('microBatch'),
+    precision: 'fp32',
+    optimizer: 'sgd',
+    optimizerImpl: 'for-loop',
+    attention: 'sdpa',
+    grads: 'free',
+    gradAccum: 1,
+    ...(c['recompute'] === 'full'
+      ? { recompute: 'full' as const, checkpointEvery: num('checkpointEvery') }
+      : { recompute: 'none' as const }),
   };
 }
 
@@ -114,12 +138,13 @@ const at = (moments: readonly MomentId[], bytes: number) =>
 
 /**
  * Bytes `perLayer` of every layer's kept activations: at the moments they are kept, or, under full recompute, for the
- * one layer rebuilt during backward.
+ * layers rebuilt during backward (a whole segment, then the first layer alone).
  */
 function perLayerAdjustment(fixture: Fixture, perLayer: number): Partial<Record<MomentId, number>> {
   const layers = Number(fixture.config['layers']);
+  const segment = Number(fixture.config['checkpointEvery'] ?? 1);
   return fixture.config['recompute'] === 'full'
-    ? at(['backward-top', 'backward-end'], perLayer)
+    ? { ...at(['backward-top', 'backward-first-segment'], segment * perLayer), 'backward-end': perLayer }
     : at(KEPT_MOMENTS, layers * perLayer);
 }
 

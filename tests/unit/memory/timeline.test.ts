@@ -101,6 +101,52 @@ describe('the optimizer step and its implementation (torch/optim/adamw.py)', () 
   });
 });
 
+describe('full recompute in segments of k layers (torch/utils/checkpoint.py: a segment is rerun before its layers’ backward)', () => {
+  // Every option the moments depend on is passed, so the defaults of the training stack do not move these figures.
+  const stack = {
+    model: 'llama-3-8b',
+    seq: 2048,
+    microBatch: 1,
+    precision: 'amp-bf16',
+    optimizer: 'adamw',
+    optimizerImpl: 'fused',
+    attention: 'sdpa',
+    kernels: 'eager',
+    grads: 'free',
+  } as const;
+  // Llama 3 8B's config.json: h 4,096, f 14,336, 8 K/V heads of 128; q, k, v, o, gate, up, down and two RMSNorm weights.
+  const layerParams = 2 * 4096 * 4096 + 2 * 4096 * 8 * 128 + 3 * 4096 * 14336 + 2 * 4096;
+  const gradientBytes = 4; // fp32 gradients of fp32 weights under autocast
+
+  test('rebuilding the first of 4-layer segments, its 4 layers’ gradients are missing; in the first layer, only that layer’s', () => {
+    const result = estimateOrThrow({ ...stack, recompute: 'full', checkpointEvery: 4 });
+    const rebuilding = at(result, 'backward-first-segment').byCategory.gradients;
+    const firstLayer = at(result, 'backward-end').byCategory.gradients;
+    expect(firstLayer - rebuilding).toBe(3 * layerParams * gradientBytes);
+  });
+
+  test('the rebuilt segment is held whole at the last and the first segment, and only its first layer at the end', () => {
+    const result = estimateOrThrow({ ...stack, recompute: 'full', checkpointEvery: 4 });
+    const top = lineAt(result, 'activations-recompute', 'backward-top');
+    expect(lineAt(result, 'activations-recompute', 'backward-first-segment')).toBe(top);
+    const checkpoint = result.perGpu.activationsPerLayer;
+    // Four layers rebuilt on their checkpoint, against one: three layers’ activations apart.
+    const firstLayer = lineAt(result, 'activations-recompute', 'backward-end');
+    expect((top + checkpoint) / (firstLayer + checkpoint)).toBe(4);
+  });
+
+  test('with one layer per segment, rebuilding the first segment is the end of backward: no moment of its own', () => {
+    const moments = (options: EstimateOptions) => estimateOrThrow(options).timeline.map((m) => m.moment);
+    expect(moments({ ...stack, recompute: 'full', checkpointEvery: 1 })).toEqual(moments({ ...stack, recompute: 'none' }));
+    expect(moments({ ...stack, recompute: 'full', checkpointEvery: 2 })).toContain('backward-first-segment');
+  });
+
+  test('with accumulation the earlier micro-batches’ gradients are all there while the first segment is rebuilt', () => {
+    const result = estimateOrThrow({ ...stack, recompute: 'full', checkpointEvery: 4, gradAccum: 2 });
+    expect(at(result, 'backward-first-segment').byCategory.gradients).toBe(result.perGpu.gradients);
+  });
+});
+
 describe('attention: SDPA by default, eager on request', () => {
   test('Llama 3 8B at 2,048 tokens: eager keeps 8 GiB of 16-bit scores that SDPA never stores (Megatron-style softmax, 2 B each)', () => {
     const fused = { ...llama, precision: 'mixed-bf16', kernels: 'fused' } as const;
