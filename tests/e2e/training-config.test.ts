@@ -49,9 +49,16 @@ describe('training-config reader', () => {
       // Bucket sizes need the model's hidden size, which the page does not ask for: the rows otherwise match.
       const rows = await root.locator('[data-mapping] tbody tr').count();
       expect(rows).toBe(cli.trainingConfig?.lines.length);
+      // The page's command, run without the files (plain words: no quoting needed), reproduces the CLI's estimate.
       const command = (await root.locator('[data-command]').textContent()) ?? '';
-      for (const [flag, value] of Object.entries(cli.flags).filter(([flag]) => flag !== 'model'))
-        expect(command).toContain(`--${flag} ${value}`);
+      const args = command
+        .trim()
+        .split(/\s+/)
+        .slice(command.trim().split(/\s+/).indexOf('estimate') + 1);
+      expect(args.join(' ')).toContain('--stack llama-factory');
+      const again = runCommand(estimateCommand, ['--model', 'llama-3-8b', ...args, '--json']);
+      expect(again.code).toBe(0);
+      expect((JSON.parse(again.stdout) as EstimateJson).perGpu.total).toBe(cli.perGpu.total);
       expect(await root.locator('[data-stack]').textContent()).toBe('llama-factory');
       expect(requests).toEqual([]);
       expect(await seriousAxeViolations(page)).toEqual([]);
