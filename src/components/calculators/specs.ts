@@ -207,7 +207,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     fields: [...MODEL_FIELDS, 'precision', 'recompute', 'dp', 'zero'],
     defaults: {
       stack: 'pytorch',
-      model: 'llama-2-7b',
+      model: 'llama-3.1-8b',
       gpu: 'a100-80gb',
       'micro-batch': '4',
       seq: '2048',
