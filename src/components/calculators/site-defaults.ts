@@ -7,7 +7,7 @@ import type { RawFlags } from '../../memory/index';
  * choice (stack-choice.ts), the engine's `DEFAULT_STACK` until they make one.
  */
 export const SITE_DEFAULTS = {
-  model: 'llama-3-8b',
+  model: 'llama-3.1-8b',
   gpu: 'rtx-4090',
   'micro-batch': '1',
   seq: '2048',

@@ -116,7 +116,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     fields: [...MODEL_FIELDS, 'dp', 'zero', 'tp', 'sp', 'pp', 'recompute', 'precision'],
     defaults: {
       stack: 'pytorch',
-      model: 'llama-2-13b',
+      model: 'phi-4',
       gpu: 'a100-80gb',
       'micro-batch': '1',
       seq: '4096',
@@ -131,7 +131,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     fields: [...MODEL_FIELDS, 'offload', 'offload-device', 'zero', 'dp', 'precision', 'recompute'],
     defaults: {
       stack: 'pytorch',
-      model: 'llama-2-7b',
+      model: 'llama-3.1-8b',
       gpu: 'rtx-4090',
       'micro-batch': '1',
       seq: '2048',
@@ -144,7 +144,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   },
   inference: {
     fields: ['micro-batch', 'tokens', 'weights'],
-    defaults: { model: 'llama-2-13b', gpu: 'rtx-4090', mode: 'infer', 'micro-batch': '1', tokens: '4096', weights: 'awq' },
+    defaults: { model: 'mistral-nemo', gpu: 'rtx-4090', mode: 'infer', 'micro-batch': '1', tokens: '4096', weights: 'awq' },
     scenarios: beforeAfter('bf16 weights', 'your weights', (o) => ({ ...o, weights: 'bf16' })),
   },
   distillation: {
@@ -207,7 +207,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     fields: [...MODEL_FIELDS, 'precision', 'recompute', 'dp', 'zero'],
     defaults: {
       stack: 'pytorch',
-      model: 'llama-2-7b',
+      model: 'llama-3.1-8b',
       gpu: 'a100-80gb',
       'micro-batch': '4',
       seq: '2048',

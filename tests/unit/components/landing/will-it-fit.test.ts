@@ -72,7 +72,7 @@ describe('one default everywhere (issue #28, item 4)', () => {
     expect(calculator.results.at(-1)?.result.perGpu.total).toBe(landing.result.perGpu.total);
     // Lesson 1 states the calculator's default figure with the stack pinned; it is the landing's figure too.
     const lessonFigure = estimateFigure(
-      '--model llama-3-8b --gpu rtx-4090 --micro-batch 1 --seq 2048 --stack hf-trainer',
+      '--model llama-3.1-8b --gpu rtx-4090 --micro-batch 1 --seq 2048 --stack hf-trainer',
       'perGpu.total',
       'GiB',
     );
