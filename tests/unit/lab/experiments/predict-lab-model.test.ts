@@ -18,12 +18,23 @@ const entry = (match: (id: string) => boolean) => {
   return generateModel(demo, spec).entry;
 };
 const plain = entry((id) => id.endsWith('train.keep.fp32'));
+const accumulating = entry((id) => id.endsWith('train.acc.keep.fp32'));
 
 describe('predictLabBytes(model, shape)', () => {
-  test('is the engine’s weights + gradients + activations for the same MLP, without the CUDA context', () => {
+  test('is the engine’s peak for the same MLP, without the CUDA context and workspace', () => {
     const estimate = estimateOrThrow(labEstimateOptions(plain, { batch: 512, microBatches: 1 }));
-    const { weights, gradients, optimizer, activations } = estimate.perGpu;
-    expect(predictLabBytes(plain, { batch: 512, microBatches: 1 })).toBe(weights + gradients + optimizer + activations);
+    // The overhead lines are alive at every moment, so leaving them out leaves the peak's moment where it was.
+    expect(predictLabBytes(plain, { batch: 512, microBatches: 1 })).toBe(estimate.perGpu.total - estimate.perGpu.overhead);
+  });
+
+  test('is the peak, not the sum of the lines: the forward’s activations and the gradients never coexist whole', () => {
+    // Gradient accumulation's "before": one micro-batch of the whole batch.
+    const shape = { batch: 128, microBatches: 1 };
+    const estimate = estimateOrThrow(labEstimateOptions(accumulating, shape));
+    const sumOfLines = estimate.lines
+      .filter((l) => l.device === 'gpu' && l.category !== 'overhead')
+      .reduce((sum, l) => sum + l.bytes, 0);
+    expect(predictLabBytes(accumulating, shape)).toBeLessThan(sumOfLines);
   });
 
   test('counts the parameters the ONNX graph feeds (528,906 for width 256, 8 layers, 10 classes)', () => {
@@ -46,13 +57,12 @@ describe('predictStreamedBytes(model, shape)', () => {
   const shape = { batch: 64, microBatches: 1 };
   const layerBytes = 4 * (256 * 256 + 256);
 
-  test('is the engine’s parameter offload (ZeRO-3, weights and gradients on the host) plus the prefetched layer', () => {
+  test('is the engine’s peak under parameter offload (ZeRO-3, weights and gradients on the host) plus the prefetched layer', () => {
     const estimate = estimateOrThrow({ ...labEstimateOptions(plain, shape), zero: 3, offload: 'optimizer+params' });
-    const gpu = estimate.lines.filter((l) => l.device === 'gpu' && l.category !== 'overhead');
     // The engine keeps one gathered layer on the GPU; the lab's schedule holds two (running + prefetched).
-    expect(gpu.find((l) => l.id === 'weights-gathered')?.bytes).toBe(layerBytes);
+    expect(estimate.lines.find((l) => l.id === 'weights-gathered')?.bytes).toBe(layerBytes);
     expect(STREAMED_UNITS_ON_GPU).toBe(2);
-    expect(predictStreamedBytes(plain, shape)).toBe(gpu.reduce((s, l) => s + l.bytes, 0) + layerBytes);
+    expect(predictStreamedBytes(plain, shape)).toBe(estimate.perGpu.total - estimate.perGpu.overhead + layerBytes);
   });
 
   test('is two layers’ weights and the activations: no resident weights and no gradients', () => {
