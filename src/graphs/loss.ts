@@ -1,4 +1,4 @@
-/** Softmax cross-entropy with integer labels, as a composite with a fused gradient. */
+/** Softmax cross-entropy with class-index labels (float32 or int64), as a composite with a fused gradient. */
 import type { GraphBuilder } from './builder.ts';
 import * as op from './ops.ts';
 import { LOSS } from './tensor-names.ts';
@@ -6,7 +6,8 @@ import { LOSS } from './tensor-names.ts';
 function oneHot(b: GraphBuilder, labels: string, like: string): string {
   const classes = b.info(like).shape.at(-1);
   if (typeof classes !== 'number') throw new Error('cross-entropy: class count must be fixed');
-  const range = b.constant([...Array(classes).keys()], 'int64', [classes]);
+  // The class indices in the labels' own type, so Equal compares like with like.
+  const range = b.constant([...Array(classes).keys()], b.info(labels).dtype, [classes]);
   return op.cast(b, op.equal(b, op.unsqueeze(b, labels, [-1]), range), b.info(like).dtype);
 }
 
