@@ -2,31 +2,9 @@
  * The size classes (src/lab/runtime-model/size-classes.ts) against onnxruntime's source rules
  * and against what onnxruntime-web 1.30 really created in the recorded traces.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { ExperimentTrace, TraceEvent } from '../../../../src/lab/runtime-model/recorded-trace.ts';
 import { bufferBytes, keptOfSize, SIZE_CLASSES } from '../../../../src/lab/runtime-model/size-classes.ts';
-
-const TRACES = join(import.meta.dirname, '../../../fixtures/lab/traces');
-const traces: ExperimentTrace[] = readdirSync(TRACES)
-  .filter((file) => file.endsWith('.json'))
-  .map((file) => JSON.parse(readFileSync(join(TRACES, file), 'utf8')) as ExperimentTrace);
-
-/**
- * The storage buffers onnxruntime created in one worker's events. The lab's own buffers (weights,
- * examples, zeroed gradients: worker/webgpu-store.ts) are written whole from the host right after
- * they are created; onnxruntime's are filled by the GPU or through a staging copy, never written so.
- */
-function runtimeBufferSizes(events: readonly TraceEvent[]): number[] {
-  const sizes: number[] = [];
-  events.forEach(([kind, buffer, bytes], i) => {
-    const [nextKind, nextBuffer, nextBytes] = events[i + 1] ?? [];
-    const writtenWhole = nextKind === 'w' && nextBuffer === buffer && nextBytes === bytes;
-    if (kind === 'c' && !writtenWhole) sizes.push(bytes);
-  });
-  return sizes;
-}
+import { runtimeBuffers, traces } from './recorded-traces.ts';
 
 describe('onnxruntime-web 1.30 WebGPU size classes (buffer_manager.cc BUCKET_DEFAULT_LIMIT_TABLE)', () => {
   test('a request takes the smallest class that holds it, and the classes are 1.14× to 4× apart', () => {
@@ -49,7 +27,9 @@ describe('onnxruntime-web 1.30 WebGPU size classes (buffer_manager.cc BUCKET_DEF
   test('every tensor-sized storage buffer onnxruntime-web created in the recorded traces has a class size', () => {
     // Below the smallest class (64 B) the traces also hold a few 16 B and 48 B storage buffers
     // (sizes rounded to 16 B only): the provider's own, outside the tensor cache, and too small to matter.
-    const sizes = traces.flatMap((trace) => trace.workers.flatMap(runtimeBufferSizes)).filter((bytes) => bytes >= 64);
+    const sizes = traces
+      .flatMap((trace) => trace.workers.flatMap((events) => runtimeBuffers(events).map(({ bytes }) => bytes)))
+      .filter((bytes) => bytes >= 64);
     expect(traces.every((trace) => trace.onnxruntimeWeb === '1.30.0')).toBe(true);
     expect(sizes.length).toBeGreaterThan(100);
     for (const bytes of sizes) expect(bufferBytes(bytes), `${bytes} bytes`).toBe(bytes);
