@@ -76,6 +76,12 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
           expect(note).toContain('will run on the CPU through WebAssembly');
           expect(note).toContain('both variants hold the same bytes');
         }
+        // Without WebGPU every experiment says before Run what the WebAssembly path will and will
+        // not show: a caveat beside Run, or the refusal of one that needs WebGPU.
+        if (!config.webgpu) {
+          const said = needsWebGpu ? await root.textContent() : await root.locator('[data-backend-note]').textContent();
+          expect(said).toMatch(needsWebGpu ? /needs WebGPU/ : /On WebAssembly/);
+        }
         await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
         const data = await readExperiment(root);
         if (!(await expectRunOutcome(page, root, data, !needsWebGpu || config.webgpu))) return;

@@ -57,7 +57,7 @@ export default function Experiment({ id }: SingleExperimentProps) {
       softwareDefaults={experiment.softwareDefaults ?? SOFTWARE_ADAPTER_SETTINGS}
       needsF16={experiment.needsF16}
       needsWebGpu={experiment.needsWebGpu}
-      caveat={experiment.unmeasurable}
+      caveat={(backend) => experiment.unmeasurable(backend) ?? (backend === 'wasm' ? (experiment.wasmShows ?? null) : null)}
       idleText="measure both variants in your browser."
       run={(settings, onProgress) => runSingleExperiment(id, settings, onProgress)}
       figures={(outcome) => ({
