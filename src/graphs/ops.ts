@@ -189,11 +189,6 @@ export function shapeOf(b: GraphBuilder, x: string, name?: string): string {
   return one(b.node('Shape', [x], [{ dtype: 'int64', shape: [b.info(x).shape.length], name }]));
 }
 
-/** The runtime element count of x as an int64 scalar. */
-export function sizeOf(b: GraphBuilder, x: string, name?: string): string {
-  return one(b.node('Size', [x], [{ dtype: 'int64', shape: [], name }]));
-}
-
 /**
  * Per-axis dequantization y = (q − 0) · scale along `axis` (ONNX DequantizeLinear, opset 13+:
  * https://onnx.ai/onnx/operators/onnx__DequantizeLinear.html). No zero point: symmetric int8.
