@@ -25,6 +25,17 @@ export function labelCount(b: GraphBuilder, labels: string, like: string): strin
 }
 
 /**
+ * Log-softmax over the last axis spelled out, x − m − log Σ exp(x − m) with m each row's largest
+ * logit (for stability), so that onnxruntime-web runs it on the GPU: its WebGPU provider has no
+ * LogSoftmax kernel (its session log places LogSoftmax on the CPU provider and adds a copy to the
+ * host before the logits), which read the logits back and uploaded the log-probabilities on every run.
+ */
+function logSoftmaxOnGpu(b: GraphBuilder, x: string, name: string): string {
+  const shifted = op.sub(b, x, op.reduceMaxLastAxis(b, x));
+  return op.sub(b, shifted, op.log(b, op.reduceSum(b, op.exp(b, shifted), [-1], true)), name);
+}
+
+/**
  * Mean over all labels of −log softmax(logits)[label], times `scale` when given (1/k for
  * one of k micro-batches, so k accumulated steps equal one full-batch step). The result is named
  * `name` (default `loss`).
@@ -39,7 +50,7 @@ export function softmaxCrossEntropy(b: GraphBuilder, logits: string, labels: str
   const [loss] = b.composite(
     inputs,
     () => {
-      logProbs = op.logSoftmax(b, logits, 'logprobs');
+      logProbs = logSoftmaxOnGpu(b, logits, 'logprobs');
       const picked = op.reduceSum(b, op.mul(b, oneHot(b, labels, logits), logProbs), undefined, false);
       const mean = op.div(b, op.neg(b, picked), labelCount(b, labels, logits));
       return [scale === undefined ? op.identity(b, mean, name) : op.mul(b, mean, scale, name)] as const;

@@ -8,7 +8,7 @@ import type { MemoryKind } from '../measure/measured-memory';
  *   a download or the end of a run), so a step run as one graph keeps its activation gradients
  *   and scratch buffers to the end; it adds accumulated gradients out of place; it rounds
  *   buffers up to size classes. Against the engine's peak a whole step run as one graph read
- *   2.49× (gradient accumulation's "before" on SwiftShader, width 128, 4 layers, batch 256);
+ *   2.50× (gradient accumulation's "before" on SwiftShader, width 128, 4 layers, batch 256);
  *   so 0.8–3×.
  * - WebAssembly heap: it only grows, in steps of about a fifth of its size, and the runtime's
  *   own arena lives in it, so it reads anywhere from about 0.6× to 1.5× of the bytes the

@@ -1,7 +1,8 @@
 /**
- * The MLP's losses read their labels only through ops onnxruntime-web runs on the GPU: no shape
- * op (Size, Shape), which onnxruntime assigns to its CPU provider, so that labels placed on the
- * device are never copied back to the host on a run (loss.ts, `labelCount`).
+ * The MLP's losses use only ops onnxruntime-web runs on the GPU where it matters: labels are read
+ * through no shape op (Size, Shape: onnxruntime assigns those to its CPU provider), and the
+ * cross-entropy has no LogSoftmax (its WebGPU provider has no such kernel), so that neither labels
+ * nor logits are copied back to the host on a run (loss.ts, `labelCount`, `logSoftmaxOnGpu`).
  */
 import { describe, expect, test } from 'vitest';
 import type { GraphBuilder } from '../../../src/graphs/builder.ts';
@@ -28,3 +29,12 @@ describe.each(GRAPHS)('the %s', (_, build) => {
     expect(new Set(readers)).toEqual(new Set(['Unsqueeze']));
   });
 });
+
+test.each(GRAPHS.filter(([label]) => label !== 'distillation step'))(
+  'the %s computes its cross-entropy without a LogSoftmax node',
+  (_, build) => {
+    const opTypes = build().nodes.map((node) => node.opType);
+    expect(opTypes).toContain('ReduceMax');
+    expect(opTypes).not.toContain('LogSoftmax');
+  },
+);
