@@ -13,8 +13,9 @@ import type { MemoryKind } from '../../lab/measure/measured-memory';
  * loads (onnxruntime v1.30.0, `onnxruntime/core/providers/webgpu/buffer_manager.cc`): storage
  * buffers come from `BucketCacheManager`, whose `BUCKET_DEFAULT_LIMIT_TABLE` has size classes
  * from 64 B to 160 MiB, 1.14× to 4× apart (sizes outside it round up to 16 B); a released
- * buffer waits in `pending_buffers_` until `OnRefresh`, which runs at the next flush (an upload,
- * a download, or the end of a run), and only then can another tensor reuse it. The WebAssembly
+ * buffer waits in `pending_buffers_` until `OnRefresh`, which runs at the next flush, and only
+ * then can another tensor reuse it. `WebGpuContext` flushes every 16 kernel dispatches
+ * (`max_num_pending_dispatches_`, webgpu_context.h), at a download and at the end of a run. The WebAssembly
  * heap grows in steps of about a fifth of its size (see `AGREEMENT_RATIO`).
  */
 export const CLOSE_WITHIN = 0.1;
@@ -59,7 +60,7 @@ function webGpuExtras(outOfPlace: readonly string[]): string {
     outOfPlace.length > 0
       ? ` ${joinWords(outOfPlace)} ${outOfPlace.length > 1 ? 'add' : 'adds'} gradients out of place (acc_out = acc_in + g), so two full gradient sets exist at once, where PyTorch's .grad += adds in place.`
       : '';
-  return `onnxruntime-web reuses a freed buffer only after the next flush (an upload, a download or the end of a run), so a backward keeps its activation gradients, masks and scratch buffers to the end of its run.${secondSet} Last and smallest, it rounds each buffer up to a size class.`;
+  return `onnxruntime-web reuses a freed buffer only after its next flush (every 16 kernels, at a read-back and at the end of a run), so what a step frees stays allocated beside what it allocates until then.${secondSet} Last and smallest, it rounds each buffer up to a size class.`;
 }
 
 /** What each verdict says, for a list of sides ("fp32 (1.46×)") and those of them that add gradients out of place. */

@@ -4,9 +4,9 @@ import type { MemoryKind } from '../measure/measured-memory';
  * The range a measurement usually sits in around the engine's peak prediction (PyTorch on
  * CUDA), as a ratio measured / predicted: outside it the page says the gap is unusual. Inside
  * it is not agreement (see agreement-words.ts); the lessons name the causes. In short:
- * - WebGPU buffers: onnxruntime-web reuses a freed buffer only after the next flush (an upload,
- *   a download or the end of a run), so a step run as one graph keeps its activation gradients
- *   and scratch buffers to the end; it adds accumulated gradients out of place; it rounds
+ * - WebGPU buffers: onnxruntime-web reuses a freed buffer only after its next flush (every 16
+ *   kernel dispatches, at a download and at the end of a run), so what a step frees stays
+ *   allocated beside what it allocates until then; it adds accumulated gradients out of place; it rounds
  *   buffers up to size classes. Against the engine's peak a whole step run as one graph read
  *   2.50× (gradient accumulation's "before" on SwiftShader, width 128, 4 layers, batch 256);
  *   so 0.8–3×.

@@ -5,8 +5,9 @@
  * - A tensor gets a buffer of its size class: a freed one of that class if the cache has one,
  *   else a new one (`BufferManager::Create`).
  * - A released buffer is not reusable at once: it waits in `pending_buffers_` until the next
- *   refresh (`OnRefresh`), which the provider runs when it flushes its work to the GPU (a
- *   download, or the end of a run). Only then does it join the cache, or get destroyed when its
+ *   refresh (`OnRefresh`), which the provider runs when it flushes its work to the GPU: every 16
+ *   kernel dispatches (`WebGpuContext::Run`, `max_num_pending_dispatches_` in webgpu_context.h),
+ *   at a download, and at the end of a run. Only then does it join the cache, or get destroyed when its
  *   class already keeps as many as its limit.
  * So everything a run frees before its next flush stays allocated beside what it allocates next,
  * the way PyTorch's caching allocator would if it could not reuse a block until the stream

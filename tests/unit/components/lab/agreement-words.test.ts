@@ -48,7 +48,7 @@ describe('describeAgreement(kind, sides)', () => {
 
   test('names the causes of an excess largest first, the size classes’ rounding last', () => {
     const text = describeAgreement('webgpu-buffers', [{ label: 'before', ratio: 1.5 }]);
-    const flush = text.indexOf('after the next flush');
+    const flush = text.indexOf('after its next flush');
     const rounding = text.indexOf('rounds each buffer up');
     expect(flush).toBeGreaterThan(0);
     expect(rounding).toBeGreaterThan(flush);
