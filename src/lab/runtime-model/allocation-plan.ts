@@ -29,8 +29,8 @@ export interface AllocationPlan {
 
 /** The plan for one run of `schedule` in `order` with the dynamic batch set to `batch`. */
 export function planAllocations(schedule: GraphSchedule, order: ExecutionOrder, batch: number): AllocationPlan {
-  const external = new Set([...schedule.inputs, ...schedule.initializers]);
-  const outputs = new Set(schedule.outputs.map(order.bufferOf));
+  const external = new Set([...schedule.inputs.map((input) => input.name), ...schedule.initializers]);
+  const outputs = new Set(schedule.outputs.map((output) => order.bufferOf(output.name)));
   const tensor = (name: string) => {
     const found = schedule.tensors.get(name);
     if (!found) throw new Error(`tensor ${name} has no dtype and shape in the graph schedule`);
@@ -60,7 +60,7 @@ export function planAllocations(schedule: GraphSchedule, order: ExecutionOrder, 
     }
   });
   const outputBuffer = new Map<string, number>();
-  for (const name of schedule.outputs) {
+  for (const { name } of schedule.outputs) {
     const buffer = bufferOfTensor.get(order.bufferOf(name));
     const planned = buffer === undefined ? undefined : buffers[buffer];
     if (buffer === undefined || !planned) throw new Error(`graph output ${name} is made by no node`);

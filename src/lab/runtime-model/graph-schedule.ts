@@ -1,9 +1,10 @@
 /**
- * A graph as the runtime model reads it: every node and the dtype and shape of every tensor, so
- * the model can follow each intermediate tensor from the node that makes it to the last one that
- * reads it. The manifest lists only a graph's inputs and outputs; this is the rest. Pure data.
+ * A graph as the runtime model reads it: its manifest entry plus every node and the dtype and
+ * shape of every tensor, so the model can follow each intermediate tensor from the node that
+ * makes it to the last one that reads it. The manifest lists only a graph's inputs and outputs;
+ * this is the rest. Pure data.
  */
-import { DTYPE_BYTES, type DType } from '../../graphs/browser-safe';
+import { DTYPE_BYTES, type DType, type ManifestGraph } from '../../graphs/browser-safe';
 
 /** A tensor's element type and shape; a string dimension is the dynamic batch. */
 export interface ScheduledTensor {
@@ -18,12 +19,12 @@ export interface ScheduledNode {
   readonly outputs: readonly string[];
 }
 
-/** One graph: its nodes in file order and every tensor they touch. */
-export interface GraphSchedule {
-  /** Graph inputs: fed by the lab, so their buffers are the lab's, not the runtime's. */
-  readonly inputs: readonly string[];
-  /** Graph outputs: created by the runtime and handed to the lab, which decides when they go. */
-  readonly outputs: readonly string[];
+/**
+ * One graph: its manifest entry (inputs are fed by the lab; outputs are made by the runtime and
+ * handed to the lab, which decides when they go), its nodes in file order and every tensor
+ * they touch.
+ */
+export interface GraphSchedule extends ManifestGraph {
   /** Initializers (constants stored in the file). */
   readonly initializers: readonly string[];
   /** Nodes in the order the file lists them (onnxruntime's node indices). */

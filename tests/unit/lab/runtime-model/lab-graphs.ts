@@ -1,28 +1,42 @@
 /**
- * The lab's MLP graphs as the runtime model reads them, built by the same graph builders that
- * write public/models/ (scripts/build-models.ts), so the tests follow the exact nodes the lab runs.
+ * The lab's graphs as the runtime model reads them: each graph's manifest entry
+ * (public/models/manifest.json) with the nodes and tensor shapes of the builder that wrote it
+ * (src/graphs/factory.ts), so the tests follow the exact nodes the lab runs.
  */
-import { createMlp } from '../../../../src/graphs/mlp.ts';
-import { buildTrainStepGraph } from '../../../../src/graphs/variants.ts';
-import type { GraphBuilder } from '../../../../src/graphs/builder.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { demoCatalog } from '../../../../src/graphs/catalog.ts';
+import { planGraphs } from '../../../../src/graphs/factory.ts';
+import type { Manifest, ManifestModel } from '../../../../src/graphs/manifest.ts';
 import type { GraphSchedule } from '../../../../src/lab/runtime-model/graph-schedule.ts';
 
-/** The classes of every lab MLP (catalog.ts `MLP_DEFAULTS`). */
-const CLASSES = 10;
+/** The manifest the lab reads (public/models/manifest.json). */
+export const labManifest = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../../../public/models/manifest.json'), 'utf8'),
+) as Manifest;
 
-/** A built graph as a `GraphSchedule`. */
-export function scheduleOf(builder: GraphBuilder): GraphSchedule {
-  return {
-    inputs: [...builder.inputs],
-    outputs: [...builder.outputs],
-    initializers: [...builder.constants.keys()],
-    nodes: builder.nodes.map(({ opType, inputs, outputs }) => ({ opType, inputs, outputs })),
-    tensors: builder.tensors,
-  };
+/** A model variant's manifest entry, by id (`mlp-h128-l4.train.keep.fp32`). */
+export function manifestModel(id: string): ManifestModel {
+  const model = labManifest.models.find((m) => m.id === id);
+  if (!model) throw new Error(`no ${id} in public/models/manifest.json (npm run models)`);
+  return model;
 }
 
-/** The fp32 training-step graph (`train.keep.fp32`, or `train.acc.keep.fp32` when `accumulate`). */
-export function trainStepSchedule(hidden: number, layers: number, accumulate: boolean): GraphSchedule {
-  const model = createMlp({ hidden, layers, classes: CLASSES });
-  return scheduleOf(buildTrainStepGraph(model, { precision: 'fp32', accumulate }));
+/** Every graph of the model variant `id`, in the manifest's order, with its nodes. */
+export function labGraphs(id: string): GraphSchedule[] {
+  const model = manifestModel(id);
+  const demo = demoCatalog().find((d) => d.family === model.family);
+  const variant = demo?.variants.find((v) => `${model.family}.${v.key}` === id);
+  if (!demo || !variant) throw new Error(`no catalog entry builds ${id}`);
+  return planGraphs(demo, variant).map((planned, index) => {
+    const entry = model.graphs[index];
+    if (!entry) throw new Error(`${id} lists fewer graphs than its catalog entry builds`);
+    const builder = planned.build();
+    return {
+      ...entry,
+      initializers: [...builder.constants.keys()],
+      nodes: builder.nodes.map(({ opType, inputs, outputs }) => ({ opType, inputs, outputs })),
+      tensors: builder.tensors,
+    };
+  });
 }
