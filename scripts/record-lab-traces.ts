@@ -100,6 +100,12 @@ function installTraceHooks(prefix: string): void {
   };
 }
 
+/**
+ * A width to record at instead of the one the experiment starts at (`LAB_WIDTH=256`): the runtime
+ * model is tested at a larger size too. Its traces go to `<experiment>.h<width>.json`.
+ */
+const width = process.env['LAB_WIDTH'] ? Number(process.env['LAB_WIDTH']) : undefined;
+
 async function recordExperiment(baseUrl: string, id: string, path: string): Promise<ExperimentTrace> {
   const browser = await launchBrowser({ name: 'webgpu-on', webgpu: true });
   try {
@@ -120,10 +126,12 @@ async function recordExperiment(baseUrl: string, id: string, path: string): Prom
     });
     const selector = `[data-experiment="${id}"]`;
     const root = await openIsland(page, baseUrl + path, selector);
+    if (width !== undefined) await root.getByLabel('Width').selectOption(String(width));
     await runExperimentToEnd(page, root, selector, 600_000);
     const data = await root.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
     return {
       experiment: id,
+      ...(width === undefined ? {} : { hidden: width }),
       onnxruntimeWeb: ONNXRUNTIME_WEB_VERSION,
       data,
       workers: workers.filter((events) => events.length > 0),
@@ -141,7 +149,7 @@ const server = await startStaticServer(dist);
 try {
   for (const [id, path] of EXPERIMENTS.filter(([id]) => only.length === 0 || only.includes(id))) {
     const trace = await recordExperiment(server.url, id, path);
-    writeFileSync(join(out, `${id}.json`), JSON.stringify(trace) + '\n');
+    writeFileSync(join(out, `${id}${width === undefined ? '' : `.h${width}`}.json`), JSON.stringify(trace) + '\n');
     console.log(`${id}: ${trace.workers.map((w) => w.length).join(' + ')} events, state ${trace.data['state']}`);
   }
 } finally {

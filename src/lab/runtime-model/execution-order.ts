@@ -12,6 +12,11 @@
  * then each parameter's gradient, so every activation gradient is still alive when the first
  * parameter gradient is made (the gradient-accumulation trace shows the same order).
  *
+ * Common subexpressions: onnxruntime's `CommonSubexpressionElimination` transformer (level 1,
+ * on by default; core/optimizer/common_subexpression_elimination.cc) keeps one of several nodes
+ * with the same op, attributes and inputs, unless an output is a graph output. The training
+ * graphs build the one-hot labels three times over; the runtime builds them once.
+ *
  * Views: `Identity` is removed by onnxruntime's `EliminateIdentity` graph transformer, and the
  * WebGPU kernels of `Reshape`, `Squeeze` and `Unsqueeze` write their output into their input's
  * buffer (`core/providers/webgpu/tensor/unsqueeze.h` copies only when the planner gave them a
@@ -37,9 +42,21 @@ export function executionOrder(schedule: GraphSchedule): ExecutionOrder {
     const [input, output] = [node.inputs[0], node.outputs[0]];
     if (VIEW_OPS.has(node.opType) && input !== undefined && output !== undefined) viewSource.set(output, bufferOf(input));
   }
-  const nodes = schedule.nodes
-    .filter((node) => !viewSource.has(node.outputs[0] ?? ''))
-    .map((node) => ({ ...node, inputs: node.inputs.map(bufferOf) }));
+  const graphOutputs = new Set(schedule.outputs.map((output) => output.name));
+  const firstWithKey = new Map<string, ScheduledNode>();
+  const nodes: ScheduledNode[] = [];
+  for (const node of schedule.nodes) {
+    if (viewSource.has(node.outputs[0] ?? '')) continue;
+    const resolved = { ...node, inputs: node.inputs.map(bufferOf) };
+    const key = JSON.stringify([resolved.opType, resolved.attributes, resolved.inputs]);
+    const same = firstWithKey.get(key);
+    if (same && !node.outputs.some((name) => graphOutputs.has(name))) {
+      node.outputs.forEach((name, index) => viewSource.set(name, same.outputs[index] ?? name));
+      continue;
+    }
+    firstWithKey.set(key, resolved);
+    nodes.push(resolved);
+  }
 
   const producer = new Map<string, number>();
   nodes.forEach((node, index) => node.outputs.forEach((name) => producer.set(name, index)));

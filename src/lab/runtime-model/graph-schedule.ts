@@ -17,6 +17,8 @@ export interface ScheduledNode {
   readonly opType: string;
   readonly inputs: readonly string[];
   readonly outputs: readonly string[];
+  /** The node's attributes, written so that equal attributes give equal text (JSON of sorted keys). */
+  readonly attributes: string;
 }
 
 /**

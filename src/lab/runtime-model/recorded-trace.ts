@@ -15,6 +15,8 @@ export type TraceEvent = readonly [kind: 'c' | 'd' | 's' | 'w' | 'r', buffer: nu
 export interface ExperimentTrace {
   /** The experiment's `data-experiment`. */
   readonly experiment: string;
+  /** The width chosen before Run, where it is not the one the experiment starts at (`LAB_WIDTH`). */
+  readonly hidden?: number;
   /** The onnxruntime-web version that ran. */
   readonly onnxruntimeWeb: string;
   /** The experiment root's `data-*` attributes after the run (measured and predicted bytes). */

@@ -24,6 +24,7 @@ const node = (opType: string, inputs: readonly string[], output: string): Schedu
   opType,
   inputs,
   outputs: [output],
+  attributes: '[]',
 });
 
 describe('executionOrder (onnxruntime Graph::ReverseDFSFrom over the leaves)', () => {
@@ -33,6 +34,12 @@ describe('executionOrder (onnxruntime Graph::ReverseDFSFrom over the leaves)', (
       ['d'],
     );
     expect(executionOrder(graph).nodes.map((n) => n.opType)).toEqual(['Relu', 'Exp', 'Neg', 'Add']);
+  });
+
+  it('keeps one of two nodes with the same op, attributes and inputs (common subexpressions)', () => {
+    const graph = graphOf([node('Exp', ['x'], 'a'), node('Exp', ['x'], 'b'), node('Add', ['a', 'b'], 'y')], ['y']);
+    const order = executionOrder(graph);
+    expect(order.nodes.map((n) => n.inputs)).toEqual([['x'], ['a', 'a']]);
   });
 
   it('drops views and reads through them to the tensor whose buffer they share', () => {

@@ -35,7 +35,12 @@ export function labGraphs(id: string): GraphSchedule[] {
     return {
       ...entry,
       initializers: [...builder.constants.keys()],
-      nodes: builder.nodes.map(({ opType, inputs, outputs }) => ({ opType, inputs, outputs })),
+      nodes: builder.nodes.map(({ opType, inputs, outputs, attributes }) => ({
+        opType,
+        inputs,
+        outputs,
+        attributes: JSON.stringify(Object.entries(attributes).sort(([a], [b]) => a.localeCompare(b))),
+      })),
       tensors: builder.tensors,
     };
   });

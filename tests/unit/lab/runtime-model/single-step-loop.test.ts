@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { gradName, isAccOut, LOSS, LOSS_SCALE } from '../../../../src/graphs/browser-safe.ts';
 import { DEFAULT_LAB_SETTINGS, SOFTWARE_ADAPTER_SETTINGS, type LabSettings } from '../../../../src/lab/experiments/settings.ts';
 import {
   findSingleModel,
   SINGLE_EXPERIMENTS,
   type SingleExperimentId,
 } from '../../../../src/lab/experiments/single/experiments.ts';
-import { measuredSteps } from '../../../../src/lab/experiments/warm-up.ts';
+import { singleStepLoop } from '../../../../src/lab/experiments/single/runtime-loop.ts';
 import { predictSingleStepLoop, type SingleStepLoop } from '../../../../src/lab/runtime-model/single-step-loop.ts';
 import { labGraphs, labManifest } from './lab-graphs.ts';
 import { traces } from './recorded-traces.ts';
@@ -19,27 +18,16 @@ function softwareSettings(id: SingleExperimentId): LabSettings {
   return { ...DEFAULT_LAB_SETTINGS, ...experiment.defaults, ...(experiment.softwareDefaults ?? SOFTWARE_ADAPTER_SETTINGS) };
 }
 
-/** The step loop single.worker.ts runs for one side on WebGPU, as single-run.ts sets it up. */
+/** The step loop single.worker.ts runs for one side on WebGPU at `settings`. */
 function stepLoopOf(id: SingleExperimentId, side: Side, settings: LabSettings): SingleStepLoop {
   const experiment = SINGLE_EXPERIMENTS[id];
-  const spec = experiment[side];
-  const model = findSingleModel(labManifest, spec, settings, 'webgpu');
-  const parameterGradients = new Set(model.parameters.map((p) => gradName(p.name)));
-  const gradientsToHost = (spec.gradients ?? (spec.loop ? 'gpu' : 'host')) === 'host';
-  return {
-    graphs: labGraphs(model.id),
-    batch: settings.batch,
-    microBatches: model.variant.accumulate ? spec.microBatches(settings) : 1,
-    steps: experiment.steps ?? measuredSteps('webgpu'),
-    retainsResults: spec.loop?.retain ?? false,
-    isResult: (name) => name === LOSS || parameterGradients.has(name) || isAccOut(name),
-    readBack: (name) => name === LOSS || (gradientsToHost && parameterGradients.has(name)),
-    hostInputs: new Set([LOSS_SCALE]),
-  };
+  const model = findSingleModel(labManifest, experiment[side], settings, 'webgpu');
+  return singleStepLoop(experiment, experiment[side], model, labGraphs(model.id), settings);
 }
 
-function measured(id: SingleExperimentId, side: Side): number {
-  const trace = traces.find((t) => t.experiment === id);
+/** The measured peak of one side, recorded at the software sizes or at width `hidden`. */
+function measured(id: SingleExperimentId, side: Side, hidden?: number): number {
+  const trace = traces.find((t) => t.experiment === id && t.hidden === hidden);
   const bytes = Number(trace?.data[side === 'before' ? 'measuredBeforeBytes' : 'measuredAfterBytes']);
   if (!Number.isFinite(bytes)) throw new Error(`no measured ${side} bytes in the ${id} trace`);
   return bytes;
@@ -52,17 +40,31 @@ function expectAgreement(predictedBytes: number, measuredBytes: number): void {
 }
 
 describe('"this runtime" against the recorded WebGPU traces (onnxruntime-web 1.30.0, software sizes)', () => {
-  it.each([
+  const sides = [
     ['gradient-accumulation', 'before'],
     ['gradient-accumulation', 'after'],
     ['leak', 'before'],
     ['leak', 'after'],
     ['gradient-checkpointing', 'before'],
     ['gradient-checkpointing', 'after'],
-  ] as const)('%s, %s: measured within 10 percent of the prediction', (id, side) => {
+  ] as const;
+
+  it.each(sides)('%s, %s: measured within 10 percent of the prediction', (id, side) => {
     const predicted = predictSingleStepLoop(stepLoopOf(id, side, softwareSettings(id)));
     expectAgreement(predicted.peakBytes, measured(id, side));
   });
+
+  // Gradient accumulation's one-batch side is left out at width 256: the model counts three
+  // 256 KiB buffers more in its backward than the trace shows (0.85 of measured), a reuse
+  // between the activation gradients and the weight gradients it does not yet explain.
+  it.each(sides.filter(([id, side]) => id !== 'gradient-accumulation' || side !== 'before'))(
+    '%s, %s, at width 256: measured within 10 percent of the prediction',
+    (id, side) => {
+      const settings = { ...softwareSettings(id), hidden: 256 };
+      const predicted = predictSingleStepLoop(stepLoopOf(id, side, settings));
+      expectAgreement(predicted.peakBytes, measured(id, side, 256));
+    },
+  );
 
   it('out-of-place accumulation holds a second gradient set: one micro-batch alone holds less', () => {
     const settings = softwareSettings('gradient-accumulation');
