@@ -76,7 +76,7 @@ export function predictSingleStepLoop(loop: SingleStepLoop): RuntimePrediction {
     const graph = graphs[index];
     if (!graph) throw new Error(`no graph for ${run.file}`);
     const order = executionOrder(graph);
-    return { run, graph, nodeCount: order.nodes.length, plan: planAllocations(graph, order, microBatch) };
+    return { run, graph, nodes: order.nodes, plan: planAllocations(graph, order, microBatch) };
   });
   const cache = createBufferCache();
   let results: CachedBuffer[] = [];
@@ -85,11 +85,11 @@ export function predictSingleStepLoop(loop: SingleStepLoop): RuntimePrediction {
     let accumulators: CachedBuffer[] = [];
     for (let micro = 0; micro < microBatches; micro++) {
       const env = new Map<string, CachedBuffer>();
-      for (const { run, graph, nodeCount, plan } of runs) {
+      for (const { run, graph, nodes, plan } of runs) {
         const uploads = graph.inputs
           .filter((input) => loop.hostInputs.has(input.name))
           .map((input) => cache.acquire(tensorBytes(input, microBatch)));
-        const outputs = runGraph(cache, plan, nodeCount);
+        const outputs = runGraph(cache, plan, nodes);
         for (const buffer of uploads) cache.release(buffer);
         for (const [name, buffer] of outputs) {
           if (!loop.readBack(name)) env.set(name, buffer);

@@ -1,11 +1,13 @@
 /**
  * The lab's graphs as the runtime model reads them: each graph's manifest entry
- * (public/models/manifest.json) with the nodes and tensor shapes of the builder that wrote it
- * (src/graphs/factory.ts), so the tests follow the exact nodes the lab runs.
+ * (public/models/manifest.json) with the nodes (as serialize.ts writes them) and tensor shapes of
+ * the builder that wrote it (src/graphs/factory.ts), so the tests follow the exact nodes the lab
+ * runs.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoCatalog } from '../../../../src/graphs/catalog.ts';
+import { lowerMatrixProduct } from '../../../../src/graphs/einsum-lowering.ts';
 import { planGraphs } from '../../../../src/graphs/factory.ts';
 import type { Manifest, ManifestModel } from '../../../../src/graphs/manifest.ts';
 import type { GraphSchedule } from '../../../../src/lab/runtime-model/graph-schedule.ts';
@@ -35,12 +37,15 @@ export function labGraphs(id: string): GraphSchedule[] {
     return {
       ...entry,
       initializers: [...builder.constants.keys()],
-      nodes: builder.nodes.map(({ opType, inputs, outputs, attributes }) => ({
-        opType,
-        inputs,
-        outputs,
-        attributes: JSON.stringify(Object.entries(attributes).sort(([a], [b]) => a.localeCompare(b))),
-      })),
+      // As serialize.ts writes them: matrix products become Einsums.
+      nodes: builder.nodes
+        .map((built) => lowerMatrixProduct(builder, built))
+        .map(({ opType, inputs, outputs, attributes }) => ({
+          opType,
+          inputs,
+          outputs,
+          attributes: JSON.stringify(Object.entries(attributes).sort(([a], [b]) => a.localeCompare(b))),
+        })),
       tensors: builder.tensors,
     };
   });
