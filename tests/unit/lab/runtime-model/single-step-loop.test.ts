@@ -47,6 +47,7 @@ describe('"this runtime" against the recorded WebGPU traces (onnxruntime-web 1.3
     ['leak', 'after'],
     ['gradient-checkpointing', 'before'],
     ['gradient-checkpointing', 'after'],
+    ['offload', 'before'],
   ] as const;
 
   it.each(sides)('%s, %s: measured within 10 percent of the prediction', (id, side) => {
