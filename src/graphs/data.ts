@@ -1,6 +1,6 @@
 /**
  * Synthetic, learnable training batches from a seed (pure; usable in the browser).
- * - MLP: x ~ N(0, 1); the label is the argmax of x·P for a fixed random "teacher" P.
+ * - MLP: x ~ N(0, 1); the label is the argmax of x·P for a fixed random "teacher" P, as a float32 class index.
  * - Tiny GPT: byte windows of a short repeated text; labels are the next bytes.
  */
 import { createNormal, createUniform, hashString } from './random.ts';
@@ -9,8 +9,8 @@ import { createNormal, createUniform, hashString } from './random.ts';
 export interface Batch {
   /** `x` (Float32Array, [batch, hidden]) or `tokens` (BigInt64Array, [batch, seq]). */
   readonly data: Float32Array | BigInt64Array;
-  /** `labels` (BigInt64Array, [batch] or [batch, seq]). */
-  readonly labels: BigInt64Array;
+  /** `labels`: class indices (Float32Array, [batch]) or next tokens (BigInt64Array, [batch, seq]). */
+  readonly labels: Float32Array | BigInt64Array;
 }
 
 /** Sizes a batch needs. */
@@ -31,7 +31,8 @@ export function syntheticBatch(shape: BatchShape, batch: number, seed: number): 
     const { hidden, classes } = shape;
     const p = Float64Array.from({ length: hidden * classes }, teacher);
     const data = Float32Array.from({ length: batch * hidden }, normal);
-    const labels = new BigInt64Array(batch);
+    // float32 class indices: what the MLP's graphs take (mlp.ts says why).
+    const labels = new Float32Array(batch);
     for (let n = 0; n < batch; n++) {
       let best = 0;
       let bestScore = -Infinity;
@@ -40,7 +41,7 @@ export function syntheticBatch(shape: BatchShape, batch: number, seed: number): 
         for (let i = 0; i < hidden; i++) score += (data[n * hidden + i] ?? 0) * (p[i * classes + c] ?? 0);
         if (score > bestScore) [best, bestScore] = [c, score];
       }
-      labels[n] = BigInt(best);
+      labels[n] = best;
     }
     return { data, labels };
   }

@@ -12,7 +12,7 @@
  */
 import type { GraphBuilder } from './builder.ts';
 import type { FloatDType } from './dtype.ts';
-import { softmaxCrossEntropy } from './loss.ts';
+import { labelCount, softmaxCrossEntropy } from './loss.ts';
 import * as op from './ops.ts';
 import { ALPHA, LOSS, TEACHER_LOGITS, TEMPERATURE } from './tensor-names.ts';
 
@@ -54,7 +54,7 @@ export function distillationLoss(
     const logP = op.logSoftmax(b, op.div(b, teacherLogits, temperature));
     // KL(p ‖ q) = Σ p·(log p − log q); only the −Σ p·log q part depends on the student.
     const kl = op.reduceSum(b, op.mul(b, op.exp(b, logP), op.sub(b, logP, logQ)), undefined, false);
-    const count = op.cast(b, op.sizeOf(b, labels), b.info(logits).dtype);
+    const count = labelCount(b, labels, logits);
     const soft = op.mul(b, op.mul(b, op.div(b, kl, count), op.mul(b, temperature, temperature)), alpha);
     const hard = softmaxCrossEntropy(b, logits, labels, op.sub(b, b.scalarLike(1, alpha), alpha), 'hard_loss');
     return op.add(b, soft, hard, LOSS);

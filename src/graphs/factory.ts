@@ -24,14 +24,16 @@ export interface GeneratedModel {
   readonly files: readonly GeneratedFile[];
 }
 
-interface PlannedGraph {
+/** One graph of a variant, not yet built: its name, its role and how to build it. */
+export interface PlannedGraph {
   readonly name: string;
   readonly role: GraphRole;
   readonly layers?: LayerRange;
   readonly build: () => GraphBuilder;
 }
 
-function plan(demo: DemoModel, v: VariantSpec): PlannedGraph[] {
+/** The graphs of one variant in the order a step runs them (the manifest's order). */
+export function planGraphs(demo: DemoModel, v: VariantSpec): PlannedGraph[] {
   const { model } = demo;
   const precision = v.precision;
   if (v.form === 'inference')
@@ -83,7 +85,7 @@ export function generateUtility(name: string, b: GraphBuilder): { graph: Manifes
 export function generateModel(demo: DemoModel, v: VariantSpec): GeneratedModel {
   const id = `${demo.family}.${v.key}`;
   const files: GeneratedFile[] = [];
-  const graphs: ManifestGraph[] = plan(demo, v).map((g) => {
+  const graphs: ManifestGraph[] = planGraphs(demo, v).map((g) => {
     const b = g.build();
     const bytes = serializeModel(b, `${id} ${g.name}`);
     const path = `${demo.family}/${v.key}${g.name === 'model' || g.name === 'step' ? '' : `/${g.name}`}.onnx`;

@@ -50,7 +50,11 @@ export function createMlp({ hidden, layers, classes, inputs }: MlpSpec): Layered
     layers,
     dims: inputs === undefined ? { hidden, layers, classes } : { hidden, layers, classes, inputs },
     data: { name: FEATURES, dtype: 'float32', shape: [BATCH_DIM, inputs ?? hidden] },
-    labels: { name: LABELS, dtype: 'int64', shape: [BATCH_DIM] },
+    // Class indices as float32, not int64: onnxruntime's WebGPU provider has no int64 Equal or
+    // Cast (math/binary_elementwise_ops.cc registers Equal for WebGpuSupportedNumberTypes: float,
+    // float16, int32, uint32), so int64 labels sent the loss's one-hot to the CPU and its result
+    // was uploaded on every run. Integers below 2^24 are exact in float32.
+    labels: { name: LABELS, dtype: 'float32', shape: [BATCH_DIM] },
     activationShape: [BATCH_DIM, hidden],
     stageParameters,
     emitInput: (ctx, x) => {

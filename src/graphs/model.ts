@@ -46,7 +46,7 @@ export interface LayeredModel {
   readonly dims: Readonly<Record<string, number>>;
   /** The data input (features or token ids), as fed by the runtime. */
   readonly data: TensorSpec;
-  /** Integer class labels (int64), one per example (MLP) or per token (GPT). */
+  /** Labels: float32 class indices, one per example (MLP), or int64 next-token ids, one per token (GPT). */
   readonly labels: TensorSpec;
   /** Shape of the activation between layers (the checkpoint shape). */
   readonly activationShape: readonly Dim[];

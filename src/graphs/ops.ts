@@ -138,6 +138,15 @@ export function reduceMaxAll(b: GraphBuilder, x: string, name?: string): string 
   return one(b.node('ReduceMax', [x], [{ dtype: b.info(x).dtype, shape: [], name }], { keepdims: { int: 0 } }));
 }
 
+/**
+ * Largest element of each row (the last axis), keeping that axis as 1. Opset 17's ReduceMax takes
+ * its axes as an attribute (an input only from opset 18).
+ */
+export function reduceMaxLastAxis(b: GraphBuilder, x: string, name?: string): string {
+  const shape = b.info(x).shape.map((d, i, all) => (i === all.length - 1 ? 1 : d));
+  return one(b.node('ReduceMax', [x], [{ dtype: b.info(x).dtype, shape, name }], { axes: { ints: [-1] }, keepdims: { int: 1 } }));
+}
+
 /** Softmax over the last axis. */
 export function softmax(b: GraphBuilder, x: string, name?: string): string {
   return one(b.node('Softmax', [x], [{ ...b.info(x), name }], { axis: { int: -1 } }));
@@ -187,11 +196,6 @@ export function expand(b: GraphBuilder, x: string, shape: string, resultShape: r
 /** The runtime shape of x as an int64 vector. */
 export function shapeOf(b: GraphBuilder, x: string, name?: string): string {
   return one(b.node('Shape', [x], [{ dtype: 'int64', shape: [b.info(x).shape.length], name }]));
-}
-
-/** The runtime element count of x as an int64 scalar. */
-export function sizeOf(b: GraphBuilder, x: string, name?: string): string {
-  return one(b.node('Size', [x], [{ dtype: 'int64', shape: [], name }]));
 }
 
 /**

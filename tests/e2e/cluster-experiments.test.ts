@@ -50,7 +50,9 @@ describe.each(BROWSER_CONFIGS)('cluster experiments with $name', (config) => {
         for (const b of perDevice) expect(b).toBeGreaterThan(0);
         expect(Math.max(...perDevice)).toBe(bytes('measuredAfterBytes'));
 
-        expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
+        // The prediction is the engine's peak, so it may rise: DDP's buckets keep the gradients through
+        // the forward (torch/nn/parallel/distributed.py), which at the lab's sizes can outweigh the
+        // activations a smaller per-device batch saves. Only the measurement must show the saving.
         expect(bytes('measuredAfterBytes')).toBeLessThan(bytes('measuredBeforeBytes'));
         expect(data['resultsMatch']).toBe('true');
         const { min, max } = AGREEMENT_RATIO['webgpu-buffers'];

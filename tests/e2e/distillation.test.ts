@@ -34,6 +34,9 @@ describe.each(BROWSER_CONFIGS)('distillation with $name', (config) => {
       await withRecordingPage(browser, baseUrl, async (page, problems) => {
         await page.setViewportSize(PHONE);
         const root = await openIsland(page, baseUrl + PATH, SELECTOR);
+        // Without WebGPU the page says before Run that the memory saving needs WebGPU.
+        if (!config.webgpu)
+          expect(await root.locator('[data-backend-note]').textContent()).toContain('the memory saving needs WebGPU');
         await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
         const data = await readExperiment(root);
         // Distillation runs on WebAssembly too: it always ends done.

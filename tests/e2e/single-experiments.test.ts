@@ -76,6 +76,12 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
           expect(note).toContain('will run on the CPU through WebAssembly');
           expect(note).toContain('both variants hold the same bytes');
         }
+        // Without WebGPU every experiment says before Run what the WebAssembly path will and will
+        // not show: a caveat beside Run, or the refusal of one that needs WebGPU.
+        if (!config.webgpu) {
+          const said = needsWebGpu ? await root.textContent() : await root.locator('[data-backend-note]').textContent();
+          expect(said).toMatch(needsWebGpu ? /needs WebGPU/ : /On WebAssembly/);
+        }
         await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
         const data = await readExperiment(root);
         if (!(await expectRunOutcome(page, root, data, !needsWebGpu || config.webgpu))) return;
@@ -102,7 +108,12 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
         for (const name of ['measuredBeforeBytes', 'measuredAfterBytes', 'predictedBeforeBytes', 'predictedAfterBytes']) {
           expect(Number.isSafeInteger(bytes(name)) && bytes(name) > 0, `${name} = ${data[name]}`).toBe(true);
         }
-        expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
+        // At a software adapter's size (width 128, batch 128) PyTorch's peak with checkpointing sits in the first block's
+        // backward, where checkpointing saves nothing (tests/fixtures/pytorch/cpu-mlp-fp32-*: 1,264,216 B with and
+        // without), so the prediction may stay level there; every other prediction must drop.
+        if (id === 'gradient-checkpointing')
+          expect(bytes('predictedAfterBytes')).toBeLessThanOrEqual(bytes('predictedBeforeBytes'));
+        else expect(bytes('predictedAfterBytes')).toBeLessThan(bytes('predictedBeforeBytes'));
         // Where the backend can show the technique's saving, it must; where it cannot, the page
         // says why (mixed precision and checkpointing on WASM) and the bytes must not grow.
         const measurable = expectedBackend === 'webgpu' || id === 'gradient-accumulation';

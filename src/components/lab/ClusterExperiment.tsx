@@ -21,7 +21,7 @@ import ResultsTable from './ResultsTable';
 const STRINGS = {
   caption: 'Measured and predicted peak of each device',
   note: (memory: string, restExtra: string, predictedExtra: string) =>
-    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. Predicted: the memory engine's per-GPU figure for the same model${predictedExtra}, without a CUDA context. Measured ÷ predicted compares each side's busiest device with the prediction.`,
+    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. Predicted: the memory engine's per-GPU peak for the same model${predictedExtra}, without a CUDA context. Measured ÷ predicted compares each side's busiest device with the prediction.`,
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
   buffersLabel: 'GPU storage buffers reserved by onnxruntime-web',
   columns: ['Side', 'Device', 'Peak', 'At rest', 'Between steps', 'Predicted', 'Measured ÷ predicted', 'Step time'],
@@ -78,7 +78,11 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
   const experiment = CLUSTER_EXPERIMENTS[id];
   const sides = [outcome.before, outcome.after];
   const kind = outcome.before.devices[0]?.memory.kind ?? 'webgpu-buffers';
-  const compared = sides.map((s) => ({ label: s.label, ratio: measuredOverPredicted(sideBytes(s), s.predictedBytes) }));
+  const compared = sides.map((s) => ({
+    label: s.label,
+    ratio: measuredOverPredicted(sideBytes(s), s.predictedBytes),
+    outOfPlaceGradients: s.outOfPlaceGradients,
+  }));
   const saving = 1 - sideBytes(outcome.after) / Math.max(1, sideBytes(outcome.before));
   const spans = outcome.after.devices.flatMap((d) => d.spans);
   const stages = outcome.after.devices.length;

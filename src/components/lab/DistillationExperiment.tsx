@@ -1,5 +1,6 @@
 import { MEASURED_BATCH } from '../../graphs/browser-safe';
 import {
+  distillationCaveat,
   measuredForwardBytes,
   runDistillation,
   type DistillationOutcome,
@@ -48,6 +49,7 @@ export default function DistillationExperiment() {
       fields={['batch']}
       defaults={{ batch: MEASURED_BATCH }}
       idleText="measure the teacher (fp32 and int8) and the student, and train the student twice: with soft targets and on hard labels only."
+      caveat={distillationCaveat}
       run={(settings, onProgress) => runDistillation(settings.batch, onProgress)}
       figures={(o) => ({
         backend: o.backend,

@@ -74,7 +74,7 @@ export interface ExperimentFrameProps<O> {
   readonly needsF16?: boolean;
   /** Why the experiment cannot run without WebGPU; unset when it falls back to WebAssembly. */
   readonly needsWebGpu?: string | undefined;
-  /** What a backend cannot show of the technique (null: it can), said before Run. */
+  /** What a backend will and will not show of the technique (null: nothing to add), said before Run. */
   readonly caveat?: (backend: Backend) => string | null;
   /** What Run does, after "Press Run to download onnxruntime-web (…) and". */
   readonly idleText: string;

@@ -14,7 +14,7 @@ import TransferTable from './TransferTable';
 const STRINGS = {
   caption: 'Measured and predicted peak of each variant',
   note: (memoryLabel: string) =>
-    `Measured: ${memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine for the same model (weights, gradients, activations; no CUDA context).`,
+    `Measured: ${memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine's peak for the same model, what PyTorch would hold on CUDA at its busiest moment (weights, gradients, activations; no CUDA context).`,
   /** Added to the note where the backend cannot show the technique. */
   noteUnmeasurable:
     ' The second row has no measured ÷ predicted: its prediction is for a run this backend cannot show (see below).',
@@ -57,7 +57,7 @@ export default function Experiment({ id }: SingleExperimentProps) {
       softwareDefaults={experiment.softwareDefaults ?? SOFTWARE_ADAPTER_SETTINGS}
       needsF16={experiment.needsF16}
       needsWebGpu={experiment.needsWebGpu}
-      caveat={experiment.unmeasurable}
+      caveat={(backend) => experiment.unmeasurable(backend) ?? (backend === 'wasm' ? (experiment.wasmShows ?? null) : null)}
       idleText="measure both variants in your browser."
       run={(settings, onProgress) => runSingleExperiment(id, settings, onProgress)}
       figures={(outcome) => ({
@@ -132,6 +132,7 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
   const compared = sides.map((s, i) => ({
     label: s.label,
     ratio: i > 0 && outcome.unmeasurable ? null : measuredOverPredicted(measuredBytes(s.result), s.predictedBytes),
+    outOfPlaceGradients: s.outOfPlaceGradients,
   }));
   const difference = outcome.gradientDifference.toExponential(1);
   return (

@@ -29,8 +29,8 @@ export type DistillationSplit = 'teacher-train' | 'student-train' | 'test';
 export interface LabelledExamples {
   /** Row-major [count, inputs] features. */
   readonly x: Float32Array;
-  /** [count] class indices. */
-  readonly labels: BigInt64Array;
+  /** [count] class indices, as float32 like the MLP's label input (mlp.ts says why). */
+  readonly labels: Float32Array;
   readonly count: number;
 }
 
@@ -60,7 +60,7 @@ export function distillationExamples(task: DistillationTask, split: Distillation
   const { w1, w2, offset } = oracle(task);
   const normal = createNormal(hashString(`${task.seed}:${split}`));
   const x = Float32Array.from({ length: count * d }, normal);
-  const labels = new BigInt64Array(count);
+  const labels = new Float32Array(count);
   const hidden = new Float64Array(k);
   for (let n = 0; n < count; n++) {
     for (let j = 0; j < k; j++) {
@@ -75,19 +75,19 @@ export function distillationExamples(task: DistillationTask, split: Distillation
       for (let j = 0; j < k; j++) score += (hidden[j] ?? 0) * (w2[j * c + o] ?? 0);
       if (score > bestScore) [best, bestScore] = [o, score];
     }
-    labels[n] = BigInt(best);
+    labels[n] = best;
   }
   return { x, labels, count };
 }
 
 /** Share of rows whose argmax of `logits` ([count, classes]) equals the label. */
-export function accuracyOf(logits: ArrayLike<number>, labels: BigInt64Array, classes: number): number {
+export function accuracyOf(logits: ArrayLike<number>, labels: Float32Array, classes: number): number {
   let correct = 0;
   for (let n = 0; n < labels.length; n++) {
     let best = 0;
     for (let c = 1; c < classes; c++)
       if ((logits[n * classes + c] ?? -Infinity) > (logits[n * classes + best] ?? -Infinity)) best = c;
-    if (BigInt(best) === labels[n]) correct += 1;
+    if (best === labels[n]) correct += 1;
   }
   return labels.length > 0 ? correct / labels.length : 0;
 }

@@ -37,7 +37,7 @@ export async function trainWithSgd(
       const count = Math.min(schedule.batch, data.count - start);
       const feeds: Record<string, Ort.Tensor> = {
         [FEATURES]: tensor(ort, data.x.slice(start * width, (start + count) * width), [count, width]),
-        [LABELS]: new ort.Tensor('int64', data.labels.slice(start, start + count), [count]),
+        [LABELS]: tensor(ort, data.labels.slice(start, start + count), [count]),
         [LEARNING_RATE]: tensor(ort, Float32Array.of(schedule.lr), []),
       };
       for (const p of params) feeds[p.name] = tensor(ort, weights[p.name] ?? new Float32Array(), p.shape);

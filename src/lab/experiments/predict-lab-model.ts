@@ -16,19 +16,24 @@ export interface LabRunShape {
 
 /**
  * The memory engine's prediction for a lab model: the same `estimateMemory` the calculators
- * and the CLI use, for the MLP the browser runs. The CUDA context and workspace lines are left
- * out, since a browser's WebGPU device has neither; everything else (weights, gradients,
- * optimizer, activations) is summed.
+ * and the CLI use, for the MLP the browser runs. It is the engine's peak (its busiest moment),
+ * less the CUDA context and workspace, since a browser's WebGPU device has neither: the same
+ * quantity as the measured peak, not the sum of the lines (which counts, say, the forward's
+ * activations and the backward's gradients as if alive at once).
  */
 export function predictLabBytes(model: ManifestModel, shape: LabRunShape, parallel: LabParallelism = {}): number {
-  return gpuLines({ ...labEstimateOptions(model, shape), ...parallel }).reduce((sum, line) => sum + line.bytes, 0);
+  return gpuPeak({ ...labEstimateOptions(model, shape), ...parallel }).peakBytes;
 }
 
-/** The engine's GPU lines for these options, less the CUDA context and workspace (overhead). */
-function gpuLines(options: EstimateOptions): MemoryLine[] {
+/** The engine's busiest moment on one GPU without the overhead lines, and its GPU lines (overhead left out). */
+function gpuPeak(options: EstimateOptions): { readonly peakBytes: number; readonly lines: MemoryLine[] } {
   const outcome = estimateMemory(options);
   if (!outcome.ok) throw new Error(outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; '));
-  return outcome.result.lines.filter((line) => line.device === 'gpu' && line.category !== 'overhead');
+  const { timeline, lines } = outcome.result;
+  return {
+    peakBytes: Math.max(0, ...timeline.map((moment) => moment.bytes - moment.byCategory.overhead)),
+    lines: lines.filter((line) => line.device === 'gpu' && line.category !== 'overhead'),
+  };
 }
 
 /**
@@ -42,9 +47,9 @@ export const STREAMED_UNITS_ON_GPU = 2;
 
 /**
  * The prediction for a step whose weights are streamed from host memory and whose gradients go
- * back to it: the engine's parameter offload (`offload: 'optimizer+params'`, ZeRO stage 3 on one
- * GPU: weights, gradients and optimizer states on the host, one gathered unit on the GPU), plus
- * one more gathered unit for the prefetch. The engine counts one unit (sources.ts
+ * back to it: the engine's peak under parameter offload (`offload: 'optimizer+params'`, ZeRO
+ * stage 3 on one GPU: weights, gradients and optimizer states on the host, one gathered unit on
+ * the GPU), plus one more gathered unit for the prefetch, alive through the whole step. The engine counts one unit (sources.ts
  * `zero3-working-set`: "a prefetching FSDP run holds about two blocks; we show one"); the lab's
  * schedule holds two, so the prediction for it does too.
  */
@@ -53,9 +58,9 @@ export function predictStreamedBytes(
   shape: LabRunShape,
   unitsOnGpu: number = STREAMED_UNITS_ON_GPU,
 ): number {
-  const lines = gpuLines({ ...labEstimateOptions(model, shape), zero: 3, offload: 'optimizer+params' });
+  const { peakBytes, lines } = gpuPeak({ ...labEstimateOptions(model, shape), zero: 3, offload: 'optimizer+params' });
   const gathered = lines.find((line) => line.id === 'weights-gathered')?.bytes ?? 0;
-  return lines.reduce((sum, line) => sum + line.bytes, 0) + Math.max(0, unitsOnGpu - 1) * gathered;
+  return peakBytes + Math.max(0, unitsOnGpu - 1) * gathered;
 }
 
 /**
@@ -66,7 +71,7 @@ export function predictStreamedBytes(
 export type LabParallelism = Partial<Pick<EstimateOptions, 'dp' | 'zero' | 'pp' | 'optimizer'>>;
 
 /**
- * The prediction for a training loop that keeps every step's gradients alive: one step's bytes
+ * The prediction for a training loop that keeps every step's gradients alive: one step's peak
  * plus, for each earlier step, the gradients the engine counts (`perGpu.gradients`).
  */
 export function predictLeakyLoopBytes(model: ManifestModel, shape: LabRunShape, steps: number): number {

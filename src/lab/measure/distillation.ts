@@ -216,9 +216,10 @@ export async function trainStudent(
   const { exec, manifest } = run;
   const { student, task } = manifest;
   const examples = studentSet(manifest);
-  // Data and soft targets are uploaded once and reused by every step, like the weights.
+  // Data, labels and soft targets are uploaded once and reused by every step, like the weights.
   const fixed: Tensors = {
     [FEATURES]: exec.store.place({ data: examples.x, dims: [examples.count, task.inputs] }),
+    [LABELS]: exec.store.place({ data: examples.labels, dims: [examples.count] }),
     [TEACHER_LOGITS]: exec.store.place({ data: softTargets, dims: [examples.count, task.classes] }),
   };
   let weights = initialWeights(run);
@@ -226,14 +227,7 @@ export async function trainStudent(
   const started = exec.now();
   for (let s = 0; s < student.training.steps; s++) {
     if (s % 20 === 0) exec.progress(`Training the student ${label}: step ${s + 1} of ${student.training.steps}`);
-    const out = await studentStep(
-      exec,
-      step,
-      student,
-      { ...fixed, [LABELS]: exec.host({ data: examples.labels, dims: [examples.count] }) },
-      weights,
-      alpha,
-    );
+    const out = await studentStep(exec, step, student, fixed, weights, alpha);
     // The loss stays on the GPU and is read back only after the last step: a read-back per step
     // would make every step wait for the GPU (slow on software adapters).
     if (s === student.training.steps - 1) {

@@ -76,7 +76,7 @@ export interface Executor {
   openAll(graphs: readonly ManifestGraph[], keepOnDevice?: (name: string) => boolean): Promise<Session[]>;
   /** Runs a session, guarded against device errors. */
   run(session: Session, feeds: Readonly<Tensors>): Promise<Tensors>;
-  /** A host tensor for a feed (int64 labels and tokens, float32 data). */
+  /** A host tensor for a feed (the tiny GPT's int64 tokens and labels, float32 data). */
   host(feed: FeedData): Tensor;
   /** A float32 scalar on the host. */
   scalar(value: number): Tensor;

@@ -1,9 +1,9 @@
 /**
  * A step's examples made once and kept where the model runs, so that every step and every graph
  * of a run reads the same tensors instead of a fresh host copy that onnxruntime would upload on
- * each `session.run()`. Float data (the MLP's features) gets a device buffer of its own; integer
- * data (labels, tokens) stays one host tensor, which onnxruntime copies for each run that reads
- * it, because the tensor store places float32 only.
+ * each `session.run()`. Float data (the MLP's features and its float32 class labels) gets a device
+ * buffer of its own; integer data (the tiny GPT's tokens and labels) stays one host tensor, which
+ * onnxruntime copies for each run that reads it, because the tensor store places float32 only.
  */
 import type { Executor, Tensors } from './executor';
 import type { FeedData } from './feeds';

@@ -168,14 +168,30 @@ function placeMicroBatches(exec: Executor, spec: SingleRunSpec): Tensors[] {
 }
 
 /**
+ * Zeroed gradients for the first micro-batch's `acc_in.*`, placed once per run where the model
+ * runs: a host tensor would be uploaded again on every step.
+ */
+function placeZeroAccumulators(exec: Executor, model: ManifestModel): Tensors {
+  if (!model.variant.accumulate) return {};
+  return Object.fromEntries(
+    model.parameters.map((p) => [
+      accInName(p.name),
+      exec.store.place({ data: new Float32Array(p.shape.reduce((a, b) => a * b, 1)), dims: p.shape }),
+    ]),
+  );
+}
+
+/**
  * One training step: the batch split into micro-batches, each run through the plan with the
- * gradients accumulated so far (`acc_in.*` → `acc_out.*`) and its loss scaled by 1/k.
+ * gradients accumulated so far (`acc_in.*` → `acc_out.*`, starting from `zeros`) and its loss
+ * scaled by 1/k.
  */
 async function step(
   exec: Executor,
   spec: SingleRunSpec,
   open: OpenSingleRun,
   examples: readonly Tensors[],
+  zeros: Readonly<Tensors>,
   measurement: Measurement,
 ): Promise<StepOutcome> {
   const { model } = spec;
@@ -183,12 +199,7 @@ async function step(
   let results: Tensors = {};
   let loss = 0;
   let downloadedBytes = 0;
-  let accumulators: Tensors = Object.fromEntries(
-    model.parameters.map((p) => [
-      accInName(p.name),
-      exec.host({ data: new Float32Array(p.shape.reduce((a, b) => a * b, 1)), dims: p.shape }),
-    ]),
-  );
+  let accumulators: Readonly<Tensors> = zeros;
   for (const micro of examples) {
     const env = new Map<string, Tensor>([...Object.entries(micro), ...Object.entries(accumulators)]);
     env.set(LOSS_SCALE, exec.scalar(1 / microBatches));
@@ -214,7 +225,8 @@ async function step(
       const out = env.get(accOutName(p.name));
       if (out) next[accInName(p.name)] = out;
     }
-    for (const old of Object.values(accumulators)) old.dispose();
+    // The zeros serve every step; only the previous micro-batch's sums are done with.
+    if (accumulators !== zeros) for (const old of Object.values(accumulators)) old.dispose();
     accumulators = next;
     results = Object.fromEntries([...env].filter(([name]) => open.isResult(name)));
   }
@@ -247,6 +259,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
   measurement.sample();
   const atRestBytes = measurement.counted();
   const examples = placeMicroBatches(exec, spec);
+  const zeros = placeZeroAccumulators(exec, model);
 
   let outcome: StepOutcome = { results: {}, loss: 0, downloadedBytes: 0 };
   // What a leaky loop holds on to: every earlier step's gradients.
@@ -262,7 +275,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
     const previous = Object.entries(outcome.results);
     if (spec.loop?.retain) retained.push(...previous.filter(([name]) => name !== LOSS).map(([, t]) => t));
     else for (const [, tensor] of previous) tensor.dispose();
-    outcome = await step(exec, spec, open, examples, measurement);
+    outcome = await step(exec, spec, open, examples, zeros, measurement);
     stepMs = exec.now() - stepStart;
     transfer = { ...open.placement.takeTransfer(), downloadedBytes: outcome.downloadedBytes };
     measurement.sample();
@@ -275,7 +288,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
 
   const gradients = await gradientsOf(exec, model, outcome.results);
   for (const tensor of Object.values(outcome.results)) tensor.dispose();
-  disposeAll(examples);
+  disposeAll([...examples, zeros]);
   open.placement.dispose();
   for (const session of open.sessions) await session.release();
   return {

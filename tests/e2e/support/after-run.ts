@@ -48,8 +48,8 @@ function parseRatios(cells: readonly string[]): number[] {
 
 /**
  * A finished run prints its ratios honestly: the first row's measured ÷ predicted is the
- * contract's figures divided, as printed, and "agree" is said only when some ratio lies within
- * 10%. The distillation run on WebAssembly prints no ratio at all (the heap grows in steps
+ * contract's figures divided, as printed, "agree" is never said against the prediction, and
+ * "within 10%" only when some ratio lies within 10%. The distillation run on WebAssembly prints no ratio at all (the heap grows in steps
  * larger than its models).
  */
 export async function expectHonestRatios(root: Locator, data: Record<string, string | undefined>): Promise<void> {
@@ -63,7 +63,10 @@ export async function expectHonestRatios(root: Locator, data: Record<string, str
   const measured = Number(data['measuredBeforeBytes']);
   const predicted = Number(data['predictedBeforeBytes']);
   expect(ratio, 'the first row’s printed ratio').toBe(Number((measured / predicted).toFixed(2)));
-  expect(/\bagree for\b/.test(data['text'] ?? ''), '"agree" only for a ratio within 10%').toBe(
+  // Against the PyTorch prediction the page never says "agree" (offsetting errors look alike);
+  // it says "within 10%" exactly when some ratio is.
+  expect(data['text'] ?? '').not.toMatch(/\bagree for\b/);
+  expect(/within 10% of the prediction for/.test(data['text'] ?? ''), '"within 10%" only for a ratio within 10%').toBe(
     ratios.some((r) => r >= 0.9 && r <= 1.1),
   );
 }

@@ -10,7 +10,7 @@ import type { Values } from './helpers.ts';
 export interface Case {
   readonly label: string;
   readonly model: LayeredModel;
-  feeds(batch: number, seed?: number): { data: Values; labels: BigInt64Array };
+  feeds(batch: number, seed?: number): { data: Values; labels: Float32Array | BigInt64Array };
   weights(seed?: number): Record<string, Float32Array>;
 }
 

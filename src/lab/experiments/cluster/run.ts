@@ -21,6 +21,8 @@ export interface ClusterSideOutcome {
   readonly modelId: string;
   readonly devices: readonly DeviceResult[];
   readonly predictedBytes: number;
+  /** Whether its devices add gradients out of place (the pipeline's accumulate graph): two gradient sets at once. */
+  readonly outOfPlaceGradients: boolean;
 }
 
 /** A finished cluster experiment: both sides' devices and whether they computed the same thing. */
@@ -77,9 +79,10 @@ export async function runClusterExperiment(
   const runSide = async (spec: ClusterSideSpec): Promise<ClusterSideOutcome> => {
     const model = findClusterModel(manifest, spec, settings);
     const devices = spec.devices(settings);
+    const job = spec.job(model, settings, manifest);
     const results = await runDevices(
       devices,
-      { backend, runtime, modelsUrl, seed: LAB_SEED, steps: measuredSteps(backend), job: spec.job(model, settings, manifest) },
+      { backend, runtime, modelsUrl, seed: LAB_SEED, steps: measuredSteps(backend), job },
       (p) =>
         onProgress({
           phase: 'run',
@@ -88,7 +91,13 @@ export async function runClusterExperiment(
           ...(p.sample ? { sample: { series: `${spec.label}: GPU ${p.rank}`, ...p.sample } } : {}),
         }),
     );
-    return { label: spec.label, modelId: model.id, devices: results, predictedBytes: spec.predict(model, settings) };
+    return {
+      label: spec.label,
+      modelId: model.id,
+      devices: results,
+      predictedBytes: spec.predict(model, settings),
+      outOfPlaceGradients: job.kind === 'pipeline' && job.microBatches > 1,
+    };
   };
   const before = await runSide(experiment.before);
   const after = await runSide(experiment.after);

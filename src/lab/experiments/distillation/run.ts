@@ -56,6 +56,11 @@ function runWorker(request: DistillationRequest, onStage: (stage: string) => voi
 const WASM_CAVEAT =
   'On WebAssembly the only memory figure is the heap’s high-water mark, which grows in steps of megabytes — larger than these models (the teacher’s weights are 0.53 MiB). The accuracies and forward-pass times are real; the memory saving needs WebGPU.';
 
+/** Why `backend` cannot show the memory saving, or null when it can: said before Run and beside the results. */
+export function distillationCaveat(backend: Backend): string | null {
+  return backend === 'wasm' ? WASM_CAVEAT : null;
+}
+
 function pick<J extends DistillationJobResult['job']>(
   results: readonly DistillationJobResult[],
   job: J,
@@ -117,6 +122,6 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
       predictedWeightBytes: predictWeightBytes(student.spec, 'fp32'),
       result: pick(results, 'student'),
     },
-    unmeasurable: backend === 'wasm' ? WASM_CAVEAT : null,
+    unmeasurable: distillationCaveat(backend),
   };
 }

@@ -44,6 +44,11 @@ export interface SingleExperimentDefinition {
    * still runs there (gradients, step time), and the page says why the bytes match.
    */
   readonly unmeasurable: (backend: Backend) => string | null;
+  /**
+   * What the WebAssembly path shows of a technique it can show, said before Run: its only figure
+   * is the heap's high-water mark, coarser than WebGPU's buffer count.
+   */
+  readonly wasmShows?: string;
   /** Steps per side; defaults to 2 (the first compiles shaders, the second is timed). */
   readonly steps?: number;
   /** Sizes this experiment starts with, where they differ from the lab's defaults. */
@@ -116,6 +121,8 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     // Same sum in another order: float32 rounding only.
     gradients: { tolerance: 1e-4, passLabel: 'Gradients equal (float32 rounding only)', failLabel: 'Gradients differ' },
     unmeasurable: () => null,
+    wasmShows:
+      'On WebAssembly the figure is the heap’s high-water mark, which only grows, in steps of about a fifth of its size, and includes the runtime’s own arena: the saving shows, but in whole steps. WebGPU counts every buffer.',
   },
   'gradient-checkpointing': {
     id: 'gradient-checkpointing',

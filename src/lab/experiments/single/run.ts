@@ -32,6 +32,8 @@ export interface SingleSideOutcome {
   readonly batch: number;
   readonly microBatches: number;
   readonly predictedBytes: number;
+  /** Whether the side's graph adds gradients out of place (`acc_out = acc_in + g`): two gradient sets at once. */
+  readonly outOfPlaceGradients: boolean;
   readonly result: SingleRunResult;
 }
 
@@ -114,6 +116,7 @@ export async function runSingleExperiment(
     batch: settings.batch,
     microBatches,
     predictedBytes: predictSideBytes(side, model, settings, steps),
+    outOfPlaceGradients: model.variant.accumulate === true,
     result: results[i]!,
   })) as [SingleSideOutcome, SingleSideOutcome];
   const gradientDifference = maxRelativeDifference(after.result.gradients, before.result.gradients);

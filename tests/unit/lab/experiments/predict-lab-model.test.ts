@@ -18,11 +18,23 @@ const entry = (match: (id: string) => boolean) => {
   return generateModel(demo, spec).entry;
 };
 const plain = entry((id) => id.endsWith('train.keep.fp32'));
+const accumulating = entry((id) => id.endsWith('train.acc.keep.fp32'));
 
 describe('predictLabBytes(model, shape)', () => {
-  test('is the engine’s sum of parts for the same MLP (every GPU line at its largest), without the CUDA context', () => {
+  test('is the engine’s peak for the same MLP, without the CUDA context and workspace', () => {
     const estimate = estimateOrThrow(labEstimateOptions(plain, { batch: 512, microBatches: 1 }));
-    expect(predictLabBytes(plain, { batch: 512, microBatches: 1 })).toBe(estimate.perGpu.sumOfParts - estimate.perGpu.overhead);
+    // The overhead lines are alive at every moment, so leaving them out leaves the peak's moment where it was.
+    expect(predictLabBytes(plain, { batch: 512, microBatches: 1 })).toBe(estimate.perGpu.total - estimate.perGpu.overhead);
+  });
+
+  test('is the peak, not the sum of the lines: the forward’s activations and the gradients never coexist whole', () => {
+    // Gradient accumulation's "before": one micro-batch of the whole batch.
+    const shape = { batch: 128, microBatches: 1 };
+    const estimate = estimateOrThrow(labEstimateOptions(accumulating, shape));
+    const sumOfLines = estimate.lines
+      .filter((l) => l.device === 'gpu' && l.category !== 'overhead')
+      .reduce((sum, l) => sum + l.bytes, 0);
+    expect(predictLabBytes(accumulating, shape)).toBeLessThan(sumOfLines);
   });
 
   test('counts the parameters the ONNX graph feeds (528,906 for width 256, 8 layers, 10 classes)', () => {
@@ -45,19 +57,19 @@ describe('predictStreamedBytes(model, shape)', () => {
   const shape = { batch: 64, microBatches: 1 };
   const layerBytes = 4 * (256 * 256 + 256);
 
-  test('is the engine’s parameter offload (ZeRO-3, weights and gradients on the host) plus the prefetched layer', () => {
+  test('is the engine’s peak under parameter offload (ZeRO-3, weights and gradients on the host) plus the prefetched layer', () => {
     const estimate = estimateOrThrow({ ...labEstimateOptions(plain, shape), zero: 3, offload: 'optimizer+params' });
-    const gpu = estimate.lines.filter((l) => l.device === 'gpu' && l.category !== 'overhead');
     // The engine keeps one gathered layer on the GPU; the lab's schedule holds two (running + prefetched).
-    expect(gpu.find((l) => l.id === 'weights-gathered')?.bytes).toBe(layerBytes);
+    expect(estimate.lines.find((l) => l.id === 'weights-gathered')?.bytes).toBe(layerBytes);
     expect(STREAMED_UNITS_ON_GPU).toBe(2);
-    expect(predictStreamedBytes(plain, shape)).toBe(gpu.reduce((s, l) => s + l.bytes, 0) + layerBytes);
+    expect(predictStreamedBytes(plain, shape)).toBe(estimate.perGpu.total - estimate.perGpu.overhead + layerBytes);
   });
 
   test('is two layers’ weights and the activations: no resident weights and no gradients', () => {
-    // Nine b×h tensors (the batch and every ReLU's result), two b×h gradients in backward, the fp32 log-softmax of the
-    // logits, and the loss's two fp32 gradients at the start of backward.
-    const activations = (9 + 2) * 64 * 256 * 4 + 64 * 10 * 4 + 2 * 64 * 10 * 4;
+    // The peak is inside the layers' backward: nine b×h tensors (the batch and every ReLU's result) and two b×h
+    // gradients. The loss's fp32 log-softmax and its two gradients (7,680 B here) are gone by then, and at the start of
+    // backward, where they live, the two b×h gradients are not made yet (9 × 64 KiB + 7,680 B < 11 × 64 KiB).
+    const activations = (9 + 2) * 64 * 256 * 4;
     expect(predictStreamedBytes(plain, shape)).toBe(2 * layerBytes + activations);
     expect(predictStreamedBytes(plain, shape, 1)).toBe(layerBytes + activations);
   });

@@ -22,7 +22,7 @@ import { buildFrozenInferenceGraph } from '../../../../src/graphs/frozen.ts';
 import { initWeights } from '../../../../src/graphs/init.ts';
 import { createMlp } from '../../../../src/graphs/mlp.ts';
 import { allParameters } from '../../../../src/graphs/model.ts';
-import { LOSS, nextName, TEACHER_LOGITS, FEATURES, LABELS } from '../../../../src/graphs/tensor-names.ts';
+import { LOSS, nextName, TEACHER_LOGITS, FEATURES, LABELS, LEARNING_RATE } from '../../../../src/graphs/tensor-names.ts';
 import { buildInferenceGraph, buildTrainStepGraph } from '../../../../src/graphs/variants.ts';
 import {
   distillationRun,
@@ -33,6 +33,7 @@ import {
   type TeacherResult,
 } from '../../../../src/lab/measure/distillation.ts';
 import type { Tensors } from '../../../../src/lab/measure/executor.ts';
+import { deviceTrafficExecutor } from './device-traffic.ts';
 import { nodeExecutor, type GraphFiles } from './node-executor.ts';
 
 const files: GraphFiles = new Map();
@@ -138,6 +139,15 @@ describe('a distillation run', () => {
     // Different soft-target weights train different students.
     expect(trained.distilled.finalLoss).not.toBe(trained.hardOnly.finalLoss);
     expect(stages).toContain('Teacher (int8): test accuracy');
+  }, 60_000);
+
+  test('the student trains on examples, labels and soft targets placed once: no step reads them from the host', async () => {
+    const { exec, traffic } = deviceTrafficExecutor(files);
+    await runDistillationJobs(distillationRun(exec, manifest, MEASURED_BATCH), ['teacher-fp32', 'student']);
+    const trainingFeeds = traffic.hostFeeds.filter((feed) => [LABELS, TEACHER_LOGITS].includes(feed.input));
+    expect(trainingFeeds).toEqual([]);
+    // Two trainings of `steps` steps each ran: the check saw the runs it speaks for.
+    expect(traffic.hostFeeds.filter((feed) => feed.input === LEARNING_RATE)).toHaveLength(2 * student.training.steps);
   }, 60_000);
 
   test('refuses to train the student without soft targets', async () => {

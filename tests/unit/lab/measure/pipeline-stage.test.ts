@@ -3,6 +3,7 @@
  * what one device computes.
  */
 import { describe, expect, test } from 'vitest';
+import { LABELS } from '../../../../src/graphs/tensor-names.ts';
 import { runPipelineStage } from '../../../../src/lab/measure/pipeline-stage.ts';
 import { deviceTrafficExecutor, floatUploads, type DeviceTraffic } from './device-traffic.ts';
 import { localCluster } from './node-executor.ts';
@@ -19,7 +20,7 @@ describe('runPipelineStage(run, job)', () => {
     expect(results[1]?.loss).toBeCloseTo(whole.loss, 5);
   });
 
-  test('the activation a stage sends stays on its device for its backward; the features are placed once', async () => {
+  test('the activation a stage sends stays on its device for its backward; the features and labels are placed once', async () => {
     const traffics: DeviceTraffic[] = [];
     const executor = () => {
       const { exec, traffic } = deviceTrafficExecutor(files);
@@ -28,6 +29,10 @@ describe('runPipelineStage(run, job)', () => {
     };
     const job = { kind: 'pipeline', model: models.stages2, batch: BATCH, microBatches: 4, accumulate } as const;
     await Promise.all(localCluster(files, 2, SEED, 2, executor).map((run) => runPipelineStage(run, job)));
-    for (const traffic of traffics) expect(floatUploads(traffic)).toEqual([]);
+    for (const traffic of traffics) {
+      expect(floatUploads(traffic)).toEqual([]);
+      // Labels too: placed with the features, never a host feed (int64 ones sent the loss's one-hot to the CPU).
+      expect(traffic.hostFeeds.filter((feed) => feed.input === LABELS)).toEqual([]);
+    }
   });
 });

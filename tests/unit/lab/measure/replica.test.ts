@@ -4,6 +4,7 @@
  * (ZeRO-2) leaves the updated weights those of the unsharded run (ZeRO-0).
  */
 import { describe, expect, test } from 'vitest';
+import { LABELS } from '../../../../src/graphs/tensor-names.ts';
 import { weightFeeds } from '../../../../src/lab/measure/feeds.ts';
 import { runReplica } from '../../../../src/lab/measure/replica.ts';
 import { normRelativeError } from '../../graphs/helpers.ts';
@@ -49,6 +50,7 @@ describe('runReplica(run, job)', () => {
     expect(traffics).toHaveLength(2);
     for (const traffic of traffics) {
       expect(floatUploads(traffic)).toEqual([]);
+      expect(traffic.hostFeeds.filter((feed) => feed.input === LABELS)).toEqual([]);
       // Each step's buckets go down once for the all-reduce and their mean comes back once;
       // after the last step the updated weights are read for the comparison.
       expect(traffic.overwrittenBytes).toBe(steps * gradientBytes);

@@ -4,10 +4,10 @@
  * memory, proven here in numbers.
  */
 import { describe, expect, test } from 'vitest';
-import { gradName } from '../../../../src/graphs/tensor-names.ts';
+import { gradName, LOSS_SCALE } from '../../../../src/graphs/tensor-names.ts';
 import { createMemoryTracker } from '../../../../src/lab/measure/memory-tracker.ts';
 import { measureSingleRun } from '../../../../src/lab/measure/single-run.ts';
-import { deviceTrafficExecutor, floatUploads } from './device-traffic.ts';
+import { deviceTrafficExecutor } from './device-traffic.ts';
 import { countingUploadStore, nodeExecutor } from './node-executor.ts';
 import { BATCH, expectSameGradients, files, models, oneDeviceStep, spec } from './step-fixtures.ts';
 
@@ -72,21 +72,21 @@ test('gradient names the core reads are the ones the graphs write', () => {
 });
 
 describe('what a single run moves between host and device', () => {
-  test('places the weights and each micro-batch once per run: more steps upload nothing more', async () => {
+  test('places the weights, each micro-batch and one zeroed gradient set once per run: more steps upload nothing more', async () => {
     const model = models.accumulate;
     const weightBytes = model.parameters.reduce((sum, p) => sum + 4 * p.shape.reduce((a, b) => a * b, 1), 0);
-    const featureBytes = 4 * BATCH * model.shapes.hidden;
+    // Features and float32 class labels (one per example).
+    const exampleBytes = 4 * BATCH * model.shapes.hidden + 4 * BATCH;
     const placed = [];
     for (const steps of [1, 3]) {
       const { exec, traffic } = deviceTrafficExecutor(files);
       await measureSingleRun(exec, spec(model, { microBatches: 2, steps }));
       placed.push(traffic.placedBytes);
-      // The features never come from the host again; what runs still read from it is one
-      // zeroed accumulator set per step (acc_in of the first micro-batch).
-      const uploads = floatUploads(traffic);
-      expect(uploads.every((feed) => feed.input.startsWith('acc_in.'))).toBe(true);
-      expect(uploads.reduce((sum, feed) => sum + feed.bytes, 0)).toBe(steps * weightBytes);
+      // What runs still read from the host is the 1/k loss scale, a scalar: no features, labels
+      // (int64 labels sent the loss's one-hot to the CPU) or zeroed acc_in.* on any run.
+      expect(new Set(traffic.hostFeeds.map((feed) => feed.input))).toEqual(new Set([LOSS_SCALE]));
+      expect(traffic.hostFeeds.every((feed) => feed.bytes === 4)).toBe(true);
     }
-    expect(placed).toEqual([weightBytes + featureBytes, weightBytes + featureBytes]);
+    expect(placed).toEqual([2 * weightBytes + exampleBytes, 2 * weightBytes + exampleBytes]);
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * onnxruntime-web 1.30's storage-buffer cache, simulated: what its native WebGPU provider holds on
+ * the device as tensors come and go (`BucketCacheManager` and `BufferManager` in
+ * `onnxruntime/core/providers/webgpu/buffer_manager.cc`, see size-classes.ts for the version).
+ * - A tensor gets a buffer of its size class: a freed one of that class if the cache has one,
+ *   else a new one (`BufferManager::Create`).
+ * - A released buffer is not reusable at once: it waits in `pending_buffers_` until the next
+ *   refresh (`OnRefresh`), which the provider runs when it flushes its work to the GPU: every 16
+ *   kernel dispatches (`WebGpuContext::Run`, `max_num_pending_dispatches_` in webgpu_context.h),
+ *   at a download, and at the end of a run. Only then does it join the cache, or get destroyed when its
+ *   class already keeps as many as its limit.
+ * So everything a run frees before its next flush stays allocated beside what it allocates next,
+ * the way PyTorch's caching allocator would if it could not reuse a block until the stream
+ * synchronised. Pure: no WebGPU, only byte counts.
+ */
+import { bufferBytes, keptOfSize } from './size-classes';
+
+/** A buffer the simulated cache handed out, until released. */
+export interface CachedBuffer {
+  readonly bytes: number;
+}
+
+/** The simulated cache and the device bytes it holds. */
+export interface BufferCache {
+  /** A buffer for a tensor of `requestBytes`: reused from the cache, or newly created. */
+  acquire(requestBytes: number): CachedBuffer;
+  /** Gives a buffer back; it becomes reusable at the next `refresh`. */
+  release(buffer: CachedBuffer): void;
+  /** A flush: released buffers join the cache, or are destroyed beyond their class's limit. */
+  refresh(): void;
+  /** Device bytes held now: buffers in use, waiting for a refresh, and cached. */
+  readonly liveBytes: number;
+  /** The most `liveBytes` has been. */
+  readonly peakBytes: number;
+}
+
+/** An empty cache, as a fresh onnxruntime-web WebGPU backend starts with. */
+export function createBufferCache(): BufferCache {
+  const free = new Map<number, CachedBuffer[]>();
+  let pending: CachedBuffer[] = [];
+  let live = 0;
+  let peak = 0;
+  return {
+    acquire(requestBytes) {
+      const bytes = bufferBytes(requestBytes);
+      const reused = free.get(bytes)?.pop();
+      if (reused) return reused;
+      live += bytes;
+      peak = Math.max(peak, live);
+      return { bytes };
+    },
+    release(buffer) {
+      pending.push(buffer);
+    },
+    refresh() {
+      for (const buffer of pending) {
+        const kept = free.get(buffer.bytes) ?? [];
+        free.set(buffer.bytes, kept);
+        if (kept.length < keptOfSize(buffer.bytes)) kept.push(buffer);
+        else live -= buffer.bytes;
+      }
+      pending = [];
+    },
+    get liveBytes() {
+      return live;
+    },
+    get peakBytes() {
+      return peak;
+    },
+  };
+}
