@@ -8,21 +8,13 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lessonHref } from '../src/base/lessons.ts';
 import type { ExperimentTrace, TraceEvent } from '../src/lab/runtime-model/recorded-trace.ts';
 import { launchBrowser, openIsland, runExperimentToEnd } from './browser/browser.ts';
+import { EXPERIMENT_PAGES } from './browser/experiment-pages.ts';
 import { startStaticServer } from './browser/static-server.ts';
 
 /** The experiments that run on WebGPU here (SwiftShader has no shader-f16 for mixed precision), and their pages. */
-const EXPERIMENTS = [
-  ['leak', lessonHref('01-diagnostics')],
-  ['gradient-accumulation', lessonHref('03-gradient-accumulation')],
-  ['gradient-checkpointing', lessonHref('04-gradient-checkpointing')],
-  ['offload', lessonHref('06-offload')],
-  ['data-parallel', lessonHref('05-parallelism')],
-  ['zero-sharding', lessonHref('05-parallelism')],
-  ['pipeline-parallel', lessonHref('05-parallelism')],
-] as const;
+const EXPERIMENTS = EXPERIMENT_PAGES.filter(([id]) => id !== 'mixed-precision');
 
 /** The onnxruntime-web the site bundles: the runtime the traces describe. */
 const ONNXRUNTIME_WEB_VERSION = (

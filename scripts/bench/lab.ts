@@ -7,19 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, runExperimentToEnd } from '../browser/browser.ts';
 import { startStaticServer } from '../browser/static-server.ts';
+import { EXPERIMENT_PAGES } from '../browser/experiment-pages.ts';
 import { lessonHref } from '../../src/base/lessons.ts';
-
-const EXPERIMENTS = [
-  ['leak', lessonHref('01-diagnostics')],
-  ['mixed-precision', lessonHref('02-mixed-precision')],
-  ['gradient-accumulation', lessonHref('03-gradient-accumulation')],
-  ['gradient-checkpointing', lessonHref('04-gradient-checkpointing')],
-  ['offload', lessonHref('06-offload')],
-  // Cluster: "step before/after" is the slowest device's step; load is one device's sessions.
-  ['data-parallel', lessonHref('05-parallelism')],
-  ['zero-sharding', lessonHref('05-parallelism')],
-  ['pipeline-parallel', lessonHref('05-parallelism')],
-] as const;
 
 /** `LAB_ONLY=offload,leak npm run bench lab` times only those experiments (the full set takes minutes). */
 const only = (process.env['LAB_ONLY'] ?? '').split(',').filter(Boolean);
@@ -43,7 +32,8 @@ export default async function bench(): Promise<void> {
     for (const config of BROWSER_CONFIGS) {
       const browser = await launchBrowser(config);
       try {
-        for (const [id, path] of EXPERIMENTS.filter(([id]) => selected(id))) {
+        // For a cluster experiment "step before/after" is the slowest device's step; load is one device's sessions.
+        for (const [id, path] of EXPERIMENT_PAGES.filter(([id]) => selected(id))) {
           const page = await browser.newPage();
           const runtime: number[] = [];
           page.on('requestfinished', (request) => {
