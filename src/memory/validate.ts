@@ -213,13 +213,13 @@ function readTechnique(
     precision,
     weightChoice: read.keyword('weights', WEIGHT_CHOICES),
     kvCache: read.keyword('kvCache', KV_CACHE_LAYOUTS),
-    optimizer: read.keyword('optimizer', OPTIMIZERS),
+    optimizer: read.keyword('optimizer', OPTIMIZERS, set.optimizer?.value),
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS, set.optimizerImpl?.value),
     grads: read.keyword('grads', GRADIENT_LIFETIMES, set.grads?.value),
     attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
     kernels,
     // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
-    loss: read.keyword('loss', LOSS_KINDS, kernels === 'fused' ? 'vocab-parallel' : 'eager'),
+    loss: read.keyword('loss', LOSS_KINDS, set.loss?.value ?? (kernels === 'fused' ? 'vocab-parallel' : 'eager')),
     recompute: read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value),
     zero: read.keyword('zero', ZERO_STAGES, set.zero?.value),
     offload: read.keyword('offload', OFFLOADS),
@@ -238,8 +238,8 @@ function readTechnique(
     optimizerInBackward: readOptimizerInBackward(read),
     loraDropout: readLoraDropout(read),
     qloraFormat: read.keyword('qloraFormat', QLORA_FORMATS),
-    qloraKept: read.keyword('qloraKept', QLORA_KEPT),
-    loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES),
+    qloraKept: read.keyword('qloraKept', QLORA_KEPT, set.qloraKept?.value),
+    loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES, set.loraDtype?.value),
   };
 }
 
