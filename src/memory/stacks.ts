@@ -390,6 +390,11 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         source:
           'LLaMA-Factory 0.9.6.dev0 hparams/model_args.py:145 disable_gradient_checkpointing default False; model_utils/checkpointing.py:184',
       },
+      qloraKept: {
+        value: '16-bit',
+        source:
+          'LLaMA-Factory 0.9.6.dev0 model/model_utils/checkpointing.py:163-171 prepare_model_for_training replaces PEFT prepare_model_for_kbit_training and upcasts only layer norms, only with upcast_layernorm',
+      },
     },
     notModelled: [],
   },

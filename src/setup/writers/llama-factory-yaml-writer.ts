@@ -4,6 +4,7 @@
  */
 import { stringify } from 'yaml';
 import type { Precision } from '../../memory/precision.ts';
+import { fourBitSettings, hfSavedModuleNames } from '../adapter-keys.ts';
 import { hfOptimizerFor } from '../hf-optimizers.ts';
 import type { SetupOptions } from '../mapping.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
@@ -39,6 +40,24 @@ export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
             .split(',')
             .map((target) => `${target}_proj`)
             .join(',');
+  if (options.finetune === 'qlora' && options.qloraFormat !== undefined) {
+    const { type, double } = fourBitSettings(options.qloraFormat);
+    config['quantization_type'] = type;
+    config['double_quantization'] = double;
+  } else missing.addEach(options, ['qloraFormat'], 'only with a 4-bit base (quantization_bit: 4)');
+  if (adapters) {
+    if (options.loraDropout !== undefined) config['lora_dropout'] = options.loraDropout;
+    if (options.dora !== undefined) config['use_dora'] = options.dora;
+    if (options.modulesToSave !== undefined) config['additional_target'] = hfSavedModuleNames(options.modulesToSave).join(',');
+  } else missing.addEach(options, ['loraDropout', 'dora', 'modulesToSave'], 'only with finetuning_type: lora');
+  if (options.loss === 'fused-linear') config['enable_liger_kernel'] = true;
+  else missing.addEach(options, ['loss'], "LLaMA-Factory runs the Trainer's loss unless enable_liger_kernel");
+  missing.addEach(
+    options,
+    ['loraDtype', 'qloraKept'],
+    'LLaMA-Factory decides it: trainable parameters fp32 unless pure_bf16; a 4-bit base keeps the rest in 16 bits',
+  );
+  missing.addEach(options, ['optimizerInBackward'], 'the Trainer steps the optimizer after backward');
   if (options.microBatch !== undefined) config['per_device_train_batch_size'] = options.microBatch;
   if (options.gradAccum !== undefined) config['gradient_accumulation_steps'] = options.gradAccum;
   if (options.seq !== undefined) config['cutoff_len'] = options.seq;

@@ -272,7 +272,8 @@ describe('resolution order: an explicit option > the stack default > the flag ta
     expect(qlora.qloraKept).toBe('16-bit');
     expect(qlora.stackSettings).toContainEqual(expect.objectContaining({ flag: 'qlora-kept', value: '16-bit' }));
     expect(resolved({ ...options, finetune: 'lora' }).stackSettings.map((s) => s.flag)).not.toContain('qlora-kept');
-    // PEFT's recipe, prepare_model_for_kbit_training, is what the other stacks run.
+    expect(resolved({ ...options, stack: 'llama-factory', finetune: 'qlora' }).qloraKept).toBe('16-bit');
+    // PEFT's recipe, prepare_model_for_kbit_training, is what the Trainer runs.
     expect(resolved({ ...options, stack: 'hf-trainer', finetune: 'qlora' }).qloraKept).toBe('fp32');
   });
 

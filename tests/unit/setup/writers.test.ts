@@ -62,6 +62,40 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     finetune: 'qlora',
     loraRank: 64,
     loraTargets: 'all-linear',
+    qloraFormat: 'nf4-dq',
+  },
+  'LoRA with DoRA, dropout 0.1, embedding and head trained in full, Liger loss, paged 8-bit AdamW': {
+    precision: 'bf16',
+    optimizer: 'paged-adamw-8bit',
+    finetune: 'lora',
+    loraRank: 8,
+    loraTargets: 'all-linear',
+    loraDropout: 0.1,
+    dora: true,
+    modulesToSave: 'embed,head',
+    loss: 'fused-linear',
+    recompute: 'full',
+    microBatch: 1,
+    seq: 1024,
+  },
+  'QLoRA on FP4 without double quantization, 16-bit kept parameters, TRL chunked loss, Lion': {
+    precision: 'bf16',
+    optimizer: 'lion',
+    finetune: 'qlora',
+    qloraFormat: 'fp4',
+    qloraKept: '16-bit',
+    loraRank: 16,
+    loss: 'cut',
+    microBatch: 4,
+  },
+  'full fine-tune in bf16, torchao 8-bit AdamW stepped in backward, chunked loss': {
+    precision: 'bf16',
+    optimizer: 'adamw-8bit-torchao',
+    optimizerInBackward: true,
+    loss: 'chunked',
+    finetune: 'full',
+    microBatch: 2,
+    gradAccum: 1,
   },
   'fp32 SGD, ZeRO-2 on 2 GPUs': {
     precision: 'fp32',
@@ -133,5 +167,15 @@ describe('writers together', () => {
     expect(text).toContain('model = AutoModelForCausalLM.from_pretrained(MODEL, quantization_config=quantization_config)');
     expect(text).toContain('peft_config = LoraConfig(r=64, target_modules="all-linear")');
     expect(text).toContain('args = SFTConfig(per_device_train_batch_size=4, gradient_accumulation_steps=1, optim="adamw_torch")');
+  });
+
+  test('the Python text carries LoRA dropout, DoRA, modules_to_save, the Liger loss and a paged optimizer', () => {
+    const text = writeTrainingArgumentsPython(
+      OPTION_SETS['LoRA with DoRA, dropout 0.1, embedding and head trained in full, Liger loss, paged 8-bit AdamW']!,
+    ).text;
+    expect(text).toContain(
+      'peft_config = LoraConfig(r=8, target_modules="all-linear", lora_dropout=0.1, use_dora=True, modules_to_save=["embed_tokens","lm_head"])',
+    );
+    expect(text).toMatch(/args = SFTConfig\(.*use_liger_kernel=True.*optim="paged_adamw_8bit"/);
   });
 });
