@@ -118,10 +118,23 @@ function readAdapter(r: KeyReader): void {
   readLoraDropout(r, 'lora_dropout', source);
   readDora(r, 'peft_use_dora', source);
   readModulesToSave(r, 'lora_modules_to_save', source);
+  readAdapterDtype(r);
   // Its patched prepare_model_for_kbit_training leaves embed_tokens and lm_head in 16 bits (monkeypatch/peft/utils.py).
   const skipUpcast = qlora ? r.bool('embeddings_skip_upcast') : undefined;
   if (skipUpcast !== undefined)
     r.set('embeddings_skip_upcast', 'qloraKept', skipUpcast ? '16-bit' : 'fp32', SETUP_SOURCES.axolotlKbit);
+}
+
+/**
+ * `peft_autocast_adapter_dtype` (passed to get_peft_model, loaders/adapter.py:368-369): true, PEFT's default, makes the
+ * adapters fp32; false leaves them in the dtype axolotl loads the model in (bf16 or fp16, else fp32).
+ */
+function readAdapterDtype(r: KeyReader): void {
+  const autocast = r.bool('peft_autocast_adapter_dtype');
+  if (autocast === undefined) return;
+  const bf16 = r.raw('bf16');
+  const loaded = bf16 === true || bf16 === 'auto' ? 'bf16' : r.raw('fp16') === true ? 'fp16' : 'fp32';
+  r.set('peft_autocast_adapter_dtype', 'loraDtype', autocast ? 'fp32' : loaded, SETUP_SOURCES.axolotlAdapter);
 }
 
 /** The loss plugins: Liger's fused linear cross-entropy and Apple's Cut Cross-Entropy. */

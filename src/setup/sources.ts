@@ -22,7 +22,7 @@ export const SETUP_SOURCES = {
   /** TRL's SFTConfig and ModelConfig. */
   trl: 'TRL 1.10.0.dev0 @f2cd577 trl/trainer/sft_config.py, trl/trainer/model_config.py',
   /** PEFT LoraConfig. */
-  peft: 'PEFT src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
+  peft: 'PEFT 0.20.1.dev0 @5d602fd src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
   /** DeepSpeed's configuration keys. */
   deepspeedConfig: 'DeepSpeed 0.19.6 docs/config-json (zero_optimization, offload_optimizer, offload_param, bf16, fp16)',
   /** DeepSpeed builds FusedAdam for Adam/AdamW, DeepSpeedCPUAdam when the optimizer is offloaded. */
@@ -42,6 +42,9 @@ export const SETUP_SOURCES = {
   /** axolotl's k-bit preparation: PEFT's prepare_model_for_kbit_training, patched to skip the embeddings on request. */
   axolotlKbit:
     'axolotl 0.18.0 @067b021 src/axolotl/loaders/model.py:1015-1022 prepare_model_for_kbit_training; loaders/patch_manager.py:363-366 embeddings_skip_upcast → monkeypatch/peft/utils.py (embed_tokens, lm_head not upcast)',
+  /** axolotl's get_peft_model call. */
+  axolotlAdapter:
+    'axolotl 0.18.0 @067b021 src/axolotl/loaders/adapter.py:368-369 peft_autocast_adapter_dtype → get_peft_model(autocast_adapter_dtype=…)',
   /** axolotl's LoRA targets. */
   axolotlLora: 'axolotl 0.18.0 @067b021 src/axolotl/loaders/adapter.py (lora_target_linear: every Linear)',
   /** torchtune's recipe keys. */

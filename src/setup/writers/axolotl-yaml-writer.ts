@@ -9,6 +9,21 @@ import { hfModuleNames } from '../lora-modules.ts';
 import type { SetupOptions } from '../mapping.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
 
+/** The adapter dtype as `peft_autocast_adapter_dtype`: true is fp32; false is the dtype the model is loaded in. */
+function writeAdapterDtype(
+  options: SetupOptions,
+  config: Record<string, unknown>,
+  missing: ReturnType<typeof unexpressedList>,
+): void {
+  const { loraDtype, precision } = options;
+  if (loraDtype === undefined) return;
+  const adapters = options.finetune === 'lora' || options.finetune === 'qlora';
+  if (adapters && loraDtype === 'fp32') config['peft_autocast_adapter_dtype'] = true;
+  else if (adapters && ((loraDtype === 'bf16' && precision === 'bf16') || (loraDtype === 'fp16' && precision === 'amp-fp16')))
+    config['peft_autocast_adapter_dtype'] = false;
+  else missing.add('loraDtype', `${loraDtype} adapters: axolotl makes them fp32 or the dtype it loads the model in`);
+}
+
 /** axolotl's loss plugins (src/axolotl/integrations/liger, cut_cross_entropy), each switched on by its key. */
 const LOSS_PLUGINS = {
   'fused-linear': { plugin: 'axolotl.integrations.liger.LigerPlugin', key: 'liger_fused_linear_cross_entropy' },
@@ -47,7 +62,7 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
     ['qloraFormat'],
     'axolotl always loads NF4 with double quantization (loaders/model.py:718-719 bnb_4bit_quant_type "nf4", bnb_4bit_use_double_quant True)',
   );
-  missing.addEach(options, ['loraDtype'], 'peft_autocast_adapter_dtype: false leaves the adapters in the dtype axolotl loads');
+  writeAdapterDtype(options, config, missing);
   missing.addEach(options, ['optimizerInBackward'], 'the Trainer steps the optimizer after backward');
   writeLoss(options, config, missing);
   if (options.seq !== undefined) config['sequence_len'] = options.seq;

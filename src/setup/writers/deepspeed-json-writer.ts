@@ -27,7 +27,8 @@ export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
     if (options.optimizerImpl === 'foreach') config['optimizer'] = { type: 'AdamW', params: { torch_adam: true } };
     else config['optimizer'] = { type: 'AdamW' };
     if (options.optimizerImpl === 'for-loop') missing.add('optimizerImpl', 'DeepSpeed builds FusedAdam or torch.optim.AdamW');
-  } else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: give it to the trainer (optim)`);
+  } else if (options.optimizer === 'lion') config['optimizer'] = { type: 'Lion' };
+  else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: give it to the trainer (optim)`);
   missing.addEach(
     options,
     ['seq', 'recompute', 'attention', 'finetune', 'loraRank', 'loraTargets', ...TRAINER_SIDE_OPTIONS],

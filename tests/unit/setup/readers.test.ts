@@ -208,6 +208,10 @@ describe('axolotl', () => {
       loss: 'cut',
     });
     expect(read('base_model: x\nliger_fused_linear_cross_entropy: true\n').options.loss).toBe('fused-linear');
+    // peft_autocast_adapter_dtype: false leaves the adapters in the loaded dtype (bf16 here), true upcasts them.
+    const adapterDtype = (flag: boolean) =>
+      read(`base_model: x\nadapter: lora\nbf16: auto\npeft_autocast_adapter_dtype: ${flag}\n`).options.loraDtype;
+    expect([adapterDtype(false), adapterDtype(true)]).toEqual(['bf16', 'fp32']);
     // Without a 4-bit base no k-bit preparation runs: the key is known but changes nothing.
     expect(read('base_model: x\nadapter: lora\nembeddings_skip_upcast: true\n').ignored.map((key) => key.key)).toEqual([
       'base_model',

@@ -71,6 +71,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     loraRank: 8,
     loraTargets: 'all-linear',
     loraDropout: 0.1,
+    loraDtype: 'bf16',
     dora: true,
     modulesToSave: 'embed,head',
     loss: 'fused-linear',
