@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { estimateMemory } from '../../../src/memory/index.ts';
+import { OPTIMIZERS } from '../../../src/memory/optimizer.ts';
 import {
   combineReadings,
   LLAMA_FACTORY_DEEPSPEED_PATH,
@@ -138,6 +139,23 @@ describe.each(WRITERS)('%s', (_name, file, write) => {
     expect(readBack(file, written.text).options).toEqual(without(options, unexpressed));
     // Every option is either written or named with a reason.
     for (const entry of written.unexpressed) expect(entry.why).not.toBe('');
+  });
+});
+
+describe('every optimizer through the Trainer, torchtune and DeepSpeed files', () => {
+  test.each(OPTIMIZERS)('%s is written and read back, or named as unexpressed', (optimizer) => {
+    for (const [, file, write] of WRITERS.filter(([name]) => /TrainingArguments|torchtune|DeepSpeed/.test(name))) {
+      const written = write({ optimizer, microBatch: 1 });
+      const unexpressed = written.unexpressed.some((entry) => entry.option === 'optimizer');
+      expect(readBack(file, written.text).options.optimizer).toBe(unexpressed ? undefined : optimizer);
+    }
+  });
+
+  test('the Trainer names every optimizer but AdamW without an implementation, SGD with momentum and CPU offload', () => {
+    const unnamed = OPTIMIZERS.filter((optimizer) =>
+      writeTrainingArgumentsJson({ optimizer }).unexpressed.some((entry) => entry.option === 'optimizer'),
+    );
+    expect(unnamed).toEqual(['sgd-momentum', 'adamw', 'adamw-cpu-offload']);
   });
 });
 
