@@ -65,8 +65,8 @@ export type LoadDtype = 'stored' | CheckpointDtype;
 export type MixedPrecision = 'autocast' | 'fp32-master' | 'none';
 
 /**
- * The engine options a stack sets directly, each with its source. `loraDtype` applies to LoRA and QLoRA jobs only and
- * `qloraKept` to QLoRA only: `stackDefaults` leaves them out of any other job, so no estimate lists a setting it does
+ * The engine options a stack sets directly, each with its source. `loraDtype` and `loraDropout` apply to LoRA and QLoRA
+ * jobs only and `qloraKept` to QLoRA only: `stackDefaults` leaves them out of any other job, so no estimate lists a setting it does
  * not use.
  */
 export interface StackOptions {
@@ -79,6 +79,7 @@ export interface StackOptions {
   readonly zero?: Cited<ZeroStage>;
   readonly loss?: Cited<LossKind>;
   readonly loraDtype?: Cited<AdapterDtype>;
+  readonly loraDropout?: Cited<number>;
   readonly qloraKept?: Cited<QloraKept>;
 }
 
@@ -97,6 +98,7 @@ export const STACK_DECIDED_KEYS: readonly ('precision' | StackOptionKey)[] = [
   'zero',
   'loss',
   'loraDtype',
+  'loraDropout',
   'qloraKept',
 ];
 
@@ -104,13 +106,13 @@ export const STACK_DECIDED_KEYS: readonly ('precision' | StackOptionKey)[] = [
 export type StackDecidedKey = (typeof STACK_DECIDED_KEYS)[number];
 
 /**
- * The options a stack decides that `finetune` uses: the adapter dtype counts for LoRA and QLoRA only, what a QLoRA base
- * keeps for QLoRA only. Written out with an estimate, these reproduce it without warnings about ignored flags.
+ * The options a stack decides that `finetune` uses: the adapter dtype and dropout count for LoRA and QLoRA only, what a
+ * QLoRA base keeps for QLoRA only. Written out with an estimate, these reproduce it without warnings about ignored flags.
  */
 export function stackDecidedKeysFor(finetune: Finetune): readonly StackDecidedKey[] {
+  const adapters = finetune === 'lora' || finetune === 'qlora';
   return STACK_DECIDED_KEYS.filter(
-    (key) =>
-      (key !== 'loraDtype' || finetune === 'lora' || finetune === 'qlora') && (key !== 'qloraKept' || finetune === 'qlora'),
+    (key) => ((key !== 'loraDtype' && key !== 'loraDropout') || adapters) && (key !== 'qloraKept' || finetune === 'qlora'),
   );
 }
 
@@ -208,6 +210,11 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         value: 'cut',
         source:
           'TRL 1.10.0.dev0 trainer/sft_config.py:334-336 loss_type defaults to "chunked_nll"; sft_trainer.py:86 _CHUNKED_LM_HEAD_CHUNK_SIZE = 256, :214 each chunk under torch.utils.checkpoint',
+      },
+      loraDropout: {
+        value: 0.05,
+        source:
+          'TRL 1.10.0.dev0 trainer/model_config.py:115-118 lora_dropout default 0.05 (the LoraConfig that trl sft --use_peft builds)',
       },
       qloraKept: {
         value: '16-bit',
@@ -390,6 +397,15 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         source:
           'LLaMA-Factory 0.9.6.dev0 hparams/model_args.py:145 disable_gradient_checkpointing default False; model_utils/checkpointing.py:184',
       },
+      loraDropout: {
+        value: 0,
+        source: 'LLaMA-Factory 0.9.6.dev0 hparams/finetuning_args.py:73-76 lora_dropout default 0.0',
+      },
+      loraDtype: {
+        value: 'fp32',
+        source:
+          'LLaMA-Factory 0.9.6.dev0 model/adapter.py:281,340-349 get_peft_model(autocast_adapter_dtype=cast_trainable_params_to_fp32), true unless pure_bf16 (or ZeRO-3 without quantization)',
+      },
       qloraKept: {
         value: '16-bit',
         source:
@@ -415,6 +431,10 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
       },
       attention: SDPA,
       recompute: { value: 'none', source: 'axolotl 0.18.0 utils/schemas/config.py:600-601 gradient_checkpointing default False' },
+      loraDropout: {
+        value: 0,
+        source: 'axolotl 0.18.0 utils/schemas/peft.py:80 lora_dropout 0.0, :235-238 set to 0.0 when an adapter leaves it None',
+      },
     },
     notModelled: [],
   },
@@ -485,11 +505,12 @@ export function stackDefaults(stack: Stack, model: ModelConfig | null, finetune:
 const DEFAULTS = new Map<Stack, Map<CheckpointDtype | 'unknown', Map<Finetune, StackDefaults>>>();
 
 function computeDefaults(spec: StackSpec, stored: CheckpointDtype | undefined, finetune: Finetune): StackDefaults {
-  const { loraDtype, qloraKept, ...always } = spec.options;
+  const { loraDtype, loraDropout, qloraKept, ...always } = spec.options;
   const adapters = finetune === 'lora' || finetune === 'qlora';
   const options: StackOptions = {
     ...always,
     ...(adapters && loraDtype !== undefined ? { loraDtype } : {}),
+    ...(adapters && loraDropout !== undefined ? { loraDropout } : {}),
     ...(finetune === 'qlora' && qloraKept !== undefined ? { qloraKept } : {}),
   };
   return { stack: spec.id, precision: stackPrecision(spec, stored, finetune), options, notModelled: spec.notModelled };

@@ -236,7 +236,7 @@ function readTechnique(
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
     optimizerInBackward: readOptimizerInBackward(read),
-    loraDropout: readLoraDropout(read),
+    loraDropout: readLoraDropout(read, set.loraDropout?.value),
     qloraFormat: read.keyword('qloraFormat', QLORA_FORMATS),
     qloraKept: read.keyword('qloraKept', QLORA_KEPT, set.qloraKept?.value),
     loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES, set.loraDtype?.value),
@@ -288,10 +288,13 @@ function readOptimizerInBackward(read: OptionReader): boolean {
   return inBackward;
 }
 
-/** `--lora-dropout`: a probability p with 0 ≤ p < 1 (nn.Dropout refuses p outside [0, 1]; p = 1 would train nothing). */
-function readLoraDropout(read: OptionReader): number {
+/**
+ * `--lora-dropout`: a probability p with 0 ≤ p < 1 (nn.Dropout refuses p outside [0, 1]; p = 1 would train nothing).
+ * Without one, the stack's default (TRL's ModelConfig: 0.05), else PEFT's 0.
+ */
+function readLoraDropout(read: OptionReader, stackDefault: number | undefined): number {
   const given = read.options.loraDropout;
-  if (given === undefined) return LORA_DEFAULT_DROPOUT;
+  if (given === undefined) return stackDefault ?? LORA_DEFAULT_DROPOUT;
   if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given >= 1) {
     read.fail('loraDropout', `lora-dropout must be a probability p with 0 ≤ p < 1, got ${String(given)}`);
     return LORA_DEFAULT_DROPOUT;

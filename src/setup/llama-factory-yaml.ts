@@ -150,6 +150,8 @@ function readPrecision(r: KeyReader, finetune: ReturnType<typeof readFinetune>):
   if (pure === true) {
     r.half('bf16');
     r.set('pure_bf16', 'precision', 'bf16', source);
+    // No fp32 upcast of trainable parameters: get_peft_model(autocast_adapter_dtype=False) keeps bf16 adapters.
+    if (finetune === 'lora' || finetune === 'qlora') r.set('pure_bf16', 'loraDtype', 'bf16', SETUP_SOURCES.llamaFactoryDtype);
     return;
   }
   if (half === null || finetune === 'other') return;

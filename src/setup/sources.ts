@@ -34,7 +34,7 @@ export const SETUP_SOURCES = {
   llamaFactoryArgs: 'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/model_args.py, finetuning_args.py',
   /** LLaMA-Factory loads in the compute dtype and upcasts trainable parameters to fp32 unless pure_bf16. */
   llamaFactoryDtype:
-    'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/parser.py (compute_dtype), model/adapter.py init_adapter (cast_trainable_params_to_fp32)',
+    'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/parser.py (compute_dtype), model/adapter.py:281,340-349 init_adapter (cast_trainable_params_to_fp32, autocast_adapter_dtype)',
   /** axolotl's configuration. */
   axolotl: 'axolotl 0.18.0 @067b021 src/axolotl/utils/schemas/config.py (AxolotlInputConfig)',
   /** axolotl loads the model in bf16 when bf16 is set. */

@@ -266,6 +266,15 @@ describe('resolution order: an explicit option > the stack default > the flag ta
     expect(resolved({ ...options, finetune: 'lora', loraDtype: 'fp32' }).loraDtype).toBe('fp32');
   });
 
+  test('TRL builds its LoraConfig with lora_dropout 0.05 (model_config.py:115-118); PEFT, LLaMA-Factory and axolotl with 0', () => {
+    const lora = (stack: Stack) => resolved({ model: 'llama-3-8b', stack, finetune: 'lora' });
+    expect(lora('trl').loraDropout).toBe(0.05);
+    expect(lora('trl').stackSettings).toContainEqual(expect.objectContaining({ flag: 'lora-dropout', value: '0.05' }));
+    expect([lora('hf-trainer'), lora('llama-factory'), lora('axolotl')].map((r) => r.loraDropout)).toEqual([0, 0, 0]);
+    expect(resolved({ model: 'llama-3-8b', stack: 'trl', finetune: 'lora', loraDropout: 0 }).loraDropout).toBe(0);
+    expect(resolved({ model: 'llama-3-8b', stack: 'trl' }).stackSettings.map((s) => s.flag)).not.toContain('lora-dropout');
+  });
+
   test("TRL keeps a QLoRA base's other parameters in 16 bits (sft_trainer.py never calls prepare_model_for_kbit_training)", () => {
     const options = { model: 'llama-3-8b', stack: 'trl' } as const;
     const qlora = resolved({ ...options, finetune: 'qlora' });

@@ -132,6 +132,15 @@ describe('LLaMA-Factory', () => {
     expect(notModelledKeys(reading)).toEqual(['quantization_bit', 'stage', 'use_unsloth_gc']);
   });
 
+  test('pure_bf16 keeps LoRA adapters in bf16 (adapter.py:281 autocast_adapter_dtype=False)', () => {
+    expect(read('finetuning_type: lora\nbf16: true\npure_bf16: true\n').options).toEqual({
+      finetune: 'lora',
+      precision: 'bf16',
+      loraDtype: 'bf16',
+    });
+    expect(read('finetuning_type: lora\nbf16: true\n').options.loraDtype).toBeUndefined();
+  });
+
   test('QLoRA format: nf4 with double quantization unless the YAML says otherwise (model_args.py:287-293)', () => {
     expect(read('finetuning_type: lora\nquantization_bit: 4\n').options.qloraFormat).toBe('nf4-dq');
     expect(read('finetuning_type: lora\nquantization_bit: 4\nquantization_type: fp4\n').options.qloraFormat).toBe('fp4-dq');
