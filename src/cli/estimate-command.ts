@@ -7,7 +7,7 @@ import {
   formatEstimateFlags,
   parseEstimateFlags,
   flagName,
-  STACK_DECIDED_KEYS,
+  stackDecidedKeysFor,
   type EstimateOptions,
   type EstimateResult,
 } from '../memory/index.ts';
@@ -90,7 +90,7 @@ function resolvedFlags(result: EstimateResult, options: EstimateOptions): Record
   const flags = formatEstimateFlags(options);
   if (result.mode !== 'train') return flags;
   const resolved: Record<string, string> = { ...flags, stack: result.resolved.stack };
-  for (const key of STACK_DECIDED_KEYS) resolved[flagName(key)] = String(result.resolved[key]);
+  for (const key of stackDecidedKeysFor(result.resolved.finetune)) resolved[flagName(key)] = String(result.resolved[key]);
   return resolved;
 }
 

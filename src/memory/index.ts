@@ -54,6 +54,7 @@ export { resolveEstimateOptions, type ResolvedEstimate, type ResolveResult, type
 export {
   DEFAULT_STACK,
   STACK_DECIDED_KEYS,
+  stackDecidedKeysFor,
   STACK_SPECS,
   STACKS,
   stackDefaults,

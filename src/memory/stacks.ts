@@ -8,8 +8,10 @@
  */
 import type { Attention, Kernels, Recompute } from './activations.ts';
 import type { Finetune } from './finetune.ts';
+import type { AdapterDtype, QloraKept } from './lora.ts';
+import type { LossKind } from './loss.ts';
 import type { CheckpointDtype, ModelConfig } from './model.ts';
-import type { OptimizerImpl } from './optimizer.ts';
+import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
 import type { Precision } from './precision.ts';
 import type { GradientLifetime } from './timeline.ts';
@@ -62,14 +64,23 @@ export type LoadDtype = 'stored' | CheckpointDtype;
  */
 export type MixedPrecision = 'autocast' | 'fp32-master' | 'none';
 
-/** The engine options a stack sets directly, each with its source. */
+/**
+ * The engine options a stack sets directly, each with its source. `loraDtype` and `loraDropout` apply to LoRA and QLoRA
+ * jobs only and `qloraKept` to QLoRA only: `stackDefaults` leaves them out of any other job, so no estimate lists a setting it does
+ * not use.
+ */
 export interface StackOptions {
+  readonly optimizer?: Cited<OptimizerKind>;
   readonly optimizerImpl?: Cited<OptimizerImpl>;
   readonly attention?: Cited<Attention>;
   readonly recompute?: Cited<Recompute>;
   readonly kernels?: Cited<Kernels>;
   readonly grads?: Cited<GradientLifetime>;
   readonly zero?: Cited<ZeroStage>;
+  readonly loss?: Cited<LossKind>;
+  readonly loraDtype?: Cited<AdapterDtype>;
+  readonly loraDropout?: Cited<number>;
+  readonly qloraKept?: Cited<QloraKept>;
 }
 
 /** An engine option a stack can set directly. */
@@ -78,17 +89,36 @@ export type StackOptionKey = keyof StackOptions;
 /** Every option a stack decides when the reader leaves it out: the precision and the options it sets directly. */
 export const STACK_DECIDED_KEYS: readonly ('precision' | StackOptionKey)[] = [
   'precision',
+  'optimizer',
   'optimizerImpl',
   'attention',
   'recompute',
   'kernels',
   'grads',
   'zero',
+  'loss',
+  'loraDtype',
+  'loraDropout',
+  'qloraKept',
 ];
+
+/** An option a stack decides when the reader leaves it out. */
+export type StackDecidedKey = (typeof STACK_DECIDED_KEYS)[number];
+
+/**
+ * The options a stack decides that `finetune` uses: the adapter dtype and dropout count for LoRA and QLoRA only, what a
+ * QLoRA base keeps for QLoRA only. Written out with an estimate, these reproduce it without warnings about ignored flags.
+ */
+export function stackDecidedKeysFor(finetune: Finetune): readonly StackDecidedKey[] {
+  const adapters = finetune === 'lora' || finetune === 'qlora';
+  return STACK_DECIDED_KEYS.filter(
+    (key) => ((key !== 'loraDtype' && key !== 'loraDropout') || adapters) && (key !== 'qloraKept' || finetune === 'qlora'),
+  );
+}
 
 /** Something a stack does by default that the engine cannot express yet; every estimate on that stack lists it. */
 export interface NotModelled {
-  /** Stable id, e.g. `chunked-loss`. */
+  /** Stable id, e.g. `activation-offload`. */
   readonly id: string;
   /** What the tool does, in words. */
   readonly what: string;
@@ -138,12 +168,6 @@ const FSDP_FULL_SHARD: Cited<ZeroStage> = {
   value: 3,
   source: 'torch.distributed.fsdp.fully_shard (PyTorch 2.x): reshard_after_forward=True shards parameters, gradients and states',
 };
-const CHUNKED_LOSS = (what: string, source: string): NotModelled => ({
-  id: 'chunked-loss',
-  what,
-  option: 'a chunked / fused cross-entropy loss option',
-  source,
-});
 
 /** Every stack's defaults, by id. */
 export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
@@ -179,13 +203,26 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
       optimizerImpl: TRAINER_FUSED,
       attention: SDPA,
       recompute: { value: 'full', source: 'TRL 1.10.0.dev0 trainer/base_config.py:61 gradient_checkpointing default=True' },
+      // chunked_nll runs lm_head + cross-entropy on 256-token chunks under torch.utils.checkpoint, so only the head input
+      // is kept and each chunk's logits are rebuilt in backward: the engine's `cut` (head input kept, no logits). The one
+      // chunk's transient logits (256 × V) are left out.
+      loss: {
+        value: 'cut',
+        source:
+          'TRL 1.10.0.dev0 trainer/sft_config.py:334-336 loss_type defaults to "chunked_nll"; sft_trainer.py:86 _CHUNKED_LM_HEAD_CHUNK_SIZE = 256, :214 each chunk under torch.utils.checkpoint',
+      },
+      loraDropout: {
+        value: 0.05,
+        source:
+          'TRL 1.10.0.dev0 trainer/model_config.py:115-118 lora_dropout default 0.05 (the LoraConfig that trl sft --use_peft builds)',
+      },
+      qloraKept: {
+        value: '16-bit',
+        source:
+          'TRL 1.10.0.dev0 trainer/sft_trainer.py builds the PEFT model with get_peft_model and never calls prepare_model_for_kbit_training',
+      },
     },
-    notModelled: [
-      CHUNKED_LOSS(
-        'computes the loss in chunks of tokens (loss_type "chunked_nll"), so the full logits are never held at once',
-        'TRL 1.10.0.dev0 trainer/sft_config.py:335 loss_type defaults to "chunked_nll"',
-      ),
-    ],
+    notModelled: [],
   },
   pytorch: {
     id: 'pytorch',
@@ -294,19 +331,20 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         value: 3,
         source: 'torchtitan 0.2.2 config/configs.py:133 data_parallel_shard_degree -1: FSDP over every GPU',
       },
-    },
-    notModelled: [
-      {
-        id: 'op-level-checkpointing',
-        what: 'op-level selective activation checkpointing: keeps every other matmul output, the attention output and the block input',
-        option: '--recompute op',
-        source: 'torchtitan 0.2.2 models/llama3/config_registry.py:71 SelectiveAC; distributed/activation_checkpoint.py:185',
+      recompute: {
+        value: 'op',
+        source:
+          'torchtitan 0.2.2 models/llama3/config_registry.py:221 llama3_8b activation_checkpoint=SelectiveAC.Config(); distributed/activation_checkpoint.py:185 SelectiveAC saves the expensive ops and every second matmul',
       },
-      CHUNKED_LOSS(
-        'computes the cross-entropy loss in chunks',
-        'torchtitan 0.2.2 models/llama3/config_registry.py:42 ChunkedLossWrapper',
-      ),
-    ],
+      // ChunkedLossWrapper runs lm_head → loss → backward per chunk inside forward and keeps only the input gradient:
+      // the engine's `fused-linear`. Its GradAccumulator sums that gradient in fp32 before casting it back.
+      loss: {
+        value: 'fused-linear',
+        source:
+          'torchtitan 0.2.2 models/llama3/config_registry.py:197 loss=ChunkedLossWrapper.Config; components/loss.py:544 num_chunks = 8, per-chunk chunk_loss.backward() in forward',
+      },
+    },
+    notModelled: [],
   },
   torchtune: {
     id: 'torchtune',
@@ -328,13 +366,17 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         source: 'torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:82 enable_activation_checkpointing: True',
       },
       zero: FSDP_FULL_SHARD,
+      loss: {
+        value: 'chunked',
+        source: 'torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:70-71 loss: torchtune.modules.loss.LinearCrossEntropyLoss',
+      },
+      loraDtype: {
+        value: 'bf16',
+        source:
+          'torchtune 0.7.0 recipes/configs/llama3/8B_lora.yaml:99 dtype: bf16: the recipe builds every parameter, adapters included, in bf16',
+      },
     },
-    notModelled: [
-      CHUNKED_LOSS(
-        'fuses the output projection with a chunked cross-entropy loss',
-        'torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:71 torchtune.modules.loss.LinearCrossEntropyLoss',
-      ),
-    ],
+    notModelled: [],
   },
   'llama-factory': {
     id: 'llama-factory',
@@ -354,6 +396,20 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         value: 'full',
         source:
           'LLaMA-Factory 0.9.6.dev0 hparams/model_args.py:145 disable_gradient_checkpointing default False; model_utils/checkpointing.py:184',
+      },
+      loraDropout: {
+        value: 0,
+        source: 'LLaMA-Factory 0.9.6.dev0 hparams/finetuning_args.py:73-76 lora_dropout default 0.0',
+      },
+      loraDtype: {
+        value: 'fp32',
+        source:
+          'LLaMA-Factory 0.9.6.dev0 model/adapter.py:281,340-349 get_peft_model(autocast_adapter_dtype=cast_trainable_params_to_fp32), true unless pure_bf16 (or ZeRO-3 without quantization)',
+      },
+      qloraKept: {
+        value: '16-bit',
+        source:
+          'LLaMA-Factory 0.9.6.dev0 model/model_utils/checkpointing.py:163-171 prepare_model_for_training replaces PEFT prepare_model_for_kbit_training and upcasts only layer norms, only with upcast_layernorm',
       },
     },
     notModelled: [],
@@ -375,6 +431,10 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
       },
       attention: SDPA,
       recompute: { value: 'none', source: 'axolotl 0.18.0 utils/schemas/config.py:600-601 gradient_checkpointing default False' },
+      loraDropout: {
+        value: 0,
+        source: 'axolotl 0.18.0 utils/schemas/peft.py:80 lora_dropout 0.0, :235-238 set to 0.0 when an adapter leaves it None',
+      },
     },
     notModelled: [],
   },
@@ -393,6 +453,17 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
       recompute: {
         value: 'full',
         source: 'Unsloth 2026.8.19 models/llama.py:3079 get_peft_model use_gradient_checkpointing = "unsloth"',
+      },
+      // Unless UNSLOTH_RETURN_LOGITS=1, the causal-LM forward calls unsloth_fused_ce_loss, which computes the input
+      // gradient chunk by chunk in forward and keeps it (unsloth_zoo loss_utils.py): the engine's `fused-linear`.
+      loss: {
+        value: 'fused-linear',
+        source:
+          'Unsloth 2026.8.19 models/llama.py:1465-1497 unsloth_fused_ce_loss when UNSLOTH_RETURN_LOGITS is not "1" (the default)',
+      },
+      optimizer: {
+        value: 'adamw-8bit',
+        source: 'Unsloth 2026.8.19 models/rl.py:3276 its patched TRL configs (UnslothSFTConfig) default optim = "adamw_8bit"',
       },
     },
     notModelled: [
@@ -434,12 +505,15 @@ export function stackDefaults(stack: Stack, model: ModelConfig | null, finetune:
 const DEFAULTS = new Map<Stack, Map<CheckpointDtype | 'unknown', Map<Finetune, StackDefaults>>>();
 
 function computeDefaults(spec: StackSpec, stored: CheckpointDtype | undefined, finetune: Finetune): StackDefaults {
-  return {
-    stack: spec.id,
-    precision: stackPrecision(spec, stored, finetune),
-    options: spec.options,
-    notModelled: spec.notModelled,
+  const { loraDtype, loraDropout, qloraKept, ...always } = spec.options;
+  const adapters = finetune === 'lora' || finetune === 'qlora';
+  const options: StackOptions = {
+    ...always,
+    ...(adapters && loraDtype !== undefined ? { loraDtype } : {}),
+    ...(adapters && loraDropout !== undefined ? { loraDropout } : {}),
+    ...(finetune === 'qlora' && qloraKept !== undefined ? { qloraKept } : {}),
   };
+  return { stack: spec.id, precision: stackPrecision(spec, stored, finetune), options, notModelled: spec.notModelled };
 }
 
 /**

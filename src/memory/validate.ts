@@ -213,13 +213,13 @@ function readTechnique(
     precision,
     weightChoice: read.keyword('weights', WEIGHT_CHOICES),
     kvCache: read.keyword('kvCache', KV_CACHE_LAYOUTS),
-    optimizer: read.keyword('optimizer', OPTIMIZERS),
+    optimizer: read.keyword('optimizer', OPTIMIZERS, set.optimizer?.value),
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS, set.optimizerImpl?.value),
     grads: read.keyword('grads', GRADIENT_LIFETIMES, set.grads?.value),
     attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
     kernels,
     // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
-    loss: read.keyword('loss', LOSS_KINDS, kernels === 'fused' ? 'vocab-parallel' : 'eager'),
+    loss: read.keyword('loss', LOSS_KINDS, set.loss?.value ?? (kernels === 'fused' ? 'vocab-parallel' : 'eager')),
     recompute: read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value),
     zero: read.keyword('zero', ZERO_STAGES, set.zero?.value),
     offload: read.keyword('offload', OFFLOADS),
@@ -236,10 +236,10 @@ function readTechnique(
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
     optimizerInBackward: readOptimizerInBackward(read),
-    loraDropout: readLoraDropout(read),
+    loraDropout: readLoraDropout(read, set.loraDropout?.value),
     qloraFormat: read.keyword('qloraFormat', QLORA_FORMATS),
-    qloraKept: read.keyword('qloraKept', QLORA_KEPT),
-    loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES),
+    qloraKept: read.keyword('qloraKept', QLORA_KEPT, set.qloraKept?.value),
+    loraDtype: read.keyword('loraDtype', ADAPTER_DTYPES, set.loraDtype?.value),
   };
 }
 
@@ -288,10 +288,13 @@ function readOptimizerInBackward(read: OptionReader): boolean {
   return inBackward;
 }
 
-/** `--lora-dropout`: a probability p with 0 ≤ p < 1 (nn.Dropout refuses p outside [0, 1]; p = 1 would train nothing). */
-function readLoraDropout(read: OptionReader): number {
+/**
+ * `--lora-dropout`: a probability p with 0 ≤ p < 1 (nn.Dropout refuses p outside [0, 1]; p = 1 would train nothing).
+ * Without one, the stack's default (TRL's ModelConfig: 0.05), else PEFT's 0.
+ */
+function readLoraDropout(read: OptionReader, stackDefault: number | undefined): number {
   const given = read.options.loraDropout;
-  if (given === undefined) return LORA_DEFAULT_DROPOUT;
+  if (given === undefined) return stackDefault ?? LORA_DEFAULT_DROPOUT;
   if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given >= 1) {
     read.fail('loraDropout', `lora-dropout must be a probability p with 0 ≤ p < 1, got ${String(given)}`);
     return LORA_DEFAULT_DROPOUT;

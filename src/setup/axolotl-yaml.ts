@@ -1,14 +1,19 @@
 /**
  * Reader of an axolotl YAML (`axolotl train FILE`). A DeepSpeed JSON it names is read as a second file.
  */
+import { readDora, readLoraDropout, readModulesToSave } from './adapter-keys.ts';
 import { readHfOptimizer } from './hf-optimizers.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
-import { readDeepSpeedPath, readLoraDropout, readLoraTargets } from './trainer-keys.ts';
+import { readDeepSpeedPath, readLoraTargets } from './trainer-keys.ts';
 
 /** axolotl keys that change nothing the engine counts. */
 const IGNORED = [
+  // The loss plugins do nothing until their own key switches them on (read in readLoss).
+  'plugins',
+  // Read for QLoRA only: elsewhere no k-bit preparation runs.
+  'embeddings_skip_upcast',
   'base_model',
   'base_model_config',
   'model_type',
@@ -62,11 +67,7 @@ const IGNORED = [
 const NOT_MODELLED: Readonly<Record<string, string>> = {
   sample_packing: 'packing sequences into one row (the engine pads every sequence to --seq)',
   activation_offloading: 'activation offloading to the host',
-  lora_modules_to_save: 'modules trained in full beside the adapters (modules_to_save)',
-  peft_use_dora: 'DoRA magnitude vectors and their activations',
   load_in_8bit: 'an 8-bit (LLM.int8) base',
-  liger_fused_linear_cross_entropy: "Liger's fused linear cross-entropy",
-  cut_cross_entropy: 'Cut Cross-Entropy (the logits never materialised)',
   torch_compile: "torch.compile's effect on saved activations",
 };
 
@@ -85,6 +86,7 @@ export function readAxolotlYaml(file: string, data: Readonly<Record<string, unkn
   readPrecision(r);
   readCheckpointing(r);
   readAttention(r);
+  readLoss(r);
   readDeepSpeedPath(r, 'deepspeed', config);
   readFsdp(r);
   for (const [key, what] of Object.entries(NOT_MODELLED)) {
@@ -100,7 +102,8 @@ function readAdapter(r: KeyReader): void {
   const source = SETUP_SOURCES.axolotl;
   const adapter = r.text('adapter');
   const fourBit = r.bool('load_in_4bit');
-  if (adapter === 'qlora' || (adapter === 'lora' && fourBit === true)) r.set('adapter', 'finetune', 'qlora', source);
+  const qlora = adapter === 'qlora' || (adapter === 'lora' && fourBit === true);
+  if (qlora) r.set('adapter', 'finetune', 'qlora', source);
   else if (adapter === 'lora') r.set('adapter', 'finetune', 'lora', source);
   else if (adapter !== undefined) r.notModelled('adapter', `${adapter} adapters`, source);
   else {
@@ -113,6 +116,33 @@ function readAdapter(r: KeyReader): void {
   if (r.bool('lora_target_linear') === true) r.set('lora_target_linear', 'loraTargets', 'all-linear', SETUP_SOURCES.axolotlLora);
   else readLoraTargets(r, 'lora_target_modules', source);
   readLoraDropout(r, 'lora_dropout', source);
+  readDora(r, 'peft_use_dora', source);
+  readModulesToSave(r, 'lora_modules_to_save', source);
+  readAdapterDtype(r);
+  // Its patched prepare_model_for_kbit_training leaves embed_tokens and lm_head in 16 bits (monkeypatch/peft/utils.py).
+  const skipUpcast = qlora ? r.bool('embeddings_skip_upcast') : undefined;
+  if (skipUpcast !== undefined)
+    r.set('embeddings_skip_upcast', 'qloraKept', skipUpcast ? '16-bit' : 'fp32', SETUP_SOURCES.axolotlKbit);
+}
+
+/**
+ * `peft_autocast_adapter_dtype` (passed to get_peft_model, loaders/adapter.py:368-369): true, PEFT's default, makes the
+ * adapters fp32; false leaves them in the dtype axolotl loads the model in (bf16 or fp16, else fp32).
+ */
+function readAdapterDtype(r: KeyReader): void {
+  const autocast = r.bool('peft_autocast_adapter_dtype');
+  if (autocast === undefined) return;
+  const bf16 = r.raw('bf16');
+  const loaded = bf16 === true || bf16 === 'auto' ? 'bf16' : r.raw('fp16') === true ? 'fp16' : 'fp32';
+  r.set('peft_autocast_adapter_dtype', 'loraDtype', autocast ? 'fp32' : loaded, SETUP_SOURCES.axolotlAdapter);
+}
+
+/** The loss plugins: Liger's fused linear cross-entropy and Apple's Cut Cross-Entropy. */
+function readLoss(r: KeyReader): void {
+  const source = SETUP_SOURCES.axolotl;
+  if (r.bool('liger_fused_linear_cross_entropy') === true)
+    r.set('liger_fused_linear_cross_entropy', 'loss', 'fused-linear', source);
+  if (r.bool('cut_cross_entropy') === true) r.set('cut_cross_entropy', 'loss', 'cut', source);
 }
 
 /**

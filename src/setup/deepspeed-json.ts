@@ -150,8 +150,13 @@ function readOptimizer(r: KeyReader, offloaded: boolean): void {
   const type = r.text('optimizer.type');
   if (type === undefined) return;
   const source = SETUP_SOURCES.deepspeedOptimizer;
+  // FusedLion keeps one exp_avg like the fp32 master parameter it steps (ops/lion/fused_lion.py:99, engine.py:2172).
+  if (type.toLowerCase() === 'lion') {
+    r.set('optimizer.type', 'optimizer', 'lion', source);
+    return;
+  }
   if (!ADAM_TYPES.has(type.toLowerCase())) {
-    r.notModelled('optimizer.type', `DeepSpeed optimizer ${type}: the engine counts SGD, AdamW and 8-bit AdamW`, source);
+    r.notModelled('optimizer.type', `DeepSpeed optimizer ${type}: the engine counts Adam, AdamW and Lion here`, source);
     return;
   }
   r.set('optimizer.type', 'optimizer', 'adamw', source);

@@ -7,6 +7,7 @@ export function effectText(line: MappingLine): string {
   const { effect } = line;
   if (effect.kind === 'option') return `--${flagName(effect.option)} ${effect.to}`;
   if (effect.kind === 'not-modelled') return `not modelled: ${effect.what}`;
+  if (effect.kind === 'no-effect') return `no effect: ${effect.why}`;
   if (effect.kind === 'names-file') return `names ${effect.path}`;
   return `stack default: ${effect.why}`;
 }

@@ -7,25 +7,30 @@ import type { SetupOptions } from './mapping.ts';
 import type { KeyReader } from './key-reader.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
-/** What one optimizer name maps to: an engine optimizer (with its implementation when the name fixes it) and a caveat. */
+/** What one optimizer name maps to: an engine optimizer, with its implementation when the name fixes it. */
 interface OptimizerRule {
   readonly optimizer: OptimizerKind;
   readonly impl?: OptimizerImpl;
-  /** What the name does that the engine does not count (paging). */
-  readonly notModelled?: string;
 }
 
-const PAGED = 'paging: the states live in unified memory and move to the host under memory pressure';
-
-/** `OptimizerNames` values the engine can count (transformers training_args.py). */
+/**
+ * `OptimizerNames` values the engine can count (transformers 5.x training_args.py `OptimizerNames`; trainer.py
+ * `get_optimizer_cls_and_kwargs` builds each): torch's AdamW (foreach or fused), bitsandbytes' `AdamW` with
+ * `optim_bits=8` (`adamw_bnb_8bit`, alias `adamw_8bit`), its paged variants (`is_paged=True`) and `Lion` with
+ * `optim_bits=32`, torchao's `AdamW8bit` / `AdamW4bit`, and transformers' own `Adafactor`.
+ */
 const HF_OPTIMIZERS: Readonly<Record<string, OptimizerRule>> = {
   adamw_torch: { optimizer: 'adamw', impl: 'foreach' },
   adamw_torch_fused: { optimizer: 'adamw', impl: 'fused' },
   adamw_apex_fused: { optimizer: 'adamw', impl: 'fused' },
   adamw_bnb_8bit: { optimizer: 'adamw-8bit' },
   adamw_8bit: { optimizer: 'adamw-8bit' },
-  paged_adamw_32bit: { optimizer: 'adamw', notModelled: PAGED },
-  paged_adamw_8bit: { optimizer: 'adamw-8bit', notModelled: PAGED },
+  paged_adamw_32bit: { optimizer: 'paged-adamw' },
+  paged_adamw_8bit: { optimizer: 'paged-adamw-8bit' },
+  adamw_torch_8bit: { optimizer: 'adamw-8bit-torchao' },
+  adamw_torch_4bit: { optimizer: 'adamw-4bit-torchao' },
+  lion_32bit: { optimizer: 'lion' },
+  adafactor: { optimizer: 'adafactor' },
   sgd: { optimizer: 'sgd' },
 };
 
@@ -36,14 +41,32 @@ export function readHfOptimizer(r: KeyReader, key: string): void {
   const rule = HF_OPTIMIZERS[name];
   const source = SETUP_SOURCES.trainingArguments;
   if (rule === undefined) {
-    r.notModelled(key, `optimizer ${name}: the engine counts SGD, AdamW and 8-bit AdamW`, source);
+    r.notModelled(key, `optimizer ${name}: the engine counts ${Object.keys(HF_OPTIMIZERS).join(', ')}`, source);
     return;
   }
-  r.set(key, 'optimizer', rule.optimizer, source);
+  r.set(
+    key,
+    'optimizer',
+    rule.optimizer,
+    rule.optimizer.startsWith('paged') ? `${source}; ${SETUP_SOURCES.pagedOptimizers}` : source,
+  );
   if (rule.impl !== undefined)
     r.set(key, 'optimizerImpl', rule.impl, rule.impl === 'foreach' ? SETUP_SOURCES.torchAdamW : source);
-  if (rule.notModelled !== undefined) r.notModelled(key, rule.notModelled, SETUP_SOURCES.pagedOptimizers);
 }
+
+/** The `optim` name of each optimizer but AdamW: the first name the table above gives it. */
+const OPTIM_NAMES: Partial<Record<OptimizerKind, string>> = Object.fromEntries(
+  Object.entries(HF_OPTIMIZERS)
+    .filter(([, rule]) => rule.optimizer !== 'adamw')
+    .reverse()
+    .map(([name, rule]) => [rule.optimizer, name]),
+);
+
+/** Why an optimizer without an `optim` name has none. */
+const NO_OPTIM_NAME: Readonly<Partial<Record<OptimizerKind, string>>> = {
+  'sgd-momentum': 'SGD with momentum needs optim_args as well',
+  'adamw-cpu-offload': "torchao's CPUOffloadOptimizer has no optim name; pass it to the Trainer as optimizers=(…)",
+};
 
 /** An option the Trainer's `optim` cannot say, and why. */
 interface Unnamed {
@@ -73,7 +96,10 @@ export function hfOptimizerFor(options: Pick<SetupOptions, 'optimizer' | 'optimi
     return { name: null, unnamed: [{ option: 'optimizer', why }, ...implNote(why)] };
   }
   const onlyOne = implNote(`${optimizer} has one implementation under its optim name`);
-  if (optimizer === 'adamw-8bit') return { name: 'adamw_bnb_8bit', unnamed: onlyOne };
-  if (optimizer === 'sgd') return { name: 'sgd', unnamed: onlyOne };
-  return { name: null, unnamed: [{ option: 'optimizer', why: 'SGD with momentum needs optim_args as well' }, ...onlyOne] };
+  const name = OPTIM_NAMES[optimizer];
+  if (name !== undefined) return { name, unnamed: onlyOne };
+  return {
+    name: null,
+    unnamed: [{ option: 'optimizer', why: NO_OPTIM_NAME[optimizer] ?? `${optimizer} has no optim name` }, ...onlyOne],
+  };
 }

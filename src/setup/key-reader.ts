@@ -39,6 +39,8 @@ export interface KeyReader {
   set<K extends SetupOptionKey>(key: string, option: K, to: NonNullable<SetupOptions[K]>, source: string): void;
   /** Record that `key` changes memory in a way the engine does not count (`what`). */
   notModelled(key: string, what: string, source: string): void;
+  /** Record that `key` changes no byte the engine counts, and why. */
+  noEffect(key: string, why: string, source: string): void;
   /** Record that `key` names another file. */
   namesFile(key: string, path: string, source: string): void;
   /** Record a DeepSpeed `"auto"` key that takes `option` from the Trainer's arguments. */
@@ -169,10 +171,14 @@ export function createKeyReader(
     },
     set(key, option, to, source) {
       options[option] = to;
-      line(key, { kind: 'option', option, to: typeof to === 'boolean' ? String(to) : to }, source);
+      line(key, { kind: 'option', option, to }, source);
     },
     notModelled(key, what, source) {
       line(key, { kind: 'not-modelled', what }, source);
+    },
+    noEffect(key, why, source) {
+      read.add(key);
+      line(key, { kind: 'no-effect', why }, source);
     },
     namesFile(key, path, source) {
       line(key, { kind: 'names-file', path }, source);

@@ -3,11 +3,12 @@
  * and the `Seq2SeqTrainingArguments` keys it passes to the Trainer. A DeepSpeed JSON it names is read as a second file.
  */
 import type { Precision } from '../memory/precision.ts';
+import { readDora, readFourBitFormat, readLoraDropout, readModulesToSave } from './adapter-keys.ts';
 import { readHfOptimizer } from './hf-optimizers.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
-import { readBatchKeys, readDeepSpeedPath, readHalfFlags, readLoraDropout, readLoraTargets } from './trainer-keys.ts';
+import { readBatchKeys, readDeepSpeedPath, readHalfFlags, readLoraTargets } from './trainer-keys.ts';
 
 /** LLaMA-Factory keys that change nothing the engine counts. */
 const IGNORED = [
@@ -60,16 +61,25 @@ const IGNORED = [
 const NOT_MODELLED: Readonly<Record<string, string>> = {
   packing: 'packing sequences into one row (the engine pads every sequence to --seq)',
   neat_packing: 'packing without cross-attention between sequences',
-  enable_liger_kernel: 'Liger kernels (fused linear cross-entropy, fused RMSNorm/RoPE/SwiGLU)',
   use_unsloth: "Unsloth's patched kernels",
   use_unsloth_gc: "Unsloth's gradient checkpointing, which offloads the checkpointed activations to the host",
-  use_dora: 'DoRA magnitude vectors and their activations',
-  additional_target: 'modules trained in full beside the adapters (modules_to_save)',
   use_galore: 'GaLore low-rank optimizer states',
   use_apollo: 'APOLLO optimizer states',
   use_badam: 'BAdam block-wise updates',
   upcast_layernorm: 'layer norms upcast to fp32',
 };
+
+/** LLaMA-Factory's bitsandbytes 4-bit keys and defaults (model_args.py:287-293: nf4, double quantization on). */
+const FOUR_BIT = {
+  typeKey: 'quantization_type',
+  doubleKey: 'double_quantization',
+  quantizedBy: 'quantization_bit',
+  defaults: {
+    type: 'nf4',
+    double: true,
+    source: 'LLaMA-Factory 0.9.6.dev0 hparams/model_args.py:287-293 quantization_type "nf4", double_quantization True',
+  },
+} as const;
 
 /** Read a LLaMA-Factory YAML already parsed into `data`. */
 export function readLlamaFactoryYaml(file: string, data: Readonly<Record<string, unknown>>): FileOutcome {
@@ -84,6 +94,7 @@ export function readLlamaFactoryYaml(file: string, data: Readonly<Record<string,
   if (noCheckpointing !== undefined)
     r.set('disable_gradient_checkpointing', 'recompute', noCheckpointing ? 'none' : 'full', args);
   readFlashAttn(r);
+  if (r.bool('enable_liger_kernel') === true) r.set('enable_liger_kernel', 'loss', 'fused-linear', args);
   readHfOptimizer(r, 'optim');
   readDeepSpeedPath(r, 'deepspeed', args);
   const stage = r.text('stage');
@@ -106,10 +117,7 @@ function readFinetune(r: KeyReader): 'full' | 'lora' | 'qlora' | 'other' | undef
   if (method !== undefined && method !== 'bnb' && method !== 'bitsandbytes')
     r.notModelled('quantization_method', `a ${method}-quantized base`, args);
   if (bits !== undefined && bits !== 4) r.notModelled('quantization_bit', `a ${bits}-bit base`, args);
-  const quantType = r.text('quantization_type');
-  if (quantType !== undefined && quantType !== 'nf4') r.notModelled('quantization_type', `${quantType} 4-bit storage`, args);
-  if (r.bool('double_quantization') === false)
-    r.notModelled('double_quantization', 'NF4 without double quantization (the engine assumes it on)', args);
+  if (bits === 4) readFourBitFormat(r, FOUR_BIT, args);
   if (type === 'freeze' || type === 'oft') {
     r.notModelled('finetuning_type', `${type} fine-tuning`, args);
     return 'other';
@@ -121,6 +129,8 @@ function readFinetune(r: KeyReader): 'full' | 'lora' | 'qlora' | 'other' | undef
     if (rank !== undefined) r.set('lora_rank', 'loraRank', rank, args);
     readLoraTargets(r, 'lora_target', args);
     readLoraDropout(r, 'lora_dropout', args);
+    readDora(r, 'use_dora', args);
+    readModulesToSave(r, 'additional_target', args);
     return finetune;
   }
   if (type === 'full') r.set('finetuning_type', 'finetune', 'full', args);
@@ -140,6 +150,8 @@ function readPrecision(r: KeyReader, finetune: ReturnType<typeof readFinetune>):
   if (pure === true) {
     r.half('bf16');
     r.set('pure_bf16', 'precision', 'bf16', source);
+    // No fp32 upcast of trainable parameters: get_peft_model(autocast_adapter_dtype=False) keeps bf16 adapters.
+    if (finetune === 'lora' || finetune === 'qlora') r.set('pure_bf16', 'loraDtype', 'bf16', SETUP_SOURCES.llamaFactoryDtype);
     return;
   }
   if (half === null || finetune === 'other') return;

@@ -29,6 +29,14 @@ export type SetupOptions = Partial<
     | 'zero'
     | 'offload'
     | 'offloadDevice'
+    | 'loss'
+    | 'optimizerInBackward'
+    | 'loraDropout'
+    | 'loraDtype'
+    | 'modulesToSave'
+    | 'dora'
+    | 'qloraFormat'
+    | 'qloraKept'
   >
 >;
 
@@ -38,9 +46,11 @@ export type SetupOptionKey = keyof SetupOptions;
 /** What one key of a file did. */
 export type MappingEffect =
   /** It sets an engine option. */
-  | { readonly kind: 'option'; readonly option: SetupOptionKey; readonly to: string | number }
+  | { readonly kind: 'option'; readonly option: SetupOptionKey; readonly to: string | number | boolean }
   /** It changes memory in a way the engine does not count yet; `what` names it. */
   | { readonly kind: 'not-modelled'; readonly what: string }
+  /** It changes no byte the engine counts, though it reads as if it might; `why` says why not. */
+  | { readonly kind: 'no-effect'; readonly why: string }
   /** It names another file, which is read with it (a DeepSpeed JSON named by a YAML). */
   | { readonly kind: 'names-file'; readonly path: string }
   /** What it means depends on something the file does not say; the stack's default decides (`why` says what). */

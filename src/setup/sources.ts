@@ -4,7 +4,7 @@
  */
 export const SETUP_SOURCES = {
   /** `TrainingArguments` fields and `OptimizerNames`. */
-  trainingArguments: 'transformers src/transformers/training_args.py (TrainingArguments, OptimizerNames)',
+  trainingArguments: 'transformers 5.x src/transformers/training_args.py (TrainingArguments, OptimizerNames)',
   /** `"auto"` resolution and the Trainer/DeepSpeed mismatch check. */
   deepspeedIntegration:
     'transformers src/transformers/integrations/deepspeed.py @0234833 (HfTrainerDeepSpeedConfig.trainer_config_process, trainer_config_finalize)',
@@ -14,12 +14,15 @@ export const SETUP_SOURCES = {
   attention: 'transformers docs, "Attention interface" (attn_implementation: eager, sdpa, flash_attention_2)',
   /** torch.optim.AdamW picks foreach on CUDA unless fused=True. */
   torchAdamW: 'torch/optim/optimizer.py _default_to_fused_or_foreach (PyTorch 2.x): foreach on CUDA unless fused=True',
+  /** Liger's kernels as the Trainer applies them (`use_liger_kernel`): the loss is its fused linear cross-entropy. */
+  liger:
+    'transformers 5.x trainer.py (use_liger_kernel → liger_kernel.transformers._apply_liger_kernel_to_instance); Liger-Kernel 0.8.2 fused_linear_cross_entropy.py',
   /** bitsandbytes paged optimizers. */
   pagedOptimizers: 'bitsandbytes docs, "Paged optimizers": states in unified memory, paged to the host under pressure',
   /** TRL's SFTConfig and ModelConfig. */
   trl: 'TRL 1.10.0.dev0 @f2cd577 trl/trainer/sft_config.py, trl/trainer/model_config.py',
   /** PEFT LoraConfig. */
-  peft: 'PEFT src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
+  peft: 'PEFT 0.20.1.dev0 @5d602fd src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
   /** DeepSpeed's configuration keys. */
   deepspeedConfig: 'DeepSpeed 0.19.6 docs/config-json (zero_optimization, offload_optimizer, offload_param, bf16, fp16)',
   /** DeepSpeed builds FusedAdam for Adam/AdamW, DeepSpeedCPUAdam when the optimizer is offloaded. */
@@ -31,19 +34,31 @@ export const SETUP_SOURCES = {
   llamaFactoryArgs: 'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/model_args.py, finetuning_args.py',
   /** LLaMA-Factory loads in the compute dtype and upcasts trainable parameters to fp32 unless pure_bf16. */
   llamaFactoryDtype:
-    'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/parser.py (compute_dtype), model/adapter.py init_adapter (cast_trainable_params_to_fp32)',
+    'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/parser.py (compute_dtype), model/adapter.py:281,340-349 init_adapter (cast_trainable_params_to_fp32, autocast_adapter_dtype)',
   /** axolotl's configuration. */
   axolotl: 'axolotl 0.18.0 @067b021 src/axolotl/utils/schemas/config.py (AxolotlInputConfig)',
   /** axolotl loads the model in bf16 when bf16 is set. */
   axolotlDtype: 'axolotl 0.18.0 @067b021 src/axolotl/utils/config/__init__.py (cfg.torch_dtype from bf16/fp16)',
+  /** axolotl's k-bit preparation: PEFT's prepare_model_for_kbit_training, patched to skip the embeddings on request. */
+  axolotlKbit:
+    'axolotl 0.18.0 @067b021 src/axolotl/loaders/model.py:1015-1022 prepare_model_for_kbit_training; loaders/patch_manager.py:363-366 embeddings_skip_upcast → monkeypatch/peft/utils.py (embed_tokens, lm_head not upcast)',
+  /** axolotl's get_peft_model call. */
+  axolotlAdapter:
+    'axolotl 0.18.0 @067b021 src/axolotl/loaders/adapter.py:368-369 peft_autocast_adapter_dtype → get_peft_model(autocast_adapter_dtype=…)',
   /** axolotl's LoRA targets. */
   axolotlLora: 'axolotl 0.18.0 @067b021 src/axolotl/loaders/adapter.py (lora_target_linear: every Linear)',
   /** torchtune's recipe keys. */
   torchtune:
     'torchtune 0.7.0 @bd2a0fc recipes/lora_finetune_single_device.py, full_finetune_single_device.py (dtype, enable_activation_checkpointing, batch_size)',
+  /** torchtune's loss components. */
+  torchtuneLoss:
+    'torchtune 0.7.0 @bd2a0fc torchtune/modules/loss/ce_chunked_output_loss.py, cross_entropy_loss.py (num_output_chunks = 8)',
   /** torchtune's LoRA model builders. */
   torchtuneLora: 'torchtune 0.7.0 @bd2a0fc torchtune/models/llama3_1/_model_builders.py (lora_attn_modules, apply_lora_to_mlp)',
   /** Unsloth's loader and PEFT wrapper. */
   unsloth:
     'Unsloth docs, "Fine-tuning guide" and "Unsloth gradient checkpointing" (FastLanguageModel.from_pretrained, get_peft_model)',
+  /** Unsloth's 4-bit loading. */
+  unslothFourBit:
+    'Unsloth 2026.8.19 @015bdef unsloth/models/llama.py:2622-2623 BitsAndBytesConfig(bnb_4bit_use_double_quant = True, bnb_4bit_quant_type = "nf4")',
 } as const;

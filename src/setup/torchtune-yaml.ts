@@ -2,11 +2,13 @@
  * Reader of a torchtune recipe config (`tune run RECIPE --config FILE`): the model builder, dtype, batch, optimizer
  * component and activation checkpointing. Command-line overrides (`key=value`) are applied before writing the file.
  */
+import type { LossKind } from '../memory/loss.ts';
+import type { OptimizerKind } from '../memory/optimizer.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import { shellWords } from './script-command-line.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
-import { readLoraDropout } from './trainer-keys.ts';
+import { readDora, readLoraDropout } from './adapter-keys.ts';
 
 /** torchtune keys that change nothing the engine counts. */
 const IGNORED = [
@@ -41,15 +43,29 @@ const IGNORED = [
   'valid_data_files',
 ];
 
-/** Optimizer components and what they allocate (their `fused` keyword is read apart). */
-const OPTIMIZERS: Readonly<Record<string, { optimizer: 'adamw' | 'adamw-8bit' | 'sgd'; paged?: true }>> = {
-  'torch.optim.AdamW': { optimizer: 'adamw' },
-  'torch.optim.Adam': { optimizer: 'adamw' },
-  'torch.optim.SGD': { optimizer: 'sgd' },
-  'bitsandbytes.optim.AdamW8bit': { optimizer: 'adamw-8bit' },
-  'bitsandbytes.optim.PagedAdamW8bit': { optimizer: 'adamw-8bit', paged: true },
-  'bitsandbytes.optim.PagedAdamW': { optimizer: 'adamw', paged: true },
-  'torchao.optim.AdamW8bit': { optimizer: 'adamw-8bit' },
+/** Optimizer components as engine optimizers (torch.optim.AdamW's `fused` keyword is read apart). */
+export const TORCHTUNE_OPTIMIZERS: Readonly<Record<string, OptimizerKind>> = {
+  'torch.optim.AdamW': 'adamw',
+  'torch.optim.Adam': 'adamw',
+  'torch.optim.SGD': 'sgd',
+  'bitsandbytes.optim.AdamW8bit': 'adamw-8bit',
+  'bitsandbytes.optim.PagedAdamW8bit': 'paged-adamw-8bit',
+  'bitsandbytes.optim.PagedAdamW': 'paged-adamw',
+  'bitsandbytes.optim.PagedAdamW32bit': 'paged-adamw',
+  'bitsandbytes.optim.Lion': 'lion',
+  'torchao.optim.AdamW8bit': 'adamw-8bit-torchao',
+  'torchao.optim.AdamW4bit': 'adamw-4bit-torchao',
+  'torchao.optim.CPUOffloadOptimizer': 'adamw-cpu-offload',
+};
+
+/**
+ * Loss components as engine losses: both of torchtune's chunked losses keep every chunk's fp32 log-softmax
+ * (modules/loss/ce_chunked_output_loss.py, cross_entropy_loss.py LinearCrossEntropyLoss, num_output_chunks = 8).
+ */
+export const TORCHTUNE_LOSSES: Readonly<Record<string, LossKind>> = {
+  'torchtune.modules.loss.CEWithChunkedOutputLoss': 'chunked',
+  'torchtune.modules.loss.LinearCrossEntropyLoss': 'chunked',
+  'torch.nn.CrossEntropyLoss': 'eager',
 };
 
 /** torchtune's attention projections (`lora_attn_modules`) as the engine's targets. */
@@ -106,11 +122,14 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
   if (r.bool('enable_activation_offloading') === true)
     r.notModelled('enable_activation_offloading', 'activations offloaded to the host, streamed back for backward', recipe);
   readOptimizer(r);
-  if (r.bool('optimizer_in_bwd') === true)
-    r.notModelled('optimizer_in_bwd', 'the optimizer step fused into backward (each gradient freed at once)', recipe);
-  const loss = r.text('loss._component_');
-  if (loss !== undefined && /Chunked|LinearCrossEntropy/.test(loss))
-    r.notModelled('loss._component_', `${loss}: the loss computed in chunks of tokens`, recipe);
+  const inBackward = r.bool('optimizer_in_bwd');
+  if (inBackward !== undefined) r.set('optimizer_in_bwd', 'optimizerInBackward', inBackward, recipe);
+  const component = r.text('loss._component_');
+  if (component !== undefined) {
+    const loss = TORCHTUNE_LOSSES[component];
+    if (loss !== undefined) r.set('loss._component_', 'loss', loss, SETUP_SOURCES.torchtuneLoss);
+    else r.notModelled('loss._component_', `loss ${component}`, recipe);
+  }
   if (r.bool('compile') === true) r.notModelled('compile', "torch.compile's effect on saved activations", recipe);
   if (r.bool('fsdp_cpu_offload') === true) {
     r.set('fsdp_cpu_offload', 'offload', 'optimizer+params', recipe);
@@ -146,8 +165,7 @@ function readModel(r: KeyReader): void {
   }
   if (r.bool('model.apply_lora_to_output') === true)
     r.notModelled('model.apply_lora_to_output', 'an adapter on the output head', builders);
-  if (r.bool('model.use_dora') === true)
-    r.notModelled('model.use_dora', 'DoRA magnitude vectors and their activations', builders);
+  readDora(r, 'model.use_dora', builders);
   readLoraDropout(r, 'model.lora_dropout', builders);
 }
 
@@ -156,25 +174,23 @@ function readOptimizer(r: KeyReader): void {
   const component = r.text('optimizer._component_');
   if (component === undefined) return;
   const recipe = SETUP_SOURCES.torchtune;
-  const rule = OPTIMIZERS[component];
-  if (rule === undefined) {
-    r.notModelled('optimizer._component_', `optimizer ${component}: the engine counts SGD, AdamW and 8-bit AdamW`, recipe);
+  const optimizer = TORCHTUNE_OPTIMIZERS[component];
+  if (optimizer === undefined) {
+    r.notModelled(
+      'optimizer._component_',
+      `optimizer ${component}: the engine counts ${Object.keys(TORCHTUNE_OPTIMIZERS).join(', ')}`,
+      recipe,
+    );
     return;
   }
   const momentum = r.number('optimizer.momentum');
   r.set(
     'optimizer._component_',
     'optimizer',
-    rule.optimizer === 'sgd' && momentum !== undefined && momentum > 0 ? 'sgd-momentum' : rule.optimizer,
-    recipe,
+    optimizer === 'sgd' && momentum !== undefined && momentum > 0 ? 'sgd-momentum' : optimizer,
+    optimizer.startsWith('paged') ? `${recipe}; ${SETUP_SOURCES.pagedOptimizers}` : recipe,
   );
-  if (rule.paged === true)
-    r.notModelled(
-      'optimizer._component_',
-      'paging: the states move to the host under memory pressure',
-      SETUP_SOURCES.pagedOptimizers,
-    );
-  if (rule.optimizer === 'adamw' && component.startsWith('torch.')) {
+  if (optimizer === 'adamw' && component.startsWith('torch.')) {
     const fused = r.bool('optimizer.fused');
     const key = fused === undefined ? 'optimizer._component_' : 'optimizer.fused';
     r.set(key, 'optimizerImpl', fused === true ? 'fused' : 'foreach', SETUP_SOURCES.torchAdamW);

@@ -4,6 +4,7 @@
  * `training_arguments`, LLaMA-Factory's YAML. Every function reads keys under a prefix (`''` or `training_arguments.`).
  */
 import type { Precision } from '../memory/precision.ts';
+import { readDora, readFourBitFormat, readLoraDropout, readModulesToSave } from './adapter-keys.ts';
 import type { KeyReader } from './key-reader.ts';
 import { loraTargetsOf } from './lora-modules.ts';
 import type { HalfPrecision } from './mapping.ts';
@@ -111,13 +112,6 @@ export function readDeepSpeedPath(r: KeyReader, key: string, source: string): vo
   if (path !== undefined) r.namesFile(key, path, source);
 }
 
-/** Read `key` as LoRA dropout: a dropped-out copy of each adapted layer's input is kept when it is above 0. */
-export function readLoraDropout(r: KeyReader, key: string, source: string): void {
-  const dropout = r.number(key);
-  if (dropout !== undefined && dropout > 0)
-    r.notModelled(key, `LoRA dropout ${dropout}: each adapted layer keeps a dropped-out copy of its input`, source);
-}
-
 /** Read `key` as LoRA target module names. */
 export function readLoraTargets(r: KeyReader, key: string, source: string): void {
   const names = r.names(key);
@@ -204,6 +198,10 @@ const IGNORED_TRL_KEYS = [
   'lora_task_type',
   'use_rslora',
   'chat_template_path',
+  // Read only when load_in_4bit is set: without a 4-bit base they configure nothing.
+  'bnb_4bit_quant_type',
+  'use_bnb_nested_quant',
+  'bnb_4bit_quant_storage',
 ];
 
 /** Keys a Trainer-arguments file may hold that the engine does not count: what each changes, and where it is defined. */
@@ -211,18 +209,28 @@ const NOT_MODELLED_TRAINER_KEYS: Readonly<Record<string, { what: string; source:
   packing: { what: 'packing sequences into one row (the engine pads every sequence to --seq)', source: SETUP_SOURCES.trl },
   padding_free: { what: 'padding-free batches', source: SETUP_SOURCES.trl },
   activation_offloading: { what: 'activation offloading to the host', source: SETUP_SOURCES.trl },
-  use_liger_kernel: {
-    what: 'Liger kernels (fused linear cross-entropy, fused RMSNorm/RoPE/SwiGLU)',
-    source: SETUP_SOURCES.trainingArguments,
-  },
   torch_compile: { what: "torch.compile's effect on saved activations", source: SETUP_SOURCES.trainingArguments },
-  lora_modules_to_save: { what: 'modules trained in full beside the adapters (modules_to_save)', source: SETUP_SOURCES.trl },
-  use_dora: { what: 'DoRA magnitude vectors and their activations', source: SETUP_SOURCES.trl },
   load_in_8bit: { what: 'an 8-bit (LLM.int8) base', source: SETUP_SOURCES.trl },
 };
 
-/** TRL `loss_type` values (sft_config.py): `chunked_nll` computes the loss in chunks of tokens. */
-const CHUNKED_LOSS = 'chunked_nll';
+/**
+ * TRL `loss_type` values as engine losses (TRL 1.10.0.dev0 sft_config.py:107-116): `nll` is transformers'
+ * ForCausalLMLoss; `chunked_nll` runs lm_head and the cross-entropy on 256-token chunks under
+ * torch.utils.checkpoint (sft_trainer.py:86, :214), so only the head input is kept: the engine's `cut`.
+ */
+const TRL_LOSSES: Readonly<Record<string, 'eager' | 'cut'>> = { nll: 'eager', chunked_nll: 'cut' };
+
+/** TRL ModelConfig's 4-bit keys and defaults (model_config.py:160-171: nf4, no nested quantization). */
+const TRL_FOUR_BIT = {
+  typeKey: 'bnb_4bit_quant_type',
+  doubleKey: 'use_bnb_nested_quant',
+  storageKey: 'bnb_4bit_quant_storage',
+  defaults: {
+    type: 'nf4',
+    double: false,
+    source: 'TRL 1.10.0.dev0 trainer/model_config.py:160-167 bnb_4bit_quant_type "nf4", use_bnb_nested_quant False',
+  },
+} as const;
 
 /**
  * Read every Trainer, SFTConfig and ModelConfig key under `p`. The precision waits for the load dtype (`dtype`,
@@ -247,24 +255,42 @@ export function readTrainerArguments(r: KeyReader, p: string, load?: LoadDtype):
   readAttentionImplementation(r, `${p}attn_implementation`);
   const peft = r.bool(`${p}use_peft`);
   const fourBit = r.bool(`${p}load_in_4bit`);
-  if (fourBit === true) r.set(`${p}load_in_4bit`, 'finetune', 'qlora', trl);
-  else if (peft !== undefined) r.set(`${p}use_peft`, 'finetune', peft ? 'lora' : 'full', trl);
+  if (fourBit === true) {
+    r.set(`${p}load_in_4bit`, 'finetune', 'qlora', trl);
+    const keys = { ...TRL_FOUR_BIT, quantizedBy: `${p}load_in_4bit` };
+    readFourBitFormat(
+      r,
+      { ...keys, typeKey: `${p}${keys.typeKey}`, doubleKey: `${p}${keys.doubleKey}`, storageKey: `${p}${keys.storageKey}` },
+      trl,
+    );
+  } else if (peft !== undefined) r.set(`${p}use_peft`, 'finetune', peft ? 'lora' : 'full', trl);
   const rank = r.count(`${p}lora_r`);
   if (rank !== undefined) r.set(`${p}lora_r`, 'loraRank', rank, trl);
   readLoraTargets(r, `${p}lora_target_modules`, trl);
   readLoraDropout(r, `${p}lora_dropout`, trl);
-  const quantType = r.text(`${p}bnb_4bit_quant_type`);
-  if (quantType !== undefined && quantType !== 'nf4') r.notModelled(`${p}bnb_4bit_quant_type`, `${quantType} 4-bit storage`, trl);
-  if (r.bool(`${p}use_bnb_nested_quant`) === false)
-    r.notModelled(`${p}use_bnb_nested_quant`, 'NF4 without double quantization (the engine assumes it on)', trl);
-  const lossType = r.text(`${p}loss_type`);
-  if (lossType === CHUNKED_LOSS) r.notModelled(`${p}loss_type`, 'the loss computed in chunks of tokens', trl);
+  readModulesToSave(r, `${p}lora_modules_to_save`, trl);
+  readDora(r, `${p}use_dora`, trl);
+  readLoss(r, p);
   for (const [key, { what, source }] of Object.entries(NOT_MODELLED_TRAINER_KEYS)) {
     const value = r.raw(`${p}${key}`);
     if (value !== undefined && value !== false && !/^(false|no|0)$/i.test(String(value)))
       r.notModelled(`${p}${key}`, what, source);
   }
   r.ignore(...[...IGNORED_TRAINER_KEYS, ...IGNORED_TRL_KEYS].map((key) => `${p}${key}`));
+}
+
+/**
+ * TRL's `loss_type`, then the Trainer's `use_liger_kernel`, which patches the model with Liger's fused linear
+ * cross-entropy (transformers trainer.py `_apply_liger_kernel_to_instance`; TRL refuses it with `chunked_nll`).
+ */
+function readLoss(r: KeyReader, p: string): void {
+  const lossType = r.text(`${p}loss_type`);
+  if (lossType !== undefined) {
+    const loss = TRL_LOSSES[lossType];
+    if (loss !== undefined) r.set(`${p}loss_type`, 'loss', loss, SETUP_SOURCES.trl);
+    else r.notModelled(`${p}loss_type`, `loss_type ${lossType}`, SETUP_SOURCES.trl);
+  }
+  if (r.bool(`${p}use_liger_kernel`) === true) r.set(`${p}use_liger_kernel`, 'loss', 'fused-linear', SETUP_SOURCES.liger);
 }
 
 /** FSDP sharding options of `TrainingArguments.fsdp` (trainer_utils.py `FSDPOption`) and the ZeRO stage each equals. */

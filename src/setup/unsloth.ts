@@ -11,7 +11,8 @@
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
-import { readLoadDtype, readLoraDropout, readLoraTargets, readTrainerArguments } from './trainer-keys.ts';
+import { readLoraDropout, readModulesToSave } from './adapter-keys.ts';
+import { readLoadDtype, readLoraTargets, readTrainerArguments } from './trainer-keys.ts';
 
 /** The three sections, each the keyword arguments of one call. */
 export const UNSLOTH_SECTIONS = ['from_pretrained', 'get_peft_model', 'training_arguments'] as const;
@@ -46,6 +47,7 @@ export function readUnsloth(file: string, data: Readonly<Record<string, unknown>
       fourBit === true ? 'qlora' : 'lora',
       source,
     );
+  if (fourBit === true) r.set('from_pretrained.load_in_4bit', 'qloraFormat', 'nf4-dq', SETUP_SOURCES.unslothFourBit);
   if (r.bool('from_pretrained.load_in_8bit') === true)
     r.notModelled('from_pretrained.load_in_8bit', 'an 8-bit (LLM.int8) base', source);
   readPeft(r);
@@ -61,6 +63,7 @@ function readPeft(r: KeyReader): void {
   if (rank !== undefined) r.set('get_peft_model.r', 'loraRank', rank, source);
   readLoraTargets(r, 'get_peft_model.target_modules', source);
   readLoraDropout(r, 'get_peft_model.lora_dropout', source);
+  readModulesToSave(r, 'get_peft_model.modules_to_save', source);
   const key = 'get_peft_model.use_gradient_checkpointing';
   const checkpointing = r.raw(key);
   if (checkpointing === 'unsloth') {

@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import type { SetupOptions } from '../mapping.ts';
-import { unexpressedList, type WrittenConfig } from './written-config.ts';
+import { TRAINER_SIDE_OPTIONS, unexpressedList, type WrittenConfig } from './written-config.ts';
 
 /** Write the accelerate config for `options` (the keys `readAccelerateYaml` reads back). */
 export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
@@ -45,7 +45,18 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
     missing.add('offload', 'FSDP offloads parameters only when it shards them (ZeRO-2/3)');
   missing.addEach(
     options,
-    ['precision', 'optimizer', 'optimizerImpl', 'microBatch', 'seq', 'attention', 'finetune', 'loraRank', 'loraTargets'],
+    [
+      'precision',
+      'optimizer',
+      'optimizerImpl',
+      'microBatch',
+      'seq',
+      'attention',
+      'finetune',
+      'loraRank',
+      'loraTargets',
+      ...TRAINER_SIDE_OPTIONS,
+    ],
     "not an accelerate key: the trainer's arguments set it",
   );
   return { text: stringify(config), unexpressed: missing.list };

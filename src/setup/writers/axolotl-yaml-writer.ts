@@ -3,10 +3,42 @@
  * written as axolotl's FSDP keys; ZeRO-1, optimizer-only and NVMe offload need a DeepSpeed JSON.
  */
 import { stringify } from 'yaml';
+import { hfSavedModuleNames } from '../adapter-keys.ts';
 import { hfOptimizerFor } from '../hf-optimizers.ts';
 import { hfModuleNames } from '../lora-modules.ts';
 import type { SetupOptions } from '../mapping.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
+
+/** The adapter dtype as `peft_autocast_adapter_dtype`: true is fp32; false is the dtype the model is loaded in. */
+function writeAdapterDtype(
+  options: SetupOptions,
+  config: Record<string, unknown>,
+  missing: ReturnType<typeof unexpressedList>,
+): void {
+  const { loraDtype, precision } = options;
+  if (loraDtype === undefined) return;
+  const adapters = options.finetune === 'lora' || options.finetune === 'qlora';
+  if (adapters && loraDtype === 'fp32') config['peft_autocast_adapter_dtype'] = true;
+  else if (adapters && ((loraDtype === 'bf16' && precision === 'bf16') || (loraDtype === 'fp16' && precision === 'amp-fp16')))
+    config['peft_autocast_adapter_dtype'] = false;
+  else missing.add('loraDtype', `${loraDtype} adapters: axolotl makes them fp32 or the dtype it loads the model in`);
+}
+
+/** axolotl's loss plugins (src/axolotl/integrations/liger, cut_cross_entropy), each switched on by its key. */
+const LOSS_PLUGINS = {
+  'fused-linear': { plugin: 'axolotl.integrations.liger.LigerPlugin', key: 'liger_fused_linear_cross_entropy' },
+  cut: { plugin: 'axolotl.integrations.cut_cross_entropy.CutCrossEntropyPlugin', key: 'cut_cross_entropy' },
+} as const;
+
+/** The loss as a plugin and its switch: the reader's `readLoss` backwards. */
+function writeLoss(options: SetupOptions, config: Record<string, unknown>, missing: ReturnType<typeof unexpressedList>): void {
+  const { loss } = options;
+  if (loss === 'fused-linear' || loss === 'cut') {
+    const { plugin, key } = LOSS_PLUGINS[loss];
+    config['plugins'] = [plugin];
+    config[key] = true;
+  } else missing.addEach(options, ['loss'], "axolotl runs the Trainer's loss unless a loss plugin is named");
+}
 
 /** Write the axolotl YAML for `options` (the keys `readAxolotlYaml` reads back). */
 export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
@@ -18,7 +50,21 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
     if (options.loraRank !== undefined) config['lora_r'] = options.loraRank;
     if (options.loraTargets === 'all-linear') config['lora_target_linear'] = true;
     else if (options.loraTargets !== undefined) config['lora_target_modules'] = hfModuleNames(options.loraTargets);
-  } else missing.addEach(options, ['loraRank', 'loraTargets'], 'only with an adapter');
+    if (options.loraDropout !== undefined) config['lora_dropout'] = options.loraDropout;
+    if (options.dora !== undefined) config['peft_use_dora'] = options.dora;
+    if (options.modulesToSave !== undefined) config['lora_modules_to_save'] = hfSavedModuleNames(options.modulesToSave);
+  } else missing.addEach(options, ['loraRank', 'loraTargets', 'loraDropout', 'dora', 'modulesToSave'], 'only with an adapter');
+  if (options.finetune === 'qlora' && options.qloraKept !== undefined)
+    config['embeddings_skip_upcast'] = options.qloraKept === '16-bit';
+  else missing.addEach(options, ['qloraKept'], 'only with a 4-bit base (adapter: qlora)');
+  missing.addEach(
+    options,
+    ['qloraFormat'],
+    'axolotl always loads NF4 with double quantization (loaders/model.py:718-719 bnb_4bit_quant_type "nf4", bnb_4bit_use_double_quant True)',
+  );
+  writeAdapterDtype(options, config, missing);
+  missing.addEach(options, ['optimizerInBackward'], 'the Trainer steps the optimizer after backward');
+  writeLoss(options, config, missing);
   if (options.seq !== undefined) config['sequence_len'] = options.seq;
   if (options.microBatch !== undefined) config['micro_batch_size'] = options.microBatch;
   if (options.gradAccum !== undefined) config['gradient_accumulation_steps'] = options.gradAccum;

@@ -1,6 +1,6 @@
 /** A DeepSpeed JSON from an estimate's options: ZeRO stage, offload, precision, batch and the optimizer. */
 import type { SetupOptions } from '../mapping.ts';
-import { unexpressedList, type WrittenConfig } from './written-config.ts';
+import { TRAINER_SIDE_OPTIONS, unexpressedList, type WrittenConfig } from './written-config.ts';
 
 /** Write the DeepSpeed JSON for `options` (the keys `readDeepSpeedJson` reads back). */
 export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
@@ -27,10 +27,11 @@ export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
     if (options.optimizerImpl === 'foreach') config['optimizer'] = { type: 'AdamW', params: { torch_adam: true } };
     else config['optimizer'] = { type: 'AdamW' };
     if (options.optimizerImpl === 'for-loop') missing.add('optimizerImpl', 'DeepSpeed builds FusedAdam or torch.optim.AdamW');
-  } else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: give it to the trainer (optim)`);
+  } else if (options.optimizer === 'lion') config['optimizer'] = { type: 'Lion' };
+  else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: give it to the trainer (optim)`);
   missing.addEach(
     options,
-    ['seq', 'recompute', 'attention', 'finetune', 'loraRank', 'loraTargets'],
+    ['seq', 'recompute', 'attention', 'finetune', 'loraRank', 'loraTargets', ...TRAINER_SIDE_OPTIONS],
     "not a DeepSpeed key: the trainer's arguments set it",
   );
   missing.addEach(options, ['dp'], 'the launcher sets the process count (deepspeed --num_gpus, accelerate num_processes)');

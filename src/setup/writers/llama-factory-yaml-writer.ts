@@ -4,6 +4,7 @@
  */
 import { stringify } from 'yaml';
 import type { Precision } from '../../memory/precision.ts';
+import { fourBitSettings, hfSavedModuleNames } from '../adapter-keys.ts';
 import { hfOptimizerFor } from '../hf-optimizers.ts';
 import type { SetupOptions } from '../mapping.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
@@ -28,6 +29,7 @@ export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
   const missing = unexpressedList();
   const config: Record<string, unknown> = {};
   const adapters = options.finetune === 'lora' || options.finetune === 'qlora';
+  const sharded = (options.zero ?? 0) > 0 || (options.offload ?? 'none') !== 'none';
   if (options.finetune !== undefined) config['finetuning_type'] = adapters ? 'lora' : 'full';
   if (options.finetune === 'qlora') config['quantization_bit'] = 4;
   if (options.loraRank !== undefined) config['lora_rank'] = options.loraRank;
@@ -39,10 +41,31 @@ export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
             .split(',')
             .map((target) => `${target}_proj`)
             .join(',');
+  if (options.finetune === 'qlora' && options.qloraFormat !== undefined) {
+    const { type, double } = fourBitSettings(options.qloraFormat);
+    config['quantization_type'] = type;
+    config['double_quantization'] = double;
+  } else missing.addEach(options, ['qloraFormat'], 'only with a 4-bit base (quantization_bit: 4)');
+  if (adapters) {
+    if (options.loraDropout !== undefined) config['lora_dropout'] = options.loraDropout;
+    if (options.dora !== undefined) config['use_dora'] = options.dora;
+    if (options.modulesToSave !== undefined) config['additional_target'] = hfSavedModuleNames(options.modulesToSave).join(',');
+  } else missing.addEach(options, ['loraDropout', 'dora', 'modulesToSave'], 'only with finetuning_type: lora');
+  if (options.loss === 'fused-linear') config['enable_liger_kernel'] = true;
+  else missing.addEach(options, ['loss'], "LLaMA-Factory runs the Trainer's loss unless enable_liger_kernel");
+  // pure_bf16 keeps LoRA's adapters in bf16 over a bf16 base; without it they are upcast to fp32 (adapter.py:281).
+  if (adapters && options.loraDtype === 'bf16' && options.precision === 'bf16' && !sharded) config['pure_bf16'] = true;
+  else
+    missing.addEach(
+      options,
+      ['loraDtype'],
+      'LLaMA-Factory decides it: adapters fp32 unless pure_bf16 (bf16 adapters over a bf16 base)',
+    );
+  missing.addEach(options, ['qloraKept'], "LLaMA-Factory keeps a 4-bit base's other parameters in 16 bits");
+  missing.addEach(options, ['optimizerInBackward'], 'the Trainer steps the optimizer after backward');
   if (options.microBatch !== undefined) config['per_device_train_batch_size'] = options.microBatch;
   if (options.gradAccum !== undefined) config['gradient_accumulation_steps'] = options.gradAccum;
   if (options.seq !== undefined) config['cutoff_len'] = options.seq;
-  const sharded = (options.zero ?? 0) > 0 || (options.offload ?? 'none') !== 'none';
   if (options.precision !== undefined) {
     const keys = precisionKeys(options.precision, adapters);
     if (keys !== null && !sharded) Object.assign(config, keys);

@@ -3,10 +3,16 @@
  * recipe and config name the model and whether it is a full, LoRA or QLoRA run, so those stay the reader's choice.
  */
 import type { SetupOptions } from '../mapping.ts';
+import { TORCHTUNE_LOSSES, TORCHTUNE_OPTIMIZERS } from '../torchtune-yaml.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
 
 /** torchtune's attention modules for the engine's targets (torchtune/models/llama3_1/_model_builders.py). */
 const ATTENTION_MODULES: Readonly<Record<string, string>> = { q: 'q_proj', k: 'k_proj', v: 'v_proj', o: 'output_proj' };
+
+/** The first component `components` maps to `value`: the reader's table backwards (torch.optim.AdamW before Adam). */
+function componentOf<T>(components: Readonly<Record<string, T>>, value: T): string | undefined {
+  return Object.entries(components).find(([, mapped]) => mapped === value)?.[0];
+}
 
 /** Write the overrides for `options`, one `key=value` per word (`readTorchtuneOverrides` reads them back). */
 export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
@@ -24,13 +30,22 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
     set('enable_activation_checkpointing', options.recompute === 'full');
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: torchtune checkpoints whole layers here`);
-  if (options.optimizer === 'adamw') {
-    set('optimizer._component_', 'torch.optim.AdamW');
-    if (options.optimizerImpl === 'fused' || options.optimizerImpl === 'foreach')
-      set('optimizer.fused', options.optimizerImpl === 'fused');
-    else if (options.optimizerImpl !== undefined) missing.add('optimizerImpl', 'torch.optim.AdamW is fused or foreach here');
-  } else if (options.optimizer === 'adamw-8bit') set('optimizer._component_', 'bitsandbytes.optim.AdamW8bit');
+  const optimizer = options.optimizer === undefined ? undefined : componentOf(TORCHTUNE_OPTIMIZERS, options.optimizer);
+  if (optimizer !== undefined) set('optimizer._component_', optimizer);
   else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: pick its component by hand`);
+  if (options.optimizer === 'adamw' && (options.optimizerImpl === 'fused' || options.optimizerImpl === 'foreach'))
+    set('optimizer.fused', options.optimizerImpl === 'fused');
+  else if (options.optimizerImpl !== undefined)
+    missing.add('optimizerImpl', 'only torch.optim.AdamW takes fused (True) or foreach (False) here');
+  if (options.optimizerInBackward !== undefined) set('optimizer_in_bwd', options.optimizerInBackward);
+  const loss = options.loss === undefined ? undefined : componentOf(TORCHTUNE_LOSSES, options.loss);
+  if (loss !== undefined) set('loss._component_', loss);
+  else if (options.loss !== undefined) missing.add('loss', `${options.loss}: no torchtune loss component computes it`);
+  if (options.loraDropout !== undefined) set('model.lora_dropout', options.loraDropout);
+  if (options.dora !== undefined) set('model.use_dora', options.dora);
+  missing.addEach(options, ['loraDtype'], 'dtype sets every parameter, adapters included');
+  missing.addEach(options, ['modulesToSave'], 'torchtune trains no module in full beside the adapters');
+  missing.addEach(options, ['qloraFormat', 'qloraKept'], "the qlora_ model builder fixes torchao's NF4 base");
   if (options.loraRank !== undefined) set('model.lora_rank', options.loraRank);
   if (options.loraTargets !== undefined) {
     const targets =

@@ -6,6 +6,9 @@
 import type { SetupOptions } from '../mapping.ts';
 import { hfOptimizerFor } from '../hf-optimizers.ts';
 import { hfModuleNames } from '../lora-modules.ts';
+import { flagOf } from '../../memory/flag-table.ts';
+import type { QloraFormat } from '../../memory/lora.ts';
+import { fourBitSettings, hfSavedModuleNames } from '../adapter-keys.ts';
 import { unexpressedList, type WrittenConfig } from './written-config.ts';
 
 /** Which Python call a key belongs to. */
@@ -46,16 +49,34 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
   }
   if (options.attention !== undefined) add('from_pretrained', 'attn_implementation', 'attn_implementation', options.attention);
   if (options.finetune === 'qlora') {
+    // Both keys always: BitsAndBytesConfig defaults to fp4 and TRL's ModelConfig to no nested quantization.
+    const { type, double } = fourBitSettings(options.qloraFormat ?? (flagOf('qloraFormat').default as QloraFormat));
     add('BitsAndBytesConfig', 'load_in_4bit', 'load_in_4bit', true);
-    add('BitsAndBytesConfig', 'bnb_4bit_quant_type', 'bnb_4bit_quant_type', 'nf4');
-    add('BitsAndBytesConfig', 'bnb_4bit_use_double_quant', 'use_bnb_nested_quant', true);
-  }
+    add('BitsAndBytesConfig', 'bnb_4bit_quant_type', 'bnb_4bit_quant_type', type);
+    add('BitsAndBytesConfig', 'bnb_4bit_use_double_quant', 'use_bnb_nested_quant', double);
+  } else missing.addEach(options, ['qloraFormat'], 'only with a 4-bit base (--finetune qlora)');
   if (options.finetune !== undefined) add('LoraConfig', 'use_peft', 'use_peft', options.finetune !== 'full');
   if (options.loraRank !== undefined) add('LoraConfig', 'r', 'lora_r', options.loraRank);
   if (options.loraTargets !== undefined) {
     const names = hfModuleNames(options.loraTargets);
     add('LoraConfig', 'target_modules', 'lora_target_modules', names[0] === 'all-linear' ? 'all-linear' : names);
   }
+  if (options.loraDropout !== undefined) add('LoraConfig', 'lora_dropout', 'lora_dropout', options.loraDropout);
+  if (options.dora !== undefined) add('LoraConfig', 'use_dora', 'use_dora', options.dora);
+  if (options.modulesToSave !== undefined)
+    add('LoraConfig', 'modules_to_save', 'lora_modules_to_save', hfSavedModuleNames(options.modulesToSave));
+  writeLoss(options, add, missing);
+  missing.addEach(
+    options,
+    ['loraDtype'],
+    "get_peft_model's autocast_adapter_dtype sets it: a call argument, not a config key (True, the default, is fp32)",
+  );
+  missing.addEach(
+    options,
+    ['qloraKept'],
+    "whether the script calls PEFT's prepare_model_for_kbit_training (fp32) or not (16-bit); SFTTrainer does not",
+  );
+  missing.addEach(options, ['optimizerInBackward'], 'the Trainer steps the optimizer after backward');
   if (options.microBatch !== undefined)
     add('SFTConfig', 'per_device_train_batch_size', 'per_device_train_batch_size', options.microBatch);
   if (options.gradAccum !== undefined)
@@ -75,6 +96,19 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
     'the launcher sets the process count (accelerate launch --num_processes, torchrun --nproc_per_node)',
   );
   return { list, missing };
+}
+
+/** The loss as TRL's `loss_type` (`nll`, `chunked_nll`) or the Trainer's `use_liger_kernel`: the reader's rules backwards. */
+function writeLoss(
+  options: SetupOptions,
+  add: (call: Call, python: string, trl: string, value: Keyword['value']) => void,
+  missing: ReturnType<typeof unexpressedList>,
+): void {
+  const { loss } = options;
+  if (loss === 'fused-linear') add('SFTConfig', 'use_liger_kernel', 'use_liger_kernel', true);
+  else if (loss === 'cut') add('SFTConfig', 'loss_type', 'loss_type', 'chunked_nll');
+  else if (loss === 'eager') add('SFTConfig', 'loss_type', 'loss_type', 'nll');
+  else if (loss !== undefined) missing.add('loss', `${loss}: neither loss_type nor use_liger_kernel runs it`);
 }
 
 /** ZeRO stages 2 and 3 as the Trainer's FSDP, offload with them; ZeRO-1 and optimizer-only offload need DeepSpeed. */

@@ -1,6 +1,18 @@
 /** What a writer gives: the file's text, and each option the file cannot say, with where to say it instead. */
 import type { SetupOptionKey, SetupOptions } from '../mapping.ts';
 
+/** Options a trainer, PEFT or the model loader sets: a launcher or DeepSpeed file has no key for them. */
+export const TRAINER_SIDE_OPTIONS: readonly SetupOptionKey[] = [
+  'loss',
+  'optimizerInBackward',
+  'loraDropout',
+  'loraDtype',
+  'modulesToSave',
+  'dora',
+  'qloraFormat',
+  'qloraKept',
+];
+
 /** An option a tool's file has no key for. */
 export interface Unexpressed {
   readonly option: SetupOptionKey;

@@ -55,11 +55,13 @@ describe('estimate(argv)', () => {
       gpu: 'a100-80gb',
       stack: 'hf-trainer',
       precision: 'bf16',
+      optimizer: 'adamw',
       'optimizer-impl': 'fused',
       attention: 'sdpa',
       recompute: 'none',
       kernels: 'eager',
       grads: 'free',
+      loss: 'eager',
     });
   });
 
@@ -76,8 +78,18 @@ describe('estimate(argv)', () => {
   test('the table names the stack, what it set and what it does that is not modelled yet', () => {
     const { stdout } = runEstimate(['--model', 'gpt2', '--stack', 'torchtune', '--sources']);
     expect(stdout).toMatch(/Stack\s+torchtune \(torchtune; torchtune 0\.7\.0.*\) set precision bf16, optimizer-impl fused/);
-    expect(stdout).toContain('not modelled yet: fuses the output projection with a chunked cross-entropy loss');
     expect(stdout).toContain('↳ optimizer-impl fused: torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:67-69');
+    expect(stdout).toContain('↳ loss chunked: torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:70-71');
+    const unsloth = runEstimate(['--model', 'gpt2', '--stack', 'unsloth']).stdout;
+    expect(unsloth).toContain('not modelled yet: use_gradient_checkpointing="unsloth" offloads the checkpointed block inputs');
+  });
+
+  test('--json flags leave out what the job does not use: no adapter dtype for a full fine-tune', () => {
+    const flags = (argv: string[]) =>
+      (JSON.parse(runEstimate([...argv, '--json']).stdout) as { flags: Record<string, string> }).flags;
+    expect(Object.keys(flags(['--model', 'gpt2']))).not.toContain('lora-dtype');
+    expect(flags(['--model', 'gpt2', '--finetune', 'lora', '--stack', 'torchtune'])['lora-dtype']).toBe('bf16');
+    expect(flags(['--model', 'gpt2', '--finetune', 'qlora', '--stack', 'trl'])['qlora-kept']).toBe('16-bit');
   });
 
   test('fits is null without --gpu', () => {

@@ -119,12 +119,19 @@ describe('estimate --write-config', () => {
     const argv = ['--model', 'llama-3-8b', '--training-config', join(FIXTURES, 'axolotl/qlora.yml')];
     const { code, stdout } = runCommand(estimateCommand, [...argv, '--write-config', 'llama-factory-yaml']);
     expect(code).toBe(0);
-    expect(stdout.split('\n')[0]).toBe(
+    // axolotl's paged_adamw_32bit and lora_dropout 0.05 have LLaMA-Factory keys: nothing is left as a comment.
+    expect(stdout).not.toContain('# not in this file');
+    expect(stdout).toContain('optim: paged_adamw_32bit\n');
+    expect(stdout).toContain('lora_dropout: 0.05\n');
+    const unsaid = runCommand(estimateCommand, [...argv, '--optimizer', 'adamw', '--write-config', 'llama-factory-yaml']);
+    expect(unsaid.stdout.split('\n')[0]).toBe(
       "# not in this file: optimizer: AdamW without an implementation: the Trainer's default optim is the stack's",
     );
     const written = fileWith('written.yaml', stdout);
     const original = estimateJson(argv);
-    const readBack = estimateJson(['--model', 'llama-3-8b', '--optimizer', 'adamw', '--training-config', written]);
+    // axolotl runs PEFT's prepare_model_for_kbit_training (fp32 embeddings, head and norms); LLaMA-Factory does not,
+    // and its YAML has no key to ask for it, so the reader of the written file gives --qlora-kept fp32 on the side.
+    const readBack = estimateJson(['--model', 'llama-3-8b', '--qlora-kept', 'fp32', '--training-config', written]);
     expect(readBack.perGpu).toEqual(original.perGpu);
   });
 

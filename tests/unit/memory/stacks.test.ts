@@ -24,6 +24,8 @@ const CITED: Readonly<
       kernels: string;
       grads: string;
       zero: number;
+      optimizer: string;
+      loss: string;
     }
   >
 > = {
@@ -36,8 +38,11 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 0,
+    optimizer: 'adamw',
+    loss: 'eager',
   },
-  // TRL 1.10: dtype float32 (trainer/utils.py:1144), bf16 on, gradient_checkpointing=True (base_config.py:61).
+  // TRL 1.10: dtype float32 (trainer/utils.py:1144), bf16 on, gradient_checkpointing=True (base_config.py:61),
+  // loss_type chunked_nll: head + loss per 256-token chunk under checkpoint (sft_config.py:336, sft_trainer.py:214).
   trl: {
     bf16Checkpoint: 'amp-bf16',
     fp32Checkpoint: 'amp-bf16',
@@ -46,6 +51,8 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 0,
+    optimizer: 'adamw',
+    loss: 'cut',
   },
   // PyTorch: float32 default dtype, autocast, foreach on CUDA (_default_to_fused_or_foreach).
   pytorch: {
@@ -56,6 +63,8 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 0,
+    optimizer: 'adamw',
+    loss: 'eager',
   },
   // DeepSpeed 0.19.6: bf16 weights, fp32 master, "AdamW" builds FusedAdam (engine.py:2133-2135).
   deepspeed: {
@@ -66,6 +75,8 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 0,
+    optimizer: 'adamw',
+    loss: 'eager',
   },
   // FSDP2: MixedPrecisionPolicy(bf16 params, fp32 reduce) over fp32 shards; fully_shard is ZeRO-3.
   fsdp2: {
@@ -76,6 +87,8 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 3,
+    optimizer: 'adamw',
+    loss: 'eager',
   },
   // Megatron-Core 0.20.0: Float16Optimizer fp32 main params, TE kernels, contiguous grad buffer, FusedAdam.
   megatron: {
@@ -86,18 +99,23 @@ const CITED: Readonly<
     kernels: 'fused',
     grads: 'keep',
     zero: 0,
+    optimizer: 'adamw',
+    loss: 'vocab-parallel',
   },
-  // torchtitan 0.2.2: mixed_precision_param bfloat16 (configs.py:94), fused (optimizer.py:111), FSDP over every GPU.
+  // torchtitan 0.2.2: mixed_precision_param bfloat16 (configs.py:94), fused (optimizer.py:111), FSDP over every GPU;
+  // llama3_8b: SelectiveAC (op-level, config_registry.py:221), ChunkedLossWrapper (per-chunk backward in forward, :197).
   torchtitan: {
     bf16Checkpoint: 'mixed-bf16',
     fp32Checkpoint: 'mixed-bf16',
     impl: 'fused',
-    recompute: 'none',
+    recompute: 'op',
     kernels: 'eager',
     grads: 'free',
     zero: 3,
+    optimizer: 'adamw',
+    loss: 'fused-linear',
   },
-  // torchtune 0.7.0 8B_full.yaml: dtype bf16, AdamW fused: True, activation checkpointing on, FSDP2.
+  // torchtune 0.7.0 8B_full.yaml: dtype bf16, AdamW fused: True, activation checkpointing on, FSDP2, LinearCrossEntropyLoss.
   torchtune: {
     bf16Checkpoint: 'bf16',
     fp32Checkpoint: 'bf16',
@@ -106,6 +124,8 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 3,
+    optimizer: 'adamw',
+    loss: 'chunked',
   },
   // LLaMA-Factory 0.9.6: trainable parameters upcast to fp32 without pure_bf16 (adapter.py:337-349), checkpointing on.
   'llama-factory': {
@@ -116,6 +136,8 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 0,
+    optimizer: 'adamw',
+    loss: 'eager',
   },
   // axolotl 0.18.0: bf16 auto → torch_dtype bfloat16, adamw_torch_fused, gradient_checkpointing False.
   axolotl: {
@@ -126,8 +148,11 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 0,
+    optimizer: 'adamw',
+    loss: 'eager',
   },
-  // Unsloth 2026.8.19: dtype None → bfloat16 (llama.py:2434-2435), use_gradient_checkpointing="unsloth".
+  // Unsloth 2026.8.19: dtype None → bfloat16 (llama.py:2434-2435), use_gradient_checkpointing="unsloth",
+  // unsloth_fused_ce_loss (llama.py:1497), optim "adamw_8bit" in its patched TRL configs (rl.py:3276).
   unsloth: {
     bf16Checkpoint: 'bf16',
     fp32Checkpoint: 'bf16',
@@ -136,6 +161,8 @@ const CITED: Readonly<
     kernels: 'eager',
     grads: 'free',
     zero: 0,
+    optimizer: 'adamw-8bit',
+    loss: 'fused-linear',
   },
 };
 
@@ -151,7 +178,17 @@ describe('each stack resolves to the defaults its tool sets (src/memory/stacks.t
       kernels: llama.kernels,
       grads: llama.grads,
       zero: llama.zero,
-    }).toEqual({ impl: cited.impl, recompute: cited.recompute, kernels: cited.kernels, grads: cited.grads, zero: cited.zero });
+      optimizer: llama.optimizer,
+      loss: llama.loss,
+    }).toEqual({
+      impl: cited.impl,
+      recompute: cited.recompute,
+      kernels: cited.kernels,
+      grads: cited.grads,
+      zero: cited.zero,
+      optimizer: cited.optimizer,
+      loss: cited.loss,
+    });
   });
 
   test.each(STACKS)('%s: every default it sets and every gap it lists cites a source with a version', (stack) => {
@@ -217,6 +254,41 @@ describe('resolution order: an explicit option > the stack default > the flag ta
     expect(resolved({ modelConfig: read({ ...shape, torch_dtype: 'float16' }) }).precision).toBe('bf16');
     expect(resolved({ modelConfig: read({ ...shape, torch_dtype: 'auto' }) }).precision).toBe('amp-bf16');
     expect(resolved({ modelConfig: read(shape) }).precision).toBe('amp-bf16');
+  });
+
+  test('a stack sets the adapter dtype for LoRA and QLoRA only (torchtune 0.7.0 8B_lora.yaml:99 dtype: bf16)', () => {
+    const options = { model: 'llama-3-8b', stack: 'torchtune' } as const;
+    const lora = resolved({ ...options, finetune: 'lora' });
+    expect(lora.loraDtype).toBe('bf16');
+    expect(lora.stackSettings).toContainEqual(expect.objectContaining({ flag: 'lora-dtype', value: 'bf16' }));
+    expect(resolved({ ...options, finetune: 'qlora' }).loraDtype).toBe('bf16');
+    expect(resolved({ ...options, finetune: 'full' }).stackSettings.map((s) => s.flag)).not.toContain('lora-dtype');
+    expect(resolved({ ...options, finetune: 'lora', loraDtype: 'fp32' }).loraDtype).toBe('fp32');
+  });
+
+  test('TRL builds its LoraConfig with lora_dropout 0.05 (model_config.py:115-118); PEFT, LLaMA-Factory and axolotl with 0', () => {
+    const lora = (stack: Stack) => resolved({ model: 'llama-3-8b', stack, finetune: 'lora' });
+    expect(lora('trl').loraDropout).toBe(0.05);
+    expect(lora('trl').stackSettings).toContainEqual(expect.objectContaining({ flag: 'lora-dropout', value: '0.05' }));
+    expect([lora('hf-trainer'), lora('llama-factory'), lora('axolotl')].map((r) => r.loraDropout)).toEqual([0, 0, 0]);
+    expect(resolved({ model: 'llama-3-8b', stack: 'trl', finetune: 'lora', loraDropout: 0 }).loraDropout).toBe(0);
+    expect(resolved({ model: 'llama-3-8b', stack: 'trl' }).stackSettings.map((s) => s.flag)).not.toContain('lora-dropout');
+  });
+
+  test("TRL keeps a QLoRA base's other parameters in 16 bits (sft_trainer.py never calls prepare_model_for_kbit_training)", () => {
+    const options = { model: 'llama-3-8b', stack: 'trl' } as const;
+    const qlora = resolved({ ...options, finetune: 'qlora' });
+    expect(qlora.qloraKept).toBe('16-bit');
+    expect(qlora.stackSettings).toContainEqual(expect.objectContaining({ flag: 'qlora-kept', value: '16-bit' }));
+    expect(resolved({ ...options, finetune: 'lora' }).stackSettings.map((s) => s.flag)).not.toContain('qlora-kept');
+    expect(resolved({ ...options, stack: 'llama-factory', finetune: 'qlora' }).qloraKept).toBe('16-bit');
+    // PEFT's recipe, prepare_model_for_kbit_training, is what the Trainer runs.
+    expect(resolved({ ...options, stack: 'hf-trainer', finetune: 'qlora' }).qloraKept).toBe('fp32');
+  });
+
+  test("a loss the reader gives wins over the stack's (Unsloth: fused-linear unless --loss says otherwise)", () => {
+    expect(resolved({ model: 'llama-3-8b', stack: 'unsloth', loss: 'in-place' }).loss).toBe('in-place');
+    expect(resolved({ model: 'llama-3-8b', stack: 'unsloth', optimizer: 'adamw' }).optimizer).toBe('adamw');
   });
 
   test('a bad stack names the field', () => {

@@ -48,16 +48,66 @@ describe('TrainingArguments / SFTConfig', () => {
     expect(outcome.ok ? '' : outcome.error.key).toBe('fp16');
   });
 
-  test('paged and unknown optimizers, packing and Liger are named, not dropped', () => {
+  test('paged optimizers and Liger map to engine options; packing and an unknown optimizer are named, not dropped', () => {
     const reading = read(
       '{"optim": "paged_adamw_8bit", "packing": true, "use_liger_kernel": true, "lr_scheduler_type": "cosine"}',
     );
-    expect(reading.options).toEqual({ optimizer: 'adamw-8bit' });
-    expect(notModelledKeys(reading)).toEqual(['optim', 'packing', 'use_liger_kernel']);
-    expect(read('{"optim": "adafactor"}').lines[0]?.effect).toEqual({
+    expect(reading.options).toEqual({ optimizer: 'paged-adamw-8bit', loss: 'fused-linear' });
+    expect(notModelledKeys(reading)).toEqual(['packing']);
+    expect(read('{"optim": "galore_adamw"}').lines[0]?.effect).toMatchObject({
       kind: 'not-modelled',
-      what: 'optimizer adafactor: the engine counts SGD, AdamW and 8-bit AdamW',
+      what: expect.stringMatching(/^optimizer galore_adamw: the engine counts adamw_torch, .*adafactor, sgd$/),
     });
+  });
+
+  // transformers 5.x training_args.py OptimizerNames, as trainer.py get_optimizer_cls_and_kwargs builds each.
+  test.each([
+    ['adamw_torch_fused', 'adamw'],
+    ['adamw_bnb_8bit', 'adamw-8bit'],
+    ['adamw_8bit', 'adamw-8bit'],
+    ['paged_adamw_32bit', 'paged-adamw'],
+    ['paged_adamw_8bit', 'paged-adamw-8bit'],
+    ['adamw_torch_8bit', 'adamw-8bit-torchao'],
+    ['adamw_torch_4bit', 'adamw-4bit-torchao'],
+    ['lion_32bit', 'lion'],
+    ['adafactor', 'adafactor'],
+  ])('optim %s is --optimizer %s', (name, optimizer) => {
+    expect(read(`{"optim": "${name}"}`).options.optimizer).toBe(optimizer);
+  });
+
+  test('TRL loss_type: chunked_nll keeps only the head input (cut), nll is the eager loss, Liger wins over both', () => {
+    expect(read('{"loss_type": "chunked_nll", "max_length": 1024}').options.loss).toBe('cut');
+    expect(read('{"loss_type": "nll", "max_length": 1024}').options.loss).toBe('eager');
+    expect(notModelledKeys(read('{"loss_type": "dft", "max_length": 1024}'))).toEqual(['loss_type']);
+  });
+
+  test('TRL ModelConfig LoRA keys: dropout, DoRA and modules_to_save become engine options', () => {
+    const reading = read(
+      '{"use_peft": true, "lora_dropout": 0.1, "use_dora": true, "lora_modules_to_save": ["lm_head", "embed_tokens"], "max_length": 512}',
+    );
+    expect(reading.options).toMatchObject({ finetune: 'lora', loraDropout: 0.1, dora: true, modulesToSave: 'embed,head' });
+    expect(notModelledKeys(reading)).toEqual([]);
+    const other = read('{"use_peft": true, "lora_modules_to_save": ["score"], "max_length": 512}');
+    expect(other.options.modulesToSave).toBeUndefined();
+    expect(notModelledKeys(other)).toEqual(['lora_modules_to_save']);
+  });
+
+  test('a bad LoRA dropout names the key', () => {
+    const outcome = readTrainingConfig('f', '{"use_peft": true, "lora_dropout": 1.5, "max_length": 512}');
+    expect(outcome.ok ? '' : `${outcome.error.key}: ${outcome.error.message}`).toBe(
+      'lora_dropout: expected a dropout probability in [0, 1), got 1.5',
+    );
+  });
+
+  test("TRL's 4-bit keys: NF4 without nested quantization by default (model_config.py:160-167), storage changes nothing", () => {
+    const plain = read('{"load_in_4bit": true, "max_length": 512}');
+    expect(plain.options).toMatchObject({ finetune: 'qlora', qloraFormat: 'nf4' });
+    const nested = read(
+      '{"load_in_4bit": true, "bnb_4bit_quant_type": "fp4", "use_bnb_nested_quant": true, "bnb_4bit_quant_storage": "bfloat16", "max_length": 512}',
+    );
+    expect(nested.options.qloraFormat).toBe('fp4-dq');
+    expect(nested.lines.find((line) => line.key === 'bnb_4bit_quant_storage')?.effect.kind).toBe('no-effect');
+    expect(nested.unknown).toEqual([]);
   });
 
   test('fsdp "full_shard auto_wrap offload" is ZeRO-3 with parameters and optimizer on the host', () => {
@@ -80,6 +130,35 @@ describe('LLaMA-Factory', () => {
     expect(read('finetuning_type: lora\nquantization_bit: 4\n').options.finetune).toBe('qlora');
     const reading = read('stage: dpo\nfinetuning_type: lora\nquantization_bit: 8\nuse_unsloth_gc: true\n');
     expect(notModelledKeys(reading)).toEqual(['quantization_bit', 'stage', 'use_unsloth_gc']);
+  });
+
+  test('pure_bf16 keeps LoRA adapters in bf16 (adapter.py:281 autocast_adapter_dtype=False)', () => {
+    expect(read('finetuning_type: lora\nbf16: true\npure_bf16: true\n').options).toEqual({
+      finetune: 'lora',
+      precision: 'bf16',
+      loraDtype: 'bf16',
+    });
+    expect(read('finetuning_type: lora\nbf16: true\n').options.loraDtype).toBeUndefined();
+  });
+
+  test('QLoRA format: nf4 with double quantization unless the YAML says otherwise (model_args.py:287-293)', () => {
+    expect(read('finetuning_type: lora\nquantization_bit: 4\n').options.qloraFormat).toBe('nf4-dq');
+    expect(read('finetuning_type: lora\nquantization_bit: 4\nquantization_type: fp4\n').options.qloraFormat).toBe('fp4-dq');
+    expect(read('finetuning_type: lora\nquantization_bit: 4\ndouble_quantization: false\n').options.qloraFormat).toBe('nf4');
+  });
+
+  test('use_dora, additional_target and enable_liger_kernel map to engine options', () => {
+    const reading = read(
+      'finetuning_type: lora\nlora_dropout: 0.1\nuse_dora: true\nadditional_target: embed_tokens,lm_head\nenable_liger_kernel: true\n',
+    );
+    expect(reading.options).toEqual({
+      finetune: 'lora',
+      loraDropout: 0.1,
+      dora: true,
+      modulesToSave: 'embed,head',
+      loss: 'fused-linear',
+    });
+    expect(notModelledKeys(reading)).toEqual([]);
   });
 
   test('flash_attn disabled is eager attention; gradient checkpointing is switched off explicitly', () => {
@@ -118,6 +197,37 @@ describe('axolotl', () => {
     expect(notModelledKeys(reading)).toEqual(['gradient_checkpointing']);
   });
 
+  test('DoRA, modules_to_save, the loss plugins and embeddings_skip_upcast map to engine options', () => {
+    const reading = read(
+      [
+        'base_model: x',
+        'adapter: qlora',
+        'peft_use_dora: true',
+        'lora_modules_to_save: [embed_tokens]',
+        'embeddings_skip_upcast: true',
+        'cut_cross_entropy: true',
+        '',
+      ].join('\n'),
+    );
+    expect(reading.options).toEqual({
+      finetune: 'qlora',
+      dora: true,
+      modulesToSave: 'embed',
+      qloraKept: '16-bit',
+      loss: 'cut',
+    });
+    expect(read('base_model: x\nliger_fused_linear_cross_entropy: true\n').options.loss).toBe('fused-linear');
+    // peft_autocast_adapter_dtype: false leaves the adapters in the loaded dtype (bf16 here), true upcasts them.
+    const adapterDtype = (flag: boolean) =>
+      read(`base_model: x\nadapter: lora\nbf16: auto\npeft_autocast_adapter_dtype: ${flag}\n`).options.loraDtype;
+    expect([adapterDtype(false), adapterDtype(true)]).toEqual(['bf16', 'fp32']);
+    // Without a 4-bit base no k-bit preparation runs: the key is known but changes nothing.
+    expect(read('base_model: x\nadapter: lora\nembeddings_skip_upcast: true\n').ignored.map((key) => key.key)).toEqual([
+      'base_model',
+      'embeddings_skip_upcast',
+    ]);
+  });
+
   test('lora_target_modules as a list, without lora_target_linear', () => {
     expect(read('base_model: x\nadapter: lora\nlora_r: 8\nlora_target_modules:\n  - q_proj\n  - v_proj\n').options).toEqual({
       finetune: 'lora',
@@ -132,8 +242,34 @@ describe('torchtune', () => {
     const reading = read(
       'model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: bitsandbytes.optim.PagedAdamW8bit\n  lr: 1e-5\ndtype: bf16\n',
     );
-    expect(reading.options).toEqual({ finetune: 'full', optimizer: 'adamw-8bit', precision: 'bf16' });
-    expect(notModelledKeys(reading)).toEqual(['optimizer._component_']);
+    expect(reading.options).toEqual({ finetune: 'full', optimizer: 'paged-adamw-8bit', precision: 'bf16' });
+    expect(notModelledKeys(reading)).toEqual([]);
+  });
+
+  test('optimizer_in_bwd, the chunked losses, DoRA and the torchao optimizers map to engine options', () => {
+    const reading = read(
+      [
+        'model:',
+        '  _component_: torchtune.models.llama3_1.lora_llama3_1_8b',
+        '  use_dora: true',
+        '  lora_dropout: 0.05',
+        'optimizer:',
+        '  _component_: torchao.optim.AdamW8bit',
+        'optimizer_in_bwd: true',
+        'loss:',
+        '  _component_: torchtune.modules.loss.LinearCrossEntropyLoss',
+        '',
+      ].join('\n'),
+    );
+    expect(reading.options).toEqual({
+      finetune: 'lora',
+      dora: true,
+      loraDropout: 0.05,
+      optimizer: 'adamw-8bit-torchao',
+      optimizerInBackward: true,
+      loss: 'chunked',
+    });
+    expect(notModelledKeys(reading)).toEqual([]);
   });
 
   test('torch.optim.AdamW without fused is foreach, PyTorch’s CUDA default', () => {
@@ -173,6 +309,9 @@ training_arguments:
       microBatch: 2,
       gradAccum: 4,
       optimizer: 'adamw-8bit',
+      loraDropout: 0,
+      // Unsloth's load_in_4bit: BitsAndBytesConfig(bnb_4bit_use_double_quant = True, bnb_4bit_quant_type = "nf4").
+      qloraFormat: 'nf4-dq',
     });
     expect(notModelledKeys(reading)).toEqual(['get_peft_model.use_gradient_checkpointing']);
     expect(reading.unknown).toEqual([]);

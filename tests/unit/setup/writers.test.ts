@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { estimateMemory } from '../../../src/memory/index.ts';
+import { OPTIMIZERS } from '../../../src/memory/optimizer.ts';
 import {
   combineReadings,
   LLAMA_FACTORY_DEEPSPEED_PATH,
@@ -62,6 +63,41 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     finetune: 'qlora',
     loraRank: 64,
     loraTargets: 'all-linear',
+    qloraFormat: 'nf4-dq',
+  },
+  'LoRA with DoRA, dropout 0.1, embedding and head trained in full, Liger loss, paged 8-bit AdamW': {
+    precision: 'bf16',
+    optimizer: 'paged-adamw-8bit',
+    finetune: 'lora',
+    loraRank: 8,
+    loraTargets: 'all-linear',
+    loraDropout: 0.1,
+    loraDtype: 'bf16',
+    dora: true,
+    modulesToSave: 'embed,head',
+    loss: 'fused-linear',
+    recompute: 'full',
+    microBatch: 1,
+    seq: 1024,
+  },
+  'QLoRA on FP4 without double quantization, 16-bit kept parameters, TRL chunked loss, Lion': {
+    precision: 'bf16',
+    optimizer: 'lion',
+    finetune: 'qlora',
+    qloraFormat: 'fp4',
+    qloraKept: '16-bit',
+    loraRank: 16,
+    loss: 'cut',
+    microBatch: 4,
+  },
+  'full fine-tune in bf16, torchao 8-bit AdamW stepped in backward, chunked loss': {
+    precision: 'bf16',
+    optimizer: 'adamw-8bit-torchao',
+    optimizerInBackward: true,
+    loss: 'chunked',
+    finetune: 'full',
+    microBatch: 2,
+    gradAccum: 1,
   },
   'fp32 SGD, ZeRO-2 on 2 GPUs': {
     precision: 'fp32',
@@ -106,6 +142,23 @@ describe.each(WRITERS)('%s', (_name, file, write) => {
   });
 });
 
+describe('every optimizer through the Trainer, torchtune and DeepSpeed files', () => {
+  test.each(OPTIMIZERS)('%s is written and read back, or named as unexpressed', (optimizer) => {
+    for (const [, file, write] of WRITERS.filter(([name]) => /TrainingArguments|torchtune|DeepSpeed/.test(name))) {
+      const written = write({ optimizer, microBatch: 1 });
+      const unexpressed = written.unexpressed.some((entry) => entry.option === 'optimizer');
+      expect(readBack(file, written.text).options.optimizer).toBe(unexpressed ? undefined : optimizer);
+    }
+  });
+
+  test('the Trainer names every optimizer but AdamW without an implementation, SGD with momentum and CPU offload', () => {
+    const unnamed = OPTIMIZERS.filter((optimizer) =>
+      writeTrainingArgumentsJson({ optimizer }).unexpressed.some((entry) => entry.option === 'optimizer'),
+    );
+    expect(unnamed).toEqual(['sgd-momentum', 'adamw', 'adamw-cpu-offload']);
+  });
+});
+
 describe('writers together', () => {
   test('a LLaMA-Factory YAML and the DeepSpeed JSON it names give back the options and the same estimate', () => {
     const options = OPTION_SETS['QLoRA, mixed bf16, foreach AdamW, ZeRO-1 with the optimizer on NVMe']!;
@@ -133,5 +186,15 @@ describe('writers together', () => {
     expect(text).toContain('model = AutoModelForCausalLM.from_pretrained(MODEL, quantization_config=quantization_config)');
     expect(text).toContain('peft_config = LoraConfig(r=64, target_modules="all-linear")');
     expect(text).toContain('args = SFTConfig(per_device_train_batch_size=4, gradient_accumulation_steps=1, optim="adamw_torch")');
+  });
+
+  test('the Python text carries LoRA dropout, DoRA, modules_to_save, the Liger loss and a paged optimizer', () => {
+    const text = writeTrainingArgumentsPython(
+      OPTION_SETS['LoRA with DoRA, dropout 0.1, embedding and head trained in full, Liger loss, paged 8-bit AdamW']!,
+    ).text;
+    expect(text).toContain(
+      'peft_config = LoraConfig(r=8, target_modules="all-linear", lora_dropout=0.1, use_dora=True, modules_to_save=["embed_tokens","lm_head"])',
+    );
+    expect(text).toMatch(/args = SFTConfig\(.*use_liger_kernel=True.*optim="paged_adamw_8bit"/);
   });
 });
