@@ -7,7 +7,8 @@ import type { MemoryKind } from '../../lab/measure/measured-memory';
  * engine), and onnxruntime-web holds things it has no line for while not holding some it counts,
  * so a ratio near 1 can be two errors that offset (gradient checkpointing reads each backward's
  * gradients back to the host, which happens to cancel the runtime's extras). Agreement needs a
- * prediction of this runtime, itemised; until the page has one it never says "agree".
+ * prediction of this runtime, itemised (runtime-words.ts); these words, for sides without one,
+ * never say "agree".
  *
  * The runtime's rules, from the native WebGPU provider's buffer manager at the version the lab
  * loads (onnxruntime v1.30.0, `onnxruntime/core/providers/webgpu/buffer_manager.cc`): storage

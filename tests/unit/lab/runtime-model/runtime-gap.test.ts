@@ -78,6 +78,16 @@ describe('itemiseGap: "this runtime" against PyTorch on CUDA, rule by rule', () 
     expect(after.gap.runtime.peakBytes - byCause(after.gap, 'second-gradient-set')).toBeLessThan(before.gap.runtime.peakBytes);
   });
 
+  it('lesson 3’s figures (03-gradient-accumulation.mdx, width 256): measured 4,304,232 → 5,160,976 B in the trace, this runtime 4,550,072 → 5,177,504 B', () => {
+    expect([measured('gradient-accumulation', 'before', 256), measured('gradient-accumulation', 'after', 256)]).toEqual([
+      4_304_232, 5_160_976,
+    ]);
+    const predicted = (['before', 'after'] as const).map(
+      (side) => gapOf('gradient-accumulation', side, 256).gap.runtime.peakBytes,
+    );
+    expect(predicted).toEqual([4_550_072, 5_177_504]);
+  });
+
   it('the lab places every micro-batch’s examples and labels: the same bytes however the batch is split', () => {
     const before = byCause(gapOf('gradient-accumulation', 'before').gap, 'examples-and-labels');
     expect(before).toBeGreaterThan(0);
