@@ -5,7 +5,7 @@
  */
 import { formatMiB } from '../../base/bytes';
 import type { GapCause, GapItem, ItemisedGap } from '../../lab/runtime-model/runtime-gap';
-import { CLOSE_WITHIN, formatRatio } from './agreement-words';
+import { CLOSE_WITHIN, formatRatio, printedRatio } from './agreement-words';
 
 /** What the page says of a modelled side. */
 export type RuntimeVerdict = 'agrees' | 'close' | 'apart';
@@ -25,8 +25,9 @@ export function gapExplained(gap: ItemisedGap, pytorchBytes: number): boolean {
  * "apart" otherwise (the model misses something the run held).
  */
 export function runtimeVerdict(measuredBytes: number, gap: ItemisedGap, pytorchBytes: number): RuntimeVerdict {
-  const ratio = measuredBytes / gap.runtime.peakBytes;
-  if (!(Math.abs(ratio - 1) <= CLOSE_WITHIN)) return 'apart';
+  // Judged as printed, like ratioVerdict.
+  const ratio = printedRatio(measuredBytes / gap.runtime.peakBytes);
+  if (!(ratio >= 1 - CLOSE_WITHIN && ratio <= 1 + CLOSE_WITHIN)) return 'apart';
   return gapExplained(gap, pytorchBytes) ? 'agrees' : 'close';
 }
 

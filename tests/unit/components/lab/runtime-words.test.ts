@@ -24,6 +24,9 @@ describe('runtimeVerdict(measured, gap, pytorch)', () => {
     expect(runtimeVerdict(2 * MiB, gapWithRest(0.2 * MiB), MiB)).toBe('close');
     expect(runtimeVerdict(2 * MiB, gapWithRest(-0.2 * MiB), MiB)).toBe('close');
   });
+  test('judged as printed: 1.10× (exactly 1.1004×) is within 10%', () => {
+    expect(runtimeVerdict(1.1004 * 2 * MiB, gapWithRest(0), MiB)).toBe('agrees');
+  });
   test('more than 10% from this runtime is "apart", however well the gap is explained', () => {
     expect(runtimeVerdict(2.3 * MiB, gapWithRest(0), MiB)).toBe('apart');
     expect(runtimeVerdict(1.7 * MiB, gapWithRest(0), MiB)).toBe('apart');
