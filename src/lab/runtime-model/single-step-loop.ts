@@ -59,7 +59,12 @@ export interface RuntimePrediction {
  * to measure what each costs.
  */
 export interface RuntimeRules extends CacheRules {
-  /** `acc_out = acc_in + g` makes a new set before the old one goes; off: the old set is freed first, as PyTorch's `.grad +=`. */
+  /**
+   * `acc_out = acc_in + g` makes a new set before the old one goes; off: the old set is freed
+   * first, as PyTorch adds in place (`AccumulateGrad::accumulateGrad` runs
+   * `variable_grad += new_grad` outside double backward: pytorch/pytorch
+   * `torch/csrc/autograd/functions/accumulate_grad.h`, commit bc2c6edaf163b1a1330e37a6e34caf8c553e4755).
+   */
   readonly outOfPlaceAccumulation: boolean;
 }
 
