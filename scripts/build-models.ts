@@ -1,5 +1,6 @@
 /**
- * Generates every demo model into public/models/ (git-ignored) plus public/models/manifest.json.
+ * Generates every demo model into public/models/ (git-ignored): each graph's .onnx and, beside
+ * it, its schedule file (src/graphs/schedule-file.ts), plus public/models/manifest.json.
  * Deterministic: no timestamps, no unseeded randomness (weights are not in the files at all;
  * the browser makes them with initWeights(parameters, seed)).
  *
@@ -31,6 +32,7 @@ for (const { files } of [...generated, { files: [adam.file, accumulate.file] }])
     const target = join(outDir, file.path);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, file.bytes);
+    if (!file.path.endsWith('.onnx')) continue;
     totalBytes += file.bytes.length;
     fileCount += 1;
   }

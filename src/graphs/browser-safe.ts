@@ -14,4 +14,5 @@ export { accuracyOf, distillationExamples, type DistillationTask, type LabelledE
 export { MEASURED_BATCH } from './distillation/spec.ts';
 export type { MlpSpec } from './mlp.ts';
 export type * from './manifest.ts';
+export { schedulePath, type ScheduleFile, type ScheduleNode } from './schedule-file.ts';
 export type * from './distillation/manifest.ts';

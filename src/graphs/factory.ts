@@ -2,9 +2,11 @@
 import type { GraphBuilder } from './builder.ts';
 import type { DemoModel, VariantSpec } from './catalog.ts';
 import { computeDtype } from './context.ts';
+import { lowerMatrixProduct } from './einsum-lowering.ts';
 import type { ManifestGraph, ManifestModel, GraphRole } from './manifest.ts';
 import { allParameters } from './model.ts';
 import { parameterCount } from './params.ts';
+import { schedulePath, type ScheduleFile } from './schedule-file.ts';
 import { segmentRanges, type LayerRange } from './segments.ts';
 import { serializeModel } from './serialize.ts';
 import { buildLossGraph, buildStageBackwardGraph, buildStageForwardGraph } from './stages.ts';
@@ -14,18 +16,18 @@ import { buildInferenceGraph, buildTrainStepGraph } from './variants.ts';
 export interface GeneratedFile {
   /** Path relative to `public/models/`. */
   readonly path: string;
-  /** The serialised model. */
+  /** The serialised model, or its schedule file's JSON. */
   readonly bytes: Uint8Array;
 }
 
-/** A manifest entry and the files it names. */
+/** A manifest entry and the files it names, each graph's `.onnx` and its schedule file. */
 export interface GeneratedModel {
   readonly entry: ManifestModel;
   readonly files: readonly GeneratedFile[];
 }
 
 /** One graph of a variant, not yet built: its name, its role and how to build it. */
-export interface PlannedGraph {
+interface PlannedGraph {
   readonly name: string;
   readonly role: GraphRole;
   readonly layers?: LayerRange;
@@ -33,7 +35,7 @@ export interface PlannedGraph {
 }
 
 /** The graphs of one variant in the order a step runs them (the manifest's order). */
-export function planGraphs(demo: DemoModel, v: VariantSpec): PlannedGraph[] {
+function planGraphs(demo: DemoModel, v: VariantSpec): PlannedGraph[] {
   const { model } = demo;
   const precision = v.precision;
   if (v.form === 'inference')
@@ -67,6 +69,28 @@ export function planGraphs(demo: DemoModel, v: VariantSpec): PlannedGraph[] {
   ];
 }
 
+/** The schedule of the graph `builder` holds, with its nodes as serialize.ts writes them. */
+export function scheduleOf(builder: GraphBuilder): ScheduleFile {
+  return {
+    initializers: [...builder.constants.keys()],
+    // As serialize.ts writes them: matrix products become Einsums.
+    nodes: builder.nodes
+      .map((built) => lowerMatrixProduct(builder, built))
+      .map(({ opType, inputs, outputs, attributes }) => ({
+        opType,
+        inputs,
+        outputs,
+        attributes: JSON.stringify(Object.entries(attributes).sort(([a], [b]) => a.localeCompare(b))),
+      })),
+    tensors: Object.fromEntries(builder.tensors),
+  };
+}
+
+/** A graph's schedule file, compact (the page fetches it). */
+function scheduleBytes(b: GraphBuilder): Uint8Array {
+  return new TextEncoder().encode(`${JSON.stringify(scheduleOf(b))}\n`);
+}
+
 function tensorsOf(b: GraphBuilder, names: readonly string[]): ManifestGraph['inputs'] {
   return names.map((name) => ({ name, ...b.info(name) }));
 }
@@ -85,11 +109,13 @@ export function generateUtility(name: string, b: GraphBuilder): { graph: Manifes
 export function generateModel(demo: DemoModel, v: VariantSpec): GeneratedModel {
   const id = `${demo.family}.${v.key}`;
   const files: GeneratedFile[] = [];
+  const schedules: GeneratedFile[] = [];
   const graphs: ManifestGraph[] = planGraphs(demo, v).map((g) => {
     const b = g.build();
     const bytes = serializeModel(b, `${id} ${g.name}`);
     const path = `${demo.family}/${v.key}${g.name === 'model' || g.name === 'step' ? '' : `/${g.name}`}.onnx`;
     files.push({ path, bytes });
+    schedules.push({ path: schedulePath(path), bytes: scheduleBytes(b) });
     return {
       file: path,
       role: g.role,
@@ -125,5 +151,6 @@ export function generateModel(demo: DemoModel, v: VariantSpec): GeneratedModel {
     graphs,
     bytes: graphs.reduce((n, g) => n + g.bytes, 0),
   };
-  return { entry, files };
+  // The graph files first, in the manifest's order, then their schedule files.
+  return { entry, files: [...files, ...schedules] };
 }

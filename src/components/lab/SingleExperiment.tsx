@@ -4,6 +4,7 @@ import { bytesAbove } from '../../lab/measure/measured-memory';
 import type { LabSample } from '../../lab/page/progress';
 import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/experiments/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
+import { describeRuntimeSide, gapLines } from './runtime-words';
 import ExperimentFrame from './ExperimentFrame';
 import { formatMiB } from '../../base/bytes';
 import MemoryTimeline from './MemoryTimeline';
@@ -12,19 +13,25 @@ import TransferTable from './TransferTable';
 
 /** What the results say, in one place for translation. */
 const STRINGS = {
-  caption: 'Measured and predicted peak of each variant',
+  caption: 'Measured peak of each variant, and two predictions of it',
   note: (memoryLabel: string) =>
-    `Measured: ${memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the first step — everything above it is gradients, activations and temporaries. Predicted: the memory engine's peak for the same model, what PyTorch would hold on CUDA at its busiest moment (weights, gradients, activations; no CUDA context).`,
-  /** Added to the note where the backend cannot show the technique. */
+    `Measured: ${memoryLabel}; "weights at rest" is what was held once the weights were placed and the sessions created, before the first step — everything above it is gradients, activations and temporaries. This runtime: a model of what onnxruntime-web 1.30 and the lab hold on WebGPU for these exact graphs, from the graphs' shapes alone. PyTorch on CUDA: the memory engine's peak for the same model, what PyTorch would hold at its busiest moment (weights, gradients, activations; no CUDA context). Each ratio is measured ÷ that prediction.`,
+  notModelled: 'not modelled yet',
   noteUnmeasurable:
     ' The second row has no measured ÷ predicted: its prediction is for a run this backend cannot show (see below).',
-  columns: ['Variant', 'Measured peak', 'of which weights at rest', 'Predicted', 'Measured ÷ predicted', 'Step time', 'Loss'],
+  columns: ['Variant', 'Measured peak', 'of which weights at rest', 'This runtime', 'PyTorch on CUDA', 'Step time', 'Loss'],
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
   buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
   chartHeap: 'WebAssembly heap growth',
   chartBuffers: 'GPU buffers held',
   saving: (percent: number) => `Measured saving: ${percent}%. `,
   noSaving: 'No measured saving at these sizes. ',
+  /** Where out-of-place accumulation raised the peak, as onnxruntime-web's second gradient set does at width 256. */
+  accumulationRaised: (measured: string, runtime: string, secondSet: string, pytorch: string) =>
+    `Here accumulation raised the peak (measured ${measured}; this runtime predicts ${runtime}): onnxruntime-web adds each micro-batch's gradients out of place, and the second gradient set (${secondSet}) costs more than the smaller micro-batch saves in activations. PyTorch adds .grad in place and would go ${pytorch}. `,
+  noPyTorchSaving: (pytorch: string) =>
+    `PyTorch on CUDA predicts no saving at these sizes (${pytorch}): its busiest moment is one this technique does not shrink. `,
+  gapHeading: (label: string) => `${label}, this runtime against PyTorch on CUDA:`,
   /** Where a 16-bit experiment ran on WebAssembly: nothing computed in 16 bits. */
   emulatedLabel: (label: string) => `${label} model, computed in fp32`,
   emulatedGradients: (difference: string) =>
@@ -67,6 +74,9 @@ export default function Experiment({ id }: SingleExperimentProps) {
         predictedBeforeBytes: outcome.before.predictedBytes,
         predictedAfterBytes: outcome.after.predictedBytes,
         extra: {
+          // "This runtime", only for the sides it models.
+          ...(outcome.before.runtime ? { runtimePredictedBeforeBytes: outcome.before.runtime.runtime.peakBytes } : {}),
+          ...(outcome.after.runtime ? { runtimePredictedAfterBytes: outcome.after.runtime.runtime.peakBytes } : {}),
           gradientsMatch: String(outcome.gradientsPass),
           savingMeasurable: String(outcome.unmeasurable === null),
           // Timings for `npm run bench` (milliseconds).
@@ -98,6 +108,28 @@ export default function Experiment({ id }: SingleExperimentProps) {
           }
         : {})}
     />
+  );
+}
+
+/** "0.82 MiB → 0.82 MiB". */
+const fromTo = (before: number, after: number): string => `${formatMiB(before)} → ${formatMiB(after)}`;
+
+/**
+ * Where accumulation raised the measured peak and "this runtime" predicts the rise from its
+ * second gradient set, the sentence that teaches it; otherwise nothing.
+ */
+function accumulationRaisedWords(outcome: SingleOutcome): string {
+  const { before, after } = outcome;
+  const secondSet = after.runtime?.items.find((item) => item.cause === 'second-gradient-set')?.bytes ?? 0;
+  if (!before.runtime || !after.runtime || secondSet <= 0) return '';
+  const measuredRose = measuredBytes(after.result) > measuredBytes(before.result);
+  const predictedRise = after.runtime.runtime.peakBytes > before.runtime.runtime.peakBytes;
+  if (!measuredRose || !predictedRise) return '';
+  return STRINGS.accumulationRaised(
+    fromTo(measuredBytes(before.result), measuredBytes(after.result)),
+    fromTo(before.runtime.runtime.peakBytes, after.runtime.runtime.peakBytes),
+    formatMiB(secondSet),
+    fromTo(before.predictedBytes, after.predictedBytes),
   );
 }
 
@@ -153,8 +185,12 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
             </th>
             <td>{formatMiB(measuredBytes(s.result))}</td>
             <td>{formatMiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
-            <td>{formatMiB(s.predictedBytes)}</td>
-            <td>{formatRatio(compared[i]?.ratio ?? null)}</td>
+            <td data-column="runtime">
+              {s.runtime
+                ? `${formatMiB(s.runtime.runtime.peakBytes)} (${formatRatio(measuredBytes(s.result) / s.runtime.runtime.peakBytes)})`
+                : STRINGS.notModelled}
+            </td>
+            <td>{`${formatMiB(s.predictedBytes)} (${formatRatio(compared[i]?.ratio ?? null)})`}</td>
             <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
             <td>{s.result.loss.toFixed(4)}</td>
           </tr>
@@ -163,15 +199,38 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
       {outcome.unmeasurable && <p class="lab-caveat">{outcome.unmeasurable}</p>}
       <p>
         {outcome.unmeasurable ? '' : saving > 0 ? STRINGS.saving(Math.round(saving * 100)) : STRINGS.noSaving}
+        {accumulationRaisedWords(outcome)}
+        {outcome.after.predictedBytes >= outcome.before.predictedBytes
+          ? STRINGS.noPyTorchSaving(fromTo(outcome.before.predictedBytes, outcome.after.predictedBytes))
+          : ''}
         {emulated
           ? STRINGS.emulatedGradients(difference)
           : STRINGS.gradients(
               outcome.gradientsPass ? experiment.gradients.passLabel : experiment.gradients.failLabel,
               difference,
             )}{' '}
-        {describeAgreement(kind, compared)}
+        {sides.map((s) =>
+          s.runtime ? `${describeRuntimeSide(s.label, measuredBytes(s.result), s.runtime, s.predictedBytes)} ` : '',
+        )}
+        {describeAgreement(
+          kind,
+          compared.filter((_, i) => !sides[i]?.runtime),
+        )}
         {outcome.backend === 'webgpu' && outcome.before.result.adapter ? STRINGS.adapter(outcome.before.result.adapter) : ''}
       </p>
+      {sides.map(
+        (s) =>
+          s.runtime && (
+            <div class="lab-gap">
+              <p>{STRINGS.gapHeading(s.label)}</p>
+              <ul>
+                {gapLines(s.runtime.items).map((line) => (
+                  <li>{line}</li>
+                ))}
+              </ul>
+            </div>
+          ),
+      )}
       {experiment.before.loop ? (
         <MemoryTimeline
           unitLabel={STRINGS.chartBuffers}

@@ -7,7 +7,8 @@ import type { MemoryKind } from '../../lab/measure/measured-memory';
  * engine), and onnxruntime-web holds things it has no line for while not holding some it counts,
  * so a ratio near 1 can be two errors that offset (gradient checkpointing reads each backward's
  * gradients back to the host, which happens to cancel the runtime's extras). Agreement needs a
- * prediction of this runtime, itemised; until the page has one it never says "agree".
+ * prediction of this runtime, itemised (runtime-words.ts); these words, for sides without one,
+ * never say "agree".
  *
  * The runtime's rules, from the native WebGPU provider's buffer manager at the version the lab
  * loads (onnxruntime v1.30.0, `onnxruntime/core/providers/webgpu/buffer_manager.cc`): storage
@@ -23,8 +24,13 @@ export const CLOSE_WITHIN = 0.1;
 /** What a measured / predicted ratio is called. */
 export type RatioVerdict = 'close' | 'above' | 'below' | 'outside';
 
-/** Which words describe `measured / predicted` for this kind of measurement. */
-export function ratioVerdict(kind: MemoryKind, ratio: number): RatioVerdict {
+/**
+ * Which words describe `measured / predicted` for this kind of measurement. Judged on the ratio
+ * as the table prints it (`formatRatio`), so a cell reading "1.10×" is never called more than
+ * 10% off.
+ */
+export function ratioVerdict(kind: MemoryKind, exactRatio: number): RatioVerdict {
+  const ratio = printedRatio(exactRatio);
   if (ratio >= 1 - CLOSE_WITHIN && ratio <= 1 + CLOSE_WITHIN) return 'close';
   const { min, max } = AGREEMENT_RATIO[kind];
   if (ratio < min || ratio > max) return 'outside';
@@ -34,6 +40,11 @@ export function ratioVerdict(kind: MemoryKind, ratio: number): RatioVerdict {
 /** `measured / predicted`, or null when there is no prediction to divide by. */
 export function measuredOverPredicted(measured: number, predicted: number): number | null {
   return predicted > 0 && Number.isFinite(measured) ? measured / predicted : null;
+}
+
+/** A ratio rounded as the table prints it (two decimals), so that words judge what the reader sees. */
+export function printedRatio(ratio: number): number {
+  return Number(ratio.toFixed(2));
 }
 
 /** A ratio as the table prints it, e.g. "1.92×"; a dash when there is none. */

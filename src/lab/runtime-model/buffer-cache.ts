@@ -34,15 +34,29 @@ export interface BufferCache {
   readonly peakBytes: number;
 }
 
+/**
+ * Which of the runtime's rules the cache follows. Each can be switched off to measure what it
+ * costs (runtime-gap.ts); onnxruntime-web follows both.
+ */
+export interface CacheRules {
+  /** Buffers come in size classes and freed ones are kept for reuse; off: exact sizes, freed memory returned. */
+  readonly sizeClasses: boolean;
+  /** A freed buffer waits for the next refresh (flush); off: it is free at once. */
+  readonly reuseAfterFlush: boolean;
+}
+
+/** The rules onnxruntime-web 1.30 follows (see the module comment). */
+export const ONNXRUNTIME_CACHE_RULES: CacheRules = { sizeClasses: true, reuseAfterFlush: true };
+
 /** An empty cache, as a fresh onnxruntime-web WebGPU backend starts with. */
-export function createBufferCache(): BufferCache {
+export function createBufferCache(rules: CacheRules = ONNXRUNTIME_CACHE_RULES): BufferCache {
   const free = new Map<number, CachedBuffer[]>();
   let pending: CachedBuffer[] = [];
   let live = 0;
   let peak = 0;
   return {
     acquire(requestBytes) {
-      const bytes = bufferBytes(requestBytes);
+      const bytes = rules.sizeClasses ? bufferBytes(requestBytes) : requestBytes;
       const reused = free.get(bytes)?.pop();
       if (reused) return reused;
       live += bytes;
@@ -51,12 +65,13 @@ export function createBufferCache(): BufferCache {
     },
     release(buffer) {
       pending.push(buffer);
+      if (!rules.reuseAfterFlush) this.refresh();
     },
     refresh() {
       for (const buffer of pending) {
         const kept = free.get(buffer.bytes) ?? [];
         free.set(buffer.bytes, kept);
-        if (kept.length < keptOfSize(buffer.bytes)) kept.push(buffer);
+        if (rules.sizeClasses && kept.length < keptOfSize(buffer.bytes)) kept.push(buffer);
         else live -= buffer.bytes;
       }
       pending = [];

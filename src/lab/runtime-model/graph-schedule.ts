@@ -2,9 +2,9 @@
  * A graph as the runtime model reads it: its manifest entry plus every node and the dtype and
  * shape of every tensor, so the model can follow each intermediate tensor from the node that
  * makes it to the last one that reads it. The manifest lists only a graph's inputs and outputs;
- * this is the rest. Pure data.
+ * this is the rest, read from the graph's schedule file (graphs/schedule-file.ts). Pure data.
  */
-import { DTYPE_BYTES, type DType, type ManifestGraph } from '../../graphs/browser-safe';
+import { DTYPE_BYTES, type DType, type ManifestGraph, type ScheduleFile, type ScheduleNode } from '../../graphs/browser-safe';
 
 /** A tensor's element type and shape; a string dimension is the dynamic batch. */
 export interface ScheduledTensor {
@@ -12,14 +12,8 @@ export interface ScheduledTensor {
   readonly shape: readonly (number | string)[];
 }
 
-/** One node: its op and the names of the tensors it reads and writes. */
-export interface ScheduledNode {
-  readonly opType: string;
-  readonly inputs: readonly string[];
-  readonly outputs: readonly string[];
-  /** The node's attributes, written so that equal attributes give equal text (JSON of sorted keys). */
-  readonly attributes: string;
-}
+/** One node: its op, the names of the tensors it reads and writes, and its attributes. */
+export type ScheduledNode = ScheduleNode;
 
 /**
  * One graph: its manifest entry (inputs are fed by the lab; outputs are made by the runtime and
@@ -39,4 +33,9 @@ export interface GraphSchedule extends ManifestGraph {
 export function tensorBytes(tensor: ScheduledTensor, batch: number): number {
   const elements = tensor.shape.reduce<number>((product, dim) => product * (typeof dim === 'number' ? dim : batch), 1);
   return elements * DTYPE_BYTES[tensor.dtype];
+}
+
+/** The schedule of the graph `entry` names, from its schedule file. */
+export function graphSchedule(entry: ManifestGraph, file: ScheduleFile): GraphSchedule {
+  return { ...entry, initializers: file.initializers, nodes: file.nodes, tensors: new Map(Object.entries(file.tensors)) };
 }

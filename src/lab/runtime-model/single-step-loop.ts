@@ -18,7 +18,7 @@
 import { isAccOut } from '../../graphs/browser-safe';
 import { planStep } from '../measure/step-plan';
 import { planAllocations } from './allocation-plan';
-import { createBufferCache, type CachedBuffer } from './buffer-cache';
+import { createBufferCache, ONNXRUNTIME_CACHE_RULES, type CacheRules, type CachedBuffer } from './buffer-cache';
 import { executionOrder } from './execution-order';
 import { runGraph } from './graph-run';
 import { tensorBytes, type GraphSchedule, type ScheduledTensor } from './graph-schedule';
@@ -47,9 +47,29 @@ export interface SingleStepLoop {
 /** The predicted device bytes of one side: the lab's, the runtime's, and their sum (the peak). */
 export interface RuntimePrediction {
   readonly labBytes: number;
+  /** Of the lab's bytes, the examples and labels: every micro-batch's, placed at once. */
+  readonly examplesBytes: number;
   readonly runtimeBytes: number;
   readonly peakBytes: number;
 }
+
+/**
+ * The rules the prediction follows: the cache's, and whether accumulation is out of place.
+ * onnxruntime-web and the lab follow all of them; runtime-gap.ts switches them off one by one
+ * to measure what each costs.
+ */
+export interface RuntimeRules extends CacheRules {
+  /**
+   * `acc_out = acc_in + g` makes a new set before the old one goes; off: the old set is freed
+   * first, as PyTorch adds in place (`AccumulateGrad::accumulateGrad` runs
+   * `variable_grad += new_grad` outside double backward: pytorch/pytorch
+   * `torch/csrc/autograd/functions/accumulate_grad.h`, commit bc2c6edaf163b1a1330e37a6e34caf8c553e4755).
+   */
+  readonly outOfPlaceAccumulation: boolean;
+}
+
+/** The rules of onnxruntime-web 1.30 and the lab's step loop. */
+export const ONNXRUNTIME_RULES: RuntimeRules = { ...ONNXRUNTIME_CACHE_RULES, outOfPlaceAccumulation: true };
 
 /** The inputs no earlier graph makes: the lab's feeds, each with its dtype and shape. */
 function feeds(graphs: readonly GraphSchedule[]): Map<string, ScheduledTensor> {
@@ -62,15 +82,20 @@ function feeds(graphs: readonly GraphSchedule[]): Map<string, ScheduledTensor> {
   return fed;
 }
 
-/** "This runtime"'s peak for one side run as `loop` describes. */
-export function predictSingleStepLoop(loop: SingleStepLoop): RuntimePrediction {
+/** "This runtime"'s peak for one side run as `loop` describes, following `rules`. */
+export function predictSingleStepLoop(loop: SingleStepLoop, rules: RuntimeRules = ONNXRUNTIME_RULES): RuntimePrediction {
   const { graphs, microBatches } = loop;
   const microBatch = loop.batch / microBatches;
   const fed = feeds(graphs);
   const perMicroBatch = (tensor: ScheduledTensor): boolean => tensor.shape.some((dim) => typeof dim === 'string');
-  const labBytes = [...fed]
-    .filter(([name]) => !loop.hostInputs.has(name))
-    .reduce((sum, [, tensor]) => sum + tensorBytes(tensor, microBatch) * (perMicroBatch(tensor) ? microBatches : 1), 0);
+  const placed = [...fed].filter(([name]) => !loop.hostInputs.has(name)).map(([, tensor]) => tensor);
+  const labBytes = placed.reduce(
+    (sum, tensor) => sum + tensorBytes(tensor, microBatch) * (perMicroBatch(tensor) ? microBatches : 1),
+    0,
+  );
+  const examplesBytes = placed
+    .filter(perMicroBatch)
+    .reduce((sum, tensor) => sum + tensorBytes(tensor, microBatch) * microBatches, 0);
 
   const runs = planStep(graphs, new Set(fed.keys()), loop.isResult).map((run, index) => {
     const graph = graphs[index];
@@ -78,12 +103,16 @@ export function predictSingleStepLoop(loop: SingleStepLoop): RuntimePrediction {
     const order = executionOrder(graph);
     return { run, graph, nodes: order.nodes, plan: planAllocations(graph, order, microBatch) };
   });
-  const cache = createBufferCache();
+  const cache = createBufferCache(rules);
   let results: CachedBuffer[] = [];
   for (let step = 0; step < loop.steps; step++) {
     if (!loop.retainsResults) for (const buffer of results) cache.release(buffer);
     let accumulators: CachedBuffer[] = [];
     for (let micro = 0; micro < microBatches; micro++) {
+      if (!rules.outOfPlaceAccumulation) {
+        for (const buffer of accumulators) cache.release(buffer);
+        accumulators = [];
+      }
       const env = new Map<string, CachedBuffer>();
       for (const { run, graph, nodes, plan } of runs) {
         const uploads = graph.inputs
@@ -111,5 +140,5 @@ export function predictSingleStepLoop(loop: SingleStepLoop): RuntimePrediction {
     }
   }
   const runtimeBytes = graphs.reduce((sum, graph) => sum + initializerBytes(graph), 0) + cache.peakBytes;
-  return { labBytes, runtimeBytes, peakBytes: labBytes + runtimeBytes };
+  return { labBytes, examplesBytes, runtimeBytes, peakBytes: labBytes + runtimeBytes };
 }

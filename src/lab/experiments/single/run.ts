@@ -7,14 +7,17 @@ import type { Backend } from '../../measure/executor';
 import { peakAbove } from '../../measure/measured-memory';
 import type { SingleRunResult } from '../../measure/single-run';
 import { loadManifest } from '../../page/manifest-loader';
+import { loadGraphSchedules } from '../../page/schedule-loader';
 import type { LabProgress } from '../../page/progress';
 import { startRun } from '../../page/start-run';
 import { maxRelativeDifference } from '../../results/compare';
+import { itemiseGap, type ItemisedGap } from '../../runtime-model/runtime-gap';
 import { requestFromWorker } from '../../worker/channel';
 import { LAB_SEED, type LabSettings } from '../settings';
 import { measuredSteps } from '../warm-up';
 import { SINGLE_EXPERIMENTS, findSingleModel, predictSideBytes, type SingleExperimentId } from './experiments';
 import type { SingleRequest, StepSample } from './protocol';
+import { singleStepLoop } from './runtime-loop';
 
 /**
  * The bytes a run added over its fresh runtime: peak minus baseline. On WebGPU the baseline is
@@ -25,13 +28,19 @@ export function measuredBytes(result: SingleRunResult): number {
   return peakAbove(result.memory);
 }
 
-/** One side's numbers: what ran, what it measured, what the engine predicted. */
+/** One side's numbers: what ran, what it measured, what the engine and "this runtime" predicted. */
 export interface SingleSideOutcome {
   readonly label: string;
   readonly modelId: string;
   readonly batch: number;
   readonly microBatches: number;
+  /** The memory engine's peak: what PyTorch would hold on CUDA. */
   readonly predictedBytes: number;
+  /**
+   * "This runtime"'s prediction and its gap to the engine's, itemised; null where the side is
+   * not modelled yet (not `runtimeModelled`, or not on WebGPU).
+   */
+  readonly runtime: ItemisedGap | null;
   /** Whether the side's graph adds gradients out of place (`acc_out = acc_in + g`): two gradient sets at once. */
   readonly outOfPlaceGradients: boolean;
   readonly result: SingleRunResult;
@@ -110,15 +119,26 @@ export async function runSingleExperiment(
           [experiment.before.label, experiment.after.label],
         )
       : [...(await run([sides[0]!.spec], [experiment.before.label])), ...(await run([sides[1]!.spec], [experiment.after.label]))];
-  const [before, after] = sides.map(({ side, model, microBatches }, i): SingleSideOutcome => ({
-    label: side.label,
-    modelId: model.id,
-    batch: settings.batch,
-    microBatches,
-    predictedBytes: predictSideBytes(side, model, settings, steps),
-    outOfPlaceGradients: model.variant.accumulate === true,
-    result: results[i]!,
-  })) as [SingleSideOutcome, SingleSideOutcome];
+  const [before, after] = (await Promise.all(
+    sides.map(async ({ side, model, microBatches }, i): Promise<SingleSideOutcome> => {
+      const predictedBytes = predictSideBytes(side, model, settings, steps);
+      // The schedules are fetched only now, for the sides the runtime model covers.
+      const runtime =
+        backend === 'webgpu' && side.runtimeModelled
+          ? itemiseGap(singleStepLoop(experiment, side, model, await loadGraphSchedules(model), settings), predictedBytes)
+          : null;
+      return {
+        label: side.label,
+        modelId: model.id,
+        batch: settings.batch,
+        microBatches,
+        predictedBytes,
+        runtime,
+        outOfPlaceGradients: model.variant.accumulate === true,
+        result: results[i]!,
+      };
+    }),
+  )) as [SingleSideOutcome, SingleSideOutcome];
   const gradientDifference = maxRelativeDifference(after.result.gradients, before.result.gradients);
   return {
     backend,
