@@ -90,6 +90,8 @@ export function labEstimateOptions(model: ManifestModel, { batch, microBatches }
     layers: shapes.layers,
     vocab: shapes.classes ?? 0,
     mode: 'train',
+    // The lab's step loops are plain PyTorch's: no trainer's defaults (stacks.ts) decide anything for them.
+    stack: 'pytorch',
     // The lab's 16-bit graphs take fp32 master weights and return fp32 gradients: autocast.
     precision: variant.precision === 'fp16' ? 'amp-fp16' : 'fp32',
     // No optimizer runs in these steps; plain SGD keeps no state, so it adds nothing.
