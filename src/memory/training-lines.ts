@@ -480,11 +480,14 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
     Math.ceil(params * momentBytesPerParam(r.optimizer, element, share));
   const savedNote =
     saved.weights > 0 ? ` + modules_to_save ${formatCount(saved.weights)} params (${bitsLabel(savedElement)})` : '';
+  // Offloaded parameters (FSDP CPUOffload(offload_params=True), DeepSpeed offload_param) move every parameter, the
+  // frozen base and the adapters alike, to the host; each unit comes back to the GPU for its forward and backward.
+  const weightDevice: LineDevice = place.weightsOnGpu ? 'gpu' : host;
   const lines: MemoryLine[] = [
     line(
       'weights',
       'weights',
-      'gpu',
+      weightDevice,
       r.words
         ? `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? `, other parameters ${keptElement === 4 ? 'upcast to fp32' : 'kept in 16 bits'}` : ''}) × ${formatCount(baseShare)} params`
         : '',
@@ -496,7 +499,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
     line(
       'weights-adapters',
       'weights',
-      'gpu',
+      weightDevice,
       r.words
         ? `LoRA adapters (${bitsLabel(adapterElement)}, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params${savedNote}`
         : '',
@@ -504,6 +507,12 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True) unless --lora-dtype; ModulesToSaveWrapper trains a copy of each module in its dtype',
     ),
   ];
+  const unit = gatheredUnitParams(r, sp, counts, place.weightsOnGpu);
+  if (unit > 0) {
+    const unitBytes = (params: number) =>
+      stageWeightBytes(model, counts.total, params, baseFormat, qlora ? keptElement : undefined);
+    lines.push(gatheredUnitLine(r, unit, place.weightsOnGpu, unitBytes, moments));
+  }
   if (qlora) {
     lines.push(
       line(
@@ -639,6 +648,45 @@ function pendingGradientBytes(
   return Math.floor(((sp.perLayer + embeddings) * shard) / sp.params) * bytes;
 }
 
+/**
+ * Parameters of one ZeRO-3 / FSDP gathered unit (a layer, or the largest module when it is larger), 0 when nothing is
+ * gathered: with one GPU and the weights on it there is nothing to fetch.
+ */
+function gatheredUnitParams(
+  r: Pick<StateInputs, 'zero' | 'dp' | 'tp'>,
+  sp: StageParams,
+  counts: ParamCounts | null,
+  weightsOnGpu: boolean,
+): number {
+  if (r.zero !== 3 || (r.dp === 1 && weightsOnGpu) || counts === null) return 0;
+  return Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)));
+}
+
+/**
+ * The gathered unit's weights on the GPU for its forward and backward: the other dp−1 shards arrive from the other
+ * GPUs; its own shard is already counted with the weights unless they live on the host, which sends the whole unit.
+ */
+function gatheredUnitLine(
+  r: Pick<StateInputs, 'dp' | 'words'>,
+  unit: number,
+  weightsOnGpu: boolean,
+  bytesOf: (params: number) => number,
+  moments: readonly MomentId[],
+): MemoryLine {
+  const gathered = weightsOnGpu ? unit - ceilDiv(unit, r.dp) : unit;
+  const from = weightsOnGpu ? 'fetched from other GPUs' : 'copied from the host';
+  return line(
+    'weights-gathered',
+    'weights',
+    'gpu',
+    r.words ? `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params ${from}` : '',
+    lifetime(moments, [bytesOf(gathered), GRAPH]),
+    weightsOnGpu
+      ? 'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward'
+      : 'ZeRO-Infinity (arXiv 2104.07857 §5); torch FSDP CPUOffload(offload_params=True): each unit is copied to the GPU for its forward and backward',
+  );
+}
+
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
 function modelStateLines(r: FullStateInputs): MemoryLine[] {
   const { stage } = r;
@@ -668,25 +716,8 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit',
     ),
   );
-  const unit =
-    r.zero === 3 && (r.dp > 1 || !place.weightsOnGpu) && counts !== null
-      ? Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)))
-      : 0;
-  if (unit > 0) {
-    // One gathered unit (a layer, or the largest module): the other dp−1 shards arrive for its forward/backward.
-    // Its own shard is already counted above unless the weights live on the host.
-    const gathered = place.weightsOnGpu ? unit - ceilDiv(unit, r.dp) : unit;
-    lines.push(
-      line(
-        'weights-gathered',
-        'weights',
-        'gpu',
-        r.words ? `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params fetched from other GPUs` : '',
-        lifetime(moments, [gathered * precision.weights, GRAPH]),
-        'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward',
-      ),
-    );
-  }
+  const unit = gatheredUnitParams(r, sp, counts, place.weightsOnGpu);
+  if (unit > 0) lines.push(gatheredUnitLine(r, unit, place.weightsOnGpu, (params) => params * precision.weights, moments));
   if (place.gradientsOnGpu) {
     const bytes = shards.gradients * precision.gradients;
     const when = r.optimizerInBackward
