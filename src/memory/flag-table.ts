@@ -11,6 +11,7 @@ import { LOSS_KINDS } from './loss.ts';
 import { WEIGHT_CHOICES, WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
+import { ACTIVATION_OFFLOADS } from './activation-offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
@@ -343,6 +344,17 @@ export const FLAGS: readonly FieldFlag[] = [
     unit: 'layers',
     group: 'technique',
   }),
+  enumFlag(
+    {
+      key: 'activationOffload',
+      flag: 'activation-offload',
+      default: 'none',
+      label: 'Activation offload',
+      help: 'saved activations to host memory: streamed (torchtune enable_activation_offloading) or checkpoints (Unsloth, needs --recompute full)',
+      group: 'technique',
+    },
+    ACTIVATION_OFFLOADS,
+  ),
   booleanFlag({
     key: 'dropout',
     flag: 'dropout',

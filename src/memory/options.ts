@@ -1,5 +1,6 @@
 /** The options of `estimateMemory`: one vocabulary for the CLI flags, the URL query and code. */
 import type { Attention, Kernels, Recompute } from './activations.ts';
+import type { ActivationOffload } from './activation-offload.ts';
 import type { Finetune } from './finetune.ts';
 import type { AdapterDtype, QloraFormat, QloraKept } from './lora.ts';
 import type { LossKind } from './loss.ts';
@@ -75,6 +76,11 @@ export interface EstimateOptions {
   gradAccum?: number;
   /** Activation recompute policy. */
   recompute?: Recompute;
+  /**
+   * Activation offloading: `none`, `streamed` (every saved activation to the host and back, torchtune
+   * `enable_activation_offloading`) or `checkpoints` (the checkpointed layer inputs, Unsloth's `"unsloth"` checkpointing).
+   */
+  activationOffload?: ActivationOffload;
   /** Full recompute: layers per checkpoint segment k. */
   checkpointEvery?: number;
   /** Attention kernel: `sdpa` (FlashAttention / memory-efficient, no s×s scores kept) or `eager`. */

@@ -7,6 +7,7 @@
  * named `NotModelled` entry that every estimate lists.
  */
 import type { Attention, Kernels, Recompute } from './activations.ts';
+import type { ActivationOffload } from './activation-offload.ts';
 import type { Finetune } from './finetune.ts';
 import type { CheckpointDtype, ModelConfig } from './model.ts';
 import type { OptimizerImpl } from './optimizer.ts';
@@ -70,6 +71,7 @@ export interface StackOptions {
   readonly kernels?: Cited<Kernels>;
   readonly grads?: Cited<GradientLifetime>;
   readonly zero?: Cited<ZeroStage>;
+  readonly activationOffload?: Cited<ActivationOffload>;
 }
 
 /** An engine option a stack can set directly. */
@@ -84,6 +86,7 @@ export const STACK_DECIDED_KEYS: readonly ('precision' | StackOptionKey)[] = [
   'kernels',
   'grads',
   'zero',
+  'activationOffload',
 ];
 
 /** Something a stack does by default that the engine cannot express yet; every estimate on that stack lists it. */
@@ -394,15 +397,13 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         value: 'full',
         source: 'Unsloth 2026.8.19 models/llama.py:3079 get_peft_model use_gradient_checkpointing = "unsloth"',
       },
-    },
-    notModelled: [
-      {
-        id: 'activation-offload',
-        what: 'use_gradient_checkpointing="unsloth" offloads the checkpointed block inputs to CPU memory',
-        option: 'an activation offload option',
-        source: 'Unsloth 2026.8.19 models/llama.py:3079 use_gradient_checkpointing = "unsloth"',
+      activationOffload: {
+        value: 'checkpoints',
+        source:
+          'Unsloth 2026.8.19 models/llama.py:3079 use_gradient_checkpointing = "unsloth": the checkpointed block inputs offloaded to CPU memory (unsloth_zoo Unsloth_Offloaded_Gradient_Checkpointer)',
       },
-    ],
+    },
+    notModelled: [],
   },
 };
 

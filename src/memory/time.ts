@@ -70,6 +70,8 @@ export interface TrainingTimeInput {
   weightBytes: number;
   /** Offload mode. */
   offload: 'none' | 'optimizer' | 'optimizer+params';
+  /** Bytes of saved activations one micro-batch sends to the host in forward and brings back in backward (else 0). */
+  activationOffloadBytes: number;
   /** Optimizer and its PyTorch implementation. */
   optimizer: OptimizerKind;
   optimizerImpl: OptimizerImpl;
@@ -211,8 +213,8 @@ export interface TrainingStepSeconds {
   readonly optimizer: number;
   readonly total: number;
   /**
-   * The seconds each micro-batch adds: the weights streamed from the host for its forward and backward (of `offload`,
-   * ZeRO-Infinity) and a 4-bit base dequantized for them (`dequantize`), 0 without either: the step is the rest plus
+   * The seconds each micro-batch adds: the weights streamed from the host for its forward and backward and its offloaded
+   * activations (of `offload`), and a 4-bit base dequantized for them (`dequantize`), 0 without these: the step is the rest plus
    * `bubble`, which scales as 1/m, plus m times this.
    */
   readonly perMicroBatch: number;
@@ -248,7 +250,9 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
       ? 0
       : gradientShard * (input.gradientBytes + input.weightBytes) +
         (input.offload === 'optimizer+params' ? 2 * shard * input.weightBytes * input.microBatches : 0);
-  const offload = offloadBytes / host;
+  // Offloaded activations cross the host link twice per micro-batch: down in forward, up in backward.
+  const activationsPerMicroBatch = (2 * input.activationOffloadBytes) / host;
+  const offload = offloadBytes / host + activationsPerMicroBatch * input.microBatches;
   // Each layer all-reduces a b·s·h activation twice in the forward and twice in the backward (Shoeybi et al. 2019,
   // arXiv 1909.08053 §3, Fig. 4), twice more in a fully recomputed forward; sequence parallelism turns each into a
   // reduce-scatter and an all-gather of the same volume (Korthikanti et al. 2022, arXiv 2205.05198 §4.2.2). A stage
@@ -271,7 +275,7 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   // Added in the lines' order, as a sum of the lines would be.
   const total = compute + recompute + dequantize + bubble + offload + tensorParallel + dataParallel + optimizer;
   const offloadPerMicroBatch = input.offload === 'optimizer+params' ? (2 * shard * input.weightBytes) / host : 0;
-  const perMicroBatch = offloadPerMicroBatch + dequantizePerMicroBatch;
+  const perMicroBatch = offloadPerMicroBatch + activationsPerMicroBatch + dequantizePerMicroBatch;
   return { compute, recompute, dequantize, bubble, offload, tensorParallel, dataParallel, optimizer, total, perMicroBatch };
 }
 
@@ -326,7 +330,8 @@ function trainingTimeWords(w: {
       {
         id: 'offload',
         label: `Offload transfers over ${gpu.hostLink}`,
-        source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up',
+        source:
+          'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up; offloaded activations down in forward and up in backward',
       },
       ...(w.tensorParallel
         ? [

@@ -23,6 +23,7 @@ import {
   type QloraKept,
 } from './lora.ts';
 import { adapterActivationBytes } from './lora-activations.ts';
+import { offloadActivations, type ActivationOffload } from './activation-offload.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
@@ -68,6 +69,8 @@ export interface StageLines {
   stage: StageParams;
   /** Activation bytes kept per layer for one micro-batch. */
   activationsPerLayer: number;
+  /** Bytes of saved activations one micro-batch sends to the host and back (activation offloading; else 0). */
+  activationsOffloaded: number;
   /** Parameters on this GPU that receive gradients (before ZeRO sharding). */
   trainable: number;
 }
@@ -177,6 +180,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
     );
   }
   let activationsPerLayer = 0;
+  let activationsOffloaded = 0;
   if (r.model !== null) {
     const e = PRECISION_BYTES[r.precision].activation;
     // A LoRA base is loaded in 16 bits (fp32 only with --precision fp32), so the residual stream has its dtype unless
@@ -223,16 +227,18 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       // A fused loss runs the head itself and keeps what it needs (loss.ts); a frozen head keeps no input.
       trainsHead: !lossOwnsHead(r.loss) && (r.lora === null || r.lora.modulesToSave.includes('head')),
       loss: r.loss,
+      activationOffload: r.activationOffload,
     });
     groups.push(activations);
     activationsPerLayer = activations.perLayer;
+    activationsOffloaded = activations.offloadedPerMicroBatch;
   }
   if (r.teacher !== null) groups.push(lineGroup(teacherLines(r, moments), moments));
   const trainable =
     r.lora === null || counts === null || r.model === null
       ? sp.params
       : loraShare(r.lora.adapterParams, sp, counts) + ceilDiv(savedParams(r.model, r.lora.modulesToSave, stage), r.tp);
-  return { moments, groups, stage: sp, activationsPerLayer, trainable };
+  return { moments, groups, stage: sp, activationsPerLayer, activationsOffloaded, trainable };
 }
 
 // The memoized builders: each group's lines with their sums (timeline.ts LineGroup). The planner's search finds a
@@ -256,9 +262,9 @@ const adapterStateGroup = memo(
   8,
 );
 const activationGroup = memo(
-  (r: ActivationInputs): LineGroup & { perLayer: number } => {
-    const { lines, perLayer } = activationLines(r);
-    return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1)), perLayer };
+  (r: ActivationInputs): LineGroup & { perLayer: number; offloadedPerMicroBatch: number } => {
+    const { lines, perLayer, offloadedPerMicroBatch } = activationLines(r);
+    return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1)), perLayer, offloadedPerMicroBatch };
   },
   32,
   sameActivationInputs,
@@ -333,7 +339,8 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.adapterBytesPerToken === b.adapterBytesPerToken &&
     a.adapterWorkingSet === b.adapterWorkingSet &&
     a.trainsHead === b.trainsHead &&
-    a.loss === b.loss
+    a.loss === b.loss &&
+    a.activationOffload === b.activationOffload
   );
 }
 
@@ -444,6 +451,8 @@ export interface ActivationInputs {
   readonly trainsHead: boolean;
   /** The loss implementation. */
   readonly loss: LossKind;
+  /** What of the saved activations goes to the host. */
+  readonly activationOffload: ActivationOffload;
 }
 
 /** Adapter parameters on this GPU: the model's adapters in proportion to the stage's share of the model. */
@@ -871,8 +880,11 @@ function autocastCopiesLine(r: AutocastInputs, moments: readonly MomentId[]): Me
   );
 }
 
-/** Activations kept for backward on this stage, the recompute working set, and the loss's transients. */
-function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: number } {
+/**
+ * Activations kept for backward on this stage, the recompute working set, and the loss's transients; with activation
+ * offloading, what the layers keep moves to a host line, and the bytes one micro-batch sends there.
+ */
+function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: number; offloadedPerMicroBatch: number } {
   const { model, stage } = r;
   const moments = trainingMoments(r.gradAccum > 1);
   const sp = stageParamsOf(model, null, r.tp, r.pp, stage);
@@ -939,17 +951,20 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   // Backward frees each layer's activations as it passes: at its end the first layer's (or, under full recompute, the
   // first checkpoint's input) remain, with the other in-flight micro-batches'.
   const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer;
+  const offloaded = offloadActivations(r.activationOffload, kept, firstLayer);
   lines.push(
     line(
       'activations-layers',
       'activations',
       'gpu',
       keptLabel,
-      lifetime(
-        moments,
-        [kept, [...UNTIL_BACKWARD, 'backward-top']],
-        [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-end']],
-      ),
+      r.activationOffload === 'none'
+        ? lifetime(
+            moments,
+            [kept, [...UNTIL_BACKWARD, 'backward-top']],
+            [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-end']],
+          )
+        : lifetime(moments, [offloaded.onGpu, GRAPH]),
       layerSource(r, traits.transformer),
     ),
   );
@@ -1022,10 +1037,15 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       words.source,
     ),
   );
+  let hostLora = 0;
   if (r.adapterBytesPerToken !== null) {
     // What the adapters keep beside the frozen layers (lora-activations.ts), spread evenly over the layers.
     const perLayer = Math.ceil((r.adapterBytesPerToken * r.seq * r.microBatch) / model.layers);
-    const keptLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
+    const allLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
+    // Streamed offloading copies the adapters' saved inputs to the host too; one layer's are on the GPU in transit.
+    const streamed = r.activationOffload === 'streamed';
+    const keptLora = streamed ? Math.min(allLora, perLayer) : allLora;
+    hostLora = streamed ? allLora : 0;
     const rebuilt = r.recompute === 'full' ? perLayer * plan.segment : 0;
     lines.push(
       line(
@@ -1069,7 +1089,32 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       ),
     );
   }
-  return { lines, perLayer: plan.keptPerLayer };
+  const onHost = r.activationOffload === 'none' ? 0 : offloaded.onHost + hostLora;
+  if (onHost > 0) lines.push(offloadedActivationsLine(r, onHost, moments));
+  return { lines, perLayer: plan.keptPerLayer, offloadedPerMicroBatch: Math.ceil(onHost / inFlight) };
+}
+
+/** The saved activations on the host, from the forward that sends them to the backward that brings them back. */
+function offloadedActivationsLine(
+  r: Pick<ActivationInputs, 'activationOffload' | 'words'>,
+  bytes: number,
+  moments: readonly MomentId[],
+): MemoryLine {
+  const streamed = r.activationOffload === 'streamed';
+  return line(
+    'activations-offloaded',
+    'activations',
+    'cpu',
+    !r.words
+      ? ''
+      : streamed
+        ? 'Saved activations offloaded to the host (pinned), streamed back in backward'
+        : 'Checkpointed layer inputs offloaded to the host, brought back as backward rebuilds each segment',
+    lifetime(moments, [bytes, GRAPH]),
+    streamed
+      ? 'torchtune 0.7.0 training/_activation_offloading.py OffloadActivations: saved tensors ≥ 1 KiB to pinned CPU memory, the output head excluded'
+      : 'unsloth_zoo gradient_checkpointing.py Unsloth_Offloaded_Gradient_Checkpointer: hidden_states.to("cpu") in forward, back in backward',
+  );
 }
 
 /** Each loss's lines in words, and their source (loss.ts). */

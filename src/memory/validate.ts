@@ -33,6 +33,7 @@ import {
 import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
+import { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
 import { ZERO_STAGES, type ZeroStage } from './parallel.ts';
@@ -104,6 +105,8 @@ export interface ResolvedEstimate {
   pp: number;
   offload: Offload;
   offloadDevice: OffloadDevice;
+  /** What of the saved activations goes to the host. */
+  activationOffload: ActivationOffload;
   gpu: GpuSpec | null;
   tokens: number;
   /** How a multi-head latent attention model's KV cache is counted (ignored by every other model). */
@@ -208,6 +211,7 @@ function readTechnique(
   const precision = read.keyword('precision', PRECISIONS, stack.precision.value);
   const set = stack.options;
   const kernels = read.keyword('kernels', KERNELS, set.kernels?.value);
+  const recompute = read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value);
   return {
     mode: read.keyword('mode', MODES),
     precision,
@@ -220,10 +224,16 @@ function readTechnique(
     kernels,
     // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
     loss: read.keyword('loss', LOSS_KINDS, kernels === 'fused' ? 'vocab-parallel' : 'eager'),
-    recompute: read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value),
+    recompute,
     zero: read.keyword('zero', ZERO_STAGES, set.zero?.value),
     offload: read.keyword('offload', OFFLOADS),
     offloadDevice: read.keyword('offloadDevice', OFFLOAD_DEVICES),
+    // A stack that offloads its checkpoints (Unsloth) does so only when it checkpoints.
+    activationOffload: read.keyword(
+      'activationOffload',
+      ACTIVATION_OFFLOADS,
+      recompute === 'full' ? set.activationOffload?.value : undefined,
+    ),
     finetune,
     teacherWeights: read.keyword('teacherWeights', WEIGHT_FORMATS, precision === 'fp32' ? 'fp32' : 'bf16'),
     microBatch: read.count('microBatch') ?? 1,
@@ -257,6 +267,8 @@ function stackSettings(options: EstimateOptions, stack: StackDefaults): readonly
   let given = 0;
   STACK_DECIDED_KEYS.forEach((key, i) => {
     if (options[key] !== undefined || (key === 'recompute' && kbitCheckpointing(options))) given |= 1 << i;
+    // Without full recompute there are no checkpoints to offload: the stack's activation offload does not apply.
+    if (key === 'activationOffload' && options.recompute !== undefined && options.recompute !== 'full') given |= 1 << i;
   });
   let byGiven = SETTINGS.get(stack);
   if (byGiven === undefined) SETTINGS.set(stack, (byGiven = new Map()));
@@ -405,6 +417,11 @@ function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Tech
     if (checkpointEvery !== null && checkpointEvery > model.layers)
       read.fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
   }
+  if (t.activationOffload === 'checkpoints' && t.recompute !== 'full')
+    read.fail(
+      'activationOffload',
+      'checkpoints offloads the checkpointed layer inputs, so it needs --recompute full (Unsloth use_gradient_checkpointing="unsloth"); use streamed to offload every saved activation',
+    );
   if (offload === 'optimizer+params' && zero !== 3)
     read.fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
   else if (offload !== 'none' && zero === 0)

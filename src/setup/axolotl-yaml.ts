@@ -133,7 +133,11 @@ function readPrecision(r: KeyReader): void {
   } else if (bf16 === false || fp16 === false) r.set(bf16 === false ? 'bf16' : 'fp16', 'precision', 'fp32', source);
 }
 
-/** `gradient_checkpointing`: true recomputes each layer; `offload` also moves the checkpoints to the host. */
+/**
+ * `gradient_checkpointing`: true recomputes each layer; `offload` also moves the checkpoints to the host (axolotl
+ * monkeypatch/gradient_checkpointing/offload_cpu.py `CPU_Offloaded_Gradient_Checkpointer`, Unsloth's); `offload_disk`
+ * writes them to disk, which the engine does not model.
+ */
 function readCheckpointing(r: KeyReader): void {
   const source = SETUP_SOURCES.axolotl;
   const value = r.raw('gradient_checkpointing');
@@ -142,8 +146,9 @@ function readCheckpointing(r: KeyReader): void {
   else if (value === false) r.set('gradient_checkpointing', 'recompute', 'none', source);
   else if (value !== undefined)
     r.fail('gradient_checkpointing', `expected true, false, offload or offload_disk, got ${String(value)}`);
-  if (value === 'offload' || value === 'offload_disk')
-    r.notModelled('gradient_checkpointing', 'the checkpointed activations offloaded to the host', source);
+  if (value === 'offload') r.set('gradient_checkpointing', 'activationOffload', 'checkpoints', source);
+  else if (value === 'offload_disk')
+    r.notModelled('gradient_checkpointing', 'the checkpointed activations offloaded to disk', source);
 }
 
 /** `flash_attention`, `sdp_attention`, `xformers_attention` keep no s×s scores; `eager_attention` does. */

@@ -29,6 +29,7 @@ export type SetupOptions = Partial<
     | 'zero'
     | 'offload'
     | 'offloadDevice'
+    | 'activationOffload'
   >
 >;
 

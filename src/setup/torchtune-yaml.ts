@@ -103,8 +103,9 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
   else if (dtype !== undefined) r.fail('dtype', `expected bf16 or fp32, got ${dtype}`);
   const checkpointing = r.bool('enable_activation_checkpointing');
   if (checkpointing !== undefined) r.set('enable_activation_checkpointing', 'recompute', checkpointing ? 'full' : 'none', recipe);
-  if (r.bool('enable_activation_offloading') === true)
-    r.notModelled('enable_activation_offloading', 'activations offloaded to the host, streamed back for backward', recipe);
+  const offloading = r.bool('enable_activation_offloading');
+  if (offloading !== undefined)
+    r.set('enable_activation_offloading', 'activationOffload', offloading ? 'streamed' : 'none', recipe);
   readOptimizer(r);
   if (r.bool('optimizer_in_bwd') === true)
     r.notModelled('optimizer_in_bwd', 'the optimizer step fused into backward (each gradient freed at once)', recipe);

@@ -40,6 +40,8 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
       "the trainer's gradient_checkpointing sets it (FSDP's own is fsdp_activation_checkpointing)",
     );
   }
+  if (options.activationOffload !== undefined && options.activationOffload !== 'none')
+    missing.add('activationOffload', 'accelerate has no key for it: the training script offloads activations');
   if (!deepspeed) missing.addEach(options, ['gradAccum'], "the trainer's gradient_accumulation_steps sets it");
   if (offload !== 'none' && !deepspeed && zero < 2)
     missing.add('offload', 'FSDP offloads parameters only when it shards them (ZeRO-2/3)');

@@ -33,6 +33,12 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
   if (options.recompute === 'full' || options.recompute === 'none')
     config['gradient_checkpointing'] = options.recompute === 'full';
   else if (options.recompute !== undefined) missing.add('recompute', `${options.recompute}: axolotl checkpoints whole layers`);
+  if (options.activationOffload === 'checkpoints') config['gradient_checkpointing'] = 'offload';
+  else if (options.activationOffload === 'streamed')
+    missing.add(
+      'activationOffload',
+      'axolotl offloads the checkpoints (gradient_checkpointing: offload), not every saved activation',
+    );
   if (options.attention === 'sdpa') config['flash_attention'] = true;
   else if (options.attention === 'eager') config['eager_attention'] = true;
   const zero = options.zero ?? 0;

@@ -33,6 +33,8 @@ export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
     ['seq', 'recompute', 'attention', 'finetune', 'loraRank', 'loraTargets'],
     "not a DeepSpeed key: the trainer's arguments set it",
   );
+  if (options.activationOffload !== undefined && options.activationOffload !== 'none')
+    missing.add('activationOffload', "DeepSpeed's JSON has no key for it: the training script offloads activations");
   missing.addEach(options, ['dp'], 'the launcher sets the process count (deepspeed --num_gpus, accelerate num_processes)');
   return { text: `${JSON.stringify(config, null, 2)}\n`, unexpressed: missing.list };
 }

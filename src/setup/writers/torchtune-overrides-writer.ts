@@ -24,6 +24,13 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
     set('enable_activation_checkpointing', options.recompute === 'full');
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: torchtune checkpoints whole layers here`);
+  if (options.activationOffload === 'streamed' || options.activationOffload === 'none')
+    set('enable_activation_offloading', options.activationOffload === 'streamed');
+  else if (options.activationOffload !== undefined)
+    missing.add(
+      'activationOffload',
+      'torchtune streams every saved activation (enable_activation_offloading), not the checkpoints alone',
+    );
   if (options.optimizer === 'adamw') {
     set('optimizer._component_', 'torch.optim.AdamW');
     if (options.optimizerImpl === 'fused' || options.optimizerImpl === 'foreach')

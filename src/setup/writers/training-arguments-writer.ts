@@ -65,6 +65,8 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
     add('SFTConfig', 'gradient_checkpointing', 'gradient_checkpointing', options.recompute === 'full');
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: the Trainer checkpoints whole layers`);
+  if (options.activationOffload !== undefined && options.activationOffload !== 'none')
+    missing.add('activationOffload', 'the Trainer has no argument for it: Unsloth or torchtune offload activations');
   const optim = hfOptimizerFor(options);
   if (optim.name !== null) add('SFTConfig', 'optim', 'optim', optim.name);
   for (const { option, why } of optim.unnamed) missing.add(option, why);

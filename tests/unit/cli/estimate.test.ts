@@ -60,6 +60,7 @@ describe('estimate(argv)', () => {
       recompute: 'none',
       kernels: 'eager',
       grads: 'free',
+      'activation-offload': 'none',
     });
   });
 

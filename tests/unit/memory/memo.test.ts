@@ -175,6 +175,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     adapterWorkingSet: 0,
     trainsHead: true,
     loss: 'eager',
+    activationOffload: 'none',
   };
   /** Another value of the same field: any difference must count, whatever the type. */
   const other = (value: unknown): unknown =>

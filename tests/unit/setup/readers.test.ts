@@ -112,9 +112,17 @@ describe('accelerate', () => {
 });
 
 describe('axolotl', () => {
-  test('gradient_checkpointing: offload recomputes and names the offloaded checkpoints', () => {
+  test('gradient_checkpointing: offload recomputes and offloads the checkpoints to the host', () => {
     const reading = read('base_model: x\ngradient_checkpointing: offload\n');
     expect(reading.options.recompute).toBe('full');
+    expect(reading.options.activationOffload).toBe('checkpoints');
+    expect(notModelledKeys(reading)).toEqual([]);
+  });
+
+  test('gradient_checkpointing: offload_disk recomputes and names the checkpoints on disk as not modelled', () => {
+    const reading = read('base_model: x\ngradient_checkpointing: offload_disk\n');
+    expect(reading.options.recompute).toBe('full');
+    expect(reading.options.activationOffload).toBeUndefined();
     expect(notModelledKeys(reading)).toEqual(['gradient_checkpointing']);
   });
 
@@ -170,11 +178,12 @@ training_arguments:
       loraRank: 16,
       loraTargets: 'all-linear',
       recompute: 'full',
+      activationOffload: 'checkpoints',
       microBatch: 2,
       gradAccum: 4,
       optimizer: 'adamw-8bit',
     });
-    expect(notModelledKeys(reading)).toEqual(['get_peft_model.use_gradient_checkpointing']);
+    expect(notModelledKeys(reading)).toEqual([]);
     expect(reading.unknown).toEqual([]);
   });
 });

@@ -102,6 +102,7 @@ describe('torchtune recipes/configs/', () => {
       gradAccum: 16,
       precision: 'bf16',
       recompute: 'full',
+      activationOffload: 'none',
       optimizer: 'adamw',
       optimizerImpl: 'fused',
     });
