@@ -551,6 +551,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : 2,
     offload: r.offload,
     activationOffloadBytes: built.activationsOffloaded,
+    keepGatheredWeights: r.keepGatheredWeights,
     optimizer: r.optimizer,
     optimizerImpl: r.optimizerImpl,
     optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,

@@ -501,6 +501,13 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     OFFLOAD_DEVICES,
   ),
+  booleanFlag({
+    key: 'keepGatheredWeights',
+    flag: 'keep-gathered-weights',
+    label: 'Keep gathered weights',
+    help: 'with --zero 3: keep the gathered weights from forward to backward (FSDP2 reshard_after_forward=False): more memory, no all-gather in backward',
+    group: 'technique',
+  }),
   stringFlag(
     {
       key: 'teacher',

@@ -132,6 +132,8 @@ export interface EstimateOptions {
   offload?: Offload;
   /** Offload target. */
   offloadDevice?: OffloadDevice;
+  /** ZeRO-3: keep each unit's gathered weights from its forward to its backward (FSDP2 `reshard_after_forward=False`). */
+  keepGatheredWeights?: boolean;
   /** GPU preset id to check the fit against (see GPU_PRESETS). */
   gpu?: string;
   /** Infer mode: tokens held in the KV cache per sequence. */

@@ -70,6 +70,8 @@ export interface TrainingTimeInput {
   weightBytes: number;
   /** Offload mode. */
   offload: 'none' | 'optimizer' | 'optimizer+params';
+  /** ZeRO-3 keeps the gathered weights from forward to backward: no second all-gather in backward. */
+  keepGatheredWeights: boolean;
   /** Bytes of saved activations one micro-batch sends to the host in forward and brings back in backward (else 0). */
   activationOffloadBytes: number;
   /** Optimizer and its PyTorch implementation. */
@@ -268,7 +270,9 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
   // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
   const gradientTraffic = input.gradientParams * input.gradientBytes;
-  const gatherTraffic = input.zero === 3 ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
+  // Kept gathered weights (FSDP2 reshard_after_forward=False) skip backward's all-gather: the forward's is the 1.0× above.
+  const gatherTraffic =
+    input.zero === 3 && !input.keepGatheredWeights ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
   const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / linkOf(gpu, across.dataAcrossServers);
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);

@@ -126,6 +126,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           zero: r.zero,
           offload: r.offload,
           offloadDevice: r.offloadDevice,
+          keepGatheredWeights: r.keepGatheredWeights,
           grads: r.grads,
           optimizerInBackward: r.optimizerInBackward,
           finetune: r.finetune,
@@ -152,6 +153,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           pp: r.pp,
           dp: r.dp,
           offloadDevice: r.offloadDevice,
+          keepGatheredWeights: r.keepGatheredWeights,
           grads: r.grads,
           optimizerInBackward: r.optimizerInBackward,
           model: r.model,
@@ -283,6 +285,7 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
     a.optimizerImpl === b.optimizerImpl &&
     a.precision === b.precision &&
     a.offloadDevice === b.offloadDevice &&
+    a.keepGatheredWeights === b.keepGatheredWeights &&
     a.grads === b.grads &&
     a.optimizerInBackward === b.optimizerInBackward &&
     sameSharding(a, b)
@@ -373,6 +376,8 @@ export interface StateInputs {
   readonly zero: ZeroStage;
   readonly offload: Offload;
   readonly offloadDevice: OffloadDevice;
+  /** ZeRO-3: each unit's gathered weights kept from its forward to its backward (FSDP2 reshard_after_forward=False). */
+  readonly keepGatheredWeights: boolean;
   readonly grads: GradientLifetime;
   /** The optimizer step runs in backward, one parameter at a time (torchtune `optimizer_in_bwd`). */
   readonly optimizerInBackward: boolean;
@@ -520,7 +525,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
   if (unit > 0) {
     const unitBytes = (params: number) =>
       stageWeightBytes(model, counts.total, params, baseFormat, qlora ? keptElement : undefined);
-    lines.push(gatheredUnitLine(r, unit, place.weightsOnGpu, unitBytes, moments));
+    lines.push(gatheredUnitLine(r, unit, sp.params, place.weightsOnGpu, unitBytes, moments));
   }
   if (qlora) {
     lines.push(
@@ -672,18 +677,33 @@ function gatheredUnitParams(
 }
 
 /**
- * The gathered unit's weights on the GPU for its forward and backward: the other dp−1 shards arrive from the other
- * GPUs; its own shard is already counted with the weights unless they live on the host, which sends the whole unit.
+ * The gathered weights on the GPU: the other dp−1 shards of a unit arrive from the other GPUs; its own shard is already
+ * counted with the weights unless they live on the host, which sends the whole unit. One unit at a time, or, when the
+ * gathered units are kept from forward to backward (FSDP2 `reshard_after_forward=False`), every unit of the stage by
+ * the end of the forward, released unit by unit as backward passes.
  */
 function gatheredUnitLine(
-  r: Pick<StateInputs, 'dp' | 'words'>,
+  r: Pick<StateInputs, 'dp' | 'words' | 'keepGatheredWeights'>,
   unit: number,
+  stageParams: number,
   weightsOnGpu: boolean,
   bytesOf: (params: number) => number,
   moments: readonly MomentId[],
 ): MemoryLine {
-  const gathered = weightsOnGpu ? unit - ceilDiv(unit, r.dp) : unit;
+  const fetched = (params: number) => (weightsOnGpu ? params - ceilDiv(params, r.dp) : params);
+  const gathered = fetched(unit);
   const from = weightsOnGpu ? 'fetched from other GPUs' : 'copied from the host';
+  if (r.keepGatheredWeights) {
+    const all = fetched(stageParams);
+    return line(
+      'weights-gathered',
+      'weights',
+      'gpu',
+      r.words ? `Gathered weights kept from forward to backward: ${formatCount(all)} params ${from}` : '',
+      lifetime(moments, [bytesOf(all), [...UNTIL_BACKWARD, 'backward-top']], [bytesOf(gathered), ['backward-end']]),
+      'torch ≥ 2.6 distributed/fsdp/_fully_shard/_fully_shard.py fully_shard docstring: reshard_after_forward=False keeps the unsharded parameters after forward and avoids the all-gather in backward',
+    );
+  }
   return line(
     'weights-gathered',
     'weights',
@@ -726,7 +746,9 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
     ),
   );
   const unit = gatheredUnitParams(r, sp, counts, place.weightsOnGpu);
-  if (unit > 0) lines.push(gatheredUnitLine(r, unit, place.weightsOnGpu, (params) => params * precision.weights, moments));
+  if (unit > 0) {
+    lines.push(gatheredUnitLine(r, unit, sp.params, place.weightsOnGpu, (params) => params * precision.weights, moments));
+  }
   if (place.gradientsOnGpu) {
     const bytes = shards.gradients * precision.gradients;
     const when = r.optimizerInBackward

@@ -107,6 +107,8 @@ export interface ResolvedEstimate {
   offloadDevice: OffloadDevice;
   /** What of the saved activations goes to the host. */
   activationOffload: ActivationOffload;
+  /** ZeRO-3: the gathered weights kept from forward to backward (FSDP2 reshard_after_forward=False). */
+  keepGatheredWeights: boolean;
   gpu: GpuSpec | null;
   tokens: number;
   /** How a multi-head latent attention model's KV cache is counted (ignored by every other model). */
@@ -243,6 +245,7 @@ function readTechnique(
     pp: read.count('pp') ?? 1,
     checkpointEvery: read.count('checkpointEvery') ?? null,
     sp: read.flag('sp', false),
+    keepGatheredWeights: read.flag('keepGatheredWeights', false),
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
     optimizerInBackward: readOptimizerInBackward(read),
@@ -422,6 +425,8 @@ function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Tech
       'activationOffload',
       'checkpoints offloads the checkpointed layer inputs, so it needs --recompute full (Unsloth use_gradient_checkpointing="unsloth"); use streamed to offload every saved activation',
     );
+  if (t.keepGatheredWeights && zero !== 3)
+    read.fail('keepGatheredWeights', 'keep-gathered-weights keeps ZeRO-3’s gathered weights: it needs --zero 3');
   if (offload === 'optimizer+params' && zero !== 3)
     read.fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
   else if (offload !== 'none' && zero === 0)

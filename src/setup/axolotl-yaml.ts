@@ -175,7 +175,11 @@ function readFsdp(r: KeyReader): void {
     if (on !== undefined) r.set(key, 'recompute', on ? 'full' : 'none', source);
   }
   const reshard = r.bool('fsdp_config.reshard_after_forward');
-  if (reshard !== undefined) r.set('fsdp_config.reshard_after_forward', 'zero', reshard ? 3 : 2, source);
+  if (reshard !== undefined) {
+    // The weights stay sharded at rest either way; false keeps them gathered from forward to backward.
+    r.set('fsdp_config.reshard_after_forward', 'zero', 3, source);
+    if (!reshard) r.set('fsdp_config.reshard_after_forward', 'keepGatheredWeights', true, source);
+  }
   if (
     r.keys().some((key) => key.startsWith('fsdp_config.')) &&
     !words.includes('full_shard') &&

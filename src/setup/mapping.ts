@@ -30,6 +30,7 @@ export type SetupOptions = Partial<
     | 'offload'
     | 'offloadDevice'
     | 'activationOffload'
+    | 'keepGatheredWeights'
   >
 >;
 

@@ -118,7 +118,11 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
     r.set('fsdp_cpu_offload', 'offloadDevice', 'cpu', recipe);
   }
   const reshard = r.bool('fsdp_reshard_after_forward');
-  if (reshard !== undefined) r.set('fsdp_reshard_after_forward', 'zero', reshard ? 3 : 2, recipe);
+  if (reshard !== undefined) {
+    // FSDP2 shards the weights at rest either way; false keeps them gathered from forward to backward.
+    r.set('fsdp_reshard_after_forward', 'zero', 3, recipe);
+    if (!reshard) r.set('fsdp_reshard_after_forward', 'keepGatheredWeights', true, recipe);
+  }
   r.ignore(...IGNORED);
   return r.finish('torchtune');
 }

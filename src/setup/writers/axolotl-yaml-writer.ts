@@ -44,7 +44,11 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
   const zero = options.zero ?? 0;
   if (zero >= 2) {
     config['fsdp'] = [zero === 3 ? 'full_shard' : 'shard_grad_op', 'auto_wrap'];
-    if (options.offload === 'optimizer+params') config['fsdp_config'] = { offload_params: true };
+    const fsdpConfig: Record<string, unknown> = {};
+    if (options.offload === 'optimizer+params') fsdpConfig['offload_params'] = true;
+    if (zero === 3 && options.keepGatheredWeights !== undefined)
+      fsdpConfig['reshard_after_forward'] = !options.keepGatheredWeights;
+    if (Object.keys(fsdpConfig).length > 0) config['fsdp_config'] = fsdpConfig;
   } else if (zero === 1) missing.add('zero', 'ZeRO-1 has no FSDP form: write the DeepSpeed JSON and name it as deepspeed');
   if (options.offload === 'optimizer' || (options.offload === 'optimizer+params' && zero < 2))
     missing.add('offload', `${options.offload} offload: write the DeepSpeed JSON and name it as deepspeed`);

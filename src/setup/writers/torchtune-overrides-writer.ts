@@ -56,8 +56,12 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
   else if (options.offload !== undefined && options.offload !== 'none')
     missing.add('offload', `${options.offload}: torchtune offloads parameters with FSDP to the CPU`);
   if (options.offloadDevice === 'nvme') missing.add('offloadDevice', 'torchtune offloads to the CPU only');
-  if (options.zero === 2 || options.zero === 3) set('fsdp_reshard_after_forward', options.zero === 3);
-  else if (options.zero !== undefined && options.zero !== 0) missing.add('zero', `ZeRO-${options.zero} has no FSDP form`);
+  if (options.zero === 3) set('fsdp_reshard_after_forward', options.keepGatheredWeights !== true);
+  else if (options.zero !== undefined && options.zero !== 0)
+    missing.add(
+      'zero',
+      `ZeRO-${options.zero} has no FSDP2 form (fsdp_reshard_after_forward=False is ZeRO-3 keeping the gathered weights)`,
+    );
   missing.addEach(
     options,
     ['finetune'],

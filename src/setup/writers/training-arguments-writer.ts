@@ -65,6 +65,8 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
     add('SFTConfig', 'gradient_checkpointing', 'gradient_checkpointing', options.recompute === 'full');
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: the Trainer checkpoints whole layers`);
+  if (options.keepGatheredWeights === true)
+    missing.add('keepGatheredWeights', "FSDP2's reshard_after_forward=False: set it in the accelerate config");
   if (options.activationOffload !== undefined && options.activationOffload !== 'none')
     missing.add('activationOffload', 'the Trainer has no argument for it: Unsloth or torchtune offload activations');
   const optim = hfOptimizerFor(options);

@@ -134,6 +134,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     zero: 1,
     offload: 'none',
     offloadDevice: 'cpu',
+    keepGatheredWeights: false,
     grads: 'free',
     optimizerInBackward: false,
     model,

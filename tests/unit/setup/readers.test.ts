@@ -100,6 +100,11 @@ describe('accelerate', () => {
     expect(reading.options).toEqual({ dp: 8, zero: 3, gradAccum: 4, offload: 'optimizer+params', offloadDevice: 'nvme' });
   });
 
+  test('FSDP version 2 with reshard_after_forward false is ZeRO-3 keeping the gathered weights', () => {
+    const reading = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\n');
+    expect(reading.options).toEqual({ zero: 3, keepGatheredWeights: true });
+  });
+
   test('FSDP version 2 without reshard_after_forward is ZeRO-3, as accelerate defaults it', () => {
     const reading = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_offload_params: true\n');
     expect(reading.stack).toBe('fsdp2');
@@ -149,6 +154,21 @@ describe('torchtune', () => {
       optimizer: 'adamw',
       optimizerImpl: 'foreach',
     });
+  });
+
+  test('activation offloading streams the saved activations; FSDP2 not resharding keeps the gathered weights', () => {
+    const reading = read(
+      'optimizer:\n  _component_: torch.optim.AdamW\n  fused: True\nenable_activation_checkpointing: True\nenable_activation_offloading: True\nfsdp_reshard_after_forward: False\n',
+    );
+    expect(reading.options).toEqual({
+      optimizer: 'adamw',
+      optimizerImpl: 'fused',
+      recompute: 'full',
+      activationOffload: 'streamed',
+      zero: 3,
+      keepGatheredWeights: true,
+    });
+    expect(notModelledKeys(reading)).toEqual([]);
   });
 });
 

@@ -65,6 +65,15 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     loraRank: 64,
     loraTargets: 'all-linear',
   },
+  'LoRA, bf16, ZeRO-3 keeping the gathered weights on 4 GPUs': {
+    precision: 'bf16',
+    finetune: 'lora',
+    loraRank: 8,
+    loraTargets: 'all-linear',
+    zero: 3,
+    keepGatheredWeights: true,
+    dp: 4,
+  },
   'fp32 SGD, ZeRO-2 on 2 GPUs': {
     precision: 'fp32',
     zero: 2,
