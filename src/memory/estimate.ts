@@ -540,6 +540,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     microBatch: r.microBatch,
     microBatches: r.gradAccum,
     dp: r.dp,
+    shardGroup: r.shardGroup,
     tp: r.tp,
     pp: r.pp,
     zero: r.zero,
@@ -554,7 +555,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     keepGatheredWeights: r.keepGatheredWeights,
     optimizer: r.optimizer,
     optimizerImpl: r.optimizerImpl,
-    optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
+    optimizerParams: zeroShards(built.trainableParamsPerGpu, r.shardGroup, r.zero).optimizer,
     // Bytes per moment element the step streams (a factored Adafactor's statistics are few; its traffic is the update's).
     stateBytes:
       momentBytesPerParam(r.optimizer, r.lora !== null ? adapterBytes(r.loraDtype) : precision.momentBytes, 1) /

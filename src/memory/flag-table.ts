@@ -462,6 +462,15 @@ export const FLAGS: readonly FieldFlag[] = [
     ZERO_STAGES,
   ),
   numberFlag({
+    key: 'shardGroup',
+    flag: 'shard-group',
+    default: 'dp',
+    label: 'HSDP shard group',
+    help: 'with --zero 3: GPUs each shard group spans (HSDP: shard within a node, replicate across); divides --dp',
+    unit: 'GPUs',
+    group: 'technique',
+  }),
+  numberFlag({
     key: 'tp',
     flag: 'tp',
     default: '1',

@@ -122,6 +122,11 @@ export interface EstimateOptions {
   dp?: number;
   /** ZeRO stage 0–3 (FSDP full-shard = 3). */
   zero?: ZeroStage;
+  /**
+   * HSDP: the GPUs each ZeRO-3 shard group spans (a divisor of `dp`); the dp/N groups hold replicas and all-reduce their
+   * gradient shards. Default: `dp` (every data-parallel GPU shards, FSDP's FULL_SHARD).
+   */
+  shardGroup?: number;
   /** Tensor-parallel degree. */
   tp?: number;
   /** Sequence parallelism (with tensor parallelism). */

@@ -54,6 +54,8 @@ export interface TrainingTimeInput {
   microBatches: number;
   /** Data-, tensor-, pipeline-parallel degrees. */
   dp: number;
+  /** GPUs the states are sharded over: `dp`, or an HSDP shard group whose dp/shardGroup replicas all-reduce. */
+  shardGroup: number;
   tp: number;
   pp: number;
   /** ZeRO stage. */
@@ -266,14 +268,21 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const tensorParallel =
     (tensorCollectives * tensorRing * (input.layers / input.pp) * tokens * input.hidden * activationBytes) /
     linkOf(gpu, across.tensorAcrossServers);
-  const ring = input.dp > 1 ? (2 * (input.dp - 1)) / input.dp : 0;
+  const ringOf = (n: number) => (n > 1 ? (2 * (n - 1)) / n : 0);
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
   // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
   const gradientTraffic = input.gradientParams * input.gradientBytes;
   // Kept gathered weights (FSDP2 reshard_after_forward=False) skip backward's all-gather: the forward's is the 1.0× above.
   const gatherTraffic =
     input.zero === 3 && !input.keepGatheredWeights ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
-  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / linkOf(gpu, across.dataAcrossServers);
+  // HSDP (torch fully_shard on a 2-D mesh) runs the above within a shard group, then all-reduces each gradient shard
+  // across the dp/shardGroup replicas.
+  const replicas = input.dp / input.shardGroup;
+  const groupAcrossServers = input.shardGroup > 1 && input.tp * input.shardGroup > GPUS_PER_SERVER;
+  const dataParallel =
+    (ringOf(input.shardGroup) * (gradientTraffic + gatherTraffic)) /
+      linkOf(gpu, replicas > 1 ? groupAcrossServers : across.dataAcrossServers) +
+    (ringOf(replicas) * (gradientTraffic / input.shardGroup)) / linkOf(gpu, across.dataAcrossServers);
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.

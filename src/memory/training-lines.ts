@@ -120,7 +120,8 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           optimizer: r.optimizer,
           optimizerImpl: r.optimizerImpl,
           accumulates,
-          dp: r.dp,
+          // The GPUs the states are sharded over: all data-parallel ones, or an HSDP shard group.
+          dp: r.shardGroup,
           tp: r.tp,
           pp: r.pp,
           zero: r.zero,
@@ -151,7 +152,8 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           offload: r.offload,
           tp: r.tp,
           pp: r.pp,
-          dp: r.dp,
+          // The GPUs the states are sharded over: all data-parallel ones, or an HSDP shard group.
+          dp: r.shardGroup,
           offloadDevice: r.offloadDevice,
           keepGatheredWeights: r.keepGatheredWeights,
           grads: r.grads,
@@ -175,7 +177,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
         offload: r.offload,
         tp: r.tp,
         pp: r.pp,
-        dp: r.dp,
+        dp: r.shardGroup,
         model: r.model,
         paramsOnly: r.paramsOnly,
       }),

@@ -109,6 +109,8 @@ export interface ResolvedEstimate {
   activationOffload: ActivationOffload;
   /** ZeRO-3: the gathered weights kept from forward to backward (FSDP2 reshard_after_forward=False). */
   keepGatheredWeights: boolean;
+  /** GPUs the model states are sharded over: `dp`, or an HSDP shard group that divides it. */
+  shardGroup: number;
   gpu: GpuSpec | null;
   tokens: number;
   /** How a multi-head latent attention model's KV cache is counted (ignored by every other model). */
@@ -140,7 +142,12 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   const finetune = read.keyword('finetune', FINETUNES);
   const defaults = stackDefaults(stack, model, finetune);
   const { weightChoice, ...chosen } = readTechnique(read, defaults, finetune);
-  const technique: Technique = { ...chosen, weights: resolveWeights(read, weightChoice, model) };
+  const technique: Technique = {
+    ...chosen,
+    // Every data-parallel GPU shards unless an HSDP shard group is given.
+    shardGroup: read.count('shardGroup') ?? chosen.dp,
+    weights: resolveWeights(read, weightChoice, model),
+  };
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
@@ -209,7 +216,7 @@ function readTechnique(
   read: OptionReader,
   stack: StackDefaults,
   finetune: Finetune,
-): Omit<Technique, 'weights'> & { weightChoice: WeightChoice } {
+): Omit<Technique, 'weights' | 'shardGroup'> & { weightChoice: WeightChoice } {
   const precision = read.keyword('precision', PRECISIONS, stack.precision.value);
   const set = stack.options;
   const kernels = read.keyword('kernels', KERNELS, set.kernels?.value);
@@ -425,6 +432,12 @@ function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Tech
       'activationOffload',
       'checkpoints offloads the checkpointed layer inputs, so it needs --recompute full (Unsloth use_gradient_checkpointing="unsloth"); use streamed to offload every saved activation',
     );
+  if (t.shardGroup !== t.dp) {
+    // torch fully_shard on a 2-D mesh: replicate across dim 0, shard across dim 1 (HSDP), so the group divides dp.
+    if (zero !== 3) read.fail('shardGroup', 'shard-group shards ZeRO-3 within a group of GPUs (HSDP): it needs --zero 3');
+    else if (t.dp % t.shardGroup !== 0)
+      read.fail('shardGroup', `shard-group (${t.shardGroup}) must divide dp (${t.dp}): each group holds one replica`);
+  }
   if (t.keepGatheredWeights && zero !== 3)
     read.fail('keepGatheredWeights', 'keep-gathered-weights keeps ZeRO-3’s gathered weights: it needs --zero 3');
   if (offload === 'optimizer+params' && zero !== 3)
