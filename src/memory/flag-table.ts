@@ -511,6 +511,13 @@ export const FLAGS: readonly FieldFlag[] = [
     OFFLOAD_DEVICES,
   ),
   booleanFlag({
+    key: 'compile',
+    flag: 'compile',
+    label: 'torch.compile',
+    help: 'torch.compile: not modelled; the eager saved activations are counted as an upper bound (the output says so)',
+    group: 'technique',
+  }),
+  booleanFlag({
     key: 'keepGatheredWeights',
     flag: 'keep-gathered-weights',
     label: 'Keep gathered weights',

@@ -116,6 +116,8 @@ export interface EstimateOptions {
   modulesToSave?: string;
   /** DoRA (`use_dora=True`): a trainable magnitude per output feature and the weight norm in every adapted module. */
   dora?: boolean;
+  /** torch.compile: stated, not modelled (compile.ts): the eager saved activations are counted, an upper bound. */
+  compile?: boolean;
   /** Whether dropout is active. */
   dropout?: boolean;
   /** Data-parallel degree (GPUs holding replicas or ZeRO shards). */

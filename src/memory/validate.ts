@@ -34,6 +34,7 @@ import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
 import { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
+import { COMPILE_ASSUMPTION } from './compile.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
 import { ZERO_STAGES, type ZeroStage } from './parallel.ts';
@@ -111,6 +112,8 @@ export interface ResolvedEstimate {
   keepGatheredWeights: boolean;
   /** GPUs the model states are sharded over: `dp`, or an HSDP shard group that divides it. */
   shardGroup: number;
+  /** torch.compile: stated, not modelled (compile.ts). */
+  compile: boolean;
   gpu: GpuSpec | null;
   tokens: number;
   /** How a multi-head latent attention model's KV cache is counted (ignored by every other model). */
@@ -148,6 +151,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     shardGroup: read.count('shardGroup') ?? chosen.dp,
     weights: resolveWeights(read, weightChoice, model),
   };
+  if (technique.compile && technique.mode === 'train') read.warnings.push(COMPILE_ASSUMPTION);
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
@@ -253,6 +257,7 @@ function readTechnique(
     checkpointEvery: read.count('checkpointEvery') ?? null,
     sp: read.flag('sp', false),
     keepGatheredWeights: read.flag('keepGatheredWeights', false),
+    compile: read.flag('compile', false),
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
     optimizerInBackward: readOptimizerInBackward(read),

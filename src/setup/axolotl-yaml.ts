@@ -61,13 +61,11 @@ const IGNORED = [
 /** Keys axolotl reads that change memory in a way the engine does not count. */
 const NOT_MODELLED: Readonly<Record<string, string>> = {
   sample_packing: 'packing sequences into one row (the engine pads every sequence to --seq)',
-  activation_offloading: 'activation offloading to the host',
   lora_modules_to_save: 'modules trained in full beside the adapters (modules_to_save)',
   peft_use_dora: 'DoRA magnitude vectors and their activations',
   load_in_8bit: 'an 8-bit (LLM.int8) base',
   liger_fused_linear_cross_entropy: "Liger's fused linear cross-entropy",
   cut_cross_entropy: 'Cut Cross-Entropy (the logits never materialised)',
-  torch_compile: "torch.compile's effect on saved activations",
 };
 
 /** Read an axolotl YAML already parsed into `data`. */
@@ -87,6 +85,14 @@ export function readAxolotlYaml(file: string, data: Readonly<Record<string, unkn
   readAttention(r);
   readDeepSpeedPath(r, 'deepspeed', config);
   readFsdp(r);
+  // activation_offloading: true streams the saved activations (torchtune's OffloadActivations); its other modes are not modelled.
+  const offloading = r.raw('activation_offloading');
+  if (offloading === true || offloading === false)
+    r.set('activation_offloading', 'activationOffload', offloading ? 'streamed' : 'none', config);
+  else if (offloading !== undefined)
+    r.notModelled('activation_offloading', `activation offloading "${String(offloading)}"`, config);
+  const compile = r.bool('torch_compile');
+  if (compile !== undefined) r.set('torch_compile', 'compile', compile, config);
   for (const [key, what] of Object.entries(NOT_MODELLED)) {
     const value = r.raw(key);
     if (value !== undefined && value !== false) r.notModelled(key, what, config);

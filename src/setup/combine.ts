@@ -33,7 +33,7 @@ export const MERGE_ORDER_TEXT =
 export interface SetupConflict {
   readonly option: SetupOptionKey;
   /** Every file and key that set it, with the value it gave, in merge order (the winner last). */
-  readonly values: readonly (FileKey & { readonly value: string | number })[];
+  readonly values: readonly (FileKey & { readonly value: string | number | boolean })[];
   /** Why the last one wins. */
   readonly why: string;
 }
@@ -74,7 +74,7 @@ export function combineReadings(readings: readonly FileReading[], context: Setup
     .map(({ reading }) => reading);
   const trainerSide = ranked.filter((reading) => reading.tool !== 'deepspeed');
   const lines: MappingLine[] = [];
-  const setters = new Map<SetupOptionKey, (FileKey & { value: string | number })[]>();
+  const setters = new Map<SetupOptionKey, (FileKey & { value: string | number | boolean })[]>();
   const options: SetupOptions = {};
   // An "auto" takes the trainer's value, so it never disagrees with it: it sets the option but is no conflict.
   const record = (line: MappingLine, filled = false) => {

@@ -169,7 +169,7 @@ export function createKeyReader(
     },
     set(key, option, to, source) {
       options[option] = to;
-      line(key, { kind: 'option', option, to: typeof to === 'boolean' ? String(to) : to }, source);
+      line(key, { kind: 'option', option, to }, source);
     },
     notModelled(key, what, source) {
       line(key, { kind: 'not-modelled', what }, source);

@@ -31,6 +31,7 @@ export type SetupOptions = Partial<
     | 'offloadDevice'
     | 'activationOffload'
     | 'keepGatheredWeights'
+    | 'compile'
   >
 >;
 
@@ -40,7 +41,7 @@ export type SetupOptionKey = keyof SetupOptions;
 /** What one key of a file did. */
 export type MappingEffect =
   /** It sets an engine option. */
-  | { readonly kind: 'option'; readonly option: SetupOptionKey; readonly to: string | number }
+  | { readonly kind: 'option'; readonly option: SetupOptionKey; readonly to: string | number | boolean }
   /** It changes memory in a way the engine does not count yet; `what` names it. */
   | { readonly kind: 'not-modelled'; readonly what: string }
   /** It names another file, which is read with it (a DeepSpeed JSON named by a YAML). */

@@ -112,7 +112,8 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
   const loss = r.text('loss._component_');
   if (loss !== undefined && /Chunked|LinearCrossEntropy/.test(loss))
     r.notModelled('loss._component_', `${loss}: the loss computed in chunks of tokens`, recipe);
-  if (r.bool('compile') === true) r.notModelled('compile', "torch.compile's effect on saved activations", recipe);
+  const compile = r.bool('compile');
+  if (compile !== undefined) r.set('compile', 'compile', compile, recipe);
   if (r.bool('fsdp_cpu_offload') === true) {
     r.set('fsdp_cpu_offload', 'offload', 'optimizer+params', recipe);
     r.set('fsdp_cpu_offload', 'offloadDevice', 'cpu', recipe);

@@ -210,12 +210,10 @@ const IGNORED_TRL_KEYS = [
 const NOT_MODELLED_TRAINER_KEYS: Readonly<Record<string, { what: string; source: string }>> = {
   packing: { what: 'packing sequences into one row (the engine pads every sequence to --seq)', source: SETUP_SOURCES.trl },
   padding_free: { what: 'padding-free batches', source: SETUP_SOURCES.trl },
-  activation_offloading: { what: 'activation offloading to the host', source: SETUP_SOURCES.trl },
   use_liger_kernel: {
     what: 'Liger kernels (fused linear cross-entropy, fused RMSNorm/RoPE/SwiGLU)',
     source: SETUP_SOURCES.trainingArguments,
   },
-  torch_compile: { what: "torch.compile's effect on saved activations", source: SETUP_SOURCES.trainingArguments },
   lora_modules_to_save: { what: 'modules trained in full beside the adapters (modules_to_save)', source: SETUP_SOURCES.trl },
   use_dora: { what: 'DoRA magnitude vectors and their activations', source: SETUP_SOURCES.trl },
   load_in_8bit: { what: 'an 8-bit (LLM.int8) base', source: SETUP_SOURCES.trl },
@@ -259,6 +257,11 @@ export function readTrainerArguments(r: KeyReader, p: string, load?: LoadDtype):
     r.notModelled(`${p}use_bnb_nested_quant`, 'NF4 without double quantization (the engine assumes it on)', trl);
   const lossType = r.text(`${p}loss_type`);
   if (lossType === CHUNKED_LOSS) r.notModelled(`${p}loss_type`, 'the loss computed in chunks of tokens', trl);
+  // TRL's activation_offloading wraps the forward in its copy of torchtune's OffloadActivations (trl/models/activation_offloading.py).
+  const offloading = r.bool(`${p}activation_offloading`);
+  if (offloading !== undefined) r.set(`${p}activation_offloading`, 'activationOffload', offloading ? 'streamed' : 'none', trl);
+  const compile = r.bool(`${p}torch_compile`);
+  if (compile !== undefined) r.set(`${p}torch_compile`, 'compile', compile, args);
   for (const [key, { what, source }] of Object.entries(NOT_MODELLED_TRAINER_KEYS)) {
     const value = r.raw(`${p}${key}`);
     if (value !== undefined && value !== false && !/^(false|no|0)$/i.test(String(value)))

@@ -44,6 +44,7 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
       "the trainer's gradient_checkpointing sets it (FSDP's own is fsdp_activation_checkpointing)",
     );
   }
+  if (options.compile !== undefined) missing.add('compile', "not an accelerate key here: the trainer's torch_compile sets it");
   if (options.activationOffload !== undefined && options.activationOffload !== 'none')
     missing.add('activationOffload', 'accelerate has no key for it: the training script offloads activations');
   if (!deepspeed) missing.addEach(options, ['gradAccum'], "the trainer's gradient_accumulation_steps sets it");

@@ -33,6 +33,7 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
   if (options.recompute === 'full' || options.recompute === 'none')
     config['gradient_checkpointing'] = options.recompute === 'full';
   else if (options.recompute !== undefined) missing.add('recompute', `${options.recompute}: axolotl checkpoints whole layers`);
+  if (options.compile !== undefined) config['torch_compile'] = options.compile;
   if (options.activationOffload === 'checkpoints') config['gradient_checkpointing'] = 'offload';
   else if (options.activationOffload === 'streamed')
     missing.add(

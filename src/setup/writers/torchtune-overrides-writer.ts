@@ -24,6 +24,7 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
     set('enable_activation_checkpointing', options.recompute === 'full');
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: torchtune checkpoints whole layers here`);
+  if (options.compile !== undefined) set('compile', options.compile);
   if (options.activationOffload === 'streamed' || options.activationOffload === 'none')
     set('enable_activation_offloading', options.activationOffload === 'streamed');
   else if (options.activationOffload !== undefined)

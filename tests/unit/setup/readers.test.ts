@@ -48,6 +48,12 @@ describe('TrainingArguments / SFTConfig', () => {
     expect(outcome.ok ? '' : outcome.error.key).toBe('fp16');
   });
 
+  test('TRL activation_offloading streams the saved activations; torch_compile is the stated --compile', () => {
+    const reading = read('{"per_device_train_batch_size": 2, "activation_offloading": true, "torch_compile": true}');
+    expect(reading.options).toEqual({ microBatch: 2, activationOffload: 'streamed', compile: true });
+    expect(notModelledKeys(reading)).toEqual([]);
+  });
+
   test('paged and unknown optimizers, packing and Liger are named, not dropped', () => {
     const reading = read(
       '{"optim": "paged_adamw_8bit", "packing": true, "use_liger_kernel": true, "lr_scheduler_type": "cosine"}',

@@ -105,6 +105,7 @@ describe('torchtune recipes/configs/', () => {
       activationOffload: 'none',
       optimizer: 'adamw',
       optimizerImpl: 'fused',
+      compile: false,
     });
     expect(notModelled(result)['loss._component_']).toMatch(/chunks of tokens/);
     expect(result.unknown).toEqual([]);
