@@ -402,6 +402,8 @@ interface BuiltStage {
   nvme: number;
   /** Trainable parameters on this GPU before ZeRO sharding. */
   trainableParamsPerGpu: number;
+  /** Bytes of saved activations one micro-batch sends to the host and back (activation offloading; else 0). */
+  activationsOffloaded: number;
   /** Whether every line's size is a byte count the engine may print (LineGroup.exact). */
   exact: boolean;
 }
@@ -446,6 +448,7 @@ function buildStage(r: ResolvedEstimate, stage: PipelineStage, params: number, w
     paramsPerGpu: built.stage.params,
     trainableParams: r.mode === 'train' ? (r.lora?.trainableParams ?? params) : 0,
     trainableParamsPerGpu: 'trainable' in built ? built.trainable : 0,
+    activationsOffloaded: 'activationsOffloaded' in built ? built.activationsOffloaded : 0,
     exact,
   };
 }
@@ -537,6 +540,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     microBatch: r.microBatch,
     microBatches: r.gradAccum,
     dp: r.dp,
+    shardGroup: r.shardGroup,
     tp: r.tp,
     pp: r.pp,
     zero: r.zero,
@@ -547,9 +551,11 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     // A LoRA base is stored in 16 bits, a QLoRA base in about half a byte (4-bit weights plus their scales).
     weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : 2,
     offload: r.offload,
+    activationOffloadBytes: built.activationsOffloaded,
+    keepGatheredWeights: r.keepGatheredWeights,
     optimizer: r.optimizer,
     optimizerImpl: r.optimizerImpl,
-    optimizerParams: zeroShards(built.trainableParamsPerGpu, r.dp, r.zero).optimizer,
+    optimizerParams: zeroShards(built.trainableParamsPerGpu, r.shardGroup, r.zero).optimizer,
     // Bytes per moment element the step streams (a factored Adafactor's statistics are few; its traffic is the update's).
     stateBytes:
       momentBytesPerParam(r.optimizer, r.lora !== null ? adapterBytes(r.loraDtype) : precision.momentBytes, 1) /

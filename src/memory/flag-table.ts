@@ -11,6 +11,7 @@ import { LOSS_KINDS } from './loss.ts';
 import { WEIGHT_CHOICES, WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
+import { ACTIVATION_OFFLOADS } from './activation-offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
@@ -343,6 +344,17 @@ export const FLAGS: readonly FieldFlag[] = [
     unit: 'layers',
     group: 'technique',
   }),
+  enumFlag(
+    {
+      key: 'activationOffload',
+      flag: 'activation-offload',
+      default: 'none',
+      label: 'Activation offload',
+      help: 'saved activations to host memory: streamed (torchtune enable_activation_offloading) or checkpoints (Unsloth, needs --recompute full)',
+      group: 'technique',
+    },
+    ACTIVATION_OFFLOADS,
+  ),
   booleanFlag({
     key: 'dropout',
     flag: 'dropout',
@@ -450,6 +462,15 @@ export const FLAGS: readonly FieldFlag[] = [
     ZERO_STAGES,
   ),
   numberFlag({
+    key: 'shardGroup',
+    flag: 'shard-group',
+    default: 'dp',
+    label: 'HSDP shard group',
+    help: 'with --zero 3: GPUs each shard group spans (HSDP: shard within a node, replicate across); divides --dp',
+    unit: 'GPUs',
+    group: 'technique',
+  }),
+  numberFlag({
     key: 'tp',
     flag: 'tp',
     default: '1',
@@ -489,6 +510,20 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     OFFLOAD_DEVICES,
   ),
+  booleanFlag({
+    key: 'compile',
+    flag: 'compile',
+    label: 'torch.compile',
+    help: 'torch.compile: not modelled; the eager saved activations are counted as an upper bound (the output says so)',
+    group: 'technique',
+  }),
+  booleanFlag({
+    key: 'keepGatheredWeights',
+    flag: 'keep-gathered-weights',
+    label: 'Keep gathered weights',
+    help: 'with --zero 3: keep the gathered weights from forward to backward (FSDP2 reshard_after_forward=False): more memory, no all-gather in backward',
+    group: 'technique',
+  }),
   stringFlag(
     {
       key: 'teacher',

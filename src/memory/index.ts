@@ -117,6 +117,8 @@ export {
 } from './activations.ts';
 export { ZERO_STAGES, zeroShards, stageParams, microBatchesInFlight, type ZeroStage } from './parallel.ts';
 export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './offload.ts';
+export { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
+export { COMPILE_ASSUMPTION } from './compile.ts';
 export { kvCacheBytes, stageWeightBytes } from './inference.ts';
 export {
   WEIGHT_FORMATS,

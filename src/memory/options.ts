@@ -1,5 +1,6 @@
 /** The options of `estimateMemory`: one vocabulary for the CLI flags, the URL query and code. */
 import type { Attention, Kernels, Recompute } from './activations.ts';
+import type { ActivationOffload } from './activation-offload.ts';
 import type { Finetune } from './finetune.ts';
 import type { AdapterDtype, QloraFormat, QloraKept } from './lora.ts';
 import type { LossKind } from './loss.ts';
@@ -75,6 +76,11 @@ export interface EstimateOptions {
   gradAccum?: number;
   /** Activation recompute policy. */
   recompute?: Recompute;
+  /**
+   * Activation offloading: `none`, `streamed` (every saved activation to the host and back, torchtune
+   * `enable_activation_offloading`) or `checkpoints` (the checkpointed layer inputs, Unsloth's `"unsloth"` checkpointing).
+   */
+  activationOffload?: ActivationOffload;
   /** Full recompute: layers per checkpoint segment k. */
   checkpointEvery?: number;
   /** Attention kernel: `sdpa` (FlashAttention / memory-efficient, no s×s scores kept) or `eager`. */
@@ -110,12 +116,19 @@ export interface EstimateOptions {
   modulesToSave?: string;
   /** DoRA (`use_dora=True`): a trainable magnitude per output feature and the weight norm in every adapted module. */
   dora?: boolean;
+  /** torch.compile: stated, not modelled (compile.ts): the eager saved activations are counted, an upper bound. */
+  compile?: boolean;
   /** Whether dropout is active. */
   dropout?: boolean;
   /** Data-parallel degree (GPUs holding replicas or ZeRO shards). */
   dp?: number;
   /** ZeRO stage 0–3 (FSDP full-shard = 3). */
   zero?: ZeroStage;
+  /**
+   * HSDP: the GPUs each ZeRO-3 shard group spans (a divisor of `dp`); the dp/N groups hold replicas and all-reduce their
+   * gradient shards. Default: `dp` (every data-parallel GPU shards, FSDP's FULL_SHARD).
+   */
+  shardGroup?: number;
   /** Tensor-parallel degree. */
   tp?: number;
   /** Sequence parallelism (with tensor parallelism). */
@@ -126,6 +139,8 @@ export interface EstimateOptions {
   offload?: Offload;
   /** Offload target. */
   offloadDevice?: OffloadDevice;
+  /** ZeRO-3: keep each unit's gathered weights from its forward to its backward (FSDP2 `reshard_after_forward=False`). */
+  keepGatheredWeights?: boolean;
   /** GPU preset id to check the fit against (see GPU_PRESETS). */
   gpu?: string;
   /** Infer mode: tokens held in the KV cache per sequence. */

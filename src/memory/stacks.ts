@@ -7,6 +7,7 @@
  * named `NotModelled` entry that every estimate lists.
  */
 import type { Attention, Kernels, Recompute } from './activations.ts';
+import type { ActivationOffload } from './activation-offload.ts';
 import type { Finetune } from './finetune.ts';
 import type { AdapterDtype, QloraKept } from './lora.ts';
 import type { LossKind } from './loss.ts';
@@ -81,6 +82,7 @@ export interface StackOptions {
   readonly loraDtype?: Cited<AdapterDtype>;
   readonly loraDropout?: Cited<number>;
   readonly qloraKept?: Cited<QloraKept>;
+  readonly activationOffload?: Cited<ActivationOffload>;
 }
 
 /** An engine option a stack can set directly. */
@@ -100,6 +102,7 @@ export const STACK_DECIDED_KEYS: readonly ('precision' | StackOptionKey)[] = [
   'loraDtype',
   'loraDropout',
   'qloraKept',
+  'activationOffload',
 ];
 
 /** An option a stack decides when the reader leaves it out. */
@@ -465,15 +468,13 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         value: 'adamw-8bit',
         source: 'Unsloth 2026.8.19 models/rl.py:3276 its patched TRL configs (UnslothSFTConfig) default optim = "adamw_8bit"',
       },
-    },
-    notModelled: [
-      {
-        id: 'activation-offload',
-        what: 'use_gradient_checkpointing="unsloth" offloads the checkpointed block inputs to CPU memory',
-        option: 'an activation offload option',
-        source: 'Unsloth 2026.8.19 models/llama.py:3079 use_gradient_checkpointing = "unsloth"',
+      activationOffload: {
+        value: 'checkpoints',
+        source:
+          'Unsloth 2026.8.19 models/llama.py:3079 use_gradient_checkpointing = "unsloth": the checkpointed block inputs offloaded to CPU memory (unsloth_zoo Unsloth_Offloaded_Gradient_Checkpointer)',
       },
-    ],
+    },
+    notModelled: [],
   },
 };
 

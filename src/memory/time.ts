@@ -54,6 +54,8 @@ export interface TrainingTimeInput {
   microBatches: number;
   /** Data-, tensor-, pipeline-parallel degrees. */
   dp: number;
+  /** GPUs the states are sharded over: `dp`, or an HSDP shard group whose dp/shardGroup replicas all-reduce. */
+  shardGroup: number;
   tp: number;
   pp: number;
   /** ZeRO stage. */
@@ -70,6 +72,10 @@ export interface TrainingTimeInput {
   weightBytes: number;
   /** Offload mode. */
   offload: 'none' | 'optimizer' | 'optimizer+params';
+  /** ZeRO-3 keeps the gathered weights from forward to backward: no second all-gather in backward. */
+  keepGatheredWeights: boolean;
+  /** Bytes of saved activations one micro-batch sends to the host in forward and brings back in backward (else 0). */
+  activationOffloadBytes: number;
   /** Optimizer and its PyTorch implementation. */
   optimizer: OptimizerKind;
   optimizerImpl: OptimizerImpl;
@@ -211,8 +217,8 @@ export interface TrainingStepSeconds {
   readonly optimizer: number;
   readonly total: number;
   /**
-   * The seconds each micro-batch adds: the weights streamed from the host for its forward and backward (of `offload`,
-   * ZeRO-Infinity) and a 4-bit base dequantized for them (`dequantize`), 0 without either: the step is the rest plus
+   * The seconds each micro-batch adds: the weights streamed from the host for its forward and backward and its offloaded
+   * activations (of `offload`), and a 4-bit base dequantized for them (`dequantize`), 0 without these: the step is the rest plus
    * `bubble`, which scales as 1/m, plus m times this.
    */
   readonly perMicroBatch: number;
@@ -256,7 +262,9 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
       ? 0
       : gradientShard * (input.gradientBytes + input.weightBytes) +
         (input.offload === 'optimizer+params' ? 2 * shard * input.weightBytes * input.microBatches : 0);
-  const offload = offloadBytes / host;
+  // Offloaded activations cross the host link twice per micro-batch: down in forward, up in backward.
+  const activationsPerMicroBatch = (2 * input.activationOffloadBytes) / host;
+  const offload = offloadBytes / host + activationsPerMicroBatch * input.microBatches;
   // Each layer all-reduces a b·s·h activation twice in the forward and twice in the backward (Shoeybi et al. 2019,
   // arXiv 1909.08053 §3, Fig. 4), twice more in a fully recomputed forward; sequence parallelism turns each into a
   // reduce-scatter and an all-gather of the same volume (Korthikanti et al. 2022, arXiv 2205.05198 §4.2.2). A stage
@@ -268,18 +276,27 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const tensorParallel =
     (tensorCollectives * tensorRing * (input.layers / input.pp) * tokens * input.hidden * activationBytes) /
     linkOf(gpu, across.tensorAcrossServers);
-  const ring = input.dp > 1 ? (2 * (input.dp - 1)) / input.dp : 0;
+  const ringOf = (n: number) => (n > 1 ? (2 * (n - 1)) / n : 0);
   const zeroFactor = input.zero === 3 ? 1.5 : 1;
   // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
   const gradientTraffic = input.gradientParams * input.gradientBytes;
-  const gatherTraffic = input.zero === 3 ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
-  const dataParallel = (ring * (gradientTraffic + gatherTraffic)) / linkOf(gpu, across.dataAcrossServers);
+  // Kept gathered weights (FSDP2 reshard_after_forward=False) skip backward's all-gather: the forward's is the 1.0× above.
+  const gatherTraffic =
+    input.zero === 3 && !input.keepGatheredWeights ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
+  // HSDP (torch fully_shard on a 2-D mesh) runs the above within a shard group, then all-reduces each gradient shard
+  // across the dp/shardGroup replicas.
+  const replicas = input.dp / input.shardGroup;
+  const groupAcrossServers = input.shardGroup > 1 && input.tp * input.shardGroup > GPUS_PER_SERVER;
+  const dataParallel =
+    (ringOf(input.shardGroup) * (gradientTraffic + gatherTraffic)) /
+      linkOf(gpu, replicas > 1 ? groupAcrossServers : across.dataAcrossServers) +
+    (ringOf(replicas) * (gradientTraffic / input.shardGroup)) / linkOf(gpu, across.dataAcrossServers);
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
   const total = compute + recompute + dequantize + bubble + offload + tensorParallel + dataParallel + optimizer;
   const offloadPerMicroBatch = input.offload === 'optimizer+params' ? (2 * shard * input.weightBytes) / host : 0;
-  const perMicroBatch = offloadPerMicroBatch + dequantizePerMicroBatch;
+  const perMicroBatch = offloadPerMicroBatch + activationsPerMicroBatch + dequantizePerMicroBatch;
   return { compute, recompute, dequantize, bubble, offload, tensorParallel, dataParallel, optimizer, total, perMicroBatch };
 }
 
@@ -334,7 +351,8 @@ function trainingTimeWords(w: {
       {
         id: 'offload',
         label: `Offload transfers over ${gpu.hostLink}`,
-        source: 'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up',
+        source:
+          'ZeRO-Offload (arXiv 2101.06840) §4: gradients down, weights up; offloaded activations down in forward and up in backward',
       },
       ...(w.tensorParallel
         ? [

@@ -24,6 +24,7 @@ import {
   type QloraKept,
 } from './lora.ts';
 import { adapterActivationBytes } from './lora-activations.ts';
+import { offloadActivations, type ActivationOffload } from './activation-offload.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
@@ -69,6 +70,8 @@ export interface StageLines {
   stage: StageParams;
   /** Activation bytes kept per layer for one micro-batch. */
   activationsPerLayer: number;
+  /** Bytes of saved activations one micro-batch sends to the host and back (activation offloading; else 0). */
+  activationsOffloaded: number;
   /** Parameters on this GPU that receive gradients (before ZeRO sharding). */
   trainable: number;
 }
@@ -152,12 +155,14 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           optimizerImpl: r.optimizerImpl,
           accumulates,
           segment,
-          dp: r.dp,
+          // The GPUs the states are sharded over: all data-parallel ones, or an HSDP shard group.
+          dp: r.shardGroup,
           tp: r.tp,
           pp: r.pp,
           zero: r.zero,
           offload: r.offload,
           offloadDevice: r.offloadDevice,
+          keepGatheredWeights: r.keepGatheredWeights,
           grads: r.grads,
           optimizerInBackward: r.optimizerInBackward,
           finetune: r.finetune,
@@ -183,8 +188,10 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           offload: r.offload,
           tp: r.tp,
           pp: r.pp,
-          dp: r.dp,
+          // The GPUs the states are sharded over: all data-parallel ones, or an HSDP shard group.
+          dp: r.shardGroup,
           offloadDevice: r.offloadDevice,
+          keepGatheredWeights: r.keepGatheredWeights,
           grads: r.grads,
           optimizerInBackward: r.optimizerInBackward,
           model: r.model,
@@ -205,13 +212,14 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
         offload: r.offload,
         tp: r.tp,
         pp: r.pp,
-        dp: r.dp,
+        dp: r.shardGroup,
         model: r.model,
         paramsOnly: r.paramsOnly,
       }),
     );
   }
   let activationsPerLayer = 0;
+  let activationsOffloaded = 0;
   if (r.model !== null) {
     const e = PRECISION_BYTES[r.precision].activation;
     // A LoRA base is loaded in 16 bits (fp32 only with --precision fp32), so the residual stream has its dtype unless
@@ -258,16 +266,18 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       // A fused loss runs the head itself and keeps what it needs (loss.ts); a frozen head keeps no input.
       trainsHead: !lossOwnsHead(r.loss) && (r.lora === null || r.lora.modulesToSave.includes('head')),
       loss: r.loss,
+      activationOffload: r.activationOffload,
     });
     groups.push(activations);
     activationsPerLayer = activations.perLayer;
+    activationsOffloaded = activations.offloadedPerMicroBatch;
   }
   if (r.teacher !== null) groups.push(lineGroup(teacherLines(r, moments), moments));
   const trainable =
     r.lora === null || counts === null || r.model === null
       ? sp.params
       : loraShare(r.lora.adapterParams, sp, counts) + ceilDiv(savedParams(r.model, r.lora.modulesToSave, stage), r.tp);
-  return { moments, groups, stage: sp, activationsPerLayer, trainable };
+  return { moments, groups, stage: sp, activationsPerLayer, activationsOffloaded, trainable };
 }
 
 /**
@@ -298,9 +308,9 @@ const autocastGroup = memo(
 );
 const adapterStateGroup = memo((r: AdapterStateInputs): LineGroup => lineGroup(adapterStateLines(r), momentsOf(r)), 8);
 const activationGroup = memo(
-  (r: ActivationInputs): LineGroup & { perLayer: number } => {
-    const { lines, perLayer } = activationLines(r);
-    return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1, r.segment > 1)), perLayer };
+  (r: ActivationInputs): LineGroup & { perLayer: number; offloadedPerMicroBatch: number } => {
+    const { lines, perLayer, offloadedPerMicroBatch } = activationLines(r);
+    return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1, r.segment > 1)), perLayer, offloadedPerMicroBatch };
   },
   32,
   sameActivationInputs,
@@ -320,6 +330,7 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
     a.optimizerImpl === b.optimizerImpl &&
     a.precision === b.precision &&
     a.offloadDevice === b.offloadDevice &&
+    a.keepGatheredWeights === b.keepGatheredWeights &&
     a.grads === b.grads &&
     a.optimizerInBackward === b.optimizerInBackward &&
     sameSharding(a, b)
@@ -375,7 +386,8 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.adapterBytesPerToken === b.adapterBytesPerToken &&
     a.adapterWorkingSet === b.adapterWorkingSet &&
     a.trainsHead === b.trainsHead &&
-    a.loss === b.loss
+    a.loss === b.loss &&
+    a.activationOffload === b.activationOffload
   );
 }
 
@@ -413,6 +425,8 @@ export interface StateInputs {
   readonly zero: ZeroStage;
   readonly offload: Offload;
   readonly offloadDevice: OffloadDevice;
+  /** ZeRO-3: each unit's gathered weights kept from its forward to its backward (FSDP2 reshard_after_forward=False). */
+  readonly keepGatheredWeights: boolean;
   readonly grads: GradientLifetime;
   /** The optimizer step runs in backward, one parameter at a time (torchtune `optimizer_in_bwd`). */
   readonly optimizerInBackward: boolean;
@@ -492,6 +506,8 @@ export interface ActivationInputs {
   readonly trainsHead: boolean;
   /** The loss implementation. */
   readonly loss: LossKind;
+  /** What of the saved activations goes to the host. */
+  readonly activationOffload: ActivationOffload;
 }
 
 /** Adapter parameters on this GPU: the model's adapters in proportion to the stage's share of the model. */
@@ -528,11 +544,14 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
     Math.ceil(params * momentBytesPerParam(r.optimizer, element, share));
   const savedNote =
     saved.weights > 0 ? ` + modules_to_save ${formatCount(saved.weights)} params (${bitsLabel(savedElement)})` : '';
+  // Offloaded parameters (FSDP CPUOffload(offload_params=True), DeepSpeed offload_param) move every parameter, the
+  // frozen base and the adapters alike, to the host; each unit comes back to the GPU for its forward and backward.
+  const weightDevice: LineDevice = place.weightsOnGpu ? 'gpu' : host;
   const lines: MemoryLine[] = [
     line(
       'weights',
       'weights',
-      'gpu',
+      weightDevice,
       r.words
         ? `Frozen base (${WEIGHT_FORMAT_SPECS[baseFormat].label}${qlora ? `, other parameters ${keptElement === 4 ? 'upcast to fp32' : 'kept in 16 bits'}` : ''}) × ${formatCount(baseShare)} params`
         : '',
@@ -544,7 +563,7 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
     line(
       'weights-adapters',
       'weights',
-      'gpu',
+      weightDevice,
       r.words
         ? `LoRA adapters (${bitsLabel(adapterElement)}, rank ${r.loraRank}) × ${formatCount(adapters.weights)} params${savedNote}`
         : '',
@@ -552,6 +571,12 @@ function adapterStateLines(r: AdapterStateInputs): MemoryLine[] {
       'peft: lora_A and lora_B in fp32 (autocast_adapter_dtype=True) unless --lora-dtype; ModulesToSaveWrapper trains a copy of each module in its dtype',
     ),
   ];
+  const unit = gatheredUnitParams(r, sp, counts, place.weightsOnGpu);
+  if (unit > 0) {
+    const unitBytes = (params: number) =>
+      stageWeightBytes(model, counts.total, params, baseFormat, qlora ? keptElement : undefined);
+    lines.push(gatheredUnitLine(r, unit, sp.params, place.weightsOnGpu, unitBytes, moments));
+  }
   if (qlora) {
     lines.push(
       line(
@@ -700,6 +725,60 @@ function pendingGradientBytes(
   return Math.floor(((layers * sp.perLayer + embeddings) * shard) / sp.params) * bytes;
 }
 
+/**
+ * Parameters of one ZeRO-3 / FSDP gathered unit (a layer, or the largest module when it is larger), 0 when nothing is
+ * gathered: with one GPU and the weights on it there is nothing to fetch.
+ */
+function gatheredUnitParams(
+  r: Pick<StateInputs, 'zero' | 'dp' | 'tp'>,
+  sp: StageParams,
+  counts: ParamCounts | null,
+  weightsOnGpu: boolean,
+): number {
+  if (r.zero !== 3 || (r.dp === 1 && weightsOnGpu) || counts === null) return 0;
+  return Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)));
+}
+
+/**
+ * The gathered weights on the GPU: the other dp−1 shards of a unit arrive from the other GPUs; its own shard is already
+ * counted with the weights unless they live on the host, which sends the whole unit. One unit at a time, or, when the
+ * gathered units are kept from forward to backward (FSDP2 `reshard_after_forward=False`), every unit of the stage by
+ * the end of the forward, released unit by unit as backward passes.
+ */
+function gatheredUnitLine(
+  r: Pick<StateInputs, 'dp' | 'words' | 'keepGatheredWeights'>,
+  unit: number,
+  stageParams: number,
+  weightsOnGpu: boolean,
+  bytesOf: (params: number) => number,
+  moments: readonly MomentId[],
+): MemoryLine {
+  const fetched = (params: number) => (weightsOnGpu ? params - ceilDiv(params, r.dp) : params);
+  const gathered = fetched(unit);
+  const from = weightsOnGpu ? 'fetched from other GPUs' : 'copied from the host';
+  if (r.keepGatheredWeights) {
+    const all = fetched(stageParams);
+    return line(
+      'weights-gathered',
+      'weights',
+      'gpu',
+      r.words ? `Gathered weights kept from forward to backward: ${formatCount(all)} params ${from}` : '',
+      lifetime(moments, [bytesOf(all), [...UNTIL_BACKWARD, 'backward-top']], [bytesOf(gathered), ['backward-end']]),
+      'torch ≥ 2.6 distributed/fsdp/_fully_shard/_fully_shard.py fully_shard docstring: reshard_after_forward=False keeps the unsharded parameters after forward and avoids the all-gather in backward',
+    );
+  }
+  return line(
+    'weights-gathered',
+    'weights',
+    'gpu',
+    r.words ? `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params ${from}` : '',
+    lifetime(moments, [bytesOf(gathered), GRAPH]),
+    weightsOnGpu
+      ? 'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward'
+      : 'ZeRO-Infinity (arXiv 2104.07857 §5); torch FSDP CPUOffload(offload_params=True): each unit is copied to the GPU for its forward and backward',
+  );
+}
+
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
 function modelStateLines(r: FullStateInputs): MemoryLine[] {
   const { stage } = r;
@@ -729,24 +808,9 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       r.zero === 3 ? zeroSource : 'Weights at the training precision: 4 bytes fp32, 2 bytes 16-bit',
     ),
   );
-  const unit =
-    r.zero === 3 && (r.dp > 1 || !place.weightsOnGpu) && counts !== null
-      ? Math.min(sp.params, Math.max(sp.perLayer, ceilDiv(counts.largestModule, r.tp)))
-      : 0;
+  const unit = gatheredUnitParams(r, sp, counts, place.weightsOnGpu);
   if (unit > 0) {
-    // One gathered unit (a layer, or the largest module): the other dp−1 shards arrive for its forward/backward.
-    // Its own shard is already counted above unless the weights live on the host.
-    const gathered = place.weightsOnGpu ? unit - ceilDiv(unit, r.dp) : unit;
-    lines.push(
-      line(
-        'weights-gathered',
-        'weights',
-        'gpu',
-        r.words ? `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params fetched from other GPUs` : '',
-        lifetime(moments, [gathered * precision.weights, GRAPH]),
-        'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward',
-      ),
-    );
+    lines.push(gatheredUnitLine(r, unit, sp.params, place.weightsOnGpu, (params) => params * precision.weights, moments));
   }
   if (place.gradientsOnGpu) {
     const bytes = shards.gradients * precision.gradients;
@@ -914,8 +978,11 @@ function autocastCopiesLine(r: AutocastInputs, moments: readonly MomentId[]): Me
   );
 }
 
-/** Activations kept for backward on this stage, the recompute working set, and the loss's transients. */
-function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: number } {
+/**
+ * Activations kept for backward on this stage, the recompute working set, and the loss's transients; with activation
+ * offloading, what the layers keep moves to a host line, and the bytes one micro-batch sends there.
+ */
+function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: number; offloadedPerMicroBatch: number } {
   const { model, stage } = r;
   const moments = trainingMoments(r.gradAccum > 1, r.segment > 1);
   const sp = stageParamsOf(model, null, r.tp, r.pp, stage);
@@ -984,18 +1051,21 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   // layers after it (the head) read the kept copy.
   const firstLayer = r.recompute === 'full' ? layer.input : plan.keptPerLayer + layer.output;
   const keptAtTop = r.recompute === 'full' ? kept - layer.output : kept;
+  const offloaded = offloadActivations(r.activationOffload, kept, firstLayer);
   lines.push(
     line(
       'activations-layers',
       'activations',
       'gpu',
       keptLabel,
-      lifetime(
-        moments,
-        [kept, UNTIL_BACKWARD],
-        [keptAtTop, ['backward-top']],
-        [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-first-segment', 'backward-end']],
-      ),
+      r.activationOffload === 'none'
+        ? lifetime(
+            moments,
+            [kept, UNTIL_BACKWARD],
+            [keptAtTop, ['backward-top']],
+            [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-first-segment', 'backward-end']],
+          )
+        : lifetime(moments, [offloaded.onGpu, GRAPH]),
       layerSource(r, traits.transformer),
     ),
   );
@@ -1072,10 +1142,15 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       words.source,
     ),
   );
+  let hostLora = 0;
   if (r.adapterBytesPerToken !== null) {
     // What the adapters keep beside the frozen layers (lora-activations.ts), spread evenly over the layers.
     const perLayer = Math.ceil((r.adapterBytesPerToken * r.seq * r.microBatch) / model.layers);
-    const keptLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
+    const allLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
+    // Streamed offloading copies the adapters' saved inputs to the host too; one layer's are on the GPU in transit.
+    const streamed = r.activationOffload === 'streamed';
+    const keptLora = streamed ? Math.min(allLora, perLayer) : allLora;
+    hostLora = streamed ? allLora : 0;
     const rebuilt = r.recompute === 'full' ? perLayer * plan.segment : 0;
     lines.push(
       line(
@@ -1120,7 +1195,32 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         : 'The block output’s gradient and ReLU’s (threshold_backward), held to tests/fixtures/pytorch/cpu-mlp-*',
     ),
   );
-  return { lines, perLayer: plan.keptPerLayer };
+  const onHost = r.activationOffload === 'none' ? 0 : offloaded.onHost + hostLora;
+  if (onHost > 0) lines.push(offloadedActivationsLine(r, onHost, moments));
+  return { lines, perLayer: plan.keptPerLayer, offloadedPerMicroBatch: Math.ceil(onHost / inFlight) };
+}
+
+/** The saved activations on the host, from the forward that sends them to the backward that brings them back. */
+function offloadedActivationsLine(
+  r: Pick<ActivationInputs, 'activationOffload' | 'words'>,
+  bytes: number,
+  moments: readonly MomentId[],
+): MemoryLine {
+  const streamed = r.activationOffload === 'streamed';
+  return line(
+    'activations-offloaded',
+    'activations',
+    'cpu',
+    !r.words
+      ? ''
+      : streamed
+        ? 'Saved activations offloaded to the host (pinned), streamed back in backward'
+        : 'Checkpointed layer inputs offloaded to the host, brought back as backward rebuilds each segment',
+    lifetime(moments, [bytes, GRAPH]),
+    streamed
+      ? 'torchtune 0.7.0 training/_activation_offloading.py OffloadActivations: saved tensors ≥ 1 KiB to pinned CPU memory, the output head excluded'
+      : 'unsloth_zoo gradient_checkpointing.py Unsloth_Offloaded_Gradient_Checkpointer: hidden_states.to("cpu") in forward, back in backward',
+  );
 }
 
 /** Each loss's lines in words, and their source (loss.ts). */

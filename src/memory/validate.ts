@@ -33,6 +33,8 @@ import {
 import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
+import { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
+import { COMPILE_ASSUMPTION } from './compile.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
 import { ZERO_STAGES, type ZeroStage } from './parallel.ts';
@@ -104,6 +106,14 @@ export interface ResolvedEstimate {
   pp: number;
   offload: Offload;
   offloadDevice: OffloadDevice;
+  /** What of the saved activations goes to the host. */
+  activationOffload: ActivationOffload;
+  /** ZeRO-3: the gathered weights kept from forward to backward (FSDP2 reshard_after_forward=False). */
+  keepGatheredWeights: boolean;
+  /** GPUs the model states are sharded over: `dp`, or an HSDP shard group that divides it. */
+  shardGroup: number;
+  /** torch.compile: stated, not modelled (compile.ts). */
+  compile: boolean;
   gpu: GpuSpec | null;
   tokens: number;
   /** How a multi-head latent attention model's KV cache is counted (ignored by every other model). */
@@ -135,7 +145,13 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   const finetune = read.keyword('finetune', FINETUNES);
   const defaults = stackDefaults(stack, model, finetune);
   const { weightChoice, ...chosen } = readTechnique(read, defaults, finetune);
-  const technique: Technique = { ...chosen, weights: resolveWeights(read, weightChoice, model) };
+  const technique: Technique = {
+    ...chosen,
+    // Every data-parallel GPU shards unless an HSDP shard group is given.
+    shardGroup: read.count('shardGroup') ?? chosen.dp,
+    weights: resolveWeights(read, weightChoice, model),
+  };
+  if (technique.compile && technique.mode === 'train') read.warnings.push(COMPILE_ASSUMPTION);
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
@@ -204,10 +220,11 @@ function readTechnique(
   read: OptionReader,
   stack: StackDefaults,
   finetune: Finetune,
-): Omit<Technique, 'weights'> & { weightChoice: WeightChoice } {
+): Omit<Technique, 'weights' | 'shardGroup'> & { weightChoice: WeightChoice } {
   const precision = read.keyword('precision', PRECISIONS, stack.precision.value);
   const set = stack.options;
   const kernels = read.keyword('kernels', KERNELS, set.kernels?.value);
+  const recompute = read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value);
   return {
     mode: read.keyword('mode', MODES),
     precision,
@@ -220,10 +237,16 @@ function readTechnique(
     kernels,
     // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
     loss: read.keyword('loss', LOSS_KINDS, set.loss?.value ?? (kernels === 'fused' ? 'vocab-parallel' : 'eager')),
-    recompute: read.keyword('recompute', RECOMPUTES, kbitCheckpointing(read.options) ? 'full' : set.recompute?.value),
+    recompute,
     zero: read.keyword('zero', ZERO_STAGES, set.zero?.value),
     offload: read.keyword('offload', OFFLOADS),
     offloadDevice: read.keyword('offloadDevice', OFFLOAD_DEVICES),
+    // A stack that offloads its checkpoints (Unsloth) does so only when it checkpoints.
+    activationOffload: read.keyword(
+      'activationOffload',
+      ACTIVATION_OFFLOADS,
+      recompute === 'full' ? set.activationOffload?.value : undefined,
+    ),
     finetune,
     teacherWeights: read.keyword('teacherWeights', WEIGHT_FORMATS, precision === 'fp32' ? 'fp32' : 'bf16'),
     microBatch: read.count('microBatch') ?? 1,
@@ -233,6 +256,8 @@ function readTechnique(
     pp: read.count('pp') ?? 1,
     checkpointEvery: read.count('checkpointEvery') ?? null,
     sp: read.flag('sp', false),
+    keepGatheredWeights: read.flag('keepGatheredWeights', false),
+    compile: read.flag('compile', false),
     loraRank: read.count('loraRank') ?? 16,
     loraTargets: read.options.loraTargets ?? 'all-linear',
     optimizerInBackward: readOptimizerInBackward(read),
@@ -257,6 +282,8 @@ function stackSettings(options: EstimateOptions, stack: StackDefaults): readonly
   let given = 0;
   STACK_DECIDED_KEYS.forEach((key, i) => {
     if (options[key] !== undefined || (key === 'recompute' && kbitCheckpointing(options))) given |= 1 << i;
+    // Without full recompute there are no checkpoints to offload: the stack's activation offload does not apply.
+    if (key === 'activationOffload' && options.recompute !== undefined && options.recompute !== 'full') given |= 1 << i;
   });
   let byGiven = SETTINGS.get(stack);
   if (byGiven === undefined) SETTINGS.set(stack, (byGiven = new Map()));
@@ -408,6 +435,19 @@ function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Tech
     if (checkpointEvery !== null && checkpointEvery > model.layers)
       read.fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
   }
+  if (t.activationOffload === 'checkpoints' && t.recompute !== 'full')
+    read.fail(
+      'activationOffload',
+      'checkpoints offloads the checkpointed layer inputs, so it needs --recompute full (Unsloth use_gradient_checkpointing="unsloth"); use streamed to offload every saved activation',
+    );
+  if (t.shardGroup !== t.dp) {
+    // torch fully_shard on a 2-D mesh: replicate across dim 0, shard across dim 1 (HSDP), so the group divides dp.
+    if (zero !== 3) read.fail('shardGroup', 'shard-group shards ZeRO-3 within a group of GPUs (HSDP): it needs --zero 3');
+    else if (t.dp % t.shardGroup !== 0)
+      read.fail('shardGroup', `shard-group (${t.shardGroup}) must divide dp (${t.dp}): each group holds one replica`);
+  }
+  if (t.keepGatheredWeights && zero !== 3)
+    read.fail('keepGatheredWeights', 'keep-gathered-weights keeps ZeRO-3’s gathered weights: it needs --zero 3');
   if (offload === 'optimizer+params' && zero !== 3)
     read.fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
   else if (offload !== 'none' && zero === 0)

@@ -88,8 +88,11 @@ function readFsdp(r: KeyReader): Stack | null {
   const reshardKey = 'fsdp_config.fsdp_reshard_after_forward';
   const strategy = r.raw(strategyKey) ?? (version === 1 ? r.raw(reshardKey) : undefined);
   const reshard = version === 2 ? r.bool(reshardKey) : undefined;
-  if (reshard !== undefined) r.set(reshardKey, 'zero', reshard ? 3 : 2, source);
-  else if (strategy !== undefined) {
+  if (reshard !== undefined) {
+    // FSDP2 shards the weights at rest either way; false keeps them gathered from forward to backward.
+    r.set(reshardKey, 'zero', 3, source);
+    if (!reshard) r.set(reshardKey, 'keepGatheredWeights', true, source);
+  } else if (strategy !== undefined) {
     const key = r.has(strategyKey) ? strategyKey : reshardKey;
     const entry = SHARDING_ZERO.find(([name], index) => name === strategy || index + 1 === Number(strategy));
     if (entry === undefined) r.fail(key, `expected one of ${SHARDING_ZERO.map(([name]) => name).join(', ')}`);

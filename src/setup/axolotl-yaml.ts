@@ -66,9 +66,7 @@ const IGNORED = [
 /** Keys axolotl reads that change memory in a way the engine does not count. */
 const NOT_MODELLED: Readonly<Record<string, string>> = {
   sample_packing: 'packing sequences into one row (the engine pads every sequence to --seq)',
-  activation_offloading: 'activation offloading to the host',
   load_in_8bit: 'an 8-bit (LLM.int8) base',
-  torch_compile: "torch.compile's effect on saved activations",
 };
 
 /** Read an axolotl YAML already parsed into `data`. */
@@ -89,6 +87,14 @@ export function readAxolotlYaml(file: string, data: Readonly<Record<string, unkn
   readLoss(r);
   readDeepSpeedPath(r, 'deepspeed', config);
   readFsdp(r);
+  // activation_offloading: true streams the saved activations (torchtune's OffloadActivations); its other modes are not modelled.
+  const offloading = r.raw('activation_offloading');
+  if (offloading === true || offloading === false)
+    r.set('activation_offloading', 'activationOffload', offloading ? 'streamed' : 'none', config);
+  else if (offloading !== undefined)
+    r.notModelled('activation_offloading', `activation offloading "${String(offloading)}"`, config);
+  const compile = r.bool('torch_compile');
+  if (compile !== undefined) r.set('torch_compile', 'compile', compile, config);
   for (const [key, what] of Object.entries(NOT_MODELLED)) {
     const value = r.raw(key);
     if (value !== undefined && value !== false) r.notModelled(key, what, config);
@@ -163,7 +169,11 @@ function readPrecision(r: KeyReader): void {
   } else if (bf16 === false || fp16 === false) r.set(bf16 === false ? 'bf16' : 'fp16', 'precision', 'fp32', source);
 }
 
-/** `gradient_checkpointing`: true recomputes each layer; `offload` also moves the checkpoints to the host. */
+/**
+ * `gradient_checkpointing`: true recomputes each layer; `offload` also moves the checkpoints to the host (axolotl
+ * monkeypatch/gradient_checkpointing/offload_cpu.py `CPU_Offloaded_Gradient_Checkpointer`, Unsloth's); `offload_disk`
+ * writes them to disk, which the engine does not model.
+ */
 function readCheckpointing(r: KeyReader): void {
   const source = SETUP_SOURCES.axolotl;
   const value = r.raw('gradient_checkpointing');
@@ -172,8 +182,9 @@ function readCheckpointing(r: KeyReader): void {
   else if (value === false) r.set('gradient_checkpointing', 'recompute', 'none', source);
   else if (value !== undefined)
     r.fail('gradient_checkpointing', `expected true, false, offload or offload_disk, got ${String(value)}`);
-  if (value === 'offload' || value === 'offload_disk')
-    r.notModelled('gradient_checkpointing', 'the checkpointed activations offloaded to the host', source);
+  if (value === 'offload') r.set('gradient_checkpointing', 'activationOffload', 'checkpoints', source);
+  else if (value === 'offload_disk')
+    r.notModelled('gradient_checkpointing', 'the checkpointed activations offloaded to disk', source);
 }
 
 /** `flash_attention`, `sdp_attention`, `xformers_attention` keep no s×s scores; `eager_attention` does. */
@@ -200,7 +211,11 @@ function readFsdp(r: KeyReader): void {
     if (on !== undefined) r.set(key, 'recompute', on ? 'full' : 'none', source);
   }
   const reshard = r.bool('fsdp_config.reshard_after_forward');
-  if (reshard !== undefined) r.set('fsdp_config.reshard_after_forward', 'zero', reshard ? 3 : 2, source);
+  if (reshard !== undefined) {
+    // The weights stay sharded at rest either way; false keeps them gathered from forward to backward.
+    r.set('fsdp_config.reshard_after_forward', 'zero', 3, source);
+    if (!reshard) r.set('fsdp_config.reshard_after_forward', 'keepGatheredWeights', true, source);
+  }
   if (
     r.keys().some((key) => key.startsWith('fsdp_config.')) &&
     !words.includes('full_shard') &&

@@ -37,6 +37,9 @@ export type SetupOptions = Partial<
     | 'dora'
     | 'qloraFormat'
     | 'qloraKept'
+    | 'activationOffload'
+    | 'keepGatheredWeights'
+    | 'compile'
   >
 >;
 

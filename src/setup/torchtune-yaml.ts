@@ -119,8 +119,9 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
   else if (dtype !== undefined) r.fail('dtype', `expected bf16 or fp32, got ${dtype}`);
   const checkpointing = r.bool('enable_activation_checkpointing');
   if (checkpointing !== undefined) r.set('enable_activation_checkpointing', 'recompute', checkpointing ? 'full' : 'none', recipe);
-  if (r.bool('enable_activation_offloading') === true)
-    r.notModelled('enable_activation_offloading', 'activations offloaded to the host, streamed back for backward', recipe);
+  const offloading = r.bool('enable_activation_offloading');
+  if (offloading !== undefined)
+    r.set('enable_activation_offloading', 'activationOffload', offloading ? 'streamed' : 'none', recipe);
   readOptimizer(r);
   const inBackward = r.bool('optimizer_in_bwd');
   if (inBackward !== undefined) r.set('optimizer_in_bwd', 'optimizerInBackward', inBackward, recipe);
@@ -130,13 +131,18 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
     if (loss !== undefined) r.set('loss._component_', 'loss', loss, SETUP_SOURCES.torchtuneLoss);
     else r.notModelled('loss._component_', `loss ${component}`, recipe);
   }
-  if (r.bool('compile') === true) r.notModelled('compile', "torch.compile's effect on saved activations", recipe);
+  const compile = r.bool('compile');
+  if (compile !== undefined) r.set('compile', 'compile', compile, recipe);
   if (r.bool('fsdp_cpu_offload') === true) {
     r.set('fsdp_cpu_offload', 'offload', 'optimizer+params', recipe);
     r.set('fsdp_cpu_offload', 'offloadDevice', 'cpu', recipe);
   }
   const reshard = r.bool('fsdp_reshard_after_forward');
-  if (reshard !== undefined) r.set('fsdp_reshard_after_forward', 'zero', reshard ? 3 : 2, recipe);
+  if (reshard !== undefined) {
+    // FSDP2 shards the weights at rest either way; false keeps them gathered from forward to backward.
+    r.set('fsdp_reshard_after_forward', 'zero', 3, recipe);
+    if (!reshard) r.set('fsdp_reshard_after_forward', 'keepGatheredWeights', true, recipe);
+  }
   r.ignore(...IGNORED);
   return r.finish('torchtune');
 }

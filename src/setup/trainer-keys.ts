@@ -208,8 +208,6 @@ const IGNORED_TRL_KEYS = [
 const NOT_MODELLED_TRAINER_KEYS: Readonly<Record<string, { what: string; source: string }>> = {
   packing: { what: 'packing sequences into one row (the engine pads every sequence to --seq)', source: SETUP_SOURCES.trl },
   padding_free: { what: 'padding-free batches', source: SETUP_SOURCES.trl },
-  activation_offloading: { what: 'activation offloading to the host', source: SETUP_SOURCES.trl },
-  torch_compile: { what: "torch.compile's effect on saved activations", source: SETUP_SOURCES.trainingArguments },
   load_in_8bit: { what: 'an 8-bit (LLM.int8) base', source: SETUP_SOURCES.trl },
 };
 
@@ -271,6 +269,11 @@ export function readTrainerArguments(r: KeyReader, p: string, load?: LoadDtype):
   readModulesToSave(r, `${p}lora_modules_to_save`, trl);
   readDora(r, `${p}use_dora`, trl);
   readLoss(r, p);
+  // TRL's activation_offloading wraps the forward in its copy of torchtune's OffloadActivations (trl/models/activation_offloading.py).
+  const offloading = r.bool(`${p}activation_offloading`);
+  if (offloading !== undefined) r.set(`${p}activation_offloading`, 'activationOffload', offloading ? 'streamed' : 'none', trl);
+  const compile = r.bool(`${p}torch_compile`);
+  if (compile !== undefined) r.set(`${p}torch_compile`, 'compile', compile, args);
   for (const [key, { what, source }] of Object.entries(NOT_MODELLED_TRAINER_KEYS)) {
     const value = r.raw(`${p}${key}`);
     if (value !== undefined && value !== false && !/^(false|no|0)$/i.test(String(value)))

@@ -68,7 +68,7 @@ function readPeft(r: KeyReader): void {
   const checkpointing = r.raw(key);
   if (checkpointing === 'unsloth') {
     r.set(key, 'recompute', 'full', source);
-    r.notModelled(key, 'the checkpointed activations offloaded to the host ("unsloth")', source);
+    r.set(key, 'activationOffload', 'checkpoints', source);
   } else if (typeof checkpointing === 'boolean') r.set(key, 'recompute', checkpointing ? 'full' : 'none', source);
   else if (checkpointing !== undefined) r.fail(key, `expected true, false or "unsloth", got ${JSON.stringify(checkpointing)}`);
 }

@@ -24,7 +24,11 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
     config['deepspeed_config'] = plugin;
   } else if (zero >= 2) {
     config['distributed_type'] = 'FSDP';
-    const fsdp: Record<string, unknown> = { fsdp_version: 2, fsdp_reshard_after_forward: zero === 3 };
+    // FSDP2 always shards the weights at rest: ZeRO-2 is FSDP version 1's SHARD_GRAD_OP.
+    const fsdp: Record<string, unknown> =
+      zero === 3
+        ? { fsdp_version: 2, fsdp_reshard_after_forward: options.keepGatheredWeights !== true }
+        : { fsdp_version: 1, fsdp_sharding_strategy: 'SHARD_GRAD_OP' };
     if (offload === 'optimizer+params') fsdp['fsdp_offload_params'] = true;
     if (options.recompute === 'full' || options.recompute === 'none')
       fsdp['fsdp_activation_checkpointing'] = options.recompute === 'full';
@@ -40,6 +44,9 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
       "the trainer's gradient_checkpointing sets it (FSDP's own is fsdp_activation_checkpointing)",
     );
   }
+  if (options.compile !== undefined) missing.add('compile', "not an accelerate key here: the trainer's torch_compile sets it");
+  if (options.activationOffload !== undefined && options.activationOffload !== 'none')
+    missing.add('activationOffload', 'accelerate has no key for it: the training script offloads activations');
   if (!deepspeed) missing.addEach(options, ['gradAccum'], "the trainer's gradient_accumulation_steps sets it");
   if (offload !== 'none' && !deepspeed && zero < 2)
     missing.add('offload', 'FSDP offloads parameters only when it shards them (ZeRO-2/3)');

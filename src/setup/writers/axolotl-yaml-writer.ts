@@ -79,12 +79,23 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
   if (options.recompute === 'full' || options.recompute === 'none')
     config['gradient_checkpointing'] = options.recompute === 'full';
   else if (options.recompute !== undefined) missing.add('recompute', `${options.recompute}: axolotl checkpoints whole layers`);
+  if (options.compile !== undefined) config['torch_compile'] = options.compile;
+  if (options.activationOffload === 'checkpoints') config['gradient_checkpointing'] = 'offload';
+  else if (options.activationOffload === 'streamed')
+    missing.add(
+      'activationOffload',
+      'axolotl offloads the checkpoints (gradient_checkpointing: offload), not every saved activation',
+    );
   if (options.attention === 'sdpa') config['flash_attention'] = true;
   else if (options.attention === 'eager') config['eager_attention'] = true;
   const zero = options.zero ?? 0;
   if (zero >= 2) {
     config['fsdp'] = [zero === 3 ? 'full_shard' : 'shard_grad_op', 'auto_wrap'];
-    if (options.offload === 'optimizer+params') config['fsdp_config'] = { offload_params: true };
+    const fsdpConfig: Record<string, unknown> = {};
+    if (options.offload === 'optimizer+params') fsdpConfig['offload_params'] = true;
+    if (zero === 3 && options.keepGatheredWeights !== undefined)
+      fsdpConfig['reshard_after_forward'] = !options.keepGatheredWeights;
+    if (Object.keys(fsdpConfig).length > 0) config['fsdp_config'] = fsdpConfig;
   } else if (zero === 1) missing.add('zero', 'ZeRO-1 has no FSDP form: write the DeepSpeed JSON and name it as deepspeed');
   if (options.offload === 'optimizer' || (options.offload === 'optimizer+params' && zero < 2))
     missing.add('offload', `${options.offload} offload: write the DeepSpeed JSON and name it as deepspeed`);

@@ -34,6 +34,14 @@ export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
     ['seq', 'recompute', 'attention', 'finetune', 'loraRank', 'loraTargets', ...TRAINER_SIDE_OPTIONS],
     "not a DeepSpeed key: the trainer's arguments set it",
   );
+  if (options.keepGatheredWeights === true)
+    missing.add(
+      'keepGatheredWeights',
+      "DeepSpeed ZeRO-3 re-gathers in backward; FSDP2's reshard_after_forward=False keeps the weights",
+    );
+  if (options.compile !== undefined) missing.add('compile', "not a DeepSpeed key: the trainer's torch_compile sets it");
+  if (options.activationOffload !== undefined && options.activationOffload !== 'none')
+    missing.add('activationOffload', "DeepSpeed's JSON has no key for it: the training script offloads activations");
   missing.addEach(options, ['dp'], 'the launcher sets the process count (deepspeed --num_gpus, accelerate num_processes)');
   return { text: `${JSON.stringify(config, null, 2)}\n`, unexpressed: missing.list };
 }

@@ -87,6 +87,11 @@ export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
       `in the DeepSpeed JSON it names (${LLAMA_FACTORY_DEEPSPEED_PATH})`,
     );
   }
+  if (options.keepGatheredWeights === true)
+    missing.add('keepGatheredWeights', "FSDP2's reshard_after_forward=False: set it in the accelerate config");
+  if (options.compile !== undefined) missing.add('compile', 'LLaMA-Factory has no key for it');
+  if (options.activationOffload !== undefined && options.activationOffload !== 'none')
+    missing.add('activationOffload', 'LLaMA-Factory has no key for it');
   missing.addEach(options, ['dp'], 'the launcher sets the process count (FORCE_TORCHRUN=1 NPROC_PER_NODE=N)');
   return { text: stringify(config), unexpressed: missing.list };
 }

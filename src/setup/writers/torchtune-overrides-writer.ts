@@ -33,6 +33,14 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
   const optimizer = options.optimizer === undefined ? undefined : componentOf(TORCHTUNE_OPTIMIZERS, options.optimizer);
   if (optimizer !== undefined) set('optimizer._component_', optimizer);
   else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: pick its component by hand`);
+  if (options.compile !== undefined) set('compile', options.compile);
+  if (options.activationOffload === 'streamed' || options.activationOffload === 'none')
+    set('enable_activation_offloading', options.activationOffload === 'streamed');
+  else if (options.activationOffload !== undefined)
+    missing.add(
+      'activationOffload',
+      'torchtune streams every saved activation (enable_activation_offloading), not the checkpoints alone',
+    );
   if (options.optimizer === 'adamw' && (options.optimizerImpl === 'fused' || options.optimizerImpl === 'foreach'))
     set('optimizer.fused', options.optimizerImpl === 'fused');
   else if (options.optimizerImpl !== undefined)
@@ -64,8 +72,12 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
   else if (options.offload !== undefined && options.offload !== 'none')
     missing.add('offload', `${options.offload}: torchtune offloads parameters with FSDP to the CPU`);
   if (options.offloadDevice === 'nvme') missing.add('offloadDevice', 'torchtune offloads to the CPU only');
-  if (options.zero === 2 || options.zero === 3) set('fsdp_reshard_after_forward', options.zero === 3);
-  else if (options.zero !== undefined && options.zero !== 0) missing.add('zero', `ZeRO-${options.zero} has no FSDP form`);
+  if (options.zero === 3) set('fsdp_reshard_after_forward', options.keepGatheredWeights !== true);
+  else if (options.zero !== undefined && options.zero !== 0)
+    missing.add(
+      'zero',
+      `ZeRO-${options.zero} has no FSDP2 form (fsdp_reshard_after_forward=False is ZeRO-3 keeping the gathered weights)`,
+    );
   missing.addEach(
     options,
     ['finetune'],

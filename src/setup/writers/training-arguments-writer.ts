@@ -86,6 +86,13 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
     add('SFTConfig', 'gradient_checkpointing', 'gradient_checkpointing', options.recompute === 'full');
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: the Trainer checkpoints whole layers`);
+  if (options.keepGatheredWeights === true)
+    missing.add('keepGatheredWeights', "FSDP2's reshard_after_forward=False: set it in the accelerate config");
+  if (options.compile !== undefined) add('SFTConfig', 'torch_compile', 'torch_compile', options.compile);
+  if (options.activationOffload === 'streamed' || options.activationOffload === 'none')
+    add('SFTConfig', 'activation_offloading', 'activation_offloading', options.activationOffload === 'streamed');
+  else if (options.activationOffload !== undefined)
+    missing.add('activationOffload', 'TRL streams every saved activation (activation_offloading), not the checkpoints alone');
   const optim = hfOptimizerFor(options);
   if (optim.name !== null) add('SFTConfig', 'optim', 'optim', optim.name);
   for (const { option, why } of optim.unnamed) missing.add(option, why);

@@ -62,6 +62,7 @@ describe('estimate(argv)', () => {
       kernels: 'eager',
       grads: 'free',
       loss: 'eager',
+      'activation-offload': 'none',
     });
   });
 
@@ -81,7 +82,9 @@ describe('estimate(argv)', () => {
     expect(stdout).toContain('↳ optimizer-impl fused: torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:67-69');
     expect(stdout).toContain('↳ loss chunked: torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:70-71');
     const unsloth = runEstimate(['--model', 'gpt2', '--stack', 'unsloth']).stdout;
-    expect(unsloth).toContain('not modelled yet: use_gradient_checkpointing="unsloth" offloads the checkpointed block inputs');
+    expect(unsloth).toMatch(/set .*activation-offload checkpoints/);
+    const megatron = runEstimate(['--model', 'gpt2', '--stack', 'megatron']).stdout;
+    expect(megatron).toContain('not modelled yet: accumulates and all-reduces gradients in fp32 under bf16');
   });
 
   test('--json flags leave out what the job does not use: no adapter dtype for a full fine-tune', () => {

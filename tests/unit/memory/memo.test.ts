@@ -135,6 +135,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     zero: 1,
     offload: 'none',
     offloadDevice: 'cpu',
+    keepGatheredWeights: false,
     grads: 'free',
     optimizerInBackward: false,
     model,
@@ -175,6 +176,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     adapterWorkingSet: 0,
     trainsHead: true,
     loss: 'eager',
+    activationOffload: 'none',
   };
   /** Another value of the same field: any difference must count, whatever the type. */
   const other = (value: unknown): unknown =>

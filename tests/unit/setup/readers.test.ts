@@ -48,6 +48,12 @@ describe('TrainingArguments / SFTConfig', () => {
     expect(outcome.ok ? '' : outcome.error.key).toBe('fp16');
   });
 
+  test('TRL activation_offloading streams the saved activations; torch_compile is the stated --compile', () => {
+    const reading = read('{"per_device_train_batch_size": 2, "activation_offloading": true, "torch_compile": true}');
+    expect(reading.options).toEqual({ microBatch: 2, activationOffload: 'streamed', compile: true });
+    expect(notModelledKeys(reading)).toEqual([]);
+  });
+
   test('paged optimizers and Liger map to engine options; packing and an unknown optimizer are named, not dropped', () => {
     const reading = read(
       '{"optim": "paged_adamw_8bit", "packing": true, "use_liger_kernel": true, "lr_scheduler_type": "cosine"}',
@@ -179,6 +185,11 @@ describe('accelerate', () => {
     expect(reading.options).toEqual({ dp: 8, zero: 3, gradAccum: 4, offload: 'optimizer+params', offloadDevice: 'nvme' });
   });
 
+  test('FSDP version 2 with reshard_after_forward false is ZeRO-3 keeping the gathered weights', () => {
+    const reading = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\n');
+    expect(reading.options).toEqual({ zero: 3, keepGatheredWeights: true });
+  });
+
   test('FSDP version 2 without reshard_after_forward is ZeRO-3, as accelerate defaults it', () => {
     const reading = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_offload_params: true\n');
     expect(reading.stack).toBe('fsdp2');
@@ -191,9 +202,17 @@ describe('accelerate', () => {
 });
 
 describe('axolotl', () => {
-  test('gradient_checkpointing: offload recomputes and names the offloaded checkpoints', () => {
+  test('gradient_checkpointing: offload recomputes and offloads the checkpoints to the host', () => {
     const reading = read('base_model: x\ngradient_checkpointing: offload\n');
     expect(reading.options.recompute).toBe('full');
+    expect(reading.options.activationOffload).toBe('checkpoints');
+    expect(notModelledKeys(reading)).toEqual([]);
+  });
+
+  test('gradient_checkpointing: offload_disk recomputes and names the checkpoints on disk as not modelled', () => {
+    const reading = read('base_model: x\ngradient_checkpointing: offload_disk\n');
+    expect(reading.options.recompute).toBe('full');
+    expect(reading.options.activationOffload).toBeUndefined();
     expect(notModelledKeys(reading)).toEqual(['gradient_checkpointing']);
   });
 
@@ -278,6 +297,21 @@ describe('torchtune', () => {
       optimizerImpl: 'foreach',
     });
   });
+
+  test('activation offloading streams the saved activations; FSDP2 not resharding keeps the gathered weights', () => {
+    const reading = read(
+      'optimizer:\n  _component_: torch.optim.AdamW\n  fused: True\nenable_activation_checkpointing: True\nenable_activation_offloading: True\nfsdp_reshard_after_forward: False\n',
+    );
+    expect(reading.options).toEqual({
+      optimizer: 'adamw',
+      optimizerImpl: 'fused',
+      recompute: 'full',
+      activationOffload: 'streamed',
+      zero: 3,
+      keepGatheredWeights: true,
+    });
+    expect(notModelledKeys(reading)).toEqual([]);
+  });
 });
 
 describe('Unsloth', () => {
@@ -306,6 +340,7 @@ training_arguments:
       loraRank: 16,
       loraTargets: 'all-linear',
       recompute: 'full',
+      activationOffload: 'checkpoints',
       microBatch: 2,
       gradAccum: 4,
       optimizer: 'adamw-8bit',
@@ -313,7 +348,7 @@ training_arguments:
       // Unsloth's load_in_4bit: BitsAndBytesConfig(bnb_4bit_use_double_quant = True, bnb_4bit_quant_type = "nf4").
       qloraFormat: 'nf4-dq',
     });
-    expect(notModelledKeys(reading)).toEqual(['get_peft_model.use_gradient_checkpointing']);
+    expect(notModelledKeys(reading)).toEqual([]);
     expect(reading.unknown).toEqual([]);
   });
 });

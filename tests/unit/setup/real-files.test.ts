@@ -102,11 +102,13 @@ describe('torchtune recipes/configs/', () => {
       gradAccum: 16,
       precision: 'bf16',
       recompute: 'full',
+      activationOffload: 'none',
       optimizer: 'adamw',
       optimizerImpl: 'fused',
       // loss: _component_: torchtune.modules.loss.CEWithChunkedOutputLoss; lora_dropout: 0.0.
       loss: 'chunked',
       loraDropout: 0,
+      compile: false,
     });
     expect(notModelled(result)).toEqual({});
     expect(result.unknown).toEqual([]);

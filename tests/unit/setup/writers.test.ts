@@ -23,7 +23,7 @@ import {
 
 /** Option sets that between them use every value each writer handles, all options explicit. */
 const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
-  'LoRA on q,v, bf16, fused AdamW, checkpointing': {
+  'LoRA on q,v, bf16, fused AdamW, checkpoints offloaded': {
     precision: 'bf16',
     optimizer: 'adamw',
     optimizerImpl: 'fused',
@@ -31,18 +31,20 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     gradAccum: 8,
     seq: 4096,
     recompute: 'full',
+    activationOffload: 'checkpoints',
     attention: 'sdpa',
     finetune: 'lora',
     loraRank: 16,
     loraTargets: 'q,v',
   },
-  'full fine-tune, autocast bf16, 8-bit AdamW, ZeRO-3 offloaded to the CPU on 8 GPUs': {
+  'full fine-tune, autocast bf16, 8-bit AdamW, ZeRO-3 and activations offloaded to the CPU on 8 GPUs': {
     precision: 'amp-bf16',
     optimizer: 'adamw-8bit',
     microBatch: 1,
     gradAccum: 4,
     seq: 2048,
     recompute: 'none',
+    activationOffload: 'streamed',
     attention: 'eager',
     finetune: 'full',
     zero: 3,
@@ -98,6 +100,15 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     finetune: 'full',
     microBatch: 2,
     gradAccum: 1,
+  },
+  'LoRA, bf16, ZeRO-3 keeping the gathered weights on 4 GPUs': {
+    precision: 'bf16',
+    finetune: 'lora',
+    loraRank: 8,
+    loraTargets: 'all-linear',
+    zero: 3,
+    keepGatheredWeights: true,
+    dp: 4,
   },
   'fp32 SGD, ZeRO-2 on 2 GPUs': {
     precision: 'fp32',
