@@ -68,10 +68,10 @@ describe('search', () => {
   });
   afterAll(() => browser?.close());
 
-  test.each(['xyzzy', 'Qwen'])('"%s", on no page, lists nothing and says so once', async (term) => {
+  test.each(['xyzzy', 'Quokka'])('"%s", on no page, lists nothing and says so once', async (term) => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       await page.goto(`${baseUrl}/`);
-      // Without the fix Pagefind backtracks "xyzzy" to "x" and "Qwen" to "q" (the glossary's "Q."
+      // Without the fix Pagefind backtracks "xyzzy" to "x" and "Quokka" to "q" (the glossary's "Q."
       // heading), lists those pages, and its count showed next to the site's "No results".
       const view = await search(page, term);
       expect(view.messages).toEqual([`No results for ${term}`]);
