@@ -1,7 +1,8 @@
 import type { Manifest, ManifestModel, ManifestVariant } from '../../../graphs/browser-safe';
 import type { GradientLocation, WeightLocation } from '../../measure/single-run';
 import type { Backend } from '../../measure/executor';
-import type { LabSettings } from '../settings';
+import { DEFAULT_LAB_SETTINGS, type LabSettings } from '../settings';
+import { measuredSteps } from '../warm-up';
 import { predictLabBytes, predictLeakyLoopBytes, predictStreamedBytes } from '../predict-lab-model';
 
 /** Ids of the experiments this module defines; each is a `data-experiment` value. */
@@ -237,4 +238,22 @@ export function predictSideBytes(side: SingleSideSpec, model: ManifestModel, set
   const shape = { batch: settings.batch, microBatches: side.microBatches(settings) };
   if (side.weights === 'streamed') return predictStreamedBytes(model, shape);
   return side.loop?.retain ? predictLeakyLoopBytes(model, shape, steps) : predictLabBytes(model, shape);
+}
+
+/**
+ * The engine's prediction for one side of a single experiment as the page shows it on WebGPU, at its default settings
+ * (the lab's, then the experiment's own) with `changed` applied:
+ * what a lesson states about its experiment, computed when the site is built so an engine change updates the text.
+ */
+export function defaultSidePrediction(
+  manifest: Manifest,
+  id: SingleExperimentId,
+  side: 'before' | 'after',
+  changed: Partial<LabSettings> = {},
+): number {
+  const experiment = SINGLE_EXPERIMENTS[id];
+  const spec = experiment[side];
+  const settings = { ...DEFAULT_LAB_SETTINGS, ...experiment.defaults, ...changed };
+  const model = findSingleModel(manifest, spec, settings, 'webgpu');
+  return predictSideBytes(spec, model, settings, experiment.steps ?? measuredSteps('webgpu'));
 }
