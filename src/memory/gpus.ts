@@ -562,8 +562,8 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
   {
     // The MI325X is the MI300X's compute die with 256 GB of HBM3E, sold as a drop-in replacement for the MI300X
     // platform (same 8-OAM baseboard, seven Infinity Fabric links, PCIe Gen 5 x16): its links and server network are
-    // the MI300X's. The total is the one a real card reported (sysfs `mem_info_vram_total`, which rocm-smi's "VRAM Total
-    // Memory (B)" prints); it is 320 MiB under 256 GiB, as the MI300X's 205,822,885,888 B is 320 MiB under 192 GiB.
+    // the MI300X's. The total is the one a real card's amdgpu driver reported (sysfs `mem_info_vram_total`); it is 320 MiB
+    // under 256 GiB, as the MI300X's 205,822,885,888 B here is 320 MiB under 192 GiB.
     id: 'mi325x',
     name: 'AMD Instinct MI325X',
     vendor: 'amd',
