@@ -559,6 +559,32 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     computeCapability: null,
     source: 'AMD Instinct MI300X data sheet (BF16 1,307.4 TFLOPS dense; 5.3 TB/s; FP32 matrix 163.4 TFLOPS)',
   },
+  {
+    // The MI325X is the MI300X's compute die with 256 GB of HBM3E, sold as a drop-in replacement for the MI300X
+    // platform (same 8-OAM baseboard, seven Infinity Fabric links, PCIe Gen 5 x16): its links and server network are
+    // the MI300X's. The total is the one a real card's amdgpu driver reported (sysfs `mem_info_vram_total`); it is 320 MiB
+    // under 256 GiB, as the MI300X's 205,822,885,888 B here is 320 MiB under 192 GiB.
+    id: 'mi325x',
+    name: 'AMD Instinct MI325X',
+    vendor: 'amd',
+    memoryBytes: 274_542_362_624,
+    marketedMemory: '256 GB HBM3E',
+    tensorTflops16: 1307.4,
+    fp32Tflops: 163.4,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 6000 * GBps,
+    ...PCIE5,
+    peerLinkBytesPerSecond: 448 * GBps,
+    peerLink: 'Infinity Fabric (7 links × 64 GB/s per direction)',
+    ...network(
+      8 * 400,
+      '400 Gb/s InfiniBand per GPU',
+      'as the MI300X platform it replaces (Azure ND MI300X v5: 8 × 400 Gb/s InfiniBand, one per GPU); no MI325X instance network was sourced',
+    ),
+    computeCapability: null,
+    source:
+      'AMD Instinct MI325X data sheet (BF16 1,307.4 TFLOPS dense; 6 TB/s; FP32 matrix 163.4 TFLOPS; 256 GB HBM3E); sysfs mem_info_vram_total on a DigitalOcean MI325X Droplet (amdgpu 6.19.14, ROCm 7.14): 274542362624 B',
+  },
 ];
 
 /** Look up a GPU preset by id; undefined when unknown. */

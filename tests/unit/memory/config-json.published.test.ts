@@ -144,6 +144,18 @@ const PUBLISHED: [family: string, file: string, params: number, source: string][
     BF16(281_241_268_224),
     'mistralai/Mixtral-8x22B-v0.1: 281241268224 tensor payload bytes over its 59 safetensors shards (a checkpoint page-map record)',
   ],
+  [
+    "Llama 3.1 405B (derived from Meta's arch_args)",
+    'llama-3.1-405b.json',
+    405_853_388_800,
+    "meta-llama/Llama-3.1-405B Hub API safetensors.total 405853388800 at revision b906e4d (quoted with its revision by a training-compute study's data file)",
+  ],
+  [
+    'Mistral Small 3 (derived from params.json; head_dim 128 ≠ 5120/32)',
+    'mistral-small-24b.json',
+    BF16(47_144_806_400),
+    'mistralai/Mistral-Small-24B-Instruct-2501 model.safetensors.index.json total_size 47144806400 (vendored by OpenMOSE/RWKV-LM-RLHF @7e8f62a)',
+  ],
 ];
 
 describe('countParams(readConfigJson(config.json)) = published', () => {

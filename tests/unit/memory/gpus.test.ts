@@ -16,6 +16,7 @@ describe('GPU_PRESETS', () => {
     'h200',
     'b200',
     'mi300x',
+    'mi325x',
     'h20',
     'h800',
     'a800-80gb',
@@ -52,6 +53,16 @@ describe('GPU_PRESETS', () => {
 
   test('H100 80GB reports 81559 MiB, less than 80 GiB', () => {
     expect(getGpuPreset('h100-80gb')?.memoryBytes).toBe(81559 * 2 ** 20);
+  });
+
+  test('MI325X holds the total a real card reported (sysfs mem_info_vram_total 274542362624 B = 261824 MiB, DigitalOcean MI325X Droplet)', () => {
+    expect(getGpuPreset('mi325x')?.memoryBytes).toBe(261824 * 2 ** 20);
+  });
+
+  test('MI325X and MI300X both report 320 MiB under their marketed GiB (256 GB and 192 GB HBM, data sheets)', () => {
+    const GIB = 2 ** 30;
+    expect(256 * GIB - getGpuPreset('mi325x')!.memoryBytes).toBe(320 * 2 ** 20);
+    expect(192 * GIB - getGpuPreset('mi300x')!.memoryBytes).toBe(320 * 2 ** 20);
   });
 
   test('a source that quotes nvidia-smi’s total holds that total, in bytes', () => {

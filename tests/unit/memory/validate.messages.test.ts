@@ -16,14 +16,14 @@ describe('errors, each naming its flag', () => {
   test('no model', () => {
     expect(errorsOf({})).toMatchInlineSnapshot(`
       [
-        "--model: give --model ID, --arch with --hidden and --layers, or --params N (models: gpt2, gpt2-medium, gpt2-large, gpt2-xl, bert-base-uncased, llama-2-7b, llama-2-13b, llama-2-70b, llama-3-8b, llama-3-70b, mistral-7b, mixtral-8x7b, demo-tiny-gpt, demo-mlp, llama-3.1-8b, llama-3.1-70b, llama-3.2-1b, llama-3.2-3b, qwen2.5-7b, qwen2.5-72b, qwen3-0.6b, qwen3-8b, qwen3-32b, qwen3-30b-a3b, qwen3-235b-a22b, gemma-2-9b, gemma-3-1b, phi-4, mistral-nemo, mixtral-8x22b, glm-4-9b, gpt-oss-20b, gpt-oss-120b, deepseek-v2-lite, deepseek-v3)",
+        "--model: give --model ID, --arch with --hidden and --layers, or --params N (models: gpt2, gpt2-medium, gpt2-large, gpt2-xl, bert-base-uncased, llama-2-7b, llama-2-13b, llama-2-70b, llama-3-8b, llama-3-70b, mistral-7b, mixtral-8x7b, demo-tiny-gpt, demo-mlp, llama-3.1-8b, llama-3.1-70b, llama-3.1-405b, llama-3.2-1b, llama-3.2-3b, qwen2.5-7b, qwen2.5-72b, qwen3-0.6b, qwen3-8b, qwen3-32b, qwen3-30b-a3b, qwen3-235b-a22b, gemma-2-9b, gemma-3-1b, phi-4, mistral-nemo, mistral-small-24b, mixtral-8x22b, glm-4-9b, gpt-oss-20b, gpt-oss-120b, deepseek-v2-lite, deepseek-v3)",
       ]
     `);
   });
   test('an unknown model and a bad enumeration', () => {
     expect(errorsOf({ model: 'gpt5', precision: 'fp8' as 'fp32' })).toMatchInlineSnapshot(`
       [
-        "--model: unknown model 'gpt5' (expected one of gpt2, gpt2-medium, gpt2-large, gpt2-xl, bert-base-uncased, llama-2-7b, llama-2-13b, llama-2-70b, llama-3-8b, llama-3-70b, mistral-7b, mixtral-8x7b, demo-tiny-gpt, demo-mlp, llama-3.1-8b, llama-3.1-70b, llama-3.2-1b, llama-3.2-3b, qwen2.5-7b, qwen2.5-72b, qwen3-0.6b, qwen3-8b, qwen3-32b, qwen3-30b-a3b, qwen3-235b-a22b, gemma-2-9b, gemma-3-1b, phi-4, mistral-nemo, mixtral-8x22b, glm-4-9b, gpt-oss-20b, gpt-oss-120b, deepseek-v2-lite, deepseek-v3)",
+        "--model: unknown model 'gpt5' (expected one of gpt2, gpt2-medium, gpt2-large, gpt2-xl, bert-base-uncased, llama-2-7b, llama-2-13b, llama-2-70b, llama-3-8b, llama-3-70b, mistral-7b, mixtral-8x7b, demo-tiny-gpt, demo-mlp, llama-3.1-8b, llama-3.1-70b, llama-3.1-405b, llama-3.2-1b, llama-3.2-3b, qwen2.5-7b, qwen2.5-72b, qwen3-0.6b, qwen3-8b, qwen3-32b, qwen3-30b-a3b, qwen3-235b-a22b, gemma-2-9b, gemma-3-1b, phi-4, mistral-nemo, mistral-small-24b, mixtral-8x22b, glm-4-9b, gpt-oss-20b, gpt-oss-120b, deepseek-v2-lite, deepseek-v3)",
         "--precision: invalid precision: fp8 (expected fp32, amp-fp16, amp-bf16, mixed-fp16, mixed-bf16, bf16)",
       ]
     `);
