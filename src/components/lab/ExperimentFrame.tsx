@@ -193,6 +193,14 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
       {backendNote && (
         <p class="lab-caveat" data-backend-note>
           {backendNote}
+          {choice?.backend === 'wasm' && (
+            <>
+              {' '}
+              <a href={FRAME_STRINGS.wasmHref} data-wasm-link>
+                {FRAME_STRINGS.wasmLink}
+              </a>
+            </>
+          )}
         </p>
       )}
       <p class="lab-status" aria-live="polite">
@@ -203,7 +211,10 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
       {state.state === 'running' && live && state.samples.length > 0 && live(state.samples)}
       {state.state === 'unsupported' && (
         <div class="lab-failure" role="alert">
-          <strong>{FRAME_STRINGS.needsWebGpuTitle}</strong> {state.message}
+          <strong>{FRAME_STRINGS.needsWebGpuTitle}</strong> {state.message}{' '}
+          <a href={FRAME_STRINGS.wasmHref} data-wasm-link>
+            {FRAME_STRINGS.wasmLink}
+          </a>
         </div>
       )}
       {state.state === 'error' && (
@@ -212,6 +223,11 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
         </div>
       )}
       {outcome && results(outcome)}
+      <p class="lab-method">
+        <a href={FRAME_STRINGS.methodHref} data-lab-method>
+          {FRAME_STRINGS.methodLink}
+        </a>
+      </p>
     </section>
   );
 }
