@@ -4,8 +4,9 @@ import { describe, expect, test } from 'vitest';
 
 /**
  * The lab's measuring caveats are said once, on "How the lab measures" (content/docs/lab/how-the-lab-measures.mdx),
- * and a lesson quotes a measurement only through a component that reads a committed trace (`<TraceFigure/>`): a
- * caveat restated in a lesson, or a measured figure typed into one, goes stale when the runtime or the lab changes.
+ * and a lesson quotes a measurement only through a component that reads a committed trace (`<TraceFigure/>`), a
+ * prediction only through one that computes it (`<LabPrediction/>`, `<Estimate/>`): a caveat restated in a lesson, or a
+ * figure typed into one, goes stale when the runtime, the lab or the engine changes.
  */
 const CONTENT_DIR = join(import.meta.dirname, '../../../content/docs');
 const METHOD_PAGE = 'lab/how-the-lab-measures.mdx';
@@ -18,12 +19,13 @@ const CAVEAT_PHRASES: readonly RegExp[] = [
   /only after (its next|a) flush/i,
   /a fifth of its size/i,
   /usual (range|band)/i,
+  /is like `torch\.cuda\.memory_reserved\(\)`/,
 ];
 
 /** A memory figure typed by hand, e.g. "4.67 MiB", "5,160,976 bytes". */
 const TYPED_MEMORY_FIGURE = /\d[\d,.]*\s*(MB|KB|MiB|KiB|GB|GiB|bytes)\b/;
-/** Words that make a sentence a report of what the lab measured. */
-const MEASURED_WORDS = /\b(measur\w*|peaked|recorded|in our runs)\b/i;
+/** Words that make a sentence a report of what the lab measured or predicts. */
+const LAB_FIGURE_WORDS = /\b(measur\w*|peaked|recorded|in our runs|predict\w*)\b/i;
 /** Build-time figure components: what they print is computed, not typed. */
 const FIGURE_COMPONENTS = /<(Estimate|LabPrediction|TraceFigure)\b[^>]*?\/>/gs;
 
@@ -63,7 +65,7 @@ describe('the measuring caveats are said once, on the method page', () => {
   );
 });
 
-describe('no lesson types a measured memory figure by hand', () => {
+describe('no lesson types a measured or predicted lab figure by hand', () => {
   test('the lessons have experiment sections to check', () => {
     expect(lessons.filter((lesson) => experimentSection(lesson.text) !== '').length).toBeGreaterThanOrEqual(6);
   });
@@ -72,7 +74,7 @@ describe('no lesson types a measured memory figure by hand', () => {
     const prose = experimentSection(lesson.text).replace(FIGURE_COMPONENTS, 'FIGURE');
     const typed = prose
       .split(/(?<=[.!?:;])\s+|\n\n/)
-      .filter((sentence) => MEASURED_WORDS.test(sentence) && TYPED_MEMORY_FIGURE.test(sentence));
+      .filter((sentence) => LAB_FIGURE_WORDS.test(sentence) && TYPED_MEMORY_FIGURE.test(sentence));
     expect(typed).toEqual([]);
   });
 });
