@@ -109,8 +109,10 @@ function describeChoice(choice: BackendChoice, caveat: ((backend: Backend) => st
 
 /**
  * The frame every experiment shares: settings and Run, progress while running, the failure a
- * reader can learn from, and the test contract on the root element (`data-experiment`,
- * `data-state`, and once done the figures). Each experiment supplies how to run and what to show.
+ * reader can learn from, the test contract on the root element (`data-experiment`,
+ * `data-state`, and once done the figures), and one link to "How the lab measures", under the
+ * results, which explains their columns for every experiment. Each experiment supplies how to run
+ * and what to show.
  *
  * Run stays disabled until the island has hydrated and asked the browser for a WebGPU adapter:
  * the server-rendered button would otherwise submit its form and reload the page, losing the
@@ -223,7 +225,7 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
         </div>
       )}
       {outcome && results(outcome)}
-      <p class="lab-method">
+      <p class="lab-note">
         <a href={FRAME_STRINGS.methodHref} data-lab-method>
           {FRAME_STRINGS.methodLink}
         </a>
