@@ -63,7 +63,7 @@ export default defineConfig({
             }),
           ),
         },
-        { label: 'Reference', items: [{ slug: 'glossary' }] },
+        { label: 'Reference', items: [{ slug: 'lab/how-the-lab-measures' }, { slug: 'glossary' }] },
       ],
       lastUpdated: false,
       pagination: true,

@@ -2,7 +2,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, withRecordingPage, waitForHydration } from '../../scripts/browser/browser';
-import { lessonHref } from '../../src/base/lessons';
+import { LESSONS, lessonHref } from '../../src/base/lessons';
+import { FRAME_STRINGS } from '../../src/components/lab/strings';
+import { CLUSTER_EXPERIMENTS } from '../../src/lab/experiments/cluster/experiments';
+import { SINGLE_EXPERIMENTS } from '../../src/lab/experiments/single/experiments';
 
 /**
  * The experiment islands as a reader meets them: a Run pressed before hydration is
@@ -68,6 +71,11 @@ describe.each(BROWSER_CONFIGS)('a Run pressed before hydration, with $name', (co
 
         const run = page.locator(`${selector} [data-action="run"]`);
         const data = await readExperiment(page.locator(selector));
+        // What WebAssembly will and will not show, said before Run, links to the method page's section on it.
+        const wasmLinks = await page
+          .locator(`${selector} [data-wasm-link]`)
+          .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+        expect(wasmLinks).toEqual(config.webgpu ? [] : [FRAME_STRINGS.wasmHref]);
         if (needsWebGpu && !config.webgpu) {
           // Known before Run, and nothing ran: no "ran through WebAssembly", no "Run again".
           expect(data['state']).toBe('unsupported');
@@ -86,4 +94,38 @@ describe.each(BROWSER_CONFIGS)('a Run pressed before hydration, with $name', (co
       });
     },
   );
+});
+
+describe('every experiment links to "How the lab measures"', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser(BROWSER_CONFIGS[1]);
+  });
+  afterAll(() => browser?.close());
+
+  test('once each, near its columns, and the page has the section the WebAssembly notes link to', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const linksByExperiment = new Map<string, (string | null)[]>();
+      for (const lesson of LESSONS) {
+        await page.goto(baseUrl + lessonHref(lesson.slug), { waitUntil: 'domcontentloaded' });
+        const found = await page.locator('[data-experiment]').evaluateAll((roots) =>
+          roots.map((root) => ({
+            id: root.getAttribute('data-experiment') ?? '',
+            hrefs: [...root.querySelectorAll('[data-lab-method]')].map((link) => link.getAttribute('href')),
+          })),
+        );
+        for (const { id, hrefs } of found) linksByExperiment.set(id, hrefs);
+      }
+      const everyExperiment = [...Object.keys(SINGLE_EXPERIMENTS), ...Object.keys(CLUSTER_EXPERIMENTS), 'distillation'];
+      expect([...linksByExperiment.keys()].sort()).toEqual(everyExperiment.sort());
+      for (const [id, hrefs] of linksByExperiment) expect(hrefs, id).toEqual([FRAME_STRINGS.methodHref]);
+
+      const [path, section] = FRAME_STRINGS.wasmHref.split('#');
+      expect(path).toBe(FRAME_STRINGS.methodHref);
+      const response = await page.goto(baseUrl + FRAME_STRINGS.methodHref, { waitUntil: 'domcontentloaded' });
+      expect(response?.status()).toBe(200);
+      expect(await page.locator(`[id="${section}"]`).count()).toBe(1);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
 });

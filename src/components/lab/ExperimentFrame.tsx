@@ -109,8 +109,10 @@ function describeChoice(choice: BackendChoice, caveat: ((backend: Backend) => st
 
 /**
  * The frame every experiment shares: settings and Run, progress while running, the failure a
- * reader can learn from, and the test contract on the root element (`data-experiment`,
- * `data-state`, and once done the figures). Each experiment supplies how to run and what to show.
+ * reader can learn from, the test contract on the root element (`data-experiment`,
+ * `data-state`, and once done the figures), and one link to "How the lab measures", under the
+ * results, which explains their columns for every experiment. Each experiment supplies how to run
+ * and what to show.
  *
  * Run stays disabled until the island has hydrated and asked the browser for a WebGPU adapter:
  * the server-rendered button would otherwise submit its form and reload the page, losing the
@@ -193,6 +195,14 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
       {backendNote && (
         <p class="lab-caveat" data-backend-note>
           {backendNote}
+          {choice?.backend === 'wasm' && (
+            <>
+              {' '}
+              <a href={FRAME_STRINGS.wasmHref} data-wasm-link>
+                {FRAME_STRINGS.wasmLink}
+              </a>
+            </>
+          )}
         </p>
       )}
       <p class="lab-status" aria-live="polite">
@@ -203,7 +213,10 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
       {state.state === 'running' && live && state.samples.length > 0 && live(state.samples)}
       {state.state === 'unsupported' && (
         <div class="lab-failure" role="alert">
-          <strong>{FRAME_STRINGS.needsWebGpuTitle}</strong> {state.message}
+          <strong>{FRAME_STRINGS.needsWebGpuTitle}</strong> {state.message}{' '}
+          <a href={FRAME_STRINGS.wasmHref} data-wasm-link>
+            {FRAME_STRINGS.wasmLink}
+          </a>
         </div>
       )}
       {state.state === 'error' && (
@@ -212,6 +225,11 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
         </div>
       )}
       {outcome && results(outcome)}
+      <p class="lab-note">
+        <a href={FRAME_STRINGS.methodHref} data-lab-method>
+          {FRAME_STRINGS.methodLink}
+        </a>
+      </p>
     </section>
   );
 }

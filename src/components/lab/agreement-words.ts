@@ -89,7 +89,7 @@ const VERDICT_WORDS: Record<RatioVerdict, (sides: string, kind: MemoryKind, outO
   below: (sides, kind) =>
     `Measured is below the prediction for ${sides}: the runtime reused buffers that the formula counts separately, or does not hold lines it counts. That is within this backend's usual range (down to ${AGREEMENT_RATIO[kind].min}×), not agreement.`,
   outside: (sides, kind) =>
-    `Measured and predicted differ for ${sides} by more than this backend usually shows (${AGREEMENT_RATIO[kind].min}–${AGREEMENT_RATIO[kind].max}×); the lesson explains where such gaps come from.`,
+    `Measured and predicted differ for ${sides} by more than this backend usually shows (${AGREEMENT_RATIO[kind].min}–${AGREEMENT_RATIO[kind].max}×); How the lab measures, linked below, explains where such gaps come from.`,
 };
 
 /**

@@ -23,6 +23,12 @@ export const FRAME_STRINGS = {
   startingRun: 'Starting…',
   downloading: (percent: number, total: string) => `Downloading onnxruntime-web: ${percent}% of ${total}`,
   downloadingBytes: (loaded: string) => `Downloading onnxruntime-web: ${loaded}`,
+  /** The one link from every experiment to the page that explains its columns, rules and words. */
+  methodLink: 'How the lab measures',
+  methodHref: '/lab/how-the-lab-measures/',
+  /** After what WebAssembly will and will not show, before Run: the page's section on it. */
+  wasmLink: 'What WebAssembly can show',
+  wasmHref: '/lab/how-the-lab-measures/#webgpu-and-webassembly',
 } as const;
 
 /** The heading of each failure a reader can learn from. */

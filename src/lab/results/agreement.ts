@@ -3,7 +3,7 @@ import type { MemoryKind } from '../measure/measured-memory';
 /**
  * The range a measurement usually sits in around the engine's peak prediction (PyTorch on
  * CUDA), as a ratio measured / predicted: outside it the page says the gap is unusual. Inside
- * it is not agreement (see agreement-words.ts); the lessons name the causes. In short:
+ * it is not agreement (see agreement-words.ts); the page "How the lab measures" names the causes. In short:
  * - WebGPU buffers: onnxruntime-web reuses a freed buffer only after its next flush (every 16
  *   kernel dispatches, at a download and at the end of a run), so what a step frees stays
  *   allocated beside what it allocates until then; it adds accumulated gradients out of place; it rounds

@@ -2,7 +2,10 @@
  * The WebAssembly heap's size, the only memory figure the WASM backend exposes. Wraps the
  * `WebAssembly.Memory` constructor (before onnxruntime-web loads) to keep the memories it makes.
  * A heap only grows, in steps of about 20%, so its size is a coarse high-water mark: report it
- * as such, never as GPU memory.
+ * as such, never as GPU memory. onnxruntime's own arena statistics would be finer, but
+ * onnxruntime-web 1.30 gives JavaScript no way to read them: its module exports only the functions
+ * `onnxruntime/wasm/api.h` declares, none of them `AllocatorGetStats`, and `endProfiling()` prints
+ * per-node tensor sizes, not what the arena held (tests/unit/lab/worker/wasm-heap.arena.test.ts).
  */
 export interface WasmHeapProbe {
   /** Current total bytes of every heap created since install (its high-water mark). */
