@@ -15,7 +15,7 @@ import { ACTIVATION_OFFLOADS } from './activation-offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
-import { PRECISIONS } from './precision.ts';
+import { GRAD_DTYPES, PRECISIONS } from './precision.ts';
 import { DEFAULT_STACK, STACKS } from './stacks.ts';
 import { GRADIENT_LIFETIMES } from './timeline.ts';
 
@@ -290,6 +290,17 @@ export const FLAGS: readonly FieldFlag[] = [
       group: 'technique',
     },
     GRADIENT_LIFETIMES,
+  ),
+  enumFlag(
+    {
+      key: 'gradDtype',
+      flag: 'grad-dtype',
+      default: 'param',
+      label: 'Gradient dtype',
+      help: "param: gradients in the weights' dtype; fp32: 4-byte gradient buffers beside 16-bit weights (Megatron's accumulate_allreduce_grads_in_fp32)",
+      group: 'technique',
+    },
+    GRAD_DTYPES,
   ),
   enumFlag(
     {

@@ -47,7 +47,7 @@ import {
   type StageParams,
 } from './parallel.ts';
 import { countParams, type ParamCounts } from './params.ts';
-import { PRECISION_BYTES, residualBytes } from './precision.ts';
+import { gradientBytes, PRECISION_BYTES, residualBytes } from './precision.ts';
 import { aliveAt, lifetime, lineGroup, type GradientLifetime, type LineGroup, type Lifetime, type MomentId } from './timeline.ts';
 import type { ResolvedEstimate } from './validate.ts';
 import { memo } from './memo.ts';
@@ -56,7 +56,7 @@ import type { Finetune } from './finetune.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
-import type { Precision } from './precision.ts';
+import type { GradDtype, Precision } from './precision.ts';
 import { formatCount } from './format.ts';
 import { ceilDiv } from './ceil-div.ts';
 
@@ -196,6 +196,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           optimizerInBackward: r.optimizerInBackward,
           model: r.model,
           paramsOnly: r.paramsOnly,
+          gradDtype: r.gradDtype,
         });
   const groups = [states];
   const castBytes = PRECISION_BYTES[r.precision].castWeights;
@@ -332,6 +333,7 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
     a.offloadDevice === b.offloadDevice &&
     a.keepGatheredWeights === b.keepGatheredWeights &&
     a.grads === b.grads &&
+    a.gradDtype === b.gradDtype &&
     a.optimizerInBackward === b.optimizerInBackward &&
     sameSharding(a, b)
   );
@@ -436,6 +438,8 @@ export interface StateInputs {
 export interface FullStateInputs extends StateInputs {
   readonly model: ModelConfig | null;
   readonly paramsOnly: number | null;
+  /** The gradients' dtype: the weights' own, or fp32 buffers (Megatron's main_grad). */
+  readonly gradDtype: GradDtype;
 }
 
 /** What autocast's 16-bit weight copies read (autocastCopiesLine). */
@@ -786,6 +790,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
   const counts = r.model === null ? null : countParams(r.model);
   const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
   const precision = PRECISION_BYTES[r.precision];
+  const gradBytes = gradientBytes(r.precision, r.gradDtype);
   const spec = OPTIMIZER_SPECS[r.optimizer];
   const factoredShare = r.optimizer === 'adafactor' && r.model !== null ? adafactorStateShare(r.model) : 1;
   // The largest single tensor: what one parameter's gradient and optimizer step hold at most.
@@ -813,7 +818,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
     lines.push(gatheredUnitLine(r, unit, sp.params, place.weightsOnGpu, (params) => params * precision.weights, moments));
   }
   if (place.gradientsOnGpu) {
-    const bytes = shards.gradients * precision.gradients;
+    const bytes = shards.gradients * gradBytes;
     const when = r.optimizerInBackward
       ? 'one parameter’s at a time (optimizer step in backward)'
       : gradientsPersist(r)
@@ -824,19 +829,21 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'gradients',
         'gradients',
         'gpu',
-        r.words ? `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}` : '',
+        r.words ? `Gradients (${bitsLabel(gradBytes)}) × ${shardNote(shards.gradients)}, ${when}` : '',
         r.optimizerInBackward
-          ? inBackwardLifetime(Math.min(shards.gradients, largestTensor) * precision.gradients, moments)
+          ? inBackwardLifetime(Math.min(shards.gradients, largestTensor) * gradBytes, moments)
           : gradientLifetime(
               r,
               bytes,
               moments,
-              pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients, 1),
-              pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients, r.segment),
+              pendingGradientBytes(r, sp, counts, shards.gradients, gradBytes, 1),
+              pendingGradientBytes(r, sp, counts, shards.gradients, gradBytes, r.segment),
             ),
         r.zero >= 2
           ? zeroSource
-          : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them',
+          : r.gradDtype === 'fp32'
+            ? GRAD_FP32_SOURCE
+            : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them',
       ),
     );
   } else {
@@ -859,7 +866,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'gradients',
         'gpu',
         r.words ? `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter` : '',
-        lifetime(moments, [unit * precision.gradients, LAYERS_BACKWARD]),
+        lifetime(moments, [unit * gradBytes, LAYERS_BACKWARD]),
         "ZeRO (arXiv 1910.02054 §5.2): each unit's full gradient exists until it is reduce-scattered",
       ),
     );
@@ -889,12 +896,16 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       spec.source,
     ),
   );
-  if (spec.onHost) lines.push(hostCopiesLine(r, shards.optimizer, precision.weights + precision.gradients, moments));
+  if (spec.onHost) lines.push(hostCopiesLine(r, shards.optimizer, precision.weights + gradBytes, moments));
   if (place.optimizerOnGpu && !spec.onHost) {
     lines.push(optimizerTemporariesLine(r, shards.optimizer, largestTensor, precision.momentBytes, precision.weights, moments));
   }
   return lines;
 }
+
+/** Where fp32 gradient buffers beside 16-bit weights come from, for the gradients line. */
+const GRAD_FP32_SOURCE =
+  'Megatron-Core 0.20.0 distributed/param_and_grad_buffer.py:924: with grad_reduce_in_fp32 the main_grad buffer is torch.float; gradients accumulate and all-reduce in it';
 
 /** Bytes per parameter as the labels print them: whole numbers as they are, fractions to three decimals. */
 function formatBytesPerParam(bytes: number): string {

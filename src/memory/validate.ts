@@ -38,7 +38,7 @@ import { COMPILE_ASSUMPTION } from './compile.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
 import { ZERO_STAGES, type ZeroStage } from './parallel.ts';
-import { PRECISIONS, type Precision } from './precision.ts';
+import { GRAD_DTYPES, PRECISIONS, type GradDtype, type Precision } from './precision.ts';
 import { getModelPreset, MODEL_PRESETS, type ModelPreset } from './presets.ts';
 import { DEFAULT_HEADROOM_PERCENT } from './overhead.ts';
 import { GRADIENT_LIFETIMES, type GradientLifetime } from './timeline.ts';
@@ -81,6 +81,8 @@ export interface ResolvedEstimate {
   /** The loss implementation. */
   loss: LossKind;
   grads: GradientLifetime;
+  /** The gradients' dtype: the weights' own, or fp32 buffers (Megatron's main_grad). */
+  gradDtype: GradDtype;
   optimizerImpl: OptimizerImpl;
   /** The optimizer step runs in backward, one parameter at a time. */
   optimizerInBackward: boolean;
@@ -233,6 +235,7 @@ function readTechnique(
     optimizer: read.keyword('optimizer', OPTIMIZERS, set.optimizer?.value),
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS, set.optimizerImpl?.value),
     grads: read.keyword('grads', GRADIENT_LIFETIMES, set.grads?.value),
+    gradDtype: read.keyword('gradDtype', GRAD_DTYPES, set.gradDtype?.value),
     attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
     kernels,
     // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
@@ -690,6 +693,10 @@ function collectWarnings(
         'selective recompute drops the s×s attention activations, which SDPA (FlashAttention) never stores: no further saving; use --recompute full or --attention eager',
       );
   }
+  if (t.mode === 'train' && options.gradDtype !== undefined && t.finetune !== 'full')
+    warnings.push(
+      "--grad-dtype sets a full fine-tune's gradients; LoRA and QLoRA adapters keep theirs in the adapter dtype (--lora-dtype)",
+    );
   if (gpu !== null && !gpu.bf16 && (t.precision === 'amp-bf16' || t.precision === 'mixed-bf16' || t.precision === 'bf16')) {
     warnings.push(`${gpu.name} has no BF16 tensor cores; use --precision mixed-fp16 or amp-fp16`);
   }
