@@ -155,6 +155,22 @@ export const FLAGS: readonly FieldFlag[] = [
     help: 'mixture-of-experts: experts each token uses',
     group: 'model',
   }),
+  booleanFlag({
+    key: 'tieEmbeddings',
+    flag: 'tie-embeddings',
+    default: "the base model's; gpt2, bert tied",
+    label: 'Tied embeddings',
+    help: 'the LM head shares the token-embedding matrix (tie_word_embeddings): one tensor, one gradient',
+    group: 'model',
+  }),
+  numberFlag({
+    key: 'numLabels',
+    flag: 'num-labels',
+    default: 'none (LM head)',
+    label: 'Classification labels',
+    help: 'a classification head of N labels in place of the LM head (*ForSequenceClassification)',
+    group: 'model',
+  }),
   numberFlag({
     key: 'params',
     flag: 'params',
@@ -587,6 +603,7 @@ export interface FlagAlias<K extends string = EstimateFlagKey> {
 export const FLAG_ALIASES: readonly FlagAlias[] = [
   { flag: 'no-dropout', key: 'dropout', value: false, help: 'same as --dropout false' },
   { flag: 'flash-attention', key: 'attention', value: 'sdpa', help: 'same as --attention sdpa' },
+  { flag: 'no-tie-embeddings', key: 'tieEmbeddings', value: false, help: 'the LM head is a matrix of its own' },
 ];
 
 /** A vocabulary's flags and aliases, found by option key or by name. */

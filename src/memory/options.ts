@@ -54,6 +54,10 @@ export interface EstimateOptions {
   inputs?: number;
   /** Mixture-of-experts: experts per layer. */
   experts?: number;
+  /** Whether the LM head shares the token-embedding matrix (transformers `tie_word_embeddings`); default: the base model's. */
+  tieEmbeddings?: boolean;
+  /** A classification head of N labels in place of the LM head (transformers `*ForSequenceClassification`). */
+  numLabels?: number;
   /** Mixture-of-experts: experts per token. */
   topK?: number;
   /** Parameter count alone, when no shape is known: model states only. */

@@ -29,7 +29,7 @@ import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
 import { lossBytes, lossOwnsHead, type LossKind } from './loss.ts';
-import { ARCH_TRAITS, attentionWidths, denseMlpLayers, routedMlpWidth, widestMlp, type ModelConfig } from './model.ts';
+import { ARCH_TRAITS, attentionWidths, denseMlpLayers, headWidth, routedMlpWidth, widestMlp, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
 import {
   adafactorStateShare,
@@ -1124,10 +1124,12 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       ),
     );
   }
+  // A classification head's loss reads one pooled row per sequence (transformers GenericForSequenceClassification:
+  // logits[arange(b), last_non_pad_token]); its per-position score outputs, s·b·labels, are left out as negligible.
   const loss = lossBytes({
     kind: r.loss,
-    positions: (traits.transformer ? r.seq : 1) * r.microBatch,
-    vocab: model.vocab,
+    positions: (traits.transformer && model.numLabels === undefined ? r.seq : 1) * r.microBatch,
+    vocab: headWidth(model),
     hidden: model.hidden,
     logitBytes: e,
     tp: r.tp,

@@ -348,7 +348,9 @@ function shapeGiven(o: EstimateOptions): boolean {
     o.positions !== undefined ||
     o.inputs !== undefined ||
     o.experts !== undefined ||
-    o.topK !== undefined
+    o.topK !== undefined ||
+    o.tieEmbeddings !== undefined ||
+    o.numLabels !== undefined
   );
 }
 
@@ -613,6 +615,13 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
     fail('inputs', `--inputs describes an mlp's input layer; the ${arch} arch reads tokens`);
     ok = false;
   }
+  const numLabels = count('numLabels');
+  if (numLabels !== undefined && arch === 'mlp') {
+    fail('numLabels', 'the mlp arch ends in its classifier already: give its classes as --vocab');
+    ok = false;
+  }
+  const baseTied = base !== undefined && arch === base.arch ? base.tiedEmbeddings : arch === 'gpt2' || arch === 'bert';
+  const tiedEmbeddings = read.flag('tieEmbeddings', baseTied);
   if (!ok) return null;
   const contextLength =
     base !== undefined && arch === base.arch ? base.contextLength : arch === 'mlp' ? 1 : positions > 0 ? positions : 2048;
@@ -625,12 +634,13 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
     ffn,
     vocab,
     positions: transformer ? positions : 0,
-    tiedEmbeddings: base !== undefined && arch === base.arch ? base.tiedEmbeddings : arch === 'gpt2' || arch === 'bert',
+    tiedEmbeddings,
     experts,
     topK,
     contextLength,
     slidingWindow: base !== undefined && arch === base.arch ? base.slidingWindow : null,
     ...(inputs !== undefined ? { inputs } : {}),
+    ...(numLabels !== undefined ? { numLabels } : {}),
     ...(base !== undefined && arch === base.arch ? configDetails(base, experts) : {}),
   };
 }
@@ -693,6 +703,10 @@ function collectWarnings(
         'selective recompute drops the s×s attention activations, which SDPA (FlashAttention) never stores: no further saving; use --recompute full or --attention eager',
       );
   }
+  if (options.tieEmbeddings !== undefined && model?.numLabels !== undefined)
+    warnings.push(
+      '--tie-embeddings has no effect with --num-labels: a classification head is its own labels × hidden matrix, never the embedding',
+    );
   if (t.mode === 'train' && options.gradDtype !== undefined && t.finetune !== 'full')
     warnings.push(
       "--grad-dtype sets a full fine-tune's gradients; LoRA and QLoRA adapters keep theirs in the adapter dtype (--lora-dtype)",
