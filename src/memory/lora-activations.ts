@@ -7,6 +7,7 @@
  *
  * and tuners/lora/dora.py `DoraLinearLayer.forward`; held to the PyTorch fixtures of tools/pytorch-harness.
  */
+import { ceilDiv } from './ceil-div.ts';
 import type { ModelConfig } from './model.ts';
 import type { AdaptedModule, LoraPlan } from './lora.ts';
 
@@ -30,6 +31,12 @@ export interface AdapterActivationShape {
    * `dequantize_module_weight`): a quantized base, or a base in another dtype than the adapters.
    */
   baseCopied: boolean;
+  /**
+   * Tensor-parallel degree t. PEFT's LoraParallelLinear (0.20.1.dev0 tuners/lora/tp_layer.py:73,136-151) makes a
+   * row-parallel base's lora_A row-parallel too, reading the base's split input (in/t per GPU); a column-parallel base's
+   * lora_A reads the whole input and its lora_B is split by output.
+   */
+  tp: number;
 }
 
 /** What the adapters of a whole model keep, per token, and the largest transient one adapted module builds. */
@@ -67,6 +74,11 @@ function inputSite(adapted: AdaptedModule): string {
   return adapted.linear.module;
 }
 
+/** Whether `adapted` is row-parallel under tensor parallelism (Megatron-LM: attention output and MLP down projections). */
+function rowParallel(adapted: AdaptedModule): boolean {
+  return adapted.linear.projections.some((p) => p === 'o' || p === 'down');
+}
+
 /** Times a token passes through `adapted` in the whole model: each copy once, an expert only for the top-k it is routed to. */
 function passesPerToken(model: ModelConfig, adapted: AdaptedModule): number {
   const { perLayer, copies } = adapted.linear;
@@ -99,7 +111,9 @@ export function adapterActivationBytes(
   let perToken = 0;
   let workingSet = 0;
   for (const adapted of plan.modules) {
-    const { inFeatures: inWidth, outFeatures: outWidth } = adapted.linear;
+    const { outFeatures: outWidth } = adapted.linear;
+    // What one GPU's lora_A reads (DoRA, below, never meets tensor parallelism: validate.ts refuses it, as PEFT does).
+    const inWidth = rowParallel(adapted) ? ceilDiv(adapted.linear.inFeatures, shape.tp) : adapted.linear.inFeatures;
     const passes = passesPerToken(model, adapted);
     const site = inputSite(adapted);
     const readsResidual = site.startsWith('attention-input') || site.startsWith('mlp-input');
@@ -115,7 +129,7 @@ export function adapterActivationBytes(
     perToken += (input + matmulBytes * plan.rank) * passes;
     if (plan.dora) {
       perToken += (e + matmulBytes) * outWidth * passes;
-      workingSet = Math.max(workingSet, doraWorkingSet(inWidth, outWidth, shape));
+      workingSet = Math.max(workingSet, doraWorkingSet(adapted.linear.inFeatures, outWidth, shape));
     }
   }
   return { perToken, workingSet };

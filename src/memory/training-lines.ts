@@ -244,6 +244,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
             dropout: r.loraDropout,
             // The 16-bit (fp32 under --precision fp32) base, or a dequantized QLoRA one, in another dtype than the adapters'.
             baseCopied: r.finetune === 'qlora' || (r.precision === 'fp32' ? 4 : 2) !== adapterBytes(r.loraDtype),
+            tp: r.tp,
           });
     // The inputs that change most often first: a cached entry that differs is told apart at once (memo.ts).
     const activations = activationGroup({

@@ -554,8 +554,14 @@ function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | 
     read.errors.push(saved.error);
     return null;
   }
+  const dora = read.flag('dora', false);
+  // PEFT 0.20.1.dev0 tuners/lora/tp_layer.py:65-66: LoraParallelLinear "does not support DoRA yet".
+  if (dora && t.tp > 1) {
+    read.fail('dora', 'DoRA is not supported with tensor parallelism (PEFT LoraParallelLinear): use --tp 1 or drop --dora');
+    return null;
+  }
   const plan = loraParams(model, t.loraRank, targets.targets, {
-    dora: read.flag('dora', false),
+    dora,
     modulesToSave: saved.modules,
   });
   if (plan.ok) return plan.plan;

@@ -4,7 +4,7 @@
  * The same configurations measured in PyTorch are held in pytorch.test.ts (the `*-bf16base` fixtures).
  */
 import { describe, expect, test } from 'vitest';
-import { getModelPreset, layerActivationBytes, type LayerActivationShape } from '../../../src/memory/index.ts';
+import { estimateMemory, getModelPreset, layerActivationBytes, type LayerActivationShape } from '../../../src/memory/index.ts';
 import { adapterActivationBytes, type AdapterActivationShape } from '../../../src/memory/lora-activations.ts';
 import { loraParams, type LoraPlan, type LoraTargets } from '../../../src/memory/lora.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
@@ -26,6 +26,7 @@ const amp: AdapterActivationShape = {
   residualBytes: 2,
   dropout: 0,
   baseCopied: true,
+  tp: 1,
 };
 
 describe('adapterActivationBytes: Llama 2 7B (h 4096, f 11008, 32 layers), r = 8', () => {
@@ -51,6 +52,22 @@ describe('adapterActivationBytes: Llama 2 7B (h 4096, f 11008, 32 layers), r = 8
   test('all-linear under autocast: inputs 4096 for q, k, v, o, gate, up and 11008 for down', () => {
     const inputs = 6 * 4096 + 11008;
     expect(adapterActivationBytes(llama2, plan(ALL_SEVEN), amp).perToken).toBe(32 * (2 * inputs + 7 * 2 * 8));
+  });
+
+  test('tensor parallelism splits only the row-parallel adapters’ inputs: o reads 4096 / 4, q and v the whole 4096', () => {
+    const split = { ...amp, tp: 4 };
+    const perLayer = (targets: LoraTargets, shape: AdapterActivationShape) =>
+      adapterActivationBytes(llama2, plan(targets), shape).perToken / 32;
+    // Under autocast each module keeps its e-byte input and its r-wide lora_A output (e·r).
+    expect(perLayer(['o'], split)).toBe(2 * (4096 / 4) + 2 * 8);
+    expect(perLayer(['down'], split)).toBe(2 * (11008 / 4) + 2 * 8);
+    expect(perLayer(['q', 'v'], split)).toBe(perLayer(['q', 'v'], amp));
+  });
+
+  test('DoRA with tensor parallelism is refused on its field, as PEFT’s LoraParallelLinear refuses it', () => {
+    const outcome = estimateMemory({ model: 'llama-2-7b', stack: 'pytorch', finetune: 'lora', dora: true, tp: 2 });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.errors.map((e) => e.field)).toEqual(['dora']);
   });
 
   test('DoRA under autocast: base_result and lora_result (out wide, bf16) per module; down_proj’s weight norm is the largest transient', () => {
