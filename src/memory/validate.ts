@@ -726,6 +726,7 @@ function collectWarnings(
         'optimizer',
         'optimizerImpl',
         'grads',
+        'gradDtype',
         'kernels',
         'finetune',
         'precision',
