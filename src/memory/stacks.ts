@@ -308,7 +308,8 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         source: 'Megatron-Core 0.20.0 transformer/transformer_config.py:532 recompute_granularity default None',
       },
       // With --bf16 the gradients are accumulated and all-reduced in an fp32 `main_grad` buffer (4 B per parameter), which
-      // the fp32 main params' optimizer then reads as their gradient: no second copy. Under --fp16 the flag stays off.
+      // the fp32 main params' optimizer then reads as their gradient: no second copy. Under --fp16 the flag stays off, so
+      // validate.ts applies it to bf16 weights only.
       gradDtype: {
         value: 'fp32',
         source:

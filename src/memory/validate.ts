@@ -235,7 +235,8 @@ function readTechnique(
     optimizer: read.keyword('optimizer', OPTIMIZERS, set.optimizer?.value),
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS, set.optimizerImpl?.value),
     grads: read.keyword('grads', GRADIENT_LIFETIMES, set.grads?.value),
-    gradDtype: read.keyword('gradDtype', GRAD_DTYPES, set.gradDtype?.value),
+    // A stack's fp32 gradient buffers (Megatron) are its rule for bf16 weights only.
+    gradDtype: read.keyword('gradDtype', GRAD_DTYPES, bf16Weights(precision) ? set.gradDtype?.value : undefined),
     attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
     kernels,
     // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
@@ -271,6 +272,11 @@ function readTechnique(
   };
 }
 
+/** Whether `precision` trains 16-bit bfloat16 weights and gradients, where Megatron accumulates gradients in fp32. */
+function bf16Weights(precision: Precision): boolean {
+  return precision === 'mixed-bf16' || precision === 'bf16';
+}
+
 /** prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise. */
 function kbitCheckpointing(options: EstimateOptions): boolean {
   return options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
@@ -287,6 +293,8 @@ function stackSettings(options: EstimateOptions, stack: StackDefaults): readonly
     if (options[key] !== undefined || (key === 'recompute' && kbitCheckpointing(options))) given |= 1 << i;
     // Without full recompute there are no checkpoints to offload: the stack's activation offload does not apply.
     if (key === 'activationOffload' && options.recompute !== undefined && options.recompute !== 'full') given |= 1 << i;
+    // Nor do fp32 gradient buffers to other weights than bf16.
+    if (key === 'gradDtype' && options.precision !== undefined && !bf16Weights(options.precision)) given |= 1 << i;
   });
   let byGiven = SETTINGS.get(stack);
   if (byGiven === undefined) SETTINGS.set(stack, (byGiven = new Map()));
