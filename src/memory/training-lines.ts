@@ -1194,7 +1194,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
           'gpu',
           'DoRA, for a moment: one module’s B·A through an identity matrix and the weight norm',
           lifetime(moments, [r.adapterWorkingSet, r.recompute === 'full' ? [...FORWARD, ...LAYERS_BACKWARD] : FORWARD]),
-          'peft tuners/lora/dora.py DoraLinearLayer.get_lora_weight (lora_B(lora_A(eye(in)))) and get_weight_norm',
+          'PEFT 0.20.1.dev0 tuners/lora/dora.py DoraLinearLayer.forward: get_lora_weight (lora_B(lora_A(eye(in)))), the base weight in the adapter dtype and get_weight_norm (weight + scaling·lora_weight)',
         ),
       );
     }
