@@ -8,7 +8,7 @@ import { CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, headroomBytes } from './overh
 import { zeroShards, type PipelineStage } from './parallel.ts';
 import { adapterBytes } from './lora.ts';
 import { momentBytesPerParam, momentCount } from './optimizer.ts';
-import { PRECISION_BYTES } from './precision.ts';
+import { gradientBytes, PRECISION_BYTES } from './precision.ts';
 import {
   inferenceTime,
   trainingStepSeconds,
@@ -547,7 +547,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     recompute: r.recompute,
     stageParams: built.paramsPerGpu,
     gradientParams: built.trainableParamsPerGpu,
-    gradientBytes: r.lora !== null ? adapterBytes(r.loraDtype) : precision.gradients,
+    gradientBytes: r.lora !== null ? adapterBytes(r.loraDtype) : gradientBytes(r.precision, r.gradDtype),
     // A LoRA base is stored in 16 bits, a QLoRA base in about half a byte (4-bit weights plus their scales).
     weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : 2,
     offload: r.offload,

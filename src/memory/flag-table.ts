@@ -15,7 +15,7 @@ import { ACTIVATION_OFFLOADS } from './activation-offload.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
-import { PRECISIONS } from './precision.ts';
+import { GRAD_DTYPES, PRECISIONS } from './precision.ts';
 import { DEFAULT_STACK, STACKS } from './stacks.ts';
 import { GRADIENT_LIFETIMES } from './timeline.ts';
 
@@ -155,6 +155,22 @@ export const FLAGS: readonly FieldFlag[] = [
     help: 'mixture-of-experts: experts each token uses',
     group: 'model',
   }),
+  booleanFlag({
+    key: 'tieEmbeddings',
+    flag: 'tie-embeddings',
+    default: "the base model's; gpt2, bert tied",
+    label: 'Tied embeddings',
+    help: 'the LM head shares the token-embedding matrix (tie_word_embeddings): one tensor, one gradient',
+    group: 'model',
+  }),
+  numberFlag({
+    key: 'numLabels',
+    flag: 'num-labels',
+    default: 'none (LM head)',
+    label: 'Classification labels',
+    help: 'a classification head of N labels in place of the LM head (*ForSequenceClassification)',
+    group: 'model',
+  }),
   numberFlag({
     key: 'params',
     flag: 'params',
@@ -290,6 +306,17 @@ export const FLAGS: readonly FieldFlag[] = [
       group: 'technique',
     },
     GRADIENT_LIFETIMES,
+  ),
+  enumFlag(
+    {
+      key: 'gradDtype',
+      flag: 'grad-dtype',
+      default: 'param',
+      label: 'Gradient dtype',
+      help: "param: gradients in the weights' dtype; fp32: 4-byte gradient buffers beside 16-bit weights (Megatron's accumulate_allreduce_grads_in_fp32)",
+      group: 'technique',
+    },
+    GRAD_DTYPES,
   ),
   enumFlag(
     {
@@ -576,6 +603,7 @@ export interface FlagAlias<K extends string = EstimateFlagKey> {
 export const FLAG_ALIASES: readonly FlagAlias[] = [
   { flag: 'no-dropout', key: 'dropout', value: false, help: 'same as --dropout false' },
   { flag: 'flash-attention', key: 'attention', value: 'sdpa', help: 'same as --attention sdpa' },
+  { flag: 'no-tie-embeddings', key: 'tieEmbeddings', value: false, help: 'the LM head is a matrix of its own' },
 ];
 
 /** A vocabulary's flags and aliases, found by option key or by name. */

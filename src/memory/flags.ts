@@ -143,10 +143,15 @@ export function formatEstimateFlags(options: EstimateOptions): Record<string, st
 
 /**
  * Command-line arguments of flag values (a record, or name–value pairs such as a URL query's, where a flag may
- * repeat), as a terminal takes them: `'true'` is the bare flag.
- * @example flagArgs({ model: 'gpt2', sp: 'true' }) // ['--model', 'gpt2', '--sp']
+ * repeat), as a terminal takes them: `'true'` is the bare flag, `'false'` its `--no-` alias where it has one (a
+ * terminal's boolean flag takes no value).
+ * @example flagArgs({ model: 'gpt2', sp: 'true', 'tie-embeddings': 'false' }) // ['--model', 'gpt2', '--sp', '--no-tie-embeddings']
  */
 export function flagArgs(flags: Readonly<Record<string, string>> | Iterable<readonly [string, string]>): string[] {
   const pairs = Symbol.iterator in flags ? [...(flags as Iterable<readonly [string, string]>)] : Object.entries(flags);
-  return pairs.flatMap(([name, value]) => (value === 'true' ? [`--${name}`] : [`--${name}`, value]));
+  return pairs.flatMap(([name, value]) => {
+    if (value === 'true') return [`--${name}`];
+    if (value === 'false' && ESTIMATE_FLAG_TABLE.alias(`no-${name}`) !== undefined) return [`--no-${name}`];
+    return [`--${name}`, value];
+  });
 }

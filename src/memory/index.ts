@@ -87,7 +87,7 @@ export {
 } from './model.ts';
 export { MAX_CONFIG_JSON_BYTES, readConfigJson, type ConfigJsonReading } from './config-json.ts';
 export { countParams, type ParamCounts } from './params.ts';
-export { PRECISIONS, PRECISION_BYTES, type Precision } from './precision.ts';
+export { GRAD_DTYPES, gradientBytes, PRECISIONS, PRECISION_BYTES, type GradDtype, type Precision } from './precision.ts';
 export { OPTIMIZERS, OPTIMIZER_IMPLS, optimizerBytesPerParam, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 export { FINETUNES, type Finetune } from './finetune.ts';
 export {

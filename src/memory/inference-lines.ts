@@ -9,7 +9,7 @@ import {
 import { WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { line, type MemoryLine } from './lines.ts';
 import { aliveAt, lifetime, type MomentId } from './timeline.ts';
-import { ARCH_TRAITS, attentionWidths, slidingLayersIn, widestMlp, type ModelConfig } from './model.ts';
+import { ARCH_TRAITS, attentionWidths, headWidth, slidingLayersIn, widestMlp, type ModelConfig } from './model.ts';
 import { stageParams, stageParamsFromTotal, type StageParams } from './parallel.ts';
 import { countParams } from './params.ts';
 import type { ResolvedEstimate } from './validate.ts';
@@ -89,7 +89,7 @@ export function inferenceLines(r: ResolvedEstimate): InferenceLines {
         transformer: traits.transformer,
         attention: r.attention,
         bytesPerElement: e,
-        vocab: model.vocab,
+        vocab: headWidth(model),
         logitPositions: 1,
         tp: r.tp,
       });

@@ -75,7 +75,15 @@ function llamaLayers(model: ModelConfig): LinearLayer[] {
           layer('model.layers.{i}.mlp.up_proj', 'block', ['up'], h, f, 1, L, false),
           layer('model.layers.{i}.mlp.down_proj', 'block', ['down'], f, h, 1, L, false),
         ];
-  return [...attentionLayers(model), ...mlp, layer('lm_head', 'head', [], h, model.vocab, 0, L, false)];
+  return [...attentionLayers(model), ...mlp, decoderHead(model)];
+}
+
+/** A decoder's head: `lm_head` over the vocabulary, or a classification head's bias-free `score` over the labels. */
+function decoderHead(model: ModelConfig): LinearLayer {
+  const { hidden: h, layers: L } = model;
+  return model.numLabels === undefined
+    ? layer('lm_head', 'head', [], h, model.vocab, 0, L, false)
+    : layer('score', 'head', [], h, model.numLabels, 0, L, false);
 }
 
 /** q, k, v and o projections (q to heads × headDim), or MLA's (HF modeling_deepseek_v3.py DeepseekV3Attention). */
@@ -181,11 +189,11 @@ function gpt2Layers(model: ModelConfig): LinearLayer[] {
     layer('transformer.h.{i}.attn.c_proj', 'block', ['o'], h, h, 1, L, true),
     layer('transformer.h.{i}.mlp.c_fc', 'block', ['up'], h, f, 1, L, true),
     layer('transformer.h.{i}.mlp.c_proj', 'block', ['down'], f, h, 1, L, true),
-    layer('lm_head', 'head', [], h, model.vocab, 0, L, false),
+    decoderHead(model),
   ];
 }
 
-/** BERT modules (HF `BertModel` with pooler; no LM head, matching `countParams`). */
+/** BERT modules (HF `BertModel` with pooler; no LM head, matching `countParams`; a classification head's `classifier`). */
 function bertLayers(model: ModelConfig): LinearLayer[] {
   const { hidden: h, ffn: f, layers: L } = model;
   const kv = kvWidth(model);
@@ -197,6 +205,7 @@ function bertLayers(model: ModelConfig): LinearLayer[] {
     layer('encoder.layer.{i}.intermediate.dense', 'block', ['up'], h, f, 1, L, true),
     layer('encoder.layer.{i}.output.dense', 'block', ['down'], f, h, 1, L, true),
     layer('pooler.dense', 'pooler', [], h, h, 0, L, true),
+    ...(model.numLabels === undefined ? [] : [layer('classifier', 'head', [], h, model.numLabels, 0, L, true)]),
   ];
 }
 
@@ -227,9 +236,9 @@ function listLayers(model: ModelConfig): LinearLayer[] {
   return mlpLayers(model);
 }
 
-/** Whether `layer` is an LM head whose weight is the token embedding (GPT-2, tied Llama variants). */
+/** Whether `layer` is an LM head whose weight is the token embedding (GPT-2, tied Llama variants; never a classification head). */
 export function isHeadTied(model: ModelConfig, linear: LinearLayer): boolean {
-  return linear.role === 'head' && model.tiedEmbeddings && ARCH_TRAITS[model.arch].transformer;
+  return linear.role === 'head' && model.tiedEmbeddings && model.numLabels === undefined && ARCH_TRAITS[model.arch].transformer;
 }
 
 /** Weight elements of one copy of `linear`: in × out. */

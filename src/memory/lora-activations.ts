@@ -7,6 +7,7 @@
  *
  * and tuners/lora/dora.py `DoraLinearLayer.forward`; held to the PyTorch fixtures of tools/pytorch-harness.
  */
+import { ceilDiv } from './ceil-div.ts';
 import type { ModelConfig } from './model.ts';
 import type { AdaptedModule, LoraPlan } from './lora.ts';
 
@@ -25,18 +26,44 @@ export interface AdapterActivationShape {
   residualBytes: number;
   /** `lora_dropout` p: above 0 PEFT uses `nn.Dropout(p)` (a new tensor and, on CUDA, a 1-byte mask per element). */
   dropout: number;
+  /**
+   * Whether DoRA's forward makes a new copy of the base weight in the adapter dtype (`weight.to(x.dtype)` after
+   * `dequantize_module_weight`): a quantized base, or a base in another dtype than the adapters.
+   */
+  baseCopied: boolean;
+  /**
+   * Tensor-parallel degree t. PEFT's LoraParallelLinear (0.20.1.dev0 tuners/lora/tp_layer.py:73,136-151) makes a
+   * row-parallel base's lora_A row-parallel too, reading the base's split input (in/t per GPU); a column-parallel base's
+   * lora_A reads the whole input and its lora_B is split by output.
+   */
+  tp: number;
 }
 
 /** What the adapters of a whole model keep, per token, and the largest transient one adapted module builds. */
 export interface AdapterActivationBytes {
   /** Bytes kept for backward per token, summed over every adapted module each token passes through. */
   perToken: number;
-  /**
-   * DoRA only: the largest transient of one module's forward, bytes (0 for plain LoRA). `get_lora_weight` runs
-   * lora_B(lora_A(eye(in))), keeping the in×in identity alive with its graph, then `get_weight_norm` adds
-   * scaling·(B·A) to the weight: three in×out tensors at most.
-   */
+  /** DoRA only: the largest transient of one module's forward, bytes (0 for plain LoRA); see `doraWorkingSet`. */
   workingSet: number;
+}
+
+/**
+ * DoRA's transient in one adapted module of `inWidth` → `outWidth`, bytes: the larger of its two stages in PEFT
+ * 0.20.1.dev0 (5d602fd) tuners/lora/dora.py `DoraLinearLayer.forward`, whose x is already in the adapter dtype a
+ * (layer.py:1061 `_cast_input_dtype`):
+ * - `get_lora_weight`: `x_eye = torch.eye(in)` (a·in²), cast by autocast to e for `lora_A` (e·in², saved for lora_A's
+ *   weight gradient), and `lora_B(lora_A(x_eye))` (in × out, e under autocast, else a).
+ * - `get_weight_norm`: the saved identity (e·in² under autocast, else x_eye itself, a·in²) held by `lora_weight`'s
+ *   graph until forward returns; `lora_weight.to(x.dtype)` (a·in·out; the e original is then freed); the base weight
+ *   `.to(x.dtype)`, a new a·in·out tensor when `baseCopied`; and `weight + scaling * lora_weight`: two a·in·out
+ *   tensors. The norm is detached (DoRA paper §4.3), so nothing of this is kept for backward.
+ */
+function doraWorkingSet(inWidth: number, outWidth: number, shape: AdapterActivationShape): number {
+  const { autocast, computeBytes: e, adapterBytes: a } = shape;
+  const eyeStage = a * inWidth * inWidth + (autocast ? e * inWidth * inWidth : 0) + (autocast ? e : a) * inWidth * outWidth;
+  const keptEye = (autocast ? e : a) * inWidth * inWidth;
+  const normStage = keptEye + (1 + (shape.baseCopied ? 1 : 0) + 2) * a * inWidth * outWidth;
+  return Math.max(eyeStage, normStage);
 }
 
 /** Which tensor an adapted module reads: modules that read the same one share it when nothing is copied. */
@@ -45,6 +72,11 @@ function inputSite(adapted: AdaptedModule): string {
   if (reads.some((p) => p === 'q' || p === 'k' || p === 'v')) return `attention-input:${adapted.linear.inFeatures}`;
   if (reads.some((p) => p === 'gate' || p === 'up')) return `mlp-input:${adapted.linear.inFeatures}`;
   return adapted.linear.module;
+}
+
+/** Whether `adapted` is row-parallel under tensor parallelism (Megatron-LM: attention output and MLP down projections). */
+function rowParallel(adapted: AdaptedModule): boolean {
+  return adapted.linear.projections.some((p) => p === 'o' || p === 'down');
 }
 
 /** Times a token passes through `adapted` in the whole model: each copy once, an expert only for the top-k it is routed to. */
@@ -79,7 +111,9 @@ export function adapterActivationBytes(
   let perToken = 0;
   let workingSet = 0;
   for (const adapted of plan.modules) {
-    const { inFeatures: inWidth, outFeatures: outWidth } = adapted.linear;
+    const { outFeatures: outWidth } = adapted.linear;
+    // What one GPU's lora_A reads (DoRA, below, never meets tensor parallelism: validate.ts refuses it, as PEFT does).
+    const inWidth = rowParallel(adapted) ? ceilDiv(adapted.linear.inFeatures, shape.tp) : adapted.linear.inFeatures;
     const passes = passesPerToken(model, adapted);
     const site = inputSite(adapted);
     const readsResidual = site.startsWith('attention-input') || site.startsWith('mlp-input');
@@ -95,7 +129,7 @@ export function adapterActivationBytes(
     perToken += (input + matmulBytes * plan.rank) * passes;
     if (plan.dora) {
       perToken += (e + matmulBytes) * outWidth * passes;
-      workingSet = Math.max(workingSet, a * inWidth * inWidth + 3 * matmulBytes * inWidth * outWidth);
+      workingSet = Math.max(workingSet, doraWorkingSet(adapted.linear.inFeatures, outWidth, shape));
     }
   }
   return { perToken, workingSet };

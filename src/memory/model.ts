@@ -30,8 +30,16 @@ export interface ModelConfig {
   positions: number;
   /** `mlp` only: input features d of an input layer Linear(d→h) + ReLU before the L hidden blocks; absent when the input is h wide. */
   inputs?: number;
-  /** Whether the LM head shares the token-embedding matrix. */
+  /**
+   * Whether the LM head shares the token-embedding matrix (transformers `tie_word_embeddings`): one tensor, counted
+   * once, with one gradient.
+   */
   tiedEmbeddings: boolean;
+  /**
+   * A classification head of this many labels in place of the LM head (transformers `*ForSequenceClassification`):
+   * logits and loss over the labels, one row per sequence. Absent: the language-model head over the vocabulary.
+   */
+  numLabels?: number;
   /** Experts per MoE layer; 1 for a dense MLP. */
   experts: number;
   /** Experts each token is routed to; 1 for a dense MLP. */
@@ -149,6 +157,23 @@ export const ARCH_TRAITS: Readonly<Record<Arch, ArchTraits>> = {
   bert: { norm: 'layernorm', mlp: 'gelu', biases: true, dropout: true, finalNorm: false, transformer: true },
   mlp: { norm: 'none', mlp: 'relu', biases: true, dropout: false, finalNorm: false, transformer: false },
 };
+
+/** Output features of the model's head: the labels of a classification head, else the vocabulary (mlp: classes). */
+export function headWidth(model: ModelConfig): number {
+  return model.numLabels ?? model.vocab;
+}
+
+/**
+ * Parameters of a classification head of `model.numLabels` labels. Decoders (transformers main 00029cf
+ * modeling_layers.py `GenericForSequenceClassification`, GPT2ForSequenceClassification): `score = nn.Linear(hidden,
+ * num_labels, bias=False)`. BERT (modeling_bert.py `BertForSequenceClassification`): `classifier =
+ * nn.Linear(hidden, num_labels)` with its bias, over the pooled first token. 0 without one.
+ */
+export function classifierParams(model: ModelConfig): number {
+  const labels = model.numLabels;
+  if (labels === undefined) return 0;
+  return model.hidden * labels + (model.arch === 'bert' ? labels : 0);
+}
 
 /** Head dimension: the explicit `headDim`, else h / a, in elements. */
 export function headDim(model: ModelConfig): number {

@@ -11,7 +11,7 @@ import type { Arch, ModelConfig } from './model.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
-import type { Precision } from './precision.ts';
+import type { GradDtype, Precision } from './precision.ts';
 import type { Stack } from './stacks.ts';
 
 /** What is estimated: a training step or inference. */
@@ -54,6 +54,10 @@ export interface EstimateOptions {
   inputs?: number;
   /** Mixture-of-experts: experts per layer. */
   experts?: number;
+  /** Whether the LM head shares the token-embedding matrix (transformers `tie_word_embeddings`); default: the base model's. */
+  tieEmbeddings?: boolean;
+  /** A classification head of N labels in place of the LM head (transformers `*ForSequenceClassification`). */
+  numLabels?: number;
   /** Mixture-of-experts: experts per token. */
   topK?: number;
   /** Parameter count alone, when no shape is known: model states only. */
@@ -94,6 +98,8 @@ export interface EstimateOptions {
   loss?: LossKind;
   /** Gradients between steps: `free` (`zero_grad(set_to_none=True)`) or `keep` (`set_to_none=False`, contiguous buffers). */
   grads?: GradientLifetime;
+  /** The gradients' dtype: `param` (the weights' own) or `fp32` (Megatron's fp32 `main_grad` buffers under bf16). */
+  gradDtype?: GradDtype;
   /** Optimizer implementation: `foreach`, `fused` or `for-loop`. */
   optimizerImpl?: OptimizerImpl;
   /** The optimizer step fused into backward, one parameter at a time (torchtune `optimizer_in_bwd: True`). */

@@ -1,5 +1,5 @@
 /** Parameter counts from the architecture formula (never hard-coded per model). */
-import { ARCH_TRAITS, headDim, kvWidth, queryWidth, type MlaShape, type ModelConfig } from './model.ts';
+import { ARCH_TRAITS, classifierParams, headDim, kvWidth, queryWidth, type MlaShape, type ModelConfig } from './model.ts';
 
 /** Parameter counts of a model, split the way sharding and pipelining need them. All counts in parameters. */
 export interface ParamCounts {
@@ -27,7 +27,7 @@ export interface ParamCounts {
   layers: number;
   /** Final norm before the head (gpt2 ln_f, llama norm); 0 for bert and mlp. */
   finalNorm: number;
-  /** Untied output head (llama lm_head, mlp classifier); 0 when tied to the embedding. */
+  /** Untied output head (llama lm_head, mlp classifier) or a classification head (`score`); 0 when tied to the embedding. */
   head: number;
   /** bert pooler dense layer h² + h; 0 otherwise. */
   pooler: number;
@@ -201,7 +201,8 @@ function countShape(model: ModelConfig): ParamCounts {
   const bertExtras = model.arch === 'bert' ? 2 * h + 2 * h : 0; // token-type table (2 types) + embedding LayerNorm
   const embeddings = tokenEmbedding + positions + bertExtras;
   const finalNorm = ARCH_TRAITS[model.arch].finalNorm ? normParams(model) : 0;
-  const head = model.tiedEmbeddings ? 0 : V * h;
+  // A classification head is its own matrix, never tied (it has labels, not the vocabulary, as rows).
+  const head = model.numLabels !== undefined ? classifierParams(model) : model.tiedEmbeddings ? 0 : V * h;
   const pooler = model.arch === 'bert' ? h * h + h : 0;
   const outside = embeddings + finalNorm + head + pooler;
   const total = layers + outside;

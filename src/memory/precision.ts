@@ -48,3 +48,21 @@ export function residualBytes(precision: Precision): number {
   const regime = PRECISION_BYTES[precision];
   return regime.castWeights > 0 ? 4 : regime.activation;
 }
+
+/**
+ * The dtype gradients are accumulated and reduced in: `param`, the dtype of the weights they belong to (PyTorch's
+ * `.grad`, DeepSpeed and FSDP's 16-bit gradients); `fp32`, a 4-byte buffer beside 16-bit weights (Megatron's `main_grad`,
+ * `accumulate_allreduce_grads_in_fp32`).
+ */
+export type GradDtype = 'param' | 'fp32';
+
+/** Every gradient dtype. */
+export const GRAD_DTYPES: readonly GradDtype[] = ['param', 'fp32'];
+
+/**
+ * Bytes per gradient element: the regime's own, or 4 with `fp32` (Megatron-Core 0.20.0
+ * distributed/param_and_grad_buffer.py:924 `grad_dtype = torch.float if grad_reduce_in_fp32 else param.dtype`).
+ */
+export function gradientBytes(precision: Precision, gradDtype: GradDtype): number {
+  return gradDtype === 'fp32' ? 4 : PRECISION_BYTES[precision].gradients;
+}

@@ -14,7 +14,7 @@ import type { LossKind } from './loss.ts';
 import type { CheckpointDtype, ModelConfig } from './model.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
-import type { Precision } from './precision.ts';
+import type { GradDtype, Precision } from './precision.ts';
 import type { GradientLifetime } from './timeline.ts';
 
 /** A training stack: the tool whose defaults an estimate assumes. */
@@ -83,6 +83,7 @@ export interface StackOptions {
   readonly loraDropout?: Cited<number>;
   readonly qloraKept?: Cited<QloraKept>;
   readonly activationOffload?: Cited<ActivationOffload>;
+  readonly gradDtype?: Cited<GradDtype>;
 }
 
 /** An engine option a stack can set directly. */
@@ -103,6 +104,7 @@ export const STACK_DECIDED_KEYS: readonly ('precision' | StackOptionKey)[] = [
   'loraDropout',
   'qloraKept',
   'activationOffload',
+  'gradDtype',
 ];
 
 /** An option a stack decides when the reader leaves it out. */
@@ -305,15 +307,16 @@ export const STACK_SPECS: Readonly<Record<Stack, StackSpec>> = {
         value: 'none',
         source: 'Megatron-Core 0.20.0 transformer/transformer_config.py:532 recompute_granularity default None',
       },
-    },
-    notModelled: [
-      {
-        id: 'fp32-main-grads',
-        what: 'accumulates and all-reduces gradients in fp32 under bf16 (4 bytes per parameter where the engine counts 2)',
-        option: 'a gradient dtype option',
-        source: 'Megatron-LM (core 0.20.0) training/arguments.py:1215-1216 accumulate_allreduce_grads_in_fp32 = True for bf16',
+      // With --bf16 the gradients are accumulated and all-reduced in an fp32 `main_grad` buffer (4 B per parameter), which
+      // the fp32 main params' optimizer then reads as their gradient: no second copy. Under --fp16 the flag stays off, so
+      // validate.ts applies it to bf16 weights only.
+      gradDtype: {
+        value: 'fp32',
+        source:
+          'Megatron-LM (core 0.20.0, d98e8a6) training/arguments.py:1204-1217 --bf16 sets accumulate_allreduce_grads_in_fp32 = True (--main-grads-dtype default fp32, :3671); training/training.py:2635 grad_reduce_in_fp32 = it; core/distributed/param_and_grad_buffer.py:924 grad_dtype = torch.float; core/optimizer/optimizer.py:1097 main_param.grad = main_grad.float() (the same tensor)',
       },
-    ],
+    },
+    notModelled: [],
   },
   torchtitan: {
     id: 'torchtitan',

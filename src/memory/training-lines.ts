@@ -29,7 +29,7 @@ import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts
 import { matmulWeightParams } from './linear-layers.ts';
 import { line, type LineDevice, type MemoryLine } from './lines.ts';
 import { lossBytes, lossOwnsHead, type LossKind } from './loss.ts';
-import { ARCH_TRAITS, attentionWidths, denseMlpLayers, routedMlpWidth, widestMlp, type ModelConfig } from './model.ts';
+import { ARCH_TRAITS, attentionWidths, denseMlpLayers, headWidth, routedMlpWidth, widestMlp, type ModelConfig } from './model.ts';
 import { OFFLOADED_GRADIENT_BYTES, offloadPlacement } from './offload.ts';
 import {
   adafactorStateShare,
@@ -47,7 +47,7 @@ import {
   type StageParams,
 } from './parallel.ts';
 import { countParams, type ParamCounts } from './params.ts';
-import { PRECISION_BYTES, residualBytes } from './precision.ts';
+import { gradientBytes, PRECISION_BYTES, residualBytes } from './precision.ts';
 import { aliveAt, lifetime, lineGroup, type GradientLifetime, type LineGroup, type Lifetime, type MomentId } from './timeline.ts';
 import type { ResolvedEstimate } from './validate.ts';
 import { memo } from './memo.ts';
@@ -56,7 +56,7 @@ import type { Finetune } from './finetune.ts';
 import type { Offload, OffloadDevice } from './offload.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
-import type { Precision } from './precision.ts';
+import type { GradDtype, Precision } from './precision.ts';
 import { formatCount } from './format.ts';
 import { ceilDiv } from './ceil-div.ts';
 
@@ -196,6 +196,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           optimizerInBackward: r.optimizerInBackward,
           model: r.model,
           paramsOnly: r.paramsOnly,
+          gradDtype: r.gradDtype,
         });
   const groups = [states];
   const castBytes = PRECISION_BYTES[r.precision].castWeights;
@@ -241,6 +242,9 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
             adapterBytes: adapterBytes(r.loraDtype),
             residualBytes: residual,
             dropout: r.loraDropout,
+            // The 16-bit (fp32 under --precision fp32) base, or a dequantized QLoRA one, in another dtype than the adapters'.
+            baseCopied: r.finetune === 'qlora' || (r.precision === 'fp32' ? 4 : 2) !== adapterBytes(r.loraDtype),
+            tp: r.tp,
           });
     // The inputs that change most often first: a cached entry that differs is told apart at once (memo.ts).
     const activations = activationGroup({
@@ -332,6 +336,7 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
     a.offloadDevice === b.offloadDevice &&
     a.keepGatheredWeights === b.keepGatheredWeights &&
     a.grads === b.grads &&
+    a.gradDtype === b.gradDtype &&
     a.optimizerInBackward === b.optimizerInBackward &&
     sameSharding(a, b)
   );
@@ -436,6 +441,8 @@ export interface StateInputs {
 export interface FullStateInputs extends StateInputs {
   readonly model: ModelConfig | null;
   readonly paramsOnly: number | null;
+  /** The gradients' dtype: the weights' own, or fp32 buffers (Megatron's main_grad). */
+  readonly gradDtype: GradDtype;
 }
 
 /** What autocast's 16-bit weight copies read (autocastCopiesLine). */
@@ -786,6 +793,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
   const counts = r.model === null ? null : countParams(r.model);
   const sp = stageParamsOf(r.model, r.paramsOnly, r.tp, r.pp, stage);
   const precision = PRECISION_BYTES[r.precision];
+  const gradBytes = gradientBytes(r.precision, r.gradDtype);
   const spec = OPTIMIZER_SPECS[r.optimizer];
   const factoredShare = r.optimizer === 'adafactor' && r.model !== null ? adafactorStateShare(r.model) : 1;
   // The largest single tensor: what one parameter's gradient and optimizer step hold at most.
@@ -813,7 +821,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
     lines.push(gatheredUnitLine(r, unit, sp.params, place.weightsOnGpu, (params) => params * precision.weights, moments));
   }
   if (place.gradientsOnGpu) {
-    const bytes = shards.gradients * precision.gradients;
+    const bytes = shards.gradients * gradBytes;
     const when = r.optimizerInBackward
       ? 'one parameter’s at a time (optimizer step in backward)'
       : gradientsPersist(r)
@@ -824,19 +832,21 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'gradients',
         'gradients',
         'gpu',
-        r.words ? `Gradients (${bitsLabel(precision.gradients)}) × ${shardNote(shards.gradients)}, ${when}` : '',
+        r.words ? `Gradients (${bitsLabel(gradBytes)}) × ${shardNote(shards.gradients)}, ${when}` : '',
         r.optimizerInBackward
-          ? inBackwardLifetime(Math.min(shards.gradients, largestTensor) * precision.gradients, moments)
+          ? inBackwardLifetime(Math.min(shards.gradients, largestTensor) * gradBytes, moments)
           : gradientLifetime(
               r,
               bytes,
               moments,
-              pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients, 1),
-              pendingGradientBytes(r, sp, counts, shards.gradients, precision.gradients, r.segment),
+              pendingGradientBytes(r, sp, counts, shards.gradients, gradBytes, 1),
+              pendingGradientBytes(r, sp, counts, shards.gradients, gradBytes, r.segment),
             ),
         r.zero >= 2
           ? zeroSource
-          : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them',
+          : r.gradDtype === 'fp32'
+            ? GRAD_FP32_SOURCE
+            : 'One gradient per weight; zero_grad(set_to_none=True) frees them (torch/optim/optimizer.py), DDP buckets keep them',
       ),
     );
   } else {
@@ -859,7 +869,7 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
         'gradients',
         'gpu',
         r.words ? `ZeRO-3 unsharded gradients of one unit (${formatCount(unit)} params) before reduce-scatter` : '',
-        lifetime(moments, [unit * precision.gradients, LAYERS_BACKWARD]),
+        lifetime(moments, [unit * gradBytes, LAYERS_BACKWARD]),
         "ZeRO (arXiv 1910.02054 §5.2): each unit's full gradient exists until it is reduce-scattered",
       ),
     );
@@ -889,12 +899,16 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
       spec.source,
     ),
   );
-  if (spec.onHost) lines.push(hostCopiesLine(r, shards.optimizer, precision.weights + precision.gradients, moments));
+  if (spec.onHost) lines.push(hostCopiesLine(r, shards.optimizer, precision.weights + gradBytes, moments));
   if (place.optimizerOnGpu && !spec.onHost) {
     lines.push(optimizerTemporariesLine(r, shards.optimizer, largestTensor, precision.momentBytes, precision.weights, moments));
   }
   return lines;
 }
+
+/** Where fp32 gradient buffers beside 16-bit weights come from, for the gradients line. */
+const GRAD_FP32_SOURCE =
+  'Megatron-Core 0.20.0 distributed/param_and_grad_buffer.py:924: with grad_reduce_in_fp32 the main_grad buffer is torch.float; gradients accumulate and all-reduce in it';
 
 /** Bytes per parameter as the labels print them: whole numbers as they are, fractions to three decimals. */
 function formatBytesPerParam(bytes: number): string {
@@ -1113,10 +1127,12 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       ),
     );
   }
+  // A classification head's loss reads one pooled row per sequence (transformers GenericForSequenceClassification:
+  // logits[arange(b), last_non_pad_token]); its per-position score outputs, s·b·labels, are left out as negligible.
   const loss = lossBytes({
     kind: r.loss,
-    positions: (traits.transformer ? r.seq : 1) * r.microBatch,
-    vocab: model.vocab,
+    positions: (traits.transformer && model.numLabels === undefined ? r.seq : 1) * r.microBatch,
+    vocab: headWidth(model),
     hidden: model.hidden,
     logitBytes: e,
     tp: r.tp,
@@ -1178,7 +1194,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
           'gpu',
           'DoRA, for a moment: one module’s B·A through an identity matrix and the weight norm',
           lifetime(moments, [r.adapterWorkingSet, r.recompute === 'full' ? [...FORWARD, ...LAYERS_BACKWARD] : FORWARD]),
-          'peft tuners/lora/dora.py DoraLinearLayer.get_lora_weight (lora_B(lora_A(eye(in)))) and get_weight_norm',
+          'PEFT 0.20.1.dev0 tuners/lora/dora.py DoraLinearLayer.forward: get_lora_weight (lora_B(lora_A(eye(in)))), the base weight in the adapter dtype and get_weight_norm (weight + scaling·lora_weight)',
         ),
       );
     }

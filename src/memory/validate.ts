@@ -38,7 +38,7 @@ import { COMPILE_ASSUMPTION } from './compile.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
 import { ZERO_STAGES, type ZeroStage } from './parallel.ts';
-import { PRECISIONS, type Precision } from './precision.ts';
+import { GRAD_DTYPES, PRECISIONS, type GradDtype, type Precision } from './precision.ts';
 import { getModelPreset, MODEL_PRESETS, type ModelPreset } from './presets.ts';
 import { DEFAULT_HEADROOM_PERCENT } from './overhead.ts';
 import { GRADIENT_LIFETIMES, type GradientLifetime } from './timeline.ts';
@@ -81,6 +81,8 @@ export interface ResolvedEstimate {
   /** The loss implementation. */
   loss: LossKind;
   grads: GradientLifetime;
+  /** The gradients' dtype: the weights' own, or fp32 buffers (Megatron's main_grad). */
+  gradDtype: GradDtype;
   optimizerImpl: OptimizerImpl;
   /** The optimizer step runs in backward, one parameter at a time. */
   optimizerInBackward: boolean;
@@ -233,6 +235,8 @@ function readTechnique(
     optimizer: read.keyword('optimizer', OPTIMIZERS, set.optimizer?.value),
     optimizerImpl: read.keyword('optimizerImpl', OPTIMIZER_IMPLS, set.optimizerImpl?.value),
     grads: read.keyword('grads', GRADIENT_LIFETIMES, set.grads?.value),
+    // A stack's fp32 gradient buffers (Megatron) are its rule for bf16 weights only.
+    gradDtype: read.keyword('gradDtype', GRAD_DTYPES, bf16Weights(precision) ? set.gradDtype?.value : undefined),
     attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
     kernels,
     // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
@@ -268,6 +272,11 @@ function readTechnique(
   };
 }
 
+/** Whether `precision` trains 16-bit bfloat16 weights and gradients, where Megatron accumulates gradients in fp32. */
+function bf16Weights(precision: Precision): boolean {
+  return precision === 'mixed-bf16' || precision === 'bf16';
+}
+
 /** prepare_model_for_kbit_training turns gradient checkpointing on (peft utils/other.py): QLoRA recomputes unless told otherwise. */
 function kbitCheckpointing(options: EstimateOptions): boolean {
   return options.finetune === 'qlora' && KBIT_TRAINING_CHECKPOINTING;
@@ -284,6 +293,8 @@ function stackSettings(options: EstimateOptions, stack: StackDefaults): readonly
     if (options[key] !== undefined || (key === 'recompute' && kbitCheckpointing(options))) given |= 1 << i;
     // Without full recompute there are no checkpoints to offload: the stack's activation offload does not apply.
     if (key === 'activationOffload' && options.recompute !== undefined && options.recompute !== 'full') given |= 1 << i;
+    // Nor do fp32 gradient buffers to other weights than bf16.
+    if (key === 'gradDtype' && options.precision !== undefined && !bf16Weights(options.precision)) given |= 1 << i;
   });
   let byGiven = SETTINGS.get(stack);
   if (byGiven === undefined) SETTINGS.set(stack, (byGiven = new Map()));
@@ -345,7 +356,9 @@ function shapeGiven(o: EstimateOptions): boolean {
     o.positions !== undefined ||
     o.inputs !== undefined ||
     o.experts !== undefined ||
-    o.topK !== undefined
+    o.topK !== undefined ||
+    o.tieEmbeddings !== undefined ||
+    o.numLabels !== undefined
   );
 }
 
@@ -549,8 +562,14 @@ function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | 
     read.errors.push(saved.error);
     return null;
   }
+  const dora = read.flag('dora', false);
+  // PEFT 0.20.1.dev0 tuners/lora/tp_layer.py:65-66: LoraParallelLinear "does not support DoRA yet".
+  if (dora && t.tp > 1) {
+    read.fail('dora', 'DoRA is not supported with tensor parallelism (PEFT LoraParallelLinear): use --tp 1 or drop --dora');
+    return null;
+  }
   const plan = loraParams(model, t.loraRank, targets.targets, {
-    dora: read.flag('dora', false),
+    dora,
     modulesToSave: saved.modules,
   });
   if (plan.ok) return plan.plan;
@@ -610,6 +629,13 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
     fail('inputs', `--inputs describes an mlp's input layer; the ${arch} arch reads tokens`);
     ok = false;
   }
+  const numLabels = count('numLabels');
+  if (numLabels !== undefined && arch === 'mlp') {
+    fail('numLabels', 'the mlp arch ends in its classifier already: give its classes as --vocab');
+    ok = false;
+  }
+  const baseTied = base !== undefined && arch === base.arch ? base.tiedEmbeddings : arch === 'gpt2' || arch === 'bert';
+  const tiedEmbeddings = read.flag('tieEmbeddings', baseTied);
   if (!ok) return null;
   const contextLength =
     base !== undefined && arch === base.arch ? base.contextLength : arch === 'mlp' ? 1 : positions > 0 ? positions : 2048;
@@ -622,12 +648,13 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
     ffn,
     vocab,
     positions: transformer ? positions : 0,
-    tiedEmbeddings: base !== undefined && arch === base.arch ? base.tiedEmbeddings : arch === 'gpt2' || arch === 'bert',
+    tiedEmbeddings,
     experts,
     topK,
     contextLength,
     slidingWindow: base !== undefined && arch === base.arch ? base.slidingWindow : null,
     ...(inputs !== undefined ? { inputs } : {}),
+    ...(numLabels !== undefined ? { numLabels } : {}),
     ...(base !== undefined && arch === base.arch ? configDetails(base, experts) : {}),
   };
 }
@@ -690,6 +717,14 @@ function collectWarnings(
         'selective recompute drops the s×s attention activations, which SDPA (FlashAttention) never stores: no further saving; use --recompute full or --attention eager',
       );
   }
+  if (options.tieEmbeddings !== undefined && model?.numLabels !== undefined)
+    warnings.push(
+      '--tie-embeddings has no effect with --num-labels: a classification head is its own labels × hidden matrix, never the embedding',
+    );
+  if (t.mode === 'train' && options.gradDtype !== undefined && t.finetune !== 'full')
+    warnings.push(
+      "--grad-dtype sets a full fine-tune's gradients; LoRA and QLoRA adapters keep theirs in the adapter dtype (--lora-dtype)",
+    );
   if (gpu !== null && !gpu.bf16 && (t.precision === 'amp-bf16' || t.precision === 'mixed-bf16' || t.precision === 'bf16')) {
     warnings.push(`${gpu.name} has no BF16 tensor cores; use --precision mixed-fp16 or amp-fp16`);
   }
@@ -699,6 +734,7 @@ function collectWarnings(
         'optimizer',
         'optimizerImpl',
         'grads',
+        'gradDtype',
         'kernels',
         'finetune',
         'precision',

@@ -106,7 +106,7 @@ describe('calculators', () => {
     });
   });
 
-  test('Custom… starts from the picked model: its family and count stay, shown next to the model, as the CLI computes them', async () => {
+  test('Custom… starts from the picked model: its family, count and head stay, shown next to the model, as the CLI computes them', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(page, baseUrl + lessonHref('08-putting-it-together'), '[data-calculator="stack"]');
       const picker = root.locator('[data-flag="model"]');
@@ -121,6 +121,25 @@ describe('calculators', () => {
       expect(await shownParams.getAttribute('data-params')).toBe(presetParams);
       await expect.poll(() => new URL(page.url()).searchParams.get('hidden')).toBe('3584');
       expect(Number(presetParams)).toBe(cliEstimate(new URL(page.url()).searchParams).params);
+
+      // Its head: Qwen2.5 7B starts untied; tying drops lm_head (V·h), and a 2-label classification head adds score (2h).
+      const tie = root.locator('[data-flag="tie-embeddings"]');
+      expect(await tie.isChecked()).toBe(false);
+      const lmHead = 152_064 * 3584;
+      // A 7B shape's scenarios take the engine longer than expect.poll's default second on a busy machine.
+      const recompute = { timeout: 15_000 };
+      const shownCount = async () => Number(await shownParams.getAttribute('data-params'));
+      await tie.check();
+      await expect.poll(shownCount, recompute).toBe(Number(presetParams) - lmHead);
+      await tie.uncheck();
+      await expect.poll(() => new URL(page.url()).searchParams.get('tie-embeddings'), recompute).toBe('false');
+      await root.locator('[data-flag="num-labels"]').fill('2');
+      const labelled = Number(presetParams) - lmHead + 2 * 3584;
+      await expect.poll(shownCount, recompute).toBe(labelled);
+      expect(cliEstimate(new URL(page.url()).searchParams).params).toBe(labelled);
+      const labels = root.locator('label', { has: page.locator('[data-flag="num-labels"]') });
+      await root.locator('[data-flag="num-labels"]').fill('0');
+      await expect.poll(() => labels.locator('[role="alert"]').textContent(), recompute).toMatch(/num-labels/);
     });
   });
 

@@ -14,6 +14,7 @@ import {
   changedFromDefaults,
   compute,
   CUSTOM_FIELDS,
+  isCustomField,
   fromQuery,
   groupedFields,
   isCustomShape,
@@ -311,7 +312,9 @@ function FlagField({
           type="checkbox"
           data-flag={name}
           checked={value === true || value === 'true'}
-          onChange={(e) => set(name, (e.currentTarget as HTMLInputElement).checked ? true : undefined)}
+          onChange={(e) =>
+            set(name, (e.currentTarget as HTMLInputElement).checked ? true : isCustomField(name) ? false : undefined)
+          }
         />
         <span>
           {spec.label} <code class="calc-flag">--{name}</code>

@@ -19,7 +19,22 @@ import { modelFacts, type ModelFacts } from '../model-source/model-facts';
 import { CALCULATORS, type CalculatorId } from './specs';
 
 /** Shape fields of the Custom form, shown under the model picker for a custom shape. */
-export const CUSTOM_FIELDS = ['arch', 'hidden', 'layers', 'heads', 'kv-heads', 'ffn', 'vocab'] as const;
+export const CUSTOM_FIELDS = [
+  'arch',
+  'hidden',
+  'layers',
+  'heads',
+  'kv-heads',
+  'ffn',
+  'vocab',
+  'tie-embeddings',
+  'num-labels',
+] as const;
+
+/** Whether `name` is a field of the Custom form, whose unchecked box says "no" rather than "the base model's". */
+export function isCustomField(name: string): boolean {
+  return (CUSTOM_FIELDS as readonly string[]).includes(name);
+}
 
 /**
  * Whether the settings describe a custom shape: no preset, or a preset whose shape fields are set. The preset then
@@ -47,6 +62,8 @@ export function startCustomShape(raw: RawFlags): RawFlags {
     'kv-heads': String(config.kvHeads),
     ffn: String(config.ffn),
     vocab: String(config.vocab),
+    // Written out, so the box shows the model's own answer; a preset has no classification head, so no labels.
+    'tie-embeddings': String(config.tiedEmbeddings),
   };
 }
 

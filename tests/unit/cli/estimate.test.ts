@@ -63,6 +63,7 @@ describe('estimate(argv)', () => {
       grads: 'free',
       loss: 'eager',
       'activation-offload': 'none',
+      'grad-dtype': 'param',
     });
   });
 
@@ -76,15 +77,16 @@ describe('estimate(argv)', () => {
     expect(again.perGpu.total).toBe(first.perGpu.total);
   });
 
-  test('the table names the stack, what it set and what it does that is not modelled yet', () => {
+  test('the table names the stack, what it set and the line of the tool that sets it', () => {
     const { stdout } = runEstimate(['--model', 'gpt2', '--stack', 'torchtune', '--sources']);
     expect(stdout).toMatch(/Stack\s+torchtune \(torchtune; torchtune 0\.7\.0.*\) set precision bf16, optimizer-impl fused/);
     expect(stdout).toContain('↳ optimizer-impl fused: torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:67-69');
     expect(stdout).toContain('↳ loss chunked: torchtune 0.7.0 recipes/configs/llama3/8B_full.yaml:70-71');
     const unsloth = runEstimate(['--model', 'gpt2', '--stack', 'unsloth']).stdout;
     expect(unsloth).toMatch(/set .*activation-offload checkpoints/);
-    const megatron = runEstimate(['--model', 'gpt2', '--stack', 'megatron']).stdout;
-    expect(megatron).toContain('not modelled yet: accumulates and all-reduces gradients in fp32 under bf16');
+    const megatron = runEstimate(['--model', 'gpt2', '--stack', 'megatron', '--sources']).stdout;
+    expect(megatron).toMatch(/set .*grad-dtype fp32/);
+    expect(megatron).toContain('↳ grad-dtype fp32: Megatron-LM (core 0.20.0, d98e8a6) training/arguments.py:1204-1217');
   });
 
   test('--json flags leave out what the job does not use: no adapter dtype for a full fine-tune', () => {

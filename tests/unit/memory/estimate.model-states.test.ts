@@ -87,3 +87,39 @@ describe('bytes per parameter (choices in SOURCE_CHOICES)', () => {
     expect(modelStates({ optimizer: 'adamw', params: 1000, ...options })).toBe(Math.ceil(1000 * bytesPerParam));
   });
 });
+
+// A GPT-2 shape small enough to count by hand: h = 64, L = 2, V = 100, 16 learned positions, tied head.
+// Per layer 12h² + 13h = 49,152 + 832 = 49,984; embeddings (V + 16)·h = 7,424; final LayerNorm 2h = 128; no head.
+const TINY_GPT2 = { arch: 'gpt2', hidden: 64, layers: 2, heads: 1, vocab: 100, positions: 16 } as const;
+const TINY_GPT2_PARAMS = 2 * 49_984 + 7_424 + 128;
+
+describe('fp32 gradient buffers beside 16-bit weights (Megatron accumulate_allreduce_grads_in_fp32)', () => {
+  const megatronLike = { ...TINY_GPT2, stack: 'pytorch', precision: 'mixed-bf16', optimizer: 'adamw' } as const;
+
+  test('the hand count of the tiny shape is the engine’s', () => {
+    expect(estimateOrThrow(megatronLike).params).toBe(TINY_GPT2_PARAMS);
+  });
+
+  test('--grad-dtype fp32: 2 + 4 + 4 + 8 = 18 bytes per parameter where --grad-dtype param holds 16', () => {
+    expect(modelStates({ ...megatronLike, gradDtype: 'fp32' })).toBe(18 * TINY_GPT2_PARAMS);
+    expect(modelStates({ ...megatronLike, gradDtype: 'param' })).toBe(16 * TINY_GPT2_PARAMS);
+  });
+
+  test('ZeRO-2 shards the fp32 gradients: 4 bytes × ⌈Ψ / 4⌉ on each of 4 GPUs', () => {
+    const gradients = estimateOrThrow({ ...megatronLike, gradDtype: 'fp32', dp: 4, zero: 2 }).lines.find(
+      (l) => l.id === 'gradients',
+    );
+    expect(gradients?.bytes).toBe(4 * Math.ceil(TINY_GPT2_PARAMS / 4));
+  });
+
+  test('the Megatron stack sets it: its gradients line holds 4 bytes per parameter under bf16', () => {
+    const result = estimateOrThrow({ ...TINY_GPT2, stack: 'megatron' });
+    expect(result.resolved.precision).toBe('mixed-bf16');
+    expect(result.lines.find((l) => l.id === 'gradients')?.bytes).toBe(4 * TINY_GPT2_PARAMS);
+  });
+
+  test('fp32 weights already have fp32 gradients: the option changes nothing', () => {
+    const fp32 = { ...TINY_GPT2, stack: 'pytorch', precision: 'fp32', optimizer: 'adamw' } as const;
+    expect(modelStates({ ...fp32, gradDtype: 'fp32' })).toBe(modelStates({ ...fp32, gradDtype: 'param' }));
+  });
+});

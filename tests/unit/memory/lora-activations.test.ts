@@ -4,7 +4,7 @@
  * The same configurations measured in PyTorch are held in pytorch.test.ts (the `*-bf16base` fixtures).
  */
 import { describe, expect, test } from 'vitest';
-import { getModelPreset, layerActivationBytes, type LayerActivationShape } from '../../../src/memory/index.ts';
+import { estimateMemory, getModelPreset, layerActivationBytes, type LayerActivationShape } from '../../../src/memory/index.ts';
 import { adapterActivationBytes, type AdapterActivationShape } from '../../../src/memory/lora-activations.ts';
 import { loraParams, type LoraPlan, type LoraTargets } from '../../../src/memory/lora.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
@@ -19,7 +19,15 @@ function plan(targets: LoraTargets, dora = false): LoraPlan {
 }
 
 /** Trainer(bf16=True) on a bf16 base with PEFT's fp32 adapters: autocast, e = 2, a = 4, a bf16 residual stream. */
-const amp: AdapterActivationShape = { autocast: true, computeBytes: 2, adapterBytes: 4, residualBytes: 2, dropout: 0 };
+const amp: AdapterActivationShape = {
+  autocast: true,
+  computeBytes: 2,
+  adapterBytes: 4,
+  residualBytes: 2,
+  dropout: 0,
+  baseCopied: true,
+  tp: 1,
+};
 
 describe('adapterActivationBytes: Llama 2 7B (h 4096, f 11008, 32 layers), r = 8', () => {
   test('q,v under autocast: each module keeps its own bf16 cast of x (4096) and lora_A’s bf16 output (8)', () => {
@@ -46,12 +54,48 @@ describe('adapterActivationBytes: Llama 2 7B (h 4096, f 11008, 32 layers), r = 8
     expect(adapterActivationBytes(llama2, plan(ALL_SEVEN), amp).perToken).toBe(32 * (2 * inputs + 7 * 2 * 8));
   });
 
-  test('DoRA under autocast: base_result and lora_result (out wide, bf16) per module; down_proj’s identity is the largest transient', () => {
+  test('tensor parallelism splits only the row-parallel adapters’ inputs: o reads 4096 / 4, q and v the whole 4096', () => {
+    const split = { ...amp, tp: 4 };
+    const perLayer = (targets: LoraTargets, shape: AdapterActivationShape) =>
+      adapterActivationBytes(llama2, plan(targets), shape).perToken / 32;
+    // Under autocast each module keeps its e-byte input and its r-wide lora_A output (e·r).
+    expect(perLayer(['o'], split)).toBe(2 * (4096 / 4) + 2 * 8);
+    expect(perLayer(['down'], split)).toBe(2 * (11008 / 4) + 2 * 8);
+    expect(perLayer(['q', 'v'], split)).toBe(perLayer(['q', 'v'], amp));
+  });
+
+  test('DoRA with tensor parallelism is refused on its field, as PEFT’s LoraParallelLinear refuses it', () => {
+    const outcome = estimateMemory({ model: 'llama-2-7b', stack: 'pytorch', finetune: 'lora', dora: true, tp: 2 });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.errors.map((e) => e.field)).toEqual(['dora']);
+  });
+
+  test('DoRA under autocast: base_result and lora_result (out wide, bf16) per module; down_proj’s weight norm is the largest transient', () => {
     const outs = 4096 + 4096 + 4096 + 4096 + 11008 + 11008 + 4096;
     const plain = adapterActivationBytes(llama2, plan(ALL_SEVEN), amp).perToken;
     const dora = adapterActivationBytes(llama2, plan(ALL_SEVEN, true), amp);
     expect(dora.perToken - plain).toBe(32 * (2 + 2) * outs);
-    expect(dora.workingSet).toBe(4 * 11008 * 11008 + 3 * 2 * 11008 * 4096);
+    // down_proj (in 11008, out 4096) in get_weight_norm: the identity's bf16 cast kept by lora_weight's graph, then four
+    // fp32 in×out tensors: lora_weight.to(fp32), the bf16 base copied to fp32, scaling·lora_weight and the sum.
+    expect(dora.workingSet).toBe(2 * 11008 * 11008 + 4 * 4 * 11008 * 4096);
+  });
+
+  test('DoRA in pure bf16 (no autocast, bf16 adapters on a bf16 base): the identity, lora_weight, the scaled copy and the sum', () => {
+    const bf16: AdapterActivationShape = { ...amp, autocast: false, adapterBytes: 2, baseCopied: false };
+    const dora = adapterActivationBytes(llama2, plan(['down'], true), bf16);
+    expect(dora.workingSet).toBe(2 * 11008 * 11008 + 3 * 2 * 11008 * 4096);
+  });
+
+  test('DoRA on a module four times wider in than out: get_lora_weight’s eye(in) and its cast beside B·A are the larger stage', () => {
+    // GPT-2 small with an 8h MLP: down_proj reads 6144 and writes 768. Under autocast the identity stage holds
+    // 4·in² + 2·in² + 2·in·out = 2.36e8 B, the norm stage 2·in² + 16·in·out = 1.51e8 B.
+    const wide = { ...getModelPreset('gpt2')!.config, ffn: 8 * 768 };
+    const outcome = loraParams(wide, 8, ['down'], { dora: true, modulesToSave: [] });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
+    const [inWidth, outWidth] = [6144, 768];
+    const eyeStage = 6 * inWidth * inWidth + 2 * inWidth * outWidth;
+    expect(eyeStage).toBeGreaterThan(2 * inWidth * inWidth + 16 * inWidth * outWidth);
+    expect(adapterActivationBytes(wide, outcome.plan, amp).workingSet).toBe(eyeStage);
   });
 });
 

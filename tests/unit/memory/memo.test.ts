@@ -140,6 +140,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     optimizerInBackward: false,
     model,
     paramsOnly: null,
+    gradDtype: 'param',
   };
   const autocast: AutocastInputs = {
     stage: 'first',

@@ -224,6 +224,20 @@ describe('resolution order: an explicit option > the stack default > the flag ta
     expect(megatron.stackSettings).toContainEqual(expect.objectContaining({ flag: 'kernels', value: 'fused' }));
   });
 
+  test.each(STACKS)(
+    '%s: gradients in fp32 buffers only where the tool keeps them (Megatron arguments.py:1204-1217), else the weights’ dtype',
+    (stack) => {
+      expect(resolved({ model: 'llama-3-8b', stack }).gradDtype).toBe(stack === 'megatron' ? 'fp32' : 'param');
+    },
+  );
+
+  test('Megatron’s fp32 gradient buffers follow --bf16 only: with --precision mixed-fp16 the gradients stay 16-bit, unlisted', () => {
+    const fp16 = resolved({ model: 'llama-3-8b', stack: 'megatron', precision: 'mixed-fp16' });
+    expect(fp16.gradDtype).toBe('param');
+    expect(fp16.stackSettings.map((s) => s.flag)).not.toContain('grad-dtype');
+    expect(resolved({ model: 'llama-3-8b', stack: 'megatron' }).stackSettings.map((s) => s.flag)).toContain('grad-dtype');
+  });
+
   test("QLoRA's own checkpointing (prepare_model_for_kbit_training) wins over a stack that does not checkpoint", () => {
     const r = resolved({ model: 'llama-3-8b', stack: 'axolotl', finetune: 'qlora' });
     expect(r.recompute).toBe('full');

@@ -61,6 +61,16 @@ describe('odd-but-legal input warns and says how to silence it', () => {
       /SDPA \(FlashAttention\) never stores/,
     ],
     ['training flags in infer mode', { model: 'gpt2', mode: 'infer', optimizer: 'sgd' }, /ignored in infer mode/],
+    [
+      'a gradient dtype in infer mode',
+      { model: 'gpt2', mode: 'infer', gradDtype: 'fp32' },
+      /ignored in infer mode: --grad-dtype/,
+    ],
+    [
+      'a gradient dtype on adapters',
+      { model: 'gpt2', finetune: 'lora', gradDtype: 'fp32' },
+      /--grad-dtype sets a full fine-tune's gradients/,
+    ],
     ['sequence beyond learned positions', { model: 'gpt2', seq: 2048 }, /1024 learned positions/],
     ['teacher with another vocabulary', { model: 'gpt2', teacher: 'llama-2-7b' }, /shared vocabulary/],
   ])('%s', (_title, options, pattern) => {

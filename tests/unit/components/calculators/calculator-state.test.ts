@@ -10,6 +10,7 @@ import {
   modelSummary,
   pickPreset,
   startCustomShape,
+  isCustomField,
   visibleFields,
   type Computed,
 } from '../../../../src/components/calculators/calculator-state';
@@ -109,6 +110,20 @@ describe('no silent shape: the Custom form and the model it computes', () => {
     expect(summary.preset).toBe('Qwen2.5 7B');
     const full = modelSummary(custom, lastResult(compute('stack', custom)));
     expect(summary.params).toBeLessThan(full.params);
+  });
+
+  test('the Custom form starts from the model’s own tie, and its two head fields change the count it shows', () => {
+    const qwen = MODEL_PRESETS.find((p) => p.id === 'qwen2.5-7b')!.config;
+    const custom = startCustomShape({ ...fromQuery('stack', ''), model: 'qwen2.5-7b' });
+    expect(custom['tie-embeddings']).toBe(String(qwen.tiedEmbeddings));
+    const params = (raw: RawFlags) => modelSummary(raw, lastResult(compute('stack', raw))).params;
+    const untied = params(custom);
+    const lmHead = qwen.vocab * qwen.hidden;
+    expect(untied - params({ ...custom, 'tie-embeddings': true })).toBe(lmHead);
+    // score = Linear(h, 2, bias=False) in place of lm_head.
+    expect(untied - params({ ...custom, 'num-labels': '2' })).toBe(lmHead - 2 * qwen.hidden);
+    expect(isCustomField('tie-embeddings')).toBe(true);
+    expect(isCustomField('dropout')).toBe(false);
   });
 
   test('a shape from scratch names its bare architecture, and its URL keeps no preset', () => {
