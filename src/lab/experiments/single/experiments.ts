@@ -1,7 +1,7 @@
 import type { Manifest, ManifestModel, ManifestVariant } from '../../../graphs/browser-safe';
-import type { GradientLocation, WeightLocation } from '../../measure/single-run';
+import type { GradientLocation, SingleRunSpec, WeightLocation } from '../../measure/single-run';
 import type { Backend } from '../../measure/executor';
-import { DEFAULT_LAB_SETTINGS, type LabSettings } from '../settings';
+import { DEFAULT_LAB_SETTINGS, LAB_SEED, type LabSettings } from '../settings';
 import { measuredSteps } from '../warm-up';
 import { predictLabBytes, predictLeakyLoopBytes, predictStreamedBytes } from '../predict-lab-model';
 
@@ -231,6 +231,23 @@ export function findSingleModel(
   const model = manifest.models.find((m) => m.family === family && side.matches(m.variant, backend));
   if (!model) throw new Error(`No ${side.label} model for ${family} in the manifest; run \`npm run models\`.`);
   return model as ManifestModel;
+}
+
+/**
+ * The single run a side measures with `model` at the reader's settings for `steps` steps: what
+ * single.worker.ts runs, and what "this runtime" replays (runtime-prediction.ts).
+ */
+export function sideRunSpec(side: SingleSideSpec, model: ManifestModel, settings: LabSettings, steps: number): SingleRunSpec {
+  return {
+    model,
+    batch: settings.batch,
+    microBatches: side.microBatches(settings),
+    seed: LAB_SEED,
+    steps,
+    ...(side.loop ? { loop: side.loop } : {}),
+    ...(side.weights ? { weights: side.weights } : {}),
+    ...(side.gradients ? { gradients: side.gradients } : {}),
+  };
 }
 
 /** The engine's prediction for one side of a single experiment at the reader's settings, run for `steps` steps. */
