@@ -204,7 +204,14 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     // prefetched, and gradients read back to the host as they are made (ZeRO-Infinity, FSDP
     // `CPUOffloadPolicy`: parameters, gradients and optimizer state live on the CPU).
     before: { label: 'all weights resident', matches: layerwise, microBatches: once, gradients: 'gpu', runtimeModelled: true },
-    after: { label: 'weights streamed', matches: layerwise, microBatches: once, weights: 'streamed', gradients: 'host' },
+    after: {
+      label: 'weights streamed',
+      matches: layerwise,
+      microBatches: once,
+      weights: 'streamed',
+      gradients: 'host',
+      runtimeModelled: true,
+    },
     needsF16: false,
     accumulate: false,
     // The same kernels on the same numbers; only the buffers they read differ.

@@ -18,6 +18,7 @@ describe('"this runtime" (the lab’s single run on the runtime model) against t
     ['gradient-checkpointing', 'before'],
     ['gradient-checkpointing', 'after'],
     ['offload', 'before'],
+    ['offload', 'after'],
   ] as const;
 
   it.each(sides)('%s, %s, software sizes: measured within 10 percent of the prediction', async (id, side) => {
