@@ -34,10 +34,12 @@ import { initializerBytes } from './initializers';
 import { allocationOf, modelledTensor, type DeviceAllocation } from './modelled-tensor';
 import { ONNXRUNTIME_RULES, type RuntimeRules } from './runtime-rules';
 
+/** Loads a graph's schedule, as the page does (page/schedule-loader.ts) or a test reads it. */
+export type ScheduleLoader = (graph: ManifestGraph) => Promise<GraphSchedule>;
+
 /** What a modelled executor runs with. */
 export interface RuntimeExecutorOptions {
-  /** A graph's schedule, as the page loads it (page/schedule-loader.ts) or a test reads it. */
-  readonly loadSchedule: (graph: ManifestGraph) => Promise<GraphSchedule>;
+  readonly loadSchedule: ScheduleLoader;
   /** The rules the model follows; all of onnxruntime-web's unless runtime-gap.ts switches one off. */
   readonly rules?: RuntimeRules;
 }

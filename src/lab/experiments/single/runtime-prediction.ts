@@ -4,17 +4,12 @@
  * (runtime-model/runtime-executor.ts), so the prediction follows the same micro-batches,
  * placements, read-backs and kept results as the measurement. Pure: no WebGPU.
  */
-import type { ManifestGraph } from '../../../graphs/browser-safe';
-import { batchSlice } from '../../measure/feeds';
 import { peakAbove } from '../../measure/measured-memory';
 import { measureSingleRun, type SingleRunSpec } from '../../measure/single-run';
-import type { GraphSchedule } from '../../runtime-model/graph-schedule';
-import { createRuntimeExecutor } from '../../runtime-model/runtime-executor';
+import { createRuntimeExecutor, type ScheduleLoader } from '../../runtime-model/runtime-executor';
+import { placedExamplesBytes } from '../../runtime-model/placed-examples-bytes';
 import { itemiseGap, type ItemisedGap } from '../../runtime-model/runtime-gap';
 import { ONNXRUNTIME_RULES, type RuntimeRules } from '../../runtime-model/runtime-rules';
-
-/** Loads a graph's schedule (page/schedule-loader.ts on the page). */
-export type ScheduleLoader = (graph: ManifestGraph) => Promise<GraphSchedule>;
 
 /**
  * "This runtime"'s peak for the side `spec` describes, as the page reports a measured one: bytes
@@ -29,18 +24,12 @@ export async function predictSingleRun(
   return peakAbove(result.memory);
 }
 
-/** Bytes of the examples and labels `spec`'s run places on the device (float data; integer data stays on the host). */
-export function placedExamplesBytes(spec: SingleRunSpec): number {
-  return Object.values(batchSlice(spec.model, spec.batch, spec.seed, 0, spec.batch))
-    .filter((feed) => feed.data instanceof Float32Array)
-    .reduce((sum, feed) => sum + feed.data.byteLength, 0);
-}
-
 /** "This runtime"'s prediction for `spec`'s side and its gap to the engine's peak `pytorchPeakBytes`, itemised. */
 export function itemiseSingleRunGap(
   spec: SingleRunSpec,
   loadSchedule: ScheduleLoader,
   pytorchPeakBytes: number,
 ): Promise<ItemisedGap> {
-  return itemiseGap((rules) => predictSingleRun(spec, loadSchedule, rules), placedExamplesBytes(spec), pytorchPeakBytes);
+  const examplesBytes = placedExamplesBytes(spec.model, spec.batch, spec.seed);
+  return itemiseGap((rules) => predictSingleRun(spec, loadSchedule, rules), examplesBytes, pytorchPeakBytes);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { placedExamplesBytes, predictSingleRun } from '../../../../src/lab/experiments/single/runtime-prediction.ts';
+import { predictSingleRun } from '../../../../src/lab/experiments/single/runtime-prediction.ts';
+import { placedExamplesBytes } from '../../../../src/lab/runtime-model/placed-examples-bytes.ts';
 import { loadLabSchedule } from './lab-graphs.ts';
 import { measuredPeak, sideOf } from './single-sides.ts';
 
@@ -35,7 +36,7 @@ describe('"this runtime" (the lab’s single run on the runtime model) against t
     const { spec } = sideOf('gradient-accumulation', 'after');
     const oneMicroBatch = { ...spec, batch: spec.batch / spec.microBatches, microBatches: 1 };
     const aboveExamples = async (run: typeof spec): Promise<number> =>
-      (await predictSingleRun(run, loadLabSchedule)) - placedExamplesBytes(run);
+      (await predictSingleRun(run, loadLabSchedule)) - placedExamplesBytes(run.model, run.batch, run.seed);
     expect(await aboveExamples(oneMicroBatch)).toBeLessThan(await aboveExamples(spec));
   });
 });
