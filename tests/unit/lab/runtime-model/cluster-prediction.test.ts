@@ -29,6 +29,13 @@ describe('"this runtime" for the cluster experiments (each device’s own loop o
     }
   });
 
+  it.each(sides)('%s, %s, at width 256: every device measured within 10 percent of its prediction', async (id, side) => {
+    for (const ratio of await ratios(id, side, 256)) {
+      expect(ratio).toBeGreaterThanOrEqual(0.9);
+      expect(ratio).toBeLessThanOrEqual(1.1);
+    }
+  });
+
   it.each(sides)(
     '%s, %s: each device’s gap items add up to its prediction minus the engine’s per-device peak',
     async (id, side) => {
