@@ -15,6 +15,8 @@ export type ModelledDType = 'float32' | 'int64';
  * owns it, or early when a rule of the model frees it first (in-place accumulation).
  */
 export interface DeviceAllocation {
+  /** Whether the buffer is the runtime's (a run's output, from its cache) rather than one the lab placed. */
+  readonly runtime: boolean;
   /** Gives the buffer back; later calls do nothing. */
   release(): void;
 }

@@ -89,10 +89,11 @@ export function createRuntimeExecutor({ loadSchedule, rules = ONNXRUNTIME_RULES 
   });
   const sessions = new WeakMap<Session, ModelledSession>();
 
-  /** A buffer given back once, by `free`. */
-  const allocation = (free: () => void): DeviceAllocation => {
+  /** A buffer (the runtime's, or the lab's) given back once, by `free`. */
+  const allocation = (runtime: boolean, free: () => void): DeviceAllocation => {
     let held = true;
     return {
+      runtime,
       release() {
         if (held) free();
         held = false;
@@ -100,14 +101,14 @@ export function createRuntimeExecutor({ loadSchedule, rules = ONNXRUNTIME_RULES 
     };
   };
   const runtimeTensor = (buffer: CachedBuffer, dims: readonly number[]): Tensor =>
-    modelledTensor({ location: 'gpu-buffer', dims, allocation: allocation(() => cache.release(buffer)), owner: true });
+    modelledTensor({ location: 'gpu-buffer', dims, allocation: allocation(true, () => cache.release(buffer)), owner: true });
   const labTensor = (feed: FeedData): Tensor => {
     const buffer = {};
     tracker.allocated(buffer, Math.max(MIN_LAB_BUFFER_BYTES, feed.data.byteLength));
     return modelledTensor({
       location: 'gpu-buffer',
       dims: feed.dims,
-      allocation: allocation(() => tracker.freed(buffer)),
+      allocation: allocation(false, () => tracker.freed(buffer)),
       owner: true,
     });
   };
@@ -156,9 +157,13 @@ export function createRuntimeExecutor({ loadSchedule, rules = ONNXRUNTIME_RULES 
     const batch = fedBatch(schedule, feeds);
     const plan = plans.get(batch) ?? planAllocations(schedule, order, batch);
     plans.set(batch, plan);
-    // In place (the rule switched off), the sum is written over the accumulated set.
+    // In place (the rule switched off), the sum is written over the accumulated set; the lab's
+    // zeros, which start every step's accumulation, stay.
     if (!rules.outOfPlaceAccumulation)
-      for (const [name, tensor] of Object.entries(feeds)) if (isAccumulatorInput(name)) allocationOf(tensor)?.release();
+      for (const [name, tensor] of Object.entries(feeds)) {
+        const accumulated = allocationOf(tensor);
+        if (isAccumulatorInput(name) && accumulated?.runtime) accumulated.release();
+      }
     const uploads = Object.values(feeds)
       .filter((tensor) => !allocationOf(tensor))
       .map((tensor) => cache.acquire(hostBytes(tensor)));
