@@ -27,7 +27,7 @@ const adam = generateUtility('adam', buildAdamGraph());
 const accumulate = generateUtility('accumulate', buildAccumulateGraph());
 let totalBytes = 0;
 let fileCount = 0;
-for (const { files } of [...generated, { files: [adam.file, accumulate.file] }]) {
+for (const { files } of [...generated, { files: [adam.file, accumulate.file, adam.schedule, accumulate.schedule] }]) {
   for (const file of files) {
     const target = join(outDir, file.path);
     await mkdir(dirname(target), { recursive: true });

@@ -95,13 +95,20 @@ function tensorsOf(b: GraphBuilder, names: readonly string[]): ManifestGraph['in
   return names.map((name) => ({ name, ...b.info(name) }));
 }
 
-/** A shared utility graph (optimizer.ts) as a file under `utilities/` and its manifest entry. */
-export function generateUtility(name: string, b: GraphBuilder): { graph: ManifestGraph; file: GeneratedFile } {
+/**
+ * A shared utility graph (optimizer.ts) as a file under `utilities/`, its schedule file (the
+ * runtime model runs the cluster experiments' Adam and accumulate graphs too) and its manifest entry.
+ */
+export function generateUtility(
+  name: string,
+  b: GraphBuilder,
+): { graph: ManifestGraph; file: GeneratedFile; schedule: GeneratedFile } {
   const path = `utilities/${name}.onnx`;
   const bytes = serializeModel(b, name);
   return {
     graph: { file: path, role: 'utility', inputs: tensorsOf(b, b.inputs), outputs: tensorsOf(b, b.outputs), bytes: bytes.length },
     file: { path, bytes },
+    schedule: { path: schedulePath(path), bytes: scheduleBytes(b) },
   };
 }
 

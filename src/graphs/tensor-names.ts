@@ -62,6 +62,9 @@ export function gradientOf(name: string): string | undefined {
   return name.startsWith(GRAD_PREFIX) ? name.slice(GRAD_PREFIX.length) : undefined;
 }
 
+/** Whether `name` is an accumulation graph's input (the gradients accumulated so far). */
+export const isAccIn = (name: string): boolean => name.startsWith(ACC_IN_PREFIX);
+
 /** Whether `name` is an accumulation graph's output. */
 export const isAccOut = (name: string): boolean => name.startsWith(ACC_OUT_PREFIX);
 

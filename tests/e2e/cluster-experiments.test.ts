@@ -10,7 +10,7 @@ import { lessonHref } from '../../src/base/lessons';
  * The cluster experiments: every virtual GPU is a WebGPU device in a worker of its own.
  * With WebGPU each runs to the end, its busiest device holds less than the one-device (or
  * unsharded) side, the devices together compute what one device computes, and every device's
- * bytes agree with the engine's per-GPU prediction. Without WebGPU each says it needs it. Each
+ * bytes agree with the engine's per-GPU prediction and, within 10%, with "this runtime"'s. Without WebGPU each says it needs it. Each
  * runs on a 390 px phone: the same run shows that nothing on the page overflows there.
  */
 const PARALLEL_PAGES = ['data-parallel', 'zero-sharding', 'pipeline-parallel'] as const;
@@ -61,6 +61,20 @@ describe.each(BROWSER_CONFIGS)('cluster experiments with $name', (config) => {
           expect(ratio, `${side}: measured / predicted`).toBeGreaterThanOrEqual(min);
           expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
         }
+        // "This runtime": the side's busiest device and every device after, within 10% of measured.
+        for (const side of ['Before', 'After']) {
+          const ratio = bytes(`measured${side}Bytes`) / bytes(`runtimePredicted${side}Bytes`);
+          expect(ratio, `${side}: measured / this runtime`).toBeGreaterThanOrEqual(0.9);
+          expect(ratio, `${side}: measured / this runtime`).toBeLessThanOrEqual(1.1);
+        }
+        const runtimePerDevice = (data['afterDeviceRuntimeBytes'] ?? '').split(',').map(Number);
+        expect(runtimePerDevice).toHaveLength(DEFAULT_DEVICES);
+        perDevice.forEach((measured, rank) => {
+          const ratio = measured / (runtimePerDevice[rank] ?? Number.NaN);
+          expect(ratio, `GPU ${rank}: measured / this runtime`).toBeGreaterThanOrEqual(0.9);
+          expect(ratio, `GPU ${rank}: measured / this runtime`).toBeLessThanOrEqual(1.1);
+        });
+        expect(await root.locator('td[data-column="runtime"]').allInnerTexts()).not.toContain('not modelled yet');
         if (id === 'pipeline-parallel') expect(data['text']).toMatch(/Measured bubble: \d+%/);
         expect(problems.pageErrors).toEqual([]);
         expect(problems.offsiteRequests).toEqual([]);

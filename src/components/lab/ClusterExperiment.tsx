@@ -3,6 +3,7 @@ import {
   deviceBytes,
   NEEDS_WEBGPU,
   runClusterExperiment,
+  runtimeSideBytes,
   sideBytes,
   type ClusterSideOutcome,
   type ClusterOutcome,
@@ -11,6 +12,7 @@ import { bytesAbove } from '../../lab/measure/measured-memory';
 import { idealBubbleFraction, measuredBubbleFraction } from '../../lab/measure/schedule';
 import { SOFTWARE_ADAPTER_SETTINGS } from '../../lab/experiments/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
+import { describeRuntimeSide, gapLines } from './runtime-words';
 import DeviceBars from './DeviceBars';
 import ExperimentFrame from './ExperimentFrame';
 import { formatMiB } from '../../base/bytes';
@@ -21,7 +23,7 @@ import ResultsTable from './ResultsTable';
 const STRINGS = {
   caption: 'Measured and predicted peak of each device',
   note: (memory: string, restExtra: string, predictedExtra: string) =>
-    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. This runtime: the model of onnxruntime-web's own buffers, which does not cover these experiments yet. PyTorch on CUDA: the memory engine's per-GPU peak for the same model${predictedExtra}, without a CUDA context. Measured ÷ PyTorch compares each side's busiest device with it.`,
+    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. This runtime: a model of what onnxruntime-web 1.30 and the lab hold on WebGPU, each device's own loop replayed over these exact graphs from their shapes alone. PyTorch on CUDA: the memory engine's per-GPU peak for the same model${predictedExtra}, without a CUDA context. Measured ÷ PyTorch compares each side's busiest device with it.`,
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
   buffersLabel: 'GPU storage buffers reserved by onnxruntime-web',
   columns: [
@@ -35,8 +37,9 @@ const STRINGS = {
     'Measured ÷ PyTorch',
     'Step time',
   ],
-  /** The model of onnxruntime-web's buffers (runtime-model/) covers single experiments only. */
+  /** Without WebGPU the model of onnxruntime-web's buffers (runtime-model/) does not apply. */
   notModelled: 'not modelled yet',
+  gapHeading: (label: string, rank: number) => `${label}, GPU ${rank}, this runtime against PyTorch on CUDA:`,
 } as const;
 
 /** Props of the cluster experiment island. */
@@ -72,6 +75,8 @@ export default function ClusterExperiment({ id }: ClusterExperimentProps) {
         predictedBeforeBytes: o.before.predictedBytes,
         predictedAfterBytes: o.after.predictedBytes,
         extra: {
+          // "This runtime", as the side's figure is reported: its busiest device; and per device after.
+          ...runtimeFigures(o),
           devices: o.after.devices.length,
           afterDeviceBytes: o.after.devices.map(deviceBytes).join(','),
           resultsMatch: String(o.equal),
@@ -84,6 +89,29 @@ export default function ClusterExperiment({ id }: ClusterExperimentProps) {
       results={(o) => <ClusterResults id={id} outcome={o} />}
     />
   );
+}
+
+/** The root's "this runtime" attributes, for the sides it models. */
+function runtimeFigures(outcome: ClusterOutcome): Record<string, number | string> {
+  const before = runtimeSideBytes(outcome.before);
+  const after = runtimeSideBytes(outcome.after);
+  return {
+    ...(before === null ? {} : { runtimePredictedBeforeBytes: before }),
+    ...(after === null || !outcome.after.runtime
+      ? {}
+      : {
+          runtimePredictedAfterBytes: after,
+          afterDeviceRuntimeBytes: outcome.after.runtime.map((gap) => gap.runtime.peakBytes).join(','),
+        }),
+  };
+}
+
+/** A device's "this runtime" cell: its prediction and measured ÷ it, or "not modelled yet". */
+function runtimeCell(side: ClusterSideOutcome, device: ClusterSideOutcome['devices'][number]): string {
+  const gap = side.runtime?.[device.rank];
+  return gap
+    ? `${formatMiB(gap.runtime.peakBytes)} (${formatRatio(deviceBytes(device) / gap.runtime.peakBytes)})`
+    : STRINGS.notModelled;
 }
 
 function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: ClusterOutcome }) {
@@ -118,7 +146,7 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
               <td>{formatMiB(deviceBytes(d))}</td>
               <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
               <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
-              <td data-column="runtime">{STRINGS.notModelled}</td>
+              <td data-column="runtime">{runtimeCell(side, d)}</td>
               <td>{formatMiB(side.predictedBytes)}</td>
               <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
               <td>{(d.stepMs / 1000).toFixed(2)} s</td>
@@ -133,11 +161,37 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
         {outcome.equal
           ? `Both sides computed the same ${experiment.compares} (largest relative difference ${outcome.difference.toExponential(1)}).`
           : `The ${experiment.compares} differ between the sides (largest relative difference ${outcome.difference.toExponential(1)}).`}
-        {` ${describeAgreement(kind, compared)}`}
+        {sides.flatMap((side) =>
+          side.devices.map((d) => {
+            const gap = side.runtime?.[d.rank];
+            return gap ? ` ${describeRuntimeSide(`${side.label}, GPU ${d.rank}`, deviceBytes(d), gap, side.predictedBytes)}` : '';
+          }),
+        )}
+        {` ${describeAgreement(
+          kind,
+          compared.filter((_, i) => !sides[i]?.runtime),
+        )}`}
         {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter
           ? ` Adapter: ${outcome.before.devices[0].adapter}.`
           : ''}
       </p>
+      {sides.flatMap((side) =>
+        side.devices.map((d) => {
+          const gap = side.runtime?.[d.rank];
+          return (
+            gap && (
+              <div class="lab-gap">
+                <p>{STRINGS.gapHeading(side.label, d.rank)}</p>
+                <ul>
+                  {gapLines(gap.items).map((line) => (
+                    <li>{line}</li>
+                  ))}
+                </ul>
+              </div>
+            )
+          );
+        }),
+      )}
       <DeviceBars
         bars={sides.flatMap((side) =>
           side.devices.map((d) => ({

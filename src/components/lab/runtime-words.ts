@@ -34,7 +34,7 @@ export function runtimeVerdict(measuredBytes: number, gap: ItemisedGap, pytorchB
 /** Each cause of the gap, as a line under the table. */
 export const GAP_ITEM_WORDS: Readonly<Record<GapCause, string>> = {
   'second-gradient-set':
-    'a second gradient set: onnxruntime-web adds gradients out of place (acc_out = acc_in + g), so both sets exist at once, where PyTorch’s .grad += adds in place',
+    'a second gradient set: the lab’s graphs add gradients out of place (acc_out = acc_in + g; the pipeline’s accumulate graph, sum = a + b), so both sets exist at once, where PyTorch’s .grad += adds in place',
   'size-classes':
     'size classes: each runtime buffer is rounded up to one of its sizes, and freed buffers stay cached until the session is released',
   'reuse-after-flush': 'freed buffers reused only after a flush (every 16 kernels, at a read-back and at the end of a run)',

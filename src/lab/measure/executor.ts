@@ -65,7 +65,6 @@ export interface TensorStore {
 
 /** What a measuring loop runs with. */
 export interface Executor {
-  readonly ort: Ort;
   readonly backend: Backend;
   readonly store: TensorStore;
   /** Counts bytes where the backend can: GPU buffers, or the WebAssembly heap. */
@@ -122,7 +121,6 @@ export function createExecutor({ ort, backend, store, meter, loadGraph, progress
     );
   };
   return {
-    ort,
     backend,
     store,
     meter,

@@ -48,8 +48,17 @@ export interface CacheRules {
 /** The rules onnxruntime-web 1.30 follows (see the module comment). */
 export const ONNXRUNTIME_CACHE_RULES: CacheRules = { sizeClasses: true, reuseAfterFlush: true };
 
+/** Told when the cache creates or destroys a device buffer (a memory tracker counts them). */
+export interface BufferObserver {
+  created(buffer: CachedBuffer): void;
+  destroyed(buffer: CachedBuffer): void;
+}
+
 /** An empty cache, as a fresh onnxruntime-web WebGPU backend starts with. */
-export function createBufferCache(rules: CacheRules = ONNXRUNTIME_CACHE_RULES): BufferCache {
+export function createBufferCache(
+  rules: CacheRules = ONNXRUNTIME_CACHE_RULES,
+  observer: BufferObserver = { created: () => {}, destroyed: () => {} },
+): BufferCache {
   const free = new Map<number, CachedBuffer[]>();
   let pending: CachedBuffer[] = [];
   let live = 0;
@@ -59,9 +68,11 @@ export function createBufferCache(rules: CacheRules = ONNXRUNTIME_CACHE_RULES): 
       const bytes = rules.sizeClasses ? bufferBytes(requestBytes) : requestBytes;
       const reused = free.get(bytes)?.pop();
       if (reused) return reused;
+      const created = { bytes };
       live += bytes;
       peak = Math.max(peak, live);
-      return { bytes };
+      observer.created(created);
+      return created;
     },
     release(buffer) {
       pending.push(buffer);
@@ -72,7 +83,10 @@ export function createBufferCache(rules: CacheRules = ONNXRUNTIME_CACHE_RULES): 
         const kept = free.get(buffer.bytes) ?? [];
         free.set(buffer.bytes, kept);
         if (rules.sizeClasses && kept.length < keptOfSize(buffer.bytes)) kept.push(buffer);
-        else live -= buffer.bytes;
+        else {
+          live -= buffer.bytes;
+          observer.destroyed(buffer);
+        }
       }
       pending = [];
     },

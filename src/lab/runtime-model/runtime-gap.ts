@@ -7,7 +7,7 @@
  * itemised here (what one graph keeps to its end; what the engine counts that the run reads
  * back to the host). Pure.
  */
-import { ONNXRUNTIME_RULES, predictSingleStepLoop, type RuntimePrediction, type SingleStepLoop } from './single-step-loop';
+import { ONNXRUNTIME_RULES, type RuntimeRules } from './runtime-rules';
 
 /** A named cause of the gap, in the order it is switched off. */
 export type GapCause = 'second-gradient-set' | 'size-classes' | 'reuse-after-flush' | 'examples-and-labels' | 'rest';
@@ -18,25 +18,39 @@ export interface GapItem {
   readonly bytes: number;
 }
 
+/** "This runtime"'s prediction of one side (or one device of it). */
+export interface RuntimePrediction {
+  /** The modelled peak: the lab's buffers and the runtime's, at their busiest moment. */
+  readonly peakBytes: number;
+  /** Of the lab's buffers, the examples and labels it places before the first step. */
+  readonly examplesBytes: number;
+}
+
 /** "This runtime"'s prediction and its gap to the engine's peak, item by item; the items sum to the gap. */
 export interface ItemisedGap {
   readonly runtime: RuntimePrediction;
   readonly items: readonly GapItem[];
 }
 
-/** Itemises `runtime peak − pytorchPeakBytes` for the side `loop` describes. */
-export function itemiseGap(loop: SingleStepLoop, pytorchPeakBytes: number): ItemisedGap {
-  const runtime = predictSingleStepLoop(loop);
+/**
+ * Itemises `runtime peak − pytorchPeakBytes` for a side whose modelled peak under some rules is
+ * `predictPeak(rules)` and whose lab places `examplesBytes` of examples and labels.
+ */
+export async function itemiseGap(
+  predictPeak: (rules: RuntimeRules) => Promise<number>,
+  examplesBytes: number,
+  pytorchPeakBytes: number,
+): Promise<ItemisedGap> {
   const inPlace = { ...ONNXRUNTIME_RULES, outOfPlaceAccumulation: false };
   const exactSizes = { ...inPlace, sizeClasses: false };
   const freedAtOnce = { ...exactSizes, reuseAfterFlush: false };
-  const peaks = [runtime, ...[inPlace, exactSizes, freedAtOnce].map((rules) => predictSingleStepLoop(loop, rules))].map(
-    (prediction) => prediction.peakBytes,
-  );
+  const peaks: number[] = [];
+  // One after another: each prediction replays the whole loop, and they share nothing.
+  for (const rules of [ONNXRUNTIME_RULES, inPlace, exactSizes, freedAtOnce]) peaks.push(await predictPeak(rules));
   const causes = ['second-gradient-set', 'size-classes', 'reuse-after-flush'] as const;
   const items: GapItem[] = causes.map((cause, index) => ({ cause, bytes: (peaks[index] ?? 0) - (peaks[index + 1] ?? 0) }));
   // The lab places every micro-batch's examples and labels before the first step, at their exact sizes.
-  items.push({ cause: 'examples-and-labels', bytes: runtime.examplesBytes });
-  items.push({ cause: 'rest', bytes: (peaks.at(-1) ?? 0) - runtime.examplesBytes - pytorchPeakBytes });
-  return { runtime, items };
+  items.push({ cause: 'examples-and-labels', bytes: examplesBytes });
+  items.push({ cause: 'rest', bytes: (peaks.at(-1) ?? 0) - examplesBytes - pytorchPeakBytes });
+  return { runtime: { peakBytes: peaks[0] ?? 0, examplesBytes }, items };
 }

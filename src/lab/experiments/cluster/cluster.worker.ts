@@ -7,17 +7,12 @@
 import type { ClusterJob, DeliveryMessage, DeviceResult } from '../../measure/cluster-job';
 import type { DeviceRun } from '../../measure/cluster-device';
 import { createComm, withKeyPrefix, type Comm } from '../../measure/comm';
-import { runPipelineStage } from '../../measure/pipeline-stage';
-import { runReplica } from '../../measure/replica';
 import { classifyFailure } from '../../results/classify-failure';
 import { onPageMessage, postToPage } from '../../worker/channel';
 import { startMeasuredRuntime } from '../../worker/measured-runtime';
 import { warmsUp, warmUpBatch } from '../warm-up';
+import { runDeviceJob } from './device-job';
 import type { ClusterMessage, ClusterStart } from './protocol';
-
-function runJob(run: DeviceRun, job: ClusterJob): Promise<DeviceResult> {
-  return job.kind === 'pipeline' ? runPipelineStage(run, job) : runReplica(run, job);
-}
 
 /**
  * Runs this device's job after a warm-up where the backend wants one (warm-up.ts). The
@@ -29,9 +24,9 @@ async function runWarmJob(run: DeviceRun, job: ClusterJob): Promise<DeviceResult
     const { exec } = run;
     const quiet = { ...exec, progress: (stage: string) => exec.progress(`compiling shaders (${stage})`) };
     const warmUp: DeviceRun = { exec: quiet, comm: withKeyPrefix(run.comm, 'warm-up/'), seed: run.seed, steps: 1 };
-    await runJob(warmUp, { ...job, batch: warmUpBatch(job.kind === 'pipeline' ? job.microBatches : run.comm.size) });
+    await runDeviceJob(warmUp, { ...job, batch: warmUpBatch(job.kind === 'pipeline' ? job.microBatches : run.comm.size) });
   }
-  return runJob(run, job);
+  return runDeviceJob(run, job);
 }
 
 const post = (message: ClusterMessage): void => postToPage(message);

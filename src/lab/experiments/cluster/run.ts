@@ -7,13 +7,16 @@ import type { DeviceResult, TensorSet } from '../../measure/cluster-job';
 import type { Backend } from '../../measure/executor';
 import { peakAbove } from '../../measure/measured-memory';
 import { loadManifest } from '../../page/manifest-loader';
+import { loadGraphSchedule } from '../../page/schedule-loader';
 import type { LabProgress } from '../../page/progress';
 import { startRun } from '../../page/start-run';
 import { maxRelativeDifference } from '../../results/compare';
+import type { ItemisedGap } from '../../runtime-model/runtime-gap';
 import { LAB_SEED, type LabSettings } from '../settings';
 import { measuredSteps } from '../warm-up';
 import { CLUSTER_EXPERIMENTS, findClusterModel, type ClusterExperimentId, type ClusterSideSpec } from './experiments';
 import { runDevices } from './run-devices';
+import { itemiseClusterGaps } from './runtime-prediction';
 
 /** One side's devices, what each measured, and the engine's per-device figure. */
 export interface ClusterSideOutcome {
@@ -21,6 +24,11 @@ export interface ClusterSideOutcome {
   readonly modelId: string;
   readonly devices: readonly DeviceResult[];
   readonly predictedBytes: number;
+  /**
+   * "This runtime"'s prediction for each device (by rank) and its gap to the engine's figure,
+   * itemised; null without WebGPU, where the model does not apply.
+   */
+  readonly runtime: readonly ItemisedGap[] | null;
   /** Whether its devices add gradients out of place (the pipeline's accumulate graph): two gradient sets at once. */
   readonly outOfPlaceGradients: boolean;
 }
@@ -44,6 +52,11 @@ export function deviceBytes(result: DeviceResult): number {
 /** A side's figure: its busiest device, since the job fits only if every device fits. */
 export function sideBytes(side: ClusterSideOutcome): number {
   return Math.max(0, ...side.devices.map(deviceBytes));
+}
+
+/** "This runtime"'s figure for a side, as `sideBytes` reports a measured one: its busiest device; null where not modelled. */
+export function runtimeSideBytes(side: ClusterSideOutcome): number | null {
+  return side.runtime ? Math.max(0, ...side.runtime.map((gap) => gap.runtime.peakBytes)) : null;
 }
 
 /** Everything the devices of a side hold to compare: the union of their shards. */
@@ -80,22 +93,25 @@ export async function runClusterExperiment(
     const model = findClusterModel(manifest, spec, settings);
     const devices = spec.devices(settings);
     const job = spec.job(model, settings, manifest);
-    const results = await runDevices(
-      devices,
-      { backend, runtime, modelsUrl, seed: LAB_SEED, steps: measuredSteps(backend), job },
-      (p) =>
-        onProgress({
-          phase: 'run',
-          label: `${spec.label}, GPU ${p.rank}`,
-          stage: p.stage,
-          ...(p.sample ? { sample: { series: `${spec.label}: GPU ${p.rank}`, ...p.sample } } : {}),
-        }),
+    const steps = measuredSteps(backend);
+    const results = await runDevices(devices, { backend, runtime, modelsUrl, seed: LAB_SEED, steps, job }, (p) =>
+      onProgress({
+        phase: 'run',
+        label: `${spec.label}, GPU ${p.rank}`,
+        stage: p.stage,
+        ...(p.sample ? { sample: { series: `${spec.label}: GPU ${p.rank}`, ...p.sample } } : {}),
+      }),
     );
+    const predictedBytes = spec.predict(model, settings);
+    // The schedules are fetched only now, after the devices ran.
+    const modelled =
+      backend === 'webgpu' ? await itemiseClusterGaps({ job, devices, steps }, loadGraphSchedule, predictedBytes) : null;
     return {
       label: spec.label,
       modelId: model.id,
       devices: results,
-      predictedBytes: spec.predict(model, settings),
+      predictedBytes,
+      runtime: modelled,
       outOfPlaceGradients: job.kind === 'pipeline' && job.microBatches > 1,
     };
   };

@@ -1,7 +1,7 @@
 import type { Manifest, ManifestModel, ManifestVariant } from '../../../graphs/browser-safe';
-import type { GradientLocation, WeightLocation } from '../../measure/single-run';
+import type { GradientLocation, SingleRunSpec, WeightLocation } from '../../measure/single-run';
 import type { Backend } from '../../measure/executor';
-import { DEFAULT_LAB_SETTINGS, type LabSettings } from '../settings';
+import { DEFAULT_LAB_SETTINGS, LAB_SEED, type LabSettings } from '../settings';
 import { measuredSteps } from '../warm-up';
 import { predictLabBytes, predictLeakyLoopBytes, predictStreamedBytes } from '../predict-lab-model';
 
@@ -204,7 +204,14 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     // prefetched, and gradients read back to the host as they are made (ZeRO-Infinity, FSDP
     // `CPUOffloadPolicy`: parameters, gradients and optimizer state live on the CPU).
     before: { label: 'all weights resident', matches: layerwise, microBatches: once, gradients: 'gpu', runtimeModelled: true },
-    after: { label: 'weights streamed', matches: layerwise, microBatches: once, weights: 'streamed', gradients: 'host' },
+    after: {
+      label: 'weights streamed',
+      matches: layerwise,
+      microBatches: once,
+      weights: 'streamed',
+      gradients: 'host',
+      runtimeModelled: true,
+    },
     needsF16: false,
     accumulate: false,
     // The same kernels on the same numbers; only the buffers they read differ.
@@ -231,6 +238,23 @@ export function findSingleModel(
   const model = manifest.models.find((m) => m.family === family && side.matches(m.variant, backend));
   if (!model) throw new Error(`No ${side.label} model for ${family} in the manifest; run \`npm run models\`.`);
   return model as ManifestModel;
+}
+
+/**
+ * The single run a side measures with `model` at the reader's settings for `steps` steps: what
+ * single.worker.ts runs, and what "this runtime" replays (runtime-prediction.ts).
+ */
+export function sideRunSpec(side: SingleSideSpec, model: ManifestModel, settings: LabSettings, steps: number): SingleRunSpec {
+  return {
+    model,
+    batch: settings.batch,
+    microBatches: side.microBatches(settings),
+    seed: LAB_SEED,
+    steps,
+    ...(side.loop ? { loop: side.loop } : {}),
+    ...(side.weights ? { weights: side.weights } : {}),
+    ...(side.gradients ? { gradients: side.gradients } : {}),
+  };
 }
 
 /** The engine's prediction for one side of a single experiment at the reader's settings, run for `steps` steps. */

@@ -7,17 +7,17 @@ import type { Backend } from '../../measure/executor';
 import { peakAbove } from '../../measure/measured-memory';
 import type { SingleRunResult } from '../../measure/single-run';
 import { loadManifest } from '../../page/manifest-loader';
-import { loadGraphSchedules } from '../../page/schedule-loader';
+import { loadGraphSchedule } from '../../page/schedule-loader';
 import type { LabProgress } from '../../page/progress';
 import { startRun } from '../../page/start-run';
 import { maxRelativeDifference } from '../../results/compare';
-import { itemiseGap, type ItemisedGap } from '../../runtime-model/runtime-gap';
+import type { ItemisedGap } from '../../runtime-model/runtime-gap';
 import { requestFromWorker } from '../../worker/channel';
-import { LAB_SEED, type LabSettings } from '../settings';
+import type { LabSettings } from '../settings';
 import { measuredSteps } from '../warm-up';
-import { SINGLE_EXPERIMENTS, findSingleModel, predictSideBytes, type SingleExperimentId } from './experiments';
+import { SINGLE_EXPERIMENTS, findSingleModel, predictSideBytes, sideRunSpec, type SingleExperimentId } from './experiments';
 import type { SingleRequest, StepSample } from './protocol';
-import { singleStepLoop } from './runtime-loop';
+import { itemiseSingleRunGap } from './runtime-prediction';
 
 /**
  * The bytes a run added over its fresh runtime: peak minus baseline. On WebGPU the baseline is
@@ -87,18 +87,7 @@ export async function runSingleExperiment(
   const steps = experiment.steps ?? measuredSteps(backend);
   const sides = [experiment.before, experiment.after].map((side) => {
     const model = findSingleModel(manifest, side, settings, backend);
-    const microBatches = side.microBatches(settings);
-    const placement = {
-      ...(side.loop ? { loop: side.loop } : {}),
-      ...(side.weights ? { weights: side.weights } : {}),
-      ...(side.gradients ? { gradients: side.gradients } : {}),
-    };
-    return {
-      side,
-      model,
-      microBatches,
-      spec: { model, batch: settings.batch, microBatches, seed: LAB_SEED, steps, ...placement },
-    };
+    return { side, model, spec: sideRunSpec(side, model, settings, steps) };
   });
   const run = (specs: (typeof sides)[number]['spec'][], labels: string[]) =>
     runInWorker({ backend, runtime, modelsUrl, sides: specs }, (stage, sample) =>
@@ -120,18 +109,16 @@ export async function runSingleExperiment(
         )
       : [...(await run([sides[0]!.spec], [experiment.before.label])), ...(await run([sides[1]!.spec], [experiment.after.label]))];
   const [before, after] = (await Promise.all(
-    sides.map(async ({ side, model, microBatches }, i): Promise<SingleSideOutcome> => {
+    sides.map(async ({ side, model, spec }, i): Promise<SingleSideOutcome> => {
       const predictedBytes = predictSideBytes(side, model, settings, steps);
       // The schedules are fetched only now, for the sides the runtime model covers.
       const runtime =
-        backend === 'webgpu' && side.runtimeModelled
-          ? itemiseGap(singleStepLoop(experiment, side, model, await loadGraphSchedules(model), settings), predictedBytes)
-          : null;
+        backend === 'webgpu' && side.runtimeModelled ? await itemiseSingleRunGap(spec, loadGraphSchedule, predictedBytes) : null;
       return {
         label: side.label,
         modelId: model.id,
         batch: settings.batch,
-        microBatches,
+        microBatches: spec.microBatches,
         predictedBytes,
         runtime,
         outOfPlaceGradients: model.variant.accumulate === true,

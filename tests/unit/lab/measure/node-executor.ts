@@ -10,13 +10,11 @@ import { createMlp } from '../../../../src/graphs/mlp.ts';
 import { buildAccumulateGraph, buildAdamGraph } from '../../../../src/graphs/optimizer.ts';
 import { segmentRanges, stageRanges } from '../../../../src/graphs/segments.ts';
 import type { DeviceRun } from '../../../../src/lab/measure/cluster-device.ts';
-import type { DeliveryMessage } from '../../../../src/lab/measure/cluster-job.ts';
-import { createComm, type Comm } from '../../../../src/lab/measure/comm.ts';
 import { createExecutor, type Executor, type TensorStore } from '../../../../src/lab/measure/executor.ts';
 import { hostStore } from '../../../../src/lab/measure/host-store.ts';
 import { createMemoryTracker, type MemoryTracker } from '../../../../src/lab/measure/memory-tracker.ts';
 import { createMeter } from '../../../../src/lab/measure/meter.ts';
-import { createRouter, type Delivery } from '../../../../src/lab/experiments/cluster/collectives.ts';
+import { localCluster } from '../../../../src/lab/experiments/cluster/local-cluster.ts';
 
 ort.env.wasm.numThreads = 1;
 ort.env.logLevel = 'error';
@@ -134,32 +132,15 @@ export function countingUploadStore(tracker: MemoryTracker): TensorStore & { rea
 }
 
 /**
- * `size` devices in one process, linked by the page's router (collectives.ts), each with its own
- * executor (`executor()`, by default one over `files`): the cluster experiments' workers without the workers.
+ * `size` devices in one process, linked by the page's router (local-cluster.ts), each with its
+ * own executor (`executor()`, by default one over `files`): the cluster experiments' workers without the workers.
  */
-export function localCluster(
+export function localNodeCluster(
   files: GraphFiles,
   size: number,
   seed: number,
   steps: number,
   executor: () => Executor = () => nodeExecutor(files),
 ): DeviceRun[] {
-  const router = createRouter(size);
-  const comms: Comm[] = [];
-  const deliver = (deliveries: readonly Delivery[]): void => {
-    for (const { to, key, tensors } of deliveries)
-      comms[to]?.deliver({ type: 'deliver', key, tensors } satisfies DeliveryMessage);
-  };
-  for (let rank = 0; rank < size; rank++) {
-    comms.push(
-      createComm(rank, size, (message) => {
-        if (message.type === 'send') deliver(router.send(message.rank, message.to, message.key, message.tensors));
-        else {
-          const { type: _, rank: from, key, tensors, ...op } = message;
-          deliver(router.collective(from, key, op, tensors));
-        }
-      }),
-    );
-  }
-  return comms.map((comm) => ({ exec: executor(), comm, seed, steps }));
+  return localCluster(size, seed, steps, executor);
 }

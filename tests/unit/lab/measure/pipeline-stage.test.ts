@@ -6,13 +6,13 @@ import { describe, expect, test } from 'vitest';
 import { LABELS } from '../../../../src/graphs/tensor-names.ts';
 import { runPipelineStage } from '../../../../src/lab/measure/pipeline-stage.ts';
 import { deviceTrafficExecutor, floatUploads, type DeviceTraffic } from './device-traffic.ts';
-import { localCluster } from './node-executor.ts';
+import { localNodeCluster } from './node-executor.ts';
 import { accumulate, BATCH, expectSameGradients, files, models, oneDeviceStep, SEED } from './step-fixtures.ts';
 
 describe('runPipelineStage(run, job)', () => {
   test('1F1B pipeline gradients (2 stages, 4 micro-batches) equal one-device gradients', async () => {
     const whole = await oneDeviceStep();
-    const devices = localCluster(files, 2, SEED, 1);
+    const devices = localNodeCluster(files, 2, SEED, 1);
     const job = { kind: 'pipeline', model: models.stages2, batch: BATCH, microBatches: 4, accumulate } as const;
     const results = await Promise.all(devices.map((run) => runPipelineStage(run, job)));
     expectSameGradients(Object.assign({}, ...results.map((r) => r.tensors)) as Record<string, Float32Array>, whole.gradients);
@@ -28,7 +28,7 @@ describe('runPipelineStage(run, job)', () => {
       return exec;
     };
     const job = { kind: 'pipeline', model: models.stages2, batch: BATCH, microBatches: 4, accumulate } as const;
-    await Promise.all(localCluster(files, 2, SEED, 2, executor).map((run) => runPipelineStage(run, job)));
+    await Promise.all(localNodeCluster(files, 2, SEED, 2, executor).map((run) => runPipelineStage(run, job)));
     for (const traffic of traffics) {
       expect(floatUploads(traffic)).toEqual([]);
       // Labels too: placed with the features, never a host feed (int64 ones sent the loss's one-hot to the CPU).

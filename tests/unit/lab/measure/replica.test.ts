@@ -9,14 +9,14 @@ import { weightFeeds } from '../../../../src/lab/measure/feeds.ts';
 import { runReplica } from '../../../../src/lab/measure/replica.ts';
 import { normRelativeError } from '../../graphs/helpers.ts';
 import { deviceTrafficExecutor, floatUploads, type DeviceTraffic } from './device-traffic.ts';
-import { localCluster } from './node-executor.ts';
+import { localNodeCluster } from './node-executor.ts';
 import { adam, BATCH, clusterTensors, expectSameGradients, files, models, oneDeviceStep, SEED } from './step-fixtures.ts';
 
 describe('runReplica(run, job)', () => {
   test('data-parallel gradients (2 and 4 replicas, bucketed all-reduce) equal one-device gradients', async () => {
     const whole = await oneDeviceStep();
     for (const size of [2, 4]) {
-      const devices = localCluster(files, size, SEED, 1);
+      const devices = localNodeCluster(files, size, SEED, 1);
       const averaged = await clusterTensors(
         devices.map((run) => runReplica(run, { kind: 'data-parallel', model: models.segmentedKeep, batch: BATCH })),
       );
@@ -27,8 +27,8 @@ describe('runReplica(run, job)', () => {
   test('ZeRO-2 weights equal ZeRO-0 weights after two Adam steps, and differ from the initial weights', async () => {
     const job = (stage: 0 | 2) =>
       ({ kind: 'zero', model: models.segmentedKeep, batch: BATCH, stage, learningRate: 1e-2, adam }) as const;
-    const zero0 = await clusterTensors(localCluster(files, 2, SEED, 2).map((run) => runReplica(run, job(0))));
-    const zero2 = await clusterTensors(localCluster(files, 2, SEED, 2).map((run) => runReplica(run, job(2))));
+    const zero0 = await clusterTensors(localNodeCluster(files, 2, SEED, 2).map((run) => runReplica(run, job(0))));
+    const zero2 = await clusterTensors(localNodeCluster(files, 2, SEED, 2).map((run) => runReplica(run, job(2))));
     expectSameGradients(zero2, zero0);
     const initial = weightFeeds(models.segmentedKeep, SEED);
     for (const [name, feed] of Object.entries(initial))
@@ -46,7 +46,7 @@ describe('runReplica(run, job)', () => {
     };
     const steps = 2;
     const job = { kind: 'zero', model, batch: BATCH, stage: 0, learningRate: 1e-2, adam } as const;
-    await Promise.all(localCluster(files, 2, SEED, steps, executor).map((run) => runReplica(run, job)));
+    await Promise.all(localNodeCluster(files, 2, SEED, steps, executor).map((run) => runReplica(run, job)));
     expect(traffics).toHaveLength(2);
     for (const traffic of traffics) {
       expect(floatUploads(traffic)).toEqual([]);

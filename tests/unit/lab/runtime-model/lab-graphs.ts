@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schedulePath, type ScheduleFile } from '../../../../src/graphs/schedule-file.ts';
-import type { Manifest, ManifestModel } from '../../../../src/graphs/manifest.ts';
+import type { Manifest, ManifestGraph } from '../../../../src/graphs/manifest.ts';
 import { graphSchedule, type GraphSchedule } from '../../../../src/lab/runtime-model/graph-schedule.ts';
 
 const MODELS_DIR = join(import.meta.dirname, '../../../../public/models');
@@ -14,16 +14,12 @@ const MODELS_DIR = join(import.meta.dirname, '../../../../public/models');
 /** The manifest the lab reads (public/models/manifest.json). */
 export const labManifest = JSON.parse(readFileSync(join(MODELS_DIR, 'manifest.json'), 'utf8')) as Manifest;
 
-/** A model variant's manifest entry, by id (`mlp-h128-l4.train.keep.fp32`). */
-export function manifestModel(id: string): ManifestModel {
-  const model = labManifest.models.find((m) => m.id === id);
-  if (!model) throw new Error(`no ${id} in public/models/manifest.json (npm run models)`);
-  return model;
+/** A graph with its nodes, from its schedule file. */
+function readSchedule(entry: ManifestGraph): GraphSchedule {
+  return graphSchedule(entry, JSON.parse(readFileSync(join(MODELS_DIR, schedulePath(entry.file)), 'utf8')) as ScheduleFile);
 }
 
-/** Every graph of the model variant `id`, in the manifest's order, with its nodes. */
-export function labGraphs(id: string): GraphSchedule[] {
-  return manifestModel(id).graphs.map((entry) =>
-    graphSchedule(entry, JSON.parse(readFileSync(join(MODELS_DIR, schedulePath(entry.file)), 'utf8')) as ScheduleFile),
-  );
+/** A graph with its nodes, read from its schedule file as the page fetches it (page/schedule-loader.ts). */
+export function loadLabSchedule(entry: ManifestGraph): Promise<GraphSchedule> {
+  return Promise.resolve(readSchedule(entry));
 }
