@@ -28,7 +28,28 @@ export interface DitParamCounts {
   readonly largestCastLinear: number;
   /** Values of persistent buffers the checkpoint stores beside the parameters (SD3's sin-cos position table). */
   readonly buffers: number;
+  /**
+   * The transformer's blocks (the children that are a `ModuleList`, which block-level group offloading splits into one
+   * group per block: hooks/group_offloading.py line 748, diffusers 0.40.0.dev0): all of them together, and the largest one.
+   */
+  readonly blocks: { readonly all: BlockParams; readonly largest: BlockParams };
+  /**
+   * Parameters of the largest module holding parameters of its own (a Linear, a Conv, a norm): what sequential CPU
+   * offload brings to the GPU at once (accelerate 1.15.0.dev0 hooks.py lines 532–537: `attach_align_device_hook` hooks every module with direct tensors).
+   */
+  readonly largestLeaf: number;
 }
+
+/** Parameters of one or more transformer blocks, and how many of them layerwise casting stores in fp8. */
+export interface BlockParams {
+  readonly params: number;
+  readonly fp8Stored: number;
+}
+
+const times = (count: number, block: BlockParams): BlockParams => ({
+  params: count * block.params,
+  fp8Stored: count * block.fp8Stored,
+});
 
 /** nn.Linear(inputs, outputs) with a bias. */
 const linear = (inputs: number, outputs: number) => inputs * outputs + outputs;
@@ -59,6 +80,18 @@ function wanParams(shape: WanShape): DitParamCounts {
     fp8Stored: shape.layers * blockLinears,
     largestCastLinear: Math.max(linear(dim, shape.ffnDim), linear(shape.ffnDim, dim), linear(dim, dim)),
     buffers: 0,
+    blocks: {
+      all: times(shape.layers, { params: block, fp8Stored: blockLinears }),
+      largest: { params: block, fp8Stored: blockLinears },
+    },
+    largestLeaf: Math.max(
+      linear(dim, 6 * dim),
+      linear(dim, shape.ffnDim),
+      linear(shape.ffnDim, dim),
+      linear(shape.textDim, dim),
+      patchEmbedding,
+      linear(dim, shape.outChannels * patchCells),
+    ),
   };
 }
 
@@ -86,6 +119,18 @@ function fluxParams(shape: FluxShape): DitParamCounts {
     fp8Stored: embedders + shape.layers * doubleLinears + shape.singleLayers * singleLinears,
     largestCastLinear: Math.max(linear(dim + mlp, dim), linear(dim, mlp), linear(mlp, dim), linear(shape.jointAttentionDim, dim)),
     buffers: 0,
+    blocks: {
+      all: {
+        params: shape.layers * doubleBlock + shape.singleLayers * singleBlock,
+        fp8Stored: shape.layers * doubleLinears + shape.singleLayers * singleLinears,
+      },
+      largest:
+        doubleBlock >= singleBlock
+          ? { params: doubleBlock, fp8Stored: doubleLinears }
+          : { params: singleBlock, fp8Stored: singleLinears },
+    },
+    // The AdaLayerNormZero Linear (dim→6·dim) of the double blocks, or the single block's proj_out (5·dim→dim).
+    largestLeaf: Math.max(linear(dim, 6 * dim), linear(dim + mlp, dim), linear(dim, mlp), linear(mlp, dim)),
   };
 }
 
@@ -114,6 +159,17 @@ function sd3Params(shape: Sd3Shape): DitParamCounts {
     fp8Stored: embedders + (shape.layers - 1) * jointLinears + lastLinears,
     largestCastLinear: Math.max(linear(dim, mlp), linear(mlp, dim), linear(shape.jointAttentionDim, shape.captionProjectionDim)),
     buffers: shape.posEmbedMaxSize * shape.posEmbedMaxSize * dim,
+    blocks: {
+      all: { params: (shape.layers - 1) * joint + last, fp8Stored: (shape.layers - 1) * jointLinears + lastLinears },
+      largest: { params: joint, fp8Stored: jointLinears },
+    },
+    // The AdaLayerNormZero Linear (dim→6·dim) of each block, or a feed-forward Linear.
+    largestLeaf: Math.max(
+      linear(dim, 6 * dim),
+      linear(dim, mlp),
+      linear(mlp, dim),
+      linear(shape.jointAttentionDim, shape.captionProjectionDim),
+    ),
   };
 }
 

@@ -17,6 +17,8 @@ export interface TextEncoderSpec {
   readonly bytesPerParam: number;
   /** Tokens it encodes per prompt (the tokenizer's padded length). */
   readonly tokens: number;
+  /** Parameters of its largest module (the token embedding): what sequential CPU offload brings at once. */
+  readonly largestLeafParams: number;
   /** Hidden width, feed-forward width and heads: what sizes its activations. */
   readonly hidden: number;
   readonly ffn: number;
@@ -36,6 +38,8 @@ export interface VaeSpec {
   readonly params: number;
   /** Bytes per parameter and per activation as the pipeline's documented example loads it. */
   readonly bytesPerValue: number;
+  /** Parameters of its largest module (a 3×3 or 3×3×3 convolution at the widest channels), for sequential offload. */
+  readonly largestLeafParams: number;
   /** Channels of the decoder's blocks from the latent side out (`dims` of WanDecoder3d, reversed block_out_channels). */
   readonly decoderChannels: readonly number[];
   /** Latent channels (`z_dim` / `latent_channels`). */
@@ -68,8 +72,8 @@ export interface PipelineSpec {
   /** The pipeline's default guidance, and why. */
   readonly guidance: Guidance;
   readonly guidanceSource: string;
-  /** Default output size: `height`, `width`, `num_frames`. */
-  readonly defaults: { readonly width: number; readonly height: number; readonly frames: number };
+  /** Default output size (`height`, `width`, `num_frames`) and denoising steps (`num_inference_steps`). */
+  readonly defaults: { readonly width: number; readonly height: number; readonly frames: number; readonly steps: number };
 }
 
 /** UMT5-XXL's encoder (Wan-AI/Wan2.1-T2V-14B-Diffusers text_encoder/config.json). */
@@ -102,6 +106,8 @@ const AUTOENCODER_KL_16: VaeSpec = {
   kind: 'kl-2d',
   params: 83_819_683,
   bytesPerValue: 2,
+  // ResnetBlock2D conv1/conv2: nn.Conv2d(512, 512, kernel_size=3) with bias (resnet.py lines 268, 284).
+  largestLeafParams: 512 * 512 * 9 + 512,
   // block_out_channels reversed for the decoder's up blocks.
   decoderChannels: [512, 512, 256, 128],
   latentChannels: 16,
@@ -123,6 +129,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'UMT5-XXL encoder',
         params: t5EncoderParams(UMT5_XXL),
         bytesPerParam: 2,
+        largestLeafParams: UMT5_XXL.vocab * UMT5_XXL.dModel,
         tokens: 512,
         hidden: UMT5_XXL.dModel,
         ffn: UMT5_XXL.dFf,
@@ -136,6 +143,8 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
       params: 126_892_531,
       // The diffusers Wan docs load the VAE in float32 (docs/source/en/api/pipelines/wan.md, "T2V memory").
       bytesPerValue: 4,
+      // WanResidualBlock conv1/conv2: WanCausalConv3d(384, 384, 3) with bias (autoencoder_kl_wan.py lines 340, 343).
+      largestLeafParams: 384 * 384 * 27 + 384,
       // WanDecoder3d line 827: dims = [dim·u for u in [dim_mult[-1]] + dim_mult[::-1]], base_dim 96, dim_mult [1,2,4,4].
       decoderChannels: [384, 384, 384, 192, 96],
       latentChannels: 16,
@@ -150,7 +159,8 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
     jointText: false,
     guidance: 'sequential',
     guidanceSource: 'WanPipeline runs the conditional and the unconditional pass in turn (pipeline_wan.py lines 615–632)',
-    defaults: { width: 832, height: 480, frames: 81 },
+    // num_inference_steps 50 (pipeline_wan.py line 390).
+    defaults: { width: 832, height: 480, frames: 81, steps: 50 },
   },
   flux: {
     pipeline: 'FluxPipeline',
@@ -159,6 +169,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'CLIP ViT-L/14 text',
         params: clipTextParams(CLIP_VIT_L_14),
         bytesPerParam: 2,
+        largestLeafParams: CLIP_VIT_L_14.vocab * CLIP_VIT_L_14.hidden,
         tokens: 77,
         hidden: CLIP_VIT_L_14.hidden,
         ffn: CLIP_VIT_L_14.intermediate,
@@ -169,6 +180,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'T5 v1.1 XXL encoder',
         params: t5EncoderParams(T5_V1_1_XXL),
         bytesPerParam: 2,
+        largestLeafParams: T5_V1_1_XXL.vocab * T5_V1_1_XXL.dModel,
         tokens: 512,
         hidden: T5_V1_1_XXL.dModel,
         ffn: T5_V1_1_XXL.dFf,
@@ -182,7 +194,8 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
     guidance: 'none',
     guidanceSource:
       'FLUX.1-dev is guidance-distilled: one pass per step unless true_cfg_scale > 1 (pipeline_flux.py lines 606, 769)',
-    defaults: { width: 1024, height: 1024, frames: 1 },
+    // num_inference_steps 28 (pipeline_flux.py line 609).
+    defaults: { width: 1024, height: 1024, frames: 1, steps: 28 },
   },
   sd3: {
     pipeline: 'StableDiffusion3Pipeline',
@@ -191,6 +204,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'CLIP ViT-L/14 text',
         params: clipTextParams({ ...CLIP_VIT_L_14, projection: 768 }),
         bytesPerParam: 2,
+        largestLeafParams: CLIP_VIT_L_14.vocab * CLIP_VIT_L_14.hidden,
         tokens: 77,
         hidden: CLIP_VIT_L_14.hidden,
         ffn: CLIP_VIT_L_14.intermediate,
@@ -201,6 +215,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'OpenCLIP ViT-bigG/14 text',
         params: clipTextParams(CLIP_VIT_BIGG_14),
         bytesPerParam: 2,
+        largestLeafParams: CLIP_VIT_BIGG_14.vocab * CLIP_VIT_BIGG_14.hidden,
         tokens: 77,
         hidden: CLIP_VIT_BIGG_14.hidden,
         ffn: CLIP_VIT_BIGG_14.intermediate,
@@ -211,6 +226,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'T5 v1.1 XXL encoder',
         params: t5EncoderParams(T5_V1_1_XXL),
         bytesPerParam: 2,
+        largestLeafParams: T5_V1_1_XXL.vocab * T5_V1_1_XXL.dModel,
         tokens: 256,
         hidden: T5_V1_1_XXL.dModel,
         ffn: T5_V1_1_XXL.dFf,
@@ -226,6 +242,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
     guidance: 'batched',
     guidanceSource:
       'StableDiffusion3Pipeline batches the conditional and unconditional inputs: torch.cat([latents] * 2) (pipeline_stable_diffusion_3.py line 1067)',
-    defaults: { width: 1024, height: 1024, frames: 1 },
+    // num_inference_steps 28 (pipeline_stable_diffusion_3.py line 781).
+    defaults: { width: 1024, height: 1024, frames: 1, steps: 28 },
   },
 };

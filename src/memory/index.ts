@@ -142,7 +142,9 @@ export {
   type FluxShape,
   type WanShape,
 } from './diffusion-config.ts';
-export { countDitParams, type DitParamCounts } from './diffusion-params.ts';
+export { countDitParams, type BlockParams, type DitParamCounts } from './diffusion-params.ts';
+export { DIFFUSION_PRESETS, getDiffusionPreset, type DiffusionPreset } from './diffusion-presets.ts';
+export { diffusionRemedies, formatChanges, type DiffusionChange, type DiffusionRemedy } from './diffusion-remedies.ts';
 export {
   GUIDANCES,
   PIPELINES,
@@ -163,5 +165,6 @@ export {
   type DiffusionOutcome,
   type DiffusionPhase,
   type DitWeights,
+  type HostTransfer,
 } from './diffusion.ts';
-export { DIFFUSION_FLAG_TABLE, parseDiffusionFlags, type DiffusionRawFlags } from './diffusion-flags.ts';
+export { DIFFUSION_FLAG_TABLE, formatDiffusionFlags, parseDiffusionFlags, type DiffusionRawFlags } from './diffusion-flags.ts';
