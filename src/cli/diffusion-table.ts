@@ -4,6 +4,7 @@ import {
   DIFFUSION_PHASES,
   formatChanges,
   formatCount,
+  formatSeconds,
   type DiffusionEstimate,
   type DiffusionOptions,
   type DiffusionRemedy,
@@ -14,9 +15,6 @@ const COLUMN = 10;
 
 const fit = (text: string, width: number) => (text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`);
 const gib = (bytes: number) => formatGiB(bytes).padStart(COLUMN);
-
-/** Seconds in words, to a tenth below a minute. */
-const seconds = (value: number) => (value < 60 ? `${value.toFixed(1)} s` : `${(value / 60).toFixed(1)} min`);
 
 /**
  * Render a diffusion estimate as a table (GiB = 2^30 bytes), then, when it does not fit, the changes that make it fit;
@@ -55,12 +53,12 @@ export function renderDiffusionTable(
   const transfer = result.hostTransfer;
   if (transfer.bytes > 0)
     out.push(
-      `Offload   ${formatGiB(transfer.bytes)} over the host link per generation (${transfer.passes} transformer passes)${transfer.seconds === null ? '' : `: at least ${seconds(transfer.seconds)} on the ${result.gpu?.hostLink ?? 'host link'}`}`,
+      `Offload   ${formatGiB(transfer.bytes)} over the host link per generation (${transfer.passes} transformer passes)${transfer.seconds === null ? '' : `: at least ${formatSeconds(transfer.seconds)} on the ${result.gpu?.hostLink ?? 'host link'}`}`,
     );
   for (const warning of result.warnings) out.push(`Warning   ${warning}`);
   for (const [index, remedy] of remedies.entries())
     out.push(
-      `${index === 0 ? 'Fits with' : '         '} ${formatChanges(remedy.changes)}: ${formatGiB(remedy.peak)} at ${remedy.peakPhase}, ${seconds(remedy.transferSeconds)} of copies`,
+      `${index === 0 ? 'Fits with' : '         '} ${formatChanges(remedy.changes)}: ${formatGiB(remedy.peak)} at ${remedy.peakPhase}, ${formatSeconds(remedy.transferSeconds)} of copies`,
     );
   out.push('');
   return out.join('\n');
