@@ -1,5 +1,5 @@
 /**
- * The `diffusion` command: the GPU memory of one text-to-video or text-to-image generation with a diffusion
+ * The `diffusion` command: the GPU memory of one video or image generation with a diffusion
  * transformer, read from its diffusers `transformer/config.json` (recognised by `_class_name`), phase by phase.
  */
 import { PROGRAM_NAME } from '../base/command-line.ts';
@@ -98,7 +98,7 @@ function diffusionHelp(): string {
   return [
     `Usage: ${PROGRAM_NAME} diffusion (--model ID | --config FILE) [flags]`,
     '',
-    'GPU memory of one generation with a diffusion transformer (Wan 2.1 text-to-video, FLUX.1, SD3), phase by phase:',
+    'GPU memory of one generation with a diffusion transformer (Wan 2.1 text- and image-to-video, FLUX.1, SD3 and SD3.5), phase by phase:',
     "the prompt's encoding, one denoising step, the VAE decode. The peak is the largest phase. On a --gpu it does not",
     'fit, the smallest sets of changes that make it fit are listed, fastest first.',
     '',

@@ -1,5 +1,5 @@
 /**
- * Inference memory of a diffusion transformer pipeline (text-to-video or text-to-image), phase by phase: the prompt's
+ * Inference memory of a diffusion transformer pipeline (video or image), phase by phase: the prompt's
  * encoding, one denoising step (every step holds the same), and the VAE decode. Which component's weights are on the
  * GPU in each phase follows the offload chosen; the activations of one step follow diffusers' forward, traced in
  * `ditStepBytes`. The peak is the largest phase. Pure: no I/O.
@@ -302,6 +302,11 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   const offload = options.offload;
   const lines: MemoryLine[] = [];
   const warnings: string[] = [];
+  if (options.shape.family === 'wan' && options.shape.imageDim !== null)
+    warnings.push(
+      'image-to-video: the transformer is counted in full, but WanImageToVideoPipeline also runs a CLIP image encoder, ' +
+        'adds its 257 image tokens to the cross-attention context and VAE-encodes the conditioning frames; none of these is counted yet',
+    );
   /** Host bytes per phase, and bytes over the host link in one generation. */
   let host = new Array<number>(PHASE_COUNT).fill(0);
   const addHost = (bytes: number, gpuPhases: readonly DiffusionPhase[]) => {
@@ -478,7 +483,8 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   return {
     ok: true,
     result: {
-      pipeline: pipeline.pipeline,
+      // The image-to-video pipeline runs the same text encoder, VAE and guidance around its transformer.
+      pipeline: options.shape.family === 'wan' && options.shape.imageDim !== null ? 'WanImageToVideoPipeline' : pipeline.pipeline,
       transformer,
       textEncoders: pipeline.textEncoders.map((e) => ({ name: e.name, params: e.params })),
       vaeParams: vae.params,

@@ -131,6 +131,14 @@ describe('diffusion --model (a pipeline preset)', () => {
     expect(table).toMatch(/^Fits with --/m);
   });
 
+  test('image-to-video Wan: the transformer is counted, and what is not yet counted is said, never dropped', () => {
+    const { code, stdout } = runDiffusion(['--model', 'wan2.1-i2v-14b-720p', '--resolution', '1280x720', '--json']);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as DiffusionJson;
+    expect([json.pipeline, json.className]).toEqual(['WanImageToVideoPipeline', 'WanTransformer3DModel']);
+    expect(json.warnings.join(' ')).toMatch(/image-to-video: .*CLIP image encoder.*none of these is counted yet/);
+  });
+
   test('--offload group prints what it copies over the host link per generation', () => {
     const { stdout } = runDiffusion(['--model', 'wan2.1-t2v-14b', '--offload', 'group', '--gpu', 'rtx-4090']);
     expect(stdout).toMatch(/^Offload   [\d.]+ GiB over the host link per generation \(100 transformer passes\): at least/m);
@@ -170,10 +178,10 @@ describe('bad input: exit 2 and one line naming the field', () => {
       ['--config', fileWith('zero-heads.json', JSON.stringify({ _class_name: 'WanTransformer3DModel', num_attention_heads: 0 }))],
       /num_attention_heads: expected a whole number/,
     ));
-  test('an image-to-video Wan config', () =>
+  test('an image-to-video Wan config without its image key/value projections', () =>
     expectOneLine(
       ['--config', fileWith('i2v.json', JSON.stringify({ _class_name: 'WanTransformer3DModel', image_dim: 1280 }))],
-      /image_dim: 1280 is not counted yet/,
+      /image_dim: 1280: image_dim and added_kv_proj_dim come together/,
     ));
   test('estimate --config on a diffusers config points to the diffusion command', () => {
     const { code, stderr } = runCommand(estimateCommand, ['--config', WAN_14B]);
