@@ -345,6 +345,13 @@ function Results({
           )}
         </p>
       )}
+      {result.warnings.length > 0 && (
+        <ul class="calc-warnings" aria-label={STRINGS.warnings}>
+          {result.warnings.map((w) => (
+            <li>{w}</li>
+          ))}
+        </ul>
+      )}
       {result.fits === false && (
         <section class="diffusion-remedies" data-remedies>
           <h3>{STRINGS.remediesTitle}</h3>
@@ -369,13 +376,6 @@ function Results({
             </ul>
           )}
         </section>
-      )}
-      {result.warnings.length > 0 && (
-        <ul class="calc-warnings" aria-label={STRINGS.warnings}>
-          {result.warnings.map((w) => (
-            <li>{w}</li>
-          ))}
-        </ul>
       )}
       <CopyCommand command={view.command} intro={STRINGS.copyIntro} copy={STRINGS.copy} copied={STRINGS.copied} />
     </div>
