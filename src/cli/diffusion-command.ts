@@ -62,6 +62,7 @@ function diffusionJson(
       transformer: result.transformer.total,
       transformerFp8Stored: result.transformer.fp8Stored,
       textEncoders: result.textEncoders,
+      imageEncoder: result.imageEncoder,
       vae: result.vaeParams,
     },
     setup: {

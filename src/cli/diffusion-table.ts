@@ -27,7 +27,9 @@ export function renderDiffusionTable(
   withSources: boolean,
 ): string {
   const t = result.tokens;
-  const encoders = result.textEncoders.map((e) => `${e.name} ${formatCount(e.params)}`).join(' + ');
+  const encoders = [...result.textEncoders, ...(result.imageEncoder === null ? [] : [result.imageEncoder])]
+    .map((e) => `${e.name} ${formatCount(e.params)}`)
+    .join(' + ');
   const out = [
     `GPU Memory Lab · diffusion (${result.pipeline}, one GPU, GiB = 2^30 bytes)`,
     `Model     transformer ${formatCount(result.transformer.total)} params · ${encoders} · VAE ${formatCount(result.vaeParams)}`,

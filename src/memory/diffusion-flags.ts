@@ -4,7 +4,7 @@
  * from its config (`readDiffusersConfig`), so it is not a flag here.
  */
 import type { DitShape } from './diffusion-config.ts';
-import { GUIDANCES, PIPELINES, type Guidance } from './diffusion-pipelines.ts';
+import { GUIDANCES, pipelineFor, type Guidance } from './diffusion-pipelines.ts';
 import { DIFFUSION_OFFLOADS, DIT_WEIGHTS, type DiffusionOffload, type DiffusionOptions, type DitWeights } from './diffusion.ts';
 import { booleanFlag, createFlagTable, enumFlag, numberFlag, stringFlag } from './flag-table.ts';
 import { getGpuPreset } from './gpus.ts';
@@ -98,7 +98,7 @@ const isOn = (raw: string | boolean | undefined) => raw === true || raw === 'tru
 /** Read raw flags into options for the transformer `shape`; defaults are the pipeline's. */
 export function parseDiffusionFlags(raw: DiffusionRawFlags, shape: DitShape): DiffusionFlagsReading {
   const errors: FieldError[] = [];
-  const defaults = PIPELINES[shape.family].defaults;
+  const defaults = pipelineFor(shape).defaults;
   let width = defaults.width;
   let height = defaults.height;
   const resolution = raw['resolution'];

@@ -262,3 +262,30 @@ export function clipTextParams(shape: ClipTextShape): number {
   const projection = shape.hidden * shape.projection;
   return (shape.vocab + shape.positions) * shape.hidden + shape.layers * (layer + mlpOut) + 2 * shape.hidden + projection;
 }
+
+/** A CLIP vision tower's shape: the keys of its `vision_config`. */
+export interface ClipVisionShape {
+  /** `hidden_size`, `num_hidden_layers`, `intermediate_size`. */
+  readonly hidden: number;
+  readonly layers: number;
+  readonly intermediate: number;
+  /** `image_size` and `patch_size`, pixels. */
+  readonly imageSize: number;
+  readonly patchSize: number;
+}
+
+/**
+ * Parameters of Transformers' `CLIPVisionModel` (models/clip/modeling_clip.py): the class embedding, a bias-free
+ * patch convolution (3 channels), a position embedding per patch and the class token, pre_layrnorm, per layer two
+ * LayerNorms, biased q/k/v/out and fc1/fc2, and post_layernorm.
+ */
+export function clipVisionParams(shape: ClipVisionShape): number {
+  const positions = (shape.imageSize / shape.patchSize) ** 2 + 1;
+  const embeddings = shape.hidden + 3 * shape.patchSize * shape.patchSize * shape.hidden + positions * shape.hidden;
+  const layer =
+    2 * 2 * shape.hidden +
+    4 * linear(shape.hidden, shape.hidden) +
+    linear(shape.hidden, shape.intermediate) +
+    linear(shape.intermediate, shape.hidden);
+  return embeddings + 2 * shape.hidden + shape.layers * layer + 2 * shape.hidden;
+}

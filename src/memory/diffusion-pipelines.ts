@@ -4,11 +4,11 @@
  * (commit 58eb52c) pipelines/wan/pipeline_wan.py and pipelines/flux/pipeline_flux.py (lines cited per field), and each
  * Hub repository's component config.json (SOURCES.md in model-configs/diffusers/).
  */
-import type { DitFamily } from './diffusion-config.ts';
-import { clipTextParams, t5EncoderParams } from './diffusion-params.ts';
+import type { DitFamily, DitShape } from './diffusion-config.ts';
+import { clipTextParams, clipVisionParams, t5EncoderParams } from './diffusion-params.ts';
 
-/** A text encoder the pipeline runs once per prompt. */
-export interface TextEncoderSpec {
+/** An encoder the pipeline runs once per generation: a text encoder on the prompt, or an image encoder on the image. */
+export interface EncoderSpec {
   /** Its name in the breakdown. */
   readonly name: string;
   /** Parameters, counted from its config.json keys. */
@@ -63,9 +63,11 @@ export const GUIDANCES: readonly Guidance[] = ['none', 'sequential', 'batched'];
 /** A diffusers pipeline around one transformer family. */
 export interface PipelineSpec {
   readonly pipeline: string;
-  readonly textEncoders: readonly TextEncoderSpec[];
+  readonly textEncoders: readonly EncoderSpec[];
+  /** The image encoder of an image-to-video pipeline, or null. */
+  readonly imageEncoder: EncoderSpec | null;
   readonly vae: VaeSpec;
-  /** Tokens of text the transformer attends to (cross-attention context or joint sequence). */
+  /** Tokens of context the transformer attends to (cross-attention context or joint sequence): text, and image for I2V. */
   readonly textTokens: number;
   /** Whether the text tokens join the image tokens in one sequence (FLUX's joint attention). */
   readonly jointText: boolean;
@@ -120,6 +122,16 @@ const AUTOENCODER_KL_16: VaeSpec = {
     'autoencoder_kl.py lines 133–140; vae_scale_factor 8 (pipeline_flux.py line 208, pipeline_stable_diffusion_3.py line 219)',
 };
 
+/**
+ * OpenCLIP ViT-H/14's vision tower as `CLIPVisionModel` (the image_encoder diffusers' scripts/convert_wan_to_diffusers.py
+ * line 1264 loads from laion/CLIP-ViT-H-14-laion2B-s32B-b79K): hidden 1280, 32 layers, 16 heads, intermediate 5120,
+ * 224-pixel images in 14-pixel patches.
+ */
+const CLIP_VIT_H_14_VISION = { hidden: 1280, layers: 32, heads: 16, intermediate: 5120, imageSize: 224, patchSize: 14 };
+
+/** Tokens of one image through ViT-H/14: a class token and 16 × 16 patches. */
+const CLIP_VIT_H_14_TOKENS = (CLIP_VIT_H_14_VISION.imageSize / CLIP_VIT_H_14_VISION.patchSize) ** 2 + 1;
+
 /** The pipelines, by transformer family. */
 export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
   wan: {
@@ -137,6 +149,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         source: 'Wan2.1-T2V-14B-Diffusers text_encoder/config.json; max_sequence_length 512 (pipeline_wan.py line 403)',
       },
     ],
+    imageEncoder: null,
     vae: {
       name: 'AutoencoderKLWan',
       kind: 'wan-causal-3d',
@@ -188,6 +201,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         source: 'FLUX.1-dev text_encoder_2/config.json; max_sequence_length 512 (pipeline_flux.py line 628)',
       },
     ],
+    imageEncoder: null,
     vae: AUTOENCODER_KL_16,
     textTokens: 512,
     jointText: true,
@@ -235,6 +249,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
           'stable-diffusion-3-medium-diffusers text_encoder_3; max_sequence_length 256 (pipeline_stable_diffusion_3.py line 802)',
       },
     ],
+    imageEncoder: null,
     vae: AUTOENCODER_KL_16,
     // The CLIP states (77 tokens, padded to the T5 width) and the T5 states joined along the sequence (line 463).
     textTokens: 77 + 256,
@@ -246,3 +261,33 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
     defaults: { width: 1024, height: 1024, frames: 1, steps: 28 },
   },
 };
+
+/**
+ * Wan 2.1's image-to-video pipeline (`WanImageToVideoPipeline`, pipelines/wan/pipeline_wan_i2v.py): WanPipeline's text
+ * encoder, VAE and guidance, plus the CLIP image encoder (run in the model_cpu_offload_seq after the text encoder,
+ * line 163), whose penultimate hidden states (`hidden_states[-2]`, line 248: 257 tokens) join the text in the
+ * cross-attention context.
+ */
+const WAN_I2V_PIPELINE: PipelineSpec = {
+  ...PIPELINES.wan,
+  pipeline: 'WanImageToVideoPipeline',
+  imageEncoder: {
+    name: 'CLIP ViT-H/14 image encoder',
+    params: clipVisionParams(CLIP_VIT_H_14_VISION),
+    // The pipeline's documented example loads the image encoder in float32 (pipeline_wan_i2v.py lines 58–60).
+    bytesPerParam: 4,
+    largestLeafParams: CLIP_VIT_H_14_VISION.hidden * CLIP_VIT_H_14_VISION.intermediate + CLIP_VIT_H_14_VISION.intermediate,
+    tokens: CLIP_VIT_H_14_TOKENS,
+    hidden: CLIP_VIT_H_14_VISION.hidden,
+    ffn: CLIP_VIT_H_14_VISION.intermediate,
+    heads: CLIP_VIT_H_14_VISION.heads,
+    source:
+      'laion/CLIP-ViT-H-14-laion2B-s32B-b79K vision config (convert_wan_to_diffusers.py line 1264); hidden_states[-2] (pipeline_wan_i2v.py line 248)',
+  },
+  textTokens: PIPELINES.wan.textTokens + CLIP_VIT_H_14_TOKENS,
+};
+
+/** The pipeline around a transformer: by family, and for Wan, image-to-video when the transformer takes image states. */
+export function pipelineFor(shape: DitShape): PipelineSpec {
+  return shape.family === 'wan' && shape.imageDim !== null ? WAN_I2V_PIPELINE : PIPELINES[shape.family];
+}

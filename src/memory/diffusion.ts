@@ -7,7 +7,7 @@
 import { formatGiB } from '../base/bytes.ts';
 import type { DitShape } from './diffusion-config.ts';
 import { countDitParams, type BlockParams, type DitParamCounts } from './diffusion-params.ts';
-import { PIPELINES, type Guidance, type PipelineSpec, type TextEncoderSpec } from './diffusion-pipelines.ts';
+import { pipelineFor, type EncoderSpec, type Guidance, type PipelineSpec } from './diffusion-pipelines.ts';
 import { latentFrames, vaeDecodeBytes, type VaeDecodeBytes } from './diffusion-vae.ts';
 import type { GpuSpec } from './gpus.ts';
 import { line, type MemoryLine } from './lines.ts';
@@ -93,6 +93,8 @@ export interface DiffusionEstimate {
   readonly pipeline: string;
   readonly transformer: DitParamCounts;
   readonly textEncoders: readonly { readonly name: string; readonly params: number }[];
+  /** The image-to-video pipeline's image encoder, or null. */
+  readonly imageEncoder: { readonly name: string; readonly params: number } | null;
   readonly vaeParams: number;
   readonly tokens: DiffusionTokens;
   readonly guidance: Guidance;
@@ -230,7 +232,7 @@ function ditStepBytes(shape: DitShape, tokens: DiffusionTokens, jointText: boole
  * modeling_t5.py `T5Attention.forward`): heads × tokens² × 12 bytes; the gated feed-forward holds four ffn-wide tensors;
  * and four hidden-wide states (the residual stream, the normed input, the attention output, the layer's output).
  */
-function textEncoderActivationBytes(encoder: TextEncoderSpec): number {
+function encoderActivationBytes(encoder: EncoderSpec): number {
   const attention = encoder.heads * encoder.tokens * encoder.tokens * 12;
   const feedForward = 4 * encoder.tokens * encoder.ffn * COMPUTE_BYTES;
   return attention + feedForward + 4 * encoder.tokens * encoder.hidden * COMPUTE_BYTES;
@@ -291,7 +293,7 @@ const OFFLOAD_SOURCES: Readonly<Record<DiffusionOffload, string>> = {
 
 /** Estimate the GPU memory of one generation. */
 export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
-  const pipeline = PIPELINES[options.shape.family];
+  const pipeline = pipelineFor(options.shape);
   const errors = checkOptions(options, pipeline);
   if (errors.length > 0) return { ok: false, errors };
   const guidance = options.guidance ?? pipeline.guidance;
@@ -302,10 +304,10 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   const offload = options.offload;
   const lines: MemoryLine[] = [];
   const warnings: string[] = [];
-  if (options.shape.family === 'wan' && options.shape.imageDim !== null)
+  if (pipeline.imageEncoder !== null)
     warnings.push(
-      'image-to-video: the transformer is counted in full, but WanImageToVideoPipeline also runs a CLIP image encoder, ' +
-        'adds its 257 image tokens to the cross-attention context and VAE-encodes the conditioning frames; none of these is counted yet',
+      'image-to-video: WanImageToVideoPipeline also VAE-encodes the conditioning frames (the image, then blank frames) ' +
+        'before denoising; that encode is not counted yet',
     );
   /** Host bytes per phase, and bytes over the host link in one generation. */
   let host = new Array<number>(PHASE_COUNT).fill(0);
@@ -389,12 +391,44 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
           'activations',
           'gpu',
           `${encoder.name} forward: ${encoder.tokens} tokens, ${encoder.heads} heads`,
-          inPhases(textEncoderActivationBytes(encoder), ['encode']),
+          inPhases(encoderActivationBytes(encoder), ['encode']),
           'Transformers modeling_t5.py / modeling_clip.py eager attention: scores, position bias, fp32 softmax',
         ),
       );
     addHost(bytes, onGpu.phases);
     if (!options.textEncoderOnCpu) transferred += movedOnce(offload, bytes);
+  }
+
+  const imageEncoder = pipeline.imageEncoder;
+  if (imageEncoder !== null) {
+    // model_cpu_offload_seq runs it right after the text encoder, so it shares the text encoder's residency; it is
+    // not a text encoder, so --text-encoder-cpu leaves it on the GPU.
+    const bytes = imageEncoder.params * imageEncoder.bytesPerParam;
+    const onGpu = residency(offload, 'encode', {
+      whole: bytes,
+      leaf: imageEncoder.largestLeafParams * imageEncoder.bytesPerParam,
+      group: bytes,
+    });
+    lines.push(
+      line(
+        'image-encoder',
+        'weights',
+        'gpu',
+        `${imageEncoder.name}: ${imageEncoder.params.toLocaleString('en-US')} params × ${imageEncoder.bytesPerParam} B`,
+        inPhases(onGpu.bytes, onGpu.phases),
+        imageEncoder.source,
+      ),
+      line(
+        'image-encoder-activations',
+        'activations',
+        'gpu',
+        `${imageEncoder.name} forward: ${imageEncoder.tokens} tokens, ${imageEncoder.heads} heads`,
+        inPhases(encoderActivationBytes(imageEncoder), ['encode']),
+        'Transformers modeling_clip.py eager attention: scores and fp32 softmax',
+      ),
+    );
+    addHost(bytes, onGpu.phases);
+    transferred += offload === 'text-encoder' ? 0 : movedOnce(offload, bytes);
   }
 
   const vaeBytes = vae.params * vae.bytesPerValue;
@@ -423,7 +457,7 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
       'activations',
       'gpu',
       `One denoising step: ${tokens.visual.toLocaleString('en-US')} ${options.frames > 1 ? 'video' : 'image'} tokens` +
-        ` (${tokens.latentFrames}×${tokens.latentHeight}×${tokens.latentWidth} latents), ${tokens.text} text tokens, ` +
+        ` (${tokens.latentFrames}×${tokens.latentHeight}×${tokens.latentWidth} latents), ${tokens.text} ${pipeline.imageEncoder === null ? 'text' : 'text and image'} tokens, ` +
         (guidance === 'batched'
           ? 'guidance as a batch of 2'
           : guidance === 'sequential'
@@ -483,10 +517,10 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   return {
     ok: true,
     result: {
-      // The image-to-video pipeline runs the same text encoder, VAE and guidance around its transformer.
-      pipeline: options.shape.family === 'wan' && options.shape.imageDim !== null ? 'WanImageToVideoPipeline' : pipeline.pipeline,
+      pipeline: pipeline.pipeline,
       transformer,
       textEncoders: pipeline.textEncoders.map((e) => ({ name: e.name, params: e.params })),
+      imageEncoder: imageEncoder === null ? null : { name: imageEncoder.name, params: imageEncoder.params },
       vaeParams: vae.params,
       tokens,
       guidance,

@@ -10,7 +10,7 @@ import {
   formatSeconds,
   GPU_PRESETS,
   GUIDANCES,
-  PIPELINES,
+  pipelineFor,
 } from '../../memory/index';
 import CopyCommand from '../CopyCommand';
 import WidgetField from '../WidgetField';
@@ -66,7 +66,7 @@ export default function DiffusionCalculator() {
       .filter((e) => e.field === field)
       .map((e) => e.message)
       .join('; ') || undefined;
-  const pipeline = view === undefined ? undefined : PIPELINES[view.preset.shape.family];
+  const pipeline = view === undefined ? undefined : pipelineFor(view.preset.shape);
   const video = (pipeline?.vae.temporalCompression ?? 1) > 1;
 
   return (
@@ -254,6 +254,12 @@ function Components({ view, stale }: { view: DiffusionView; stale: boolean }) {
           <dd data-param="text-encoder">{formatCount(encoder.params)}</dd>
         </>
       ))}
+      {result.imageEncoder !== null && (
+        <>
+          <dt>{result.imageEncoder.name}</dt>
+          <dd data-param="image-encoder">{formatCount(result.imageEncoder.params)}</dd>
+        </>
+      )}
       <dt>{STRINGS.vae}</dt>
       <dd data-param="vae">{formatCount(result.vaeParams)}</dd>
     </dl>

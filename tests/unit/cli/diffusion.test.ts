@@ -131,12 +131,26 @@ describe('diffusion --model (a pipeline preset)', () => {
     expect(table).toMatch(/^Fits with --/m);
   });
 
-  test('image-to-video Wan: the transformer is counted, and what is not yet counted is said, never dropped', () => {
+  test('image-to-video Wan: the transformer and the CLIP image encoder are counted, the conditioning encode is named', () => {
     const { code, stdout } = runDiffusion(['--model', 'wan2.1-i2v-14b-720p', '--resolution', '1280x720', '--json']);
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as DiffusionJson;
     expect([json.pipeline, json.className]).toEqual(['WanImageToVideoPipeline', 'WanTransformer3DModel']);
-    expect(json.warnings.join(' ')).toMatch(/image-to-video: .*CLIP image encoder.*none of these is counted yet/);
+    expect(json.params.imageEncoder?.name).toBe('CLIP ViT-H/14 image encoder');
+    // The 257 CLIP tokens (a class token and 16 × 16 patches of 14 px) join UMT5's 512 in the cross-attention context.
+    expect(json.tokens.text).toBe(512 + 257);
+    expect(json.warnings.join(' ')).toMatch(/VAE-encodes the conditioning frames.*not counted yet/);
+  });
+
+  test('image-to-video Wan: --text-encoder-cpu leaves the image encoder on the GPU; model offload holds it while encoding only', () => {
+    const lineOf = (argv: readonly string[]) => {
+      const json = JSON.parse(runDiffusion(['--model', 'wan2.1-i2v-14b-720p', ...argv, '--json']).stdout) as DiffusionJson;
+      return json.lines.find((l) => l.id === 'image-encoder')?.live;
+    };
+    const whole = lineOf([])?.[0] ?? 0;
+    expect(whole).toBeGreaterThan(0);
+    expect(lineOf(['--text-encoder-cpu'])).toEqual([whole, whole, whole]);
+    expect(lineOf(['--offload', 'model'])).toEqual([whole, 0, 0]);
   });
 
   test('--offload group prints what it copies over the host link per generation', () => {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { countDitParams, PIPELINES, readDiffusersConfig } from '../../../src/memory/index.ts';
+import { countDitParams, pipelineFor, PIPELINES, readDiffusersConfig } from '../../../src/memory/index.ts';
 
 function shapeOf(file: string) {
   const text = readFileSync(new URL(`../../../src/memory/model-configs/diffusers/${file}`, import.meta.url), 'utf8');
@@ -74,6 +74,16 @@ describe('diffusion transformers counted from their diffusers config.json', () =
     expect(countDitParams(shapeOf('wan2.1-i2v-14b-720p.json')).total).toBe(
       countDitParams(shapeOf('wan2.1-t2v-14b.json')).total + layers * perBlock + imageEmbedder + patchChannels,
     );
+  });
+
+  test('CLIP ViT-H/14 vision tower: with its 1280 × 1024 projection, ×4 B, the fp32 file h94/IP-Adapter image_encoder/model.safetensors (2,528,373,448 B) less its header', () => {
+    const i2v = pipelineFor(shapeOf('wan2.1-i2v-14b-720p.json'));
+    const params = i2v.imageEncoder?.params ?? Number.NaN;
+    // The file is CLIPVisionModelWithProjection (its config.json's architectures); Wan loads CLIPVisionModel, without
+    // visual_projection. What is left of the file is the safetensors JSON header: tens of KB for ~400 tensor entries.
+    const header = 2_528_373_448 - (params + 1280 * 1024) * 4;
+    expect(header).toBeGreaterThan(0);
+    expect(header).toBeLessThan(100_000);
   });
 
   test('fp8 layerwise casting keeps the skipped layers in bf16: fp8-stored params are most of the model (over half), never all', () => {
