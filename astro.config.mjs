@@ -57,11 +57,18 @@ export default defineConfig({
         },
         {
           label: 'Tools',
-          items: ['triage', 'nvidia-smi', 'oom-message', 'memory-summary', 'snapshot', 'planner', 'training-config'].map(
-            (slug) => ({
-              slug: `tools/${slug}`,
-            }),
-          ),
+          items: [
+            'triage',
+            'nvidia-smi',
+            'oom-message',
+            'memory-summary',
+            'snapshot',
+            'planner',
+            'training-config',
+            'diffusion',
+          ].map((slug) => ({
+            slug: `tools/${slug}`,
+          })),
         },
         { label: 'Reference', items: [{ slug: 'lab/how-the-lab-measures' }, { slug: 'glossary' }] },
       ],

@@ -12,7 +12,7 @@ import type { FieldError } from './options.ts';
 /** The diffusion transformer families the engine counts. */
 export type DitFamily = 'wan' | 'flux' | 'sd3';
 
-/** Wan 2.1's `WanTransformer3DModel` (text-to-video): one stream of video tokens, cross-attention to the text. */
+/** Wan 2.1's `WanTransformer3DModel`: one stream of video tokens, cross-attention to the text (and, image-to-video, the image). */
 export interface WanShape {
   readonly family: 'wan';
   /** `patch_size` (frames, height, width) of latent cells folded into one token. */
@@ -35,6 +35,13 @@ export interface WanShape {
   readonly layers: number;
   /** `cross_attn_norm`: an affine LayerNorm before the cross-attention. */
   readonly crossAttnNorm: boolean;
+  /**
+   * `image_dim`: width of the CLIP image states an image-to-video model attends to (its `image_embedder`), or null
+   * for text-to-video.
+   */
+  readonly imageDim: number | null;
+  /** `added_kv_proj_dim`: input width of the cross-attention's image key/value projections, or null. */
+  readonly addedKvProjDim: number | null;
 }
 
 /** FLUX.1's `FluxTransformer2DModel`: double-stream (image and text) blocks, then single-stream blocks over both. */
@@ -84,6 +91,10 @@ export interface Sd3Shape {
   readonly pooledProjectionDim: number;
   /** `pos_embed_max_size`: side of the stored sin-cos position table (a persistent buffer). */
   readonly posEmbedMaxSize: number;
+  /** `qk_norm` "rms_norm" (SD3.5): an RMSNorm over each head's queries and keys, in both streams. */
+  readonly qkNorm: boolean;
+  /** `dual_attention_layers` (SD3.5 Medium's MMDiT-X): the blocks with a second, image-only attention. */
+  readonly dualAttentionLayers: readonly number[];
 }
 
 /** A diffusion transformer's shape, by family. */
@@ -142,11 +153,37 @@ class DiffusersKeys {
     if (value !== undefined && value !== null) this.fail(key, `${JSON.stringify(value)} is not counted yet: ${why}`);
   }
 
-  /** A list this reader does not model: accepted only when it is absent, null or empty. */
-  emptyList(key: string, why: string): void {
+  /** A key whose value is valid alone but not with the rest of the config. */
+  reject(key: string, why: string): void {
+    this.fail(key, `${JSON.stringify(this.json[key])}: ${why}`);
+  }
+
+  /** A positive integer, or null when the key is missing or null. */
+  optionalCount(key: string): number | null {
+    return this.json[key] === undefined || this.json[key] === null ? null : this.count(key, 1);
+  }
+
+  /** One of `values`, or null when the key is missing or null. */
+  optionalChoice(key: string, values: readonly string[]): string | null {
     const value = this.json[key];
-    if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0))
-      this.fail(key, `${JSON.stringify(value)} is not counted yet: ${why}`);
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'string' && values.includes(value)) return value;
+    this.fail(key, `${JSON.stringify(value)} is not counted yet: expected ${values.join(' or ')} or null`);
+    return null;
+  }
+
+  /** Distinct block indices below `layers`, from a list that may be missing, null or empty. */
+  indices(key: string, layers: number): readonly number[] {
+    const value = this.json[key] ?? [];
+    const valid =
+      Array.isArray(value) &&
+      value.every((v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) < layers) &&
+      new Set(value).size === value.length;
+    if (!valid) {
+      this.fail(key, `expected distinct block indices from 0 to ${layers - 1}, got ${JSON.stringify(value)}`);
+      return [];
+    }
+    return value as number[];
   }
 
   patch3(key: string, fallback: readonly [number, number, number]): readonly [number, number, number] {
@@ -160,9 +197,13 @@ class DiffusersKeys {
 }
 
 function readWan(keys: DiffusersKeys): WanShape {
-  keys.absent('image_dim', 'image-to-video Wan (CLIP image tokens) is not modelled, only text-to-video');
-  keys.absent('added_kv_proj_dim', 'image-to-video Wan (extra key/value projections) is not modelled, only text-to-video');
   keys.absent('pos_embed_seq_len', 'the first-last-frame position embedding is not modelled');
+  const imageDim = keys.optionalCount('image_dim');
+  const addedKvProjDim = keys.optionalCount('added_kv_proj_dim');
+  // The image states reach the blocks only through the added key/value projections: one without the other is no
+  // model diffusers builds (WanTransformerBlock.forward splits the context at the image tokens only with both).
+  if ((imageDim === null) !== (addedKvProjDim === null))
+    keys.reject(imageDim === null ? 'added_kv_proj_dim' : 'image_dim', 'image_dim and added_kv_proj_dim come together');
   const inChannels = keys.count('in_channels', 16);
   return {
     family: 'wan',
@@ -176,6 +217,8 @@ function readWan(keys: DiffusersKeys): WanShape {
     ffnDim: keys.count('ffn_dim', 13824),
     layers: keys.count('num_layers', 40),
     crossAttnNorm: keys.flag('cross_attn_norm', true),
+    imageDim,
+    addedKvProjDim,
   };
 }
 
@@ -197,21 +240,23 @@ function readFlux(keys: DiffusersKeys): FluxShape {
 }
 
 function readSd3(keys: DiffusersKeys): Sd3Shape {
-  keys.absent('qk_norm', 'the per-head q/k norms of SD3.5 are not modelled, only SD3');
-  keys.emptyList('dual_attention_layers', "SD3.5's second attention in the first layers is not modelled, only SD3");
   const inChannels = keys.count('in_channels', 16);
+  const layers = keys.count('num_layers', 18);
   return {
     family: 'sd3',
     patchSize: keys.count('patch_size', 2),
     inChannels,
     outChannels: keys.count('out_channels', inChannels),
-    layers: keys.count('num_layers', 18),
+    layers,
     heads: keys.count('num_attention_heads', 18),
     headDim: keys.count('attention_head_dim', 64),
     jointAttentionDim: keys.count('joint_attention_dim', 4096),
     captionProjectionDim: keys.count('caption_projection_dim', 1152),
     pooledProjectionDim: keys.count('pooled_projection_dim', 2048),
     posEmbedMaxSize: keys.count('pos_embed_max_size', 96),
+    qkNorm: keys.optionalChoice('qk_norm', ['rms_norm']) !== null,
+    // The last block updates the image stream only (context_pre_only); SD3.5 puts its second attention in the first.
+    dualAttentionLayers: keys.indices('dual_attention_layers', layers - 1),
   };
 }
 

@@ -4,7 +4,7 @@
  * from its config (`readDiffusersConfig`), so it is not a flag here.
  */
 import type { DitShape } from './diffusion-config.ts';
-import { GUIDANCES, PIPELINES, type Guidance } from './diffusion-pipelines.ts';
+import { GUIDANCES, pipelineFor, type Guidance } from './diffusion-pipelines.ts';
 import { DIFFUSION_OFFLOADS, DIT_WEIGHTS, type DiffusionOffload, type DiffusionOptions, type DitWeights } from './diffusion.ts';
 import { booleanFlag, createFlagTable, enumFlag, numberFlag, stringFlag } from './flag-table.ts';
 import { getGpuPreset } from './gpus.ts';
@@ -23,6 +23,12 @@ export const DIFFUSION_FLAG_TABLE = createFlagTable([
     'WxH',
   ),
   numberFlag({ key: 'frames', flag: 'frames', help: 'output frames (1 for an image model)', default: "the pipeline's (81 Wan)" }),
+  numberFlag({
+    key: 'steps',
+    flag: 'steps',
+    help: 'denoising steps: how often offload moves the transformer',
+    default: "the pipeline's (50 Wan, 28 FLUX and SD3)",
+  }),
   enumFlag(
     {
       key: 'weights',
@@ -36,7 +42,7 @@ export const DIFFUSION_FLAG_TABLE = createFlagTable([
     {
       key: 'offload',
       flag: 'offload',
-      help: 'text-encoder: encoders to the CPU after encoding; model: enable_model_cpu_offload()',
+      help: 'text-encoder: encoders to the CPU after encoding; model: enable_model_cpu_offload(); sequential: enable_sequential_cpu_offload(); group: enable_group_offload(block_level, use_stream)',
       default: 'none',
     },
     DIFFUSION_OFFLOADS,
@@ -86,10 +92,13 @@ function wholeNumber(raw: string | boolean | undefined, field: string, errors: F
   return value;
 }
 
+/** A switch is on when the command line gives it bare, or a URL query as `true`. */
+const isOn = (raw: string | boolean | undefined) => raw === true || raw === 'true';
+
 /** Read raw flags into options for the transformer `shape`; defaults are the pipeline's. */
 export function parseDiffusionFlags(raw: DiffusionRawFlags, shape: DitShape): DiffusionFlagsReading {
   const errors: FieldError[] = [];
-  const defaults = PIPELINES[shape.family].defaults;
+  const defaults = pipelineFor(shape).defaults;
   let width = defaults.width;
   let height = defaults.height;
   const resolution = raw['resolution'];
@@ -100,6 +109,7 @@ export function parseDiffusionFlags(raw: DiffusionRawFlags, shape: DitShape): Di
     else [width, height] = [Number(match[1]), Number(match[2])];
   }
   const frames = wholeNumber(raw['frames'], 'frames', errors) ?? defaults.frames;
+  const steps = wholeNumber(raw['steps'], 'steps', errors) ?? defaults.steps;
   const headroomPercent = wholeNumber(raw['headroom'], 'headroom', errors) ?? DEFAULT_HEADROOM_PERCENT;
   const weights: DitWeights = oneOf(raw['weights'], 'weights', DIT_WEIGHTS, errors) ?? 'bf16';
   const offload: DiffusionOffload = oneOf(raw['offload'], 'offload', DIFFUSION_OFFLOADS, errors) ?? 'none';
@@ -116,13 +126,37 @@ export function parseDiffusionFlags(raw: DiffusionRawFlags, shape: DitShape): Di
       width,
       height,
       frames,
+      steps,
       weights,
       offload,
-      textEncoderOnCpu: raw['text-encoder-cpu'] === true,
-      vaeTiling: raw['vae-tiling'] === true,
+      textEncoderOnCpu: isOn(raw['text-encoder-cpu']),
+      vaeTiling: isOn(raw['vae-tiling']),
       ...(guidance === undefined ? {} : { guidance }),
       gpu,
       headroomPercent,
     },
   };
+}
+
+/**
+ * The flags that reproduce `options` for the pipeline preset `model` (a URL query's keys, or `flagArgs`' input for a
+ * command line): `'true'` is a bare switch; switches that are off, guidance left to the pipeline, no GPU and the
+ * default headroom are left out.
+ */
+export function formatDiffusionFlags(model: string, options: DiffusionOptions): Record<string, string> {
+  const flags: Record<string, string> = {
+    model,
+    resolution: `${options.width}x${options.height}`,
+    frames: String(options.frames),
+    ...(options.steps === undefined ? {} : { steps: String(options.steps) }),
+    weights: options.weights,
+    offload: options.offload,
+  };
+  if (options.textEncoderOnCpu) flags['text-encoder-cpu'] = 'true';
+  if (options.vaeTiling) flags['vae-tiling'] = 'true';
+  if (options.guidance !== undefined) flags['guidance'] = options.guidance;
+  if (options.gpu !== null) flags['gpu'] = options.gpu.id;
+  const headroom = options.headroomPercent ?? DEFAULT_HEADROOM_PERCENT;
+  if (headroom !== DEFAULT_HEADROOM_PERCENT) flags['headroom'] = String(headroom);
+  return flags;
 }

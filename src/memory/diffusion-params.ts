@@ -28,7 +28,28 @@ export interface DitParamCounts {
   readonly largestCastLinear: number;
   /** Values of persistent buffers the checkpoint stores beside the parameters (SD3's sin-cos position table). */
   readonly buffers: number;
+  /**
+   * The transformer's blocks (the children that are a `ModuleList`, which block-level group offloading splits into one
+   * group per block: hooks/group_offloading.py line 748, diffusers 0.40.0.dev0): all of them together, and the largest one.
+   */
+  readonly blocks: { readonly all: BlockParams; readonly largest: BlockParams };
+  /**
+   * Parameters of the largest module holding parameters of its own (a Linear, a Conv, a norm): what sequential CPU
+   * offload brings to the GPU at once (accelerate 1.15.0.dev0 hooks.py lines 532–537: `attach_align_device_hook` hooks every module with direct tensors).
+   */
+  readonly largestLeaf: number;
 }
+
+/** Parameters of one or more transformer blocks, and how many of them layerwise casting stores in fp8. */
+export interface BlockParams {
+  readonly params: number;
+  readonly fp8Stored: number;
+}
+
+const times = (count: number, block: BlockParams): BlockParams => ({
+  params: count * block.params,
+  fp8Stored: count * block.fp8Stored,
+});
 
 /** nn.Linear(inputs, outputs) with a bias. */
 const linear = (inputs: number, outputs: number) => inputs * outputs + outputs;
@@ -45,12 +66,23 @@ function wanParams(shape: WanShape): DitParamCounts {
   const attentionNorms = 2 * dim;
   // FeedForward(dim, inner_dim=ffn_dim, "gelu-approximate"): proj dim→ffn, then ffn→dim.
   const ffnLinears = linear(dim, shape.ffnDim) + linear(shape.ffnDim, dim);
-  const blockLinears = 2 * attentionLinears + ffnLinears;
+  // Image-to-video: the cross-attention's add_k_proj and add_v_proj (added_kv_proj_dim→dim, with bias) and its
+  // norm_added_k RMSNorm(dim) (WanAttention lines 211–215).
+  const imageKv = shape.addedKvProjDim === null ? 0 : 2 * linear(shape.addedKvProjDim, dim);
+  const imageKvNorm = shape.addedKvProjDim === null ? 0 : dim;
+  const blockLinears = 2 * attentionLinears + ffnLinears + imageKv;
   // norm2 (affine FP32LayerNorm when cross_attn_norm) and the block's scale_shift_table (1, 6, dim).
-  const block = blockLinears + 2 * attentionNorms + (shape.crossAttnNorm ? 2 * dim : 0) + 6 * dim;
+  const block = blockLinears + 2 * attentionNorms + imageKvNorm + (shape.crossAttnNorm ? 2 * dim : 0) + 6 * dim;
   const patchEmbedding = shape.inChannels * dim * patchCells + dim;
   // time_embedder freq→dim→dim, time_proj dim→6·dim, text_embedder text→dim→dim.
-  const conditionEmbedder = twoLayerEmbedder(shape.freqDim, dim) + linear(dim, 6 * dim) + twoLayerEmbedder(shape.textDim, dim);
+  // WanImageEmbedding (lines 284–290): affine FP32LayerNorm(image_dim), FeedForward(image_dim, dim, mult=1, "gelu")
+  // (image_dim→image_dim→dim), affine FP32LayerNorm(dim).
+  const imageEmbedder =
+    shape.imageDim === null
+      ? 0
+      : 2 * shape.imageDim + linear(shape.imageDim, shape.imageDim) + linear(shape.imageDim, dim) + 2 * dim;
+  const conditionEmbedder =
+    twoLayerEmbedder(shape.freqDim, dim) + linear(dim, 6 * dim) + twoLayerEmbedder(shape.textDim, dim) + imageEmbedder;
   const head = linear(dim, shape.outChannels * patchCells) + 2 * dim;
   return {
     total: patchEmbedding + conditionEmbedder + shape.layers * block + head,
@@ -59,6 +91,18 @@ function wanParams(shape: WanShape): DitParamCounts {
     fp8Stored: shape.layers * blockLinears,
     largestCastLinear: Math.max(linear(dim, shape.ffnDim), linear(shape.ffnDim, dim), linear(dim, dim)),
     buffers: 0,
+    blocks: {
+      all: times(shape.layers, { params: block, fp8Stored: blockLinears }),
+      largest: { params: block, fp8Stored: blockLinears },
+    },
+    largestLeaf: Math.max(
+      linear(dim, 6 * dim),
+      linear(dim, shape.ffnDim),
+      linear(shape.ffnDim, dim),
+      linear(shape.textDim, dim),
+      patchEmbedding,
+      linear(dim, shape.outChannels * patchCells),
+    ),
   };
 }
 
@@ -86,6 +130,18 @@ function fluxParams(shape: FluxShape): DitParamCounts {
     fp8Stored: embedders + shape.layers * doubleLinears + shape.singleLayers * singleLinears,
     largestCastLinear: Math.max(linear(dim + mlp, dim), linear(dim, mlp), linear(mlp, dim), linear(shape.jointAttentionDim, dim)),
     buffers: 0,
+    blocks: {
+      all: {
+        params: shape.layers * doubleBlock + shape.singleLayers * singleBlock,
+        fp8Stored: shape.layers * doubleLinears + shape.singleLayers * singleLinears,
+      },
+      largest:
+        doubleBlock >= singleBlock
+          ? { params: doubleBlock, fp8Stored: doubleLinears }
+          : { params: singleBlock, fp8Stored: singleLinears },
+    },
+    // The AdaLayerNormZero Linear (dim→6·dim) of the double blocks, or the single block's proj_out (5·dim→dim).
+    largestLeaf: Math.max(linear(dim, 6 * dim), linear(dim + mlp, dim), linear(dim, mlp), linear(mlp, dim)),
   };
 }
 
@@ -95,12 +151,24 @@ function sd3Params(shape: Sd3Shape): DitParamCounts {
   const feedForward = linear(dim, mlp) + linear(mlp, dim);
   // Joint attention: to_q/k/v and to_out on the image stream, add_q/k/v_proj and to_add_out on the text stream.
   const attention = 8 * linear(dim, dim);
+  // qk_norm "rms_norm" (SD3.5): norm_q, norm_k, norm_added_q and norm_added_k, each RMSNorm(head_dim) with a weight
+  // (attention_processor.py lines 207–209, 285–287).
+  const qkNorms = shape.qkNorm ? 4 * shape.headDim : 0;
+  // MMDiT-X blocks (use_dual_attention, attention.py lines 645–656): attn2 over the image stream (to_q/k/v, to_out
+  // with bias, its own q/k norms), and norm1 is SD35AdaLayerNormZeroX (dim→9·dim) instead of AdaLayerNormZero.
+  const dualLinears = 4 * linear(dim, dim);
+  const dualExtra = dualLinears + (shape.qkNorm ? 2 * shape.headDim : 0) + linear(dim, 9 * dim) - linear(dim, 6 * dim);
+  const dualBlocks = shape.dualAttentionLayers.length;
   // Every block but the last: norm1 and norm1_context AdaLayerNormZero (dim→6·dim), attention, ff and ff_context.
   const jointLinears = attention + 2 * feedForward;
-  const joint = 2 * linear(dim, 6 * dim) + jointLinears;
+  const joint = 2 * linear(dim, 6 * dim) + jointLinears + qkNorms;
   // The last block (context_pre_only): norm1_context is AdaLayerNormContinuous (dim→2·dim), no to_add_out, no ff_context.
   const lastLinears = attention - linear(dim, dim) + feedForward;
-  const last = linear(dim, 6 * dim) + linear(dim, 2 * dim) + lastLinears;
+  const last = linear(dim, 6 * dim) + linear(dim, 2 * dim) + lastLinears + qkNorms;
+  const largest: BlockParams =
+    dualBlocks > 0
+      ? { params: joint + dualExtra, fp8Stored: jointLinears + dualLinears }
+      : { params: joint, fp8Stored: jointLinears };
   const patchEmbed = shape.inChannels * dim * shape.patchSize * shape.patchSize + dim;
   // time_text_embed: timestep (256→dim→dim) and the pooled text projection; context_embedder joint→caption width.
   const embedders =
@@ -109,11 +177,25 @@ function sd3Params(shape: Sd3Shape): DitParamCounts {
     linear(shape.jointAttentionDim, shape.captionProjectionDim);
   const head = linear(dim, 2 * dim) + linear(dim, shape.patchSize * shape.patchSize * shape.outChannels);
   return {
-    total: patchEmbed + embedders + (shape.layers - 1) * joint + last + head,
+    total: patchEmbed + embedders + (shape.layers - 1) * joint + last + dualBlocks * dualExtra + head,
     // Skipped: pos_embed (the patch embedding), every module under a name holding "norm", and the top-level proj_out.
-    fp8Stored: embedders + (shape.layers - 1) * jointLinears + lastLinears,
+    fp8Stored: embedders + (shape.layers - 1) * jointLinears + lastLinears + dualBlocks * dualLinears,
     largestCastLinear: Math.max(linear(dim, mlp), linear(mlp, dim), linear(shape.jointAttentionDim, shape.captionProjectionDim)),
     buffers: shape.posEmbedMaxSize * shape.posEmbedMaxSize * dim,
+    blocks: {
+      all: {
+        params: (shape.layers - 1) * joint + last + dualBlocks * dualExtra,
+        fp8Stored: (shape.layers - 1) * jointLinears + lastLinears + dualBlocks * dualLinears,
+      },
+      largest,
+    },
+    // The AdaLayerNormZero Linear (dim→6·dim, or 9·dim in an MMDiT-X block) of each block, or a feed-forward Linear.
+    largestLeaf: Math.max(
+      linear(dim, 6 * dim),
+      linear(dim, mlp),
+      linear(mlp, dim),
+      linear(shape.jointAttentionDim, shape.captionProjectionDim),
+    ),
   };
 }
 
@@ -179,4 +261,31 @@ export function clipTextParams(shape: ClipTextShape): number {
   const mlpOut = linear(shape.intermediate, shape.hidden);
   const projection = shape.hidden * shape.projection;
   return (shape.vocab + shape.positions) * shape.hidden + shape.layers * (layer + mlpOut) + 2 * shape.hidden + projection;
+}
+
+/** A CLIP vision tower's shape: the keys of its `vision_config`. */
+export interface ClipVisionShape {
+  /** `hidden_size`, `num_hidden_layers`, `intermediate_size`. */
+  readonly hidden: number;
+  readonly layers: number;
+  readonly intermediate: number;
+  /** `image_size` and `patch_size`, pixels. */
+  readonly imageSize: number;
+  readonly patchSize: number;
+}
+
+/**
+ * Parameters of Transformers' `CLIPVisionModel` (models/clip/modeling_clip.py): the class embedding, a bias-free
+ * patch convolution (3 channels), a position embedding per patch and the class token, pre_layrnorm, per layer two
+ * LayerNorms, biased q/k/v/out and fc1/fc2, and post_layernorm.
+ */
+export function clipVisionParams(shape: ClipVisionShape): number {
+  const positions = (shape.imageSize / shape.patchSize) ** 2 + 1;
+  const embeddings = shape.hidden + 3 * shape.patchSize * shape.patchSize * shape.hidden + positions * shape.hidden;
+  const layer =
+    2 * 2 * shape.hidden +
+    4 * linear(shape.hidden, shape.hidden) +
+    linear(shape.hidden, shape.intermediate) +
+    linear(shape.intermediate, shape.hidden);
+  return embeddings + 2 * shape.hidden + shape.layers * layer + 2 * shape.hidden;
 }

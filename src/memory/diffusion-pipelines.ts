@@ -4,11 +4,11 @@
  * (commit 58eb52c) pipelines/wan/pipeline_wan.py and pipelines/flux/pipeline_flux.py (lines cited per field), and each
  * Hub repository's component config.json (SOURCES.md in model-configs/diffusers/).
  */
-import type { DitFamily } from './diffusion-config.ts';
-import { clipTextParams, t5EncoderParams } from './diffusion-params.ts';
+import type { DitFamily, DitShape } from './diffusion-config.ts';
+import { clipTextParams, clipVisionParams, t5EncoderParams } from './diffusion-params.ts';
 
-/** A text encoder the pipeline runs once per prompt. */
-export interface TextEncoderSpec {
+/** An encoder the pipeline runs once per generation: a text encoder on the prompt, or an image encoder on the image. */
+export interface EncoderSpec {
   /** Its name in the breakdown. */
   readonly name: string;
   /** Parameters, counted from its config.json keys. */
@@ -17,6 +17,8 @@ export interface TextEncoderSpec {
   readonly bytesPerParam: number;
   /** Tokens it encodes per prompt (the tokenizer's padded length). */
   readonly tokens: number;
+  /** Parameters of its largest module (the token embedding): what sequential CPU offload brings at once. */
+  readonly largestLeafParams: number;
   /** Hidden width, feed-forward width and heads: what sizes its activations. */
   readonly hidden: number;
   readonly ffn: number;
@@ -36,6 +38,8 @@ export interface VaeSpec {
   readonly params: number;
   /** Bytes per parameter and per activation as the pipeline's documented example loads it. */
   readonly bytesPerValue: number;
+  /** Parameters of its largest module (a 3×3 or 3×3×3 convolution at the widest channels), for sequential offload. */
+  readonly largestLeafParams: number;
   /** Channels of the decoder's blocks from the latent side out (`dims` of WanDecoder3d, reversed block_out_channels). */
   readonly decoderChannels: readonly number[];
   /** Latent channels (`z_dim` / `latent_channels`). */
@@ -59,17 +63,19 @@ export const GUIDANCES: readonly Guidance[] = ['none', 'sequential', 'batched'];
 /** A diffusers pipeline around one transformer family. */
 export interface PipelineSpec {
   readonly pipeline: string;
-  readonly textEncoders: readonly TextEncoderSpec[];
+  readonly textEncoders: readonly EncoderSpec[];
+  /** The image encoder of an image-to-video pipeline, or null. */
+  readonly imageEncoder: EncoderSpec | null;
   readonly vae: VaeSpec;
-  /** Tokens of text the transformer attends to (cross-attention context or joint sequence). */
+  /** Tokens of context the transformer attends to (cross-attention context or joint sequence): text, and image for I2V. */
   readonly textTokens: number;
   /** Whether the text tokens join the image tokens in one sequence (FLUX's joint attention). */
   readonly jointText: boolean;
   /** The pipeline's default guidance, and why. */
   readonly guidance: Guidance;
   readonly guidanceSource: string;
-  /** Default output size: `height`, `width`, `num_frames`. */
-  readonly defaults: { readonly width: number; readonly height: number; readonly frames: number };
+  /** Default output size (`height`, `width`, `num_frames`) and denoising steps (`num_inference_steps`). */
+  readonly defaults: { readonly width: number; readonly height: number; readonly frames: number; readonly steps: number };
 }
 
 /** UMT5-XXL's encoder (Wan-AI/Wan2.1-T2V-14B-Diffusers text_encoder/config.json). */
@@ -102,6 +108,8 @@ const AUTOENCODER_KL_16: VaeSpec = {
   kind: 'kl-2d',
   params: 83_819_683,
   bytesPerValue: 2,
+  // ResnetBlock2D conv1/conv2: nn.Conv2d(512, 512, kernel_size=3) with bias (resnet.py lines 268, 284).
+  largestLeafParams: 512 * 512 * 9 + 512,
   // block_out_channels reversed for the decoder's up blocks.
   decoderChannels: [512, 512, 256, 128],
   latentChannels: 16,
@@ -114,6 +122,16 @@ const AUTOENCODER_KL_16: VaeSpec = {
     'autoencoder_kl.py lines 133–140; vae_scale_factor 8 (pipeline_flux.py line 208, pipeline_stable_diffusion_3.py line 219)',
 };
 
+/**
+ * OpenCLIP ViT-H/14's vision tower as `CLIPVisionModel` (the image_encoder diffusers' scripts/convert_wan_to_diffusers.py
+ * line 1264 loads from laion/CLIP-ViT-H-14-laion2B-s32B-b79K): hidden 1280, 32 layers, 16 heads, intermediate 5120,
+ * 224-pixel images in 14-pixel patches.
+ */
+const CLIP_VIT_H_14_VISION = { hidden: 1280, layers: 32, heads: 16, intermediate: 5120, imageSize: 224, patchSize: 14 };
+
+/** Tokens of one image through ViT-H/14: a class token and 16 × 16 patches. */
+const CLIP_VIT_H_14_TOKENS = (CLIP_VIT_H_14_VISION.imageSize / CLIP_VIT_H_14_VISION.patchSize) ** 2 + 1;
+
 /** The pipelines, by transformer family. */
 export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
   wan: {
@@ -123,6 +141,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'UMT5-XXL encoder',
         params: t5EncoderParams(UMT5_XXL),
         bytesPerParam: 2,
+        largestLeafParams: UMT5_XXL.vocab * UMT5_XXL.dModel,
         tokens: 512,
         hidden: UMT5_XXL.dModel,
         ffn: UMT5_XXL.dFf,
@@ -130,12 +149,15 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         source: 'Wan2.1-T2V-14B-Diffusers text_encoder/config.json; max_sequence_length 512 (pipeline_wan.py line 403)',
       },
     ],
+    imageEncoder: null,
     vae: {
       name: 'AutoencoderKLWan',
       kind: 'wan-causal-3d',
       params: 126_892_531,
       // The diffusers Wan docs load the VAE in float32 (docs/source/en/api/pipelines/wan.md, "T2V memory").
       bytesPerValue: 4,
+      // WanResidualBlock conv1/conv2: WanCausalConv3d(384, 384, 3) with bias (autoencoder_kl_wan.py lines 340, 343).
+      largestLeafParams: 384 * 384 * 27 + 384,
       // WanDecoder3d line 827: dims = [dim·u for u in [dim_mult[-1]] + dim_mult[::-1]], base_dim 96, dim_mult [1,2,4,4].
       decoderChannels: [384, 384, 384, 192, 96],
       latentChannels: 16,
@@ -150,7 +172,8 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
     jointText: false,
     guidance: 'sequential',
     guidanceSource: 'WanPipeline runs the conditional and the unconditional pass in turn (pipeline_wan.py lines 615–632)',
-    defaults: { width: 832, height: 480, frames: 81 },
+    // num_inference_steps 50 (pipeline_wan.py line 390).
+    defaults: { width: 832, height: 480, frames: 81, steps: 50 },
   },
   flux: {
     pipeline: 'FluxPipeline',
@@ -159,6 +182,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'CLIP ViT-L/14 text',
         params: clipTextParams(CLIP_VIT_L_14),
         bytesPerParam: 2,
+        largestLeafParams: CLIP_VIT_L_14.vocab * CLIP_VIT_L_14.hidden,
         tokens: 77,
         hidden: CLIP_VIT_L_14.hidden,
         ffn: CLIP_VIT_L_14.intermediate,
@@ -169,6 +193,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'T5 v1.1 XXL encoder',
         params: t5EncoderParams(T5_V1_1_XXL),
         bytesPerParam: 2,
+        largestLeafParams: T5_V1_1_XXL.vocab * T5_V1_1_XXL.dModel,
         tokens: 512,
         hidden: T5_V1_1_XXL.dModel,
         ffn: T5_V1_1_XXL.dFf,
@@ -176,13 +201,15 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         source: 'FLUX.1-dev text_encoder_2/config.json; max_sequence_length 512 (pipeline_flux.py line 628)',
       },
     ],
+    imageEncoder: null,
     vae: AUTOENCODER_KL_16,
     textTokens: 512,
     jointText: true,
     guidance: 'none',
     guidanceSource:
       'FLUX.1-dev is guidance-distilled: one pass per step unless true_cfg_scale > 1 (pipeline_flux.py lines 606, 769)',
-    defaults: { width: 1024, height: 1024, frames: 1 },
+    // num_inference_steps 28 (pipeline_flux.py line 609).
+    defaults: { width: 1024, height: 1024, frames: 1, steps: 28 },
   },
   sd3: {
     pipeline: 'StableDiffusion3Pipeline',
@@ -191,6 +218,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'CLIP ViT-L/14 text',
         params: clipTextParams({ ...CLIP_VIT_L_14, projection: 768 }),
         bytesPerParam: 2,
+        largestLeafParams: CLIP_VIT_L_14.vocab * CLIP_VIT_L_14.hidden,
         tokens: 77,
         hidden: CLIP_VIT_L_14.hidden,
         ffn: CLIP_VIT_L_14.intermediate,
@@ -201,6 +229,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'OpenCLIP ViT-bigG/14 text',
         params: clipTextParams(CLIP_VIT_BIGG_14),
         bytesPerParam: 2,
+        largestLeafParams: CLIP_VIT_BIGG_14.vocab * CLIP_VIT_BIGG_14.hidden,
         tokens: 77,
         hidden: CLIP_VIT_BIGG_14.hidden,
         ffn: CLIP_VIT_BIGG_14.intermediate,
@@ -211,6 +240,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
         name: 'T5 v1.1 XXL encoder',
         params: t5EncoderParams(T5_V1_1_XXL),
         bytesPerParam: 2,
+        largestLeafParams: T5_V1_1_XXL.vocab * T5_V1_1_XXL.dModel,
         tokens: 256,
         hidden: T5_V1_1_XXL.dModel,
         ffn: T5_V1_1_XXL.dFf,
@@ -219,6 +249,7 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
           'stable-diffusion-3-medium-diffusers text_encoder_3; max_sequence_length 256 (pipeline_stable_diffusion_3.py line 802)',
       },
     ],
+    imageEncoder: null,
     vae: AUTOENCODER_KL_16,
     // The CLIP states (77 tokens, padded to the T5 width) and the T5 states joined along the sequence (line 463).
     textTokens: 77 + 256,
@@ -226,6 +257,37 @@ export const PIPELINES: Readonly<Record<DitFamily, PipelineSpec>> = {
     guidance: 'batched',
     guidanceSource:
       'StableDiffusion3Pipeline batches the conditional and unconditional inputs: torch.cat([latents] * 2) (pipeline_stable_diffusion_3.py line 1067)',
-    defaults: { width: 1024, height: 1024, frames: 1 },
+    // num_inference_steps 28 (pipeline_stable_diffusion_3.py line 781).
+    defaults: { width: 1024, height: 1024, frames: 1, steps: 28 },
   },
 };
+
+/**
+ * Wan 2.1's image-to-video pipeline (`WanImageToVideoPipeline`, pipelines/wan/pipeline_wan_i2v.py): WanPipeline's text
+ * encoder, VAE and guidance, plus the CLIP image encoder (run in the model_cpu_offload_seq after the text encoder,
+ * line 163), whose penultimate hidden states (`hidden_states[-2]`, line 248: 257 tokens) join the text in the
+ * cross-attention context.
+ */
+const WAN_I2V_PIPELINE: PipelineSpec = {
+  ...PIPELINES.wan,
+  pipeline: 'WanImageToVideoPipeline',
+  imageEncoder: {
+    name: 'CLIP ViT-H/14 image encoder',
+    params: clipVisionParams(CLIP_VIT_H_14_VISION),
+    // The pipeline's documented example loads the image encoder in float32 (pipeline_wan_i2v.py lines 58–60).
+    bytesPerParam: 4,
+    largestLeafParams: CLIP_VIT_H_14_VISION.hidden * CLIP_VIT_H_14_VISION.intermediate + CLIP_VIT_H_14_VISION.intermediate,
+    tokens: CLIP_VIT_H_14_TOKENS,
+    hidden: CLIP_VIT_H_14_VISION.hidden,
+    ffn: CLIP_VIT_H_14_VISION.intermediate,
+    heads: CLIP_VIT_H_14_VISION.heads,
+    source:
+      'laion/CLIP-ViT-H-14-laion2B-s32B-b79K vision config (convert_wan_to_diffusers.py line 1264); hidden_states[-2] (pipeline_wan_i2v.py line 248)',
+  },
+  textTokens: PIPELINES.wan.textTokens + CLIP_VIT_H_14_TOKENS,
+};
+
+/** The pipeline around a transformer: by family, and for Wan, image-to-video when the transformer takes image states. */
+export function pipelineFor(shape: DitShape): PipelineSpec {
+  return shape.family === 'wan' && shape.imageDim !== null ? WAN_I2V_PIPELINE : PIPELINES[shape.family];
+}

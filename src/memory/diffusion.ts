@@ -1,13 +1,13 @@
 /**
- * Inference memory of a diffusion transformer pipeline (text-to-video or text-to-image), phase by phase: the prompt's
+ * Inference memory of a diffusion transformer pipeline (video or image), phase by phase: the prompt's
  * encoding, one denoising step (every step holds the same), and the VAE decode. Which component's weights are on the
  * GPU in each phase follows the offload chosen; the activations of one step follow diffusers' forward, traced in
  * `ditStepBytes`. The peak is the largest phase. Pure: no I/O.
  */
 import { formatGiB } from '../base/bytes.ts';
 import type { DitShape } from './diffusion-config.ts';
-import { countDitParams, type DitParamCounts } from './diffusion-params.ts';
-import { PIPELINES, type Guidance, type PipelineSpec, type TextEncoderSpec } from './diffusion-pipelines.ts';
+import { countDitParams, type BlockParams, type DitParamCounts } from './diffusion-params.ts';
+import { pipelineFor, type EncoderSpec, type Guidance, type PipelineSpec } from './diffusion-pipelines.ts';
 import { latentFrames, vaeDecodeBytes, type VaeDecodeBytes } from './diffusion-vae.ts';
 import type { GpuSpec } from './gpus.ts';
 import { line, type MemoryLine } from './lines.ts';
@@ -27,16 +27,25 @@ export type DitWeights = 'fp32' | 'bf16' | 'fp8';
 export const DIT_WEIGHTS: readonly DitWeights[] = ['fp32', 'bf16', 'fp8'];
 
 /**
- * Where the components wait while they do not run:
+ * Where the components wait while they do not run (diffusers 0.40.0.dev0, pipelines/pipeline_utils.py):
  * - `none`: every component stays on the GPU (`pipe.to("cuda")`);
  * - `text-encoder`: the text encoders move to the CPU once the prompt is encoded;
  * - `model`: `enable_model_cpu_offload()`, one component on the GPU at a time, in `model_cpu_offload_seq` order
- *   (diffusers pipeline_utils.py lines 1195–1200; pipeline_wan.py line 127, pipeline_flux.py line 179).
+ *   (lines 1195–1290: accelerate's `cpu_offload_with_hook`, each hook moving the previous component back; pipeline_wan.py
+ *   line 127, pipeline_flux.py line 179);
+ * - `sequential`: `enable_sequential_cpu_offload()` (lines 1313–1378): accelerate's `cpu_offload` on every component,
+ *   so each module holding parameters of its own comes to the GPU for its forward only and is dropped after (accelerate
+ *   1.15.0.dev0 hooks.py lines 532–537); the weights stay in CPU memory;
+ * - `group`: `enable_group_offload(onload_device="cuda", offload_type="block_level", num_blocks_per_group=1,
+ *   use_stream=True)` (lines 1380–1497): each transformer block is a group, and the next block is copied on a CUDA
+ *   stream while the current one runs (hooks/group_offloading.py lines 725, 748; `LazyPrefetchGroupOffloadingHook` line
+ *   452), so two blocks are on the GPU; the rest of a component (for the text encoders and the VAE, whose blocks are not
+ *   direct `ModuleList` children, all of it) is one group on the GPU for that component's forward.
  */
-export type DiffusionOffload = 'none' | 'text-encoder' | 'model';
+export type DiffusionOffload = 'none' | 'text-encoder' | 'model' | 'sequential' | 'group';
 
 /** Every offload mode, for flags. */
-export const DIFFUSION_OFFLOADS: readonly DiffusionOffload[] = ['none', 'text-encoder', 'model'];
+export const DIFFUSION_OFFLOADS: readonly DiffusionOffload[] = ['none', 'text-encoder', 'model', 'sequential', 'group'];
 
 /** What to estimate. */
 export interface DiffusionOptions {
@@ -47,6 +56,8 @@ export interface DiffusionOptions {
   readonly height: number;
   /** Output frames (1 for an image model). */
   readonly frames: number;
+  /** Denoising steps (`num_inference_steps`): they set how often offload moves the transformer; the pipeline's when undefined. */
+  readonly steps?: number;
   /** Transformer weights: `fp32` (Wan's original checkpoints), `bf16`, or `fp8` (diffusers' layerwise casting). */
   readonly weights: DitWeights;
   /** Where components wait while they do not run. */
@@ -82,6 +93,8 @@ export interface DiffusionEstimate {
   readonly pipeline: string;
   readonly transformer: DitParamCounts;
   readonly textEncoders: readonly { readonly name: string; readonly params: number }[];
+  /** The image-to-video pipeline's image encoder, or null. */
+  readonly imageEncoder: { readonly name: string; readonly params: number } | null;
   readonly vaeParams: number;
   readonly tokens: DiffusionTokens;
   readonly guidance: Guidance;
@@ -94,11 +107,27 @@ export interface DiffusionEstimate {
   readonly peakPhase: DiffusionPhase;
   /** Host bytes held for offloaded or CPU-run components at most. */
   readonly hostPeak: number;
+  /** What offload moves over the host link in one generation. */
+  readonly hostTransfer: HostTransfer;
   readonly gpu: GpuSpec | null;
   readonly headroom: { readonly percent: number; readonly bytes: number } | null;
   readonly fits: boolean | null;
   readonly shortfall: number | null;
   readonly warnings: readonly string[];
+}
+
+/** The weights offload moves between host and GPU in one generation, and the time that takes on the GPU's host link. */
+export interface HostTransfer {
+  /** Denoising steps, and the transformer's forward passes over them (two per step when guidance runs in turn). */
+  readonly steps: number;
+  readonly passes: number;
+  /** Bytes copied, both directions together. */
+  readonly bytes: number;
+  /**
+   * Seconds at the GPU's rated host-link speed, one direction (null without a GPU): a lower bound, since pageable memory
+   * (sequential offload) copies slower; group offload's streams overlap the copies with compute.
+   */
+  readonly seconds: number | null;
 }
 
 /** Outcome of `estimateDiffusion`. */
@@ -107,6 +136,8 @@ export type DiffusionOutcome = { ok: true; result: DiffusionEstimate } | { ok: f
 /** The largest output side accepted, pixels; and the most frames. */
 const MAX_SIDE = 16_384;
 const MAX_FRAMES = 2_001;
+/** The most denoising steps accepted. */
+const MAX_STEPS = 1_000;
 
 /** Bytes of one compute value: diffusers' documented examples run the transformer in bfloat16. */
 const COMPUTE_BYTES = 2;
@@ -139,6 +170,8 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
       field: 'frames',
       message: `frames − 1 must be a multiple of ${temporal} (the VAE's temporal compression), got ${o.frames}: ${pipeline.pipeline} would round it`,
     });
+  if (o.steps !== undefined && !(Number.isInteger(o.steps) && o.steps >= 1 && o.steps <= MAX_STEPS))
+    errors.push({ field: 'steps', message: `must be a whole number from 1 to ${MAX_STEPS}, got ${o.steps}` });
   const headroom = o.headroomPercent ?? DEFAULT_HEADROOM_PERCENT;
   if (!(headroom >= 0 && headroom < 100))
     errors.push({ field: 'headroom', message: `must be from 0 to 99 percent, got ${headroom}` });
@@ -199,19 +232,68 @@ function ditStepBytes(shape: DitShape, tokens: DiffusionTokens, jointText: boole
  * modeling_t5.py `T5Attention.forward`): heads × tokens² × 12 bytes; the gated feed-forward holds four ffn-wide tensors;
  * and four hidden-wide states (the residual stream, the normed input, the attention output, the layer's output).
  */
-function textEncoderActivationBytes(encoder: TextEncoderSpec): number {
+function encoderActivationBytes(encoder: EncoderSpec): number {
   const attention = encoder.heads * encoder.tokens * encoder.tokens * 12;
   const feedForward = 4 * encoder.tokens * encoder.ffn * COMPUTE_BYTES;
   return attention + feedForward + 4 * encoder.tokens * encoder.hidden * COMPUTE_BYTES;
 }
 
 const PHASE_COUNT = DIFFUSION_PHASES.length;
+
+/**
+ * Bytes a text encoder or the VAE crosses the host link in one generation: moved off once (text-encoder offload), on
+ * and back off (model offload's hooks; group offload's ungrouped component, copied back without a stream), or copied on
+ * once and dropped (sequential offload).
+ */
+function movedOnce(offload: DiffusionOffload, bytes: number): number {
+  if (offload === 'none') return 0;
+  if (offload === 'text-encoder' || offload === 'sequential') return bytes;
+  return 2 * bytes;
+}
 const inPhases = (bytes: number, phases: readonly DiffusionPhase[]) =>
   DIFFUSION_PHASES.map((phase) => (phases.includes(phase) ? bytes : 0));
 
+/** How many bytes the GPU holds of a component's weights while it runs, under each offload mode. */
+interface ComponentWeights {
+  /** The whole component. */
+  readonly whole: number;
+  /** Its largest module with parameters of its own (sequential offload). */
+  readonly leaf: number;
+  /** What group offload keeps on the GPU while it runs (the whole component unless it has block groups). */
+  readonly group: number;
+}
+
+/** The bytes of a component the GPU holds under `offload`, and the phases it holds them (`own`: the phase it runs). */
+function residency(
+  offload: DiffusionOffload,
+  own: DiffusionPhase,
+  weights: ComponentWeights,
+): { readonly bytes: number; readonly phases: readonly DiffusionPhase[] } {
+  if (offload === 'none' || (offload === 'text-encoder' && own !== 'encode'))
+    return { bytes: weights.whole, phases: DIFFUSION_PHASES };
+  if (offload === 'sequential') return { bytes: weights.leaf, phases: [own] };
+  return { bytes: offload === 'group' ? weights.group : weights.whole, phases: [own] };
+}
+
+/** Bytes of weights stored with layerwise casting's split: fp8 for `fp8Stored`, the compute dtype for the rest. */
+function weightBytes(params: number, fp8Stored: number, weights: DitWeights): number {
+  if (weights === 'fp8') return fp8Stored + (params - fp8Stored) * COMPUTE_BYTES;
+  return params * (weights === 'fp32' ? 4 : COMPUTE_BYTES);
+}
+
+const OFFLOAD_SOURCES: Readonly<Record<DiffusionOffload, string>> = {
+  none: 'pipe.to("cuda"): every component stays on the GPU',
+  'text-encoder': 'text encoders moved to the CPU after encoding',
+  model: 'enable_model_cpu_offload(): one component on the GPU at a time (pipeline_utils.py lines 1195–1290)',
+  sequential:
+    'enable_sequential_cpu_offload(): one module with parameters of its own at a time (pipeline_utils.py lines 1313–1378; accelerate hooks.py lines 532–537)',
+  group:
+    'enable_group_offload(block_level, 1 block per group, use_stream): the running block and the prefetched next one (group_offloading.py lines 725, 748)',
+};
+
 /** Estimate the GPU memory of one generation. */
 export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
-  const pipeline = PIPELINES[options.shape.family];
+  const pipeline = pipelineFor(options.shape);
   const errors = checkOptions(options, pipeline);
   if (errors.length > 0) return { ok: false, errors };
   const guidance = options.guidance ?? pipeline.guidance;
@@ -219,30 +301,62 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   const transformer = countDitParams(options.shape);
   const vae = pipeline.vae;
   const decode = vaeDecodeBytes(vae, options.width, options.height, options.frames, options.vaeTiling);
-  const all: DiffusionPhase[] = [...DIFFUSION_PHASES];
-  const resident = (own: DiffusionPhase): DiffusionPhase[] => (options.offload === 'model' ? [own] : all);
+  const offload = options.offload;
   const lines: MemoryLine[] = [];
   const warnings: string[] = [];
+  if (pipeline.imageEncoder !== null)
+    warnings.push(
+      'image-to-video: WanImageToVideoPipeline also VAE-encodes the conditioning frames (the image, then blank frames) ' +
+        'before denoising; that encode is not counted yet',
+    );
+  /** Host bytes per phase, and bytes over the host link in one generation. */
+  let host = new Array<number>(PHASE_COUNT).fill(0);
+  const addHost = (bytes: number, gpuPhases: readonly DiffusionPhase[]) => {
+    // Sequential and group offload copy weights to the GPU and keep the CPU copy; the other modes move them.
+    const kept = offload === 'sequential' || offload === 'group';
+    host = host.map((held, i) => held + (kept || !gpuPhases.includes(DIFFUSION_PHASES[i] ?? 'encode') ? bytes : 0));
+  };
+  const steps = options.steps ?? pipeline.defaults.steps;
+  const passes = steps * (guidance === 'sequential' ? 2 : 1);
+  let transferred = 0;
 
   // Persistent buffers (SD3's position table) are stored and moved with the weights, in their dtype (never fp8).
-  const transformerBytes =
-    options.weights === 'fp8'
-      ? transformer.fp8Stored + (transformer.total - transformer.fp8Stored + transformer.buffers) * COMPUTE_BYTES
-      : (transformer.total + transformer.buffers) * (options.weights === 'fp32' ? 4 : COMPUTE_BYTES);
+  const bufferBytes = transformer.buffers * (options.weights === 'fp32' ? 4 : COMPUTE_BYTES);
+  const transformerBytes = weightBytes(transformer.total, transformer.fp8Stored, options.weights) + bufferBytes;
+  const blockBytes = (block: BlockParams) => weightBytes(block.params, block.fp8Stored, options.weights);
+  const outsideBlocks = transformerBytes - blockBytes(transformer.blocks.all);
+  const transformerOnGpu = residency(offload, 'denoise', {
+    whole: transformerBytes,
+    // An fp8-stored Linear is still a leaf: counted at the compute dtype, which bounds the skipped (bf16) ones too.
+    leaf: transformer.largestLeaf * (options.weights === 'fp32' ? 4 : COMPUTE_BYTES),
+    group: outsideBlocks + 2 * blockBytes(transformer.blocks.largest),
+  });
   const weightNote =
     options.weights === 'fp8'
       ? `${transformer.fp8Stored.toLocaleString('en-US')} in fp8, the rest in bf16`
       : `× ${options.weights === 'fp32' ? 4 : 2} B (${options.weights})`;
+  const offloadNote =
+    offload === 'sequential'
+      ? '; on the GPU: its largest module at a time'
+      : offload === 'group'
+        ? '; on the GPU: all but the blocks, and 2 blocks'
+        : '';
   lines.push(
     line(
       'transformer-weights',
       'weights',
       'gpu',
-      `Transformer weights: ${transformer.total.toLocaleString('en-US')} params${transformer.buffers > 0 ? ` + ${transformer.buffers.toLocaleString('en-US')} buffer values` : ''}, ${weightNote}`,
-      inPhases(transformerBytes, resident('denoise')),
-      'parameters counted from the diffusers config (diffusion-params.ts); fp8: enable_layerwise_casting',
+      `Transformer weights: ${transformer.total.toLocaleString('en-US')} params${transformer.buffers > 0 ? ` + ${transformer.buffers.toLocaleString('en-US')} buffer values` : ''}, ${weightNote}${offloadNote}`,
+      inPhases(transformerOnGpu.bytes, transformerOnGpu.phases),
+      `parameters counted from the diffusers config (diffusion-params.ts); fp8: enable_layerwise_casting; ${OFFLOAD_SOURCES[offload]}`,
     ),
   );
+  addHost(transformerBytes, transformerOnGpu.phases);
+  if (offload === 'model') transferred += 2 * transformerBytes;
+  // Sequential offload drops each module to the meta device after its forward (no copy back); group offload with
+  // streams swaps a block back to its pinned CPU copy, but copies the ungrouped rest back (`_offload_to_memory`).
+  if (offload === 'sequential') transferred += passes * transformerBytes;
+  if (offload === 'group') transferred += passes * (blockBytes(transformer.blocks.all) + 2 * outsideBlocks);
   if (options.weights === 'fp8')
     lines.push(
       line(
@@ -255,20 +369,18 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
       ),
     );
 
-  const encoderPhases: DiffusionPhase[] = options.offload === 'none' ? all : ['encode'];
-  let host = new Array<number>(PHASE_COUNT).fill(0);
-  const hostOf = (bytes: number, gpuPhases: readonly DiffusionPhase[]) =>
-    DIFFUSION_PHASES.map((phase) => (gpuPhases.includes(phase) ? 0 : bytes));
   for (const [index, encoder] of pipeline.textEncoders.entries()) {
     const bytes = encoder.params * encoder.bytesPerParam;
-    const onGpu = options.textEncoderOnCpu ? [] : encoderPhases;
+    const onGpu = options.textEncoderOnCpu
+      ? { bytes, phases: [] }
+      : residency(offload, 'encode', { whole: bytes, leaf: encoder.largestLeafParams * encoder.bytesPerParam, group: bytes });
     lines.push(
       line(
         `text-encoder-${index + 1}`,
         'weights',
         'gpu',
-        `${encoder.name}: ${encoder.params.toLocaleString('en-US')} params × ${encoder.bytesPerParam} B${options.textEncoderOnCpu ? ' (runs on the CPU)' : ''}`,
-        inPhases(bytes, onGpu),
+        `${encoder.name}: ${encoder.params.toLocaleString('en-US')} params × ${encoder.bytesPerParam} B${options.textEncoderOnCpu ? ' (runs on the CPU)' : offload === 'sequential' ? '; on the GPU: its token embedding' : ''}`,
+        inPhases(onGpu.bytes, onGpu.phases),
         encoder.source,
       ),
     );
@@ -279,27 +391,64 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
           'activations',
           'gpu',
           `${encoder.name} forward: ${encoder.tokens} tokens, ${encoder.heads} heads`,
-          inPhases(textEncoderActivationBytes(encoder), ['encode']),
+          inPhases(encoderActivationBytes(encoder), ['encode']),
           'Transformers modeling_t5.py / modeling_clip.py eager attention: scores, position bias, fp32 softmax',
         ),
       );
-    host = host.map((bytes0, i) => bytes0 + (hostOf(bytes, onGpu)[i] ?? 0));
+    addHost(bytes, onGpu.phases);
+    if (!options.textEncoderOnCpu) transferred += movedOnce(offload, bytes);
+  }
+
+  const imageEncoder = pipeline.imageEncoder;
+  if (imageEncoder !== null) {
+    // model_cpu_offload_seq runs it right after the text encoder, so it shares the text encoder's residency; it is
+    // not a text encoder, so --text-encoder-cpu leaves it on the GPU.
+    const bytes = imageEncoder.params * imageEncoder.bytesPerParam;
+    const onGpu = residency(offload, 'encode', {
+      whole: bytes,
+      leaf: imageEncoder.largestLeafParams * imageEncoder.bytesPerParam,
+      group: bytes,
+    });
+    lines.push(
+      line(
+        'image-encoder',
+        'weights',
+        'gpu',
+        `${imageEncoder.name}: ${imageEncoder.params.toLocaleString('en-US')} params × ${imageEncoder.bytesPerParam} B`,
+        inPhases(onGpu.bytes, onGpu.phases),
+        imageEncoder.source,
+      ),
+      line(
+        'image-encoder-activations',
+        'activations',
+        'gpu',
+        `${imageEncoder.name} forward: ${imageEncoder.tokens} tokens, ${imageEncoder.heads} heads`,
+        inPhases(encoderActivationBytes(imageEncoder), ['encode']),
+        'Transformers modeling_clip.py eager attention: scores and fp32 softmax',
+      ),
+    );
+    addHost(bytes, onGpu.phases);
+    transferred += offload === 'text-encoder' ? 0 : movedOnce(offload, bytes);
   }
 
   const vaeBytes = vae.params * vae.bytesPerValue;
+  const vaeOnGpu = residency(offload, 'decode', {
+    whole: vaeBytes,
+    leaf: vae.largestLeafParams * vae.bytesPerValue,
+    group: vaeBytes,
+  });
   lines.push(
     line(
       'vae-weights',
       'weights',
       'gpu',
-      `${vae.name} weights: ${vae.params.toLocaleString('en-US')} params × ${vae.bytesPerValue} B`,
-      inPhases(vaeBytes, resident('decode')),
+      `${vae.name} weights: ${vae.params.toLocaleString('en-US')} params × ${vae.bytesPerValue} B${offload === 'sequential' ? '; on the GPU: its largest convolution' : ''}`,
+      inPhases(vaeOnGpu.bytes, vaeOnGpu.phases),
       vae.source,
     ),
   );
-  const transformerHost = hostOf(transformerBytes, resident('denoise'));
-  const vaeHost = hostOf(vaeBytes, resident('decode'));
-  host = host.map((bytes, i) => bytes + (transformerHost[i] ?? 0) + (vaeHost[i] ?? 0));
+  addHost(vaeBytes, vaeOnGpu.phases);
+  if (offload !== 'text-encoder') transferred += movedOnce(offload, vaeBytes);
 
   const step = ditStepBytes(options.shape, tokens, pipeline.jointText);
   lines.push(
@@ -308,7 +457,7 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
       'activations',
       'gpu',
       `One denoising step: ${tokens.visual.toLocaleString('en-US')} ${options.frames > 1 ? 'video' : 'image'} tokens` +
-        ` (${tokens.latentFrames}×${tokens.latentHeight}×${tokens.latentWidth} latents), ${tokens.text} text tokens, ` +
+        ` (${tokens.latentFrames}×${tokens.latentHeight}×${tokens.latentWidth} latents), ${tokens.text} ${pipeline.imageEncoder === null ? 'text' : 'text and image'} tokens, ` +
         (guidance === 'batched'
           ? 'guidance as a batch of 2'
           : guidance === 'sequential'
@@ -347,7 +496,7 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
       'overhead',
       'gpu',
       'CUDA context and kernels',
-      inPhases(CUDA_CONTEXT_BYTES, all),
+      inPhases(CUDA_CONTEXT_BYTES, DIFFUSION_PHASES),
       'overhead.ts CUDA_CONTEXT_BYTES',
     ),
   );
@@ -371,6 +520,7 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
       pipeline: pipeline.pipeline,
       transformer,
       textEncoders: pipeline.textEncoders.map((e) => ({ name: e.name, params: e.params })),
+      imageEncoder: imageEncoder === null ? null : { name: imageEncoder.name, params: imageEncoder.params },
       vaeParams: vae.params,
       tokens,
       guidance,
@@ -380,6 +530,12 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
       peak,
       peakPhase,
       hostPeak: Math.max(...host),
+      hostTransfer: {
+        steps,
+        passes,
+        bytes: transferred,
+        seconds: options.gpu === null ? null : transferred / options.gpu.hostLinkBytesPerSecond,
+      },
       gpu,
       headroom,
       fits: room === null ? null : room >= 0,

@@ -142,13 +142,16 @@ export {
   type FluxShape,
   type WanShape,
 } from './diffusion-config.ts';
-export { countDitParams, type DitParamCounts } from './diffusion-params.ts';
+export { clipVisionParams, countDitParams, type BlockParams, type DitParamCounts } from './diffusion-params.ts';
+export { DIFFUSION_PRESETS, getDiffusionPreset, type DiffusionPreset } from './diffusion-presets.ts';
+export { diffusionRemedies, formatChanges, type DiffusionChange, type DiffusionRemedy } from './diffusion-remedies.ts';
 export {
   GUIDANCES,
   PIPELINES,
+  pipelineFor,
   type Guidance,
   type PipelineSpec,
-  type TextEncoderSpec,
+  type EncoderSpec,
   type VaeSpec,
 } from './diffusion-pipelines.ts';
 export { vaeDecodeBytes, type VaeDecodeBytes } from './diffusion-vae.ts';
@@ -163,5 +166,6 @@ export {
   type DiffusionOutcome,
   type DiffusionPhase,
   type DitWeights,
+  type HostTransfer,
 } from './diffusion.ts';
-export { DIFFUSION_FLAG_TABLE, parseDiffusionFlags, type DiffusionRawFlags } from './diffusion-flags.ts';
+export { DIFFUSION_FLAG_TABLE, formatDiffusionFlags, parseDiffusionFlags, type DiffusionRawFlags } from './diffusion-flags.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { runCommand } from '../../../src/cli/command.ts';
-import { diffusionCommand } from '../../../src/cli/diffusion-command.ts';
+import { diffusionCommand, type DiffusionJson } from '../../../src/cli/diffusion-command.ts';
 import { estimateCommand } from '../../../src/cli/estimate-command.ts';
 import { runProgram } from '../../../src/cli/program.ts';
 
@@ -95,8 +95,82 @@ describe('diffusion --config', () => {
   });
 });
 
+describe('diffusion --model (a pipeline preset)', () => {
+  test('a preset gives the same estimate as its committed config file, and names itself in --json', () => {
+    const flags = ['--resolution', '1280x720', '--frames', '81', '--gpu', 'rtx-4090', '--json'];
+    const preset = runDiffusion(['--model', 'wan2.1-t2v-14b', ...flags]);
+    const file = runDiffusion(['--config', WAN_14B, ...flags]);
+    expect(preset.code).toBe(0);
+    const fromPreset = JSON.parse(preset.stdout) as DiffusionJson;
+    const fromFile = JSON.parse(file.stdout) as DiffusionJson;
+    expect(fromPreset.model).toBe('wan2.1-t2v-14b');
+    expect(fromFile.model).toBeNull();
+    expect({ ...fromPreset, model: null }).toEqual(fromFile);
+  });
+
+  test('off the card, the table lists the changes that fit, and each listed command fits when run', () => {
+    const { stdout } = runDiffusion(['--model', 'wan2.1-t2v-14b', '--resolution', '1280x720', '--gpu', 'rtx-4090', '--json']);
+    const { remedies } = JSON.parse(stdout) as DiffusionJson;
+    expect(remedies.length).toBeGreaterThan(0);
+    for (const remedy of remedies) {
+      const args = remedy.changes.flatMap((c) => (c.value === true ? [`--${c.flag}`] : [`--${c.flag}`, String(c.value)]));
+      const again = runDiffusion([
+        '--model',
+        'wan2.1-t2v-14b',
+        '--resolution',
+        '1280x720',
+        '--gpu',
+        'rtx-4090',
+        ...args,
+        '--json',
+      ]);
+      const fitted = JSON.parse(again.stdout) as DiffusionJson;
+      expect([fitted.fits, fitted.peak]).toEqual([true, remedy.peak]);
+    }
+    const table = runDiffusion(['--model', 'wan2.1-t2v-14b', '--resolution', '1280x720', '--gpu', 'rtx-4090']).stdout;
+    expect(table).toMatch(/^Fits with --/m);
+  });
+
+  test('image-to-video Wan: the transformer and the CLIP image encoder are counted, the conditioning encode is named', () => {
+    const { code, stdout } = runDiffusion(['--model', 'wan2.1-i2v-14b-720p', '--resolution', '1280x720', '--json']);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as DiffusionJson;
+    expect([json.pipeline, json.className]).toEqual(['WanImageToVideoPipeline', 'WanTransformer3DModel']);
+    expect(json.params.imageEncoder?.name).toBe('CLIP ViT-H/14 image encoder');
+    // The 257 CLIP tokens (a class token and 16 × 16 patches of 14 px) join UMT5's 512 in the cross-attention context.
+    expect(json.tokens.text).toBe(512 + 257);
+    expect(json.warnings.join(' ')).toMatch(/VAE-encodes the conditioning frames.*not counted yet/);
+  });
+
+  test('image-to-video Wan: --text-encoder-cpu leaves the image encoder on the GPU; model offload holds it while encoding only', () => {
+    const lineOf = (argv: readonly string[]) => {
+      const json = JSON.parse(runDiffusion(['--model', 'wan2.1-i2v-14b-720p', ...argv, '--json']).stdout) as DiffusionJson;
+      return json.lines.find((l) => l.id === 'image-encoder')?.live;
+    };
+    const whole = lineOf([])?.[0] ?? 0;
+    expect(whole).toBeGreaterThan(0);
+    expect(lineOf(['--text-encoder-cpu'])).toEqual([whole, whole, whole]);
+    expect(lineOf(['--offload', 'model'])).toEqual([whole, 0, 0]);
+  });
+
+  test('--offload group prints what it copies over the host link per generation', () => {
+    const { stdout } = runDiffusion(['--model', 'wan2.1-t2v-14b', '--offload', 'group', '--gpu', 'rtx-4090']);
+    expect(stdout).toMatch(/^Offload   [\d.]+ GiB over the host link per generation \(100 transformer passes\): at least/m);
+  });
+});
+
 describe('bad input: exit 2 and one line naming the field', () => {
-  test('no --config', () => expectOneLine([], /^diffusion: --config: give the transformer's diffusers config\.json/));
+  test('an unknown preset', () => expectOneLine(['--model', 'wan9'], /^diffusion: --model: unknown pipeline preset wan9/));
+  test('both --model and --config', () =>
+    expectOneLine(['--model', 'wan2.1-t2v-14b', '--config', WAN_14B], /--model and --config: give one of them/));
+  test('a step count of zero', () =>
+    expectOneLine(['--model', 'wan2.1-t2v-14b', '--steps', '0'], /--steps: must be a whole number from 1 to 1000/));
+  test('an unknown offload', () =>
+    expectOneLine(
+      ['--model', 'wan2.1-t2v-14b', '--offload', 'disk'],
+      /--offload: expected none, text-encoder, model, sequential, group, got disk/,
+    ));
+  test('no --model or --config', () => expectOneLine([], /^diffusion: --model or --config: name a pipeline preset/));
   test('a resolution that is not WIDTHxHEIGHT', () =>
     expectOneLine(['--config', WAN_14B, '--resolution', '1280'], /--resolution: expected WIDTHxHEIGHT/));
   test('a side the pipeline would resize', () =>
@@ -118,10 +192,10 @@ describe('bad input: exit 2 and one line naming the field', () => {
       ['--config', fileWith('zero-heads.json', JSON.stringify({ _class_name: 'WanTransformer3DModel', num_attention_heads: 0 }))],
       /num_attention_heads: expected a whole number/,
     ));
-  test('an image-to-video Wan config', () =>
+  test('an image-to-video Wan config without its image key/value projections', () =>
     expectOneLine(
       ['--config', fileWith('i2v.json', JSON.stringify({ _class_name: 'WanTransformer3DModel', image_dim: 1280 }))],
-      /image_dim: 1280 is not counted yet/,
+      /image_dim: 1280: image_dim and added_kv_proj_dim come together/,
     ));
   test('estimate --config on a diffusers config points to the diffusion command', () => {
     const { code, stderr } = runCommand(estimateCommand, ['--config', WAN_14B]);

@@ -63,11 +63,19 @@ describe('readDiffusersConfig', () => {
     expect(failedFields({ ...WAN_14B, num_layers: 1.5 })).toEqual(['num_layers']);
   });
 
-  test('image-to-video Wan (image_dim, added_kv_proj_dim) is refused rather than counted as text-to-video', () => {
-    expect(failedFields({ ...WAN_14B, in_channels: 36, image_dim: 1280, added_kv_proj_dim: 5120 })).toEqual([
-      'image_dim',
+  test('image-to-video Wan needs image_dim and added_kv_proj_dim together: one alone is refused, naming it', () => {
+    expect(failedFields({ ...WAN_14B, in_channels: 36, image_dim: 1280, added_kv_proj_dim: null })).toEqual(['image_dim']);
+    expect(failedFields({ ...WAN_14B, in_channels: 36, image_dim: null, added_kv_proj_dim: 5120 })).toEqual([
       'added_kv_proj_dim',
     ]);
+  });
+
+  test('SD3.5 keys: qk_norm other than rms_norm, and dual attention outside the blocks that have two streams, are refused', () => {
+    const sd3 = { _class_name: 'SD3Transformer2DModel', num_layers: 24 };
+    expect(failedFields({ ...sd3, qk_norm: 'layer_norm' })).toEqual(['qk_norm']);
+    // The 24th block (index 23) updates the image stream only: diffusers' SD3.5 never puts a second attention there.
+    expect(failedFields({ ...sd3, dual_attention_layers: [0, 23] })).toEqual(['dual_attention_layers']);
+    expect(failedFields({ ...sd3, dual_attention_layers: [1, 1] })).toEqual(['dual_attention_layers']);
   });
 
   test('isDiffusersConfig tells a diffusers component from a Transformers config', () => {

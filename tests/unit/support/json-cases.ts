@@ -1,7 +1,7 @@
 /**
  * Command lines whose `--json` output the tests hold to their JSON Schema and to the same bytes everywhere (in-process,
  * the library, the installed package): each kind of answer once at least (training, inference, model states alone,
- * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example; a video and two image diffusions, with and without a GPU; and real
+ * offload to NVMe, a pipeline stage, LoRA; plans that fit and a request nothing fits; every diagnose example; a video and two image diffusions, with and without a GPU, with group offload and the changes that would fit; and real
  * pastes whose shapes the examples lack: nvidia-smi's Processes and MIG tables, WDDM, dmon; an OOM message with a
  * memory_summary, a summary without its header, a traceback, the reader's GPU count; training configs read beside the
  * flags).
@@ -124,5 +124,18 @@ export const JSON_CASES: readonly JsonCase[] = [
   {
     command: 'diffusion',
     argv: ['--config', resolve(DIFFUSERS_CONFIGS, 'flux.1-dev.json'), '--offload', 'model', '--weights', 'fp8'],
+  },
+  {
+    command: 'diffusion',
+    argv: [
+      '--config',
+      resolve(DIFFUSERS_CONFIGS, 'wan2.1-t2v-14b.json'),
+      '--offload',
+      'group',
+      '--steps',
+      '30',
+      '--gpu',
+      'rtx-3060-12gb',
+    ],
   },
 ];
