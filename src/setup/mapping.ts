@@ -26,6 +26,8 @@ export type SetupOptions = Partial<
     | 'loraRank'
     | 'loraTargets'
     | 'dp'
+    | 'shardGroup'
+    | 'tp'
     | 'zero'
     | 'offload'
     | 'offloadDevice'

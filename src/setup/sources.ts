@@ -25,11 +25,23 @@ export const SETUP_SOURCES = {
   peft: 'PEFT 0.20.1.dev0 @5d602fd src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
   /** DeepSpeed's configuration keys. */
   deepspeedConfig: 'DeepSpeed 0.19.6 docs/config-json (zero_optimization, offload_optimizer, offload_param, bf16, fp16)',
+  /** ZeRO++ hierarchical partitioning: a second copy of the 16-bit weights, sharded within a group of N GPUs. */
+  deepspeedHpz:
+    'DeepSpeed 0.19.6 @edaa722 deepspeed/runtime/zero/partition_parameters.py:1884-1888 _partition_param_sec (secondary_partition_size = tensor_size // num_ranks_in_param_group, dtype=param.dtype), runtime/zero/config.py:309 zero_hpz_partition_size',
   /** DeepSpeed builds FusedAdam for Adam/AdamW, DeepSpeedCPUAdam when the optimizer is offloaded. */
   deepspeedOptimizer: 'DeepSpeed 0.19.6 @edaa722 deepspeed/runtime/engine.py _configure_basic_optimizer',
   /** accelerate's config file and FSDP plugin. */
   accelerate:
     'accelerate 1.15.0.dev0 @16cb6eb src/accelerate/utils/dataclasses.py (FullyShardedDataParallelPlugin, DeepSpeedPlugin), utils/constants.py FSDP_SHARDING_STRATEGY',
+  /** What each FSDP version 1 sharding strategy holds between forward and backward. */
+  fsdpShardingStrategy:
+    'torch @acd8c9e torch/distributed/fsdp/api.py:44-50,56-63 ShardingStrategy (SHARD_GRAD_OP: unshards before forward, does not reshard after forward, reshards after backward; HYBRID_*: the same within a node)',
+  /** FSDP version 1's hybrid shard group when no process group is given: one machine's devices. */
+  fsdpHybridGroup:
+    'torch @00743e7 torch/distributed/fsdp/_init_utils.py _init_process_group_state_for_hybrid_shard (_init_intra_and_inter_node_groups(default_group, device_count())); accelerate 1.15.0.dev0 @16cb6eb utils/launch.py:113 (nproc_per_node = num_processes // num_machines)',
+  /** accelerate's FSDP2 device mesh. */
+  accelerateParallelism:
+    'accelerate 1.15.0.dev0 @16cb6eb src/accelerate/parallelism_config.py:40-66 (dp_replicate_size × dp_shard_size: HSDP; tp_size, cp_size)',
   /** LLaMA-Factory's arguments. */
   llamaFactoryArgs: 'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/model_args.py, finetuning_args.py',
   /** LLaMA-Factory loads in the compute dtype and upcasts trainable parameters to fp32 unless pure_bf16. */
@@ -37,6 +49,9 @@ export const SETUP_SOURCES = {
     'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/parser.py (compute_dtype), model/adapter.py:281,340-349 init_adapter (cast_trainable_params_to_fp32, autocast_adapter_dtype)',
   /** axolotl's configuration. */
   axolotl: 'axolotl 0.18.0 @067b021 src/axolotl/utils/schemas/config.py (AxolotlInputConfig)',
+  /** axolotl's data-parallel mesh. */
+  axolotlMesh:
+    'axolotl 0.18.0 @067b021 src/axolotl/utils/distributed.py:319-357 (dp_shard_size, dp_replicate_size → accelerate ParallelismConfig); accelerate 1.15.0.dev0 @16cb6eb parallelism_config.py:61-66 (HSDP)',
   /** axolotl loads the model in bf16 when bf16 is set. */
   axolotlDtype: 'axolotl 0.18.0 @067b021 src/axolotl/utils/config/__init__.py (cfg.torch_dtype from bf16/fp16)',
   /** axolotl's k-bit preparation: PEFT's prepare_model_for_kbit_training, patched to skip the embeddings on request. */

@@ -42,6 +42,7 @@ export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
   if (options.compile !== undefined) missing.add('compile', "not a DeepSpeed key: the trainer's torch_compile sets it");
   if (options.activationOffload !== undefined && options.activationOffload !== 'none')
     missing.add('activationOffload', "DeepSpeed's JSON has no key for it: the training script offloads activations");
+  missing.addEach(options, ['shardGroup', 'tp'], "DeepSpeed's JSON has no HSDP or tensor-parallel key (ZeRO++ hpZ is not HSDP)");
   missing.addEach(options, ['dp'], 'the launcher sets the process count (deepspeed --num_gpus, accelerate num_processes)');
   return { text: `${JSON.stringify(config, null, 2)}\n`, unexpressed: missing.list };
 }

@@ -84,6 +84,7 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
     'the recipe and config choose it (full_finetune_*, lora_finetune_* with a qlora_ model)',
   );
   missing.addEach(options, ['attention'], 'torchtune runs SDPA');
+  missing.addEach(options, ['shardGroup', 'tp'], "not mapped from torchtune's data_parallel_*_dim / tensor_parallel_dim yet");
   missing.addEach(options, ['dp'], 'the launcher sets the process count (tune run --nproc_per_node N)');
   return { text: `${words.join(' ')}\n`, unexpressed: missing.list };
 }

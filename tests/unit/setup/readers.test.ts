@@ -196,8 +196,51 @@ describe('accelerate', () => {
     expect(reading.options).toEqual({ zero: 3, offload: 'optimizer+params', offloadDevice: 'cpu' });
   });
 
-  test('FSDP version 1 SHARD_GRAD_OP is ZeRO-2', () => {
-    expect(read('distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n').options.zero).toBe(2);
+  test('FSDP version 1 SHARD_GRAD_OP (torch api.py:44-50, not resharded after forward) is ZeRO-3 keeping the gathered weights', () => {
+    const reading = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n');
+    expect(reading.options).toEqual({ zero: 3, keepGatheredWeights: true });
+    // The legacy number 2 is the same strategy.
+    expect(read('distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: 2\n').options).toEqual(reading.options);
+  });
+
+  test('HYBRID_SHARD on 2 machines of 8 processes shards within a machine: --shard-group 8 of dp 16', () => {
+    const reading = read(
+      'distributed_type: FSDP\nnum_machines: 2\nnum_processes: 16\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(reading.options).toEqual({ dp: 16, zero: 3, shardGroup: 8 });
+  });
+
+  test('HYBRID_SHARD_ZERO2 is HSDP keeping the gathered weights; on one machine the group is every process', () => {
+    const two = read(
+      'distributed_type: FSDP\nnum_machines: 4\nnum_processes: 32\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD_ZERO2\n',
+    );
+    expect(two.options).toEqual({ dp: 32, zero: 3, keepGatheredWeights: true, shardGroup: 8 });
+    const one = read(
+      'distributed_type: FSDP\nnum_machines: 1\nnum_processes: 8\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(one.options).toEqual({ dp: 8, zero: 3 });
+    expect(one.lines.find((line) => line.key === 'num_machines')?.effect.kind).toBe('no-effect');
+  });
+
+  test('HYBRID_SHARD over machines that do not divide the processes, or without a process count, names the key', () => {
+    const uneven = readTrainingConfig(
+      'a.yaml',
+      'distributed_type: FSDP\nnum_machines: 3\nnum_processes: 16\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(uneven.ok ? null : uneven.error.key).toBe('num_machines');
+    const countless = readTrainingConfig(
+      'a.yaml',
+      'distributed_type: FSDP\nnum_machines: 2\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(countless.ok ? null : countless.error.key).toBe('num_processes');
+  });
+
+  test('FSDP2 parallelism_config: dp_replicate × dp_shard data-parallel GPUs, the shard size as the HSDP group, cp not modelled', () => {
+    const reading = read(
+      'distributed_type: FSDP\nnum_processes: 16\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_replicate_size: 2\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_cp_size: 2\n',
+    );
+    expect(reading.options).toEqual({ dp: 8, zero: 3, shardGroup: 4 });
+    expect(notModelledKeys(reading)).toEqual(['parallelism_config.parallelism_config_cp_size']);
   });
 });
 
@@ -349,6 +392,35 @@ training_arguments:
       qloraFormat: 'nf4-dq',
     });
     expect(notModelledKeys(reading)).toEqual([]);
+    expect(reading.unknown).toEqual([]);
+  });
+});
+
+describe('sharding strategies outside accelerate', () => {
+  test('TrainingArguments fsdp "shard_grad_op" is ZeRO-3 keeping the gathered weights; hybrid_shard names its group as not modelled', () => {
+    expect(read('{"fsdp": "shard_grad_op auto_wrap"}').options).toEqual({ zero: 3, keepGatheredWeights: true });
+    const hybrid = read('{"fsdp": "hybrid_shard auto_wrap"}');
+    expect(hybrid.options).toEqual({ zero: 3 });
+    expect(notModelledKeys(hybrid)).toEqual(['fsdp']);
+  });
+
+  test('axolotl dp_shard_size 8 × dp_replicate_size 2 is HSDP: dp 16, --shard-group 8', () => {
+    expect(read('base_model: x\ndp_shard_size: 8\ndp_replicate_size: 2\n').options).toEqual({
+      finetune: 'full',
+      dp: 16,
+      shardGroup: 8,
+    });
+    expect(read('base_model: x\nfsdp: [shard_grad_op, auto_wrap]\n').options).toEqual({
+      finetune: 'full',
+      zero: 3,
+      keepGatheredWeights: true,
+    });
+  });
+
+  test('DeepSpeed ZeRO++ zero_hpz_partition_size 8 is named as a second weight shard, not as HSDP', () => {
+    const reading = read('{"zero_optimization": {"stage": 3, "zero_hpz_partition_size": 8}}', 'ds.json');
+    expect(reading.options).toEqual({ zero: 3 });
+    expect(notModelledKeys(reading)).toEqual(['zero_optimization.zero_hpz_partition_size']);
     expect(reading.unknown).toEqual([]);
   });
 });

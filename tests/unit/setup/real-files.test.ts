@@ -90,6 +90,15 @@ describe('accelerate examples/config_yaml_templates/', () => {
   });
 });
 
+describe('accelerate examples/torch_native_parallelism/configs/', () => {
+  test('tp_hsdp.yaml: 8 processes as 2 replicas × 2 shards × tp 2: dp 4, --shard-group 2, --tp 2, ZeRO-3', () => {
+    const result = mapping('accelerate/tp_hsdp.yaml');
+    expect(result.stack).toBe('fsdp2');
+    expect(result.options).toEqual({ dp: 4, shardGroup: 2, tp: 2, zero: 3, recompute: 'none' });
+    expect(result.unknown).toEqual([]);
+  });
+});
+
 describe('torchtune recipes/configs/', () => {
   test('llama3_1/8B_qlora_single_device.yaml: QLoRA r=8 on q,k,v,o and the MLP, bf16, fused AdamW, chunked loss', () => {
     const result = mapping('torchtune/8B_qlora_single_device.yaml');
