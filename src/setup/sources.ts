@@ -65,6 +65,9 @@ export const SETUP_SOURCES = {
   /** torchtune's recipe keys. */
   torchtune:
     'torchtune 0.7.0 @bd2a0fc recipes/lora_finetune_single_device.py, full_finetune_single_device.py (dtype, enable_activation_checkpointing, batch_size)',
+  /** torchtune's distributed device mesh. */
+  torchtuneMesh:
+    'torchtune 0.7.0 @bd2a0fc recipes/full_finetune_distributed.py:157,165,169-178 (tensor_parallel_dim, context_parallel_dim, data_parallel_shard_dim = -1 inferred, data_parallel_replicate_dim → ParallelDims)',
   /** torchtune's loss components. */
   torchtuneLoss:
     'torchtune 0.7.0 @bd2a0fc torchtune/modules/loss/ce_chunked_output_loss.py, cross_entropy_loss.py (num_output_chunks = 8)',

@@ -417,6 +417,14 @@ describe('sharding strategies outside accelerate', () => {
     });
   });
 
+  test('torchtune data_parallel_shard_dim 8 × data_parallel_replicate_dim 2 is HSDP; an inferred shard dim is named', () => {
+    const mesh = read('data_parallel_shard_dim=8 data_parallel_replicate_dim=2 tensor_parallel_dim=2');
+    expect(mesh.options).toMatchObject({ dp: 16, shardGroup: 8, tp: 2 });
+    const inferred = read('data_parallel_shard_dim=-1 data_parallel_replicate_dim=2');
+    expect(inferred.options.shardGroup).toBeUndefined();
+    expect(notModelledKeys(inferred)).toEqual(['data_parallel_replicate_dim']);
+  });
+
   test('DeepSpeed ZeRO++ zero_hpz_partition_size 8 is named as a second weight shard, not as HSDP', () => {
     const reading = read('{"zero_optimization": {"stage": 3, "zero_hpz_partition_size": 8}}', 'ds.json');
     expect(reading.options).toEqual({ zero: 3 });
