@@ -33,3 +33,5 @@ export { writeAccelerateYaml } from './writers/accelerate-yaml-writer.ts';
 export { LLAMA_FACTORY_DEEPSPEED_PATH, writeLlamaFactoryYaml } from './writers/llama-factory-yaml-writer.ts';
 export { writeAxolotlYaml } from './writers/axolotl-yaml-writer.ts';
 export { writeTorchtuneOverrides } from './writers/torchtune-overrides-writer.ts';
+export { isWriteFormat, WRITE_FORMATS, type WriteFormat, type WriteFormatSpec } from './writers/write-formats.ts';
+export { writeReproducing, type ReproducingConfig } from './writers/write-reproducing.ts';

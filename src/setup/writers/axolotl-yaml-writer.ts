@@ -43,7 +43,8 @@ function writeLoss(options: SetupOptions, config: Record<string, unknown>, missi
 /** Write the axolotl YAML for `options` (the keys `readAxolotlYaml` reads back). */
 export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
   const missing = unexpressedList();
-  const config: Record<string, unknown> = {};
+  // The reader's model goes here (the Python writer's MODEL); the key also tells the file from a Trainer's.
+  const config: Record<string, unknown> = { base_model: 'MODEL' };
   if (options.finetune === 'lora' || options.finetune === 'qlora') {
     config['adapter'] = options.finetune;
     if (options.finetune === 'qlora') config['load_in_4bit'] = true;
