@@ -4,27 +4,33 @@
  */
 export const SETUP_SOURCES = {
   /** `TrainingArguments` fields and `OptimizerNames`. */
-  trainingArguments: 'transformers 5.x src/transformers/training_args.py (TrainingArguments, OptimizerNames)',
+  trainingArguments:
+    'transformers @00349ae src/transformers/training_args.py (TrainingArguments fields, OptimizerNames; default_optim adamw_torch_fused from torch 2.8)',
   /** `"auto"` resolution and the Trainer/DeepSpeed mismatch check. */
   deepspeedIntegration:
     'transformers src/transformers/integrations/deepspeed.py @0234833 (HfTrainerDeepSpeedConfig.trainer_config_process, trainer_config_finalize)',
   /** Gradient checkpointing wraps every decoder layer (full recompute, one layer per segment). */
-  gradientCheckpointing: 'transformers modeling_utils.py gradient_checkpointing_enable (each GradientCheckpointingLayer)',
+  gradientCheckpointing:
+    'transformers @00029cf src/transformers/modeling_layers.py GradientCheckpointingLayer.__call__ (each decoder layer runs under _gradient_checkpointing_func)',
   /** `attn_implementation`: eager keeps the s×s scores; sdpa and flash_attention_* do not. */
-  attention: 'transformers docs, "Attention interface" (attn_implementation: eager, sdpa, flash_attention_2)',
+  attention:
+    'transformers @00edd8f docs/source/en/attention_interface.md "Attention backends" (attn_implementation: eager materializes the attention matrix; sdpa, flash_attention_2 do not)',
   /** torch.optim.AdamW picks foreach on CUDA unless fused=True. */
-  torchAdamW: 'torch/optim/optimizer.py _default_to_fused_or_foreach (PyTorch 2.x): foreach on CUDA unless fused=True',
+  torchAdamW:
+    'torch @002d2f0 torch/optim/optimizer.py _default_to_fused_or_foreach, _fused_doc ("we default to foreach and NOT fused when the user has not specified either flag")',
   /** Liger's kernels as the Trainer applies them (`use_liger_kernel`): the loss is its fused linear cross-entropy. */
   liger:
-    'transformers 5.x trainer.py (use_liger_kernel → liger_kernel.transformers._apply_liger_kernel_to_instance); Liger-Kernel 0.8.2 fused_linear_cross_entropy.py',
+    'transformers @00349ae src/transformers/training_args.py use_liger_kernel, liger_kernel_config (kwargs of _apply_liger_kernel_to_instance); Liger-Kernel 0.8.2 fused_linear_cross_entropy.py',
   /** bitsandbytes paged optimizers. */
-  pagedOptimizers: 'bitsandbytes docs, "Paged optimizers": states in unified memory, paged to the host under pressure',
+  pagedOptimizers:
+    'bitsandbytes 0.50.2.dev0 @95f9af3 docs/source/explanations/optimizers.mdx:41-51 "Paged optimizers" (states in unified memory, paged to the host only when the GPU runs out)',
   /** TRL's SFTConfig and ModelConfig. */
   trl: 'TRL 1.10.0.dev0 @f2cd577 trl/trainer/sft_config.py, trl/trainer/model_config.py',
   /** PEFT LoraConfig. */
   peft: 'PEFT 0.20.1.dev0 @5d602fd src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
   /** DeepSpeed's configuration keys. */
-  deepspeedConfig: 'DeepSpeed 0.19.6 docs/config-json (zero_optimization, offload_optimizer, offload_param, bf16, fp16)',
+  deepspeedConfig:
+    'DeepSpeed 0.19.6 @edaa722 docs/_pages/config-json.md (zero_optimization, offload_optimizer, offload_param, bf16, fp16)',
   /** ZeRO++ hierarchical partitioning: a second copy of the 16-bit weights, sharded within a group of N GPUs. */
   deepspeedHpz:
     'DeepSpeed 0.19.6 @edaa722 deepspeed/runtime/zero/partition_parameters.py:1884-1888 _partition_param_sec (secondary_partition_size = tensor_size // num_ranks_in_param_group, dtype=param.dtype), runtime/zero/config.py:309 zero_hpz_partition_size',
@@ -75,7 +81,7 @@ export const SETUP_SOURCES = {
   torchtuneLora: 'torchtune 0.7.0 @bd2a0fc torchtune/models/llama3_1/_model_builders.py (lora_attn_modules, apply_lora_to_mlp)',
   /** Unsloth's loader and PEFT wrapper. */
   unsloth:
-    'Unsloth docs, "Fine-tuning guide" and "Unsloth gradient checkpointing" (FastLanguageModel.from_pretrained, get_peft_model)',
+    'Unsloth 2026.8.19 @015bdef unsloth/models/llama.py FastLlamaModel.from_pretrained, get_peft_model (:3079 use_gradient_checkpointing = "unsloth")',
   /** Unsloth's 4-bit loading. */
   unslothFourBit:
     'Unsloth 2026.8.19 @015bdef unsloth/models/llama.py:2622-2623 BitsAndBytesConfig(bnb_4bit_use_double_quant = True, bnb_4bit_quant_type = "nf4")',
