@@ -1,6 +1,6 @@
 /**
  * Training configurations in and out: readers of the files readers already have (Trainer/TRL, DeepSpeed,
- * accelerate, LLaMA-Factory, axolotl, torchtune, Unsloth), their combination into one set of engine options with the
+ * accelerate, LLaMA-Factory, axolotl, torchtune, torchtitan, Unsloth), their combination into one set of engine options with the
  * mapping line by line, and writers of the same files from an estimate's options.
  */
 export {

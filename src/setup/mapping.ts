@@ -8,7 +8,7 @@ import type { Stack } from '../memory/stacks.ts';
 
 /** The tools whose files are read, one reader each. */
 export type TrainingTool =
-  'training-arguments' | 'deepspeed' | 'accelerate' | 'llama-factory' | 'axolotl' | 'torchtune' | 'unsloth';
+  'training-arguments' | 'deepspeed' | 'accelerate' | 'llama-factory' | 'axolotl' | 'torchtune' | 'torchtitan' | 'unsloth';
 
 /** The engine options a training configuration may set: how a job trains, never which model or GPU. */
 export const SETUP_OPTION_KEYS = [

@@ -68,6 +68,18 @@ export const SETUP_SOURCES = {
     'axolotl 0.18.0 @067b021 src/axolotl/loaders/adapter.py:368-369 peft_autocast_adapter_dtype → get_peft_model(autocast_adapter_dtype=…)',
   /** axolotl's LoRA targets. */
   axolotlLora: 'axolotl 0.18.0 @067b021 src/axolotl/loaders/adapter.py (lora_target_linear: every Linear)',
+  /** torchtitan's job config (TOML, before its configs moved to Python). */
+  torchtitanConfig:
+    'torchtitan 0.2.2 @238fa99 torchtitan/config/job_config.py (Training:253-288 local_batch_size, global_batch_size, seq_len, enable_cpu_offload, dtype, mixed_precision_param; Parallelism:312-464; Compile:721-725)',
+  /** torchtitan's activation checkpointing modes. */
+  torchtitanCheckpointing:
+    'torchtitan 0.2.2 @238fa99 torchtitan/config/job_config.py:651-659 ActivationCheckpoint; distributed/activation_checkpoint.py:27-50 (every selective_ac_option-th block), :173-178 (full, selective op)',
+  /** torchtitan's optimizer builder. */
+  torchtitanOptimizer:
+    'torchtitan 0.2.2 @238fa99 torchtitan/components/optimizer.py:299-320 (torch.optim Adam or AdamW; implementation fused, foreach or for-loop)',
+  /** torchtitan's loss in the TOML era. */
+  torchtitanLoss:
+    'torchtitan 0.2.2 @238fa99 torchtitan/components/loss.py:20-23 cross_entropy_loss (pred.flatten(0, 1).float()); models/llama3/__init__.py:113 build_loss_fn',
   /** torchtune's recipe keys. */
   torchtune:
     'torchtune 0.7.0 @bd2a0fc recipes/lora_finetune_single_device.py, full_finetune_single_device.py (dtype, enable_activation_checkpointing, batch_size)',

@@ -1,6 +1,6 @@
 /** The readers' rules, tool by tool, on small files written for each rule (the real files are in real-files.test.ts). */
 import { describe, expect, test } from 'vitest';
-import { readTrainingConfig, type FileReading } from '../../../src/setup/index.ts';
+import { readTrainingConfig, setupErrorLine, type FileReading } from '../../../src/setup/index.ts';
 
 /** Read `text` as `file`; the test fails if it is refused. */
 function read(text: string, file = 'f'): FileReading {
@@ -430,5 +430,81 @@ describe('sharding strategies outside accelerate', () => {
     expect(reading.options).toEqual({ zero: 3 });
     expect(notModelledKeys(reading)).toEqual(['zero_optimization.zero_hpz_partition_size']);
     expect(reading.unknown).toEqual([]);
+  });
+});
+
+describe('torchtitan job config (TOML)', () => {
+  const toml = (...lines: string[]) => read(['[job]', 'description = "t"', ...lines].join('\n'), 'train.toml');
+
+  test('an HSDP mesh of 2 replicas × 8 shards with tp 2, the global batch as accumulation steps, the torchtitan stack', () => {
+    const reading = toml(
+      '[training]',
+      'local_batch_size = 2',
+      'global_batch_size = 128',
+      'seq_len = 4096',
+      '[parallelism]',
+      'data_parallel_replicate_degree = 2',
+      'data_parallel_shard_degree = 8',
+      'tensor_parallel_degree = 2',
+      'fsdp_reshard_after_forward = "never"',
+    );
+    expect(reading.stack).toBe('torchtitan');
+    expect(reading.options).toEqual({
+      microBatch: 2,
+      seq: 4096,
+      dp: 16,
+      zero: 3,
+      shardGroup: 8,
+      keepGatheredWeights: true,
+      tp: 2,
+      gradAccum: 4,
+    });
+  });
+
+  test('training.dtype bfloat16 is pure bf16; mixed_precision_param float32 is fp32; CPU offload of FSDP', () => {
+    expect(toml('[training]', 'dtype = "bfloat16"', 'mixed_precision_param = "bfloat16"').options).toEqual({
+      precision: 'bf16',
+    });
+    expect(toml('[training]', 'mixed_precision_param = "float32"', 'enable_cpu_offload = true').options).toEqual({
+      precision: 'fp32',
+      offload: 'optimizer+params',
+      offloadDevice: 'cpu',
+    });
+  });
+
+  test('checkpointing: op, every block (1), every 2nd block named; pipeline stages and float8 named as not modelled', () => {
+    expect(toml('[activation_checkpoint]', 'mode = "selective"', 'selective_ac_option = "1"').options.recompute).toBe('full');
+    const reading = toml(
+      '[model]',
+      'converters = ["quantize.linear.float8"]',
+      '[activation_checkpoint]',
+      'mode = "selective"',
+      'selective_ac_option = "2"',
+      '[parallelism]',
+      'pipeline_parallel_degree = 4',
+    );
+    expect(reading.options.recompute).toBeUndefined();
+    expect(notModelledKeys(reading)).toEqual([
+      'parallelism.pipeline_parallel_degree',
+      'activation_checkpoint.selective_ac_option',
+      'model.converters',
+    ]);
+  });
+
+  test('a global batch that local × dp does not divide, or a mode torchtitan does not have, names the key', () => {
+    const uneven = readTrainingConfig(
+      'train.toml',
+      '[training]\nlocal_batch_size = 3\nglobal_batch_size = 16\n[parallelism]\ndata_parallel_shard_degree = 2\n',
+    );
+    expect(uneven.ok ? null : uneven.error.key).toBe('training.global_batch_size');
+    const mode = readTrainingConfig('train.toml', '[job]\n[activation_checkpoint]\nmode = "some"\n');
+    expect(mode.ok ? null : mode.error.key).toBe('activation_checkpoint.mode');
+  });
+
+  test('TOML this reader cannot read is one line naming the file and the line', () => {
+    const outcome = readTrainingConfig('train.toml', '[job]\n\n[training]\nx = { a = 1 }\n');
+    expect(outcome.ok ? null : setupErrorLine(outcome.error)).toBe(
+      'train.toml: not read as TOML (line 4: inline tables ({…}) are not read)',
+    );
   });
 });

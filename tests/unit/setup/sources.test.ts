@@ -12,7 +12,7 @@ const FIXTURES = fileURLToPath(new URL('../../fixtures/training-configs/', impor
 
 /** The tools a source may cite; each clause that starts with one must pin it. */
 const TOOLS =
-  /^(transformers|torch|PyTorch|TRL|PEFT|DeepSpeed|accelerate|LLaMA-Factory|axolotl|torchtune|Liger-Kernel|Unsloth|bitsandbytes)\b/;
+  /^(transformers|torch|PyTorch|TRL|PEFT|DeepSpeed|accelerate|LLaMA-Factory|axolotl|torchtune|torchtitan|Liger-Kernel|Unsloth|bitsandbytes)\b/;
 
 /** A release number (0.19.6, 1.15.0.dev0, 2026.8.19) or a commit (@edaa722). */
 const PINNED = /\b\d+\.\d+(\.\d+)?|@[0-9a-f]{7,40}\b/;
@@ -36,6 +36,10 @@ const RULE_FILES: ReadonlyArray<readonly [string, string]> = [
   ],
   ['axolotl.yaml', 'base_model: x\ndp_shard_size: 8\ndp_replicate_size: 2\nfsdp: [shard_grad_op]\n'],
   ['overrides', 'data_parallel_shard_dim=8 data_parallel_replicate_dim=2 tensor_parallel_dim=2'],
+  [
+    'train.toml',
+    '[job]\n[training]\ndtype = "bfloat16"\n[optimizer]\nname = "Lion"\nimplementation = "foreach"\n[activation_checkpoint]\nmode = "memory_budget"\n',
+  ],
 ];
 
 /** Every line the readers write for the committed real files and the rule files. */
