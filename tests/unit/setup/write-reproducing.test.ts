@@ -20,7 +20,7 @@ import {
   type WriteFormat,
 } from '../../../src/setup/index.ts';
 
-/** The jobs: full, LoRA, QLoRA, ZeRO-2, ZeRO-3, offload and HSDP, each with only the options a reader would give. */
+/** The jobs: full, LoRA, QLoRA, ZeRO-2, ZeRO-3, offload, HSDP and tp, each with only the options a reader would give. */
 const JOBS: Readonly<Record<string, EstimateOptions>> = {
   'full fine-tune': { finetune: 'full', microBatch: 1, seq: 1024 },
   'LoRA on the attention': { finetune: 'lora', loraRank: 16, loraTargets: 'attention', microBatch: 2, seq: 2048 },
@@ -35,6 +35,7 @@ const JOBS: Readonly<Record<string, EstimateOptions>> = {
     offloadDevice: 'cpu',
   },
   'HSDP: ZeRO-3 within groups of 8 of 16 GPUs': { finetune: 'full', zero: 3, dp: 16, shardGroup: 8 },
+  'ZeRO-3 over 4 data-parallel GPUs × tensor parallelism 2': { finetune: 'full', zero: 3, dp: 4, tp: 2, seq: 1024 },
 };
 
 /** A bf16 checkpoint (Llama 3 8B) and an fp32 one (GPT-2): stacks that load "as stored" train them differently. */
