@@ -111,6 +111,7 @@ function readFsdp(r: KeyReader): Stack | null {
     const key = r.has(strategyKey) ? strategyKey : reshardKey;
     const entry = SHARDINGS.find(([name], index) => name === strategy || index + 1 === Number(strategy));
     if (entry === undefined) r.fail(key, `expected one of ${SHARDINGS.map(([name]) => name).join(', ')}`);
+    else if (version === 2) readFsdp2Strategy(r, key, entry[0]);
     else readSharding(r, key, entry[1]);
   } else
     r.set(
@@ -129,6 +130,17 @@ function readFsdp(r: KeyReader): Stack | null {
   if (checkpointing !== undefined)
     r.set('fsdp_config.fsdp_activation_checkpointing', 'recompute', checkpointing ? 'full' : 'none', source);
   return version === 2 ? 'fsdp2' : null;
+}
+
+/**
+ * A version 1 strategy name under FSDP version 2, as accelerate's to-fsdp2 converts it: resharding after forward for
+ * FULL_SHARD and HYBRID_SHARD only. FSDP2 builds no hybrid mesh from the name (accelerate deprecates it for
+ * reshard_after_forward); HSDP comes from parallelism_config alone.
+ */
+function readFsdp2Strategy(r: KeyReader, key: string, name: string): void {
+  const source = SETUP_SOURCES.accelerateFsdp2Strategy;
+  r.set(key, 'zero', 3, source);
+  if (name !== 'FULL_SHARD' && name !== 'HYBRID_SHARD') r.set(key, 'keepGatheredWeights', true, source);
 }
 
 /** One FSDP version 1 sharding strategy: the ZeRO stage, the gathered weights kept, and a machine's shard group. */

@@ -45,6 +45,9 @@ export const SETUP_SOURCES = {
   /** FSDP version 1's hybrid shard group when no process group is given: one machine's devices. */
   fsdpHybridGroup:
     'torch @00743e7 torch/distributed/fsdp/_init_utils.py _init_process_group_state_for_hybrid_shard (_init_intra_and_inter_node_groups(default_group, device_count())); accelerate 1.15.0.dev0 @16cb6eb utils/launch.py:113 (nproc_per_node = num_processes // num_machines)',
+  /** A version 1 strategy name under FSDP2. */
+  accelerateFsdp2Strategy:
+    'accelerate 1.15.0.dev0 @16cb6eb src/accelerate/commands/to_fsdp2.py:51-58 ARGUMENT_VALUE_MAPPING (fsdp_sharding_strategy → fsdp_reshard_after_forward); utils/dataclasses.py:1829-1834 (sharding_strategy deprecated in favor of reshard_after_forward)',
   /** accelerate's FSDP2 device mesh. */
   accelerateParallelism:
     'accelerate 1.15.0.dev0 @16cb6eb src/accelerate/parallelism_config.py:40-66 (dp_replicate_size × dp_shard_size: HSDP; tp_size, cp_size)',

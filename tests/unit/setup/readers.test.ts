@@ -235,6 +235,15 @@ describe('accelerate', () => {
     expect(countless.ok ? null : countless.error.key).toBe('num_processes');
   });
 
+  test('FSDP2 with a version 1 strategy name: resharding as accelerate’s to-fsdp2 maps it, and no hybrid group from it', () => {
+    const hybrid = read(
+      'distributed_type: FSDP\nnum_machines: 2\nnum_processes: 16\nfsdp_config:\n  fsdp_version: 2\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(hybrid.options).toEqual({ dp: 16, zero: 3 });
+    const zero2 = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n');
+    expect(zero2.options).toEqual({ zero: 3, keepGatheredWeights: true });
+  });
+
   test('FSDP2 parallelism_config: dp_replicate × dp_shard data-parallel GPUs, the shard size as the HSDP group, cp not modelled', () => {
     const reading = read(
       'distributed_type: FSDP\nnum_processes: 16\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_replicate_size: 2\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_cp_size: 2\n',
