@@ -24,8 +24,7 @@ import {
   type TrainingConfigJson,
 } from './training-config-file.ts';
 import { renderTrainingConfig } from './training-config-table.ts';
-import { isWriteFormat, WRITE_CONFIG_FLAGS, writeConfig, writtenConfigText, type WriteFormat } from './write-config.ts';
-import type { WrittenConfig } from '../setup/index.ts';
+import { isWriteFormat, WRITE_CONFIG_FLAGS, writeConfig, writtenConfigText, type WrittenConfigJson } from './write-config.ts';
 
 /** Flags of the terminal's table only (the site has no table to annotate). */
 const OUTPUT_FLAGS = createFlagTable([
@@ -41,7 +40,7 @@ function estimateJson(
   result: EstimateResult,
   flags: Record<string, string>,
   trainingConfig?: TrainingConfigJson,
-  writtenConfig?: WrittenConfig & { format: WriteFormat },
+  writtenConfig?: WrittenConfigJson,
 ) {
   return {
     schema: JSON_SCHEMA_URLS.estimate,
@@ -125,7 +124,7 @@ export const estimateCommand: Command<EstimateJson> = {
     const hidden = outcome.result.model?.hidden;
     const mapping =
       setup.readings.length === 0 ? undefined : trainingConfigJson(setup.readings, hidden === undefined ? {} : { hidden });
-    const written = format === undefined ? undefined : { format, ...writeConfig(format, options) };
+    const written = format === undefined ? undefined : writeConfig(format, options, outcome.result.resolved);
     return {
       json: () => estimateJson(result, resolvedFlags(outcome.result, options), mapping, written),
       text: () =>

@@ -26,7 +26,7 @@ export const TRAINING_CONFIG_FLAGS = createFlagTable([
       {
         key: 'trainingConfig',
         flag: 'training-config',
-        help: 'a training config to read the setup from: TrainingArguments/TRL JSON or command line, DeepSpeed JSON, accelerate, LLaMA-Factory, axolotl or torchtune YAML, Unsloth keywords; repeatable, flags given here win (read, never executed; 1 MiB at most)',
+        help: 'a training config to read the setup from: TrainingArguments/TRL JSON or command line, DeepSpeed JSON, accelerate, LLaMA-Factory, axolotl or torchtune YAML, torchtitan TOML, Unsloth keywords; repeatable, flags given here win (read, never executed; 1 MiB at most)',
       },
       'FILE',
     ),

@@ -8,13 +8,27 @@ import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
-/** `FSDP_SHARDING_STRATEGY` (accelerate utils/constants.py), in order, so that the legacy numbers 1–5 index it; each with its ZeRO stage. */
-const SHARDING_ZERO: ReadonlyArray<readonly [string, 0 | 2 | 3]> = [
-  ['FULL_SHARD', 3],
-  ['SHARD_GRAD_OP', 2],
-  ['NO_SHARD', 0],
-  ['HYBRID_SHARD', 3],
-  ['HYBRID_SHARD_ZERO2', 2],
+/** How FSDP version 1 holds one sharding strategy, in the engine's terms. */
+interface Sharding {
+  readonly zero: 0 | 3;
+  /** The gathered weights stay from a unit's forward to its backward (torch resharding only after backward). */
+  readonly keepGathered: boolean;
+  /** It shards within a machine and replicates across machines (HSDP). */
+  readonly hybrid: boolean;
+}
+
+/**
+ * `FSDP_SHARDING_STRATEGY` (accelerate utils/constants.py:38), in order, so that the legacy numbers 1–5 index it. What
+ * each holds follows torch's `ShardingStrategy` docstring (SHARDING_SOURCE): SHARD_GRAD_OP shards the weights outside
+ * computation but does not reshard them after forward, which is ZeRO-3 keeping the gathered weights until backward (not
+ * ZeRO-2, whose weights stay whole all step); the HYBRID ones do the same within a machine.
+ */
+const SHARDINGS: ReadonlyArray<readonly [string, Sharding]> = [
+  ['FULL_SHARD', { zero: 3, keepGathered: false, hybrid: false }],
+  ['SHARD_GRAD_OP', { zero: 3, keepGathered: true, hybrid: false }],
+  ['NO_SHARD', { zero: 0, keepGathered: false, hybrid: false }],
+  ['HYBRID_SHARD', { zero: 3, keepGathered: false, hybrid: true }],
+  ['HYBRID_SHARD_ZERO2', { zero: 3, keepGathered: true, hybrid: true }],
 ];
 
 /** Keys that change nothing the engine counts. */
@@ -25,6 +39,7 @@ const IGNORED = [
   'machine_rank',
   'main_training_function',
   'num_machines',
+  'parallelism_config.parallelism_config_cp_comm_strategy',
   'rdzv_backend',
   'same_network',
   'main_process_ip',
@@ -94,9 +109,10 @@ function readFsdp(r: KeyReader): Stack | null {
     if (!reshard) r.set(reshardKey, 'keepGatheredWeights', true, source);
   } else if (strategy !== undefined) {
     const key = r.has(strategyKey) ? strategyKey : reshardKey;
-    const entry = SHARDING_ZERO.find(([name], index) => name === strategy || index + 1 === Number(strategy));
-    if (entry === undefined) r.fail(key, `expected one of ${SHARDING_ZERO.map(([name]) => name).join(', ')}`);
-    else r.set(key, 'zero', entry[1], source);
+    const entry = SHARDINGS.find(([name], index) => name === strategy || index + 1 === Number(strategy));
+    if (entry === undefined) r.fail(key, `expected one of ${SHARDINGS.map(([name]) => name).join(', ')}`);
+    else if (version === 2) readFsdp2Strategy(r, key, entry[0]);
+    else readSharding(r, key, entry[1]);
   } else
     r.set(
       'distributed_type',
@@ -104,6 +120,7 @@ function readFsdp(r: KeyReader): Stack | null {
       3,
       `${source}: FULL_SHARD (version 1) or reshard_after_forward=True (version 2) when unset`,
     );
+  if (version === 2) readParallelismConfig(r);
   const offload = r.bool('fsdp_config.fsdp_offload_params');
   if (offload === true) {
     r.set('fsdp_config.fsdp_offload_params', 'offload', 'optimizer+params', source);
@@ -113,6 +130,62 @@ function readFsdp(r: KeyReader): Stack | null {
   if (checkpointing !== undefined)
     r.set('fsdp_config.fsdp_activation_checkpointing', 'recompute', checkpointing ? 'full' : 'none', source);
   return version === 2 ? 'fsdp2' : null;
+}
+
+/**
+ * A version 1 strategy name under FSDP version 2, as accelerate's to-fsdp2 converts it: resharding after forward for
+ * FULL_SHARD and HYBRID_SHARD only. FSDP2 builds no hybrid mesh from the name (accelerate deprecates it for
+ * reshard_after_forward); HSDP comes from parallelism_config alone.
+ */
+function readFsdp2Strategy(r: KeyReader, key: string, name: string): void {
+  const source = SETUP_SOURCES.accelerateFsdp2Strategy;
+  r.set(key, 'zero', 3, source);
+  if (name !== 'FULL_SHARD' && name !== 'HYBRID_SHARD') r.set(key, 'keepGatheredWeights', true, source);
+}
+
+/** One FSDP version 1 sharding strategy: the ZeRO stage, the gathered weights kept, and a machine's shard group. */
+function readSharding(r: KeyReader, key: string, sharding: Sharding): void {
+  const source = `${SETUP_SOURCES.accelerate}; ${SETUP_SOURCES.fsdpShardingStrategy}`;
+  r.set(key, 'zero', sharding.zero, source);
+  if (sharding.keepGathered) r.set(key, 'keepGatheredWeights', true, source);
+  if (!sharding.hybrid) return;
+  // torch shards a HYBRID unit over one machine's GPUs (its device count); accelerate starts
+  // num_processes / num_machines processes per machine (utils/launch.py:113).
+  const machines = r.count('num_machines') ?? 1;
+  const processes = r.count('num_processes');
+  if (machines === 1) {
+    r.noEffect(
+      'num_machines',
+      'one machine: the hybrid shard group is every process, as FULL_SHARD',
+      SETUP_SOURCES.fsdpHybridGroup,
+    );
+    return;
+  }
+  if (processes === undefined) r.fail('num_processes', `${key} on ${machines} machines needs the process count`);
+  else if (processes % machines !== 0)
+    r.fail('num_machines', `num_processes (${processes}) must divide evenly over ${machines} machines for a hybrid shard`);
+  else r.set('num_machines', 'shardGroup', processes / machines, SETUP_SOURCES.fsdpHybridGroup);
+}
+
+/**
+ * accelerate's `parallelism_config` (FSDP2's device mesh): HSDP replicates over `dp_replicate_size` groups of
+ * `dp_shard_size` GPUs each; tensor parallelism is the engine's `tp`; context parallelism is not modelled.
+ */
+function readParallelismConfig(r: KeyReader): void {
+  const prefix = 'parallelism_config.parallelism_config_';
+  const source = SETUP_SOURCES.accelerateParallelism;
+  const replicate = r.count(`${prefix}dp_replicate_size`) ?? 1;
+  const shard = r.count(`${prefix}dp_shard_size`);
+  const tp = r.count(`${prefix}tp_size`);
+  const cp = r.count(`${prefix}cp_size`);
+  if (shard !== undefined) {
+    // The data-parallel GPUs are the mesh's dp dimensions, not every process: tp and cp take the rest.
+    r.set(`${prefix}dp_shard_size`, 'dp', replicate * shard, source);
+    if (replicate > 1) r.set(`${prefix}dp_replicate_size`, 'shardGroup', shard, source);
+  } else if (replicate > 1) r.fail(`${prefix}dp_shard_size`, 'dp_replicate_size > 1 needs dp_shard_size (HSDP)');
+  if (tp !== undefined && tp > 1) r.set(`${prefix}tp_size`, 'tp', tp, source);
+  if (cp !== undefined && cp > 1) r.notModelled(`${prefix}cp_size`, `context parallelism over ${cp} GPUs`, source);
+  r.ignore(`${prefix}sp_size`, `${prefix}sp_backend`);
 }
 
 /** DeepSpeed through accelerate: a JSON file it names, or the plugin's own keys. */

@@ -195,12 +195,29 @@ function readAttention(r: KeyReader): void {
   if (r.bool('eager_attention') === true) r.set('eager_attention', 'attention', 'eager', source);
 }
 
+/**
+ * `dp_shard_size` and `dp_replicate_size`: HSDP when both are given, replicas of shard groups (axolotl
+ * utils/distributed.py:350-357 passes them to accelerate's ParallelismConfig).
+ */
+function readDataParallelMesh(r: KeyReader): void {
+  const shard = r.count('dp_shard_size');
+  const replicate = r.count('dp_replicate_size') ?? 1;
+  if (shard === undefined) return;
+  r.set('dp_shard_size', 'dp', shard * replicate, SETUP_SOURCES.axolotlMesh);
+  if (replicate > 1) r.set('dp_replicate_size', 'shardGroup', shard, SETUP_SOURCES.axolotlMesh);
+}
+
 /** `fsdp` (a list such as `[full_shard, auto_wrap]`) and the memory keys of `fsdp_config`. */
 function readFsdp(r: KeyReader): void {
   const source = SETUP_SOURCES.axolotl;
   const words = r.names('fsdp') ?? [];
   if (words.includes('full_shard')) r.set('fsdp', 'zero', 3, source);
-  else if (words.includes('shard_grad_op')) r.set('fsdp', 'zero', 2, source);
+  else if (words.includes('shard_grad_op')) {
+    // torch's SHARD_GRAD_OP does not reshard after forward: ZeRO-3 keeping the gathered weights, not ZeRO-2.
+    r.set('fsdp', 'zero', 3, SETUP_SOURCES.fsdpShardingStrategy);
+    r.set('fsdp', 'keepGatheredWeights', true, SETUP_SOURCES.fsdpShardingStrategy);
+  }
+  readDataParallelMesh(r);
   for (const key of ['fsdp_config.offload_params', 'fsdp_config.fsdp_offload_params'])
     if (r.bool(key) === true) {
       r.set(key, 'offload', 'optimizer+params', source);

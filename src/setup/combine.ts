@@ -12,7 +12,7 @@ import { SETUP_SOURCES } from './sources.ts';
 
 /**
  * Which files win, lowest first: the launcher's config (accelerate), then the trainer's own arguments (Trainer/TRL,
- * LLaMA-Factory, axolotl, torchtune, Unsloth), then DeepSpeed's JSON, from which the DeepSpeed engine is built whatever
+ * LLaMA-Factory, axolotl, torchtune, torchtitan, Unsloth), then DeepSpeed's JSON, from which the DeepSpeed engine is built whatever
  * the trainer was told. Between files of the same rank, the one given later wins.
  */
 const MERGE_ORDER: Readonly<Record<TrainingTool, number>> = {
@@ -21,13 +21,14 @@ const MERGE_ORDER: Readonly<Record<TrainingTool, number>> = {
   'llama-factory': 1,
   axolotl: 1,
   torchtune: 1,
+  torchtitan: 1,
   unsloth: 1,
   deepspeed: 2,
 };
 
 /** The merge order in words, for `--help` and the mapping's header. */
 export const MERGE_ORDER_TEXT =
-  'accelerate config < trainer arguments (TrainingArguments/TRL, LLaMA-Factory, axolotl, torchtune, Unsloth) < DeepSpeed JSON; later files win ties';
+  'accelerate config < trainer arguments (TrainingArguments/TRL, LLaMA-Factory, axolotl, torchtune, torchtitan, Unsloth) < DeepSpeed JSON; later files win ties';
 
 /** Two or more files that set one option differently, and which one counts. */
 export interface SetupConflict {

@@ -67,6 +67,22 @@ const BUFFER_KEYS: Readonly<Record<string, string>> = {
   'zero_optimization.stage3_max_reuse_distance': 'gathered parameters kept when reused within N parameters',
 };
 
+/**
+ * ZeRO++ hpZ (`zero_hpz_partition_size` N > 1): on top of ZeRO-3's shard of the weights, each GPU keeps a secondary
+ * shard of the 16-bit weights over its group of N, 2·P/N more bytes, so that backward gathers within the group. The
+ * engine's `--shard-group` shards every state within the group instead, so this stays not modelled.
+ */
+function readHierarchicalPartition(r: KeyReader): void {
+  const key = 'zero_optimization.zero_hpz_partition_size';
+  const size = r.number(key);
+  if (size === undefined || size <= 1) return;
+  r.notModelled(
+    key,
+    `ZeRO++ secondary weight shard: the 16-bit weights once more, sharded over ${size} GPUs (2·P/${size} bytes per GPU)`,
+    SETUP_SOURCES.deepspeedHpz,
+  );
+}
+
 /** Read a DeepSpeed JSON already parsed into `data`. */
 export function readDeepSpeedJson(file: string, data: Readonly<Record<string, unknown>>): FileOutcome {
   const r = createKeyReader(file, 'deepspeed', flattenKeys(data));
@@ -90,6 +106,7 @@ export function readDeepSpeedJson(file: string, data: Readonly<Record<string, un
     r.set('zero_optimization.offload_optimizer.device', 'offloadDevice', optimizerDevice, config);
   }
   readOptimizer(r, optimizerDevice !== undefined);
+  readHierarchicalPartition(r);
   for (const [key, what] of Object.entries(BUFFER_KEYS)) {
     if ((HIDDEN_SIZE_KEYS as readonly string[]).includes(key) && r.isAuto(key)) r.hiddenAuto(key);
     else {

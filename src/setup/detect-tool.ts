@@ -29,6 +29,8 @@ const SIGNATURES: ReadonlyArray<readonly [TrainingTool, (data: Readonly<Record<s
     (d) => 'zero_optimization' in d || 'train_micro_batch_size_per_gpu' in d || isRecord(d['bf16']) || isRecord(d['fp16']),
   ],
   ['accelerate', (d) => 'distributed_type' in d || 'compute_environment' in d],
+  // torchtitan's job config: its [job] and [parallelism] tables (TOML).
+  ['torchtitan', (d) => isRecord(d['job']) || isRecord(d['parallelism'])],
   ['torchtune', (d) => Object.values(d).some((value) => isRecord(value) && '_component_' in value)],
   ['unsloth', (d) => UNSLOTH_SECTIONS.some((section) => isRecord(d[section]))],
   ['llama-factory', (d) => 'finetuning_type' in d || 'cutoff_len' in d || ('stage' in d && 'template' in d)],

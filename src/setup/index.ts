@@ -1,6 +1,6 @@
 /**
  * Training configurations in and out: readers of the files readers already have (Trainer/TRL, DeepSpeed,
- * accelerate, LLaMA-Factory, axolotl, torchtune, Unsloth), their combination into one set of engine options with the
+ * accelerate, LLaMA-Factory, axolotl, torchtune, torchtitan, Unsloth), their combination into one set of engine options with the
  * mapping line by line, and writers of the same files from an estimate's options.
  */
 export {
@@ -33,3 +33,5 @@ export { writeAccelerateYaml } from './writers/accelerate-yaml-writer.ts';
 export { LLAMA_FACTORY_DEEPSPEED_PATH, writeLlamaFactoryYaml } from './writers/llama-factory-yaml-writer.ts';
 export { writeAxolotlYaml } from './writers/axolotl-yaml-writer.ts';
 export { writeTorchtuneOverrides } from './writers/torchtune-overrides-writer.ts';
+export { isWriteFormat, WRITE_FORMATS, type WriteFormat, type WriteFormatSpec } from './writers/write-formats.ts';
+export { writeReproducing, type ReproducingConfig } from './writers/write-reproducing.ts';

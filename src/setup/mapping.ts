@@ -8,40 +8,42 @@ import type { Stack } from '../memory/stacks.ts';
 
 /** The tools whose files are read, one reader each. */
 export type TrainingTool =
-  'training-arguments' | 'deepspeed' | 'accelerate' | 'llama-factory' | 'axolotl' | 'torchtune' | 'unsloth';
+  'training-arguments' | 'deepspeed' | 'accelerate' | 'llama-factory' | 'axolotl' | 'torchtune' | 'torchtitan' | 'unsloth';
 
 /** The engine options a training configuration may set: how a job trains, never which model or GPU. */
-export type SetupOptions = Partial<
-  Pick<
-    EstimateOptions,
-    | 'precision'
-    | 'optimizer'
-    | 'optimizerImpl'
-    | 'microBatch'
-    | 'seq'
-    | 'gradAccum'
-    | 'recompute'
-    | 'attention'
-    | 'finetune'
-    | 'loraRank'
-    | 'loraTargets'
-    | 'dp'
-    | 'zero'
-    | 'offload'
-    | 'offloadDevice'
-    | 'loss'
-    | 'optimizerInBackward'
-    | 'loraDropout'
-    | 'loraDtype'
-    | 'modulesToSave'
-    | 'dora'
-    | 'qloraFormat'
-    | 'qloraKept'
-    | 'activationOffload'
-    | 'keepGatheredWeights'
-    | 'compile'
-  >
->;
+export const SETUP_OPTION_KEYS = [
+  'precision',
+  'optimizer',
+  'optimizerImpl',
+  'microBatch',
+  'seq',
+  'gradAccum',
+  'recompute',
+  'attention',
+  'finetune',
+  'loraRank',
+  'loraTargets',
+  'dp',
+  'shardGroup',
+  'tp',
+  'zero',
+  'offload',
+  'offloadDevice',
+  'loss',
+  'optimizerInBackward',
+  'loraDropout',
+  'loraDtype',
+  'modulesToSave',
+  'dora',
+  'qloraFormat',
+  'qloraKept',
+  'activationOffload',
+  'keepGatheredWeights',
+  'compile',
+] as const satisfies readonly (keyof EstimateOptions)[];
+
+/** Those options, as a configuration sets them. */
+export type SetupOptions = Partial<Pick<EstimateOptions, (typeof SETUP_OPTION_KEYS)[number]>>;
 
 /** One engine option a configuration may set. */
 export type SetupOptionKey = keyof SetupOptions;

@@ -1,10 +1,12 @@
 /**
  * A training configuration's text turned into plain data, defensively: the size checked first, JSON or YAML parsed as
- * data only (YAML's core schema, no custom tags, so `!!python/object` and friends are refused rather than built), and
- * never evaluated. A script's command line is left as text for `script-command-line.ts`.
+ * data only (YAML's core schema, no custom tags, so `!!python/object` and friends are refused rather than built), TOML
+ * by the subset torchtitan writes (`toml-subset.ts`), and never evaluated. A script's command line is left as text for
+ * `script-command-line.ts`.
  */
 import { parseDocument } from 'yaml';
 import type { SetupError } from './mapping.ts';
+import { parseTomlSubset } from './toml-subset.ts';
 
 /**
  * The largest file read: 1 MiB. Real training configurations are a few KB (the largest in
@@ -31,6 +33,9 @@ const COMMAND_LINE = /^(--[A-Za-z_]|(python3?|accelerate|torchrun|deepspeed|trl|
 /** torchtune's overrides: `tune run …`, or nothing but `key=value` words (a dotted key, no spaces around `=`). */
 const TORCHTUNE_OVERRIDES = /^(tune\s+run\s|[\w.]+=\S*(\s+[\w.]+=\S*)*$)/;
 
+/** TOML: the first line that is not blank or a comment is a `[table]` header (YAML cannot start a mapping so). */
+const TOML_START = /^(\s*(#.*)?\n)*\s*\[[A-Za-z0-9_.-]+\]\s*(#.*)?(\n|$)/;
+
 /** Parse `text`, the content of `file`. */
 export function parseConfigText(file: string, text: string): ParsedText {
   const bytes = new TextEncoder().encode(text).length;
@@ -40,6 +45,12 @@ export function parseConfigText(file: string, text: string): ParsedText {
   if (trimmed === '') return refuse(file, 'the file is empty');
   if (TORCHTUNE_OVERRIDES.test(trimmed)) return { ok: true, kind: 'torchtune-overrides', text: trimmed };
   if (COMMAND_LINE.test(trimmed)) return { ok: true, kind: 'command-line', text: trimmed };
+  if (TOML_START.test(trimmed)) {
+    const toml = parseTomlSubset(text);
+    return toml.ok
+      ? { ok: true, kind: 'mapping', data: toml.data }
+      : refuse(file, `not read as TOML (line ${toml.line}: ${toml.message})`);
+  }
   if (trimmed.startsWith('{')) {
     try {
       const data: unknown = JSON.parse(trimmed);

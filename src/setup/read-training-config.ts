@@ -6,6 +6,7 @@ import { detectTool } from './detect-tool.ts';
 import { readLlamaFactoryYaml } from './llama-factory-yaml.ts';
 import type { FileOutcome, TrainingTool } from './mapping.ts';
 import { parseConfigText } from './parse-text.ts';
+import { readTorchtitanToml } from './torchtitan-toml.ts';
 import { readTorchtuneOverrides, readTorchtuneYaml } from './torchtune-yaml.ts';
 import { readTrainingArguments } from './training-arguments.ts';
 import { readUnsloth } from './unsloth.ts';
@@ -18,6 +19,7 @@ const READERS: Readonly<Record<TrainingTool, (file: string, data: Readonly<Recor
   'llama-factory': readLlamaFactoryYaml,
   axolotl: readAxolotlYaml,
   torchtune: readTorchtuneYaml,
+  torchtitan: readTorchtitanToml,
   unsloth: readUnsloth,
 };
 
@@ -35,7 +37,7 @@ export function readTrainingConfig(file: string, text: string): FileOutcome {
         file,
         key: '',
         message:
-          'cannot tell which tool wrote it: expected TrainingArguments/SFTConfig, DeepSpeed, accelerate, LLaMA-Factory, axolotl, torchtune or Unsloth keys',
+          'cannot tell which tool wrote it: expected TrainingArguments/SFTConfig, DeepSpeed, accelerate, LLaMA-Factory, axolotl, torchtune, torchtitan or Unsloth keys',
       },
     };
   return READERS[tool](file, parsed.data);

@@ -143,8 +143,37 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
     r.set('fsdp_reshard_after_forward', 'zero', 3, recipe);
     if (!reshard) r.set('fsdp_reshard_after_forward', 'keepGatheredWeights', true, recipe);
   }
+  readDeviceMesh(r);
   r.ignore(...IGNORED);
   return r.finish('torchtune');
+}
+
+/**
+ * The distributed recipes' device mesh: `data_parallel_replicate_dim` replicas of `data_parallel_shard_dim` GPUs each
+ * (HSDP), `tensor_parallel_dim`, `context_parallel_dim` (not modelled). A shard dim of -1 is inferred from the world
+ * size, which the file does not hold.
+ */
+function readDeviceMesh(r: KeyReader): void {
+  const source = SETUP_SOURCES.torchtuneMesh;
+  const shard = r.number('data_parallel_shard_dim');
+  const replicate = r.count('data_parallel_replicate_dim') ?? 1;
+  if (shard !== undefined && shard >= 1) {
+    if (!Number.isSafeInteger(shard)) r.fail('data_parallel_shard_dim', `expected a whole number or -1, got ${shard}`);
+    r.set('data_parallel_shard_dim', 'dp', shard * replicate, source);
+    if (replicate > 1) r.set('data_parallel_replicate_dim', 'shardGroup', shard, source);
+  } else if (shard !== undefined && shard !== -1)
+    r.fail('data_parallel_shard_dim', `expected a whole number or -1, got ${shard}`);
+  else if (replicate > 1)
+    r.notModelled(
+      'data_parallel_replicate_dim',
+      `${replicate} replicas of a shard group inferred from the world size (pass --dp and --shard-group)`,
+      source,
+    );
+  const tp = r.count('tensor_parallel_dim');
+  if (tp !== undefined && tp > 1) r.set('tensor_parallel_dim', 'tp', tp, source);
+  const cp = r.count('context_parallel_dim');
+  if (cp !== undefined && cp > 1) r.notModelled('context_parallel_dim', `context parallelism over ${cp} GPUs`, source);
+  r.ignore('tensor_parallel_plan.', 'tensor_parallel_plan', 'context_parallel_rotate_method');
 }
 
 /** The model builder (`qlora_*` is QLoRA, `lora_*` LoRA, anything else full) and the LoRA keys, wherever they are given. */

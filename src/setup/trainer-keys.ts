@@ -296,13 +296,17 @@ function readLoss(r: KeyReader, p: string): void {
   if (r.bool(`${p}use_liger_kernel`) === true) r.set(`${p}use_liger_kernel`, 'loss', 'fused-linear', SETUP_SOURCES.liger);
 }
 
-/** FSDP sharding options of `TrainingArguments.fsdp` (trainer_utils.py `FSDPOption`) and the ZeRO stage each equals. */
-const FSDP_ZERO: Readonly<Record<string, 0 | 2 | 3>> = {
-  full_shard: 3,
-  hybrid_shard: 3,
-  shard_grad_op: 2,
-  hybrid_shard_zero2: 2,
-  no_shard: 0,
+/**
+ * FSDP sharding options of `TrainingArguments.fsdp` (trainer_utils.py `FSDPOption`), each torch's FSDP version 1
+ * `ShardingStrategy` of that name: its ZeRO stage, and whether the gathered weights stay from forward to backward
+ * (SHARD_GRAD_OP does not reshard after forward: ZeRO-3 keeping them, not ZeRO-2).
+ */
+const FSDP_SHARDING: Readonly<Record<string, readonly [0 | 3, boolean]>> = {
+  full_shard: [3, false],
+  hybrid_shard: [3, false],
+  shard_grad_op: [3, true],
+  hybrid_shard_zero2: [3, true],
+  no_shard: [0, false],
 };
 
 /** Read `TrainingArguments.fsdp` ("full_shard auto_wrap offload") and the memory keys of its `fsdp_config`. */
@@ -311,9 +315,17 @@ function readFsdp(r: KeyReader, p: string): void {
   const words = r.names(key)?.flatMap((word) => word.split(/\s+/)) ?? [];
   const source = SETUP_SOURCES.trainingArguments;
   for (const word of words) {
-    const zero = FSDP_ZERO[word];
-    if (zero !== undefined) r.set(key, 'zero', zero, source);
-    else if (word === 'offload') {
+    const sharding = FSDP_SHARDING[word];
+    if (sharding !== undefined) {
+      r.set(key, 'zero', sharding[0], `${source}; ${SETUP_SOURCES.fsdpShardingStrategy}`);
+      if (sharding[1]) r.set(key, 'keepGatheredWeights', true, SETUP_SOURCES.fsdpShardingStrategy);
+      if (word.startsWith('hybrid'))
+        r.notModelled(
+          key,
+          `${word}: the shard group is one machine's GPUs, which the launcher sets (--shard-group N)`,
+          SETUP_SOURCES.fsdpHybridGroup,
+        );
+    } else if (word === 'offload') {
       r.set(key, 'offload', 'optimizer+params', source);
       r.set(key, 'offloadDevice', 'cpu', source);
     }

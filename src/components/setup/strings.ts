@@ -2,7 +2,7 @@
 export const STRINGS = {
   pasteLabel: 'Paste a training config',
   pastePlaceholder:
-    'A LLaMA-Factory, axolotl, torchtune or accelerate YAML, a DeepSpeed or TrainingArguments JSON, or a training command line',
+    'A LLaMA-Factory, axolotl, torchtune or accelerate YAML, a torchtitan TOML, a DeepSpeed or TrainingArguments JSON, or a training command line',
   fileName: 'Name it',
   add: 'Read it',
   drop: 'or drop or choose files (they stay in this browser)',

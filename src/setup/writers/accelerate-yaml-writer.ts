@@ -1,6 +1,7 @@
 /**
  * An accelerate config YAML from an estimate's options: the process count, and the sharding as FSDP version 2
- * (ZeRO-2/3, parameter offload) or, where FSDP has no form for it (ZeRO-1, optimizer-only offload, NVMe), as
+ * (ZeRO-3, parameter offload, HSDP and tp in its device mesh) or, where FSDP has no form for it (ZeRO-1 and 2,
+ * optimizer-only offload, NVMe), as
  * DeepSpeed through accelerate's plugin keys.
  */
 import { stringify } from 'yaml';
@@ -13,7 +14,8 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
   const config: Record<string, unknown> = {};
   const zero = options.zero ?? 0;
   const offload = options.offload ?? 'none';
-  const deepspeed = zero === 1 || offload === 'optimizer' || options.offloadDevice === 'nvme';
+  // FSDP has no ZeRO-1 or ZeRO-2 (its SHARD_GRAD_OP shards the weights at rest), nor optimizer-only or NVMe offload.
+  const deepspeed = zero === 1 || zero === 2 || offload === 'optimizer' || options.offloadDevice === 'nvme';
   if (deepspeed) {
     config['distributed_type'] = 'DEEPSPEED';
     const plugin: Record<string, unknown> = { zero_stage: zero };
@@ -22,13 +24,12 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
     if (offload === 'optimizer+params') plugin['offload_param_device'] = device;
     if (options.gradAccum !== undefined) plugin['gradient_accumulation_steps'] = options.gradAccum;
     config['deepspeed_config'] = plugin;
-  } else if (zero >= 2) {
+  } else if (zero === 3) {
     config['distributed_type'] = 'FSDP';
-    // FSDP2 always shards the weights at rest: ZeRO-2 is FSDP version 1's SHARD_GRAD_OP.
-    const fsdp: Record<string, unknown> =
-      zero === 3
-        ? { fsdp_version: 2, fsdp_reshard_after_forward: options.keepGatheredWeights !== true }
-        : { fsdp_version: 1, fsdp_sharding_strategy: 'SHARD_GRAD_OP' };
+    const fsdp: Record<string, unknown> = {
+      fsdp_version: 2,
+      fsdp_reshard_after_forward: options.keepGatheredWeights !== true,
+    };
     if (offload === 'optimizer+params') fsdp['fsdp_offload_params'] = true;
     if (options.recompute === 'full' || options.recompute === 'none')
       fsdp['fsdp_activation_checkpointing'] = options.recompute === 'full';
@@ -36,7 +37,17 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
   } else if (options.zero === 0 || (options.zero === undefined && (options.dp ?? 1) > 1))
     config['distributed_type'] = 'MULTI_GPU';
   else config['distributed_type'] = 'NO';
-  if (options.dp !== undefined) config['num_processes'] = options.dp;
+  if (options.dp !== undefined) config['num_processes'] = options.dp * (options.tp ?? 1);
+  if (config['distributed_type'] === 'FSDP' && (options.shardGroup !== undefined || options.tp !== undefined)) {
+    // FSDP2's device mesh: dp_replicate_size groups of dp_shard_size GPUs (HSDP), times tp.
+    const dp = options.dp ?? 1;
+    const shard = options.shardGroup ?? dp;
+    config['parallelism_config'] = {
+      parallelism_config_dp_replicate_size: dp / shard,
+      parallelism_config_dp_shard_size: shard,
+      parallelism_config_tp_size: options.tp ?? 1,
+    };
+  } else missing.addEach(options, ['shardGroup', 'tp'], 'only FSDP2 (ZeRO-3) has a device mesh in the accelerate config');
   if (!(config['distributed_type'] === 'FSDP')) {
     missing.addEach(
       options,
@@ -48,8 +59,10 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
   if (options.activationOffload !== undefined && options.activationOffload !== 'none')
     missing.add('activationOffload', 'accelerate has no key for it: the training script offloads activations');
   if (!deepspeed) missing.addEach(options, ['gradAccum'], "the trainer's gradient_accumulation_steps sets it");
-  if (offload !== 'none' && !deepspeed && zero < 2)
-    missing.add('offload', 'FSDP offloads parameters only when it shards them (ZeRO-2/3)');
+  if (offload !== 'none' && !deepspeed && zero < 3)
+    missing.add('offload', 'FSDP offloads parameters only when it shards them (ZeRO-3)');
+  if (options.keepGatheredWeights === true && config['distributed_type'] !== 'FSDP')
+    missing.add('keepGatheredWeights', 'only FSDP keeps the gathered weights (fsdp_reshard_after_forward: false)');
   missing.addEach(
     options,
     [

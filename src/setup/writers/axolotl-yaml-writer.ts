@@ -43,7 +43,8 @@ function writeLoss(options: SetupOptions, config: Record<string, unknown>, missi
 /** Write the axolotl YAML for `options` (the keys `readAxolotlYaml` reads back). */
 export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
   const missing = unexpressedList();
-  const config: Record<string, unknown> = {};
+  // The reader's model goes here (the Python writer's MODEL); the key also tells the file from a Trainer's.
+  const config: Record<string, unknown> = { base_model: 'MODEL' };
   if (options.finetune === 'lora' || options.finetune === 'qlora') {
     config['adapter'] = options.finetune;
     if (options.finetune === 'qlora') config['load_in_4bit'] = true;
@@ -89,17 +90,25 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
   if (options.attention === 'sdpa') config['flash_attention'] = true;
   else if (options.attention === 'eager') config['eager_attention'] = true;
   const zero = options.zero ?? 0;
-  if (zero >= 2) {
-    config['fsdp'] = [zero === 3 ? 'full_shard' : 'shard_grad_op', 'auto_wrap'];
+  if (zero === 3) {
+    config['fsdp'] = ['full_shard', 'auto_wrap'];
     const fsdpConfig: Record<string, unknown> = {};
     if (options.offload === 'optimizer+params') fsdpConfig['offload_params'] = true;
-    if (zero === 3 && options.keepGatheredWeights !== undefined)
-      fsdpConfig['reshard_after_forward'] = !options.keepGatheredWeights;
+    if (options.keepGatheredWeights !== undefined) fsdpConfig['reshard_after_forward'] = !options.keepGatheredWeights;
     if (Object.keys(fsdpConfig).length > 0) config['fsdp_config'] = fsdpConfig;
-  } else if (zero === 1) missing.add('zero', 'ZeRO-1 has no FSDP form: write the DeepSpeed JSON and name it as deepspeed');
-  if (options.offload === 'optimizer' || (options.offload === 'optimizer+params' && zero < 2))
+  } else if (zero === 1 || zero === 2)
+    missing.add('zero', `ZeRO-${zero} has no FSDP form: write the DeepSpeed JSON and name it as deepspeed`);
+  if (zero !== 3 && options.keepGatheredWeights === true)
+    missing.add('keepGatheredWeights', 'FSDP keeps gathered weights only when it shards them (ZeRO-3)');
+  if (options.shardGroup !== undefined && options.dp !== undefined) {
+    config['dp_shard_size'] = options.shardGroup;
+    config['dp_replicate_size'] = options.dp / options.shardGroup;
+  } else missing.addEach(options, ['shardGroup'], 'dp_shard_size needs the process count beside it');
+  missing.addEach(options, ['tp'], "not mapped from axolotl's tensor_parallel_size yet: pass --tp");
+  if (options.offload === 'optimizer' || (options.offload === 'optimizer+params' && zero < 3))
     missing.add('offload', `${options.offload} offload: write the DeepSpeed JSON and name it as deepspeed`);
   if (options.offloadDevice === 'nvme') missing.add('offloadDevice', 'FSDP offloads to the CPU only; NVMe needs DeepSpeed');
-  missing.addEach(options, ['dp'], 'the launcher sets the process count (accelerate launch --num_processes)');
+  if (config['dp_shard_size'] === undefined)
+    missing.addEach(options, ['dp'], 'the launcher sets the process count (accelerate launch --num_processes)');
   return { text: stringify(config), unexpressed: missing.list };
 }

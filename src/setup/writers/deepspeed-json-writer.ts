@@ -6,7 +6,9 @@ import { TRAINER_SIDE_OPTIONS, unexpressedList, type WrittenConfig } from './wri
 export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
   const missing = unexpressedList();
   const config: Record<string, unknown> = {};
-  if (options.microBatch !== undefined) config['train_micro_batch_size_per_gpu'] = options.microBatch;
+  // "auto" takes the Trainer's per_device_train_batch_size (transformers integrations/deepspeed.py), and gives every
+  // written file a key that tells it from another tool's.
+  config['train_micro_batch_size_per_gpu'] = options.microBatch ?? 'auto';
   if (options.gradAccum !== undefined) config['gradient_accumulation_steps'] = options.gradAccum;
   const precision = options.precision;
   if (precision === 'mixed-bf16') config['bf16'] = { enabled: true };
@@ -42,6 +44,7 @@ export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
   if (options.compile !== undefined) missing.add('compile', "not a DeepSpeed key: the trainer's torch_compile sets it");
   if (options.activationOffload !== undefined && options.activationOffload !== 'none')
     missing.add('activationOffload', "DeepSpeed's JSON has no key for it: the training script offloads activations");
+  missing.addEach(options, ['shardGroup', 'tp'], "DeepSpeed's JSON has no HSDP or tensor-parallel key (ZeRO++ hpZ is not HSDP)");
   missing.addEach(options, ['dp'], 'the launcher sets the process count (deepspeed --num_gpus, accelerate num_processes)');
   return { text: `${JSON.stringify(config, null, 2)}\n`, unexpressed: missing.list };
 }

@@ -92,6 +92,7 @@ export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
   if (options.compile !== undefined) missing.add('compile', 'LLaMA-Factory has no key for it');
   if (options.activationOffload !== undefined && options.activationOffload !== 'none')
     missing.add('activationOffload', 'LLaMA-Factory has no key for it');
+  missing.addEach(options, ['shardGroup', 'tp'], 'the accelerate config it runs under sets the device mesh (parallelism_config)');
   missing.addEach(options, ['dp'], 'the launcher sets the process count (FORCE_TORCHRUN=1 NPROC_PER_NODE=N)');
   return { text: stringify(config), unexpressed: missing.list };
 }

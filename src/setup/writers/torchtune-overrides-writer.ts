@@ -84,6 +84,14 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
     'the recipe and config choose it (full_finetune_*, lora_finetune_* with a qlora_ model)',
   );
   missing.addEach(options, ['attention'], 'torchtune runs SDPA');
-  missing.addEach(options, ['dp'], 'the launcher sets the process count (tune run --nproc_per_node N)');
+  if (options.shardGroup !== undefined && options.dp !== undefined) {
+    // The distributed recipes' HSDP mesh; with it the file holds the data-parallel count too.
+    set('data_parallel_shard_dim', options.shardGroup);
+    set('data_parallel_replicate_dim', options.dp / options.shardGroup);
+  } else {
+    missing.addEach(options, ['shardGroup'], 'data_parallel_shard_dim needs the process count beside it');
+    missing.addEach(options, ['dp'], 'the launcher sets the process count (tune run --nproc_per_node N)');
+  }
+  missing.addEach(options, ['tp'], "tensor_parallel_dim needs the model's tensor_parallel_plan: pass --tp");
   return { text: `${words.join(' ')}\n`, unexpressed: missing.list };
 }

@@ -86,8 +86,6 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
     add('SFTConfig', 'gradient_checkpointing', 'gradient_checkpointing', options.recompute === 'full');
   else if (options.recompute !== undefined)
     missing.add('recompute', `${options.recompute}: the Trainer checkpoints whole layers`);
-  if (options.keepGatheredWeights === true)
-    missing.add('keepGatheredWeights', "FSDP2's reshard_after_forward=False: set it in the accelerate config");
   if (options.compile !== undefined) add('SFTConfig', 'torch_compile', 'torch_compile', options.compile);
   if (options.activationOffload === 'streamed' || options.activationOffload === 'none')
     add('SFTConfig', 'activation_offloading', 'activation_offloading', options.activationOffload === 'streamed');
@@ -118,16 +116,22 @@ function writeLoss(
   else if (loss !== undefined) missing.add('loss', `${loss}: neither loss_type nor use_liger_kernel runs it`);
 }
 
-/** ZeRO stages 2 and 3 as the Trainer's FSDP, offload with them; ZeRO-1 and optimizer-only offload need DeepSpeed. */
+/**
+ * ZeRO-3 as the Trainer's FSDP (keeping the gathered weights is SHARD_GRAD_OP, which does not reshard after forward),
+ * offload with it; ZeRO-1, ZeRO-2 (weights whole all step) and optimizer-only offload need DeepSpeed.
+ */
 function writeSharding(
   options: SetupOptions,
   add: (call: Call, python: string, trl: string, value: Keyword['value']) => void,
   missing: ReturnType<typeof unexpressedList>,
 ): void {
   const words: string[] = [];
-  if (options.zero === 3) words.push('full_shard');
-  else if (options.zero === 2) words.push('shard_grad_op');
-  else if (options.zero === 1) missing.add('zero', 'ZeRO-1 has no FSDP form: write the DeepSpeed JSON and pass it as deepspeed');
+  if (options.zero === 3) words.push(options.keepGatheredWeights === true ? 'shard_grad_op' : 'full_shard');
+  else if (options.zero === 1 || options.zero === 2)
+    missing.add('zero', `ZeRO-${options.zero} has no FSDP form: write the DeepSpeed JSON and pass it as deepspeed`);
+  if (options.zero !== 3 && options.keepGatheredWeights === true)
+    missing.add('keepGatheredWeights', 'FSDP keeps gathered weights only when it shards them (ZeRO-3)');
+  missing.addEach(options, ['shardGroup', 'tp'], 'the launcher sets the device mesh (accelerate parallelism_config)');
   if (options.offload === 'optimizer+params' && words.length > 0) words.push('offload');
   else if (options.offload !== undefined && options.offload !== 'none')
     missing.add('offload', `${options.offload} offload: write the DeepSpeed JSON and pass it as deepspeed`);

@@ -1,4 +1,5 @@
 /** What a writer gives: the file's text, and each option the file cannot say, with where to say it instead. */
+import type { StackDecidedKey } from '../../memory/stacks.ts';
 import type { SetupOptionKey, SetupOptions } from '../mapping.ts';
 
 /** Options a trainer, PEFT or the model loader sets: a launcher or DeepSpeed file has no key for them. */
@@ -13,9 +14,9 @@ export const TRAINER_SIDE_OPTIONS: readonly SetupOptionKey[] = [
   'qloraKept',
 ];
 
-/** An option a tool's file has no key for. */
+/** An option a tool's file has no key for: one a configuration sets, or one only a stack decides (kernels, grads). */
 export interface Unexpressed {
-  readonly option: SetupOptionKey;
+  readonly option: SetupOptionKey | StackDecidedKey;
   /** Why, and where the reader sets it instead (the launcher, another file). */
   readonly why: string;
 }

@@ -119,26 +119,38 @@ describe('estimate --write-config', () => {
     const argv = ['--model', 'llama-3-8b', '--training-config', join(FIXTURES, 'axolotl/qlora.yml')];
     const { code, stdout } = runCommand(estimateCommand, [...argv, '--write-config', 'llama-factory-yaml']);
     expect(code).toBe(0);
-    // axolotl's paged_adamw_32bit and lora_dropout 0.05 have LLaMA-Factory keys: nothing is left as a comment.
-    expect(stdout).not.toContain('# not in this file');
+    // axolotl's paged_adamw_32bit and lora_dropout 0.05 have LLaMA-Factory keys. axolotl runs PEFT's
+    // prepare_model_for_kbit_training (fp32 embeddings, head and norms); LLaMA-Factory does not, and its YAML has no
+    // key to ask for it: that is the one note.
+    expect(stdout.split('\n').filter((line) => line.startsWith('#'))).toEqual([
+      "# not in this file: qloraKept: LLaMA-Factory keeps a 4-bit base's other parameters in 16 bits",
+    ]);
     expect(stdout).toContain('optim: paged_adamw_32bit\n');
     expect(stdout).toContain('lora_dropout: 0.05\n');
     const unsaid = runCommand(estimateCommand, [...argv, '--optimizer', 'adamw', '--write-config', 'llama-factory-yaml']);
-    expect(unsaid.stdout.split('\n')[0]).toBe(
+    expect(unsaid.stdout.split('\n')[1]).toBe(
       "# not in this file: optimizer: AdamW without an implementation: the Trainer's default optim is the stack's",
     );
     const written = fileWith('written.yaml', stdout);
     const original = estimateJson(argv);
-    // axolotl runs PEFT's prepare_model_for_kbit_training (fp32 embeddings, head and norms); LLaMA-Factory does not,
-    // and its YAML has no key to ask for it, so the reader of the written file gives --qlora-kept fp32 on the side.
+    // The note's option given beside the file reproduces the estimate.
     const readBack = estimateJson(['--model', 'llama-3-8b', '--qlora-kept', 'fp32', '--training-config', written]);
     expect(readBack.perGpu).toEqual(original.perGpu);
   });
 
   test('--json carries the file and its notes; an unknown format is exit 2', () => {
     const json = estimateJson(['--model', 'gpt2', '--zero', '2', '--dp', '4', '--write-config', 'deepspeed-json']);
-    expect(JSON.parse(json.writtenConfig?.text ?? '')).toEqual({ zero_optimization: { stage: 2 } });
-    expect(json.writtenConfig?.unexpressed).toEqual([{ option: 'dp', why: expect.stringMatching(/launcher/) }]);
+    expect(JSON.parse(json.writtenConfig?.text ?? '')).toEqual({
+      train_micro_batch_size_per_gpu: 'auto',
+      zero_optimization: { stage: 2 },
+    });
+    // GPT-2's fp32 checkpoint trains under autocast on the Trainer; DeepSpeed's bf16 keeps an fp32 master copy instead,
+    // so the precision the estimate ran on is one the DeepSpeed file cannot say.
+    expect(json.writtenConfig?.targetStack).toBe('deepspeed');
+    expect(json.writtenConfig?.unexpressed).toEqual([
+      { option: 'precision', why: expect.stringMatching(/^amp-bf16: /) },
+      { option: 'dp', why: expect.stringMatching(/launcher/) },
+    ]);
     const { code, stderr } = runCommand(estimateCommand, ['--model', 'gpt2', '--write-config', 'yaml']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^estimate: --write-config: expected training-arguments, .*, got 'yaml'/);

@@ -32,9 +32,9 @@ describe('combineReadings', () => {
 
   test('the trainer’s arguments win over the accelerate config', () => {
     const result = combineReadings(
-      readAll(['args.json', '{"fsdp": "shard_grad_op"}'], ['accelerate.yaml', 'distributed_type: FSDP\nnum_processes: 4\n']),
+      readAll(['args.json', '{"fsdp": "no_shard"}'], ['accelerate.yaml', 'distributed_type: FSDP\nnum_processes: 4\n']),
     );
-    expect(result.options).toEqual({ dp: 4, zero: 2 });
+    expect(result.options).toEqual({ dp: 4, zero: 0 });
     expect(result.conflicts[0]?.why).toBe("the trainer's own arguments win over the launcher's config");
   });
 

@@ -40,7 +40,7 @@ describe('readTrainingConfig: bad input is one line naming the file and the key'
 
   test('a file no tool wrote', () => {
     expect(refusal('notes.yaml', 'title: my run\nauthor: me\n')).toBe(
-      'notes.yaml: cannot tell which tool wrote it: expected TrainingArguments/SFTConfig, DeepSpeed, accelerate, LLaMA-Factory, axolotl, torchtune or Unsloth keys',
+      'notes.yaml: cannot tell which tool wrote it: expected TrainingArguments/SFTConfig, DeepSpeed, accelerate, LLaMA-Factory, axolotl, torchtune, torchtitan or Unsloth keys',
     );
   });
 

@@ -1,6 +1,6 @@
 /** The readers' rules, tool by tool, on small files written for each rule (the real files are in real-files.test.ts). */
 import { describe, expect, test } from 'vitest';
-import { readTrainingConfig, type FileReading } from '../../../src/setup/index.ts';
+import { readTrainingConfig, setupErrorLine, type FileReading } from '../../../src/setup/index.ts';
 
 /** Read `text` as `file`; the test fails if it is refused. */
 function read(text: string, file = 'f'): FileReading {
@@ -196,8 +196,60 @@ describe('accelerate', () => {
     expect(reading.options).toEqual({ zero: 3, offload: 'optimizer+params', offloadDevice: 'cpu' });
   });
 
-  test('FSDP version 1 SHARD_GRAD_OP is ZeRO-2', () => {
-    expect(read('distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n').options.zero).toBe(2);
+  test('FSDP version 1 SHARD_GRAD_OP (torch api.py:44-50, not resharded after forward) is ZeRO-3 keeping the gathered weights', () => {
+    const reading = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n');
+    expect(reading.options).toEqual({ zero: 3, keepGatheredWeights: true });
+    // The legacy number 2 is the same strategy.
+    expect(read('distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: 2\n').options).toEqual(reading.options);
+  });
+
+  test('HYBRID_SHARD on 2 machines of 8 processes shards within a machine: --shard-group 8 of dp 16', () => {
+    const reading = read(
+      'distributed_type: FSDP\nnum_machines: 2\nnum_processes: 16\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(reading.options).toEqual({ dp: 16, zero: 3, shardGroup: 8 });
+  });
+
+  test('HYBRID_SHARD_ZERO2 is HSDP keeping the gathered weights; on one machine the group is every process', () => {
+    const two = read(
+      'distributed_type: FSDP\nnum_machines: 4\nnum_processes: 32\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD_ZERO2\n',
+    );
+    expect(two.options).toEqual({ dp: 32, zero: 3, keepGatheredWeights: true, shardGroup: 8 });
+    const one = read(
+      'distributed_type: FSDP\nnum_machines: 1\nnum_processes: 8\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(one.options).toEqual({ dp: 8, zero: 3 });
+    expect(one.lines.find((line) => line.key === 'num_machines')?.effect.kind).toBe('no-effect');
+  });
+
+  test('HYBRID_SHARD over machines that do not divide the processes, or without a process count, names the key', () => {
+    const uneven = readTrainingConfig(
+      'a.yaml',
+      'distributed_type: FSDP\nnum_machines: 3\nnum_processes: 16\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(uneven.ok ? null : uneven.error.key).toBe('num_machines');
+    const countless = readTrainingConfig(
+      'a.yaml',
+      'distributed_type: FSDP\nnum_machines: 2\nfsdp_config:\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(countless.ok ? null : countless.error.key).toBe('num_processes');
+  });
+
+  test('FSDP2 with a version 1 strategy name: resharding as accelerate’s to-fsdp2 maps it, and no hybrid group from it', () => {
+    const hybrid = read(
+      'distributed_type: FSDP\nnum_machines: 2\nnum_processes: 16\nfsdp_config:\n  fsdp_version: 2\n  fsdp_sharding_strategy: HYBRID_SHARD\n',
+    );
+    expect(hybrid.options).toEqual({ dp: 16, zero: 3 });
+    const zero2 = read('distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_sharding_strategy: SHARD_GRAD_OP\n');
+    expect(zero2.options).toEqual({ zero: 3, keepGatheredWeights: true });
+  });
+
+  test('FSDP2 parallelism_config: dp_replicate × dp_shard data-parallel GPUs, the shard size as the HSDP group, cp not modelled', () => {
+    const reading = read(
+      'distributed_type: FSDP\nnum_processes: 16\nfsdp_config:\n  fsdp_version: 2\nparallelism_config:\n  parallelism_config_dp_replicate_size: 2\n  parallelism_config_dp_shard_size: 4\n  parallelism_config_cp_size: 2\n',
+    );
+    expect(reading.options).toEqual({ dp: 8, zero: 3, shardGroup: 4 });
+    expect(notModelledKeys(reading)).toEqual(['parallelism_config.parallelism_config_cp_size']);
   });
 });
 
@@ -350,5 +402,118 @@ training_arguments:
     });
     expect(notModelledKeys(reading)).toEqual([]);
     expect(reading.unknown).toEqual([]);
+  });
+});
+
+describe('sharding strategies outside accelerate', () => {
+  test('TrainingArguments fsdp "shard_grad_op" is ZeRO-3 keeping the gathered weights; hybrid_shard names its group as not modelled', () => {
+    expect(read('{"fsdp": "shard_grad_op auto_wrap"}').options).toEqual({ zero: 3, keepGatheredWeights: true });
+    const hybrid = read('{"fsdp": "hybrid_shard auto_wrap"}');
+    expect(hybrid.options).toEqual({ zero: 3 });
+    expect(notModelledKeys(hybrid)).toEqual(['fsdp']);
+  });
+
+  test('axolotl dp_shard_size 8 × dp_replicate_size 2 is HSDP: dp 16, --shard-group 8', () => {
+    expect(read('base_model: x\ndp_shard_size: 8\ndp_replicate_size: 2\n').options).toEqual({
+      finetune: 'full',
+      dp: 16,
+      shardGroup: 8,
+    });
+    expect(read('base_model: x\nfsdp: [shard_grad_op, auto_wrap]\n').options).toEqual({
+      finetune: 'full',
+      zero: 3,
+      keepGatheredWeights: true,
+    });
+  });
+
+  test('torchtune data_parallel_shard_dim 8 × data_parallel_replicate_dim 2 is HSDP; an inferred shard dim is named', () => {
+    const mesh = read('data_parallel_shard_dim=8 data_parallel_replicate_dim=2 tensor_parallel_dim=2');
+    expect(mesh.options).toMatchObject({ dp: 16, shardGroup: 8, tp: 2 });
+    const inferred = read('data_parallel_shard_dim=-1 data_parallel_replicate_dim=2');
+    expect(inferred.options.shardGroup).toBeUndefined();
+    expect(notModelledKeys(inferred)).toEqual(['data_parallel_replicate_dim']);
+  });
+
+  test('DeepSpeed ZeRO++ zero_hpz_partition_size 8 is named as a second weight shard, not as HSDP', () => {
+    const reading = read('{"zero_optimization": {"stage": 3, "zero_hpz_partition_size": 8}}', 'ds.json');
+    expect(reading.options).toEqual({ zero: 3 });
+    expect(notModelledKeys(reading)).toEqual(['zero_optimization.zero_hpz_partition_size']);
+    expect(reading.unknown).toEqual([]);
+  });
+});
+
+describe('torchtitan job config (TOML)', () => {
+  const toml = (...lines: string[]) => read(['[job]', 'description = "t"', ...lines].join('\n'), 'train.toml');
+
+  test('an HSDP mesh of 2 replicas × 8 shards with tp 2, the global batch as accumulation steps, the torchtitan stack', () => {
+    const reading = toml(
+      '[training]',
+      'local_batch_size = 2',
+      'global_batch_size = 128',
+      'seq_len = 4096',
+      '[parallelism]',
+      'data_parallel_replicate_degree = 2',
+      'data_parallel_shard_degree = 8',
+      'tensor_parallel_degree = 2',
+      'fsdp_reshard_after_forward = "never"',
+    );
+    expect(reading.stack).toBe('torchtitan');
+    expect(reading.options).toEqual({
+      microBatch: 2,
+      seq: 4096,
+      dp: 16,
+      zero: 3,
+      shardGroup: 8,
+      keepGatheredWeights: true,
+      tp: 2,
+      gradAccum: 4,
+    });
+  });
+
+  test('training.dtype bfloat16 is pure bf16; mixed_precision_param float32 is fp32; CPU offload of FSDP', () => {
+    expect(toml('[training]', 'dtype = "bfloat16"', 'mixed_precision_param = "bfloat16"').options).toEqual({
+      precision: 'bf16',
+    });
+    expect(toml('[training]', 'mixed_precision_param = "float32"', 'enable_cpu_offload = true').options).toEqual({
+      precision: 'fp32',
+      offload: 'optimizer+params',
+      offloadDevice: 'cpu',
+    });
+  });
+
+  test('checkpointing: op, every block (1), every 2nd block named; pipeline stages and float8 named as not modelled', () => {
+    expect(toml('[activation_checkpoint]', 'mode = "selective"', 'selective_ac_option = "1"').options.recompute).toBe('full');
+    const reading = toml(
+      '[model]',
+      'converters = ["quantize.linear.float8"]',
+      '[activation_checkpoint]',
+      'mode = "selective"',
+      'selective_ac_option = "2"',
+      '[parallelism]',
+      'pipeline_parallel_degree = 4',
+    );
+    expect(reading.options.recompute).toBeUndefined();
+    expect(notModelledKeys(reading)).toEqual([
+      'parallelism.pipeline_parallel_degree',
+      'activation_checkpoint.selective_ac_option',
+      'model.converters',
+    ]);
+  });
+
+  test('a global batch that local × dp does not divide, or a mode torchtitan does not have, names the key', () => {
+    const uneven = readTrainingConfig(
+      'train.toml',
+      '[training]\nlocal_batch_size = 3\nglobal_batch_size = 16\n[parallelism]\ndata_parallel_shard_degree = 2\n',
+    );
+    expect(uneven.ok ? null : uneven.error.key).toBe('training.global_batch_size');
+    const mode = readTrainingConfig('train.toml', '[job]\n[activation_checkpoint]\nmode = "some"\n');
+    expect(mode.ok ? null : mode.error.key).toBe('activation_checkpoint.mode');
+  });
+
+  test('TOML this reader cannot read is one line naming the file and the line', () => {
+    const outcome = readTrainingConfig('train.toml', '[job]\n\n[training]\nx = { a = 1 }\n');
+    expect(outcome.ok ? null : setupErrorLine(outcome.error)).toBe(
+      'train.toml: not read as TOML (line 4: inline tables ({…}) are not read)',
+    );
   });
 });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { estimateMemory } from '../../../src/memory/index.ts';
 import { combineReadings, readTrainingConfig, type FileReading, type SetupMapping } from '../../../src/setup/index.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/training-configs/', import.meta.url));
@@ -87,6 +88,57 @@ describe('accelerate examples/config_yaml_templates/', () => {
     expect(result.stack).toBe('deepspeed');
     expect(result.options).toEqual({ dp: 2 });
     expect(result.missing.map((k) => k.key)).toEqual(['deepspeed_config.deepspeed_config_file']);
+  });
+});
+
+describe('accelerate examples/torch_native_parallelism/configs/', () => {
+  test('tp_hsdp.yaml: 8 processes as 2 replicas × 2 shards × tp 2: dp 4, --shard-group 2, --tp 2, ZeRO-3', () => {
+    const result = mapping('accelerate/tp_hsdp.yaml');
+    expect(result.stack).toBe('fsdp2');
+    expect(result.options).toEqual({ dp: 4, shardGroup: 2, tp: 2, zero: 3, recompute: 'none' });
+    expect(result.unknown).toEqual([]);
+  });
+});
+
+describe('torchtitan torchtitan/models/llama3/train_configs/ (0.2.2, TOML)', () => {
+  test('llama3_8b.toml: batch 1 × 8192 tokens, FSDP over every GPU, op-level checkpointing, AdamW, fp32-upcast loss', () => {
+    const result = mapping('torchtitan/llama3_8b.toml');
+    expect(result.stack).toBe('torchtitan');
+    expect(result.options).toEqual({
+      microBatch: 1,
+      seq: 8192,
+      zero: 3,
+      recompute: 'op',
+      optimizer: 'adamw',
+      compile: false,
+      loss: 'eager',
+    });
+    expect(result.unknown).toEqual([]);
+    // The data-parallel degree is the launcher's (-1): the reader says so instead of guessing it.
+    expect(result.lines.filter((line) => line.effect.kind === 'left-to-stack').map((line) => line.key)).toEqual([
+      'parallelism.data_parallel_shard_degree',
+    ]);
+  });
+
+  test('llama3_8b.toml with the launcher’s 8 GPUs estimates on torchtitan’s stack: FSDP2 bf16 over fp32 shards', () => {
+    const result = mapping('torchtitan/llama3_8b.toml');
+    const outcome = estimateMemory({ model: 'llama-3.1-8b', dp: 8, ...result.options, stack: 'torchtitan' });
+    expect(outcome.ok ? outcome.result.resolved.precision : outcome.errors).toBe('mixed-bf16');
+  });
+
+  test('llama3_70b.toml: batch 8, 8-way tensor parallelism, full checkpointing', () => {
+    const result = mapping('torchtitan/llama3_70b.toml');
+    expect(result.options).toEqual({
+      microBatch: 8,
+      seq: 8192,
+      zero: 3,
+      tp: 8,
+      recompute: 'full',
+      optimizer: 'adamw',
+      compile: false,
+      loss: 'eager',
+    });
+    expect(result.unknown).toEqual([]);
   });
 });
 
