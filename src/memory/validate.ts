@@ -122,6 +122,8 @@ export interface ResolvedEstimate {
   teacherWeights: WeightFormat;
   /** Free margin, percent of GPU memory. */
   headroom: number;
+  /** The compute efficiency the reader sets, percent of dense peak, or null for the calibrated curve. */
+  mfu: number | null;
 }
 
 /** Outcome of `resolveEstimateOptions`. */
@@ -154,7 +156,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   if (technique.compile && technique.mode === 'train') read.warnings.push(COMPILE_ASSUMPTION);
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
-  const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
+  const { gpu, teacher, headroom, mfu } = resolveHardwareAndTeacher(read, technique.mode, model);
   checkWeightFormats(read, technique, model, teacher);
   const lora = resolveFinetune(read, technique, model);
   if (read.errors.length > 0) return { ok: false, errors: read.errors };
@@ -180,6 +182,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
       gpu,
       teacher,
       headroom,
+      mfu,
     },
   };
 }
@@ -200,6 +203,7 @@ type Technique = Omit<
   | 'gpu'
   | 'teacher'
   | 'headroom'
+  | 'mfu'
 >;
 
 /**
@@ -457,12 +461,12 @@ function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Tech
     );
 }
 
-/** The GPU preset, a distillation teacher, and the free margin. */
+/** The GPU preset, a distillation teacher, the free margin and the compute efficiency the reader sets. */
 function resolveHardwareAndTeacher(
   read: OptionReader,
   mode: Mode,
   model: ModelConfig | null,
-): { gpu: GpuSpec | null; teacher: ModelPreset | null; headroom: number } {
+): { gpu: GpuSpec | null; teacher: ModelPreset | null; headroom: number; mfu: number | null } {
   const { options } = read;
   let gpu: GpuSpec | null = null;
   if (options.gpu !== undefined) {
@@ -489,7 +493,12 @@ function resolveHardwareAndTeacher(
       read.fail('headroom', `headroom must be a percentage between 0 and 50, got ${String(given)}`);
     else headroom = given;
   }
-  return { gpu, teacher, headroom };
+  const mfu = options.mfu;
+  if (mfu !== undefined && (typeof mfu !== 'number' || !Number.isFinite(mfu) || mfu <= 0 || mfu > 100)) {
+    read.fail('mfu', `mfu must be a percentage above 0 and at most 100, got ${String(mfu)}`);
+    return { gpu, teacher, headroom, mfu: null };
+  }
+  return { gpu, teacher, headroom, mfu: mfu ?? null };
 }
 
 /** Storage formats the model's (and the teacher's) Linear layers can take. */
