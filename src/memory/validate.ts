@@ -126,6 +126,12 @@ export interface ResolvedEstimate {
   mfu: number | null;
 }
 
+/**
+ * The most GPUs one estimate spans (dp × tp × pp): the largest published training run, Llama 3 405B on 16,384 H100s
+ * (Llama Team 2024, arXiv 2407.21783 §3.3.1).
+ */
+export const MAX_GPUS = 16_384;
+
 /** Outcome of `resolveEstimateOptions`. */
 export type ResolveResult = { ok: true; value: ResolvedEstimate; warnings: string[] } | { ok: false; errors: FieldError[] };
 
@@ -430,6 +436,9 @@ function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: 
 /** Tensor and pipeline degrees that fit the model, and offload modes that have ZeRO under them. */
 function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Technique): void {
   const { tp, pp, zero, offload, checkpointEvery } = t;
+  const gpus = t.dp * tp * pp;
+  if (gpus > MAX_GPUS)
+    read.fail('dp', `dp × tp × pp is ${gpus} GPUs; the engine models up to ${MAX_GPUS.toLocaleString('en-US')} GPUs`);
   if (model !== null) {
     if (model.arch === 'mlp' && tp > 1) read.fail('tp', 'tensor parallelism is not modelled for the mlp arch; use --tp 1');
     else if (model.heads % tp !== 0) read.fail('tp', `heads (${model.heads}) must be divisible by tp (${tp})`);

@@ -124,3 +124,15 @@ describe('pipelines', () => {
     expect(line({ pp: 4, tp: 4 }, 'pipeline-sends')).toBeCloseTo((2 * 8 * bytes) / 4 / h100.networkBytesPerSecond, 12);
   });
 });
+
+describe('scale', () => {
+  test('up to 16,384 GPUs (dp × tp × pp), the largest published run (Llama 3 405B, arXiv 2407.21783 §3.3.1); more: one line naming dp', () => {
+    expect(estimateMemory({ ...base, dp: 2048, tp: 8, gradAccum: 1 }).ok).toBe(true);
+    const outcome = estimateMemory({ ...base, dp: 4096, tp: 8, gradAccum: 1 });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.errors.map((e) => e.field)).toEqual(['dp']);
+      expect(outcome.errors[0]?.message).toMatch(/32768 GPUs.*16,384/);
+    }
+  });
+});
