@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import type { RawFlagValues, SearchShare } from '../../src/planner/index.ts';
 import { MAX_WORKERS } from '../../src/components/planner/planner-client.ts';
 import { queryFromFlags } from '../../src/components/planner/query.ts';
+import { compareWithPublishedRuns } from '../../src/memory/step-time/calibration.ts';
 import { launchBrowser, openIsland } from '../browser/browser.ts';
 import { startStaticServer } from '../browser/static-server.ts';
 
@@ -217,7 +218,25 @@ async function browserMs(
 }
 
 /** Print a table of median times per search. */
+/**
+ * The step-time model against the published runs the planner's ranking rests on (#31): predicted ÷ measured step for
+ * each, whether it is inside ±25 %, and whether the engine says the published layout fits.
+ */
+function printPublishedRuns(): void {
+  console.log('published runs: predicted ÷ measured step (src/memory/step-time/published-runs.ts; target within ±25 %)');
+  console.log(
+    `  ${'run'.padEnd(40)} ${'role'.padEnd(9)} ${'measured'.padStart(10)} ${'predicted'.padStart(10)} ${'ratio'.padStart(6)}  fits`,
+  );
+  for (const c of compareWithPublishedRuns()) {
+    const inside = Math.abs(c.ratio - 1) <= 0.25 ? 'ok  ' : 'OFF ';
+    console.log(
+      `  ${c.run.id.padEnd(40)} ${c.run.role.padEnd(9)} ${c.run.measuredStepSeconds.toFixed(3).padStart(9)}s ${c.predictedStepSeconds.toFixed(3).padStart(9)}s ${c.ratio.toFixed(2).padStart(6)} ${inside} ${c.fits ? 'yes' : 'NO'}`,
+    );
+  }
+}
+
 export default async function bench(): Promise<void> {
+  printPublishedRuns();
   console.log(
     `planner: planTraining in Node, bundled, median per search after ${WARM_UP_SEARCHES} to warm up (target < ${TARGET_MS} ms), whole and the longest of the ${MAX_WORKERS} shares a page with ${MAX_WORKERS} workers runs`,
   );

@@ -17,6 +17,7 @@ import {
   type StepTimeEstimate,
   type TrainingTimeInput,
 } from './time.ts';
+import { EFFICIENCY_CEILING } from './step-time/compute-efficiency.ts';
 import { trainingLines } from './training-lines.ts';
 import {
   aliveAt,
@@ -111,10 +112,17 @@ export interface StepSeconds {
   /** Of which compute and recomputation (inference: prefill): what a pipeline bubble is a fraction of. */
   readonly work: number;
   /**
+   * The least `work` any micro-batch of the same tokens per step could take: the compute efficiency grows with the
+   * tokens per micro-batch (step-time/compute-efficiency.ts) up to its ceiling, or stays at the reader's --mfu.
+   */
+  readonly leastWork: number;
+  /** Of which, data-parallel traffic left exposed, which depends on the micro-batches (0 or more at any other m). */
+  readonly dataParallel: number;
+  /**
    * Of which, the seconds each micro-batch adds (weights streamed from the host, ZeRO-Infinity; a QLoRA base
-   * dequantized for its matmuls; else 0). With m micro-batches a training step's stage takes
-   * K + (p−1)·work/m + m·perMicroBatch for a K that does not depend on m (src/memory/time.ts), which bounds the step at
-   * any other m from below.
+   * dequantized for its matmuls; else 0). With m micro-batches a training step's stage takes at least
+   * K + leastWork·(1 + (p−1)/m) + m·perMicroBatch for a K that does not depend on m (src/memory/time.ts), which bounds
+   * the step at any other m from below.
    */
   readonly perMicroBatch: number;
   /** The m above: micro-batches a step runs (its gradient accumulation). */
@@ -504,12 +512,16 @@ function stepTimeFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, bu
 function stepSecondsFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): StepSeconds {
   if (r.mode === 'infer') {
     const time = inferenceTime(inferenceTimeInput(r, gpu, activeParams, built));
-    return { total: time.totalSeconds, work: time.lines[0]?.seconds ?? 0, perMicroBatch: 0, microBatches: r.gradAccum };
+    const work = time.lines[0]?.seconds ?? 0;
+    return { total: time.totalSeconds, work, leastWork: work, dataParallel: 0, perMicroBatch: 0, microBatches: r.gradAccum };
   }
   const seconds = trainingStepSeconds(trainingTimeInput(r, gpu, activeParams, built));
+  const work = seconds.compute + seconds.recompute;
   return {
     total: seconds.total,
-    work: seconds.compute + seconds.recompute,
+    work,
+    leastWork: r.mfu === null ? (work * seconds.efficiency) / EFFICIENCY_CEILING : work,
+    dataParallel: seconds.dataParallel,
     perMicroBatch: seconds.perMicroBatch,
     microBatches: r.gradAccum,
   };
@@ -523,6 +535,7 @@ function inferenceTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: num
     batch: r.microBatch,
     weightBytes: built.perGpu.weights,
     kvCacheBytes: built.perGpu.kvCache,
+    hidden: r.model?.hidden ?? 0,
     tp: r.tp,
     pp: r.pp,
   };
@@ -548,8 +561,9 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     stageParams: built.paramsPerGpu,
     gradientParams: built.trainableParamsPerGpu,
     gradientBytes: r.lora !== null ? adapterBytes(r.loraDtype) : gradientBytes(r.precision, r.gradDtype),
-    // A LoRA base is stored in 16 bits, a QLoRA base in about half a byte (4-bit weights plus their scales).
-    weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : 2,
+    // A LoRA base is stored in 16 bits (fp32 with --precision fp32, as training-lines.ts counts it), a QLoRA base in
+    // about half a byte (4-bit weights plus their scales).
+    weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : r.precision === 'fp32' ? 4 : 2,
     offload: r.offload,
     activationOffloadBytes: built.activationsOffloaded,
     keepGatheredWeights: r.keepGatheredWeights,
@@ -563,7 +577,9 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     frozenBase: r.lora !== null,
     dequantizedParams: r.finetune === 'qlora' && r.model !== null ? quantizedShare(r.model, built.paramsPerGpu) : 0,
     // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.
-    fp32Matmuls: r.precision === 'fp32' && r.lora === null,
+    // A LoRA base the reader keeps in fp32 (--precision fp32, base weights fp32) multiplies in fp32 too.
+    fp32Matmuls: r.precision === 'fp32',
+    mfu: r.mfu === null ? null : r.mfu / 100,
   };
 }
 

@@ -585,6 +585,18 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     'PCT',
   ),
+  numberFlag(
+    {
+      key: 'mfu',
+      flag: 'mfu',
+      default: 'the calibrated curve',
+      label: 'Compute efficiency',
+      help: "model-FLOPs utilisation the step time assumes, percent of the GPU's dense peak (default: calibrated to published runs)",
+      unit: '%',
+      group: 'hardware',
+    },
+    'PCT',
+  ),
 ];
 
 /** A flag that sets another flag's option to a fixed value (kept for old links and muscle memory). */

@@ -1,4 +1,5 @@
 /** Printing counts and times for people; sizes are printed by src/base/bytes.ts. */
+import { stepTimeBand } from './step-time/band.ts';
 
 /** Format a parameter count with thousands separators, e.g. "6,738,415,616". */
 export function formatCount(count: number): string {
@@ -18,4 +19,13 @@ export function formatSeconds(seconds: number): string {
   if (seconds < 1) return `${(seconds * 1e3).toFixed(seconds < 0.01 ? 2 : 0)} ms`;
   if (seconds < 120) return `${seconds.toFixed(2)} s`;
   return `${(seconds / 60).toFixed(1)} min`;
+}
+
+/**
+ * A step time with its measured error band, "2.41 s (2.15 s–3.05 s)": every step time the site and the CLI print carries
+ * the band (step-time/band.ts); without one (inference), the time alone.
+ */
+export function formatStepTime(seconds: number, band: { low: number; high: number } | null = stepTimeBand(seconds)): string {
+  if (band === null) return formatSeconds(seconds);
+  return `${formatSeconds(seconds)} (${formatSeconds(band.low)}–${formatSeconds(band.high)})`;
 }

@@ -64,7 +64,8 @@ export {
   type StackDefaults,
   type StackSpec,
 } from './stacks.ts';
-export { formatCount, formatSeconds } from './format.ts';
+export { formatCount, formatSeconds, formatStepTime } from './format.ts';
+export { PREDICTED_OVER_MEASURED, STEP_TIME_BAND_SOURCE, stepTimeBand, type StepTimeBand } from './step-time/band.ts';
 export { LINE_CATEGORIES } from './lines.ts';
 export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';
 export { SOURCE_CHOICES, type SourceChoice } from './sources.ts';
@@ -130,7 +131,7 @@ export {
 } from './weight-formats.ts';
 export { LORA_TARGETS, loraParams, parseLoraTargets, type LoraPlan, type LoraTarget, type LoraTargets } from './lora.ts';
 export { CUDA_CONTEXT_BYTES, DEFAULT_HEADROOM_PERCENT, cublasWorkspaceBytes } from './overhead.ts';
-export { ASSUMED_MFU, type StepTimeEstimate, type StepTimeLine } from './time.ts';
+export { type StepTimeEstimate, type StepTimeLine } from './time.ts';
 export { deepspeedZero2Estimate, deepspeedZero3Estimate, type DeepSpeedEstimate } from './deepspeed.ts';
 export {
   DIT_CLASS_NAMES,

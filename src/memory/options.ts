@@ -159,6 +159,11 @@ export interface EstimateOptions {
   teacherWeights?: WeightFormat;
   /** Free margin to keep against fragmentation, percent of GPU memory. */
   headroom?: number;
+  /**
+   * Model-FLOPs utilisation the step time assumes, percent of the GPU's dense peak (0 < mfu ≤ 100); without it, the
+   * curve calibrated to published runs (step-time/compute-efficiency.ts).
+   */
+  mfu?: number;
 }
 
 /** The options that are flags: every one but `modelConfig`, which a caller reads from a file. */

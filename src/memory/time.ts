@@ -4,13 +4,9 @@ import { GPUS_PER_SERVER, type GpuSpec } from './gpus.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import { memo } from './memo.ts';
 import { BNB_4BIT_BLOCK } from './weight-formats.ts';
-
-/**
- * Assumed model-FLOPs utilisation: fraction of dense peak that training kernels reach.
- * Megatron-LM reports 44–52 % of A100 peak (Narayanan et al. 2021, arXiv 2104.04473 Table 1);
- * PaLM reports 46.2 % MFU (arXiv 2204.02311 Table 3). We assume 40 % to stay on the safe side.
- */
-export const ASSUMED_MFU = 0.4;
+import { allReduceShare, busBandwidth, exposedSeconds, gatherShare } from './step-time/collectives.ts';
+import { computeEfficiency } from './step-time/compute-efficiency.ts';
+import { stepTimeBand, type StepTimeBand } from './step-time/band.ts';
 
 /** One line of the step-time estimate. */
 export interface StepTimeLine {
@@ -30,8 +26,13 @@ export interface StepTimeEstimate {
   estimate: true;
   /** Lines, each a separate cost. */
   lines: StepTimeLine[];
-  /** Sum of the lines, seconds (no overlap of communication with compute assumed). */
+  /** Sum of the lines, seconds (each line already counts only what does not overlap compute). */
   totalSeconds: number;
+  /**
+   * The total's measured error band (step-time/band.ts), for a training step; null for inference, which no published
+   * run calibrates.
+   */
+  band: StepTimeBand | null;
   /** What the estimate assumes (shared between estimates: read-only). */
   assumptions: readonly string[];
 }
@@ -89,6 +90,8 @@ export interface TrainingTimeInput {
   dequantizedParams: number;
   /** Whether the matrix multiplies run in fp32 (no autocast, no 16-bit weights): at the GPU's FP32 rate, not its tensor cores'. */
   fp32Matmuls: boolean;
+  /** The compute efficiency the reader sets (`--mfu`, a fraction of dense peak), or null for the calibrated curve. */
+  mfu: number | null;
 }
 
 /**
@@ -137,14 +140,6 @@ function crossesServers(input: Pick<TrainingTimeInput, 'tp' | 'dp'>) {
   };
 }
 
-/**
- * Bytes per second a collective gets per GPU: the peer link within a server; across servers, the network's share per
- * GPU, every preset's slowest hop (a ring runs at its slowest link: NVIDIA's nccl-tests repository, its doc/PERFORMANCE.md).
- */
-function linkOf(gpu: GpuSpec, acrossServers: boolean): number {
-  return acrossServers ? gpu.networkBytesPerSecond : gpu.peerLinkBytesPerSecond;
-}
-
 /** Seconds of one optimizer step on the GPU (memory-bound) or, offloaded, on the host. */
 function optimizerStepSeconds(input: TrainingTimeInput, tensors: number): number {
   const accesses = ACCESSES[input.optimizer][input.optimizerImpl];
@@ -185,6 +180,9 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     fp32Matmuls: input.fp32Matmuls,
     dequantizes: input.dequantizedParams > 0,
     tensorParallel: input.tp > 1,
+    pipelined: input.pp > 1,
+    efficiencyPercent: Math.round(s.efficiency * 1000) / 10,
+    efficiencyGiven: input.mfu !== null,
     ...crossesServers(input),
   });
   // By id: the words list the dequantization and tensor-parallel lines only where there is a 4-bit base or tensor
@@ -194,22 +192,27 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     recompute: s.recompute,
     dequantize: s.dequantize,
     bubble: s.bubble,
+    'pipeline-sends': s.pipeline,
     offload: s.offload,
     'tensor-parallel': s.tensorParallel,
     'data-parallel': s.dataParallel,
     optimizer: s.optimizer,
   };
   const lines = words.lines.map((line) => ({ ...line, seconds: seconds[line.id] ?? 0 }));
-  return { estimate: true, lines, totalSeconds: s.total, assumptions: words.assumptions };
+  return { estimate: true, lines, totalSeconds: s.total, band: stepTimeBand(s.total), assumptions: words.assumptions };
 }
 
 /** A training step's seconds by cost, in the order of trainingStepTime's lines, and their sum. */
 export interface TrainingStepSeconds {
+  /** The compute efficiency the compute lines assume, a fraction of the GPU's dense peak. */
+  readonly efficiency: number;
   readonly compute: number;
   readonly recompute: number;
   /** Dequantizing a 4-bit base for its matmuls (QLoRA), memory-bound; else 0. */
   readonly dequantize: number;
   readonly bubble: number;
+  /** Activations and their gradients sent between pipeline stages. */
+  readonly pipeline: number;
   readonly offload: number;
   /** Tensor parallelism's all-reduces (or, with sequence parallelism, reduce-scatters and all-gathers) of activations. */
   readonly tensorParallel: number;
@@ -227,15 +230,24 @@ export interface TrainingStepSeconds {
 /** trainingStepTime's numbers without its words: what the planner's search ranks by (npm run bench -- planner). */
 export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSeconds {
   const { gpu } = input;
+  const m = input.microBatches;
+  const tokensPerMicroBatch = input.microBatch * input.seq;
+  const efficiency = computeEfficiencyOf(
+    input,
+    (2 * input.layers * input.seq * input.hidden) / (2 * input.activeParams + 2 * input.layers * input.seq * input.hidden),
+  );
   const peakTflops = input.fp32Matmuls ? gpu.fp32Tflops : gpu.tensorTflops16;
-  const flopsPerSecond = peakTflops * teraflops * ASSUMED_MFU * input.tp * input.pp;
-  const tokens = input.microBatch * input.seq * input.microBatches;
+  const flopsPerSecond = peakTflops * teraflops * efficiency * input.tp;
+  const tokens = tokensPerMicroBatch * m;
   const attentionFlopsPerToken = 2 * input.layers * input.seq * input.hidden;
   const forwardFlopsPerToken = 2 * input.activeParams + attentionFlopsPerToken;
+  // A pipeline runs at its busiest stage: with L layers over p stages, ⌈L/p⌉ of them (Narayanan et al. 2021, arXiv
+  // 2104.04473 §2.2: every stage waits for the slowest each micro-batch).
+  const stageShare = stageShareOf(input);
   // Backward costs two forwards: one for the input gradients, one for the weight gradients, which a frozen base skips
   // (Hu et al. 2021, arXiv 2106.09685 §4: LoRA needs no gradients for most parameters).
   const passes = input.frozenBase ? 2 : 3;
-  const compute = (passes * forwardFlopsPerToken * tokens) / flopsPerSecond;
+  const compute = (passes * forwardFlopsPerToken * tokens * stageShare) / flopsPerSecond;
   // torchtitan's op-level policy saves every other matmul's output and the attention's, so backward reruns about half
   // the weight matmuls (activations.ts opSavedTerms).
   const recomputeFlopsPerToken =
@@ -246,14 +258,14 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
         : input.recompute === 'op'
           ? input.activeParams
           : 0;
-  const recompute = (recomputeFlopsPerToken * tokens) / flopsPerSecond;
+  const recompute = (recomputeFlopsPerToken * tokens * stageShare) / flopsPerSecond;
   // Each micro-batch dequantizes the base in its forward and backward, and again in a fully recomputed forward
   // (selective recompute redoes attention's score matmuls only, which read no weight).
   const dequantizePasses = input.recompute === 'full' ? 3 : 2;
   const dequantizePerMicroBatch =
     (input.dequantizedParams * DEQUANTIZE_BYTES_PER_PARAM * dequantizePasses) / gpu.memoryBandwidthBytesPerSecond;
-  const dequantize = dequantizePerMicroBatch * input.microBatches;
-  const bubble = input.pp > 1 ? ((input.pp - 1) / input.microBatches) * (compute + recompute) : 0;
+  const dequantize = dequantizePerMicroBatch * m;
+  const bubble = input.pp > 1 ? ((input.pp - 1) / m) * (compute + recompute) : 0;
   const shard = Math.ceil(input.stageParams / input.dp);
   const gradientShard = Math.ceil(input.gradientParams / input.dp);
   const host = gpu.hostLinkBytesPerSecond;
@@ -261,43 +273,128 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
     input.offload === 'none'
       ? 0
       : gradientShard * (input.gradientBytes + input.weightBytes) +
-        (input.offload === 'optimizer+params' ? 2 * shard * input.weightBytes * input.microBatches : 0);
+        (input.offload === 'optimizer+params' ? 2 * shard * input.weightBytes * m : 0);
   // Offloaded activations cross the host link twice per micro-batch: down in forward, up in backward.
   const activationsPerMicroBatch = (2 * input.activationOffloadBytes) / host;
-  const offload = offloadBytes / host + activationsPerMicroBatch * input.microBatches;
-  // Each layer all-reduces a b·s·h activation twice in the forward and twice in the backward (Shoeybi et al. 2019,
-  // arXiv 1909.08053 §3, Fig. 4), twice more in a fully recomputed forward; sequence parallelism turns each into a
-  // reduce-scatter and an all-gather of the same volume (Korthikanti et al. 2022, arXiv 2205.05198 §4.2.2). A stage
-  // holds 1/p of the layers. The activations are in the matmuls' dtype.
+  const offload = offloadBytes / host + activationsPerMicroBatch * m;
   const activationBytes = input.fp32Matmuls ? 4 : 2;
   const across = crossesServers(input);
-  const tensorCollectives = 4 + (input.recompute === 'full' ? 2 : 0);
-  const tensorRing = input.tp > 1 ? (2 * (input.tp - 1)) / input.tp : 0;
-  const tensorParallel =
-    (tensorCollectives * tensorRing * (input.layers / input.pp) * tokens * input.hidden * activationBytes) /
-    linkOf(gpu, across.tensorAcrossServers);
-  const ringOf = (n: number) => (n > 1 ? (2 * (n - 1)) / n : 0);
-  const zeroFactor = input.zero === 3 ? 1.5 : 1;
-  // All-reduce (or reduce-scatter + all-gather) of the gradients; ZeRO-3 also all-gathers the weights, half as much again.
-  const gradientTraffic = input.gradientParams * input.gradientBytes;
-  // Kept gathered weights (FSDP2 reshard_after_forward=False) skip backward's all-gather: the forward's is the 1.0× above.
-  const gatherTraffic =
-    input.zero === 3 && !input.keepGatheredWeights ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
-  // HSDP (torch fully_shard on a 2-D mesh) runs the above within a shard group, then all-reduces each gradient shard
-  // across the dp/shardGroup replicas.
-  const replicas = input.dp / input.shardGroup;
-  const groupAcrossServers = input.shardGroup > 1 && input.tp * input.shardGroup > GPUS_PER_SERVER;
-  const dataParallel =
-    (ringOf(input.shardGroup) * (gradientTraffic + gatherTraffic)) /
-      linkOf(gpu, replicas > 1 ? groupAcrossServers : across.dataAcrossServers) +
-    (ringOf(replicas) * (gradientTraffic / input.shardGroup)) / linkOf(gpu, across.dataAcrossServers);
+  const stageLayers = input.layers * stageShare;
+  const tensorParallel = tensorParallelSeconds(input, stageLayers, tokens, activationBytes, across.tensorAcrossServers);
+  const pipeline = pipelineSendSeconds(input, activationBytes);
+  // The compute each collective can hide behind: a micro-batch's forward, and its backward with any recompute.
+  const forwardPerMicroBatch = compute / passes / m;
+  const backwardPerMicroBatch = (compute * (passes - 1)) / passes / m + recompute / m;
+  const dataParallel = dataParallelSeconds(input, forwardPerMicroBatch, backwardPerMicroBatch);
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
-  const total = compute + recompute + dequantize + bubble + offload + tensorParallel + dataParallel + optimizer;
+  const total = compute + recompute + dequantize + bubble + pipeline + offload + tensorParallel + dataParallel + optimizer;
   const offloadPerMicroBatch = input.offload === 'optimizer+params' ? (2 * shard * input.weightBytes) / host : 0;
   const perMicroBatch = offloadPerMicroBatch + activationsPerMicroBatch + dequantizePerMicroBatch;
-  return { compute, recompute, dequantize, bubble, offload, tensorParallel, dataParallel, optimizer, total, perMicroBatch };
+  return {
+    efficiency,
+    compute,
+    recompute,
+    dequantize,
+    bubble,
+    pipeline,
+    offload,
+    tensorParallel,
+    dataParallel,
+    optimizer,
+    total,
+    perMicroBatch,
+  };
+}
+
+/** The compute efficiency the step assumes: the reader's, or the calibrated curve's for the step's matmuls. */
+function computeEfficiencyOf(input: TrainingTimeInput, attentionShare: number): number {
+  if (input.mfu !== null) return input.mfu;
+  return computeEfficiency(input.gpu, {
+    tokens: input.microBatch * input.seq,
+    hidden: input.hidden,
+    tp: input.tp,
+    fp32: input.fp32Matmuls,
+    attentionShare: Number.isFinite(attentionShare) ? attentionShare : 0,
+  });
+}
+
+/** The busiest pipeline stage's share of the model's compute: ⌈L/p⌉ of L layers, or 1/p when the layers are unknown. */
+function stageShareOf(input: Pick<TrainingTimeInput, 'layers' | 'pp'>): number {
+  if (input.pp <= 1) return 1;
+  return input.layers > 0 ? Math.ceil(input.layers / input.pp) / input.layers : 1 / input.pp;
+}
+
+/**
+ * Tensor parallelism's activation traffic: each layer all-reduces a b·s·h activation twice in the forward and twice in
+ * the backward (Shoeybi et al. 2019, arXiv 1909.08053 §3, Fig. 4), twice more in a fully recomputed forward; sequence
+ * parallelism turns each into a reduce-scatter and an all-gather of the same volume (Korthikanti et al. 2022, arXiv
+ * 2205.05198 §4.2.2), over the busiest stage's `stageLayers`. On the critical path: each all-reduce's output feeds
+ * the next matmul.
+ */
+function tensorParallelSeconds(
+  input: TrainingTimeInput,
+  stageLayers: number,
+  tokens: number,
+  activationBytes: number,
+  acrossServers: boolean,
+): number {
+  if (input.tp <= 1) return 0;
+  const collectives = 4 + (input.recompute === 'full' ? 2 : 0);
+  const bytes = collectives * allReduceShare(input.tp) * stageLayers * tokens * input.hidden * activationBytes;
+  return bytes / busBandwidth(input.gpu, acrossServers, GPUS_PER_SERVER);
+}
+
+/**
+ * Pipeline stages send each micro-batch's b·s·h activations forward and their gradients back (Narayanan et al. 2021,
+ * arXiv 2104.04473 §4.1), split over the t tensor-parallel ranks by its scatter/gather optimisation: 2m sends per step
+ * on the critical path. Adjacent stages are t·d ranks apart (tensor, then data, then pipeline ranks), so they cross the
+ * network once a pipeline does not fit one server; each send then goes through the sending GPU's own card.
+ */
+function pipelineSendSeconds(input: TrainingTimeInput, activationBytes: number): number {
+  if (input.pp <= 1) return 0;
+  const bytes = (input.microBatch * input.seq * input.hidden * activationBytes) / input.tp;
+  const acrossServers = input.tp * input.dp * input.pp > GPUS_PER_SERVER;
+  const link = acrossServers ? input.gpu.networkBytesPerSecond : input.gpu.peerLinkBytesPerSecond;
+  return (2 * input.microBatches * bytes) / link;
+}
+
+/**
+ * Data parallelism's traffic, each collective priced at its group's bus bandwidth and overlapped with the compute it
+ * can hide behind (collectives.ts exposedSeconds). ZeRO-0: the gradients all-reduced once per step, during the last
+ * micro-batch's backward (DDP's no_sync accumulation). ZeRO-1/2: the gradients reduce-scattered (ZeRO-1 once per step,
+ * ZeRO-2 each micro-batch, arXiv 1910.02054 §5) and the updated weights all-gathered after the optimizer step, exposed.
+ * ZeRO-3/FSDP: every micro-batch all-gathers the weights for its forward (hidden behind the forward) and, unless they
+ * are kept gathered (FSDP2 reshard_after_forward=False), again for its backward, and reduce-scatters its gradients
+ * (hidden behind the backward): FSDP re-gathers in every micro-batch under accumulation. HSDP then all-reduces each
+ * gradient shard across the dp/shardGroup replicas once per step, exposed.
+ */
+function dataParallelSeconds(input: TrainingTimeInput, forwardWindow: number, backwardWindow: number): number {
+  const m = input.microBatches;
+  const gradients = input.gradientParams * input.gradientBytes;
+  const weights = input.stageParams * input.weightBytes;
+  const units = Math.max(1, input.layers / input.pp);
+  const replicas = input.dp / input.shardGroup;
+  const membersPerServer = Math.max(1, Math.floor(GPUS_PER_SERVER / input.tp));
+  const groupAcross = input.shardGroup > 1 && input.tp * input.shardGroup > GPUS_PER_SERVER;
+  const link = busBandwidth(input.gpu, replicas > 1 ? groupAcross : crossesServers(input).dataAcrossServers, membersPerServer);
+  const n = input.shardGroup;
+  let seconds: number;
+  if (input.zero === 0) {
+    seconds = exposedSeconds((allReduceShare(n) * gradients) / link, backwardWindow, units);
+  } else if (input.zero === 1 || input.zero === 2) {
+    const reduceTimes = input.zero === 2 ? m : 1;
+    const reduce = (gatherShare(n) * gradients) / link;
+    seconds = reduceTimes * exposedSeconds(reduce, backwardWindow, units) + (gatherShare(n) * weights) / link;
+  } else {
+    const gather = (gatherShare(n) * weights) / link;
+    const backward = (input.keepGatheredWeights ? 0 : gather) + (gatherShare(n) * gradients) / link;
+    seconds = m * (exposedSeconds(gather, forwardWindow, units) + exposedSeconds(backward, backwardWindow, units));
+  }
+  // Each GPU all-reduces its own shard with its counterparts in the other replicas, one per server, through its own card.
+  const replicaLink = busBandwidth(input.gpu, crossesServers(input).dataAcrossServers, 1);
+  return seconds + (allReduceShare(replicas) * (gradients / input.shardGroup)) / replicaLink;
 }
 
 /** The words, shared among the last estimates that had the same settings (the planner alternates a few). */
@@ -317,6 +414,9 @@ function trainingTimeWords(w: {
   fp32Matmuls: boolean;
   dequantizes: boolean;
   tensorParallel: boolean;
+  pipelined: boolean;
+  efficiencyPercent: number;
+  efficiencyGiven: boolean;
   tensorAcrossServers: boolean;
   dataAcrossServers: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
@@ -348,6 +448,16 @@ function trainingTimeWords(w: {
         label: 'Pipeline bubble (p−1)/m',
         source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1',
       },
+      ...(w.pipelined
+        ? [
+            {
+              id: 'pipeline-sends',
+              label: `Activations sent between pipeline stages over ${w.dataAcrossServers || w.tensorAcrossServers ? gpu.network : gpu.peerLink}`,
+              source:
+                'Narayanan et al. 2021 (arXiv 2104.04473) §4.1: b·s·h forward and back per micro-batch, scattered over the t tensor-parallel ranks',
+            },
+          ]
+        : []),
       {
         id: 'offload',
         label: `Offload transfers over ${gpu.hostLink}`,
@@ -365,8 +475,8 @@ function trainingTimeWords(w: {
         : []),
       {
         id: 'data-parallel',
-        label: `Data-parallel gradient traffic over ${w.dataAcrossServers ? gpu.network : gpu.peerLink}`,
-        source: `Ring all-reduce 2(n−1)/n; ZeRO-3 1.5× (arXiv 1910.02054 §7.2)${w.dataAcrossServers ? `; ${gpu.networkSource}` : ''}`,
+        label: `Data-parallel traffic over ${w.dataAcrossServers ? `${gpu.network}, every card of a server at once` : gpu.peerLink}, exposed`,
+        source: `Ring all-reduce 2(n−1)/n, all-gather and reduce-scatter (n−1)/n (nccl-tests doc/PERFORMANCE.md); ZeRO-3/FSDP gathers the weights in every micro-batch (arXiv 1910.02054 §5, arXiv 2304.11277 §3.3)${w.dataAcrossServers ? `; ${gpu.networkSource}` : ''}`,
       },
       {
         id: 'optimizer',
@@ -380,10 +490,8 @@ function trainingTimeWords(w: {
       },
     ],
     assumptions: [
-      w.fp32Matmuls
-        ? `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense FP32 ${gpu.fp32Tflops} TFLOP/s (PyTorch's default keeps TF32 off for matmuls)`
-        : `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense 16-bit ${gpu.tensorTflops16} TFLOP/s`,
-      'no overlap of communication with compute',
+      `${w.efficiencyPercent} % of the ${gpu.name}'s dense ${w.fp32Matmuls ? `FP32 ${gpu.fp32Tflops}` : `16-bit ${gpu.tensorTflops16}`} TFLOP/s${w.efficiencyGiven ? ' (--mfu)' : ', calibrated to published runs for this matmul size'}${w.fp32Matmuls ? " (PyTorch's default keeps TF32 off for matmuls)" : ''}`,
+      'data-parallel collectives overlap compute but for one layer’s share (DDP buckets, FSDP prefetch); tensor-parallel and pipeline sends do not',
       `${GPUS_PER_SERVER} GPUs per server, tensor-parallel ranks together, then data-parallel ones`,
       !w.offloaded
         ? `optimizer step at the GPU's memory bandwidth${w.optimizerImpl === 'for-loop' ? ', plus 5 µs per kernel launch' : ''}`
@@ -406,6 +514,8 @@ export interface InferenceTimeInput {
   weightBytes: number;
   /** KV-cache bytes on this GPU. */
   kvCacheBytes: number;
+  /** Hidden size h (0 when unknown): the prefill's matmul width. */
+  hidden: number;
   /** Tensor- and pipeline-parallel degrees. */
   tp: number;
   pp: number;
@@ -417,9 +527,16 @@ export interface InferenceTimeInput {
  */
 export function inferenceTime(input: InferenceTimeInput): StepTimeEstimate {
   const { gpu } = input;
+  const efficiency = computeEfficiency(gpu, {
+    tokens: input.promptTokens * input.batch,
+    hidden: input.hidden,
+    tp: input.tp,
+    fp32: false,
+    attentionShare: 0,
+  });
   const prefill =
     (2 * input.activeParams * input.promptTokens * input.batch) /
-    (gpu.tensorTflops16 * teraflops * ASSUMED_MFU * input.tp * input.pp);
+    (gpu.tensorTflops16 * teraflops * efficiency * input.tp * input.pp);
   const decode = (input.weightBytes + input.kvCacheBytes) / gpu.memoryBandwidthBytesPerSecond;
   const lines: StepTimeLine[] = [
     {
@@ -439,8 +556,9 @@ export function inferenceTime(input: InferenceTimeInput): StepTimeEstimate {
     estimate: true,
     lines,
     totalSeconds: prefill + decode,
+    band: null,
     assumptions: [
-      `${Math.round(ASSUMED_MFU * 100)} % of dense peak for prefill`,
+      `${Math.round(efficiency * 1000) / 10} % of dense peak for prefill (calibrated to published training runs)`,
       `decode at the full ${gpu.memoryBandwidthBytesPerSecond / 1e9} GB/s memory bandwidth`,
     ],
   };

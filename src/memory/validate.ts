@@ -124,7 +124,15 @@ export interface ResolvedEstimate {
   teacherWeights: WeightFormat;
   /** Free margin, percent of GPU memory. */
   headroom: number;
+  /** The compute efficiency the reader sets, percent of dense peak, or null for the calibrated curve. */
+  mfu: number | null;
 }
+
+/**
+ * The most GPUs one estimate spans (dp × tp × pp): the largest published training run, Llama 3 405B on 16,384 H100s
+ * (Llama Team 2024, arXiv 2407.21783 §3.3.1).
+ */
+export const MAX_GPUS = 16_384;
 
 /** Outcome of `resolveEstimateOptions`. */
 export type ResolveResult = { ok: true; value: ResolvedEstimate; warnings: string[] } | { ok: false; errors: FieldError[] };
@@ -156,7 +164,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   if (technique.compile && technique.mode === 'train') read.warnings.push(COMPILE_ASSUMPTION);
   const { seq, tokens } = resolveSequence(read, model);
   checkParallelism(read, model, technique);
-  const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
+  const { gpu, teacher, headroom, mfu } = resolveHardwareAndTeacher(read, technique.mode, model);
   checkWeightFormats(read, technique, model, teacher);
   const lora = resolveFinetune(read, technique, model);
   if (read.errors.length > 0) return { ok: false, errors: read.errors };
@@ -182,6 +190,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
       gpu,
       teacher,
       headroom,
+      mfu,
     },
   };
 }
@@ -202,6 +211,7 @@ type Technique = Omit<
   | 'gpu'
   | 'teacher'
   | 'headroom'
+  | 'mfu'
 >;
 
 /**
@@ -439,6 +449,9 @@ function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: 
 /** Tensor and pipeline degrees that fit the model, and offload modes that have ZeRO under them. */
 function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Technique): void {
   const { tp, pp, zero, offload, checkpointEvery } = t;
+  const gpus = t.dp * tp * pp;
+  if (gpus > MAX_GPUS)
+    read.fail('dp', `dp × tp × pp is ${gpus} GPUs; the engine models up to ${MAX_GPUS.toLocaleString('en-US')} GPUs`);
   if (model !== null) {
     if (model.arch === 'mlp' && tp > 1) read.fail('tp', 'tensor parallelism is not modelled for the mlp arch; use --tp 1');
     else if (model.heads % tp !== 0) read.fail('tp', `heads (${model.heads}) must be divisible by tp (${tp})`);
@@ -470,12 +483,12 @@ function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Tech
     );
 }
 
-/** The GPU preset, a distillation teacher, and the free margin. */
+/** The GPU preset, a distillation teacher, the free margin and the compute efficiency the reader sets. */
 function resolveHardwareAndTeacher(
   read: OptionReader,
   mode: Mode,
   model: ModelConfig | null,
-): { gpu: GpuSpec | null; teacher: ModelPreset | null; headroom: number } {
+): { gpu: GpuSpec | null; teacher: ModelPreset | null; headroom: number; mfu: number | null } {
   const { options } = read;
   let gpu: GpuSpec | null = null;
   if (options.gpu !== undefined) {
@@ -502,7 +515,12 @@ function resolveHardwareAndTeacher(
       read.fail('headroom', `headroom must be a percentage between 0 and 50, got ${String(given)}`);
     else headroom = given;
   }
-  return { gpu, teacher, headroom };
+  const mfu = options.mfu;
+  if (mfu !== undefined && (typeof mfu !== 'number' || !Number.isFinite(mfu) || mfu <= 0 || mfu > 100)) {
+    read.fail('mfu', `mfu must be a percentage above 0 and at most 100, got ${String(mfu)}`);
+    return { gpu, teacher, headroom, mfu: null };
+  }
+  return { gpu, teacher, headroom, mfu: mfu ?? null };
 }
 
 /** Storage formats the model's (and the teacher's) Linear layers can take. */

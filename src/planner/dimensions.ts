@@ -154,7 +154,6 @@ const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonS
   lessons,
 });
 // The twins and floors, made once: the search asks for them at every combination.
-const ZERO2_TWIN: Dominance = { patch: { zero: 2 }, reason: dominanceMessages.zero2 };
 const SDPA_TWIN: Dominance = { patch: { attention: 'sdpa' }, reason: dominanceMessages.sdpa };
 const FUSED_TWIN: Dominance = { patch: { optimizerImpl: 'fused' }, reason: dominanceMessages.fused };
 const EIGHT_BIT_FLOOR: MemoryFloor = { value: choiceLabels.adamw8bit, reason: dominanceMessages.eightBitFloor };
@@ -251,11 +250,8 @@ export const DIMENSIONS: readonly Dimension[] = [
       choice(choiceLabels.zero2, { zero: 2 }, ['05-parallelism']),
       choice(choiceLabels.zero3, { zero: 3 }, ['05-parallelism']),
     ],
-    // ZeRO-2 moves the same gradient volume as DDP, a reduce-scatter plus an all-gather in place of an
-    // all-reduce (Rajbhandari et al. 2020, arXiv 1910.02054 §7.2.1), and holds a shard of the gradients
-    // and optimizer states: the engine never gives ZeRO-0 or ZeRO-1 less memory or less time.
-    // Not with adapters: with tensor or pipeline parallelism the engine rejects ZeRO-1, 2 and 3 on LoRA
-    // (it reports sizes past 9 PB), so ZeRO-0 may have no valid twin there and is estimated.
+    // No twin: ZeRO-2 holds only a shard of the gradients, so under accumulation it reduce-scatters in every
+    // micro-batch where ZeRO-0/1 reduce once per step (src/memory/time.ts): ZeRO-0 and ZeRO-1 can be faster.
     // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them, and ZeRO's
     // reason to exist on one GPU.
     rule: (o) =>
@@ -266,7 +262,6 @@ export const DIMENSIONS: readonly Dimension[] = [
           : (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
             ? ruleMessages.zeroOnOneGpu
             : null,
-    dominatedBy: (o) => (((o.zero ?? 0) === 0 || o.zero === 1) && (o.finetune ?? 'full') === 'full' ? ZERO2_TWIN : null),
   },
   {
     id: 'precision',

@@ -10,7 +10,6 @@ export const rejectionMessages = {
 /** Why a combination was counted without an estimate: a searched twin is never worse, or needs no more memory and fits nowhere. */
 export const dominanceMessages = {
   fused: 'never less memory nor less time than the same plan with fused AdamW (not estimated)',
-  zero2: 'never less memory nor less time than the same plan with ZeRO-2 (not estimated)',
   sdpa: 'never less memory nor less time than the same plan with SDPA attention at this sequence length (not estimated)',
   eightBitFloor: 'needs at least the memory of the same plan with 8-bit AdamW, which fits at no micro-batch (not estimated)',
   offloadFloor:

@@ -30,17 +30,15 @@ export type MicroBatchPreference = 'largest' | 'smallest' | 'any';
 /**
  * How the engine's step time moves with the micro-batch b at a fixed per-replica batch B = b·m
  * (src/memory/time.ts; with pipeline stages, the slower stage's). Compute and recompute scale with the
- * tokens per step, which are fixed. The only terms that move are the pipeline bubble, (p−1)/m of the
- * compute, which favours the smallest b, and what each micro-batch pays again, which favours the largest:
- * parameter offload's weight traffic, and a QLoRA base's dequantization. So with one stage the largest b
- * that fits is fastest (with neither every b takes the same time: the largest means the fewest
- * accumulation steps), with several stages and neither the smallest; with both, any b may win, and the
- * search walks up from the smallest b until `secondsLowerBound` says no larger one can win. Property and
- * brute-force tests hold this against estimating every micro-batch.
+ * tokens per step, which are fixed, at a compute efficiency that grows with the tokens per micro-batch
+ * (step-time/compute-efficiency.ts), which favours the largest b; so does what each micro-batch pays again (parameter
+ * offload's weight traffic, a QLoRA base's dequantization, ZeRO-2/3's per-micro-batch collectives). The pipeline
+ * bubble, (p−1)/m of the compute, favours the smallest. So with one stage the largest b that fits is fastest; with
+ * several any b may win, and the search walks up from the smallest b until `secondsLowerBound` says no larger one can
+ * win. Property and brute-force tests hold this against estimating every micro-batch.
  */
 export function microBatchPreference(options: EstimateOptions): MicroBatchPreference {
-  if ((options.pp ?? 1) === 1) return 'largest';
-  return options.offload === 'optimizer+params' || options.finetune === 'qlora' ? 'any' : 'smallest';
+  return (options.pp ?? 1) === 1 ? 'largest' : 'any';
 }
 
 /**
@@ -170,20 +168,21 @@ function lastUpTo(values: readonly Choice[], end: number, microBatch: number): n
 
 /**
  * A lower bound on a combination's step time at `gradAccum` micro-batches, from its estimate at any other
- * (src/memory/estimate.ts StepSeconds): with m micro-batches a stage takes K + (p−1)·work/m + m·perMicroBatch, where
- * compute and recompute (`work`, fixed by the tokens per step), data-parallel traffic and the optimizer step make up K
- * with the gradients' offload; the pipeline bubble is (p−1)/m of the work, and streamed or dequantized weights cost
- * each micro-batch.
+ * (src/memory/estimate.ts StepSeconds): with m micro-batches a stage takes at least K + w·(1 + (p−1)/m) + m·perMicroBatch,
+ * where w is the least compute and recompute any micro-batch could take (`leastWork`: the same tokens per step at the
+ * efficiency's ceiling), K the optimizer step, tensor-parallel and pipeline traffic and the gradients' offload, which
+ * do not move with m, and the exposed data-parallel traffic, which moves with m, is left out (it is never negative).
  * The estimate's K comes from its own m, for its slower stage; the step is the slower stage's, so never less.
  */
 export function secondsLowerBound(seen: EstimateTotals, options: EstimateOptions, gradAccum: number): number {
   const time = seen.stepSeconds;
   if (time === null) return 0;
   const pp = options.pp ?? 1;
-  const bubble = pp > 1 ? (pp - 1) * time.work : 0;
   const m = time.microBatches;
-  const fixed = time.total - bubble / m - time.perMicroBatch * m;
-  return Math.max(0, fixed + bubble / gradAccum + time.perMicroBatch * gradAccum);
+  const bubble = pp > 1 ? ((pp - 1) * time.work) / m : 0;
+  const fixed = time.total - time.work - bubble - time.dataParallel - time.perMicroBatch * m;
+  const leastBubble = pp > 1 ? ((pp - 1) * time.leastWork) / gradAccum : 0;
+  return Math.max(0, fixed + time.leastWork + leastBubble + time.perMicroBatch * gradAccum);
 }
 
 function secondsAt(at: (index: number) => Estimated, index: number): number {

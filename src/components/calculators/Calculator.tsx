@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   flagNamed,
   formatEstimateFlags,
+  formatStepTime,
   GPU_PRESETS,
   MODEL_PRESETS,
   type FieldError,
@@ -428,7 +429,10 @@ function Results({
                 ? STRINGS.needsMore(Math.round(-saving * 100))
                 : STRINGS.noChange}
             {last.stepTime
-              ? STRINGS.stepTime(`${last.stepTime.totalSeconds.toFixed(2)} s`, last.stepTime.assumptions.join('; '))
+              ? STRINGS.stepTime(
+                  formatStepTime(last.stepTime.totalSeconds, last.stepTime.band),
+                  last.stepTime.assumptions.join('; '),
+                )
               : ''}
             .
           </p>

@@ -8,6 +8,7 @@ import {
   estimateMemory,
   formatCount,
   formatSeconds,
+  formatStepTime,
   parseEstimateFlags,
   type EstimateResult,
   type RawFlags,
@@ -76,9 +77,12 @@ function named<T>(items: readonly T[], nameOf: (item: T) => string, name: string
 
 /** The figure as the lesson prints it. */
 export function estimateFigure(flags: string, show: string, unit: FigureUnit, digits = 2): string {
-  const value = valueAt(estimateFor(flags), show);
+  const result = estimateFor(flags);
+  const value = valueAt(result, show);
   if (unit === 'text' || typeof value === 'string') return String(value);
   if (unit === 'count') return formatCount(value);
+  // A step's total carries the model's measured error band; one line of it is a part, printed alone.
+  if (unit === 'seconds' && show === 'stepTime.totalSeconds') return formatStepTime(value, result.stepTime?.band ?? null);
   if (unit === 'seconds') return formatSeconds(value);
   return formatBytes(value, unit, digits);
 }

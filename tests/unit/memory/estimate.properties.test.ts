@@ -13,6 +13,7 @@ import {
   type GpuSpec,
 } from '../../../src/memory/index.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
+import { MAX_GPUS } from '../../../src/memory/validate.ts';
 
 /** Random valid configurations: shapes are built so every divisibility rule holds. */
 const configArbitrary: fc.Arbitrary<EstimateOptions> = fc
@@ -61,7 +62,8 @@ const configArbitrary: fc.Arbitrary<EstimateOptions> = fc
       zero,
       tp: heads % tp === 0 && (c.kvHeads % tp === 0 || tp % c.kvHeads === 0) ? tp : 1,
       sp: c.sp,
-      pp: Math.max(1, Math.floor(c.ppShare * c.layers)),
+      // Within the engine's MAX_GPUS (dp × tp × pp), with room for the tests that double dp.
+      pp: Math.max(1, Math.min(Math.floor(c.ppShare * c.layers), Math.floor(MAX_GPUS / (2 * c.dp * tp)))),
       offload: c.offload,
       mode: c.mode,
       ...(transformer ? { seq: c.seq } : {}),

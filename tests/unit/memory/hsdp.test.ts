@@ -35,14 +35,15 @@ describe('HSDP: 16 GPUs as 2 replicas of 8-way shards', () => {
     expect(weightBytes(estimateOrThrow({ ...hsdp, shardGroup: 16 }))).toBe(2 * Math.ceil(MODEL_PARAMS / 16));
   });
 
-  test('traffic: ZeRO-3 within the server (ring 2·7/8 × 1.5 × bytes over NVLink), the 1/8 gradient shard all-reduced across the 2 servers', () => {
-    const result = estimateOrThrow(hsdp);
+  test('traffic: ZeRO-3 within the server (gathers and reduce-scatter 7/8 × 3 × bytes over NVLink, all but one layer’s share hidden), the 1/8 gradient shard all-reduced across the 2 servers', () => {
+    // At 1 % compute efficiency the compute hides all of the within-server traffic but one of 32 layers' share.
+    const result = estimateOrThrow({ ...hsdp, mfu: 1 });
     const gpu = result.gpu;
     if (gpu === null) throw new Error('no gpu');
-    const gradients = MODEL_PARAMS * 2;
-    const within = ((2 * 7) / 8) * 1.5 * gradients;
-    const across = ((2 * 1) / 2) * (gradients / 8);
-    const expected = within / gpu.peerLinkBytesPerSecond + across / gpu.networkBytesPerSecond;
+    const bytes = MODEL_PARAMS * 2;
+    const within = (7 / 8) * 3 * bytes;
+    const across = ((2 * 1) / 2) * (bytes / 8);
+    const expected = within / gpu.peerLinkBytesPerSecond / 32 + across / gpu.networkBytesPerSecond;
     expect(result.stepTime?.lines.find((l) => l.id === 'data-parallel')?.seconds).toBeCloseTo(expected, 9);
   });
 
