@@ -18,6 +18,7 @@ import {
   type TrainingTimeInput,
 } from './time.ts';
 import { trainingLines } from './training-lines.ts';
+import { batchTokens } from './batching.ts';
 import {
   aliveAt,
   evaluateTimeline,
@@ -509,7 +510,7 @@ function stepSecondsFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number,
   const seconds = trainingStepSeconds(trainingTimeInput(r, gpu, activeParams, built));
   return {
     total: seconds.total,
-    work: seconds.compute + seconds.recompute,
+    work: seconds.compute + seconds.recompute + seconds.padding,
     perMicroBatch: seconds.perMicroBatch,
     microBatches: r.gradAccum,
   };
@@ -539,6 +540,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     seq: r.seq,
     microBatch: r.microBatch,
     microBatches: r.gradAccum,
+    ...batchTimeInput(r, transformer),
     dp: r.dp,
     shardGroup: r.shardGroup,
     tp: r.tp,
@@ -565,6 +567,16 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.
     fp32Matmuls: r.precision === 'fp32' && r.lora === null,
   };
+}
+
+/** The positions a micro-batch computes and trains and the attention span (batching.ts); the mlp has no sequence. */
+function batchTimeInput(
+  r: ResolvedEstimate,
+  transformer: boolean,
+): Pick<TrainingTimeInput, 'computedPerMicroBatch' | 'trainedPerMicroBatch' | 'attentionSpan'> {
+  const t = batchTokens(r.batching, r.microBatch, r.seq, r.meanSeq, r.attention);
+  if (!transformer) return { computedPerMicroBatch: t.held, trainedPerMicroBatch: t.held, attentionSpan: r.seq };
+  return { computedPerMicroBatch: t.computed, trainedPerMicroBatch: t.trained, attentionSpan: t.attentionSpan };
 }
 
 /**

@@ -12,6 +12,7 @@ import { WEIGHT_CHOICES, WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
 import { ACTIVATION_OFFLOADS } from './activation-offload.ts';
+import { BATCHINGS } from './batching.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
@@ -558,6 +559,27 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     'PCT',
   ),
+  enumFlag(
+    {
+      key: 'batching',
+      flag: 'batching',
+      default: 'padded',
+      label: 'Batch layout',
+      help: 'padded (each sequence padded to --seq), packed (documents packed into rows of --seq: TRL packing, axolotl sample_packing), padding-free (one row of the real tokens: DataCollatorWithFlattening, TRL padding_free)',
+      group: 'workload',
+    },
+    BATCHINGS,
+  ),
+  numberFlag({
+    key: 'meanSeq',
+    flag: 'mean-seq',
+    default: 'seq',
+    label: 'Mean real length',
+    help: 'mean real tokens per sequence (packed: per document), at most --seq: padding is computed but not trained; the peak is for the worst batch, every sequence at --seq',
+    unit: 'tokens',
+    max: 100_000_000,
+    group: 'workload',
+  }),
 ];
 
 /** A flag that sets another flag's option to a fixed value (kept for old links and muscle memory). */

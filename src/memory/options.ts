@@ -1,5 +1,6 @@
 /** The options of `estimateMemory`: one vocabulary for the CLI flags, the URL query and code. */
 import type { Attention, Kernels, Recompute } from './activations.ts';
+import type { Batching } from './batching.ts';
 import type { ActivationOffload } from './activation-offload.ts';
 import type { Finetune } from './finetune.ts';
 import type { AdapterDtype, QloraFormat, QloraKept } from './lora.ts';
@@ -153,6 +154,10 @@ export interface EstimateOptions {
   teacherWeights?: WeightFormat;
   /** Free margin to keep against fragmentation, percent of GPU memory. */
   headroom?: number;
+  /** How a micro-batch lays out its sequences: `padded` (default), `packed` rows, or one `padding-free` row (batching.ts). */
+  batching?: Batching;
+  /** Mean real tokens per sequence (packed: per document), at most `seq`; default `seq` (every position real). */
+  meanSeq?: number;
 }
 
 /** The options that are flags: every one but `modelConfig`, which a caller reads from a file. */

@@ -4,6 +4,7 @@ import { GPUS_PER_SERVER, type GpuSpec } from './gpus.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import { memo } from './memo.ts';
 import { BNB_4BIT_BLOCK } from './weight-formats.ts';
+import { BATCHING_SOURCES } from './batching.ts';
 
 /**
  * Assumed model-FLOPs utilisation: fraction of dense peak that training kernels reach.
@@ -34,6 +35,8 @@ export interface StepTimeEstimate {
   totalSeconds: number;
   /** What the estimate assumes (shared between estimates: read-only). */
   assumptions: readonly string[];
+  /** Training: the real tokens one GPU trains per step (padding excluded; batching.ts), else absent. */
+  trainedTokens?: number;
 }
 
 /** Inputs of the training step-time estimate. */
@@ -52,6 +55,12 @@ export interface TrainingTimeInput {
   microBatch: number;
   /** Micro-batches per step m (gradient accumulation). */
   microBatches: number;
+  /** Token positions one micro-batch computes, padding included (batching.ts `batchTokens`). */
+  computedPerMicroBatch: number;
+  /** Real tokens one micro-batch trains: at most `computedPerMicroBatch`, the rest is padding. */
+  trainedPerMicroBatch: number;
+  /** Mean tokens each token attends over (s, or a packed document's length under FlashAttention's varlen kernel). */
+  attentionSpan: number;
   /** Data-, tensor-, pipeline-parallel degrees. */
   dp: number;
   /** GPUs the states are sharded over: `dp`, or an HSDP shard group whose dp/shardGroup replicas all-reduce. */
@@ -185,6 +194,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     fp32Matmuls: input.fp32Matmuls,
     dequantizes: input.dequantizedParams > 0,
     tensorParallel: input.tp > 1,
+    padded: input.trainedPerMicroBatch < input.computedPerMicroBatch,
     ...crossesServers(input),
   });
   // By id: the words list the dequantization and tensor-parallel lines only where there is a 4-bit base or tensor
@@ -192,6 +202,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const seconds: Readonly<Record<string, number>> = {
     compute: s.compute,
     recompute: s.recompute,
+    padding: s.padding,
     dequantize: s.dequantize,
     bubble: s.bubble,
     offload: s.offload,
@@ -200,13 +211,23 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     optimizer: s.optimizer,
   };
   const lines = words.lines.map((line) => ({ ...line, seconds: seconds[line.id] ?? 0 }));
-  return { estimate: true, lines, totalSeconds: s.total, assumptions: words.assumptions };
+  return {
+    estimate: true,
+    lines,
+    totalSeconds: s.total,
+    assumptions: words.assumptions,
+    trainedTokens: input.trainedPerMicroBatch * input.microBatches,
+  };
 }
 
 /** A training step's seconds by cost, in the order of trainingStepTime's lines, and their sum. */
 export interface TrainingStepSeconds {
+  /** Forward and backward of the real tokens. */
   readonly compute: number;
+  /** Recomputation for the real tokens. */
   readonly recompute: number;
+  /** Forward, backward and recomputation spent on padding positions: computed, never trained. */
+  readonly padding: number;
   /** Dequantizing a 4-bit base for its matmuls (QLoRA), memory-bound; else 0. */
   readonly dequantize: number;
   readonly bubble: number;
@@ -229,13 +250,15 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const { gpu } = input;
   const peakTflops = input.fp32Matmuls ? gpu.fp32Tflops : gpu.tensorTflops16;
   const flopsPerSecond = peakTflops * teraflops * ASSUMED_MFU * input.tp * input.pp;
-  const tokens = input.microBatch * input.seq * input.microBatches;
-  const attentionFlopsPerToken = 2 * input.layers * input.seq * input.hidden;
+  const tokens = input.computedPerMicroBatch * input.microBatches;
+  // Padding positions run every layer like real tokens (the attention mask only hides them from the scores).
+  const trainedShare = input.trainedPerMicroBatch / input.computedPerMicroBatch;
+  const attentionFlopsPerToken = 2 * input.layers * input.attentionSpan * input.hidden;
   const forwardFlopsPerToken = 2 * input.activeParams + attentionFlopsPerToken;
   // Backward costs two forwards: one for the input gradients, one for the weight gradients, which a frozen base skips
   // (Hu et al. 2021, arXiv 2106.09685 §4: LoRA needs no gradients for most parameters).
   const passes = input.frozenBase ? 2 : 3;
-  const compute = (passes * forwardFlopsPerToken * tokens) / flopsPerSecond;
+  const computeAll = (passes * forwardFlopsPerToken * tokens) / flopsPerSecond;
   // torchtitan's op-level policy saves every other matmul's output and the attention's, so backward reruns about half
   // the weight matmuls (activations.ts opSavedTerms).
   const recomputeFlopsPerToken =
@@ -246,14 +269,17 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
         : input.recompute === 'op'
           ? input.activeParams
           : 0;
-  const recompute = (recomputeFlopsPerToken * tokens) / flopsPerSecond;
+  const recomputeAll = (recomputeFlopsPerToken * tokens) / flopsPerSecond;
+  const compute = computeAll * trainedShare;
+  const recompute = recomputeAll * trainedShare;
+  const padding = (computeAll + recomputeAll) * (1 - trainedShare);
   // Each micro-batch dequantizes the base in its forward and backward, and again in a fully recomputed forward
   // (selective recompute redoes attention's score matmuls only, which read no weight).
   const dequantizePasses = input.recompute === 'full' ? 3 : 2;
   const dequantizePerMicroBatch =
     (input.dequantizedParams * DEQUANTIZE_BYTES_PER_PARAM * dequantizePasses) / gpu.memoryBandwidthBytesPerSecond;
   const dequantize = dequantizePerMicroBatch * input.microBatches;
-  const bubble = input.pp > 1 ? ((input.pp - 1) / input.microBatches) * (compute + recompute) : 0;
+  const bubble = input.pp > 1 ? ((input.pp - 1) / input.microBatches) * (computeAll + recomputeAll) : 0;
   const shard = Math.ceil(input.stageParams / input.dp);
   const gradientShard = Math.ceil(input.gradientParams / input.dp);
   const host = gpu.hostLinkBytesPerSecond;
@@ -294,10 +320,22 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
-  const total = compute + recompute + dequantize + bubble + offload + tensorParallel + dataParallel + optimizer;
+  const total = compute + recompute + padding + dequantize + bubble + offload + tensorParallel + dataParallel + optimizer;
   const offloadPerMicroBatch = input.offload === 'optimizer+params' ? (2 * shard * input.weightBytes) / host : 0;
   const perMicroBatch = offloadPerMicroBatch + activationsPerMicroBatch + dequantizePerMicroBatch;
-  return { compute, recompute, dequantize, bubble, offload, tensorParallel, dataParallel, optimizer, total, perMicroBatch };
+  return {
+    compute,
+    recompute,
+    padding,
+    dequantize,
+    bubble,
+    offload,
+    tensorParallel,
+    dataParallel,
+    optimizer,
+    total,
+    perMicroBatch,
+  };
 }
 
 /** The words, shared among the last estimates that had the same settings (the planner alternates a few). */
@@ -317,6 +355,7 @@ function trainingTimeWords(w: {
   fp32Matmuls: boolean;
   dequantizes: boolean;
   tensorParallel: boolean;
+  padded: boolean;
   tensorAcrossServers: boolean;
   dataAcrossServers: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
@@ -333,6 +372,15 @@ function trainingTimeWords(w: {
         label: `Recomputation (${w.recompute})`,
         source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward',
       },
+      ...(w.padded
+        ? [
+            {
+              id: 'padding',
+              label: 'Padding: positions computed and never trained',
+              source: `(1 − real ÷ computed positions) of the compute and recomputation; ${BATCHING_SOURCES.mask}`,
+            },
+          ]
+        : []),
       ...(w.dequantizes
         ? [
             {

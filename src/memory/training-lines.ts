@@ -24,6 +24,7 @@ import {
   type QloraKept,
 } from './lora.ts';
 import { adapterActivationBytes } from './lora-activations.ts';
+import { attentionMaskBytes, BATCHING_SOURCES, type Batching } from './batching.ts';
 import { offloadActivations, type ActivationOffload } from './activation-offload.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
@@ -267,6 +268,11 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       trainsHead: !lossOwnsHead(r.loss) && (r.lora === null || r.lora.modulesToSave.includes('head')),
       loss: r.loss,
       activationOffload: r.activationOffload,
+      maskBytes: ARCH_TRAITS[r.model.arch].transformer
+        ? attentionMaskBytes(r.batching, r.microBatch, r.seq, r.meanSeq, r.attention, e)
+        : 0,
+      batching: r.batching,
+      meanSeq: r.meanSeq,
     });
     groups.push(activations);
     activationsPerLayer = activations.perLayer;
@@ -387,7 +393,10 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.adapterWorkingSet === b.adapterWorkingSet &&
     a.trainsHead === b.trainsHead &&
     a.loss === b.loss &&
-    a.activationOffload === b.activationOffload
+    a.activationOffload === b.activationOffload &&
+    a.maskBytes === b.maskBytes &&
+    a.batching === b.batching &&
+    a.meanSeq === b.meanSeq
   );
 }
 
@@ -508,6 +517,19 @@ export interface ActivationInputs {
   readonly loss: LossKind;
   /** What of the saved activations goes to the host. */
   readonly activationOffload: ActivationOffload;
+  /** Bytes of the 4-D attention mask one micro-batch materialises (batching.ts attentionMaskBytes), else 0. */
+  readonly maskBytes: number;
+  /** The batch layout, for the labels. */
+  readonly batching: Batching;
+  /** Mean real tokens per sequence, for the labels. */
+  readonly meanSeq: number;
+}
+
+/** The layout behind the activation label's s: the worst batch every layout is counted at, when not every position is real. */
+function worstBatchWords(r: Pick<ActivationInputs, 'batching' | 'meanSeq' | 'seq'>): string {
+  if (r.batching === 'padded' && r.meanSeq === r.seq) return '';
+  const mean = r.meanSeq === r.seq ? '' : `, mean ${r.meanSeq} real${r.batching === 'packed' ? ' per document' : ''}`;
+  return ` (${r.batching}, worst batch${mean})`;
 }
 
 /** Adapter parameters on this GPU: the model's adapters in proportion to the stage's share of the model. */
@@ -1035,7 +1057,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     trainsHead: r.trainsHead,
   });
   const flight = r.words && inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
-  const what = !r.words ? '' : traits.transformer ? `s=${r.seq}, b=${r.microBatch}` : `b=${r.microBatch}`;
+  const what = !r.words ? '' : traits.transformer ? `s=${r.seq}${worstBatchWords(r)}, b=${r.microBatch}` : `b=${r.microBatch}`;
   const first = stage !== 'last';
   const last = stage !== 'first';
   const kept = plan.keptForLayers * inFlight;
@@ -1088,6 +1110,22 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
           : r.recompute === 'op'
             ? 'torchtitan parallelize_llama.py (9dec370) _apply_ac_to_transformer_block: op-level selective checkpointing'
             : 'Korthikanti et al. 2022 §5: selective recompute',
+      ),
+    );
+  }
+  if (r.maskBytes > 0) {
+    // sdpa's backward takes the boolean mask it was given, so it lives until backward ends; eager adds its float mask
+    // to the scores, which keeps nothing, and the model's forward drops it on return.
+    lines.push(
+      line(
+        'activations-mask',
+        'activations',
+        'gpu',
+        r.words
+          ? `Attention mask: (b, 1, s, s) ${r.attention === 'sdpa' ? 'booleans' : `in ${r.activationBytes}-byte floats`}, one for all layers (${r.batching === 'packed' ? 'block-diagonal over the packed documents' : 'padding'})${flight}`
+          : '',
+        lifetime(moments, [r.maskBytes * inFlight, r.attention === 'sdpa' ? GRAPH : FORWARD]),
+        BATCHING_SOURCES.mask,
       ),
     );
   }

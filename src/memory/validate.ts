@@ -34,6 +34,7 @@ import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
 import { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
+import { BATCHINGS, type Batching } from './batching.ts';
 import { COMPILE_ASSUMPTION } from './compile.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
@@ -72,6 +73,10 @@ export interface ResolvedEstimate {
   optimizer: OptimizerKind;
   microBatch: number;
   seq: number;
+  /** How a micro-batch lays out its sequences. */
+  batching: Batching;
+  /** Mean real tokens per sequence (packed: per document), at most `seq`. */
+  meanSeq: number;
   gradAccum: number;
   recompute: Recompute;
   /** Explicit checkpoint segment, or null for the default. */
@@ -153,6 +158,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   };
   if (technique.compile && technique.mode === 'train') read.warnings.push(COMPILE_ASSUMPTION);
   const { seq, tokens } = resolveSequence(read, model);
+  const { batching, meanSeq } = resolveBatching(read, seq, technique);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom } = resolveHardwareAndTeacher(read, technique.mode, model);
   checkWeightFormats(read, technique, model, teacher);
@@ -174,6 +180,8 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
       model,
       paramsOnly: params ?? null,
       seq,
+      batching,
+      meanSeq,
       tokens,
       lora,
       dropout,
@@ -194,6 +202,8 @@ type Technique = Omit<
   | 'model'
   | 'paramsOnly'
   | 'seq'
+  | 'batching'
+  | 'meanSeq'
   | 'tokens'
   | 'lora'
   | 'dropout'
@@ -403,6 +413,32 @@ function presetShape(preset: ModelPreset, read: OptionReader): ModelConfig | nul
   return shape;
 }
 const PRESET_SHAPES = new WeakMap<ModelPreset, ModelConfig>();
+
+/**
+ * The batch layout and the mean real length (`seq` by default: every position real). The mean cannot exceed the length
+ * sequences are padded, packed or truncated to. A padding-free row under eager attention is refused: TRL supports
+ * padding-free batches with FlashAttention only (batching.ts BATCHING_SOURCES.paddingFree), and eager attention would
+ * hold the whole row's (b·s)² scores and mask.
+ */
+function resolveBatching(
+  read: OptionReader,
+  seq: number,
+  technique: Pick<Technique, 'attention'>,
+): { batching: Batching; meanSeq: number } {
+  const batching = read.keyword('batching', BATCHINGS);
+  const given = read.count('meanSeq');
+  if (given !== undefined && given > seq)
+    read.fail(
+      'meanSeq',
+      `mean-seq ${given} is longer than --seq ${seq}: the mean real length cannot exceed the length sequences are padded, packed or truncated to`,
+    );
+  if (batching === 'padding-free' && technique.attention === 'eager')
+    read.fail(
+      'batching',
+      'padding-free batches need FlashAttention (TRL padding_free supports FlashAttention 2 or 3 only): use --attention sdpa, or --batching padded',
+    );
+  return { batching, meanSeq: given === undefined || given > seq ? seq : given };
+}
 
 /** Sequence length (the model's context by default; 1 for the mlp) and tokens cached for inference. */
 function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: number; tokens: number } {

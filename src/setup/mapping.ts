@@ -40,6 +40,7 @@ export type SetupOptions = Partial<
     | 'activationOffload'
     | 'keepGatheredWeights'
     | 'compile'
+    | 'batching'
   >
 >;
 

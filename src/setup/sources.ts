@@ -21,6 +21,18 @@ export const SETUP_SOURCES = {
   pagedOptimizers: 'bitsandbytes docs, "Paged optimizers": states in unified memory, paged to the host under pressure',
   /** TRL's SFTConfig and ModelConfig. */
   trl: 'TRL 1.10.0.dev0 @f2cd577 trl/trainer/sft_config.py, trl/trainer/model_config.py',
+  /** TRL's packing and padding-free batches. */
+  trlBatching:
+    'TRL 1.10.0.dev0 @f2cd577 trl/trainer/sft_config.py packing (rows of max_length), padding_free (one row, FlashAttention only); sft_trainer.py:1143',
+  /** LLaMA-Factory's packing. */
+  llamaFactoryPacking:
+    'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/data_args.py:108-115,185-186 packing (rows of cutoff_len), neat_packing (implies packing, no cross-attention)',
+  /** axolotl's sample packing. */
+  axolotlPacking:
+    'axolotl 0.18.0 @067b021 src/axolotl/utils/schemas/config.py:688-693 sample_packing ("multi-packing with block diagonal attention and per sequence position_ids")',
+  /** torchtune's packed datasets. */
+  torchtunePacking:
+    'torchtune 0.7.0 @bd2a0fc torchtune/datasets/_packed.py PackedDataset (rows of max_seq_len), modules/attention_utils.py packed_block_causal_mask',
   /** PEFT LoraConfig. */
   peft: 'PEFT 0.20.1.dev0 @5d602fd src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
   /** DeepSpeed's configuration keys. */

@@ -8,6 +8,7 @@ import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import { shellWords } from './script-command-line.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
+import { readPackingKey } from './batching-keys.ts';
 import { readDora, readLoraDropout } from './adapter-keys.ts';
 
 /** torchtune keys that change nothing the engine counts. */
@@ -113,6 +114,7 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
   if (accum !== undefined) r.set('gradient_accumulation_steps', 'gradAccum', accum, recipe);
   const seq = r.count('tokenizer.max_seq_len');
   if (seq !== undefined) r.set('tokenizer.max_seq_len', 'seq', seq, recipe);
+  readPackingKey(r, 'dataset.packed', SETUP_SOURCES.torchtunePacking);
   const dtype = r.text('dtype');
   if (dtype === 'bf16') r.set('dtype', 'precision', 'bf16', recipe);
   else if (dtype === 'fp32') r.set('dtype', 'precision', 'fp32', recipe);

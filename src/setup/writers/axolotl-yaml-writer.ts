@@ -80,6 +80,9 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
     config['gradient_checkpointing'] = options.recompute === 'full';
   else if (options.recompute !== undefined) missing.add('recompute', `${options.recompute}: axolotl checkpoints whole layers`);
   if (options.compile !== undefined) config['torch_compile'] = options.compile;
+  if (options.batching === 'padding-free')
+    missing.add('batching', 'axolotl pads or packs (sample_packing); it has no padding-free key');
+  else if (options.batching !== undefined) config['sample_packing'] = options.batching === 'packed';
   if (options.activationOffload === 'checkpoints') config['gradient_checkpointing'] = 'offload';
   else if (options.activationOffload === 'streamed')
     missing.add(

@@ -90,6 +90,9 @@ export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
   if (options.keepGatheredWeights === true)
     missing.add('keepGatheredWeights', "FSDP2's reshard_after_forward=False: set it in the accelerate config");
   if (options.compile !== undefined) missing.add('compile', 'LLaMA-Factory has no key for it');
+  if (options.batching === 'padding-free')
+    missing.add('batching', 'LLaMA-Factory pads or packs (packing); it has no padding-free key');
+  else if (options.batching !== undefined) config['packing'] = options.batching === 'packed';
   if (options.activationOffload !== undefined && options.activationOffload !== 'none')
     missing.add('activationOffload', 'LLaMA-Factory has no key for it');
   missing.addEach(options, ['dp'], 'the launcher sets the process count (FORCE_TORCHRUN=1 NPROC_PER_NODE=N)');

@@ -34,6 +34,9 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
   if (optimizer !== undefined) set('optimizer._component_', optimizer);
   else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: pick its component by hand`);
   if (options.compile !== undefined) set('compile', options.compile);
+  if (options.batching === 'padding-free')
+    missing.add('batching', 'torchtune pads or packs (dataset.packed); it has no padding-free key');
+  else if (options.batching !== undefined) set('dataset.packed', options.batching === 'packed');
   if (options.activationOffload === 'streamed' || options.activationOffload === 'none')
     set('enable_activation_offloading', options.activationOffload === 'streamed');
   else if (options.activationOffload !== undefined)

@@ -11,6 +11,7 @@ export const TRAINER_SIDE_OPTIONS: readonly SetupOptionKey[] = [
   'dora',
   'qloraFormat',
   'qloraKept',
+  'batching',
 ];
 
 /** An option a tool's file has no key for. */

@@ -177,6 +177,9 @@ describe('the written-out comparisons of memoized inputs', () => {
     trainsHead: true,
     loss: 'eager',
     activationOffload: 'none',
+    maskBytes: 0,
+    batching: 'padded',
+    meanSeq: 4096,
   };
   /** Another value of the same field: any difference must count, whatever the type. */
   const other = (value: unknown): unknown =>

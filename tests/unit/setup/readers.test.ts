@@ -54,12 +54,12 @@ describe('TrainingArguments / SFTConfig', () => {
     expect(notModelledKeys(reading)).toEqual([]);
   });
 
-  test('paged optimizers and Liger map to engine options; packing and an unknown optimizer are named, not dropped', () => {
+  test('paged optimizers, Liger and packing map to engine options; an unknown optimizer is named, not dropped', () => {
     const reading = read(
       '{"optim": "paged_adamw_8bit", "packing": true, "use_liger_kernel": true, "lr_scheduler_type": "cosine"}',
     );
-    expect(reading.options).toEqual({ optimizer: 'paged-adamw-8bit', loss: 'fused-linear' });
-    expect(notModelledKeys(reading)).toEqual(['packing']);
+    expect(reading.options).toEqual({ optimizer: 'paged-adamw-8bit', loss: 'fused-linear', batching: 'packed' });
+    expect(notModelledKeys(reading)).toEqual([]);
     expect(read('{"optim": "galore_adamw"}').lines[0]?.effect).toMatchObject({
       kind: 'not-modelled',
       what: expect.stringMatching(/^optimizer galore_adamw: the engine counts adamw_torch, .*adafactor, sgd$/),
@@ -350,5 +350,44 @@ training_arguments:
     });
     expect(notModelledKeys(reading)).toEqual([]);
     expect(reading.unknown).toEqual([]);
+  });
+});
+
+describe('batch layouts (memory batching.ts), tool by tool', () => {
+  const batching = (text: string) => read(text).options.batching;
+  const effectOf = (reading: FileReading, key: string) => reading.lines.find((line) => line.key === key)?.effect.kind;
+
+  test('TRL: packing packs rows of max_length; padding_free alone flattens; packing wins over padding_free', () => {
+    expect(batching('{"packing": true, "max_length": 2048}')).toBe('packed');
+    expect(batching('{"padding_free": true}')).toBe('padding-free');
+    const both = read('{"packing": true, "padding_free": true}');
+    expect(both.options.batching).toBe('packed');
+    expect(effectOf(both, 'padding_free')).toBe('no-effect');
+    expect(batching('{"packing": false, "per_device_train_batch_size": 1}')).toBe('padded');
+    expect(notModelledKeys(read('{"packing": true, "padding_free": true}'))).toEqual([]);
+  });
+
+  test('TRL on a command line: --padding_free', () => {
+    expect(batching('python sft.py --padding_free --per_device_train_batch_size 8')).toBe('padding-free');
+  });
+
+  test('LLaMA-Factory: packing and neat_packing (which implies packing) are packed rows', () => {
+    expect(batching('finetuning_type: full\npacking: true\n')).toBe('packed');
+    const neat = read('finetuning_type: full\nneat_packing: true\npacking: false\n');
+    expect(neat.options.batching).toBe('packed');
+    expect(effectOf(neat, 'packing')).toBe('no-effect');
+    expect(notModelledKeys(neat)).toEqual([]);
+  });
+
+  test('axolotl: sample_packing', () => {
+    expect(batching('base_model: x\nsample_packing: true\n')).toBe('packed');
+    expect(batching('base_model: x\nsample_packing: false\n')).toBe('padded');
+  });
+
+  test('torchtune: dataset.packed', () => {
+    const reading = read(
+      'model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ndataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: True\n',
+    );
+    expect(reading.options.batching).toBe('packed');
   });
 });

@@ -116,7 +116,7 @@ describe('torchtune recipes/configs/', () => {
 });
 
 describe('axolotl examples/', () => {
-  test('llama-3/qlora.yml: QLoRA r=32 on every linear layer, paged AdamW, dropout 0.05, packing named', () => {
+  test('llama-3/qlora.yml: QLoRA r=32 on every linear layer, paged AdamW, dropout 0.05, packed rows', () => {
     const result = mapping('axolotl/qlora.yml');
     expect(result.stack).toBe('axolotl');
     expect(result.options).toEqual({
@@ -132,8 +132,10 @@ describe('axolotl examples/', () => {
       precision: 'bf16',
       recompute: 'full',
       attention: 'sdpa',
+      // sample_packing: true packs rows of sequence_len 4096.
+      batching: 'packed',
     });
-    expect(Object.keys(notModelled(result))).toEqual(['sample_packing']);
+    expect(notModelled(result)).toEqual({});
     expect(result.unknown).toEqual([]);
   });
 });
@@ -171,11 +173,11 @@ describe('transformers tests/deepspeed/', () => {
 });
 
 describe('TRL examples/ and trl/scripts/', () => {
-  test('scripts/sft.py, its LoRA command line: batch 2 × 8, LoRA r=32, packing named', () => {
+  test('scripts/sft.py, its LoRA command line: batch 2 × 8, LoRA r=32, packed rows (--packing)', () => {
     const result = mapping('trl/sft_lora_command.txt');
     expect(result.stack).toBe('trl');
-    expect(result.options).toEqual({ microBatch: 2, gradAccum: 8, finetune: 'lora', loraRank: 32 });
-    expect(Object.keys(notModelled(result))).toEqual(['packing']);
+    expect(result.options).toEqual({ microBatch: 2, gradAccum: 8, finetune: 'lora', loraRank: 32, batching: 'packed' });
+    expect(notModelled(result)).toEqual({});
     expect(result.unknown).toEqual([]);
   });
 
@@ -213,6 +215,7 @@ describe('TRL examples/ and trl/scripts/', () => {
       gradAccum: 8,
       finetune: 'lora',
       loraRank: 32,
+      batching: 'packed',
     });
   });
 });

@@ -23,7 +23,7 @@ import {
 
 /** Option sets that between them use every value each writer handles, all options explicit. */
 const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
-  'LoRA on q,v, bf16, fused AdamW, checkpoints offloaded': {
+  'LoRA on q,v, bf16, fused AdamW, checkpoints offloaded, packed rows': {
     precision: 'bf16',
     optimizer: 'adamw',
     optimizerImpl: 'fused',
@@ -36,6 +36,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     finetune: 'lora',
     loraRank: 16,
     loraTargets: 'q,v',
+    batching: 'packed',
   },
   'full fine-tune, autocast bf16, 8-bit AdamW, ZeRO-3 and activations offloaded to the CPU on 8 GPUs': {
     precision: 'amp-bf16',
@@ -101,7 +102,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     microBatch: 2,
     gradAccum: 1,
   },
-  'LoRA, bf16, ZeRO-3 keeping the gathered weights on 4 GPUs': {
+  'LoRA, bf16, ZeRO-3 keeping the gathered weights on 4 GPUs, padding-free batches': {
     precision: 'bf16',
     finetune: 'lora',
     loraRank: 8,
@@ -109,8 +110,9 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     zero: 3,
     keepGatheredWeights: true,
     dp: 4,
+    batching: 'padding-free',
   },
-  'fp32 SGD, ZeRO-2 on 2 GPUs': {
+  'fp32 SGD, ZeRO-2 on 2 GPUs, padded batches': {
     precision: 'fp32',
     zero: 2,
     dp: 2,
@@ -119,6 +121,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     recompute: 'full',
     seq: 512,
     microBatch: 8,
+    batching: 'padded',
   },
 };
 
