@@ -532,6 +532,8 @@ function inferenceTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: num
 function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): TrainingTimeInput {
   const precision = PRECISION_BYTES[r.precision];
   const transformer = r.model !== null && ARCH_TRAITS[r.model.arch].transformer;
+  // A LoRA base is stored in 16 bits, a QLoRA base in about half a byte (4-bit weights plus their scales).
+  const weightBytes = r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : 2;
   return {
     gpu,
     activeParams,
@@ -550,8 +552,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     stageParams: built.paramsPerGpu,
     gradientParams: built.trainableParamsPerGpu,
     gradientBytes: r.lora !== null ? adapterBytes(r.loraDtype) : precision.gradients,
-    // A LoRA base is stored in 16 bits, a QLoRA base in about half a byte (4-bit weights plus their scales).
-    weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : 2,
+    weightBytes,
     offload: r.offload,
     activationOffloadBytes: built.activationsOffloaded,
     keepGatheredWeights: r.keepGatheredWeights,
@@ -566,6 +567,10 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     dequantizedParams: r.finetune === 'qlora' && r.model !== null ? quantizedShare(r.model, built.paramsPerGpu) : 0,
     // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.
     fp32Matmuls: r.precision === 'fp32' && r.lora === null,
+    fp8Matmuls: r.fp8 !== 'none',
+    // torchao's float8 all-gather: every gathered weight counted at 1 byte, the few unconverted ones (embeddings, head)
+    // included, so the traffic saved is an upper bound (the memory lines keep them in 16 bits).
+    gatheredWeightBytes: r.fp8AllGather ? 1 : weightBytes,
   };
 }
 

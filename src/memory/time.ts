@@ -5,6 +5,7 @@ import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import { memo } from './memo.ts';
 import { BNB_4BIT_BLOCK } from './weight-formats.ts';
 import { BATCHING_SOURCES } from './batching.ts';
+import { FP8_RATE_FACTOR, FP8_SOURCES } from './fp8.ts';
 
 /**
  * Assumed model-FLOPs utilisation: fraction of dense peak that training kernels reach.
@@ -98,6 +99,10 @@ export interface TrainingTimeInput {
   dequantizedParams: number;
   /** Whether the matrix multiplies run in fp32 (no autocast, no 16-bit weights): at the GPU's FP32 rate, not its tensor cores'. */
   fp32Matmuls: boolean;
+  /** Whether the Linear layers' matmuls run in FP8 (fp8.ts): at FP8_RATE_FACTOR × the 16-bit tensor rate. */
+  fp8Matmuls: boolean;
+  /** Bytes per weight element ZeRO-3 all-gathers: `weightBytes`, or 1 with torchao's float8 all-gather. */
+  gatheredWeightBytes: number;
 }
 
 /**
@@ -195,6 +200,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     dequantizes: input.dequantizedParams > 0,
     tensorParallel: input.tp > 1,
     padded: input.trainedPerMicroBatch < input.computedPerMicroBatch,
+    fp8: input.fp8Matmuls,
     ...crossesServers(input),
   });
   // By id: the words list the dequantization and tensor-parallel lines only where there is a 4-bit base or tensor
@@ -255,19 +261,23 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const trainedShare = input.trainedPerMicroBatch / input.computedPerMicroBatch;
   const attentionFlopsPerToken = 2 * input.layers * input.attentionSpan * input.hidden;
   const forwardFlopsPerToken = 2 * input.activeParams + attentionFlopsPerToken;
+  // FP8 runs the weight matmuls (2N per token) faster; attention's score matmuls stay in 16 bits (fp8.ts FP8_SOURCES.rate).
+  const fp8Speedup = input.fp8Matmuls ? (gpu.tensorTflops16 * FP8_RATE_FACTOR) / peakTflops : 1;
+  const effectiveForwardFlopsPerToken =
+    fp8Speedup === 1 ? forwardFlopsPerToken : (2 * input.activeParams) / fp8Speedup + attentionFlopsPerToken;
   // Backward costs two forwards: one for the input gradients, one for the weight gradients, which a frozen base skips
   // (Hu et al. 2021, arXiv 2106.09685 §4: LoRA needs no gradients for most parameters).
   const passes = input.frozenBase ? 2 : 3;
-  const computeAll = (passes * forwardFlopsPerToken * tokens) / flopsPerSecond;
+  const computeAll = (passes * effectiveForwardFlopsPerToken * tokens) / flopsPerSecond;
   // torchtitan's op-level policy saves every other matmul's output and the attention's, so backward reruns about half
   // the weight matmuls (activations.ts opSavedTerms).
   const recomputeFlopsPerToken =
     input.recompute === 'full'
-      ? forwardFlopsPerToken
+      ? effectiveForwardFlopsPerToken
       : input.recompute === 'selective'
         ? attentionFlopsPerToken
         : input.recompute === 'op'
-          ? input.activeParams
+          ? input.activeParams / fp8Speedup
           : 0;
   const recomputeAll = (recomputeFlopsPerToken * tokens) / flopsPerSecond;
   const compute = computeAll * trainedShare;
@@ -308,7 +318,7 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const gradientTraffic = input.gradientParams * input.gradientBytes;
   // Kept gathered weights (FSDP2 reshard_after_forward=False) skip backward's all-gather: the forward's is the 1.0× above.
   const gatherTraffic =
-    input.zero === 3 && !input.keepGatheredWeights ? (zeroFactor - 1) * input.stageParams * input.weightBytes : 0;
+    input.zero === 3 && !input.keepGatheredWeights ? (zeroFactor - 1) * input.stageParams * input.gatheredWeightBytes : 0;
   // HSDP (torch fully_shard on a 2-D mesh) runs the above within a shard group, then all-reduces each gradient shard
   // across the dp/shardGroup replicas.
   const replicas = input.dp / input.shardGroup;
@@ -356,6 +366,7 @@ function trainingTimeWords(w: {
   dequantizes: boolean;
   tensorParallel: boolean;
   padded: boolean;
+  fp8: boolean;
   tensorAcrossServers: boolean;
   dataAcrossServers: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
@@ -431,6 +442,11 @@ function trainingTimeWords(w: {
       w.fp32Matmuls
         ? `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense FP32 ${gpu.fp32Tflops} TFLOP/s (PyTorch's default keeps TF32 off for matmuls)`
         : `${Math.round(ASSUMED_MFU * 100)} % of the ${gpu.name}'s dense 16-bit ${gpu.tensorTflops16} TFLOP/s`,
+      ...(w.fp8
+        ? [
+            `FP8 Linear matmuls at ${FP8_RATE_FACTOR}× the dense 16-bit rate, attention in 16 bits; the float8 casts and scales are not counted, so the speed-up is an upper bound (${FP8_SOURCES.rate})`,
+          ]
+        : []),
       'no overlap of communication with compute',
       `${GPUS_PER_SERVER} GPUs per server, tensor-parallel ranks together, then data-parallel ones`,
       !w.offloaded

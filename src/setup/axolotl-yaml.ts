@@ -96,6 +96,10 @@ export function readAxolotlYaml(file: string, data: Readonly<Record<string, unkn
   const compile = r.bool('torch_compile');
   if (compile !== undefined) r.set('torch_compile', 'compile', compile, config);
   readPackingKey(r, 'sample_packing', SETUP_SOURCES.axolotlPacking);
+  const fp8 = r.bool('fp8');
+  if (fp8 !== undefined) r.set('fp8', 'fp8', fp8 ? 'torchao-tensorwise' : 'none', SETUP_SOURCES.axolotlFp8);
+  const allGather = r.bool('fp8_enable_fsdp_float8_all_gather');
+  if (allGather !== undefined) r.set('fp8_enable_fsdp_float8_all_gather', 'fp8AllGather', allGather, SETUP_SOURCES.axolotlFp8);
   for (const [key, what] of Object.entries(NOT_MODELLED)) {
     const value = r.raw(key);
     if (value !== undefined && value !== false) r.notModelled(key, what, config);

@@ -41,6 +41,8 @@ export type SetupOptions = Partial<
     | 'keepGatheredWeights'
     | 'compile'
     | 'batching'
+    | 'fp8'
+    | 'fp8AllGather'
   >
 >;
 

@@ -33,6 +33,15 @@ export const SETUP_SOURCES = {
   /** torchtune's packed datasets. */
   torchtunePacking:
     'torchtune 0.7.0 @bd2a0fc torchtune/datasets/_packed.py PackedDataset (rows of max_seq_len), modules/attention_utils.py packed_block_causal_mask',
+  /** accelerate's FP8 backends (mixed_precision: fp8 with fp8_config.backend). */
+  accelerateFp8:
+    'accelerate 1.15.0.dev0 @16cb6eb src/accelerate/commands/config/cluster.py:807-891 fp8_config (backend TE, MSAMP or AO; AO: enable_fsdp_float8_all_gather), accelerator.py fp8_backend; AORecipeKwargs builds torchao Float8LinearConfig() (tensorwise)',
+  /** axolotl's FP8: torchao through accelerate. */
+  axolotlFp8:
+    'axolotl 0.18.0 @067b021 src/axolotl/core/trainers/base.py:683-700 (fp8 → AORecipeKwargs(Float8LinearConfig(enable_fsdp_float8_all_gather=…)): tensorwise), utils/schemas/config.py:568-581',
+  /** torchtune's FP8 fine-tuning. */
+  torchtuneFp8:
+    'torchtune 0.7.0 @bd2a0fc recipes/full_finetune_distributed.py:211-212,617-627 enable_fp8_training, fp8_recipe_name; torchtune/training/quantization.py:247-268 (default: tensorwise with enable_fsdp_float8_all_gather=True)',
   /** PEFT LoraConfig. */
   peft: 'PEFT 0.20.1.dev0 @5d602fd src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
   /** DeepSpeed's configuration keys. */

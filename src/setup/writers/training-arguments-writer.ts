@@ -96,6 +96,7 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
   // TRL's SFTConfig packs rows of max_length (packing) or flattens the batch (padding_free); readTrlBatching reads them.
   if (options.batching === 'padding-free') add('SFTConfig', 'padding_free', 'padding_free', true);
   else if (options.batching !== undefined) add('SFTConfig', 'packing', 'packing', options.batching === 'packed');
+  missing.addEach(options, ['fp8', 'fp8AllGather'], 'the accelerate config sets it (mixed_precision: fp8, fp8_config)');
   const optim = hfOptimizerFor(options);
   if (optim.name !== null) add('SFTConfig', 'optim', 'optim', optim.name);
   for (const { option, why } of optim.unnamed) missing.add(option, why);

@@ -140,6 +140,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     optimizerInBackward: false,
     model,
     paramsOnly: null,
+    fp8AllGather: false,
   };
   const autocast: AutocastInputs = {
     stage: 'first',
@@ -180,6 +181,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     maskBytes: 0,
     batching: 'padded',
     meanSeq: 4096,
+    linearInputBytes: 2,
   };
   /** Another value of the same field: any difference must count, whatever the type. */
   const other = (value: unknown): unknown =>

@@ -391,3 +391,40 @@ describe('batch layouts (memory batching.ts), tool by tool', () => {
     expect(reading.options.batching).toBe('packed');
   });
 });
+
+describe('FP8 training (memory fp8.ts), tool by tool', () => {
+  test('accelerate: mixed_precision fp8 with the TE backend; with AO, tensorwise and its float8 all-gather', () => {
+    const te = read('distributed_type: MULTI_GPU\nmixed_precision: fp8\nfp8_config:\n  backend: TE\n  fp8_format: HYBRID\n');
+    expect(te.options).toMatchObject({ fp8: 'te' });
+    expect(te.unknown).toEqual([]);
+    const ao = read(
+      'distributed_type: FSDP\nmixed_precision: fp8\nfp8_config:\n  backend: AO\n  enable_fsdp_float8_all_gather: true\n',
+    );
+    expect(ao.options).toMatchObject({ fp8: 'torchao-tensorwise', fp8AllGather: true });
+  });
+
+  test('accelerate: MS-AMP, or fp8 without a backend, is named as not modelled', () => {
+    const msamp = read('distributed_type: MULTI_GPU\nmixed_precision: fp8\nfp8_config:\n  backend: MSAMP\n');
+    expect(notModelledKeys(msamp)).toEqual(['mixed_precision']);
+    expect(msamp.options.fp8).toBeUndefined();
+  });
+
+  test('axolotl: fp8 is torchao tensorwise; fp8_enable_fsdp_float8_all_gather its all-gather', () => {
+    const reading = read('base_model: x\nfp8: true\nfp8_enable_fsdp_float8_all_gather: true\n');
+    expect(reading.options).toMatchObject({ fp8: 'torchao-tensorwise', fp8AllGather: true });
+  });
+
+  test('torchtune: enable_fp8_training alone is tensorwise with the all-gather on; a named recipe is that recipe', () => {
+    const component = 'model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\n';
+    expect(read(`${component}enable_fp8_training: true\n`).options).toMatchObject({
+      fp8: 'torchao-tensorwise',
+      fp8AllGather: true,
+    });
+    const rowwise = read(`${component}enable_fp8_training: true\nfp8_recipe_name: rowwise\n`);
+    expect(rowwise.options.fp8).toBe('torchao-rowwise');
+    expect(rowwise.options.fp8AllGather).toBeUndefined();
+    expect(notModelledKeys(read(`${component}enable_fp8_training: true\nfp8_recipe_name: rowwise_with_gw_hp\n`))).toEqual([
+      'fp8_recipe_name',
+    ]);
+  });
+});

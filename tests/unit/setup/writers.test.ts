@@ -93,7 +93,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     loss: 'cut',
     microBatch: 4,
   },
-  'full fine-tune in bf16, torchao 8-bit AdamW stepped in backward, chunked loss': {
+  'full fine-tune in bf16, torchao 8-bit AdamW stepped in backward, chunked loss, float8 rowwise': {
     precision: 'bf16',
     optimizer: 'adamw-8bit-torchao',
     optimizerInBackward: true,
@@ -101,6 +101,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     finetune: 'full',
     microBatch: 2,
     gradAccum: 1,
+    fp8: 'torchao-rowwise',
   },
   'LoRA, bf16, ZeRO-3 keeping the gathered weights on 4 GPUs, padding-free batches': {
     precision: 'bf16',
@@ -112,7 +113,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     dp: 4,
     batching: 'padding-free',
   },
-  'fp32 SGD, ZeRO-2 on 2 GPUs, padded batches': {
+  'fp32 SGD, ZeRO-2 on 2 GPUs, padded batches, no FP8': {
     precision: 'fp32',
     zero: 2,
     dp: 2,
@@ -122,6 +123,22 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     seq: 512,
     microBatch: 8,
     batching: 'padded',
+    fp8: 'none',
+  },
+  'full fine-tune, ZeRO-3 on 8 GPUs, float8 tensorwise with the float8 all-gather': {
+    precision: 'bf16',
+    finetune: 'full',
+    microBatch: 1,
+    zero: 3,
+    dp: 8,
+    fp8: 'torchao-tensorwise',
+    fp8AllGather: true,
+  },
+  'full fine-tune under Transformer Engine FP8': {
+    precision: 'bf16',
+    finetune: 'full',
+    microBatch: 1,
+    fp8: 'te',
   },
 };
 
