@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { estimateMemory } from '../../../src/memory/index.ts';
 import { combineReadings, readTrainingConfig, type FileReading, type SetupMapping } from '../../../src/setup/index.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/training-configs/', import.meta.url));
@@ -137,6 +138,31 @@ describe('axolotl examples/', () => {
     });
     expect(notModelled(result)).toEqual({});
     expect(result.unknown).toEqual([]);
+  });
+});
+
+describe('axolotl examples/, FP8', () => {
+  test('llama-3/3b-fp8-fsdp2.yaml: torchao float8 with the float8 all-gather on FSDP2, packed rows of 512', () => {
+    const result = mapping('axolotl/3b-fp8-fsdp2.yaml');
+    expect(result.stack).toBe('axolotl');
+    expect(result.options).toMatchObject({
+      seq: 512,
+      microBatch: 16,
+      zero: 3,
+      // sample_packing: true; fp8: true and fp8_enable_fsdp_float8_all_gather: true (Float8LinearConfig, tensorwise).
+      batching: 'packed',
+      fp8: 'torchao-tensorwise',
+      fp8AllGather: true,
+    });
+    expect(notModelled(result)).toEqual({});
+  });
+
+  test('its options estimate on 8 H100s and are refused on A100s, naming --fp8', () => {
+    const { options } = mapping('axolotl/3b-fp8-fsdp2.yaml');
+    const job = { model: 'llama-3.2-3b', dp: 8, ...options };
+    expect(estimateMemory({ ...job, gpu: 'h100-80gb' }).ok).toBe(true);
+    const refused = estimateMemory({ ...job, gpu: 'a100-80gb' });
+    expect(refused.ok ? [] : refused.errors.map((e) => e.field)).toEqual(['fp8']);
   });
 });
 
