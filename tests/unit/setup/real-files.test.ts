@@ -116,6 +116,15 @@ describe('torchtune recipes/configs/', () => {
   });
 });
 
+describe('torchtune recipes/configs/, batch layout', () => {
+  test('llama3_2/3B_full.yaml: dataset.packed False pads each batch, batch 4 × 8', () => {
+    const result = mapping('torchtune/3B_full.yaml');
+    expect(result.stack).toBe('torchtune');
+    expect(result.options).toMatchObject({ finetune: 'full', microBatch: 4, gradAccum: 8, batching: 'padded' });
+    expect(notModelled(result)).toEqual({});
+  });
+});
+
 describe('axolotl examples/', () => {
   test('llama-3/qlora.yml: QLoRA r=32 on every linear layer, paged AdamW, dropout 0.05, packed rows', () => {
     const result = mapping('axolotl/qlora.yml');
