@@ -120,6 +120,10 @@ export function renderTable(result: EstimateResult, withSources = false): string
     for (const l of result.stepTime.lines) out.push(`  ${fit(l.label, LABEL_WIDTH)} ${formatSeconds(l.seconds).padStart(12)}`);
     if (result.mode === 'train')
       out.push(`  ${fit('Total', LABEL_WIDTH)} ${formatSeconds(result.stepTime.totalSeconds).padStart(12)}`);
+    // Padding is computed, never trained: the tokens a step trains count only the real ones (memory/batching.ts).
+    const trained = result.stepTime.trainedTokens;
+    if (trained !== undefined)
+      out.push(`  ${fit('Real tokens trained per GPU per step', LABEL_WIDTH)} ${trained.toLocaleString('en-US').padStart(12)}`);
   }
   if (result.warnings.length > 0) {
     out.push('');
