@@ -9,8 +9,9 @@
  * - Transformer Engine (`fp8_autocast`, te.Linear): the input is quantized with column-wise usage only for backward,
  *   so each Linear keeps a 1-byte copy of its input instead of its 16-bit input; its weight is quantized to a float8
  *   tensor with row- and column-wise data (the transpose) and that copy is saved for backward, 2 bytes per weight
- *   element beside the 16-bit weight (TE 2.20.0.dev0 @d0067d0 transformer_engine/pytorch/module/linear.py:440-490 and
- *   :596-661, `wt_save = weightmat`). Under FSDP2 TE saves no copy and requantizes in backward (:646-649).
+ *   element beside the 16-bit weight (TE 2.20.0.dev0 @d0067d0 transformer_engine/pytorch/module/linear.py:428-436
+ *   input, :459-490 weight, :596-661 saved, `wt_save = weightmat`). Under FSDP2 TE saves no copy and requantizes in
+ *   backward (:643-645).
  */
 import type { GpuSpec } from './gpus.ts';
 
