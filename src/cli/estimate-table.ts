@@ -128,6 +128,10 @@ export function renderTable(result: EstimateResult, withSources = false): string
         );
       if (withSources && band !== null) out.push(`      ↳ ${band.source}`);
     }
+    // Padding is computed, never trained: the tokens a step trains count only the real ones (memory/batching.ts).
+    const trained = result.stepTime.trainedTokens;
+    if (trained !== undefined)
+      out.push(`  ${fit('Real tokens trained per GPU per step', LABEL_WIDTH)} ${trained.toLocaleString('en-US').padStart(12)}`);
   }
   if (result.warnings.length > 0) {
     out.push('');

@@ -82,6 +82,11 @@ export interface LayerActivationShape {
    * normalised output for its weight's. What the adapters keep is counted apart (lora-activations.ts).
    */
   frozenWeights: boolean;
+  /**
+   * Bytes per element of each Linear's saved input: e, or 1 under Transformer Engine's FP8, where every Linear keeps its
+   * own float8 copy of its input (fp8.ts `savedLinearInputBytes`). Absent: e.
+   */
+  linearInputBytes?: number;
 }
 
 /** Bytes one transformer layer stores for backward, per GPU, for one micro-batch. */
@@ -181,12 +186,16 @@ function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
   // Two norm inputs (the residual stream: r, which is e in Megatron), the QKV-projection input and the fc1 input (e each,
   // none when frozen), two dropout masks (1 byte each); MLA's latents, whole on every rank (not split by head): each
   // norm's input, and the up projection's input unless frozen.
+  const li = shape.linearInputBytes ?? e;
   const replicated =
-    sbh * (2 * shape.residualBytes + 2 * weightInputs * e + 2 * mask) + (1 + weightInputs) * e * sb * latentWidth(shape);
+    sbh * (2 * shape.residualBytes + 2 * weightInputs * li + 2 * mask) + (e + weightInputs * li) * sb * latentWidth(shape);
   // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product
   // (the GELU output and the SwiGLU product are the fc2 input, kept only when fc2 trains).
-  const mlpTensors = (shape.mlp === 'swiglu' ? 3 : 1) + weightInputs;
-  const tensorParallel = e * sb * (w.query + w.key + w.value + weightInputs * w.output) + mlpTensors * e * sb * shape.mlpWidth;
+  const mlpTensors = shape.mlp === 'swiglu' ? 3 : 1;
+  const tensorParallel =
+    e * sb * (w.query + w.key + w.value) +
+    weightInputs * li * sb * w.output +
+    (mlpTensors * e + weightInputs * li) * sb * shape.mlpWidth;
   // Softmax output (e), and with dropout its 1-byte mask and e-byte output; SDPA keeps only its statistics.
   const attentionCore =
     shape.attention === 'sdpa' ? sdpaStatistics(shape) : a * s * scoreColumns(shape) * b * (e + mask * (1 + e));
@@ -226,19 +235,22 @@ function eagerLayerTerms(shape: LayerActivationShape): LayerTerms {
   // Inputs of the projections that read a norm output: Llama's q, k, v (MLA's q and kv down projections) and gate, up
   // each cast their own copy.
   const attentionReaders = w.latents.length > 0 ? 2 : 3;
-  const qkvInputs = weightInputs * (llama && casts ? attentionReaders : 1) * e * sbh;
-  const mlpInputs = weightInputs * (llama && casts ? 2 : 1) * e * sbh;
+  // Under Transformer Engine's FP8 every Linear quantizes and keeps its own 1-byte copy, whether or not autocast casts.
+  const li = shape.linearInputBytes ?? e;
+  const ownCopies = (llama && casts) || li !== e;
+  const qkvInputs = weightInputs * (ownCopies && llama ? attentionReaders : 1) * li * sbh;
+  const mlpInputs = weightInputs * (ownCopies && llama ? 2 : 1) * li * sbh;
   // Each MLA latent: the fp32 upcast, rstd, and unless frozen the normalised e-wide latent and the up projection's input.
-  const latents = w.latents.reduce((sum, width) => sum + (4 + 2 * weightInputs * e) * sb * width + 4 * sb, 0);
+  const latents = w.latents.reduce((sum, width) => sum + (4 + weightInputs * (e + li)) * sb * width + 4 * sb, 0);
   // repeat_kv widens k and v to the query heads (heads / kv heads = output / value) unless SDPA takes them grouped.
   const groups = w.output / w.value;
   const keysAndValues =
     llama && shape.attention === 'sdpa' ? w.key + w.value : llama ? w.key * groups + w.output : w.key + w.value;
   const qkv = e * sb * (w.query + keysAndValues);
   const sdpaOutput = shape.attention === 'sdpa' ? e * sb * w.output : 0;
-  const outProjInput = weightInputs * e * sb * w.output;
+  const outProjInput = weightInputs * li * sb * w.output;
   // The down projection's input (SwiGLU's product, GELU's output) is one e-byte tensor of the MLP's.
-  const downInput = weightInputs * e * sbf;
+  const downInput = weightInputs * li * sbf;
   let mlp: number;
   if (shape.mlp === 'swiglu') mlp = 3 * e * sbf + downInput;
   else if (shape.pythonGelu) mlp = (casts ? 3 * 4 + e : 4 * e) * sbf + downInput;

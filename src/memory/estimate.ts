@@ -19,6 +19,7 @@ import {
 } from './time.ts';
 import { EFFICIENCY_CEILING } from './step-time/compute-efficiency.ts';
 import { trainingLines } from './training-lines.ts';
+import { batchTokens } from './batching.ts';
 import {
   aliveAt,
   evaluateTimeline,
@@ -516,7 +517,7 @@ function stepSecondsFor(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number,
     return { total: time.totalSeconds, work, leastWork: work, dataParallel: 0, perMicroBatch: 0, microBatches: r.gradAccum };
   }
   const seconds = trainingStepSeconds(trainingTimeInput(r, gpu, activeParams, built));
-  const work = seconds.compute + seconds.recompute;
+  const work = seconds.compute + seconds.recompute + seconds.padding;
   return {
     total: seconds.total,
     work,
@@ -544,6 +545,9 @@ function inferenceTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: num
 function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: number, built: BuiltStage): TrainingTimeInput {
   const precision = PRECISION_BYTES[r.precision];
   const transformer = r.model !== null && ARCH_TRAITS[r.model.arch].transformer;
+  // A LoRA base is stored in 16 bits (fp32 with --precision fp32, as training-lines.ts counts it), a QLoRA base in
+  // about half a byte (4-bit weights plus their scales).
+  const weightBytes = r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : r.precision === 'fp32' ? 4 : 2;
   return {
     gpu,
     activeParams,
@@ -552,6 +556,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     seq: r.seq,
     microBatch: r.microBatch,
     microBatches: r.gradAccum,
+    ...batchTimeInput(r, transformer),
     dp: r.dp,
     shardGroup: r.shardGroup,
     tp: r.tp,
@@ -561,9 +566,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     stageParams: built.paramsPerGpu,
     gradientParams: built.trainableParamsPerGpu,
     gradientBytes: r.lora !== null ? adapterBytes(r.loraDtype) : gradientBytes(r.precision, r.gradDtype),
-    // A LoRA base is stored in 16 bits (fp32 with --precision fp32, as training-lines.ts counts it), a QLoRA base in
-    // about half a byte (4-bit weights plus their scales).
-    weightBytes: r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : r.precision === 'fp32' ? 4 : 2,
+    weightBytes,
     offload: r.offload,
     activationOffloadBytes: built.activationsOffloaded,
     keepGatheredWeights: r.keepGatheredWeights,
@@ -576,11 +579,24 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
       Math.max(1, momentCount(r.optimizer)),
     frozenBase: r.lora !== null,
     dequantizedParams: r.finetune === 'qlora' && r.model !== null ? quantizedShare(r.model, built.paramsPerGpu) : 0,
-    // A LoRA base is stored in 16 bits, so its matmuls run in 16 bits whatever the adapters' precision.
     // A LoRA base the reader keeps in fp32 (--precision fp32, base weights fp32) multiplies in fp32 too.
     fp32Matmuls: r.precision === 'fp32',
     mfu: r.mfu === null ? null : r.mfu / 100,
+    fp8Matmuls: r.fp8 !== 'none',
+    // torchao's float8 all-gather: every gathered weight counted at 1 byte, the few unconverted ones (embeddings, head)
+    // included, so the traffic saved is an upper bound (the memory lines keep them in 16 bits).
+    gatheredWeightBytes: r.fp8AllGather ? 1 : weightBytes,
   };
+}
+
+/** The positions a micro-batch computes and trains and the attention span (batching.ts); the mlp has no sequence. */
+function batchTimeInput(
+  r: ResolvedEstimate,
+  transformer: boolean,
+): Pick<TrainingTimeInput, 'computedPerMicroBatch' | 'trainedPerMicroBatch' | 'attentionSpan'> {
+  const t = batchTokens(r.batching, r.microBatch, r.seq, r.meanSeq, r.attention);
+  if (!transformer) return { computedPerMicroBatch: t.held, trainedPerMicroBatch: t.held, attentionSpan: r.seq };
+  return { computedPerMicroBatch: t.computed, trainedPerMicroBatch: t.trained, attentionSpan: t.attentionSpan };
 }
 
 /**

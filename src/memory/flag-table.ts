@@ -12,6 +12,8 @@ import { WEIGHT_CHOICES, WEIGHT_FORMATS } from './weight-formats.ts';
 import { ARCHS } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS } from './offload.ts';
 import { ACTIVATION_OFFLOADS } from './activation-offload.ts';
+import { BATCHINGS } from './batching.ts';
+import { FP8_RECIPES } from './fp8.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS } from './optimizer.ts';
 import { MODES, type EstimateFlagKey } from './options.ts';
 import { ZERO_STAGES } from './parallel.ts';
@@ -597,6 +599,45 @@ export const FLAGS: readonly FieldFlag[] = [
     },
     'PCT',
   ),
+  enumFlag(
+    {
+      key: 'batching',
+      flag: 'batching',
+      default: 'padded',
+      label: 'Batch layout',
+      help: 'padded (each sequence padded to --seq), packed (documents packed into rows of --seq: TRL packing, axolotl sample_packing), padding-free (one row of the real tokens: DataCollatorWithFlattening, TRL padding_free)',
+      group: 'workload',
+    },
+    BATCHINGS,
+  ),
+  numberFlag({
+    key: 'meanSeq',
+    flag: 'mean-seq',
+    default: 'seq',
+    label: 'Mean real length',
+    help: 'mean real tokens per sequence (packed: per document), at most --seq: padding is computed but not trained; the peak is for the worst batch, every sequence at --seq',
+    unit: 'tokens',
+    max: 100_000_000,
+    group: 'workload',
+  }),
+  enumFlag(
+    {
+      key: 'fp8',
+      flag: 'fp8',
+      default: 'none',
+      label: 'FP8 training',
+      help: 'float8 Linear layers: torchao-tensorwise, torchao-rowwise (convert_to_float8_training: 16-bit inputs saved), te (Transformer Engine: 1-byte inputs saved, a float8 weight copy and transpose); needs FP8 tensor cores (Ada, Hopper, Blackwell, MI300)',
+      group: 'technique',
+    },
+    FP8_RECIPES,
+  ),
+  booleanFlag({
+    key: 'fp8AllGather',
+    flag: 'fp8-all-gather',
+    label: 'FP8 all-gather',
+    help: 'with --fp8 torchao-tensorwise and --zero 3: all-gather the weights in float8, 1 byte each (torchao enable_fsdp_float8_all_gather; default off)',
+    group: 'technique',
+  }),
 ];
 
 /** A flag that sets another flag's option to a fixed value (kept for old links and muscle memory). */

@@ -1,5 +1,7 @@
 /** The options of `estimateMemory`: one vocabulary for the CLI flags, the URL query and code. */
 import type { Attention, Kernels, Recompute } from './activations.ts';
+import type { Batching } from './batching.ts';
+import type { Fp8Recipe } from './fp8.ts';
 import type { ActivationOffload } from './activation-offload.ts';
 import type { Finetune } from './finetune.ts';
 import type { AdapterDtype, QloraFormat, QloraKept } from './lora.ts';
@@ -164,6 +166,14 @@ export interface EstimateOptions {
    * curve calibrated to published runs (step-time/compute-efficiency.ts).
    */
   mfu?: number;
+  /** How a micro-batch lays out its sequences: `padded` (default), `packed` rows, or one `padding-free` row (batching.ts). */
+  batching?: Batching;
+  /** Mean real tokens per sequence (packed: per document), at most `seq`; default `seq` (every position real). */
+  meanSeq?: number;
+  /** FP8 training: `none`, torchao's `torchao-tensorwise` / `torchao-rowwise` float8 recipes, or Transformer Engine `te` (fp8.ts). */
+  fp8?: Fp8Recipe;
+  /** With `torchao-tensorwise` and ZeRO-3: all-gather the weights in float8 (torchao `enable_fsdp_float8_all_gather`). */
+  fp8AllGather?: boolean;
 }
 
 /** The options that are flags: every one but `modelConfig`, which a caller reads from a file. */

@@ -7,6 +7,8 @@ import { BNB_4BIT_BLOCK } from './weight-formats.ts';
 import { allReduceShare, busBandwidth, exposedSeconds, gatherShare } from './step-time/collectives.ts';
 import { computeEfficiency } from './step-time/compute-efficiency.ts';
 import { stepTimeBand, type StepTimeBand } from './step-time/band.ts';
+import { BATCHING_SOURCES } from './batching.ts';
+import { FP8_RATE_FACTOR, FP8_SOURCES } from './fp8.ts';
 
 /** One line of the step-time estimate. */
 export interface StepTimeLine {
@@ -35,6 +37,8 @@ export interface StepTimeEstimate {
   band: StepTimeBand | null;
   /** What the estimate assumes (shared between estimates: read-only). */
   assumptions: readonly string[];
+  /** Training: the real tokens one GPU trains per step (padding excluded; batching.ts), else absent. */
+  trainedTokens?: number;
 }
 
 /** Inputs of the training step-time estimate. */
@@ -53,6 +57,12 @@ export interface TrainingTimeInput {
   microBatch: number;
   /** Micro-batches per step m (gradient accumulation). */
   microBatches: number;
+  /** Token positions one micro-batch computes, padding included (batching.ts `batchTokens`). */
+  computedPerMicroBatch: number;
+  /** Real tokens one micro-batch trains: at most `computedPerMicroBatch`, the rest is padding. */
+  trainedPerMicroBatch: number;
+  /** Mean tokens each token attends over (s, or a packed document's length under FlashAttention's varlen kernel). */
+  attentionSpan: number;
   /** Data-, tensor-, pipeline-parallel degrees. */
   dp: number;
   /** GPUs the states are sharded over: `dp`, or an HSDP shard group whose dp/shardGroup replicas all-reduce. */
@@ -92,6 +102,10 @@ export interface TrainingTimeInput {
   fp32Matmuls: boolean;
   /** The compute efficiency the reader sets (`--mfu`, a fraction of dense peak), or null for the calibrated curve. */
   mfu: number | null;
+  /** Whether the Linear layers' matmuls run in FP8 (fp8.ts): at FP8_RATE_FACTOR × the 16-bit tensor rate. */
+  fp8Matmuls: boolean;
+  /** Bytes per weight element ZeRO-3 all-gathers: `weightBytes`, or 1 with torchao's float8 all-gather. */
+  gatheredWeightBytes: number;
 }
 
 /**
@@ -183,6 +197,8 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     pipelined: input.pp > 1,
     efficiencyPercent: Math.round(s.efficiency * 1000) / 10,
     efficiencyGiven: input.mfu !== null,
+    padded: input.trainedPerMicroBatch < input.computedPerMicroBatch,
+    fp8: input.fp8Matmuls,
     ...crossesServers(input),
   });
   // By id: the words list the dequantization and tensor-parallel lines only where there is a 4-bit base or tensor
@@ -190,6 +206,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
   const seconds: Readonly<Record<string, number>> = {
     compute: s.compute,
     recompute: s.recompute,
+    padding: s.padding,
     dequantize: s.dequantize,
     bubble: s.bubble,
     'pipeline-sends': s.pipeline,
@@ -199,15 +216,26 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     optimizer: s.optimizer,
   };
   const lines = words.lines.map((line) => ({ ...line, seconds: seconds[line.id] ?? 0 }));
-  return { estimate: true, lines, totalSeconds: s.total, band: stepTimeBand(s.total), assumptions: words.assumptions };
+  return {
+    estimate: true,
+    lines,
+    totalSeconds: s.total,
+    band: stepTimeBand(s.total),
+    assumptions: words.assumptions,
+    trainedTokens: input.trainedPerMicroBatch * input.microBatches,
+  };
 }
 
 /** A training step's seconds by cost, in the order of trainingStepTime's lines, and their sum. */
 export interface TrainingStepSeconds {
   /** The compute efficiency the compute lines assume, a fraction of the GPU's dense peak. */
   readonly efficiency: number;
+  /** Forward and backward of the real tokens. */
   readonly compute: number;
+  /** Recomputation for the real tokens. */
   readonly recompute: number;
+  /** Forward, backward and recomputation spent on padding positions: computed, never trained. */
+  readonly padding: number;
   /** Dequantizing a 4-bit base for its matmuls (QLoRA), memory-bound; else 0. */
   readonly dequantize: number;
   readonly bubble: number;
@@ -231,41 +259,49 @@ export interface TrainingStepSeconds {
 export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSeconds {
   const { gpu } = input;
   const m = input.microBatches;
-  const tokensPerMicroBatch = input.microBatch * input.seq;
   const efficiency = computeEfficiencyOf(
     input,
     (2 * input.layers * input.seq * input.hidden) / (2 * input.activeParams + 2 * input.layers * input.seq * input.hidden),
   );
   const peakTflops = input.fp32Matmuls ? gpu.fp32Tflops : gpu.tensorTflops16;
   const flopsPerSecond = peakTflops * teraflops * efficiency * input.tp;
-  const tokens = tokensPerMicroBatch * m;
-  const attentionFlopsPerToken = 2 * input.layers * input.seq * input.hidden;
+  const tokens = input.computedPerMicroBatch * m;
+  // Padding positions run every layer like real tokens (the attention mask only hides them from the scores).
+  const trainedShare = input.trainedPerMicroBatch / input.computedPerMicroBatch;
+  const attentionFlopsPerToken = 2 * input.layers * input.attentionSpan * input.hidden;
   const forwardFlopsPerToken = 2 * input.activeParams + attentionFlopsPerToken;
+  // FP8 runs the weight matmuls (2N per token) faster; attention's score matmuls stay in 16 bits (fp8.ts FP8_SOURCES.rate).
+  const fp8Speedup = input.fp8Matmuls ? (gpu.tensorTflops16 * FP8_RATE_FACTOR) / peakTflops : 1;
+  const effectiveForwardFlopsPerToken =
+    fp8Speedup === 1 ? forwardFlopsPerToken : (2 * input.activeParams) / fp8Speedup + attentionFlopsPerToken;
   // A pipeline runs at its busiest stage: with L layers over p stages, ⌈L/p⌉ of them (Narayanan et al. 2021, arXiv
   // 2104.04473 §2.2: every stage waits for the slowest each micro-batch).
   const stageShare = stageShareOf(input);
   // Backward costs two forwards: one for the input gradients, one for the weight gradients, which a frozen base skips
   // (Hu et al. 2021, arXiv 2106.09685 §4: LoRA needs no gradients for most parameters).
   const passes = input.frozenBase ? 2 : 3;
-  const compute = (passes * forwardFlopsPerToken * tokens * stageShare) / flopsPerSecond;
+  const computeAll = (passes * effectiveForwardFlopsPerToken * tokens * stageShare) / flopsPerSecond;
   // torchtitan's op-level policy saves every other matmul's output and the attention's, so backward reruns about half
   // the weight matmuls (activations.ts opSavedTerms).
   const recomputeFlopsPerToken =
     input.recompute === 'full'
-      ? forwardFlopsPerToken
+      ? effectiveForwardFlopsPerToken
       : input.recompute === 'selective'
         ? attentionFlopsPerToken
         : input.recompute === 'op'
-          ? input.activeParams
+          ? input.activeParams / fp8Speedup
           : 0;
-  const recompute = (recomputeFlopsPerToken * tokens * stageShare) / flopsPerSecond;
+  const recomputeAll = (recomputeFlopsPerToken * tokens * stageShare) / flopsPerSecond;
+  const compute = computeAll * trainedShare;
+  const recompute = recomputeAll * trainedShare;
+  const padding = (computeAll + recomputeAll) * (1 - trainedShare);
   // Each micro-batch dequantizes the base in its forward and backward, and again in a fully recomputed forward
   // (selective recompute redoes attention's score matmuls only, which read no weight).
   const dequantizePasses = input.recompute === 'full' ? 3 : 2;
   const dequantizePerMicroBatch =
     (input.dequantizedParams * DEQUANTIZE_BYTES_PER_PARAM * dequantizePasses) / gpu.memoryBandwidthBytesPerSecond;
   const dequantize = dequantizePerMicroBatch * m;
-  const bubble = input.pp > 1 ? ((input.pp - 1) / m) * (compute + recompute) : 0;
+  const bubble = input.pp > 1 ? ((input.pp - 1) / m) * (computeAll + recomputeAll) : 0;
   const shard = Math.ceil(input.stageParams / input.dp);
   const gradientShard = Math.ceil(input.gradientParams / input.dp);
   const host = gpu.hostLinkBytesPerSecond;
@@ -283,19 +319,21 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const tensorParallel = tensorParallelSeconds(input, stageLayers, tokens, activationBytes, across.tensorAcrossServers);
   const pipeline = pipelineSendSeconds(input, activationBytes);
   // The compute each collective can hide behind: a micro-batch's forward, and its backward with any recompute.
-  const forwardPerMicroBatch = compute / passes / m;
-  const backwardPerMicroBatch = (compute * (passes - 1)) / passes / m + recompute / m;
+  const forwardPerMicroBatch = computeAll / passes / m;
+  const backwardPerMicroBatch = (computeAll * (passes - 1)) / passes / m + recomputeAll / m;
   const dataParallel = dataParallelSeconds(input, forwardPerMicroBatch, backwardPerMicroBatch);
   // About a dozen parameter tensors per transformer layer (projections, norms, biases) plus embeddings and head.
   const optimizer = optimizerStepSeconds(input, 12 * input.layers + 4);
   // Added in the lines' order, as a sum of the lines would be.
-  const total = compute + recompute + dequantize + bubble + pipeline + offload + tensorParallel + dataParallel + optimizer;
+  const total =
+    compute + recompute + padding + dequantize + bubble + pipeline + offload + tensorParallel + dataParallel + optimizer;
   const offloadPerMicroBatch = input.offload === 'optimizer+params' ? (2 * shard * input.weightBytes) / host : 0;
   const perMicroBatch = offloadPerMicroBatch + activationsPerMicroBatch + dequantizePerMicroBatch;
   return {
     efficiency,
     compute,
     recompute,
+    padding,
     dequantize,
     bubble,
     pipeline,
@@ -388,7 +426,8 @@ function dataParallelSeconds(input: TrainingTimeInput, forwardWindow: number, ba
     const reduce = (gatherShare(n) * gradients) / link;
     seconds = reduceTimes * exposedSeconds(reduce, backwardWindow, units) + (gatherShare(n) * weights) / link;
   } else {
-    const gather = (gatherShare(n) * weights) / link;
+    // torchao's float8 all-gather sends 1 byte per weight (gatheredWeightBytes) in both gathers.
+    const gather = (gatherShare(n) * input.stageParams * input.gatheredWeightBytes) / link;
     const backward = (input.keepGatheredWeights ? 0 : gather) + (gatherShare(n) * gradients) / link;
     seconds = m * (exposedSeconds(gather, forwardWindow, units) + exposedSeconds(backward, backwardWindow, units));
   }
@@ -417,6 +456,8 @@ function trainingTimeWords(w: {
   pipelined: boolean;
   efficiencyPercent: number;
   efficiencyGiven: boolean;
+  padded: boolean;
+  fp8: boolean;
   tensorAcrossServers: boolean;
   dataAcrossServers: boolean;
 }): { lines: readonly Omit<StepTimeLine, 'seconds'>[]; assumptions: readonly string[] } {
@@ -433,6 +474,15 @@ function trainingTimeWords(w: {
         label: `Recomputation (${w.recompute})`,
         source: 'Korthikanti et al. 2022 (arXiv 2205.05198) §5: full ≈ one extra forward',
       },
+      ...(w.padded
+        ? [
+            {
+              id: 'padding',
+              label: 'Padding: positions computed and never trained',
+              source: `(1 − real ÷ computed positions) of the compute and recomputation; ${BATCHING_SOURCES.mask}`,
+            },
+          ]
+        : []),
       ...(w.dequantizes
         ? [
             {
@@ -491,6 +541,11 @@ function trainingTimeWords(w: {
     ],
     assumptions: [
       `${w.efficiencyPercent} % of the ${gpu.name}'s dense ${w.fp32Matmuls ? `FP32 ${gpu.fp32Tflops}` : `16-bit ${gpu.tensorTflops16}`} TFLOP/s${w.efficiencyGiven ? ' (--mfu)' : ', calibrated to published runs for this matmul size'}${w.fp32Matmuls ? " (PyTorch's default keeps TF32 off for matmuls)" : ''}`,
+      ...(w.fp8
+        ? [
+            `FP8 Linear matmuls at ${FP8_RATE_FACTOR}× the dense 16-bit rate, attention in 16 bits; the float8 casts and scales are not counted, so the speed-up is an upper bound (${FP8_SOURCES.rate})`,
+          ]
+        : []),
       'data-parallel collectives overlap compute but for one layer’s share (DDP buckets, FSDP prefetch); tensor-parallel and pipeline sends do not',
       `${GPUS_PER_SERVER} GPUs per server, tensor-parallel ranks together, then data-parallel ones`,
       !w.offloaded

@@ -24,6 +24,8 @@ import {
   type QloraKept,
 } from './lora.ts';
 import { adapterActivationBytes } from './lora-activations.ts';
+import { attentionMaskBytes, BATCHING_SOURCES, type Batching } from './batching.ts';
+import { FP8_SOURCES, fp8WeightCopyBytes, savedLinearInputBytes } from './fp8.ts';
 import { offloadActivations, type ActivationOffload } from './activation-offload.ts';
 import { dequantizedWeightBytes, WEIGHT_FORMAT_SPECS } from './weight-formats.ts';
 import { matmulWeightParams } from './linear-layers.ts';
@@ -197,6 +199,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
           model: r.model,
           paramsOnly: r.paramsOnly,
           gradDtype: r.gradDtype,
+          fp8AllGather: r.fp8AllGather,
         });
   const groups = [states];
   const castBytes = PRECISION_BYTES[r.precision].castWeights;
@@ -218,6 +221,10 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
         paramsOnly: r.paramsOnly,
       }),
     );
+  }
+  const copyBytes = fp8WeightCopyBytes(r.fp8);
+  if (copyBytes > 0 && r.model !== null && counts !== null) {
+    groups.push(lineGroup([fp8WeightCopiesLine(r.model, sp, counts, copyBytes, moments, words)], moments));
   }
   let activationsPerLayer = 0;
   let activationsOffloaded = 0;
@@ -271,6 +278,12 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       trainsHead: !lossOwnsHead(r.loss) && (r.lora === null || r.lora.modulesToSave.includes('head')),
       loss: r.loss,
       activationOffload: r.activationOffload,
+      maskBytes: ARCH_TRAITS[r.model.arch].transformer
+        ? attentionMaskBytes(r.batching, r.microBatch, r.seq, r.meanSeq, r.attention, e)
+        : 0,
+      batching: r.batching,
+      meanSeq: r.meanSeq,
+      linearInputBytes: savedLinearInputBytes(r.fp8, e),
     });
     groups.push(activations);
     activationsPerLayer = activations.perLayer;
@@ -282,6 +295,38 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       ? sp.params
       : loraShare(r.lora.adapterParams, sp, counts) + ceilDiv(savedParams(r.model, r.lora.modulesToSave, stage), r.tp);
   return { moments, groups, stage: sp, activationsPerLayer, activationsOffloaded, trainable };
+}
+
+/**
+ * Transformer Engine's float8 copies of the Linear weights (data and transpose, fp8.ts `fp8WeightCopyBytes`): each
+ * te.Linear quantizes its weight in forward and saves the copy for backward; with `is_first_microbatch=None` (accelerate
+ * swaps in te.Linear and passes none) nothing is cached between micro-batches. Every Linear of the stage holds one until
+ * backward passes it; the first layer's stays to the end. The stage's share of the model's matmul weights.
+ */
+function fp8WeightCopiesLine(
+  model: ModelConfig,
+  sp: StageParams,
+  counts: ParamCounts,
+  bytesPerParam: number,
+  moments: readonly MomentId[],
+  words: boolean,
+): MemoryLine {
+  const linear = Math.round((matmulWeightParams(model) * sp.params) / counts.total);
+  const firstLayer = sp.layers === 0 ? 0 : Math.round(linear / sp.layers);
+  return line(
+    'weights-fp8',
+    'weights',
+    'gpu',
+    words
+      ? `FP8 weight copies (data + transpose, ${bytesPerParam} B) × ${formatCount(linear)} Linear params, forward to backward`
+      : '',
+    lifetime(
+      moments,
+      [linear * bytesPerParam, [...UNTIL_BACKWARD, 'backward-top']],
+      [firstLayer * bytesPerParam, ['backward-first-segment', 'backward-end']],
+    ),
+    FP8_SOURCES.te,
+  );
 }
 
 /**
@@ -338,6 +383,7 @@ export function sameFullStateInputs(a: FullStateInputs, b: FullStateInputs): boo
     a.grads === b.grads &&
     a.gradDtype === b.gradDtype &&
     a.optimizerInBackward === b.optimizerInBackward &&
+    a.fp8AllGather === b.fp8AllGather &&
     sameSharding(a, b)
   );
 }
@@ -392,7 +438,11 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.adapterWorkingSet === b.adapterWorkingSet &&
     a.trainsHead === b.trainsHead &&
     a.loss === b.loss &&
-    a.activationOffload === b.activationOffload
+    a.activationOffload === b.activationOffload &&
+    a.maskBytes === b.maskBytes &&
+    a.batching === b.batching &&
+    a.meanSeq === b.meanSeq &&
+    a.linearInputBytes === b.linearInputBytes
   );
 }
 
@@ -443,6 +493,8 @@ export interface FullStateInputs extends StateInputs {
   readonly paramsOnly: number | null;
   /** The gradients' dtype: the weights' own, or fp32 buffers (Megatron's main_grad). */
   readonly gradDtype: GradDtype;
+  /** ZeRO-3 all-gathers the weights in float8, 1 byte each (torchao `enable_fsdp_float8_all_gather`). */
+  readonly fp8AllGather: boolean;
 }
 
 /** What autocast's 16-bit weight copies read (autocastCopiesLine). */
@@ -515,6 +567,21 @@ export interface ActivationInputs {
   readonly loss: LossKind;
   /** What of the saved activations goes to the host. */
   readonly activationOffload: ActivationOffload;
+  /** Bytes of the 4-D attention mask one micro-batch materialises (batching.ts attentionMaskBytes), else 0. */
+  readonly maskBytes: number;
+  /** The batch layout, for the labels. */
+  readonly batching: Batching;
+  /** Mean real tokens per sequence, for the labels. */
+  readonly meanSeq: number;
+  /** Bytes per element of each Linear's saved input (fp8.ts `savedLinearInputBytes`). */
+  readonly linearInputBytes: number;
+}
+
+/** The layout behind the activation label's s: the worst batch every layout is counted at, when not every position is real. */
+function worstBatchWords(r: Pick<ActivationInputs, 'batching' | 'meanSeq' | 'seq'>): string {
+  if (r.batching === 'padded' && r.meanSeq === r.seq) return '';
+  const mean = r.meanSeq === r.seq ? '' : `, mean ${r.meanSeq} real${r.batching === 'packed' ? ' per document' : ''}`;
+  return ` (${r.batching}, worst batch${mean})`;
 }
 
 /** Adapter parameters on this GPU: the model's adapters in proportion to the stage's share of the model. */
@@ -757,7 +824,7 @@ function gatheredUnitLine(
   unit: number,
   stageParams: number,
   weightsOnGpu: boolean,
-  bytesOf: (params: number) => number,
+  bytesOf: (params: number, of: 'unit' | 'stage') => number,
   moments: readonly MomentId[],
 ): MemoryLine {
   const fetched = (params: number) => (weightsOnGpu ? params - ceilDiv(params, r.dp) : params);
@@ -770,7 +837,11 @@ function gatheredUnitLine(
       'weights',
       'gpu',
       r.words ? `Gathered weights kept from forward to backward: ${formatCount(all)} params ${from}` : '',
-      lifetime(moments, [bytesOf(all), [...UNTIL_BACKWARD, 'backward-top']], [bytesOf(gathered), ['backward-end']]),
+      lifetime(
+        moments,
+        [bytesOf(all, 'stage'), [...UNTIL_BACKWARD, 'backward-top']],
+        [bytesOf(gathered, 'unit'), ['backward-end']],
+      ),
       'torch ≥ 2.6 distributed/fsdp/_fully_shard/_fully_shard.py fully_shard docstring: reshard_after_forward=False keeps the unsharded parameters after forward and avoids the all-gather in backward',
     );
   }
@@ -779,11 +850,32 @@ function gatheredUnitLine(
     'weights',
     'gpu',
     r.words ? `ZeRO-3 gathered unit: ${formatCount(gathered)} of ${formatCount(unit)} params ${from}` : '',
-    lifetime(moments, [bytesOf(gathered), GRAPH]),
+    lifetime(moments, [bytesOf(gathered, 'unit'), GRAPH]),
     weightsOnGpu
       ? 'ZeRO (arXiv 1910.02054 §5.3): parameters are all-gathered one unit at a time for forward and backward'
       : 'ZeRO-Infinity (arXiv 2104.07857 §5); torch FSDP CPUOffload(offload_params=True): each unit is copied to the GPU for its forward and backward',
   );
+}
+
+/**
+ * Bytes of `params` gathered weights, of one unit or of the whole stage. torchao's float8 all-gather sends the
+ * Float8Linear weights, a layer's, as 1-byte float8 data (fp8.ts FP8_SOURCES.allGather; a layer's few norm weights are
+ * counted at 1 byte too); the embeddings and the head are not converted and travel in the weights' dtype, so a unit
+ * larger than a layer (an embedding) gains nothing.
+ */
+function gatheredBytesOf(
+  r: Pick<FullStateInputs, 'fp8AllGather'>,
+  sp: StageParams,
+  unit: number,
+  weightBytes: number,
+): (params: number, of: 'unit' | 'stage') => number {
+  if (!r.fp8AllGather) return (params) => params * weightBytes;
+  const layerShare = (of: 'unit' | 'stage') =>
+    of === 'unit' ? (unit <= sp.perLayer ? 1 : 0) : (sp.layers * sp.perLayer) / sp.params;
+  return (params, of) => {
+    const layers = Math.round(params * layerShare(of));
+    return layers + (params - layers) * weightBytes;
+  };
 }
 
 /** Weights, gradients and optimizer states after ZeRO and offload, with the optimizer step's temporaries. */
@@ -818,7 +910,9 @@ function modelStateLines(r: FullStateInputs): MemoryLine[] {
   );
   const unit = gatheredUnitParams(r, sp, counts, place.weightsOnGpu);
   if (unit > 0) {
-    lines.push(gatheredUnitLine(r, unit, sp.params, place.weightsOnGpu, (params) => params * precision.weights, moments));
+    lines.push(
+      gatheredUnitLine(r, unit, sp.params, place.weightsOnGpu, gatheredBytesOf(r, sp, unit, precision.weights), moments),
+    );
   }
   if (place.gradientsOnGpu) {
     const bytes = shards.gradients * gradBytes;
@@ -1022,6 +1116,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     tp: r.tp,
     sp: r.sp,
     frozenWeights: r.adapterBytesPerToken !== null,
+    linearInputBytes: r.linearInputBytes,
   });
   const layer: LayerActivationBytes = traits.transformer
     ? layerActivationBytes(shapeAt(routedMlpWidth(model)))
@@ -1049,7 +1144,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     trainsHead: r.trainsHead,
   });
   const flight = r.words && inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
-  const what = !r.words ? '' : traits.transformer ? `s=${r.seq}, b=${r.microBatch}` : `b=${r.microBatch}`;
+  const what = !r.words ? '' : traits.transformer ? `s=${r.seq}${worstBatchWords(r)}, b=${r.microBatch}` : `b=${r.microBatch}`;
   const first = stage !== 'last';
   const last = stage !== 'first';
   const kept = plan.keptForLayers * inFlight;
@@ -1080,7 +1175,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
             [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-first-segment', 'backward-end']],
           )
         : lifetime(moments, [offloaded.onGpu, GRAPH]),
-      layerSource(r, traits.transformer),
+      r.linearInputBytes === e ? layerSource(r, traits.transformer) : `${layerSource(r, traits.transformer)}; ${FP8_SOURCES.te}`,
     ),
   );
   if (r.recompute !== 'none') {
@@ -1102,6 +1197,22 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
           : r.recompute === 'op'
             ? 'torchtitan parallelize_llama.py (9dec370) _apply_ac_to_transformer_block: op-level selective checkpointing'
             : 'Korthikanti et al. 2022 §5: selective recompute',
+      ),
+    );
+  }
+  if (r.maskBytes > 0) {
+    // sdpa's backward takes the boolean mask it was given, so it lives until backward ends; eager adds its float mask
+    // to the scores, which keeps nothing, and the model's forward drops it on return.
+    lines.push(
+      line(
+        'activations-mask',
+        'activations',
+        'gpu',
+        r.words
+          ? `Attention mask: (b, 1, s, s) ${r.attention === 'sdpa' ? 'booleans' : `in ${r.activationBytes}-byte floats`}, one for all layers (${r.batching === 'packed' ? 'block-diagonal over the packed documents' : 'padding'})${flight}`
+          : '',
+        lifetime(moments, [r.maskBytes * inFlight, r.attention === 'sdpa' ? GRAPH : FORWARD]),
+        BATCHING_SOURCES.mask,
       ),
     );
   }

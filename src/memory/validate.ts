@@ -34,6 +34,8 @@ import { KV_CACHE_LAYOUTS, type KvCacheLayout } from './inference.ts';
 import { ARCH_TRAITS, ARCHS, llamaDefaultFfn, type Arch, type ModelConfig } from './model.ts';
 import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './offload.ts';
 import { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
+import { BATCHINGS, type Batching } from './batching.ts';
+import { FP8_RECIPES, hasFp8TensorCores, type Fp8Recipe } from './fp8.ts';
 import { COMPILE_ASSUMPTION } from './compile.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
@@ -72,6 +74,14 @@ export interface ResolvedEstimate {
   optimizer: OptimizerKind;
   microBatch: number;
   seq: number;
+  /** How a micro-batch lays out its sequences. */
+  batching: Batching;
+  /** Mean real tokens per sequence (packed: per document), at most `seq`. */
+  meanSeq: number;
+  /** The FP8 recipe of the Linear layers, or `none`. */
+  fp8: Fp8Recipe;
+  /** ZeRO-3 all-gathers the weights in float8 (torchao `enable_fsdp_float8_all_gather`). */
+  fp8AllGather: boolean;
   gradAccum: number;
   recompute: Recompute;
   /** Explicit checkpoint segment, or null for the default. */
@@ -163,10 +173,12 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   };
   if (technique.compile && technique.mode === 'train') read.warnings.push(COMPILE_ASSUMPTION);
   const { seq, tokens } = resolveSequence(read, model);
+  const { batching, meanSeq } = resolveBatching(read, seq, technique);
   checkParallelism(read, model, technique);
   const { gpu, teacher, headroom, mfu } = resolveHardwareAndTeacher(read, technique.mode, model);
   checkWeightFormats(read, technique, model, teacher);
   const lora = resolveFinetune(read, technique, model);
+  const { fp8, fp8AllGather } = resolveFp8(read, technique, gpu);
   if (read.errors.length > 0) return { ok: false, errors: read.errors };
 
   const dropout = read.flag('dropout', model === null ? false : ARCH_TRAITS[model.arch].dropout);
@@ -184,6 +196,10 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
       model,
       paramsOnly: params ?? null,
       seq,
+      batching,
+      meanSeq,
+      fp8,
+      fp8AllGather,
       tokens,
       lora,
       dropout,
@@ -205,6 +221,10 @@ type Technique = Omit<
   | 'model'
   | 'paramsOnly'
   | 'seq'
+  | 'batching'
+  | 'meanSeq'
+  | 'fp8'
+  | 'fp8AllGather'
   | 'tokens'
   | 'lora'
   | 'dropout'
@@ -426,6 +446,67 @@ function presetShape(preset: ModelPreset, read: OptionReader): ModelConfig | nul
   return shape;
 }
 const PRESET_SHAPES = new WeakMap<ModelPreset, ModelConfig>();
+
+/**
+ * The batch layout and the mean real length (`seq` by default: every position real). The mean cannot exceed the length
+ * sequences are padded, packed or truncated to. A padding-free row under eager attention is refused: TRL supports
+ * padding-free batches with FlashAttention only (batching.ts BATCHING_SOURCES.paddingFree), and eager attention would
+ * hold the whole row's (b·s)² scores and mask.
+ */
+function resolveBatching(
+  read: OptionReader,
+  seq: number,
+  technique: Pick<Technique, 'attention'>,
+): { batching: Batching; meanSeq: number } {
+  const batching = read.keyword('batching', BATCHINGS);
+  const given = read.count('meanSeq');
+  if (given !== undefined && given > seq)
+    read.fail(
+      'meanSeq',
+      `mean-seq ${given} is longer than --seq ${seq}: the mean real length cannot exceed the length sequences are padded, packed or truncated to`,
+    );
+  if (batching === 'padding-free' && technique.attention === 'eager')
+    read.fail(
+      'batching',
+      'padding-free batches need FlashAttention (TRL padding_free supports FlashAttention 2 or 3 only): use --attention sdpa, or --batching padded',
+    );
+  return { batching, meanSeq: given === undefined || given > seq ? seq : given };
+}
+
+/**
+ * The FP8 recipe and its float8 all-gather. FP8 needs FP8 tensor cores (fp8.ts FP8_SOURCES.hardware); Transformer Engine
+ * runs on NVIDIA GPUs. torchao refuses the float8 all-gather with any scaling but tensorwise (config.py:271-273), and
+ * there is nothing to all-gather without ZeRO-3. What is counted: full fine-tunes of training steps without FSDP2
+ * under TE (which then requantizes in backward instead of saving its copies: not modelled).
+ */
+function resolveFp8(
+  read: OptionReader,
+  technique: Pick<Technique, 'mode' | 'finetune' | 'zero'>,
+  gpu: GpuSpec | null,
+): { fp8: Fp8Recipe; fp8AllGather: boolean } {
+  const fp8 = read.keyword('fp8', FP8_RECIPES);
+  const fp8AllGather = read.flag('fp8AllGather', false);
+  if (fp8 !== 'none') {
+    if (gpu !== null && !hasFp8TensorCores(gpu))
+      read.fail(
+        'fp8',
+        `fp8 ${fp8} needs FP8 tensor cores (Ada, Hopper, Blackwell, MI300); the ${gpu.name} has none: use --fp8 none`,
+      );
+    else if (fp8 === 'te' && gpu !== null && gpu.vendor !== 'nvidia')
+      read.fail('fp8', `fp8 te is NVIDIA's Transformer Engine; the ${gpu.name} is not an NVIDIA GPU: use a torchao recipe`);
+    else if (technique.mode !== 'train') read.fail('fp8', 'fp8 is a training recipe: leave it out with --mode infer');
+    else if (technique.finetune !== 'full')
+      read.fail('fp8', `fp8 is counted for full fine-tunes; with --finetune ${technique.finetune} use --fp8 none`);
+    else if (fp8 === 'te' && technique.zero === 3)
+      read.fail('fp8', 'fp8 te with --zero 3 (FSDP2 requantizes the weights in backward) is not modelled: use a torchao recipe');
+  }
+  if (fp8AllGather && (fp8 !== 'torchao-tensorwise' || technique.zero !== 3))
+    read.fail(
+      'fp8AllGather',
+      'fp8-all-gather needs --fp8 torchao-tensorwise (torchao allows it with tensorwise scaling only) and --zero 3',
+    );
+  return { fp8, fp8AllGather };
+}
 
 /** Sequence length (the model's context by default; 1 for the mlp) and tokens cached for inference. */
 function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: number; tokens: number } {

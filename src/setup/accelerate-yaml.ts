@@ -82,6 +82,7 @@ export function readAccelerateYaml(file: string, data: Readonly<Record<string, u
       r.set('mixed_precision', 'precision', `mixed-${mixed}`, `${source}: DeepSpeedPlugin.set_mixed_precision`);
     else r.leftToStack('mixed_precision', `${mixed} autocast over weights whose dtype at load the script decides`);
   } else if (mixed === 'no') r.half('none');
+  else if (mixed === 'fp8') readAccelerateFp8(r);
   else if (mixed !== undefined) r.notModelled('mixed_precision', `${mixed} training`, source);
   let stack: Stack | null = null;
   if (type === 'MULTI_GPU') r.set('distributed_type', 'zero', 0, source);
@@ -208,4 +209,21 @@ function readDeepSpeedPlugin(r: KeyReader): void {
     r.set(key, 'offload', params !== undefined ? 'optimizer+params' : 'optimizer', source);
     r.set(key, 'offloadDevice', device, source);
   }
+}
+
+/**
+ * `mixed_precision: fp8` and its `fp8_config`: Transformer Engine (TE), torchao (AO: `Float8LinearConfig()`, the
+ * tensorwise recipe, with `enable_fsdp_float8_all_gather`) or MS-AMP, which the engine does not count.
+ */
+function readAccelerateFp8(r: KeyReader): void {
+  const source = SETUP_SOURCES.accelerateFp8;
+  const backend = r.text('fp8_config.backend');
+  if (backend === 'TE') r.set('mixed_precision', 'fp8', 'te', source);
+  else if (backend === 'AO') {
+    r.set('mixed_precision', 'fp8', 'torchao-tensorwise', source);
+    const allGather = r.bool('fp8_config.enable_fsdp_float8_all_gather');
+    if (allGather !== undefined) r.set('fp8_config.enable_fsdp_float8_all_gather', 'fp8AllGather', allGather, source);
+  } else if (backend === 'MSAMP') r.notModelled('mixed_precision', 'fp8 training through MS-AMP', source);
+  else r.notModelled('mixed_precision', 'fp8 training without fp8_config.backend (TE or AO)', source);
+  r.ignore('fp8_config.');
 }

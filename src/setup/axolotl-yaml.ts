@@ -6,6 +6,7 @@ import { readHfOptimizer } from './hf-optimizers.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
+import { readPackingKey } from './batching-keys.ts';
 import { readDeepSpeedPath, readLoraTargets } from './trainer-keys.ts';
 
 /** axolotl keys that change nothing the engine counts. */
@@ -65,7 +66,6 @@ const IGNORED = [
 
 /** Keys axolotl reads that change memory in a way the engine does not count. */
 const NOT_MODELLED: Readonly<Record<string, string>> = {
-  sample_packing: 'packing sequences into one row (the engine pads every sequence to --seq)',
   load_in_8bit: 'an 8-bit (LLM.int8) base',
 };
 
@@ -95,6 +95,11 @@ export function readAxolotlYaml(file: string, data: Readonly<Record<string, unkn
     r.notModelled('activation_offloading', `activation offloading "${String(offloading)}"`, config);
   const compile = r.bool('torch_compile');
   if (compile !== undefined) r.set('torch_compile', 'compile', compile, config);
+  readPackingKey(r, 'sample_packing', SETUP_SOURCES.axolotlPacking);
+  const fp8 = r.bool('fp8');
+  if (fp8 !== undefined) r.set('fp8', 'fp8', fp8 ? 'torchao-tensorwise' : 'none', SETUP_SOURCES.axolotlFp8);
+  const allGather = r.bool('fp8_enable_fsdp_float8_all_gather');
+  if (allGather !== undefined) r.set('fp8_enable_fsdp_float8_all_gather', 'fp8AllGather', allGather, SETUP_SOURCES.axolotlFp8);
   for (const [key, what] of Object.entries(NOT_MODELLED)) {
     const value = r.raw(key);
     if (value !== undefined && value !== false) r.notModelled(key, what, config);

@@ -20,6 +20,8 @@ const TRAINER_KEYS = [
   'deepspeed',
   'max_length',
   'use_peft',
+  'packing',
+  'padding_free',
 ];
 
 /** Keys that only one tool's files hold at the top level, tried in this order. */

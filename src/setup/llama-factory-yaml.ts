@@ -8,6 +8,7 @@ import { readHfOptimizer } from './hf-optimizers.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
+import { readPackingKey } from './batching-keys.ts';
 import { readBatchKeys, readDeepSpeedPath, readHalfFlags, readLoraTargets } from './trainer-keys.ts';
 
 /** LLaMA-Factory keys that change nothing the engine counts. */
@@ -59,8 +60,6 @@ const IGNORED = [
 
 /** Keys LLaMA-Factory reads that change memory in a way the engine does not count. */
 const NOT_MODELLED: Readonly<Record<string, string>> = {
-  packing: 'packing sequences into one row (the engine pads every sequence to --seq)',
-  neat_packing: 'packing without cross-attention between sequences',
   use_unsloth: "Unsloth's patched kernels",
   use_unsloth_gc: "Unsloth's gradient checkpointing, which offloads the checkpointed activations to the host",
   use_galore: 'GaLore low-rank optimizer states',
@@ -97,6 +96,7 @@ export function readLlamaFactoryYaml(file: string, data: Readonly<Record<string,
   if (r.bool('enable_liger_kernel') === true) r.set('enable_liger_kernel', 'loss', 'fused-linear', args);
   readHfOptimizer(r, 'optim');
   readDeepSpeedPath(r, 'deepspeed', args);
+  readLlamaFactoryPacking(r);
   const stage = r.text('stage');
   if (stage === 'dpo' || stage === 'kto' || stage === 'ppo')
     r.notModelled('stage', `${stage}: the reference (and for PPO, reward and value) models beside the policy`, args);
@@ -172,4 +172,25 @@ function readFlashAttn(r: KeyReader): void {
   else if (value === 'auto' || value === 'sdpa' || value === 'fa2' || value === 'fa3')
     r.set('flash_attn', 'attention', 'sdpa', source);
   else r.fail('flash_attn', `expected auto, disabled, sdpa, fa2 or fa3, got ${value}`);
+}
+
+/**
+ * `packing` packs rows of `cutoff_len`; `neat_packing` implies it and keeps documents from attending to each other
+ * (data_args.py:185-186), which FlashAttention does with position_ids and sdpa/eager with a block-diagonal mask: both
+ * are packed rows, and the engine's attention decides the mask.
+ */
+function readLlamaFactoryPacking(r: KeyReader): void {
+  const source = SETUP_SOURCES.llamaFactoryPacking;
+  if (r.bool('neat_packing') === true) {
+    r.set('neat_packing', 'batching', 'packed', source);
+    if (r.has('packing')) r.noEffect('packing', 'neat_packing packs already', source);
+  } else {
+    readPackingKey(r, 'packing', source);
+    if (r.has('neat_packing'))
+      r.noEffect(
+        'neat_packing',
+        'off: packed rows, if packing is on, may attend across documents; the bytes are the same',
+        source,
+      );
+  }
 }

@@ -40,6 +40,9 @@ export const SETUP_OPTION_KEYS = [
   'activationOffload',
   'keepGatheredWeights',
   'compile',
+  'batching',
+  'fp8',
+  'fp8AllGather',
 ] as const satisfies readonly (keyof EstimateOptions)[];
 
 /** Those options, as a configuration sets them. */

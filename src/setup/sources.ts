@@ -26,6 +26,27 @@ export const SETUP_SOURCES = {
     'bitsandbytes 0.50.2.dev0 @95f9af3 docs/source/explanations/optimizers.mdx:41-51 "Paged optimizers" (states in unified memory, paged to the host only when the GPU runs out)',
   /** TRL's SFTConfig and ModelConfig. */
   trl: 'TRL 1.10.0.dev0 @f2cd577 trl/trainer/sft_config.py, trl/trainer/model_config.py',
+  /** TRL's packing and padding-free batches. */
+  trlBatching:
+    'TRL 1.10.0.dev0 @f2cd577 trl/trainer/sft_config.py packing (rows of max_length), padding_free (one row, FlashAttention only); sft_trainer.py:1143',
+  /** LLaMA-Factory's packing. */
+  llamaFactoryPacking:
+    'LLaMA-Factory 0.9.6.dev0 @ff6d4d1 src/llamafactory/hparams/data_args.py:108-115,185-186 packing (rows of cutoff_len), neat_packing (implies packing, no cross-attention)',
+  /** axolotl's sample packing. */
+  axolotlPacking:
+    'axolotl 0.18.0 @067b021 src/axolotl/utils/schemas/config.py:688-693 sample_packing ("multi-packing with block diagonal attention and per sequence position_ids")',
+  /** torchtune's packed datasets. */
+  torchtunePacking:
+    'torchtune 0.7.0 @bd2a0fc torchtune/datasets/_packed.py PackedDataset (rows of max_seq_len), modules/attention_utils.py packed_block_causal_mask',
+  /** accelerate's FP8 backends (mixed_precision: fp8 with fp8_config.backend). */
+  accelerateFp8:
+    'accelerate 1.15.0.dev0 @16cb6eb src/accelerate/commands/config/cluster.py:807-891 fp8_config (backend TE, MSAMP or AO; AO: enable_fsdp_float8_all_gather), accelerator.py fp8_backend; AORecipeKwargs builds torchao Float8LinearConfig() (tensorwise)',
+  /** axolotl's FP8: torchao through accelerate. */
+  axolotlFp8:
+    'axolotl 0.18.0 @067b021 src/axolotl/core/trainers/base.py:683-700 (fp8 → AORecipeKwargs(Float8LinearConfig(enable_fsdp_float8_all_gather=…)): tensorwise), utils/schemas/config.py:568-581',
+  /** torchtune's FP8 fine-tuning. */
+  torchtuneFp8:
+    'torchtune 0.7.0 @bd2a0fc recipes/full_finetune_distributed.py:211-212,617-627 enable_fp8_training, fp8_recipe_name; torchtune 0.7.0 @bd2a0fc torchtune/training/quantization.py:247-268 (default: tensorwise with enable_fsdp_float8_all_gather=True)',
   /** PEFT LoraConfig. */
   peft: 'PEFT 0.20.1.dev0 @5d602fd src/peft/tuners/lora/config.py (LoraConfig: r, target_modules, lora_dropout, use_dora, modules_to_save)',
   /** DeepSpeed's configuration keys. */

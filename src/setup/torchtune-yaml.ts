@@ -8,6 +8,7 @@ import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import { shellWords } from './script-command-line.ts';
 import type { FileOutcome } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
+import { readPackingKey } from './batching-keys.ts';
 import { readDora, readLoraDropout } from './adapter-keys.ts';
 
 /** torchtune keys that change nothing the engine counts. */
@@ -113,6 +114,8 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
   if (accum !== undefined) r.set('gradient_accumulation_steps', 'gradAccum', accum, recipe);
   const seq = r.count('tokenizer.max_seq_len');
   if (seq !== undefined) r.set('tokenizer.max_seq_len', 'seq', seq, recipe);
+  readPackingKey(r, 'dataset.packed', SETUP_SOURCES.torchtunePacking);
+  readTorchtuneFp8(r);
   const dtype = r.text('dtype');
   if (dtype === 'bf16') r.set('dtype', 'precision', 'bf16', recipe);
   else if (dtype === 'fp32') r.set('dtype', 'precision', 'fp32', recipe);
@@ -230,4 +233,33 @@ function readOptimizer(r: KeyReader): void {
     const key = fused === undefined ? 'optimizer._component_' : 'optimizer.fused';
     r.set(key, 'optimizerImpl', fused === true ? 'fused' : 'foreach', SETUP_SOURCES.torchAdamW);
   }
+}
+
+/** torchtune's recipe names for torchao's float8 recipes (Float8LinearConfig.from_recipe_name). */
+const TORCHTUNE_FP8_RECIPES: Readonly<Record<string, 'torchao-tensorwise' | 'torchao-rowwise'>> = {
+  tensorwise: 'torchao-tensorwise',
+  rowwise: 'torchao-rowwise',
+};
+
+/**
+ * `enable_fp8_training` with `fp8_recipe_name`: without a name, torchtune's default is tensorwise with the float8
+ * all-gather on (quantization.py:265-268); a named recipe leaves the all-gather off.
+ */
+function readTorchtuneFp8(r: KeyReader): void {
+  const source = SETUP_SOURCES.torchtuneFp8;
+  const enabled = r.bool('enable_fp8_training');
+  const name = r.text('fp8_recipe_name');
+  if (enabled !== true) {
+    if (enabled === false) r.set('enable_fp8_training', 'fp8', 'none', source);
+    if (name !== undefined) r.noEffect('fp8_recipe_name', 'enable_fp8_training is off', source);
+    return;
+  }
+  if (name === undefined) {
+    r.set('enable_fp8_training', 'fp8', 'torchao-tensorwise', source);
+    r.set('enable_fp8_training', 'fp8AllGather', true, source);
+    return;
+  }
+  const recipe = TORCHTUNE_FP8_RECIPES[name];
+  if (recipe === undefined) r.notModelled('fp8_recipe_name', `the float8 recipe ${name}`, source);
+  else r.set('fp8_recipe_name', 'fp8', recipe, source);
 }

@@ -9,6 +9,7 @@ import type { KeyReader } from './key-reader.ts';
 import { loraTargetsOf } from './lora-modules.ts';
 import type { HalfPrecision } from './mapping.ts';
 import { readHfOptimizer } from './hf-optimizers.ts';
+import { readTrlBatching } from './batching-keys.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
 /** A `dtype` / `torch_dtype` the model is loaded in (`from_pretrained(dtype=…)`). */
@@ -206,8 +207,6 @@ const IGNORED_TRL_KEYS = [
 
 /** Keys a Trainer-arguments file may hold that the engine does not count: what each changes, and where it is defined. */
 const NOT_MODELLED_TRAINER_KEYS: Readonly<Record<string, { what: string; source: string }>> = {
-  packing: { what: 'packing sequences into one row (the engine pads every sequence to --seq)', source: SETUP_SOURCES.trl },
-  padding_free: { what: 'padding-free batches', source: SETUP_SOURCES.trl },
   load_in_8bit: { what: 'an 8-bit (LLM.int8) base', source: SETUP_SOURCES.trl },
 };
 
@@ -251,6 +250,7 @@ export function readTrainerArguments(r: KeyReader, p: string, load?: LoadDtype):
     if (seq !== undefined) r.set(`${p}${key}`, 'seq', seq, trl);
   }
   readAttentionImplementation(r, `${p}attn_implementation`);
+  readTrlBatching(r, p, SETUP_SOURCES.trlBatching);
   const peft = r.bool(`${p}use_peft`);
   const fourBit = r.bool(`${p}load_in_4bit`);
   if (fourBit === true) {

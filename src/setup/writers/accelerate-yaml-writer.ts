@@ -48,6 +48,7 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
       parallelism_config_tp_size: options.tp ?? 1,
     };
   } else missing.addEach(options, ['shardGroup', 'tp'], 'only FSDP2 (ZeRO-3) has a device mesh in the accelerate config');
+  writeFp8(options, config, missing);
   if (!(config['distributed_type'] === 'FSDP')) {
     missing.addEach(
       options,
@@ -80,4 +81,28 @@ export function writeAccelerateYaml(options: SetupOptions): WrittenConfig {
     "not an accelerate key: the trainer's arguments set it",
   );
   return { text: stringify(config), unexpressed: missing.list };
+}
+
+/**
+ * `mixed_precision: fp8` with its backend (the keys `readAccelerateFp8` reads back): TE, or AO, whose recipe is
+ * `Float8LinearConfig()`, tensorwise; a rowwise recipe needs an AORecipeKwargs in the script.
+ */
+function writeFp8(options: SetupOptions, config: Record<string, unknown>, missing: ReturnType<typeof unexpressedList>): void {
+  if (options.fp8 === 'te') {
+    config['mixed_precision'] = 'fp8';
+    config['fp8_config'] = { backend: 'TE' };
+  } else if (options.fp8 === 'torchao-tensorwise') {
+    config['mixed_precision'] = 'fp8';
+    config['fp8_config'] = {
+      backend: 'AO',
+      ...(options.fp8AllGather === undefined ? {} : { enable_fsdp_float8_all_gather: options.fp8AllGather }),
+    };
+  } else if (options.fp8 === 'none') missing.add('fp8', "off: the trainer's own mixed_precision, which this file leaves out");
+  else if (options.fp8 === 'torchao-rowwise')
+    missing.add(
+      'fp8',
+      'accelerate’s AO backend builds the tensorwise recipe: pass AORecipeKwargs(config=…rowwise) in the script',
+    );
+  if (options.fp8AllGather !== undefined && options.fp8 !== 'torchao-tensorwise')
+    missing.add('fp8AllGather', 'only with the AO backend');
 }

@@ -81,6 +81,13 @@ export function writeAxolotlYaml(options: SetupOptions): WrittenConfig {
     config['gradient_checkpointing'] = options.recompute === 'full';
   else if (options.recompute !== undefined) missing.add('recompute', `${options.recompute}: axolotl checkpoints whole layers`);
   if (options.compile !== undefined) config['torch_compile'] = options.compile;
+  // axolotl's fp8 is torchao's tensorwise recipe (core/trainers/base.py:683-700).
+  if (options.fp8 === 'torchao-tensorwise' || options.fp8 === 'none') config['fp8'] = options.fp8 !== 'none';
+  else if (options.fp8 !== undefined) missing.add('fp8', `${options.fp8}: axolotl's fp8 is torchao's tensorwise recipe`);
+  if (options.fp8AllGather !== undefined) config['fp8_enable_fsdp_float8_all_gather'] = options.fp8AllGather;
+  if (options.batching === 'padding-free')
+    missing.add('batching', 'axolotl pads or packs (sample_packing); it has no padding-free key');
+  else if (options.batching !== undefined) config['sample_packing'] = options.batching === 'packed';
   if (options.activationOffload === 'checkpoints') config['gradient_checkpointing'] = 'offload';
   else if (options.activationOffload === 'streamed')
     missing.add(

@@ -36,6 +36,7 @@ export function writeDeepSpeedJson(options: SetupOptions): WrittenConfig {
     ['seq', 'recompute', 'attention', 'finetune', 'loraRank', 'loraTargets', ...TRAINER_SIDE_OPTIONS],
     "not a DeepSpeed key: the trainer's arguments set it",
   );
+  missing.addEach(options, ['fp8', 'fp8AllGather'], 'the accelerate config sets it (mixed_precision: fp8, fp8_config)');
   if (options.keepGatheredWeights === true)
     missing.add(
       'keepGatheredWeights',

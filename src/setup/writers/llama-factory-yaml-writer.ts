@@ -90,6 +90,10 @@ export function writeLlamaFactoryYaml(options: SetupOptions): WrittenConfig {
   if (options.keepGatheredWeights === true)
     missing.add('keepGatheredWeights', "FSDP2's reshard_after_forward=False: set it in the accelerate config");
   if (options.compile !== undefined) missing.add('compile', 'LLaMA-Factory has no key for it');
+  missing.addEach(options, ['fp8', 'fp8AllGather'], 'the accelerate config sets it (mixed_precision: fp8, fp8_config)');
+  if (options.batching === 'padding-free')
+    missing.add('batching', 'LLaMA-Factory pads or packs (packing); it has no padding-free key');
+  else if (options.batching !== undefined) config['packing'] = options.batching === 'packed';
   if (options.activationOffload !== undefined && options.activationOffload !== 'none')
     missing.add('activationOffload', 'LLaMA-Factory has no key for it');
   missing.addEach(options, ['shardGroup', 'tp'], 'the accelerate config it runs under sets the device mesh (parallelism_config)');

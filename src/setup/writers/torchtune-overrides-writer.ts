@@ -34,6 +34,10 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
   if (optimizer !== undefined) set('optimizer._component_', optimizer);
   else if (options.optimizer !== undefined) missing.add('optimizer', `${options.optimizer}: pick its component by hand`);
   if (options.compile !== undefined) set('compile', options.compile);
+  writeFp8(options, set, missing);
+  if (options.batching === 'padding-free')
+    missing.add('batching', 'torchtune pads or packs (dataset.packed); it has no padding-free key');
+  else if (options.batching !== undefined) set('dataset.packed', options.batching === 'packed');
   if (options.activationOffload === 'streamed' || options.activationOffload === 'none')
     set('enable_activation_offloading', options.activationOffload === 'streamed');
   else if (options.activationOffload !== undefined)
@@ -94,4 +98,29 @@ export function writeTorchtuneOverrides(options: SetupOptions): WrittenConfig {
   }
   missing.addEach(options, ['tp'], "tensor_parallel_dim needs the model's tensor_parallel_plan: pass --tp");
   return { text: `${words.join(' ')}\n`, unexpressed: missing.list };
+}
+
+/**
+ * `enable_fp8_training` and `fp8_recipe_name` (the keys `readTorchtuneFp8` reads back): a named recipe leaves the
+ * float8 all-gather off, no name turns it on (quantization.py:265-268), so tensorwise with it on is written unnamed.
+ */
+function writeFp8(
+  options: SetupOptions,
+  set: (key: string, value: string | number | boolean) => void,
+  missing: ReturnType<typeof unexpressedList>,
+): void {
+  const { fp8, fp8AllGather } = options;
+  if (fp8 === undefined) {
+    if (fp8AllGather !== undefined) missing.add('fp8AllGather', 'only with a float8 recipe');
+    return;
+  }
+  if (fp8 === 'te') {
+    missing.add('fp8', 'torchtune trains in float8 through torchao, not Transformer Engine');
+    return;
+  }
+  set('enable_fp8_training', fp8 !== 'none');
+  if (fp8 === 'torchao-tensorwise' && fp8AllGather === true) return;
+  if (fp8 !== 'none') set('fp8_recipe_name', fp8 === 'torchao-rowwise' ? 'rowwise' : 'tensorwise');
+  if (fp8AllGather !== undefined)
+    missing.add('fp8AllGather', 'torchtune sets it by the recipe: on only with its unnamed default (tensorwise)');
 }

@@ -91,6 +91,10 @@ function keywords(options: SetupOptions): { list: Keyword[]; missing: ReturnType
     add('SFTConfig', 'activation_offloading', 'activation_offloading', options.activationOffload === 'streamed');
   else if (options.activationOffload !== undefined)
     missing.add('activationOffload', 'TRL streams every saved activation (activation_offloading), not the checkpoints alone');
+  // TRL's SFTConfig packs rows of max_length (packing) or flattens the batch (padding_free); readTrlBatching reads them.
+  if (options.batching === 'padding-free') add('SFTConfig', 'padding_free', 'padding_free', true);
+  else if (options.batching !== undefined) add('SFTConfig', 'packing', 'packing', options.batching === 'packed');
+  missing.addEach(options, ['fp8', 'fp8AllGather'], 'the accelerate config sets it (mixed_precision: fp8, fp8_config)');
   const optim = hfOptimizerFor(options);
   if (optim.name !== null) add('SFTConfig', 'optim', 'optim', optim.name);
   for (const { option, why } of optim.unnamed) missing.add(option, why);

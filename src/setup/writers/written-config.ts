@@ -12,6 +12,7 @@ export const TRAINER_SIDE_OPTIONS: readonly SetupOptionKey[] = [
   'dora',
   'qloraFormat',
   'qloraKept',
+  'batching',
 ];
 
 /** An option a tool's file has no key for: one a configuration sets, or one only a stack decides (kernels, grads). */

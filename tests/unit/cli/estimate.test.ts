@@ -7,6 +7,32 @@ import { runCommand } from '../../../src/cli/command.ts';
 const runEstimate = (argv: readonly string[]) => runCommand(estimateCommand, argv);
 
 describe('estimate(argv)', () => {
+  test('padded batches: the table prints the real tokens a step trains (2 × 512), not the padded positions', () => {
+    const { code, stdout } = runEstimate([
+      '--model',
+      'gpt2',
+      '--gpu',
+      'h100-80gb',
+      '--stack',
+      'pytorch',
+      '--precision',
+      'bf16',
+      '--optimizer-impl',
+      'fused',
+      '--seq',
+      '1024',
+      '--micro-batch',
+      '2',
+      '--batching',
+      'padded',
+      '--mean-seq',
+      '512',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Padding: positions computed and never trained/);
+    expect(stdout).toMatch(/Real tokens trained per GPU per step\s+1,024\n/);
+  });
+
   test('estimate(["--model", "gpt2"]) prints a table with GiB and GB columns', () => {
     const { code, stdout, stderr } = runEstimate(['--model', 'gpt2', '--gpu', 'rtx-4090']);
     expect(code).toBe(0);

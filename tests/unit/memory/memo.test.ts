@@ -141,6 +141,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     model,
     paramsOnly: null,
     gradDtype: 'param',
+    fp8AllGather: false,
   };
   const autocast: AutocastInputs = {
     stage: 'first',
@@ -178,6 +179,10 @@ describe('the written-out comparisons of memoized inputs', () => {
     trainsHead: true,
     loss: 'eager',
     activationOffload: 'none',
+    maskBytes: 0,
+    batching: 'padded',
+    meanSeq: 4096,
+    linearInputBytes: 2,
   };
   /** Another value of the same field: any difference must count, whatever the type. */
   const other = (value: unknown): unknown =>

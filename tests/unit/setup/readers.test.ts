@@ -54,12 +54,12 @@ describe('TrainingArguments / SFTConfig', () => {
     expect(notModelledKeys(reading)).toEqual([]);
   });
 
-  test('paged optimizers and Liger map to engine options; packing and an unknown optimizer are named, not dropped', () => {
+  test('paged optimizers, Liger and packing map to engine options; an unknown optimizer is named, not dropped', () => {
     const reading = read(
       '{"optim": "paged_adamw_8bit", "packing": true, "use_liger_kernel": true, "lr_scheduler_type": "cosine"}',
     );
-    expect(reading.options).toEqual({ optimizer: 'paged-adamw-8bit', loss: 'fused-linear' });
-    expect(notModelledKeys(reading)).toEqual(['packing']);
+    expect(reading.options).toEqual({ optimizer: 'paged-adamw-8bit', loss: 'fused-linear', batching: 'packed' });
+    expect(notModelledKeys(reading)).toEqual([]);
     expect(read('{"optim": "galore_adamw"}').lines[0]?.effect).toMatchObject({
       kind: 'not-modelled',
       what: expect.stringMatching(/^optimizer galore_adamw: the engine counts adamw_torch, .*adafactor, sgd$/),
@@ -515,5 +515,81 @@ describe('torchtitan job config (TOML)', () => {
     expect(outcome.ok ? null : setupErrorLine(outcome.error)).toBe(
       'train.toml: not read as TOML (line 4: inline tables ({…}) are not read)',
     );
+  });
+});
+
+describe('batch layouts (memory batching.ts), tool by tool', () => {
+  const batching = (text: string) => read(text).options.batching;
+  const effectOf = (reading: FileReading, key: string) => reading.lines.find((line) => line.key === key)?.effect.kind;
+
+  test('TRL: packing packs rows of max_length; padding_free alone flattens; packing wins over padding_free', () => {
+    expect(batching('{"packing": true, "max_length": 2048}')).toBe('packed');
+    expect(batching('{"padding_free": true}')).toBe('padding-free');
+    const both = read('{"packing": true, "padding_free": true}');
+    expect(both.options.batching).toBe('packed');
+    expect(effectOf(both, 'padding_free')).toBe('no-effect');
+    expect(batching('{"packing": false, "per_device_train_batch_size": 1}')).toBe('padded');
+    expect(notModelledKeys(read('{"packing": true, "padding_free": true}'))).toEqual([]);
+  });
+
+  test('TRL on a command line: --padding_free', () => {
+    expect(batching('python sft.py --padding_free --per_device_train_batch_size 8')).toBe('padding-free');
+  });
+
+  test('LLaMA-Factory: packing and neat_packing (which implies packing) are packed rows', () => {
+    expect(batching('finetuning_type: full\npacking: true\n')).toBe('packed');
+    const neat = read('finetuning_type: full\nneat_packing: true\npacking: false\n');
+    expect(neat.options.batching).toBe('packed');
+    expect(effectOf(neat, 'packing')).toBe('no-effect');
+    expect(notModelledKeys(neat)).toEqual([]);
+  });
+
+  test('axolotl: sample_packing', () => {
+    expect(batching('base_model: x\nsample_packing: true\n')).toBe('packed');
+    expect(batching('base_model: x\nsample_packing: false\n')).toBe('padded');
+  });
+
+  test('torchtune: dataset.packed', () => {
+    const reading = read(
+      'model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ndataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: True\n',
+    );
+    expect(reading.options.batching).toBe('packed');
+  });
+});
+
+describe('FP8 training (memory fp8.ts), tool by tool', () => {
+  test('accelerate: mixed_precision fp8 with the TE backend; with AO, tensorwise and its float8 all-gather', () => {
+    const te = read('distributed_type: MULTI_GPU\nmixed_precision: fp8\nfp8_config:\n  backend: TE\n  fp8_format: HYBRID\n');
+    expect(te.options).toMatchObject({ fp8: 'te' });
+    expect(te.unknown).toEqual([]);
+    const ao = read(
+      'distributed_type: FSDP\nmixed_precision: fp8\nfp8_config:\n  backend: AO\n  enable_fsdp_float8_all_gather: true\n',
+    );
+    expect(ao.options).toMatchObject({ fp8: 'torchao-tensorwise', fp8AllGather: true });
+  });
+
+  test('accelerate: MS-AMP, or fp8 without a backend, is named as not modelled', () => {
+    const msamp = read('distributed_type: MULTI_GPU\nmixed_precision: fp8\nfp8_config:\n  backend: MSAMP\n');
+    expect(notModelledKeys(msamp)).toEqual(['mixed_precision']);
+    expect(msamp.options.fp8).toBeUndefined();
+  });
+
+  test('axolotl: fp8 is torchao tensorwise; fp8_enable_fsdp_float8_all_gather its all-gather', () => {
+    const reading = read('base_model: x\nfp8: true\nfp8_enable_fsdp_float8_all_gather: true\n');
+    expect(reading.options).toMatchObject({ fp8: 'torchao-tensorwise', fp8AllGather: true });
+  });
+
+  test('torchtune: enable_fp8_training alone is tensorwise with the all-gather on; a named recipe is that recipe', () => {
+    const component = 'model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\n';
+    expect(read(`${component}enable_fp8_training: true\n`).options).toMatchObject({
+      fp8: 'torchao-tensorwise',
+      fp8AllGather: true,
+    });
+    const rowwise = read(`${component}enable_fp8_training: true\nfp8_recipe_name: rowwise\n`);
+    expect(rowwise.options.fp8).toBe('torchao-rowwise');
+    expect(rowwise.options.fp8AllGather).toBeUndefined();
+    expect(notModelledKeys(read(`${component}enable_fp8_training: true\nfp8_recipe_name: rowwise_with_gw_hp\n`))).toEqual([
+      'fp8_recipe_name',
+    ]);
   });
 });

@@ -167,8 +167,17 @@ describe('torchtune recipes/configs/', () => {
   });
 });
 
+describe('torchtune recipes/configs/, batch layout', () => {
+  test('llama3_2/3B_full.yaml: dataset.packed False pads each batch, batch 4 × 8', () => {
+    const result = mapping('torchtune/3B_full.yaml');
+    expect(result.stack).toBe('torchtune');
+    expect(result.options).toMatchObject({ finetune: 'full', microBatch: 4, gradAccum: 8, batching: 'padded' });
+    expect(notModelled(result)).toEqual({});
+  });
+});
+
 describe('axolotl examples/', () => {
-  test('llama-3/qlora.yml: QLoRA r=32 on every linear layer, paged AdamW, dropout 0.05, packing named', () => {
+  test('llama-3/qlora.yml: QLoRA r=32 on every linear layer, paged AdamW, dropout 0.05, packed rows', () => {
     const result = mapping('axolotl/qlora.yml');
     expect(result.stack).toBe('axolotl');
     expect(result.options).toEqual({
@@ -184,9 +193,36 @@ describe('axolotl examples/', () => {
       precision: 'bf16',
       recompute: 'full',
       attention: 'sdpa',
+      // sample_packing: true packs rows of sequence_len 4096.
+      batching: 'packed',
     });
-    expect(Object.keys(notModelled(result))).toEqual(['sample_packing']);
+    expect(notModelled(result)).toEqual({});
     expect(result.unknown).toEqual([]);
+  });
+});
+
+describe('axolotl examples/, FP8', () => {
+  test('llama-3/3b-fp8-fsdp2.yaml: torchao float8 with the float8 all-gather on FSDP2, packed rows of 512', () => {
+    const result = mapping('axolotl/3b-fp8-fsdp2.yaml');
+    expect(result.stack).toBe('axolotl');
+    expect(result.options).toMatchObject({
+      seq: 512,
+      microBatch: 16,
+      zero: 3,
+      // sample_packing: true; fp8: true and fp8_enable_fsdp_float8_all_gather: true (Float8LinearConfig, tensorwise).
+      batching: 'packed',
+      fp8: 'torchao-tensorwise',
+      fp8AllGather: true,
+    });
+    expect(notModelled(result)).toEqual({});
+  });
+
+  test('its options estimate on 8 H100s and are refused on A100s, naming --fp8', () => {
+    const { options } = mapping('axolotl/3b-fp8-fsdp2.yaml');
+    const job = { model: 'llama-3.2-3b', dp: 8, ...options };
+    expect(estimateMemory({ ...job, gpu: 'h100-80gb' }).ok).toBe(true);
+    const refused = estimateMemory({ ...job, gpu: 'a100-80gb' });
+    expect(refused.ok ? [] : refused.errors.map((e) => e.field)).toEqual(['fp8']);
   });
 });
 
@@ -223,11 +259,11 @@ describe('transformers tests/deepspeed/', () => {
 });
 
 describe('TRL examples/ and trl/scripts/', () => {
-  test('scripts/sft.py, its LoRA command line: batch 2 × 8, LoRA r=32, packing named', () => {
+  test('scripts/sft.py, its LoRA command line: batch 2 × 8, LoRA r=32, packed rows (--packing)', () => {
     const result = mapping('trl/sft_lora_command.txt');
     expect(result.stack).toBe('trl');
-    expect(result.options).toEqual({ microBatch: 2, gradAccum: 8, finetune: 'lora', loraRank: 32 });
-    expect(Object.keys(notModelled(result))).toEqual(['packing']);
+    expect(result.options).toEqual({ microBatch: 2, gradAccum: 8, finetune: 'lora', loraRank: 32, batching: 'packed' });
+    expect(notModelled(result)).toEqual({});
     expect(result.unknown).toEqual([]);
   });
 
@@ -265,6 +301,7 @@ describe('TRL examples/ and trl/scripts/', () => {
       gradAccum: 8,
       finetune: 'lora',
       loraRank: 32,
+      batching: 'packed',
     });
   });
 });

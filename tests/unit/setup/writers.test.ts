@@ -23,7 +23,7 @@ import {
 
 /** Option sets that between them use every value each writer handles, all options explicit. */
 const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
-  'LoRA on q,v, bf16, fused AdamW, checkpoints offloaded': {
+  'LoRA on q,v, bf16, fused AdamW, checkpoints offloaded, packed rows': {
     precision: 'bf16',
     optimizer: 'adamw',
     optimizerImpl: 'fused',
@@ -36,6 +36,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     finetune: 'lora',
     loraRank: 16,
     loraTargets: 'q,v',
+    batching: 'packed',
   },
   'full fine-tune, autocast bf16, 8-bit AdamW, ZeRO-3 and activations offloaded to the CPU on 8 GPUs': {
     precision: 'amp-bf16',
@@ -92,7 +93,7 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     loss: 'cut',
     microBatch: 4,
   },
-  'full fine-tune in bf16, torchao 8-bit AdamW stepped in backward, chunked loss': {
+  'full fine-tune in bf16, torchao 8-bit AdamW stepped in backward, chunked loss, float8 rowwise': {
     precision: 'bf16',
     optimizer: 'adamw-8bit-torchao',
     optimizerInBackward: true,
@@ -100,8 +101,9 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     finetune: 'full',
     microBatch: 2,
     gradAccum: 1,
+    fp8: 'torchao-rowwise',
   },
-  'LoRA, bf16, ZeRO-3 keeping the gathered weights on 4 GPUs': {
+  'LoRA, bf16, ZeRO-3 keeping the gathered weights on 4 GPUs, padding-free batches': {
     precision: 'bf16',
     finetune: 'lora',
     loraRank: 8,
@@ -109,8 +111,9 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     zero: 3,
     keepGatheredWeights: true,
     dp: 4,
+    batching: 'padding-free',
   },
-  'fp32 SGD, ZeRO-2 on 2 GPUs': {
+  'fp32 SGD, ZeRO-2 on 2 GPUs, padded batches, no FP8': {
     precision: 'fp32',
     zero: 2,
     dp: 2,
@@ -119,6 +122,23 @@ const OPTION_SETS: Readonly<Record<string, SetupOptions>> = {
     recompute: 'full',
     seq: 512,
     microBatch: 8,
+    batching: 'padded',
+    fp8: 'none',
+  },
+  'full fine-tune, ZeRO-3 on 8 GPUs, float8 tensorwise with the float8 all-gather': {
+    precision: 'bf16',
+    finetune: 'full',
+    microBatch: 1,
+    zero: 3,
+    dp: 8,
+    fp8: 'torchao-tensorwise',
+    fp8AllGather: true,
+  },
+  'full fine-tune under Transformer Engine FP8': {
+    precision: 'bf16',
+    finetune: 'full',
+    microBatch: 1,
+    fp8: 'te',
   },
 };
 
