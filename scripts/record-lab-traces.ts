@@ -10,11 +10,18 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentTrace, TraceEvent } from '../src/lab/runtime-model/recorded-trace.ts';
 import { launchBrowser, openIsland, runExperimentToEnd } from './browser/browser.ts';
+import { lessonHref } from '../src/base/lessons.ts';
 import { EXPERIMENT_PAGES } from './browser/experiment-pages.ts';
 import { startStaticServer } from './browser/static-server.ts';
 
-/** The experiments that run on WebGPU here (SwiftShader has no shader-f16 for mixed precision), and their pages. */
-const EXPERIMENTS = EXPERIMENT_PAGES.filter(([id]) => id !== 'mixed-precision');
+/**
+ * The experiments that run on WebGPU here (SwiftShader has no shader-f16 for mixed precision), and
+ * their pages: the lab's, and lesson 7's distillation experiment.
+ */
+const EXPERIMENTS: readonly (readonly [string, string])[] = [
+  ...EXPERIMENT_PAGES.filter(([id]) => id !== 'mixed-precision'),
+  ['distillation', lessonHref('07-distillation-and-compression')],
+];
 
 /** The onnxruntime-web the site bundles: the runtime the traces describe. */
 const ONNXRUNTIME_WEB_VERSION = (
@@ -98,6 +105,15 @@ function installTraceHooks(prefix: string): void {
  */
 const width = process.env['LAB_WIDTH'] ? Number(process.env['LAB_WIDTH']) : undefined;
 
+/**
+ * A batch to type instead of the one the experiment starts at (`LAB_BATCH=512`), for the
+ * experiments sized by their batch alone (distillation). Its traces go to `<experiment>.b<batch>.json`.
+ */
+const batch = process.env['LAB_BATCH'] ? Number(process.env['LAB_BATCH']) : undefined;
+
+/** The trace file's suffix for the size chosen before Run, if any. */
+const sizeSuffix = `${width === undefined ? '' : `.h${width}`}${batch === undefined ? '' : `.b${batch}`}`;
+
 async function recordExperiment(baseUrl: string, id: string, path: string): Promise<ExperimentTrace> {
   const browser = await launchBrowser({ name: 'webgpu-on', webgpu: true });
   try {
@@ -119,11 +135,13 @@ async function recordExperiment(baseUrl: string, id: string, path: string): Prom
     const selector = `[data-experiment="${id}"]`;
     const root = await openIsland(page, baseUrl + path, selector);
     if (width !== undefined) await root.getByLabel('Width').selectOption(String(width));
+    if (batch !== undefined) await root.getByLabel('Batch').fill(String(batch));
     await runExperimentToEnd(page, root, selector, 600_000);
     const data = await root.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
     return {
       experiment: id,
       ...(width === undefined ? {} : { hidden: width }),
+      ...(batch === undefined ? {} : { batch }),
       onnxruntimeWeb: ONNXRUNTIME_WEB_VERSION,
       data,
       workers: workers.filter((events) => events.length > 0),
@@ -141,7 +159,7 @@ const server = await startStaticServer(dist);
 try {
   for (const [id, path] of EXPERIMENTS.filter(([id]) => only.length === 0 || only.includes(id))) {
     const trace = await recordExperiment(server.url, id, path);
-    writeFileSync(join(out, `${id}${width === undefined ? '' : `.h${width}`}.json`), JSON.stringify(trace) + '\n');
+    writeFileSync(join(out, `${id}${sizeSuffix}.json`), JSON.stringify(trace) + '\n');
     console.log(`${id}: ${trace.workers.map((w) => w.length).join(' + ')} events, state ${trace.data['state']}`);
   }
 } finally {

@@ -87,7 +87,7 @@ export function scheduleOf(builder: GraphBuilder): ScheduleFile {
 }
 
 /** A graph's schedule file, compact (the page fetches it). */
-function scheduleBytes(b: GraphBuilder): Uint8Array {
+export function scheduleBytes(b: GraphBuilder): Uint8Array {
   return new TextEncoder().encode(`${JSON.stringify(scheduleOf(b))}\n`);
 }
 

@@ -10,7 +10,8 @@ import { lessonHref } from '../../src/base/lessons';
  * The distillation experiment runs to the end with WebGPU (SwiftShader) and without it (a
  * graceful fallback to WebAssembly, which says it cannot show the memory saving). Where WebGPU
  * runs, the student's and the int8 teacher's forward passes measure smaller than the fp32
- * teacher's, and every measurement agrees with the memory engine's prediction. On both backends
+ * teacher's, every measurement agrees with the memory engine's prediction, and "this runtime"
+ * (the runtime model) predicts each forward pass within 10%. On both backends
  * soft targets must beat hard labels on the held-out test set. The run is on a 390 px phone, so
  * that it also shows that nothing on the page overflows there after a run.
  */
@@ -78,8 +79,17 @@ describe.each(BROWSER_CONFIGS)('distillation with $name', (config) => {
             expect(ratio, `${side}: measured / predicted`).toBeLessThanOrEqual(max);
           }
           expect(data['text']).toContain('DequantizeLinear');
+          // "This runtime": every model's forward pass within 10% of measured, and printed so.
+          const cells = await root.locator('tbody tr td[data-column="runtime"]').allTextContents();
+          for (const [i, side] of (['Before', 'Int8', 'After'] as const).entries()) {
+            const ratio = number(`measured${side}Bytes`) / number(`runtimePredicted${side}Bytes`);
+            expect(ratio, `${side}: measured / this runtime`).toBeGreaterThanOrEqual(0.9);
+            expect(ratio, `${side}: measured / this runtime`).toBeLessThanOrEqual(1.1);
+            expect(cells[i]).toContain(`(${ratio.toFixed(2)}×)`);
+          }
         } else {
           expect(data['text']).toContain('needs WebGPU');
+          expect(data['runtimePredictedBeforeBytes']).toBeUndefined();
         }
 
         // Accuracies: the teacher beats both students, int8 costs the teacher little, and soft

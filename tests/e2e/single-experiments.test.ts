@@ -141,9 +141,8 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
         // "not modelled yet", with no number, for every other.
         for (const side of ['Before', 'After'] as const) {
           const runtime = data[`runtimePredicted${side}Bytes`];
-          const modelled =
-            expectedBackend === 'webgpu' &&
-            SINGLE_EXPERIMENTS[id][side === 'Before' ? 'before' : 'after'].runtimeModelled === true;
+          const definition = SINGLE_EXPERIMENTS[id][side === 'Before' ? 'before' : 'after'];
+          const modelled = expectedBackend === 'webgpu' && definition.runtimeModelled === true;
           const cell = await root
             .locator('tbody tr')
             .nth(side === 'Before' ? 0 : 1)
@@ -152,6 +151,12 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
           if (!modelled) {
             expect(runtime, `${side}: no runtime prediction`).toBeUndefined();
             expect(cell).toBe('not modelled yet');
+            continue;
+          }
+          // Predicted with no trace to check it (mixed precision on a GPU with shader-f16): labelled so, never held to 10%.
+          if (definition.runtimeUnchecked) {
+            expect(cell).toContain('predicted, not yet checked against a trace');
+            expect(data['text']).not.toMatch(/agrees with this runtime/);
             continue;
           }
           const ratio = bytes(`measured${side}Bytes`) / Number(runtime);

@@ -9,6 +9,7 @@ import {
 import type { ForwardMeasurement } from '../../lab/measure/distillation';
 import { bytesAbove } from '../../lab/measure/measured-memory';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
+import { describeRuntimeSide, gapLines } from './runtime-words';
 import ExperimentFrame from './ExperimentFrame';
 import { formatMiB } from '../../base/bytes';
 import ResultsTable from './ResultsTable';
@@ -17,7 +18,7 @@ import ResultsTable from './ResultsTable';
 const STRINGS = {
   caption: 'Memory, time and accuracy of each model',
   note: (batch: number, memory: string) =>
-    `One forward pass of ${batch} test examples. Measured: ${memory}, from before the model was loaded; "at rest" is what was held once the model was loaded, before it ran. Predicted: the memory engine in inference mode for the same model (weights at their storage width plus the forward working set; no CUDA context). Measured ÷ predicted: the peak for the fp32 models; for the int8 teacher, its weights at rest against the engine's int8 weights line (its peak is explained below). Accuracy: all 2,048 held-out test examples.`,
+    `One forward pass of ${batch} test examples. Measured: ${memory}, from before the model was loaded; "at rest" is what was held once the model was loaded, before it ran. This runtime: a model of what onnxruntime-web 1.30 holds on WebGPU for these exact graphs, from the graphs' shapes alone, with measured ÷ it. PyTorch on CUDA: the memory engine in inference mode for the same model (weights at their storage width plus the forward working set; no CUDA context), with measured ÷ it: the peak for the fp32 models; for the int8 teacher, its weights at rest against the engine's int8 weights line (its peak is explained below). Accuracy: all 2,048 held-out test examples.`,
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
   buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
   columns: [
@@ -25,13 +26,15 @@ const STRINGS = {
     'Parameters',
     'Measured peak',
     'at rest',
-    'Predicted',
-    'Measured ÷ predicted',
+    'This runtime',
+    'PyTorch on CUDA',
     'Forward pass',
     'Test accuracy',
   ],
   int8Compared: "the int8 teacher's weights at rest",
   atRestRatio: (ratio: string) => `${ratio} at rest`,
+  notModelled: 'not modelled off WebGPU',
+  gapHeading: (label: string) => `${label}, this runtime against PyTorch on CUDA:`,
 } as const;
 
 const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
@@ -58,6 +61,10 @@ export default function DistillationExperiment() {
         predictedBeforeBytes: o.teacher.predictedBytes,
         predictedAfterBytes: o.student.predictedBytes,
         extra: {
+          // "This runtime", on WebGPU only (null elsewhere, and then no attribute).
+          ...(o.teacher.runtime ? { runtimePredictedBeforeBytes: o.teacher.runtime.runtime.peakBytes } : {}),
+          ...(o.student.runtime ? { runtimePredictedAfterBytes: o.student.runtime.runtime.peakBytes } : {}),
+          ...(o.int8Teacher.runtime ? { runtimePredictedInt8Bytes: o.int8Teacher.runtime.runtime.peakBytes } : {}),
           measuredInt8Bytes: measuredForwardBytes(o.int8Teacher.result),
           predictedInt8Bytes: o.int8Teacher.predictedBytes,
           // Weights at rest (session created, nothing run yet), above the count before loading.
@@ -104,11 +111,12 @@ function DistillationResults({ outcome }: { outcome: DistillationOutcome }) {
     ratio(atRest(outcome.int8Teacher.result.forward), outcome.int8Teacher.predictedWeightBytes),
     ratio(student, outcome.student.predictedBytes),
   ];
+  // A model "this runtime" predicts is described by its itemised gap instead.
   const compared = [
     { label: outcome.teacher.label, ratio: ratios[0] ?? null },
     { label: STRINGS.int8Compared, ratio: ratios[1] ?? null },
     { label: outcome.student.label, ratio: ratios[2] ?? null },
-  ];
+  ].filter((_, i) => !models[i]?.runtime);
   const copies = bytesAbove(atRest(outcome.int8Teacher.result.forward), int8);
   const { distilled, hardOnly } = outcome.student.result;
   const memoryLabel = kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel;
@@ -121,9 +129,15 @@ function DistillationResults({ outcome }: { outcome: DistillationOutcome }) {
             <td>{m.parameterCount.toLocaleString('en-US')}</td>
             <td>{formatMiB(measuredForwardBytes(m.result))}</td>
             <td>{formatMiB(atRest(m.result.forward))}</td>
-            <td>{formatMiB(m.predictedBytes)}</td>
+            <td data-column="runtime">
+              {m.runtime
+                ? `${formatMiB(m.runtime.runtime.peakBytes)} (${formatRatio(measuredForwardBytes(m.result) / m.runtime.runtime.peakBytes)})`
+                : STRINGS.notModelled}
+            </td>
             <td>
-              {m === outcome.int8Teacher ? STRINGS.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)}
+              {`${formatMiB(m.predictedBytes)} (${
+                m === outcome.int8Teacher ? STRINGS.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)
+              })`}
             </td>
             <td>{m.result.forward.forwardMs.toFixed(1)} ms</td>
             <td>{m.result.accuracy === undefined ? '' : percent(m.result.accuracy)}</td>
@@ -152,9 +166,25 @@ function DistillationResults({ outcome }: { outcome: DistillationOutcome }) {
         {teacher > 0
           ? `Measured: the student's forward pass holds ${percent(student / teacher)} of the teacher's; the int8 teacher's holds ${percent(int8 / teacher)}. `
           : ''}
+        {models.map((m) =>
+          m.runtime ? `${describeRuntimeSide(m.label, measuredForwardBytes(m.result), m.runtime, m.predictedBytes)} ` : '',
+        )}
         {outcome.unmeasurable ? '' : describeAgreement(kind, compared)}
         {outcome.adapter ? ` Adapter: ${outcome.adapter}.` : ''}
       </p>
+      {models.map(
+        (m) =>
+          m.runtime && (
+            <div class="lab-gap">
+              <p>{STRINGS.gapHeading(m.label)}</p>
+              <ul>
+                {gapLines(m.runtime.items).map((line) => (
+                  <li>{line}</li>
+                ))}
+              </ul>
+            </div>
+          ),
+      )}
     </div>
   );
 }

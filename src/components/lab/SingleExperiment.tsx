@@ -4,7 +4,7 @@ import { bytesAbove } from '../../lab/measure/measured-memory';
 import type { LabSample } from '../../lab/page/progress';
 import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/experiments/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
-import { describeRuntimeSide, gapLines } from './runtime-words';
+import { describeRuntimeSide, describeUncheckedRuntimeSide, gapLines, UNCHECKED_WORDS } from './runtime-words';
 import ExperimentFrame from './ExperimentFrame';
 import { formatMiB } from '../../base/bytes';
 import MemoryTimeline from './MemoryTimeline';
@@ -77,6 +77,10 @@ export default function Experiment({ id }: SingleExperimentProps) {
           // "This runtime", only for the sides it models.
           ...(outcome.before.runtime ? { runtimePredictedBeforeBytes: outcome.before.runtime.runtime.peakBytes } : {}),
           ...(outcome.after.runtime ? { runtimePredictedAfterBytes: outcome.after.runtime.runtime.peakBytes } : {}),
+          // Where those are predicted with no recorded trace to check them (mixed precision).
+          ...([outcome.before, outcome.after].some((side) => side.runtime && side.runtimeUnchecked)
+            ? { runtimeUnchecked: 'true' }
+            : {}),
           gradientsMatch: String(outcome.gradientsPass),
           savingMeasurable: String(outcome.unmeasurable === null),
           // Timings for `npm run bench` (milliseconds).
@@ -187,7 +191,7 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
             <td>{formatMiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
             <td data-column="runtime">
               {s.runtime
-                ? `${formatMiB(s.runtime.runtime.peakBytes)} (${formatRatio(measuredBytes(s.result) / s.runtime.runtime.peakBytes)})`
+                ? `${formatMiB(s.runtime.runtime.peakBytes)} (${formatRatio(measuredBytes(s.result) / s.runtime.runtime.peakBytes)}${s.runtimeUnchecked ? `; ${UNCHECKED_WORDS}` : ''})`
                 : STRINGS.notModelled}
             </td>
             <td>{`${formatMiB(s.predictedBytes)} (${formatRatio(compared[i]?.ratio ?? null)})`}</td>
@@ -210,7 +214,9 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
               difference,
             )}{' '}
         {sides.map((s) =>
-          s.runtime ? `${describeRuntimeSide(s.label, measuredBytes(s.result), s.runtime, s.predictedBytes)} ` : '',
+          s.runtime
+            ? `${(s.runtimeUnchecked ? describeUncheckedRuntimeSide : describeRuntimeSide)(s.label, measuredBytes(s.result), s.runtime, s.predictedBytes)} `
+            : '',
         )}
         {describeAgreement(
           kind,

@@ -66,3 +66,22 @@ export function describeRuntimeSide(label: string, measuredBytes: number, gap: I
       return `${label}: measured is ${ratio} of this runtime, more than ${Math.round(CLOSE_WITHIN * 100)}% off: at these sizes the model misses something the run held.`;
   }
 }
+
+/**
+ * The sentence for a modelled side that no recorded trace checks (`runtimeUnchecked`: mixed
+ * precision, which the software adapter the traces come from cannot run): the figures, marked as
+ * predicted, not yet checked against a trace, and never a verdict, so never "agrees".
+ */
+export function describeUncheckedRuntimeSide(
+  label: string,
+  measuredBytes: number,
+  gap: ItemisedGap,
+  pytorchBytes: number,
+): string {
+  const ratio = formatRatio(measuredBytes / gap.runtime.peakBytes);
+  const difference = `${signedMiB(gap.runtime.peakBytes - pytorchBytes)} over PyTorch on CUDA`;
+  return `${label}: this runtime is ${UNCHECKED_WORDS} (no recording with 16-bit shaders has tested its rules), so measured at ${ratio} of it is not called agreement; its ${difference} is named below.`;
+}
+
+/** How an unchecked "this runtime" figure is labelled, in its cell and its sentence. */
+export const UNCHECKED_WORDS = 'predicted, not yet checked against a trace';

@@ -1,16 +1,18 @@
 /**
  * Generates the distillation experiment's files (build time): trains the teacher, stores it in
- * fp32 and int8, and builds the student's distillation step and inference graphs.
+ * fp32 and int8, and builds the student's distillation step and inference graphs, each with its
+ * schedule file beside it (the lab's runtime model predicts the experiment from them).
  */
 import type * as Ort from 'onnxruntime-web';
 import type { GraphBuilder } from '../builder.ts';
 import { DTYPE_BYTES } from '../dtype.ts';
-import type { GeneratedFile } from '../factory.ts';
+import { scheduleBytes, type GeneratedFile } from '../factory.ts';
 import { buildFrozenInferenceGraph, type WeightStorage } from '../frozen.ts';
 import type { ManifestGraph, ManifestTensor } from '../manifest.ts';
 import { createMlp } from '../mlp.ts';
 import { allParameters } from '../model.ts';
 import { parameterCount } from '../params.ts';
+import { schedulePath } from '../schedule-file.ts';
 import { serializeModel } from '../serialize.ts';
 import { buildInferenceGraph, buildTrainStepGraph } from '../variants.ts';
 import { accuracyOf, distillationExamples } from './dataset.ts';
@@ -65,10 +67,12 @@ export async function generateDistillation(ort: typeof Ort): Promise<GeneratedDi
   const trainingMs = performance.now() - started;
 
   const files: GeneratedFile[] = [];
+  const schedules: GeneratedFile[] = [];
   const emit = (b: GraphBuilder, name: string, role: ManifestGraph['role']): ManifestGraph => {
     const bytes = serializeModel(b, `distillation ${name}`);
     const path = `${DISTILLATION_DIR}/${name}.onnx`;
     files.push({ path, bytes });
+    schedules.push({ path: schedulePath(path), bytes: scheduleBytes(b) });
     return describe(b, path, role, bytes);
   };
   const frozen = async (storage: WeightStorage): Promise<FrozenModelEntry> => {
@@ -110,5 +114,5 @@ export async function generateDistillation(ort: typeof Ort): Promise<GeneratedDi
       inference: emit(buildInferenceGraph(student), 'student', 'inference'),
     },
   };
-  return { manifest, files, trainingMs };
+  return { manifest, files: [...files, ...schedules], trainingMs };
 }

@@ -3,10 +3,13 @@
  * buffer. Its sequential planner (`PlannerImpl` in microsoft/onnxruntime
  * `core/framework/allocation_planner.cc`, 1.30 line) walks the nodes in execution order; after
  * each node, the tensors that node read for the last time join a free list, most recent first,
- * and each later output takes the first free tensor of the same shape and element type
- * (`FindReusableTensor`, `SameSize`), except scalars (`dim_size() == 0`). Graph outputs are never
- * freed: the caller gets them. Pure.
+ * and each later output takes the first free tensor of the same shape and element size
+ * (`FindReusableTensor`; `SameSize` compares `GetElementSize` of the two types, not the types, so
+ * an int8 tensor can take a freed bool one, while a float16 tensor never takes a float32 one of
+ * the same shape), except scalars (`dim_size() == 0`). Graph outputs are never freed: the caller
+ * gets them. Pure.
  */
+import { DTYPE_BYTES } from '../../graphs/browser-safe';
 import type { ExecutionOrder } from './execution-order';
 import type { GraphSchedule } from './graph-schedule';
 import { tensorBytes } from './graph-schedule';
@@ -36,7 +39,7 @@ export function planAllocations(schedule: GraphSchedule, order: ExecutionOrder, 
     if (!found) throw new Error(`tensor ${name} has no dtype and shape in the graph schedule`);
     return found;
   };
-  const shapeKey = (name: string): string => `${tensor(name).dtype}[${tensor(name).shape.join(',')}]`;
+  const shapeKey = (name: string): string => `${DTYPE_BYTES[tensor(name).dtype]}[${tensor(name).shape.join(',')}]`;
   const lastRead = new Map<string, number>();
   order.nodes.forEach((node, index) => node.inputs.forEach((name) => lastRead.set(name, index)));
 

@@ -17,6 +17,8 @@ export interface ExperimentTrace {
   readonly experiment: string;
   /** The width chosen before Run, where it is not the one the experiment starts at (`LAB_WIDTH`). */
   readonly hidden?: number;
+  /** The batch typed before Run, where it is not the one the experiment starts at (`LAB_BATCH`). */
+  readonly batch?: number;
   /** The onnxruntime-web version that ran. */
   readonly onnxruntimeWeb: string;
   /** The experiment root's `data-*` attributes after the run (measured and predicted bytes). */

@@ -3,14 +3,17 @@
  * (once per page), and measures the fp32 teacher (before), the student (after) and the int8
  * teacher (second after), next to the memory engine's predictions for the same models.
  */
-import type { DistillationManifest } from '../../../graphs/browser-safe';
+import type { DistillationManifest, MlpSpec } from '../../../graphs/browser-safe';
 import { loadModelsJson } from '../../page/manifest-loader';
 import type { LabProgress } from '../../page/progress';
 import type { Backend } from '../../measure/executor';
 import { LabRunError } from '../../page/lab-run-error';
 import { startRun } from '../../page/start-run';
 import { requestFromWorker } from '../../worker/channel';
-import { predictForwardBytes, predictWeightBytes } from './predict';
+import { loadGraphSchedule } from '../../page/schedule-loader';
+import type { ItemisedGap } from '../../runtime-model/runtime-gap';
+import { predictForwardBytes, predictWeightBytes, type StoredWeights } from './predict';
+import { itemiseDistillationGap } from './runtime-prediction';
 import { peakAbove } from '../../measure/measured-memory';
 import type { DistillationJob, DistillationJobResult, StudentResult, TeacherResult } from '../../measure/distillation';
 import type { DistillationRequest, DistillationResponse } from './protocol';
@@ -22,6 +25,11 @@ export interface MeasuredModel<R> {
   readonly predictedBytes: number;
   /** The engine's weights line alone, to compare with what is held at rest. */
   readonly predictedWeightBytes: number;
+  /**
+   * "This runtime"'s prediction of the forward pass and its gap to `predictedBytes`, itemised;
+   * null off WebGPU, where the runtime model does not apply.
+   */
+  readonly runtime: ItemisedGap | null;
   readonly result: R;
 }
 
@@ -96,32 +104,32 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
     }
   }
   const { teacher, student } = loaded;
+  /** A job's figures beside its measurement; the schedules are fetched only now, on WebGPU. */
+  const measured = async <J extends DistillationJob>(
+    job: J,
+    label: string,
+    spec: MlpSpec,
+    parameterCount: number,
+    weights: StoredWeights,
+  ): Promise<MeasuredModel<Extract<DistillationJobResult, { job: J }>>> => {
+    const predictedBytes = predictForwardBytes(spec, weights, batch);
+    return {
+      label,
+      parameterCount,
+      predictedBytes,
+      predictedWeightBytes: predictWeightBytes(spec, weights),
+      runtime: backend === 'webgpu' ? await itemiseDistillationGap(loaded, job, batch, loadGraphSchedule, predictedBytes) : null,
+      result: pick(results, job),
+    };
+  };
   return {
     backend,
     backendReason,
     adapter,
     batch,
-    teacher: {
-      label: 'Teacher, fp32',
-      parameterCount: teacher.parameterCount,
-      predictedBytes: predictForwardBytes(teacher.spec, 'fp32', batch),
-      predictedWeightBytes: predictWeightBytes(teacher.spec, 'fp32'),
-      result: pick(results, 'teacher-fp32'),
-    },
-    int8Teacher: {
-      label: 'Teacher, int8',
-      parameterCount: teacher.parameterCount,
-      predictedBytes: predictForwardBytes(teacher.spec, 'int8', batch),
-      predictedWeightBytes: predictWeightBytes(teacher.spec, 'int8'),
-      result: pick(results, 'teacher-int8'),
-    },
-    student: {
-      label: 'Student, fp32',
-      parameterCount: student.parameterCount,
-      predictedBytes: predictForwardBytes(student.spec, 'fp32', batch),
-      predictedWeightBytes: predictWeightBytes(student.spec, 'fp32'),
-      result: pick(results, 'student'),
-    },
+    teacher: await measured('teacher-fp32', 'Teacher, fp32', teacher.spec, teacher.parameterCount, 'fp32'),
+    int8Teacher: await measured('teacher-int8', 'Teacher, int8', teacher.spec, teacher.parameterCount, 'int8'),
+    student: await measured('student', 'Student, fp32', student.spec, student.parameterCount, 'fp32'),
     unmeasurable: distillationCaveat(backend),
   };
 }

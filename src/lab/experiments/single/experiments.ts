@@ -21,11 +21,20 @@ export interface SingleSideSpec {
   /** Where parameter gradients go as they are made (see `SingleRunSpec.gradients`). */
   readonly gradients?: GradientLocation;
   /**
-   * Whether "this runtime" (runtime-model/) predicts this side on WebGPU: set only where its
-   * step loop is checked against a recorded trace (tests/fixtures/lab/traces/), at two sizes.
-   * Elsewhere the page says "not modelled yet" rather than show a number nobody checked.
+   * Whether "this runtime" (runtime-model/) predicts this side on WebGPU: set where its step
+   * loop is checked against a recorded trace (tests/fixtures/lab/traces/), at two sizes, or,
+   * with `runtimeUnchecked`, where no trace can be recorded. Elsewhere the page says "not
+   * modelled yet" rather than show a number.
    */
   readonly runtimeModelled?: boolean;
+  /**
+   * Set beside `runtimeModelled` where no recorded trace checks the side: mixed precision, whose
+   * page needs 16-bit shaders (`shader-f16`) that the software adapter the traces are recorded on
+   * lacks. "This runtime" then predicts it from its graphs' schedules alone (float16 tensors at 2
+   * bytes an element, tests/unit/lab/runtime-model/sixteen-bit-bytes.test.ts), and the page shows
+   * the figure as predicted, not yet checked against a trace, and never says it agrees.
+   */
+  readonly runtimeUnchecked?: boolean;
 }
 
 /** How the two sides' gradients are compared, and what the reader is told. */
@@ -88,11 +97,15 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
       label: 'fp32',
       matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
       microBatches: once,
+      runtimeModelled: true,
+      runtimeUnchecked: true,
     },
     after: {
       label: '16-bit (AMP-style)',
       matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp16',
       microBatches: once,
+      runtimeModelled: true,
+      runtimeUnchecked: true,
     },
     needsF16: true,
     accumulate: false,

@@ -41,6 +41,8 @@ export interface SingleSideOutcome {
    * not modelled yet (not `runtimeModelled`, or not on WebGPU).
    */
   readonly runtime: ItemisedGap | null;
+  /** Whether `runtime` is predicted without a recorded trace to check it (`runtimeUnchecked`). */
+  readonly runtimeUnchecked: boolean;
   /** Whether the side's graph adds gradients out of place (`acc_out = acc_in + g`): two gradient sets at once. */
   readonly outOfPlaceGradients: boolean;
   readonly result: SingleRunResult;
@@ -121,6 +123,7 @@ export async function runSingleExperiment(
         microBatches: spec.microBatches,
         predictedBytes,
         runtime,
+        runtimeUnchecked: side.runtimeUnchecked === true,
         outOfPlaceGradients: model.variant.accumulate === true,
         result: results[i]!,
       };

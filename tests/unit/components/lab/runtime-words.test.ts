@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { describeRuntimeSide, gapLines, runtimeVerdict } from '../../../../src/components/lab/runtime-words';
+import {
+  describeRuntimeSide,
+  describeUncheckedRuntimeSide,
+  gapLines,
+  runtimeVerdict,
+} from '../../../../src/components/lab/runtime-words';
 import type { GapItem, ItemisedGap } from '../../../../src/lab/runtime-model/runtime-gap';
 
 const MiB = 2 ** 20;
@@ -44,5 +49,16 @@ describe('gapLines(items) and describeRuntimeSide', () => {
   test('says "agrees" only for an agreeing side', () => {
     expect(describeRuntimeSide('one batch', 2 * MiB, gapWithRest(0), MiB)).toContain('agrees with this runtime (1.00×)');
     expect(describeRuntimeSide('one batch', 2 * MiB, gapWithRest(0.5 * MiB), MiB)).not.toMatch(/\bagrees\b/);
+  });
+});
+
+describe('describeUncheckedRuntimeSide (a side no recorded trace checks: mixed precision)', () => {
+  test('never says "agrees", even where checked words would, and says the prediction is not yet checked', () => {
+    const gap = gapWithRest(0);
+    expect(describeRuntimeSide('16-bit', 2 * MiB, gap, MiB)).toMatch(/\bagrees\b/);
+    const words = describeUncheckedRuntimeSide('16-bit', 2 * MiB, gap, MiB);
+    expect(words).not.toMatch(/\bagrees?\b/);
+    expect(words).toContain('predicted, not yet checked against a trace');
+    expect(words).toContain('measured at 1.00× of it');
   });
 });

@@ -33,3 +33,18 @@ export function runtimeBuffers(events: readonly TraceEvent[]): TracedBuffer[] {
   });
   return buffers;
 }
+
+/**
+ * Whether the buffer created at `events[index]` holds an initializer: onnxruntime uploads each one
+ * through a staging copy and submits it at once, at session creation, so its creation is followed
+ * directly by a submission; the tensor cache's buffers are created while a run records its work.
+ */
+export function isInitializerUpload(events: readonly TraceEvent[], index: number): boolean {
+  return events[index]?.[0] === 'c' && events[index + 1]?.[0] === 's';
+}
+
+/** The storage buffers onnxruntime created for tensors in one worker's events: its buffers less its initializers. */
+export function tensorCacheBuffers(events: readonly TraceEvent[]): TracedBuffer[] {
+  const initializers = new Set(events.filter((_, i) => isInitializerUpload(events, i)).map(([, id]) => id));
+  return runtimeBuffers(events).filter(({ id }) => !initializers.has(id));
+}

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { bufferBytes, keptOfSize, SIZE_CLASSES } from '../../../../src/lab/runtime-model/size-classes.ts';
-import { runtimeBuffers, traces } from './recorded-traces.ts';
+import { isInitializerUpload, tensorCacheBuffers, traces } from './recorded-traces.ts';
 
 describe('onnxruntime-web 1.30 WebGPU size classes (buffer_manager.cc BUCKET_DEFAULT_LIMIT_TABLE)', () => {
   test('a request takes the smallest class that holds it, and the classes are 1.14× to 4× apart', () => {
@@ -19,6 +19,15 @@ describe('onnxruntime-web 1.30 WebGPU size classes (buffer_manager.cc BUCKET_DEF
     expect(Math.max(...ratios)).toBe(4);
   });
 
+  test('initializers take buffers of their own size rounded up to 16 bytes, no class (initializers.ts)', () => {
+    const initializers = traces.flatMap((trace) =>
+      trace.workers.flatMap((events) => events.filter((_, i) => isInitializerUpload(events, i)).map(([, , bytes]) => bytes)),
+    );
+    // The distillation teacher's biases and scales are 1 KiB, which no class is.
+    expect(initializers.some((bytes) => bufferBytes(bytes) !== bytes)).toBe(true);
+    for (const bytes of initializers) expect(bytes % 16, `${bytes} bytes`).toBe(0);
+  });
+
   test('above the largest class (160 MiB) sizes only round up to 16 bytes (NormalizeBufferSize)', () => {
     expect(bufferBytes(167_772_161)).toBe(167_772_176);
     expect(keptOfSize(167_772_176)).toBe(0);
@@ -27,8 +36,9 @@ describe('onnxruntime-web 1.30 WebGPU size classes (buffer_manager.cc BUCKET_DEF
   test('every tensor-sized storage buffer onnxruntime-web created in the recorded traces has a class size', () => {
     // Below the smallest class (64 B) the traces also hold a few 16 B and 48 B storage buffers
     // (sizes rounded to 16 B only): the provider's own, outside the tensor cache, and too small to matter.
+    // Initializers bypass the classes (initializers.ts): the distillation teacher's 1 KiB biases keep 1 KiB.
     const sizes = traces
-      .flatMap((trace) => trace.workers.flatMap((events) => runtimeBuffers(events).map(({ bytes }) => bytes)))
+      .flatMap((trace) => trace.workers.flatMap((events) => tensorCacheBuffers(events).map(({ bytes }) => bytes)))
       .filter((bytes) => bytes >= 64);
     expect(traces.every((trace) => trace.onnxruntimeWeb === '1.30.0')).toBe(true);
     expect(sizes.length).toBeGreaterThan(100);
