@@ -177,7 +177,7 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
       const selector = '[data-experiment="gradient-accumulation"]';
       const root = await openIsland(page, baseUrl + lessonHref('03-gradient-accumulation'), selector);
       const width = root.getByLabel('Width');
-      const note = root.locator('.lab-note');
+      const note = root.locator('[data-software-note]');
       expect(await root.getAttribute('data-sizes')).toBe(config.webgpu ? 'software' : 'default');
       if (config.webgpu) {
         expect(await width.inputValue()).toBe('128');

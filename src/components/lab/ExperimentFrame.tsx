@@ -191,7 +191,11 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
         onChange={change}
         onRun={() => void start()}
       />
-      {softwareNote && <p class="lab-note">{softwareNote}</p>}
+      {softwareNote && (
+        <p class="lab-note" data-software-note>
+          {softwareNote}
+        </p>
+      )}
       {backendNote && (
         <p class="lab-caveat" data-backend-note>
           {backendNote}
