@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { countParams } from '../../../src/memory/index.ts';
 import { readConfigJson } from '../../../src/memory/config-json.ts';
+import { linearLayers } from '../../../src/memory/linear-layers.ts';
 
 function counted(file: string) {
   const reading = readConfigJson(readFileSync(new URL(`../../../src/memory/model-configs/${file}`, import.meta.url), 'utf8'));
@@ -156,6 +157,12 @@ const PUBLISHED: [family: string, file: string, params: number, source: string][
     BF16(47_144_806_400),
     'mistralai/Mistral-Small-24B-Instruct-2501 model.safetensors.index.json total_size 47144806400 (vendored by OpenMOSE/RWKV-LM-RLHF @7e8f62a)',
   ],
+  [
+    'InternLM2.5 (remote code: fused wqkv, `bias`, untied output)',
+    'internlm2.5-7b.json',
+    7_737_708_544,
+    'internlm/internlm2_5-7b-chat Hub safetensors parameter_count BF16 7737708544 (floschne/gimmick @81c06a5 get_model_sizes); foldl/chatllm.cpp docs/tool_calling.md: "with 7737708544 (7.7B) parameters"',
+  ],
 ];
 
 describe('countParams(readConfigJson(config.json)) = published', () => {
@@ -204,5 +211,35 @@ describe('what the reader says about a checkpoint', () => {
 
   test('Gemma 2: tie_word_embeddings is missing, so the head is the embedding (Gemma2Config default True)', () => {
     expect(counted('gemma-2-9b.json').counts.head).toBe(0);
+  });
+});
+
+describe('InternLM2 fused wqkv (remote code modeling_internlm2.py, InternLM2Attention)', () => {
+  const file = 'internlm2.5-7b.json';
+  const json = JSON.parse(readFileSync(new URL(`../../../src/memory/model-configs/${file}`, import.meta.url), 'utf8')) as {
+    hidden_size: number;
+    num_attention_heads: number;
+    num_key_value_heads: number;
+    num_hidden_layers: number;
+  };
+  // The checkpoint's remote code (modeling_internlm2.py, as IntMeGroup/HarmonyIQA @79a7bf6 vendors it), InternLM2Attention:
+  // head_dim = hidden_size // num_heads; wqkv = nn.Linear(hidden_size, (num_heads + 2 * num_key_value_heads) * head_dim,
+  // bias=config.bias); wo = nn.Linear(num_heads * head_dim, hidden_size, bias=config.bias).
+  const headDim = json.hidden_size / json.num_attention_heads;
+  const wqkvRows = (json.num_attention_heads + 2 * json.num_key_value_heads) * headDim;
+
+  test("internlm2.5-7b-chat: the q, k and v projections counted hold wqkv's (32 + 2 × 8) × 128 rows of hidden_size inputs", () => {
+    const qkv = linearLayers(counted(file).config).filter((linear) =>
+      linear.projections.some((projection) => projection === 'q' || projection === 'k' || projection === 'v'),
+    );
+    expect(qkv.map((linear) => linear.inFeatures)).toEqual(qkv.map(() => json.hidden_size));
+    expect(qkv.reduce((rows, linear) => rows + linear.outFeatures, 0)).toBe(wqkvRows);
+  });
+
+  test('internlm2.5-7b-chat with `bias: true`: every layer gains the wqkv and wo bias vectors (bias=config.bias)', () => {
+    const biased = readConfigJson({ ...json, bias: true });
+    if (!biased.ok) throw new Error(biased.errors.map((e) => e.message).join('; '));
+    const added = countParams(biased.config).total - counted(file).counts.total;
+    expect(added).toBe(json.num_hidden_layers * (wqkvRows + json.hidden_size));
   });
 });
