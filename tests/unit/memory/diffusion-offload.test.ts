@@ -8,50 +8,18 @@ import {
   countDitParams,
   DIFFUSION_PHASES,
   estimateDiffusion,
-  getDiffusionPreset,
-  getGpuPreset,
   PIPELINES,
   type DiffusionEstimate,
   type DiffusionOffload,
-  type DiffusionOptions,
-  type DitShape,
 } from '../../../src/memory/index.ts';
+import { estimated, presetShape, WAN_14B_720P } from '../support/diffusion-cases.ts';
 
-function presetShape(id: string): DitShape {
-  const preset = getDiffusionPreset(id);
-  if (preset === undefined) throw new Error(`no preset ${id}`);
-  return preset.shape;
-}
-
-const RTX_4090 = getGpuPreset('rtx-4090') ?? null;
-
-/** Wan 2.1 T2V 14B at 1280×720, 81 frames, bf16, 50 steps, guidance as two passes, on an RTX 4090. */
-const WAN_14B: DiffusionOptions = {
-  shape: presetShape('wan2.1-t2v-14b'),
-  width: 1280,
-  height: 720,
-  frames: 81,
-  steps: 50,
-  weights: 'bf16',
-  offload: 'none',
-  textEncoderOnCpu: false,
-  vaeTiling: false,
-  guidance: 'sequential',
-  gpu: RTX_4090,
-};
-
-function estimated(options: DiffusionOptions): DiffusionEstimate {
-  const outcome = estimateDiffusion(options);
-  if (!outcome.ok) throw new Error(outcome.errors.map((e) => e.message).join('; '));
-  return outcome.result;
-}
-
-const withOffload = (offload: DiffusionOffload) => estimated({ ...WAN_14B, offload });
+const withOffload = (offload: DiffusionOffload) => estimated({ ...WAN_14B_720P, offload });
 const lineLive = (result: DiffusionEstimate, id: string) => result.lines.find((l) => l.id === id)?.live ?? [];
 const DENOISE = DIFFUSION_PHASES.indexOf('denoise');
 
 const wan = PIPELINES.wan;
-const transformerBytes = countDitParams(WAN_14B.shape).total * 2;
+const transformerBytes = countDitParams(WAN_14B_720P.shape).total * 2;
 const encoderBytes = (wan.textEncoders[0]?.params ?? 0) * 2;
 const vaeBytes = wan.vae.params * wan.vae.bytesPerValue;
 
@@ -63,7 +31,7 @@ describe('what each offload keeps on the GPU', () => {
   });
 
   test('group offload holds all but the blocks, and two blocks (the running one and the prefetched next)', () => {
-    const counts = countDitParams(WAN_14B.shape);
+    const counts = countDitParams(WAN_14B_720P.shape);
     // Wan's 40 blocks are alike: the blocks together are 40 times the largest.
     expect(counts.blocks.all.params).toBe(40 * counts.blocks.largest.params);
     const expected = transformerBytes - 38 * counts.blocks.largest.params * 2;
@@ -114,12 +82,12 @@ describe('what each offload copies over the host link in one generation', () => 
   test('seconds are the bytes over the RTX 4090 host link, PCIe 4.0 x16 at 32 GB/s one direction', () => {
     const transfer = withOffload('sequential').hostTransfer;
     expect(transfer.seconds).toBeCloseTo(transfer.bytes / 32e9, 9);
-    expect(estimated({ ...WAN_14B, offload: 'sequential', gpu: null }).hostTransfer.seconds).toBeNull();
+    expect(estimated({ ...WAN_14B_720P, offload: 'sequential', gpu: null }).hostTransfer.seconds).toBeNull();
   });
 
   test('batched guidance (SD3) runs one pass per step; fewer steps copy less', () => {
     const sd3 = estimated({
-      ...WAN_14B,
+      ...WAN_14B_720P,
       shape: presetShape('sd3-medium'),
       width: 1024,
       height: 1024,
@@ -129,13 +97,13 @@ describe('what each offload copies over the host link in one generation', () => 
       steps: 28,
     });
     expect(sd3.hostTransfer.passes).toBe(28);
-    const fewer = estimated({ ...WAN_14B, offload: 'group', steps: 10 });
+    const fewer = estimated({ ...WAN_14B_720P, offload: 'group', steps: 10 });
     expect(fewer.hostTransfer.bytes).toBeLessThan(withOffload('group').hostTransfer.bytes);
   });
 
   test('a step count that is not a whole number from 1 to 1000 names the field', () => {
     for (const steps of [0, 1.5, 1001]) {
-      const outcome = estimateDiffusion({ ...WAN_14B, steps });
+      const outcome = estimateDiffusion({ ...WAN_14B_720P, steps });
       expect(outcome.ok ? [] : outcome.errors.map((e) => e.field)).toEqual(['steps']);
     }
   });

@@ -7,28 +7,10 @@ import {
   diffusionRemedies,
   estimateDiffusion,
   formatChanges,
-  getDiffusionPreset,
-  getGpuPreset,
   type DiffusionChange,
   type DiffusionOptions,
 } from '../../../src/memory/index.ts';
-
-const shape = getDiffusionPreset('wan2.1-t2v-14b')?.shape;
-if (shape === undefined) throw new Error('no Wan 2.1 T2V 14B preset');
-
-const WAN_14B_720P: DiffusionOptions = {
-  shape,
-  width: 1280,
-  height: 720,
-  frames: 81,
-  steps: 50,
-  weights: 'bf16',
-  offload: 'none',
-  textEncoderOnCpu: false,
-  vaeTiling: false,
-  guidance: 'sequential',
-  gpu: getGpuPreset('rtx-4090') ?? null,
-};
+import { WAN_14B_720P } from '../support/diffusion-cases.ts';
 
 /** The options with a remedy's changes made, as the command line would make them. */
 function applied(options: DiffusionOptions, changes: readonly DiffusionChange[]): DiffusionOptions {

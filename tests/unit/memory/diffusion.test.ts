@@ -9,41 +9,19 @@ import { GB, GIB } from '../../../src/base/bytes.ts';
 import {
   DIFFUSION_PHASES,
   estimateDiffusion,
-  getGpuPreset,
   readDiffusersConfig,
   type DiffusionEstimate,
   type DiffusionOptions,
   type DitShape,
   type Guidance,
 } from '../../../src/memory/index.ts';
+import { estimated, WAN_14B_720P } from '../support/diffusion-cases.ts';
 
 function shapeOf(file: string): DitShape {
   const text = readFileSync(new URL(`../../../src/memory/model-configs/diffusers/${file}`, import.meta.url), 'utf8');
   const reading = readDiffusersConfig(text);
   if (!reading.ok) throw new Error(reading.errors.map((e) => e.message).join('; '));
   return reading.shape;
-}
-
-const RTX_4090 = getGpuPreset('rtx-4090') ?? null;
-
-/** Wan 2.1 T2V 14B at 1280×720, 81 frames, bf16, everything on the GPU, guidance as two passes: the walk-through's start. */
-const WAN_14B_720P: DiffusionOptions = {
-  shape: shapeOf('wan2.1-t2v-14b.json'),
-  width: 1280,
-  height: 720,
-  frames: 81,
-  weights: 'bf16',
-  offload: 'none',
-  textEncoderOnCpu: false,
-  vaeTiling: false,
-  guidance: 'sequential',
-  gpu: RTX_4090,
-};
-
-function estimated(options: DiffusionOptions): DiffusionEstimate {
-  const outcome = estimateDiffusion(options);
-  if (!outcome.ok) throw new Error(outcome.errors.map((e) => e.message).join('; '));
-  return outcome.result;
 }
 
 const lineBytes = (result: DiffusionEstimate, id: string, phase: number) =>
