@@ -1,7 +1,7 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
 import { formatGiB } from '../base/bytes.ts';
 import { lessonBySlug, lessonHref } from '../base/lessons.ts';
-import { formatEstimateFlags, formatSeconds } from '../memory/index.ts';
+import { formatEstimateFlags, formatSeconds, formatStepTime } from '../memory/index.ts';
 import {
   estimateCommandLine,
   formatCost,
@@ -13,6 +13,9 @@ import {
   type RejectionGroup,
 } from '../planner/index.ts';
 import { renderTimeline } from './timeline-chart.ts';
+
+/** Width of the step column: a time and its band, e.g. `1.23 s (1.11 s–1.54 s)`. */
+const STEP_WIDTH = 24;
 
 function hardwareLabel(plan: Plan): string {
   return `${plan.hardware.gpus} × ${plan.hardware.gpu.id}${plan.hardware.rented ? ' (rent)' : ''}`;
@@ -54,11 +57,11 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
   out.push('');
   if (result.plans.length > 0) {
     out.push(
-      `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step'.padStart(9)}  ${'cost'.padEnd(22)} techniques`,
+      `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step (band)'.padStart(STEP_WIDTH)}  ${'cost'.padEnd(22)} techniques`,
     );
     for (const plan of result.plans.slice(0, top)) {
       out.push(
-        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatSeconds(plan.stepTimeSeconds).padStart(9)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
+        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatStepTime(plan.stepTimeSeconds).padStart(STEP_WIDTH)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
       );
     }
     if (result.plans.length > top) out.push(`  … ${result.plans.length - top} more (--top N, or --json for all)`);
@@ -73,6 +76,10 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       );
       if (best.hostBytes > 0) out.push(`  host RAM  ${formatGiB(best.hostBytes)} on the machine`);
       out.push(...renderTimeline(details.estimate).map((row) => `  ${row}`));
+      const { band } = details.stepTime;
+      out.push(
+        `  step      ${formatStepTime(details.stepTime.totalSeconds, band)}${band === null ? '' : ` (band: ${band.source})`}`,
+      );
       for (const line of details.stepTime.lines.filter((l) => l.seconds > 0))
         out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
       out.push(
@@ -89,7 +96,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
   if (ownBest !== undefined && ownBest.rank !== 1) {
     out.push('');
     out.push(
-      `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${formatGiB(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`,
+      `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${formatGiB(ownBest.perGpu.total)} · ${formatStepTime(ownBest.stepTimeSeconds)}`,
     );
     out.push(`  check     ${estimateCommandLine(planFlags(ownBest))}`);
   }

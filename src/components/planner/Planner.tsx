@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import {
   estimateMemory,
   formatEstimateFlags,
-  formatSeconds,
+  formatStepTime,
   GPU_PRESETS,
   MODEL_PRESETS,
   type FieldError,
@@ -454,7 +454,7 @@ function Results(props: ResultsProps) {
             <>
               <p>
                 #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} ·{' '}
-                {formatGiB(sharedPlan.perGpu.total)} · {formatSeconds(sharedPlan.stepTimeSeconds)}
+                {formatGiB(sharedPlan.perGpu.total)} · {formatStepTime(sharedPlan.stepTimeSeconds)}
               </p>
               <PlanDetails plan={sharedPlan} finetune={finetune} />
             </>
@@ -487,7 +487,7 @@ function Results(props: ResultsProps) {
       {ownBest !== undefined && ownBest.rank !== 1 && (
         <p>
           {strings.bestOwn} <a href={linkFor(ownBest)}>#{ownBest.rank}</a> · {techniquesText(ownBest)} ·{' '}
-          {formatGiB(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
+          {formatGiB(ownBest.perGpu.total)} · {formatStepTime(ownBest.stepTimeSeconds)}
         </p>
       )}
       {ownCount > 0 && rentedCount > 0 && (
@@ -544,7 +544,7 @@ function Results(props: ResultsProps) {
                     </td>
                     <td class="planner-wrap">{hardwareText(plan)}</td>
                     <td>{formatGiB(plan.perGpu.total)}</td>
-                    <td>{formatSeconds(plan.stepTimeSeconds)}</td>
+                    <td>{formatStepTime(plan.stepTimeSeconds)}</td>
                     <td>{costText(plan, result)}</td>
                     <td class="planner-actions">
                       <a href={linkFor(plan)} data-plan-link>

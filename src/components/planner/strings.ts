@@ -79,6 +79,8 @@ export const strings = {
     host: 'host RAM on the machine',
   },
   timeHeading: 'Step time (estimate)',
+  /** Where the step time's band comes from. */
+  bandNote: (source: string) => `band: ${source}`,
   timelineLoading: 'Drawing the step timeline…',
   timelineFailed: 'The step timeline could not be loaded; reload the page to try again.',
   lessonsHeading: 'Lessons it uses',
