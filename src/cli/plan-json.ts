@@ -1,6 +1,6 @@
 /** The JSON printed by `plan --json`: every plan best first, each with the `estimate` flags that reproduce it. */
 import { formatEstimateFlags } from '../memory/index.ts';
-import { planDetails, planFlags, planLessons, type Plan, type PlanResult } from '../planner/index.ts';
+import { BAND_RATIO, groupPlans, planDetails, planFlags, planLessons, type Plan, type PlanResult } from '../planner/index.ts';
 import { JSON_SCHEMA_URLS } from './json-schemas.ts';
 
 const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
@@ -54,6 +54,12 @@ export function planResultJson(result: PlanResult) {
       prices: r.prices,
     },
     plans: result.plans.map(planJson),
+    groups: groupPlans(r, result.plans).map((group) => ({
+      index: group.index,
+      ranks: group.plans.map((plan) => plan.rank),
+      differences: group.differences,
+    })),
+    bandRatio: BAND_RATIO,
     stepsPerEpoch: result.stepsPerEpoch,
     searches: result.searches.map((s) => ({
       hardware: { gpu: s.hardware.gpu.id, gpus: s.hardware.gpus, rented: s.hardware.rented },

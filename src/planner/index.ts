@@ -7,6 +7,7 @@ export {
   planHardware,
   planModel,
   planDetails,
+  rankMetric,
   type Plan,
   type PlanDetails,
   type SearchSummary,
@@ -70,3 +71,4 @@ export {
 } from './prices.ts';
 export { orderLessons } from './order-lessons.ts';
 export { rejectionMessages } from './messages.ts';
+export { BAND_RATIO, groupPlans, hardwareLabel, simplicityKey, type PlanDifference, type PlanGroup } from './plan-groups.ts';
