@@ -50,6 +50,27 @@ export const strings = {
   hide: 'hide',
   share: 'share',
   showMore: (n: number) => `Show ${n} more`,
+  /** The button that lists a group's other members. */
+  groupMembers: (n: number, open: boolean) =>
+    `${open ? 'Hide' : 'Show'} ${n} more plan${n === 1 ? '' : 's'} within the step-time band`,
+  /** What a group's members differ in. */
+  groupDifferences: (differences: readonly string[]) =>
+    differences.length === 0 ? '' : `They differ in ${differences.join('; ')}.`,
+  /** Dimension ids as a group's differences name them. */
+  dimensionNames: {
+    hardware: 'GPUs',
+    layout: 'layout',
+    finetune: 'what is trained',
+    offload: 'offload',
+    zero: 'ZeRO',
+    precision: 'precision',
+    recompute: 'recompute',
+    attention: 'attention',
+    optimizer: 'optimizer',
+    'micro-batch': 'micro-batch',
+  } as Readonly<Record<string, string>>,
+  groupsNote: (ratio: string) =>
+    `Plans whose step times lie within ×${ratio} of each other (the step-time model’s error band) are one row, led by the simplest: fewer techniques, a shallower pipeline, less offload.`,
   byDefault: (what: string) => `(default: ${what})`,
   notAChoice: (value: string) => `${value} (not a choice)`,
   view: {
