@@ -1,6 +1,16 @@
 /** The JSON printed by `plan --json`: every plan best first, each with the `estimate` flags that reproduce it. */
 import { formatEstimateFlags } from '../memory/index.ts';
-import { BAND_RATIO, groupPlans, planDetails, planFlags, planLessons, type Plan, type PlanResult } from '../planner/index.ts';
+import {
+  BAND_RATIO,
+  changesNumerics,
+  groupPlans,
+  planOptions,
+  planDetails,
+  planFlags,
+  planLessons,
+  type Plan,
+  type PlanResult,
+} from '../planner/index.ts';
 import { JSON_SCHEMA_URLS } from './json-schemas.ts';
 
 const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
@@ -17,6 +27,7 @@ function planJson(plan: Plan) {
     hardware: hardwareJson(plan),
     flags: planFlags(plan),
     choices: plan.choices.map(({ dimension, value }) => ({ dimension, value })),
+    changesNumerics: changesNumerics(planOptions(plan)),
     perGpu: plan.perGpu,
     hostBytes: plan.hostBytes,
     fits: true,
@@ -46,6 +57,7 @@ export function planResultJson(result: PlanResult) {
       globalBatch: r.globalBatch,
       seq: r.seq,
       task: r.task,
+      allowLossy: r.allowLossy,
       maxHostBytes: r.maxHostBytes,
       rankBy: r.rankBy,
       priceTier: r.priceTier,

@@ -4,6 +4,7 @@ import { lessonBySlug, lessonHref } from '../base/lessons.ts';
 import { formatEstimateFlags, formatSeconds, formatStepTime } from '../memory/index.ts';
 import {
   BAND_RATIO,
+  changesNumerics,
   estimateCommandLine,
   formatCost,
   groupPlans,
@@ -11,6 +12,7 @@ import {
   planDetails,
   planFlags,
   planLessons,
+  planOptions,
   type Plan,
   type PlanGroup,
   type PlanResult,
@@ -21,9 +23,14 @@ import { renderTimeline } from './timeline-chart.ts';
 /** Width of the step column: a time and its band, e.g. `1.23 s (1.11 s–1.54 s)`. */
 const STEP_WIDTH = 24;
 
+/** A plan's values, one per dimension, and a warning when they change the training numerics. */
 function techniques(plan: Plan): string {
-  return plan.choices.map((c) => c.value).join(' · ');
+  const values = plan.choices.map((c) => c.value).join(' · ');
+  return changesNumerics(planOptions(plan)) ? `${values} · ${CHANGES_NUMERICS}` : values;
 }
+
+/** The label of a plan that changes the training numerics (numerics.ts). */
+const CHANGES_NUMERICS = '⚠ changes the training numerics (pure 16-bit weights or 8-bit AdamW)';
 
 function costText(plan: Plan, result: PlanResult): string {
   if (plan.cost === null) return 'no price';
@@ -43,7 +50,7 @@ function rejectedLines(groups: readonly RejectionGroup[]): string[] {
 function groupLine(group: PlanGroup): string {
   const more = group.plans.length - 1;
   if (more === 0) return '';
-  const differences = group.differences.map((d) => `${d.dimension}: ${d.values.join(', ')}`).join('; ');
+  const differences = group.differences.map((d) => `${d.dimension}: ${d.values.join(' | ')}`).join('; ');
   return `        + ${more} more within the band (#${group.plans
     .slice(1)
     .map((p) => p.rank)

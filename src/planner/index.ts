@@ -69,6 +69,7 @@ export {
   type PriceTable,
   type PriceTier,
 } from './prices.ts';
+export { changesNumerics, searchesLossyNumerics, LOSSY_OPTIMIZERS, LOSSY_PRECISIONS } from './numerics.ts';
 export { orderLessons } from './order-lessons.ts';
 export { rejectionMessages } from './messages.ts';
 export { BAND_RATIO, groupPlans, hardwareLabel, simplicityKey, type PlanDifference, type PlanGroup } from './plan-groups.ts';

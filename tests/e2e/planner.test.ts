@@ -219,6 +219,26 @@ describe('planner page', () => {
     });
   });
 
+  test('allow-lossy in a link ticks its box and adds the lossy plans, each labelled', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const link = `${baseUrl}/tools/planner/?model=gpt2-large&gpu=rtx-4090&global-batch=8&seq=1024&task=pretrain&no-rent=true`;
+      const root = await openIsland(page, `${link}&allow-lossy=true`, SELECTOR);
+      await waitDone(page);
+      const box = root.locator('label.calc-check', { hasText: 'change the training numerics' }).locator('input');
+      expect(await box.isChecked()).toBe(true);
+      const lossy = cliAnswer(new URL(`${link}&allow-lossy=true`).searchParams);
+      expect(Number(await root.getAttribute('data-plan-count'))).toBe(lossy.plans.length);
+      await box.uncheck();
+      await expect.poll(() => new URL(page.url()).searchParams.get('allow-lossy')).toBeNull();
+      await waitDone(page);
+      const standard = cliAnswer(new URL(link).searchParams);
+      await expect.poll(async () => Number(await root.getAttribute('data-plan-count'))).toBe(standard.plans.length);
+      expect(standard.plans.length).toBeLessThan(lossy.plans.length);
+      expect(await root.locator('[data-changes-numerics]').count()).toBe(0);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
   test('a bad value gets a message next to its field and no plans', async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);

@@ -2,7 +2,15 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatSeconds, formatStepTime, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
 import { lessonBySlug, lessonHref } from '../../base/lessons';
-import { estimateCommandLine, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
+import {
+  changesNumerics,
+  estimateCommandLine,
+  planDetails,
+  planFlags,
+  planLessons,
+  planOptions,
+  type Plan,
+} from '../../planner/index';
 import { formatGiB } from '../../base/bytes';
 import { strings } from './strings';
 
@@ -59,6 +67,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
               </>
             ))}
       </p>
+      {changesNumerics(planOptions(plan)) && <p class="calc-note">{strings.numericsNote}</p>}
       {(planOptions(plan).finetune ?? 'full') !== 'full' ? (
         <p class="calc-note">{strings.adapterNote}</p>
       ) : (

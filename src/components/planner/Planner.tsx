@@ -9,12 +9,14 @@ import {
 } from '../../memory/index';
 import {
   BAND_RATIO,
+  changesNumerics,
   estimateCommandLine,
   planCommandLine,
   EXAMPLE_PRICES,
   groupPlans,
   parsePlanFlags,
   planFlags,
+  planOptions,
   planKey,
   plannerFlagNamed,
   type Plan,
@@ -327,6 +329,16 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           />
           <span>{strings.fields.rent}</span>
         </label>
+        {flags['task'] !== 'finetune' && (
+          <label class="widget-field calc-check">
+            <input
+              type="checkbox"
+              checked={flags['allow-lossy'] !== undefined}
+              onChange={(e) => set('allow-lossy', (e.currentTarget as HTMLInputElement).checked ? 'true' : undefined)}
+            />
+            <span>{strings.fields.allowLossy}</span>
+          </label>
+        )}
       </div>
       <PriceTable
         drafts={drafts}
@@ -639,7 +651,15 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
     </tr>,
     <tr class="planner-techniques-row">
       <td colSpan={PLAN_COLUMNS - 1} class="planner-techniques" headers={techniquesHeading}>
-        <div class="planner-in-view">{techniquesText(plan)}</div>
+        <div class="planner-in-view">
+          {techniquesText(plan)}
+          {changesNumerics(planOptions(plan)) && (
+            <strong data-changes-numerics>
+              {' · ⚠ '}
+              {strings.changesNumerics}
+            </strong>
+          )}
+        </div>
       </td>
     </tr>,
     ...(open === key

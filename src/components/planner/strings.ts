@@ -6,6 +6,7 @@ export const strings = {
     model: 'Model',
     gpu: 'Your GPU',
     rent: 'Compare renting the GPUs with a price below',
+    allowLossy: 'Pre-training: also try pure 16-bit weights and 8-bit AdamW, which change the training numerics',
   },
   optional: 'optional',
   tasks: { pretrain: 'pre-training', finetune: 'fine-tuning (full, LoRA or QLoRA)' },
@@ -107,6 +108,9 @@ export const strings = {
   lessonsHeading: 'Lessons it uses',
   noLessons: 'none: the plain configuration fits',
   estimateCommand: 'Reproduce it in a terminal:',
+  changesNumerics: 'changes the training numerics',
+  numericsNote:
+    'This plan changes the training numerics: pure 16-bit weights round every update to 16 bits (no fp32 master copy), and 8-bit AdamW keeps its moments quantized block-wise. Pre-training runs keep fp32 master weights and 32-bit AdamW; check the loss against such a run before relying on it.',
   finetuneNote: 'This plan trains every weight (full fine-tuning).',
   adapterNote:
     'This plan changes what is trained: the base weights stay frozen (in 4-bit NF4 with QLoRA) and only the rank-16 LoRA adapters on every Linear layer learn, which can reach a different quality than full fine-tuning.',
