@@ -3,6 +3,7 @@
  * and the rules that keep a value out of a combination. A new engine option becomes a new entry.
  */
 import { estimateTotals, type EstimateOptions, type GpuSpec, type ModelConfig, type Precision } from '../memory/index.ts';
+import { GPUS_PER_SERVER } from '../memory/gpus.ts';
 import type { LessonSlug } from '../base/lessons.ts';
 import { choiceLabels, dominanceMessages, ruleMessages } from './messages.ts';
 import type { PlanRequest } from './request.ts';
@@ -170,7 +171,19 @@ const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
  * Largest tensor-parallel degree tried: tensor parallelism stays inside one 8-GPU server, pipeline
  * parallelism goes across (Narayanan et al. 2021, arXiv 2104.04473, takeaway #1).
  */
-export const MAX_TENSOR_PARALLEL = 8;
+export const MAX_TENSOR_PARALLEL = GPUS_PER_SERVER;
+
+/**
+ * Whether a tensor-parallel group of `tp` GPUs fits the hardware and the model (issue #31 item 5). It stays inside one
+ * server: tp divides GPUS_PER_SERVER, so that groups tile the servers and none crosses the network at NVLink's price
+ * (Narayanan et al. 2021, arXiv 2104.04473, takeaway #1; a degree of 6 on 8-GPU servers would split a group). Each GPU
+ * holds whole attention heads and whole KV heads: Megatron-core's attention asserts `num_attention_heads % tp == 0`
+ * and `num_query_groups % tp == 0` (megatron/core/transformer/attention.py). An `mlp` model has no heads.
+ */
+export function tensorParallelFits(tp: number, model: Pick<ModelConfig, 'arch' | 'heads' | 'kvHeads'>): boolean {
+  if (tp > MAX_TENSOR_PARALLEL || GPUS_PER_SERVER % tp !== 0) return false;
+  return model.arch === 'mlp' || (model.heads % tp === 0 && model.kvHeads % tp === 0);
+}
 
 /**
  * Every dimension, in search order; the monotone micro-batch comes last because it needs the data-parallel degree.
@@ -186,11 +199,11 @@ export const DIMENSIONS: readonly Dimension[] = [
     id: 'layout',
     search: 'each',
     checkEarly: true,
-    // Every split of the GPUs into tensor × pipeline × data parallel degrees; the engine rejects
-    // degrees the model's heads or layers cannot take.
+    // Every split of the GPUs into tensor × pipeline × data parallel degrees whose tensor-parallel degree the hardware
+    // and the model can take (tensorParallelFits); the engine rejects degrees the layers cannot take.
     choices: (ctx) =>
       divisors(ctx.gpus)
-        .filter((tp) => tp <= MAX_TENSOR_PARALLEL)
+        .filter((tp) => tensorParallelFits(tp, ctx.model))
         .flatMap((tp) =>
           divisors(ctx.gpus / tp).map((pp) => {
             const dp = ctx.gpus / (tp * pp);

@@ -36,7 +36,15 @@ export {
   type RankBy,
   type Task,
 } from './plan-flags.ts';
-export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
+export {
+  DIMENSIONS,
+  MAX_TENSOR_PARALLEL,
+  divisors,
+  tensorParallelFits,
+  type Choice,
+  type Dimension,
+  type SearchContext,
+} from './dimensions.ts';
 export { microBatchPreference, secondsLowerBound, type MicroBatchPreference } from './micro-batch.ts';
 export { mergeParts, searchHardware } from './merge.ts';
 export {
