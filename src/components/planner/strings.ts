@@ -31,7 +31,7 @@ export const strings = {
   summary: (own: number, rented: number, combinations: number, estimates: number, ms: number) =>
     `${own} plan${own === 1 ? '' : 's'} fit your GPUs${rented > 0 ? `, ${rented} more on rented GPUs` : ''}. Searched ${combinations.toLocaleString('en')} combinations with ${estimates.toLocaleString('en')} engine estimates in ${ms.toFixed(0)} ms (measured in this browser).`,
   estimateNote:
-    'Step times and costs are estimates from the memory engine’s step-time model (constant utilisation, no overlap of communication); every plan fits with the free margin by the engine’s count.',
+    'Step times and costs are estimates from the memory engine’s step-time model, shown with its measured error band (8 in 10 published runs fall inside it); every plan fits with the free margin by the engine’s count.',
   table: {
     label: 'Plans that fit, best first',
     rank: '#',
