@@ -1,6 +1,16 @@
 /** The JSON printed by `plan --json`: every plan best first, each with the `estimate` flags that reproduce it. */
 import { formatEstimateFlags } from '../memory/index.ts';
-import { planDetails, planFlags, planLessons, type Plan, type PlanResult } from '../planner/index.ts';
+import {
+  BAND_RATIO,
+  changesNumerics,
+  groupPlans,
+  planOptions,
+  planDetails,
+  planFlags,
+  planLessons,
+  type Plan,
+  type PlanResult,
+} from '../planner/index.ts';
 import { JSON_SCHEMA_URLS } from './json-schemas.ts';
 
 const hardwareJson = (plan: Pick<Plan, 'hardware'>) => ({
@@ -17,6 +27,7 @@ function planJson(plan: Plan) {
     hardware: hardwareJson(plan),
     flags: planFlags(plan),
     choices: plan.choices.map(({ dimension, value }) => ({ dimension, value })),
+    changesNumerics: changesNumerics(planOptions(plan)),
     perGpu: plan.perGpu,
     hostBytes: plan.hostBytes,
     fits: true,
@@ -46,6 +57,7 @@ export function planResultJson(result: PlanResult) {
       globalBatch: r.globalBatch,
       seq: r.seq,
       task: r.task,
+      allowLossy: r.allowLossy,
       maxHostBytes: r.maxHostBytes,
       rankBy: r.rankBy,
       priceTier: r.priceTier,
@@ -54,6 +66,12 @@ export function planResultJson(result: PlanResult) {
       prices: r.prices,
     },
     plans: result.plans.map(planJson),
+    groups: groupPlans(r, result.plans).map((group) => ({
+      index: group.index,
+      ranks: group.plans.map((plan) => plan.rank),
+      differences: group.differences,
+    })),
+    bandRatio: BAND_RATIO,
     stepsPerEpoch: result.stepsPerEpoch,
     searches: result.searches.map((s) => ({
       hardware: { gpu: s.hardware.gpu.id, gpus: s.hardware.gpus, rented: s.hardware.rented },

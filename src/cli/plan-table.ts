@@ -1,26 +1,36 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
 import { formatGiB } from '../base/bytes.ts';
 import { lessonBySlug, lessonHref } from '../base/lessons.ts';
-import { formatEstimateFlags, formatSeconds } from '../memory/index.ts';
+import { formatEstimateFlags, formatSeconds, formatStepTime } from '../memory/index.ts';
 import {
+  BAND_RATIO,
+  changesNumerics,
   estimateCommandLine,
   formatCost,
+  groupPlans,
+  hardwareLabel,
   planDetails,
   planFlags,
   planLessons,
+  planOptions,
   type Plan,
+  type PlanGroup,
   type PlanResult,
   type RejectionGroup,
 } from '../planner/index.ts';
 import { renderTimeline } from './timeline-chart.ts';
 
-function hardwareLabel(plan: Plan): string {
-  return `${plan.hardware.gpus} × ${plan.hardware.gpu.id}${plan.hardware.rented ? ' (rent)' : ''}`;
+/** Width of the step column: a time and its band, e.g. `1.23 s (1.11 s–1.54 s)`. */
+const STEP_WIDTH = 24;
+
+/** A plan's values, one per dimension, and a warning when they change the training numerics. */
+function techniques(plan: Plan): string {
+  const values = plan.choices.map((c) => c.value).join(' · ');
+  return changesNumerics(planOptions(plan)) ? `${values} · ${CHANGES_NUMERICS}` : values;
 }
 
-function techniques(plan: Plan): string {
-  return plan.choices.map((c) => c.value).join(' · ');
-}
+/** The label of a plan that changes the training numerics (numerics.ts). */
+const CHANGES_NUMERICS = '⚠ changes the training numerics (pure 16-bit weights or 8-bit AdamW)';
 
 function costText(plan: Plan, result: PlanResult): string {
   if (plan.cost === null) return 'no price';
@@ -36,7 +46,20 @@ function rejectedLines(groups: readonly RejectionGroup[]): string[] {
   );
 }
 
-/** Render the planner's answer; `top` plans are listed. */
+/** The line under a group's row: how many more plans it holds and in what they differ. */
+function groupLine(group: PlanGroup): string {
+  const more = group.plans.length - 1;
+  if (more === 0) return '';
+  const differences = group.differences.map((d) => `${d.dimension}: ${d.values.join(' | ')}`).join('; ');
+  return `        + ${more} more within the band (#${group.plans
+    .slice(1)
+    .map((p) => p.rank)
+    .sort((a, b) => a - b)
+    .slice(0, 5)
+    .join(', #')}${more > 5 ? ', …' : ''}), differing in ${differences}`;
+}
+
+/** Render the planner's answer; `top` groups of plans are listed (plans within the step-time band form one group). */
 export function renderPlanTable(result: PlanResult, top = 10): string {
   const r = result.request;
   const out: string[] = [];
@@ -52,17 +75,25 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     `Fits      ${own?.fitting ?? 0} on your GPUs${result.plans.length > (own?.fitting ?? 0) ? `, ${result.plans.length - (own?.fitting ?? 0)} on rented GPUs` : ''} (step times and costs are estimates)`,
   );
   out.push('');
+  const groups = groupPlans(r, result.plans);
   if (result.plans.length > 0) {
     out.push(
-      `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step'.padStart(9)}  ${'cost'.padEnd(22)} techniques`,
+      `Groups    ${groups.length}: plans whose ${r.rankBy === 'time' ? 'step times' : 'costs'} lie within ×${BAND_RATIO.toFixed(2)} of the group's best are one group (the step-time band), simplest first`,
     );
-    for (const plan of result.plans.slice(0, top)) {
+    out.push(
+      `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step (band)'.padStart(STEP_WIDTH)}  ${'cost'.padEnd(22)} techniques`,
+    );
+    for (const group of groups.slice(0, top)) {
+      const plan = group.plans[0] as Plan;
       out.push(
-        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatSeconds(plan.stepTimeSeconds).padStart(9)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
+        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatStepTime(plan.stepTimeSeconds).padStart(STEP_WIDTH)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
       );
+      const line = groupLine(group);
+      if (line !== '') out.push(line);
     }
-    if (result.plans.length > top) out.push(`  … ${result.plans.length - top} more (--top N, or --json for all)`);
-    const best = result.plans[0];
+    if (groups.length > top) out.push(`  … ${groups.length - top} more groups (--top N, or --json for all)`);
+    // The recommendation is the simplest plan of the first group: the faster ones are not faster beyond the band.
+    const best = groups[0]?.plans[0];
     if (best !== undefined) {
       out.push('');
       out.push(`Best plan: ${hardwareLabel(best)} · ${techniques(best)}`);
@@ -73,6 +104,10 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       );
       if (best.hostBytes > 0) out.push(`  host RAM  ${formatGiB(best.hostBytes)} on the machine`);
       out.push(...renderTimeline(details.estimate).map((row) => `  ${row}`));
+      const { band } = details.stepTime;
+      out.push(
+        `  step      ${formatStepTime(details.stepTime.totalSeconds, band)}${band === null ? '' : ` (band: ${band.source})`}`,
+      );
       for (const line of details.stepTime.lines.filter((l) => l.seconds > 0))
         out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
       out.push(
@@ -85,11 +120,11 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       out.push(`  check     ${estimateCommandLine(planFlags(best))}`);
     }
   }
-  const ownBest = result.plans.find((plan) => !plan.hardware.rented);
-  if (ownBest !== undefined && ownBest.rank !== 1) {
+  const ownBest = groups.flatMap((group) => group.plans).find((plan) => !plan.hardware.rented);
+  if (ownBest !== undefined && ownBest !== groups[0]?.plans[0]) {
     out.push('');
     out.push(
-      `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${formatGiB(ownBest.perGpu.total)} · ${formatSeconds(ownBest.stepTimeSeconds)}`,
+      `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${formatGiB(ownBest.perGpu.total)} · ${formatStepTime(ownBest.stepTimeSeconds)}`,
     );
     out.push(`  check     ${estimateCommandLine(planFlags(ownBest))}`);
   }

@@ -3,9 +3,11 @@
  * and the rules that keep a value out of a combination. A new engine option becomes a new entry.
  */
 import { estimateTotals, type EstimateOptions, type GpuSpec, type ModelConfig, type Precision } from '../memory/index.ts';
+import { GPUS_PER_SERVER } from '../memory/gpus.ts';
 import type { LessonSlug } from '../base/lessons.ts';
 import { choiceLabels, dominanceMessages, ruleMessages } from './messages.ts';
 import type { PlanRequest } from './request.ts';
+import { changesNumerics, searchesLossyNumerics } from './numerics.ts';
 
 /** One value of a dimension. */
 export interface Choice {
@@ -169,7 +171,19 @@ const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
  * Largest tensor-parallel degree tried: tensor parallelism stays inside one 8-GPU server, pipeline
  * parallelism goes across (Narayanan et al. 2021, arXiv 2104.04473, takeaway #1).
  */
-export const MAX_TENSOR_PARALLEL = 8;
+export const MAX_TENSOR_PARALLEL = GPUS_PER_SERVER;
+
+/**
+ * Whether a tensor-parallel group of `tp` GPUs fits the hardware and the model (issue #31 item 5). It stays inside one
+ * server: tp divides GPUS_PER_SERVER, so that groups tile the servers and none crosses the network at NVLink's price
+ * (Narayanan et al. 2021, arXiv 2104.04473, takeaway #1; a degree of 6 on 8-GPU servers would split a group). Each GPU
+ * holds whole attention heads and whole KV heads: Megatron-core's attention asserts `num_attention_heads % tp == 0`
+ * and `num_query_groups % tp == 0` (megatron/core/transformer/attention.py). An `mlp` model has no heads.
+ */
+export function tensorParallelFits(tp: number, model: Pick<ModelConfig, 'arch' | 'heads' | 'kvHeads'>): boolean {
+  if (tp > MAX_TENSOR_PARALLEL || GPUS_PER_SERVER % tp !== 0) return false;
+  return model.arch === 'mlp' || (model.heads % tp === 0 && model.kvHeads % tp === 0);
+}
 
 /**
  * Every dimension, in search order; the monotone micro-batch comes last because it needs the data-parallel degree.
@@ -185,11 +199,11 @@ export const DIMENSIONS: readonly Dimension[] = [
     id: 'layout',
     search: 'each',
     checkEarly: true,
-    // Every split of the GPUs into tensor × pipeline × data parallel degrees; the engine rejects
-    // degrees the model's heads or layers cannot take.
+    // Every split of the GPUs into tensor × pipeline × data parallel degrees whose tensor-parallel degree the hardware
+    // and the model can take (tensorParallelFits); the engine rejects degrees the layers cannot take.
     choices: (ctx) =>
       divisors(ctx.gpus)
-        .filter((tp) => tp <= MAX_TENSOR_PARALLEL)
+        .filter((tp) => tensorParallelFits(tp, ctx.model))
         .flatMap((tp) =>
           divisors(ctx.gpus / tp).map((pp) => {
             const dp = ctx.gpus / (tp * pp);
@@ -266,16 +280,20 @@ export const DIMENSIONS: readonly Dimension[] = [
   {
     id: 'precision',
     search: 'each',
-    // Pure bf16 first, the others' memory floor; mixed bf16 next to it, whose activation lines are the same.
-    choices: () =>
-      (['bf16', 'mixed-bf16', 'amp-bf16', 'mixed-fp16', 'amp-fp16', 'fp32'] as const).map((p) =>
-        choice(p, { precision: p }, p === 'fp32' ? [] : ['02-mixed-precision']),
-      ),
+    // Pure bf16 first, the others' memory floor; mixed bf16 next to it, whose activation lines are the same. Pure bf16
+    // changes the training numerics: pretraining searches it only when allowed (numerics.ts).
+    choices: (ctx) =>
+      (['bf16', 'mixed-bf16', 'amp-bf16', 'mixed-fp16', 'amp-fp16', 'fp32'] as const)
+        .filter((p) => searchesLossyNumerics(ctx.request) || !changesNumerics({ precision: p }))
+        .map((p) => choice(p, { precision: p }, p === 'fp32' ? [] : ['02-mixed-precision'])),
     // Pure bf16 keeps every part in as few bytes as any other precision or fewer (weights, gradients and Adam's states in
     // 16 bits, no fp32 master copy, no autocast copies, a 16-bit residual stream: src/memory/precision.ts), on the GPU
     // and, offloaded, on the host: where it fits nowhere, no other precision fits. Only on GPUs with bf16, and not for
     // LoRA/QLoRA: without autocast, PEFT's fp32 adapters compute in fp32 and keep fp32 inputs (src/memory/lora-activations.ts).
-    memoryFloor: (o, ctx) => (ctx.gpu.bf16 && o.precision !== 'bf16' && (o.finetune ?? 'full') === 'full' ? BF16_FLOOR : null),
+    memoryFloor: (o, ctx) =>
+      ctx.gpu.bf16 && o.precision !== 'bf16' && (o.finetune ?? 'full') === 'full' && searchesLossyNumerics(ctx.request)
+        ? BF16_FLOOR
+        : null,
     rule: (o, ctx) => {
       const precision = o.precision ?? 'fp32';
       if (ctx.gpu.bf16 && FP16_PRECISIONS.includes(precision)) {
@@ -323,16 +341,19 @@ export const DIMENSIONS: readonly Dimension[] = [
     search: 'each',
     // AdamW's update rule is kept: SGD would change the training, not only its memory. torch.optim's AdamW has three
     // implementations (PyTorch docs, torch.optim "Algorithms"); bitsandbytes' 8-bit AdamW is its own kernel, so it
-    // takes only the engine's default.
-    choices: () => [
-      choice(choiceLabels.adamw8bit, { optimizer: 'adamw-8bit' }, ['08-putting-it-together']),
+    // takes only the engine's default. 8-bit AdamW changes the training numerics: pretraining searches it only when
+    // allowed (numerics.ts).
+    choices: (ctx) => [
+      ...(searchesLossyNumerics(ctx.request)
+        ? [choice(choiceLabels.adamw8bit, { optimizer: 'adamw-8bit' }, ['08-putting-it-together'])]
+        : []),
       choice(choiceLabels.fused, { optimizer: 'adamw', optimizerImpl: 'fused' }, ['01-diagnostics', '08-putting-it-together']),
       choice(choiceLabels.foreach, { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['01-diagnostics']),
       choice(choiceLabels.forLoop, { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['01-diagnostics']),
     ],
     // 8-bit AdamW keeps the same states as AdamW in fewer bytes (1 byte per moment against 2 or 4, src/memory/optimizer.ts)
     // and allocates no temporaries, on the GPU or, offloaded, on the host: where it fits nowhere, AdamW does not fit.
-    memoryFloor: (o) => (o.optimizer === 'adamw' ? EIGHT_BIT_FLOOR : null),
+    memoryFloor: (o, ctx) => (o.optimizer === 'adamw' && searchesLossyNumerics(ctx.request) ? EIGHT_BIT_FLOOR : null),
     // Fused AdamW allocates no temporaries and makes the fewest passes over the states (src/memory/optimizer.ts, time.ts).
     dominatedBy: (o) => (o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop' ? FUSED_TWIN : null),
   },

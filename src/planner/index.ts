@@ -7,6 +7,7 @@ export {
   planHardware,
   planModel,
   planDetails,
+  rankMetric,
   type Plan,
   type PlanDetails,
   type SearchSummary,
@@ -35,7 +36,15 @@ export {
   type RankBy,
   type Task,
 } from './plan-flags.ts';
-export { DIMENSIONS, MAX_TENSOR_PARALLEL, divisors, type Choice, type Dimension, type SearchContext } from './dimensions.ts';
+export {
+  DIMENSIONS,
+  MAX_TENSOR_PARALLEL,
+  divisors,
+  tensorParallelFits,
+  type Choice,
+  type Dimension,
+  type SearchContext,
+} from './dimensions.ts';
 export { microBatchPreference, secondsLowerBound, type MicroBatchPreference } from './micro-batch.ts';
 export { mergeParts, searchHardware } from './merge.ts';
 export {
@@ -68,5 +77,7 @@ export {
   type PriceTable,
   type PriceTier,
 } from './prices.ts';
+export { changesNumerics, searchesLossyNumerics, LOSSY_OPTIMIZERS, LOSSY_PRECISIONS } from './numerics.ts';
 export { orderLessons } from './order-lessons.ts';
 export { rejectionMessages } from './messages.ts';
+export { BAND_RATIO, groupPlans, hardwareLabel, simplicityKey, type PlanDifference, type PlanGroup } from './plan-groups.ts';

@@ -71,7 +71,7 @@ export const FIXED_ESTIMATE_FLAGS: readonly string[] = [
 
 /** Option keys of the planner's own flags. */
 export type PlanFlagKey =
-  'gpus' | 'globalBatch' | 'task' | 'maxHostGb' | 'rankBy' | 'priceTier' | 'epochTokens' | 'price' | 'noRent';
+  'gpus' | 'globalBatch' | 'task' | 'allowLossy' | 'maxHostGb' | 'rankBy' | 'priceTier' | 'epochTokens' | 'price' | 'noRent';
 
 /** Flags of the planner itself, in help order. */
 export const PLAN_FLAGS: readonly FieldFlag<PlanFlagKey>[] = [
@@ -101,6 +101,12 @@ export const PLAN_FLAGS: readonly FieldFlag<PlanFlagKey>[] = [
     },
     TASKS,
   ),
+  booleanFlag({
+    key: 'allowLossy',
+    flag: 'allow-lossy',
+    label: 'Allow lossy numerics',
+    help: 'pretraining: also search pure 16-bit weights and 8-bit AdamW, which change the training numerics (fine-tuning always may)',
+  }),
   numberFlag(
     {
       key: 'maxHostGb',

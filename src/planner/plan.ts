@@ -173,13 +173,21 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
             perEpoch: stepsPerEpoch === null ? null : tierCosts(seconds * stepsPerEpoch, plan.hardware.gpus, prices),
           };
     // The metric once per plan, not once per comparison of the sort.
-    const table = request.rankBy === 'step-cost' ? cost?.perStep : cost?.perEpoch;
-    const metric = request.rankBy === 'time' ? seconds : (table?.[request.priceTier] ?? Number.POSITIVE_INFINITY); // unpriced GPUs rank last
-    return { plan, seconds, cost, metric };
+    return { plan, seconds, cost, metric: rankMetric(request, seconds, cost) };
   });
   // Ties keep the searches' order (the sort is stable): the reader's GPUs first, each search's plans in walk order.
   priced.sort((a, b) => a.metric - b.metric || a.seconds - b.seconds || a.plan.perGpu.total - b.plan.perGpu.total);
   return priced.map(({ plan, cost }, i) => ({ ...plan, rank: i + 1, cost }));
+}
+
+/**
+ * What a plan is ranked by under `request.rankBy`: its step seconds, or its cost per step or per epoch in the ranked
+ * tier; a plan without a price for its GPU ranks last under a cost ranking (infinity).
+ */
+export function rankMetric(request: PlanRequest, seconds: number, cost: PlanCost | null): number {
+  if (request.rankBy === 'time') return seconds;
+  const table = request.rankBy === 'step-cost' ? cost?.perStep : cost?.perEpoch;
+  return table?.[request.priceTier] ?? Number.POSITIVE_INFINITY;
 }
 
 /** What `seconds` on `gpus` GPUs costs in each price tier. */

@@ -34,6 +34,11 @@ export interface PlanRequest {
   readonly seq: number;
   /** Pre-training or fine-tuning. */
   readonly task: Task;
+  /**
+   * Whether pretraining may use numerics that change the training (pure 16-bit weights, 8-bit AdamW): `--allow-lossy`.
+   * Fine-tuning always may (searchesLossyNumerics).
+   */
+  readonly allowLossy: boolean;
   /** Host RAM the offloaded states may take on the machine (all GPU processes together), bytes; null: no limit. */
   readonly maxHostBytes: number | null;
   /** Ranking. */
@@ -104,6 +109,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
   if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined)
     read.fail('epochTokens', 'ranking by cost per epoch needs --epoch-tokens N');
   const rent = !read.flag('noRent', false);
+  const allowLossy = read.flag('allowLossy', false);
 
   const prices: Record<string, GpuPrices> = { ...defaultPrices };
   const priceTexts = flags.options.price;
@@ -138,6 +144,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
       globalBatch,
       seq: probe.result.resolved.seq,
       task,
+      allowLossy,
       maxHostBytes: maxHostGb === undefined ? null : Math.floor(maxHostGb * 1e9),
       rankBy,
       priceTier,

@@ -1,8 +1,16 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { formatSeconds, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
+import { formatSeconds, formatStepTime, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
 import { lessonBySlug, lessonHref } from '../../base/lessons';
-import { estimateCommandLine, planDetails, planFlags, planLessons, planOptions, type Plan } from '../../planner/index';
+import {
+  changesNumerics,
+  estimateCommandLine,
+  planDetails,
+  planFlags,
+  planLessons,
+  planOptions,
+  type Plan,
+} from '../../planner/index';
 import { formatGiB } from '../../base/bytes';
 import { strings } from './strings';
 
@@ -40,7 +48,8 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
       </table>
       <StepTimeline estimate={estimate} />
       <p>
-        <strong>{strings.timeHeading}</strong>:{' '}
+        <strong>{strings.timeHeading}</strong>: {formatStepTime(stepTime.totalSeconds, stepTime.band)}
+        {stepTime.band !== null && ` (${strings.bandNote(stepTime.band.source)})`}:{' '}
         {stepTime.lines
           .filter((l) => l.seconds > 0)
           .map((l) => `${l.label} ${formatSeconds(l.seconds)}`)
@@ -58,6 +67,7 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
               </>
             ))}
       </p>
+      {changesNumerics(planOptions(plan)) && <p class="calc-note">{strings.numericsNote}</p>}
       {(planOptions(plan).finetune ?? 'full') !== 'full' ? (
         <p class="calc-note">{strings.adapterNote}</p>
       ) : (

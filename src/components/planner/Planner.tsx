@@ -2,20 +2,25 @@ import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import {
   estimateMemory,
   formatEstimateFlags,
-  formatSeconds,
+  formatStepTime,
   GPU_PRESETS,
   MODEL_PRESETS,
   type FieldError,
 } from '../../memory/index';
 import {
+  BAND_RATIO,
+  changesNumerics,
   estimateCommandLine,
   planCommandLine,
   EXAMPLE_PRICES,
+  groupPlans,
   parsePlanFlags,
   planFlags,
+  planOptions,
   planKey,
   plannerFlagNamed,
   type Plan,
+  type PlanGroup,
   type PlanResult,
   type RawFlagValues,
   type RejectionGroup,
@@ -324,6 +329,16 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           />
           <span>{strings.fields.rent}</span>
         </label>
+        {flags['task'] !== 'finetune' && (
+          <label class="widget-field calc-check">
+            <input
+              type="checkbox"
+              checked={flags['allow-lossy'] !== undefined}
+              onChange={(e) => set('allow-lossy', (e.currentTarget as HTMLInputElement).checked ? 'true' : undefined)}
+            />
+            <span>{strings.fields.allowLossy}</span>
+          </label>
+        )}
       </div>
       <PriceTable
         drafts={drafts}
@@ -425,6 +440,16 @@ function Results(props: ResultsProps) {
     () => (listedView === 'all' ? result.plans : result.plans.filter((p) => p.hardware.rented === (listedView === 'rented'))),
     [result, listedView],
   );
+  // Plans within one step-time band are one row (groupPlans): the model cannot order them.
+  const groups = useMemo(() => groupPlans(result.request, listed), [result, listed]);
+  // Which groups list all their members; a new answer or view closes them.
+  const [openGroups, setOpenGroups] = useState<ReadonlySet<number>>(new Set());
+  useEffect(() => setOpenGroups(new Set()), [groups]);
+  const onToggleGroup = (index: number) => {
+    const next = new Set(openGroups);
+    if (!next.delete(index)) next.add(index);
+    setOpenGroups(next);
+  };
   const techniquesHeading = useId();
   const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
   const estimates = result.searches.reduce((sum, s) => sum + s.evaluations, 0);
@@ -434,7 +459,12 @@ function Results(props: ResultsProps) {
     () => (selected === null ? undefined : result.plans.find((p) => keyOf(p) === selected)),
     [result, selected],
   );
-  const ownBest = result.plans.find((p) => !p.hardware.rented);
+  // As `plan` prints it: the simplest plan on the reader's GPUs in the first group that has one, when another leads.
+  const allGroups = useMemo(
+    () => (listed === result.plans ? groups : groupPlans(result.request, result.plans)),
+    [result, listed, groups],
+  );
+  const ownBest = allGroups.flatMap((g) => g.plans).find((p) => !p.hardware.rented);
   const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
   return (
@@ -443,6 +473,11 @@ function Results(props: ResultsProps) {
         {strings.summary(ownCount, result.plans.length - ownCount, combinations, estimates, ms)}
       </p>
       <p class="calc-note">{strings.estimateNote}</p>
+      {result.plans.length > 0 && (
+        <p class="calc-note" data-group-count={groups.length}>
+          {strings.groupsNote(BAND_RATIO.toFixed(2))}
+        </p>
+      )}
       {selected !== null && (
         <div
           class="planner-shared"
@@ -454,7 +489,7 @@ function Results(props: ResultsProps) {
             <>
               <p>
                 #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} ·{' '}
-                {formatGiB(sharedPlan.perGpu.total)} · {formatSeconds(sharedPlan.stepTimeSeconds)}
+                {formatGiB(sharedPlan.perGpu.total)} · {formatStepTime(sharedPlan.stepTimeSeconds)}
               </p>
               <PlanDetails plan={sharedPlan} finetune={finetune} />
             </>
@@ -484,10 +519,10 @@ function Results(props: ResultsProps) {
           </p>
         </div>
       )}
-      {ownBest !== undefined && ownBest.rank !== 1 && (
+      {ownBest !== undefined && ownBest !== allGroups[0]?.plans[0] && (
         <p>
           {strings.bestOwn} <a href={linkFor(ownBest)}>#{ownBest.rank}</a> · {techniquesText(ownBest)} ·{' '}
-          {formatGiB(ownBest.perGpu.total)} · {formatSeconds(ownBest.stepTimeSeconds)}
+          {formatGiB(ownBest.perGpu.total)} · {formatStepTime(ownBest.stepTimeSeconds)}
         </p>
       )}
       {ownCount > 0 && rentedCount > 0 && (
@@ -524,63 +559,119 @@ function Results(props: ResultsProps) {
               </tr>
             </thead>
             <tbody>
-              {listed.slice(0, shown).flatMap((plan) => {
-                const key = keyOf(plan);
+              {groups.slice(0, shown).flatMap((group) => {
+                const leader = group.plans[0] as Plan;
+                const members = group.plans.slice(1);
+                const groupOpen = openGroups.has(group.index);
+                const rowProps = { result, open, onToggle, linkFor, finetune, techniquesHeading };
                 return [
-                  <tr
-                    id={`plan-${plan.rank}`}
-                    data-plan-key={key}
-                    data-rank={plan.rank}
-                    data-total-bytes={plan.perGpu.total}
-                    data-step-seconds={plan.stepTimeSeconds}
-                    data-rented={plan.hardware.rented ? 'true' : 'false'}
-                  >
-                    <td rowSpan={2}>{plan.rank}</td>
-                    <td>
-                      {/* Beside the rank, not at the row's end: on a phone the table scrolls sideways. */}
-                      <button type="button" aria-expanded={open === key ? 'true' : 'false'} onClick={() => onToggle(key)}>
-                        {open === key ? strings.hide : strings.show}
-                      </button>
-                    </td>
-                    <td class="planner-wrap">{hardwareText(plan)}</td>
-                    <td>{formatGiB(plan.perGpu.total)}</td>
-                    <td>{formatSeconds(plan.stepTimeSeconds)}</td>
-                    <td>{costText(plan, result)}</td>
-                    <td class="planner-actions">
-                      <a href={linkFor(plan)} data-plan-link>
-                        {strings.share}
-                      </a>
-                    </td>
-                  </tr>,
-                  <tr class="planner-techniques-row">
-                    <td colSpan={PLAN_COLUMNS - 1} class="planner-techniques" headers={techniquesHeading}>
-                      <div class="planner-in-view">{techniquesText(plan)}</div>
-                    </td>
-                  </tr>,
-                  ...(open === key
-                    ? [
-                        <tr>
-                          <td colSpan={PLAN_COLUMNS} class="planner-details-cell">
-                            <PlanDetails plan={plan} finetune={finetune} />
+                  ...planRows({ ...rowProps, plan: leader, group }),
+                  ...(members.length === 0
+                    ? []
+                    : [
+                        <tr class="planner-group-row" data-group-members={group.index}>
+                          <td colSpan={PLAN_COLUMNS} class="planner-group-cell">
+                            <div class="planner-in-view">
+                              <button
+                                type="button"
+                                aria-expanded={groupOpen ? 'true' : 'false'}
+                                onClick={() => onToggleGroup(group.index)}
+                              >
+                                {strings.groupMembers(members.length, groupOpen)}
+                              </button>{' '}
+                              {strings.groupDifferences(
+                                group.differences.map(
+                                  (d) => `${strings.dimensionNames[d.dimension] ?? d.dimension}: ${d.values.join(', ')}`,
+                                ),
+                              )}
+                            </div>
                           </td>
                         </tr>,
-                      ]
-                    : []),
+                      ]),
+                  ...(groupOpen ? members.flatMap((plan) => planRows({ ...rowProps, plan, group: null })) : []),
                 ];
               })}
             </tbody>
           </table>
         </div>
       )}
-      {listed.length > shown && (
+      {groups.length > shown && (
         <button type="button" class="planner-more" onClick={onMore}>
-          {strings.showMore(Math.min(PAGE_SIZE, listed.length - shown))}
+          {strings.showMore(Math.min(PAGE_SIZE, groups.length - shown))}
         </button>
       )}
       <Groups heading={strings.rejected} groups={failed} open />
       <Groups heading={strings.notTried} groups={ruledOut} open={false} />
     </div>
   );
+}
+
+interface PlanRowsProps {
+  plan: Plan;
+  /** The group the plan leads, or null for a member listed under its group's row. */
+  group: PlanGroup | null;
+  result: PlanResult;
+  open: string | null;
+  onToggle: (key: string) => void;
+  linkFor: (plan: Plan) => string;
+  finetune: boolean;
+  techniquesHeading: string;
+}
+
+/** One plan's rows: its figures, its techniques across the table, and its details when opened. */
+function planRows({ plan, group, result, open, onToggle, linkFor, finetune, techniquesHeading }: PlanRowsProps) {
+  const key = keyOf(plan);
+  return [
+    <tr
+      id={`plan-${plan.rank}`}
+      class={group === null ? 'planner-member' : undefined}
+      data-plan-key={key}
+      data-rank={plan.rank}
+      data-total-bytes={plan.perGpu.total}
+      data-step-seconds={plan.stepTimeSeconds}
+      data-rented={plan.hardware.rented ? 'true' : 'false'}
+      {...(group === null ? {} : { 'data-group': group.index, 'data-group-size': group.plans.length })}
+    >
+      <td rowSpan={2}>{plan.rank}</td>
+      <td>
+        {/* Beside the rank, not at the row's end: on a phone the table scrolls sideways. */}
+        <button type="button" aria-expanded={open === key ? 'true' : 'false'} onClick={() => onToggle(key)}>
+          {open === key ? strings.hide : strings.show}
+        </button>
+      </td>
+      <td class="planner-wrap">{hardwareText(plan)}</td>
+      <td>{formatGiB(plan.perGpu.total)}</td>
+      <td class="planner-step">{formatStepTime(plan.stepTimeSeconds)}</td>
+      <td>{costText(plan, result)}</td>
+      <td class="planner-actions">
+        <a href={linkFor(plan)} data-plan-link>
+          {strings.share}
+        </a>
+      </td>
+    </tr>,
+    <tr class="planner-techniques-row">
+      <td colSpan={PLAN_COLUMNS - 1} class="planner-techniques" headers={techniquesHeading}>
+        <div class="planner-in-view">
+          {techniquesText(plan)}
+          {changesNumerics(planOptions(plan)) && (
+            <strong data-changes-numerics>
+              {' · ⚠ '}
+              {strings.changesNumerics}
+            </strong>
+          )}
+        </div>
+      </td>
+    </tr>,
+    ...(open === key
+      ? [
+          <tr>
+            <td colSpan={PLAN_COLUMNS} class="planner-details-cell">
+              <PlanDetails plan={plan} finetune={finetune} />
+            </td>
+          </tr>,
+        ]
+      : []),
+  ];
 }
 
 function Groups({ heading, groups, open }: { heading: string; groups: readonly RejectionGroup[]; open: boolean }) {

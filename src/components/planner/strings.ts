@@ -6,6 +6,7 @@ export const strings = {
     model: 'Model',
     gpu: 'Your GPU',
     rent: 'Compare renting the GPUs with a price below',
+    allowLossy: 'Pre-training: also try pure 16-bit weights and 8-bit AdamW, which change the training numerics',
   },
   optional: 'optional',
   tasks: { pretrain: 'pre-training', finetune: 'fine-tuning (full, LoRA or QLoRA)' },
@@ -30,7 +31,7 @@ export const strings = {
   summary: (own: number, rented: number, combinations: number, estimates: number, ms: number) =>
     `${own} plan${own === 1 ? '' : 's'} fit your GPUs${rented > 0 ? `, ${rented} more on rented GPUs` : ''}. Searched ${combinations.toLocaleString('en')} combinations with ${estimates.toLocaleString('en')} engine estimates in ${ms.toFixed(0)} ms (measured in this browser).`,
   estimateNote:
-    'Step times and costs are estimates from the memory engine’s step-time model (constant utilisation, no overlap of communication); every plan fits with the free margin by the engine’s count.',
+    'Step times and costs are estimates from the memory engine’s step-time model, shown with its measured error band (8 in 10 published runs fall inside it); every plan fits with the free margin by the engine’s count.',
   table: {
     label: 'Plans that fit, best first',
     rank: '#',
@@ -50,6 +51,27 @@ export const strings = {
   hide: 'hide',
   share: 'share',
   showMore: (n: number) => `Show ${n} more`,
+  /** The button that lists a group's other members. */
+  groupMembers: (n: number, open: boolean) =>
+    `${open ? 'Hide' : 'Show'} ${n} more plan${n === 1 ? '' : 's'} within the step-time band`,
+  /** What a group's members differ in. */
+  groupDifferences: (differences: readonly string[]) =>
+    differences.length === 0 ? '' : `They differ in ${differences.join('; ')}.`,
+  /** Dimension ids as a group's differences name them. */
+  dimensionNames: {
+    hardware: 'GPUs',
+    layout: 'layout',
+    finetune: 'what is trained',
+    offload: 'offload',
+    zero: 'ZeRO',
+    precision: 'precision',
+    recompute: 'recompute',
+    attention: 'attention',
+    optimizer: 'optimizer',
+    'micro-batch': 'micro-batch',
+  } as Readonly<Record<string, string>>,
+  groupsNote: (ratio: string) =>
+    `Plans whose step times lie within ×${ratio} of each other (the step-time model’s error band) are one row, led by the simplest: fewer techniques, a shallower pipeline, less offload.`,
   byDefault: (what: string) => `(default: ${what})`,
   notAChoice: (value: string) => `${value} (not a choice)`,
   view: {
@@ -79,11 +101,16 @@ export const strings = {
     host: 'host RAM on the machine',
   },
   timeHeading: 'Step time (estimate)',
+  /** Where the step time's band comes from. */
+  bandNote: (source: string) => `band: ${source}`,
   timelineLoading: 'Drawing the step timeline…',
   timelineFailed: 'The step timeline could not be loaded; reload the page to try again.',
   lessonsHeading: 'Lessons it uses',
   noLessons: 'none: the plain configuration fits',
   estimateCommand: 'Reproduce it in a terminal:',
+  changesNumerics: 'changes the training numerics',
+  numericsNote:
+    'This plan changes the training numerics: pure 16-bit weights round every update to 16 bits (no fp32 master copy), and 8-bit AdamW keeps its moments quantized block-wise. Pre-training runs keep fp32 master weights and 32-bit AdamW; check the loss against such a run before relying on it.',
   finetuneNote: 'This plan trains every weight (full fine-tuning).',
   adapterNote:
     'This plan changes what is trained: the base weights stay frozen (in 4-bit NF4 with QLoRA) and only the rank-16 LoRA adapters on every Linear layer learn, which can reach a different quality than full fine-tuning.',

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { runCommand } from '../../../src/cli/command.ts';
 import { estimateCommand } from '../../../src/cli/estimate-command.ts';
 import { planCommand } from '../../../src/cli/plan-command.ts';
-import { flagArgs } from '../../../src/memory/index.ts';
+import { flagArgs, formatStepTime } from '../../../src/memory/index.ts';
 
 const runEstimate = (argv: readonly string[]) => runCommand(estimateCommand, argv);
 const runPlan = (argv: readonly string[]) => runCommand(planCommand, argv);
@@ -55,6 +55,36 @@ describe('plan(argv)', () => {
     expect(stdout).toMatch(/Step timeline per GPU[^]*backward-start .* ◀ peak/);
     expect(stdout).toMatch(/Why the other combinations do not fit your 1 × rtx-4090/);
     expect(stdout).not.toMatch(/NaN|(?<!ZeRO-)Infinity|undefined/);
+  });
+
+  test('the table prints each step time with its error band, never a bare time', () => {
+    const json = JSON.parse(runPlan([...WORKED, '--no-rent', '--json']).stdout) as PlanJson & {
+      groups: { ranks: number[] }[];
+    };
+    // The plan shown in full is the first group's simplest member.
+    const best = json.plans[(json.groups[0]?.ranks[0] ?? 0) - 1];
+    if (best === undefined) throw new Error('the worked case has plans');
+    const { stdout } = runPlan([...WORKED, '--no-rent']);
+    // The band is the engine's (stepTimeBand): low and high around the prediction, in the best plan's row and details.
+    expect(formatStepTime(best.stepTimeSeconds)).toMatch(/\(.+–.+\)/);
+    expect(stdout).toContain(`step      ${formatStepTime(best.stepTimeSeconds)}`);
+    expect(stdout.split(formatStepTime(best.stepTimeSeconds)).length).toBeGreaterThan(2);
+  });
+
+  test('--json groups every plan once, simplest first; the table prints one row per group', () => {
+    const json = JSON.parse(runPlan([...WORKED, '--no-rent', '--json']).stdout) as PlanJson & {
+      groups: { index: number; ranks: number[]; differences: { dimension: string; values: string[] }[] }[];
+    };
+    const ranks = json.groups.flatMap((g) => g.ranks).sort((a, b) => a - b);
+    expect(ranks).toEqual(json.plans.map((_, i) => i + 1));
+    expect(json.groups.length).toBeLessThan(json.plans.length);
+    const { stdout } = runPlan([...WORKED, '--no-rent', '--top', String(json.groups.length)]);
+    expect(stdout).toContain(`Groups    ${json.groups.length}:`);
+    // Each group's row leads with its simplest member, and a group of several says how many more it holds.
+    for (const group of json.groups) {
+      expect(stdout).toMatch(new RegExp(`^ +${group.ranks[0]} +1 × rtx-4090`, 'm'));
+      if (group.ranks.length > 1) expect(stdout).toContain(`+ ${group.ranks.length - 1} more within the band`);
+    }
   });
 
   test('nothing fits: plans [] and the smallest shortfall in bytes, with the combination that has it', () => {
