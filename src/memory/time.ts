@@ -59,6 +59,8 @@ export interface TrainingTimeInput {
   shardGroup: number;
   tp: number;
   pp: number;
+  /** Model chunks per pipeline stage, v: interleaved 1F1B above 1. */
+  ppVirtual: number;
   /** ZeRO stage. */
   zero: 0 | 1 | 2 | 3;
   /** Recompute policy. */
@@ -162,8 +164,8 @@ const DEQUANTIZE_BYTES_PER_PARAM = 0.5 + 1 / BNB_4BIT_BLOCK + 2;
 /**
  * Training step time. FLOPs per token forward 2N + 2·L·s·h (Kaplan et al. 2020, arXiv 2001.08361
  * Table 1), training 3× forward, at the 16-bit tensor-core rate or, for fp32 matmuls, the FP32 rate (gpus.ts); full recompute adds one forward, selective only the attention
- * term (Korthikanti et al. 2022 §5); pipeline bubble (p−1)/m of the compute (Narayanan et al. 2021
- * §2.2); tensor parallelism all-reduces each layer's activations four times (Shoeybi et al. 2019 §3); ring
+ * term (Korthikanti et al. 2022 §5); pipeline bubble (p−1)/m of the compute, (p−1)/(v·m) interleaved
+ * (Narayanan et al. 2021 §2.2); tensor parallelism all-reduces each layer's activations four times (Shoeybi et al. 2019 §3); ring
  * all-reduce moves 2(n−1)/n of the gradients per GPU (Patarasuk & Yuan 2009), ZeRO-3 1.5× that
  * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params); a
  * QLoRA base is dequantized in every forward and backward (DEQUANTIZE_BYTES_PER_PARAM).
@@ -181,6 +183,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     dequantizes: input.dequantizedParams > 0,
     tensorParallel: input.tp > 1,
     pipelined: input.pp > 1,
+    ppVirtual: input.ppVirtual,
     efficiencyPercent: Math.round(s.efficiency * 1000) / 10,
     efficiencyGiven: input.mfu !== null,
     ...crossesServers(input),
@@ -265,7 +268,8 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const dequantizePerMicroBatch =
     (input.dequantizedParams * DEQUANTIZE_BYTES_PER_PARAM * dequantizePasses) / gpu.memoryBandwidthBytesPerSecond;
   const dequantize = dequantizePerMicroBatch * m;
-  const bubble = input.pp > 1 ? ((input.pp - 1) / m) * (compute + recompute) : 0;
+  // Interleaving v model chunks per stage shrinks the bubble to (p−1)/(v·m) (Narayanan et al. 2021 §2.2.2).
+  const bubble = input.pp > 1 ? ((input.pp - 1) / (input.ppVirtual * m)) * (compute + recompute) : 0;
   const shard = Math.ceil(input.stageParams / input.dp);
   const gradientShard = Math.ceil(input.gradientParams / input.dp);
   const host = gpu.hostLinkBytesPerSecond;
@@ -349,7 +353,8 @@ function tensorParallelSeconds(
 /**
  * Pipeline stages send each micro-batch's b·s·h activations forward and their gradients back (Narayanan et al. 2021,
  * arXiv 2104.04473 §4.1), split over the t tensor-parallel ranks by its scatter/gather optimisation: 2m sends per step
- * on the critical path. Adjacent stages are t·d ranks apart (tensor, then data, then pipeline ranks), so they cross the
+ * on the critical path, v times as many under interleaving, where each micro-batch crosses every stage v times (§2.2.2:
+ * "the amount of communication also increases by v"). Adjacent stages are t·d ranks apart (tensor, then data, then pipeline ranks), so they cross the
  * network once a pipeline does not fit one server; each send then goes through the sending GPU's own card.
  */
 function pipelineSendSeconds(input: TrainingTimeInput, activationBytes: number): number {
@@ -357,7 +362,7 @@ function pipelineSendSeconds(input: TrainingTimeInput, activationBytes: number):
   const bytes = (input.microBatch * input.seq * input.hidden * activationBytes) / input.tp;
   const acrossServers = input.tp * input.dp * input.pp > GPUS_PER_SERVER;
   const link = acrossServers ? input.gpu.networkBytesPerSecond : input.gpu.peerLinkBytesPerSecond;
-  return (2 * input.microBatches * bytes) / link;
+  return (2 * input.microBatches * input.ppVirtual * bytes) / link;
 }
 
 /**
@@ -415,6 +420,8 @@ function trainingTimeWords(w: {
   dequantizes: boolean;
   tensorParallel: boolean;
   pipelined: boolean;
+  /** Model chunks per pipeline stage (interleaved 1F1B above 1). */
+  ppVirtual: number;
   efficiencyPercent: number;
   efficiencyGiven: boolean;
   tensorAcrossServers: boolean;
@@ -445,16 +452,17 @@ function trainingTimeWords(w: {
         : []),
       {
         id: 'bubble',
-        label: 'Pipeline bubble (p−1)/m',
-        source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1',
+        label:
+          w.ppVirtual > 1 ? `Pipeline bubble (p−1)/(v·m), interleaved 1F1B with v = ${w.ppVirtual}` : 'Pipeline bubble (p−1)/m',
+        source:
+          w.ppVirtual > 1 ? 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.2' : 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1',
       },
       ...(w.pipelined
         ? [
             {
               id: 'pipeline-sends',
               label: `Activations sent between pipeline stages over ${w.dataAcrossServers || w.tensorAcrossServers ? gpu.network : gpu.peerLink}`,
-              source:
-                'Narayanan et al. 2021 (arXiv 2104.04473) §4.1: b·s·h forward and back per micro-batch, scattered over the t tensor-parallel ranks',
+              source: `Narayanan et al. 2021 (arXiv 2104.04473) §4.1: b·s·h forward and back per micro-batch, scattered over the t tensor-parallel ranks${w.ppVirtual > 1 ? `; ×${w.ppVirtual} sends under interleaving (§2.2.2)` : ''}`,
             },
           ]
         : []),
