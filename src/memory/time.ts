@@ -7,6 +7,7 @@ import { BNB_4BIT_BLOCK } from './weight-formats.ts';
 import { allReduceShare, busBandwidth, exposedSeconds, gatherShare } from './step-time/collectives.ts';
 import { computeEfficiency } from './step-time/compute-efficiency.ts';
 import { stepTimeBand, type StepTimeBand } from './step-time/band.ts';
+import { cpuAdamSeconds, CPU_ADAM_MEASURED_PARAMS, CPU_ADAM_MEASURED_SECONDS } from './step-time/cpu-adam.ts';
 
 /** One line of the step-time estimate. */
 export interface StepTimeLine {
@@ -96,13 +97,6 @@ export interface TrainingTimeInput {
   mfu: number | null;
 }
 
-/**
- * Host memory bandwidth one GPU process gets for a CPU optimizer step, bytes/s: an assumption (a two-socket
- * server's ~200 GB/s of DRAM bandwidth shared by 8 GPU processes), shown with the estimate. ZeRO-Offload's CPU-Adam
- * is memory-bound (Ren et al. 2021, arXiv 2101.06840 §4.2).
- */
-export const ASSUMED_HOST_BYTES_PER_SECOND = 25e9;
-
 /** Kernel launch cost PyTorch pays per small op, seconds (CUDA launch overhead, ~5 µs). Assumption shown with the estimate. */
 const KERNEL_LAUNCH_SECONDS = 5e-6;
 
@@ -142,11 +136,11 @@ function crossesServers(input: Pick<TrainingTimeInput, 'tp' | 'dp'>) {
   };
 }
 
-/** Seconds of one optimizer step on the GPU (memory-bound) or, offloaded, on the host. */
+/** Seconds of one optimizer step on the GPU (memory-bound) or, offloaded, on the host (CPU-Adam's measured rate). */
 function optimizerStepSeconds(input: TrainingTimeInput, tensors: number): number {
+  if (input.offload !== 'none') return cpuAdamSeconds(input.optimizerParams);
   const accesses = ACCESSES[input.optimizer][input.optimizerImpl];
   const bytes = accesses * input.stateBytes * input.optimizerParams;
-  if (input.offload !== 'none') return bytes / ASSUMED_HOST_BYTES_PER_SECOND;
   const launches = input.optimizerImpl === 'for-loop' ? tensors * accesses * KERNEL_LAUNCH_SECONDS : 0;
   return bytes / input.gpu.memoryBandwidthBytesPerSecond + launches;
 }
@@ -167,7 +161,8 @@ const DEQUANTIZE_BYTES_PER_PARAM = 0.5 + 1 / BNB_4BIT_BLOCK + 2;
  * term (Korthikanti et al. 2022 §5); pipeline bubble (p−1)/m of the compute, (p−1)/(v·m) interleaved
  * (Narayanan et al. 2021 §2.2); tensor parallelism all-reduces each layer's activations four times (Shoeybi et al. 2019 §3); ring
  * all-reduce moves 2(n−1)/n of the gradients per GPU (Patarasuk & Yuan 2009), ZeRO-3 1.5× that
- * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params); a
+ * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params), and CPU-Adam runs at
+ * DeepSpeed's measured rate (step-time/cpu-adam.ts); a
  * QLoRA base is dequantized in every forward and backward (DEQUANTIZE_BYTES_PER_PARAM).
  */
 export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
@@ -273,6 +268,9 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const shard = Math.ceil(input.stageParams / input.dp);
   const gradientShard = Math.ceil(input.gradientParams / input.dp);
   const host = gpu.hostLinkBytesPerSecond;
+  // The gradients go down and the updated weights come up once per step, exposed: the next forward waits for the
+  // weights, and DeepSpeed overlaps the gradients' copy with backward only under ZeRO-3 (0.19.6 runtime/zero/config.py
+  // overlap_comm_valid), not modelled: the planner's lower bound holds this transfer fixed across micro-batch sizes.
   const offloadBytes =
     input.offload === 'none'
       ? 0
@@ -494,7 +492,7 @@ function trainingTimeWords(w: {
           : `Optimizer step on the host (CPU Adam)`,
         source: !w.offloaded
           ? 'PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused; bytes / HBM bandwidth'
-          : 'ZeRO-Offload (arXiv 2101.06840 §4.2): CPU-Adam is memory-bound',
+          : `DeepSpeed PR #735: DeepSpeedCPUAdam stepped ${CPU_ADAM_MEASURED_PARAMS / 1e9}B parameters in ${CPU_ADAM_MEASURED_SECONDS} s`,
       },
     ],
     assumptions: [
@@ -503,7 +501,7 @@ function trainingTimeWords(w: {
       `${GPUS_PER_SERVER} GPUs per server, tensor-parallel ranks together, then data-parallel ones`,
       !w.offloaded
         ? `optimizer step at the GPU's memory bandwidth${w.optimizerImpl === 'for-loop' ? ', plus 5 µs per kernel launch' : ''}`
-        : `CPU optimizer at ${ASSUMED_HOST_BYTES_PER_SECOND / 1e9} GB/s of host memory bandwidth per GPU process`,
+        : `CPU-Adam at ${Math.round((CPU_ADAM_MEASURED_SECONDS / CPU_ADAM_MEASURED_PARAMS) * 1e11) / 100} s per billion parameters of this GPU's shard, as measured by DeepSpeed, after backward and before the next forward (no delayed update)`,
     ],
   };
 }
