@@ -461,7 +461,7 @@ function checkInterleaving(read: OptionReader, t: Pick<Technique, 'pp' | 'ppVirt
   else if (t.gradAccum % t.pp !== 0)
     read.fail(
       'ppVirtual',
-      `pp-virtual: grad-accum (${t.gradAccum}) must be a multiple of pp (${t.pp}); interleaving runs micro-batches in groups of pp`,
+      `grad-accum (${t.gradAccum}) must be a multiple of pp (${t.pp}); interleaving runs micro-batches in groups of pp`,
     );
 }
 
@@ -480,7 +480,7 @@ function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Tech
     else if (t.ppVirtual > 1 && model.layers % (pp * t.ppVirtual) !== 0)
       read.fail(
         'ppVirtual',
-        `pp-virtual: layers (${model.layers}) must divide evenly into pp × pp-virtual (${pp} × ${t.ppVirtual}) model chunks`,
+        `layers (${model.layers}) must divide evenly into pp × pp-virtual (${pp} × ${t.ppVirtual}) model chunks`,
       );
     if (checkpointEvery !== null && checkpointEvery > model.layers)
       read.fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
