@@ -561,6 +561,7 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     shardGroup: r.shardGroup,
     tp: r.tp,
     pp: r.pp,
+    ppVirtual: r.ppVirtual,
     zero: r.zero,
     recompute: r.recompute,
     stageParams: built.paramsPerGpu,

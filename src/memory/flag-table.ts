@@ -524,6 +524,15 @@ export const FLAGS: readonly FieldFlag[] = [
     unit: 'stages',
     group: 'technique',
   }),
+  numberFlag({
+    key: 'ppVirtual',
+    flag: 'pp-virtual',
+    default: '1',
+    label: 'Virtual stages per pipeline stage',
+    help: 'model chunks per pipeline stage: interleaved 1F1B above 1 (Megatron-LM)',
+    unit: 'chunks',
+    group: 'technique',
+  }),
   enumFlag(
     { key: 'offload', flag: 'offload', default: 'none', label: 'Offload', help: 'offload to host memory', group: 'technique' },
     OFFLOADS,

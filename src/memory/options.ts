@@ -143,6 +143,8 @@ export interface EstimateOptions {
   sp?: boolean;
   /** Pipeline-parallel degree (1F1B schedule). */
   pp?: number;
+  /** Model chunks per pipeline stage, v: interleaved 1F1B when above 1 (Megatron `--num-virtual-stages-per-pipeline-rank`). */
+  ppVirtual?: number;
   /** Offload to host. */
   offload?: Offload;
   /** Offload target. */

@@ -73,10 +73,17 @@ export function zeroShards(params: number, dp: number, zero: ZeroStage): ZeroSha
 }
 
 /**
- * Micro-batches whose activations the first pipeline stage holds at once under 1F1B:
- * min(p, m) (Narayanan et al. 2021, arXiv 2104.04473 §2.2.1; Korthikanti et al. 2022 §4.2.3).
+ * Model chunks whose activations one pipeline stage holds at once: a chunk is one micro-batch through the stage's
+ * layers, or under interleaved 1F1B with v chunks per stage through its L/(p·v) layers, 1/v of them. Plain 1F1B: the
+ * first stage min(p, m) micro-batches (Narayanan et al. 2021, arXiv 2104.04473 §2.2.1; Korthikanti et al. 2022,
+ * arXiv 2205.05198 §4.2.3), the last one. Interleaved: Megatron-LM core 0.20.0 schedules.py runs
+ * 2(p − r − 1) + (v − 1)·p warm-up forwards on rank r before its first backward, so rank r holds that many plus one,
+ * at most all m·v: on the first stage p·v + p − 1 chunks, that is L·(1 + (p − 1)/(p·v)) layers' activations, the
+ * factor of Korthikanti et al. 2022 §4.2.3 (after eq. 5).
  */
-export function microBatchesInFlight(pp: number, microBatches: number, stage: PipelineStage): number {
-  if (stage === 'last') return 1;
-  return Math.min(pp, microBatches);
+export function chunksInFlight(pp: number, ppVirtual: number, microBatches: number, stage: PipelineStage): number {
+  if (ppVirtual === 1) return stage === 'last' ? 1 : Math.min(pp, microBatches);
+  const rank = stage === 'last' ? pp - 1 : 0;
+  const warmup = 2 * (pp - rank - 1) + (ppVirtual - 1) * pp;
+  return Math.min(warmup + 1, microBatches * ppVirtual);
 }

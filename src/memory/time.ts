@@ -9,6 +9,7 @@ import { computeEfficiency } from './step-time/compute-efficiency.ts';
 import { stepTimeBand, type StepTimeBand } from './step-time/band.ts';
 import { BATCHING_SOURCES } from './batching.ts';
 import { FP8_RATE_FACTOR, FP8_SOURCES } from './fp8.ts';
+import { cpuAdamSeconds, CPU_ADAM_MEASURED_PARAMS, CPU_ADAM_MEASURED_SECONDS } from './step-time/cpu-adam.ts';
 
 /** One line of the step-time estimate. */
 export interface StepTimeLine {
@@ -69,6 +70,8 @@ export interface TrainingTimeInput {
   shardGroup: number;
   tp: number;
   pp: number;
+  /** Model chunks per pipeline stage, v: interleaved 1F1B above 1. */
+  ppVirtual: number;
   /** ZeRO stage. */
   zero: 0 | 1 | 2 | 3;
   /** Recompute policy. */
@@ -107,13 +110,6 @@ export interface TrainingTimeInput {
   /** Bytes per weight element ZeRO-3 all-gathers: `weightBytes`, or 1 with torchao's float8 all-gather. */
   gatheredWeightBytes: number;
 }
-
-/**
- * Host memory bandwidth one GPU process gets for a CPU optimizer step, bytes/s: an assumption (a two-socket
- * server's ~200 GB/s of DRAM bandwidth shared by 8 GPU processes), shown with the estimate. ZeRO-Offload's CPU-Adam
- * is memory-bound (Ren et al. 2021, arXiv 2101.06840 §4.2).
- */
-export const ASSUMED_HOST_BYTES_PER_SECOND = 25e9;
 
 /** Kernel launch cost PyTorch pays per small op, seconds (CUDA launch overhead, ~5 µs). Assumption shown with the estimate. */
 const KERNEL_LAUNCH_SECONDS = 5e-6;
@@ -154,11 +150,11 @@ function crossesServers(input: Pick<TrainingTimeInput, 'tp' | 'dp'>) {
   };
 }
 
-/** Seconds of one optimizer step on the GPU (memory-bound) or, offloaded, on the host. */
+/** Seconds of one optimizer step on the GPU (memory-bound) or, offloaded, on the host (CPU-Adam's measured rate). */
 function optimizerStepSeconds(input: TrainingTimeInput, tensors: number): number {
+  if (input.offload !== 'none') return cpuAdamSeconds(input.optimizerParams);
   const accesses = ACCESSES[input.optimizer][input.optimizerImpl];
   const bytes = accesses * input.stateBytes * input.optimizerParams;
-  if (input.offload !== 'none') return bytes / ASSUMED_HOST_BYTES_PER_SECOND;
   const launches = input.optimizerImpl === 'for-loop' ? tensors * accesses * KERNEL_LAUNCH_SECONDS : 0;
   return bytes / input.gpu.memoryBandwidthBytesPerSecond + launches;
 }
@@ -176,10 +172,11 @@ const DEQUANTIZE_BYTES_PER_PARAM = 0.5 + 1 / BNB_4BIT_BLOCK + 2;
 /**
  * Training step time. FLOPs per token forward 2N + 2·L·s·h (Kaplan et al. 2020, arXiv 2001.08361
  * Table 1), training 3× forward, at the 16-bit tensor-core rate or, for fp32 matmuls, the FP32 rate (gpus.ts); full recompute adds one forward, selective only the attention
- * term (Korthikanti et al. 2022 §5); pipeline bubble (p−1)/m of the compute (Narayanan et al. 2021
- * §2.2); tensor parallelism all-reduces each layer's activations four times (Shoeybi et al. 2019 §3); ring
+ * term (Korthikanti et al. 2022 §5); pipeline bubble (p−1)/m of the compute, (p−1)/(v·m) interleaved
+ * (Narayanan et al. 2021 §2.2); tensor parallelism all-reduces each layer's activations four times (Shoeybi et al. 2019 §3); ring
  * all-reduce moves 2(n−1)/n of the gradients per GPU (Patarasuk & Yuan 2009), ZeRO-3 1.5× that
- * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params); a
+ * (arXiv 1910.02054 §7.2); offload transfers cross the host link once per step (optimizer) or per pass (params), and CPU-Adam runs at
+ * DeepSpeed's measured rate (step-time/cpu-adam.ts); a
  * QLoRA base is dequantized in every forward and backward (DEQUANTIZE_BYTES_PER_PARAM).
  */
 export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
@@ -195,6 +192,7 @@ export function trainingStepTime(input: TrainingTimeInput): StepTimeEstimate {
     dequantizes: input.dequantizedParams > 0,
     tensorParallel: input.tp > 1,
     pipelined: input.pp > 1,
+    ppVirtual: input.ppVirtual,
     efficiencyPercent: Math.round(s.efficiency * 1000) / 10,
     efficiencyGiven: input.mfu !== null,
     padded: input.trainedPerMicroBatch < input.computedPerMicroBatch,
@@ -301,10 +299,14 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   const dequantizePerMicroBatch =
     (input.dequantizedParams * DEQUANTIZE_BYTES_PER_PARAM * dequantizePasses) / gpu.memoryBandwidthBytesPerSecond;
   const dequantize = dequantizePerMicroBatch * m;
-  const bubble = input.pp > 1 ? ((input.pp - 1) / m) * (computeAll + recomputeAll) : 0;
+  // Interleaving v model chunks per stage shrinks the bubble to (p−1)/(v·m) (Narayanan et al. 2021 §2.2.2).
+  const bubble = input.pp > 1 ? ((input.pp - 1) / (input.ppVirtual * m)) * (computeAll + recomputeAll) : 0;
   const shard = Math.ceil(input.stageParams / input.dp);
   const gradientShard = Math.ceil(input.gradientParams / input.dp);
   const host = gpu.hostLinkBytesPerSecond;
+  // The gradients go down and the updated weights come up once per step, exposed: the next forward waits for the
+  // weights, and DeepSpeed overlaps the gradients' copy with backward only under ZeRO-3 (0.19.6 runtime/zero/config.py
+  // overlap_comm_valid), not modelled: the planner's lower bound holds this transfer fixed across micro-batch sizes.
   const offloadBytes =
     input.offload === 'none'
       ? 0
@@ -387,7 +389,8 @@ function tensorParallelSeconds(
 /**
  * Pipeline stages send each micro-batch's b·s·h activations forward and their gradients back (Narayanan et al. 2021,
  * arXiv 2104.04473 §4.1), split over the t tensor-parallel ranks by its scatter/gather optimisation: 2m sends per step
- * on the critical path. Adjacent stages are t·d ranks apart (tensor, then data, then pipeline ranks), so they cross the
+ * on the critical path, v times as many under interleaving, where each micro-batch crosses every stage v times (§2.2.2:
+ * "the amount of communication also increases by v"). Adjacent stages are t·d ranks apart (tensor, then data, then pipeline ranks), so they cross the
  * network once a pipeline does not fit one server; each send then goes through the sending GPU's own card.
  */
 function pipelineSendSeconds(input: TrainingTimeInput, activationBytes: number): number {
@@ -395,7 +398,7 @@ function pipelineSendSeconds(input: TrainingTimeInput, activationBytes: number):
   const bytes = (input.microBatch * input.seq * input.hidden * activationBytes) / input.tp;
   const acrossServers = input.tp * input.dp * input.pp > GPUS_PER_SERVER;
   const link = acrossServers ? input.gpu.networkBytesPerSecond : input.gpu.peerLinkBytesPerSecond;
-  return (2 * input.microBatches * bytes) / link;
+  return (2 * input.microBatches * input.ppVirtual * bytes) / link;
 }
 
 /**
@@ -454,6 +457,8 @@ function trainingTimeWords(w: {
   dequantizes: boolean;
   tensorParallel: boolean;
   pipelined: boolean;
+  /** Model chunks per pipeline stage (interleaved 1F1B above 1). */
+  ppVirtual: number;
   efficiencyPercent: number;
   efficiencyGiven: boolean;
   padded: boolean;
@@ -495,16 +500,17 @@ function trainingTimeWords(w: {
         : []),
       {
         id: 'bubble',
-        label: 'Pipeline bubble (p−1)/m',
-        source: 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1',
+        label:
+          w.ppVirtual > 1 ? `Pipeline bubble (p−1)/(v·m), interleaved 1F1B with v = ${w.ppVirtual}` : 'Pipeline bubble (p−1)/m',
+        source:
+          w.ppVirtual > 1 ? 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.2' : 'Narayanan et al. 2021 (arXiv 2104.04473) §2.2.1',
       },
       ...(w.pipelined
         ? [
             {
               id: 'pipeline-sends',
               label: `Activations sent between pipeline stages over ${w.dataAcrossServers || w.tensorAcrossServers ? gpu.network : gpu.peerLink}`,
-              source:
-                'Narayanan et al. 2021 (arXiv 2104.04473) §4.1: b·s·h forward and back per micro-batch, scattered over the t tensor-parallel ranks',
+              source: `Narayanan et al. 2021 (arXiv 2104.04473) §4.1: b·s·h forward and back per micro-batch, scattered over the t tensor-parallel ranks${w.ppVirtual > 1 ? `; ×${w.ppVirtual} sends under interleaving (§2.2.2)` : ''}`,
             },
           ]
         : []),
@@ -536,7 +542,7 @@ function trainingTimeWords(w: {
           : `Optimizer step on the host (CPU Adam)`,
         source: !w.offloaded
           ? 'PyTorch docs, torch.optim "Algorithms": for-loop, foreach, fused; bytes / HBM bandwidth'
-          : 'ZeRO-Offload (arXiv 2101.06840 §4.2): CPU-Adam is memory-bound',
+          : `DeepSpeed PR #735: DeepSpeedCPUAdam stepped ${CPU_ADAM_MEASURED_PARAMS / 1e9}B parameters in ${CPU_ADAM_MEASURED_SECONDS} s`,
       },
     ],
     assumptions: [
@@ -550,7 +556,7 @@ function trainingTimeWords(w: {
       `${GPUS_PER_SERVER} GPUs per server, tensor-parallel ranks together, then data-parallel ones`,
       !w.offloaded
         ? `optimizer step at the GPU's memory bandwidth${w.optimizerImpl === 'for-loop' ? ', plus 5 µs per kernel launch' : ''}`
-        : `CPU optimizer at ${ASSUMED_HOST_BYTES_PER_SECOND / 1e9} GB/s of host memory bandwidth per GPU process`,
+        : `CPU-Adam at ${Math.round((CPU_ADAM_MEASURED_SECONDS / CPU_ADAM_MEASURED_PARAMS) * 1e11) / 100} s per billion parameters of this GPU's shard, as measured by DeepSpeed, after backward and before the next forward (no delayed update)`,
     ],
   };
 }

@@ -41,7 +41,7 @@ import {
   optimizerStepTemporaryBytes,
 } from './optimizer.ts';
 import {
-  microBatchesInFlight,
+  chunksInFlight,
   stageParams,
   stageParamsFromTotal,
   zeroShards,
@@ -266,6 +266,7 @@ export function trainingLines(r: ResolvedEstimate, stage: PipelineStage, words: 
       residualBytes: residual,
       tp: r.tp,
       pp: r.pp,
+      ppVirtual: r.ppVirtual,
       sp: r.sp,
       model: r.model,
       seq: r.seq,
@@ -428,6 +429,7 @@ export function sameActivationInputs(a: ActivationInputs, b: ActivationInputs): 
     a.residualBytes === b.residualBytes &&
     a.tp === b.tp &&
     a.pp === b.pp &&
+    a.ppVirtual === b.ppVirtual &&
     a.sp === b.sp &&
     a.model === b.model &&
     a.seq === b.seq &&
@@ -554,6 +556,8 @@ export interface ActivationInputs {
   readonly tp: number;
   readonly sp: boolean;
   readonly pp: number;
+  /** Model chunks per pipeline stage, v (interleaved 1F1B above 1). */
+  readonly ppVirtual: number;
   readonly recompute: Recompute;
   /** Layers per checkpoint segment under full recompute, else 0 (recomputedSegment). */
   readonly segment: number;
@@ -1128,7 +1132,9 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
       ? NO_OTHER_LAYERS
       : { layer: layerActivationBytes(shapeAt(model.moe.denseFfn)), count: denseLayers };
   const plan = planRecompute(layer, sp.layers, r.recompute, r.segment, dense);
-  const inFlight = microBatchesInFlight(r.pp, r.gradAccum, stage);
+  // Chunks in flight, each 1/v of the stage's layers: bytes held for all of them are rounded up to a whole byte.
+  const chunks = chunksInFlight(r.pp, r.ppVirtual, r.gradAccum, stage);
+  const inFlight = (stageBytes: number) => ceilDiv(stageBytes * chunks, r.ppVirtual);
   const outside = outsideActivationBytes({
     seq: r.seq,
     microBatch: r.microBatch,
@@ -1143,11 +1149,16 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
     sp: r.sp,
     trainsHead: r.trainsHead,
   });
-  const flight = r.words && inFlight > 1 ? ` × ${inFlight} micro-batches in flight` : '';
+  const flight =
+    !r.words || chunks === 1
+      ? ''
+      : r.ppVirtual === 1
+        ? ` × ${chunks} micro-batches in flight`
+        : ` × ${chunks} chunks of ${sp.layers / r.ppVirtual} layers in flight (interleaved 1F1B)`;
   const what = !r.words ? '' : traits.transformer ? `s=${r.seq}${worstBatchWords(r)}, b=${r.microBatch}` : `b=${r.microBatch}`;
   const first = stage !== 'last';
   const last = stage !== 'first';
-  const kept = plan.keptForLayers * inFlight;
+  const kept = inFlight(plan.keptForLayers);
   const lines: MemoryLine[] = [];
   const keptLabel = !r.words
     ? ''
@@ -1172,7 +1183,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
             moments,
             [kept, UNTIL_BACKWARD],
             [keptAtTop, ['backward-top']],
-            [firstLayer + plan.keptForLayers * (inFlight - 1), ['backward-first-segment', 'backward-end']],
+            [firstLayer + ceilDiv(plan.keptForLayers * (chunks - 1), r.ppVirtual), ['backward-first-segment', 'backward-end']],
           )
         : lifetime(moments, [offloaded.onGpu, GRAPH]),
       r.linearInputBytes === e ? layerSource(r, traits.transformer) : `${layerSource(r, traits.transformer)}; ${FP8_SOURCES.te}`,
@@ -1211,7 +1222,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         r.words
           ? `Attention mask: (b, 1, s, s) ${r.attention === 'sdpa' ? 'booleans' : `in ${r.activationBytes}-byte floats`}, one for all layers (${r.batching === 'packed' ? 'block-diagonal over the packed documents' : 'padding'})${flight}`
           : '',
-        lifetime(moments, [r.maskBytes * inFlight, r.attention === 'sdpa' ? GRAPH : FORWARD]),
+        lifetime(moments, [inFlight(r.maskBytes), r.attention === 'sdpa' ? GRAPH : FORWARD]),
         BATCHING_SOURCES.mask,
       ),
     );
@@ -1223,7 +1234,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
         'activations',
         'gpu',
         r.words ? `Embedding output (dropout mask, norm input)${flight}` : '',
-        lifetime(moments, [first ? outside.embedding * inFlight : 0, GRAPH]),
+        lifetime(moments, [first ? inFlight(outside.embedding) : 0, GRAPH]),
         'Korthikanti et al. 2022 §4.3: embedding dropout mask sbh',
       ),
     );
@@ -1273,7 +1284,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   if (r.adapterBytesPerToken !== null) {
     // What the adapters keep beside the frozen layers (lora-activations.ts), spread evenly over the layers.
     const perLayer = Math.ceil((r.adapterBytesPerToken * r.seq * r.microBatch) / model.layers);
-    const allLora = r.recompute === 'full' ? 0 : perLayer * sp.layers * inFlight;
+    const allLora = r.recompute === 'full' ? 0 : inFlight(perLayer * sp.layers);
     // Streamed offloading copies the adapters' saved inputs to the host too; one layer's are on the GPU in transit.
     const streamed = r.activationOffload === 'streamed';
     const keptLora = streamed ? Math.min(allLora, perLayer) : allLora;
@@ -1324,7 +1335,7 @@ function activationLines(r: ActivationInputs): { lines: MemoryLine[]; perLayer: 
   );
   const onHost = r.activationOffload === 'none' ? 0 : offloaded.onHost + hostLora;
   if (onHost > 0) lines.push(offloadedActivationsLine(r, onHost, moments));
-  return { lines, perLayer: plan.keptPerLayer, offloadedPerMicroBatch: Math.ceil(onHost / inFlight) };
+  return { lines, perLayer: plan.keptPerLayer, offloadedPerMicroBatch: Math.ceil((onHost * r.ppVirtual) / chunks) };
 }
 
 /** The saved activations on the host, from the forward that sends them to the backward that brings them back. */

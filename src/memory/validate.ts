@@ -116,6 +116,8 @@ export interface ResolvedEstimate {
   tp: number;
   sp: boolean;
   pp: number;
+  /** Model chunks per pipeline stage, v (1: plain 1F1B; above 1: interleaved 1F1B). */
+  ppVirtual: number;
   offload: Offload;
   offloadDevice: OffloadDevice;
   /** What of the saved activations goes to the host. */
@@ -288,6 +290,7 @@ function readTechnique(
     dp: read.count('dp') ?? 1,
     tp: read.count('tp') ?? 1,
     pp: read.count('pp') ?? 1,
+    ppVirtual: read.count('ppVirtual') ?? 1,
     checkpointEvery: read.count('checkpointEvery') ?? null,
     sp: read.flag('sp', false),
     keepGatheredWeights: read.flag('keepGatheredWeights', false),
@@ -527,6 +530,22 @@ function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: 
   return { seq, tokens: tokensGiven ?? seq };
 }
 
+/**
+ * Interleaved 1F1B as Megatron-LM (core 0.20.0) allows it: more than one pipeline stage (arguments.py asserts
+ * pipeline_model_parallel_size > 1 with overlap_p2p_comm, > 2 without), and micro-batches in groups of p, so m a
+ * multiple of p (model_parallel_config.py: microbatch_group_size_per_vp_stage defaults to p; schedules.py rejects
+ * fewer micro-batches than a group and a last group smaller than p). The layers' split is checked with the model.
+ */
+function checkInterleaving(read: OptionReader, t: Pick<Technique, 'pp' | 'ppVirtual' | 'gradAccum'>): void {
+  if (t.ppVirtual === 1) return;
+  if (t.pp < 2) read.fail('ppVirtual', `pp-virtual (${t.ppVirtual}) interleaves pipeline stages: it needs --pp 2 or more`);
+  else if (t.gradAccum % t.pp !== 0)
+    read.fail(
+      'ppVirtual',
+      `grad-accum (${t.gradAccum}) must be a multiple of pp (${t.pp}); interleaving runs micro-batches in groups of pp`,
+    );
+}
+
 /** Tensor and pipeline degrees that fit the model, and offload modes that have ZeRO under them. */
 function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Technique): void {
   const { tp, pp, zero, offload, checkpointEvery } = t;
@@ -539,9 +558,15 @@ function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Tech
     else if (model.kvHeads % tp !== 0 && tp % model.kvHeads !== 0)
       read.fail('tp', `kv-heads (${model.kvHeads}) and tp (${tp}) must divide one another`);
     if (pp > model.layers) read.fail('pp', `pp (${pp}) cannot exceed layers (${model.layers})`);
+    else if (t.ppVirtual > 1 && model.layers % (pp * t.ppVirtual) !== 0)
+      read.fail(
+        'ppVirtual',
+        `layers (${model.layers}) must divide evenly into pp × pp-virtual (${pp} × ${t.ppVirtual}) model chunks`,
+      );
     if (checkpointEvery !== null && checkpointEvery > model.layers)
       read.fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
   }
+  checkInterleaving(read, t);
   if (t.activationOffload === 'checkpoints' && t.recompute !== 'full')
     read.fail(
       'activationOffload',

@@ -168,7 +168,7 @@ function lastUpTo(values: readonly Choice[], end: number, microBatch: number): n
 
 /**
  * A lower bound on a combination's step time at `gradAccum` micro-batches, from its estimate at any other
- * (src/memory/estimate.ts StepSeconds): with m micro-batches a stage takes at least K + w·(1 + (p−1)/m) + m·perMicroBatch,
+ * (src/memory/estimate.ts StepSeconds): with m micro-batches a stage takes at least K + w·(1 + (p−1)/(v·m)) + m·perMicroBatch,
  * where w is the least compute and recompute any micro-batch could take (`leastWork`: the same tokens per step at the
  * efficiency's ceiling), K the optimizer step, tensor-parallel and pipeline traffic and the gradients' offload, which
  * do not move with m, and the exposed data-parallel traffic, which moves with m, is left out (it is never negative).
@@ -178,10 +178,12 @@ export function secondsLowerBound(seen: EstimateTotals, options: EstimateOptions
   const time = seen.stepSeconds;
   if (time === null) return 0;
   const pp = options.pp ?? 1;
+  // Interleaved 1F1B divides the bubble by its v model chunks per stage (src/memory/time.ts).
+  const v = options.ppVirtual ?? 1;
   const m = time.microBatches;
-  const bubble = pp > 1 ? ((pp - 1) * time.work) / m : 0;
+  const bubble = pp > 1 ? ((pp - 1) * time.work) / (v * m) : 0;
   const fixed = time.total - time.work - bubble - time.dataParallel - time.perMicroBatch * m;
-  const leastBubble = pp > 1 ? ((pp - 1) * time.leastWork) / gradAccum : 0;
+  const leastBubble = pp > 1 ? ((pp - 1) * time.leastWork) / (v * gradAccum) : 0;
   return Math.max(0, fixed + time.leastWork + leastBubble + time.perMicroBatch * gradAccum);
 }
 

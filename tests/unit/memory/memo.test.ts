@@ -172,6 +172,7 @@ describe('the written-out comparisons of memoized inputs', () => {
     tp: 2,
     sp: false,
     pp: 2,
+    ppVirtual: 1,
     recompute: 'none',
     segment: 0,
     adapterBytesPerToken: null,
