@@ -136,6 +136,8 @@ describe('calculators', () => {
       await root.locator('[data-flag="num-labels"]').fill('2');
       const labelled = Number(presetParams) - lmHead + 2 * 3584;
       await expect.poll(shownCount, recompute).toBe(labelled);
+      // The link is written after the figure is drawn: wait for it before asking the CLI about it.
+      await expect.poll(() => new URL(page.url()).searchParams.get('num-labels'), recompute).toBe('2');
       expect(cliEstimate(new URL(page.url()).searchParams).params).toBe(labelled);
       const labels = root.locator('label', { has: page.locator('[data-flag="num-labels"]') });
       await root.locator('[data-flag="num-labels"]').fill('0');
