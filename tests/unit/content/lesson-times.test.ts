@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { estimateFor, valueAt } from '../../../src/components/estimate/estimate-figure';
+import { getGpuPreset } from '../../../src/memory/gpus';
+import { busBandwidth, gatherShare } from '../../../src/memory/step-time/collectives';
 
 /**
  * No page types a step time by hand. A step time is an estimate with an error band, so it is an `<Estimate … unit="seconds"/>`
  * computed at build time, and the component prints the band. What may stay typed is listed below, each with why:
  * a published measurement with its source, or a transfer bound that the sentence derives from bytes and a link rate.
+ * Where prose compares generated times in words (lesson 5's multi-server example), the words are checked here too.
  */
 const CONTENT_DIR = join(import.meta.dirname, '../../../content/docs');
 
@@ -128,5 +132,28 @@ describe('the scan catches what it is meant to', () => {
       'Run `sleep 5s` over 400 Gb/s at 989 TFLOP/s on 512 V100s.',
     ].join('\n');
     expect(typedTimes(mdx)).toEqual([]);
+  });
+});
+
+// Lesson 5's multi-server sentence words its figures: the second server adds "a little traffic, not ten times as
+// much", and one card's pricing "would take about ten times longer". The words stay true only while the model does.
+describe("lesson 5's multi-server example says what the model says", () => {
+  const flags =
+    '--model llama-3.1-8b --gpu h100-80gb --zero 1 --micro-batch 1 --seq 8192 --recompute full --precision mixed-bf16 --stack pytorch';
+  const dataParallelSeconds = (dp: number): number => Number(valueAt(estimateFor(`${flags} --dp ${dp}`), 'time.data-parallel'));
+
+  test('16 H100s over two servers leave less than 1.5 times the traffic of 8 in one', () => {
+    const ratio = dataParallelSeconds(16) / dataParallelSeconds(8);
+    expect(ratio).toBeGreaterThan(1);
+    expect(ratio).toBeLessThan(1.5);
+  });
+
+  test("one card's 50 GB/s would make the all-gather about ten times slower on 16 than NVLink on 8", () => {
+    const h100 = getGpuPreset('h100-80gb');
+    if (h100 === undefined) throw new Error('no h100-80gb preset');
+    const oneCard = gatherShare(16) / busBandwidth(h100, true, 1);
+    const inServer = gatherShare(8) / busBandwidth(h100, false, 8);
+    expect(oneCard / inServer).toBeGreaterThan(8);
+    expect(oneCard / inServer).toBeLessThan(12);
   });
 });
