@@ -1,0 +1,159 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { estimateFor, valueAt } from '../../../src/components/estimate/estimate-figure';
+import { getGpuPreset } from '../../../src/memory/gpus';
+import { busBandwidth, gatherShare } from '../../../src/memory/step-time/collectives';
+
+/**
+ * No page types a step time by hand. A step time is an estimate with an error band, so it is an `<Estimate … unit="seconds"/>`
+ * computed at build time, and the component prints the band. What may stay typed is listed below, each with why:
+ * a published measurement with its source, or a transfer bound that the sentence derives from bytes and a link rate.
+ * Where prose compares generated times in words (lesson 5's multi-server example), the words are checked here too.
+ */
+const CONTENT_DIR = join(import.meta.dirname, '../../../content/docs');
+
+/** A time figure a page may type, on one page, and why it is not a typed step time. */
+interface AllowedTime {
+  /** The page, under content/docs. */
+  readonly page: string;
+  /** The figure as the scan finds it: number, then unit. */
+  readonly figure: string;
+  /** A published measurement (with its source) or the bytes ÷ rate arithmetic the sentence shows. */
+  readonly why: string;
+}
+
+const ALLOWED: readonly AllowedTime[] = [
+  {
+    page: 'lessons/04-gradient-checkpointing.mdx',
+    figure: '0.58 s',
+    why: 'bound: the saved activations ÷ PCIe 4.0 x16 at 31.5 GB/s, stated as "at best"',
+  },
+  { page: 'lessons/06-offload.mdx', figure: '2.7$ s', why: 'bound: 84 GB ÷ 31.5 GB/s, the arithmetic in the sentence' },
+  { page: 'lessons/06-offload.mdx', figure: '2.7 s', why: 'bound: the trade-offs row repeating 84 GB ÷ 31.5 GB/s' },
+  { page: 'lessons/06-offload.mdx', figure: '0.44 s', why: 'bound: 14 GB of 16-bit weights ÷ 31.5 GB/s' },
+  { page: 'lessons/06-offload.mdx', figure: '0.22 s', why: 'bound: 14 GB ÷ PCIe 5.0 x16 at 63 GB/s' },
+  {
+    page: 'lessons/06-offload.mdx',
+    figure: '8.2 s',
+    why: 'published: DeepSpeed pull request #735, CPU-Adam on an 11.6B GPT-2 (src/memory/step-time/cpu-adam.ts)',
+  },
+  { page: 'lessons/06-offload.mdx', figure: '56 s', why: 'published: DeepSpeed pull request #735, torch.optim.Adam on the same host' },
+  {
+    page: 'lessons/06-offload.mdx',
+    figure: '0.71 s',
+    why: 'published: DeepSpeed pull request #735, 8.2 s ÷ 11.6 billion parameters, the rate cpu-adam.ts uses',
+  },
+  { page: 'lessons/06-offload.mdx', figure: '4.4 s', why: 'bound: 140 GB of weights ÷ PCIe 4.0 x16 at 31.5 GB/s' },
+  { page: 'lessons/06-offload.mdx', figure: '2.2 s', why: 'bound: 140 GB ÷ PCIe 5.0 x16 at 63 GB/s' },
+  { page: 'lessons/06-offload.mdx', figure: '0.31 s', why: 'bound: 140 GB ÷ NVLink-C2C at 450 GB/s' },
+  { page: 'lessons/06-offload.mdx', figure: '0.042 s', why: 'bound: 140 GB ÷ HBM3 at 3.35 TB/s' },
+  { page: 'lessons/06-offload.mdx', figure: '10 s', why: 'bound: 84 GB ÷ a PCIe 4.0 x4 NVMe link at 7.9 GB/s' },
+  { page: 'lessons/06-offload.mdx', figure: '0.5 ms', why: 'bound: about twice 8 MiB of weights ÷ 31.5 GB/s' },
+  { page: 'lessons/06-offload.mdx', figure: '0.83$ s', why: 'bound: 26 GB ÷ 31.5 GB/s, the arithmetic in the answer' },
+  { page: 'lessons/06-offload.mdx', figure: '0.058$ s', why: 'bound: 26 GB ÷ 450 GB/s, the arithmetic in the answer' },
+  {
+    page: 'lessons/08-putting-it-together.mdx',
+    figure: '30 seconds',
+    why: 'published: Google Cloud Spot VMs preemption process, 30 s from soft to hard power-off (linked on the page)',
+  },
+  {
+    page: 'lessons/08-putting-it-together.mdx',
+    figure: '5 seconds',
+    why: 'published: AWS spot-instance-termination-notices, how often to poll instance metadata',
+  },
+  {
+    page: 'tools/snapshot.mdx',
+    figure: '5 s',
+    why: 'measured: the snapshot reader on the ~96 MB pickle of scripts/bench/diagnose.ts, not a training step',
+  },
+];
+
+/** A number followed by a time unit; the number may close a `$…$` formula ("$26 / 31.5 \approx 0.83$ s"). */
+const TIME_FIGURE = /(?<![\w.,])\d[\d,]*(?:\.\d+)?\$?\s?(?:ms|s|µs|seconds?|milliseconds?|microseconds?)\b/g;
+
+/**
+ * The prose of an MDX page with what is not typed prose removed: the front matter, code blocks and inline code (commands
+ * and logs), and component tags (`<Estimate …/>` computes its figure).
+ */
+function proseOf(mdx: string): string {
+  return mdx
+    .replace(/^---\n[\s\S]*?\n---\n/, '')
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/`[^`\n]*`/g, '')
+    .replace(/<[A-Z]\w*\b[^>]*?\/>/gs, '');
+}
+
+/** Every time figure typed in an MDX page's prose, as written (newlines as spaces). */
+function typedTimes(mdx: string): string[] {
+  return [...proseOf(mdx).matchAll(TIME_FIGURE)].map((m) => m[0].replace(/\s+/g, ' '));
+}
+
+function listPages(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? listPages(path) : /\.mdx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const pages = listPages(CONTENT_DIR).map((path) => ({ page: relative(CONTENT_DIR, path), text: readFileSync(path, 'utf8') }));
+
+describe('no page types a step time', () => {
+  test.each(pages.map((p) => [p.page, p.text] as const))('%s types only allowed time figures', (page, text) => {
+    const allowed = new Set(ALLOWED.filter((a) => a.page === page).map((a) => a.figure));
+    expect(typedTimes(text).filter((figure) => !allowed.has(figure))).toEqual([]);
+  });
+
+  test.each(ALLOWED.map((a) => [`${a.page}: ${a.figure}`, a] as const))('%s is still on its page', (_name, allowed) => {
+    const page = pages.find((p) => p.page === allowed.page);
+    expect(page, allowed.page).toBeDefined();
+    expect(typedTimes(page?.text ?? '')).toContain(allowed.figure);
+    expect(allowed.why).toMatch(/^(published|bound|measured): /);
+  });
+});
+
+describe('the scan catches what it is meant to', () => {
+  test('a typed step time in prose or a table is found', () => {
+    expect(typedTimes('at 40% utilisation the step takes about 3.5 s of compute')).toEqual(['3.5 s']);
+    expect(typedTimes('| Large batch | ≥ 1.39 s | 62 ms |')).toEqual(['1.39 s', '62 ms']);
+    expect(typedTimes('that is $84 / 31.5 \\approx 2.7$ s each way')).toEqual(['2.7$ s']);
+    expect(typedTimes('a notice 30 seconds before')).toEqual(['30 seconds']);
+  });
+
+  test('generated figures, code, GPU names and rates are not', () => {
+    const mdx = [
+      '---',
+      'title: 9 s',
+      '---',
+      'It takes <Estimate flags="--model gpt2 --gpu h100-80gb" show="stepTime.totalSeconds" unit="seconds" /> on 8 H100s.',
+      '```',
+      'step 10 took 1.2 s',
+      '```',
+      'Run `sleep 5s` over 400 Gb/s at 989 TFLOP/s on 512 V100s.',
+    ].join('\n');
+    expect(typedTimes(mdx)).toEqual([]);
+  });
+});
+
+// Lesson 5's multi-server sentence words its figures: the second server adds "a little traffic, not ten times as
+// much", and one card's pricing "would take about ten times longer". The words stay true only while the model does.
+describe("lesson 5's multi-server example says what the model says", () => {
+  const flags =
+    '--model llama-3.1-8b --gpu h100-80gb --zero 1 --micro-batch 1 --seq 8192 --recompute full --precision mixed-bf16 --stack pytorch';
+  const dataParallelSeconds = (dp: number): number => Number(valueAt(estimateFor(`${flags} --dp ${dp}`), 'time.data-parallel'));
+
+  test('16 H100s over two servers leave less than 1.5 times the traffic of 8 in one', () => {
+    const ratio = dataParallelSeconds(16) / dataParallelSeconds(8);
+    expect(ratio).toBeGreaterThan(1);
+    expect(ratio).toBeLessThan(1.5);
+  });
+
+  test("one card's 50 GB/s would make the all-gather about ten times slower on 16 than NVLink on 8", () => {
+    const h100 = getGpuPreset('h100-80gb');
+    if (h100 === undefined) throw new Error('no h100-80gb preset');
+    const oneCard = gatherShare(16) / busBandwidth(h100, true, 1);
+    const inServer = gatherShare(8) / busBandwidth(h100, false, 8);
+    expect(oneCard / inServer).toBeGreaterThan(8);
+    expect(oneCard / inServer).toBeLessThan(12);
+  });
+});
