@@ -82,7 +82,11 @@ interface MptRow {
  * - dropout off: `attn_pdrop`, `resid_pdrop`, `emb_pdrop` default to 0.0 (configuration_mpt.py);
  * - layers: `nn.GELU(approximate='none')` (llmfoundry/models/layers/ffn.py `_FFN_ACT_FN_DEFAULT`), not GPT-2's Python
  *   `gelu_new` that the engine's eager GPT-2 counts, flash attention (`attn_impl: flash`), and LPLayerNorm keeping its
- *   bf16 input (`norm_type: low_precision_layernorm`): Korthikanti et al.'s term set, the engine's `fused` kernels;
+ *   bf16 input (`norm_type: low_precision_layernorm`): Korthikanti et al.'s term set, the engine's `fused` kernels.
+ *   It misses one tensor: `flash_attn_fn` (llmfoundry/models/layers/attention.py) unpads q, k, v and pads the output
+ *   back with `bert_padding.pad_input`, a copy, so flash-attn's saved output and the out-projection's input are two
+ *   2·s·b·h tensors where the term set counts one (3.75 GiB on MPT-3B at 8,192 tokens, enough to take it past the
+ *   10 % headroom though not past the GPU's total);
  * - loss: `loss_fn` defaults to `fused_crossentropy`, flash-attn's Triton CrossEntropyLoss (modeling_mpt.py
  *   `ComposerMPTCausalLM`), the engine's `flash-attn` loss;
  * - Composer's DecoupledAdamW with fp32 moments; FULL_SHARD is ZeRO-3 and SHARD_GRAD_OP ZeRO-2; activation
