@@ -348,7 +348,7 @@ export const FLAGS: readonly FieldFlag[] = [
       flag: 'loss',
       default: 'eager; vocab-parallel with --kernels fused',
       label: 'Loss implementation',
-      help: 'cross-entropy: eager (Hugging Face), vocab-parallel (Megatron), in-place (Unsloth), chunked (torchtune, 8 chunks), fused-linear (Liger), cut (Cut Cross-Entropy)',
+      help: 'cross-entropy: eager (Hugging Face), vocab-parallel (Megatron), in-place (Unsloth), flash-attn (flash-attn Triton, llm-foundry), chunked (torchtune, 8 chunks), fused-linear (Liger), cut (Cut Cross-Entropy)',
       group: 'technique',
     },
     LOSS_KINDS,

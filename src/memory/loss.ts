@@ -13,6 +13,10 @@ import { ceilDiv } from './ceil-div.ts';
  * - `in-place`: Unsloth's Triton `Fast_CrossEntropyLoss` (unsloth 015bdef kernels/cross_entropy_loss.py): keeps the
  *   16-bit logits and an fp32 logsumexp per row (`ctx.save_for_backward(logits, logsumexp, labels)`) and writes the
  *   gradient into the logits.
+ * - `flash-attn`: flash-attn's Triton `CrossEntropyLoss` with its default `inplace_backward=False` (flash-attention
+ *   058ad35 flash_attn/ops/triton/cross_entropy.py; llm-foundry's `fused_crossentropy`): keeps the 16-bit logits and an
+ *   fp32 lse per row (`ctx.save_for_backward(logits, lse, labels)`), and backward writes the gradient into a new tensor
+ *   (`dlogits = logits if ctx.inplace_backward else torch.empty_like(logits)`).
  * - `chunked`: torchtune's `CEWithChunkedOutputLoss` / `LinearCrossEntropyLoss` (torchtune 0.7.0
  *   modules/loss/ce_chunked_output_loss.py, cross_entropy_loss.py, `num_output_chunks=8`): the logits are made and
  *   upcast one chunk of tokens at a time, but every chunk's fp32 log-softmax is kept for backward.
@@ -22,10 +26,18 @@ import { ceilDiv } from './ceil-div.ts';
  * - `cut`: Cut Cross-Entropy (apple/ml-cross-entropy 3a79837 cut_cross_entropy/cce.py `LinearCrossEntropyFunction`):
  *   logits computed block by block in on-chip memory; keeps the head input and an fp32 log-sum-exp per token.
  */
-export type LossKind = 'eager' | 'vocab-parallel' | 'in-place' | 'chunked' | 'fused-linear' | 'cut';
+export type LossKind = 'eager' | 'vocab-parallel' | 'in-place' | 'flash-attn' | 'chunked' | 'fused-linear' | 'cut';
 
 /** Every loss implementation. */
-export const LOSS_KINDS: readonly LossKind[] = ['eager', 'vocab-parallel', 'in-place', 'chunked', 'fused-linear', 'cut'];
+export const LOSS_KINDS: readonly LossKind[] = [
+  'eager',
+  'vocab-parallel',
+  'in-place',
+  'flash-attn',
+  'chunked',
+  'fused-linear',
+  'cut',
+];
 
 /** torchtune's `num_output_chunks` default (CEWithChunkedOutputLoss and LinearCrossEntropyLoss). */
 export const TORCHTUNE_LOSS_CHUNKS = 8;
@@ -72,6 +84,7 @@ function ligerChunkRows(positions: number, vocab: number, hidden: number): numbe
  *   (8N).
  * - vocab-parallel: keeps 4N; only the 16-bit logits or their 16-bit gradient beside it.
  * - in-place: keeps the e-byte logits and 4 B per position; nothing beside them.
+ * - flash-attn: keeps the same; backward holds the logits' e-byte gradient (e·N) beside them.
  * - chunked (C chunks): keeps 4N; forward holds one chunk's logits and upcast ((e + 4)·N/C), backward one chunk's two
  *   fp32 gradients and its e-byte gradient ((8 + e)·N/C).
  * - fused-linear: keeps the input gradient (e per position and hidden unit); forward holds one chunk's e-byte logits.
@@ -88,6 +101,8 @@ export function lossBytes(shape: LossShape): LossBytes {
       return { kept: 4 * logits, forward: e === 4 ? 0 : e * logits, backward: e === 4 ? 0 : e * logits };
     case 'in-place':
       return { kept: e * logits + 4 * positions, forward: 0, backward: 0 };
+    case 'flash-attn':
+      return { kept: e * logits + 4 * positions, forward: 0, backward: e * logits };
     case 'chunked': {
       const chunk = ceilDiv(logits, TORCHTUNE_LOSS_CHUNKS);
       return { kept: 4 * logits, forward: (e + (e === 4 ? 0 : 4)) * chunk, backward: (8 + e) * chunk };

@@ -1379,6 +1379,12 @@ const LOSS_WORDS: Readonly<Record<LossKind, { kept: string; transient: string; s
     transient: 'nothing: the gradient is written into the logits',
     source: 'unsloth 015bdef kernels/cross_entropy_loss.py Fast_CrossEntropyLoss: save_for_backward(logits, logsumexp, labels)',
   },
+  'flash-attn': {
+    kept: '16-bit logits and an fp32 lse per position, kept for backward',
+    transient: 'the logits’ 16-bit gradient, a new tensor beside them (backward)',
+    source:
+      'flash-attention 058ad35 flash_attn/ops/triton/cross_entropy.py CrossEntropyLoss: save_for_backward(logits, lse, labels); dlogits = torch.empty_like(logits)',
+  },
   chunked: {
     kept: 'fp32 log-softmax of every chunk kept for backward (positions × V × 4 B)',
     transient: 'one chunk of 8: its logits and upcast (forward), its gradients (backward)',

@@ -5,9 +5,11 @@
 
 /**
  * The 10th and 90th percentiles (linear interpolation between ranks) of predicted ÷ measured over PUBLISHED_RUNS,
- * rounded to two decimals; tests/unit/memory/step-time.band.test.ts recomputes them from the runs.
+ * rounded outward to two decimals (p10 down, p90 up) so that the band is never narrower than the percentiles it
+ * stands for: rounded to nearest, a ratio between the percentile and its rounding falls out of a band that should
+ * hold it. tests/unit/memory/step-time.band.test.ts recomputes them from the runs.
  */
-export const PREDICTED_OVER_MEASURED = { p10: 0.8, p90: 1.11 } as const;
+export const PREDICTED_OVER_MEASURED = { p10: 0.8, p90: 1.12 } as const;
 
 /** Where the band comes from, one line. */
 export const STEP_TIME_BAND_SOURCE =

@@ -28,6 +28,8 @@ export interface PublishedRun {
   readonly source: string;
   /** Whether it fits the compute-efficiency curve or is held out. */
   readonly role: CalibrationRole;
+  /** The source's own parameter count for the run, where it prints one; else null. */
+  readonly publishedParams: number | null;
 }
 
 const LLM_FOUNDRY_README =
@@ -60,6 +62,8 @@ interface MptRow {
   sharding: 'FULL_SHARD' | 'SHARD_GRAD_OP';
   /** "Throughput (T/s)": tokens per second of the whole run. */
   tokensPerSecond: number;
+  /** "NumParams": the run's parameter count (learned positions make it grow with the sequence). */
+  numParams: number;
   /** The table's heading and the row's MFU, to find it. */
   table: string;
   mfu: number;
@@ -67,10 +71,26 @@ interface MptRow {
 }
 
 /**
- * A row of llm-foundry's tables as a run. MPT (scripts/train/yamls/pretrain/mpt-*.yaml): GPT-style blocks with a 4h
- * GELU MLP, no biases, ALiBi instead of learned positions (so no position rows), vocabulary 50,368, flash attention,
- * Composer's DecoupledAdamW in fp32 states; `amp_bf16` is autocast over fp32 weights; FSDP FULL_SHARD is ZeRO-3 and
- * SHARD_GRAD_OP ZeRO-2; activation checkpointing wraps every block (full recompute).
+ * A row of llm-foundry's tables as a run, as llm-foundry 4952183 ran it. Shapes: scripts/train/yamls/pretrain/mpt-*.yaml
+ * (`vocab_size: 50368`, `expansion_ratio: 4`); GPT-style blocks with biases and learned positions of `max_seq_len` rows
+ * (llmfoundry/models/mpt/configuration_mpt.py defaults `no_bias=False`, `learned_pos_emb=True`, `alibi` off; the yamls
+ * set neither), which the table's NumParams column confirms to the parameter. The rest, from the same sources:
+ * - precision: the table's "MP Mode" is DEFAULT for every row (submit_benchmarks.py `mod_parameters` default), which
+ *   Composer's `get_mixed_precision` (composer/distributed/mosaic_parallelism.py, 1b7ba47; llm-foundry pins mosaicml
+ *   0.21) makes `param_dtype` bf16, `reduce_dtype` fp32: FSDP gathers bf16 weights over fp32 shards, so autocast has
+ *   nothing to cast and the residual stream is bf16 — the engine's `mixed-bf16` (16-bit weights over an fp32 master);
+ * - dropout off: `attn_pdrop`, `resid_pdrop`, `emb_pdrop` default to 0.0 (configuration_mpt.py);
+ * - layers: `nn.GELU(approximate='none')` (llmfoundry/models/layers/ffn.py `_FFN_ACT_FN_DEFAULT`), not GPT-2's Python
+ *   `gelu_new` that the engine's eager GPT-2 counts, flash attention (`attn_impl: flash`), and LPLayerNorm keeping its
+ *   bf16 input (`norm_type: low_precision_layernorm`): Korthikanti et al.'s term set, the engine's `fused` kernels.
+ *   It misses one tensor: `flash_attn_fn` (llmfoundry/models/layers/attention.py) unpads q, k, v and pads the output
+ *   back with `bert_padding.pad_input`, a copy, so flash-attn's saved output and the out-projection's input are two
+ *   2·s·b·h tensors where the term set counts one (3.75 GiB on MPT-3B at 8,192 tokens, enough to take it past the
+ *   10 % headroom though not past the GPU's total);
+ * - loss: `loss_fn` defaults to `fused_crossentropy`, flash-attn's Triton CrossEntropyLoss (modeling_mpt.py
+ *   `ComposerMPTCausalLM`), the engine's `flash-attn` loss;
+ * - Composer's DecoupledAdamW with fp32 moments; FULL_SHARD is ZeRO-3 and SHARD_GRAD_OP ZeRO-2; activation
+ *   checkpointing wraps every block (full recompute).
  */
 function mpt(row: MptRow): PublishedRun {
   const globalBatch = row.microBatch * row.gradAccum * row.gpus;
@@ -84,14 +104,16 @@ function mpt(row: MptRow): PublishedRun {
       arch: 'gpt2',
       ...MPT_SHAPES[row.size],
       vocab: 50368,
-      positions: 0,
+      positions: row.seq,
       ffn: 4 * MPT_SHAPES[row.size].hidden,
       stack: 'pytorch',
-      precision: 'amp-bf16',
+      precision: 'mixed-bf16',
       optimizer: 'adamw',
       optimizerImpl: 'for-loop',
       attention: 'sdpa',
-      kernels: 'eager',
+      kernels: 'fused',
+      dropout: false,
+      loss: 'flash-attn',
       recompute: row.checkpointing ? 'full' : 'none',
       seq: row.seq,
       microBatch: row.microBatch,
@@ -106,6 +128,7 @@ function mpt(row: MptRow): PublishedRun {
     measured: `${row.tokensPerSecond} tokens/s over ${row.gpus} GPUs (MFU ${row.mfu} %): step = ${globalBatch} × ${row.seq} tokens ÷ that`,
     source: `${LLM_FOUNDRY_README}, table "${row.table}", row ${row.size} / seq ${row.seq} / ${row.gpus} GPUs`,
     role: row.role,
+    publishedParams: row.numParams,
   };
 }
 
@@ -153,6 +176,7 @@ function torchtitan8b(gpus: number, tokensPerSecondPerGpu: number, table: string
     measured: `${tokensPerSecondPerGpu} tokens/s per GPU (row "FSDP"): step = local batch 2 × 8192 tokens ÷ that`,
     source: `${TORCHTITAN_BENCHMARK}, ${table}, row FSDP`,
     role,
+    publishedParams: null,
   };
 }
 
@@ -198,6 +222,7 @@ const BLOOM_176B: PublishedRun = {
   source:
     'https://github.com/bigscience-workshop/bigscience/blob/00327f8c3533c39b3cc17013f0d0d2b770eb2bb9/train/tr11-176B-ml/README.md, "Task" and "Replica setup"',
   role: 'fit',
+  publishedParams: null,
 };
 
 /** Every published run, in the order the bench prints them. */
@@ -212,6 +237,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 1133901,
+    numParams: 125311488,
     table: A100,
     mfu: 44.45,
     role: 'fit',
@@ -226,6 +252,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 470263,
+    numParams: 355985408,
     table: A100,
     mfu: 51.62,
     role: 'held-out',
@@ -240,6 +267,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 1096819,
+    numParams: 760470528,
     table: H100,
     mfu: 37.89,
     role: 'fit',
@@ -254,6 +282,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 363645,
+    numParams: 1315950592,
     table: H100,
     mfu: 41.82,
     role: 'fit',
@@ -268,6 +297,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'SHARD_GRAD_OP',
     tokensPerSecond: 20396905,
+    numParams: 1315950592,
     table: H100_LARGE,
     mfu: 36.65,
     role: 'held-out',
@@ -282,6 +312,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 386285,
+    numParams: 2651837440,
     table: H100,
     mfu: 43.73,
     role: 'fit',
@@ -296,6 +327,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 61567,
+    numParams: 2667566080,
     table: A100,
     mfu: 59.34,
     role: 'fit',
@@ -310,6 +342,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 85144,
+    numParams: 6658859008,
     table: H100,
     mfu: 46.44,
     role: 'fit',
@@ -324,6 +357,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: true,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 68893,
+    numParams: 6667247616,
     table: H100,
     mfu: 40.42,
     role: 'held-out',
@@ -338,6 +372,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 4951479,
+    numParams: 6658859008,
     table: H100_LARGE,
     mfu: 42.2,
     role: 'fit',
@@ -352,6 +387,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 37130,
+    numParams: 6658859008,
     table: A100,
     mfu: 64.23,
     role: 'fit',
@@ -366,6 +402,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: false,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 307209,
+    numParams: 12853954560,
     table: H100,
     mfu: 39.86,
     role: 'fit',
@@ -380,6 +417,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: true,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 15812,
+    numParams: 13011240960,
     table: H100,
     mfu: 31.68,
     role: 'held-out',
@@ -394,6 +432,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: true,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 73860,
+    numParams: 29975214080,
     table: H100,
     mfu: 43.92,
     role: 'fit',
@@ -408,6 +447,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: true,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 7330,
+    numParams: 29975214080,
     table: A100,
     mfu: 55.3,
     role: 'fit',
@@ -422,6 +462,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: true,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 66523,
+    numParams: 64862437376,
     table: H100,
     mfu: 42.57,
     role: 'fit',
@@ -436,6 +477,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
     checkpointing: true,
     sharding: 'FULL_SHARD',
     tokensPerSecond: 515636,
+    numParams: 64862437376,
     table: H100_LARGE,
     mfu: 41.25,
     role: 'held-out',

@@ -18,6 +18,9 @@ describe('lossBytes, Llama 2 shapes, 16,384 positions in bf16', () => {
   test('in-place (Unsloth): keeps the bf16 logits and an fp32 logsumexp per row', () => {
     expect(at('in-place')).toEqual({ kept: 2 * N + 4 * 16_384, forward: 0, backward: 0 });
   });
+  test('flash-attn (Triton CrossEntropyLoss, inplace_backward=False): keeps the bf16 logits and lse; backward a new 2N', () => {
+    expect(at('flash-attn')).toEqual({ kept: 2 * N + 4 * 16_384, forward: 0, backward: 2 * N });
+  });
   test('chunked (torchtune, 8 chunks): keeps 4N, one chunk’s transients', () => {
     expect(at('chunked')).toEqual({ kept: 4 * N, forward: (6 * N) / 8, backward: (10 * N) / 8 });
   });

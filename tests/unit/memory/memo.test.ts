@@ -45,7 +45,9 @@ const change: fc.Arbitrary<EstimateOptions> = fc.oneof(
     ),
   }),
   fc.record({ optimizerInBackward: fc.boolean(), gradAccum: fc.constant(1) }),
-  fc.record({ loss: fc.constantFrom('eager', 'vocab-parallel', 'in-place', 'chunked', 'fused-linear', 'cut' as const) }),
+  fc.record({
+    loss: fc.constantFrom('eager', 'vocab-parallel', 'in-place', 'flash-attn', 'chunked', 'fused-linear', 'cut' as const),
+  }),
   fc.record({ optimizerImpl: fc.constantFrom('foreach', 'fused', 'for-loop' as const) }),
   fc.record({ recompute: fc.constantFrom('none', 'selective', 'op', 'full' as const) }),
   fc.record({ checkpointEvery: fc.constantFrom(1, 2) }),
