@@ -37,6 +37,7 @@ function planJson(plan: Plan) {
     timeline: estimate.timeline,
     peakMoment: estimate.peakMoment,
     cost: plan.cost,
+    run: plan.run,
     lessons: planLessons(plan),
     warnings,
   };
@@ -62,6 +63,7 @@ export function planResultJson(result: PlanResult) {
       rankBy: r.rankBy,
       priceTier: r.priceTier,
       epochTokens: r.epochTokens,
+      trainTokens: r.trainTokens,
       rent: r.rent,
       prices: r.prices,
     },

@@ -13,6 +13,8 @@ import {
   planFlags,
   planLessons,
   planOptions,
+  runBudgetLine,
+  runBudgetText,
   type Plan,
   type PlanGroup,
   type PlanResult,
@@ -38,6 +40,14 @@ function costText(plan: Plan, result: PlanResult): string {
   const perEpoch = plan.cost.perEpoch === null ? '' : `, ${formatCost(plan.cost.perEpoch[tier])}/epoch`;
   return `${formatCost(plan.cost.perStep[tier])}/step${perEpoch}`;
 }
+
+/** The run column's text: the whole run's time and cost with their band, or nothing without `--train-tokens`. */
+function runText(plan: Plan, result: PlanResult): string {
+  return plan.run === null ? '' : `  ${runBudgetText(plan.run, result.request.priceTier).padEnd(RUN_WIDTH)}`;
+}
+
+/** Width of the run column: a run's time and cost with their bands, e.g. `12.3 days (…–…), 1234.56 (…–…)`. */
+const RUN_WIDTH = 56;
 
 function rejectedLines(groups: readonly RejectionGroup[]): string[] {
   return groups.map(
@@ -65,7 +75,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
   const out: string[] = [];
   const own = result.searches[0];
   out.push(
-    `GPU Memory Lab · plan (${r.task}, global batch ${r.globalBatch} × seq ${r.seq}, ${r.gpus} × ${r.gpu}; ranked by ${r.rankBy}${r.rankBy === 'time' ? '' : `, ${r.priceTier} prices`})`,
+    `GPU Memory Lab · plan (${r.task}, global batch ${r.globalBatch} × seq ${r.seq}, ${r.gpus} × ${r.gpu}${r.trainTokens === null ? '' : `, ${r.trainTokens.toLocaleString('en-US')} tokens to train`}; ranked by ${r.rankBy}${r.rankBy === 'time' ? '' : `, ${r.priceTier} prices`})`,
   );
   if (own !== undefined)
     out.push(
@@ -81,12 +91,12 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       `Groups    ${groups.length}: plans whose ${r.rankBy === 'time' ? 'step times' : 'costs'} lie within ×${BAND_RATIO.toFixed(2)} of the group's best are one group (the step-time band), simplest first`,
     );
     out.push(
-      `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step (band)'.padStart(STEP_WIDTH)}  ${'cost'.padEnd(22)} techniques`,
+      `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step (band)'.padStart(STEP_WIDTH)}  ${'cost'.padEnd(22)}${r.trainTokens === null ? '' : `  ${'whole run (band)'.padEnd(RUN_WIDTH)}`} techniques`,
     );
     for (const group of groups.slice(0, top)) {
       const plan = group.plans[0] as Plan;
       out.push(
-        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatStepTime(plan.stepTimeSeconds).padStart(STEP_WIDTH)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
+        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatStepTime(plan.stepTimeSeconds).padStart(STEP_WIDTH)}  ${costText(plan, result).padEnd(22)}${runText(plan, result)} ${techniques(plan)}`,
       );
       const line = groupLine(group);
       if (line !== '') out.push(line);
@@ -108,6 +118,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       out.push(
         `  step      ${formatStepTime(details.stepTime.totalSeconds, band)}${band === null ? '' : ` (band: ${band.source})`}`,
       );
+      if (best.run !== null) out.push(`  run       ${runBudgetLine(best.run, r.priceTier)}`);
       for (const line of details.stepTime.lines.filter((l) => l.seconds > 0))
         out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
       out.push(

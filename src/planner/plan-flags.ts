@@ -69,9 +69,30 @@ export const FIXED_ESTIMATE_FLAGS: readonly string[] = [
   'headroom',
 ];
 
+/**
+ * `--train-tokens N`, the token budget of the whole run: every plan then shows the run's wall-clock time and cost
+ * (run-budget.ts). `estimate` takes the same flag.
+ */
+export const TRAIN_TOKENS_FLAG = {
+  key: 'trainTokens',
+  flag: 'train-tokens',
+  label: 'Tokens to train',
+  help: 'tokens the whole run trains, for its wall-clock time and cost',
+} as const;
+
 /** Option keys of the planner's own flags. */
 export type PlanFlagKey =
-  'gpus' | 'globalBatch' | 'task' | 'allowLossy' | 'maxHostGb' | 'rankBy' | 'priceTier' | 'epochTokens' | 'price' | 'noRent';
+  | 'gpus'
+  | 'globalBatch'
+  | 'task'
+  | 'allowLossy'
+  | 'maxHostGb'
+  | 'rankBy'
+  | 'priceTier'
+  | 'epochTokens'
+  | 'trainTokens'
+  | 'price'
+  | 'noRent';
 
 /** Flags of the planner itself, in help order. */
 export const PLAN_FLAGS: readonly FieldFlag<PlanFlagKey>[] = [
@@ -143,6 +164,7 @@ export const PLAN_FLAGS: readonly FieldFlag<PlanFlagKey>[] = [
     label: 'Tokens per epoch',
     help: 'tokens in one epoch, for the cost per epoch',
   }),
+  numberFlag(TRAIN_TOKENS_FLAG),
   stringFlag(
     {
       key: 'price',

@@ -49,6 +49,8 @@ export interface PlanRequest {
   readonly prices: PriceTable;
   /** Tokens in one epoch, for the cost per epoch; null when not given. */
   readonly epochTokens: number | null;
+  /** Tokens the whole run trains, for its wall-clock time and cost (run-budget.ts); null when not given. */
+  readonly trainTokens: number | null;
   /** Whether to compare renting the priced GPUs (as many as the reader's). */
   readonly rent: boolean;
 }
@@ -108,6 +110,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
   const epochTokens = read.count('epochTokens');
   if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined)
     read.fail('epochTokens', 'ranking by cost per epoch needs --epoch-tokens N');
+  const trainTokens = read.count('trainTokens');
   const rent = !read.flag('noRent', false);
   const allowLossy = read.flag('allowLossy', false);
 
@@ -150,6 +153,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
       priceTier,
       prices,
       epochTokens: epochTokens ?? null,
+      trainTokens: trainTokens ?? null,
       rent,
     },
   };

@@ -19,6 +19,7 @@ import {
   planOptions,
   planKey,
   plannerFlagNamed,
+  runBudgetText,
   type Plan,
   type PlanGroup,
   type PlanResult,
@@ -74,6 +75,7 @@ const FIELDS: readonly string[] = [
   'rank-by',
   'price-tier',
   'epoch-tokens',
+  'train-tokens',
 ];
 /** The words for an enumeration flag's values. */
 const CHOICE_WORDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -82,8 +84,16 @@ const CHOICE_WORDS: Readonly<Record<string, Readonly<Record<string, string>>>> =
   'price-tier': strings.tiers,
 };
 const PAGE_SIZE = 10;
-/** Columns of the plans' table: rank, details, GPUs, per GPU, step, cost, link (the techniques span all but the rank). */
+/**
+ * Columns of the plans' table: rank, details, GPUs, per GPU, step, cost, link (the techniques span all but the rank),
+ * and the whole run with a token budget (planColumns).
+ */
 const PLAN_COLUMNS = 7;
+
+/** Columns of the plans' table for an answer: one more for the whole run when the request has a token budget. */
+function planColumns(result: PlanResult): number {
+  return PLAN_COLUMNS + (result.request.trainTokens === null ? 0 : 1);
+}
 /**
  * Typing pauses this long before a search starts, so one search runs per edit, not per key. The first search (the page
  * opening, or a shared link) answers no typing and starts at once.
@@ -491,7 +501,7 @@ function Results(props: ResultsProps) {
                 #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} ·{' '}
                 {formatGiB(sharedPlan.perGpu.total)} · {formatStepTime(sharedPlan.stepTimeSeconds)}
               </p>
-              <PlanDetails plan={sharedPlan} finetune={finetune} />
+              <PlanDetails plan={sharedPlan} finetune={finetune} priceTier={result.request.priceTier} />
             </>
           ) : (
             <p>{strings.shared.missing}</p>
@@ -550,10 +560,11 @@ function Results(props: ResultsProps) {
                 <th scope="col">{strings.table.perGpu}</th>
                 <th scope="col">{strings.table.step}</th>
                 <th scope="col">{strings.table.cost}</th>
+                {result.request.trainTokens !== null && <th scope="col">{strings.table.run}</th>}
                 <th scope="col">{strings.table.link}</th>
               </tr>
               <tr>
-                <th scope="col" colSpan={PLAN_COLUMNS - 1} id={techniquesHeading}>
+                <th scope="col" colSpan={planColumns(result) - 1} id={techniquesHeading}>
                   {strings.table.techniques}
                 </th>
               </tr>
@@ -570,7 +581,7 @@ function Results(props: ResultsProps) {
                     ? []
                     : [
                         <tr class="planner-group-row" data-group-members={group.index}>
-                          <td colSpan={PLAN_COLUMNS} class="planner-group-cell">
+                          <td colSpan={planColumns(result)} class="planner-group-cell">
                             <div class="planner-in-view">
                               <button
                                 type="button"
@@ -643,6 +654,11 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
       <td>{formatGiB(plan.perGpu.total)}</td>
       <td class="planner-step">{formatStepTime(plan.stepTimeSeconds)}</td>
       <td>{costText(plan, result)}</td>
+      {plan.run !== null && (
+        <td class="planner-run" data-run-seconds={plan.run.seconds.value}>
+          {runBudgetText(plan.run, result.request.priceTier)}
+        </td>
+      )}
       <td class="planner-actions">
         <a href={linkFor(plan)} data-plan-link>
           {strings.share}
@@ -650,7 +666,7 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
       </td>
     </tr>,
     <tr class="planner-techniques-row">
-      <td colSpan={PLAN_COLUMNS - 1} class="planner-techniques" headers={techniquesHeading}>
+      <td colSpan={planColumns(result) - 1} class="planner-techniques" headers={techniquesHeading}>
         <div class="planner-in-view">
           {techniquesText(plan)}
           {changesNumerics(planOptions(plan)) && (
@@ -665,8 +681,8 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
     ...(open === key
       ? [
           <tr>
-            <td colSpan={PLAN_COLUMNS} class="planner-details-cell">
-              <PlanDetails plan={plan} finetune={finetune} />
+            <td colSpan={planColumns(result)} class="planner-details-cell">
+              <PlanDetails plan={plan} finetune={finetune} priceTier={result.request.priceTier} />
             </td>
           </tr>,
         ]

@@ -41,6 +41,7 @@ export const strings = {
     perGpu: 'Per GPU',
     step: 'Step',
     cost: 'Cost',
+    run: 'Whole run',
     link: 'Link',
   },
   rent: 'rent',
@@ -101,6 +102,8 @@ export const strings = {
     host: 'host RAM on the machine',
   },
   timeHeading: 'Step time (estimate)',
+  /** A plan's whole run of the token budget (`train-tokens`). */
+  runHeading: 'Whole run of the tokens to train (estimate, with the step’s band)',
   /** Where the step time's band comes from. */
   bandNote: (source: string) => `band: ${source}`,
   timelineLoading: 'Drawing the step timeline…',

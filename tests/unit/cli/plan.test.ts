@@ -130,4 +130,32 @@ describe('plan(argv)', () => {
     expect(without).not.toContain('h100-80gb');
     expect(without.size).toBeGreaterThan(0);
   });
+
+  test('--train-tokens: the table has a whole-run column and the best plan its run; --json has request.trainTokens and run', () => {
+    // 4 × 512 = 2,048 tokens a step; 2,048,000 tokens are exactly 1,000 steps.
+    const argv = [...WORKED, '--stack', 'pytorch', '--no-rent', '--train-tokens', '2048000'];
+    const table = runPlan(argv);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/2,048,000 tokens to train/);
+    expect(table.stdout).toMatch(/whole run \(band\)/);
+    expect(table.stdout).toMatch(/ {2}run {7}1,000 steps · /);
+    const json = JSON.parse(runPlan([...argv, '--json']).stdout) as {
+      request: { trainTokens: number | null };
+      plans: { stepTimeSeconds: number; run: { steps: number; seconds: { value: number } } | null }[];
+    };
+    expect(json.request.trainTokens).toBe(2_048_000);
+    for (const plan of json.plans) {
+      expect(plan.run?.steps).toBe(1000);
+      expect(plan.run?.seconds.value).toBeCloseTo(1000 * plan.stepTimeSeconds, 9);
+    }
+  });
+
+  test.each(['0', '-5', '1.5', 'many'])('--train-tokens %s: one line naming train-tokens, exit 2', (value) => {
+    const { code, stdout, stderr } = runPlan([...WORKED, '--train-tokens', value]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/--train-tokens/);
+    expect(stderr).not.toMatch(/NaN|undefined/);
+  });
 });
