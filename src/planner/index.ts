@@ -82,7 +82,16 @@ export {
 export { changesNumerics, searchesLossyNumerics, LOSSY_OPTIMIZERS, LOSSY_PRECISIONS } from './numerics.ts';
 export { orderLessons } from './order-lessons.ts';
 export { rejectionMessages } from './messages.ts';
-export { BAND_RATIO, groupPlans, hardwareLabel, simplicityKey, type PlanDifference, type PlanGroup } from './plan-groups.ts';
+export {
+  BAND_RATIO,
+  groupPlans,
+  hardwareLabel,
+  planSections,
+  simplicityKey,
+  type PlanDifference,
+  type PlanGroup,
+  type PlanSections,
+} from './plan-groups.ts';
 export {
   formatBanded,
   formatRunTime,

@@ -1,5 +1,5 @@
 /**
- * The planner: search the reader's GPUs and the GPUs offered for rent, rank every plan that fits,
+ * The planner: search the reader's GPUs (and, with `--rent`, the GPUs offered for rent), rank every plan that fits,
  * and when nothing fits on the reader's GPUs, name the smallest gap and hardware that would close it.
  */
 import {
@@ -31,7 +31,7 @@ export interface PlanCost {
 
 /** A ranked plan. */
 export interface Plan extends FittingPlan {
-  /** 1 for the best. */
+  /** 1 for the best on the reader's GPUs; rented GPUs' plans are numbered on after theirs. */
   readonly rank: number;
   /** Cost, or null without a price for its GPU. */
   readonly cost: PlanCost | null;
@@ -88,7 +88,7 @@ export interface SearchSummary extends Omit<HardwareSearch, 'plans'> {
 /** The planner's answer. */
 export interface PlanResult {
   readonly request: PlanRequest;
-  /** Every plan that fits, on the reader's GPUs and on rented ones, best first. */
+  /** Every plan that fits: on the reader's GPUs best first, then (with `rent`) on rented ones best first. */
   readonly plans: readonly Plan[];
   /** One search per set of GPUs, the reader's first. */
   readonly searches: readonly SearchSummary[];
@@ -134,8 +134,8 @@ export function planModel(request: PlanRequest): ModelConfig {
 }
 
 /**
- * Plan a training job: every combination of the dimensions on the reader's GPUs and on the priced
- * GPUs offered for rent, ranked by `request.rankBy`.
+ * Plan a training job: every combination of the dimensions on the reader's GPUs and, with `request.rent`, on the priced
+ * GPUs offered for rent, ranked by `request.rankBy`, the reader's GPUs' plans first.
  * @example planTraining(request).plans[0]?.flags
  */
 export function planTraining(
@@ -199,8 +199,17 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
     // The metric once per plan, not once per comparison of the sort.
     return { plan, seconds, cost, run, metric: rankMetric(request, seconds, cost) };
   });
-  // Ties keep the searches' order (the sort is stable): the reader's GPUs first, each search's plans in walk order.
-  priced.sort((a, b) => a.metric - b.metric || a.seconds - b.seconds || a.plan.perGpu.total - b.plan.perGpu.total);
+  // The reader's GPUs' plans first, then the rented ones' (issue #31 item 8: the planner answers for the reader's GPUs,
+  // and renting is a comparison after them); each best first. Ties keep the searches' order (the sort is stable): each
+  // search's plans in walk order.
+  const rentedLast = (plan: FittingPlan) => (plan.hardware.rented ? 1 : 0);
+  priced.sort(
+    (a, b) =>
+      rentedLast(a.plan) - rentedLast(b.plan) ||
+      a.metric - b.metric ||
+      a.seconds - b.seconds ||
+      a.plan.perGpu.total - b.plan.perGpu.total,
+  );
   return priced.map(({ plan, cost, run }, i) => ({ ...plan, rank: i + 1, cost, run }));
 }
 

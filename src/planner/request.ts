@@ -51,7 +51,7 @@ export interface PlanRequest {
   readonly epochTokens: number | null;
   /** Tokens the whole run trains, for its wall-clock time and cost (run-budget.ts); null when not given. */
   readonly trainTokens: number | null;
-  /** Whether to compare renting the priced GPUs (as many as the reader's). */
+  /** Whether to compare renting the priced GPUs (as many as the reader's): `--rent`; the reader's GPUs alone by default. */
   readonly rent: boolean;
 }
 
@@ -111,7 +111,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
   if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined)
     read.fail('epochTokens', 'ranking by cost per epoch needs --epoch-tokens N');
   const trainTokens = read.count('trainTokens');
-  const rent = !read.flag('noRent', false);
+  const rent = read.flag('rent', false);
   const allowLossy = read.flag('allowLossy', false);
 
   const prices: Record<string, GpuPrices> = { ...defaultPrices };

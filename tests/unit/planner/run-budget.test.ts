@@ -56,6 +56,7 @@ describe('planTraining with --train-tokens', () => {
     'global-batch': '4',
     seq: '512',
     stack: 'pytorch',
+    rent: true,
     'train-tokens': '1000000',
   });
   const result = planTraining(request);

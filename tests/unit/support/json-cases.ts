@@ -101,9 +101,10 @@ export const JSON_CASES: readonly JsonCase[] = [
       '1e9',
       '--train-tokens',
       '3e9',
+      '--rent',
     ],
   },
-  { command: 'plan', argv: ['--model', 'llama-3-70b', '--gpu', 'rtx-4090', '--global-batch', '8', '--seq', '4096', '--no-rent'] },
+  { command: 'plan', argv: ['--model', 'llama-3-70b', '--gpu', 'rtx-4090', '--global-batch', '8', '--seq', '4096'] },
   // Every example the pages offer; the snapshot's ships as data the page pickles, so its CPython pickle stands in.
   ...readdirSync(EXAMPLES_DIR)
     .filter((file) => file !== 'snapshot-oom.json')

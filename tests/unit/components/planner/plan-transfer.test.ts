@@ -15,7 +15,10 @@ import { planRequest } from '../../support/plan-request.ts';
  * budget's run; and none.
  */
 const CASES: [string, RawFlagValues][] = [
-  ['gpt2-xl on an unpriced rtx-4090, renting compared', { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' }],
+  [
+    'gpt2-xl on an unpriced rtx-4090, renting compared',
+    { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', rent: true },
+  ],
   [
     'llama-2-7b, 8 × a100-80gb, with the tokens of an epoch and a token budget, ranked by cost per epoch',
     {
@@ -28,11 +31,12 @@ const CASES: [string, RawFlagValues][] = [
       'train-tokens': '20000000000',
       'rank-by': 'epoch-cost',
       'price-tier': 'spot',
+      rent: true,
     },
   ],
   [
     'nothing fits: llama-2-70b, 2 × rtx-4090, host 64 GB',
-    { model: 'llama-2-70b', gpu: 'rtx-4090', gpus: '2', 'global-batch': '8', seq: '4096', 'max-host-gb': '64', 'no-rent': true },
+    { model: 'llama-2-70b', gpu: 'rtx-4090', gpus: '2', 'global-batch': '8', seq: '4096', 'max-host-gb': '64' },
   ],
 ];
 
