@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runCommand } from '../../src/cli/command';
 import { planCommand } from '../../src/cli/plan-command';
 import { flagArgs } from '../../src/memory/index';
+import { planKey } from '../../src/planner/index';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
@@ -16,6 +17,7 @@ const baseUrl = inject('baseUrl');
 const SELECTOR = '[data-planner]';
 
 interface CliPlan {
+  flags: Record<string, string>;
   hardware: { gpu: string };
   perGpu: { total: number };
   stepTimeSeconds: number;
@@ -231,6 +233,29 @@ describe('planner page', () => {
       expect((await cells.first().textContent()) ?? '').toMatch(/\(.+–.+\)/);
       await root.locator('tr[data-group] button').first().click();
       await expect.poll(() => root.locator('.planner-details [data-run-steps]').first().textContent()).toMatch(/steps · /);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test('a shared link to a plan inside a group opens that group, the plan marked and in view', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const query = 'model=gpt2-xl&gpu=rtx-4090&global-batch=4&seq=512&task=finetune';
+      const answer = cliAnswer(new URLSearchParams(query));
+      // The last member of the last group of several: hidden in its group, past the first page where there are more.
+      const group = answer.groups.findLast((g) => g.ranks.length > 1);
+      const member = answer.plans[(group?.ranks.at(-1) ?? 0) - 1];
+      if (member === undefined) throw new Error('the worked case has a group of several plans');
+      const key = planKey(member.flags);
+      await openIsland(page, `${baseUrl}/tools/planner/?${query}&plan=${encodeURIComponent(key)}`, SELECTOR);
+      await waitDone(page);
+      const row = page.locator(`tr[data-plan-key="${key}"]`);
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.getAttribute('aria-current')).toBe('true');
+      expect(await row.getAttribute('class')).toBe('planner-member');
+      const shared = page.locator('[data-selected-plan]');
+      await expect
+        .poll(() => shared.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().top < innerHeight))
+        .toBe(true);
       expect(problems.pageErrors).toEqual([]);
     });
   });

@@ -568,20 +568,23 @@ function PlanSection({
   finetune,
   selected,
 }: PlanSectionProps) {
-  // Which groups list all their members; a new answer closes them, except the one holding a shared link's plan.
-  const linkedGroup = useMemo(
-    () => (selected === null ? undefined : groups.find((g) => g.plans.slice(1).some((p) => keyOf(p) === selected))),
-    [groups, selected],
-  );
+  // The group holding a shared link's plan, and whether the plan is one of its members rather than its leader. Keys
+  // are derived only for a link (keyOf formats a plan's flags).
+  const linked = useMemo(() => {
+    if (selected === null) return undefined;
+    const group = groups.find((g) => g.plans.some((p) => keyOf(p) === selected));
+    return group === undefined ? undefined : { group, member: keyOf(group.plans[0] as Plan) !== selected };
+  }, [groups, selected]);
+  // Which groups list all their members; a new answer closes them, except the one whose member a shared link names.
   const [openGroups, setOpenGroups] = useState<ReadonlySet<number>>(new Set());
-  useEffect(() => setOpenGroups(new Set(linkedGroup === undefined ? [] : [linkedGroup.index])), [groups, linkedGroup]);
+  useEffect(() => setOpenGroups(new Set(linked?.member === true ? [linked.group.index] : [])), [groups, linked]);
   const onToggleGroup = (index: number) => {
     const next = new Set(openGroups);
     if (!next.delete(index)) next.add(index);
     setOpenGroups(next);
   };
   // The linked plan's group is listed even past the first page.
-  const listed = groups.filter((group, i) => i < shown || group.plans.some((p) => keyOf(p) === selected));
+  const listed = groups.filter((group, i) => i < shown || group === linked?.group);
   const techniquesHeading = useId();
   const headingId = useId();
   const columns = planColumns(result);
