@@ -130,7 +130,7 @@ function steadyMs(
 }
 
 /** A case's flags with renting compared or not. */
-const withRent = (raw: RawFlagValues, rent: boolean): RawFlagValues => ({ ...raw, ...(rent ? {} : { 'no-rent': true }) });
+const withRent = (raw: RawFlagValues, rent: boolean): RawFlagValues => ({ ...raw, ...(rent ? { rent: true } : {}) });
 
 const SELECTOR = '[data-planner]';
 

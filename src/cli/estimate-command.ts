@@ -7,10 +7,14 @@ import {
   formatEstimateFlags,
   parseEstimateFlags,
   flagName,
+  numberFlag,
+  parseFlags,
+  createOptionReader,
   stackDecidedKeysFor,
   type EstimateOptions,
   type EstimateResult,
 } from '../memory/index.ts';
+import { runBudget, runBudgetLine, TRAIN_TOKENS_FLAG, type RunBudget } from '../planner/index.ts';
 import { fieldErrorsLine, type Command } from './command.ts';
 import { estimateHelp } from './estimate-help.ts';
 import { JSON_SCHEMA_URLS } from './json-schemas.ts';
@@ -31,6 +35,27 @@ const OUTPUT_FLAGS = createFlagTable([
   booleanFlag({ key: 'sources', flag: 'sources', help: 'print the source of every line in the table' }),
 ]);
 
+/** `--train-tokens N`: the whole run's time, as `plan` prints it for every plan. */
+const BUDGET_FLAGS = createFlagTable([numberFlag(TRAIN_TOKENS_FLAG)]);
+
+/**
+ * The whole run of `trainTokens` at this estimate's step. Tokens per step are the real tokens a data-parallel rank
+ * trains (`stepTime.trainedTokens`, padding excluded) × the ranks, else micro-batch × accumulation × ranks × seq. No
+ * price is known here (`plan --price` gives one), so the run has a time and GPU-hours and no cost.
+ */
+function estimateRun(result: EstimateResult, trainTokens: number): RunBudget | null {
+  const { stepTime, resolved: r } = result;
+  if (stepTime === null || result.mode !== 'train') return null;
+  const perRank = stepTime.trainedTokens ?? r.microBatch * r.gradAccum * r.seq;
+  return runBudget({
+    trainTokens,
+    tokensPerStep: perRank * r.dp,
+    stepSeconds: stepTime.totalSeconds,
+    gpus: r.dp * r.tp * r.pp,
+    prices: undefined,
+  });
+}
+
 /**
  * JSON shape printed by `--json` (bytes as integers), described by public/schemas/estimate-v1.json. With training
  * configs, `trainingConfig` holds their mapping and `flags` the options they resolved to, so the same estimate
@@ -41,6 +66,7 @@ function estimateJson(
   flags: Record<string, string>,
   trainingConfig?: TrainingConfigJson,
   writtenConfig?: WrittenConfigJson,
+  run?: RunBudget,
 ) {
   return {
     schema: JSON_SCHEMA_URLS.estimate,
@@ -73,6 +99,7 @@ function estimateJson(
     flags,
     ...(trainingConfig === undefined ? {} : { trainingConfig }),
     ...(writtenConfig === undefined ? {} : { writtenConfig }),
+    ...(run === undefined ? {} : { run }),
   };
 }
 
@@ -100,13 +127,28 @@ export type EstimateJson = ReturnType<typeof estimateJson>;
 export const estimateCommand: Command<EstimateJson> = {
   name: 'estimate',
   summary: 'what one training or inference step holds on each GPU, moment by moment, and whether it fits',
-  flagTables: [ESTIMATE_FLAG_TABLE, MODEL_FILE_FLAGS, TRAINING_CONFIG_FLAGS, WRITE_CONFIG_FLAGS, OUTPUT_FLAGS],
+  flagTables: [ESTIMATE_FLAG_TABLE, MODEL_FILE_FLAGS, TRAINING_CONFIG_FLAGS, WRITE_CONFIG_FLAGS, BUDGET_FLAGS, OUTPUT_FLAGS],
   operands: false,
   help: () =>
-    estimateHelp([...MODEL_FILE_FLAGS.flags, ...TRAINING_CONFIG_FLAGS.flags, ...WRITE_CONFIG_FLAGS.flags, ...OUTPUT_FLAGS.flags]),
-  run({ sources, config, 'training-config': trainingConfigs, 'write-config': format, ...flags }, _operands, io) {
+    estimateHelp([
+      ...MODEL_FILE_FLAGS.flags,
+      ...TRAINING_CONFIG_FLAGS.flags,
+      ...WRITE_CONFIG_FLAGS.flags,
+      ...BUDGET_FLAGS.flags,
+      ...OUTPUT_FLAGS.flags,
+    ]),
+  run(
+    { sources, config, 'training-config': trainingConfigs, 'write-config': format, 'train-tokens': trainTokensText, ...flags },
+    _operands,
+    io,
+  ) {
     const parsed = parseEstimateFlags(flags);
-    if (!parsed.ok) return { usage: fieldErrorsLine(parsed.errors) };
+    const budget = parseFlags({ 'train-tokens': trainTokensText }, BUDGET_FLAGS);
+    const budgetReader = createOptionReader(budget.options, BUDGET_FLAGS);
+    const trainTokens = budgetReader.count('trainTokens');
+    const budgetErrors = [...budget.errors, ...budgetReader.errors];
+    if (!parsed.ok || budgetErrors.length > 0)
+      return { usage: fieldErrorsLine([...(parsed.ok ? [] : parsed.errors), ...budgetErrors]) };
     if (format !== undefined && !isWriteFormat(format))
       return { usage: `--write-config: expected ${WRITE_CONFIG_FLAGS.flags[0]?.values?.join(', ')}, got '${String(format)}'` };
     const file = typeof config === 'string' ? readModelFile(config, io) : null;
@@ -121,16 +163,25 @@ export const estimateCommand: Command<EstimateJson> = {
     const outcome = estimateMemory(file === null ? options : { ...options, modelConfig: file.config });
     if (!outcome.ok) return { usage: fieldErrorsLine(outcome.errors) };
     const result = withFileWarnings(outcome.result, file);
+    const run = trainTokens === undefined ? undefined : (estimateRun(result, trainTokens) ?? undefined);
+    if (trainTokens !== undefined && run === undefined)
+      return {
+        usage: fieldErrorsLine([{ field: 'train-tokens', message: 'a token budget needs a training step (--mode train)' }]),
+      };
     const hidden = outcome.result.model?.hidden;
     const mapping =
       setup.readings.length === 0 ? undefined : trainingConfigJson(setup.readings, hidden === undefined ? {} : { hidden });
     const written = format === undefined ? undefined : writeConfig(format, options, outcome.result.resolved);
     return {
-      json: () => estimateJson(result, resolvedFlags(outcome.result, options), mapping, written),
+      json: () => estimateJson(result, resolvedFlags(outcome.result, options), mapping, written, run),
       text: () =>
         written !== undefined
           ? writtenConfigText(written.format, written)
-          : `${mapping === undefined ? '' : renderTrainingConfig(mapping, sources === true)}${renderTable(result, sources === true)}`,
+          : `${mapping === undefined ? '' : renderTrainingConfig(mapping, sources === true)}${renderTable(result, sources === true)}${
+              run === undefined
+                ? ''
+                : `\nWhole run of ${trainTokens?.toLocaleString('en-US')} tokens\n  ${runBudgetLine(run, 'on-demand')}\n\n`
+            }`,
     };
   },
 };

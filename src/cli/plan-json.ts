@@ -3,11 +3,11 @@ import { formatEstimateFlags } from '../memory/index.ts';
 import {
   BAND_RATIO,
   changesNumerics,
-  groupPlans,
   planOptions,
   planDetails,
   planFlags,
   planLessons,
+  planSections,
   type Plan,
   type PlanResult,
 } from '../planner/index.ts';
@@ -37,6 +37,7 @@ function planJson(plan: Plan) {
     timeline: estimate.timeline,
     peakMoment: estimate.peakMoment,
     cost: plan.cost,
+    run: plan.run,
     lessons: planLessons(plan),
     warnings,
   };
@@ -48,6 +49,7 @@ function planJson(plan: Plan) {
  */
 export function planResultJson(result: PlanResult) {
   const r = result.request;
+  const sections = planSections(r, result.plans);
   return {
     schema: JSON_SCHEMA_URLS.plan,
     request: {
@@ -62,12 +64,15 @@ export function planResultJson(result: PlanResult) {
       rankBy: r.rankBy,
       priceTier: r.priceTier,
       epochTokens: r.epochTokens,
+      trainTokens: r.trainTokens,
       rent: r.rent,
       prices: r.prices,
     },
     plans: result.plans.map(planJson),
-    groups: groupPlans(r, result.plans).map((group) => ({
+    // The reader's GPUs' groups, then the rented GPUs' (planSections), as the table and the page list them.
+    groups: [...sections.own, ...sections.rented].map((group) => ({
       index: group.index,
+      rented: group.plans[0]?.hardware.rented ?? false,
       ranks: group.plans.map((plan) => plan.rank),
       differences: group.differences,
     })),

@@ -7,12 +7,14 @@ import {
   changesNumerics,
   estimateCommandLine,
   formatCost,
-  groupPlans,
   hardwareLabel,
   planDetails,
   planFlags,
   planLessons,
   planOptions,
+  planSections,
+  runBudgetLine,
+  runBudgetText,
   type Plan,
   type PlanGroup,
   type PlanResult,
@@ -38,6 +40,14 @@ function costText(plan: Plan, result: PlanResult): string {
   const perEpoch = plan.cost.perEpoch === null ? '' : `, ${formatCost(plan.cost.perEpoch[tier])}/epoch`;
   return `${formatCost(plan.cost.perStep[tier])}/step${perEpoch}`;
 }
+
+/** The run column's text: the whole run's time and cost with their band, or nothing without `--train-tokens`. */
+function runText(plan: Plan, result: PlanResult): string {
+  return plan.run === null ? '' : `  ${runBudgetText(plan.run, result.request.priceTier).padEnd(RUN_WIDTH)}`;
+}
+
+/** Width of the run column: a run's time and cost with their bands, e.g. `12.3 days (…–…), 1234.56 (…–…)`. */
+const RUN_WIDTH = 56;
 
 function rejectedLines(groups: readonly RejectionGroup[]): string[] {
   return groups.map(
@@ -65,7 +75,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
   const out: string[] = [];
   const own = result.searches[0];
   out.push(
-    `GPU Memory Lab · plan (${r.task}, global batch ${r.globalBatch} × seq ${r.seq}, ${r.gpus} × ${r.gpu}; ranked by ${r.rankBy}${r.rankBy === 'time' ? '' : `, ${r.priceTier} prices`})`,
+    `GPU Memory Lab · plan (${r.task}, global batch ${r.globalBatch} × seq ${r.seq}, ${r.gpus} × ${r.gpu}${r.trainTokens === null ? '' : `, ${r.trainTokens.toLocaleString('en-US')} tokens to train`}; ranked by ${r.rankBy}${r.rankBy === 'time' ? '' : `, ${r.priceTier} prices`})`,
   );
   if (own !== undefined)
     out.push(
@@ -75,25 +85,35 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
     `Fits      ${own?.fitting ?? 0} on your GPUs${result.plans.length > (own?.fitting ?? 0) ? `, ${result.plans.length - (own?.fitting ?? 0)} on rented GPUs` : ''} (step times and costs are estimates)`,
   );
   out.push('');
-  const groups = groupPlans(r, result.plans);
+  const sections = planSections(r, result.plans);
   if (result.plans.length > 0) {
     out.push(
-      `Groups    ${groups.length}: plans whose ${r.rankBy === 'time' ? 'step times' : 'costs'} lie within ×${BAND_RATIO.toFixed(2)} of the group's best are one group (the step-time band), simplest first`,
+      `Groups    ${sections.own.length} on your GPUs${sections.rented.length > 0 ? `, ${sections.rented.length} on rented GPUs` : ''}: plans whose ${r.rankBy === 'time' ? 'step times' : 'costs'} lie within ×${BAND_RATIO.toFixed(2)} of the group's best are one group (the step-time band), simplest first`,
     );
-    out.push(
-      `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step (band)'.padStart(STEP_WIDTH)}  ${'cost'.padEnd(22)} techniques`,
-    );
-    for (const group of groups.slice(0, top)) {
-      const plan = group.plans[0] as Plan;
+    // The reader's GPUs first; renting is a comparison below them, never mixed in (planSections).
+    const listed = [
+      { title: `On your ${r.gpus} × ${r.gpu}`, groups: sections.own },
+      { title: 'On rented GPUs (--rent), as many as yours', groups: sections.rented },
+    ].filter((section) => section.groups.length > 0);
+    for (const section of listed) {
+      out.push('');
+      out.push(section.title);
       out.push(
-        `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatStepTime(plan.stepTimeSeconds).padStart(STEP_WIDTH)}  ${costText(plan, result).padEnd(22)} ${techniques(plan)}`,
+        `  ${'#'.padStart(4)}  ${'hardware'.padEnd(24)} ${'per GPU'.padStart(11)} ${'step (band)'.padStart(STEP_WIDTH)}  ${'cost'.padEnd(22)}${r.trainTokens === null ? '' : `  ${'whole run (band)'.padEnd(RUN_WIDTH)}`} techniques`,
       );
-      const line = groupLine(group);
-      if (line !== '') out.push(line);
+      for (const group of section.groups.slice(0, top)) {
+        const plan = group.plans[0] as Plan;
+        out.push(
+          `  ${String(plan.rank).padStart(4)}  ${hardwareLabel(plan).padEnd(24)} ${formatGiB(plan.perGpu.total).padStart(11)} ${formatStepTime(plan.stepTimeSeconds).padStart(STEP_WIDTH)}  ${costText(plan, result).padEnd(22)}${runText(plan, result)} ${techniques(plan)}`,
+        );
+        const line = groupLine(group);
+        if (line !== '') out.push(line);
+      }
+      if (section.groups.length > top) out.push(`  … ${section.groups.length - top} more groups (--top N, or --json for all)`);
     }
-    if (groups.length > top) out.push(`  … ${groups.length - top} more groups (--top N, or --json for all)`);
-    // The recommendation is the simplest plan of the first group: the faster ones are not faster beyond the band.
-    const best = groups[0]?.plans[0];
+    // The recommendation is the simplest plan of the first group on the reader's GPUs (of the rented ones when none fits
+    // there): the faster ones are not faster beyond the band.
+    const best = (sections.own[0] ?? sections.rented[0])?.plans[0];
     if (best !== undefined) {
       out.push('');
       out.push(`Best plan: ${hardwareLabel(best)} · ${techniques(best)}`);
@@ -108,6 +128,7 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       out.push(
         `  step      ${formatStepTime(details.stepTime.totalSeconds, band)}${band === null ? '' : ` (band: ${band.source})`}`,
       );
+      if (best.run !== null) out.push(`  run       ${runBudgetLine(best.run, r.priceTier)}`);
       for (const line of details.stepTime.lines.filter((l) => l.seconds > 0))
         out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
       out.push(
@@ -119,14 +140,6 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
       );
       out.push(`  check     ${estimateCommandLine(planFlags(best))}`);
     }
-  }
-  const ownBest = groups.flatMap((group) => group.plans).find((plan) => !plan.hardware.rented);
-  if (ownBest !== undefined && ownBest !== groups[0]?.plans[0]) {
-    out.push('');
-    out.push(
-      `Best on your GPUs: #${ownBest.rank} · ${techniques(ownBest)} · ${formatGiB(ownBest.perGpu.total)} · ${formatStepTime(ownBest.stepTimeSeconds)}`,
-    );
-    out.push(`  check     ${estimateCommandLine(planFlags(ownBest))}`);
   }
   const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];

@@ -7,6 +7,7 @@ export {
   planHardware,
   planModel,
   planDetails,
+  planRun,
   rankMetric,
   type Plan,
   type PlanDetails,
@@ -32,6 +33,7 @@ export {
   TASKS,
   RANKINGS,
   PLAN_DEFAULTS,
+  TRAIN_TOKENS_FLAG,
   type PlanFlagKey,
   type RankBy,
   type Task,
@@ -80,4 +82,24 @@ export {
 export { changesNumerics, searchesLossyNumerics, LOSSY_OPTIMIZERS, LOSSY_PRECISIONS } from './numerics.ts';
 export { orderLessons } from './order-lessons.ts';
 export { rejectionMessages } from './messages.ts';
-export { BAND_RATIO, groupPlans, hardwareLabel, simplicityKey, type PlanDifference, type PlanGroup } from './plan-groups.ts';
+export {
+  BAND_RATIO,
+  groupPlans,
+  hardwareLabel,
+  planSections,
+  simplicityKey,
+  type PlanDifference,
+  type PlanGroup,
+  type PlanSections,
+} from './plan-groups.ts';
+export {
+  formatBanded,
+  formatRunTime,
+  runBudget,
+  runBudgetLine,
+  runBudgetText,
+  stepsFor,
+  type BandedAmount,
+  type RunBudget,
+  type RunBudgetInput,
+} from './run-budget.ts';

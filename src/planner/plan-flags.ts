@@ -69,9 +69,30 @@ export const FIXED_ESTIMATE_FLAGS: readonly string[] = [
   'headroom',
 ];
 
+/**
+ * `--train-tokens N`, the token budget of the whole run: every plan then shows the run's wall-clock time and cost
+ * (run-budget.ts). `estimate` takes the same flag.
+ */
+export const TRAIN_TOKENS_FLAG = {
+  key: 'trainTokens',
+  flag: 'train-tokens',
+  label: 'Tokens to train',
+  help: 'tokens the whole run trains, for its wall-clock time and cost',
+} as const;
+
 /** Option keys of the planner's own flags. */
 export type PlanFlagKey =
-  'gpus' | 'globalBatch' | 'task' | 'allowLossy' | 'maxHostGb' | 'rankBy' | 'priceTier' | 'epochTokens' | 'price' | 'noRent';
+  | 'gpus'
+  | 'globalBatch'
+  | 'task'
+  | 'allowLossy'
+  | 'maxHostGb'
+  | 'rankBy'
+  | 'priceTier'
+  | 'epochTokens'
+  | 'trainTokens'
+  | 'price'
+  | 'rent';
 
 /** Flags of the planner itself, in help order. */
 export const PLAN_FLAGS: readonly FieldFlag<PlanFlagKey>[] = [
@@ -143,6 +164,7 @@ export const PLAN_FLAGS: readonly FieldFlag<PlanFlagKey>[] = [
     label: 'Tokens per epoch',
     help: 'tokens in one epoch, for the cost per epoch',
   }),
+  numberFlag(TRAIN_TOKENS_FLAG),
   stringFlag(
     {
       key: 'price',
@@ -153,11 +175,22 @@ export const PLAN_FLAGS: readonly FieldFlag<PlanFlagKey>[] = [
     },
     'GPU=OD/RES/SPOT',
   ),
-  booleanFlag({ key: 'noRent', flag: 'no-rent', label: 'No renting', help: 'do not compare renting other GPUs' }),
+  booleanFlag({
+    key: 'rent',
+    flag: 'rent',
+    label: 'Compare renting',
+    help: 'also plan on the other GPUs with a price, rented as many as yours (default: your GPUs alone)',
+  }),
 ];
 
+/**
+ * `no-rent`, the flag of the time renting was compared by default: links and scripts written then still parse, and
+ * `no-rent=true` still means no renting. It is read, never written (the page's query and `--help` leave it out).
+ */
+const OLD_RENT_ALIAS = { flag: 'no-rent', key: 'rent', value: false, help: 'same as --rent false (old links)' } as const;
+
 /** The planner's own flags as a table, for parsing and reading them. */
-export const PLAN_FLAG_TABLE: FlagTable<FieldFlag<PlanFlagKey>> = createFlagTable(PLAN_FLAGS);
+export const PLAN_FLAG_TABLE: FlagTable<FieldFlag<PlanFlagKey>> = createFlagTable(PLAN_FLAGS, [OLD_RENT_ALIAS]);
 
 /** Every flag the planner takes, by name: the `estimate` flags it takes as given, then its own. */
 export const PLANNER_FLAG_NAMES: readonly string[] = [...FIXED_ESTIMATE_FLAGS, ...PLAN_FLAGS.map((f) => f.flag)];
@@ -179,7 +212,7 @@ export function estimateCommandLine(flags: Readonly<Record<string, string>>): st
 /**
  * The terminal command that runs the planner on `flags` (a record, or a URL query's pairs, where `price` repeats), as
  * the planner page shows it for its settings.
- * @example planCommandLine({ model: 'gpt2', gpu: 'rtx-4090', 'no-rent': 'true' }) // "npx gpu-memory-lab plan --model gpt2 --gpu rtx-4090 --no-rent"
+ * @example planCommandLine({ model: 'gpt2', gpu: 'rtx-4090', rent: 'true' }) // "npx gpu-memory-lab plan --model gpt2 --gpu rtx-4090 --rent"
  */
 export function planCommandLine(flags: Readonly<Record<string, string>> | Iterable<readonly [string, string]>): string {
   return commandLine('plan', flagArgs(flags));

@@ -38,9 +38,9 @@ export interface PlanGroup {
 /**
  * Split ranked plans (best first, as PlanResult.plans) into groups: a plan joins the current group while its ranking
  * metric is within BAND_RATIO of the group's first plan's, and otherwise starts the next group. Plans ranked last for
- * want of a price (an infinite cost) are grouped among themselves by step time.
+ * want of a price (an infinite cost) are grouped among themselves by step time. Groups are numbered from `firstIndex`.
  */
-export function groupPlans(request: PlanRequest, plans: readonly Plan[]): PlanGroup[] {
+export function groupPlans(request: PlanRequest, plans: readonly Plan[], firstIndex = 1): PlanGroup[] {
   const members: Plan[][] = [];
   let current: Plan[] = [];
   let first: { priced: boolean; value: number } | null = null;
@@ -58,8 +58,34 @@ export function groupPlans(request: PlanRequest, plans: readonly Plan[]): PlanGr
   if (current.length > 0) members.push(current);
   return members.map((group, i) => {
     const ordered = sortBySimplicity(group);
-    return { index: i + 1, plans: ordered, differences: differencesOf(ordered) };
+    return { index: firstIndex + i, plans: ordered, differences: differencesOf(ordered) };
   });
+}
+
+/** The groups of the reader's GPUs' plans and, apart, of the rented GPUs' (PlanResult.plans lists them in this order). */
+export interface PlanSections {
+  /** Groups of the plans on the reader's own GPUs, numbered from 1. */
+  readonly own: readonly PlanGroup[];
+  /** Groups of the plans on rented GPUs (`--rent`), numbered on after the reader's. */
+  readonly rented: readonly PlanGroup[];
+}
+
+/**
+ * The plans in two sections, each grouped (issue #31 item 8): the planner answers for the reader's own GPUs, so their
+ * plans come first, and renting is a comparison below them, never mixed in one list where faster rented GPUs would
+ * push the reader's plans off the first page.
+ */
+export function planSections(request: PlanRequest, plans: readonly Plan[]): PlanSections {
+  const own = groupPlans(
+    request,
+    plans.filter((plan) => !plan.hardware.rented),
+  );
+  const rented = groupPlans(
+    request,
+    plans.filter((plan) => plan.hardware.rented),
+    own.length + 1,
+  );
+  return { own, rented };
 }
 
 /**

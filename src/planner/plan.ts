@@ -1,5 +1,5 @@
 /**
- * The planner: search the reader's GPUs and the GPUs offered for rent, rank every plan that fits,
+ * The planner: search the reader's GPUs (and, with `--rent`, the GPUs offered for rent), rank every plan that fits,
  * and when nothing fits on the reader's GPUs, name the smallest gap and hardware that would close it.
  */
 import {
@@ -16,6 +16,7 @@ import {
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
 import { costOf, type GpuPrices, type PriceTier } from './prices.ts';
 import { MAX_GPUS } from './plan-flags.ts';
+import { runBudget, stepsFor, type RunBudget } from './run-budget.ts';
 import type { PlanRequest } from './request.ts';
 import { searchHardware } from './merge.ts';
 import { planOptions, type FittingPlan, type Hardware, type HardwareSearch, type RejectionKind, type ShortOf } from './search.ts';
@@ -30,10 +31,12 @@ export interface PlanCost {
 
 /** A ranked plan. */
 export interface Plan extends FittingPlan {
-  /** 1 for the best. */
+  /** 1 for the best on the reader's GPUs; rented GPUs' plans are numbered on after theirs. */
   readonly rank: number;
   /** Cost, or null without a price for its GPU. */
   readonly cost: PlanCost | null;
+  /** The whole run of `request.trainTokens`: its time and cost with their band; null without a token budget. */
+  readonly run: RunBudget | null;
 }
 
 /**
@@ -85,7 +88,7 @@ export interface SearchSummary extends Omit<HardwareSearch, 'plans'> {
 /** The planner's answer. */
 export interface PlanResult {
   readonly request: PlanRequest;
-  /** Every plan that fits, on the reader's GPUs and on rented ones, best first. */
+  /** Every plan that fits: on the reader's GPUs best first, then (with `rent`) on rented ones best first. */
   readonly plans: readonly Plan[];
   /** One search per set of GPUs, the reader's first. */
   readonly searches: readonly SearchSummary[];
@@ -131,8 +134,8 @@ export function planModel(request: PlanRequest): ModelConfig {
 }
 
 /**
- * Plan a training job: every combination of the dimensions on the reader's GPUs and on the priced
- * GPUs offered for rent, ranked by `request.rankBy`.
+ * Plan a training job: every combination of the dimensions on the reader's GPUs and, with `request.rent`, on the priced
+ * GPUs offered for rent, ranked by `request.rankBy`, the reader's GPUs' plans first.
  * @example planTraining(request).plans[0]?.flags
  */
 export function planTraining(
@@ -145,8 +148,7 @@ export function planTraining(
   if (own === undefined) throw new Error('planTraining needs a request from parsePlanFlags');
   if (given !== undefined && given.length !== hardware.length) throw new Error('one search per planHardware(request)');
   const searches = given ?? searchHardware(request, hardware, model, dimensions);
-  const stepsPerEpoch =
-    request.epochTokens === null ? null : Math.ceil(request.epochTokens / (request.globalBatch * request.seq));
+  const stepsPerEpoch = request.epochTokens === null ? null : stepsFor(request.epochTokens, tokensPerStep(request));
   const plans = rankPlans(
     request,
     searches.flatMap((s) => s.plans),
@@ -161,6 +163,27 @@ export function planTraining(
   return { request, plans, searches: summaries, shortfall, wouldFit, stepsPerEpoch };
 }
 
+/**
+ * Real tokens one optimizer step trains over all GPUs: every sequence of the global batch, whole. The planner takes no
+ * batching flag (FIXED_ESTIMATE_FLAGS), so the engine counts no padding, and its `trainedTokens` per data-parallel rank
+ * times the ranks is this same product for every plan.
+ */
+function tokensPerStep(request: PlanRequest): number {
+  return request.globalBatch * request.seq;
+}
+
+/** The whole run of the request's token budget on `plan` (its time and cost, banded), or null without a budget. */
+export function planRun(request: PlanRequest, plan: FittingPlan): RunBudget | null {
+  if (request.trainTokens === null) return null;
+  return runBudget({
+    trainTokens: request.trainTokens,
+    tokensPerStep: tokensPerStep(request),
+    stepSeconds: plan.stepTimeSeconds,
+    gpus: plan.hardware.gpus,
+    prices: request.prices[plan.hardware.gpu.id],
+  });
+}
+
 function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPerEpoch: number | null): Plan[] {
   const priced = plans.map((plan) => {
     const seconds = plan.stepTimeSeconds;
@@ -172,12 +195,22 @@ function rankPlans(request: PlanRequest, plans: readonly FittingPlan[], stepsPer
             perStep: tierCosts(seconds, plan.hardware.gpus, prices),
             perEpoch: stepsPerEpoch === null ? null : tierCosts(seconds * stepsPerEpoch, plan.hardware.gpus, prices),
           };
+    const run = planRun(request, plan);
     // The metric once per plan, not once per comparison of the sort.
-    return { plan, seconds, cost, metric: rankMetric(request, seconds, cost) };
+    return { plan, seconds, cost, run, metric: rankMetric(request, seconds, cost) };
   });
-  // Ties keep the searches' order (the sort is stable): the reader's GPUs first, each search's plans in walk order.
-  priced.sort((a, b) => a.metric - b.metric || a.seconds - b.seconds || a.plan.perGpu.total - b.plan.perGpu.total);
-  return priced.map(({ plan, cost }, i) => ({ ...plan, rank: i + 1, cost }));
+  // The reader's GPUs' plans first, then the rented ones' (issue #31 item 8: the planner answers for the reader's GPUs,
+  // and renting is a comparison after them); each best first. Ties keep the searches' order (the sort is stable): each
+  // search's plans in walk order.
+  const rentedLast = (plan: FittingPlan) => (plan.hardware.rented ? 1 : 0);
+  priced.sort(
+    (a, b) =>
+      rentedLast(a.plan) - rentedLast(b.plan) ||
+      a.metric - b.metric ||
+      a.seconds - b.seconds ||
+      a.plan.perGpu.total - b.plan.perGpu.total,
+  );
+  return priced.map(({ plan, cost, run }, i) => ({ ...plan, rank: i + 1, cost, run }));
 }
 
 /**

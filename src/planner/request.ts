@@ -49,7 +49,9 @@ export interface PlanRequest {
   readonly prices: PriceTable;
   /** Tokens in one epoch, for the cost per epoch; null when not given. */
   readonly epochTokens: number | null;
-  /** Whether to compare renting the priced GPUs (as many as the reader's). */
+  /** Tokens the whole run trains, for its wall-clock time and cost (run-budget.ts); null when not given. */
+  readonly trainTokens: number | null;
+  /** Whether to compare renting the priced GPUs (as many as the reader's): `--rent`; the reader's GPUs alone by default. */
   readonly rent: boolean;
 }
 
@@ -108,7 +110,8 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
   const epochTokens = read.count('epochTokens');
   if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined)
     read.fail('epochTokens', 'ranking by cost per epoch needs --epoch-tokens N');
-  const rent = !read.flag('noRent', false);
+  const trainTokens = read.count('trainTokens');
+  const rent = read.flag('rent', false);
   const allowLossy = read.flag('allowLossy', false);
 
   const prices: Record<string, GpuPrices> = { ...defaultPrices };
@@ -150,6 +153,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
       priceTier,
       prices,
       epochTokens: epochTokens ?? null,
+      trainTokens: trainTokens ?? null,
       rent,
     },
   };

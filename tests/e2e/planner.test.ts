@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runCommand } from '../../src/cli/command';
 import { planCommand } from '../../src/cli/plan-command';
 import { flagArgs } from '../../src/memory/index';
+import { planKey } from '../../src/planner/index';
 import { seriousAxeViolations } from './support/axe';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
@@ -16,9 +17,11 @@ const baseUrl = inject('baseUrl');
 const SELECTOR = '[data-planner]';
 
 interface CliPlan {
+  flags: Record<string, string>;
   hardware: { gpu: string };
   perGpu: { total: number };
   stepTimeSeconds: number;
+  run: { seconds: { value: number } } | null;
 }
 
 interface CliAnswer {
@@ -135,6 +138,11 @@ describe('planner page', () => {
       await waitDone(page);
       await expect.poll(() => shared.getAttribute('data-selected-plan')).toBe(key);
       expect(await shared.getAttribute('data-total-bytes')).toBe(total);
+      // It opens with the plan in view: scrolled to, and its row in the table marked as the linked one.
+      await expect
+        .poll(() => shared.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().top < innerHeight))
+        .toBe(true);
+      expect(await page.locator(`tr[data-plan-key="${key}"]`).first().getAttribute('aria-current')).toBe('true');
       expect(await seriousAxeViolations(page), 'serious or critical axe violations').toEqual([]);
       expect(problems.pageErrors).toEqual([]);
       expect(problems.consoleErrors).toEqual([]);
@@ -175,28 +183,79 @@ describe('planner page', () => {
     });
   });
 
-  test('the plans on your own GPUs, or on rented ones, can be listed alone, still numbered by their rank among all', async () => {
+  test('your GPUs’ plans come first; rented GPUs are a section of their own below, and only with rent=true', async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/tools/planner/`, SELECTOR);
       await waitDone(page);
-      const rows = root.locator('tr[data-group]');
-      const view = root.locator('label.planner-view select');
-      const listed = async () =>
-        Promise.all(
-          (await rows.all()).map(
-            async (row) => [await row.getAttribute('data-rented'), Number(await row.getAttribute('data-rank'))] as const,
-          ),
-        );
-      // The worked case: rented GPUs are faster, so their plans lead.
-      expect((await listed())[0]?.[0]).toBe('true');
-      await view.selectOption('own');
-      const own = await listed();
+      // The reader's GPUs alone by default.
+      expect(
+        await root.locator('[data-plan-section]').evaluateAll((all) => all.map((s) => s.getAttribute('data-plan-section'))),
+      ).toEqual(['own']);
+      await root.locator('label.calc-check', { hasText: 'Compare renting' }).locator('input').check();
+      await expect.poll(() => new URL(page.url()).searchParams.get('rent')).toBe('true');
+      await waitDone(page);
+      await expect
+        .poll(() => root.locator('[data-plan-section]').evaluateAll((all) => all.map((s) => s.getAttribute('data-plan-section'))))
+        .toEqual(['own', 'rented']);
+      const rentedIn = (section: string) =>
+        root
+          .locator(`[data-plan-section="${section}"] tr[data-group]`)
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-rented')));
+      const own = await rentedIn('own');
+      const rented = await rentedIn('rented');
       expect(own.length).toBeGreaterThan(0);
-      expect(own.every(([rented]) => rented === 'false')).toBe(true);
-      // Each group's leader keeps its rank among all plans: the rented GPUs' plans rank first.
-      expect(Math.min(...own.map(([, rank]) => rank))).toBeGreaterThan(10);
-      await view.selectOption('rented');
-      expect((await listed()).every(([rented]) => rented === 'true')).toBe(true);
+      expect(rented.length).toBeGreaterThan(0);
+      expect(own.every((r) => r === 'false')).toBe(true);
+      expect(rented.every((r) => r === 'true')).toBe(true);
+      // The same groups, in the same order, as plan --rent --json: the reader's first.
+      const expected = groupLeaders(cliAnswer(new URL(page.url()).searchParams));
+      const ranks = await root
+        .locator('tr[data-group]')
+        .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-rank'))));
+      expect(ranks[0]).toBe(expected[0]?.rank);
+      expect(ranks[own.length]).toBe(expected.find((plan) => plan.hardware.gpu !== 'rtx-4090')?.rank);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test('a token budget adds the whole run to every plan: its time as plan --train-tokens --json computes it', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const link = `${baseUrl}/tools/planner/?model=gpt2-xl&gpu=rtx-4090&global-batch=4&seq=512&task=finetune&train-tokens=1000000000&rent=true`;
+      const root = await openIsland(page, link, SELECTOR);
+      await waitDone(page);
+      expect(await (await field(root, 'train-tokens')).inputValue()).toBe('1000000000');
+      const answer = cliAnswer(new URL(link).searchParams);
+      const expected = groupLeaders(answer);
+      const cells = root.locator('tr[data-group] td.planner-run');
+      expect(await cells.count()).toBe(await root.locator('tr[data-group]').count());
+      for (let i = 0; i < Math.min(3, expected.length); i++)
+        expect(Number(await cells.nth(i).getAttribute('data-run-seconds'))).toBe(expected[i]?.run?.seconds.value);
+      expect((await cells.first().textContent()) ?? '').toMatch(/\(.+–.+\)/);
+      await root.locator('tr[data-group] button').first().click();
+      await expect.poll(() => root.locator('.planner-details [data-run-steps]').first().textContent()).toMatch(/steps · /);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test('a shared link to a plan inside a group opens that group, the plan marked and in view', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const query = 'model=gpt2-xl&gpu=rtx-4090&global-batch=4&seq=512&task=finetune';
+      const answer = cliAnswer(new URLSearchParams(query));
+      // The last member of the last group of several: hidden in its group, past the first page where there are more.
+      const group = answer.groups.findLast((g) => g.ranks.length > 1);
+      const member = answer.plans[(group?.ranks.at(-1) ?? 0) - 1];
+      if (member === undefined) throw new Error('the worked case has a group of several plans');
+      const key = planKey(member.flags);
+      await openIsland(page, `${baseUrl}/tools/planner/?${query}&plan=${encodeURIComponent(key)}`, SELECTOR);
+      await waitDone(page);
+      const row = page.locator(`tr[data-plan-key="${key}"]`);
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.getAttribute('aria-current')).toBe('true');
+      expect(await row.getAttribute('class')).toBe('planner-member');
+      const shared = page.locator('[data-selected-plan]');
+      await expect
+        .poll(() => shared.evaluate((el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().top < innerHeight))
+        .toBe(true);
       expect(problems.pageErrors).toEqual([]);
     });
   });
@@ -230,6 +289,8 @@ describe('planner page', () => {
       expect(Number(await root.getAttribute('data-plan-count'))).toBe(lossy.plans.length);
       await box.uncheck();
       await expect.poll(() => new URL(page.url()).searchParams.get('allow-lossy')).toBeNull();
+      // The old link's no-rent=true meant what is now the default: it is read, and never written back.
+      expect(new URL(page.url()).searchParams.get('no-rent')).toBeNull();
       await waitDone(page);
       const standard = cliAnswer(new URL(link).searchParams);
       await expect.poll(async () => Number(await root.getAttribute('data-plan-count'))).toBe(standard.plans.length);

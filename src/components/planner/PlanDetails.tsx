@@ -9,7 +9,9 @@ import {
   planFlags,
   planLessons,
   planOptions,
+  runBudgetLine,
   type Plan,
+  type PriceTier,
 } from '../../planner/index';
 import { formatGiB } from '../../base/bytes';
 import { strings } from './strings';
@@ -18,7 +20,7 @@ import { strings } from './strings';
  * One plan in full: the engine's breakdown, step timeline and step time, the lessons it uses, the command that
  * reproduces it.
  */
-export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: boolean }) {
+export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan; finetune: boolean; priceTier: PriceTier }) {
   // The engine's estimate of this plan, made again when it is opened (the list leaves its lines and timeline out), once.
   const { estimate, stepTime, warnings } = useMemo(() => planDetails(plan), [plan]);
   const lessons = planLessons(plan);
@@ -56,6 +58,11 @@ export default function PlanDetails({ plan, finetune }: { plan: Plan; finetune: 
           .join('; ')}{' '}
         ({stepTime.assumptions.join('; ')}).
       </p>
+      {plan.run !== null && (
+        <p data-run-steps={plan.run.steps}>
+          <strong>{strings.runHeading}</strong>: {runBudgetLine(plan.run, priceTier)}.
+        </p>
+      )}
       <p>
         <strong>{strings.lessonsHeading}</strong>:{' '}
         {lessons.length === 0

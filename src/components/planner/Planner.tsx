@@ -13,12 +13,13 @@ import {
   estimateCommandLine,
   planCommandLine,
   EXAMPLE_PRICES,
-  groupPlans,
+  planSections,
   parsePlanFlags,
   planFlags,
   planOptions,
   planKey,
   plannerFlagNamed,
+  runBudgetText,
   type Plan,
   type PlanGroup,
   type PlanResult,
@@ -74,6 +75,7 @@ const FIELDS: readonly string[] = [
   'rank-by',
   'price-tier',
   'epoch-tokens',
+  'train-tokens',
 ];
 /** The words for an enumeration flag's values. */
 const CHOICE_WORDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -82,8 +84,21 @@ const CHOICE_WORDS: Readonly<Record<string, Readonly<Record<string, string>>>> =
   'price-tier': strings.tiers,
 };
 const PAGE_SIZE = 10;
-/** Columns of the plans' table: rank, details, GPUs, per GPU, step, cost, link (the techniques span all but the rank). */
+
+/** The two lists of plans: the reader's own GPUs', then, with renting compared, the rented GPUs' (planSections). */
+type SectionId = 'own' | 'rented';
+/** Groups each list shows before "show more". */
+const FIRST_PAGES: Readonly<Record<SectionId, number>> = { own: PAGE_SIZE, rented: PAGE_SIZE };
+/**
+ * Columns of the plans' table: rank, details, GPUs, per GPU, step, cost, link (the techniques span all but the rank),
+ * and the whole run with a token budget (planColumns).
+ */
 const PLAN_COLUMNS = 7;
+
+/** Columns of the plans' table for an answer: one more for the whole run when the request has a token budget. */
+function planColumns(result: PlanResult): number {
+  return PLAN_COLUMNS + (result.request.trainTokens === null ? 0 : 1);
+}
 /**
  * Typing pauses this long before a search starts, so one search runs per edit, not per key. The first search (the page
  * opening, or a shared link) answers no typing and starts at once.
@@ -115,8 +130,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   const [selected, setSelected] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [answer, setAnswer] = useState<Answer>({ state: 'searching' });
-  const [shown, setShown] = useState(PAGE_SIZE);
-  const [view, setView] = useState<PlanView>('all');
+  const [shown, setShown] = useState<Readonly<Record<SectionId, number>>>(FIRST_PAGES);
   const [open, setOpen] = useState<string | null>(null);
   const client = useRef<PlannerClient | null>(null);
 
@@ -197,7 +211,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
 
   const set = (name: string, value: string | undefined) => {
     setTouched(true);
-    setShown(PAGE_SIZE);
+    setShown(FIRST_PAGES);
     setFlags((current) => {
       const next = { ...current };
       if (value === undefined || value === '') delete next[name];
@@ -284,7 +298,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
                   }}
                   onLoad={(model) => {
                     setTouched(true);
-                    setShown(PAGE_SIZE);
+                    setShown(FIRST_PAGES);
                     setLinkError(null);
                     setLoaded(model);
                   }}
@@ -324,8 +338,8 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
         <label class="widget-field calc-check">
           <input
             type="checkbox"
-            checked={flags['no-rent'] === undefined}
-            onChange={(e) => set('no-rent', (e.currentTarget as HTMLInputElement).checked ? undefined : 'true')}
+            checked={flags['rent'] === 'true'}
+            onChange={(e) => set('rent', (e.currentTarget as HTMLInputElement).checked ? 'true' : undefined)}
           />
           <span>{strings.fields.rent}</span>
         </label>
@@ -391,12 +405,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
           waitedMs={answer.waitedMs}
           workers={answer.workers}
           shown={shown}
-          onMore={() => setShown(shown + PAGE_SIZE)}
-          view={view}
-          onView={(next) => {
-            setView(next);
-            setShown(PAGE_SIZE);
-          }}
+          onMore={(section) => setShown({ ...shown, [section]: shown[section] + PAGE_SIZE })}
           open={open}
           onToggle={(key) => setOpen(open === key ? null : key)}
           selected={selected}
@@ -415,42 +424,21 @@ interface ResultsProps {
   waitedMs: number;
   /** Workers the search ran in. */
   workers: number;
-  shown: number;
-  onMore: () => void;
-  /** Which GPUs' plans the table lists (all, where only one kind fits). */
-  view: PlanView;
-  onView: (view: PlanView) => void;
+  /** Groups each list shows. */
+  shown: Readonly<Record<SectionId, number>>;
+  onMore: (section: SectionId) => void;
   open: string | null;
   onToggle: (key: string) => void;
   selected: string | null;
   linkFor: (plan: Plan) => string;
 }
 
-/** Which plans the table lists: all, those on the reader's GPUs, or those on rented GPUs. */
-type PlanView = 'all' | 'own' | 'rented';
-
 function Results(props: ResultsProps) {
-  const { result, ms, waitedMs, workers, shown, onMore, view, onView, open, onToggle, selected, linkFor } = props;
+  const { result, ms, waitedMs, workers, shown, onMore, open, onToggle, selected, linkFor } = props;
   const own = result.searches[0];
   const ownCount = own?.fitting ?? 0;
-  const rentedCount = result.plans.length - ownCount;
-  // Ranked together, the rented GPUs' plans can fill the first pages; the reader may list either kind alone.
-  const listedView: PlanView = ownCount > 0 && rentedCount > 0 ? view : 'all';
-  const listed = useMemo(
-    () => (listedView === 'all' ? result.plans : result.plans.filter((p) => p.hardware.rented === (listedView === 'rented'))),
-    [result, listedView],
-  );
-  // Plans within one step-time band are one row (groupPlans): the model cannot order them.
-  const groups = useMemo(() => groupPlans(result.request, listed), [result, listed]);
-  // Which groups list all their members; a new answer or view closes them.
-  const [openGroups, setOpenGroups] = useState<ReadonlySet<number>>(new Set());
-  useEffect(() => setOpenGroups(new Set()), [groups]);
-  const onToggleGroup = (index: number) => {
-    const next = new Set(openGroups);
-    if (!next.delete(index)) next.add(index);
-    setOpenGroups(next);
-  };
-  const techniquesHeading = useId();
+  // The reader's GPUs' plans first; the rented GPUs' are a section of their own below (planSections).
+  const sections = useMemo(() => planSections(result.request, result.plans), [result]);
   const combinations = result.searches.reduce((sum, s) => sum + s.combinations, 0);
   const estimates = result.searches.reduce((sum, s) => sum + s.evaluations, 0);
   const finetune = result.request.task === 'finetune';
@@ -459,14 +447,17 @@ function Results(props: ResultsProps) {
     () => (selected === null ? undefined : result.plans.find((p) => keyOf(p) === selected)),
     [result, selected],
   );
-  // As `plan` prints it: the simplest plan on the reader's GPUs in the first group that has one, when another leads.
-  const allGroups = useMemo(
-    () => (listed === result.plans ? groups : groupPlans(result.request, result.plans)),
-    [result, listed, groups],
-  );
-  const ownBest = allGroups.flatMap((g) => g.plans).find((p) => !p.hardware.rented);
+  // A shared link opens with its plan in view: the page scrolls to it once, when the plan first arrives.
+  const sharedBox = useRef<HTMLDivElement>(null);
+  const scrolledTo = useRef<string | null>(null);
+  useEffect(() => {
+    if (sharedPlan === undefined || selected === null || scrolledTo.current === selected) return;
+    scrolledTo.current = selected;
+    sharedBox.current?.scrollIntoView({ block: 'start' });
+  }, [sharedPlan, selected]);
   const failed = own?.rejected.filter((g) => g.kind !== 'ruled-out') ?? [];
   const ruledOut = own?.rejected.filter((g) => g.kind === 'ruled-out') ?? [];
+  const sectionProps = { result, open, onToggle, linkFor, finetune, selected };
   return (
     <div class="calc-results" aria-live="polite">
       <p data-search-ms={ms.toFixed(1)} data-answer-ms={waitedMs.toFixed(1)} data-workers={workers}>
@@ -474,12 +465,13 @@ function Results(props: ResultsProps) {
       </p>
       <p class="calc-note">{strings.estimateNote}</p>
       {result.plans.length > 0 && (
-        <p class="calc-note" data-group-count={groups.length}>
+        <p class="calc-note" data-group-count={sections.own.length + sections.rented.length}>
           {strings.groupsNote(BAND_RATIO.toFixed(2))}
         </p>
       )}
       {selected !== null && (
         <div
+          ref={sharedBox}
           class="planner-shared"
           data-selected-plan={selected}
           {...(sharedPlan ? { 'data-total-bytes': sharedPlan.perGpu.total } : {})}
@@ -491,7 +483,7 @@ function Results(props: ResultsProps) {
                 #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} ·{' '}
                 {formatGiB(sharedPlan.perGpu.total)} · {formatStepTime(sharedPlan.stepTimeSeconds)}
               </p>
-              <PlanDetails plan={sharedPlan} finetune={finetune} />
+              <PlanDetails plan={sharedPlan} finetune={finetune} priceTier={result.request.priceTier} />
             </>
           ) : (
             <p>{strings.shared.missing}</p>
@@ -519,90 +511,151 @@ function Results(props: ResultsProps) {
           </p>
         </div>
       )}
-      {ownBest !== undefined && ownBest !== allGroups[0]?.plans[0] && (
-        <p>
-          {strings.bestOwn} <a href={linkFor(ownBest)}>#{ownBest.rank}</a> · {techniquesText(ownBest)} ·{' '}
-          {formatGiB(ownBest.perGpu.total)} · {formatStepTime(ownBest.stepTimeSeconds)}
-        </p>
+      {sections.own.length > 0 && (
+        <PlanSection
+          {...sectionProps}
+          id="own"
+          heading={strings.sections.own(hardwareText(sections.own[0]?.plans[0] as Plan))}
+          groups={sections.own}
+          shown={shown.own}
+          onMore={() => onMore('own')}
+        />
       )}
-      {ownCount > 0 && rentedCount > 0 && (
-        <label class="widget-field planner-view">
-          <span>{strings.view.label}</span>
-          <select value={view} onChange={(e) => onView((e.currentTarget as HTMLSelectElement).value as PlanView)}>
-            <option value="all">{strings.view.all(result.plans.length)}</option>
-            <option value="own">{strings.view.own(ownCount)}</option>
-            <option value="rented">{strings.view.rented(rentedCount)}</option>
-          </select>
-        </label>
+      {sections.rented.length > 0 && (
+        <PlanSection
+          {...sectionProps}
+          id="rented"
+          heading={strings.sections.rented}
+          groups={sections.rented}
+          shown={shown.rented}
+          onMore={() => onMore('rented')}
+        />
       )}
-      {result.plans.length > 0 && (
-        <div class="widget-scroll scroll-shadows planner-plans-box" tabIndex={0} role="region" aria-label={strings.table.label}>
-          <table class="widget-table planner-plans">
-            <thead>
-              {/* Each plan takes two lines: its figures, then its techniques across the table under them. In one line the
-                  techniques pushed the figures out of a laptop's view (the content column is about 30 rem wide). */}
-              <tr>
-                <th scope="col" rowSpan={2}>
-                  {strings.table.rank}
-                </th>
-                <th scope="col">{strings.table.details}</th>
-                <th scope="col">{strings.table.hardware}</th>
-                <th scope="col">{strings.table.perGpu}</th>
-                <th scope="col">{strings.table.step}</th>
-                <th scope="col">{strings.table.cost}</th>
-                <th scope="col">{strings.table.link}</th>
-              </tr>
-              <tr>
-                <th scope="col" colSpan={PLAN_COLUMNS - 1} id={techniquesHeading}>
-                  {strings.table.techniques}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.slice(0, shown).flatMap((group) => {
-                const leader = group.plans[0] as Plan;
-                const members = group.plans.slice(1);
-                const groupOpen = openGroups.has(group.index);
-                const rowProps = { result, open, onToggle, linkFor, finetune, techniquesHeading };
-                return [
-                  ...planRows({ ...rowProps, plan: leader, group }),
-                  ...(members.length === 0
-                    ? []
-                    : [
-                        <tr class="planner-group-row" data-group-members={group.index}>
-                          <td colSpan={PLAN_COLUMNS} class="planner-group-cell">
-                            <div class="planner-in-view">
-                              <button
-                                type="button"
-                                aria-expanded={groupOpen ? 'true' : 'false'}
-                                onClick={() => onToggleGroup(group.index)}
-                              >
-                                {strings.groupMembers(members.length, groupOpen)}
-                              </button>{' '}
-                              {strings.groupDifferences(
-                                group.differences.map(
-                                  (d) => `${strings.dimensionNames[d.dimension] ?? d.dimension}: ${d.values.join(', ')}`,
-                                ),
-                              )}
-                            </div>
-                          </td>
-                        </tr>,
-                      ]),
-                  ...(groupOpen ? members.flatMap((plan) => planRows({ ...rowProps, plan, group: null })) : []),
-                ];
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Groups heading={strings.rejected} groups={failed} open />
+      <Groups heading={strings.notTried} groups={ruledOut} open={false} />
+    </div>
+  );
+}
+
+interface PlanSectionProps {
+  id: SectionId;
+  heading: string;
+  /** The section's groups, best first. */
+  groups: readonly PlanGroup[];
+  result: PlanResult;
+  /** Groups listed. */
+  shown: number;
+  onMore: () => void;
+  open: string | null;
+  onToggle: (key: string) => void;
+  linkFor: (plan: Plan) => string;
+  finetune: boolean;
+  /** The key of the plan a shared link names, or null. */
+  selected: string | null;
+}
+
+/** One list of plans (the reader's GPUs', or the rented GPUs'): a heading and its groups, one row each. */
+function PlanSection({
+  id,
+  heading,
+  groups,
+  result,
+  shown,
+  onMore,
+  open,
+  onToggle,
+  linkFor,
+  finetune,
+  selected,
+}: PlanSectionProps) {
+  // The group holding a shared link's plan, and whether the plan is one of its members rather than its leader. Keys
+  // are derived only for a link (keyOf formats a plan's flags).
+  const linked = useMemo(() => {
+    if (selected === null) return undefined;
+    const group = groups.find((g) => g.plans.some((p) => keyOf(p) === selected));
+    return group === undefined ? undefined : { group, member: keyOf(group.plans[0] as Plan) !== selected };
+  }, [groups, selected]);
+  // Which groups list all their members; a new answer closes them, except the one whose member a shared link names.
+  const [openGroups, setOpenGroups] = useState<ReadonlySet<number>>(new Set());
+  useEffect(() => setOpenGroups(new Set(linked?.member === true ? [linked.group.index] : [])), [groups, linked]);
+  const onToggleGroup = (index: number) => {
+    const next = new Set(openGroups);
+    if (!next.delete(index)) next.add(index);
+    setOpenGroups(next);
+  };
+  // The linked plan's group is listed even past the first page.
+  const listed = groups.filter((group, i) => i < shown || group === linked?.group);
+  const techniquesHeading = useId();
+  const headingId = useId();
+  const columns = planColumns(result);
+  return (
+    <section class="planner-section" data-plan-section={id} aria-labelledby={headingId}>
+      <h3 id={headingId}>{heading}</h3>
+      <div class="widget-scroll scroll-shadows planner-plans-box" tabIndex={0} role="region" aria-label={heading}>
+        <table class="widget-table planner-plans">
+          <thead>
+            {/* Each plan takes two lines: its figures, then its techniques across the table under them. In one line the
+                techniques pushed the figures out of a laptop's view (the content column is about 30 rem wide). */}
+            <tr>
+              <th scope="col" rowSpan={2}>
+                {strings.table.rank}
+              </th>
+              <th scope="col">{strings.table.details}</th>
+              <th scope="col">{strings.table.hardware}</th>
+              <th scope="col">{strings.table.perGpu}</th>
+              <th scope="col">{strings.table.step}</th>
+              <th scope="col">{strings.table.cost}</th>
+              {result.request.trainTokens !== null && <th scope="col">{strings.table.run}</th>}
+              <th scope="col">{strings.table.link}</th>
+            </tr>
+            <tr>
+              <th scope="col" colSpan={columns - 1} id={techniquesHeading}>
+                {strings.table.techniques}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {listed.flatMap((group) => {
+              const leader = group.plans[0] as Plan;
+              const members = group.plans.slice(1);
+              const groupOpen = openGroups.has(group.index);
+              const rowProps = { result, open, onToggle, linkFor, finetune, techniquesHeading, selected };
+              return [
+                ...planRows({ ...rowProps, plan: leader, group }),
+                ...(members.length === 0
+                  ? []
+                  : [
+                      <tr class="planner-group-row" data-group-members={group.index}>
+                        <td colSpan={columns} class="planner-group-cell">
+                          <div class="planner-in-view">
+                            <button
+                              type="button"
+                              aria-expanded={groupOpen ? 'true' : 'false'}
+                              onClick={() => onToggleGroup(group.index)}
+                            >
+                              {strings.groupMembers(members.length, groupOpen)}
+                            </button>{' '}
+                            {strings.groupDifferences(
+                              group.differences.map(
+                                (d) => `${strings.dimensionNames[d.dimension] ?? d.dimension}: ${d.values.join(', ')}`,
+                              ),
+                            )}
+                          </div>
+                        </td>
+                      </tr>,
+                    ]),
+                ...(groupOpen ? members.flatMap((plan) => planRows({ ...rowProps, plan, group: null })) : []),
+              ];
+            })}
+          </tbody>
+        </table>
+      </div>
       {groups.length > shown && (
         <button type="button" class="planner-more" onClick={onMore}>
           {strings.showMore(Math.min(PAGE_SIZE, groups.length - shown))}
         </button>
       )}
-      <Groups heading={strings.rejected} groups={failed} open />
-      <Groups heading={strings.notTried} groups={ruledOut} open={false} />
-    </div>
+    </section>
   );
 }
 
@@ -616,10 +669,12 @@ interface PlanRowsProps {
   linkFor: (plan: Plan) => string;
   finetune: boolean;
   techniquesHeading: string;
+  /** The key of the plan a shared link names, or null: its row is marked as the current one. */
+  selected: string | null;
 }
 
 /** One plan's rows: its figures, its techniques across the table, and its details when opened. */
-function planRows({ plan, group, result, open, onToggle, linkFor, finetune, techniquesHeading }: PlanRowsProps) {
+function planRows({ plan, group, result, open, onToggle, linkFor, finetune, techniquesHeading, selected }: PlanRowsProps) {
   const key = keyOf(plan);
   return [
     <tr
@@ -630,6 +685,7 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
       data-total-bytes={plan.perGpu.total}
       data-step-seconds={plan.stepTimeSeconds}
       data-rented={plan.hardware.rented ? 'true' : 'false'}
+      {...(key === selected ? { 'aria-current': 'true' as const, 'data-linked': 'true' } : {})}
       {...(group === null ? {} : { 'data-group': group.index, 'data-group-size': group.plans.length })}
     >
       <td rowSpan={2}>{plan.rank}</td>
@@ -643,6 +699,11 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
       <td>{formatGiB(plan.perGpu.total)}</td>
       <td class="planner-step">{formatStepTime(plan.stepTimeSeconds)}</td>
       <td>{costText(plan, result)}</td>
+      {plan.run !== null && (
+        <td class="planner-run" data-run-seconds={plan.run.seconds.value}>
+          {runBudgetText(plan.run, result.request.priceTier)}
+        </td>
+      )}
       <td class="planner-actions">
         <a href={linkFor(plan)} data-plan-link>
           {strings.share}
@@ -650,7 +711,7 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
       </td>
     </tr>,
     <tr class="planner-techniques-row">
-      <td colSpan={PLAN_COLUMNS - 1} class="planner-techniques" headers={techniquesHeading}>
+      <td colSpan={planColumns(result) - 1} class="planner-techniques" headers={techniquesHeading}>
         <div class="planner-in-view">
           {techniquesText(plan)}
           {changesNumerics(planOptions(plan)) && (
@@ -665,8 +726,8 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
     ...(open === key
       ? [
           <tr>
-            <td colSpan={PLAN_COLUMNS} class="planner-details-cell">
-              <PlanDetails plan={plan} finetune={finetune} />
+            <td colSpan={planColumns(result)} class="planner-details-cell">
+              <PlanDetails plan={plan} finetune={finetune} priceTier={result.request.priceTier} />
             </td>
           </tr>,
         ]

@@ -7,6 +7,7 @@
  */
 import { LINE_CATEGORIES, type EstimateOptions, type PerGpuTotals } from '../../memory/index';
 import {
+  planRun,
   PRICE_TIERS,
   type FittingPlan,
   type Hardware,
@@ -72,6 +73,7 @@ export function unpackResult(packed: WithPackedPlans<PlanResult>): PlanResult {
   for (let i = 0; i < packed.plans.count; i++) {
     const at = i * (FITTING + RANKED) + FITTING;
     const p = fittingPlan(packed.plans, i);
+    // The run's budget follows from the request and the plan's step: computed again, not packed.
     plans.push({
       hardware: p.hardware,
       choices: p.choices,
@@ -81,6 +83,7 @@ export function unpackResult(packed: WithPackedPlans<PlanResult>): PlanResult {
       stepTimeSeconds: p.stepTimeSeconds,
       rank: numbers[at] ?? 0,
       cost: costAt(numbers, at + 1),
+      run: planRun(packed.request, p),
     });
   }
   return { ...packed, plans };

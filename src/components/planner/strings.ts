@@ -41,6 +41,7 @@ export const strings = {
     perGpu: 'Per GPU',
     step: 'Step',
     cost: 'Cost',
+    run: 'Whole run',
     link: 'Link',
   },
   rent: 'rent',
@@ -74,13 +75,11 @@ export const strings = {
     `Plans whose step times lie within ×${ratio} of each other (the step-time model’s error band) are one row, led by the simplest: fewer techniques, a shallower pipeline, less offload.`,
   byDefault: (what: string) => `(default: ${what})`,
   notAChoice: (value: string) => `${value} (not a choice)`,
-  view: {
-    label: 'Show the plans on',
-    all: (n: number) => `all GPUs (${n.toLocaleString('en')})`,
-    own: (n: number) => `your GPUs (${n.toLocaleString('en')})`,
-    rented: (n: number) => `rented GPUs (${n.toLocaleString('en')})`,
+  /** The headings of the two lists of plans: the reader's GPUs first, the rented GPUs below. */
+  sections: {
+    own: (hardware: string) => `On your GPUs: ${hardware}`,
+    rented: 'On rented GPUs (as many as yours), for comparison',
   },
-  bestOwn: 'Best on your own GPUs:',
   shared: {
     heading: 'The plan in this link',
     missing: 'The plan in this link does not fit with these settings (or is not among the plans any more).',
@@ -101,6 +100,8 @@ export const strings = {
     host: 'host RAM on the machine',
   },
   timeHeading: 'Step time (estimate)',
+  /** A plan's whole run of the token budget (`train-tokens`). */
+  runHeading: 'Whole run of the tokens to train (estimate, with the step’s band)',
   /** Where the step time's band comes from. */
   bandNote: (source: string) => `band: ${source}`,
   timelineLoading: 'Drawing the step timeline…',

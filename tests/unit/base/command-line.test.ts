@@ -44,7 +44,7 @@ describe('commandLine: the terminal command every page and command prints', () =
 
   test('the planner page: its command line asks the program for the search its fields describe', () => {
     const raw = flagsFromQuery(
-      'model=gpt2-xl&gpu=rtx-4090&global-batch=4&seq=512&task=finetune&no-rent=true&price=h100-80gb=2.5/1.8/1.1',
+      'model=gpt2-xl&gpu=rtx-4090&global-batch=4&seq=512&task=finetune&rent=true&price=h100-80gb=2.5/1.8/1.1',
     );
     const argv = programArgv(planCommandLine(new URLSearchParams(queryFromFlags(raw))));
     expect(argv).toEqual([
@@ -59,7 +59,7 @@ describe('commandLine: the terminal command every page and command prints', () =
       '512',
       '--task',
       'finetune',
-      '--no-rent',
+      '--rent',
       '--price',
       'h100-80gb=2.5/1.8/1.1',
     ]);

@@ -33,6 +33,37 @@ describe('estimate(argv)', () => {
     expect(stdout).toMatch(/Real tokens trained per GPU per step\s+1,024\n/);
   });
 
+  test('--train-tokens counts the real tokens a step trains: padded 2 × 512 per rank × 2 ranks, so 2,048,000 tokens are 1,000 steps', () => {
+    // The padded positions (2 × 1024 per rank) would make it 500 steps: the budget is in trained tokens.
+    const argv = [
+      ...['--model', 'gpt2', '--gpu', 'h100-80gb', '--stack', 'pytorch', '--precision', 'bf16', '--optimizer-impl', 'fused'],
+      ...['--seq', '1024', '--micro-batch', '2', '--batching', 'padded', '--mean-seq', '512', '--dp', '2'],
+      ...['--train-tokens', '2048000'],
+    ];
+    const json = JSON.parse(runEstimate([...argv, '--json']).stdout) as {
+      stepTime: { totalSeconds: number };
+      run: { steps: number; seconds: { value: number }; gpuHours: { value: number }; cost: null };
+    };
+    expect(json.run.steps).toBe(1000);
+    expect(json.run.seconds.value).toBeCloseTo(1000 * json.stepTime.totalSeconds, 9);
+    // Two GPUs for the whole run; no price is known to `estimate`.
+    expect(json.run.gpuHours.value).toBeCloseTo(((1000 * json.stepTime.totalSeconds) / 3600) * 2, 9);
+    expect(json.run.cost).toBeNull();
+    expect(runEstimate(argv).stdout).toMatch(/Whole run of 2,048,000 tokens\n {2}1,000 steps · /);
+  });
+
+  test.each([
+    [['--train-tokens', '0'], /--train-tokens: .*at least 1/],
+    [['--train-tokens', 'lots'], /--train-tokens: expected a number/],
+    [['--mode', 'infer', '--train-tokens', '1e9'], /--train-tokens: a token budget needs a training step/],
+  ])('%j: one line naming train-tokens, exit 2', (extra, message) => {
+    const { code, stdout, stderr } = runEstimate(['--model', 'gpt2', '--gpu', 'h100-80gb', ...extra]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+  });
+
   test('estimate(["--model", "gpt2"]) prints a table with GiB and GB columns', () => {
     const { code, stdout, stderr } = runEstimate(['--model', 'gpt2', '--gpu', 'rtx-4090']);
     expect(code).toBe(0);

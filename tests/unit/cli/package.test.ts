@@ -98,7 +98,7 @@ describe('the packed package', () => {
 });
 
 const ESTIMATE = ['--model', 'llama-3-8b', '--gpu', 'rtx-4090', '--seq', '2048', '--precision', 'amp-bf16'];
-const PLAN = ['--model', 'gpt2', '--gpu', 'rtx-4090', '--global-batch', '4', '--seq', '512', '--no-rent'];
+const PLAN = ['--model', 'gpt2', '--gpu', 'rtx-4090', '--global-batch', '4', '--seq', '512'];
 const PASTE = 'oom-current.txt';
 
 describe.each(NODES)('installed, on %s', (_name, node) => {

@@ -48,7 +48,7 @@ describe('plan(argv)', () => {
   });
 
   test('the table names the best plan, its estimate command and why the rest do not fit', () => {
-    const { code, stdout } = runPlan([...WORKED, '--no-rent']);
+    const { code, stdout } = runPlan(WORKED);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Best plan: 1 × rtx-4090/);
     expect(stdout).toMatch(/check {5}npx gpu-memory-lab estimate --model gpt2-xl/);
@@ -58,13 +58,13 @@ describe('plan(argv)', () => {
   });
 
   test('the table prints each step time with its error band, never a bare time', () => {
-    const json = JSON.parse(runPlan([...WORKED, '--no-rent', '--json']).stdout) as PlanJson & {
+    const json = JSON.parse(runPlan([...WORKED, '--json']).stdout) as PlanJson & {
       groups: { ranks: number[] }[];
     };
     // The plan shown in full is the first group's simplest member.
     const best = json.plans[(json.groups[0]?.ranks[0] ?? 0) - 1];
     if (best === undefined) throw new Error('the worked case has plans');
-    const { stdout } = runPlan([...WORKED, '--no-rent']);
+    const { stdout } = runPlan(WORKED);
     // The band is the engine's (stepTimeBand): low and high around the prediction, in the best plan's row and details.
     expect(formatStepTime(best.stepTimeSeconds)).toMatch(/\(.+–.+\)/);
     expect(stdout).toContain(`step      ${formatStepTime(best.stepTimeSeconds)}`);
@@ -72,14 +72,14 @@ describe('plan(argv)', () => {
   });
 
   test('--json groups every plan once, simplest first; the table prints one row per group', () => {
-    const json = JSON.parse(runPlan([...WORKED, '--no-rent', '--json']).stdout) as PlanJson & {
+    const json = JSON.parse(runPlan([...WORKED, '--json']).stdout) as PlanJson & {
       groups: { index: number; ranks: number[]; differences: { dimension: string; values: string[] }[] }[];
     };
     const ranks = json.groups.flatMap((g) => g.ranks).sort((a, b) => a - b);
     expect(ranks).toEqual(json.plans.map((_, i) => i + 1));
     expect(json.groups.length).toBeLessThan(json.plans.length);
-    const { stdout } = runPlan([...WORKED, '--no-rent', '--top', String(json.groups.length)]);
-    expect(stdout).toContain(`Groups    ${json.groups.length}:`);
+    const { stdout } = runPlan([...WORKED, '--top', String(json.groups.length)]);
+    expect(stdout).toContain(`Groups    ${json.groups.length} on your GPUs:`);
     // Each group's row leads with its simplest member, and a group of several says how many more it holds.
     for (const group of json.groups) {
       expect(stdout).toMatch(new RegExp(`^ +${group.ranks[0]} +1 × rtx-4090`, 'm'));
@@ -99,7 +99,6 @@ describe('plan(argv)', () => {
       '4096',
       '--max-host-gb',
       '64',
-      '--no-rent',
       '--json',
     ]);
     expect(code).toBe(0);
@@ -121,7 +120,7 @@ describe('plan(argv)', () => {
   test('--price GPU=none withdraws an example price: that GPU is no longer offered for rent', () => {
     const rentedGpus = (argv: string[]) =>
       new Set(
-        (JSON.parse(runPlan([...WORKED, ...argv, '--json']).stdout) as PlanJson).plans
+        (JSON.parse(runPlan([...WORKED, '--rent', ...argv, '--json']).stdout) as PlanJson).plans
           .filter((p) => p.hardware.rented)
           .map((p) => p.hardware.gpu),
       );
@@ -129,5 +128,69 @@ describe('plan(argv)', () => {
     const without = rentedGpus(['--price', 'h100-80gb=none']);
     expect(without).not.toContain('h100-80gb');
     expect(without.size).toBeGreaterThan(0);
+  });
+
+  test('--train-tokens: the table has a whole-run column and the best plan its run; --json has request.trainTokens and run', () => {
+    // 4 × 512 = 2,048 tokens a step; 2,048,000 tokens are exactly 1,000 steps.
+    const argv = [...WORKED, '--stack', 'pytorch', '--train-tokens', '2048000'];
+    const table = runPlan(argv);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/2,048,000 tokens to train/);
+    expect(table.stdout).toMatch(/whole run \(band\)/);
+    expect(table.stdout).toMatch(/ {2}run {7}1,000 steps · /);
+    const json = JSON.parse(runPlan([...argv, '--json']).stdout) as {
+      request: { trainTokens: number | null };
+      plans: { stepTimeSeconds: number; run: { steps: number; seconds: { value: number } } | null }[];
+    };
+    expect(json.request.trainTokens).toBe(2_048_000);
+    for (const plan of json.plans) {
+      expect(plan.run?.steps).toBe(1000);
+      expect(plan.run?.seconds.value).toBeCloseTo(1000 * plan.stepTimeSeconds, 9);
+    }
+  });
+
+  test.each(['0', '-5', '1.5', 'many'])('--train-tokens %s: one line naming train-tokens, exit 2', (value) => {
+    const { code, stdout, stderr } = runPlan([...WORKED, '--train-tokens', value]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/--train-tokens/);
+    expect(stderr).not.toMatch(/NaN|undefined/);
+  });
+
+  test('your GPUs alone unless --rent; with it, the rented GPUs are a section of their own after yours', () => {
+    const alone = JSON.parse(runPlan([...WORKED, '--json']).stdout) as PlanJson & { request: { rent: boolean } };
+    expect(alone.request.rent).toBe(false);
+    expect(alone.plans.length).toBeGreaterThan(0);
+    expect(alone.plans.every((p) => !p.hardware.rented)).toBe(true);
+    expect(runPlan(WORKED).stdout).not.toMatch(/On rented GPUs/);
+
+    const renting = JSON.parse(runPlan([...WORKED, '--rent', '--json']).stdout) as PlanJson & {
+      plans: { rank: number }[];
+      groups: { index: number; rented: boolean; ranks: number[] }[];
+    };
+    const rented = renting.plans.filter((p) => p.hardware.rented);
+    expect(rented.length).toBeGreaterThan(0);
+    // The reader's plans rank 1 to n, the rented ones after them; the groups follow the same order.
+    const ownCount = renting.plans.length - rented.length;
+    expect(renting.plans.slice(0, ownCount).every((p) => !p.hardware.rented)).toBe(true);
+    const firstRented = renting.groups.findIndex((g) => g.rented);
+    expect(firstRented).toBeGreaterThan(0);
+    expect(renting.groups.slice(firstRented).every((g) => g.rented)).toBe(true);
+    for (const group of renting.groups)
+      for (const rank of group.ranks) expect(renting.plans[rank - 1]?.hardware.rented).toBe(group.rented);
+    const table = runPlan([...WORKED, '--rent']).stdout;
+    expect(table.indexOf('On your 1 × rtx-4090')).toBeGreaterThan(0);
+    expect(table.indexOf('On rented GPUs')).toBeGreaterThan(table.indexOf('On your 1 × rtx-4090'));
+    expect(table).toMatch(/Best plan: 1 × rtx-4090/);
+  });
+
+  test('an old --no-rent still means your GPUs alone; --help lists --rent and not --no-rent', () => {
+    const old = JSON.parse(runPlan([...WORKED, '--no-rent', '--json']).stdout) as PlanJson;
+    expect(old.plans.length).toBeGreaterThan(0);
+    expect(old.plans.every((p) => !p.hardware.rented)).toBe(true);
+    const help = runPlan(['--help']).stdout;
+    expect(help).toMatch(/^ {2}--rent /m);
+    expect(help).not.toMatch(/no-rent/);
   });
 });

@@ -25,7 +25,7 @@ function listedTensorParallel(raw: RawFlagValues): number[] {
 }
 
 // Every request gives its stack: the planner's plans depend on it.
-const BASE = { gpu: 'h100-80gb', 'global-batch': '48', seq: '2048', stack: 'pytorch', 'no-rent': true } as const;
+const BASE = { gpu: 'h100-80gb', 'global-batch': '48', seq: '2048', stack: 'pytorch' } as const;
 
 describe('layouts respect the hardware', () => {
   test('24 GPUs: tensor-parallel degrees divide the 8 GPUs of a server (no 3 or 6)', () => {
@@ -54,7 +54,7 @@ describe('layouts respect the hardware', () => {
     const argv = ['--model', 'gpt2', '--gpu', 'rtx-4090', '--global-batch', '4', '--seq', '512', '--stack', 'pytorch'];
     const help = runCommand(planCommand, ['--help']).stdout;
     expect(help).toContain('--no-dropout');
-    const run = (extra: string[]) => runCommand(planCommand, [...argv, '--no-rent', ...extra, '--json']);
+    const run = (extra: string[]) => runCommand(planCommand, [...argv, ...extra, '--json']);
     const off = run(['--no-dropout']);
     expect(off.code, off.stderr).toBe(0);
     const plans = (JSON.parse(off.stdout) as { plans: { flags: Record<string, string>; perGpu: { activations: number } }[] })

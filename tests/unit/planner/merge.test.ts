@@ -16,19 +16,19 @@ import { planRequest } from '../support/plan-request.ts';
 const CASES: [string, RawFlagValues][] = [
   [
     'llama-2-13b, 8 × a100-40gb, batch 32 × 4096',
-    { model: 'llama-2-13b', gpu: 'a100-40gb', gpus: '8', 'global-batch': '32', seq: '4096', 'no-rent': true },
+    { model: 'llama-2-13b', gpu: 'a100-40gb', gpus: '8', 'global-batch': '32', seq: '4096' },
   ],
   [
     'gpt2, 4 × t4, batch 12 × 128, host 1.6 GB (rejections under a host limit)',
-    { model: 'gpt2', gpu: 't4', gpus: '4', 'global-batch': '12', seq: '128', 'max-host-gb': '1.6', 'no-rent': true },
+    { model: 'gpt2', gpu: 't4', gpus: '4', 'global-batch': '12', seq: '128', 'max-host-gb': '1.6' },
   ],
   [
     'llama-2-70b, 2 × rtx-4090, batch 8 × 4096, host 64 GB (nothing fits: the closest combinations decide)',
-    { model: 'llama-2-70b', gpu: 'rtx-4090', gpus: '2', 'global-batch': '8', seq: '4096', 'max-host-gb': '64', 'no-rent': true },
+    { model: 'llama-2-70b', gpu: 'rtx-4090', gpus: '2', 'global-batch': '8', seq: '4096', 'max-host-gb': '64' },
   ],
   [
     'gpt2-xl, 4 × a100-80gb, batch 16 × 1024, renting compared',
-    { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024' },
+    { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024', rent: true },
   ],
 ];
 
@@ -95,7 +95,6 @@ describe('a search in shares', () => {
       gpus: '64',
       'global-batch': '512',
       seq: '4096',
-      'no-rent': true,
     });
     const own = planHardware(req)[0];
     if (own === undefined) throw new Error('the reader’s GPUs are searched');

@@ -12,7 +12,6 @@ const TIGHT: RawFlagValues = {
   'global-batch': '8',
   seq: '2048',
   stack: 'pytorch',
-  'no-rent': true,
 };
 
 /** The precisions and optimizers a request's plans use. */
@@ -53,7 +52,7 @@ describe('training numerics: pretraining keeps fp32 master weights and 32-bit Ad
 
   test('plan labels every plan that changes the numerics, in --json and in the table', () => {
     const argv = ['--model', 'gpt2-xl', '--gpu', 'rtx-4090', '--global-batch', '4', '--seq', '512'];
-    const run = (extra: string[]) => runCommand(planCommand, [...argv, '--stack', 'pytorch', '--no-rent', ...extra]);
+    const run = (extra: string[]) => runCommand(planCommand, [...argv, '--stack', 'pytorch', ...extra]);
     const json = JSON.parse(run(['--task', 'finetune', '--json']).stdout) as {
       request: { allowLossy: boolean };
       plans: { flags: Record<string, string>; changesNumerics: boolean }[];

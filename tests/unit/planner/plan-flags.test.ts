@@ -31,13 +31,14 @@ describe('the planner’s flags: defined, parsed and read like the engine’s', 
     expect(parsed.request.rankBy).toBe(byName('rank-by'));
     expect(parsed.request.priceTier).toBe(byName('price-tier'));
     expect(parsed.request.task).toBe('finetune');
-    expect(parsed.request.rent).toBe(true);
+    // The reader's GPUs alone unless renting is asked for (issue #31 item 8).
+    expect(parsed.request.rent).toBe(false);
     expect(parsed.request.maxHostBytes).toBeNull();
   });
 
   test('every field’s error is reported at once, in the engine’s words', () => {
     const parsed = parsePlanFlags(
-      { ...WORKED, gpus: '0', 'global-batch': '2.5', 'max-host-gb': 'x', 'rank-by': 'speed', 'no-rent': 'maybe' },
+      { ...WORKED, gpus: '0', 'global-batch': '2.5', 'max-host-gb': 'x', 'rank-by': 'speed', rent: 'maybe' },
       EXAMPLE_PRICES,
     );
     expect(parsed.ok).toBe(false);
@@ -48,7 +49,7 @@ describe('the planner’s flags: defined, parsed and read like the engine’s', 
         { field: 'global-batch', message: 'global-batch must be a whole number, got 2.5' },
         { field: 'max-host-gb', message: "expected a number, got 'x'" },
         { field: 'rank-by', message: "invalid rank-by: 'speed' (expected time, step-cost, epoch-cost)" },
-        { field: 'no-rent', message: "expected true or false, got 'maybe'" },
+        { field: 'rent', message: "expected true or false, got 'maybe'" },
       ]),
     );
   });
@@ -61,13 +62,25 @@ describe('the planner’s flags: defined, parsed and read like the engine’s', 
     expect(priced.request.prices['rtx-4090']).toEqual({ 'on-demand': 0.4, reserved: 0.3, spot: 0.2 });
     expect(priced.request.prices['h100-80gb']).toBeUndefined();
     for (const [given, rent] of [
-      ['true', false],
-      ['', false],
-      ['false', true],
+      ['true', true],
+      ['', true],
+      ['false', false],
     ] as const) {
-      const parsed = parsePlanFlags({ ...WORKED, 'no-rent': given }, EXAMPLE_PRICES);
-      expect(parsed.ok && parsed.request.rent, `no-rent=${given}`).toBe(rent);
+      const parsed = parsePlanFlags({ ...WORKED, rent: given }, EXAMPLE_PRICES);
+      expect(parsed.ok && parsed.request.rent, `rent=${given}`).toBe(rent);
     }
+  });
+
+  test('an old link’s no-rent=true still means no renting; with rent beside it, both are named', () => {
+    const old = parsePlanFlags({ ...WORKED, 'no-rent': 'true' }, EXAMPLE_PRICES);
+    expect(old.ok && old.request.rent).toBe(false);
+    const both = parsePlanFlags({ ...WORKED, rent: 'true', 'no-rent': 'true' }, EXAMPLE_PRICES);
+    expect(both.ok ? [] : both.errors).toEqual([{ field: 'no-rent', message: 'give either --rent or --no-rent, not both' }]);
+  });
+
+  test('no-rent is read, never written: the names the page’s query keeps leave it out', () => {
+    expect(PLANNER_FLAG_NAMES).toContain('rent');
+    expect(PLANNER_FLAG_NAMES).not.toContain('no-rent');
   });
 
   test('max-host-gb takes a fraction of a GB, as bytes', () => {

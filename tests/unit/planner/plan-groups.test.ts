@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { stepTimeBand } from '../../../src/memory/index.ts';
 import {
   BAND_RATIO,
-  groupPlans,
+  planSections,
   planOptions,
   planTraining,
   rankMetric,
@@ -22,7 +22,7 @@ function compareKeys(a: readonly number[], b: readonly number[]): number {
 const CASES: [string, RawFlagValues][] = [
   [
     'gpt2-xl, 1 × rtx-4090, batch 4 × 512, fine-tune, ranked by time',
-    { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune', stack: 'pytorch', 'no-rent': true },
+    { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune', stack: 'pytorch' },
   ],
   [
     'llama-2-7b, 8 × a100-80gb, batch 64 × 2048, renting compared, ranked by cost per step',
@@ -34,11 +34,12 @@ const CASES: [string, RawFlagValues][] = [
       seq: '2048',
       stack: 'pytorch',
       'rank-by': 'step-cost',
+      rent: true,
     },
   ],
 ];
 
-describe('groupPlans: plans within the step-time band form one group, simplest first', () => {
+describe('groupPlans and planSections: plans within the step-time band form one group, simplest first', () => {
   test('BAND_RATIO is where two predictions’ bands stop overlapping', () => {
     const a = 1;
     // Just inside the ratio the slower prediction's band reaches below the faster one's top: the order is uncertain.
@@ -50,7 +51,13 @@ describe('groupPlans: plans within the step-time band form one group, simplest f
     const request = planRequest(raw);
     const result = planTraining(request);
     expect(result.plans.length).toBeGreaterThan(1);
-    const groups = groupPlans(request, result.plans);
+    const sections = planSections(request, result.plans);
+    // The reader's GPUs' plans rank first and form their own groups; the rented GPUs' follow, apart (issue #31 item 8).
+    const ownCount = result.plans.filter((p) => !p.hardware.rented).length;
+    expect(result.plans.slice(0, ownCount).every((p) => !p.hardware.rented)).toBe(true);
+    expect(sections.own.every((g) => g.plans.every((p) => !p.hardware.rented))).toBe(true);
+    expect(sections.rented.every((g) => g.plans.every((p) => p.hardware.rented))).toBe(true);
+    const groups = [...sections.own, ...sections.rented];
     const metric = (plan: Plan) => rankMetric(request, plan.stepTimeSeconds, plan.cost);
     // Every plan is in exactly one group.
     expect(groups.flatMap((g) => g.plans.map((p) => p.rank)).sort((x, y) => x - y)).toEqual(result.plans.map((p) => p.rank));
@@ -58,6 +65,8 @@ describe('groupPlans: plans within the step-time band form one group, simplest f
     let previousFirst: number | null = null;
     for (const [i, group] of groups.entries()) {
       expect(group.index).toBe(i + 1);
+      // Each section's groups are ordered among themselves: the bound restarts at the rented section's first.
+      if (group === sections.rented[0]) previousFirst = null;
       const first = Math.min(...group.plans.map(metric));
       // Every member lies within the band's ratio of the group's best; the next group's best lies beyond it.
       for (const plan of group.plans) expect(metric(plan)).toBeLessThanOrEqual(first * BAND_RATIO);

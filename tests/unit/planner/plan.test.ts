@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, formatEstimateFlags, type EstimateOptions } from '../../../src/memory/index.ts';
-import { planKey, planOptions, planTraining, type PlanRequest, type RawFlagValues } from '../../../src/planner/index.ts';
+import { planKey, planOptions, planTraining, type RawFlagValues } from '../../../src/planner/index.ts';
 import { bestPerCombination, bruteForce } from './brute-force.ts';
 import { planRequest } from '../support/plan-request.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
@@ -8,11 +8,6 @@ import { estimateOrThrow } from '../support/estimate-or-throw.ts';
 function withoutMicroBatch(options: EstimateOptions): EstimateOptions {
   const { microBatch: _b, gradAccum: _m, ...rest } = options;
   return rest;
-}
-
-/** A request on the reader's GPUs alone unless the case compares renting. */
-function request(raw: RawFlagValues): PlanRequest {
-  return planRequest({ 'no-rent': true, ...raw });
 }
 
 /** Cases from tight to loose, one GPU to eight, pipeline and offload included. */
@@ -46,7 +41,7 @@ const CASES: [string, RawFlagValues][] = [
 
 describe('planTraining(request) against a brute force over every configuration', () => {
   test.each(CASES)('%s: the same plans, the top one fits, nothing better is missed', { timeout: 120_000 }, (_name, raw) => {
-    const req = request(raw);
+    const req = planRequest(raw);
     const result = planTraining(req);
     const brute = bruteForce(req);
     const best = bestPerCombination(brute);
@@ -113,7 +108,7 @@ describe('planTraining(request) against a brute force over every configuration',
     'an impossible case (llama-3-70b on 1 × t4, host RAM capped at 64 GB) has no plan and reports its smallest gap',
     { timeout: 60_000 },
     () => {
-      const req = request({ model: 'llama-3-70b', gpu: 't4', 'global-batch': '1', seq: '4096', 'max-host-gb': '64' });
+      const req = planRequest({ model: 'llama-3-70b', gpu: 't4', 'global-batch': '1', seq: '4096', 'max-host-gb': '64' });
       const result = planTraining(req, { maxScaleUp: 2 });
       expect(result.plans).toEqual([]);
       const brute = bruteForce(req);
@@ -138,7 +133,7 @@ describe('planTraining(request) against a brute force over every configuration',
 describe('plan --stack', () => {
   test('the stack is a given flag: every plan keeps it, and what the search does not choose comes from it (Megatron: fused kernels, kept gradients)', () => {
     const raw = { model: 'gpt2', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' };
-    const megatron = planTraining(request({ ...raw, stack: 'megatron' }));
+    const megatron = planTraining(planRequest({ ...raw, stack: 'megatron' }));
     expect(megatron.plans.length).toBeGreaterThan(0);
     for (const plan of megatron.plans) {
       const options = planOptions(plan);
@@ -146,6 +141,6 @@ describe('plan --stack', () => {
       const resolved = estimateOrThrow(options).resolved;
       expect([resolved.kernels, resolved.grads]).toEqual(['fused', 'keep']);
     }
-    expect(planOptions(planTraining(request(raw)).plans[0]!).stack).toBeUndefined();
+    expect(planOptions(planTraining(planRequest(raw)).plans[0]!).stack).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import { planRequest } from '../support/plan-request.ts';
  * step"): each step's claim, held to what the planner answers for it on the reader's GPU.
  */
 const result = planTraining(
-  planRequest({ model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune', 'no-rent': true }),
+  planRequest({ model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', task: 'finetune' }),
 );
 const own = result.searches[0];
 const plans = result.plans;

@@ -31,7 +31,7 @@ describe('sets of GPUs searched in one walk', () => {
     '%s: each set of GPUs comes out as searched alone, in any order and in shares',
     { timeout: 120_000 },
     (_name, raw) => {
-      const req = planRequest({ ...raw, gpu: 'rtx-4090', 'no-rent': true });
+      const req = planRequest({ ...raw, gpu: 'rtx-4090' });
       const model = planModel(req);
       const hardware = everyGpu(req.gpus);
       // Something to compare: plans, or combinations that did not fit, each with its closest.
@@ -53,7 +53,7 @@ describe('sets of GPUs searched in one walk', () => {
   );
 
   test('a walk searches sets of GPUs of one size only', () => {
-    const req = planRequest({ model: 'gpt2', gpu: 'rtx-4090', gpus: '2', 'global-batch': '4', seq: '128', 'no-rent': true });
+    const req = planRequest({ model: 'gpt2', gpu: 'rtx-4090', gpus: '2', 'global-batch': '4', seq: '128' });
     const [a, b] = GPU_PRESETS;
     if (a === undefined || b === undefined) throw new Error('two presets');
     expect(() =>

@@ -28,6 +28,10 @@ export const JSON_CASES: readonly JsonCase[] = [
   { command: 'estimate', argv: ['--params', '7b'] },
   {
     command: 'estimate',
+    argv: ['--model', 'gpt2', '--gpu', 'a100-80gb', '--dp', '2', '--stack', 'pytorch', '--train-tokens', '1e9'],
+  },
+  {
+    command: 'estimate',
     argv: ['--model', 'mistral-7b', '--mode', 'infer', '--weights', 'awq', '--tokens', '32768', '--gpu', 'l4'],
   },
   {
@@ -95,9 +99,12 @@ export const JSON_CASES: readonly JsonCase[] = [
       'epoch-cost',
       '--epoch-tokens',
       '1e9',
+      '--train-tokens',
+      '3e9',
+      '--rent',
     ],
   },
-  { command: 'plan', argv: ['--model', 'llama-3-70b', '--gpu', 'rtx-4090', '--global-batch', '8', '--seq', '4096', '--no-rent'] },
+  { command: 'plan', argv: ['--model', 'llama-3-70b', '--gpu', 'rtx-4090', '--global-batch', '8', '--seq', '4096'] },
   // Every example the pages offer; the snapshot's ships as data the page pickles, so its CPython pickle stands in.
   ...readdirSync(EXAMPLES_DIR)
     .filter((file) => file !== 'snapshot-oom.json')

@@ -10,11 +10,17 @@ import {
 } from '../../../../src/planner/index.ts';
 import { planRequest } from '../../support/plan-request.ts';
 
-/** Answers whose plans have no cost (an unpriced GPU), a cost per step, and a cost per step and per epoch; and none. */
+/**
+ * Answers whose plans have no cost (an unpriced GPU), a cost per step, and a cost per step and per epoch with a token
+ * budget's run; and none.
+ */
 const CASES: [string, RawFlagValues][] = [
-  ['gpt2-xl on an unpriced rtx-4090, renting compared', { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' }],
   [
-    'llama-2-7b, 8 × a100-80gb, with the tokens of an epoch, ranked by cost per epoch',
+    'gpt2-xl on an unpriced rtx-4090, renting compared',
+    { model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512', rent: true },
+  ],
+  [
+    'llama-2-7b, 8 × a100-80gb, with the tokens of an epoch and a token budget, ranked by cost per epoch',
     {
       model: 'llama-2-7b',
       gpu: 'a100-80gb',
@@ -22,13 +28,15 @@ const CASES: [string, RawFlagValues][] = [
       'global-batch': '64',
       seq: '4096',
       'epoch-tokens': '1000000000',
+      'train-tokens': '20000000000',
       'rank-by': 'epoch-cost',
       'price-tier': 'spot',
+      rent: true,
     },
   ],
   [
     'nothing fits: llama-2-70b, 2 × rtx-4090, host 64 GB',
-    { model: 'llama-2-70b', gpu: 'rtx-4090', gpus: '2', 'global-batch': '8', seq: '4096', 'max-host-gb': '64', 'no-rent': true },
+    { model: 'llama-2-70b', gpu: 'rtx-4090', gpus: '2', 'global-batch': '8', seq: '4096', 'max-host-gb': '64' },
   ],
 ];
 

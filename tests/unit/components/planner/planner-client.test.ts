@@ -57,7 +57,7 @@ function planned(flags: RawFlagValues) {
   return planTraining(planRequest(flags));
 }
 
-const FITS: RawFlagValues = { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024', 'no-rent': true };
+const FITS: RawFlagValues = { model: 'gpt2-xl', gpu: 'a100-80gb', gpus: '4', 'global-batch': '16', seq: '1024' };
 const NOTHING_FITS: RawFlagValues = {
   model: 'llama-2-70b',
   gpu: 'rtx-4090',
@@ -65,7 +65,6 @@ const NOTHING_FITS: RawFlagValues = {
   'global-batch': '8',
   seq: '4096',
   'max-host-gb': '64',
-  'no-rent': true,
 };
 
 describe('the planner client: a search in shares over several workers', () => {
@@ -84,7 +83,7 @@ describe('the planner client: a search in shares over several workers', () => {
     'renting compared, %i worker(s): one answer, planTraining’s, the rented GPUs searched in the same walk',
     { timeout: 60_000 },
     async (workers) => {
-      const { 'no-rent': _, ...rent } = FITS;
+      const rent = { ...FITS, rent: true };
       const { answer, started } = await answers(workers, rent);
       if (!answer.ok) throw new Error(JSON.stringify(answer));
       expect(answer.result).toEqual(planned(rent));

@@ -19,7 +19,8 @@ import {
 import { planRequest } from '../../support/plan-request.ts';
 import { unpackResult } from '../../../../src/components/planner/plan-transfer.ts';
 
-const FLAGS = { model: 'gpt2', gpu: 'a100-80gb', gpus: '8', 'global-batch': '16', seq: '512' };
+/** Renting compared, so that the worker has several sets of GPUs to share out. */
+const FLAGS = { model: 'gpt2', gpu: 'a100-80gb', gpus: '8', 'global-batch': '16', seq: '512', rent: 'true' };
 
 describe("the planner worker's warm-up", () => {
   test('a round of warm-up pieces searches exactly the worker’s share of every set of GPUs, in four shares of it', () => {
