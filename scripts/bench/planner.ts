@@ -33,6 +33,8 @@ const CASES: [string, RawFlagValues][] = [
 ];
 
 const TARGET_MS = 50;
+/** The first search on a fresh page or a shared link, JIT warm-up included, on a 2-core machine (#31 item 6). */
+const FIRST_SEARCH_TARGET_MS = 300;
 /** Searches of a case run before Node's figures are timed: the steady time, once the JIT has warmed up. */
 const WARM_UP_SEARCHES = 5;
 
@@ -257,14 +259,14 @@ export default async function bench(): Promise<void> {
       }
     }
     console.log(
-      `planner's first search in Node, fresh (nothing compiled yet), whole and in ${MAX_WORKERS} shares as the page runs it with ${MAX_WORKERS} workers (a machine with ${MAX_WORKERS + 1} cores or more): the longest share's, each share alone on this machine`,
+      `planner's first search in Node, fresh (nothing compiled yet; target < ${FIRST_SEARCH_TARGET_MS} ms), whole and in ${MAX_WORKERS} shares as the page runs it with ${MAX_WORKERS} workers (a machine with ${MAX_WORKERS + 1} cores or more): the longest share's, each share alone on this machine`,
     );
     for (const [name, raw] of CASES.slice(-1)) {
       for (const rent of [false, true]) {
         const whole = freshSearchMs(bundle, withRent(raw, rent), 1);
         const shared = freshSearchMs(bundle, withRent(raw, rent), MAX_WORKERS);
         console.log(
-          `  ${`${name}${rent ? ' + rent' : ''}`.padEnd(66)} whole ${whole.toFixed(1).padStart(7)} ms ${whole < TARGET_MS ? 'ok  ' : 'SLOW'}   ${MAX_WORKERS} shares ${shared.toFixed(1).padStart(7)} ms ${shared < TARGET_MS ? 'ok' : 'SLOW'}`,
+          `  ${`${name}${rent ? ' + rent' : ''}`.padEnd(66)} whole ${whole.toFixed(1).padStart(7)} ms ${whole < FIRST_SEARCH_TARGET_MS ? 'ok  ' : 'SLOW'}   ${MAX_WORKERS} shares ${shared.toFixed(1).padStart(7)} ms ${shared < FIRST_SEARCH_TARGET_MS ? 'ok' : 'SLOW'}`,
         );
       }
     }
@@ -280,19 +282,19 @@ export default async function bench(): Promise<void> {
     "planner in Chromium (the reader's GPUs): the page's search time in its workers (the longest share's) / the wait from the request to the answer on the page",
   );
   console.log(
-    '  the first search in fresh workers (as a shared link opens the page), the first edit (at once: the workers warm up meanwhile), the median of 5 more; and when the first plans were shown, counted from the navigation',
+    `  the first search in fresh workers (as a shared link opens the page; search target < ${FIRST_SEARCH_TARGET_MS} ms), the first edit (at once: the workers warm up meanwhile), the median of 5 more (search target < ${TARGET_MS} ms); and when the first plans were shown, counted from the navigation`,
   );
   console.log("  (+ rent: the GPUs offered for rent searched too, in the same walk as the reader's)");
   const server = await startStaticServer(dist);
   try {
     for (const [index, [name, raw]] of CASES.entries()) {
-      // The largest case with renting compared too, as the page does by default.
+      // The largest case with renting compared too (`rent=true`), the heaviest search the page runs.
       for (const rent of index === CASES.length - 1 ? [false, true] : [false]) {
         const { first, firstEdit, again, shownMs } = await browserMs(server.url, withRent(raw, rent), 5);
-        const cell = (t: PageTimes) =>
-          `${t.search.toFixed(1).padStart(7)} / ${t.answer.toFixed(1).padStart(7)} ms ${t.search < TARGET_MS ? 'ok  ' : 'SLOW'}`;
+        const cell = (t: PageTimes, target: number) =>
+          `${t.search.toFixed(1).padStart(7)} / ${t.answer.toFixed(1).padStart(7)} ms ${t.search < target ? 'ok  ' : 'SLOW'}`;
         console.log(
-          `  ${`${name}${rent ? ' + rent' : ''}`.padEnd(62)} first ${cell(first)}   first edit ${cell(firstEdit)}   again ${cell(again)}   ${first.workers} worker(s)   shown ${shownMs.toFixed(0).padStart(5)} ms after navigation`,
+          `  ${`${name}${rent ? ' + rent' : ''}`.padEnd(62)} first ${cell(first, FIRST_SEARCH_TARGET_MS)}   first edit ${cell(firstEdit, TARGET_MS)}   again ${cell(again, TARGET_MS)}   ${first.workers} worker(s)   shown ${shownMs.toFixed(0).padStart(5)} ms after navigation`,
         );
       }
     }
