@@ -257,17 +257,14 @@ export interface TrainingStepSeconds {
 export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSeconds {
   const { gpu } = input;
   const m = input.microBatches;
-  const efficiency = computeEfficiencyOf(
-    input,
-    (2 * input.layers * input.seq * input.hidden) / (2 * input.activeParams + 2 * input.layers * input.seq * input.hidden),
-  );
+  const attentionFlopsPerToken = 2 * input.layers * input.attentionSpan * input.hidden;
+  const forwardFlopsPerToken = 2 * input.activeParams + attentionFlopsPerToken;
+  const efficiency = computeEfficiencyOf(input, attentionFlopsPerToken / forwardFlopsPerToken);
   const peakTflops = input.fp32Matmuls ? gpu.fp32Tflops : gpu.tensorTflops16;
   const flopsPerSecond = peakTflops * teraflops * efficiency * input.tp;
   const tokens = input.computedPerMicroBatch * m;
   // Padding positions run every layer like real tokens (the attention mask only hides them from the scores).
   const trainedShare = input.trainedPerMicroBatch / input.computedPerMicroBatch;
-  const attentionFlopsPerToken = 2 * input.layers * input.attentionSpan * input.hidden;
-  const forwardFlopsPerToken = 2 * input.activeParams + attentionFlopsPerToken;
   // FP8 runs the weight matmuls (2N per token) faster; attention's score matmuls stay in 16 bits (fp8.ts FP8_SOURCES.rate).
   const fp8Speedup = input.fp8Matmuls ? (gpu.tensorTflops16 * FP8_RATE_FACTOR) / peakTflops : 1;
   const effectiveForwardFlopsPerToken =
@@ -348,11 +345,14 @@ export function trainingStepSeconds(input: TrainingTimeInput): TrainingStepSecon
   };
 }
 
-/** The compute efficiency the step assumes: the reader's, or the calibrated curve's for the step's matmuls. */
+/**
+ * The compute efficiency the step assumes: the reader's, or the calibrated curve's for the step's matmuls, which run
+ * over the positions a micro-batch computes (a padding-free row holds only its real tokens) and attend over its span.
+ */
 function computeEfficiencyOf(input: TrainingTimeInput, attentionShare: number): number {
   if (input.mfu !== null) return input.mfu;
   return computeEfficiency(input.gpu, {
-    tokens: input.microBatch * input.seq,
+    tokens: input.computedPerMicroBatch,
     hidden: input.hidden,
     tp: input.tp,
     fp32: input.fp32Matmuls,
