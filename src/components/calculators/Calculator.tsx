@@ -42,6 +42,7 @@ import ModelParams from '../model-source/ModelParams';
 import type { LoadedModel } from '../model-source/loaded-model';
 import { modelFromLink, modelLinkParams } from '../model-source/model-link';
 import { STRINGS as MODEL_STRINGS } from '../model-source/strings';
+import VerdictFrame from './VerdictFrame';
 
 /** Props of the calculator island. */
 export interface CalculatorProps {
@@ -239,13 +240,7 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
         ? STRINGS.fits(result.gpu.name, formatGiB(result.spare ?? 0))
         : STRINGS.overBy(result.gpu.name, formatGiB(result.shortfall ?? 0));
   return (
-    <div
-      class={`calc-verdict${stale ? ' calc-stale' : ''}`}
-      data-fits={result.fits === null ? 'unknown' : String(result.fits)}
-      aria-live="polite"
-    >
-      {stale && <p class="calc-note">{STRINGS.staleNote}</p>}
-      <p class="calc-answer">{fit}</p>
+    <VerdictFrame fits={result.fits} stale={stale} staleNote={STRINGS.staleNote} answer={fit}>
       <p>
         {STRINGS.peakAt(formatGiB(result.perGpu.total), STRINGS.moments[result.peakMoment])} ·{' '}
         {STRINGS.dominant(STRINGS.categories[dominant], share)}
@@ -254,7 +249,7 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
         {STRINGS.sumOfParts(formatGiB(result.perGpu.sumOfParts))}{' '}
         {result.perGpu.sumOfParts > result.perGpu.total ? STRINGS.sumWhy : STRINGS.sumSame}
       </p>
-    </div>
+    </VerdictFrame>
   );
 }
 

@@ -29,6 +29,7 @@ import { STRINGS } from './strings';
 import '../widget.css';
 import '../calculators/calculator.css';
 import './diffusion.css';
+import VerdictFrame from '../calculators/VerdictFrame';
 
 /**
  * Image and video generation memory: a diffusers pipeline preset, the output and where each component waits in, the
@@ -276,16 +277,10 @@ function Verdict({ view, stale }: { view: DiffusionView; stale: boolean }) {
         ? STRINGS.fits(result.gpu.name, formatGiB(result.gpu.memoryBytes - (result.headroom?.bytes ?? 0) - result.peak))
         : STRINGS.overBy(result.gpu.name, formatGiB(result.shortfall ?? 0));
   return (
-    <div
-      class={`calc-verdict${stale ? ' calc-stale' : ''}`}
-      data-fits={result.fits === null ? 'unknown' : String(result.fits)}
-      aria-live="polite"
-    >
-      {stale && <p class="calc-note">{STRINGS.staleNote}</p>}
-      <p class="calc-answer">{fit}</p>
+    <VerdictFrame fits={result.fits} stale={stale} staleNote={STRINGS.staleNote} answer={fit}>
       <p data-peak>{STRINGS.peakAt(formatGiB(result.peak), STRINGS.phases[result.peakPhase])}</p>
       <p class="calc-note">{STRINGS.tokens(formatCount(result.tokens.visual), result.tokens.text)}</p>
-    </div>
+    </VerdictFrame>
   );
 }
 
