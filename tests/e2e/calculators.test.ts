@@ -97,7 +97,7 @@ describe('calculators', () => {
         '[data-calculator="gradient-checkpointing"]',
       );
       const charts = root.locator('.calc-chart [role="img"]');
-      expect(await charts.count()).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => charts.count()).toBeGreaterThanOrEqual(2);
       for (const chart of await charts.all()) {
         expect(await chart.textContent()).toMatch(/GiB/);
         expect(await chart.textContent()).not.toMatch(/\bGB\b|A100/);

@@ -83,7 +83,7 @@ describe('diagnose tools', () => {
       );
       const cli = cliJson('nvidia-smi-leak.csv')['gpus'] as { index: number; verdict: string; peakUsedBytes: number }[];
       expect(shown).toEqual(cli.map(({ index, verdict, peakUsedBytes }) => ({ index, verdict, peakUsedBytes })));
-      expect(await page.locator('[data-chart="memory"] > [role="img"]').count()).toBe(1);
+      await expect.poll(() => page.locator('[data-chart="memory"] > [role="img"]').count()).toBe(1);
       expect(await page.locator('[data-chart="memory"] svg path').count()).toBeGreaterThan(0);
       expect(requests).toEqual([]);
       expect(await seriousAxeViolations(page)).toEqual([]);
@@ -165,7 +165,7 @@ describe('diagnose tools', () => {
       const results = page.locator('[data-tool="memory-summary"] .diag-results');
       expect(Number(await results.getAttribute('data-allocated-bytes'))).toBe(cli['allocatedBytes']);
       expect(Number(await results.getAttribute('data-reserved-bytes'))).toBe(cli['reservedBytes']);
-      expect(await page.locator('[data-chart="summary"] > [role="img"]').count()).toBe(1);
+      await expect.poll(() => page.locator('[data-chart="summary"] > [role="img"]').count()).toBe(1);
       expect(await page.locator('[data-chart="summary"] svg path').count()).toBeGreaterThan(0);
       expect(requests).toEqual([]);
       expect(await seriousAxeViolations(page)).toEqual([]);
@@ -180,9 +180,9 @@ describe('diagnose tools', () => {
       const results = page.locator('[data-tool="snapshot"] .diag-results');
       expect(Number(await results.getAttribute('data-peak-active-bytes'))).toBe(cli['peakActiveBytes']);
       expect(Number(await results.getAttribute('data-oom-events'))).toBe((cli['oomEvents'] as unknown[]).length);
-      expect(await page.locator('[data-chart="timeline"] > [role="img"]').count()).toBe(1);
+      await expect.poll(() => page.locator('[data-chart="timeline"] > [role="img"]').count()).toBe(1);
       expect(await page.locator('[data-chart="timeline"] svg path').count()).toBeGreaterThan(0);
-      expect(await page.locator('[data-chart="segments"] > [role="img"]').count()).toBe(1);
+      await expect.poll(() => page.locator('[data-chart="segments"] > [role="img"]').count()).toBe(1);
       expect(await page.locator('[data-chart="segments"] svg path').count()).toBeGreaterThan(0);
       expect(await results.textContent()).toMatch(/model\.py:150 lm_head/);
       expect(requests).toEqual([]);
