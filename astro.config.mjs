@@ -7,7 +7,7 @@ import rehypeKatex from 'rehype-katex';
 import { unified } from '@astrojs/markdown-remark';
 import rehypeFocusableScroll from './src/markdown/rehype-focusable-scroll';
 import rehypeUnindexMath from './src/markdown/rehype-unindex-math';
-import { LESSONS } from './src/base/lessons';
+import { LESSONS, MOVED_LESSONS } from './src/base/lessons';
 import { SITE_URL } from './src/base/site';
 
 /**
@@ -41,6 +41,7 @@ function quietAstroHeadInject() {
 
 export default defineConfig({
   site: SITE_URL,
+  redirects: Object.fromEntries(Object.entries(MOVED_LESSONS).map(([old, slug]) => [`/lessons/${old}/`, `/lessons/${slug}/`])),
   integrations: [
     starlight({
       title: 'GPU Memory Lab',

@@ -20,7 +20,7 @@ import { startStaticServer } from './browser/static-server.ts';
  */
 const EXPERIMENTS: readonly (readonly [string, string])[] = [
   ...EXPERIMENT_PAGES.filter(([id]) => id !== 'mixed-precision'),
-  ['distillation', lessonHref('07-distillation-and-compression')],
+  ['distillation', lessonHref('distillation-and-compression')],
 ];
 
 /** The onnxruntime-web the site bundles: the runtime the traces describe. */

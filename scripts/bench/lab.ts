@@ -75,7 +75,7 @@ async function benchDistillation(baseUrl: string): Promise<void> {
     const browser = await launchBrowser(config);
     try {
       const page = await browser.newPage();
-      const root = await openIsland(page, baseUrl + lessonHref('07-distillation-and-compression'), selector);
+      const root = await openIsland(page, baseUrl + lessonHref('distillation-and-compression'), selector);
       const started = performance.now();
       await runExperimentToEnd(page, root, selector, 300_000);
       const wall = (performance.now() - started) / 1000;

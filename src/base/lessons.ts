@@ -7,7 +7,7 @@
 
 /** One lesson of the learning path. */
 export interface Lesson {
-  /** The page's file name and URL segment, its number first: `04-gradient-checkpointing`. */
+  /** The page's file name and URL segment: `gradient-checkpointing`. Unnumbered, so a lesson added or split does not move the others' URLs. */
   readonly slug: string;
   /** Its place in reading order, from 1. */
   readonly number: number;
@@ -20,51 +20,69 @@ export interface Lesson {
 /** Every lesson, in reading order. */
 export const LESSONS = [
   {
-    slug: '01-diagnostics',
+    slug: 'where-the-memory-goes',
     number: 1,
-    title: 'Diagnostics',
+    title: 'Where the memory goes',
     summary:
-      'Where the memory goes: weights, gradients, optimizer states, activations, the CUDA context. Read nvidia-smi and an OOM message.',
+      'Weights, gradients, optimizer states, activations and the CUDA context, and why the peak is a moment of the step, not their sum.',
   },
   {
-    slug: '02-mixed-precision',
+    slug: 'diagnose-your-run',
     number: 2,
+    title: 'Diagnose your run',
+    summary: 'Read nvidia-smi, the OOM message, memory_summary() and a memory snapshot, and find a leak.',
+  },
+  {
+    slug: 'mixed-precision',
+    number: 3,
     title: 'Mixed precision',
     summary: "fp32, fp16, bf16: what 16-bit activations save, and what Adam's model states do not.",
   },
   {
-    slug: '03-gradient-accumulation',
-    number: 3,
+    slug: 'gradient-accumulation',
+    number: 4,
     title: 'Gradient accumulation',
     summary: 'Same gradient, smaller micro-batches, lower peak memory.',
   },
   {
-    slug: '04-gradient-checkpointing',
-    number: 4,
+    slug: 'gradient-checkpointing',
+    number: 5,
     title: 'Gradient checkpointing',
     summary: 'Keep fewer activations, recompute them in the backward pass, pay about one extra forward.',
   },
   {
-    slug: '05-parallelism',
-    number: 5,
-    title: 'Parallelism',
-    summary: 'DDP, ZeRO and FSDP, tensor, pipeline and sequence parallelism: per-GPU memory from 1 to 1024 GPUs.',
-  },
-  {
-    slug: '06-offload',
+    slug: 'parallelism',
     number: 6,
-    title: 'Offload',
-    summary: 'Move optimizer states and weights to host memory or NVMe, and do the bandwidth arithmetic first.',
+    title: 'Parallelism',
+    summary: 'DDP, ZeRO and FSDP, tensor, pipeline and sequence parallelism: per-GPU memory from 1 to thousands of GPUs.',
   },
   {
-    slug: '07-distillation-and-compression',
+    slug: 'offload',
     number: 7,
-    title: 'Distillation and compression',
-    summary: 'Smaller students, pruning, int8 and int4 quantization.',
+    title: 'Offload',
+    summary: 'Move optimizer states, weights or activations to host memory or NVMe, and do the bandwidth arithmetic first.',
   },
   {
-    slug: '08-putting-it-together',
+    slug: 'lora-and-qlora',
     number: 8,
+    title: 'LoRA and QLoRA',
+    summary: 'Train adapters on a frozen base, in 16 bits or 4, with optimizers that keep less state.',
+  },
+  {
+    slug: 'inference-memory',
+    number: 9,
+    title: 'Inference memory',
+    summary: 'Weights and their formats, the KV cache, generate and beams, and how vLLM and llama.cpp budget memory.',
+  },
+  {
+    slug: 'distillation-and-compression',
+    number: 10,
+    title: 'Distillation and compression',
+    summary: 'Smaller students, pruning, and quantization for deployment.',
+  },
+  {
+    slug: 'putting-it-together',
+    number: 11,
     title: 'Putting it together',
     summary: 'Diagnose first, stack techniques until the job fits, or rent the right GPU.',
   },
@@ -79,7 +97,7 @@ export function lessonBySlug(slug: LessonSlug): Lesson {
 }
 
 /**
- * Site path of a lesson, e.g. `/lessons/04-gradient-checkpointing/`, or of a section of it with `section` (its heading's
+ * Site path of a lesson, e.g. `/lessons/gradient-checkpointing/`, or of a section of it with `section` (its heading's
  * id). The path is typed as its literal, so a table keyed by paths (diagnose's link titles) is checked for every key.
  */
 export function lessonHref<S extends LessonSlug>(slug: S): `/lessons/${S}/`;
@@ -93,3 +111,23 @@ export function lessonLabel(slug: LessonSlug): string {
   const lesson = lessonBySlug(slug);
   return `Lesson ${lesson.number}: ${lesson.title}`;
 }
+
+/** "Lesson 2: find the leak": how a tool names a section of a lesson it links to. */
+export function lessonSectionLabel(slug: LessonSlug, section: string): string {
+  return `Lesson ${lessonBySlug(slug).number}: ${section}`;
+}
+
+/**
+ * The numbered URLs lessons had before lesson 1 and lesson 7 were split: links shared before then still open the lesson
+ * that holds their content (astro.config.mjs makes a redirect page for each).
+ */
+export const MOVED_LESSONS: Readonly<Record<string, LessonSlug>> = {
+  '01-diagnostics': 'where-the-memory-goes',
+  '02-mixed-precision': 'mixed-precision',
+  '03-gradient-accumulation': 'gradient-accumulation',
+  '04-gradient-checkpointing': 'gradient-checkpointing',
+  '05-parallelism': 'parallelism',
+  '06-offload': 'offload',
+  '07-distillation-and-compression': 'distillation-and-compression',
+  '08-putting-it-together': 'putting-it-together',
+};

@@ -3,7 +3,7 @@
  * thing and a translation touches one file. Functions take the parsers' structured results.
  */
 import type { GpuPattern, GpuVerdict } from './gpu-pattern.ts';
-import { lessonLabel } from '../base/lessons.ts';
+import { lessonLabel, lessonSectionLabel } from '../base/lessons.ts';
 import type { GpuIdentity, GpuProcess, GpuSeries, MigDevice, NvidiaSmiLog } from './nvidia-smi.ts';
 import { LESSON_LINKS, type LessonLink } from './links.ts';
 import type { MemorySummary } from './memory-summary.ts';
@@ -429,19 +429,21 @@ export function describeSnapshotOom(oom: SnapshotOom): string {
 
 /** The name of each page a tool links to, for link text. */
 export const LINK_TITLES: Readonly<Record<LessonLink, string>> = {
-  [LESSON_LINKS.diagnostics]: lessonLabel('01-diagnostics'),
-  [LESSON_LINKS.threeNumbers]: 'Lesson 1: three numbers that disagree',
-  [LESSON_LINKS.fragmentation]: 'Lesson 1: fragmentation and expandable_segments',
-  [LESSON_LINKS.findTheLeak]: 'Lesson 1: find the leak',
-  [LESSON_LINKS.snapshot]: 'Lesson 1: take a memory snapshot',
-  [LESSON_LINKS.watchTerminal]: 'Lesson 1: watch from the terminal',
-  [LESSON_LINKS.mixedPrecision]: lessonLabel('02-mixed-precision'),
-  [LESSON_LINKS.gradientAccumulation]: lessonLabel('03-gradient-accumulation'),
-  [LESSON_LINKS.checkpointing]: lessonLabel('04-gradient-checkpointing'),
-  [LESSON_LINKS.parallelism]: lessonLabel('05-parallelism'),
-  [LESSON_LINKS.offload]: lessonLabel('06-offload'),
-  [LESSON_LINKS.compression]: lessonLabel('07-distillation-and-compression'),
-  [LESSON_LINKS.puttingTogether]: lessonLabel('08-putting-it-together'),
+  [LESSON_LINKS.whereTheMemoryGoes]: lessonLabel('where-the-memory-goes'),
+  [LESSON_LINKS.diagnose]: lessonLabel('diagnose-your-run'),
+  [LESSON_LINKS.threeNumbers]: lessonSectionLabel('where-the-memory-goes', 'three numbers that disagree'),
+  [LESSON_LINKS.fragmentation]: lessonSectionLabel('diagnose-your-run', 'fragmentation and expandable_segments'),
+  [LESSON_LINKS.findTheLeak]: lessonSectionLabel('diagnose-your-run', 'find the leak'),
+  [LESSON_LINKS.snapshot]: lessonSectionLabel('diagnose-your-run', 'take a memory snapshot'),
+  [LESSON_LINKS.watchTerminal]: lessonSectionLabel('diagnose-your-run', 'watch from the terminal'),
+  [LESSON_LINKS.mixedPrecision]: lessonLabel('mixed-precision'),
+  [LESSON_LINKS.gradientAccumulation]: lessonLabel('gradient-accumulation'),
+  [LESSON_LINKS.checkpointing]: lessonLabel('gradient-checkpointing'),
+  [LESSON_LINKS.parallelism]: lessonLabel('parallelism'),
+  [LESSON_LINKS.offload]: lessonLabel('offload'),
+  [LESSON_LINKS.inference]: lessonLabel('inference-memory'),
+  [LESSON_LINKS.compression]: lessonLabel('distillation-and-compression'),
+  [LESSON_LINKS.puttingTogether]: lessonLabel('putting-it-together'),
   [LESSON_LINKS.toolTriage]: 'Triage: where did it run out?',
   [LESSON_LINKS.toolNvidiaSmi]: 'Tool: nvidia-smi log',
   [LESSON_LINKS.toolOom]: 'Tool: OOM message decoder',

@@ -104,8 +104,8 @@ const PHASE_LEADS: Readonly<Partial<Record<OomPhase, PhaseRemedyId>>> = {
 /** The lesson behind each phase's remedy: 8-bit and offloaded optimizer states; the KV cache and quantized weights. */
 const PHASE_LEAD_LINKS: Readonly<Record<PhaseRemedyId, LessonLink>> = {
   'optimizer-step-peak': LESSON_LINKS.offload,
-  'inference-memory': LESSON_LINKS.compression,
-  'load-smaller-weights': LESSON_LINKS.compression,
+  'inference-memory': LESSON_LINKS.inference,
+  'load-smaller-weights': LESSON_LINKS.inference,
 };
 
 /** Phases with no backward to come, where activations are not kept and checkpointing does nothing. */

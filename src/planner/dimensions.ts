@@ -214,7 +214,7 @@ export const DIMENSIONS: readonly Dimension[] = [
             return choice(
               ctx.gpus === 1 ? choiceLabels.oneGpu : choiceLabels.layout(tp, pp, dp),
               patch,
-              ctx.gpus > 1 ? ['05-parallelism'] : [],
+              ctx.gpus > 1 ? ['parallelism'] : [],
             );
           }),
         ),
@@ -232,16 +232,16 @@ export const DIMENSIONS: readonly Dimension[] = [
         ? [choice(choiceLabels.everyWeight, {})]
         : [
             choice(choiceLabels.everyWeight, {}),
-            choice(choiceLabels.lora, { finetune: 'lora' }, ['07-distillation-and-compression']),
-            choice(choiceLabels.qlora, { finetune: 'qlora' }, ['07-distillation-and-compression']),
+            choice(choiceLabels.lora, { finetune: 'lora' }, ['lora-and-qlora']),
+            choice(choiceLabels.qlora, { finetune: 'qlora' }, ['lora-and-qlora']),
           ],
   },
   {
     id: 'offload',
     search: 'each',
     choices: () => [
-      choice(choiceLabels.offloadWeights, { offload: 'optimizer+params' }, ['06-offload']),
-      choice(choiceLabels.offloadOptimizer, { offload: 'optimizer' }, ['06-offload']),
+      choice(choiceLabels.offloadWeights, { offload: 'optimizer+params' }, ['offload']),
+      choice(choiceLabels.offloadOptimizer, { offload: 'optimizer' }, ['offload']),
       choice(choiceLabels.noOffload, { offload: 'none' }),
     ],
     // Offloading more never needs more GPU memory, but needs more host RAM: without a host limit the GPU alone decides
@@ -260,9 +260,9 @@ export const DIMENSIONS: readonly Dimension[] = [
     search: 'each',
     choices: (ctx) => [
       choice(ctx.gpus === 1 ? choiceLabels.noZero : choiceLabels.zero0, { zero: 0 }),
-      choice(choiceLabels.zero1, { zero: 1 }, ['05-parallelism']),
-      choice(choiceLabels.zero2, { zero: 2 }, ['05-parallelism']),
-      choice(choiceLabels.zero3, { zero: 3 }, ['05-parallelism']),
+      choice(choiceLabels.zero1, { zero: 1 }, ['parallelism']),
+      choice(choiceLabels.zero2, { zero: 2 }, ['parallelism']),
+      choice(choiceLabels.zero3, { zero: 3 }, ['parallelism']),
     ],
     // No twin: ZeRO-2 holds only a shard of the gradients, so under accumulation it reduce-scatters in every
     // micro-batch where ZeRO-0/1 reduce once per step (src/memory/time.ts): ZeRO-0 and ZeRO-1 can be faster.
@@ -285,7 +285,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     choices: (ctx) =>
       (['bf16', 'mixed-bf16', 'amp-bf16', 'mixed-fp16', 'amp-fp16', 'fp32'] as const)
         .filter((p) => searchesLossyNumerics(ctx.request) || !changesNumerics({ precision: p }))
-        .map((p) => choice(p, { precision: p }, p === 'fp32' ? [] : ['02-mixed-precision'])),
+        .map((p) => choice(p, { precision: p }, p === 'fp32' ? [] : ['mixed-precision'])),
     // Pure bf16 keeps every part in as few bytes as any other precision or fewer (weights, gradients and Adam's states in
     // 16 bits, no fp32 master copy, no autocast copies, a 16-bit residual stream: src/memory/precision.ts), on the GPU
     // and, offloaded, on the host: where it fits nowhere, no other precision fits. Only on GPUs with bf16, and not for
@@ -307,8 +307,8 @@ export const DIMENSIONS: readonly Dimension[] = [
     id: 'recompute',
     search: 'each',
     choices: () => [
-      choice(choiceLabels.fullRecompute, { recompute: 'full' }, ['04-gradient-checkpointing']),
-      choice(choiceLabels.selectiveRecompute, { recompute: 'selective' }, ['04-gradient-checkpointing']),
+      choice(choiceLabels.fullRecompute, { recompute: 'full' }, ['gradient-checkpointing']),
+      choice(choiceLabels.selectiveRecompute, { recompute: 'selective' }, ['gradient-checkpointing']),
       choice(choiceLabels.noRecompute, { recompute: 'none' }),
     ],
     // A transformer layer's checkpoint is its input, one of the tensors it keeps, and the segment rebuilt in backward
@@ -322,7 +322,7 @@ export const DIMENSIONS: readonly Dimension[] = [
     search: 'each',
     choices: () => [
       choice(choiceLabels.eager, { attention: 'eager' }),
-      choice(choiceLabels.sdpa, { attention: 'sdpa' }, ['02-mixed-precision']),
+      choice(choiceLabels.sdpa, { attention: 'sdpa' }, ['mixed-precision']),
     ],
     rule: (o, ctx) =>
       o.attention === 'eager' && ctx.model.arch === 'mlp'
@@ -345,11 +345,14 @@ export const DIMENSIONS: readonly Dimension[] = [
     // allowed (numerics.ts).
     choices: (ctx) => [
       ...(searchesLossyNumerics(ctx.request)
-        ? [choice(choiceLabels.adamw8bit, { optimizer: 'adamw-8bit' }, ['08-putting-it-together'])]
+        ? [choice(choiceLabels.adamw8bit, { optimizer: 'adamw-8bit' }, ['lora-and-qlora'])]
         : []),
-      choice(choiceLabels.fused, { optimizer: 'adamw', optimizerImpl: 'fused' }, ['01-diagnostics', '08-putting-it-together']),
-      choice(choiceLabels.foreach, { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['01-diagnostics']),
-      choice(choiceLabels.forLoop, { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['01-diagnostics']),
+      choice(choiceLabels.fused, { optimizer: 'adamw', optimizerImpl: 'fused' }, [
+        'where-the-memory-goes',
+        'putting-it-together',
+      ]),
+      choice(choiceLabels.foreach, { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['where-the-memory-goes']),
+      choice(choiceLabels.forLoop, { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['where-the-memory-goes']),
     ],
     // 8-bit AdamW keeps the same states as AdamW in fewer bytes (1 byte per moment against 2 or 4, src/memory/optimizer.ts)
     // and allocates no temporaries, on the GPU or, offloaded, on the host: where it fits nowhere, AdamW does not fit.
@@ -375,7 +378,7 @@ export const DIMENSIONS: readonly Dimension[] = [
           return choice(
             choiceLabels.microBatch(microBatch, gradAccum),
             { microBatch, gradAccum },
-            gradAccum > 1 ? ['03-gradient-accumulation'] : [],
+            gradAccum > 1 ? ['gradient-accumulation'] : [],
           );
         });
         listed.set(perReplica, values);

@@ -419,4 +419,4 @@ function planChoice(choice: Choice, dimension: string): PlanChoice {
 const PLAN_CHOICES = new WeakMap<Choice, PlanChoice>();
 
 /** What a plan on rented GPUs adds to its lessons: the one that compares renting. */
-const RENTED_LESSONS: readonly LessonSlug[] = ['08-putting-it-together'];
+const RENTED_LESSONS: readonly LessonSlug[] = ['putting-it-together'];

@@ -13,17 +13,17 @@ import { STRINGS as MODEL_STRINGS } from '../../src/components/model-source/stri
  * `estimate --json` prints for the settings now in the page's URL query.
  */
 const CHANGES = [
-  { id: 'breakdown', path: lessonHref('01-diagnostics'), field: 'micro-batch', value: '4' },
-  { id: 'mixed-precision', path: lessonHref('02-mixed-precision'), field: 'precision', value: 'mixed-fp16' },
+  { id: 'breakdown', path: lessonHref('where-the-memory-goes'), field: 'micro-batch', value: '4' },
+  { id: 'mixed-precision', path: lessonHref('mixed-precision'), field: 'precision', value: 'mixed-fp16' },
   // The accumulation steps do not change per-GPU memory (the lesson's point); the micro-batch does.
-  { id: 'gradient-accumulation', path: lessonHref('03-gradient-accumulation'), field: 'micro-batch', value: '1' },
-  { id: 'gradient-checkpointing', path: lessonHref('04-gradient-checkpointing'), field: 'recompute', value: 'selective' },
-  { id: 'parallelism', path: lessonHref('05-parallelism'), field: 'dp', value: '16' },
-  { id: 'offload', path: lessonHref('06-offload'), field: 'micro-batch', value: '2' },
-  { id: 'inference', path: lessonHref('07-distillation-and-compression'), field: 'tokens', value: '8192' },
-  { id: 'distillation', path: lessonHref('07-distillation-and-compression'), field: 'teacher', value: 'gpt2-large' },
-  { id: 'stack', path: lessonHref('08-putting-it-together'), field: 'micro-batch', value: '2' },
-  { id: 'rent-cost', path: lessonHref('08-putting-it-together'), field: 'dp', value: '8' },
+  { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), field: 'micro-batch', value: '1' },
+  { id: 'gradient-checkpointing', path: lessonHref('gradient-checkpointing'), field: 'recompute', value: 'selective' },
+  { id: 'parallelism', path: lessonHref('parallelism'), field: 'dp', value: '16' },
+  { id: 'offload', path: lessonHref('offload'), field: 'micro-batch', value: '2' },
+  { id: 'inference', path: lessonHref('distillation-and-compression'), field: 'tokens', value: '8192' },
+  { id: 'distillation', path: lessonHref('distillation-and-compression'), field: 'teacher', value: 'gpt2-large' },
+  { id: 'stack', path: lessonHref('putting-it-together'), field: 'micro-batch', value: '2' },
+  { id: 'rent-cost', path: lessonHref('putting-it-together'), field: 'dp', value: '8' },
 ] as const;
 
 const baseUrl = inject('baseUrl');
@@ -93,7 +93,7 @@ describe('calculators', () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(
         page,
-        baseUrl + lessonHref('04-gradient-checkpointing'),
+        baseUrl + lessonHref('gradient-checkpointing'),
         '[data-calculator="gradient-checkpointing"]',
       );
       const charts = root.locator('.calc-chart [role="img"]');
@@ -108,7 +108,7 @@ describe('calculators', () => {
 
   test('Custom… starts from the picked model: its family, count and head stay, shown next to the model, as the CLI computes them', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
-      const root = await openIsland(page, baseUrl + lessonHref('08-putting-it-together'), '[data-calculator="stack"]');
+      const root = await openIsland(page, baseUrl + lessonHref('putting-it-together'), '[data-calculator="stack"]');
       const picker = root.locator('[data-flag="model"]');
       const shownParams = root.locator('[data-params]');
       await picker.selectOption('qwen2.5-7b');
@@ -147,7 +147,7 @@ describe('calculators', () => {
 
   test('a bad value shows a message next to its field; the last result stays, dimmed, without a total', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
-      const root = await openIsland(page, baseUrl + lessonHref('05-parallelism'), '[data-calculator="parallelism"]');
+      const root = await openIsland(page, baseUrl + lessonHref('parallelism'), '[data-calculator="parallelism"]');
       const label = root.locator('label', { has: page.locator('[data-flag="dp"]') });
       await label.locator('input').fill('0');
       await expect.poll(() => label.locator('[role="alert"]').textContent()).toMatch(/dp/i);

@@ -14,7 +14,7 @@ import { lessonHref } from '../../src/base/lessons';
  * runs on a 390 px phone: the same run shows that nothing on the page overflows there.
  */
 const PARALLEL_PAGES = ['data-parallel', 'zero-sharding', 'pipeline-parallel'] as const;
-const PATH = lessonHref('05-parallelism');
+const PATH = lessonHref('parallelism');
 const DEFAULT_DEVICES = 2;
 
 const baseUrl = inject('baseUrl');

@@ -16,7 +16,7 @@ import { lessonHref } from '../../src/base/lessons';
  * that it also shows that nothing on the page overflows there after a run.
  */
 const baseUrl = inject('baseUrl');
-const PATH = lessonHref('07-distillation-and-compression');
+const PATH = lessonHref('distillation-and-compression');
 const SELECTOR = '[data-experiment="distillation"]';
 /** SwiftShader compiles every shader on the CPU. */
 const RUN_TIMEOUT_MS = 240_000;

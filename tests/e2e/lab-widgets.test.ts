@@ -26,10 +26,10 @@ const baseUrl = inject('baseUrl');
  * fold of its page (content/docs/lessons/*.mdx).
  */
 const ISLANDS = [
-  { id: 'leak', path: lessonHref('01-diagnostics'), needsWebGpu: true },
-  { id: 'gradient-accumulation', path: lessonHref('03-gradient-accumulation'), needsWebGpu: false },
-  { id: 'data-parallel', path: lessonHref('05-parallelism'), needsWebGpu: true },
-  { id: 'distillation', path: lessonHref('07-distillation-and-compression'), needsWebGpu: false },
+  { id: 'leak', path: lessonHref('where-the-memory-goes'), needsWebGpu: true },
+  { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), needsWebGpu: false },
+  { id: 'data-parallel', path: lessonHref('parallelism'), needsWebGpu: true },
+  { id: 'distillation', path: lessonHref('distillation-and-compression'), needsWebGpu: false },
 ] as const;
 
 const selectorOf = (id: string): string => `[data-experiment="${id}"]`;

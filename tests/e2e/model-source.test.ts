@@ -68,7 +68,7 @@ describe('model picker', () => {
             ? { status: 200, body: '<html>not json</html>' }
             : { status: 404, body: 'Entry not found' },
       );
-      const root = await openIsland(page, baseUrl + lessonHref('08-putting-it-together'), STACK);
+      const root = await openIsland(page, baseUrl + lessonHref('putting-it-together'), STACK);
       const params = root.locator('[data-params]');
       const panel = await openPanel(root);
       expect(requested, 'no request before Load').toEqual([]);
@@ -118,7 +118,7 @@ describe('model picker', () => {
 
   test('a damaged link is a field error next to the model, and the calculator still computes its preset', async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
-      const root = await openIsland(page, `${baseUrl}${lessonHref('08-putting-it-together')}?${CONFIG_PARAM}=e30`, STACK);
+      const root = await openIsland(page, `${baseUrl}${lessonHref('putting-it-together')}?${CONFIG_PARAM}=e30`, STACK);
       const field = root.locator('label', { has: page.locator('[data-flag="model"]') });
       await expect.poll(() => field.locator('[role="alert"]').textContent()).toMatch(/hidden_size is missing/);
       expect(Number(await root.getAttribute('data-total-bytes'))).toBeGreaterThan(0);

@@ -23,11 +23,11 @@ import { lessonHref } from '../../src/base/lessons';
  * after a run and that the ratios are printed honestly.
  */
 const EXPERIMENT_PAGES = [
-  { id: 'leak', path: lessonHref('01-diagnostics'), needsF16: false, needsWebGpu: true },
-  { id: 'mixed-precision', path: lessonHref('02-mixed-precision'), needsF16: true, needsWebGpu: false },
-  { id: 'gradient-accumulation', path: lessonHref('03-gradient-accumulation'), needsF16: false, needsWebGpu: false },
-  { id: 'gradient-checkpointing', path: lessonHref('04-gradient-checkpointing'), needsF16: false, needsWebGpu: false },
-  { id: 'offload', path: lessonHref('06-offload'), needsF16: false, needsWebGpu: true },
+  { id: 'leak', path: lessonHref('where-the-memory-goes'), needsF16: false, needsWebGpu: true },
+  { id: 'mixed-precision', path: lessonHref('mixed-precision'), needsF16: true, needsWebGpu: false },
+  { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), needsF16: false, needsWebGpu: false },
+  { id: 'gradient-checkpointing', path: lessonHref('gradient-checkpointing'), needsF16: false, needsWebGpu: false },
+  { id: 'offload', path: lessonHref('offload'), needsF16: false, needsWebGpu: true },
 ] as const;
 
 /**
@@ -175,7 +175,7 @@ describe.each(BROWSER_CONFIGS)('single experiments with $name', (config) => {
   test('a software WebGPU adapter starts smaller and says why; WebAssembly keeps the defaults', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
       const selector = '[data-experiment="gradient-accumulation"]';
-      const root = await openIsland(page, baseUrl + lessonHref('03-gradient-accumulation'), selector);
+      const root = await openIsland(page, baseUrl + lessonHref('gradient-accumulation'), selector);
       const width = root.getByLabel('Width');
       const note = root.locator('[data-software-note]');
       expect(await root.getAttribute('data-sizes')).toBe(config.webgpu ? 'software' : 'default');

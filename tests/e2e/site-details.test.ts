@@ -28,8 +28,8 @@ describe('site details', () => {
       await page.goto(`${baseUrl}/`);
       const landing = await page.title();
       expect(landing.match(/GPU Memory Lab/g)).toHaveLength(1);
-      await page.goto(baseUrl + lessonHref('01-diagnostics'));
-      expect(await page.title()).toBe('Diagnostics | GPU Memory Lab');
+      await page.goto(baseUrl + lessonHref('where-the-memory-goes'));
+      expect(await page.title()).toBe('Where the memory goes | GPU Memory Lab');
     });
   });
 
@@ -37,7 +37,7 @@ describe('site details', () => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     try {
       const page = await context.newPage();
-      for (const path of [lessonHref('05-parallelism'), lessonHref('08-putting-it-together'), '/glossary/']) {
+      for (const path of [lessonHref('parallelism'), lessonHref('putting-it-together'), '/glossary/']) {
         await page.goto(baseUrl + path);
         const broken = await page.evaluate(() =>
           [...document.querySelectorAll('.katex .base')]
@@ -58,7 +58,7 @@ describe('site details', () => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.goto(baseUrl + lessonHref('08-putting-it-together'));
+      await page.goto(baseUrl + lessonHref('putting-it-together'));
       const table = page.locator('.sl-markdown-content table', { hasText: 'Fits in' }).first();
       const style = await table.evaluate((el) => {
         const css = getComputedStyle(el);
@@ -99,9 +99,9 @@ describe('site details', () => {
       expect(await island.getAttribute('data-fits')).toBe(String(engine.fits));
       expect(await island.textContent()).toContain(`${formatGiB(engine.marginBytes, 1)} over`);
       // On one GPU no remedy shards (no ZeRO); on eight the same part is sharded.
-      expect(await island.locator('a[data-lesson="05-parallelism"]').count()).toBe(0);
+      expect(await island.locator('a[data-lesson="parallelism"]').count()).toBe(0);
       await island.getByLabel('How many').selectOption('8');
-      await expect.poll(() => island.locator('a[data-lesson="05-parallelism"]').count()).toBeGreaterThan(0);
+      await expect.poll(() => island.locator('a[data-lesson="parallelism"]').count()).toBeGreaterThan(0);
       await island.getByLabel('Model').selectOption('gpt2');
       await island.getByLabel('Job').selectOption('infer');
       await page.waitForFunction(() => document.querySelector('.will-it-fit')?.getAttribute('data-fits') === 'true');
@@ -127,7 +127,7 @@ describe('site details', () => {
       await waitForHydration(page, '[data-calculator="breakdown"]');
       await expect.poll(() => calculator.getAttribute('data-total-bytes')).toBe(landingTotal);
       // A page without stack= in its URL takes the stored answer.
-      await page.goto(`${baseUrl}${lessonHref('01-diagnostics')}`);
+      await page.goto(`${baseUrl}${lessonHref('where-the-memory-goes')}`);
       await page.locator('[data-calculator="breakdown"]').scrollIntoViewIfNeeded();
       await waitForHydration(page, '[data-calculator="breakdown"]');
       await expect

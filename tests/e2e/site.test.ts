@@ -4,6 +4,7 @@ import { seriousAxeViolations } from './support/axe';
 import { hydrateEveryIsland, launchBrowser, openRecordingPage, withRecordingPage } from '../../scripts/browser/browser';
 import { collectLinks, findBrokenLinks, type PageLinks } from './support/page-links';
 import { listBuiltPages } from './support/site-pages';
+import { LESSONS, MOVED_LESSONS, lessonHref } from '../../src/base/lessons';
 
 /**
  * Site-wide checks on every built page, once: the pages are the same with and without WebGPU
@@ -17,7 +18,23 @@ const baseUrl = inject('baseUrl');
 test('the built site has the landing page, every lesson and the glossary', () => {
   expect(pages).toContain('/');
   expect(pages).toContain('/glossary/');
-  expect(pages.filter((p) => p.startsWith('/lessons/'))).toHaveLength(8);
+  expect(pages.filter((p) => p.startsWith('/lessons/'))).toEqual(LESSONS.map((lesson) => lessonHref(lesson.slug)).sort());
+});
+
+describe('old lesson URLs', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser({ name: 'webgpu-off', webgpu: false });
+  });
+  afterAll(() => browser?.close());
+
+  test.each(Object.entries(MOVED_LESSONS))('/lessons/%s/ opens /lessons/%s/', async (old, slug) => {
+    await withRecordingPage(browser, baseUrl, async (page) => {
+      await page.goto(`${baseUrl}/lessons/${old}/`);
+      await page.waitForURL(`${baseUrl}${lessonHref(slug)}`);
+      expect(await page.locator('h1').first().textContent()).toBe(LESSONS.find((l) => l.slug === slug)?.title);
+    });
+  });
 });
 
 describe('every page', () => {

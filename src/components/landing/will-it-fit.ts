@@ -90,23 +90,23 @@ export interface Remedy {
 
 /** What shrinks each part on one GPU: nothing to shard with, so no ZeRO; offload and adapters instead. */
 const ONE_GPU: Readonly<Record<MemoryPart, readonly Remedy[]>> = {
-  weights: [{ lesson: '07-distillation-and-compression', technique: 'QLoRA, quantized weights' }],
-  gradients: [{ lesson: '07-distillation-and-compression', technique: 'LoRA' }],
+  weights: [{ lesson: 'lora-and-qlora', technique: 'QLoRA, quantized weights' }],
+  gradients: [{ lesson: 'lora-and-qlora', technique: 'LoRA' }],
   optimizer: [
-    { lesson: '06-offload', technique: 'optimizer states to CPU' },
-    { lesson: '07-distillation-and-compression', technique: 'LoRA' },
+    { lesson: 'offload', technique: 'optimizer states to CPU' },
+    { lesson: 'lora-and-qlora', technique: 'LoRA' },
   ],
-  activations: [{ lesson: '04-gradient-checkpointing' }],
-  kvCache: [{ lesson: '07-distillation-and-compression' }],
-  overhead: [{ lesson: '01-diagnostics' }],
+  activations: [{ lesson: 'gradient-checkpointing' }],
+  kvCache: [{ lesson: 'inference-memory' }],
+  overhead: [{ lesson: 'where-the-memory-goes' }],
 };
 
 /** What shrinks each part when there are GPUs to shard over. */
 const SEVERAL_GPUS: Readonly<Record<MemoryPart, readonly Remedy[]>> = {
   ...ONE_GPU,
-  weights: [{ lesson: '05-parallelism', technique: 'ZeRO-3 / FSDP' }, ...ONE_GPU.weights],
-  gradients: [{ lesson: '05-parallelism', technique: 'ZeRO-2' }],
-  optimizer: [{ lesson: '05-parallelism', technique: 'ZeRO' }],
+  weights: [{ lesson: 'parallelism', technique: 'ZeRO-3 / FSDP' }, ...ONE_GPU.weights],
+  gradients: [{ lesson: 'parallelism', technique: 'ZeRO-2' }],
+  optimizer: [{ lesson: 'parallelism', technique: 'ZeRO' }],
 };
 
 /** The remedies for `part` that apply to `gpus` GPUs: sharding (ZeRO, FSDP) only with more than one. */
@@ -118,5 +118,5 @@ export function remediesFor(part: MemoryPart, gpus: number): readonly Remedy[] {
 export function calculatorHref(request: FitRequest): string {
   const query = new URLSearchParams(fitFlags(request));
   if (request.loaded) for (const [name, value] of modelLinkParams(request.loaded)) query.append(name, value);
-  return `${lessonHref('01-diagnostics')}?${query.toString()}#calculator`;
+  return `${lessonHref('where-the-memory-goes')}?${query.toString()}#calculator`;
 }

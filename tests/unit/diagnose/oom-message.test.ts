@@ -104,7 +104,7 @@ describe('rankOomRemedies', () => {
       id: 'expandable-segments',
       sufficient: true,
       freesBytes: gib(5.98),
-      href: '/lessons/01-diagnostics/#fragmentation-and-expandable_segments',
+      href: '/lessons/diagnose-your-run/#fragmentation-and-expandable_segments',
     });
   });
 

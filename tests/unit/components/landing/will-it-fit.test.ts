@@ -98,7 +98,7 @@ describe('remediesFor(part, gpus): only what applies to the reader’s GPU count
 
   test('several GPUs: gradients and optimizer states are sharded (ZeRO-2, ZeRO)', () => {
     expect(remediesFor('gradients', 8).map((r) => r.technique)).toContain('ZeRO-2');
-    expect(remediesFor('optimizer', 2).map((r) => r.lesson)).toContain('05-parallelism');
+    expect(remediesFor('optimizer', 2).map((r) => r.lesson)).toContain('parallelism');
   });
 });
 

@@ -48,7 +48,7 @@ describe('itemiseGap: "this runtime" against PyTorch on CUDA, rule by rule', () 
     expect(after.gap.runtime.peakBytes - byCause(after.gap, 'second-gradient-set')).toBeLessThan(before.gap.runtime.peakBytes);
   });
 
-  it('lesson 3’s figures (03-gradient-accumulation.mdx, width 256): measured 4,304,232 → 5,160,976 B in the trace, this runtime 4,550,072 → 5,177,504 B', async () => {
+  it('lesson 3’s figures (gradient-accumulation.mdx, width 256): measured 4,304,232 → 5,160,976 B in the trace, this runtime 4,550,072 → 5,177,504 B', async () => {
     expect([measuredPeak('gradient-accumulation', 'before', 256), measuredPeak('gradient-accumulation', 'after', 256)]).toEqual([
       4_304_232, 5_160_976,
     ]);
