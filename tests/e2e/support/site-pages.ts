@@ -5,25 +5,38 @@ import { join, relative, resolve, sep } from 'node:path';
 export const DIST_DIR = resolve(import.meta.dirname, '../../../dist');
 
 /**
- * Every HTML page of the built site, redirects left out, as a URL path (`/`, `/lessons/where-the-memory-goes/`, `/404.html`),
- * found by walking dist/ so that new pages are covered without listing them by hand.
+ * Every HTML page of the built site as a URL path (`/`, `/lessons/where-the-memory-goes/`, `/404.html`), found by
+ * walking dist/ so that new pages are covered without listing them by hand. Astro's redirect pages (astro.config.mjs
+ * `redirects`) are left out: they only forward to a page listed in its own right.
  */
 export function listBuiltPages(dir: string = DIST_DIR): string[] {
-  const pages: string[] = [];
+  return walkPages(dir)
+    .filter((page) => !page.redirect)
+    .map((page) => page.path);
+}
+
+/** The built redirect pages' URL paths: old URLs kept working for links from elsewhere, never linked from the site. */
+export function listRedirectPages(dir: string = DIST_DIR): string[] {
+  return walkPages(dir)
+    .filter((page) => page.redirect)
+    .map((page) => page.path);
+}
+
+function walkPages(dir: string): { path: string; redirect: boolean }[] {
+  const pages: { path: string; redirect: boolean }[] = [];
   const walk = (current: string): void => {
     for (const entry of readdirSync(current, { withFileTypes: true })) {
       const path = join(current, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.html') && !isRedirect(path)) pages.push(toUrlPath(relative(dir, path)));
+      else if (entry.name.endsWith('.html'))
+        pages.push({
+          path: toUrlPath(relative(dir, path)),
+          redirect: /<meta http-equiv="refresh"/.test(readFileSync(path, 'utf8')),
+        });
     }
   };
   walk(dir);
-  return pages.sort();
-}
-
-/** Astro's redirect pages (astro.config.mjs `redirects`) only forward to a page listed in their own right. */
-function isRedirect(file: string): boolean {
-  return /<meta http-equiv="refresh"/.test(readFileSync(file, 'utf8'));
+  return pages.sort((x, y) => x.path.localeCompare(y.path));
 }
 
 function toUrlPath(file: string): string {
