@@ -82,6 +82,23 @@ describe('site details', () => {
     }
   });
 
+  test('on a phone the landing page has the menu, and the menu has the theme switch', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/`);
+      const menuButton = page.locator('button[popovertarget="starlight__sidebar"]');
+      await expect.poll(() => menuButton.isVisible()).toBe(true);
+      await menuButton.click();
+      const themeSwitch = page.locator('#starlight__sidebar starlight-theme-select select');
+      await expect.poll(() => themeSwitch.isVisible()).toBe(true);
+      await themeSwitch.selectOption('light');
+      expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the landing page answers "will it fit?" with the engine\'s numbers, and follows the reader\'s picks', async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       await page.goto(`${baseUrl}/`);
