@@ -6,6 +6,7 @@ import { flagArgs } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
+import { calculatorPage } from './support/island-pages';
 import { STRINGS as MODEL_STRINGS } from '../../src/components/model-source/strings';
 
 /**
@@ -13,18 +14,18 @@ import { STRINGS as MODEL_STRINGS } from '../../src/components/model-source/stri
  * `estimate --json` prints for the settings now in the page's URL query.
  */
 const CHANGES = [
-  { id: 'breakdown', path: lessonHref('where-the-memory-goes'), field: 'micro-batch', value: '4' },
-  { id: 'mixed-precision', path: lessonHref('mixed-precision'), field: 'precision', value: 'mixed-fp16' },
+  { id: 'breakdown', field: 'micro-batch', value: '4' },
+  { id: 'mixed-precision', field: 'precision', value: 'mixed-fp16' },
   // The accumulation steps do not change per-GPU memory (the lesson's point); the micro-batch does.
-  { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), field: 'micro-batch', value: '1' },
-  { id: 'gradient-checkpointing', path: lessonHref('gradient-checkpointing'), field: 'recompute', value: 'selective' },
-  { id: 'parallelism', path: lessonHref('parallelism'), field: 'dp', value: '16' },
-  { id: 'offload', path: lessonHref('offload'), field: 'micro-batch', value: '2' },
-  { id: 'inference', path: lessonHref('distillation-and-compression'), field: 'tokens', value: '8192' },
-  { id: 'distillation', path: lessonHref('distillation-and-compression'), field: 'teacher', value: 'gpt2-large' },
-  { id: 'stack', path: lessonHref('putting-it-together'), field: 'micro-batch', value: '2' },
-  { id: 'rent-cost', path: lessonHref('putting-it-together'), field: 'dp', value: '8' },
-] as const;
+  { id: 'gradient-accumulation', field: 'micro-batch', value: '1' },
+  { id: 'gradient-checkpointing', field: 'recompute', value: 'selective' },
+  { id: 'parallelism', field: 'dp', value: '16' },
+  { id: 'offload', field: 'micro-batch', value: '2' },
+  { id: 'inference', field: 'tokens', value: '8192' },
+  { id: 'distillation', field: 'teacher', value: 'gpt2-large' },
+  { id: 'stack', field: 'micro-batch', value: '2' },
+  { id: 'rent-cost', field: 'dp', value: '8' },
+].map((change) => ({ ...change, path: calculatorPage(change.id) }));
 
 const baseUrl = inject('baseUrl');
 /** Playwright's default viewport, where the field checks ran before they shared a page load with the phone check. */

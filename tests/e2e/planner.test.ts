@@ -326,6 +326,14 @@ describe('planner page', () => {
       expect(
         (await checkPhoneLayout(page)).filter((p) => p.includes('page scrolls') || p.includes('not in a focusable scroll box')),
       ).toEqual([]);
+      // What plans are ranked by is in view before any sideways scroll.
+      const box = await page.locator('.planner-plans-box').first().boundingBox();
+      const first = page.locator('tr[data-plan-key]').first();
+      for (const cell of [first.locator('td.planner-step'), first.locator('td.planner-cost')]) {
+        const shown = await cell.boundingBox();
+        if (box === null || shown === null) throw new Error('the plans box and its first row are drawn');
+        expect(shown.x + shown.width).toBeLessThanOrEqual(box.x + box.width + 1);
+      }
     });
   });
 

@@ -140,6 +140,12 @@ export default function Calculator({ id }: CalculatorProps) {
         />
       )}
       {shown && <Verdict results={shown.results} stale={!computed.ok} />}
+      {/* The step's timeline right under the answer it explains: on a phone the form below is over a screen tall. */}
+      {shownLast && (
+        <div class={`calc-timeline${computed.ok ? '' : ' calc-stale'}`}>
+          <TimelineChart result={shownLast} />
+        </div>
+      )}
       <div class="calc-groups">
         <fieldset class="calc-group">
           <legend>{STRINGS.groups.model}</legend>
@@ -390,7 +396,6 @@ function Results({
   const changed = changedFromDefaults(flags);
   return (
     <div class={`calc-results${stale ? ' calc-stale' : ''}`}>
-      <TimelineChart result={last} />
       {results.length > 1 && (
         <>
           <div class="calc-scroll" tabIndex={0}>

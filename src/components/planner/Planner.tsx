@@ -601,11 +601,12 @@ function PlanSection({
                 {strings.table.rank}
               </th>
               <th scope="col">{strings.table.details}</th>
-              <th scope="col">{strings.table.hardware}</th>
-              <th scope="col">{strings.table.perGpu}</th>
+              {/* Step and cost, what plans are ranked by, first: on a phone the columns after them scroll out of view. */}
               <th scope="col">{strings.table.step}</th>
               <th scope="col">{strings.table.cost}</th>
               {result.request.trainTokens !== null && <th scope="col">{strings.table.run}</th>}
+              <th scope="col">{strings.table.perGpu}</th>
+              <th scope="col">{strings.table.hardware}</th>
               <th scope="col">{strings.table.link}</th>
             </tr>
             <tr>
@@ -695,15 +696,15 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
           {open === key ? strings.hide : strings.show}
         </button>
       </td>
-      <td class="planner-wrap">{hardwareText(plan)}</td>
-      <td>{formatGiB(plan.perGpu.total)}</td>
       <td class="planner-step">{formatStepTime(plan.stepTimeSeconds)}</td>
-      <td>{costText(plan, result)}</td>
+      <td class="planner-cost">{costText(plan, result)}</td>
       {plan.run !== null && (
         <td class="planner-run" data-run-seconds={plan.run.seconds.value}>
           {runBudgetText(plan.run, result.request.priceTier)}
         </td>
       )}
+      <td>{formatGiB(plan.perGpu.total)}</td>
+      <td class="planner-wrap">{hardwareText(plan)}</td>
       <td class="planner-actions">
         <a href={linkFor(plan)} data-plan-link>
           {strings.share}
