@@ -1,14 +1,16 @@
-/** Every experiment of the site and the lesson page it runs on, for the scripts that drive them in Chromium. */
-import { lessonHref } from '../../src/base/lessons.ts';
+/** Every experiment of the site and the page it runs on, for the scripts that drive them in Chromium. */
+import { experimentPage } from './island-pages.ts';
 
-/** Experiment id → its lesson's page, in lesson order (the cluster experiments share lesson 5). */
-export const EXPERIMENT_PAGES = [
-  ['leak', lessonHref('where-the-memory-goes')],
-  ['mixed-precision', lessonHref('mixed-precision')],
-  ['gradient-accumulation', lessonHref('gradient-accumulation')],
-  ['gradient-checkpointing', lessonHref('gradient-checkpointing')],
-  ['offload', lessonHref('offload')],
-  ['data-parallel', lessonHref('parallelism')],
-  ['zero-sharding', lessonHref('parallelism')],
-  ['pipeline-parallel', lessonHref('parallelism')],
-] as const;
+/** Experiment ids in lesson order, each with the page that embeds it (read from the MDX sources). */
+export const EXPERIMENT_PAGES = (
+  [
+    'leak',
+    'mixed-precision',
+    'gradient-accumulation',
+    'gradient-checkpointing',
+    'offload',
+    'data-parallel',
+    'zero-sharding',
+    'pipeline-parallel',
+  ] as const
+).map((id) => [id, experimentPage(id)] as const);

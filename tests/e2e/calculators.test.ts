@@ -6,7 +6,7 @@ import { flagArgs } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
-import { calculatorPage } from './support/island-pages';
+import { calculatorPage } from '../../scripts/browser/island-pages';
 import { STRINGS as MODEL_STRINGS } from '../../src/components/model-source/strings';
 
 /**

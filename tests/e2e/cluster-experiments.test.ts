@@ -4,7 +4,7 @@ import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
 import { expectRunOutcome, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, withRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
-import { lessonHref } from '../../src/base/lessons';
+import { experimentPage } from '../../scripts/browser/island-pages';
 
 /**
  * The cluster experiments: every virtual GPU is a WebGPU device in a worker of its own.
@@ -14,7 +14,6 @@ import { lessonHref } from '../../src/base/lessons';
  * runs on a 390 px phone: the same run shows that nothing on the page overflows there.
  */
 const PARALLEL_PAGES = ['data-parallel', 'zero-sharding', 'pipeline-parallel'] as const;
-const PATH = lessonHref('parallelism');
 const DEFAULT_DEVICES = 2;
 
 const baseUrl = inject('baseUrl');
@@ -35,7 +34,7 @@ describe.each(BROWSER_CONFIGS)('cluster experiments with $name', (config) => {
       await withRecordingPage(browser, baseUrl, async (page, problems) => {
         const selector = `[data-experiment="${id}"]`;
         await page.setViewportSize(PHONE);
-        const root = await openIsland(page, baseUrl + PATH, selector);
+        const root = await openIsland(page, baseUrl + experimentPage(id), selector);
         await runExperimentToEnd(page, root, selector, RUN_TIMEOUT_MS);
         const data = await readExperiment(root);
         if (!(await expectRunOutcome(page, root, data, config.webgpu))) return;

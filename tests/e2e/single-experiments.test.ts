@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
-import { SINGLE_EXPERIMENTS } from '../../src/lab/experiments/single/experiments';
+import { SINGLE_EXPERIMENTS, type SingleExperimentId } from '../../src/lab/experiments/single/experiments';
 import { expectRunOutcome, readExperiment } from './support/after-run';
 import {
   BROWSER_CONFIGS,
@@ -13,6 +13,7 @@ import {
 } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
+import { experimentPage } from '../../scripts/browser/island-pages';
 
 /**
  * Each single experiment runs to the end in both browser configurations (one WebGPU run, one WASM run
@@ -22,13 +23,15 @@ import { lessonHref } from '../../src/base/lessons';
  * a 390 px phone, so that one page load and one run also show that no island overflows there
  * after a run and that the ratios are printed honestly.
  */
-const EXPERIMENT_PAGES = [
-  { id: 'leak', path: lessonHref('where-the-memory-goes'), needsF16: false, needsWebGpu: true },
-  { id: 'mixed-precision', path: lessonHref('mixed-precision'), needsF16: true, needsWebGpu: false },
-  { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), needsF16: false, needsWebGpu: false },
-  { id: 'gradient-checkpointing', path: lessonHref('gradient-checkpointing'), needsF16: false, needsWebGpu: false },
-  { id: 'offload', path: lessonHref('offload'), needsF16: false, needsWebGpu: true },
-] as const;
+const EXPERIMENT_PAGES = (
+  [
+    { id: 'leak', needsF16: false, needsWebGpu: true },
+    { id: 'mixed-precision', needsF16: true, needsWebGpu: false },
+    { id: 'gradient-accumulation', needsF16: false, needsWebGpu: false },
+    { id: 'gradient-checkpointing', needsF16: false, needsWebGpu: false },
+    { id: 'offload', needsF16: false, needsWebGpu: true },
+  ] as const satisfies readonly { id: SingleExperimentId; needsF16: boolean; needsWebGpu: boolean }[]
+).map((experiment) => ({ ...experiment, path: experimentPage(experiment.id) }));
 
 /**
  * Weight bytes the offload experiment's streamed step uploads at width h (8 layers, 10 classes,

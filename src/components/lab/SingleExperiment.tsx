@@ -9,6 +9,7 @@ import ExperimentFrame from './ExperimentFrame';
 import { formatMiB } from '../../base/bytes';
 import MemoryTimeline from './MemoryTimeline';
 import ResultsTable from './ResultsTable';
+import { compareStepTimesWords, formatStepTimes } from './step-time-words';
 import TransferTable from './TransferTable';
 
 /** What the results say, in one place for translation. */
@@ -19,7 +20,15 @@ const STRINGS = {
   notModelled: 'not modelled yet',
   noteUnmeasurable:
     ' The second row has no measured ÷ predicted: its prediction is for a run this backend cannot show (see below).',
-  columns: ['Variant', 'Measured peak', 'of which weights at rest', 'This runtime', 'PyTorch on CUDA', 'Step time', 'Loss'],
+  columns: [
+    'Variant',
+    'Measured peak',
+    'of which weights at rest',
+    'This runtime',
+    'PyTorch on CUDA',
+    'Step time, median (range)',
+    'Loss',
+  ],
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
   buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
   chartHeap: 'WebAssembly heap growth',
@@ -195,7 +204,7 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
                 : STRINGS.notModelled}
             </td>
             <td>{`${formatMiB(s.predictedBytes)} (${formatRatio(compared[i]?.ratio ?? null)})`}</td>
-            <td>{(s.result.stepMs / 1000).toFixed(2)} s</td>
+            <td>{formatStepTimes(s.result.stepTimes)}</td>
             <td>{s.result.loss.toFixed(4)}</td>
           </tr>
         ))}
@@ -221,6 +230,10 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
         {describeAgreement(
           kind,
           compared.filter((_, i) => !sides[i]?.runtime),
+        )}
+        {compareStepTimesWords(
+          { label: outcome.before.label, times: outcome.before.result.stepTimes },
+          { label: outcome.after.label, times: outcome.after.result.stepTimes },
         )}
         {outcome.backend === 'webgpu' && outcome.before.result.adapter ? STRINGS.adapter(outcome.before.result.adapter) : ''}
       </p>

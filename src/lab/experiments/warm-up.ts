@@ -17,3 +17,9 @@ export const measuredSteps = (backend: Backend): number => (warmsUp(backend) ? 1
 
 /** The warm-up's batch: the lab's smallest for each of `parts` (micro-batches or devices). */
 export const warmUpBatch = (parts: number): number => LAB_BATCH_MIN * parts;
+
+/**
+ * Steps timed for a run's reported step time: its median and range (src/lab/measure/step-times.ts). Five keep a run
+ * within seconds on a software adapter and give a range wide enough to show one step's noise.
+ */
+export const TIMED_STEPS = 5;

@@ -24,6 +24,7 @@ import type { Measurement } from './meter';
 import { disposeAll, placeExamples } from './placed-examples';
 import { runPlan } from './run-plan';
 import { planStep, type PlannedRun } from './step-plan';
+import { summariseStepTimes, type StepTimes } from './step-times';
 import { residentWeights, streamedWeights, type WeightPlacement } from './weight-placement';
 
 /** Where a single run keeps its weights between uses. */
@@ -41,8 +42,13 @@ export interface SingleRunSpec {
   readonly microBatches: number;
   /** Seed of the weights and the data, so both sides see identical inputs. */
   readonly seed: number;
-  /** Steps to run, after a warm-up step on WebGPU; the last one is timed. */
+  /** Steps to run and measure, after a warm-up step on WebGPU. */
   readonly steps: number;
+  /**
+   * Steps to time in all (default: the measured steps alone). Steps beyond `steps` run after the memory measurement
+   * has ended, so they change no memory figure; a loop that retains its steps' results runs none.
+   */
+  readonly timedSteps?: number;
   /**
    * A training loop rather than one measured step: gradients stay on the GPU, and with
    * `retain` every step's results are kept alive, the way `total_loss += loss` keeps each
@@ -63,7 +69,7 @@ export interface SingleRunSpec {
   readonly gradients?: GradientLocation;
 }
 
-/** Host↔GPU traffic of one step (the timed one). */
+/** Host↔GPU traffic of one step (the last measured or timed one). */
 export interface StepTransfer {
   /** Weight bytes uploaded during the step (0 when the weights are resident). */
   readonly uploadedBytes: number;
@@ -81,8 +87,10 @@ export interface SingleRunResult {
   readonly memory: MeasuredMemory;
   /** Counted bytes above the baseline after each step, in order. */
   readonly stepBytes: readonly number[];
-  /** Wall time of the last step, in milliseconds. */
+  /** Wall time of a step, the median of the timed steps, in milliseconds. */
   readonly stepMs: number;
+  /** The timed steps' median, range and count. */
+  readonly stepTimes: StepTimes;
   /** Host↔GPU traffic of the last step. */
   readonly transfer: StepTransfer;
   /** Time to create the sessions, in milliseconds. */
@@ -265,7 +273,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
   // What a leaky loop holds on to: every earlier step's gradients.
   const retained: Tensor[] = [];
   const stepBytes: number[] = [];
-  let stepMs = 0;
+  const stepMs: number[] = [];
   let transfer: StepTransfer = { uploadedBytes: 0, uploadMs: 0, downloadedBytes: 0 };
   for (let s = 0; s < spec.steps; s++) {
     exec.progress(warmUp ? `compiling shaders (one step at batch ${spec.batch})` : `step ${s + 1} of ${spec.steps}`);
@@ -276,7 +284,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
     if (spec.loop?.retain) retained.push(...previous.filter(([name]) => name !== LOSS).map(([, t]) => t));
     else for (const [, tensor] of previous) tensor.dispose();
     outcome = await step(exec, spec, open, examples, zeros, measurement);
-    stepMs = exec.now() - stepStart;
+    stepMs.push(exec.now() - stepStart);
     transfer = { ...open.placement.takeTransfer(), downloadedBytes: outcome.downloadedBytes };
     measurement.sample();
     const bytes = measurement.aboveBaseline();
@@ -284,8 +292,20 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
     if (!warmUp) exec.progress(`step ${s + 1} of ${spec.steps}`, { step: s + 1, bytes });
   }
   const heldBytes = measurement.counted();
+  const memory = measurement.finish(atRestBytes, heldBytes);
+  // Without a warm-up run (WebAssembly) the first of several steps is the warm one: it is not timed.
+  const timed = !warmUp && exec.backend === 'wasm' && stepMs.length > 1 ? stepMs.slice(1) : stepMs;
+  const timedSteps = spec.loop?.retain || warmUp ? 0 : (spec.timedSteps ?? 0);
+  for (let s = timed.length; s < timedSteps; s++) {
+    exec.progress(`timing step ${s + 1} of ${timedSteps}`);
+    const stepStart = exec.now();
+    for (const [, tensor] of Object.entries(outcome.results)) tensor.dispose();
+    outcome = await step(exec, spec, open, examples, zeros, measurement);
+    timed.push(exec.now() - stepStart);
+  }
   for (const tensor of retained) tensor.dispose();
 
+  const stepTimes = summariseStepTimes(timed);
   const gradients = await gradientsOf(exec, model, outcome.results);
   for (const tensor of Object.values(outcome.results)) tensor.dispose();
   disposeAll([...examples, zeros]);
@@ -294,9 +314,10 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
   return {
     backend: exec.backend,
     adapter: exec.store.adapter,
-    memory: measurement.finish(atRestBytes, heldBytes),
+    memory,
     stepBytes,
-    stepMs,
+    stepMs: stepTimes.medianMs,
+    stepTimes,
     transfer,
     loadMs: open.loadMs,
     loss: outcome.loss,

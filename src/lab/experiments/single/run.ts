@@ -14,7 +14,7 @@ import { maxRelativeDifference } from '../../results/compare';
 import type { ItemisedGap } from '../../runtime-model/runtime-gap';
 import { requestFromWorker } from '../../worker/channel';
 import type { LabSettings } from '../settings';
-import { measuredSteps } from '../warm-up';
+import { measuredSteps, TIMED_STEPS } from '../warm-up';
 import { SINGLE_EXPERIMENTS, findSingleModel, predictSideBytes, sideRunSpec, type SingleExperimentId } from './experiments';
 import type { SingleRequest, StepSample } from './protocol';
 import { itemiseSingleRunGap } from './runtime-prediction';
@@ -91,14 +91,17 @@ export async function runSingleExperiment(
     const model = findSingleModel(manifest, side, settings, backend);
     return { side, model, spec: sideRunSpec(side, model, settings, steps) };
   });
+  // The workers also time extra steps after measuring memory; "this runtime" replays only the measured ones.
   const run = (specs: (typeof sides)[number]['spec'][], labels: string[]) =>
-    runInWorker({ backend, runtime, modelsUrl, sides: specs }, (stage, sample) =>
-      onProgress({
-        phase: 'run',
-        label: labels.join(', then '),
-        stage,
-        ...(sample ? { sample: { series: labels[sample.side] ?? '', step: sample.step, bytes: sample.bytes } } : {}),
-      }),
+    runInWorker(
+      { backend, runtime, modelsUrl, sides: specs.map((spec) => ({ ...spec, timedSteps: TIMED_STEPS })) },
+      (stage, sample) =>
+        onProgress({
+          phase: 'run',
+          label: labels.join(', then '),
+          stage,
+          ...(sample ? { sample: { series: labels[sample.side] ?? '', step: sample.step, bytes: sample.bytes } } : {}),
+        }),
     );
   // WebGPU: both sides in one worker, one after the other with every session released in
   // between, so the second reuses compiled shaders (minutes saved on software adapters).
