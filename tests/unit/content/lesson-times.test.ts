@@ -24,11 +24,6 @@ interface AllowedTime {
 }
 
 const ALLOWED: readonly AllowedTime[] = [
-  {
-    page: 'lessons/gradient-checkpointing.mdx',
-    figure: '0.58 s',
-    why: 'bound: the saved activations ÷ PCIe 4.0 x16 at 31.5 GB/s, stated as "at best"',
-  },
   { page: 'lessons/offload.mdx', figure: '2.7$ s', why: 'bound: 84 GB ÷ 31.5 GB/s, the arithmetic in the sentence' },
   { page: 'lessons/offload.mdx', figure: '2.7 s', why: 'bound: the trade-offs row repeating 84 GB ÷ 31.5 GB/s' },
   { page: 'lessons/offload.mdx', figure: '0.44 s', why: 'bound: 14 GB of 16-bit weights ÷ 31.5 GB/s' },
