@@ -101,7 +101,7 @@ describe('calculators', () => {
       await expect.poll(() => charts.count()).toBeGreaterThanOrEqual(2);
       for (const chart of await charts.all()) {
         expect(await chart.textContent()).toMatch(/GiB/);
-        expect(await chart.textContent()).not.toMatch(/\bGB\b|A100/);
+        expect(await chart.textContent()).not.toMatch(/\bGB\b|RTX 4090/);
       }
       expect(await root.locator('td').first().textContent()).toMatch(/GiB/);
     });

@@ -39,9 +39,9 @@ describe('a calculator never depends on a setting it does not show', () => {
     for (const flag of printed) expect(visible, `--${flag}`).toContain(flag);
   });
 
-  test('the gradient-checkpointing calculator shows the data parallelism its defaults set', () => {
+  test('the gradient-checkpointing calculator shows what its defaults train, and the LoRA fields that follow', () => {
     expect(visibleFields('gradient-checkpointing', fromQuery('gradient-checkpointing', ''))).toEqual(
-      expect.arrayContaining(['dp', 'zero']),
+      expect.arrayContaining(['finetune', 'lora-rank', 'lora-targets']),
     );
   });
 
