@@ -114,16 +114,16 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   },
   parallelism: {
     fields: [...MODEL_FIELDS, 'dp', 'zero', 'tp', 'sp', 'pp', 'recompute', 'precision'],
+    // The course's running example on one server of H100s, as the lesson's ZeRO table shows it.
     defaults: {
       stack: 'pytorch',
-      model: 'phi-4',
-      gpu: 'a100-80gb',
+      model: 'llama-3.1-8b',
+      gpu: 'h100-80gb',
       'micro-batch': '1',
-      seq: '4096',
+      seq: '2048',
       dp: '8',
       zero: '3',
       precision: 'mixed-bf16',
-      recompute: 'full',
     },
     scenarios: beforeAfter('one GPU', 'your parallel layout', (o) => ({ ...o, dp: 1, zero: 0, tp: 1, pp: 1, sp: false })),
   },

@@ -9,7 +9,7 @@ import { busBandwidth, gatherShare } from '../../../src/memory/step-time/collect
  * No page types a step time by hand. A step time is an estimate with an error band, so it is an `<Estimate … unit="seconds"/>`
  * computed at build time, and the component prints the band. What may stay typed is listed below, each with why:
  * a published measurement with its source, or a transfer bound that the sentence derives from bytes and a link rate.
- * Where prose compares generated times in words (lesson 5's multi-server example), the words are checked here too.
+ * Where prose compares generated times in words (the parallelism lesson's two-server example), the words are checked here too.
  */
 const CONTENT_DIR = join(import.meta.dirname, '../../../content/docs');
 
@@ -138,12 +138,31 @@ describe('the scan catches what it is meant to', () => {
   });
 });
 
-// Lesson 5's multi-server sentence words its figures: the second server adds "a little traffic, not ten times as
-// much", and one card's pricing "would take about ten times longer". The words stay true only while the model does.
-describe("lesson 5's multi-server example says what the model says", () => {
-  const flags =
-    '--model llama-3.1-8b --gpu h100-80gb --zero 1 --micro-batch 1 --seq 8192 --recompute full --precision mixed-bf16 --stack pytorch';
+// The parallelism lesson's two-server sentences word its figures: the second server adds "a little traffic, not ten
+// times as much", one card's pricing "would take about ten times longer", ZeRO-1 "leaves more on the step than FSDP",
+// FSDP's exposed traffic "grows" under accumulation, and HSDP buys "no time" on this network. The words stay true
+// only while the model does. The flags are those of the lesson's tables.
+describe("the parallelism lesson's two-server example says what the model says", () => {
+  const base = '--model llama-3.1-8b --seq 2048 --gpu h100-80gb --precision mixed-bf16 --stack pytorch';
+  const flags = `${base} --zero 1`;
   const dataParallelSeconds = (dp: number): number => Number(valueAt(estimateFor(`${flags} --dp ${dp}`), 'time.data-parallel'));
+  const fsdp = (more: string, show: string): number => Number(valueAt(estimateFor(`${base} --zero 3 ${more}`), show));
+
+  test('ZeRO-1 leaves more data-parallel traffic on the step than FSDP, on one server and on two', () => {
+    expect(dataParallelSeconds(8)).toBeGreaterThan(fsdp('--dp 8', 'time.data-parallel'));
+    expect(dataParallelSeconds(16)).toBeGreaterThan(fsdp('--dp 16', 'time.data-parallel'));
+  });
+
+  test("FSDP's exposed traffic grows with 8 micro-batches of accumulation, since it gathers in each", () => {
+    expect(fsdp('--dp 16 --grad-accum 8', 'time.data-parallel')).toBeGreaterThan(fsdp('--dp 16', 'time.data-parallel'));
+  });
+
+  test('HSDP over two servers is not faster than FSDP over 16 by the estimate, and holds more per GPU', () => {
+    const hsdp = '--dp 16 --shard-group 8';
+    expect(fsdp(hsdp, 'stepTime.totalSeconds')).toBeGreaterThanOrEqual(fsdp('--dp 16', 'stepTime.totalSeconds'));
+    expect(fsdp(hsdp, 'perGpu.total')).toBeGreaterThan(fsdp('--dp 16', 'perGpu.total'));
+    expect(fsdp(hsdp, 'perGpu.total')).toBe(fsdp('--dp 8', 'perGpu.total'));
+  });
 
   test('16 H100s over two servers leave less than 1.5 times the traffic of 8 in one', () => {
     const ratio = dataParallelSeconds(16) / dataParallelSeconds(8);
