@@ -143,8 +143,17 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     scenarios: beforeAfter('nothing offloaded', 'your offload', (o) => ({ ...o, offload: 'none' })),
   },
   inference: {
-    fields: ['micro-batch', 'tokens', 'weights'],
-    defaults: { model: 'mistral-nemo', gpu: 'rtx-4090', mode: 'infer', 'micro-batch': '1', tokens: '4096', weights: 'awq' },
+    fields: ['micro-batch', 'seq', 'tokens', 'weights'],
+    // The lessons' running example: Llama 3.1 8B on a 24 GB card, 8 requests whose 2,048-token prompts grow to 8,192.
+    defaults: {
+      model: 'llama-3.1-8b',
+      gpu: 'rtx-4090',
+      mode: 'infer',
+      'micro-batch': '8',
+      seq: '2048',
+      tokens: '8192',
+      weights: 'awq',
+    },
     scenarios: beforeAfter('bf16 weights', 'your weights', (o) => ({ ...o, weights: 'bf16' })),
   },
   distillation: {
