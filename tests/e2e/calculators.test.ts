@@ -23,7 +23,7 @@ const CHANGES = [
   { id: 'inference', path: lessonHref('distillation-and-compression'), field: 'tokens', value: '8192' },
   { id: 'distillation', path: lessonHref('distillation-and-compression'), field: 'teacher', value: 'gpt2-large' },
   { id: 'stack', path: lessonHref('putting-it-together'), field: 'micro-batch', value: '2' },
-  { id: 'rent-cost', path: lessonHref('putting-it-together'), field: 'dp', value: '8' },
+  { id: 'rent-cost', path: '/renting-gpus/', field: 'dp', value: '4' },
 ] as const;
 
 const baseUrl = inject('baseUrl');
