@@ -56,6 +56,8 @@ export default defineConfig({
           // The lesson registry's order, which the landing page's learning path follows too.
           items: LESSONS.map((lesson) => ({ slug: `lessons/${lesson.slug}` })),
         },
+        // A page, not a lesson: what renting costs once the lessons' techniques are spent.
+        { label: 'Renting GPUs', slug: 'renting-gpus' },
         {
           label: 'Tools',
           items: [

@@ -24,7 +24,7 @@ const CHANGES = [
   { id: 'inference', field: 'tokens', value: '16384' },
   { id: 'distillation', field: 'teacher', value: 'gpt2-large' },
   { id: 'stack', field: 'micro-batch', value: '2' },
-  { id: 'rent-cost', field: 'dp', value: '8' },
+  { id: 'rent-cost', field: 'dp', value: '4' },
 ].map((change) => ({ ...change, path: calculatorPage(change.id) }));
 
 const baseUrl = inject('baseUrl');

@@ -56,12 +56,12 @@ const ALLOWED: readonly AllowedTime[] = [
   { page: 'lessons/offload.mdx', figure: '0.83$ s', why: 'bound: 26 GB ÷ 31.5 GB/s, the arithmetic in the answer' },
   { page: 'lessons/offload.mdx', figure: '0.058$ s', why: 'bound: 26 GB ÷ 450 GB/s, the arithmetic in the answer' },
   {
-    page: 'lessons/putting-it-together.mdx',
+    page: 'renting-gpus.mdx',
     figure: '30 seconds',
     why: 'published: Google Cloud Spot VMs preemption process, 30 s from soft to hard power-off (linked on the page)',
   },
   {
-    page: 'lessons/putting-it-together.mdx',
+    page: 'renting-gpus.mdx',
     figure: '5 seconds',
     why: 'published: AWS spot-instance-termination-notices, how often to poll instance metadata',
   },
