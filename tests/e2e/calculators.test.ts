@@ -20,6 +20,7 @@ const CHANGES = [
   { id: 'gradient-checkpointing', path: lessonHref('gradient-checkpointing'), field: 'recompute', value: 'selective' },
   { id: 'parallelism', path: lessonHref('parallelism'), field: 'dp', value: '16' },
   { id: 'offload', path: lessonHref('offload'), field: 'micro-batch', value: '2' },
+  { id: 'lora', path: lessonHref('lora-and-qlora'), field: 'lora-rank', value: '64' },
   { id: 'inference', path: lessonHref('distillation-and-compression'), field: 'tokens', value: '8192' },
   { id: 'distillation', path: lessonHref('distillation-and-compression'), field: 'teacher', value: 'gpt2-large' },
   { id: 'stack', path: lessonHref('putting-it-together'), field: 'micro-batch', value: '2' },
