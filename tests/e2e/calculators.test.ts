@@ -21,6 +21,7 @@ const CHANGES = [
   { id: 'gradient-checkpointing', field: 'recompute', value: 'selective' },
   { id: 'parallelism', field: 'dp', value: '16' },
   { id: 'offload', field: 'micro-batch', value: '2' },
+  { id: 'lora', field: 'lora-rank', value: '64' },
   { id: 'inference', field: 'tokens', value: '16384' },
   { id: 'distillation', field: 'teacher', value: 'gpt2-large' },
   { id: 'stack', field: 'micro-batch', value: '2' },

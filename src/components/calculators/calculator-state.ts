@@ -135,8 +135,8 @@ export function visibleFields(id: CalculatorId, raw: RawFlags): string[] {
   return [...new Set(listed)].filter((flag) => appliesIn(flag, mode) && (lora || !LORA_ONLY.has(flag)));
 }
 
-/** Flags that mean something only for a LoRA or QLoRA fine-tune. */
-const LORA_ONLY = new Set(['lora-rank', 'lora-targets']);
+/** Flags that mean something only for a LoRA or QLoRA fine-tune (validate.ts ignores them for a full one). */
+const LORA_ONLY = new Set(['lora-rank', 'lora-targets', 'lora-dropout', 'dora']);
 
 /** Visible fields grouped the way the flag table groups them, in table order. */
 export function groupedFields(id: CalculatorId, raw: RawFlags): { group: FlagGroup; flags: string[] }[] {

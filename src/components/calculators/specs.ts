@@ -9,6 +9,7 @@ export type CalculatorId =
   | 'gradient-checkpointing'
   | 'parallelism'
   | 'offload'
+  | 'lora'
   | 'inference'
   | 'distillation'
   | 'stack'
@@ -141,6 +142,37 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       recompute: 'full',
     },
     scenarios: beforeAfter('nothing offloaded', 'your offload', (o) => ({ ...o, offload: 'none' })),
+  },
+  lora: {
+    fields: [
+      ...MODEL_FIELDS,
+      'finetune',
+      'lora-rank',
+      'lora-targets',
+      'lora-dropout',
+      'dora',
+      'precision',
+      'recompute',
+      'activation-offload',
+      'optimizer',
+    ],
+    // The course's running example, as PEFT and Trainer(bf16=True) run it: a bf16 base under autocast, checkpointing on
+    // in both bars so the comparison isolates what the adapters change.
+    defaults: {
+      stack: 'pytorch',
+      model: 'llama-3.1-8b',
+      gpu: 'rtx-4090',
+      'micro-batch': '1',
+      seq: '2048',
+      finetune: 'qlora',
+      precision: 'amp-bf16',
+      recompute: 'full',
+    },
+    // The adapters' own options mean nothing to a full fine-tune (the engine would ignore them with a warning).
+    scenarios: beforeAfter('full fine-tune', 'your adapters', (o) => {
+      const { loraRank: _rank, loraTargets: _targets, loraDropout: _dropout, dora: _dora, ...rest } = o;
+      return { ...rest, finetune: 'full' };
+    }),
   },
   inference: {
     fields: ['micro-batch', 'seq', 'tokens', 'weights'],

@@ -16,10 +16,12 @@ import {
 } from '../../../../src/components/calculators/calculator-state';
 import { CALCULATORS, type CalculatorId } from '../../../../src/components/calculators/specs';
 import {
+  estimateMemory,
   flagArgs,
   flagNamed,
   formatEstimateFlags,
   MODEL_PRESETS,
+  parseEstimateFlags,
   readConfigJson,
   type RawFlags,
 } from '../../../../src/memory/index';
@@ -80,6 +82,41 @@ describe('the step fields of lesson 1’s calculator', () => {
     const computed = compute('breakdown', fromQuery('breakdown', '?finetune=qlora&optimizer-impl=fused&grads=keep'));
     if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
     expect(computed.options).toMatchObject({ finetune: 'qlora', optimizerImpl: 'fused', grads: 'keep' });
+  });
+});
+
+describe('the LoRA lesson’s calculator: a full fine-tune beside the reader’s adapters', () => {
+  /** The engine's answer for a flag set, as the CLI would compute it. */
+  function engineTotal(flags: RawFlags): number {
+    const parsed = parseEstimateFlags(flags);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const outcome = estimateMemory(parsed.options);
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.errors));
+    return outcome.result.perGpu.total;
+  }
+
+  test('the first bar is the same job fine-tuned in full, with the adapters’ own settings dropped; the second is the reader’s', () => {
+    const raw = fromQuery('lora', '?finetune=lora&lora-rank=64&lora-dropout=0.05&dora=true');
+    const computed = compute('lora', raw);
+    if (!computed.ok) throw new Error(JSON.stringify(computed.errors));
+    const [full, adapters] = computed.results;
+    expect(full?.options).toMatchObject({ finetune: 'full', recompute: 'full', precision: 'amp-bf16' });
+    for (const key of ['loraRank', 'loraTargets', 'loraDropout', 'dora']) expect(full?.options).not.toHaveProperty(key);
+    expect(full?.result.warnings.join(' ')).not.toMatch(/lora|dora/i);
+    const shared: RawFlags = { ...raw, finetune: 'full' };
+    for (const flag of ['lora-rank', 'lora-dropout', 'dora']) delete shared[flag];
+    expect(full?.result.perGpu.total).toBe(engineTotal(shared));
+    expect(adapters?.options).toMatchObject({ finetune: 'lora', loraRank: 64, loraDropout: 0.05, dora: true });
+    expect(adapters?.result.perGpu.total).toBe(engineTotal(raw));
+    expect(adapters!.result.perGpu.total).toBeLessThan(full!.result.perGpu.total);
+  });
+
+  test('the adapters’ fields show only while the job trains adapters', () => {
+    const adapterFields = ['lora-rank', 'lora-targets', 'lora-dropout', 'dora'];
+    expect(visibleFields('lora', fromQuery('lora', ''))).toEqual(expect.arrayContaining(adapterFields));
+    const full = visibleFields('lora', fromQuery('lora', '?finetune=full'));
+    for (const flag of adapterFields) expect(full).not.toContain(flag);
+    expect(effectiveFlags('lora', fromQuery('lora', '?finetune=full&dora=true'))).not.toHaveProperty('dora');
   });
 });
 
