@@ -3,7 +3,7 @@ import { lessonHref } from '../../src/base/lessons.ts';
 
 /** Experiment id → its lesson's page, in lesson order (the cluster experiments share lesson 5). */
 export const EXPERIMENT_PAGES = [
-  ['leak', lessonHref('where-the-memory-goes')],
+  ['leak', lessonHref('diagnose-your-run')],
   ['mixed-precision', lessonHref('mixed-precision')],
   ['gradient-accumulation', lessonHref('gradient-accumulation')],
   ['gradient-checkpointing', lessonHref('gradient-checkpointing')],

@@ -23,7 +23,7 @@ import { lessonHref } from '../../src/base/lessons';
  * after a run and that the ratios are printed honestly.
  */
 const EXPERIMENT_PAGES = [
-  { id: 'leak', path: lessonHref('where-the-memory-goes'), needsF16: false, needsWebGpu: true },
+  { id: 'leak', path: lessonHref('diagnose-your-run'), needsF16: false, needsWebGpu: true },
   { id: 'mixed-precision', path: lessonHref('mixed-precision'), needsF16: true, needsWebGpu: false },
   { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), needsF16: false, needsWebGpu: false },
   { id: 'gradient-checkpointing', path: lessonHref('gradient-checkpointing'), needsF16: false, needsWebGpu: false },
