@@ -26,7 +26,7 @@ const baseUrl = inject('baseUrl');
  * fold of its page (content/docs/lessons/*.mdx).
  */
 const ISLANDS = [
-  { id: 'leak', path: lessonHref('where-the-memory-goes'), needsWebGpu: true },
+  { id: 'leak', path: lessonHref('diagnose-your-run'), needsWebGpu: true },
   { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), needsWebGpu: false },
   { id: 'data-parallel', path: lessonHref('parallelism'), needsWebGpu: true },
   { id: 'distillation', path: lessonHref('distillation-and-compression'), needsWebGpu: false },

@@ -9,9 +9,9 @@ import { lessonHref } from '../../src/base/lessons';
 
 /**
  * Site-level details: the landing tab's title, math that must not wrap inside a
- * term ("GB $10^9$"), wide lesson tables that show they scroll, and the landing page's "will it
- * fit?" answer (search has its own file, search.test.ts). None of these depends on WebGPU, so one
- * configuration is enough.
+ * term ("GB $10^9$"), wide lesson tables that show they scroll, a key table that must fit without
+ * scrolling, and the landing page's "will it fit?" answer (search has its own file, search.test.ts).
+ * None of these depends on WebGPU, so one configuration is enough.
  */
 const baseUrl = inject('baseUrl');
 const WIDTHS = [390, 1280] as const;
@@ -94,6 +94,32 @@ describe('site details', () => {
       await expect.poll(() => themeSwitch.isVisible()).toBe(true);
       await themeSwitch.selectOption('light');
       expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("at 1280 px, lesson 1's bytes-per-parameter table shows its Adam and total columns without scrolling", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(baseUrl + lessonHref('where-the-memory-goes'));
+      const table = page.locator('.sl-markdown-content table', { hasText: 'our flag' }).first();
+      const layout = await table.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const headers = [...el.querySelectorAll('thead th')].map((th) => {
+          const cell = th.getBoundingClientRect();
+          return { text: th.textContent?.trim() ?? '', left: cell.left, right: cell.right };
+        });
+        return { scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, left: box.left, right: box.right, headers };
+      });
+      expect(layout.scrollWidth, 'the table needs no sideways scroll').toBeLessThanOrEqual(layout.clientWidth);
+      for (const name of ['Adam', 'Total']) {
+        const header = layout.headers.find((h) => h.text === name);
+        expect(header, `a "${name}" column`).toBeDefined();
+        expect(header!.left).toBeGreaterThanOrEqual(layout.left);
+        expect(header!.right).toBeLessThanOrEqual(layout.right + 0.5);
+      }
     } finally {
       await context.close();
     }

@@ -50,13 +50,22 @@ export function estimateFor(flags: string): EstimateResult {
 /**
  * The value at `path` in a result: a dotted path into the JSON (`perGpu.total`, `shortfall`, `trainableParams`,
  * `stepTime.totalSeconds`), `line.<id>` for one breakdown line's bytes, `moment.<id>` for the bytes alive at a
- * timeline moment, or `time.<id>` for one step-time line's seconds.
+ * timeline moment (`moment.<id>.<category>` for one category's share of them), or `time.<id>` for one step-time line's
+ * seconds.
  */
 export function valueAt(result: EstimateResult, path: string): number | string {
   const [head, rest] = path.split(/\.(.*)/s, 2) as [string, string | undefined];
   if (rest !== undefined) {
     if (head === 'line') return named(result.lines, (l) => l.id, rest, 'line').bytes;
-    if (head === 'moment') return named(result.timeline, (m) => m.moment, rest, 'moment').bytes;
+    if (head === 'moment') {
+      // `moment.<id>.<category>` splits a moment into the parts a reader adds up (weights, gradients, …).
+      const [id, category] = rest.split('.', 2) as [string, string | undefined];
+      const moment = named(result.timeline, (m) => m.moment, id, 'moment');
+      if (category === undefined) return moment.bytes;
+      if (!Object.hasOwn(moment.byCategory, category))
+        throw new Error(`no category '${category}' at moment '${id}' (categories: ${Object.keys(moment.byCategory).join(', ')})`);
+      return moment.byCategory[category as keyof typeof moment.byCategory];
+    }
     if (head === 'time') return named(result.stepTime?.lines ?? [], (l) => l.id, rest, 'step-time line').seconds;
   }
   let value: unknown = result;

@@ -22,6 +22,9 @@ describe('estimateFigure(flags, show, unit)', () => {
     const result = estimateFor('--model gpt2 --gpu a100-80gb');
     expect(valueAt(result, 'line.weights')).toBe(result.lines.find((l) => l.id === 'weights')?.bytes);
     expect(valueAt(result, 'moment.optimizer')).toBe(result.timeline.find((m) => m.moment === 'optimizer')?.bytes);
+    const optimizer = result.timeline.find((m) => m.moment === 'optimizer')!;
+    expect(valueAt(result, 'moment.optimizer.gradients')).toBe(optimizer.byCategory.gradients);
+    expect(valueAt(result, 'moment.optimizer.gradients')).toBeGreaterThan(0);
     expect(valueAt(result, 'time.compute')).toBe(result.stepTime?.lines.find((l) => l.id === 'compute')?.seconds);
     expect(estimateFigure('--model gpt2 --gpu a100-80gb', 'time.compute', 'seconds')).toMatch(/ms$/);
   });
@@ -30,6 +33,7 @@ describe('estimateFigure(flags, show, unit)', () => {
     expect(() => estimateFigure('--model gpt2 --tp 5', 'perGpu.total', 'GiB')).toThrow(/--tp/);
     expect(() => estimateFigure('--model gpt2', 'perGpu.nothing', 'GiB')).toThrow(/perGpu.nothing/);
     expect(() => estimateFigure('--model gpt2', 'line.nothing', 'GiB')).toThrow(/no line 'nothing'/);
+    expect(() => estimateFigure('--model gpt2', 'moment.optimizer.nothing', 'GiB')).toThrow(/no category 'nothing'/);
     // Without a GPU there is no step time to read.
     expect(() => estimateFigure('--model gpt2', 'time.compute', 'seconds')).toThrow(/no step-time line 'compute'/);
   });
