@@ -16,7 +16,7 @@ const CHANGES = [
   { id: 'breakdown', path: lessonHref('where-the-memory-goes'), field: 'micro-batch', value: '4' },
   { id: 'mixed-precision', path: lessonHref('mixed-precision'), field: 'precision', value: 'mixed-fp16' },
   // The accumulation steps do not change per-GPU memory (the lesson's point); the micro-batch does.
-  { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), field: 'micro-batch', value: '1' },
+  { id: 'gradient-accumulation', path: lessonHref('gradient-accumulation'), field: 'micro-batch', value: '2' },
   { id: 'gradient-checkpointing', path: lessonHref('gradient-checkpointing'), field: 'recompute', value: 'selective' },
   { id: 'parallelism', path: lessonHref('parallelism'), field: 'dp', value: '16' },
   { id: 'offload', path: lessonHref('offload'), field: 'micro-batch', value: '2' },
