@@ -73,7 +73,10 @@ export default defineConfig({
             slug: `tools/${slug}`,
           })),
         },
-        { label: 'Reference', items: [{ slug: 'lab/how-the-lab-measures' }, { slug: 'glossary' }] },
+        {
+          label: 'Reference',
+          items: [{ slug: 'reference/your-code-to-flags' }, { slug: 'lab/how-the-lab-measures' }, { slug: 'glossary' }],
+        },
       ],
       lastUpdated: false,
       pagination: true,

@@ -17,7 +17,7 @@ const CHANGES = [
   { id: 'breakdown', field: 'micro-batch', value: '4' },
   { id: 'mixed-precision', field: 'precision', value: 'mixed-fp16' },
   // The accumulation steps do not change per-GPU memory (the lesson's point); the micro-batch does.
-  { id: 'gradient-accumulation', field: 'micro-batch', value: '1' },
+  { id: 'gradient-accumulation', field: 'micro-batch', value: '2' },
   { id: 'gradient-checkpointing', field: 'recompute', value: 'selective' },
   { id: 'parallelism', field: 'dp', value: '16' },
   { id: 'offload', field: 'micro-batch', value: '2' },

@@ -82,15 +82,19 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     scenarios: beforeAfter('fp32', 'your precision', (o) => ({ ...o, precision: 'fp32' })),
   },
   'gradient-accumulation': {
-    fields: [...MODEL_FIELDS, 'grad-accum', 'precision', 'recompute'],
+    fields: [...MODEL_FIELDS, 'grad-accum', 'precision', 'recompute', 'finetune'],
+    // The course's running example: Llama 3.1 8B at 2,048 tokens on a 24 GB card, where a LoRA fine-tune with
+    // checkpointing fits one sequence at a time, so a batch of 16 needs 16 micro-batches.
     defaults: {
       stack: 'pytorch',
-      model: 'gpt2-large',
+      model: 'llama-3.1-8b',
       gpu: 'rtx-4090',
-      'micro-batch': '2',
-      seq: '1024',
-      'grad-accum': '8',
-      precision: 'amp-bf16',
+      'micro-batch': '1',
+      seq: '2048',
+      'grad-accum': '16',
+      precision: 'bf16',
+      recompute: 'full',
+      finetune: 'lora',
     },
     scenarios: beforeAfter('whole batch at once', 'micro-batches', (o) => ({
       ...o,
