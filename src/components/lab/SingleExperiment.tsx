@@ -20,13 +20,14 @@ const STRINGS = {
   notModelled: 'not modelled yet',
   noteUnmeasurable:
     ' The second row has no measured ÷ predicted: its prediction is for a run this backend cannot show (see below).',
+  // Step time right after the peak: on a phone the columns after the third scroll out of view.
   columns: [
     'Variant',
     'Measured peak',
+    'Step time, median (range)',
     'of which weights at rest',
     'This runtime',
     'PyTorch on CUDA',
-    'Step time, median (range)',
     'Loss',
   ],
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
@@ -197,6 +198,7 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
               {s.microBatches > 1 ? ` (${s.microBatches} × ${s.batch / s.microBatches})` : ` (batch ${s.batch})`}
             </th>
             <td>{formatMiB(measuredBytes(s.result))}</td>
+            <td>{formatStepTimes(s.result.stepTimes)}</td>
             <td>{formatMiB(bytesAbove(s.result.memory.baselineBytes, s.result.memory.atRestBytes))}</td>
             <td data-column="runtime">
               {s.runtime
@@ -204,7 +206,6 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
                 : STRINGS.notModelled}
             </td>
             <td>{`${formatMiB(s.predictedBytes)} (${formatRatio(compared[i]?.ratio ?? null)})`}</td>
-            <td>{formatStepTimes(s.result.stepTimes)}</td>
             <td>{s.result.loss.toFixed(4)}</td>
           </tr>
         ))}
