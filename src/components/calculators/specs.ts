@@ -34,6 +34,13 @@ export interface CalculatorSpec {
   readonly scenarios: (options: EstimateOptions) => readonly Scenario[];
 }
 
+/**
+ * The lessons' running example: Llama 3.1 8B, one sequence of 2,048 tokens, on a 24 GB RTX 4090, counted as plain
+ * PyTorch runs it (the lessons' `<Estimate>` figures pin the same stack). A calculator that carries it spreads it and
+ * adds what its lesson changes; the multi-GPU ones move it to eight H100s.
+ */
+const RUNNING_EXAMPLE = { stack: 'pytorch', model: 'llama-3.1-8b', gpu: 'rtx-4090', 'micro-batch': '1', seq: '2048' } as const;
+
 const MODEL_FIELDS = ['micro-batch', 'seq'] as const;
 
 /** What shapes a training step's peak beyond the techniques: the loop, the optimizer's code, the attention, what is trained. */
@@ -86,11 +93,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     // The course's running example: Llama 3.1 8B at 2,048 tokens on a 24 GB card, where a LoRA fine-tune with
     // checkpointing fits one sequence at a time, so a batch of 16 needs 16 micro-batches.
     defaults: {
-      stack: 'pytorch',
-      model: 'llama-3.1-8b',
-      gpu: 'rtx-4090',
-      'micro-batch': '1',
-      seq: '2048',
+      ...RUNNING_EXAMPLE,
       'grad-accum': '16',
       precision: 'bf16',
       recompute: 'full',
@@ -106,11 +109,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     fields: [...MODEL_FIELDS, 'recompute', 'attention', 'precision', 'finetune', 'lora-rank', 'lora-targets'],
     // The lessons' running example: Llama 3.1 8B with LoRA on one 24 GB card, which fits only with recomputation.
     defaults: {
-      stack: 'pytorch',
-      model: 'llama-3.1-8b',
-      gpu: 'rtx-4090',
-      'micro-batch': '1',
-      seq: '2048',
+      ...RUNNING_EXAMPLE,
       recompute: 'full',
       precision: 'bf16',
       finetune: 'lora',
@@ -121,11 +120,8 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     fields: [...MODEL_FIELDS, 'dp', 'zero', 'tp', 'sp', 'pp', 'recompute', 'precision'],
     // The course's running example on one server of H100s, as the lesson's ZeRO table shows it.
     defaults: {
-      stack: 'pytorch',
-      model: 'llama-3.1-8b',
+      ...RUNNING_EXAMPLE,
       gpu: 'h100-80gb',
-      'micro-batch': '1',
-      seq: '2048',
       dp: '8',
       zero: '3',
       precision: 'mixed-bf16',
@@ -135,11 +131,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
   offload: {
     fields: [...MODEL_FIELDS, 'offload', 'offload-device', 'zero', 'dp', 'precision', 'recompute'],
     defaults: {
-      stack: 'pytorch',
-      model: 'llama-3.1-8b',
-      gpu: 'rtx-4090',
-      'micro-batch': '1',
-      seq: '2048',
+      ...RUNNING_EXAMPLE,
       offload: 'optimizer',
       zero: '2',
       precision: 'mixed-bf16',
@@ -163,11 +155,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     // The course's running example, as PEFT and Trainer(bf16=True) run it: a bf16 base under autocast, checkpointing on
     // in both bars so the comparison isolates what the adapters change.
     defaults: {
-      stack: 'pytorch',
-      model: 'llama-3.1-8b',
-      gpu: 'rtx-4090',
-      'micro-batch': '1',
-      seq: '2048',
+      ...RUNNING_EXAMPLE,
       finetune: 'qlora',
       precision: 'amp-bf16',
       recompute: 'full',
@@ -214,11 +202,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     // The course's running example, a full fine-tune of Llama 3.1 8B on one 24 GB card: the bars walk the last
     // lesson's worked case, where only moving the optimizer to the host makes it fit.
     defaults: {
-      stack: 'pytorch',
-      model: 'llama-3.1-8b',
-      gpu: 'rtx-4090',
-      'micro-batch': '1',
-      seq: '2048',
+      ...RUNNING_EXAMPLE,
       precision: 'mixed-bf16',
       recompute: 'full',
       zero: '2',
@@ -256,11 +240,8 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     fields: [...MODEL_FIELDS, 'precision', 'recompute', 'dp', 'zero'],
     // The running example rented: the 8B fully fine-tuned on one server of eight H100s, sharded with ZeRO-3.
     defaults: {
-      stack: 'pytorch',
-      model: 'llama-3.1-8b',
+      ...RUNNING_EXAMPLE,
       gpu: 'h100-80gb',
-      'micro-batch': '1',
-      seq: '2048',
       precision: 'mixed-bf16',
       dp: '8',
       zero: '3',
