@@ -1414,9 +1414,12 @@ const RECOMPUTE_WORDS: Readonly<Record<Recompute, string>> = {
 /** Where the per-layer activation formula comes from, for the line's source. */
 function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean): string {
   if (!transformer) return 'Plain MLP: each block’s b×h input, and the last block’s output (tests/fixtures/pytorch/cpu-mlp-*)';
+  if (r.kernels === 'eager')
+    return 'Autograd’s saved tensors for Hugging Face’s modules (activations.ts eagerLayerTerms; tests/fixtures/pytorch)';
+  const korthikanti = 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer';
   return r.kernels === 'fused'
-    ? 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer'
-    : 'Autograd’s saved tensors for Hugging Face’s modules (activations.ts eagerLayerTerms; tests/fixtures/pytorch)';
+    ? korthikanti
+    : `${korthikanti}; with flash attention, + 2·sbh for the output llm-foundry 4952183 attention.py flash_attn_fn pads back (bert_padding.pad_input) beside flash-attn’s own`;
 }
 
 /**
