@@ -559,6 +559,8 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
   // A LoRA base is stored in 16 bits (fp32 with --precision fp32, as training-lines.ts counts it), a QLoRA base in
   // about half a byte (4-bit weights plus their scales).
   const weightBytes = r.lora === null ? precision.weights : r.finetune === 'qlora' ? 0.5 : r.precision === 'fp32' ? 4 : 2;
+  // Named fields rather than a spread of batchTimeInput's: one object of one shape, built for every estimate.
+  const batch = batchTimeInput(r, transformer);
   return {
     gpu,
     activeParams,
@@ -567,7 +569,9 @@ function trainingTimeInput(r: ResolvedEstimate, gpu: GpuSpec, activeParams: numb
     seq: r.seq,
     microBatch: r.microBatch,
     microBatches: r.gradAccum,
-    ...batchTimeInput(r, transformer),
+    computedPerMicroBatch: batch.computedPerMicroBatch,
+    trainedPerMicroBatch: batch.trainedPerMicroBatch,
+    attentionSpan: batch.attentionSpan,
     dp: r.dp,
     shardGroup: r.shardGroup,
     tp: r.tp,
