@@ -343,6 +343,8 @@ function recomputedSegment(r: ResolvedEstimate, layers: number): number {
 // The memoized builders: each group's lines with their sums (timeline.ts LineGroup). The planner's search finds a
 // state group again among the last few it built (it alternates the micro-batch, attention and optimizer below one set
 // of states) and an activation group among more (it alternates ZeRO, offload and the optimizer above one micro-batch).
+// The activation groups kept: 96, not 32, once renting is compared: the rented GPUs probe micro-batches of their own
+// between the repeats, and the 32 last were too few (why: see docs/PERFORMANCE.md § Planner search).
 const modelStateGroup = memo(
   (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), momentsOf(r)),
   8,
@@ -362,7 +364,7 @@ const activationGroup = memo(
     const { lines, perLayer, offloadedPerMicroBatch } = activationLines(r);
     return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1, r.segment > 1)), perLayer, offloadedPerMicroBatch };
   },
-  32,
+  96,
   sameActivationInputs,
 );
 
