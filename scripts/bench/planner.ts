@@ -222,7 +222,8 @@ async function browserMs(
 /** Print a table of median times per search. */
 /**
  * The step-time model against the published runs the planner's ranking rests on (#31): predicted ÷ measured step for
- * each, whether it is inside ±25 %, and whether the engine says the published layout fits.
+ * each, whether it is inside ±25 %, and whether the engine says the published layout fits: with the free margin, or
+ * the card alone (the margin is advice; the run ran).
  */
 function printPublishedRuns(): void {
   console.log('published runs: predicted ÷ measured step (src/memory/step-time/published-runs.ts; target within ±25 %)');
@@ -232,7 +233,7 @@ function printPublishedRuns(): void {
   for (const c of compareWithPublishedRuns()) {
     const inside = Math.abs(c.ratio - 1) <= 0.25 ? 'ok  ' : 'OFF ';
     console.log(
-      `  ${c.run.id.padEnd(40)} ${c.run.role.padEnd(9)} ${c.run.measuredStepSeconds.toFixed(3).padStart(9)}s ${c.predictedStepSeconds.toFixed(3).padStart(9)}s ${c.ratio.toFixed(2).padStart(6)} ${inside} ${c.fits ? 'yes' : 'NO'}`,
+      `  ${c.run.id.padEnd(40)} ${c.run.role.padEnd(9)} ${c.run.measuredStepSeconds.toFixed(3).padStart(9)}s ${c.predictedStepSeconds.toFixed(3).padStart(9)}s ${c.ratio.toFixed(2).padStart(6)} ${inside} ${c.fits ? 'yes' : c.fitsCard ? 'the card, not the 10 % margin' : 'NO'}`,
     );
   }
 }

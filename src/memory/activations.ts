@@ -32,12 +32,14 @@ export const ATTENTIONS: readonly Attention[] = ['sdpa', 'eager'];
 /**
  * Whose code computes the layers. `eager`: plain PyTorch modules as Hugging Face Transformers writes them (Python
  * tanh-GELU for GPT-2, RMSNorm with an fp32 upcast, autocast casting each Linear's input on its own). `fused`:
- * Megatron-LM's fused kernels, the accounting of Korthikanti et al. 2022.
+ * Megatron-LM's fused kernels, the accounting of Korthikanti et al. 2022. `llm-foundry`: MosaicML llm-foundry's MPT
+ * blocks (exact GELU, low-precision LayerNorm, flash attention), Korthikanti's term set but for one tensor its flash
+ * path adds (fusedLayerTerms).
  */
-export type Kernels = 'eager' | 'fused';
+export type Kernels = 'eager' | 'fused' | 'llm-foundry';
 
 /** Every kernel family. */
-export const KERNELS: readonly Kernels[] = ['eager', 'fused'];
+export const KERNELS: readonly Kernels[] = ['eager', 'fused', 'llm-foundry'];
 
 /** Inputs of the per-layer activation formula. Sizes in elements, counts in units. */
 export interface LayerActivationShape {
@@ -127,7 +129,7 @@ interface LayerTerms {
  */
 export function layerActivationBytes(shape: LayerActivationShape): LayerActivationBytes {
   const { seq: s, microBatch: b, hidden: h, tp: t } = shape;
-  const terms = shape.kernels === 'fused' ? fusedLayerTerms(shape) : eagerLayerTerms(shape);
+  const terms = shape.kernels === 'eager' ? eagerLayerTerms(shape) : fusedLayerTerms(shape);
   const replicated = shape.sp ? ceilDiv(terms.replicated, t) : terms.replicated;
   const tensorParallel = ceilDiv(terms.tensorParallel, t);
   const attentionCore = ceilDiv(terms.attentionCore, t);
@@ -175,6 +177,12 @@ function latentWidth(shape: LayerActivationShape): number {
 /**
  * Korthikanti et al. 2022 §4.1, generalised to e bytes per element, GQA and explicit head widths (q, k, v and the
  * attention output at their own widths), SwiGLU, MoE (the MLP width a token passes through), MLA and no dropout.
+ * llm-foundry's flash path keeps one tensor more: `flash_attn_fn` (llm-foundry 4952183
+ * llmfoundry/models/layers/attention.py) unpads q, k and v, runs flash-attn's varlen kernel, which saves its own output
+ * for backward (flash-attn 2.5.0, the version llm-foundry's setup.py pins: flash_attn_interface.py FlashAttnVarlenFunc
+ * `save_for_backward(q, k, v, out_padded, softmax_lse, …)`), and pads that output back with `bert_padding.pad_input`, a new tensor, which the output projection
+ * keeps as its input: two e-byte tensors at the attention output's width where Megatron's kernel output is the
+ * projection's input itself. Its `torch` path (eager attention) keeps one, as Megatron does.
  */
 function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
   const { seq: s, microBatch: b, hidden: h, heads: a, bytesPerElement: e, widths: w } = shape;
@@ -192,9 +200,13 @@ function fusedLayerTerms(shape: LayerActivationShape): LayerTerms {
   // Q, K, V for QKᵀ and AV, the output-projection input; MLP: GELU input + output, or SwiGLU gate, silu(gate), up, product
   // (the GELU output and the SwiGLU product are the fc2 input, kept only when fc2 trains).
   const mlpTensors = shape.mlp === 'swiglu' ? 3 : 1;
+  // flash-attn's own saved output beside the padded copy the projection keeps (llm-foundry's flash path only); it stays
+  // when the projection is frozen, since the kernel's backward reads it.
+  const repaddedOutput = shape.kernels === 'llm-foundry' && shape.attention === 'sdpa' ? e * sb * w.output : 0;
   const tensorParallel =
     e * sb * (w.query + w.key + w.value) +
     weightInputs * li * sb * w.output +
+    repaddedOutput +
     (mlpTensors * e + weightInputs * li) * sb * shape.mlpWidth;
   // Softmax output (e), and with dropout its 1-byte mask and e-byte output; SDPA keeps only its statistics.
   const attentionCore =

@@ -337,7 +337,7 @@ export const FLAGS: readonly FieldFlag[] = [
       flag: 'kernels',
       default: 'eager',
       label: 'Layer code',
-      help: 'eager: PyTorch / Hugging Face modules; fused: Megatron-style fused kernels',
+      help: 'eager: PyTorch / Hugging Face modules; fused: Megatron-style fused kernels; llm-foundry: MosaicML llm-foundry MPT blocks (fused, plus the flash path’s padded copy of the attention output)',
       group: 'technique',
     },
     KERNELS,
@@ -346,7 +346,7 @@ export const FLAGS: readonly FieldFlag[] = [
     {
       key: 'loss',
       flag: 'loss',
-      default: 'eager; vocab-parallel with --kernels fused',
+      default: 'eager; vocab-parallel with --kernels fused, flash-attn with --kernels llm-foundry',
       label: 'Loss implementation',
       help: 'cross-entropy: eager (Hugging Face), vocab-parallel (Megatron), in-place (Unsloth), flash-attn (flash-attn Triton, llm-foundry), chunked (torchtune, 8 chunks), fused-linear (Liger), cut (Cut Cross-Entropy)',
       group: 'technique',

@@ -410,6 +410,35 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     source: 'NVIDIA H100 Tensor Core GPU datasheet (SXM: BF16 1,979 TFLOPS with sparsity → 989 dense; FP32 67 TFLOPS)',
   },
   {
+    // torchtitan's benchmark hardware (Meta's Grand Teton servers), which its published Llama 3.1 runs ran on
+    // (step-time/published-runs.ts). NVIDIA publishes no datasheet for this part: the figures are the benchmark file's.
+    id: 'h100-96gb',
+    name: 'NVIDIA H100 SXM 96GB HBM2e (500 W)',
+    vendor: 'nvidia',
+    // No public nvidia-smi log of this part was found. The GH200's 96 GB reports 97871MiB (a public nvidia-smi log of a
+    // GH200 480GB, driver 535.154.05), 96/80 of the H100 80GB's 81559MiB to the MiB: the same share of its HBM held
+    // back, taken here.
+    memoryBytes: 97871 * MIB,
+    marketedMemory: '96 GB HBM2e',
+    // The benchmark file's footnote 2: the peak lies "between SXM and NVL" and its exact value is unknown; its own MFU
+    // uses the SXM's, as here: an upper bound, whose excess the calibrated efficiency absorbs for these runs.
+    tensorTflops16: 989,
+    fp32Tflops: 67,
+    bf16: true,
+    memoryBandwidthBytesPerSecond: 2400 * GBps,
+    ...PCIE5,
+    peerLinkBytesPerSecond: 450 * GBps,
+    peerLink: 'NVLink 4 (900 GB/s total)',
+    ...network(
+      8 * 400,
+      '400 Gb/s RDMA per GPU',
+      'torchtitan 31a17bf benchmarks/llama3_h100_202412_torchtitan.md, Hardware: "backend RDMA network with 400 Gb/s per GPU"',
+    ),
+    computeCapability: 9.0,
+    source:
+      'torchtitan 31a17bf benchmarks/llama3_h100_202412_torchtitan.md, Hardware: "96GB HBM2e with 2.4 TB/sec peak memory bandwidth", 8 per host "fully connected with NVLink", 500W power limit; peak TFLOPS: the H100 SXM datasheet’s 989 dense BF16, 67 FP32 (an upper bound: footnote 2)',
+  },
+  {
     id: 'h800',
     name: 'NVIDIA H800 SXM5 80GB',
     vendor: 'nvidia',

@@ -91,11 +91,15 @@ export interface EstimateOptions {
   checkpointEvery?: number;
   /** Attention kernel: `sdpa` (FlashAttention / memory-efficient, no s×s scores kept) or `eager`. */
   attention?: Attention;
-  /** Whose code computes the layers: `eager` (PyTorch / Hugging Face Transformers modules) or `fused` (Megatron-style fused kernels). */
+  /**
+   * Whose code computes the layers: `eager` (PyTorch / Hugging Face Transformers modules), `fused` (Megatron-style fused
+   * kernels) or `llm-foundry` (MosaicML's MPT blocks: fused, plus the flash path's padded copy of the attention output).
+   */
   kernels?: Kernels;
   /**
    * The loss implementation: `eager` (Hugging Face), `vocab-parallel` (Megatron), `in-place` (Unsloth), `chunked`
-   * (torchtune), `fused-linear` (Liger) or `cut` (Cut Cross-Entropy). Default: `eager`, `vocab-parallel` with fused kernels.
+   * (torchtune), `fused-linear` (Liger) or `cut` (Cut Cross-Entropy). Default: `eager`, `vocab-parallel` with fused
+   * kernels, `flash-attn` with llm-foundry's.
    */
   loss?: LossKind;
   /** Gradients between steps: `free` (`zero_grad(set_to_none=True)`) or `keep` (`set_to_none=False`, contiguous buffers). */

@@ -4,7 +4,7 @@ import { GPUS_PER_SERVER, type GpuSpec } from './gpus.ts';
 import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import { memo } from './memo.ts';
 import { BNB_4BIT_BLOCK } from './weight-formats.ts';
-import { allReduceShare, busBandwidth, exposedSeconds, gatherShare } from './step-time/collectives.ts';
+import { allReduceSeconds, allReduceShare, busBandwidth, exposedSeconds, gatherShare } from './step-time/collectives.ts';
 import { computeEfficiency } from './step-time/compute-efficiency.ts';
 import { stepTimeBand, type StepTimeBand } from './step-time/band.ts';
 import { BATCHING_SOURCES } from './batching.ts';
@@ -110,6 +110,12 @@ export interface TrainingTimeInput {
   /** Bytes per weight element ZeRO-3 all-gathers: `weightBytes`, or 1 with torchao's float8 all-gather. */
   gatheredWeightBytes: number;
 }
+
+/**
+ * The gradient bucket DDP all-reduces at a time: `bucket_cap_mb` defaults to 25 MiB (PyTorch 2.x
+ * torch/nn/parallel/distributed.py `_DEFAULT_BUCKET_CAP_MB = 25`, turned into bytes as × 1024 × 1024).
+ */
+const DDP_BUCKET_BYTES = 25 * 2 ** 20;
 
 /** Kernel launch cost PyTorch pays per small op, seconds (CUDA launch overhead, ~5 µs). Assumption shown with the estimate. */
 const KERNEL_LAUNCH_SECONDS = 5e-6;
@@ -419,11 +425,14 @@ function dataParallelSeconds(input: TrainingTimeInput, forwardWindow: number, ba
   const replicas = input.dp / input.shardGroup;
   const membersPerServer = Math.max(1, Math.floor(GPUS_PER_SERVER / input.tp));
   const groupAcross = input.shardGroup > 1 && input.tp * input.shardGroup > GPUS_PER_SERVER;
-  const link = busBandwidth(input.gpu, replicas > 1 ? groupAcross : crossesServers(input).dataAcrossServers, membersPerServer);
+  const across = replicas > 1 ? groupAcross : crossesServers(input).dataAcrossServers;
+  const link = busBandwidth(input.gpu, across, membersPerServer);
   const n = input.shardGroup;
   let seconds: number;
   if (input.zero === 0) {
-    seconds = exposedSeconds((allReduceShare(n) * gradients) / link, backwardWindow, units);
+    // DDP all-reduces its gradient buckets as backward fills them, ring or tree between servers (allReduceSeconds).
+    const allReduce = allReduceSeconds(gradients, DDP_BUCKET_BYTES, n, across ? membersPerServer : n, link);
+    seconds = exposedSeconds(allReduce, backwardWindow, units);
   } else if (input.zero === 1 || input.zero === 2) {
     const reduceTimes = input.zero === 2 ? m : 1;
     const reduce = (gatherShare(n) * gradients) / link;
@@ -434,9 +443,13 @@ function dataParallelSeconds(input: TrainingTimeInput, forwardWindow: number, ba
     const backward = (input.keepGatheredWeights ? 0 : gather) + (gatherShare(n) * gradients) / link;
     seconds = m * (exposedSeconds(gather, forwardWindow, units) + exposedSeconds(backward, backwardWindow, units));
   }
-  // Each GPU all-reduces its own shard with its counterparts in the other replicas, one per server, through its own card.
-  const replicaLink = busBandwidth(input.gpu, crossesServers(input).dataAcrossServers, 1);
-  return seconds + (allReduceShare(replicas) * (gradients / input.shardGroup)) / replicaLink;
+  // Each GPU all-reduces its own shard with its counterparts in the other replicas, one per server, through its own card,
+  // one FSDP unit (a layer) at a time: FSDP2 reduces each unit's gradients as its backward ends (Zhao et al. 2023 §3.3).
+  const replicasAcross = crossesServers(input).dataAcrossServers;
+  const replicaLink = busBandwidth(input.gpu, replicasAcross, 1);
+  const shardGradients = gradients / input.shardGroup;
+  const replicasPerServer = replicasAcross ? Math.max(1, Math.floor(membersPerServer / input.shardGroup)) : replicas;
+  return seconds + allReduceSeconds(shardGradients, shardGradients / units, replicas, replicasPerServer, replicaLink);
 }
 
 /** The words, shared among the last estimates that had the same settings (the planner alternates a few). */
@@ -532,7 +545,7 @@ function trainingTimeWords(w: {
       {
         id: 'data-parallel',
         label: `Data-parallel traffic over ${w.dataAcrossServers ? `${gpu.network}, every card of a server at once` : gpu.peerLink}, exposed`,
-        source: `Ring all-reduce 2(n−1)/n, all-gather and reduce-scatter (n−1)/n (nccl-tests doc/PERFORMANCE.md); ZeRO-3/FSDP gathers the weights in every micro-batch (arXiv 1910.02054 §5, arXiv 2304.11277 §3.3)${w.dataAcrossServers ? `; ${gpu.networkSource}` : ''}`,
+        source: `Ring all-reduce 2(n−1)/n, all-gather and reduce-scatter (n−1)/n (nccl-tests doc/PERFORMANCE.md); ZeRO-3/FSDP gathers the weights in every micro-batch (arXiv 1910.02054 §5, arXiv 2304.11277 §3.3)${w.dataAcrossServers ? `; between servers each all-reduce runs as ring or tree, whichever NCCL 2.30.7's tuning model (src/graph/tuning.cc) makes faster for its message; ${gpu.networkSource}` : ''}`,
       },
       {
         id: 'optimizer',

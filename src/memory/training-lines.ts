@@ -343,6 +343,8 @@ function recomputedSegment(r: ResolvedEstimate, layers: number): number {
 // The memoized builders: each group's lines with their sums (timeline.ts LineGroup). The planner's search finds a
 // state group again among the last few it built (it alternates the micro-batch, attention and optimizer below one set
 // of states) and an activation group among more (it alternates ZeRO, offload and the optimizer above one micro-batch).
+// The activation groups kept: 96, not 32, once renting is compared: the rented GPUs probe micro-batches of their own
+// between the repeats, and the 32 last were too few (why: see docs/PERFORMANCE.md § Planner search).
 const modelStateGroup = memo(
   (r: FullStateInputs): LineGroup => lineGroup(modelStateLines(r), momentsOf(r)),
   8,
@@ -362,7 +364,7 @@ const activationGroup = memo(
     const { lines, perLayer, offloadedPerMicroBatch } = activationLines(r);
     return { ...lineGroup(lines, trainingMoments(r.gradAccum > 1, r.segment > 1)), perLayer, offloadedPerMicroBatch };
   },
-  32,
+  96,
   sameActivationInputs,
 );
 
@@ -1414,9 +1416,12 @@ const RECOMPUTE_WORDS: Readonly<Record<Recompute, string>> = {
 /** Where the per-layer activation formula comes from, for the line's source. */
 function layerSource(r: Pick<ActivationInputs, 'kernels'>, transformer: boolean): string {
   if (!transformer) return 'Plain MLP: each block’s b×h input, and the last block’s output (tests/fixtures/pytorch/cpu-mlp-*)';
+  if (r.kernels === 'eager')
+    return 'Autograd’s saved tensors for Hugging Face’s modules (activations.ts eagerLayerTerms; tests/fixtures/pytorch)';
+  const korthikanti = 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer';
   return r.kernels === 'fused'
-    ? 'Korthikanti et al. 2022 (arXiv 2205.05198) §4, Table 2: sbh(34 + 5as/h) per layer'
-    : 'Autograd’s saved tensors for Hugging Face’s modules (activations.ts eagerLayerTerms; tests/fixtures/pytorch)';
+    ? korthikanti
+    : `${korthikanti}; with flash attention, + 2·sbh for the output llm-foundry 4952183 attention.py flash_attn_fn pads back (bert_padding.pad_input) beside flash-attn’s own`;
 }
 
 /**

@@ -149,6 +149,13 @@ export const MAX_GPUS = 16_384;
 /** Outcome of `resolveEstimateOptions`. */
 export type ResolveResult = { ok: true; value: ResolvedEstimate; warnings: string[] } | { ok: false; errors: FieldError[] };
 
+/** The loss each layer code base computes when the reader names none (see where `loss` is read). */
+const DEFAULT_LOSS: Readonly<Record<Kernels, LossKind>> = {
+  eager: 'eager',
+  fused: 'vocab-parallel',
+  'llm-foundry': 'flash-attn',
+};
+
 const ARCH_VOCAB: Readonly<Record<Arch, number>> = { gpt2: 50257, llama: 32000, bert: 30522, mlp: 10 };
 
 function defaultFfn(arch: Arch, hidden: number): number {
@@ -271,8 +278,9 @@ function readTechnique(
     gradDtype: read.keyword('gradDtype', GRAD_DTYPES, bf16Weights(precision) ? set.gradDtype?.value : undefined),
     attention: read.keyword('attention', ATTENTIONS, set.attention?.value),
     kernels,
-    // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py).
-    loss: read.keyword('loss', LOSS_KINDS, set.loss?.value ?? (kernels === 'fused' ? 'vocab-parallel' : 'eager')),
+    // Megatron's fused kernels compute the loss vocab-parallel (megatron/core/tensor_parallel/cross_entropy.py);
+    // llm-foundry's MPT with flash-attn's Triton cross-entropy (`loss_fn` default `fused_crossentropy`, modeling_mpt.py).
+    loss: read.keyword('loss', LOSS_KINDS, set.loss?.value ?? DEFAULT_LOSS[kernels]),
     recompute,
     zero: read.keyword('zero', ZERO_STAGES, set.zero?.value),
     offload: read.keyword('offload', OFFLOADS),

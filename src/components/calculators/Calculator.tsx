@@ -244,7 +244,9 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
       ? STRINGS.pickGpu
       : result.fits
         ? STRINGS.fits(result.gpu.name, formatGiB(result.spare ?? 0))
-        : STRINGS.overBy(result.gpu.name, formatGiB(result.shortfall ?? 0));
+        : result.fitsCard
+          ? STRINGS.insideMargin(result.gpu.name, formatGiB(result.shortfall ?? 0))
+          : STRINGS.overBy(result.gpu.name, formatGiB(result.shortfall ?? 0));
   return (
     <VerdictFrame fits={result.fits} stale={stale} staleNote={STRINGS.staleNote} answer={fit}>
       <p>

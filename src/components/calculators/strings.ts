@@ -21,6 +21,8 @@ export const STRINGS = {
   ariaLabel: 'Memory calculator',
   fits: (gpu: string, spare: string) => `Fits on the ${gpu}, with ${spare} to spare after the free margin`,
   overBy: (gpu: string, over: string) => `Does not fit on the ${gpu}: ${over} over, counting the free margin`,
+  insideMargin: (gpu: string, used: string) =>
+    `Fits on the ${gpu}, but not its free margin: ${used} of the margin used. It can run, with less room against fragmentation than advised`,
   pickGpu: 'Pick a GPU to check the fit',
   peakAt: (peak: string, moment: string) => `Peak ${peak} per GPU, at ${moment}`,
   dominant: (category: string, share: number) => `${category} ${share}% of it`,

@@ -13,8 +13,10 @@ export interface RunComparison {
   readonly predictedStepSeconds: number;
   /** predicted ÷ measured. */
   readonly ratio: number;
-  /** Whether the engine says the configuration fits its GPU. */
+  /** Whether the engine says the configuration fits its GPU with the free margin it advises. */
   readonly fits: boolean;
+  /** Whether the peak fits the GPU's total, the margin aside: what a run that ran is judged by (estimate.ts fitsCard). */
+  readonly fitsCard: boolean;
 }
 
 /** The engine's step for `run` against the measured one; throws if the engine refuses the run's options. */
@@ -27,6 +29,7 @@ export function compareWithRun(run: PublishedRun): RunComparison {
     predictedStepSeconds,
     ratio: predictedStepSeconds / run.measuredStepSeconds,
     fits: outcome.result.fits === true,
+    fitsCard: outcome.result.fitsCard === true,
   };
 }
 

@@ -40,3 +40,72 @@ export function exposedSeconds(collectiveSeconds: number, windowSeconds: number,
   if (collectiveSeconds <= 0) return 0;
   return Math.max(collectiveSeconds - windowSeconds, collectiveSeconds / Math.max(1, units));
 }
+
+/** The algorithm NCCL runs an all-reduce with. */
+export type AllReduceAlgorithm = 'ring' | 'tree';
+
+/**
+ * NCCL's tuning model for the Simple protocol, the one that carries large messages (NCCL 2.30.7, NVIDIA/nccl 5067397c
+ * src/graph/tuning.cc, `ncclTopoTuneModel`), in seconds: the base latency of a ring or tree all-reduce (`baseLatencies`,
+ * 8.4 µs both), each step's latency inside a server over NVLink (`hwLatencies` NVLINK: ring 3.4 µs, tree 4.0 µs) and
+ * between servers (NET: 14 µs both). The topology's own `latencyInter` is left out: it is measured at run time.
+ */
+const NCCL_SIMPLE_LATENCY = { base: 8.4e-6, ringStep: 3.4e-6, treeStep: 4.0e-6, networkStep: 14e-6 } as const;
+
+/**
+ * The tree's all-reduce bandwidth against the ring's bus bandwidth, in the same tuning model: NCCL multiplies the tree's
+ * bus bandwidth by .92 for an all-reduce and converts it to algorithm bandwidth by .5 (its double binary tree sends
+ * every byte up and down), where the ring's algorithm bandwidth is the bus bandwidth × n/(2(n−1)).
+ */
+const TREE_ALGORITHM_BANDWIDTH = 0.92 * 0.5;
+
+/** How one all-reduce of a message runs: its algorithm and its seconds. */
+export interface AllReduceMessage {
+  readonly algorithm: AllReduceAlgorithm;
+  readonly seconds: number;
+}
+
+/**
+ * One all-reduce of `bytes` over `gpus` GPUs, `perServer` of them in each server, at `busBytesPerSecond` (busBandwidth),
+ * run with the algorithm NCCL's tuner would pick: the faster of ring and tree in its model (latency + bytes ÷ algorithm
+ * bandwidth), which is how NCCL chooses unless NCCL_ALGO forces one (NCCL docs, Environment Variables, NCCL_ALGO).
+ * - Ring: 2(n−1) steps, of which 2(N−1) cross the network between the N servers (tuning.cc `nInterSteps`): its latency
+ *   grows with the GPUs, its bandwidth term is 2(n−1)/n of the bytes at the bus bandwidth (nccl-tests
+ *   doc/PERFORMANCE.md).
+ * - Tree: up and down a tree of servers, ⌊log2 N⌋ network steps each way and the server's own GPUs in a chain (tuning.cc:
+ *   2·((ppn−1)·intra + log2i(N)·inter)), at TREE_ALGORITHM_BANDWIDTH of the bus bandwidth.
+ * So the ring wins for large messages on few servers and the tree for smaller messages or many servers. Inside one
+ * server the engine keeps its bandwidth-only ring, as for every other collective there.
+ */
+export function allReduceMessage(bytes: number, gpus: number, perServer: number, busBytesPerSecond: number): AllReduceMessage {
+  const ringBandwidthSeconds = (allReduceShare(gpus) * bytes) / busBytesPerSecond;
+  const servers = Math.ceil(gpus / Math.max(1, perServer));
+  if (servers <= 1 || gpus <= 1) return { algorithm: 'ring', seconds: ringBandwidthSeconds };
+  const { base, ringStep, treeStep, networkStep } = NCCL_SIMPLE_LATENCY;
+  const networkSteps = 2 * (servers - 1);
+  const ring = base + (2 * (gpus - 1) - networkSteps) * ringStep + networkSteps * networkStep + ringBandwidthSeconds;
+  const chain = Math.min(perServer, gpus) - 1;
+  const tree =
+    base +
+    2 * (chain * treeStep + Math.floor(Math.log2(servers)) * networkStep) +
+    bytes / (TREE_ALGORITHM_BANDWIDTH * busBytesPerSecond);
+  return tree < ring ? { algorithm: 'tree', seconds: tree } : { algorithm: 'ring', seconds: ring };
+}
+
+/**
+ * An all-reduce of `bytes` sent as messages of at most `messageBytes` (a DDP bucket, an FSDP unit's gradients), each
+ * priced by allReduceMessage: seconds in all.
+ */
+export function allReduceSeconds(
+  bytes: number,
+  messageBytes: number,
+  gpus: number,
+  perServer: number,
+  busBytesPerSecond: number,
+): number {
+  if (bytes <= 0 || gpus <= 1) return 0;
+  // Inside one server the whole volume at the bus bandwidth, as allReduceMessage prices it there.
+  if (gpus <= perServer) return (allReduceShare(gpus) * bytes) / busBytesPerSecond;
+  const messages = Math.max(1, Math.ceil(bytes / Math.max(1, messageBytes)));
+  return messages * allReduceMessage(bytes / messages, gpus, perServer, busBytesPerSecond).seconds;
+}

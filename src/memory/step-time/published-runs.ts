@@ -82,11 +82,9 @@ interface MptRow {
  * - dropout off: `attn_pdrop`, `resid_pdrop`, `emb_pdrop` default to 0.0 (configuration_mpt.py);
  * - layers: `nn.GELU(approximate='none')` (llmfoundry/models/layers/ffn.py `_FFN_ACT_FN_DEFAULT`), not GPT-2's Python
  *   `gelu_new` that the engine's eager GPT-2 counts, flash attention (`attn_impl: flash`), and LPLayerNorm keeping its
- *   bf16 input (`norm_type: low_precision_layernorm`): Korthikanti et al.'s term set, the engine's `fused` kernels.
- *   It misses one tensor: `flash_attn_fn` (llmfoundry/models/layers/attention.py) unpads q, k, v and pads the output
- *   back with `bert_padding.pad_input`, a copy, so flash-attn's saved output and the out-projection's input are two
- *   2·s·b·h tensors where the term set counts one (3.75 GiB on MPT-3B at 8,192 tokens, enough to take it past the
- *   10 % headroom though not past the GPU's total);
+ *   bf16 input (`norm_type: low_precision_layernorm`): Korthikanti et al.'s term set, plus the padded copy of the
+ *   attention output that `flash_attn_fn` (llmfoundry/models/layers/attention.py) makes: the engine's `llm-foundry`
+ *   kernels (activations.ts fusedLayerTerms);
  * - loss: `loss_fn` defaults to `fused_crossentropy`, flash-attn's Triton CrossEntropyLoss (modeling_mpt.py
  *   `ComposerMPTCausalLM`), the engine's `flash-attn` loss;
  * - Composer's DecoupledAdamW with fp32 moments; FULL_SHARD is ZeRO-3 and SHARD_GRAD_OP ZeRO-2; activation
@@ -111,7 +109,7 @@ function mpt(row: MptRow): PublishedRun {
       optimizer: 'adamw',
       optimizerImpl: 'for-loop',
       attention: 'sdpa',
-      kernels: 'fused',
+      kernels: 'llm-foundry',
       dropout: false,
       loss: 'flash-attn',
       recompute: row.checkpointing ? 'full' : 'none',
@@ -143,8 +141,8 @@ const TORCHTITAN_BENCHMARK =
 /**
  * torchtitan's Llama 3.1 8B with FSDP alone, eager (no torch.compile, no Float8): train_configs/llama3_8b.toml,
  * seq_len 8192, activation_checkpoint mode 'selective' with selective_ac_option 'op', AdamW; FSDP2 with bf16 parameters
- * and fp32 gradient reduction, which the engine's amp-bf16 counts (fp32 weights, 16-bit compute). The benchmark's H100s
- * are the 96 GB HBM2e, 500 W parts, slower than the SXM preset they are timed on here (the file's footnote 2).
+ * and fp32 gradient reduction, which the engine's amp-bf16 counts (fp32 weights, 16-bit compute). On the file's
+ * hardware, the 96 GB HBM2e, 500 W H100s of its "Hardware" list: the `h100-96gb` preset.
  */
 function torchtitan8b(gpus: number, tokensPerSecondPerGpu: number, table: string, role: CalibrationRole): PublishedRun {
   const microBatch = 2;
@@ -170,7 +168,7 @@ function torchtitan8b(gpus: number, tokensPerSecondPerGpu: number, table: string
       zero: 3,
       tp: 1,
       pp: 1,
-      gpu: 'h100-80gb',
+      gpu: 'h100-96gb',
     },
     measuredStepSeconds: (microBatch * seq) / tokensPerSecondPerGpu,
     measured: `${tokensPerSecondPerGpu} tokens/s per GPU (row "FSDP"): step = local batch 2 × 8192 tokens ÷ that`,

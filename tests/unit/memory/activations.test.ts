@@ -257,3 +257,35 @@ describe('layerActivationBytes(shape) with eager kernels counts what autograd sa
     );
   });
 });
+
+describe('llm-foundry’s layers: Korthikanti’s terms plus the flash path’s padded output', () => {
+  // llm-foundry 4952183 attention.py flash_attn_fn: flash-attn 2.5.0's varlen kernel saves its output, and
+  // bert_padding.pad_input copies it into the tensor the output projection keeps.
+  const mpt3b = { ...gpt, seq: 8192, microBatch: 3, hidden: 2560, heads: 20, dropout: false, attention: 'sdpa' as const };
+  const copy = 2 * 8192 * 3 * 2560;
+
+  test('with flash attention: one 2·s·b·h tensor more than Megatron’s fused layer, split by tensor parallelism', () => {
+    for (const tp of [1, 2]) {
+      const fused = layerActivationBytes({ ...mpt3b, widths: widthsOf(2560), tp });
+      const foundry = layerActivationBytes({ ...mpt3b, widths: widthsOf(2560), tp, kernels: 'llm-foundry' });
+      expect(foundry.full - fused.full).toBe(copy / tp);
+      expect(foundry.tensorParallel - fused.tensorParallel).toBe(copy / tp);
+    }
+  });
+
+  test('with a frozen output projection flash-attn’s own copy stays: its backward reads it', () => {
+    const frozen = { ...mpt3b, widths: widthsOf(2560), frozenWeights: true };
+    const fused = layerActivationBytes(frozen);
+    expect(layerActivationBytes({ ...frozen, kernels: 'llm-foundry' }).full - fused.full).toBe(copy);
+  });
+
+  test('its torch (eager) attention path keeps the output once, as Megatron’s does', () => {
+    const eager = { ...mpt3b, widths: widthsOf(2560), attention: 'eager' as const };
+    expect(layerActivationBytes({ ...eager, kernels: 'llm-foundry' })).toEqual(layerActivationBytes(eager));
+  });
+});
+
+/** Plain multi-head attention's widths at hidden size `h`. */
+function widthsOf(h: number) {
+  return { query: h, key: h, value: h, output: h, latents: [] };
+}

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { SOURCE_CHOICES, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
+import { allReduceSeconds, allReduceShare } from '../../../src/memory/step-time/collectives.ts';
 
 const bytesOf = (result: EstimateResult, id: string) => result.lines.find((l) => l.id === id)?.bytes;
 
@@ -224,8 +225,10 @@ describe('estimateMemory(options).fits', () => {
         (l) => l.id === 'data-parallel',
       );
     const seconds = (options: EstimateOptions) => line(options)?.seconds ?? 0;
-    // Ring all-reduce 2(n−1)/n: 16 GPUs over the server's 8 cards (8 × 50 GB/s) against 8 over 450 GB/s.
-    expect(seconds({ dp: 16 }) / seconds({ dp: 8 })).toBeCloseTo(15 / 16 / 400e9 / (7 / 8 / 450e9), 10);
+    // Inside the server a ring all-reduce of 2(n−1)/n of the gradients G over 450 GB/s, one of 32 layers' share exposed.
+    const gradients = (seconds({ dp: 8 }) * 32 * 450e9) / allReduceShare(8);
+    // Across 2 servers, over the server's 8 cards (8 × 50 GB/s), in DDP's 25 MiB buckets, each by ring or tree.
+    expect(seconds({ dp: 16 })).toBeCloseTo(allReduceSeconds(gradients, 25 * 2 ** 20, 16, 8, 400e9) / 32, 10);
     expect(line({ dp: 16 })?.label).toMatch(/400 Gb\/s InfiniBand per GPU/);
     expect(line({ dp: 8 })?.label).toMatch(/NVLink 4/);
     // Tensor-parallel ranks fill a server first: 4 × 2 stays inside one, 4 × 4 spans two.

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { cublasWorkspaceBytes, getGpuPreset, GPU_PRESETS } from '../../../src/memory/index.ts';
+import { GIB } from '../../../src/base/bytes.ts';
 
 describe('GPU_PRESETS', () => {
   test.each([
@@ -53,6 +54,16 @@ describe('GPU_PRESETS', () => {
 
   test('H100 80GB reports 81559 MiB, less than 80 GiB', () => {
     expect(getGpuPreset('h100-80gb')?.memoryBytes).toBe(81559 * 2 ** 20);
+  });
+
+  test('H100 96GB holds torchtitan’s benchmark hardware (llama3_h100_202412_torchtitan.md, Hardware: 2.4 TB/s, 400 Gb/s per GPU)', () => {
+    const gpu = getGpuPreset('h100-96gb');
+    expect(gpu?.memoryBandwidthBytesPerSecond).toBe(2.4e12);
+    expect(gpu?.networkBytesPerSecond).toBe(400e9 / 8);
+    // The same share of the HBM held back as the H100 80GB's 81559 MiB of 80 GB: the GH200 96GB's nvidia-smi 97871 MiB.
+    expect(Math.round((81559 * 96) / 80) * 2 ** 20).toBe(gpu?.memoryBytes);
+    // What torchtitan measured on it fits: 84.5 GiB, its largest reading (Table 2, FSDP 1, CP 8).
+    expect(84.5 * GIB).toBeLessThan(gpu?.memoryBytes ?? 0);
   });
 
   test('MI325X holds the total a real card reported (sysfs mem_info_vram_total 274542362624 B = 261824 MiB, DigitalOcean MI325X Droplet)', () => {

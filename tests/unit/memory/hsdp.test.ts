@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { estimateMemory, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
 import { estimateOrThrow } from '../support/estimate-or-throw.ts';
+import { allReduceSeconds } from '../../../src/memory/step-time/collectives.ts';
 
 // Llama 2 7B: 6,738,415,616 parameters, bf16 weights and gradients (2 bytes each).
 const MODEL_PARAMS = 6_738_415_616;
@@ -35,15 +36,17 @@ describe('HSDP: 16 GPUs as 2 replicas of 8-way shards', () => {
     expect(weightBytes(estimateOrThrow({ ...hsdp, shardGroup: 16 }))).toBe(2 * Math.ceil(MODEL_PARAMS / 16));
   });
 
-  test('traffic: ZeRO-3 within the server (gathers and reduce-scatter 7/8 × 3 × bytes over NVLink, all but one layer’s share hidden), the 1/8 gradient shard all-reduced across the 2 servers', () => {
+  test('traffic: ZeRO-3 within the server (gathers and reduce-scatter 7/8 × 3 × bytes over NVLink, all but one layer’s share hidden), the 1/8 gradient shard all-reduced across the 2 servers a layer at a time', () => {
     // At 1 % compute efficiency the compute hides all of the within-server traffic but one of 32 layers' share.
     const result = estimateOrThrow({ ...hsdp, mfu: 1 });
     const gpu = result.gpu;
     if (gpu === null) throw new Error('no gpu');
     const bytes = MODEL_PARAMS * 2;
     const within = (7 / 8) * 3 * bytes;
-    const across = ((2 * 1) / 2) * (bytes / 8);
-    const expected = within / gpu.peerLinkBytesPerSecond / 32 + across / gpu.networkBytesPerSecond;
+    // Each GPU's 1/8 shard all-reduced with its one counterpart, one layer's gradients (1/32) at a time: 2 GPUs, one
+    // per server, through its own card (collectives.ts allReduceSeconds: ring or tree, latency included).
+    const across = allReduceSeconds(bytes / 8, bytes / 8 / 32, 2, 1, gpu.networkBytesPerSecond);
+    const expected = within / gpu.peerLinkBytesPerSecond / 32 + across;
     expect(result.stepTime?.lines.find((l) => l.id === 'data-parallel')?.seconds).toBeCloseTo(expected, 9);
   });
 

@@ -24,13 +24,13 @@ describe('published runs: each record is one consistent configuration', () => {
 });
 
 /**
- * Runs the engine says do not fit although they ran, each with the run's own memory figure: a test below fails when
- * the engine starts to say they fit or when its peak leaves the band around the measurement.
+ * Runs whose peak the engine puts inside the 10 % free margin it advises, each with why: they fit the card, not the
+ * margin. The margin is planning advice (overhead.ts), so these still count as fitting the card they ran on; a test
+ * below fails when one leaves the margin either way, so the list stays true.
  */
-const KNOWN_MISFITS: Readonly<Record<string, { measuredGiB: number; reason: string }>> = {
-  // Table 1 row FSDP: 82.4 GiB max reserved, on the benchmark's 96 GB HBM2e H100s (its "Hardware" list); the fixture
-  // times it on the 80 GB SXM preset (79.65 GiB), which the run itself would not fit. Engine: 74.12 GiB + 10 % headroom.
-  'torchtitan-llama3.1-8b-h100-8': { measuredGiB: 82.4, reason: 'ran on 96 GB H100s; 82.4 GiB reserved exceeds 80 GB' },
+const INSIDE_MARGIN: Readonly<Record<string, string>> = {
+  // 74.33 GiB of the A100's 80 GiB: llm-foundry's flash path keeps the attention output twice (activations.ts).
+  'mpt-3b-a100-80gb-8-seq8192': '3 × 8,192 tokens per micro-batch without recompute, on an 80 GiB A100',
 };
 
 describe('published runs: the predicted step is within ±25 % of the measured one (#31)', () => {
@@ -50,22 +50,34 @@ describe('published runs: the engine says each fits the GPU it ran on (#31)', ()
     },
   );
 
-  const held = PUBLISHED_RUNS.filter((run) => !(run.id in KNOWN_MISFITS));
-  test.each(held.map((run) => [run.id, run] as const))('%s fits', (_, run) => {
-    expect(compareWithRun(run).fits).toBe(true);
+  test.each(PUBLISHED_RUNS.map((run) => [run.id, run] as const))('%s fits the card it ran on', (_, run) => {
+    const result = estimateOrThrow(run.options);
+    expect(result.fitsCard).toBe(true);
+    // The free margin is met unless the run is listed as inside it, and then the estimate says which it is.
+    expect(result.fits).toBe(!(run.id in INSIDE_MARGIN));
+    if (run.id in INSIDE_MARGIN) expect(result.warnings.join('\n')).toMatch(/fits the .* but not the 10 % free margin/);
   });
+});
 
-  const misfits = Object.entries(KNOWN_MISFITS).map(([id, misfit]) => [id, misfit.reason, misfit] as const);
-  test.each(misfits)('known misfit: %s (%s)', (id, _, misfit) => {
+/**
+ * The memory the sources print, GiB: torchtitan's "Memory(GiB)" column, row FSDP of Table 1 (8 GPUs) and Table 3 (128
+ * GPUs): the peak reserved by PyTorch's caching allocator (torchtitan 9dec370 torchtitan/metrics.py logs
+ * `reserved_bytes.all.peak` as `max_reserved_gib`), which is at least what was allocated.
+ */
+const MEASURED_GIB: Readonly<Record<string, number>> = {
+  'torchtitan-llama3.1-8b-h100-8': 82.4,
+  'torchtitan-llama3.1-8b-h100-128': 67.0,
+};
+
+describe('published runs: the engine’s peak against the memory the source measured', () => {
+  test.each(Object.entries(MEASURED_GIB))('%s: %f GiB reserved', (id, measuredGiB) => {
     const run = PUBLISHED_RUNS.find((r) => r.id === id);
     if (run === undefined) throw new Error(`no run ${id}`);
     const gpu = getGpuPreset(run.options.gpu ?? '');
-    if (gpu === undefined) throw new Error(`${id}: no GPU preset ${run.options.gpu ?? ''}`);
-    // The measurement alone exceeds the preset's driver-reported total, so "fits" would be wrong there.
-    expect(misfit.measuredGiB * GIB).toBeGreaterThan(gpu.memoryBytes);
-    expect(compareWithRun(run).fits).toBe(false);
-    // Engine ÷ measured inside the band torchtitan's reserved-memory figures allow (at least what is allocated).
-    const ratio = estimateOrThrow(run.options).perGpu.total / (misfit.measuredGiB * GIB);
+    // What ran fits the card the run is recorded on.
+    expect(measuredGiB * GIB).toBeLessThan(gpu?.memoryBytes ?? 0);
+    // Engine ÷ measured inside the band a reserved figure allows: at most what was reserved, at least 80 % of it.
+    const ratio = estimateOrThrow(run.options).perGpu.total / (measuredGiB * GIB);
     expect(ratio).toBeGreaterThanOrEqual(0.8);
     expect(ratio).toBeLessThanOrEqual(1);
   });

@@ -6,7 +6,14 @@ import { describe, expect, test } from 'vitest';
 import { runCommand } from '../../../src/cli/command.ts';
 import { estimateCommand } from '../../../src/cli/estimate-command.ts';
 import { estimateMemory, getGpuPreset, type EstimateOptions, type GpuSpec } from '../../../src/memory/index.ts';
-import { allReduceShare, busBandwidth, exposedSeconds, gatherShare } from '../../../src/memory/step-time/collectives.ts';
+import {
+  allReduceMessage,
+  allReduceSeconds,
+  allReduceShare,
+  busBandwidth,
+  exposedSeconds,
+  gatherShare,
+} from '../../../src/memory/step-time/collectives.ts';
 import {
   attentionEfficiency,
   computeEfficiency,
@@ -105,6 +112,60 @@ describe('collectives as NCCL runs them', () => {
     expect(exposedSeconds(1, 10, 32)).toBeCloseTo(1 / 32, 12);
     expect(exposedSeconds(10, 4, 32)).toBeCloseTo(6, 12);
     expect(exposedSeconds(0, 4, 32)).toBe(0);
+  });
+});
+
+/**
+ * NCCL's choice of ring or tree for an all-reduce between servers, from its tuning model (NCCL 2.30.7
+ * src/graph/tuning.cc, Simple protocol): latency in µs (base 8.4; per step 3.4 ring and 4.0 tree over NVLink, 14 over
+ * the network) plus the bytes over the algorithm bandwidth (ring: bus bandwidth × n/(2(n−1)); tree: × .92 × .5).
+ */
+describe('all-reduce between servers: ring or tree, as NCCL’s tuner picks', () => {
+  const bus = 400e9;
+  const us = 1e-6;
+  // 16 servers × 8 GPUs: the ring takes 2·127 steps, 2·15 of them over the network; the tree ⌊log2 16⌋ = 4 network
+  // steps and a chain of 7 GPUs in each server, each way.
+  const ringLatency = (8.4 + (254 - 30) * 3.4 + 30 * 14) * us;
+  const treeLatency = (8.4 + 2 * (7 * 4.0 + 4 * 14)) * us;
+  const ring = (bytes: number) => ringLatency + (allReduceShare(128) * bytes) / bus;
+  const tree = (bytes: number) => treeLatency + bytes / (0.46 * bus);
+
+  test('a DDP bucket (25 MiB) on 16 servers goes by tree, whose latency grows with log2 of the servers', () => {
+    const bucket = 25 * 2 ** 20;
+    const message = allReduceMessage(bucket, 128, 8, bus);
+    expect(message.algorithm).toBe('tree');
+    expect(message.seconds).toBeCloseTo(tree(bucket), 12);
+  });
+
+  test('past the size where the ring’s better bandwidth pays for its longer latency, the ring', () => {
+    const crossover = (ringLatency - treeLatency) / (1 / (0.46 * bus) - allReduceShare(128) / bus);
+    expect(allReduceMessage(crossover * 0.9, 128, 8, bus).algorithm).toBe('tree');
+    const large = allReduceMessage(crossover * 1.1, 128, 8, bus);
+    expect(large.algorithm).toBe('ring');
+    expect(large.seconds).toBeCloseTo(ring(crossover * 1.1), 12);
+  });
+
+  test('inside one server: the ring at the bus bandwidth alone, as every collective there', () => {
+    expect(allReduceMessage(1e9, 8, 8, 450e9)).toEqual({ algorithm: 'ring', seconds: (allReduceShare(8) * 1e9) / 450e9 });
+    expect(allReduceSeconds(1e9, 25 * 2 ** 20, 8, 8, 450e9)).toBe((allReduceShare(8) * 1e9) / 450e9);
+  });
+
+  test('a volume sent in buckets pays each bucket’s latency', () => {
+    const whole = 1e9;
+    const buckets = Math.ceil(whole / (25 * 2 ** 20));
+    expect(allReduceSeconds(whole, 25 * 2 ** 20, 128, 8, bus)).toBeCloseTo(buckets * tree(whole / buckets), 12);
+  });
+
+  test('DDP on 16 H100 servers: its 25 MiB buckets go by tree, one layer’s share exposed', () => {
+    const ddp = { model: 'llama-3.2-1b', dp: 128, zero: 0 as const, gradAccum: 1, seq: 8192 };
+    const estimate = estimateOrThrow({ ...base, ...ddp });
+    // amp-bf16 keeps fp32 gradients; at 8,192 tokens the backward outlasts the all-reduce, which hides behind it but
+    // for one of the 16 layers' share.
+    const allReduce = allReduceSeconds(estimate.params * 4, 25 * 2 ** 20, 128, 8, bus);
+    expect(line(ddp, 'data-parallel')).toBeCloseTo(allReduce / 16, 12);
+    const buckets = Math.ceil((estimate.params * 4) / (25 * 2 ** 20));
+    expect(allReduce).toBeLessThan(buckets * ring((estimate.params * 4) / buckets));
+    expect(estimate.stepTime?.lines.find((l) => l.id === 'data-parallel')?.source).toMatch(/ring or tree/);
   });
 });
 
