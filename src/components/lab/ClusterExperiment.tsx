@@ -18,24 +18,26 @@ import ExperimentFrame from './ExperimentFrame';
 import { formatMiB } from '../../base/bytes';
 import PipelineSchedule from './PipelineSchedule';
 import ResultsTable from './ResultsTable';
+import { compareStepTimesWords, formatStepTimes } from './step-time-words';
 
 /** What the results say, in one place for translation. */
 const STRINGS = {
   caption: 'Measured and predicted peak of each device',
   note: (memory: string, restExtra: string, predictedExtra: string) =>
-    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. This runtime: a model of what onnxruntime-web 1.30 and the lab hold on WebGPU, each device's own loop replayed over these exact graphs from their shapes alone. PyTorch on CUDA: the memory engine's per-GPU peak for the same model${predictedExtra}, without a CUDA context. Measured ÷ PyTorch compares each side's busiest device with it.`,
+    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. This runtime: a model of what onnxruntime-web 1.30 and the lab hold on WebGPU, each device's own loop replayed over these exact graphs from their shapes alone. PyTorch on CUDA: the memory engine's per-GPU peak for the same model${predictedExtra}, without a CUDA context. Measured ÷ PyTorch compares each side's busiest device with it. Step time: each device's median and range over its timed steps; a side steps as fast as its slowest device, which the others wait for at every exchange.`,
   heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
   buffersLabel: 'GPU storage buffers reserved by onnxruntime-web',
+  // Step time right after the peak: on a phone the columns after the fourth scroll out of view.
   columns: [
     'Side',
     'Device',
     'Peak',
+    'Step time, median (range)',
     'At rest',
     'Between steps',
     'This runtime',
     'PyTorch on CUDA',
     'Measured ÷ PyTorch',
-    'Step time',
   ],
   /** Without WebGPU the model of onnxruntime-web's buffers (runtime-model/) does not apply. */
   notModelled: 'not modelled yet',
@@ -47,8 +49,13 @@ export interface ClusterExperimentProps {
   readonly id: ClusterExperimentId;
 }
 
-const slowest = (side: ClusterSideOutcome, pick: (d: ClusterSideOutcome['devices'][number]) => number): number =>
-  Math.max(0, ...side.devices.map(pick));
+type Device = ClusterSideOutcome['devices'][number];
+
+const slowest = (side: ClusterSideOutcome, pick: (d: Device) => number): number => Math.max(0, ...side.devices.map(pick));
+
+/** The device whose median step is longest: the side's pace, since the others wait for it at every exchange. */
+const slowestDevice = (side: ClusterSideOutcome): Device | undefined =>
+  side.devices.reduce<Device | undefined>((slow, d) => (!slow || d.stepMs > slow.stepMs ? d : slow), undefined);
 
 /**
  * A cluster experiment: each virtual GPU is a WebGPU device in a worker of its own, with
@@ -107,11 +114,23 @@ function runtimeFigures(outcome: ClusterOutcome): Record<string, number | string
 }
 
 /** A device's "this runtime" cell: its prediction and measured ÷ it, or "not modelled yet". */
-function runtimeCell(side: ClusterSideOutcome, device: ClusterSideOutcome['devices'][number]): string {
+function runtimeCell(side: ClusterSideOutcome, device: Device): string {
   const gap = side.runtime?.[device.rank];
   return gap
     ? `${formatMiB(gap.runtime.peakBytes)} (${formatRatio(deviceBytes(device) / gap.runtime.peakBytes)})`
     : STRINGS.notModelled;
+}
+
+/** Whether the two sides' slowest devices stepped at different speeds, claimed only beyond their ranges. */
+function stepTimeComparison(outcome: ClusterOutcome): string {
+  const before = slowestDevice(outcome.before);
+  const after = slowestDevice(outcome.after);
+  return before && after
+    ? compareStepTimesWords(
+        { label: outcome.before.label, times: before.stepTimes },
+        { label: outcome.after.label, times: after.stepTimes },
+      )
+    : '';
 }
 
 function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: ClusterOutcome }) {
@@ -144,12 +163,12 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
               <th scope="row">{side.label}</th>
               <td>GPU {d.rank}</td>
               <td>{formatMiB(deviceBytes(d))}</td>
+              <td data-column="step">{formatStepTimes(d.stepTimes)}</td>
               <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
               <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
               <td data-column="runtime">{runtimeCell(side, d)}</td>
               <td>{formatMiB(side.predictedBytes)}</td>
               <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
-              <td>{(d.stepMs / 1000).toFixed(2)} s</td>
             </tr>
           )),
         )}
@@ -171,6 +190,7 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
           kind,
           compared.filter((_, i) => !sides[i]?.runtime),
         )}`}
+        {` ${stepTimeComparison(outcome)}`}
         {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter
           ? ` Adapter: ${outcome.before.devices[0].adapter}.`
           : ''}
