@@ -42,6 +42,20 @@ const STRINGS = {
   /** Without WebGPU the model of onnxruntime-web's buffers (runtime-model/) does not apply. */
   notModelled: 'not modelled yet',
   gapHeading: (label: string, rank: number) => `${label}, GPU ${rank}, this runtime against PyTorch on CUDA:`,
+  title: (before: string, after: string) => `${before} vs ${after}`,
+  idle: 'start one virtual GPU per device, each a WebGPU device in a worker of its own.',
+  device: (rank: number) => `GPU ${rank}`,
+  deviceOfSide: (label: string, rank: number) => `${label}, GPU ${rank}`,
+  saving: (after: string, percent: string, before: string) =>
+    `The busiest device of "${after}" peaked ${percent}% below "${before}". `,
+  noSaving: 'No per-device saving at these sizes. ',
+  same: (compares: string, difference: string) =>
+    `Both sides computed the same ${compares} (largest relative difference ${difference}).`,
+  differ: (compares: string, difference: string) =>
+    `The ${compares} differ between the sides (largest relative difference ${difference}).`,
+  adapter: (name: string) => ` Adapter: ${name}.`,
+  bubble: (measured: string, ideal: string, stages: number, microBatches: number) =>
+    `Measured bubble: ${measured}% of the device time idle; with equal stage times the 1F1B schedule idles ${ideal}% ((p − 1)/(m + p − 1) with p = ${stages}, m = ${microBatches}).`,
 } as const;
 
 /** Props of the cluster experiment island. */
@@ -67,13 +81,13 @@ export default function ClusterExperiment({ id }: ClusterExperimentProps) {
   return (
     <ExperimentFrame
       id={id}
-      title={`${experiment.before.label} vs ${experiment.after.label}`}
+      title={STRINGS.title(experiment.before.label, experiment.after.label)}
       fields={experiment.fields}
       splits={experiment.splits}
       defaults={experiment.defaults}
       softwareDefaults={SOFTWARE_ADAPTER_SETTINGS}
       needsWebGpu={NEEDS_WEBGPU}
-      idleText="start one virtual GPU per device, each a WebGPU device in a worker of its own."
+      idleText={STRINGS.idle}
       run={(settings, onProgress) => runClusterExperiment(id, settings, onProgress)}
       figures={(o) => ({
         backend: o.backend,
@@ -161,7 +175,7 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
           side.devices.map((d) => (
             <tr>
               <th scope="row">{side.label}</th>
-              <td>GPU {d.rank}</td>
+              <td>{STRINGS.device(d.rank)}</td>
               <td>{formatMiB(deviceBytes(d))}</td>
               <td data-column="step">{formatStepTimes(d.stepTimes)}</td>
               <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
@@ -174,16 +188,14 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
         )}
       </ResultsTable>
       <p>
-        {saving > 0
-          ? `The busiest device of "${outcome.after.label}" peaked ${(saving * 100).toFixed(0)}% below "${outcome.before.label}". `
-          : 'No per-device saving at these sizes. '}
-        {outcome.equal
-          ? `Both sides computed the same ${experiment.compares} (largest relative difference ${outcome.difference.toExponential(1)}).`
-          : `The ${experiment.compares} differ between the sides (largest relative difference ${outcome.difference.toExponential(1)}).`}
+        {saving > 0 ? STRINGS.saving(outcome.after.label, (saving * 100).toFixed(0), outcome.before.label) : STRINGS.noSaving}
+        {(outcome.equal ? STRINGS.same : STRINGS.differ)(experiment.compares, outcome.difference.toExponential(1))}
         {sides.flatMap((side) =>
           side.devices.map((d) => {
             const gap = side.runtime?.[d.rank];
-            return gap ? ` ${describeRuntimeSide(`${side.label}, GPU ${d.rank}`, deviceBytes(d), gap, side.predictedBytes)}` : '';
+            return gap
+              ? ` ${describeRuntimeSide(STRINGS.deviceOfSide(side.label, d.rank), deviceBytes(d), gap, side.predictedBytes)}`
+              : '';
           }),
         )}
         {` ${describeAgreement(
@@ -192,7 +204,7 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
         )}`}
         {` ${stepTimeComparison(outcome)}`}
         {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter
-          ? ` Adapter: ${outcome.before.devices[0].adapter}.`
+          ? STRINGS.adapter(outcome.before.devices[0].adapter)
           : ''}
       </p>
       {sides.flatMap((side) =>
@@ -216,7 +228,7 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
         bars={sides.flatMap((side) =>
           side.devices.map((d) => ({
             side: side.label,
-            device: `GPU ${d.rank}`,
+            device: STRINGS.device(d.rank),
             measuredBytes: deviceBytes(d),
             predictedBytes: side.predictedBytes,
           })),
@@ -226,9 +238,12 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
         <>
           <PipelineSchedule spans={spans} />
           <p>
-            Measured bubble: {(100 * measuredBubbleFraction(spans, stages)).toFixed(0)}% of the device time idle; with equal stage
-            times the 1F1B schedule idles {(100 * idealBubbleFraction(stages, microBatches)).toFixed(0)}% ((p − 1)/(m + p − 1)
-            with p = {stages}, m = {microBatches}).
+            {STRINGS.bubble(
+              (100 * measuredBubbleFraction(spans, stages)).toFixed(0),
+              (100 * idealBubbleFraction(stages, microBatches)).toFixed(0),
+              stages,
+              microBatches,
+            )}
           </p>
         </>
       )}
