@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { AGREEMENT_RATIO } from '../../src/lab/results/agreement';
+import { TIMED_STEPS } from '../../src/lab/experiments/warm-up';
 import { expectRunOutcome, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, withRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
@@ -10,7 +11,8 @@ import { experimentPage } from '../../scripts/browser/island-pages';
  * The cluster experiments: every virtual GPU is a WebGPU device in a worker of its own.
  * With WebGPU each runs to the end, its busiest device holds less than the one-device (or
  * unsharded) side, the devices together compute what one device computes, and every device's
- * bytes agree with the engine's per-GPU prediction and, within 10%, with "this runtime"'s. Without WebGPU each says it needs it. Each
+ * bytes agree with the engine's per-GPU prediction and, within 10%, with "this runtime"'s, and every device reports the
+ * median and range of its timed steps. Without WebGPU each says it needs it. Each
  * runs on a 390 px phone: the same run shows that nothing on the page overflows there.
  */
 const PARALLEL_PAGES = ['data-parallel', 'zero-sharding', 'pipeline-parallel'] as const;
@@ -74,6 +76,12 @@ describe.each(BROWSER_CONFIGS)('cluster experiments with $name', (config) => {
           expect(ratio, `GPU ${rank}: measured / this runtime`).toBeLessThanOrEqual(1.1);
         });
         expect(await root.locator('td[data-column="runtime"]').allInnerTexts()).not.toContain('not modelled yet');
+        // Every device (each side's, so more than the after side's) shows a median and range; the text weighs the
+        // slowest devices' step times over as many steps as the page asked for.
+        const stepCells = await root.locator('td[data-column="step"]').allInnerTexts();
+        expect(stepCells.length).toBeGreaterThan(DEFAULT_DEVICES);
+        for (const cell of stepCells) expect(cell).toMatch(/^\d+\.\d\d s \(\d+\.\d\d s–\d+\.\d\d s\)$/);
+        expect(data['text']).toContain(`over ${TIMED_STEPS} timed steps`);
         if (id === 'pipeline-parallel') expect(data['text']).toMatch(/Measured bubble: \d+%/);
         expect(problems.pageErrors).toEqual([]);
         expect(problems.offsiteRequests).toEqual([]);

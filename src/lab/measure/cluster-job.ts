@@ -7,6 +7,7 @@
 import type { ManifestGraph, ManifestModel } from '../../graphs/browser-safe';
 import type { Backend } from './executor';
 import type { MeasuredMemory } from './measured-memory';
+import type { StepTimes } from './step-times';
 
 /** Named flat fp32 tensors, as they travel between devices. */
 export type TensorSet = Readonly<Record<string, Float32Array>>;
@@ -78,7 +79,10 @@ export interface DeviceResult {
   readonly backend: Backend;
   readonly adapter: string | null;
   readonly memory: MeasuredMemory;
+  /** Wall time of a step, the median of the timed steps, in milliseconds. */
   readonly stepMs: number;
+  /** The timed steps' median, range and count. */
+  readonly stepTimes: StepTimes;
   readonly loadMs: number;
   /** This device's loss (the mean over its examples; for a pipeline, the last stage's). */
   readonly loss: number;

@@ -15,7 +15,7 @@ import {
   type ManifestGraph,
   type ManifestModel,
 } from '../../graphs/browser-safe';
-import { deviceResult, elementCount, placeWeights, type DeviceRun } from './cluster-device';
+import { deviceResult, elementCount, placeWeights, runMeasuredSteps, runTimedSteps, type DeviceRun } from './cluster-device';
 import type { ComputeSpan, DeviceResult, PipelineJob } from './cluster-job';
 import type { Session, Tensor, Tensors } from './executor';
 import { batchSlice } from './feeds';
@@ -235,7 +235,10 @@ async function openStage(run: DeviceRun, job: PipelineJob): Promise<Stage> {
   };
 }
 
-/** Trains this stage for the run's steps in the 1F1B order; returns its gradients (the mean over the batch). */
+/**
+ * Trains this stage for the run's steps in the 1F1B order; returns its gradients (the mean over the batch) as the
+ * measured steps left them, the step times of those and any extra timed steps, and the last step's compute spans.
+ */
 export async function runPipelineStage(run: DeviceRun, job: PipelineJob): Promise<DeviceResult> {
   const { exec, comm } = run;
   const { rank, size } = comm;
@@ -249,10 +252,7 @@ export async function runPipelineStage(run: DeviceRun, job: PipelineJob): Promis
   let accumulated = new Map<string, Tensor>();
   let spans: ComputeSpan[] = [];
   let lossSum = 0;
-  let stepMs = 0;
-  for (let step = 0; step < run.steps; step++) {
-    exec.progress(`step ${step + 1} of ${run.steps}`);
-    const stepStart = exec.now();
+  const trainStep = async (step: number): Promise<void> => {
     for (const tensor of accumulated.values()) tensor.dispose();
     accumulated = new Map();
     spans = [];
@@ -270,23 +270,22 @@ export async function runPipelineStage(run: DeviceRun, job: PipelineJob): Promis
         await backwardMicroBatch(stage, step, op.micro, env, examples[op.micro] ?? {}, accumulated, spans);
       }
     }
-    stepMs = exec.now() - stepStart;
-    exec.progress(`step ${step + 1} of ${run.steps}`, { step: step + 1, bytes: measurement.aboveBaseline() });
-  }
+  };
+  const measuredMs = await runMeasuredSteps(run, measurement, trainStep);
   const heldBytes = measurement.counted();
 
   // Each micro-batch's loss is the mean over its own examples, so the step's gradient (the mean
   // over the whole batch) is the accumulated sum divided by the number of equal micro-batches.
   const tensors: Record<string, Float32Array> = {};
   for (const [name, tensor] of accumulated) tensors[name] = (await exec.read(tensor)).map((g) => g / job.microBatches);
+  const memory = measurement.finish(atRestBytes, heldBytes);
+  const loss = rank === size - 1 ? lossSum / job.microBatches : Number.NaN;
+  const stepTimes = await runTimedSteps(run, measuredMs, trainStep);
+
   for (const tensor of [...accumulated.values(), ...stage.weights.values()]) tensor.dispose();
   disposeAll(examples);
-  const { forward, backward, accumulate, loss } = stage.sessions;
-  for (const session of [forward, backward, accumulate, ...(loss ? [loss] : [])]) await session.release();
-  return deviceResult(
-    run,
-    measurement,
-    { atRestBytes, heldBytes },
-    { stepMs, loadMs: stage.loadMs, loss: rank === size - 1 ? lossSum / job.microBatches : Number.NaN, tensors, spans },
-  );
+  const sessions = stage.sessions;
+  for (const session of [sessions.forward, sessions.backward, sessions.accumulate, ...(sessions.loss ? [sessions.loss] : [])])
+    await session.release();
+  return deviceResult(run, memory, { stepTimes, loadMs: stage.loadMs, loss, tensors, spans });
 }

@@ -6,7 +6,15 @@
  * device's shard of both, reduce-scattering each bucket and all-gathering the updated weights.
  */
 import { ADAM_TENSORS, adamScalars, FEATURES, gradName, gradientOf, LABELS, LOSS, TOKENS } from '../../graphs/browser-safe';
-import { deviceResult, elementCount, placeWeights, placeZeros, type DeviceRun } from './cluster-device';
+import {
+  deviceResult,
+  elementCount,
+  placeWeights,
+  placeZeros,
+  runMeasuredSteps,
+  runTimedSteps,
+  type DeviceRun,
+} from './cluster-device';
 import type { DataParallelJob, DeviceResult, TensorSet, ZeroJob } from './cluster-job';
 import type { Session, Tensor, Tensors } from './executor';
 import { batchSlice } from './feeds';
@@ -131,7 +139,10 @@ async function replicaStep(
   return { loss, grads };
 }
 
-/** Trains a replica (or a ZeRO shard) for the run's steps; returns its averaged gradients, or its updated weights under ZeRO. */
+/**
+ * Trains a replica (or a ZeRO shard) for the run's steps; returns its averaged gradients, or its updated weights under
+ * ZeRO, as the measured steps left them, and the step times of those and any extra timed steps.
+ */
 export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob): Promise<DeviceResult> {
   const { exec, comm } = run;
   if (!Number.isInteger(job.batch / comm.size))
@@ -145,36 +156,36 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
 
   let grads = new Map<string, Tensor>();
   let loss = 0;
-  let stepMs = 0;
-  for (let step = 0; step < run.steps; step++) {
-    exec.progress(`step ${step + 1} of ${run.steps}`);
-    const stepStart = exec.now();
+  const trainStep = async (step: number): Promise<void> => {
     for (const tensor of grads.values()) tensor.dispose();
     ({ loss, grads } = await replicaStep(replica, examples, step));
-    if (optimizer) {
-      const state = { weights, grads, moments, lengths: replica.lengths };
-      await adamStep(
-        run,
-        replica.adam,
-        step + 1,
-        optimizer.learningRate,
-        state,
-        replica.sharded ? `step${step}/weights` : undefined,
-      );
-    }
-    stepMs = exec.now() - stepStart;
-    exec.progress(`step ${step + 1} of ${run.steps}`, { step: step + 1, bytes: measurement.aboveBaseline() });
-  }
+    if (!optimizer) return;
+    const state = { weights, grads, moments, lengths: replica.lengths };
+    await adamStep(
+      run,
+      replica.adam,
+      step + 1,
+      optimizer.learningRate,
+      state,
+      replica.sharded ? `step${step}/weights` : undefined,
+    );
+  };
+  const measuredMs = await runMeasuredSteps(run, measurement, trainStep);
   const heldBytes = measurement.counted();
 
   // What the one-device reference must match: the averaged gradients, or the updated weights.
   const tensors: Record<string, Float32Array> = {};
   for (const [name, tensor] of optimizer ? weights : grads) tensors[name] = await exec.read(tensor);
+  const memory = measurement.finish(atRestBytes, heldBytes);
+  const measuredLoss = loss;
+  // Extra Adam steps move the weights on; what they compare and the memory figures are already taken.
+  const stepTimes = await runTimedSteps(run, measuredMs, trainStep);
+
   for (const tensor of [...grads.values(), ...weights.values(), ...[...moments.values()].flatMap((s) => [s.m, s.v])])
     tensor.dispose();
   disposeAll([examples]);
   for (const session of [...replica.sessions, ...(replica.adam ? [replica.adam] : [])]) await session.release();
-  return deviceResult(run, measurement, { atRestBytes, heldBytes }, { stepMs, loadMs: replica.loadMs, loss, tensors, spans: [] });
+  return deviceResult(run, memory, { stepTimes, loadMs: replica.loadMs, loss: measuredLoss, tensors, spans: [] });
 }
 
 /**

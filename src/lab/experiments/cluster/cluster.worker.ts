@@ -44,7 +44,9 @@ onPageMessage((message: ClusterStart | DeliveryMessage) => {
     post({ type: 'progress', rank, stage, ...sample });
   progress('starting onnxruntime-web');
   startMeasuredRuntime({ ...message, warmUpFile: message.job.model.graphs[0]?.file, progress })
-    .then((exec) => runWarmJob({ exec, comm: link, seed: message.seed, steps: message.steps }, message.job))
+    .then((exec) =>
+      runWarmJob({ exec, comm: link, seed: message.seed, steps: message.steps, timedSteps: message.timedSteps }, message.job),
+    )
     .then(
       (result) => post({ type: 'result', result }),
       (error: unknown) => {

@@ -18,7 +18,10 @@ export interface ClusterStart {
   readonly runtime: LabRuntime;
   readonly modelsUrl: string;
   readonly seed: number;
+  /** Steps measured, after the warm-up. */
   readonly steps: number;
+  /** Steps timed in all, the measured ones included: the same on every device (measure/cluster-device.ts). */
+  readonly timedSteps: number;
   readonly job: ClusterJob;
 }
 

@@ -13,7 +13,7 @@ import { startRun } from '../../page/start-run';
 import { maxRelativeDifference } from '../../results/compare';
 import type { ItemisedGap } from '../../runtime-model/runtime-gap';
 import { LAB_SEED, type LabSettings } from '../settings';
-import { measuredSteps } from '../warm-up';
+import { measuredSteps, TIMED_STEPS } from '../warm-up';
 import { CLUSTER_EXPERIMENTS, findClusterModel, type ClusterExperimentId, type ClusterSideSpec } from './experiments';
 import { runDevices } from './run-devices';
 import { itemiseClusterGaps } from './runtime-prediction';
@@ -94,7 +94,9 @@ export async function runClusterExperiment(
     const devices = spec.devices(settings);
     const job = spec.job(model, settings, manifest);
     const steps = measuredSteps(backend);
-    const results = await runDevices(devices, { backend, runtime, modelsUrl, seed: LAB_SEED, steps, job }, (p) =>
+    // The devices also time extra steps after measuring memory; "this runtime" replays only the measured ones.
+    const start = { backend, runtime, modelsUrl, seed: LAB_SEED, steps, timedSteps: TIMED_STEPS, job };
+    const results = await runDevices(devices, start, (p) =>
       onProgress({
         phase: 'run',
         label: `${spec.label}, GPU ${p.rank}`,
