@@ -231,7 +231,7 @@ function SingleResults({ id, outcome }: { id: SingleExperimentId; outcome: Singl
         {describeAgreement(
           kind,
           compared.filter((_, i) => !sides[i]?.runtime),
-        )}
+        )}{' '}
         {compareStepTimesWords(
           { label: outcome.before.label, times: outcome.before.result.stepTimes },
           { label: outcome.after.label, times: outcome.after.result.stepTimes },
