@@ -1,0 +1,144 @@
+import { formatGiB } from '../../base/bytes';
+import { LESSONS, type LessonSlug } from '../../base/lessons';
+import type { LineCategory, MomentId } from '../../memory/index';
+
+/**
+ * The English catalogue: every user-visible string of the widgets converted so far, and the site's words for
+ * Starlight's interface. Its shape is `Messages`; each other language's catalogue is typed by it, so a key missing
+ * there (or one it adds) fails the typecheck, and tests/unit/i18n/messages.test.ts says which.
+ */
+export const EN = {
+  /** Starlight's interface, under Starlight's keys (its `i18n` schema), read through src/content.config.ts. */
+  ui: {
+    'search.devWarning': 'Search is built with the site: it works after `npm run build`, under `npm run preview`.',
+    'pagefind.zero_results': 'No results for [SEARCH_TERM]',
+  },
+  /** How a size prints in prose and labels: the unit stays GiB in every language, the number follows the locale. */
+  format: {
+    gib: (bytes: number, digits?: number): string => formatGiB(bytes, digits),
+  },
+  /** Plain words for each part of one GPU's memory, shared by every widget that names them. */
+  memoryParts: {
+    weights: 'weights',
+    gradients: 'gradients',
+    optimizer: 'optimizer states',
+    activations: 'activations',
+    kvCache: 'KV cache',
+    overhead: 'CUDA context & workspace',
+  } satisfies Record<LineCategory, string>,
+  /** The moments of one step, as the timeline chart names them. */
+  moments: {
+    forward: 'forward',
+    'forward-accumulating': 'later forward',
+    'backward-start': 'loss backward',
+    'backward-top': 'last layer backward',
+    'backward-first-segment': 'first segment rebuilt',
+    'backward-end': 'backward end',
+    optimizer: 'optimizer step',
+    prefill: 'prefill',
+    decode: 'decode',
+  } satisfies Record<MomentId, string>,
+  /** Each lesson's title where a widget links it: the registry's (src/base/lessons.ts) in English. */
+  lessonTitles: Object.fromEntries(LESSONS.map((lesson) => [lesson.slug, lesson.title])) as Record<LessonSlug, string>,
+  /** The memory calculators (src/components/calculators). */
+  calculator: {
+    groups: { model: 'Model', workload: 'Workload', technique: 'Technique', hardware: 'Hardware' },
+    model: 'Model',
+    custom: 'Custom…',
+    /** The computed model's name: the preset, or a custom shape and the preset it is based on. */
+    modelName: (preset: string | null, custom: boolean): string =>
+      preset === null ? 'Custom shape' : custom ? `Custom shape from ${preset}` : preset,
+    gpu: 'GPU',
+    stackQuestion: 'How do you train?',
+    stackAssumes: (label: string, version: string): string => `Assumes ${label} (${version}), which set`,
+    stackSetNothing: 'nothing you left out',
+    stackNotModelled: 'It also does what this estimate does not count yet:',
+    /** A select's empty choice when the training stack decides the value. */
+    stackDefaultOption: (value: string): string => `(stack's default: ${value})`,
+    noGpu: '(no GPU: skip the fit check)',
+    defaultOption: (value: string | undefined): string => (value === undefined ? '(default)' : `(default: ${value})`),
+    defaultPlaceholder: (value: string | undefined): string => (value === undefined ? 'default' : `default: ${value}`),
+    /** After a changed flag, the engine's default it replaced. */
+    changedFrom: (value: string): string => `(default ${value})`,
+    ariaLabel: 'Memory calculator',
+    fits: (gpu: string, spare: string): string => `Fits on the ${gpu}, with ${spare} to spare after the free margin`,
+    overBy: (gpu: string, over: string): string => `Does not fit on the ${gpu}: ${over} over, counting the free margin`,
+    pickGpu: 'Pick a GPU to check the fit',
+    peakAt: (peak: string, moment: string): string => `Peak ${peak} per GPU, at ${moment}`,
+    dominant: (category: string, share: number): string => `${category} ${share}% of it`,
+    sumOfParts: (sum: string): string => `Sum of parts ${sum}:`,
+    sumWhy: 'the peak is lower because gradients, activations and the optimizer’s temporaries are never all alive at once.',
+    sumSame: 'here every part is alive at the peak, so the peak is the sum.',
+    staleNote: 'Fix the highlighted field: the result below is for the last valid settings.',
+    changedDefaults: 'Set here, unlike the engine’s defaults:',
+    scenario: 'Scenario',
+    peakColumn: 'Peak per GPU',
+    hostColumn: 'Host RAM per GPU',
+    fitsColumn: 'Fits?',
+    yes: 'yes',
+    shortBy: (short: string): string => `no, ${short} short`,
+    saves: (percent: number): string => `Saves ${percent}% per GPU`,
+    needsMore: (percent: number): string => `Needs ${percent}% more per GPU`,
+    noChange: 'No change per GPU',
+    stepTime: (seconds: string, assumptions: string): string =>
+      `; estimated step time ${seconds}, in brackets the range where 8 in 10 published runs measured theirs (an estimate: ${assumptions})`,
+    /** Ends the sentence `saves`/`needsMore`/`noChange` (and `stepTime`) start. */
+    sentenceEnd: '.',
+    headroom: (percent: number, bytes: string): string =>
+      `The dashed line keeps ${percent}% of the GPU free (${bytes}) for fragmentation and temporary buffers: plan to stay below it.`,
+    sources: 'Where each number comes from',
+    terminal: 'In a terminal:',
+    terminalWithConfig: 'In a terminal, with the model’s config.json saved as config.json:',
+    copyCommand: 'Copy as command',
+    copiedCommand: 'Copied',
+    timelineTitle: 'One step, moment by moment',
+    timelineCaption:
+      'Memory alive on one GPU at each moment of the step, in the order they happen, by part. The solid line is the GPU’s memory, the dashed one the free margin.',
+    timelineAxis: 'GiB alive per GPU',
+    compareTitle: 'Before and after, at each one’s peak',
+    compareAxis: 'GiB per GPU at the peak',
+    peakMark: 'peak',
+  },
+  /** The landing page's first look (src/components/landing). */
+  willItFit: {
+    title: 'Will it fit?',
+    model: 'Model',
+    gpu: 'GPU',
+    gpus: 'How many',
+    gpuCount: (n: number): string => (n === 1 ? '1 GPU' : `${n} GPUs`),
+    job: 'Job',
+    jobs: { full: 'full fine-tune', lora: 'LoRA', qlora: 'QLoRA', infer: 'inference' },
+    fits: 'Fits',
+    doesNotFit: 'Does not fit',
+    /** Between the verdict and its margin ("Fits: 3.1 GiB to spare"). */
+    verdictSeparator: ': ',
+    spare: (bytes: string): string => `${bytes} to spare`,
+    over: (bytes: string): string => `${bytes} over`,
+    needs: (total: string, gpu: string, percent: number): string =>
+      ` — needs ${total} per GPU of ${gpu}, keeping ${percent}% free against fragmentation.`,
+    largest: 'Largest part: ',
+    share: (bytes: string, percent: number): string => `, ${bytes} (${percent}% of the total); `,
+    remedies: (gpus: number): string => (gpus === 1 ? 'on one GPU, read: ' : `on ${gpus} GPUs, read: `),
+    /** Between two lesson links in the list of remedies. */
+    listSeparator: ', ',
+    /** A remedy's link: the lesson's title, and the technique of it to read when it teaches several. */
+    remedy: (lesson: string, technique: string | undefined): string =>
+      technique === undefined ? lesson : `${lesson} (${technique})`,
+    techniques: {
+      quantizedWeights: 'QLoRA, quantized weights',
+      lora: 'LoRA',
+      optimizerToCpu: 'optimizer states to CPU',
+      zero3: 'ZeRO-3 / FSDP',
+      zero2: 'ZeRO-2',
+      zero: 'ZeRO',
+    },
+    refused: 'The memory engine cannot estimate this combination.',
+    defaults: 'One sequence of 2,048 tokens per GPU, every other setting the stack’s default; the same in a terminal:',
+    defaultsWithConfig:
+      'One sequence of 2,048 tokens per GPU, every other setting the stack’s default; the same in a terminal, with the model’s config.json saved as config.json:',
+    calculator: 'Change any setting in the full calculator',
+  },
+};
+
+/** The shape of every language's catalogue. */
+export type Messages = typeof EN;
