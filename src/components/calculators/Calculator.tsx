@@ -29,7 +29,7 @@ import {
 } from './calculator-state';
 import RentCost from './RentCost';
 import ScalingChart from './ScalingChart';
-import { CALCULATORS, type CalculatorId } from './specs';
+import { CALCULATORS, calculatorAnchor, type CalculatorId } from './specs';
 import StackPicker from './StackPicker';
 import { chosenStack, isStack, saveStack, STACK_EVENT, storedStack } from './stack-choice';
 import TimelineChart, { limitOf } from './TimelineChart';
@@ -129,6 +129,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
     <LocaleContext.Provider value={locale}>
       <section
         class="widget calc not-content"
+        id={calculatorAnchor(id)}
         data-calculator={id}
         aria-label={text.ariaLabel}
         {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}

@@ -10,6 +10,7 @@ import {
   type Stack,
 } from '../../memory';
 import { SITE_DEFAULTS } from '../calculators/site-defaults';
+import { calculatorAnchor } from '../calculators/specs';
 import type { LoadedModel } from '../model-source/loaded-model';
 import { modelLinkParams } from '../model-source/model-link';
 
@@ -120,5 +121,5 @@ export function remediesFor(part: MemoryPart, gpus: number): readonly Remedy[] {
 export function calculatorHref(request: FitRequest, locale: Locale = DEFAULT_LOCALE): string {
   const query = new URLSearchParams(fitFlags(request));
   if (request.loaded) for (const [name, value] of modelLinkParams(request.loaded)) query.append(name, value);
-  return `${localizedHref(locale, lessonHref('where-the-memory-goes'))}?${query.toString()}#calculator`;
+  return `${localizedHref(locale, lessonHref('where-the-memory-goes'))}?${query.toString()}#${calculatorAnchor('breakdown')}`;
 }

@@ -16,6 +16,8 @@ export const EN = {
   /** How a size prints in prose and labels: the unit stays GiB in every language, the number follows the locale. */
   format: {
     gib: (bytes: number, digits?: number): string => formatGiB(bytes, digits),
+    /** A plain number with `digits` decimals (a price, hours). */
+    number: (value: number, digits: number): string => value.toFixed(digits),
   },
   /** Plain words for each part of one GPU's memory, shared by every widget that names them. */
   memoryParts: {
@@ -98,6 +100,29 @@ export const EN = {
     compareTitle: 'Before and after, at each one’s peak',
     compareAxis: 'GiB per GPU at the peak',
     peakMark: 'peak',
+    /** What renting the configuration costs (RentCost.tsx), from prices the reader types in. */
+    rent: {
+      heading: 'Renting it',
+      price: 'Price per GPU-hour (your currency)',
+      hours: 'Hours of training',
+      spotDiscount: 'Spot discount (%)',
+      restartOverhead: 'Spot: extra time lost to preemptions (%)',
+      gpus: (gpus: number, gpu: string): string => `${gpus} GPU${gpus === 1 ? '' : 's'} (${gpu})`,
+      noGpu: 'pick a GPU above',
+      doesNotFit: ', but this configuration does not fit them',
+      onDemand: ': on demand ',
+      spot: '; spot with checkpoint-and-resume ',
+      spotHours: (hours: string): string => ` (${hours} h of GPU time each, preemptions included).`,
+    },
+    /** Per-GPU memory against the number of data-parallel GPUs (ScalingChart.tsx). */
+    scaling: {
+      stage: (stage: number): string => (stage === 0 ? 'DDP (ZeRO-0)' : `ZeRO-${stage}`),
+      xAxis: 'data-parallel GPUs',
+      yAxis: 'per-GPU memory (GB)',
+      description: 'Per-GPU memory against the number of data-parallel GPUs for each ZeRO stage',
+      caption:
+        'The same model and batch on 1 to 1024 GPUs: plain data parallelism (DDP) never divides the model states; ZeRO-1, 2 and 3 divide more of them as GPUs are added (ZeRO, arXiv 1910.02054, Figure 1). The dashed line is the selected GPU’s memory.',
+    },
   },
   /** The landing page's first look (src/components/landing). */
   willItFit: {

@@ -17,6 +17,7 @@ export const ZH_CN: Messages = {
   },
   format: {
     gib: (bytes: number, digits = 2): string => (isByteCount(bytes) ? `${zhNumber(bytes / GIB, digits)} GiB` : '无效'),
+    number: zhNumber,
   },
   memoryParts: {
     weights: '权重',
@@ -100,6 +101,27 @@ export const ZH_CN: Messages = {
     compareTitle: '使用前后，各自的峰值',
     compareAxis: '每卡峰值显存（GiB）',
     peakMark: '峰值',
+    rent: {
+      heading: '租用成本',
+      price: '每 GPU 小时价格（你的货币）',
+      hours: '训练时长（小时）',
+      spotDiscount: '竞价实例折扣（%）',
+      restartOverhead: '竞价实例：因抢占多耗的时间（%）',
+      gpus: (gpus, gpu) => `${gpus} 张 GPU（${gpu}）`,
+      noGpu: '请先在上方选择 GPU',
+      doesNotFit: '，但这个配置放不下',
+      onDemand: '：按需实例 ',
+      spot: '；竞价实例（配合断点续训）',
+      spotHours: (hours) => `（每张卡 ${hours} GPU 小时，已计入抢占）。`,
+    },
+    scaling: {
+      stage: (stage) => (stage === 0 ? 'DDP（ZeRO-0）' : `ZeRO-${stage}`),
+      xAxis: '数据并行 GPU 数',
+      yAxis: '每卡显存（GB）',
+      description: '各 ZeRO 阶段下，每卡显存随数据并行 GPU 数的变化',
+      caption:
+        '同一模型、同一批次，从 1 卡到 1024 卡：朴素数据并行（DDP）从不切分模型状态；ZeRO-1、2、3 随卡数增加切分的部分依次增多（ZeRO，arXiv 1910.02054，图 1）。虚线是所选 GPU 的显存容量。',
+    },
   },
   willItFit: {
     title: '放得下吗？',
