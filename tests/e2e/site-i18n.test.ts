@@ -142,6 +142,23 @@ describe('in the browser', () => {
     });
   });
 
+  test('search on a Chinese page says “no results” in Chinese', async () => {
+    await withRecordingPage(browser, baseUrl, async (page) => {
+      await page.goto(`${baseUrl}/zh-cn/`);
+      await page.locator('button[data-open-modal]').click();
+      await page.locator('#starlight__search input').fill('xyzzy');
+      const message = MESSAGES['zh-cn'].ui['pagefind.zero_results'].replace('[SEARCH_TERM]', 'xyzzy');
+      // Pagefind's own message when nothing matches, or the site's when Pagefind backtracked (search-match.ts).
+      const shownMessages = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>('.search-container .pagefind-ui__message, .search-no-match')]
+            .filter((m) => m.checkVisibility())
+            .map((m) => m.textContent?.trim() ?? ''),
+        );
+      await expect.poll(shownMessages).toEqual([message]);
+    });
+  });
+
   test('search on a Chinese page for 显存 lists Chinese pages only', async () => {
     await withRecordingPage(browser, baseUrl, async (page) => {
       await page.goto(`${baseUrl}/zh-cn/`);

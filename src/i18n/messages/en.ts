@@ -139,8 +139,9 @@ export const EN = {
     verdictSeparator: ': ',
     spare: (bytes: string): string => `${bytes} to spare`,
     over: (bytes: string): string => `${bytes} over`,
-    needs: (total: string, gpu: string, percent: number): string =>
-      ` — needs ${total} per GPU of ${gpu}, keeping ${percent}% free against fragmentation.`,
+    /** `capacity`: one GPU's memory. */
+    needs: (total: string, capacity: string, percent: number): string =>
+      ` — needs ${total} per GPU of ${capacity}, keeping ${percent}% free against fragmentation.`,
     largest: 'Largest part: ',
     share: (bytes: string, percent: number): string => `, ${bytes} (${percent}% of the total); `,
     remedies: (gpus: number): string => (gpus === 1 ? 'on one GPU, read: ' : `on ${gpus} GPUs, read: `),
