@@ -52,6 +52,14 @@ describe('every page says its language', () => {
   });
 });
 
+test.each(pages.filter((path) => localeOfPath(path) === 'zh-cn' && path.startsWith('/zh-cn/lessons/')))(
+  '%s: the “what to do” box is titled in the language of the lesson shown',
+  (path) => {
+    const title = /<p class="what-to-do-title"[^>]*>([^<]*)<\/p>/.exec(htmlOf(path))?.[1];
+    expect(title).toBe(MESSAGES[isTranslated(path) ? 'zh-cn' : 'en'].lesson.whatToDo);
+  },
+);
+
 test('the sitemap lists both languages, each URL with its alternates', () => {
   const sitemap = readFileSync(join(DIST_DIR, 'sitemap-0.xml'), 'utf8');
   const urls = [...sitemap.matchAll(/<url>([\s\S]*?)<\/url>/g)].map((m) => m[1] ?? '');

@@ -42,6 +42,11 @@ export const EN = {
   } satisfies Record<MomentId, string>,
   /** Each lesson's title where a widget links it: the registry's (src/base/lessons.ts) in English. */
   lessonTitles: Object.fromEntries(LESSONS.map((lesson) => [lesson.slug, lesson.title])) as Record<LessonSlug, string>,
+  /** A lesson's own components (src/components/lesson). */
+  lesson: {
+    /** The title of the box a lesson opens with (WhatToDo.astro). */
+    whatToDo: 'What to do',
+  },
   /** The memory calculators (src/components/calculators). */
   calculator: {
     groups: { model: 'Model', workload: 'Workload', technique: 'Technique', hardware: 'Hardware' },

@@ -51,6 +51,9 @@ export const ZH_CN: Messages = {
     'distillation-and-compression': '蒸馏与压缩',
     'putting-it-together': '综合运用',
   },
+  lesson: {
+    whatToDo: '怎么做',
+  },
   calculator: {
     groups: { model: '模型', workload: '负载', technique: '技术', hardware: '硬件' },
     model: '模型',
