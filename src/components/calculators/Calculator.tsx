@@ -42,7 +42,6 @@ import ModelSource from '../model-source/ModelSource';
 import ModelParams from '../model-source/ModelParams';
 import type { LoadedModel } from '../model-source/loaded-model';
 import { modelFromLink, modelLinkParams } from '../model-source/model-link';
-import { STRINGS as MODEL_STRINGS } from '../model-source/strings';
 import VerdictFrame from './VerdictFrame';
 
 /** Props of the calculator island. */
@@ -284,11 +283,12 @@ function ComputedModel({
   results: readonly ScenarioResult[];
   stale: boolean;
 }) {
-  const text = useMessages().calculator;
+  const messages = useMessages();
+  const text = messages.calculator;
   const result = results[results.length - 1]?.result;
   if (!result) return null;
   const summary = modelSummary(raw, result);
-  const name = loaded === null ? text.modelName(summary.preset, summary.custom) : MODEL_STRINGS.loadedName(loaded.hubId);
+  const name = loaded === null ? text.modelName(summary.preset, summary.custom) : messages.modelSource.loadedName(loaded.hubId);
   return <ModelParams name={name} facts={summary} stale={stale} />;
 }
 

@@ -23,7 +23,6 @@ import ModelSource from '../model-source/ModelSource';
 import ModelParams from '../model-source/ModelParams';
 import type { LoadedModel } from '../model-source/loaded-model';
 import { modelFacts } from '../model-source/model-facts';
-import { STRINGS as MODEL_STRINGS } from '../model-source/strings';
 import '../widget.css';
 import '../calculators/calculator.css';
 import './landing.css';
@@ -101,7 +100,7 @@ export default function WillItFit({
   );
   const resolved = verdict?.result.resolved;
   const modelName =
-    loaded === null ? (MODELS.find((m) => m.id === model)?.label ?? model) : MODEL_STRINGS.loadedName(loaded.hubId);
+    loaded === null ? (MODELS.find((m) => m.id === model)?.label ?? model) : messages.modelSource.loadedName(loaded.hubId);
   const command = estimateCommandLine({ ...fitFlags(request), ...(loaded === null ? {} : { config: 'config.json' }) });
   return (
     <LocaleContext.Provider value={locale}>

@@ -47,6 +47,37 @@ export const EN = {
     /** The title of the box a lesson opens with (WhatToDo.astro). */
     whatToDo: 'What to do',
   },
+  /** The model picker (src/components/model-source): a preset, a pasted config.json or a Hugging Face id. */
+  modelSource: {
+    /** The name of a model read from a config.json: its Hugging Face id, or for a file pasted or dropped, the file. */
+    loadedName: (hubId: string | null): string => hubId ?? 'Your config.json',
+    /** The select's entry for the model read from a config.json. */
+    loadedOption: (hubId: string | null): string => (hubId === null ? 'Your config.json' : `${hubId} (config.json)`),
+    /** A parameter count for people: "8.19 B", "124.4 M". */
+    parameterCount: (count: number): string => (count >= 1e9 ? `${(count / 1e9).toFixed(2)} B` : `${(count / 1e6).toFixed(1)} M`),
+    /** The line next to the model: its name, parameter counts and architecture family, as the engine computed them. */
+    modelParams: (name: string, count: string, active: string | null, family: string | null): string =>
+      `${name} · ${count} parameters${active === null ? '' : `, ${active} active per token`}${family === null ? '' : ` (${family})`}`,
+    otherModel: 'Another model: paste its config.json, or load it from the Hugging Face Hub',
+    paste: {
+      label: 'config.json (paste it, or drop the file here)',
+      placeholder: '{ "model_type": "qwen3", "hidden_size": 4096, … }',
+      use: 'Use this config.json',
+      file: 'Or choose the file',
+      note: 'Read in this browser; nothing is uploaded.',
+    },
+    hub: {
+      id: 'Hugging Face Hub id',
+      placeholder: 'Qwen/Qwen3-8B',
+      host: 'Fetch from',
+      hosts: { huggingface: 'huggingface.co (the Hub)', 'hf-mirror': 'hf-mirror.com (a mirror, reachable from China)' },
+      load: (host: string): string => `Load config.json from ${host}`,
+      note: (host: string): string =>
+        `Only this button sends a request: to ${host}, for the model's config.json and nothing else. The page asks no other host.`,
+      fetching: (url: string, received: string): string => `Fetching ${url}… ${received} received`,
+      loaded: (name: string): string => `Loaded ${name}.`,
+    },
+  },
   /** The memory calculators (src/components/calculators). */
   calculator: {
     groups: { model: 'Model', workload: 'Workload', technique: 'Technique', hardware: 'Hardware' },

@@ -54,6 +54,31 @@ export const ZH_CN: Messages = {
   lesson: {
     whatToDo: '怎么做',
   },
+  modelSource: {
+    loadedName: (hubId) => hubId ?? '你的 config.json',
+    loadedOption: (hubId) => (hubId === null ? '你的 config.json' : `${hubId}（config.json）`),
+    parameterCount: (count) => (count >= 1e9 ? `${zhNumber(count / 1e9, 2)} B` : `${zhNumber(count / 1e6, 1)} M`),
+    modelParams: (name, count, active, family) =>
+      `${name} · ${count} 参数${active === null ? '' : `，每个 token 激活 ${active}`}${family === null ? '' : `（${family}）`}`,
+    otherModel: '其他模型：粘贴它的 config.json，或从 Hugging Face Hub 加载',
+    paste: {
+      label: 'config.json（粘贴内容，或把文件拖到这里）',
+      placeholder: '{ "model_type": "qwen3", "hidden_size": 4096, … }',
+      use: '使用这个 config.json',
+      file: '或选择文件',
+      note: '只在本浏览器中读取，不上传任何内容。',
+    },
+    hub: {
+      id: 'Hugging Face Hub 模型 id',
+      placeholder: 'Qwen/Qwen3-8B',
+      host: '下载来源',
+      hosts: { huggingface: 'huggingface.co（官方 Hub）', 'hf-mirror': 'hf-mirror.com（镜像站，国内可访问）' },
+      load: (host) => `从 ${host} 加载 config.json`,
+      note: (host) => `只有这个按钮会发出请求：向 ${host} 请求该模型的 config.json，别无其他。页面不会访问任何其他主机。`,
+      fetching: (url, received) => `正在获取 ${url}…… 已接收 ${received}`,
+      loaded: (name) => `已加载 ${name}。`,
+    },
+  },
   calculator: {
     groups: { model: '模型', workload: '负载', technique: '技术', hardware: '硬件' },
     model: '模型',
