@@ -7,6 +7,7 @@ import rehypeKatex from 'rehype-katex';
 import { unified } from '@astrojs/markdown-remark';
 import rehypeFocusableScroll from './src/markdown/rehype-focusable-scroll';
 import rehypeUnindexMath from './src/markdown/rehype-unindex-math';
+import remarkIslandLocale from './src/i18n/remark-island-locale';
 import { LESSONS, MOVED_LESSONS } from './src/base/lessons';
 import { SITE_URL } from './src/base/site';
 
@@ -47,19 +48,29 @@ export default defineConfig({
       title: 'GPU Memory Lab',
       description:
         'Learn to fix "CUDA out of memory": lessons, calculators and experiments that measure GPU memory in your browser.',
+      // English at the root, 简体中文 under /zh-cn/ (issue #33). An English page not yet translated
+      // is also built under /zh-cn/, in English with Starlight's notice, so switching language never
+      // lands on a 404. `lang` is what <html lang> and the hreflang alternates say.
+      defaultLocale: 'root',
+      locales: {
+        root: { label: 'English', lang: 'en' },
+        'zh-cn': { label: '简体中文', lang: 'zh-CN' },
+      },
       components: { Search: './src/components/overrides/Search.astro' },
       customCss: ['katex/dist/katex.min.css', './src/styles/custom.css'],
       sidebar: [
-        { label: 'Start here', link: '/' },
+        { label: 'Start here', translations: { 'zh-CN': '从这里开始' }, link: '/' },
         {
           label: 'Lessons',
+          translations: { 'zh-CN': '课程' },
           // The lesson registry's order, which the landing page's learning path follows too.
           items: LESSONS.map((lesson) => ({ slug: `lessons/${lesson.slug}` })),
         },
         // A page, not a lesson: what renting costs once the lessons' techniques are spent.
-        { label: 'Renting GPUs', slug: 'renting-gpus' },
+        { label: 'Renting GPUs', translations: { 'zh-CN': '租用 GPU' }, slug: 'renting-gpus' },
         {
           label: 'Tools',
+          translations: { 'zh-CN': '工具' },
           items: [
             'triage',
             'nvidia-smi',
@@ -75,6 +86,7 @@ export default defineConfig({
         },
         {
           label: 'Reference',
+          translations: { 'zh-CN': '参考' },
           items: [{ slug: 'reference/your-code-to-flags' }, { slug: 'lab/how-the-lab-measures' }, { slug: 'glossary' }],
         },
       ],
@@ -105,6 +117,9 @@ export default defineConfig({
   markdown: {
     // KaTeX needs remark-math + rehype-katex, which run on the unified processor only
     // (Astro 7's default Sätteri parses math but does not render it).
-    processor: unified({ remarkPlugins: [remarkMath], rehypePlugins: [rehypeKatex, rehypeUnindexMath, rehypeFocusableScroll] }),
+    processor: unified({
+      remarkPlugins: [remarkMath, remarkIslandLocale],
+      rehypePlugins: [rehypeKatex, rehypeUnindexMath, rehypeFocusableScroll],
+    }),
   },
 });

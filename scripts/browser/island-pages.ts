@@ -1,12 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { DEFAULT_LOCALE, localeOfPath } from '../../src/i18n/locales';
 
 const CONTENT_DIR = join(import.meta.dirname, '../../content/docs');
 
+/** The English pages' sources: a translation (content/docs/zh-cn/…) embeds the same islands as its English page. */
 function listSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? listSources(path) : entry.name.endsWith('.mdx') ? [path] : [];
+    if (entry.isDirectory()) {
+      const english = localeOfPath(relative(CONTENT_DIR, path).split(sep).join('/')) === DEFAULT_LOCALE;
+      return english ? listSources(path) : [];
+    }
+    return entry.name.endsWith('.mdx') ? [path] : [];
   });
 }
 

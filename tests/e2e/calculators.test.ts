@@ -7,7 +7,7 @@ import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/brow
 import { checkPhoneLayout, PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
 import { calculatorPage } from '../../scripts/browser/island-pages';
-import { STRINGS as MODEL_STRINGS } from '../../src/components/model-source/strings';
+import { EN } from '../../src/i18n/messages/en';
 
 /**
  * Every calculator recomputes when the reader changes a field, and what it shows is what
@@ -84,7 +84,7 @@ describe('calculators', () => {
         // The parameter count shown next to the model is the one the CLI computes for the same URL.
         const shownParams = root.locator('[data-params]');
         expect(Number(await shownParams.getAttribute('data-params'))).toBe(cli.params);
-        expect(await shownParams.textContent()).toContain(`${MODEL_STRINGS.parameterCount(cli.params)} parameters`);
+        expect(await shownParams.textContent()).toContain(`${EN.modelSource.parameterCount(cli.params)} parameters`);
         expect(problems.pageErrors).toEqual([]);
         expect(problems.consoleErrors).toEqual([]);
       });

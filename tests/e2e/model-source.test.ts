@@ -8,7 +8,7 @@ import { flagArgs } from '../../src/memory/index';
 import { lessonHref } from '../../src/base/lessons';
 import { launchBrowser, openIsland, waitForHydration, withRecordingPage } from '../../scripts/browser/browser';
 import { CONFIG_PARAM, HUB_PARAM } from '../../src/components/model-source/model-link';
-import { STRINGS as MODEL_STRINGS } from '../../src/components/model-source/strings';
+import { EN } from '../../src/i18n/messages/en';
 import { seriousAxeViolations } from './support/axe';
 
 /**
@@ -136,7 +136,7 @@ describe('model picker', () => {
       const params = island.locator('[data-params]');
       await panel.locator('[data-model-paste]').fill(readFileSync(configFile('deepseek-v3.json'), 'utf8'));
       await panel.locator('[data-action="use-paste"]').click();
-      await expect.poll(() => params.textContent()).toContain(MODEL_STRINGS.loadedName(null));
+      await expect.poll(() => params.textContent()).toContain(EN.modelSource.loadedName(null));
       expect(await params.textContent()).toContain('(deepseek_v3)');
       expect(Number(await params.getAttribute('data-params'))).toBe(
         cliParams(`${baseUrl}/?gpu=rtx-4090`, configFile('deepseek-v3.json')),

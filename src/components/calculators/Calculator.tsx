@@ -9,7 +9,9 @@ import {
   type LineCategory,
   type RawFlags,
 } from '../../memory/index';
-import { formatGiB } from '../../base/bytes';
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { messagesFor } from '../../i18n/messages/index';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
 import MemoryBarChart, { type MemoryBar } from '../charts/MemoryBarChart';
 import {
   changedFromDefaults,
@@ -27,10 +29,9 @@ import {
 } from './calculator-state';
 import RentCost from './RentCost';
 import ScalingChart from './ScalingChart';
-import { CALCULATORS, type CalculatorId } from './specs';
+import { CALCULATORS, calculatorAnchor, type CalculatorId } from './specs';
 import StackPicker from './StackPicker';
 import { chosenStack, isStack, saveStack, STACK_EVENT, storedStack } from './stack-choice';
-import { STRINGS } from './strings';
 import TimelineChart, { limitOf } from './TimelineChart';
 import '../widget.css';
 import './calculator.css';
@@ -41,13 +42,14 @@ import ModelSource from '../model-source/ModelSource';
 import ModelParams from '../model-source/ModelParams';
 import type { LoadedModel } from '../model-source/loaded-model';
 import { modelFromLink, modelLinkParams } from '../model-source/model-link';
-import { STRINGS as MODEL_STRINGS } from '../model-source/strings';
 import VerdictFrame from './VerdictFrame';
 
 /** Props of the calculator island. */
 export interface CalculatorProps {
   /** Which calculator (also its `data-calculator` attribute). */
   readonly id: CalculatorId;
+  /** The page's language (given to every island of a translated page by remark-island-locale.ts). */
+  readonly locale?: Locale;
 }
 
 type Setter = (name: string, value: string | boolean | undefined) => void;
@@ -58,7 +60,8 @@ type Setter = (name: string, value: string | boolean | undefined) => void;
  * the URL query under the CLI's flag names, so a configuration is one shareable link. While a field is invalid the
  * last valid result stays, dimmed, so the page does not jump.
  */
-export default function Calculator({ id }: CalculatorProps) {
+export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorProps) {
+  const text = messagesFor(locale).calculator;
   const spec = CALCULATORS[id];
   const [raw, setRaw] = useState<RawFlags>(() => ({ ...spec.defaults }));
   /** The model read from a config.json, in use instead of the preset or custom shape in `raw`. */
@@ -122,114 +125,120 @@ export default function Calculator({ id }: CalculatorProps) {
   const stackValues = new Map((shownLast?.resolved.stackSettings ?? []).map((s) => [s.flag, s.value]));
 
   return (
-    <section
-      class="widget calc not-content"
-      data-calculator={id}
-      aria-label={STRINGS.ariaLabel}
-      {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}
-    >
-      {shownLast && (
-        <StackPicker
-          stack={shownLast.resolved.stack}
-          settings={shownLast.resolved.stackSettings}
-          notModelled={shownLast.resolved.notModelled}
-          onPick={(stack) => {
-            set('stack', stack);
-            saveStack(stack);
-          }}
-        />
-      )}
-      {shown && <Verdict results={shown.results} stale={!computed.ok} />}
-      {/* The step's timeline right under the answer it explains: on a phone the form below is over a screen tall. */}
-      {shownLast && (
-        <div class={`calc-timeline${computed.ok ? '' : ' calc-stale'}`}>
-          <TimelineChart result={shownLast} />
-        </div>
-      )}
-      <div class="calc-groups">
-        <fieldset class="calc-group">
-          <legend>{STRINGS.groups.model}</legend>
-          <ModelSource
-            label={<FlagLabel label={STRINGS.model} flag="model" />}
-            // Custom… edits a preset's shape; a loaded model is edited in its config.json instead.
-            options={[
-              ...MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label })),
-              ...(loaded === null ? [{ id: 'custom', label: STRINGS.custom }] : []),
-            ]}
-            selected={customShape ? 'custom' : String(raw['model'])}
-            loaded={loaded}
-            error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
-            selectAttributes={{ 'data-flag': 'model' }}
-            onSelect={(value) => {
-              setTouched(true);
-              setLoaded(null);
-              setLinkError(null);
-              setRaw((current) => (value === 'custom' ? startCustomShape(current) : pickPreset(current, value)));
-            }}
-            onLoad={(model) => {
-              setTouched(true);
-              setLinkError(null);
-              setLoaded(model);
+    <LocaleContext.Provider value={locale}>
+      <section
+        class="widget calc not-content"
+        id={calculatorAnchor(id)}
+        data-calculator={id}
+        aria-label={text.ariaLabel}
+        {...(last ? { 'data-total-bytes': last.perGpu.total } : {})}
+      >
+        {shownLast && (
+          <StackPicker
+            stack={shownLast.resolved.stack}
+            settings={shownLast.resolved.stackSettings}
+            notModelled={shownLast.resolved.notModelled}
+            onPick={(stack) => {
+              set('stack', stack);
+              saveStack(stack);
             }}
           />
-          {customShape &&
-            CUSTOM_FIELDS.map((name) => (
-              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
-            ))}
-          {shown && <ComputedModel raw={raw} loaded={loaded} results={shown.results} stale={!computed.ok} />}
-          {groups
-            .filter((g) => g.group === 'model')
-            .flatMap((g) => g.flags)
-            .map((name) => (
-              <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
-            ))}
-        </fieldset>
-        {groups
-          .filter((g) => g.group !== 'model')
-          .map(({ group, flags }) => (
-            <fieldset class="calc-group">
-              <legend>{STRINGS.groups[group]}</legend>
-              {flags.map((name) => (
+        )}
+        {shown && <Verdict results={shown.results} stale={!computed.ok} />}
+        {/* The step's timeline right under the answer it explains: on a phone the form below is over a screen tall. */}
+        {shownLast && (
+          <div class={`calc-timeline${computed.ok ? '' : ' calc-stale'}`}>
+            <TimelineChart result={shownLast} />
+          </div>
+        )}
+        <div class="calc-groups">
+          <fieldset class="calc-group">
+            <legend>{text.groups.model}</legend>
+            <ModelSource
+              label={<FlagLabel label={text.model} flag="model" />}
+              // Custom… edits a preset's shape; a loaded model is edited in its config.json instead.
+              options={[
+                ...MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label })),
+                ...(loaded === null ? [{ id: 'custom', label: text.custom }] : []),
+              ]}
+              selected={customShape ? 'custom' : String(raw['model'])}
+              loaded={loaded}
+              error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
+              selectAttributes={{ 'data-flag': 'model' }}
+              onSelect={(value) => {
+                setTouched(true);
+                setLoaded(null);
+                setLinkError(null);
+                setRaw((current) => (value === 'custom' ? startCustomShape(current) : pickPreset(current, value)));
+              }}
+              onLoad={(model) => {
+                setTouched(true);
+                setLinkError(null);
+                setLoaded(model);
+              }}
+            />
+            {customShape &&
+              CUSTOM_FIELDS.map((name) => (
                 <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
               ))}
-            </fieldset>
-          ))}
-        <fieldset class="calc-group">
-          <legend>{STRINGS.groups.hardware}</legend>
-          <WidgetField label={<FlagLabel label={STRINGS.gpu} flag="gpu" />} error={errorFor('gpu')}>
-            <select
-              data-flag="gpu"
-              value={String(raw['gpu'] ?? '')}
-              onChange={(e) => set('gpu', (e.currentTarget as HTMLSelectElement).value || undefined)}
-            >
-              <option value="">{STRINGS.noGpu}</option>
-              {GPU_PRESETS.map((g) => (
-                <option value={g.id}>
-                  {g.name} ({g.marketedMemory})
-                </option>
+            {shown && <ComputedModel raw={raw} loaded={loaded} results={shown.results} stale={!computed.ok} />}
+            {groups
+              .filter((g) => g.group === 'model')
+              .flatMap((g) => g.flags)
+              .map((name) => (
+                <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
               ))}
-            </select>
-          </WidgetField>
-        </fieldset>
-      </div>
+          </fieldset>
+          {groups
+            .filter((g) => g.group !== 'model')
+            .map(({ group, flags }) => (
+              <fieldset class="calc-group">
+                <legend>{text.groups[group]}</legend>
+                {flags.map((name) => (
+                  <FlagField name={name} raw={raw} set={set} error={errorFor(name)} stackValue={stackValues.get(name)} />
+                ))}
+              </fieldset>
+            ))}
+          <fieldset class="calc-group">
+            <legend>{text.groups.hardware}</legend>
+            <WidgetField label={<FlagLabel label={text.gpu} flag="gpu" />} error={errorFor('gpu')}>
+              <select
+                data-flag="gpu"
+                value={String(raw['gpu'] ?? '')}
+                onChange={(e) => set('gpu', (e.currentTarget as HTMLSelectElement).value || undefined)}
+              >
+                <option value="">{text.noGpu}</option>
+                {GPU_PRESETS.map((g) => (
+                  <option value={g.id}>
+                    {g.name} ({g.marketedMemory})
+                  </option>
+                ))}
+              </select>
+            </WidgetField>
+          </fieldset>
+        </div>
 
-      {otherErrors.length > 0 && (
-        <ul class="widget-error" role="alert">
-          {otherErrors.map((e: FieldError) => (
-            <li>
-              <code>{e.field}</code>: {e.message}
-            </li>
-          ))}
-        </ul>
-      )}
+        {otherErrors.length > 0 && (
+          <ul class="widget-error" role="alert">
+            {otherErrors.map((e: FieldError) => (
+              <li>
+                <code>{e.field}</code>: {e.message}
+              </li>
+            ))}
+          </ul>
+        )}
 
-      {shown && <Results id={id} results={shown.results} stale={!computed.ok} fromConfig={loaded !== null} />}
-    </section>
+        {shown && <Results id={id} results={shown.results} stale={!computed.ok} fromConfig={loaded !== null} />}
+      </section>
+    </LocaleContext.Provider>
   );
 }
 
 /** The answer first: fits or not and by how much, the peak's moment and its biggest part, the sum of parts. */
 function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale: boolean }) {
+  const messages = useMessages();
+  const text = messages.calculator;
+  const gib = messages.format.gib;
   const result = results[results.length - 1]?.result;
   if (!result) return null;
   const peak = result.timeline.find((m) => m.moment === result.peakMoment);
@@ -241,21 +250,21 @@ function Verdict({ results, stale }: { results: readonly ScenarioResult[]; stale
   const share = result.perGpu.total > 0 ? Math.round((dominantBytes / result.perGpu.total) * 100) : 0;
   const fit =
     result.gpu === null
-      ? STRINGS.pickGpu
+      ? text.pickGpu
       : result.fits
-        ? STRINGS.fits(result.gpu.name, formatGiB(result.spare ?? 0))
+        ? text.fits(result.gpu.name, gib(result.spare ?? 0))
         : result.fitsCard
-          ? STRINGS.insideMargin(result.gpu.name, formatGiB(result.shortfall ?? 0))
-          : STRINGS.overBy(result.gpu.name, formatGiB(result.shortfall ?? 0));
+          ? text.insideMargin(result.gpu.name, gib(result.shortfall ?? 0))
+          : text.overBy(result.gpu.name, gib(result.shortfall ?? 0));
   return (
-    <VerdictFrame fits={result.fits} stale={stale} staleNote={STRINGS.staleNote} answer={fit}>
+    <VerdictFrame fits={result.fits} stale={stale} staleNote={text.staleNote} answer={fit}>
       <p>
-        {STRINGS.peakAt(formatGiB(result.perGpu.total), STRINGS.moments[result.peakMoment])} ·{' '}
-        {STRINGS.dominant(STRINGS.categories[dominant], share)}
+        {text.peakAt(gib(result.perGpu.total), messages.moments[result.peakMoment])} ·{' '}
+        {text.dominant(messages.memoryParts[dominant], share)}
       </p>
       <p class="calc-note">
-        {STRINGS.sumOfParts(formatGiB(result.perGpu.sumOfParts))}{' '}
-        {result.perGpu.sumOfParts > result.perGpu.total ? STRINGS.sumWhy : STRINGS.sumSame}
+        {text.sumOfParts(gib(result.perGpu.sumOfParts))}{' '}
+        {result.perGpu.sumOfParts > result.perGpu.total ? text.sumWhy : text.sumSame}
       </p>
     </VerdictFrame>
   );
@@ -276,10 +285,12 @@ function ComputedModel({
   results: readonly ScenarioResult[];
   stale: boolean;
 }) {
+  const messages = useMessages();
+  const text = messages.calculator;
   const result = results[results.length - 1]?.result;
   if (!result) return null;
   const summary = modelSummary(raw, result);
-  const name = loaded === null ? STRINGS.modelName(summary.preset, summary.custom) : MODEL_STRINGS.loadedName(loaded.hubId);
+  const name = loaded === null ? text.modelName(summary.preset, summary.custom) : messages.modelSource.loadedName(loaded.hubId);
   return <ModelParams name={name} facts={summary} stale={stale} />;
 }
 
@@ -306,6 +317,7 @@ function FlagField({
   /** The value the training stack gives this field when it is left empty, if the stack decides it. */
   stackValue: string | undefined;
 }) {
+  const text = useMessages().calculator;
   const spec = flagNamed(name);
   if (!spec) return null;
   const value = raw[name];
@@ -341,7 +353,7 @@ function FlagField({
           onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
         >
           <option value="">
-            {stackValue === undefined ? STRINGS.defaultOption(spec.default) : STRINGS.stackDefaultOption(stackValue)}
+            {stackValue === undefined ? text.defaultOption(spec.default) : text.stackDefaultOption(stackValue)}
           </option>
           {options.map((o) => (
             <option value={o}>{o}</option>
@@ -354,7 +366,7 @@ function FlagField({
           data-flag={name}
           title={spec.help}
           value={typeof value === 'string' ? value : ''}
-          placeholder={STRINGS.defaultPlaceholder(spec.default)}
+          placeholder={text.defaultPlaceholder(spec.default)}
           aria-invalid={error ? 'true' : undefined}
           onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)}
         />
@@ -384,6 +396,9 @@ function Results({
   /** Whether the model was read from a config.json: the command then reads it from a file of that name. */
   fromConfig: boolean;
 }) {
+  const messages = useMessages();
+  const text = messages.calculator;
+  const gib = messages.format.gib;
   const bars = useMemo(() => peakBars(results), [results]);
   const limit = useMemo(() => {
     const last = results[results.length - 1]?.result;
@@ -404,21 +419,19 @@ function Results({
             <table class="widget-table">
               <thead>
                 <tr>
-                  <th scope="col">{STRINGS.scenario}</th>
-                  <th scope="col">{STRINGS.peakColumn}</th>
-                  <th scope="col">{STRINGS.hostColumn}</th>
-                  <th scope="col">{STRINGS.fitsColumn}</th>
+                  <th scope="col">{text.scenario}</th>
+                  <th scope="col">{text.peakColumn}</th>
+                  <th scope="col">{text.hostColumn}</th>
+                  <th scope="col">{text.fitsColumn}</th>
                 </tr>
               </thead>
               <tbody>
                 {results.map(({ label, result }) => (
                   <tr>
                     <th scope="row">{label}</th>
-                    <td>{formatGiB(result.perGpu.total)}</td>
-                    <td>{result.perCpu.total > 0 ? formatGiB(result.perCpu.total) : '—'}</td>
-                    <td>
-                      {result.fits === null ? '—' : result.fits ? STRINGS.yes : STRINGS.shortBy(formatGiB(result.shortfall ?? 0))}
-                    </td>
+                    <td>{gib(result.perGpu.total)}</td>
+                    <td>{result.perCpu.total > 0 ? gib(result.perCpu.total) : '—'}</td>
+                    <td>{result.fits === null ? '—' : result.fits ? text.yes : text.shortBy(gib(result.shortfall ?? 0))}</td>
                   </tr>
                 ))}
               </tbody>
@@ -426,28 +439,28 @@ function Results({
           </div>
           <p>
             {saving > 0
-              ? STRINGS.saves(Math.round(saving * 100))
+              ? text.saves(Math.round(saving * 100))
               : saving < 0
-                ? STRINGS.needsMore(Math.round(-saving * 100))
-                : STRINGS.noChange}
+                ? text.needsMore(Math.round(-saving * 100))
+                : text.noChange}
             {last.stepTime
-              ? STRINGS.stepTime(
+              ? text.stepTime(
                   formatStepTime(last.stepTime.totalSeconds, last.stepTime.band),
                   last.stepTime.assumptions.join('; '),
                 )
               : ''}
-            .
+            {text.sentenceEnd}
           </p>
           <MemoryBarChart
             bars={bars}
             limit={limit}
-            axisLabel={STRINGS.compareAxis}
-            description={`${STRINGS.compareTitle}: ${results.map((r) => `${r.label} ${formatGiB(r.result.perGpu.total)}`).join(', ')}`}
+            axisLabel={text.compareAxis}
+            description={`${text.compareTitle}: ${results.map((r) => `${r.label} ${gib(r.result.perGpu.total)}`).join(', ')}`}
             layout="scenarios"
           />
         </>
       )}
-      {last.headroom && <p class="calc-note">{STRINGS.headroom(last.headroom.percent, formatGiB(last.headroom.bytes))}</p>}
+      {last.headroom && <p class="calc-note">{text.headroom(last.headroom.percent, gib(last.headroom.bytes))}</p>}
       {last.warnings.length > 0 && (
         <ul class="calc-warnings">
           {last.warnings.map((w) => (
@@ -458,7 +471,7 @@ function Results({
       {id === 'rent-cost' && <RentCost result={last} />}
       {id === 'parallelism' && <ScalingChart options={lastScenario.options} capacityBytes={last.gpu?.memoryBytes ?? null} />}
       <details>
-        <summary>{STRINGS.sources}</summary>
+        <summary>{text.sources}</summary>
         <div class="calc-scroll" tabIndex={0}>
           <table class="widget-table calc-lines">
             <tbody>
@@ -467,7 +480,7 @@ function Results({
                   <td>{line.label}</td>
                   <td>
                     {line.device === 'gpu' ? '' : `${line.device}: `}
-                    {formatGiB(line.bytes)}
+                    {gib(line.bytes)}
                   </td>
                   <td>{line.source}</td>
                 </tr>
@@ -477,22 +490,22 @@ function Results({
         </div>
         {changed.length > 0 && (
           <p>
-            {STRINGS.changedDefaults}{' '}
+            {text.changedDefaults}{' '}
             {changed.map((c) => (
               <span class="calc-changed">
                 <code>
                   --{c.flag} {c.value}
                 </code>{' '}
-                (default {c.default}){' '}
+                {text.changedFrom(c.default)}{' '}
               </span>
             ))}
           </p>
         )}
         <CopyCommand
           command={estimateCommandLine(fromConfig ? { config: 'config.json', ...flags } : flags)}
-          intro={fromConfig ? STRINGS.terminalWithConfig : STRINGS.terminal}
-          copy={STRINGS.copyCommand}
-          copied={STRINGS.copiedCommand}
+          intro={fromConfig ? text.terminalWithConfig : text.terminal}
+          copy={text.copyCommand}
+          copied={text.copiedCommand}
         />
       </details>
     </div>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { EstimateResult } from '../../memory/index';
+import { useMessages } from '../../i18n/use-messages';
 import WidgetField from '../WidgetField';
 import { rentalCost, validateRentalInputs, type RentalInputs } from './rental-cost';
 
@@ -8,6 +9,9 @@ import { rentalCost, validateRentalInputs, type RentalInputs } from './rental-co
  * weekly and differ by region, so the site states none as fact.
  */
 export default function RentCost({ result }: { result: EstimateResult }) {
+  const messages = useMessages();
+  const text = messages.calculator.rent;
+  const number = messages.format.number;
   const [inputs, setInputs] = useState<Record<keyof RentalInputs, string>>({
     pricePerGpuHour: '2.00',
     hours: '24',
@@ -36,19 +40,22 @@ export default function RentCost({ result }: { result: EstimateResult }) {
   );
   return (
     <div class="calc-rent">
-      <h3>Renting it</h3>
+      <h3>{text.heading}</h3>
       <div class="calc-fields">
-        {field('pricePerGpuHour', 'Price per GPU-hour (your currency)')}
-        {field('hours', 'Hours of training')}
-        {field('spotDiscountPercent', 'Spot discount (%)')}
-        {field('restartOverheadPercent', 'Spot: extra time lost to preemptions (%)')}
+        {field('pricePerGpuHour', text.price)}
+        {field('hours', text.hours)}
+        {field('spotDiscountPercent', text.spotDiscount)}
+        {field('restartOverheadPercent', text.restartOverhead)}
       </div>
       {cost && (
         <p>
-          {gpus} GPU{gpus === 1 ? '' : 's'} ({result.gpu?.name ?? 'pick a GPU above'})
-          {result.fits === false ? ', but this configuration does not fit them' : ''}: on demand{' '}
-          <strong>{cost.onDemand.toFixed(2)}</strong>; spot with checkpoint-and-resume <strong>{cost.spot.toFixed(2)}</strong> (
-          {cost.spotHours.toFixed(1)} h of GPU time each, preemptions included).
+          {text.gpus(gpus, result.gpu?.name ?? text.noGpu)}
+          {result.fits === false ? text.doesNotFit : ''}
+          {text.onDemand}
+          <strong>{number(cost.onDemand, 2)}</strong>
+          {text.spot}
+          <strong>{number(cost.spot, 2)}</strong>
+          {text.spotHours(number(cost.spotHours, 1))}
         </p>
       )}
     </div>

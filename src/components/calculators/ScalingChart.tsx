@@ -4,9 +4,11 @@ import { mountPlot } from '../charts/mount-plot';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { EstimateOptions } from '../../memory/index';
 import { scalingCurve } from './scaling';
+import { useMessages } from '../../i18n/use-messages';
 
 /** Per-GPU memory from 1 to 1024 data-parallel GPUs, one line per ZeRO stage, log-scaled. */
 export default function ScalingChart({ options, capacityBytes }: { options: EstimateOptions; capacityBytes: number | null }) {
+  const text = useMessages().calculator.scaling;
   const container = useRef<HTMLDivElement>(null);
   const points = useMemo(() => scalingCurve(options), [options]);
   useEffect(() => {
@@ -15,7 +17,7 @@ export default function ScalingChart({ options, capacityBytes }: { options: Esti
     const data = points.map((p) => ({
       gpus: p.gpus,
       gb: p.bytes / GB,
-      stage: p.stage === 0 ? 'DDP (ZeRO-0)' : `ZeRO-${p.stage}`,
+      stage: text.stage(p.stage),
     }));
     const marks: Plot.Markish[] = [Plot.line(data, { x: 'gpus', y: 'gb', stroke: 'stage', marker: 'dot' })];
     if (capacityBytes) marks.push(Plot.ruleY([capacityBytes / GB], { strokeDasharray: '4,3' }));
@@ -23,20 +25,17 @@ export default function ScalingChart({ options, capacityBytes }: { options: Esti
       width: Math.max(320, node.clientWidth),
       height: 260,
       marginLeft: 56,
-      x: { type: 'log', base: 2, label: 'data-parallel GPUs', ticks: [1, 4, 16, 64, 256, 1024], tickFormat: 'd' },
-      y: { type: 'log', label: 'per-GPU memory (GB)', grid: true },
+      x: { type: 'log', base: 2, label: text.xAxis, ticks: [1, 4, 16, 64, 256, 1024], tickFormat: 'd' },
+      y: { type: 'log', label: text.yAxis, grid: true },
       color: { legend: true },
       marks,
     });
-    return mountPlot(node, chart, 'Per-GPU memory against the number of data-parallel GPUs for each ZeRO stage');
-  }, [points, capacityBytes]);
+    return mountPlot(node, chart, text.description);
+  }, [points, capacityBytes, text]);
   return (
     <figure class="calc-scaling">
       <div class="calc-chart" ref={container} />
-      <figcaption>
-        The same model and batch on 1 to 1024 GPUs: plain data parallelism (DDP) never divides the model states; ZeRO-1, 2 and 3
-        divide more of them as GPUs are added (ZeRO, arXiv 1910.02054, Figure 1). The dashed line is the selected GPU's memory.
-      </figcaption>
+      <figcaption>{text.caption}</figcaption>
     </figure>
   );
 }

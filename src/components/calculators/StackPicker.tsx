@@ -1,5 +1,5 @@
 import { STACK_SPECS, STACKS, type NotModelled, type Stack, type StackSetting } from '../../memory/index';
-import { STRINGS } from './strings';
+import { useMessages } from '../../i18n/use-messages';
 
 /** Props of the "How do you train?" choice. */
 export interface StackPickerProps {
@@ -16,12 +16,13 @@ export interface StackPickerProps {
  * what that stack set for this estimate and what it does that is not counted yet, each with its source on hover.
  */
 export default function StackPicker({ stack, onPick, settings, notModelled }: StackPickerProps) {
+  const text = useMessages().calculator;
   const spec = STACK_SPECS[stack];
   return (
     <div class="calc-stack" data-stack={stack}>
       <label class="widget-field">
         <span>
-          {STRINGS.stackQuestion} <code class="calc-flag">--stack</code>
+          {text.stackQuestion} <code class="calc-flag">--stack</code>
         </span>
         <select data-flag="stack" value={stack} onChange={(e) => onPick((e.currentTarget as HTMLSelectElement).value as Stack)}>
           {STACKS.map((id) => (
@@ -30,9 +31,9 @@ export default function StackPicker({ stack, onPick, settings, notModelled }: St
         </select>
       </label>
       <p class="calc-note calc-stack-set" data-stack-set={settings.map((s) => `${s.flag}=${s.value}`).join('&')}>
-        {STRINGS.stackAssumes(spec.label, spec.version)}{' '}
+        {text.stackAssumes(spec.label, spec.version)}{' '}
         {settings.length === 0
-          ? STRINGS.stackSetNothing
+          ? text.stackSetNothing
           : settings.map((s, i) => (
               <>
                 {i > 0 && ', '}
@@ -41,18 +42,18 @@ export default function StackPicker({ stack, onPick, settings, notModelled }: St
                 </code>
               </>
             ))}
-        .
+        {text.sentenceEnd}
       </p>
       {notModelled.length > 0 && (
         <p class="calc-note calc-stack-gaps">
-          {STRINGS.stackNotModelled}{' '}
+          {text.stackNotModelled}{' '}
           {notModelled.map((gap, i) => (
             <>
               {i > 0 && '; '}
               <span title={gap.source}>{gap.what}</span>
             </>
           ))}
-          .
+          {text.sentenceEnd}
         </p>
       )}
     </div>

@@ -15,6 +15,14 @@ export type CalculatorId =
   | 'stack'
   | 'rent-cost';
 
+/**
+ * The id of calculator `id` on its page, for links to it (`#calculator-breakdown`): the same in every language, where
+ * a heading's id is not (a translated page's "## 计算器" is `#计算器`). A page shows each calculator once.
+ */
+export function calculatorAnchor(id: CalculatorId): string {
+  return `calculator-${id}`;
+}
+
 /** One bar of a calculator's chart: a label and the options it estimates. */
 export interface Scenario {
   readonly label: string;

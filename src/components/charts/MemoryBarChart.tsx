@@ -2,12 +2,11 @@ import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { GIB } from '../../base/bytes';
 import type { LineCategory } from '../../memory/index';
-import { MEMORY_PART_LABELS } from '../memory-parts';
+import { useMessages } from '../../i18n/use-messages';
 import { mountPlot } from './mount-plot';
 
 /** Stacking order, left to right: what lives all step first, what comes and goes last. */
 const CATEGORY_ORDER: readonly LineCategory[] = ['overhead', 'weights', 'optimizer', 'gradients', 'kvCache', 'activations'];
-const CATEGORY_NAMES = CATEGORY_ORDER.map((c) => MEMORY_PART_LABELS[c]);
 
 /** One bar: one GPU's memory at one moment of a step, by part. */
 export interface MemoryBar {
@@ -59,7 +58,9 @@ export interface MemoryBarChartProps {
  */
 export default function MemoryBarChart({ bars, limit, axisLabel, description, layout }: MemoryBarChartProps) {
   const container = useRef<HTMLDivElement>(null);
+  const partLabels = useMessages().memoryParts;
   useEffect(() => {
+    const categoryNames = CATEGORY_ORDER.map((c) => partLabels[c]);
     const node = container.current;
     if (!node) return;
     const shape = LAYOUTS[layout];
@@ -68,7 +69,7 @@ export default function MemoryBarChart({ bars, limit, axisLabel, description, la
       .flatMap((bar) =>
         CATEGORY_ORDER.map((category) => ({
           label: bar.label,
-          category: MEMORY_PART_LABELS[category],
+          category: partLabels[category],
           gib: bar.byCategory[category] / GIB,
         })),
       )
@@ -81,7 +82,7 @@ export default function MemoryBarChart({ bars, limit, axisLabel, description, la
           y: 'label',
           x: 'gib',
           fill: 'category',
-          order: CATEGORY_NAMES,
+          order: categoryNames,
           title: (d: { category: string; gib: number }) => `${d.category}: ${d.gib.toFixed(2)} GiB`,
         }),
       ),
@@ -105,10 +106,10 @@ export default function MemoryBarChart({ bars, limit, axisLabel, description, la
         domain: labels,
         ...(shape.cutLabels && { tickFormat: (s: string) => (narrow && s.length > 14 ? `${s.slice(0, 13)}…` : s) }),
       },
-      color: { legend: true, domain: CATEGORY_NAMES, scheme: 'tableau10' },
+      color: { legend: true, domain: categoryNames, scheme: 'tableau10' },
       marks,
     });
     return mountPlot(node, chart, description);
-  }, [bars, limit, axisLabel, description, layout]);
+  }, [bars, limit, axisLabel, description, layout, partLabels]);
   return <div class="calc-chart" ref={container} />;
 }

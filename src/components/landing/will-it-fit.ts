@@ -1,4 +1,6 @@
 import { lessonHref, type LessonSlug } from '../../base/lessons';
+import { DEFAULT_LOCALE, localizedHref, type Locale } from '../../i18n/locales';
+import type { Messages } from '../../i18n/messages/index';
 import {
   estimateMemory,
   LINE_CATEGORIES,
@@ -8,6 +10,7 @@ import {
   type Stack,
 } from '../../memory';
 import { SITE_DEFAULTS } from '../calculators/site-defaults';
+import { calculatorAnchor } from '../calculators/specs';
 import type { LoadedModel } from '../model-source/loaded-model';
 import { modelLinkParams } from '../model-source/model-link';
 
@@ -82,19 +85,19 @@ export function willItFit(request: FitRequest): FitVerdict | null {
   };
 }
 
-/** A lesson that shrinks a part, and the technique of it to read when the lesson teaches several. */
+/** A lesson that shrinks a part, and the technique of it to read when the lesson teaches several (a catalogue key). */
 export interface Remedy {
   readonly lesson: LessonSlug;
-  readonly technique?: string;
+  readonly technique?: keyof Messages['willItFit']['techniques'];
 }
 
 /** What shrinks each part on one GPU: nothing to shard with, so no ZeRO; offload and adapters instead. */
 const ONE_GPU: Readonly<Record<MemoryPart, readonly Remedy[]>> = {
-  weights: [{ lesson: 'lora-and-qlora', technique: 'QLoRA, quantized weights' }],
-  gradients: [{ lesson: 'lora-and-qlora', technique: 'LoRA' }],
+  weights: [{ lesson: 'lora-and-qlora', technique: 'quantizedWeights' }],
+  gradients: [{ lesson: 'lora-and-qlora', technique: 'lora' }],
   optimizer: [
-    { lesson: 'offload', technique: 'optimizer states to CPU' },
-    { lesson: 'lora-and-qlora', technique: 'LoRA' },
+    { lesson: 'offload', technique: 'optimizerToCpu' },
+    { lesson: 'lora-and-qlora', technique: 'lora' },
   ],
   activations: [{ lesson: 'gradient-checkpointing' }],
   kvCache: [{ lesson: 'inference-memory' }],
@@ -104,9 +107,9 @@ const ONE_GPU: Readonly<Record<MemoryPart, readonly Remedy[]>> = {
 /** What shrinks each part when there are GPUs to shard over. */
 const SEVERAL_GPUS: Readonly<Record<MemoryPart, readonly Remedy[]>> = {
   ...ONE_GPU,
-  weights: [{ lesson: 'parallelism', technique: 'ZeRO-3 / FSDP' }, ...ONE_GPU.weights],
-  gradients: [{ lesson: 'parallelism', technique: 'ZeRO-2' }],
-  optimizer: [{ lesson: 'parallelism', technique: 'ZeRO' }],
+  weights: [{ lesson: 'parallelism', technique: 'zero3' }, ...ONE_GPU.weights],
+  gradients: [{ lesson: 'parallelism', technique: 'zero2' }],
+  optimizer: [{ lesson: 'parallelism', technique: 'zero' }],
 };
 
 /** The remedies for `part` that apply to `gpus` GPUs: sharding (ZeRO, FSDP) only with more than one. */
@@ -114,9 +117,9 @@ export function remediesFor(part: MemoryPart, gpus: number): readonly Remedy[] {
   return (gpus > 1 ? SEVERAL_GPUS : ONE_GPU)[part];
 }
 
-/** Lesson 1's calculator with the request's state, where every setting can be changed. */
-export function calculatorHref(request: FitRequest): string {
+/** Lesson 1's calculator, in `locale`'s edition, with the request's state, where every setting can be changed. */
+export function calculatorHref(request: FitRequest, locale: Locale = DEFAULT_LOCALE): string {
   const query = new URLSearchParams(fitFlags(request));
   if (request.loaded) for (const [name, value] of modelLinkParams(request.loaded)) query.append(name, value);
-  return `${lessonHref('where-the-memory-goes')}?${query.toString()}#calculator`;
+  return `${localizedHref(locale, lessonHref('where-the-memory-goes'))}?${query.toString()}#${calculatorAnchor('breakdown')}`;
 }

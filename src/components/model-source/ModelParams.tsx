@@ -1,5 +1,5 @@
 import type { ModelFacts } from './model-facts';
-import { STRINGS } from './strings';
+import { useMessages } from '../../i18n/use-messages';
 import './model-source.css';
 
 /**
@@ -7,10 +7,11 @@ import './model-source.css';
  * and architecture family, so no shape is ever computed unseen. `data-params` holds the exact count for the tests.
  */
 export default function ModelParams({ name, facts, stale = false }: { name: string; facts: ModelFacts; stale?: boolean }) {
-  const active = facts.activeParams === facts.params ? null : STRINGS.parameterCount(facts.activeParams);
+  const text = useMessages().modelSource;
+  const active = facts.activeParams === facts.params ? null : text.parameterCount(facts.activeParams);
   return (
     <p class={`model-params${stale ? ' model-stale' : ''}`} data-params={facts.params} aria-live="polite">
-      {STRINGS.modelParams(name, STRINGS.parameterCount(facts.params), active, facts.family)}
+      {text.modelParams(name, text.parameterCount(facts.params), active, facts.family)}
     </p>
   );
 }

@@ -5,7 +5,7 @@ import WidgetField from '../WidgetField';
 import { HUB_HOSTS, type HubHost } from './hub';
 import type { LoadedModel } from './loaded-model';
 import { createModelLoader, type ModelLoadState } from './model-loader';
-import { STRINGS } from './strings';
+import { useMessages } from '../../i18n/use-messages';
 import '../widget.css';
 import './model-source.css';
 
@@ -44,6 +44,7 @@ const LOADED = 'loaded';
  * from a file shows in the select under its name, with the reader's warnings under it.
  */
 export default function ModelSource(props: ModelSourceProps) {
+  const text = useMessages().modelSource;
   const { label, options, selected, loaded, error, selectAttributes, onSelect, onLoad } = props;
   const [state, setState] = useState<ModelLoadState>({ status: 'idle' });
   const [pasted, setPasted] = useState('');
@@ -83,7 +84,7 @@ export default function ModelSource(props: ModelSourceProps) {
             if (value !== LOADED) onSelect(value);
           }}
         >
-          {loaded !== null && <option value={LOADED}>{STRINGS.loadedOption(loaded.hubId)}</option>}
+          {loaded !== null && <option value={LOADED}>{text.loadedOption(loaded.hubId)}</option>}
           {options.map((o) => (
             <option value={o.id}>{o.label}</option>
           ))}
@@ -97,12 +98,12 @@ export default function ModelSource(props: ModelSourceProps) {
         </ul>
       )}
       <details class="model-source-panel">
-        <summary>{STRINGS.otherModel}</summary>
-        <WidgetField label={STRINGS.paste.label}>
+        <summary>{text.otherModel}</summary>
+        <WidgetField label={text.paste.label}>
           <textarea
             rows={4}
             spellcheck={false}
-            placeholder={STRINGS.paste.placeholder}
+            placeholder={text.paste.placeholder}
             value={pasted}
             data-model-paste
             onInput={(e) => setPasted((e.currentTarget as HTMLTextAreaElement).value)}
@@ -115,10 +116,10 @@ export default function ModelSource(props: ModelSourceProps) {
         </WidgetField>
         <div class="model-source-row">
           <button type="button" data-action="use-paste" onClick={() => loader.paste(pasted)}>
-            {STRINGS.paste.use}
+            {text.paste.use}
           </button>
           <label class="model-source-file">
-            <span>{STRINGS.paste.file}</span>{' '}
+            <span>{text.paste.file}</span>{' '}
             <input
               type="file"
               accept=".json,application/json"
@@ -126,14 +127,14 @@ export default function ModelSource(props: ModelSourceProps) {
             />
           </label>
         </div>
-        <p class="model-source-note">{STRINGS.paste.note}</p>
+        <p class="model-source-note">{text.paste.note}</p>
         <div class="model-source-row">
-          <WidgetField label={STRINGS.hub.id}>
+          <WidgetField label={text.hub.id}>
             <input
               type="text"
               spellcheck={false}
               autocomplete="off"
-              placeholder={STRINGS.hub.placeholder}
+              placeholder={text.hub.placeholder}
               value={hubId}
               data-model-hub-id
               onInput={(e) => setHubId((e.currentTarget as HTMLInputElement).value)}
@@ -142,25 +143,25 @@ export default function ModelSource(props: ModelSourceProps) {
               }}
             />
           </WidgetField>
-          <WidgetField label={STRINGS.hub.host}>
+          <WidgetField label={text.hub.host}>
             <select
               value={hostId}
               data-model-hub-host
               onChange={(e) => setHostId((e.currentTarget as HTMLSelectElement).value as HubHost['id'])}
             >
               {HUB_HOSTS.map((h) => (
-                <option value={h.id}>{STRINGS.hub.hosts[h.id]}</option>
+                <option value={h.id}>{text.hub.hosts[h.id]}</option>
               ))}
             </select>
           </WidgetField>
         </div>
         <button type="button" data-action="load-hub" disabled={state.status === 'fetching'} onClick={load}>
-          {STRINGS.hub.load(hostName)}
+          {text.hub.load(hostName)}
         </button>
-        <p class="model-source-note">{STRINGS.hub.note(hostName)}</p>
+        <p class="model-source-note">{text.hub.note(hostName)}</p>
         <p class="model-source-status" aria-live="polite" data-load-state={state.status}>
-          {state.status === 'fetching' && STRINGS.hub.fetching(state.url, formatBinarySize(state.receivedBytes))}
-          {state.status === 'loaded' && STRINGS.hub.loaded(STRINGS.loadedName(state.model.hubId))}
+          {state.status === 'fetching' && text.hub.fetching(state.url, formatBinarySize(state.receivedBytes))}
+          {state.status === 'loaded' && text.hub.loaded(text.loadedName(state.model.hubId))}
         </p>
         {loadError !== undefined && (
           <p class="widget-error" role="alert" data-load-error>

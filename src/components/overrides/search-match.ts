@@ -8,9 +8,13 @@
  * highlights in its results.
  */
 
-/** The words of a query or a highlight, lower-cased, punctuation dropped. */
+/**
+ * The words of a query or a highlight, lower-cased, punctuation dropped. Each Chinese character is a word of its own:
+ * Pagefind indexes Chinese text character by character (no spaces to split on) and highlights "显存" as `<mark>显</mark>
+ * <mark>存</mark>`, so the query "显存" must be judged as 显 and 存.
+ */
 export function searchWords(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return text.toLowerCase().match(/\p{Script=Han}|(?:(?!\p{Script=Han})[\p{L}\p{N}])+/gu) ?? [];
 }
 
 const commonPrefixLength = (a: string, b: string): number => {

@@ -42,7 +42,7 @@ import ModelParams from '../model-source/ModelParams';
 import type { LoadedModel } from '../model-source/loaded-model';
 import { modelFacts } from '../model-source/model-facts';
 import { modelFromLink, modelLinkParams } from '../model-source/model-link';
-import { STRINGS as MODEL_STRINGS } from '../model-source/strings';
+import { EN } from '../../i18n/messages/en';
 import type { PlannerQuery } from './planner-requests';
 import '../calculators/calculator.css';
 import './planner.css';
@@ -308,7 +308,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
                     name={
                       loaded === null
                         ? (MODEL_PRESETS.find((p) => p.id === preset)?.label ?? preset)
-                        : MODEL_STRINGS.loadedName(loaded.hubId)
+                        : EN.modelSource.loadedName(loaded.hubId)
                     }
                     facts={modelFacts(probe.result)}
                   />

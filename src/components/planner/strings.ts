@@ -1,4 +1,4 @@
-import { MEMORY_PART_LABELS } from '../memory-parts';
+import { EN } from '../../i18n/messages/en';
 /** Every sentence the planner page shows, in one place so that a translation is a content task. */
 export const strings = {
   ariaLabel: 'Training memory planner',
@@ -95,7 +95,7 @@ export const strings = {
   notTried: 'Combinations not tried, and why',
   closest: (gap: string) => `closest: ${gap} short`,
   breakdown: {
-    ...MEMORY_PART_LABELS,
+    ...EN.memoryParts,
     total: 'total per GPU',
     host: 'host RAM on the machine',
   },

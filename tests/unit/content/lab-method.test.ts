@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { sourcePathOf } from './support/translations';
 
 /**
  * The lab's measuring caveats are said once, on "How the lab measures" (content/docs/lab/how-the-lab-measures.mdx),
@@ -37,7 +38,8 @@ function listPages(dir: string): string[] {
 }
 
 const pages = listPages(CONTENT_DIR).map((path) => ({ name: relative(CONTENT_DIR, path), text: readFileSync(path, 'utf8') }));
-const otherPages = pages.filter((page) => page.name !== METHOD_PAGE);
+// The method page's translation says the caveats too (with the English terms in brackets at their first use).
+const otherPages = pages.filter((page) => sourcePathOf(page.name) !== METHOD_PAGE);
 const lessons = pages.filter((page) => page.name.startsWith('lessons/'));
 
 /** A lesson's "## Experiment" section, up to the next second-level heading ('' when it has none). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isBacktrackedQuery, isPlausibleMatch } from '../../../../src/components/overrides/search-match';
+import { isBacktrackedQuery, isPlausibleMatch, searchWords } from '../../../../src/components/overrides/search-match';
 
 describe('isPlausibleMatch(typed, highlighted)', () => {
   test.each([
@@ -36,5 +36,18 @@ describe('isBacktrackedQuery(query, highlights)', () => {
   test('without highlights (matched in titles) the results stand, and so does an empty query', () => {
     expect(isBacktrackedQuery('xqzvbnm', [])).toBe(false);
     expect(isBacktrackedQuery('  ', ['x'])).toBe(false);
+  });
+});
+
+describe('Chinese queries (Pagefind highlights them character by character)', () => {
+  test('each Chinese character is a word, Latin words stay whole', () => {
+    expect(searchWords('GPU显存，梯度检查点')).toEqual(['gpu', '显', '存', '梯', '度', '检', '查', '点']);
+  });
+  test('a Chinese word whose characters are all highlighted stands', () => {
+    expect(isBacktrackedQuery('显存', ['显', '存', '存活'])).toBe(false);
+    expect(isBacktrackedQuery('显存碎片', ['显', '存', '碎', '片'])).toBe(false);
+  });
+  test('a Chinese character no result highlights makes the query one without results', () => {
+    expect(isBacktrackedQuery('显卡', ['显', '存'])).toBe(true);
   });
 });
