@@ -33,6 +33,7 @@ const SRC_FOLDERS = [
   'markdown',
   'styles',
   'pages',
+  'i18n',
 ];
 
 /**
@@ -119,6 +120,9 @@ export default tseslint.config(
     }),
   },
   { files: ['src/planner/**/*.{ts,tsx}'], rules: layerRules('planner', { may: ['memory', 'base'], packages: false }) },
+  // The site's languages and message catalogues: what islands and Astro components say, in each language. They name the
+  // engine's moments and parts, so they read memory's types; Preact gives islands the language, unist the remark plugin.
+  { files: ['src/i18n/**/*.ts'], rules: layerRules('i18n', { may: ['base', 'memory'] }) },
   {
     // The training-config readers and writers are pure too, but for the YAML parser: the files they read are YAML.
     files: ['src/setup/**/*.ts'],
@@ -131,7 +135,7 @@ export default tseslint.config(
     // Components call every layer but the terminal commands, and the model builder only through its browser-safe part.
     files: ['src/components/**/*.{ts,tsx}'],
     rules: layerRules('components', {
-      may: ['base', 'memory', 'planner', 'diagnose', 'setup', 'lab', 'graphs', 'markdown', 'styles'],
+      may: ['base', 'memory', 'planner', 'diagnose', 'setup', 'lab', 'graphs', 'markdown', 'styles', 'i18n'],
       also: [GRAPHS_BEYOND_BROWSER_SAFE],
     }),
   },
