@@ -3,7 +3,6 @@ import {
   flagNamed,
   formatEstimateFlags,
   formatStepTime,
-  GPU_PRESETS,
   MODEL_PRESETS,
   type FieldError,
   type LineCategory,
@@ -35,6 +34,7 @@ import { chosenStack, isStack, saveStack, STACK_EVENT, storedStack } from './sta
 import TimelineChart, { limitOf } from './TimelineChart';
 import '../widget.css';
 import './calculator.css';
+import GpuSelect from '../GpuSelect';
 import WidgetField from '../WidgetField';
 import CopyCommand from '../CopyCommand';
 import { estimateCommandLine } from '../../planner/index';
@@ -202,18 +202,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
           <fieldset class="calc-group">
             <legend>{text.groups.hardware}</legend>
             <WidgetField label={<FlagLabel label={text.gpu} flag="gpu" />} error={errorFor('gpu')}>
-              <select
-                data-flag="gpu"
-                value={String(raw['gpu'] ?? '')}
-                onChange={(e) => set('gpu', (e.currentTarget as HTMLSelectElement).value || undefined)}
-              >
-                <option value="">{text.noGpu}</option>
-                {GPU_PRESETS.map((g) => (
-                  <option value={g.id}>
-                    {g.name} ({g.marketedMemory})
-                  </option>
-                ))}
-              </select>
+              <GpuSelect value={String(raw['gpu'] ?? '')} noGpuLabel={text.noGpu} onPick={(id) => set('gpu', id)} />
             </WidgetField>
           </fieldset>
         </div>

@@ -8,11 +8,11 @@ import {
   formatChanges,
   formatCount,
   formatSeconds,
-  GPU_PRESETS,
   GUIDANCES,
   pipelineFor,
 } from '../../memory/index';
 import CopyCommand from '../CopyCommand';
+import GpuSelect from '../GpuSelect';
 import WidgetField from '../WidgetField';
 import {
   computeDiffusion,
@@ -141,14 +141,7 @@ export default function DiffusionCalculator() {
         <fieldset class="calc-group">
           <legend>{STRINGS.groups.hardware}</legend>
           <WidgetField label={<FlagLabel label={STRINGS.gpu} flag="gpu" />} error={errorFor('gpu')}>
-            <select data-flag="gpu" value={settings['gpu'] ?? ''} onChange={(e) => set('gpu', e.currentTarget.value)}>
-              <option value="">{STRINGS.noGpu}</option>
-              {GPU_PRESETS.map((g) => (
-                <option value={g.id}>
-                  {g.name} ({g.marketedMemory})
-                </option>
-              ))}
-            </select>
+            <GpuSelect value={settings['gpu'] ?? ''} noGpuLabel={STRINGS.noGpu} onPick={(id) => set('gpu', id)} />
           </WidgetField>
           {settings['headroom'] !== undefined && (
             <TextField flag="headroom" label={STRINGS.headroom} settings={settings} set={set} error={errorFor('headroom')} />
