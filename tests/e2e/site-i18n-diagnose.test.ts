@@ -7,8 +7,8 @@ import type { OomCase } from '../../src/diagnose/oom-remedies';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
- * The diagnose tools on their Chinese pages (issue #33, "a diagnose tool fed a file"): a real file dropped on the
- * OOM reader and the snapshot reader is read and explained in Chinese, and no English sentence of the tools'
+ * The diagnose tools on their Chinese pages (issue #33, "a diagnose tool fed a file"): a real file dropped on each
+ * of the four readers is read and explained in Chinese, and no English sentence of the tools'
  * catalogue is left in what the widget shows; the English page, fed the same file, still explains it in English.
  */
 const baseUrl = inject('baseUrl');
@@ -126,6 +126,25 @@ describe('the diagnose tools in Chinese', () => {
       // The charts' axis titles and legends are the catalogue's too.
       await expect.poll(() => root.locator('[data-chart="timeline"]').innerText()).toContain(ZH.snapshot.active);
       expect(await englishShown(root)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+      expect(problems.consoleErrors).toEqual([]);
+    });
+  });
+
+  test('the nvidia-smi and memory_summary readers explain a dropped file in Chinese, with no English sentence left', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const smi = await dropFile(page, '/zh-cn/tools/nvidia-smi/', 'nvidia-smi', example('nvidia-smi-leak.csv'));
+      const gpu = smi.locator('[data-verdict]').first();
+      const verdict = (await gpu.getAttribute('data-verdict')) as keyof typeof ZH.explain.verdicts;
+      expect(await gpu.locator('.diag-verdict').innerText()).toBe(ZH.explain.verdicts[verdict].title);
+      for (const line of await gpu.locator('li').allInnerTexts()) expect(line).toMatch(HAN);
+      await expect.poll(() => smi.locator('[data-chart="memory"] [aria-label]').first().getAttribute('aria-label')).toMatch(HAN);
+      expect(await englishShown(smi)).toEqual([]);
+
+      const summary = await dropFile(page, '/zh-cn/tools/memory-summary/', 'memory-summary', example('memory-summary.txt'));
+      const rows = summary.locator('tbody th[scope="row"]');
+      expect(await rows.first().innerText()).toBe(ZH.explain.summary.allocated.label);
+      expect(await englishShown(summary)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
       expect(problems.consoleErrors).toEqual([]);
     });
