@@ -90,7 +90,8 @@ function NvidiaSmiReader() {
                   data-peak-used-bytes={pattern.evidence.peakUsedBytes}
                 >
                   <h3>
-                    {S.gpu(series.index, series.name)}:{' '}
+                    {S.gpu(series.index, series.name)}
+                    {M.labelEnd}
                     <span class="diag-verdict">{explain.verdicts[pattern.verdict].title}</span>
                   </h3>
                   <p>{explain.verdicts[pattern.verdict].meaning}</p>
