@@ -15,6 +15,7 @@ import {
   describeSummary,
   describeTraceback,
   OOM_CASE_TEXT,
+  VERDICT_LINKS,
   VERDICT_TEXT,
   WORDING_TEXT,
 } from '../diagnose/explain.ts';
@@ -22,7 +23,7 @@ import { classifyGpuPattern } from '../diagnose/gpu-pattern.ts';
 import { parseMemorySummary, type MemorySummary } from '../diagnose/memory-summary.ts';
 import type { UnreadNote } from '../diagnose/notes.ts';
 import { parseNvidiaSmi } from '../diagnose/nvidia-smi.ts';
-import { recognizeKnownError } from '../diagnose/known-errors.ts';
+import { KNOWN_ERROR_NAMES, recognizeKnownError } from '../diagnose/known-errors.ts';
 import { analyzeOomText } from '../diagnose/oom-analysis.ts';
 import type { OomFigure } from '../diagnose/oom-message.ts';
 import type { OomTraceback } from '../diagnose/oom-traceback.ts';
@@ -107,7 +108,7 @@ function analyzeNvidiaSmi(text: string) {
       `GPU ${gpu.index}${gpu.name ? ` (${gpu.name})` : ''}: ${VERDICT_TEXT[pattern.verdict].title}, ${gpu.samples.length} sample${gpu.samples.length === 1 ? '' : 's'}`,
     );
     for (const line of describeGpuEvidence(pattern, log.timed)) lines.push(`  ${line}`);
-    lines.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_TEXT[pattern.verdict].href}`);
+    lines.push(`  ${VERDICT_TEXT[pattern.verdict].meaning}`, `  Next: ${VERDICT_LINKS[pattern.verdict]}`);
   }
   for (const line of describeProcesses(log.processes, log.gpus)) lines.push(line);
   for (const line of describeMigDevices(log.migDevices)) lines.push(line);
@@ -374,7 +375,7 @@ export const diagnoseCommand: Command<DiagnoseJson> = {
         refused:
           known === null
             ? 'not nvidia-smi output, an OOM message, a memory_summary table or a memory snapshot pickle'
-            : `this is ${known}, not an out-of-memory message from PyTorch's allocator`,
+            : `this is ${KNOWN_ERROR_NAMES[known]}, not an out-of-memory message from PyTorch's allocator`,
       };
     }
     const analysis = ANALYZERS[kind](bytes, kind === 'snapshot' ? '' : asText(), facts);

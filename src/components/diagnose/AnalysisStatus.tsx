@@ -1,9 +1,10 @@
 import { formatBinarySize } from '../../base/bytes';
-import { INPUT_STRINGS as S } from './strings';
+import { useMessages } from '../../i18n/use-messages';
 import type { AnalysisState } from './use-analysis';
 
 /** Progress while a file is read, or why the analysis stopped. Nothing once there is a result. */
 export default function AnalysisStatus<R>({ state }: { state: AnalysisState<R> }) {
+  const S = useMessages().diagnose.input;
   if (state.status === 'working') {
     const text = S.progress(formatBinarySize(state.bytesRead), formatBinarySize(state.totalBytes));
     return (

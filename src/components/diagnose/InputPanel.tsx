@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { INPUT_STRINGS as S } from './strings';
+import { useMessages } from '../../i18n/use-messages';
 
 /** An example input, loaded only when the reader asks for it. */
 export interface ExampleInput {
@@ -28,6 +28,7 @@ export const PASTED_FILE_NAME = 'pasted.txt';
  * textarea for pasted text, and example buttons. Nothing here reads the file: the tool does.
  */
 export default function InputPanel({ tool, pastePlaceholder, accept, examples, onFile, busy }: InputPanelProps) {
+  const S = useMessages().diagnose.input;
   const [dragging, setDragging] = useState(false);
   const [text, setText] = useState('');
   const take = (file: File | undefined) => {

@@ -1,12 +1,13 @@
 import * as Plot from '@observablehq/plot';
 import { GIB } from '../../base/bytes';
 import { useEffect, useRef } from 'preact/hooks';
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
 import type { MemorySummary } from '../../diagnose/memory-summary';
 import { mountPlot } from '../charts/mount-plot';
 import { exampleFile } from './InputPanel';
 import SummaryTable from './SummaryTable';
 import ToolFrame from './ToolFrame';
-import { SUMMARY_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
 import finetuneUrl from '../../diagnose/examples/memory-summary.txt?url';
@@ -14,6 +15,7 @@ import '../widget.css';
 import './diagnose.css';
 
 function AllocatedVsReserved({ summary }: { summary: MemorySummary }) {
+  const S = useMessages().diagnose.summary;
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
@@ -37,12 +39,21 @@ function AllocatedVsReserved({ summary }: { summary: MemorySummary }) {
       marks: [Plot.barX(data, { x: 'gib', y: 'kind', fy: 'when', fill: 'kind' })],
     });
     return mountPlot(node, chart, S.chartLabel);
-  }, [summary]);
+  }, [summary, S]);
   return <div class="diag-chart" ref={container} data-chart="summary" />;
 }
 
 /** Reads torch.cuda.memory_summary() output and says what each figure means. */
-export default function MemorySummaryTool() {
+export default function MemorySummaryTool({ locale = DEFAULT_LOCALE }: { readonly locale?: Locale }) {
+  return (
+    <LocaleContext.Provider value={locale}>
+      <MemorySummaryReader />
+    </LocaleContext.Provider>
+  );
+}
+
+function MemorySummaryReader() {
+  const S = useMessages().diagnose.summary;
   const analysis = useAnalysis('memory-summary');
   const [state] = analysis;
   const examples = [{ label: S.examples.finetune, load: () => exampleFile(finetuneUrl, 'memory-summary.txt') }];

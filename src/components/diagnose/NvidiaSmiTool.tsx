@@ -1,12 +1,13 @@
 import * as Plot from '@observablehq/plot';
 import { GIB } from '../../base/bytes';
-import { useEffect, useRef } from 'preact/hooks';
-import { describeGpuEvidence, describeMigDevices, describeProcesses, LINK_TITLES, VERDICT_TEXT } from '../../diagnose/explain';
+import { useContext, useEffect, useRef } from 'preact/hooks';
+import { DEFAULT_LOCALE, localizedHref, type Locale } from '../../i18n/locales';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
+import { describeGpuEvidence, describeMigDevices, describeProcesses, VERDICT_LINKS } from '../../diagnose/explain';
 import { mountPlot } from '../charts/mount-plot';
 import type { GpuAnalysis } from './analysers';
 import { exampleFile } from './InputPanel';
 import ToolFrame from './ToolFrame';
-import { NVIDIA_SMI_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
 import leakUrl from '../../diagnose/examples/nvidia-smi-leak.csv?url';
@@ -16,6 +17,7 @@ import '../widget.css';
 import './diagnose.css';
 
 function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
+  const S = useMessages().diagnose.nvidiaSmi;
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
@@ -39,12 +41,22 @@ function MemoryChart({ gpus, timed }: { gpus: GpuAnalysis[]; timed: boolean }) {
       ],
     });
     return mountPlot(node, chart, S.chartLabel(gpus.length));
-  }, [gpus, timed]);
+  }, [gpus, timed, S]);
   return <div class="diag-chart" ref={container} data-chart="memory" />;
 }
 
 /** Reads nvidia-smi output (CSV or tables), plots memory per GPU and names each GPU's pattern. */
-export default function NvidiaSmiTool() {
+export default function NvidiaSmiTool({ locale = DEFAULT_LOCALE }: { readonly locale?: Locale }) {
+  return (
+    <LocaleContext.Provider value={locale}>
+      <NvidiaSmiReader />
+    </LocaleContext.Provider>
+  );
+}
+
+function NvidiaSmiReader() {
+  const { nvidiaSmi: S, input: M, explain } = useMessages().diagnose;
+  const locale = useContext(LocaleContext);
   const analysis = useAnalysis('nvidia-smi');
   const [state] = analysis;
   const examples = [
@@ -78,17 +90,23 @@ export default function NvidiaSmiTool() {
                   data-peak-used-bytes={pattern.evidence.peakUsedBytes}
                 >
                   <h3>
-                    {S.gpu(series.index, series.name)}: <span class="diag-verdict">{VERDICT_TEXT[pattern.verdict].title}</span>
+                    {S.gpu(series.index, series.name)}
+                    {M.labelEnd}
+                    <span class="diag-verdict">{explain.verdicts[pattern.verdict].title}</span>
                   </h3>
-                  <p>{VERDICT_TEXT[pattern.verdict].meaning}</p>
+                  <p>{explain.verdicts[pattern.verdict].meaning}</p>
                   <ul>
-                    {describeGpuEvidence(pattern, state.result.log.timed).map((line) => (
+                    {describeGpuEvidence(pattern, state.result.log.timed, explain).map((line) => (
                       <li>{line}</li>
                     ))}
                   </ul>
                   <p>
-                    {S.next}: <a href={VERDICT_TEXT[pattern.verdict].href}>{LINK_TITLES[VERDICT_TEXT[pattern.verdict].href]}</a> ·{' '}
-                    {S.samples(sampleCount)}
+                    {S.next}
+                    {M.labelEnd}
+                    <a href={localizedHref(locale, VERDICT_LINKS[pattern.verdict])}>
+                      {explain.linkTitles[VERDICT_LINKS[pattern.verdict]]}
+                    </a>{' '}
+                    · {S.samples(sampleCount)}
                   </p>
                 </section>
               ))}
@@ -97,6 +115,7 @@ export default function NvidiaSmiTool() {
                   {describeProcesses(
                     state.result.log.processes,
                     state.result.gpus.map(({ series, chartSamples }) => ({ ...series, samples: chartSamples })),
+                    explain,
                   )
                     .slice(1)
                     .join('\n')}
@@ -104,7 +123,7 @@ export default function NvidiaSmiTool() {
               )}
               {state.result.log.migDevices.length > 0 && (
                 <pre class="diag-listing" tabIndex={0} data-mig-devices={state.result.log.migDevices.length}>
-                  {describeMigDevices(state.result.log.migDevices).slice(1).join('\n')}
+                  {describeMigDevices(state.result.log.migDevices, explain).slice(1).join('\n')}
                 </pre>
               )}
             </>

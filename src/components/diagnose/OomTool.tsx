@@ -5,18 +5,17 @@ import {
   describeRemedy,
   describeSummary,
   describeTraceback,
-  LINK_TITLES,
-  OOM_CASE_TEXT,
-  WORDING_TEXT,
 } from '../../diagnose/explain';
 import type { OomFigure } from '../../diagnose/oom-message';
 import { rankOomRemedies } from '../../diagnose/oom-remedies';
-import { useState } from 'preact/hooks';
+import { useContext, useState } from 'preact/hooks';
+import { DEFAULT_LOCALE, localizedHref, type Locale } from '../../i18n/locales';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
+import type { DiagnoseMessages } from '../../i18n/messages/diagnose/en';
 import { formatBinarySize } from '../../base/bytes';
 import { exampleFile } from './InputPanel';
 import SummaryTable from './SummaryTable';
 import ToolFrame from './ToolFrame';
-import { OOM_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
 import currentUrl from '../../diagnose/examples/oom-current.txt?url';
@@ -25,22 +24,32 @@ import legacyUrl from '../../diagnose/examples/oom-legacy.txt?url';
 import '../widget.css';
 import './diagnose.css';
 
-/** The figure rows, in the order the message gives them. */
-const FIGURE_ROWS: readonly [string, OomFigure][] = [
-  [S.rows.tried, 'triedToAllocateBytes'],
-  [S.rows.total, 'totalBytes'],
-  [S.rows.free, 'freeBytes'],
-  [S.rows.process, 'processInUseBytes'],
-  [S.rows.allocated, 'allocatedBytes'],
-  [S.rows.reserved, 'reservedBytes'],
-  [S.rows.reservedUnallocated, 'reservedUnallocatedBytes'],
-  [S.rows.privatePools, 'privatePoolsBytes'],
-  [S.rows.allowed, 'allowedBytes'],
-  [S.rows.nonPyTorch, 'nonPyTorchBytes'],
+/** The figure rows, in the order the message gives them, each with the key of its label. */
+const FIGURE_ROWS: readonly [keyof DiagnoseMessages['oom']['rows'], OomFigure][] = [
+  ['tried', 'triedToAllocateBytes'],
+  ['total', 'totalBytes'],
+  ['free', 'freeBytes'],
+  ['process', 'processInUseBytes'],
+  ['allocated', 'allocatedBytes'],
+  ['reserved', 'reservedBytes'],
+  ['reservedUnallocated', 'reservedUnallocatedBytes'],
+  ['privatePools', 'privatePoolsBytes'],
+  ['allowed', 'allowedBytes'],
+  ['nonPyTorch', 'nonPyTorchBytes'],
 ];
 
 /** Decodes an out-of-memory message into its figures, checks them against each other, and ranks what to try. */
-export default function OomTool() {
+export default function OomTool({ locale = DEFAULT_LOCALE }: { readonly locale?: Locale }) {
+  return (
+    <LocaleContext.Provider value={locale}>
+      <OomReader />
+    </LocaleContext.Provider>
+  );
+}
+
+function OomReader() {
+  const { oom: S, input: M, explain, knownErrors } = useMessages().diagnose;
+  const locale = useContext(LocaleContext);
   const analysis = useAnalysis('oom-message');
   const [state] = analysis;
   const examples = [
@@ -50,7 +59,7 @@ export default function OomTool() {
   ];
   const result = state.status === 'done' ? state.result : null;
   const m = result?.parse.message ?? null;
-  const platformNote = m === null ? null : describePlatform(m);
+  const platformNote = m === null ? null : describePlatform(m, explain);
   // The GPU count only changes the ranking, which is pure and small: it is redone here rather than in the worker.
   const [gpusText, setGpusText] = useState('');
   const gpus = /^\d{1,7}$/.test(gpusText) && Number(gpusText) >= 1 ? Number(gpusText) : null;
@@ -61,7 +70,7 @@ export default function OomTool() {
       : gpus === null
         ? result.plan
         : rankOomRemedies(m, result.findings, context);
-  const summaryRows = result?.summary ? describeSummary(result.summary) : [];
+  const summaryRows = result?.summary ? describeSummary(result.summary, explain) : [];
   return (
     <ToolFrame
       analysis={analysis}
@@ -88,13 +97,16 @@ export default function OomTool() {
         <div class="diag-results" aria-live="polite">
           {m === null || plan === null || context === null ? (
             <p class="widget-error" role="alert">
-              {result.knownError === null ? S.notFound : S.knownError(result.knownError)}
+              {result.knownError === null ? S.notFound : S.knownError(knownErrors[result.knownError])}
             </p>
           ) : (
             <>
               <p data-platform={m.platform} data-wording={m.wording}>
-                {S.platform[m.platform]}, {WORDING_TEXT[m.wording]}
-                {m.gpuIndex === null ? '' : `, GPU ${m.gpuIndex}`}
+                {[
+                  S.platform[m.platform],
+                  explain.wordings[m.wording],
+                  ...(m.gpuIndex === null ? [] : [`GPU ${m.gpuIndex}`]),
+                ].join(M.listSeparator)}
               </p>
               <table
                 class="widget-table"
@@ -109,11 +121,11 @@ export default function OomTool() {
                   </tr>
                 </thead>
                 <tbody>
-                  {FIGURE_ROWS.filter(([, figure]) => m[figure] !== null).map(([label, figure]) => (
+                  {FIGURE_ROWS.filter(([, figure]) => m[figure] !== null).map(([row, figure]) => (
                     <tr data-figure={figure}>
-                      <th scope="row">{label}</th>
+                      <th scope="row">{S.rows[row]}</th>
                       <td>{formatBinarySize(m[figure] ?? 0)}</td>
-                      <td>{describeFigureSource(m, figure)}</td>
+                      <td>{describeFigureSource(m, figure, explain)}</td>
                     </tr>
                   ))}
                   {m.otherProcesses.map((p) => (
@@ -127,7 +139,7 @@ export default function OomTool() {
                     <tr>
                       <th scope="row">{S.rows.fragmentation}</th>
                       <td>{(m.fragmentationShare * 100).toFixed(1)} %</td>
-                      <td>{describeFigureSource(m, 'fragmentationShare')}</td>
+                      <td>{describeFigureSource(m, 'fragmentationShare', explain)}</td>
                     </tr>
                   )}
                 </tbody>
@@ -138,27 +150,37 @@ export default function OomTool() {
                   <h3>{S.findings}</h3>
                   <ul data-findings={result.findings.map((f) => f.id).join(' ')}>
                     {result.findings.map((f) => (
-                      <li data-finding={f.id}>{describeFinding(f, m)}</li>
+                      <li data-finding={f.id}>{describeFinding(f, m, explain)}</li>
                     ))}
                   </ul>
                 </>
               )}
               <p data-case={plan.case}>
-                <strong>{S.verdict}:</strong> {OOM_CASE_TEXT[plan.case]}
+                <strong>
+                  {S.verdict}
+                  {M.labelEnd}
+                </strong>
+                {explain.cases[plan.case]}
               </p>
               {platformNote !== null && <p class="diag-note">{platformNote}</p>}
               {result.traceback !== null && (
                 <p data-phase={result.traceback.phase ?? ''} data-op={result.traceback.op ?? ''}>
-                  <strong>{S.traceback}:</strong> {describeTraceback(result.traceback)}
+                  <strong>
+                    {S.traceback}
+                    {M.labelEnd}
+                  </strong>
+                  {describeTraceback(result.traceback, explain)}
                 </p>
               )}
               <h3>{S.remedies}</h3>
               <ol data-remedies={plan.remedies.map((r) => r.id).join(' ')}>
                 {plan.remedies.map((r) => {
-                  const { title, reason } = describeRemedy(r, m, context);
+                  const { title, reason } = describeRemedy(r, m, context, explain);
                   return (
                     <li data-remedy={r.id} data-sufficient={String(r.sufficient)} data-condition={r.condition ?? ''}>
-                      <strong>{title}</strong>. {reason} <a href={r.href}>{LINK_TITLES[r.href]}</a>
+                      <strong>{title}</strong>
+                      {M.titleEnd}
+                      {reason} <a href={localizedHref(locale, r.href)}>{explain.linkTitles[r.href]}</a>
                     </li>
                   );
                 })}

@@ -1,11 +1,13 @@
 import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
+
 import { describeSnapshotOom } from '../../diagnose/explain';
 import { refuseOversizeSnapshot, type DeviceMemory, type SnapshotOom, type StackFrame } from '../../diagnose/snapshot';
 import { formatBinarySize, GIB } from '../../base/bytes';
 import { mountPlot } from '../charts/mount-plot';
 import ToolFrame from './ToolFrame';
-import { SNAPSHOT_STRINGS as S } from './strings';
 import UnreadList from './UnreadList';
 import { useAnalysis } from './use-analysis';
 import { writePickle, type PlainData } from '../../diagnose/pickle-writer';
@@ -26,6 +28,7 @@ async function loadExampleSnapshot(): Promise<File> {
 const SEGMENTS_SHOWN = 40;
 
 function TimelineChart({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[] }) {
+  const S = useMessages().diagnose.snapshot;
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
@@ -51,11 +54,12 @@ function TimelineChart({ device, ooms }: { device: DeviceMemory; ooms: SnapshotO
       ],
     });
     return mountPlot(node, chart, S.timelineLabel);
-  }, [device, ooms]);
+  }, [device, ooms, S]);
   return <div class="diag-chart" ref={container} data-chart="timeline" />;
 }
 
 function SegmentsChart({ device }: { device: DeviceMemory }) {
+  const S = useMessages().diagnose.snapshot;
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = container.current;
@@ -75,13 +79,14 @@ function SegmentsChart({ device }: { device: DeviceMemory }) {
       marks: [Plot.barY(data, { x: 'segment', y: 'gib', fill: 'part' })],
     });
     return mountPlot(node, chart, S.segmentsLabel);
-  }, [device]);
+  }, [device, S]);
   return <div class="diag-chart" ref={container} data-chart="segments" />;
 }
 
 const frameText = (f: StackFrame) => `${f.filename}:${f.line} ${f.name}`;
 
 function Frames({ frames }: { frames: StackFrame[] }) {
+  const S = useMessages().diagnose.snapshot;
   if (frames.length === 0) return <span class="diag-note">{S.noFrames}</span>;
   const user = frames.find((f) => !f.filename.includes('site-packages')) ?? frames[0];
   return (
@@ -97,6 +102,7 @@ function Frames({ frames }: { frames: StackFrame[] }) {
 }
 
 function DeviceView({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[] }) {
+  const S = useMessages().diagnose.snapshot;
   return (
     <section data-device={device.device} data-peak-active-bytes={device.peakActiveBytes}>
       <h3>{S.device(device.device, device.traceEvents)}</h3>
@@ -135,7 +141,16 @@ function DeviceView({ device, ooms }: { device: DeviceMemory; ooms: SnapshotOom[
 }
 
 /** Reads a torch.cuda.memory._dump_snapshot() pickle in a worker, as data only, and shows where memory went. */
-export default function SnapshotTool() {
+export default function SnapshotTool({ locale = DEFAULT_LOCALE }: { readonly locale?: Locale }) {
+  return (
+    <LocaleContext.Provider value={locale}>
+      <SnapshotReader />
+    </LocaleContext.Provider>
+  );
+}
+
+function SnapshotReader() {
+  const { snapshot: S, explain } = useMessages().diagnose;
   const analysis = useAnalysis('snapshot', (file) => refuseOversizeSnapshot(file.size));
   const [state] = analysis;
   const read = state.status === 'done' ? state.result : null;
@@ -165,7 +180,7 @@ export default function SnapshotTool() {
             <ul>
               {read.analysis.oomEvents.map((oom) => (
                 <li>
-                  {describeSnapshotOom(oom)} <Frames frames={oom.frames} />
+                  {describeSnapshotOom(oom, explain)} <Frames frames={oom.frames} />
                 </li>
               ))}
             </ul>

@@ -1,9 +1,10 @@
 import { describeSummary } from '../../diagnose/explain';
 import type { MemorySummary } from '../../diagnose/memory-summary';
-import { SUMMARY_STRINGS as S } from './strings';
+import { useMessages } from '../../i18n/use-messages';
 
 /** A memory_summary's figures, one row each with its value and what it means; the summary tool and the OOM tool (for a summary pasted with the message) both show it. */
 export default function SummaryTable({ summary }: { summary: MemorySummary }) {
+  const { summary: S, explain } = useMessages().diagnose;
   return (
     <table class="widget-table">
       <thead>
@@ -14,7 +15,7 @@ export default function SummaryTable({ summary }: { summary: MemorySummary }) {
         </tr>
       </thead>
       <tbody>
-        {describeSummary(summary).map((r) => (
+        {describeSummary(summary, explain).map((r) => (
           <tr>
             <th scope="row">{r.label}</th>
             <td>{r.value}</td>

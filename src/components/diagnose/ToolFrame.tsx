@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { commandLine } from '../../base/command-line';
 import CopyCommand from '../CopyCommand';
 import InputPanel, { PASTED_FILE_NAME, type InputPanelProps } from './InputPanel';
-import { INPUT_STRINGS as S } from './strings';
+import { useMessages } from '../../i18n/use-messages';
 import type { AnalysisState } from './use-analysis';
 
 /** Props of the frame every diagnose tool shares. */
@@ -30,6 +30,7 @@ export default function ToolFrame<R>({
   commandFlags = [],
   ...input
 }: ToolFrameProps<R>) {
+  const S = useMessages().diagnose.input;
   // What the reader gave, as the terminal command takes it: the file's name, or - for a paste (standard input).
   const [source, setSource] = useState('FILE');
   const read = (file: File) => {

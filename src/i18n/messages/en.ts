@@ -1,6 +1,7 @@
 import { formatGiB } from '../../base/bytes';
 import { LESSONS, type LessonSlug } from '../../base/lessons';
 import type { LineCategory, MomentId } from '../../memory/index';
+import { DIAGNOSE_EN } from './diagnose/en';
 
 /**
  * The English catalogue: every user-visible string of the widgets converted so far, and the site's words for
@@ -162,6 +163,8 @@ export const EN = {
         'The same model and batch on 1 to 1024 GPUs: plain data parallelism (DDP) never divides the model states; ZeRO-1, 2 and 3 divide more of them as GPUs are added (ZeRO, arXiv 1910.02054, Figure 1). The dashed line is the selected GPU’s memory.',
     },
   },
+  /** The four diagnose tools (src/components/diagnose). */
+  diagnose: DIAGNOSE_EN,
   /** The landing page's first look (src/components/landing). */
   willItFit: {
     title: 'Will it fit?',

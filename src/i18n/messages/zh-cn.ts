@@ -1,5 +1,6 @@
 import { GIB, isByteCount } from '../../base/bytes';
 import type { Messages } from './en';
+import { DIAGNOSE_ZH_CN } from './diagnose/zh-cn';
 
 /** Numbers in prose and labels as zh-CN writes them (grouping and decimals by `Intl`); units stay as in English. */
 const zhNumber = (value: number, digits: number): string =>
@@ -152,6 +153,7 @@ export const ZH_CN: Messages = {
         '同一模型、同一批次，从 1 卡到 1024 卡：朴素数据并行（DDP）从不切分模型状态；ZeRO-1、2、3 随卡数增加切分的部分依次增多（ZeRO，arXiv 1910.02054，图 1）。虚线是所选 GPU 的显存容量。',
     },
   },
+  diagnose: DIAGNOSE_ZH_CN,
   willItFit: {
     title: '放得下吗？',
     model: '模型',

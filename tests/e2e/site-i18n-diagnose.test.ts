@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { MESSAGES } from '../../src/i18n/messages/index';
+import type { OomCase } from '../../src/diagnose/oom-remedies';
+import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
+
+/**
+ * The diagnose tools on their Chinese pages (issue #33, "a diagnose tool fed a file"): a real file dropped on each
+ * of the four readers is read and explained in Chinese, and no English sentence of the tools'
+ * catalogue is left in what the widget shows; the English page, fed the same file, still explains it in English.
+ */
+const baseUrl = inject('baseUrl');
+const EN = MESSAGES.en.diagnose;
+const ZH = MESSAGES['zh-cn'].diagnose;
+const HAN = /\p{Script=Han}/u;
+
+const example = (name: string) => resolve(import.meta.dirname, '../../src/diagnose/examples', name);
+const fixture = (name: string) => resolve(import.meta.dirname, '../fixtures/diagnose', name);
+
+/** Stands for every figure a catalogue function is given, so the English around it can be cut out. */
+const SAMPLE = '⟦sample⟧';
+/** Facts objects with every field a sample, but those a remedy's wording branches on: each branch once. */
+const SAMPLE_FACTS = [
+  { strays: [], platform: 'cuda', condition: null, phase: null, gpus: null },
+  { strays: [], platform: 'mps', condition: 'several-gpus', phase: 'generate', gpus: 4 },
+].map((facts) => new Proxy(facts, { get: (target, key) => (key in target ? target[key as keyof typeof target] : SAMPLE) }));
+
+/**
+ * Every English phrase of `value` (the catalogue, walked): plain strings of two words or more, and the parts of what
+ * each function builds, around the figures it is given, of three words or more (shorter pieces, "of", "GPU", are
+ * also code and names a Chinese page keeps).
+ */
+function englishPhrases(value: unknown): string[] {
+  if (typeof value === 'string') return /[A-Za-z]{2,}\W+[A-Za-z]{2,}/.test(value) ? [value] : [];
+  if (typeof value === 'function') {
+    const call = (args: unknown[]): unknown => {
+      try {
+        return (value as (...args: unknown[]) => unknown)(...args);
+      } catch {
+        // A function of figures given a facts object (or the reverse) cannot build its sentence: the other call does.
+        return null;
+      }
+    };
+    const built = [...SAMPLE_FACTS.map((facts) => [facts]), [SAMPLE, SAMPLE, SAMPLE, null]].map(call);
+    return built
+      .flatMap((out) => (typeof out === 'string' ? [out] : out === null ? [] : englishPhrases(out)))
+      .flatMap((text) => text.split(/⟦sample⟧|undefined|null|\[object Object\]/))
+      .map((part) => part.trim())
+      .filter((part) => /[A-Za-z]{2,}\W+[A-Za-z]{2,}\W+[A-Za-z]{2,}/.test(part));
+  }
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(englishPhrases);
+  return [];
+}
+
+/** The tools' English phrases, once. */
+const ENGLISH = [...new Set(englishPhrases(EN))];
+
+/** Opens a tool page, waits for its worker, drops the file at `file` on it and waits for the result. */
+async function dropFile(page: Page, path: string, tool: string, file: string): Promise<Locator> {
+  const selector = `[data-tool="${tool}"]`;
+  const root = await openIsland(page, baseUrl + path, selector);
+  await page.waitForSelector(`${selector}[data-worker="ready"]`);
+  const dataTransfer = await page.evaluateHandle(
+    ({ base64, name }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
+      return transfer;
+    },
+    { base64: readFileSync(file).toString('base64'), name: basename(file) },
+  );
+  await root.locator('.diag-input').dispatchEvent('drop', { dataTransfer });
+  await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'done', selector, {
+    timeout: 60_000,
+  });
+  return root;
+}
+
+/** The catalogue's English phrases that `root` shows. */
+async function englishShown(root: Locator): Promise<string[]> {
+  const text = await root.innerText();
+  return ENGLISH.filter((phrase) => text.includes(phrase));
+}
+
+describe('the diagnose tools in Chinese', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser({ name: 'webgpu-off', webgpu: false });
+  });
+  afterAll(() => browser?.close());
+
+  test('the catalogue walk finds the English it must look for', () => {
+    // Without this the checks below could pass by finding nothing to look for.
+    expect(ENGLISH).toContain(EN.explain.cases.fragmentation);
+    expect(ENGLISH.some((phrase) => phrase.includes('Expandable segments let the allocator'))).toBe(true);
+  });
+
+  test('the OOM reader explains a dropped message in Chinese, with no English sentence left', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await dropFile(page, '/zh-cn/tools/oom-message/', 'oom-message', example('oom-current.txt'));
+      // Four GPUs turn the sharding advice from conditional to definite: its Chinese must follow.
+      await root.locator('[data-input="gpus"]').fill('4');
+      const verdict = root.locator('[data-case]');
+      const oomCase = (await verdict.getAttribute('data-case')) as OomCase;
+      expect(await verdict.innerText()).toContain(ZH.explain.cases[oomCase]);
+      expect(await root.locator('[data-phase]').innerText()).toMatch(HAN);
+      const remedies = root.locator('[data-remedy]');
+      expect(await remedies.count()).toBeGreaterThan(0);
+      for (const text of await remedies.allInnerTexts()) expect(text).toMatch(HAN);
+      await expect.poll(() => root.locator('[data-remedy="shard-model-states"]').innerText()).toContain('4 张 GPU');
+      expect(await root.locator('th[scope="row"]').first().innerText()).toBe(ZH.oom.rows.tried);
+      expect(await englishShown(root)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+      expect(problems.consoleErrors).toEqual([]);
+    });
+  });
+
+  test('the snapshot reader explains a dropped pickle in Chinese, with no English sentence left', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await dropFile(page, '/zh-cn/tools/snapshot/', 'snapshot', fixture('snapshot-oom.pickle'));
+      const results = root.locator('.diag-results');
+      expect(Number(await results.getAttribute('data-oom-events'))).toBeGreaterThan(0);
+      expect(await results.locator('h3').first().innerText()).toBe(ZH.snapshot.ooms);
+      expect(await results.locator('li').first().innerText()).toMatch(/^设备 \d+：申请 /);
+      // The charts' axis titles and legends are the catalogue's too.
+      await expect.poll(() => root.locator('[data-chart="timeline"]').innerText()).toContain(ZH.snapshot.active);
+      expect(await englishShown(root)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+      expect(problems.consoleErrors).toEqual([]);
+    });
+  });
+
+  test('the nvidia-smi and memory_summary readers explain a dropped file in Chinese, with no English sentence left', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const smi = await dropFile(page, '/zh-cn/tools/nvidia-smi/', 'nvidia-smi', example('nvidia-smi-leak.csv'));
+      const gpu = smi.locator('[data-verdict]').first();
+      const verdict = (await gpu.getAttribute('data-verdict')) as keyof typeof ZH.explain.verdicts;
+      expect(await gpu.locator('.diag-verdict').innerText()).toBe(ZH.explain.verdicts[verdict].title);
+      for (const line of await gpu.locator('li').allInnerTexts()) expect(line).toMatch(HAN);
+      await expect.poll(() => smi.locator('[data-chart="memory"] [aria-label]').first().getAttribute('aria-label')).toMatch(HAN);
+      expect(await englishShown(smi)).toEqual([]);
+
+      const summary = await dropFile(page, '/zh-cn/tools/memory-summary/', 'memory-summary', example('memory-summary.txt'));
+      const rows = summary.locator('tbody th[scope="row"]');
+      expect(await rows.first().innerText()).toBe(ZH.explain.summary.allocated.label);
+      expect(await englishShown(summary)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+      expect(problems.consoleErrors).toEqual([]);
+    });
+  });
+
+  test('the English OOM page still explains the same message in English', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await dropFile(page, '/tools/oom-message/', 'oom-message', example('oom-current.txt'));
+      const verdict = root.locator('[data-case]');
+      const oomCase = (await verdict.getAttribute('data-case')) as OomCase;
+      expect(await verdict.innerText()).toContain(EN.explain.cases[oomCase]);
+      expect(await root.innerText()).not.toMatch(HAN);
+      // The same walk that finds nothing on the Chinese page finds the English one's sentences.
+      expect(await englishShown(root)).toContain(EN.explain.cases[oomCase]);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+});
