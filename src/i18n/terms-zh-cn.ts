@@ -98,7 +98,7 @@ export const TERMS_ZH_CN: readonly Term[] = [
   { en: 'Sequence parallelism', zh: '序列并行' },
   { en: 'Soft targets', zh: '软目标' },
   { en: 'Spot instance (preemptible)', zh: '竞价实例', note: '也称抢占式实例' },
-  { en: 'Step time', zh: '单步耗时', note: '一个训练步的墙钟时间；不说“步长”，那是优化器的步长（step size）' },
+  { en: 'Step time', zh: '单步时间', note: '一个训练步的墙钟时间；不说“步长”，那是优化器的步长（step size）' },
   { en: 'Temperature', zh: '温度' },
   { en: 'Tensor parallelism', zh: '张量并行' },
   { en: 'Weights', zh: '权重' },

@@ -1,6 +1,6 @@
 import { formatGiB } from '../../base/bytes';
 import { LESSONS, type LessonSlug } from '../../base/lessons';
-import type { LineCategory, MomentId } from '../../memory/index';
+import type { LineCategory, MomentId, Phase } from '../../memory/index';
 import { DIAGNOSE_EN } from './diagnose/en';
 
 /**
@@ -41,6 +41,17 @@ export const EN = {
     prefill: 'prefill',
     decode: 'decode',
   } satisfies Record<MomentId, string>,
+  /**
+   * The phases of a step, where a lesson's figure names the one the peak falls in (Estimate.astro, `show="peakPhase"`).
+   * The English words are the engine's own ids, which the English lessons were written around.
+   */
+  phases: {
+    forward: 'forward',
+    backward: 'backward',
+    optimizer: 'optimizer',
+    prefill: 'prefill',
+    decode: 'decode',
+  } satisfies Record<Phase, string>,
   /** Each lesson's title where a widget links it: the registry's (src/base/lessons.ts) in English. */
   lessonTitles: Object.fromEntries(LESSONS.map((lesson) => [lesson.slug, lesson.title])) as Record<LessonSlug, string>,
   /** A lesson's own components (src/components/lesson). */

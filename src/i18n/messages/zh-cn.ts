@@ -39,8 +39,15 @@ export const ZH_CN: Messages = {
     prefill: '预填充（prefill）',
     decode: '解码（decode）',
   },
+  phases: {
+    forward: '前向',
+    backward: '反向',
+    optimizer: '优化器更新',
+    prefill: '预填充',
+    decode: '解码',
+  },
   lessonTitles: {
-    'where-the-memory-goes': '显存都去哪了',
+    'where-the-memory-goes': '显存都去哪儿了',
     'diagnose-your-run': '诊断你的训练',
     'mixed-precision': '混合精度',
     'gradient-accumulation': '梯度累积',
@@ -117,7 +124,7 @@ export const ZH_CN: Messages = {
     needsMore: (percent) => `每卡多需 ${percent}%`,
     noChange: '每卡显存不变',
     stepTime: (seconds, assumptions) =>
-      `；估计单步耗时 ${seconds}，括号内是已发表实测中 8/10 落入的区间（估算，假设：${assumptions}）`,
+      `；估计单步时间 ${seconds}，括号内是已发表实测中 8/10 落入的区间（估算，假设：${assumptions}）`,
     sentenceEnd: '。',
     headroom: (percent, bytes) => `虚线为显存碎片和临时缓冲区预留了 ${percent}% 的 GPU 显存（${bytes}）：请规划在它之下。`,
     sources: '每个数字的来源',

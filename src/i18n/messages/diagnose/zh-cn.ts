@@ -265,7 +265,7 @@ const EXPLAIN_ZH_CN: ExplainWords = {
       ? `那一刻 trace 中存活张量共 ${active}。`
       : `当时 PyTorch 的存活张量共 ${active}，trace 所见的预留为 ${reserved}。`),
   linkTitles: {
-    [LESSON_LINKS.whereTheMemoryGoes]: lessonLabel('where-the-memory-goes', '显存都去哪了'),
+    [LESSON_LINKS.whereTheMemoryGoes]: lessonLabel('where-the-memory-goes', '显存都去哪儿了'),
     [LESSON_LINKS.diagnose]: lessonLabel('diagnose-your-run', '诊断你的训练'),
     [LESSON_LINKS.threeNumbers]: lessonLabel('where-the-memory-goes', '三个对不上的数字'),
     [LESSON_LINKS.fragmentation]: lessonLabel('diagnose-your-run', '显存碎片与 expandable_segments'),
