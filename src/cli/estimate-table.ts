@@ -1,6 +1,13 @@
 /** Human-readable table of an estimate. */
 import { BYTES_IN_UNIT, formatBytes, formatGiB } from '../base/bytes.ts';
-import { formatCount, formatSeconds, STACK_SPECS, type EstimateResult, type MemoryLine } from '../memory/index.ts';
+import {
+  formatCount,
+  formatSeconds,
+  formatStepShare,
+  STACK_SPECS,
+  type EstimateResult,
+  type MemoryLine,
+} from '../memory/index.ts';
 import { renderTimeline } from './timeline-chart.ts';
 
 const LABEL_WIDTH = 70;
@@ -115,11 +122,17 @@ export function renderTable(result: EstimateResult, withSources = false): string
   if (result.stepTime !== null) {
     out.push('');
     out.push(
-      `Step time (estimate${result.mode === 'train' ? ', per optimizer step' : ''}; assumes ${result.stepTime.assumptions.join('; ')})`,
+      `Step time (estimate${result.mode === 'train' ? ', per optimizer step, each part as its share of the step' : ''}; assumes ${result.stepTime.assumptions.join('; ')})`,
     );
-    for (const l of result.stepTime.lines) out.push(`  ${fit(l.label, LABEL_WIDTH)} ${formatSeconds(l.seconds).padStart(12)}`);
+    const { totalSeconds, band } = result.stepTime;
+    // A training step's parts print as shares of the banded total: the band was measured on whole steps, so a part's
+    // seconds alone would claim a precision the model never showed. Inference's prefill and per-token decode are not
+    // parts of one step, and no published run gives them a band, so they stay in seconds.
+    for (const l of result.stepTime.lines) {
+      const value = result.mode === 'train' ? formatStepShare(l.seconds, totalSeconds) : formatSeconds(l.seconds);
+      out.push(`  ${fit(l.label, LABEL_WIDTH)} ${value.padStart(12)}`);
+    }
     if (result.mode === 'train') {
-      const { totalSeconds, band } = result.stepTime;
       out.push(`  ${fit('Total', LABEL_WIDTH)} ${formatSeconds(totalSeconds).padStart(12)}`);
       // The measured band, not a guess: where the measured step fell, for 8 in 10 published runs, around the prediction.
       if (band !== null)

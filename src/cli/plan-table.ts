@@ -1,7 +1,7 @@
 /** The human-readable answer of `plan`: the ranked plans, the best one in detail, and why the rest do not fit. */
 import { formatGiB } from '../base/bytes.ts';
 import { lessonBySlug, lessonHref } from '../base/lessons.ts';
-import { formatEstimateFlags, formatSeconds, formatStepTime } from '../memory/index.ts';
+import { formatEstimateFlags, formatStepShare, formatStepTime } from '../memory/index.ts';
 import {
   BAND_RATIO,
   changesNumerics,
@@ -129,8 +129,9 @@ export function renderPlanTable(result: PlanResult, top = 10): string {
         `  step      ${formatStepTime(details.stepTime.totalSeconds, band)}${band === null ? '' : ` (band: ${band.source})`}`,
       );
       if (best.run !== null) out.push(`  run       ${runBudgetLine(best.run, r.priceTier)}`);
+      // The parts as shares of the banded step: the band was measured on whole steps only, so a part has none.
       for (const line of details.stepTime.lines.filter((l) => l.seconds > 0))
-        out.push(`  time      ${line.label}: ${formatSeconds(line.seconds)}`);
+        out.push(`  share     ${line.label}: ${formatStepShare(line.seconds, details.stepTime.totalSeconds)} of the step`);
       out.push(
         `  lessons   ${
           planLessons(best)

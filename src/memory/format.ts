@@ -29,3 +29,17 @@ export function formatStepTime(seconds: number, band: { low: number; high: numbe
   if (band === null) return formatSeconds(seconds);
   return `${formatSeconds(seconds)} (${formatSeconds(band.low)}–${formatSeconds(band.high)})`;
 }
+
+/**
+ * One part of a step (compute, a collective, the optimizer, …) as its share of the step, "12 %", "0.4 %", "<0.1 %".
+ * The error band was measured on whole steps only (step-time/band.ts), so a part has no band of its own to print with
+ * seconds; its share of the banded total is what the model can honestly say about it.
+ */
+export function formatStepShare(partSeconds: number, stepSeconds: number): string {
+  if (!Number.isFinite(partSeconds) || partSeconds < 0 || !(stepSeconds > 0) || !Number.isFinite(stepSeconds)) return 'invalid';
+  if (partSeconds === 0) return '0 %';
+  const percent = (100 * partSeconds) / stepSeconds;
+  if (percent < 0.05) return '<0.1 %';
+  // One decimal under 1 % (where it would round to "1.0", the whole number reads the same and shorter).
+  return `${percent < 0.95 ? percent.toFixed(1) : percent.toFixed(0)} %`;
+}

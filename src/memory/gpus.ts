@@ -484,7 +484,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     vendor: 'nvidia',
     memoryBytes: 95830 * MIB,
     marketedMemory: '94 GB HBM3',
-    tensorTflops16: 1671,
+    tensorTflops16: 835.5,
     fp32Tflops: 60,
     bf16: true,
     memoryBandwidthBytesPerSecond: 3900 * GBps,
@@ -494,7 +494,7 @@ export const GPU_PRESETS: readonly GpuSpec[] = [
     ...CLOUD_100G,
     computeCapability: 9.0,
     source:
-      'NVIDIA H100 Tensor Core GPU datasheet (H100 NVL: BF16 3,341 TFLOPS with sparsity → 1,671 dense; 3.9 TB/s; NVLink 600 GB/s; FP32 60 TFLOPS); nvidia-smi: 95830MiB',
+      'NVIDIA H100 Tensor Core GPU datasheet (H100 NVL: BF16 1,671 TFLOPS with sparsity → 835.5 dense, FP8 3,341 with sparsity; 3.9 TB/s; NVLink 600 GB/s; FP32 60 TFLOPS); nvidia-smi: 95830MiB',
   },
   {
     id: 'h200',

@@ -64,7 +64,7 @@ export {
   type StackDefaults,
   type StackSpec,
 } from './stacks.ts';
-export { formatCount, formatSeconds, formatStepTime } from './format.ts';
+export { formatCount, formatSeconds, formatStepShare, formatStepTime } from './format.ts';
 export { PREDICTED_OVER_MEASURED, STEP_TIME_BAND_SOURCE, stepTimeBand, type StepTimeBand } from './step-time/band.ts';
 export { LINE_CATEGORIES } from './lines.ts';
 export type { LineCategory, LineDevice, MemoryLine } from './lines.ts';

@@ -123,6 +123,10 @@ describe('planner page', () => {
       await expect
         .poll(() => root.locator('.planner-details').first().textContent())
         .toMatch(/npx gpu-memory-lab estimate --model gpt2-large/);
+      // The step's parts print as shares of the banded step, never as bare seconds.
+      const details = (await root.locator('.planner-details').first().textContent()) ?? '';
+      expect(details).toMatch(/compute \d+ %/);
+      expect(details).not.toMatch(/compute [\d.]+ (ms|s)\b/);
       const key = await second.getAttribute('data-plan-key');
       const total = await second.getAttribute('data-total-bytes');
       // Its step timeline, drawn once the chart has loaded: one moment reaches the plan's total, none more.

@@ -7,15 +7,18 @@ import { formatBytes } from '../../base/bytes';
 import {
   estimateMemory,
   formatCount,
-  formatSeconds,
+  formatStepShare,
   formatStepTime,
   parseEstimateFlags,
   type EstimateResult,
   type RawFlags,
 } from '../../memory/index';
 
-/** How a figure is printed. */
-export type FigureUnit = 'GiB' | 'GB' | 'count' | 'seconds' | 'text';
+/**
+ * How a figure is printed. `seconds` is the step's total with its error band; `share` is one part of the step
+ * (`time.<id>`) as its share of that total.
+ */
+export type FigureUnit = 'GiB' | 'GB' | 'count' | 'seconds' | 'share' | 'text';
 
 /** Split `--model gpt2 --sp --seq 1024` into raw flags (a flag without a value is `true`). */
 export function parseFlagString(flags: string): RawFlags {
@@ -86,12 +89,29 @@ function named<T>(items: readonly T[], nameOf: (item: T) => string, name: string
 
 /** The figure as the lesson prints it. */
 export function estimateFigure(flags: string, show: string, unit: FigureUnit, digits = 2): string {
+  checkTimeUnit(show, unit);
   const result = estimateFor(flags);
   const value = valueAt(result, show);
   if (unit === 'text' || typeof value === 'string') return String(value);
   if (unit === 'count') return formatCount(value);
-  // A step's total carries the model's measured error band; one line of it is a part, printed alone.
-  if (unit === 'seconds' && show === 'stepTime.totalSeconds') return formatStepTime(value, result.stepTime?.band ?? null);
-  if (unit === 'seconds') return formatSeconds(value);
+  // A step's total carries the model's measured error band; a part of it prints as its share of that total.
+  if (unit === 'seconds') return formatStepTime(value, result.stepTime?.band ?? null);
+  if (unit === 'share') return formatStepShare(value, result.stepTime?.totalSeconds ?? 0);
   return formatBytes(value, unit, digits);
+}
+
+/**
+ * Times print only with what the model can stand behind: the step's total with its measured band, and a part of the
+ * step as its share of the total. The band was measured on whole steps only, so a part printed in seconds would carry
+ * none; this stops the build instead.
+ */
+function checkTimeUnit(show: string, unit: FigureUnit): void {
+  if (unit === 'seconds' && show.startsWith('time.'))
+    throw new Error(
+      `show="${show}" unit="seconds" prints a part of the step as bare seconds, without the error band that only whole steps have: use unit="share"`,
+    );
+  if (unit === 'seconds' && show !== 'stepTime.totalSeconds')
+    throw new Error(`unit="seconds" prints the step's total with its error band: show="stepTime.totalSeconds", not "${show}"`);
+  if (unit === 'share' && !show.startsWith('time.'))
+    throw new Error(`unit="share" prints a part of the step as its share of it: show="time.<id>", not "${show}"`);
 }

@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { formatSeconds, formatStepTime, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
+import { formatStepShare, formatStepTime, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
 import { lessonBySlug, lessonHref } from '../../base/lessons';
 import {
   changesNumerics,
@@ -54,7 +54,8 @@ export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan;
         {stepTime.band !== null && ` (${strings.bandNote(stepTime.band.source)})`}:{' '}
         {stepTime.lines
           .filter((l) => l.seconds > 0)
-          .map((l) => `${l.label} ${formatSeconds(l.seconds)}`)
+          // Each part as its share of the banded step: the band was measured on whole steps, a part has none.
+          .map((l) => `${l.label} ${formatStepShare(l.seconds, stepTime.totalSeconds)}`)
           .join('; ')}{' '}
         ({stepTime.assumptions.join('; ')}).
       </p>

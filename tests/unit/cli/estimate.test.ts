@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { estimateCommand } from '../../../src/cli/estimate-command.ts';
 import { runCommand } from '../../../src/cli/command.ts';
+import { formatSeconds, formatStepShare } from '../../../src/memory/index.ts';
 
 const runEstimate = (argv: readonly string[]) => runCommand(estimateCommand, argv);
 
@@ -75,6 +76,26 @@ describe('estimate(argv)', () => {
     expect(stdout).toMatch(/Step timeline per GPU/);
     expect(stdout).toMatch(/Fits\s+yes/);
     expect(stdout).toMatch(/Step time \(estimate/);
+  });
+
+  test('a training step prints each part as its share of the step, and the total in seconds with its band', () => {
+    const argv = ['--model', 'llama-2-7b', '--zero', '3', '--dp', '16', '--gpu', 'h100-80gb', '--offload', 'optimizer'];
+    const { stdout } = runEstimate(argv);
+    const json = JSON.parse(runEstimate([...argv, '--json']).stdout) as {
+      stepTime: { lines: { label: string; seconds: number }[]; totalSeconds: number; band: { low: number; high: number } };
+    };
+    const { lines, totalSeconds, band } = json.stepTime;
+    // Seconds stay in --json (data); only the print turns parts into shares.
+    expect(lines.filter((l) => l.seconds > 0).length).toBeGreaterThan(2);
+    const block = stdout.slice(stdout.indexOf('Step time ('));
+    for (const line of lines) {
+      const row = block.split('\n').find((r) => r.trimStart().startsWith(line.label.slice(0, 40)));
+      expect(row, line.label).toBeDefined();
+      expect(row?.trimEnd().endsWith(formatStepShare(line.seconds, totalSeconds)), row).toBe(true);
+      expect(row).not.toMatch(/\d (ms|s|µs)$/);
+    }
+    expect(block).toMatch(new RegExp(`Total +${formatSeconds(totalSeconds)}\\n`));
+    expect(block).toContain(`${formatSeconds(band.low)}–${formatSeconds(band.high)}`);
   });
 
   test('estimate([..., "--json"]) prints exactly one JSON object with integer bytes', () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { runCommand } from '../../../src/cli/command.ts';
 import { estimateCommand } from '../../../src/cli/estimate-command.ts';
 import { planCommand } from '../../../src/cli/plan-command.ts';
-import { flagArgs, formatStepTime } from '../../../src/memory/index.ts';
+import { flagArgs, formatStepShare, formatStepTime } from '../../../src/memory/index.ts';
 
 const runEstimate = (argv: readonly string[]) => runCommand(estimateCommand, argv);
 const runPlan = (argv: readonly string[]) => runCommand(planCommand, argv);
@@ -69,6 +69,23 @@ describe('plan(argv)', () => {
     expect(formatStepTime(best.stepTimeSeconds)).toMatch(/\(.+–.+\)/);
     expect(stdout).toContain(`step      ${formatStepTime(best.stepTimeSeconds)}`);
     expect(stdout.split(formatStepTime(best.stepTimeSeconds)).length).toBeGreaterThan(2);
+  });
+
+  test("the best plan's parts print as shares of its step, the estimate's own lines divided by its total", () => {
+    const json = JSON.parse(runPlan([...WORKED, '--json']).stdout) as PlanJson & { groups: { ranks: number[] }[] };
+    const best = json.plans[(json.groups[0]?.ranks[0] ?? 0) - 1];
+    if (best === undefined) throw new Error('the worked case has plans');
+    const estimate = JSON.parse(runEstimate([...flagArgs(best.flags), '--json']).stdout) as {
+      stepTime: { lines: { label: string; seconds: number }[]; totalSeconds: number };
+    };
+    const parts = estimate.stepTime.lines.filter((l) => l.seconds > 0);
+    expect(parts.length).toBeGreaterThan(1);
+    const printed = runPlan(WORKED)
+      .stdout.split('\n')
+      .filter((line) => line.startsWith('  share     '));
+    expect(printed).toEqual(
+      parts.map((l) => `  share     ${l.label}: ${formatStepShare(l.seconds, estimate.stepTime.totalSeconds)} of the step`),
+    );
   });
 
   test('--json groups every plan once, simplest first; the table prints one row per group', () => {

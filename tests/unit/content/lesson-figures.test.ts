@@ -9,7 +9,7 @@ import { estimateFigure, estimateFor, parseFlagString, valueAt, type FigureUnit 
  * hand-typed figure hides next to a command readers can run, and that no old `estimate:` annotation is left behind.
  */
 const CONTENT_DIR = join(import.meta.dirname, '../../../content/docs');
-const UNITS: readonly FigureUnit[] = ['GiB', 'GB', 'count', 'seconds', 'text'];
+const UNITS: readonly FigureUnit[] = ['GiB', 'GB', 'count', 'seconds', 'share', 'text'];
 
 function listPages(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -83,10 +83,24 @@ describe('lesson figures come from the engine', () => {
 
   // A time the prose states ("X of transfers per step") is a cost that is there: a zero means the figure reads another
   // line than the prose names (step-time lines are read by id, `time.<id>`, never by their position).
-  const timeFigures = figures.filter((f) => f.unit === 'seconds');
+  const timeFigures = figures.filter((f) => f.unit === 'seconds' || f.unit === 'share');
   test.each(timeFigures.map((f) => [f.where, f] as const))('%s: the time the prose states is not zero', (_where, figure) => {
     expect(figure.show).not.toMatch(/^stepTime\.lines\./);
     expect(valueAt(estimateFor(figure.flags), figure.show)).toBeGreaterThan(0);
+  });
+
+  // The error band was measured on whole training steps: a step's total prints with it, and a part of a step prints as
+  // its share of that total, never as bare seconds (estimateFigure refuses the rest, so this checks what the pages ask).
+  const stepTotals = figures.filter((f) => f.show === 'stepTime.totalSeconds');
+  test.each(stepTotals.map((f) => [f.where, f] as const))('%s: a step time prints with its error band', (_where, figure) => {
+    expect(figure.unit).toBe('seconds');
+    if (estimateFor(figure.flags).mode === 'train')
+      expect(estimateFigure(figure.flags, figure.show, figure.unit)).toMatch(/^\S+ \S+ \(\S+ \S+–\S+ \S+\)$/);
+  });
+  const stepParts = figures.filter((f) => f.show.startsWith('time.'));
+  test.each(stepParts.map((f) => [f.where, f] as const))('%s: a part of the step prints as its share', (_where, figure) => {
+    expect(figure.unit).toBe('share');
+    expect(estimateFigure(figure.flags, figure.show, figure.unit)).toMatch(/^(\d+(\.\d)?|<0\.1) %$/);
   });
 
   test.each(pageCases)('%s keeps no `estimate:` annotation', (_name, path) => {

@@ -8,7 +8,8 @@ import { busBandwidth, gatherShare } from '../../../src/memory/step-time/collect
 
 /**
  * No page types a step time by hand. A step time is an estimate with an error band, so it is an `<Estimate … unit="seconds"/>`
- * computed at build time, and the component prints the band. What may stay typed is listed below, each with why:
+ * computed at build time, and the component prints the band; a part of a step is an `<Estimate show="time.<id>" unit="share"/>`,
+ * its share of that banded step (lesson-figures.test.ts checks both). What may stay typed is listed below, each with why:
  * a published measurement with its source, or a transfer bound that the sentence derives from bytes and a link rate.
  * Where prose compares generated times in words (the parallelism lesson's two-server example), the words are checked here too.
  */
@@ -157,6 +158,16 @@ describe("the parallelism lesson's two-server example says what the model says",
 
   test("FSDP's exposed traffic grows with 8 micro-batches of accumulation, since it gathers in each", () => {
     expect(fsdp('--dp 16 --grad-accum 8', 'time.data-parallel')).toBeGreaterThan(fsdp('--dp 16', 'time.data-parallel'));
+  });
+
+  // "stays at N % of the step, while ZeRO-1's, paid once per step, falls to M %": the shares the lesson prints.
+  test("with 8 micro-batches FSDP's share of the step holds while ZeRO-1's falls to under half", () => {
+    const share = (layout: string, more: string): number => {
+      const { stepTime } = estimateFor(`${base} ${layout} --dp 16 ${more}`);
+      return Number(stepTime?.lines.find((l) => l.id === 'data-parallel')?.seconds) / Number(stepTime?.totalSeconds);
+    };
+    expect(share('--zero 3', '--grad-accum 8')).toBeGreaterThan(0.9 * share('--zero 3', ''));
+    expect(share('--zero 1', '--grad-accum 8')).toBeLessThan(0.5 * share('--zero 1', ''));
   });
 
   test('HSDP over two servers is not faster than FSDP over 16 by the estimate, and holds more per GPU', () => {

@@ -48,6 +48,16 @@ describe('GPU_PRESETS', () => {
     expect(Number.isSafeInteger(gpu?.memoryBytes)).toBe(true);
   });
 
+  // NVIDIA's data sheets print Hopper's 16-bit tensor rates with 2:4 sparsity (a footnote); the engine times dense
+  // matmuls, so every Hopper preset takes half, and none can exceed the H100 SXM's 989 TFLOP/s at 700 W.
+  test("no Hopper preset carries a sparse 16-bit tensor rate: at most the H100 SXM's dense 989 TFLOP/s", () => {
+    const hopper = GPU_PRESETS.filter((gpu) => gpu.computeCapability === 9);
+    expect(hopper.map((gpu) => gpu.id)).toContain('h100-nvl');
+    for (const gpu of hopper) expect(gpu.tensorTflops16, gpu.id).toBeLessThanOrEqual(989);
+    // The H100 NVL's data sheet: BF16 1,671 TFLOPS with sparsity.
+    expect(getGpuPreset('h100-nvl')?.tensorTflops16).toBe(1671 / 2);
+  });
+
   test('A100 80GB is 80 GiB as nvidia-smi reports it: 81920 MiB = 85,899,345,920 bytes', () => {
     expect(getGpuPreset('a100-80gb')?.memoryBytes).toBe(85_899_345_920);
   });
