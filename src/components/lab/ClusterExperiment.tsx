@@ -106,7 +106,7 @@ export default function ClusterExperiment({ id }: ClusterExperimentProps) {
           loadMs: Math.round(slowest(o.before, (d) => d.loadMs)),
         },
       })}
-      summary={(o) => o.backendReason}
+      backendOf={(o) => o.backendChoice}
       results={(o) => <ClusterResults id={id} outcome={o} />}
     />
   );

@@ -83,7 +83,7 @@ export default function DistillationExperiment() {
           studentTrainMs: Math.round(o.student.result.distilled.trainMs + o.student.result.hardOnly.trainMs),
         },
       })}
-      summary={(o) => o.backendReason}
+      backendOf={(o) => o.backendChoice}
       results={(o) => <DistillationResults outcome={o} />}
     />
   );

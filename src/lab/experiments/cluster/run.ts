@@ -5,6 +5,7 @@
  */
 import type { DeviceResult, TensorSet } from '../../measure/cluster-job';
 import type { Backend } from '../../measure/executor';
+import type { BackendChoice } from '../../page/choose-backend';
 import { peakAbove } from '../../measure/measured-memory';
 import { loadManifest } from '../../page/manifest-loader';
 import { loadGraphSchedule } from '../../page/schedule-loader';
@@ -36,7 +37,8 @@ export interface ClusterSideOutcome {
 /** A finished cluster experiment: both sides' devices and whether they computed the same thing. */
 export interface ClusterOutcome {
   readonly backend: Backend;
-  readonly backendReason: string;
+  /** Which backend ran and why, as data the page words. */
+  readonly backendChoice: BackendChoice;
   readonly before: ClusterSideOutcome;
   readonly after: ClusterSideOutcome;
   /** Largest relative difference of the compared tensors, after vs before. */
@@ -83,7 +85,7 @@ export async function runClusterExperiment(
   onProgress: (progress: LabProgress) => void,
 ): Promise<ClusterOutcome> {
   const experiment = CLUSTER_EXPERIMENTS[id];
-  const { backend, backendReason, runtime, modelsUrl } = await startRun(
+  const { backend, backendChoice, runtime, modelsUrl } = await startRun(
     { needsF16: false, needsWebGpu: NEEDS_WEBGPU },
     onProgress,
   );
@@ -120,5 +122,5 @@ export async function runClusterExperiment(
   const before = await runSide(experiment.before);
   const after = await runSide(experiment.after);
   const difference = maxRelativeDifference(comparedTensors(after.devices), comparedTensors(before.devices));
-  return { backend, backendReason, before, after, difference, equal: difference <= experiment.tolerance };
+  return { backend, backendChoice, before, after, difference, equal: difference <= experiment.tolerance };
 }

@@ -7,6 +7,7 @@ import type { DistillationManifest, MlpSpec } from '../../../graphs/browser-safe
 import { loadModelsJson } from '../../page/manifest-loader';
 import type { LabProgress } from '../../page/progress';
 import type { Backend } from '../../measure/executor';
+import type { BackendChoice } from '../../page/choose-backend';
 import { LabRunError } from '../../page/lab-run-error';
 import { startRun } from '../../page/start-run';
 import { requestFromWorker } from '../../worker/channel';
@@ -36,7 +37,8 @@ export interface MeasuredModel<R> {
 /** A finished run. */
 export interface DistillationOutcome {
   readonly backend: Backend;
-  readonly backendReason: string;
+  /** Which backend ran and why, as data the page words. */
+  readonly backendChoice: BackendChoice;
   readonly adapter: string | null;
   readonly batch: number;
   readonly teacher: MeasuredModel<TeacherResult>;
@@ -80,7 +82,7 @@ function pick<J extends DistillationJobResult['job']>(
 
 /** Runs the experiment end to end with the reader's measured batch. */
 export async function runDistillation(batch: number, onProgress: (progress: LabProgress) => void): Promise<DistillationOutcome> {
-  const { backend, backendReason, runtime, modelsUrl } = await startRun({ needsF16: false }, onProgress);
+  const { backend, backendChoice, runtime, modelsUrl } = await startRun({ needsF16: false }, onProgress);
   const loaded = await loadModelsJson<DistillationManifest>('distillation/manifest.json', 'the distillation manifest');
   if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test)
     throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
@@ -124,7 +126,7 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
   };
   return {
     backend,
-    backendReason,
+    backendChoice,
     adapter,
     batch,
     teacher: await measured('teacher-fp32', 'Teacher, fp32', teacher.spec, teacher.parameterCount, 'fp32'),
