@@ -96,7 +96,14 @@ function SingleExperiment({ id }: { readonly id: SingleExperimentId }) {
       results={(outcome) => (
         <>
           <SingleResults id={id} outcome={outcome} />
-          {streams && <TransferTable sides={[outcome.before, outcome.after]} />}
+          {streams && (
+            <TransferTable
+              sides={[
+                { ...outcome.before, label: text.before },
+                { ...outcome.after, label: text.after },
+              ]}
+            />
+          )}
         </>
       )}
       {...(experiment.before.loop

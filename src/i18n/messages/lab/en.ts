@@ -135,6 +135,13 @@ export const LAB_EN = {
     gradients: (verdict: string, difference: string): string => `${verdict} (largest relative difference ${difference}).`,
     adapter: (name: string): string => ` Adapter: ${name}.`,
   },
+  /** What moving weights costs (TransferTable.tsx, under the offload experiment). */
+  transfer: {
+    caption: 'Host↔GPU traffic of the timed step',
+    note: 'Upload time is what the worker spent creating buffers and handing them the weights; the copies then run on the GPU’s queue ahead of the kernels that read them, so their full cost shows in the step time. Resident weights were uploaded once, before the first step.',
+    columns: ['Variant', 'Weights uploaded per step', 'Upload time', 'Gradients read back per step', 'Step time, median (range)'],
+    milliseconds: (ms: number): string => `${ms.toFixed(1)} ms`,
+  },
   /** A memory chart over a run (MemoryTimeline.tsx). */
   timeline: {
     yAxis: (unit: string): string => `${unit} (MiB)`,

@@ -168,6 +168,12 @@ export const LAB_ZH_CN: LabMessages = {
     gradients: (verdict, difference) => `${verdict}（最大相对差 ${difference}）。`,
     adapter: (name) => ` 适配器：${name}。`,
   },
+  transfer: {
+    caption: '计时那一步的主机↔GPU 数据传输',
+    note: '上传时间是 worker 创建缓冲区并把权重交给它们所花的时间；之后的拷贝在 GPU 队列上、排在读取它们的内核之前执行，所以其完整代价体现在单步耗时里。常驻的权重只在第一步之前上传一次。',
+    columns: ['变体', '每步上传的权重', '上传时间', '每步回读的梯度', '单步耗时，中位数（范围）'],
+    milliseconds: (ms) => `${ms.toFixed(1)} ms`,
+  },
   timeline: {
     yAxis: (unit) => `${unit}（MiB）`,
     description: (unit, x, series) => `${series.join('与')}的${unit}随${x}的变化`,
