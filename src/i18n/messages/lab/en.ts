@@ -4,6 +4,7 @@ import type { GapCause } from '../../../lab/runtime-model/runtime-gap';
 import { SETTING_ERROR_WORDS, type LabField } from '../../../lab/experiments/settings';
 import { BACKEND_WORDS } from '../../../lab/page/choose-backend';
 import { SINGLE_EXPERIMENT_WORDS } from '../../../lab/experiments/single/words';
+import { CLUSTER_EXPERIMENT_WORDS } from '../../../lab/experiments/cluster/words';
 
 /** How an agreement verdict reads its backend's usual range: measured ÷ predicted from `min` to `max`, "close" within `close` %. */
 export interface RatioRange {
@@ -134,6 +135,60 @@ export const LAB_EN = {
       `On WebAssembly the 16-bit model computed in fp32, so there is no 16-bit rounding to see (largest relative gradient difference ${difference}).`,
     gradients: (verdict: string, difference: string): string => `${verdict} (largest relative difference ${difference}).`,
     adapter: (name: string): string => ` Adapter: ${name}.`,
+  },
+  /** An experiment on virtual GPUs (ClusterExperiment.tsx, DeviceBars.tsx, PipelineSchedule.tsx). */
+  cluster: {
+    /** Each experiment's side names and why none runs without WebGPU (words of src/lab, typed there). */
+    experiments: CLUSTER_EXPERIMENT_WORDS,
+    caption: 'Measured and predicted peak of each device',
+    note: (memory: string, restExtra: string, predictedExtra: string): string =>
+      `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. This runtime: a model of what onnxruntime-web 1.30 and the lab hold on WebGPU, each device's own loop replayed over these exact graphs from their shapes alone. PyTorch on CUDA: the memory engine's per-GPU peak for the same model${predictedExtra}, without a CUDA context. Measured ÷ PyTorch compares each side's busiest device with it. Step time: each device's median and range over its timed steps; a side steps as fast as its slowest device, which the others wait for at every exchange.`,
+    /** What "at rest" also holds in the ZeRO experiment. */
+    restExtraAdam: ' and Adam moments',
+    /** Which device the pipeline's prediction is for. */
+    predictedExtraPipeline: ' (the first stage, the larger one)',
+    heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
+    buffersLabel: 'GPU storage buffers reserved by onnxruntime-web',
+    // Step time right after the peak: on a phone the columns after the fourth scroll out of view.
+    columns: [
+      'Side',
+      'Device',
+      'Peak',
+      'Step time, median (range)',
+      'At rest',
+      'Between steps',
+      'This runtime',
+      'PyTorch on CUDA',
+      'Measured ÷ PyTorch',
+    ],
+    /** Without WebGPU the model of onnxruntime-web's buffers (runtime-model/) does not apply. */
+    notModelled: 'not modelled yet',
+    gapHeading: (label: string, rank: number): string => `${label}, GPU ${rank}, this runtime against PyTorch on CUDA:`,
+    title: (before: string, after: string): string => `${before} vs ${after}`,
+    idle: 'start one virtual GPU per device, each a WebGPU device in a worker of its own.',
+    device: (rank: number): string => `GPU ${rank}`,
+    deviceOfSide: (label: string, rank: number): string => `${label}, GPU ${rank}`,
+    saving: (after: string, percent: string, before: string): string =>
+      `The busiest device of "${after}" peaked ${percent}% below "${before}". `,
+    noSaving: 'No per-device saving at these sizes. ',
+    /** What the sides must compute alike. */
+    compares: { gradients: 'gradients', weights: 'weights' },
+    same: (compares: string, difference: string): string =>
+      `Both sides computed the same ${compares} (largest relative difference ${difference}).`,
+    differ: (compares: string, difference: string): string =>
+      `The ${compares} differ between the sides (largest relative difference ${difference}).`,
+    adapter: (name: string): string => ` Adapter: ${name}.`,
+    bubble: (measured: string, ideal: string, stages: number, microBatches: number): string =>
+      `Measured bubble: ${measured}% of the device time idle; with equal stage times the 1F1B schedule idles ${ideal}% ((p − 1)/(m + p − 1) with p = ${stages}, m = ${microBatches}).`,
+    /** The per-device bar chart. */
+    barsAxis: 'peak bytes per device (MiB); ticks: predicted',
+    barsDescription: (sides: readonly string[]): string =>
+      `Peak bytes per device, measured as bars and predicted as ticks, for ${sides.join(' and ')}`,
+    /** The measured pipeline schedule. */
+    scheduleAxis: 'time in the step (s)',
+    scheduleKinds: { forward: 'forward', backward: 'backward' },
+    scheduleDescription:
+      'Pipeline schedule: forward and backward of each micro-batch on each device over time; gaps are the bubble',
   },
   /** What moving weights costs (TransferTable.tsx, under the offload experiment). */
   transfer: {

@@ -18,6 +18,7 @@ import { measuredSteps, TIMED_STEPS } from '../warm-up';
 import { CLUSTER_EXPERIMENTS, findClusterModel, type ClusterExperimentId, type ClusterSideSpec } from './experiments';
 import { runDevices } from './run-devices';
 import { itemiseClusterGaps } from './runtime-prediction';
+import { CLUSTER_EXPERIMENT_WORDS } from './words';
 
 /** One side's devices, what each measured, and the engine's per-device figure. */
 export interface ClusterSideOutcome {
@@ -72,8 +73,7 @@ function comparedTensors(devices: readonly DeviceResult[]): TensorSet {
  * as JavaScript arrays, which no page can measure per worker, and the heap's high-water mark
  * stayed flat in our runs, so there would be nothing to compare.
  */
-export const NEEDS_WEBGPU =
-  'This experiment needs WebGPU: each virtual GPU is a WebGPU device in a worker of its own, and its memory is the GPU buffers that device allocates. Without WebGPU the tensors would live in ordinary JavaScript memory, which a page cannot measure per worker. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer).';
+export const NEEDS_WEBGPU = CLUSTER_EXPERIMENT_WORDS.needsWebGpu;
 
 /**
  * Runs a cluster experiment: the "before" side's devices, then the "after" side's, each
