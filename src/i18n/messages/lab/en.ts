@@ -5,6 +5,7 @@ import { SETTING_ERROR_WORDS, type LabField } from '../../../lab/experiments/set
 import { BACKEND_WORDS } from '../../../lab/page/choose-backend';
 import { SINGLE_EXPERIMENT_WORDS } from '../../../lab/experiments/single/words';
 import { CLUSTER_EXPERIMENT_WORDS } from '../../../lab/experiments/cluster/words';
+import { DISTILLATION_WORDS } from '../../../lab/experiments/distillation/words';
 
 /** How an agreement verdict reads its backend's usual range: measured ÷ predicted from `min` to `max`, "close" within `close` %. */
 export interface RatioRange {
@@ -189,6 +190,46 @@ export const LAB_EN = {
     scheduleKinds: { forward: 'forward', backward: 'backward' },
     scheduleDescription:
       'Pipeline schedule: forward and backward of each micro-batch on each device over time; gaps are the bubble',
+  },
+  /** The distillation experiment (DistillationExperiment.tsx). */
+  distillation: {
+    /** The models' names and what WebAssembly cannot show (words of src/lab, typed there). */
+    models: DISTILLATION_WORDS,
+    title: 'teacher vs distilled student vs int8 teacher',
+    idleText:
+      'measure the teacher (fp32 and int8) and the student, and train the student twice: with soft targets and on hard labels only.',
+    caption: 'Memory, time and accuracy of each model',
+    note: (batch: number, memory: string): string =>
+      `One forward pass of ${batch} test examples. Measured: ${memory}, from before the model was loaded; "at rest" is what was held once the model was loaded, before it ran. This runtime: a model of what onnxruntime-web 1.30 holds on WebGPU for these exact graphs, from the graphs' shapes alone, with measured ÷ it. PyTorch on CUDA: the memory engine in inference mode for the same model (weights at their storage width plus the forward working set; no CUDA context), with measured ÷ it: the peak for the fp32 models; for the int8 teacher, its weights at rest against the engine's int8 weights line (its peak is explained below). Accuracy: all 2,048 held-out test examples.`,
+    heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
+    buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
+    columns: [
+      'Model',
+      'Parameters',
+      'Measured peak',
+      'at rest',
+      'This runtime',
+      'PyTorch on CUDA',
+      'Forward pass',
+      'Test accuracy',
+    ],
+    /** A parameter count with the locale's grouping. */
+    parameters: (count: number): string => count.toLocaleString('en-US'),
+    milliseconds: (ms: number): string => `${ms.toFixed(1)} ms`,
+    percent: (share: number): string => `${(share * 100).toFixed(1)}%`,
+    int8Compared: "the int8 teacher's weights at rest",
+    atRestRatio: (ratio: string): string => `${ratio} at rest`,
+    notModelled: 'not modelled off WebGPU',
+    gapHeading: (label: string): string => `${label}, this runtime against PyTorch on CUDA:`,
+    /** Why the int8 teacher holds more while it runs than at rest. */
+    int8Copies: (int8AtRest: string, fp32AtRest: string, copies: string): string =>
+      `At rest the int8 teacher holds ${int8AtRest} against ${fp32AtRest} in fp32. While it runs it takes ${copies} more than that, well above the prediction: onnxruntime-web executes each DequantizeLinear as a step of its own that writes an fp32 copy of the weight matrix for the MatMul to read, and within one run it reuses those buffers only in part. The engine assumes a kernel that reads the int8 weights directly, as LLM.int8() and the 4-bit GPTQ and AWQ kernels do.`,
+    /** The accuracies: `distilled` and `hardOnly` are the student's two runs, already formatted. */
+    accuracies: (distilled: string, alpha: number, hardOnly: string, seconds: string, teacher: string, int8: string): string =>
+      `The student, trained here twice from the same start for the same number of steps on the same 256 labelled examples, reaches ${distilled} with the teacher's soft targets (α = ${alpha}) and ${hardOnly} on the hard labels alone (training took ${seconds} s for both). The teacher, which learnt from 8,192 examples, scores ${teacher}; stored in int8 it scores ${int8}.`,
+    shares: (student: string, int8: string): string =>
+      `Measured: the student's forward pass holds ${student} of the teacher's; the int8 teacher's holds ${int8}. `,
+    adapter: (name: string): string => ` Adapter: ${name}.`,
   },
   /** What moving weights costs (TransferTable.tsx, under the offload experiment). */
   transfer: {

@@ -216,6 +216,36 @@ export const LAB_ZH_CN: LabMessages = {
     scheduleKinds: { forward: '前向', backward: '反向' },
     scheduleDescription: '流水线调度：每个微批次在每台设备上的前向和反向随时间的分布；空隙就是气泡',
   },
+  distillation: {
+    models: {
+      teacher: '教师模型，fp32',
+      int8Teacher: '教师模型，int8',
+      student: '学生模型，fp32',
+      wasmCaveat:
+        '在 WebAssembly 上，唯一的内存数字是堆的高水位，它按兆字节级的步长增长，比这些模型还大（教师模型的权重只有 0.53 MiB）。准确率和前向耗时是真实的；显存节省要在 WebGPU 上才看得到。',
+    },
+    title: '教师模型对比蒸馏出的学生模型对比 int8 教师模型',
+    idleText: '测量教师模型（fp32 和 int8）与学生模型，并把学生模型训练两次：一次用软目标，一次只用硬标签。',
+    caption: '每个模型的显存、耗时与准确率',
+    note: (batch, memory) =>
+      `对 ${batch} 个测试样本做一次前向。实测：${memory}，从加载模型之前算起；“静止”是加载完模型、尚未运行时占用的量。本运行时：根据计算图形状推算 onnxruntime-web 1.30 在 WebGPU 上为这些计算图占用多少，并给出实测 ÷ 该值。PyTorch（CUDA）：显存引擎在推理模式下对同一模型的估算（按存储位宽计的权重加上前向工作集；不含 CUDA 上下文），并给出实测 ÷ 该值：fp32 模型比的是峰值；int8 教师模型比的是静止时的权重与引擎的 int8 权重项（它的峰值在下文解释）。准确率：全部 2,048 个留出的测试样本。`,
+    heapLabel: 'WebAssembly 堆增长（粗粒度高水位）',
+    buffersLabel: 'GPU 缓冲区峰值（onnxruntime-web 预留）',
+    columns: ['模型', '参数量', '实测峰值', '静止', '本运行时', 'PyTorch（CUDA）', '前向耗时', '测试准确率'],
+    parameters: (count) => count.toLocaleString('zh-CN'),
+    milliseconds: (ms) => `${ms.toFixed(1)} ms`,
+    percent: (share) => `${(share * 100).toFixed(1)}%`,
+    int8Compared: 'int8 教师模型静止时的权重',
+    atRestRatio: (ratio) => `静止时 ${ratio}`,
+    notModelled: '非 WebGPU 下未建模',
+    gapHeading: (label) => `${label}：本运行时与 PyTorch（CUDA）的差距：`,
+    int8Copies: (int8AtRest, fp32AtRest, copies) =>
+      `静止时，int8 教师模型占用 ${int8AtRest}，fp32 版本占用 ${fp32AtRest}。运行时它还要再多占 ${copies}，远高于预测：onnxruntime-web 把每个 DequantizeLinear 作为单独一步执行，写出一份 fp32 的权重矩阵副本供 MatMul 读取，而且在一次运行中只部分复用这些缓冲区。显存引擎假设的是直接读取 int8 权重的内核，就像 LLM.int8() 以及 4 位的 GPTQ、AWQ 内核那样。`,
+    accuracies: (distilled, alpha, hardOnly, seconds, teacher, int8) =>
+      `学生模型在这里从同一起点训练了两次，步数相同，用的是同样的 256 个带标签样本：用教师模型的软目标（α = ${alpha}）达到 ${distilled}，只用硬标签达到 ${hardOnly}（两次训练共耗时 ${seconds} 秒）。教师模型用 8,192 个样本训练，准确率为 ${teacher}；以 int8 存储时为 ${int8}。`,
+    shares: (student, int8) => `实测：学生模型前向占用的显存是教师模型的 ${student}；int8 教师模型是 ${int8}。`,
+    adapter: (name) => ` 适配器：${name}。`,
+  },
   transfer: {
     caption: '计时那一步的主机↔GPU 数据传输',
     note: '上传时间是 worker 创建缓冲区并把权重交给它们所花的时间；之后的拷贝在 GPU 队列上、排在读取它们的内核之前执行，所以其完整代价体现在单步耗时里。常驻的权重只在第一步之前上传一次。',

@@ -18,6 +18,7 @@ import { itemiseDistillationGap } from './runtime-prediction';
 import { peakAbove } from '../../measure/measured-memory';
 import type { DistillationJob, DistillationJobResult, StudentResult, TeacherResult } from '../../measure/distillation';
 import type { DistillationRequest, DistillationResponse } from './protocol';
+import { DISTILLATION_WORDS } from './words';
 
 /** One measured model next to its prediction. */
 export interface MeasuredModel<R> {
@@ -62,13 +63,9 @@ function runWorker(request: DistillationRequest, onStage: (stage: string) => voi
   );
 }
 
-/** Why WASM cannot show the memory difference at these sizes. */
-const WASM_CAVEAT =
-  'On WebAssembly the only memory figure is the heap’s high-water mark, which grows in steps of megabytes — larger than these models (the teacher’s weights are 0.53 MiB). The accuracies and forward-pass times are real; the memory saving needs WebGPU.';
-
 /** Why `backend` cannot show the memory saving, or null when it can: said before Run and beside the results. */
 export function distillationCaveat(backend: Backend): string | null {
-  return backend === 'wasm' ? WASM_CAVEAT : null;
+  return backend === 'wasm' ? DISTILLATION_WORDS.wasmCaveat : null;
 }
 
 function pick<J extends DistillationJobResult['job']>(
@@ -129,9 +126,9 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
     backendChoice,
     adapter,
     batch,
-    teacher: await measured('teacher-fp32', 'Teacher, fp32', teacher.spec, teacher.parameterCount, 'fp32'),
-    int8Teacher: await measured('teacher-int8', 'Teacher, int8', teacher.spec, teacher.parameterCount, 'int8'),
-    student: await measured('student', 'Student, fp32', student.spec, student.parameterCount, 'fp32'),
+    teacher: await measured('teacher-fp32', DISTILLATION_WORDS.teacher, teacher.spec, teacher.parameterCount, 'fp32'),
+    int8Teacher: await measured('teacher-int8', DISTILLATION_WORDS.int8Teacher, teacher.spec, teacher.parameterCount, 'int8'),
+    student: await measured('student', DISTILLATION_WORDS.student, student.spec, student.parameterCount, 'fp32'),
     unmeasurable: distillationCaveat(backend),
   };
 }
