@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, withRecordingPage, waitForHydration } from '../../scripts/browser/browser';
 import { LESSONS, lessonHref } from '../../src/base/lessons';
-import { FRAME_STRINGS } from '../../src/components/lab/strings';
+import { LAB_METHOD_HREF, WASM_SECTION_HREF } from '../../src/components/lab/lab-links';
 import { CLUSTER_EXPERIMENTS } from '../../src/lab/experiments/cluster/experiments';
 import { SINGLE_EXPERIMENTS } from '../../src/lab/experiments/single/experiments';
 
@@ -75,7 +75,7 @@ describe.each(BROWSER_CONFIGS)('a Run pressed before hydration, with $name', (co
         const wasmLinks = await page
           .locator(`${selector} [data-wasm-link]`)
           .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-        expect(wasmLinks).toEqual(config.webgpu ? [] : [FRAME_STRINGS.wasmHref]);
+        expect(wasmLinks).toEqual(config.webgpu ? [] : [WASM_SECTION_HREF]);
         if (needsWebGpu && !config.webgpu) {
           // Known before Run, and nothing ran: no "ran through WebAssembly", no "Run again".
           expect(data['state']).toBe('unsupported');
@@ -118,11 +118,11 @@ describe('every experiment links to "How the lab measures"', () => {
       }
       const everyExperiment = [...Object.keys(SINGLE_EXPERIMENTS), ...Object.keys(CLUSTER_EXPERIMENTS), 'distillation'];
       expect([...linksByExperiment.keys()].sort()).toEqual(everyExperiment.sort());
-      for (const [id, hrefs] of linksByExperiment) expect(hrefs, id).toEqual([FRAME_STRINGS.methodHref]);
+      for (const [id, hrefs] of linksByExperiment) expect(hrefs, id).toEqual([LAB_METHOD_HREF]);
 
-      const [path, section] = FRAME_STRINGS.wasmHref.split('#');
-      expect(path).toBe(FRAME_STRINGS.methodHref);
-      const response = await page.goto(baseUrl + FRAME_STRINGS.methodHref, { waitUntil: 'domcontentloaded' });
+      const [path, section] = WASM_SECTION_HREF.split('#');
+      expect(path).toBe(LAB_METHOD_HREF);
+      const response = await page.goto(baseUrl + LAB_METHOD_HREF, { waitUntil: 'domcontentloaded' });
       expect(response?.status()).toBe(200);
       expect(await page.locator(`[id="${section}"]`).count()).toBe(1);
       expect(problems.pageErrors).toEqual([]);

@@ -1,7 +1,6 @@
 import { CLUSTER_EXPERIMENTS, type ClusterExperimentId } from '../../lab/experiments/cluster/experiments';
 import {
   deviceBytes,
-  NEEDS_WEBGPU,
   runClusterExperiment,
   runtimeSideBytes,
   sideBytes,
@@ -19,48 +18,15 @@ import { formatMiB } from '../../base/bytes';
 import PipelineSchedule from './PipelineSchedule';
 import ResultsTable from './ResultsTable';
 import { compareStepTimesWords, formatStepTimes } from './step-time-words';
-
-/** What the results say, in one place for translation. */
-const STRINGS = {
-  caption: 'Measured and predicted peak of each device',
-  note: (memory: string, restExtra: string, predictedExtra: string) =>
-    `Measured per device: ${memory}, at its peak; "at rest" once weights${restExtra} were placed; "between steps" after the last step. This runtime: a model of what onnxruntime-web 1.30 and the lab hold on WebGPU, each device's own loop replayed over these exact graphs from their shapes alone. PyTorch on CUDA: the memory engine's per-GPU peak for the same model${predictedExtra}, without a CUDA context. Measured ÷ PyTorch compares each side's busiest device with it. Step time: each device's median and range over its timed steps; a side steps as fast as its slowest device, which the others wait for at every exchange.`,
-  heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
-  buffersLabel: 'GPU storage buffers reserved by onnxruntime-web',
-  // Step time right after the peak: on a phone the columns after the fourth scroll out of view.
-  columns: [
-    'Side',
-    'Device',
-    'Peak',
-    'Step time, median (range)',
-    'At rest',
-    'Between steps',
-    'This runtime',
-    'PyTorch on CUDA',
-    'Measured ÷ PyTorch',
-  ],
-  /** Without WebGPU the model of onnxruntime-web's buffers (runtime-model/) does not apply. */
-  notModelled: 'not modelled yet',
-  gapHeading: (label: string, rank: number) => `${label}, GPU ${rank}, this runtime against PyTorch on CUDA:`,
-  title: (before: string, after: string) => `${before} vs ${after}`,
-  idle: 'start one virtual GPU per device, each a WebGPU device in a worker of its own.',
-  device: (rank: number) => `GPU ${rank}`,
-  deviceOfSide: (label: string, rank: number) => `${label}, GPU ${rank}`,
-  saving: (after: string, percent: string, before: string) =>
-    `The busiest device of "${after}" peaked ${percent}% below "${before}". `,
-  noSaving: 'No per-device saving at these sizes. ',
-  same: (compares: string, difference: string) =>
-    `Both sides computed the same ${compares} (largest relative difference ${difference}).`,
-  differ: (compares: string, difference: string) =>
-    `The ${compares} differ between the sides (largest relative difference ${difference}).`,
-  adapter: (name: string) => ` Adapter: ${name}.`,
-  bubble: (measured: string, ideal: string, stages: number, microBatches: number) =>
-    `Measured bubble: ${measured}% of the device time idle; with equal stage times the 1F1B schedule idles ${ideal}% ((p − 1)/(m + p − 1) with p = ${stages}, m = ${microBatches}).`,
-} as const;
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
+import type { LabMessages } from '../../i18n/messages/lab/en';
 
 /** Props of the cluster experiment island. */
 export interface ClusterExperimentProps {
   readonly id: ClusterExperimentId;
+  /** The page's language (given to every island of a translated page by remark-island-locale.ts). */
+  readonly locale?: Locale;
 }
 
 type Device = ClusterSideOutcome['devices'][number];
@@ -76,18 +42,34 @@ const slowestDevice = (side: ClusterSideOutcome): Device | undefined =>
  * its own memory count; the page routes their collectives. Shows every device's bytes side by
  * side and checks that the devices together computed what one device computes.
  */
-export default function ClusterExperiment({ id }: ClusterExperimentProps) {
+export default function ClusterExperiment({ id, locale = DEFAULT_LOCALE }: ClusterExperimentProps) {
+  return (
+    <LocaleContext.Provider value={locale}>
+      <Cluster id={id} />
+    </LocaleContext.Provider>
+  );
+}
+
+/** A cluster outcome with its sides named in the page's language. */
+function named(outcome: ClusterOutcome, words: LabMessages['cluster'], id: ClusterExperimentId): ClusterOutcome {
+  const names = words.experiments.sides[id];
+  return { ...outcome, before: { ...outcome.before, label: names.before }, after: { ...outcome.after, label: names.after } };
+}
+
+function Cluster({ id }: { readonly id: ClusterExperimentId }) {
   const experiment = CLUSTER_EXPERIMENTS[id];
+  const words = useMessages().lab.cluster;
+  const names = words.experiments.sides[id];
   return (
     <ExperimentFrame
       id={id}
-      title={STRINGS.title(experiment.before.label, experiment.after.label)}
+      title={words.title(names.before, names.after)}
       fields={experiment.fields}
       splits={experiment.splits}
       defaults={experiment.defaults}
       softwareDefaults={SOFTWARE_ADAPTER_SETTINGS}
-      needsWebGpu={NEEDS_WEBGPU}
-      idleText={STRINGS.idle}
+      needsWebGpu={words.experiments.needsWebGpu}
+      idleText={words.idle}
       run={(settings, onProgress) => runClusterExperiment(id, settings, onProgress)}
       figures={(o) => ({
         backend: o.backend,
@@ -106,8 +88,8 @@ export default function ClusterExperiment({ id }: ClusterExperimentProps) {
           loadMs: Math.round(slowest(o.before, (d) => d.loadMs)),
         },
       })}
-      summary={(o) => o.backendReason}
-      results={(o) => <ClusterResults id={id} outcome={o} />}
+      backendOf={(o) => o.backendChoice}
+      results={(o) => <ClusterResults id={id} outcome={named(o, words, id)} />}
     />
   );
 }
@@ -128,26 +110,27 @@ function runtimeFigures(outcome: ClusterOutcome): Record<string, number | string
 }
 
 /** A device's "this runtime" cell: its prediction and measured ÷ it, or "not modelled yet". */
-function runtimeCell(side: ClusterSideOutcome, device: Device): string {
+function runtimeCell(side: ClusterSideOutcome, device: Device, notModelled: string): string {
   const gap = side.runtime?.[device.rank];
-  return gap
-    ? `${formatMiB(gap.runtime.peakBytes)} (${formatRatio(deviceBytes(device) / gap.runtime.peakBytes)})`
-    : STRINGS.notModelled;
+  return gap ? `${formatMiB(gap.runtime.peakBytes)} (${formatRatio(deviceBytes(device) / gap.runtime.peakBytes)})` : notModelled;
 }
 
 /** Whether the two sides' slowest devices stepped at different speeds, claimed only beyond their ranges. */
-function stepTimeComparison(outcome: ClusterOutcome): string {
+function stepTimeComparison(outcome: ClusterOutcome, words: LabMessages['stepTime']): string {
   const before = slowestDevice(outcome.before);
   const after = slowestDevice(outcome.after);
   return before && after
     ? compareStepTimesWords(
         { label: outcome.before.label, times: before.stepTimes },
         { label: outcome.after.label, times: after.stepTimes },
+        words,
       )
     : '';
 }
 
 function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: ClusterOutcome }) {
+  const messages = useMessages().lab;
+  const words = messages.cluster;
   const experiment = CLUSTER_EXPERIMENTS[id];
   const sides = [outcome.before, outcome.after];
   const kind = outcome.before.devices[0]?.memory.kind ?? 'webgpu-buffers';
@@ -163,24 +146,24 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
   return (
     <div class="lab-results">
       <ResultsTable
-        columns={STRINGS.columns}
-        caption={STRINGS.caption}
-        note={STRINGS.note(
-          kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel,
-          id === 'zero-sharding' ? ' and Adam moments' : '',
-          id === 'pipeline-parallel' ? ' (the first stage, the larger one)' : '',
+        columns={words.columns}
+        caption={words.caption}
+        note={words.note(
+          kind === 'wasm-heap' ? words.heapLabel : words.buffersLabel,
+          id === 'zero-sharding' ? words.restExtraAdam : '',
+          id === 'pipeline-parallel' ? words.predictedExtraPipeline : '',
         )}
       >
         {sides.flatMap((side, i) =>
           side.devices.map((d) => (
             <tr>
               <th scope="row">{side.label}</th>
-              <td>{STRINGS.device(d.rank)}</td>
+              <td>{words.device(d.rank)}</td>
               <td>{formatMiB(deviceBytes(d))}</td>
-              <td data-column="step">{formatStepTimes(d.stepTimes)}</td>
+              <td data-column="step">{formatStepTimes(d.stepTimes, messages.stepTime)}</td>
               <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.atRestBytes))}</td>
               <td>{formatMiB(bytesAbove(d.memory.baselineBytes, d.memory.heldBytes))}</td>
-              <td data-column="runtime">{runtimeCell(side, d)}</td>
+              <td data-column="runtime">{runtimeCell(side, d, words.notModelled)}</td>
               <td>{formatMiB(side.predictedBytes)}</td>
               <td>{deviceBytes(d) === sideBytes(side) ? formatRatio(compared[i]?.ratio ?? null) : ''}</td>
             </tr>
@@ -188,23 +171,24 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
         )}
       </ResultsTable>
       <p>
-        {saving > 0 ? STRINGS.saving(outcome.after.label, (saving * 100).toFixed(0), outcome.before.label) : STRINGS.noSaving}
-        {(outcome.equal ? STRINGS.same : STRINGS.differ)(experiment.compares, outcome.difference.toExponential(1))}
+        {saving > 0 ? words.saving(outcome.after.label, (saving * 100).toFixed(0), outcome.before.label) : words.noSaving}
+        {(outcome.equal ? words.same : words.differ)(words.compares[experiment.compares], outcome.difference.toExponential(1))}
         {sides.flatMap((side) =>
           side.devices.map((d) => {
             const gap = side.runtime?.[d.rank];
             return gap
-              ? ` ${describeRuntimeSide(STRINGS.deviceOfSide(side.label, d.rank), deviceBytes(d), gap, side.predictedBytes)}`
+              ? ` ${describeRuntimeSide(words.deviceOfSide(side.label, d.rank), deviceBytes(d), gap, side.predictedBytes, messages.runtime)}`
               : '';
           }),
         )}
         {` ${describeAgreement(
           kind,
           compared.filter((_, i) => !sides[i]?.runtime),
+          messages.agreement,
         )}`}
-        {` ${stepTimeComparison(outcome)}`}
+        {` ${stepTimeComparison(outcome, messages.stepTime)}`}
         {outcome.backend === 'webgpu' && outcome.before.devices[0]?.adapter
-          ? STRINGS.adapter(outcome.before.devices[0].adapter)
+          ? words.adapter(outcome.before.devices[0].adapter)
           : ''}
       </p>
       {sides.flatMap((side) =>
@@ -213,9 +197,9 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
           return (
             gap && (
               <div class="lab-gap">
-                <p>{STRINGS.gapHeading(side.label, d.rank)}</p>
+                <p>{words.gapHeading(side.label, d.rank)}</p>
                 <ul>
-                  {gapLines(gap.items).map((line) => (
+                  {gapLines(gap.items, messages.runtime).map((line) => (
                     <li>{line}</li>
                   ))}
                 </ul>
@@ -228,7 +212,7 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
         bars={sides.flatMap((side) =>
           side.devices.map((d) => ({
             side: side.label,
-            device: STRINGS.device(d.rank),
+            device: words.device(d.rank),
             measuredBytes: deviceBytes(d),
             predictedBytes: side.predictedBytes,
           })),
@@ -238,7 +222,7 @@ function ClusterResults({ id, outcome }: { id: ClusterExperimentId; outcome: Clu
         <>
           <PipelineSchedule spans={spans} />
           <p>
-            {STRINGS.bubble(
+            {words.bubble(
               (100 * measuredBubbleFraction(spans, stages)).toFixed(0),
               (100 * idealBubbleFraction(stages, microBatches)).toFixed(0),
               stages,

@@ -3,6 +3,7 @@ import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { mountPlot } from '../charts/mount-plot';
 import { chartWidth } from './chart-width';
+import { useMessages } from '../../i18n/use-messages';
 
 /** One device's bar: what it measured at its peak and what the engine predicted for it. */
 export interface DeviceBar {
@@ -15,6 +16,7 @@ export interface DeviceBar {
 /** Per-device peak bytes side by side, coloured by side, the prediction as a tick on each bar. */
 export default function DeviceBars({ bars }: { readonly bars: readonly DeviceBar[] }) {
   const container = useRef<HTMLDivElement>(null);
+  const words = useMessages().lab.cluster;
   useEffect(() => {
     const node = container.current;
     if (!node) return;
@@ -32,7 +34,7 @@ export default function DeviceBars({ bars }: { readonly bars: readonly DeviceBar
       // Each tick names only the device: the colour (and its legend) says which side, so the
       // labels stay short enough not to collide on a phone.
       x: { label: null, domain: data.map((d) => d.key), tickFormat: (key: string) => key.split(' · ')[0] },
-      y: { label: 'peak bytes per device (MiB); ticks: predicted', grid: true, zero: true, nice: true },
+      y: { label: words.barsAxis, grid: true, zero: true, nice: true },
       color: { legend: true, domain: [...new Set(data.map((d) => d.side))] },
       marks: [
         Plot.barY(data, { x: 'key', y: 'measured', fill: 'side' }),
@@ -40,11 +42,7 @@ export default function DeviceBars({ bars }: { readonly bars: readonly DeviceBar
         Plot.ruleY([0]),
       ],
     });
-    return mountPlot(
-      node,
-      chart,
-      `Peak bytes per device, measured as bars and predicted as ticks, for ${[...new Set(bars.map((b) => b.side))].join(' and ')}`,
-    );
-  }, [bars]);
+    return mountPlot(node, chart, words.barsDescription([...new Set(bars.map((b) => b.side))]));
+  }, [bars, words]);
   return <div class="lab-timeline" ref={container} />;
 }

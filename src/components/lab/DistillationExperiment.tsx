@@ -1,6 +1,5 @@
 import { MEASURED_BATCH } from '../../graphs/browser-safe';
 import {
-  distillationCaveat,
   measuredForwardBytes,
   runDistillation,
   type DistillationOutcome,
@@ -13,46 +12,32 @@ import { describeRuntimeSide, gapLines } from './runtime-words';
 import ExperimentFrame from './ExperimentFrame';
 import { formatMiB } from '../../base/bytes';
 import ResultsTable from './ResultsTable';
-
-/** What the results table says, in one place for translation. */
-const STRINGS = {
-  caption: 'Memory, time and accuracy of each model',
-  note: (batch: number, memory: string) =>
-    `One forward pass of ${batch} test examples. Measured: ${memory}, from before the model was loaded; "at rest" is what was held once the model was loaded, before it ran. This runtime: a model of what onnxruntime-web 1.30 holds on WebGPU for these exact graphs, from the graphs' shapes alone, with measured ÷ it. PyTorch on CUDA: the memory engine in inference mode for the same model (weights at their storage width plus the forward working set; no CUDA context), with measured ÷ it: the peak for the fp32 models; for the int8 teacher, its weights at rest against the engine's int8 weights line (its peak is explained below). Accuracy: all 2,048 held-out test examples.`,
-  heapLabel: 'WebAssembly heap growth (coarse high-water mark)',
-  buffersLabel: 'GPU buffers, peak (reserved by onnxruntime-web)',
-  columns: [
-    'Model',
-    'Parameters',
-    'Measured peak',
-    'at rest',
-    'This runtime',
-    'PyTorch on CUDA',
-    'Forward pass',
-    'Test accuracy',
-  ],
-  int8Compared: "the int8 teacher's weights at rest",
-  atRestRatio: (ratio: string) => `${ratio} at rest`,
-  notModelled: 'not modelled off WebGPU',
-  gapHeading: (label: string) => `${label}, this runtime against PyTorch on CUDA:`,
-} as const;
-
-const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
 
 /**
  * The distillation experiment: a teacher trained at build time (stored in fp32 and in int8) and
  * a student trained here, with and without soft targets. Memory and time of each forward pass
  * are measured; accuracies come from the held-out test set.
  */
-export default function DistillationExperiment() {
+export default function DistillationExperiment({ locale = DEFAULT_LOCALE }: { readonly locale?: Locale }) {
+  return (
+    <LocaleContext.Provider value={locale}>
+      <Distillation />
+    </LocaleContext.Provider>
+  );
+}
+
+function Distillation() {
+  const words = useMessages().lab.distillation;
   return (
     <ExperimentFrame
       id="distillation"
-      title="teacher vs distilled student vs int8 teacher"
+      title={words.title}
       fields={['batch']}
       defaults={{ batch: MEASURED_BATCH }}
-      idleText="measure the teacher (fp32 and int8) and the student, and train the student twice: with soft targets and on hard labels only."
-      caveat={distillationCaveat}
+      idleText={words.idleText}
+      caveat={(backend) => (backend === 'wasm' ? words.models.wasmCaveat : null)}
       run={(settings, onProgress) => runDistillation(settings.batch, onProgress)}
       figures={(o) => ({
         backend: o.backend,
@@ -83,7 +68,7 @@ export default function DistillationExperiment() {
           studentTrainMs: Math.round(o.student.result.distilled.trainMs + o.student.result.hardOnly.trainMs),
         },
       })}
-      summary={(o) => o.backendReason}
+      backendOf={(o) => o.backendChoice}
       results={(o) => <DistillationResults outcome={o} />}
     />
   );
@@ -93,7 +78,17 @@ function atRest(forward: ForwardMeasurement): number {
   return bytesAbove(forward.baselineBytes, forward.atRestBytes);
 }
 
-function DistillationResults({ outcome }: { outcome: DistillationOutcome }) {
+function DistillationResults({ outcome: measured }: { outcome: DistillationOutcome }) {
+  const messages = useMessages().lab;
+  const words = messages.distillation;
+  // The models as the page names them, in its language.
+  const outcome: DistillationOutcome = {
+    ...measured,
+    teacher: { ...measured.teacher, label: words.models.teacher },
+    int8Teacher: { ...measured.int8Teacher, label: words.models.int8Teacher },
+    student: { ...measured.student, label: words.models.student },
+  };
+  const percent = words.percent;
   const models: MeasuredModel<{ forward: ForwardMeasurement; accuracy?: number }>[] = [
     outcome.teacher,
     outcome.int8Teacher,
@@ -114,71 +109,73 @@ function DistillationResults({ outcome }: { outcome: DistillationOutcome }) {
   // A model "this runtime" predicts is described by its itemised gap instead.
   const compared = [
     { label: outcome.teacher.label, ratio: ratios[0] ?? null },
-    { label: STRINGS.int8Compared, ratio: ratios[1] ?? null },
+    { label: words.int8Compared, ratio: ratios[1] ?? null },
     { label: outcome.student.label, ratio: ratios[2] ?? null },
   ].filter((_, i) => !models[i]?.runtime);
   const copies = bytesAbove(atRest(outcome.int8Teacher.result.forward), int8);
   const { distilled, hardOnly } = outcome.student.result;
-  const memoryLabel = kind === 'wasm-heap' ? STRINGS.heapLabel : STRINGS.buffersLabel;
+  const memoryLabel = kind === 'wasm-heap' ? words.heapLabel : words.buffersLabel;
   return (
     <div class="lab-results">
-      <ResultsTable columns={STRINGS.columns} caption={STRINGS.caption} note={STRINGS.note(outcome.batch, memoryLabel)}>
+      <ResultsTable columns={words.columns} caption={words.caption} note={words.note(outcome.batch, memoryLabel)}>
         {models.map((m, i) => (
           <tr>
             <th scope="row">{m.label}</th>
-            <td>{m.parameterCount.toLocaleString('en-US')}</td>
+            <td>{words.parameters(m.parameterCount)}</td>
             <td>{formatMiB(measuredForwardBytes(m.result))}</td>
             <td>{formatMiB(atRest(m.result.forward))}</td>
             <td data-column="runtime">
               {m.runtime
                 ? `${formatMiB(m.runtime.runtime.peakBytes)} (${formatRatio(measuredForwardBytes(m.result) / m.runtime.runtime.peakBytes)})`
-                : STRINGS.notModelled}
+                : words.notModelled}
             </td>
             <td>
               {`${formatMiB(m.predictedBytes)} (${
-                m === outcome.int8Teacher ? STRINGS.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)
+                m === outcome.int8Teacher ? words.atRestRatio(formatRatio(ratios[i] ?? null)) : formatRatio(ratios[i] ?? null)
               })`}
             </td>
-            <td>{m.result.forward.forwardMs.toFixed(1)} ms</td>
+            <td>{words.milliseconds(m.result.forward.forwardMs)}</td>
             <td>{m.result.accuracy === undefined ? '' : percent(m.result.accuracy)}</td>
           </tr>
         ))}
       </ResultsTable>
-      {outcome.unmeasurable && <p class="lab-caveat">{outcome.unmeasurable}</p>}
+      {outcome.unmeasurable && <p class="lab-caveat">{words.models.wasmCaveat}</p>}
       {!outcome.unmeasurable && (
         <p class="lab-caveat">
-          At rest the int8 teacher holds {formatMiB(atRest(outcome.int8Teacher.result.forward))} against{' '}
-          {formatMiB(atRest(outcome.teacher.result.forward))} in fp32. While it runs it takes {formatMiB(copies)} more than that,
-          well above the prediction: onnxruntime-web executes each DequantizeLinear as a step of its own that writes an fp32 copy
-          of the weight matrix for the MatMul to read, and within one run it reuses those buffers only in part. The engine assumes
-          a kernel that reads the int8 weights directly, as LLM.int8() and the 4-bit GPTQ and AWQ kernels do.
+          {words.int8Copies(
+            formatMiB(atRest(outcome.int8Teacher.result.forward)),
+            formatMiB(atRest(outcome.teacher.result.forward)),
+            formatMiB(copies),
+          )}
         </p>
       )}
       <p>
-        The student, trained here twice from the same start for the same number of steps on the same 256 labelled examples,
-        reaches <strong>{percent(distilled.accuracy)}</strong> with the teacher's soft targets (α = {distilled.alpha}) and{' '}
-        <strong>{percent(hardOnly.accuracy)}</strong> on the hard labels alone (training took{' '}
-        {((distilled.trainMs + hardOnly.trainMs) / 1000).toFixed(1)} s for both). The teacher, which learnt from 8,192 examples,
-        scores {percent(outcome.teacher.result.accuracy)}; stored in int8 it scores {percent(outcome.int8Teacher.result.accuracy)}
-        .
+        {words.accuracies(
+          percent(distilled.accuracy),
+          distilled.alpha,
+          percent(hardOnly.accuracy),
+          ((distilled.trainMs + hardOnly.trainMs) / 1000).toFixed(1),
+          percent(outcome.teacher.result.accuracy),
+          percent(outcome.int8Teacher.result.accuracy),
+        )}
       </p>
       <p>
-        {teacher > 0
-          ? `Measured: the student's forward pass holds ${percent(student / teacher)} of the teacher's; the int8 teacher's holds ${percent(int8 / teacher)}. `
-          : ''}
+        {teacher > 0 ? words.shares(percent(student / teacher), percent(int8 / teacher)) : ''}
         {models.map((m) =>
-          m.runtime ? `${describeRuntimeSide(m.label, measuredForwardBytes(m.result), m.runtime, m.predictedBytes)} ` : '',
+          m.runtime
+            ? `${describeRuntimeSide(m.label, measuredForwardBytes(m.result), m.runtime, m.predictedBytes, messages.runtime)} `
+            : '',
         )}
-        {outcome.unmeasurable ? '' : describeAgreement(kind, compared)}
-        {outcome.adapter ? ` Adapter: ${outcome.adapter}.` : ''}
+        {outcome.unmeasurable ? '' : describeAgreement(kind, compared, messages.agreement)}
+        {outcome.adapter ? words.adapter(outcome.adapter) : ''}
       </p>
       {models.map(
         (m) =>
           m.runtime && (
             <div class="lab-gap">
-              <p>{STRINGS.gapHeading(m.label)}</p>
+              <p>{words.gapHeading(m.label)}</p>
               <ul>
-                {gapLines(m.runtime.items).map((line) => (
+                {gapLines(m.runtime.items, messages.runtime).map((line) => (
                   <li>{line}</li>
                 ))}
               </ul>

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
-import type { BackendChoice } from '../../lab/page/choose-backend';
+import { useContext, useState } from 'preact/hooks';
+import { backendReasonWords, fallbackCauseWords, type BackendChoice } from '../../lab/page/choose-backend';
 import type { Backend } from '../../lab/measure/executor';
 import type { LabProgress, LabSample } from '../../lab/page/progress';
 import { LabRunError } from '../../lab/page/lab-run-error';
@@ -13,7 +13,11 @@ import {
 } from '../../lab/experiments/settings';
 import LabControls from './LabControls';
 import { formatMiB } from '../../base/bytes';
-import { FAILURE_TITLES, FAILURE_WHY, FRAME_STRINGS } from './strings';
+import { RUNTIME_DOWNLOAD_MB } from '../../lab/page/runtime-loader';
+import { localizedHref } from '../../i18n/locales';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
+import type { LabMessages } from '../../i18n/messages/lab/en';
+import { LAB_METHOD_HREF, WASM_SECTION_HREF } from './lab-links';
 import { useLabSettings } from './useLabSettings';
 import '../widget.css';
 import './lab.css';
@@ -36,15 +40,15 @@ type RunState<O> =
   | { readonly state: 'done'; readonly outcome: O }
   | { readonly state: 'error'; readonly title: string; readonly message: string };
 
-function describeProgress(progress: LabProgress | null): string {
-  if (!progress) return FRAME_STRINGS.startingRun;
+function describeProgress(progress: LabProgress | null, words: LabMessages['frame']): string {
+  if (!progress) return words.startingRun;
   if (progress.phase === 'runtime') {
     const { loaded, total } = progress.download;
     return total
-      ? FRAME_STRINGS.downloading(Math.round((100 * loaded) / total), formatMiB(total))
-      : FRAME_STRINGS.downloadingBytes(formatMiB(loaded));
+      ? words.downloading(Math.round((100 * loaded) / total), formatMiB(total))
+      : words.downloadingBytes(formatMiB(loaded));
   }
-  return `${progress.label}: ${progress.stage}…`;
+  return words.progress(progress.label, progress.stage);
 }
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -81,19 +85,19 @@ export interface ExperimentFrameProps<O> {
   /** Runs the experiment; throws `LabRunError` for failures the page explains. */
   readonly run: (settings: LabSettings, onProgress: (progress: LabProgress) => void) => Promise<O>;
   readonly figures: (outcome: O) => ContractFigures;
-  /** One line under the controls once done (usually which backend ran, and why). */
-  readonly summary: (outcome: O) => string;
+  /** Which backend ran and why, as data; the frame says it under the controls once done. */
+  readonly backendOf: (outcome: O) => BackendChoice;
   readonly results: (outcome: O) => ComponentChildren;
   /** What to draw from live samples while running (e.g. bytes per step). */
   readonly live?: (samples: readonly LabSample[]) => ComponentChildren;
 }
 
 /** The label of Run: what pressing it would do now. */
-function runLabel(state: RunState<unknown>['state']): string {
-  if (state === 'running') return FRAME_STRINGS.running;
-  if (state === 'done') return FRAME_STRINGS.runAgain;
-  if (state === 'error') return FRAME_STRINGS.tryAgain;
-  return FRAME_STRINGS.run;
+function runLabel(state: RunState<unknown>['state'], words: LabMessages['frame']): string {
+  if (state === 'running') return words.running;
+  if (state === 'done') return words.runAgain;
+  if (state === 'error') return words.tryAgain;
+  return words.run;
 }
 
 /**
@@ -101,9 +105,14 @@ function runLabel(state: RunState<unknown>['state']): string {
  * WebAssembly, if it does, and what that backend cannot show of the technique; null when
  * there is nothing to warn about.
  */
-function describeChoice(choice: BackendChoice, caveat: ((backend: Backend) => string | null) | undefined): string | null {
+function describeChoice(
+  choice: BackendChoice,
+  caveat: ((backend: Backend) => string | null) | undefined,
+  words: LabMessages,
+): string | null {
   const cannotShow = caveat?.(choice.backend) ?? null;
-  const fallback = choice.fallbackCause ? FRAME_STRINGS.willRunOnWasm(choice.fallbackCause) : null;
+  const cause = fallbackCauseWords(choice, words.backend);
+  const fallback = cause === null ? null : words.frame.willRunOnWasm(cause);
   return [fallback, cannotShow].filter(Boolean).join(' ') || null;
 }
 
@@ -132,21 +141,24 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
     idleText,
     run,
     figures,
-    summary,
+    backendOf,
     results,
     live,
   } = props;
+  const messages = useMessages().lab;
+  const words = messages.frame;
+  const locale = useContext(LocaleContext);
   const { settings, batchText, softwareNote, startedAt, choice, change } = useLabSettings({
     defaults,
     software: softwareDefaults,
     needsF16,
   });
   const [runState, setState] = useState<RunState<O>>({ state: 'idle' });
-  const errors = validateLabSettings(settings, fields, splits);
+  const errors = validateLabSettings(settings, fields, splits, messages.controls.errors);
   // Known before Run: nothing can run here, so nothing is offered.
   const state: RunState<O> =
     choice && needsWebGpu && choice.backend === 'wasm' && runState.state === 'idle'
-      ? { state: 'unsupported', message: FRAME_STRINGS.needsWebGpu(needsWebGpu, choice.fallbackCause ?? '') }
+      ? { state: 'unsupported', message: words.needsWebGpu(needsWebGpu, fallbackCauseWords(choice, messages.backend) ?? '') }
       : runState;
   const running = state.state === 'running';
   const ready = choice !== null && state.state !== 'unsupported';
@@ -164,20 +176,27 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
       const kind = error instanceof LabRunError ? error.kind : 'error';
       const detail = error instanceof Error ? error.message : String(error);
       // An experiment that has nothing to show without WebGPU says so as a state of its own.
-      if (kind === 'needs-webgpu') setState({ state: 'unsupported', message: detail });
-      else setState({ state: 'error', title: FAILURE_TITLES[kind], message: `${FAILURE_WHY[kind]} (${detail})` });
+      // The error's own words are the lab's English: the page says the same from what it knows, in its language.
+      if (kind === 'needs-webgpu')
+        setState({
+          state: 'unsupported',
+          message:
+            needsWebGpu && choice ? words.needsWebGpu(needsWebGpu, fallbackCauseWords(choice, messages.backend) ?? '') : detail,
+        });
+      else setState({ state: 'error', title: words.failureTitles[kind], message: `${words.failureWhy[kind]} (${detail})` });
     }
   };
 
   const outcome = state.state === 'done' ? state.outcome : null;
-  const backendNote = choice && (state.state === 'idle' || state.state === 'running') ? describeChoice(choice, caveat) : null;
+  const backendNote =
+    choice && (state.state === 'idle' || state.state === 'running') ? describeChoice(choice, caveat, messages) : null;
   return (
     <section
       class="widget lab-experiment not-content"
       data-experiment={id}
       data-state={state.state}
       data-sizes={startedAt ?? undefined}
-      aria-label={`Experiment: ${title}`}
+      aria-label={words.ariaLabel(title)}
       {...(outcome ? contractAttributes(figures(outcome)) : {})}
     >
       <LabControls
@@ -187,7 +206,8 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
         errors={errors}
         ready={ready}
         running={running}
-        runLabel={runLabel(state.state)}
+        labels={messages.controls.labels}
+        runLabel={runLabel(state.state, words)}
         onChange={change}
         onRun={() => void start()}
       />
@@ -202,24 +222,25 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
           {choice?.backend === 'wasm' && (
             <>
               {' '}
-              <a href={FRAME_STRINGS.wasmHref} data-wasm-link>
-                {FRAME_STRINGS.wasmLink}
+              <a href={localizedHref(locale, WASM_SECTION_HREF)} data-wasm-link>
+                {words.wasmLink}
               </a>
             </>
           )}
         </p>
       )}
       <p class="lab-status" aria-live="polite">
-        {state.state === 'idle' && (choice ? FRAME_STRINGS.idle(idleText) : FRAME_STRINGS.checking)}
-        {state.state === 'running' && describeProgress(state.progress)}
-        {outcome && summary(outcome)}
+        {state.state === 'idle' &&
+          (choice ? words.idle(idleText, RUNTIME_DOWNLOAD_MB.jspi, RUNTIME_DOWNLOAD_MB.asyncify) : words.checking)}
+        {state.state === 'running' && describeProgress(state.progress, words)}
+        {outcome && backendReasonWords(backendOf(outcome), messages.backend)}
       </p>
       {state.state === 'running' && live && state.samples.length > 0 && live(state.samples)}
       {state.state === 'unsupported' && (
         <div class="lab-failure" role="alert">
-          <strong>{FRAME_STRINGS.needsWebGpuTitle}</strong> {state.message}{' '}
-          <a href={FRAME_STRINGS.wasmHref} data-wasm-link>
-            {FRAME_STRINGS.wasmLink}
+          <strong>{words.needsWebGpuTitle}</strong> {state.message}{' '}
+          <a href={localizedHref(locale, WASM_SECTION_HREF)} data-wasm-link>
+            {words.wasmLink}
           </a>
         </div>
       )}
@@ -230,8 +251,8 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
       )}
       {outcome && results(outcome)}
       <p class="lab-note">
-        <a href={FRAME_STRINGS.methodHref} data-lab-method>
-          {FRAME_STRINGS.methodLink}
+        <a href={localizedHref(locale, LAB_METHOD_HREF)} data-lab-method>
+          {words.methodLink}
         </a>
       </p>
     </section>

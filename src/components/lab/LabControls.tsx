@@ -12,12 +12,12 @@ import {
 } from '../../lab/experiments/settings';
 import WidgetField from '../WidgetField';
 
-/** The choice lists and labels of the fields shown as selects. */
-const SELECTS: Partial<Record<LabField, { readonly label: string; readonly options: readonly number[] }>> = {
-  hidden: { label: 'Width', options: LAB_WIDTHS },
-  layers: { label: 'Layers', options: LAB_LAYERS },
-  microBatches: { label: 'Micro-batches', options: LAB_MICRO_BATCHES },
-  devices: { label: 'Virtual GPUs', options: LAB_DEVICES },
+/** The choice lists of the fields shown as selects. */
+const SELECTS: Partial<Record<LabField, readonly number[]>> = {
+  hidden: LAB_WIDTHS,
+  layers: LAB_LAYERS,
+  microBatches: LAB_MICRO_BATCHES,
+  devices: LAB_DEVICES,
 };
 
 export interface LabControlsProps {
@@ -26,6 +26,8 @@ export interface LabControlsProps {
   /** What the batch box holds, as typed (it may not be a number yet). */
   readonly batchText: string;
   readonly errors: readonly SettingError[];
+  /** Each field's label, in the page's language. */
+  readonly labels: Readonly<Record<LabField, string>>;
   /** Whether the island has hydrated and can run: until then every control is disabled. */
   readonly ready: boolean;
   readonly running: boolean;
@@ -44,6 +46,7 @@ export default function LabControls({
   settings,
   batchText,
   errors,
+  labels,
   ready,
   running,
   runLabel,
@@ -52,8 +55,8 @@ export default function LabControls({
 }: LabControlsProps) {
   const locked = !ready || running;
   const errorFor = (field: LabField) => errors.find((e) => e.field === field)?.message;
-  const field = (name: LabField, label: string, control: ComponentChildren) => (
-    <WidgetField label={label} error={errorFor(name)}>
+  const field = (name: LabField, control: ComponentChildren) => (
+    <WidgetField label={labels[name]} error={errorFor(name)}>
       {control}
     </WidgetField>
   );
@@ -69,7 +72,6 @@ export default function LabControls({
         if (name === 'batch')
           return field(
             name,
-            'Batch',
             <input
               type="number"
               inputMode="numeric"
@@ -84,18 +86,17 @@ export default function LabControls({
               }}
             />,
           );
-        const select = SELECTS[name];
-        if (!select) return null;
+        const options = SELECTS[name];
+        if (!options) return null;
         return field(
           name,
-          select.label,
           <select
             value={settings[name]}
             disabled={locked}
             aria-invalid={errorFor(name) ? 'true' : undefined}
             onChange={(e) => onChange({ ...settings, [name]: Number((e.currentTarget as HTMLSelectElement).value) }, batchText)}
           >
-            {select.options.map((o) => (
+            {options.map((o) => (
               <option value={o}>{o}</option>
             ))}
           </select>,

@@ -3,6 +3,7 @@ import * as Plot from '@observablehq/plot';
 import { useEffect, useRef } from 'preact/hooks';
 import { mountPlot } from '../charts/mount-plot';
 import { chartWidth } from './chart-width';
+import { useMessages } from '../../i18n/use-messages';
 
 /** One point of a memory series: x in the chart's own unit (seconds, or step number). */
 export interface MemoryPoint {
@@ -32,6 +33,7 @@ export interface MemoryTimelineProps {
  */
 export default function MemoryTimeline({ series, unitLabel, xLabel, dots = false }: MemoryTimelineProps) {
   const container = useRef<HTMLDivElement>(null);
+  const words = useMessages().lab.timeline;
   useEffect(() => {
     const node = container.current;
     if (!node) return;
@@ -43,7 +45,7 @@ export default function MemoryTimeline({ series, unitLabel, xLabel, dots = false
       marginLeft: 56,
       // About one tick per 80 px, so tick labels never touch on a phone.
       x: { label: xLabel, ticks: Math.max(2, Math.floor(width / 80)) },
-      y: { label: `${unitLabel} (MiB)`, grid: true, zero: true, nice: true },
+      y: { label: words.yAxis(unitLabel), grid: true, zero: true, nice: true },
       color: { legend: true },
       marks: [
         Plot.line(data, {
@@ -56,8 +58,16 @@ export default function MemoryTimeline({ series, unitLabel, xLabel, dots = false
         Plot.ruleY([0]),
       ],
     });
-    return mountPlot(node, chart, `${unitLabel} against ${xLabel} for ${series.map((s) => s.label).join(' and ')}`);
-  }, [series, unitLabel, xLabel, dots]);
+    return mountPlot(
+      node,
+      chart,
+      words.description(
+        unitLabel,
+        xLabel,
+        series.map((s) => s.label),
+      ),
+    );
+  }, [series, unitLabel, xLabel, dots, words]);
   // Each series' highest point, for tests: the chart must plot what the table calls the peak.
   const peaks = series.map((s) => Math.max(0, ...s.points.map((p) => p.bytes))).join(',');
   return <div class="lab-timeline" ref={container} data-peak-bytes={peaks} />;

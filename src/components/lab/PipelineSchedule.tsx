@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { ComputeSpan } from '../../lab/measure/cluster-job';
 import { mountPlot } from '../charts/mount-plot';
 import { chartWidth } from './chart-width';
+import { useMessages } from '../../i18n/use-messages';
 import { boxesWithRoomForName, scheduleBoxes, type ScheduleBox } from './schedule-boxes';
 
 const MARGIN_LEFT = 56;
@@ -14,6 +15,7 @@ const MARGIN_RIGHT = 20;
  */
 export default function PipelineSchedule({ spans }: { readonly spans: readonly ComputeSpan[] }) {
   const container = useRef<HTMLDivElement>(null);
+  const words = useMessages().lab.cluster;
   useEffect(() => {
     const node = container.current;
     if (!node || spans.length === 0) return;
@@ -26,19 +28,19 @@ export default function PipelineSchedule({ spans }: { readonly spans: readonly C
       height: 60 + 36 * new Set(data.map((d) => d.device)).size,
       marginLeft: MARGIN_LEFT,
       marginRight: MARGIN_RIGHT,
-      x: { label: 'time in the step (s)', ticks: Math.max(2, Math.floor(width / 80)) },
+      x: { label: words.scheduleAxis, ticks: Math.max(2, Math.floor(width / 80)) },
       y: { label: null },
-      color: { legend: true, domain: ['forward', 'backward'] },
+      color: {
+        legend: true,
+        domain: ['forward', 'backward'],
+        tickFormat: (kind: 'forward' | 'backward') => words.scheduleKinds[kind],
+      },
       marks: [
         Plot.barX(data, { y: 'device', x1: 'x1', x2: 'x2', fill: 'kind', inset: 1, title: 'label' }),
         Plot.text(named, { y: 'device', x: (d: ScheduleBox) => (d.x1 + d.x2) / 2, text: 'label', fill: 'white' }),
       ],
     });
-    return mountPlot(
-      node,
-      chart,
-      `Pipeline schedule: forward and backward of each micro-batch on each device over time; gaps are the bubble`,
-    );
-  }, [spans]);
+    return mountPlot(node, chart, words.scheduleDescription);
+  }, [spans, words]);
   return <div class="lab-timeline" ref={container} />;
 }

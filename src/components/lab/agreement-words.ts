@@ -1,5 +1,6 @@
 import { AGREEMENT_RATIO } from '../../lab/results/agreement';
 import type { MemoryKind } from '../../lab/measure/measured-memory';
+import { LAB_EN, type LabMessages } from '../../i18n/messages/lab/en';
 
 /**
  * How far measured may sit from predicted, as a share of the prediction, for the page to call
@@ -63,56 +64,29 @@ export interface ComparedSide {
   readonly outOfPlaceGradients?: boolean;
 }
 
-const percent = (share: number): string => `${Math.round(share * 100)}%`;
-
-/** The causes of a WebGPU reading above the prediction, largest first, naming the out-of-place sides. */
-function webGpuExtras(outOfPlace: readonly string[]): string {
-  const secondSet =
-    outOfPlace.length > 0
-      ? ` ${joinWords(outOfPlace)} ${outOfPlace.length > 1 ? 'add' : 'adds'} gradients out of place (acc_out = acc_in + g), so two full gradient sets exist at once, where PyTorch's .grad += adds in place.`
-      : '';
-  return `onnxruntime-web reuses a freed buffer only after its next flush (every 16 kernels, at a read-back and at the end of a run), so what a step frees stays allocated beside what it allocates until then.${secondSet} Last and smallest, it rounds each buffer up to a size class.`;
-}
-
-/** What each verdict says, for a list of sides ("fp32 (1.46×)") and those of them that add gradients out of place. */
-const VERDICT_WORDS: Record<RatioVerdict, (sides: string, kind: MemoryKind, outOfPlace: readonly string[]) => string> = {
-  close: (sides, kind, outOfPlace) =>
-    `Measured is within ${percent(CLOSE_WITHIN)} of the prediction for ${sides}. That is not agreement: the prediction is PyTorch's on CUDA, and ${
-      kind === 'wasm-heap'
-        ? 'the WebAssembly heap grows in coarse steps and holds the runtime’s own arena.'
-        : `this runtime's extras can offset lines it does not hold. ${webGpuExtras(outOfPlace)}`
-    }`,
-  above: (sides, kind, outOfPlace) =>
-    kind === 'wasm-heap'
-      ? `Measured is above the prediction for ${sides}: the WebAssembly heap only grows, in steps of about a fifth of its size, and holds the runtime's own arena. That is the usual overhead of this backend (up to ${AGREEMENT_RATIO[kind].max}×), not agreement.`
-      : `Measured is above the prediction for ${sides}, within this backend's usual range (up to ${AGREEMENT_RATIO[kind].max}×), not agreement. ${webGpuExtras(outOfPlace)}`,
-  below: (sides, kind) =>
-    `Measured is below the prediction for ${sides}: the runtime reused buffers that the formula counts separately, or does not hold lines it counts. That is within this backend's usual range (down to ${AGREEMENT_RATIO[kind].min}×), not agreement.`,
-  outside: (sides, kind) =>
-    `Measured and predicted differ for ${sides} by more than this backend usually shows (${AGREEMENT_RATIO[kind].min}–${AGREEMENT_RATIO[kind].max}×); How the lab measures, linked below, explains where such gaps come from.`,
-};
-
 /**
  * The sentences under a results table: each side's measured / predicted, grouped by what it is
  * called, e.g. "Measured is above the prediction for fp32 (1.46×) and 16-bit (1.66×), …", with
- * the causes largest first.
+ * the causes largest first, in `words`' language.
  */
-export function describeAgreement(kind: MemoryKind, sides: readonly ComparedSide[]): string {
+export function describeAgreement(
+  kind: MemoryKind,
+  sides: readonly ComparedSide[],
+  words: LabMessages['agreement'] = LAB_EN.agreement,
+): string {
+  const range = { ...AGREEMENT_RATIO[kind], closePercent: Math.round(CLOSE_WITHIN * 100) };
   const groups = new Map<RatioVerdict, { labels: string[]; outOfPlace: string[] }>();
   for (const { label, ratio, outOfPlaceGradients } of sides) {
     if (ratio === null) continue;
     const verdict = ratioVerdict(kind, ratio);
     const group = groups.get(verdict) ?? { labels: [], outOfPlace: [] };
-    group.labels.push(`${label} (${formatRatio(ratio)})`);
+    group.labels.push(words.side(label, formatRatio(ratio)));
     if (outOfPlaceGradients) group.outOfPlace.push(label);
     groups.set(verdict, group);
   }
   return [...groups]
-    .map(([verdict, { labels, outOfPlace }]) => VERDICT_WORDS[verdict](joinWords(labels), kind, outOfPlace))
+    .map(([verdict, { labels, outOfPlace }]) =>
+      words.verdicts[verdict](words.list(labels), kind, range, words.webGpuExtras(outOfPlace, words.list(outOfPlace))),
+    )
     .join(' ');
-}
-
-/** "a", "a and b", "a, b and c". */
-function joinWords(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

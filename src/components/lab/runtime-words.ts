@@ -4,8 +4,12 @@
  * experiment, so a sentence cannot outlive the numbers it describes.
  */
 import { formatMiB } from '../../base/bytes';
-import type { GapCause, GapItem, ItemisedGap } from '../../lab/runtime-model/runtime-gap';
+import type { GapItem, ItemisedGap } from '../../lab/runtime-model/runtime-gap';
 import { CLOSE_WITHIN, formatRatio, printedRatio } from './agreement-words';
+import { LAB_EN, type LabMessages } from '../../i18n/messages/lab/en';
+
+/** The words beside "this runtime", in any language. */
+type RuntimeWords = LabMessages['runtime'];
 
 /** What the page says of a modelled side. */
 export type RuntimeVerdict = 'agrees' | 'close' | 'apart';
@@ -31,39 +35,34 @@ export function runtimeVerdict(measuredBytes: number, gap: ItemisedGap, pytorchB
   return gapExplained(gap, pytorchBytes) ? 'agrees' : 'close';
 }
 
-/** Each cause of the gap, as a line under the table. */
-export const GAP_ITEM_WORDS: Readonly<Record<GapCause, string>> = {
-  'second-gradient-set':
-    'a second gradient set: the lab’s graphs add gradients out of place (acc_out = acc_in + g; the pipeline’s accumulate graph, sum = a + b), so both sets exist at once, where PyTorch’s .grad += adds in place',
-  'size-classes':
-    'size classes: each runtime buffer is rounded up to one of its sizes, and freed buffers stay cached until the session is released',
-  'reuse-after-flush': 'freed buffers reused only after a flush (every 16 kernels, at a read-back and at the end of a run)',
-  'examples-and-labels':
-    'the lab’s own exact-size buffers: every micro-batch’s examples and labels, placed before the first step',
-  rest: 'not itemised: how the lab’s graphs differ from PyTorch’s step (what one graph keeps to its end, gradients read back to the host)',
-};
-
 /** A signed size, e.g. "+0.27 MB" or "−0.14 MB". */
 function signedMiB(bytes: number): string {
   return `${bytes < 0 ? '−' : '+'}${formatMiB(Math.abs(bytes))}`;
 }
 
 /** One line per item of the gap that holds any bytes, e.g. "+0.27 MB: a second gradient set: …". */
-export function gapLines(items: readonly GapItem[]): string[] {
-  return items.filter((item) => item.bytes !== 0).map((item) => `${signedMiB(item.bytes)}: ${GAP_ITEM_WORDS[item.cause]}`);
+export function gapLines(items: readonly GapItem[], words: RuntimeWords = LAB_EN.runtime): string[] {
+  return items.filter((item) => item.bytes !== 0).map((item) => words.gapLine(signedMiB(item.bytes), words.gapItems[item.cause]));
 }
 
 /** The sentence for one modelled side. */
-export function describeRuntimeSide(label: string, measuredBytes: number, gap: ItemisedGap, pytorchBytes: number): string {
+export function describeRuntimeSide(
+  label: string,
+  measuredBytes: number,
+  gap: ItemisedGap,
+  pytorchBytes: number,
+  words: RuntimeWords = LAB_EN.runtime,
+): string {
   const ratio = formatRatio(measuredBytes / gap.runtime.peakBytes);
-  const difference = `${signedMiB(gap.runtime.peakBytes - pytorchBytes)} over PyTorch on CUDA`;
+  const difference = words.difference(signedMiB(gap.runtime.peakBytes - pytorchBytes));
+  const percent = Math.round(CLOSE_WITHIN * 100);
   switch (runtimeVerdict(measuredBytes, gap, pytorchBytes)) {
     case 'agrees':
-      return `${label}: measured agrees with this runtime (${ratio}); its ${difference} is named below.`;
+      return words.agrees(label, ratio, difference);
     case 'close':
-      return `${label}: measured is within ${Math.round(CLOSE_WITHIN * 100)}% of this runtime (${ratio}), but of its ${difference} the named items leave more than ${Math.round(CLOSE_WITHIN * 100)}% of PyTorch’s peak unexplained, so it does not count as agreement.`;
+      return words.close(label, ratio, difference, percent);
     case 'apart':
-      return `${label}: measured is ${ratio} of this runtime, more than ${Math.round(CLOSE_WITHIN * 100)}% off: at these sizes the model misses something the run held.`;
+      return words.apart(label, ratio, percent);
   }
 }
 
@@ -77,11 +76,9 @@ export function describeUncheckedRuntimeSide(
   measuredBytes: number,
   gap: ItemisedGap,
   pytorchBytes: number,
+  words: RuntimeWords = LAB_EN.runtime,
 ): string {
   const ratio = formatRatio(measuredBytes / gap.runtime.peakBytes);
-  const difference = `${signedMiB(gap.runtime.peakBytes - pytorchBytes)} over PyTorch on CUDA`;
-  return `${label}: this runtime is ${UNCHECKED_WORDS} (no recording with 16-bit shaders has tested its rules), so measured at ${ratio} of it is not called agreement; its ${difference} is named below.`;
+  const difference = words.difference(signedMiB(gap.runtime.peakBytes - pytorchBytes));
+  return words.unchecked(label, ratio, difference, words.uncheckedWords);
 }
-
-/** How an unchecked "this runtime" figure is labelled, in its cell and its sentence. */
-export const UNCHECKED_WORDS = 'predicted, not yet checked against a trace';

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { chooseBackend, type BackendChoice } from '../../lab/page/choose-backend';
 import { DEFAULT_LAB_SETTINGS, type LabSettings } from '../../lab/experiments/settings';
+import { useMessages } from '../../i18n/use-messages';
 
 /** Where an experiment's sizes start. */
 export interface StartingSizes {
@@ -25,9 +26,6 @@ export interface LabSettingsState {
   readonly change: (settings: LabSettings, batchText: string) => void;
 }
 
-/** The model's size in words, e.g. "width 128, 4 layers, batch 256". */
-const describeSizes = ({ hidden, layers, batch }: LabSettings): string => `width ${hidden}, ${layers} layers, batch ${batch}`;
-
 /**
  * Settings start at the experiment's defaults. Once the page has hydrated it asks for a WebGPU
  * adapter (no download), so the page can say before Run which backend will run and what it
@@ -42,6 +40,8 @@ export function useLabSettings({ defaults, software, needsF16 = false }: Startin
   const [startedAt, setStartedAt] = useState<'software' | 'default' | null>(null);
   const [choice, setChoice] = useState<BackendChoice | null>(null);
   const touched = useRef(false);
+  const words = useMessages().lab.controls;
+  const describeSizes = ({ hidden, layers, batch }: LabSettings): string => words.sizes(hidden, layers, batch);
 
   useEffect(() => {
     let mounted = true;
@@ -64,10 +64,7 @@ export function useLabSettings({ defaults, software, needsF16 = false }: Startin
   return {
     settings,
     batchText,
-    softwareNote:
-      startedAt === 'software'
-        ? `This browser runs WebGPU on a software adapter, which does every GPU kernel on the CPU, so the sizes start at ${describeSizes(sized)} (on a GPU: ${describeSizes(initial)}).`
-        : null,
+    softwareNote: startedAt === 'software' ? words.softwareNote(describeSizes(sized), describeSizes(initial)) : null,
     startedAt,
     choice,
     change: (next, text) => {

@@ -2,6 +2,7 @@ import { formatGiB } from '../../base/bytes';
 import { LESSONS, type LessonSlug } from '../../base/lessons';
 import type { LineCategory, MomentId, Phase } from '../../memory/index';
 import { DIAGNOSE_EN } from './diagnose/en';
+import { LAB_EN } from './lab/en';
 
 /**
  * The English catalogue: every user-visible string of the widgets converted so far, and the site's words for
@@ -216,6 +217,7 @@ export const EN = {
       'One sequence of 2,048 tokens per GPU, every other setting the stack’s default; the same in a terminal, with the model’s config.json saved as config.json:',
     calculator: 'Change any setting in the full calculator',
   },
+  lab: LAB_EN,
 };
 
 /** The shape of every language's catalogue. */

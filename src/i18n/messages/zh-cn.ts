@@ -1,6 +1,7 @@
 import { GIB, isByteCount } from '../../base/bytes';
 import type { Messages } from './en';
 import { DIAGNOSE_ZH_CN } from './diagnose/zh-cn';
+import { LAB_ZH_CN } from './lab/zh-cn';
 
 /** Numbers in prose and labels as zh-CN writes them (grouping and decimals by `Intl`); units stay as in English. */
 const zhNumber = (value: number, digits: number): string =>
@@ -194,4 +195,5 @@ export const ZH_CN: Messages = {
       '每卡一条 2,048 token 的序列，其余设置取训练框架默认值；等价的终端命令（先把模型的 config.json 保存为 config.json）：',
     calculator: '在完整计算器中修改任意设置',
   },
+  lab: LAB_ZH_CN,
 };

@@ -70,17 +70,36 @@ export interface SettingError {
   readonly message: string;
 }
 
-const CHOICES: Partial<Record<LabField, { readonly options: readonly number[]; readonly noun: string }>> = {
-  hidden: { options: LAB_WIDTHS, noun: 'Width' },
-  layers: { options: LAB_LAYERS, noun: 'Layers' },
-  microBatches: { options: LAB_MICRO_BATCHES, noun: 'Micro-batches' },
-  devices: { options: LAB_DEVICES, noun: 'Devices' },
+const CHOICES: Partial<Record<LabField, readonly number[]>> = {
+  hidden: LAB_WIDTHS,
+  layers: LAB_LAYERS,
+  microBatches: LAB_MICRO_BATCHES,
+  devices: LAB_DEVICES,
 };
 
-const SPLIT_WORDS: Record<BatchSplit, (n: number) => string> = {
-  microBatches: (n) => `${n} equal micro-batches`,
-  devices: (n) => `${n} equal shards, one per device`,
+const CHOICE_NOUNS: Record<LabField, string> = {
+  hidden: 'Width',
+  layers: 'Layers',
+  batch: 'Batch',
+  microBatches: 'Micro-batches',
+  devices: 'Devices',
 };
+
+/**
+ * What a field's error says, in English; a translated page passes its own words of this type, so the lab never
+ * depends on the site's languages.
+ */
+export const SETTING_ERROR_WORDS = {
+  /** A field offered as a choice list holds something else. */
+  notAChoice: (field: LabField, options: readonly number[]): string =>
+    `${CHOICE_NOUNS[field]} must be one of ${options.join(', ')}.`,
+  batchRange: (min: number, max: number): string => `Batch must be a whole number from ${min} to ${max}.`,
+  doesNotSplit: (batch: number, split: BatchSplit, parts: number): string =>
+    `A batch of ${batch} does not split into ${split === 'microBatches' ? `${parts} equal micro-batches` : `${parts} equal shards, one per device`}.`,
+};
+
+/** The words of the settings' errors, in any language. */
+export type SettingErrorWords = typeof SETTING_ERROR_WORDS;
 
 /**
  * Checks reader-entered settings for the fields an experiment shows (and the ways it splits
@@ -90,23 +109,22 @@ export function validateLabSettings(
   settings: LabSettings,
   fields: readonly LabField[] = SIZE_FIELDS,
   splits: readonly BatchSplit[] = [],
+  words: SettingErrorWords = SETTING_ERROR_WORDS,
 ): SettingError[] {
   const errors: SettingError[] = [];
   for (const field of fields) {
-    const choice = CHOICES[field];
-    if (choice && !choice.options.includes(settings[field]))
-      errors.push({ field, message: `${choice.noun} must be one of ${choice.options.join(', ')}.` });
+    const options = CHOICES[field];
+    if (options && !options.includes(settings[field])) errors.push({ field, message: words.notAChoice(field, options) });
   }
   const { batch } = settings;
   if (fields.includes('batch') && (!Number.isInteger(batch) || batch < LAB_BATCH_MIN || batch > LAB_BATCH_MAX)) {
-    errors.push({ field: 'batch', message: `Batch must be a whole number from ${LAB_BATCH_MIN} to ${LAB_BATCH_MAX}.` });
+    errors.push({ field: 'batch', message: words.batchRange(LAB_BATCH_MIN, LAB_BATCH_MAX) });
     return errors;
   }
   for (const split of splits) {
     const parts = settings[split];
     if (errors.some((e) => e.field === split)) continue;
-    if (batch % parts !== 0)
-      errors.push({ field: split, message: `A batch of ${batch} does not split into ${SPLIT_WORDS[split](parts)}.` });
+    if (batch % parts !== 0) errors.push({ field: split, message: words.doesNotSplit(batch, split, parts) });
   }
   return errors;
 }

@@ -4,7 +4,7 @@
  * (once per page), and resolve where the workers fetch the models from.
  */
 import type { Backend } from '../measure/executor';
-import { chooseBackend } from './choose-backend';
+import { backendReasonWords, chooseBackend, type BackendChoice } from './choose-backend';
 import { LabRunError } from './lab-run-error';
 import { MODELS_URL } from './manifest-loader';
 import type { LabProgress } from './progress';
@@ -21,8 +21,8 @@ export interface RunNeeds {
 /** The backend chosen, the compiled runtime, and where the models are served. */
 export interface RunStart {
   readonly backend: Backend;
-  /** Why this backend, in words for the reader. */
-  readonly backendReason: string;
+  /** Why this backend, as data the page words (`backendReasonWords`). */
+  readonly backendChoice: BackendChoice;
   readonly runtime: LabRuntime;
   /** Absolute URL of the models folder: a worker resolves relative URLs against its own script. */
   readonly modelsUrl: string;
@@ -33,8 +33,10 @@ export async function startRun(
   { needsF16, needsWebGpu }: RunNeeds,
   onProgress: (progress: LabProgress) => void,
 ): Promise<RunStart> {
-  const { backend, reason } = await chooseBackend({ needsF16 });
-  if (backend === 'wasm' && needsWebGpu) throw new LabRunError('needs-webgpu', `${needsWebGpu} (${reason})`);
+  const backendChoice = await chooseBackend({ needsF16 });
+  const { backend } = backendChoice;
+  if (backend === 'wasm' && needsWebGpu)
+    throw new LabRunError('needs-webgpu', `${needsWebGpu} (${backendReasonWords(backendChoice)})`);
   const runtime = await loadRuntime((download) => onProgress({ phase: 'runtime', download }));
-  return { backend, backendReason: reason, runtime, modelsUrl: new URL(MODELS_URL, location.href).href };
+  return { backend, backendChoice, runtime, modelsUrl: new URL(MODELS_URL, location.href).href };
 }

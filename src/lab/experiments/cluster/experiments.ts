@@ -7,6 +7,7 @@ import { defaultSegmentLength, type Manifest, type ManifestModel } from '../../.
 import { predictLabBytes, type LabParallelism } from '../predict-lab-model';
 import type { BatchSplit, LabField, LabSettings } from '../settings';
 import type { ClusterJob } from '../../measure/cluster-job';
+import { CLUSTER_EXPERIMENT_WORDS as WORDS } from './words';
 
 /** Ids of the cluster experiments; each is a `data-experiment` value. */
 export type ClusterExperimentId = 'data-parallel' | 'zero-sharding' | 'pipeline-parallel';
@@ -82,14 +83,14 @@ export const CLUSTER_EXPERIMENTS: Readonly<Record<ClusterExperimentId, ClusterEx
   'data-parallel': {
     id: 'data-parallel',
     before: {
-      label: 'one GPU, whole batch',
+      label: WORDS.sides['data-parallel'].before,
       devices: () => 1,
       variant: segmented,
       job: (model, s) => ({ kind: 'data-parallel', model, batch: s.batch }),
       predict: (model, s) => predictLabBytes(model, perDevice(s, 1)),
     },
     after: {
-      label: 'data parallel',
+      label: WORDS.sides['data-parallel'].after,
       devices: (s) => s.devices,
       variant: segmented,
       job: (model, s) => ({ kind: 'data-parallel', model, batch: s.batch }),
@@ -102,8 +103,8 @@ export const CLUSTER_EXPERIMENTS: Readonly<Record<ClusterExperimentId, ClusterEx
   },
   'zero-sharding': {
     id: 'zero-sharding',
-    before: zeroSide('DDP + Adam (ZeRO-0)', 0),
-    after: zeroSide('ZeRO-2', 2),
+    before: zeroSide(WORDS.sides['zero-sharding'].before, 0),
+    after: zeroSide(WORDS.sides['zero-sharding'].after, 2),
     compares: 'weights',
     // Identical averaged gradients and the same Adam arithmetic: the weights match to rounding.
     tolerance: 1e-5,
@@ -111,8 +112,8 @@ export const CLUSTER_EXPERIMENTS: Readonly<Record<ClusterExperimentId, ClusterEx
   },
   'pipeline-parallel': {
     id: 'pipeline-parallel',
-    before: pipelineSide('one GPU, all layers', () => 1),
-    after: pipelineSide('pipeline (1F1B)', (s) => s.devices),
+    before: pipelineSide(WORDS.sides['pipeline-parallel'].before, () => 1),
+    after: pipelineSide(WORDS.sides['pipeline-parallel'].after, (s) => s.devices),
     compares: 'gradients',
     tolerance: 1e-5,
     fields: ['hidden', 'layers', 'batch', 'microBatches', 'devices'],

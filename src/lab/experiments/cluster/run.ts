@@ -5,6 +5,7 @@
  */
 import type { DeviceResult, TensorSet } from '../../measure/cluster-job';
 import type { Backend } from '../../measure/executor';
+import type { BackendChoice } from '../../page/choose-backend';
 import { peakAbove } from '../../measure/measured-memory';
 import { loadManifest } from '../../page/manifest-loader';
 import { loadGraphSchedule } from '../../page/schedule-loader';
@@ -17,6 +18,7 @@ import { measuredSteps, TIMED_STEPS } from '../warm-up';
 import { CLUSTER_EXPERIMENTS, findClusterModel, type ClusterExperimentId, type ClusterSideSpec } from './experiments';
 import { runDevices } from './run-devices';
 import { itemiseClusterGaps } from './runtime-prediction';
+import { CLUSTER_EXPERIMENT_WORDS } from './words';
 
 /** One side's devices, what each measured, and the engine's per-device figure. */
 export interface ClusterSideOutcome {
@@ -36,7 +38,8 @@ export interface ClusterSideOutcome {
 /** A finished cluster experiment: both sides' devices and whether they computed the same thing. */
 export interface ClusterOutcome {
   readonly backend: Backend;
-  readonly backendReason: string;
+  /** Which backend ran and why, as data the page words. */
+  readonly backendChoice: BackendChoice;
   readonly before: ClusterSideOutcome;
   readonly after: ClusterSideOutcome;
   /** Largest relative difference of the compared tensors, after vs before. */
@@ -70,8 +73,7 @@ function comparedTensors(devices: readonly DeviceResult[]): TensorSet {
  * as JavaScript arrays, which no page can measure per worker, and the heap's high-water mark
  * stayed flat in our runs, so there would be nothing to compare.
  */
-export const NEEDS_WEBGPU =
-  'This experiment needs WebGPU: each virtual GPU is a WebGPU device in a worker of its own, and its memory is the GPU buffers that device allocates. Without WebGPU the tensors would live in ordinary JavaScript memory, which a page cannot measure per worker. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer).';
+export const NEEDS_WEBGPU = CLUSTER_EXPERIMENT_WORDS.needsWebGpu;
 
 /**
  * Runs a cluster experiment: the "before" side's devices, then the "after" side's, each
@@ -83,7 +85,7 @@ export async function runClusterExperiment(
   onProgress: (progress: LabProgress) => void,
 ): Promise<ClusterOutcome> {
   const experiment = CLUSTER_EXPERIMENTS[id];
-  const { backend, backendReason, runtime, modelsUrl } = await startRun(
+  const { backend, backendChoice, runtime, modelsUrl } = await startRun(
     { needsF16: false, needsWebGpu: NEEDS_WEBGPU },
     onProgress,
   );
@@ -120,5 +122,5 @@ export async function runClusterExperiment(
   const before = await runSide(experiment.before);
   const after = await runSide(experiment.after);
   const difference = maxRelativeDifference(comparedTensors(after.devices), comparedTensors(before.devices));
-  return { backend, backendReason, before, after, difference, equal: difference <= experiment.tolerance };
+  return { backend, backendChoice, before, after, difference, equal: difference <= experiment.tolerance };
 }

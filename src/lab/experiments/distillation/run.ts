@@ -7,6 +7,7 @@ import type { DistillationManifest, MlpSpec } from '../../../graphs/browser-safe
 import { loadModelsJson } from '../../page/manifest-loader';
 import type { LabProgress } from '../../page/progress';
 import type { Backend } from '../../measure/executor';
+import type { BackendChoice } from '../../page/choose-backend';
 import { LabRunError } from '../../page/lab-run-error';
 import { startRun } from '../../page/start-run';
 import { requestFromWorker } from '../../worker/channel';
@@ -17,6 +18,7 @@ import { itemiseDistillationGap } from './runtime-prediction';
 import { peakAbove } from '../../measure/measured-memory';
 import type { DistillationJob, DistillationJobResult, StudentResult, TeacherResult } from '../../measure/distillation';
 import type { DistillationRequest, DistillationResponse } from './protocol';
+import { DISTILLATION_WORDS } from './words';
 
 /** One measured model next to its prediction. */
 export interface MeasuredModel<R> {
@@ -36,7 +38,8 @@ export interface MeasuredModel<R> {
 /** A finished run. */
 export interface DistillationOutcome {
   readonly backend: Backend;
-  readonly backendReason: string;
+  /** Which backend ran and why, as data the page words. */
+  readonly backendChoice: BackendChoice;
   readonly adapter: string | null;
   readonly batch: number;
   readonly teacher: MeasuredModel<TeacherResult>;
@@ -60,13 +63,9 @@ function runWorker(request: DistillationRequest, onStage: (stage: string) => voi
   );
 }
 
-/** Why WASM cannot show the memory difference at these sizes. */
-const WASM_CAVEAT =
-  'On WebAssembly the only memory figure is the heap’s high-water mark, which grows in steps of megabytes — larger than these models (the teacher’s weights are 0.53 MiB). The accuracies and forward-pass times are real; the memory saving needs WebGPU.';
-
 /** Why `backend` cannot show the memory saving, or null when it can: said before Run and beside the results. */
 export function distillationCaveat(backend: Backend): string | null {
-  return backend === 'wasm' ? WASM_CAVEAT : null;
+  return backend === 'wasm' ? DISTILLATION_WORDS.wasmCaveat : null;
 }
 
 function pick<J extends DistillationJobResult['job']>(
@@ -80,7 +79,7 @@ function pick<J extends DistillationJobResult['job']>(
 
 /** Runs the experiment end to end with the reader's measured batch. */
 export async function runDistillation(batch: number, onProgress: (progress: LabProgress) => void): Promise<DistillationOutcome> {
-  const { backend, backendReason, runtime, modelsUrl } = await startRun({ needsF16: false }, onProgress);
+  const { backend, backendChoice, runtime, modelsUrl } = await startRun({ needsF16: false }, onProgress);
   const loaded = await loadModelsJson<DistillationManifest>('distillation/manifest.json', 'the distillation manifest');
   if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test)
     throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
@@ -124,12 +123,12 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
   };
   return {
     backend,
-    backendReason,
+    backendChoice,
     adapter,
     batch,
-    teacher: await measured('teacher-fp32', 'Teacher, fp32', teacher.spec, teacher.parameterCount, 'fp32'),
-    int8Teacher: await measured('teacher-int8', 'Teacher, int8', teacher.spec, teacher.parameterCount, 'int8'),
-    student: await measured('student', 'Student, fp32', student.spec, student.parameterCount, 'fp32'),
+    teacher: await measured('teacher-fp32', DISTILLATION_WORDS.teacher, teacher.spec, teacher.parameterCount, 'fp32'),
+    int8Teacher: await measured('teacher-int8', DISTILLATION_WORDS.int8Teacher, teacher.spec, teacher.parameterCount, 'int8'),
+    student: await measured('student', DISTILLATION_WORDS.student, student.spec, student.parameterCount, 'fp32'),
     unmeasurable: distillationCaveat(backend),
   };
 }

@@ -4,6 +4,7 @@ import type { Backend } from '../../measure/executor';
 import { DEFAULT_LAB_SETTINGS, LAB_SEED, type LabSettings } from '../settings';
 import { measuredSteps } from '../warm-up';
 import { predictLabBytes, predictLeakyLoopBytes, predictStreamedBytes } from '../predict-lab-model';
+import { SINGLE_EXPERIMENT_WORDS as WORDS } from './words';
 
 /** Ids of the experiments this module defines; each is a `data-experiment` value. */
 export type SingleExperimentId = 'mixed-precision' | 'gradient-accumulation' | 'gradient-checkpointing' | 'leak' | 'offload';
@@ -37,12 +38,10 @@ export interface SingleSideSpec {
   readonly runtimeUnchecked?: boolean;
 }
 
-/** How the two sides' gradients are compared, and what the reader is told. */
+/** How the two sides' gradients are compared (what the reader is told of it: words.ts). */
 export interface GradientCheck {
   /** Largest relative difference still called a pass. */
   readonly tolerance: number;
-  readonly passLabel: string;
-  readonly failLabel: string;
 }
 
 /** An experiment: the same model measured without (before) and with (after) a technique. */
@@ -60,11 +59,6 @@ export interface SingleExperimentDefinition {
    * still runs there (gradients, step time), and the page says why the bytes match.
    */
   readonly unmeasurable: (backend: Backend) => string | null;
-  /**
-   * What the WebAssembly path shows of a technique it can show, said before Run: its only figure
-   * is the heap's high-water mark, coarser than WebGPU's buffer count.
-   */
-  readonly wasmShows?: string;
   /** Steps per side; defaults to 2 (the first compiles shaders, the second is timed). */
   readonly steps?: number;
   /** Sizes this experiment starts with, where they differ from the lab's defaults. */
@@ -72,7 +66,7 @@ export interface SingleExperimentDefinition {
   /** Sizes on a software WebGPU adapter, over `defaults`, where not `SOFTWARE_ADAPTER_SETTINGS`. */
   readonly softwareDefaults?: Partial<LabSettings>;
   /** Why the experiment cannot run without WebGPU, or undefined when it falls back to WASM. */
-  readonly needsWebGpu?: string;
+  readonly needsWebGpu?: string | undefined;
 }
 
 const once = (): number => 1;
@@ -94,14 +88,14 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
   'mixed-precision': {
     id: 'mixed-precision',
     before: {
-      label: 'fp32',
+      label: WORDS['mixed-precision'].before,
       matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
       microBatches: once,
       runtimeModelled: true,
       runtimeUnchecked: true,
     },
     after: {
-      label: '16-bit (AMP-style)',
+      label: WORDS['mixed-precision'].after,
       matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp16',
       microBatches: once,
       runtimeModelled: true,
@@ -110,26 +104,19 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     needsF16: true,
     accumulate: false,
     // fp16 keeps ~3 significant digits; gradients through 16-bit activations drift by about 1e-3.
-    gradients: {
-      tolerance: 0.05,
-      passLabel: 'Gradients drift only by 16-bit rounding',
-      failLabel: 'Gradients drifted more than 5%',
-    },
-    unmeasurable: (backend) =>
-      backend === 'wasm'
-        ? 'On WebAssembly, onnxruntime-web runs the 16-bit model with fp32 CPU kernels (it casts the 16-bit tensors back), so both variants hold the same bytes and compute the same numbers. Only a GPU with 16-bit shaders (WebGPU shader-f16) shows the saving the prediction describes.'
-        : null,
+    gradients: { tolerance: 0.05 },
+    unmeasurable: (backend) => (backend === 'wasm' ? WORDS['mixed-precision'].wasmUnmeasurable : null),
   },
   'gradient-accumulation': {
     id: 'gradient-accumulation',
     before: {
-      label: 'one batch',
+      label: WORDS['gradient-accumulation'].before,
       matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
       microBatches: once,
       runtimeModelled: true,
     },
     after: {
-      label: 'micro-batches',
+      label: WORDS['gradient-accumulation'].after,
       matches: (v) =>
         v.accumulate && v.training && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
       microBatches: (s) => s.microBatches,
@@ -141,10 +128,8 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     // against the width; 4 layers halve the step instead (the ratio does not depend on depth).
     softwareDefaults: { hidden: 128, layers: 4, batch: 256 },
     // Same sum in another order: float32 rounding only.
-    gradients: { tolerance: 1e-4, passLabel: 'Gradients equal (float32 rounding only)', failLabel: 'Gradients differ' },
+    gradients: { tolerance: 1e-4 },
     unmeasurable: () => null,
-    wasmShows:
-      'On WebAssembly the figure is the heap’s high-water mark, which only grows, in steps of about a fifth of its size, and includes the runtime’s own arena: the saving shows, but in whole steps. WebGPU counts every buffer.',
   },
   'gradient-checkpointing': {
     id: 'gradient-checkpointing',
@@ -152,13 +137,13 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     // barely within one. WASM: the single step graph, since tensors handed between runs leave
     // the WebAssembly heap (the only thing measurable there) and would hide the saving.
     before: {
-      label: 'keep activations',
+      label: WORDS['gradient-checkpointing'].before,
       matches: (v, backend) => plain(v) && v.form === formFor(backend) && v.activations.kind === 'keep' && v.precision === 'fp32',
       microBatches: once,
       runtimeModelled: true,
     },
     after: {
-      label: 'recompute',
+      label: WORDS['gradient-checkpointing'].after,
       matches: (v, backend) =>
         plain(v) && v.form === formFor(backend) && v.activations.kind === 'recompute' && v.precision === 'fp32',
       microBatches: once,
@@ -167,23 +152,20 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     needsF16: false,
     accumulate: false,
     // Recomputation repeats the same arithmetic: identical up to float32 rounding.
-    gradients: { tolerance: 1e-5, passLabel: 'Gradients identical', failLabel: 'Gradients differ' },
-    unmeasurable: (backend) =>
-      backend === 'wasm'
-        ? 'On WebAssembly the step runs as one graph, and onnxruntime-web’s CPU memory planner kept the heap at the same high-water mark with and without recomputation in our measurements (up to width 512, 16 layers, batch 2048). The recompute variant still shows its cost in step time; WebGPU shows the memory saving.'
-        : null,
+    gradients: { tolerance: 1e-5 },
+    unmeasurable: (backend) => (backend === 'wasm' ? WORDS['gradient-checkpointing'].wasmUnmeasurable : null),
   },
   leak: {
     id: 'leak',
     before: {
-      label: 'leaky loop',
+      label: WORDS.leak.before,
       matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
       microBatches: once,
       loop: { retain: true },
       runtimeModelled: true,
     },
     after: {
-      label: 'fixed loop',
+      label: WORDS.leak.after,
       matches: (v) => plain(v) && v.form === 'single' && v.activations.kind === 'keep' && v.precision === 'fp32',
       microBatches: once,
       loop: { retain: false },
@@ -192,11 +174,7 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     needsF16: false,
     accumulate: false,
     // Same steps, same data: the last step's gradients are identical.
-    gradients: {
-      tolerance: 1e-6,
-      passLabel: 'Both loops compute identical gradients',
-      failLabel: 'The loops computed different gradients',
-    },
+    gradients: { tolerance: 1e-6 },
     unmeasurable: () => null,
     steps: LEAK_STEPS,
     // Small enough that ten steps take seconds on a software GPU, while each leaked set of
@@ -206,8 +184,7 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     // Width 128 keeps each leaked set of gradients (about 67,000 × 4 B ≈ 270 KB) eight times a layer's
     // activations (64 × 128 × 4 B = 32 KiB) at a quarter of the work.
     softwareDefaults: { hidden: 128 },
-    needsWebGpu:
-      'This experiment needs WebGPU: what a leaky loop keeps are GPU tensors, and without WebGPU they would live in ordinary JavaScript memory, which a page cannot measure. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to see the staircase.',
+    needsWebGpu: WORDS.leak.needsWebGpu ?? undefined,
   },
   offload: {
     id: 'offload',
@@ -216,9 +193,9 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     // Streamed: weights in host memory, each graph's uploaded around its run with the next one
     // prefetched, and gradients read back to the host as they are made (ZeRO-Infinity, FSDP
     // `CPUOffloadPolicy`: parameters, gradients and optimizer state live on the CPU).
-    before: { label: 'all weights resident', matches: layerwise, microBatches: once, gradients: 'gpu', runtimeModelled: true },
+    before: { label: WORDS.offload.before, matches: layerwise, microBatches: once, gradients: 'gpu', runtimeModelled: true },
     after: {
-      label: 'weights streamed',
+      label: WORDS.offload.after,
       matches: layerwise,
       microBatches: once,
       weights: 'streamed',
@@ -228,15 +205,14 @@ export const SINGLE_EXPERIMENTS: Readonly<Record<SingleExperimentId, SingleExper
     needsF16: false,
     accumulate: false,
     // The same kernels on the same numbers; only the buffers they read differ.
-    gradients: { tolerance: 1e-6, passLabel: 'Gradients identical', failLabel: 'Gradients differ' },
+    gradients: { tolerance: 1e-6 },
     unmeasurable: () => null,
     // Weights dominate at this size, as in the models offload is for: 8 layers of 512 × 512 fp32
     // weights are 8.4 MB, while a batch of 64 keeps 64 × 512 × 4 B = 128 KiB of activations a layer.
     defaults: { hidden: 512, layers: 8, batch: 64 },
     // Width 128 still has 0.53 MB of weights against 32 KiB of activations a layer, at a sixteenth of the work.
     softwareDefaults: { hidden: 128 },
-    needsWebGpu:
-      'This experiment needs WebGPU: offload moves weights between host memory and GPU memory, and without WebGPU onnxruntime-web runs on the CPU, where the weights never leave host memory and there is no GPU memory to save. Open the page in a browser with WebGPU (Chrome, Edge, or Safari 26 and newer) to watch the weights stream.',
+    needsWebGpu: WORDS.offload.needsWebGpu ?? undefined,
   },
 };
 

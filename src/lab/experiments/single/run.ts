@@ -4,6 +4,7 @@
  * predictions.
  */
 import type { Backend } from '../../measure/executor';
+import type { BackendChoice } from '../../page/choose-backend';
 import { peakAbove } from '../../measure/measured-memory';
 import type { SingleRunResult } from '../../measure/single-run';
 import { loadManifest } from '../../page/manifest-loader';
@@ -51,7 +52,8 @@ export interface SingleSideOutcome {
 /** A finished experiment. */
 export interface SingleOutcome {
   readonly backend: Backend;
-  readonly backendReason: string;
+  /** Which backend ran and why, as data the page words. */
+  readonly backendChoice: BackendChoice;
   readonly before: SingleSideOutcome;
   readonly after: SingleSideOutcome;
   /** Largest relative gradient difference, after vs before. */
@@ -83,7 +85,7 @@ export async function runSingleExperiment(
   onProgress: (progress: LabProgress) => void,
 ): Promise<SingleOutcome> {
   const experiment = SINGLE_EXPERIMENTS[id];
-  const { backend, backendReason, runtime, modelsUrl } = await startRun(experiment, onProgress);
+  const { backend, backendChoice, runtime, modelsUrl } = await startRun(experiment, onProgress);
   const manifest = await loadManifest();
 
   const steps = experiment.steps ?? measuredSteps(backend);
@@ -135,7 +137,7 @@ export async function runSingleExperiment(
   const gradientDifference = maxRelativeDifference(after.result.gradients, before.result.gradients);
   return {
     backend,
-    backendReason,
+    backendChoice,
     before,
     after,
     gradientDifference,

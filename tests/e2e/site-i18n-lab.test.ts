@@ -1,0 +1,132 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { lessonHref } from '../../src/base/lessons';
+import { localizedHref } from '../../src/i18n/locales';
+import { MESSAGES } from '../../src/i18n/messages/index';
+import { launchBrowser, openIsland, runExperimentToEnd, withRecordingPage } from '../../scripts/browser/browser';
+import { LAB_METHOD_HREF } from '../../src/components/lab/lab-links';
+
+/**
+ * One experiment run end to end with Chinese labels (issue #33 item 5): on the Chinese gradient-checkpointing lesson the
+ * experiment runs on WebAssembly (no WebGPU here, the fastest path), and its controls, status, results table, sentences
+ * and chart speak Chinese with no English sentence of the lab's catalogue left in what the reader sees. The English
+ * lesson keeps its English.
+ */
+const baseUrl = inject('baseUrl');
+const HAN = /\p{Script=Han}/u;
+const EN = MESSAGES.en.lab;
+const ZH = MESSAGES['zh-cn'].lab;
+const ID = 'gradient-checkpointing';
+const SELECTOR = `[data-experiment="${ID}"]`;
+/** A WebAssembly run at the default sizes takes seconds; the runtime's download and compile add some more. */
+const RUN_TIMEOUT_MS = 180_000;
+
+/** Stands for what a run fills in when a catalogue function is called with it: the text between two is fixed wording. */
+const SLOT = '\u2063';
+
+/** Every string of a catalogue branch: plain strings, and what each function says around its arguments. */
+function catalogueTexts(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'function') {
+    const fn = value as (...args: unknown[]) => unknown;
+    // Called with slots, a template shows its fixed words; one that needs numbers or lists throws or says less.
+    try {
+      const said = fn(...Array.from({ length: fn.length }, () => SLOT));
+      return typeof said === 'string' ? said.split(SLOT) : [];
+    } catch {
+      return [];
+    }
+  }
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(catalogueTexts);
+  return [];
+}
+
+/** A run of three or more English words: what makes a fragment an English sentence rather than a name or a unit. */
+const ENGLISH_RUN = /[A-Za-z]+(?:['’][a-z]+)?(?:,?\s+[A-Za-z]+(?:['’][a-z]+)?){2,}/g;
+
+/** The English sentences of the lab's catalogue: whole strings of two words or more, and runs of three words in any. */
+const ENGLISH_SENTENCES = [
+  ...new Set(
+    catalogueTexts(EN).flatMap((text) => [
+      ...(/^[A-Za-z][^\s]*\s+[A-Za-z]/.test(text.trim()) ? [text.trim()] : []),
+      ...(text.match(ENGLISH_RUN) ?? []),
+    ]),
+  ),
+];
+
+describe('the lab in Chinese', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser({ name: 'webgpu-off', webgpu: false });
+  });
+  afterAll(() => browser?.close());
+
+  test('the catalogue walk finds the English it is meant to refuse', () => {
+    // The walk must see both plain strings and the fixed words of templates, or the checks below could not fail.
+    expect(ENGLISH_SENTENCES).toContain(EN.single.caption);
+    expect(ENGLISH_SENTENCES.some((s) => s.startsWith('so this experiment will run on'))).toBe(true);
+  });
+
+  test(
+    'a gradient-checkpointing run on a /zh-cn/ lesson: Chinese controls, status, table, sentences and chart, no English sentence',
+    { timeout: RUN_TIMEOUT_MS + 60_000 },
+    async () => {
+      await withRecordingPage(browser, baseUrl, async (page, problems) => {
+        const root = await openIsland(page, `${baseUrl}/zh-cn${lessonHref(ID)}`, SELECTOR);
+        expect(await root.getAttribute('aria-label')).toBe(
+          ZH.frame.ariaLabel(ZH.single.title(ZH.single.experiments[ID].before, ZH.single.experiments[ID].after)),
+        );
+        // Before Run: the fields, the button and what the WebAssembly path will not show.
+        expect(await root.locator('.widget-field > span').allTextContents()).toEqual(
+          (['hidden', 'layers', 'batch'] as const).map((field) => ZH.controls.labels[field]),
+        );
+        expect(await root.locator('[data-action="run"]').textContent()).toBe(ZH.frame.run);
+        expect(await root.locator('[data-backend-note]').textContent()).toContain(ZH.single.experiments[ID].wasmUnmeasurable);
+        expect(await root.locator('[data-lab-method]').getAttribute('href')).toBe(localizedHref('zh-cn', LAB_METHOD_HREF));
+
+        await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
+        expect(await root.getAttribute('data-state'), (await root.textContent()) ?? '').toBe('done');
+        expect(await root.getAttribute('data-backend')).toBe('wasm');
+
+        // The results table: its caption, headings and row names from the Chinese catalogue.
+        expect(await root.locator('caption').textContent()).toBe(ZH.single.caption);
+        expect(await root.locator('thead th').allTextContents()).toEqual(ZH.single.columns);
+        const rows = await root.locator('tbody th[scope="row"]').allTextContents();
+        expect(rows[0]).toContain(ZH.single.experiments[ID].before);
+        expect(rows[1]).toContain(ZH.single.experiments[ID].after);
+        // The status says which backend ran, in Chinese.
+        expect(await root.locator('.lab-status').textContent()).toMatch(HAN);
+        // The chart: its axis titles and legend, and its description to assistive technology.
+        const chart = root.locator('.lab-timeline');
+        await expect.poll(() => chart.locator('[role="img"]').count()).toBeGreaterThan(0);
+        // textContent: the chart's axis titles are SVG text, which innerText does not promise to include.
+        const chartText = (await chart.textContent()) ?? '';
+        expect(chartText).toContain(ZH.single.timeAxis);
+        expect(chartText).toContain(ZH.timeline.yAxis(ZH.single.chartHeap));
+        expect(chartText).toContain(ZH.single.experiments[ID].before);
+        expect(await chart.locator('[role="img"]').first().getAttribute('aria-label')).toMatch(HAN);
+
+        const shown = `${await root.innerText()}\n${chartText}`;
+        expect(shown).toContain(ZH.single.experiments[ID].passLabel);
+        const english = ENGLISH_SENTENCES.filter((sentence) => shown.includes(sentence));
+        expect(english).toEqual([]);
+        expect(problems.pageErrors).toEqual([]);
+        expect(problems.consoleErrors).toEqual([]);
+      });
+    },
+  );
+
+  test('the English lesson keeps the English experiment', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(page, `${baseUrl}${lessonHref(ID)}`, SELECTOR);
+      expect(await root.locator('.widget-field > span').allTextContents()).toEqual(
+        (['hidden', 'layers', 'batch'] as const).map((field) => EN.controls.labels[field]),
+      );
+      expect(await root.locator('[data-action="run"]').textContent()).toBe(EN.frame.run);
+      expect(await root.locator('[data-backend-note]').textContent()).toContain(EN.single.experiments[ID].wasmUnmeasurable);
+      expect(await root.locator('[data-lab-method]').getAttribute('href')).toBe(LAB_METHOD_HREF);
+      expect(await root.innerText()).not.toMatch(HAN);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+});
