@@ -1,6 +1,8 @@
 import { formatGiB } from '../../base/bytes';
 import { LESSONS, type LessonSlug } from '../../base/lessons';
 import type { LineCategory, MomentId } from '../../memory/index';
+import { ENGINE_EN } from './engine/en';
+import { DIFFUSION_EN } from './diffusion/en';
 
 /**
  * The English catalogue: every user-visible string of the widgets converted so far, and the site's words for
@@ -98,6 +100,8 @@ export const EN = {
     defaultPlaceholder: (value: string | undefined): string => (value === undefined ? 'default' : `default: ${value}`),
     /** After a changed flag, the engine's default it replaced. */
     changedFrom: (value: string): string => `(default ${value})`,
+    /** A number field's label with its unit. */
+    withUnit: (label: string, unit: string): string => `${label} (${unit})`,
     ariaLabel: 'Memory calculator',
     fits: (gpu: string, spare: string): string => `Fits on the ${gpu}, with ${spare} to spare after the free margin`,
     overBy: (gpu: string, over: string): string => `Does not fit on the ${gpu}: ${over} over, counting the free margin`,
@@ -202,6 +206,8 @@ export const EN = {
       'One sequence of 2,048 tokens per GPU, every other setting the stack’s default; the same in a terminal, with the model’s config.json saved as config.json:',
     calculator: 'Change any setting in the full calculator',
   },
+  diffusion: DIFFUSION_EN,
+  engine: ENGINE_EN,
 };
 
 /** The shape of every language's catalogue. */

@@ -1,5 +1,7 @@
 import { GIB, isByteCount } from '../../base/bytes';
 import type { Messages } from './en';
+import { ENGINE_ZH_CN } from './engine/zh-cn';
+import { DIFFUSION_ZH_CN } from './diffusion/zh-cn';
 
 /** Numbers in prose and labels as zh-CN writes them (grouping and decimals by `Intl`); units stay as in English. */
 const zhNumber = (value: number, digits: number): string =>
@@ -94,6 +96,7 @@ export const ZH_CN: Messages = {
     defaultOption: (value) => (value === undefined ? '（默认）' : `（默认：${value}）`),
     defaultPlaceholder: (value) => (value === undefined ? '默认' : `默认：${value}`),
     changedFrom: (value) => `（默认 ${value}）`,
+    withUnit: (label, unit) => `${label}（${unit}）`,
     ariaLabel: '显存计算器',
     fits: (gpu, spare) => `${gpu} 放得下，扣除预留余量后还剩 ${spare}`,
     overBy: (gpu, over) => `${gpu} 放不下：计入预留余量后超出 ${over}`,
@@ -185,4 +188,6 @@ export const ZH_CN: Messages = {
       '每卡一条 2,048 token 的序列，其余设置取训练框架默认值；等价的终端命令（先把模型的 config.json 保存为 config.json）：',
     calculator: '在完整计算器中修改任意设置',
   },
+  diffusion: DIFFUSION_ZH_CN,
+  engine: ENGINE_ZH_CN,
 };
