@@ -206,4 +206,10 @@ export type FieldProblem =
   | { readonly kind: 'not-whole'; readonly value: number }
   | { readonly kind: 'below-minimum'; readonly value: number; readonly min: number }
   | { readonly kind: 'not-positive'; readonly value: number }
-  | { readonly kind: 'too-large'; readonly value: number; readonly max: number };
+  | { readonly kind: 'too-large'; readonly value: number; readonly max: number }
+  // A config.json's keys and the file itself.
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'out-of-range'; readonly value: string; readonly min: number; readonly max: number }
+  | { readonly kind: 'file-too-large'; readonly bytes: number }
+  | { readonly kind: 'not-json'; readonly reason: string }
+  | { readonly kind: 'not-an-object' };

@@ -77,10 +77,10 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
   useEffect(() => {
     const fallback = isStack(spec.defaults['stack']) ? spec.defaults['stack'] : undefined;
     setRaw({ ...fromQuery(id, location.search), stack: chosenStack(location.search, storedStack(), fallback) });
-    const linked = modelFromLink(new URLSearchParams(location.search));
+    const linked = modelFromLink(new URLSearchParams(location.search), messages.modelSourceErrors);
     if (linked.kind === 'model') setLoaded(linked.model);
     if (linked.kind === 'error') setLinkError(linked.error);
-  }, [id]);
+  }, [id, messages]);
 
   // One answer to "How do you train?" changes every calculator on the page.
   useEffect(() => {

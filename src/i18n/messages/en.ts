@@ -2,6 +2,7 @@ import { formatGiB } from '../../base/bytes';
 import { LESSONS, type LessonSlug } from '../../base/lessons';
 import type { LineCategory, MomentId } from '../../memory/index';
 import { ENGINE_EN } from './engine/en';
+import { MODEL_SOURCE_ERRORS_EN } from './model-source/en';
 import { DIFFUSION_EN } from './diffusion/en';
 
 /**
@@ -208,6 +209,7 @@ export const EN = {
   },
   diffusion: DIFFUSION_EN,
   engine: ENGINE_EN,
+  modelSourceErrors: MODEL_SOURCE_ERRORS_EN,
 };
 
 /** The shape of every language's catalogue. */

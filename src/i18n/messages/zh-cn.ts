@@ -1,6 +1,7 @@
 import { GIB, isByteCount } from '../../base/bytes';
 import type { Messages } from './en';
 import { ENGINE_ZH_CN } from './engine/zh-cn';
+import { MODEL_SOURCE_ERRORS_ZH_CN } from './model-source/zh-cn';
 import { DIFFUSION_ZH_CN } from './diffusion/zh-cn';
 
 /** Numbers in prose and labels as zh-CN writes them (grouping and decimals by `Intl`); units stay as in English. */
@@ -190,4 +191,5 @@ export const ZH_CN: Messages = {
   },
   diffusion: DIFFUSION_ZH_CN,
   engine: ENGINE_ZH_CN,
+  modelSourceErrors: MODEL_SOURCE_ERRORS_ZH_CN,
 };

@@ -7,12 +7,14 @@ import {
   pickPipeline,
   withSetting,
 } from '../../../src/components/diffusion/diffusion-state';
+import { modelFromLink } from '../../../src/components/model-source/model-link';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 import {
   DIFFUSION_OFFLOADS,
   DIFFUSION_PRESETS,
   FLAGS,
   flagNamed,
+  readConfigJson,
   type MemoryLine,
   type RawFlags,
 } from '../../../src/memory/index';
@@ -127,5 +129,32 @@ describe('the engine’s words in Chinese', () => {
     expect(chinese).toHaveLength(english.length);
     expect(chinese.filter((label) => CHINESE.test(label)).length).toBeGreaterThanOrEqual(3);
     expect(chinese.every((label, i) => label !== english[i] || !/[a-z]{3,} [a-z]{3,}/.test(label))).toBe(true);
+  });
+
+  test('a config.json that cannot be read says why in Chinese', () => {
+    const files = [
+      '{ "model_type": "llama"',
+      '[1, 2]',
+      JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_hidden_layers: 32, vocab_size: 1000 }),
+      JSON.stringify({ model_type: 'llama', hidden_size: -1, num_hidden_layers: 32, num_attention_heads: 32, vocab_size: 1000 }),
+      'x'.repeat(2_000_000),
+    ];
+    for (const file of files) {
+      const reading = readConfigJson(file);
+      expect(reading.ok).toBe(false);
+      if (reading.ok) continue;
+      for (const error of reading.errors) {
+        expect(error.problem, error.message).toBeDefined();
+        expect(ZH.engine.fieldError(error)).toMatch(CHINESE);
+      }
+    }
+  });
+
+  test('a damaged model link says why in the page’s language', () => {
+    const query = new URLSearchParams({ hub: 'not an id', config: 'e30' });
+    const chinese = modelFromLink(query, ZH.modelSourceErrors);
+    const english = modelFromLink(query);
+    expect(chinese.kind === 'error' ? chinese.error.message : '').toMatch(CHINESE);
+    expect(english.kind === 'error' ? english.error.message : '').toContain('is not a Hugging Face model id');
   });
 });

@@ -270,6 +270,17 @@ function problemWords(problem: FieldProblem): string {
       return `必须大于 0，当前为 ${problem.value}`;
     case 'too-large':
       return `太大了（${problem.value} > ${problem.max}）`;
+    case 'missing':
+      return '缺少这一项，没有它就无法计算模型';
+    case 'out-of-range':
+      return `必须是 ${problem.min} 到 ${problem.max} 之间的整数，当前为 ${problem.value}`;
+    case 'file-too-large':
+      return `config.json 有 ${problem.bytes} 字节，超过 1 MB 的上限；模型的 config.json 通常只有几 KB`;
+    case 'not-json':
+      // The parser's own reason is the browser's, in its language.
+      return `config.json 不是合法的 JSON：${problem.reason}`;
+    case 'not-an-object':
+      return 'config.json 必须是一个 JSON 对象（{ "hidden_size": …, … }）';
   }
 }
 
