@@ -305,8 +305,9 @@ export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   device: { gpu: '', cpu: '主机内存：', nvme: 'NVMe：' },
   // A rule between fields has only its English message: it is shown as the engine words it.
   fieldError: (error: FieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
-  // The engine words its assumptions in English only; the gist of them, which every estimate shares.
-  stepTimeAssumptions: (): string => '算力利用率按公开训练记录校准，数据并行通信与计算重叠，优化器步受显存带宽限制',
+  // The engine words its assumptions in English only, and they vary with the settings: name what they are about, and
+  // where to read them one by one.
+  stepTimeAssumptions: (): string => '算力利用率、通信与计算的重叠、每台服务器的 GPU 数等，逐条见终端中 estimate 命令的输出',
   scenarios: {
     yourSettings: '你的设置',
     fp32: 'fp32',
