@@ -39,7 +39,8 @@ import VerdictFrame from '../calculators/VerdictFrame';
  * URL query under the command's flag names; while a field is invalid, the last valid result stays, dimmed.
  */
 export default function DiffusionCalculator({ locale = DEFAULT_LOCALE }: { readonly locale?: Locale }) {
-  const text = messagesFor(locale).diffusion;
+  const messages = messagesFor(locale);
+  const text = messages.diffusion;
   const [settings, setSettings] = useState<DiffusionSettings>(DIFFUSION_DEFAULTS);
   const [touched, setTouched] = useState(false);
 
@@ -67,7 +68,7 @@ export default function DiffusionCalculator({ locale = DEFAULT_LOCALE }: { reado
   const errorFor = (field: string) =>
     errors
       .filter((e) => e.field === field)
-      .map((e) => e.message)
+      .map(messages.engine.fieldError)
       .join('; ') || undefined;
   const pipeline = view === undefined ? undefined : pipelineFor(view.preset.shape);
   const video = (pipeline?.vae.temporalCompression ?? 1) > 1;

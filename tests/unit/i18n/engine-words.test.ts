@@ -157,4 +157,24 @@ describe('the engine’s words in Chinese', () => {
     expect(chinese.kind === 'error' ? chinese.error.message : '').toMatch(CHINESE);
     expect(english.kind === 'error' ? english.error.message : '').toContain('is not a Hugging Face model id');
   });
+
+  test('the image and video generation calculator’s field errors are worded in Chinese', () => {
+    const kinds = new Set<string>();
+    for (const [flag, value] of [
+      ['steps', 'many'],
+      ['steps', '0'],
+      ['frames', '100000'],
+      ['resolution', '8x8'],
+      ['weights', 'fp9'],
+    ] as const) {
+      const computed = computeDiffusion(withSetting(DIFFUSION_DEFAULTS, flag, value));
+      expect(computed.ok, `${flag}=${value}`).toBe(false);
+      if (computed.ok) continue;
+      for (const error of computed.errors) {
+        if (error.problem !== undefined) kinds.add(error.problem.kind);
+        expect(ZH.engine.fieldError(error), error.message).toMatch(CHINESE);
+      }
+    }
+    expect([...kinds].sort()).toEqual(['not-a-choice', 'not-a-number', 'out-of-range']);
+  });
 });
