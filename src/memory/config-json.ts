@@ -12,7 +12,7 @@ import {
   type ModelConfig,
   type MoeShape,
 } from './model.ts';
-import type { FieldError } from './options.ts';
+import type { FieldError, FieldProblem } from './options.ts';
 import { FP8_BLOCK, type WeightFormat } from './weight-formats.ts';
 
 /** The largest config.json read, in bytes: real ones are a few KB, so anything near 1 MB is not a model config. */
@@ -125,11 +125,16 @@ class KeyReader {
     this.used.add(key);
     const value = this.json[key];
     if (value === undefined || value === null) {
-      if (fallback === undefined) this.fail(key, 'is missing; the model cannot be counted without it');
+      if (fallback === undefined) this.reject(key, 'is missing; the model cannot be counted without it', { kind: 'missing' });
       return fallback;
     }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_DIMENSION) {
-      this.fail(key, `must be a whole number from ${min} to ${MAX_DIMENSION}, got ${JSON.stringify(value)}`);
+      this.reject(key, `must be a whole number from ${min} to ${MAX_DIMENSION}, got ${JSON.stringify(value)}`, {
+        kind: 'out-of-range',
+        value: JSON.stringify(value),
+        min,
+        max: MAX_DIMENSION,
+      });
       return undefined;
     }
     return value;
@@ -141,7 +146,10 @@ class KeyReader {
     const value = this.json[key];
     if (value === undefined || value === null) return fallback;
     if (typeof value !== 'boolean') {
-      this.fail(key, `must be true or false, got ${JSON.stringify(value)}`);
+      this.reject(key, `must be true or false, got ${JSON.stringify(value)}`, {
+        kind: 'not-true-or-false',
+        value: JSON.stringify(value),
+      });
       return fallback;
     }
     return value;
@@ -163,6 +171,11 @@ class KeyReader {
 
   fail(key: string, message: string): void {
     this.errors.push({ field: `${this.prefix}${key}`, message: `${this.prefix}${key} ${message}` });
+  }
+
+  /** Record a value check every key shares: its English message, and the same as data. */
+  private reject(key: string, message: string, problem: FieldProblem): void {
+    this.errors.push({ field: `${this.prefix}${key}`, message: `${this.prefix}${key} ${message}`, problem });
   }
 
   /** Keys present in the file that were read, metadata aside. */
@@ -192,17 +205,26 @@ function toObject(input: unknown): { json: Json } | { error: FieldError } {
         error: {
           field: 'config',
           message: `config.json is ${bytes} bytes, over the 1 MB limit; a model's config.json is a few KB`,
+          problem: { kind: 'file-too-large', bytes },
         },
       };
     try {
       value = JSON.parse(input);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { error: { field: 'config', message: `config.json is not valid JSON: ${reason}` } };
+      return {
+        error: { field: 'config', message: `config.json is not valid JSON: ${reason}`, problem: { kind: 'not-json', reason } },
+      };
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { error: { field: 'config', message: 'config.json must hold one JSON object ({ "hidden_size": …, … })' } };
+    return {
+      error: {
+        field: 'config',
+        message: 'config.json must hold one JSON object ({ "hidden_size": …, … })',
+        problem: { kind: 'not-an-object' },
+      },
+    };
   return { json: value as Json };
 }
 

@@ -81,14 +81,26 @@ function oneOf<T extends string>(
 ): T | undefined {
   if (raw === undefined) return undefined;
   const found = values.find((v) => v === raw);
-  if (found === undefined) errors.push({ field, message: `expected ${values.join(', ')}, got ${String(raw)}` });
+  if (found === undefined) {
+    errors.push({
+      field,
+      message: `expected ${values.join(', ')}, got ${String(raw)}`,
+      problem: { kind: 'not-a-choice', value: String(raw), allowed: values },
+    });
+  }
   return found;
 }
 
 function wholeNumber(raw: string | boolean | undefined, field: string, errors: FieldError[]): number | undefined {
   if (raw === undefined) return undefined;
   const value = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(value)) errors.push({ field, message: `expected a number, got ${String(raw)}` });
+  if (!Number.isFinite(value)) {
+    errors.push({
+      field,
+      message: `expected a number, got ${String(raw)}`,
+      problem: { kind: 'not-a-number', value: String(raw) },
+    });
+  }
   return value;
 }
 

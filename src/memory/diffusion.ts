@@ -153,6 +153,7 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
       errors.push({
         field: 'resolution',
         message: `${side} must be a whole number of pixels from ${multiple} to ${MAX_SIDE}, got ${value}`,
+        problem: { kind: 'out-of-range', value: String(value), min: multiple, max: MAX_SIDE },
       });
     else if (value % multiple !== 0)
       errors.push({
@@ -162,7 +163,11 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
   }
   const temporal = pipeline.vae.temporalCompression;
   if (!Number.isInteger(o.frames) || o.frames < 1 || o.frames > MAX_FRAMES)
-    errors.push({ field: 'frames', message: `must be a whole number from 1 to ${MAX_FRAMES}, got ${o.frames}` });
+    errors.push({
+      field: 'frames',
+      message: `must be a whole number from 1 to ${MAX_FRAMES}, got ${o.frames}`,
+      problem: { kind: 'out-of-range', value: String(o.frames), min: 1, max: MAX_FRAMES },
+    });
   else if (temporal === 1 && o.frames !== 1)
     errors.push({ field: 'frames', message: `${pipeline.pipeline} makes images: frames must be 1, got ${o.frames}` });
   else if ((o.frames - 1) % temporal !== 0)
@@ -171,7 +176,11 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
       message: `frames − 1 must be a multiple of ${temporal} (the VAE's temporal compression), got ${o.frames}: ${pipeline.pipeline} would round it`,
     });
   if (o.steps !== undefined && !(Number.isInteger(o.steps) && o.steps >= 1 && o.steps <= MAX_STEPS))
-    errors.push({ field: 'steps', message: `must be a whole number from 1 to ${MAX_STEPS}, got ${o.steps}` });
+    errors.push({
+      field: 'steps',
+      message: `must be a whole number from 1 to ${MAX_STEPS}, got ${o.steps}`,
+      problem: { kind: 'out-of-range', value: String(o.steps), min: 1, max: MAX_STEPS },
+    });
   const headroom = o.headroomPercent ?? DEFAULT_HEADROOM_PERCENT;
   if (!(headroom >= 0 && headroom < 100))
     errors.push({ field: 'headroom', message: `must be from 0 to 99 percent, got ${headroom}` });

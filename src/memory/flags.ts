@@ -4,7 +4,7 @@
  * enumerations, booleans); ranges and combinations are checked by the option readers (`option-reader.ts`).
  */
 import { ESTIMATE_FLAG_TABLE, FLAGS, type FlagDefinition, type FlagTable } from './flag-table.ts';
-import type { EstimateOptions, FieldError } from './options.ts';
+import type { EstimateOptions, FieldError, FieldProblem } from './options.ts';
 
 /** One raw flag value: text, a bare flag (true), or the values of a flag given more than once. */
 export type RawFlagValue = string | boolean | readonly string[];
@@ -46,24 +46,37 @@ export interface ParseFlagsOptions {
   ignoreUnknown?: boolean;
 }
 
-/** One flag's value, or the message saying why it is not one. */
-function parseValue(name: string, spec: FlagDefinition, raw: RawFlagValue): { value: FlagValue } | { message: string } {
+/** One flag's value, or the message saying why it is not one (and, for a value of the wrong kind, the problem). */
+function parseValue(
+  name: string,
+  spec: FlagDefinition,
+  raw: RawFlagValue,
+): { value: FlagValue } | { message: string; problem?: FieldProblem } {
   if (spec.repeatable === true && typeof raw !== 'boolean')
     return { value: typeof raw === 'string' ? [raw.trim()] : raw.map((v) => v.trim()) };
   if (typeof raw !== 'string' && typeof raw !== 'boolean') return { message: `give --${name} once` };
   if (spec.kind === 'boolean') {
     const value = parseBoolean(raw);
-    return value === undefined ? { message: `expected true or false, got '${String(raw)}'` } : { value };
+    return value === undefined
+      ? { message: `expected true or false, got '${String(raw)}'`, problem: { kind: 'not-true-or-false', value: String(raw) } }
+      : { value };
   }
   if (typeof raw !== 'string' || raw.trim() === '')
     return { message: `--${name} needs a value${spec.placeholder ? ` (${spec.placeholder})` : ''}` };
   if (spec.kind === 'number') {
     const value = parseNumberFlag(raw);
-    return value === undefined ? { message: `expected a number, got '${raw}'` } : { value };
+    return value === undefined
+      ? { message: `expected a number, got '${raw}'`, problem: { kind: 'not-a-number', value: raw } }
+      : { value };
   }
   if (spec.kind === 'enum') {
     const values = spec.values ?? [];
-    if (!values.includes(raw)) return { message: `invalid ${name}: '${raw}' (expected ${values.join(', ')})` };
+    if (!values.includes(raw)) {
+      return {
+        message: `invalid ${name}: '${raw}' (expected ${values.join(', ')})`,
+        problem: { kind: 'not-a-choice', value: raw, allowed: values },
+      };
+    }
     return { value: spec.numeric === true ? Number(raw) : raw };
   }
   return { value: raw.trim() };
@@ -105,7 +118,7 @@ export function parseFlags<D extends FlagDefinition>(
       continue;
     }
     const parsed = parseValue(name, spec, raw);
-    if ('message' in parsed) errors.push({ field: name, message: parsed.message });
+    if ('message' in parsed) errors.push({ field: name, ...parsed });
     else options[spec.key as D['key']] = parsed.value;
   }
   for (const alias of table.aliases) {

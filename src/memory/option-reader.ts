@@ -4,7 +4,7 @@
  * `EstimateOptions`; the planner reads its own flags' options with the same readers and messages.
  */
 import { ESTIMATE_FLAG_TABLE, type FlagDefinition, type FlagTable } from './flag-table.ts';
-import type { EstimateOptions, FieldError } from './options.ts';
+import type { EstimateOptions, FieldError, FieldProblem } from './options.ts';
 
 /** Largest accepted value for a count without a limit of its own (keeps every product of sizes well inside 2^53). */
 const MAX_COUNT = 1e15;
@@ -51,11 +51,22 @@ class Reader implements OptionReader<Record<string, unknown>> {
     this.errors.push({ field: this.table.of(key).flag, message });
   }
 
+  /** Record an error of a value check every field shares: its English message, and the same as data. */
+  private reject(key: string, message: string, problem: FieldProblem): void {
+    this.errors.push({ field: this.table.of(key).flag, message, problem });
+  }
+
   keyword<T extends string | number>(key: string, allowed: readonly T[], derived?: T): T {
     const value = this.options[key];
     if (value !== undefined && (allowed as readonly unknown[]).includes(value)) return value as T;
     const spec = this.table.of(key);
-    if (value !== undefined) this.fail(key, `invalid ${spec.flag}: ${String(value)} (expected ${allowed.join(', ')})`);
+    if (value !== undefined) {
+      this.reject(key, `invalid ${spec.flag}: ${String(value)} (expected ${allowed.join(', ')})`, {
+        kind: 'not-a-choice',
+        value: String(value),
+        allowed: allowed.map(String),
+      });
+    }
     return derived ?? tableDefault(spec, allowed);
   }
 
@@ -63,8 +74,9 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const value = this.number(key);
     if (value === undefined) return undefined;
     const { flag } = this.table.of(key);
-    if (!Number.isInteger(value)) this.fail(key, `${flag} must be a whole number, got ${value}`);
-    else if (value < min) this.fail(key, `${flag} must be at least ${min}, got ${value}`);
+    if (!Number.isInteger(value)) this.reject(key, `${flag} must be a whole number, got ${value}`, { kind: 'not-whole', value });
+    else if (value < min)
+      this.reject(key, `${flag} must be at least ${min}, got ${value}`, { kind: 'below-minimum', value, min });
     else return this.withinLimit(key, value);
     return undefined;
   }
@@ -73,7 +85,7 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const value = this.number(key);
     if (value === undefined) return undefined;
     if (value > 0) return this.withinLimit(key, value);
-    this.fail(key, `${this.table.of(key).flag} must be above 0, got ${value}`);
+    this.reject(key, `${this.table.of(key).flag} must be above 0, got ${value}`, { kind: 'not-positive', value });
     return undefined;
   }
 
@@ -81,7 +93,7 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const value = this.options[key];
     if (value === undefined) return fallback;
     if (typeof value !== 'boolean') {
-      this.fail(key, `${this.table.of(key).flag} must be true or false`);
+      this.reject(key, `${this.table.of(key).flag} must be true or false`, { kind: 'not-true-or-false', value: String(value) });
       return fallback;
     }
     return value;
@@ -92,7 +104,10 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const value = this.options[key];
     if (value === undefined) return undefined;
     if (typeof value === 'number' && Number.isFinite(value)) return value;
-    this.fail(key, `${this.table.of(key).flag} must be a number, got ${String(value)}`);
+    this.reject(key, `${this.table.of(key).flag} must be a number, got ${String(value)}`, {
+      kind: 'not-a-number',
+      value: String(value),
+    });
     return undefined;
   }
 
@@ -101,7 +116,7 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const spec = this.table.of(key);
     const max = spec.max ?? MAX_COUNT;
     if (value <= max) return value;
-    this.fail(key, `${spec.flag} is too large (${value} > ${max})`);
+    this.reject(key, `${spec.flag} is too large (${value} > ${max})`, { kind: 'too-large', value, max });
     return undefined;
   }
 }

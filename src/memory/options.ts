@@ -189,6 +189,27 @@ export type EstimateFlagKey = Exclude<keyof EstimateOptions, 'modelConfig'>;
 export interface FieldError {
   /** Flag / query-parameter name, e.g. `tp`, `kv-heads`, `micro-batch`. */
   field: string;
-  /** What was expected and what was found. */
+  /** What was expected and what was found, in English (the CLI's words). */
   message: string;
+  /**
+   * The same as data, for the value checks every field shares (a page in another language words it from this; a rule
+   * between fields has a message only).
+   */
+  problem?: FieldProblem;
 }
+
+/** What was wrong with one field's value, with the values the sentence needs. */
+export type FieldProblem =
+  | { readonly kind: 'not-a-number'; readonly value: string }
+  | { readonly kind: 'not-true-or-false'; readonly value: string }
+  | { readonly kind: 'not-a-choice'; readonly value: string; readonly allowed: readonly string[] }
+  | { readonly kind: 'not-whole'; readonly value: number }
+  | { readonly kind: 'below-minimum'; readonly value: number; readonly min: number }
+  | { readonly kind: 'not-positive'; readonly value: number }
+  | { readonly kind: 'too-large'; readonly value: number; readonly max: number }
+  // A config.json's keys and the file itself.
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'out-of-range'; readonly value: string; readonly min: number; readonly max: number }
+  | { readonly kind: 'file-too-large'; readonly bytes: number }
+  | { readonly kind: 'not-json'; readonly reason: string }
+  | { readonly kind: 'not-an-object' };

@@ -61,7 +61,9 @@ type Setter = (name: string, value: string | boolean | undefined) => void;
  * last valid result stays, dimmed, so the page does not jump.
  */
 export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorProps) {
-  const text = messagesFor(locale).calculator;
+  const messages = messagesFor(locale);
+  const text = messages.calculator;
+  const engine = messages.engine;
   const spec = CALCULATORS[id];
   const [raw, setRaw] = useState<RawFlags>(() => ({ ...spec.defaults }));
   /** The model read from a config.json, in use instead of the preset or custom shape in `raw`. */
@@ -75,10 +77,10 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
   useEffect(() => {
     const fallback = isStack(spec.defaults['stack']) ? spec.defaults['stack'] : undefined;
     setRaw({ ...fromQuery(id, location.search), stack: chosenStack(location.search, storedStack(), fallback) });
-    const linked = modelFromLink(new URLSearchParams(location.search));
+    const linked = modelFromLink(new URLSearchParams(location.search), messages.modelSourceErrors);
     if (linked.kind === 'model') setLoaded(linked.model);
     if (linked.kind === 'error') setLinkError(linked.error);
-  }, [id]);
+  }, [id, messages]);
 
   // One answer to "How do you train?" changes every calculator on the page.
   useEffect(() => {
@@ -90,7 +92,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
     return () => window.removeEventListener(STACK_EVENT, follow);
   }, []);
 
-  const computed = useMemo(() => compute(id, raw, loaded?.config), [id, raw, loaded]);
+  const computed = useMemo(() => compute(id, raw, loaded?.config, engine.scenarios), [id, raw, loaded, engine]);
   const lastValid = useRef<Computed & { ok: true }>();
   if (computed.ok) lastValid.current = computed;
   const shown = computed.ok ? computed : lastValid.current;
@@ -117,7 +119,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
   const errorFor = (name: string) =>
     errors
       .filter((e) => e.field === name)
-      .map((e) => e.message)
+      .map(engine.fieldError)
       .join('; ');
   const otherErrors = errors.filter((e) => !shownFields.has(e.field));
   const last = computed.ok ? computed.results[computed.results.length - 1]?.result : undefined;
@@ -163,7 +165,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
               ]}
               selected={customShape ? 'custom' : String(raw['model'])}
               loaded={loaded}
-              error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
+              error={[errorFor('model'), linkError === null ? '' : engine.fieldError(linkError)].filter(Boolean).join('; ')}
               selectAttributes={{ 'data-flag': 'model' }}
               onSelect={(value) => {
                 setTouched(true);
@@ -211,7 +213,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
           <ul class="widget-error" role="alert">
             {otherErrors.map((e: FieldError) => (
               <li>
-                <code>{e.field}</code>: {e.message}
+                <code>{e.field}</code>: {engine.fieldError(e)}
               </li>
             ))}
           </ul>
@@ -306,9 +308,11 @@ function FlagField({
   /** The value the training stack gives this field when it is left empty, if the stack decides it. */
   stackValue: string | undefined;
 }) {
-  const text = useMessages().calculator;
+  const messages = useMessages();
+  const text = messages.calculator;
   const spec = flagNamed(name);
-  if (!spec) return null;
+  const words = messages.engine.flags[name];
+  if (!spec || !words) return null;
   const value = raw[name];
   if (spec.kind === 'boolean') {
     return (
@@ -322,7 +326,7 @@ function FlagField({
           }
         />
         <span>
-          {spec.label} <code class="calc-flag">--{name}</code>
+          {words.label} <code class="calc-flag">--{name}</code>
         </span>
       </label>
     );
@@ -330,7 +334,7 @@ function FlagField({
   const options = spec.kind === 'enum' ? (spec.values ?? []) : name === 'teacher' ? MODEL_PRESETS.map((p) => p.id) : null;
   return (
     <WidgetField
-      label={<FlagLabel label={spec.unit ? `${spec.label} (${spec.unit})` : spec.label} flag={name} />}
+      label={<FlagLabel label={words.unit ? text.withUnit(words.label, words.unit) : words.label} flag={name} />}
       error={error || undefined}
     >
       {options ? (
@@ -338,11 +342,11 @@ function FlagField({
           data-flag={name}
           value={String(value ?? '')}
           aria-invalid={error ? 'true' : undefined}
-          title={spec.help}
+          title={words.help}
           onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value || undefined)}
         >
           <option value="">
-            {stackValue === undefined ? text.defaultOption(spec.default) : text.stackDefaultOption(stackValue)}
+            {stackValue === undefined ? text.defaultOption(words.default) : text.stackDefaultOption(stackValue)}
           </option>
           {options.map((o) => (
             <option value={o}>{o}</option>
@@ -353,9 +357,9 @@ function FlagField({
           type="text"
           inputMode="decimal"
           data-flag={name}
-          title={spec.help}
+          title={words.help}
           value={typeof value === 'string' ? value : ''}
-          placeholder={text.defaultPlaceholder(spec.default)}
+          placeholder={text.defaultPlaceholder(words.default)}
           aria-invalid={error ? 'true' : undefined}
           onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)}
         />
@@ -387,6 +391,7 @@ function Results({
 }) {
   const messages = useMessages();
   const text = messages.calculator;
+  const engine = messages.engine;
   const gib = messages.format.gib;
   const bars = useMemo(() => peakBars(results), [results]);
   const limit = useMemo(() => {
@@ -435,7 +440,7 @@ function Results({
             {last.stepTime
               ? text.stepTime(
                   formatStepTime(last.stepTime.totalSeconds, last.stepTime.band),
-                  last.stepTime.assumptions.join('; '),
+                  engine.stepTimeAssumptions(last.stepTime.assumptions),
                 )
               : ''}
             {text.sentenceEnd}
@@ -466,9 +471,9 @@ function Results({
             <tbody>
               {last.lines.map((line) => (
                 <tr>
-                  <td>{line.label}</td>
+                  <td>{engine.lineLabel(line)}</td>
                   <td>
-                    {line.device === 'gpu' ? '' : `${line.device}: `}
+                    {engine.device[line.device]}
                     {gib(line.bytes)}
                   </td>
                   <td>{line.source}</td>
@@ -485,7 +490,7 @@ function Results({
                 <code>
                   --{c.flag} {c.value}
                 </code>{' '}
-                {text.changedFrom(c.default)}{' '}
+                {text.changedFrom(engine.flags[c.flag]?.default ?? c.default)}{' '}
               </span>
             ))}
           </p>

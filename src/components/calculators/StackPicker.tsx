@@ -16,7 +16,9 @@ export interface StackPickerProps {
  * what that stack set for this estimate and what it does that is not counted yet, each with its source on hover.
  */
 export default function StackPicker({ stack, onPick, settings, notModelled }: StackPickerProps) {
-  const text = useMessages().calculator;
+  const messages = useMessages();
+  const text = messages.calculator;
+  const stackNames = messages.engine.stacks;
   const spec = STACK_SPECS[stack];
   return (
     <div class="calc-stack" data-stack={stack}>
@@ -26,12 +28,12 @@ export default function StackPicker({ stack, onPick, settings, notModelled }: St
         </span>
         <select data-flag="stack" value={stack} onChange={(e) => onPick((e.currentTarget as HTMLSelectElement).value as Stack)}>
           {STACKS.map((id) => (
-            <option value={id}>{STACK_SPECS[id].label}</option>
+            <option value={id}>{stackNames[id]}</option>
           ))}
         </select>
       </label>
       <p class="calc-note calc-stack-set" data-stack-set={settings.map((s) => `${s.flag}=${s.value}`).join('&')}>
-        {text.stackAssumes(spec.label, spec.version)}{' '}
+        {text.stackAssumes(stackNames[stack], spec.version)}{' '}
         {settings.length === 0
           ? text.stackSetNothing
           : settings.map((s, i) => (

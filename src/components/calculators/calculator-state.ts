@@ -16,6 +16,7 @@ import {
   MODEL_PRESETS,
 } from '../../memory/index';
 import { modelFacts, type ModelFacts } from '../model-source/model-facts';
+import type { ScenarioWords } from '../../i18n/messages/engine/en';
 import { CALCULATORS, type CalculatorId } from './specs';
 
 /** Shape fields of the Custom form, shown under the model picker for a custom shape. */
@@ -183,13 +184,16 @@ export type Computed =
   | { readonly ok: true; readonly options: EstimateOptions; readonly results: readonly ScenarioResult[] }
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
-/** Parse the effective flags and run every scenario of the calculator through the engine, on `modelConfig` when given. */
-export function compute(id: CalculatorId, raw: RawFlags, modelConfig?: ModelConfig): Computed {
+/**
+ * Parse the effective flags and run every scenario of the calculator through the engine, on `modelConfig` when given,
+ * the scenarios labelled in `words` (English unless given).
+ */
+export function compute(id: CalculatorId, raw: RawFlags, modelConfig?: ModelConfig, words?: ScenarioWords): Computed {
   const parsed = parseEstimateFlags(effectiveFlags(id, raw, modelConfig !== undefined), { ignoreUnknown: true });
   if (!parsed.ok) return { ok: false, errors: parsed.errors };
   const options = modelConfig === undefined ? parsed.options : { ...parsed.options, modelConfig };
   const results: ScenarioResult[] = [];
-  for (const scenario of CALCULATORS[id].scenarios(options)) {
+  for (const scenario of CALCULATORS[id].scenarios(options, words)) {
     const outcome = estimateMemory(scenario.options);
     if (!outcome.ok) return { ok: false, errors: outcome.errors };
     results.push({ label: scenario.label, options: scenario.options, result: outcome.result });

@@ -1,4 +1,5 @@
 import type { EstimateOptions, RawFlags } from '../../memory/index';
+import { ENGINE_EN, type ScenarioWords } from '../../i18n/messages/engine/en';
 import { SITE_DEFAULTS } from './site-defaults';
 
 /** Ids of the site's calculators; each is a `data-calculator` value. */
@@ -36,10 +37,10 @@ export interface CalculatorSpec {
   /** Settings before the reader changes anything (flag vocabulary). */
   readonly defaults: RawFlags;
   /**
-   * The scenarios to compare, derived from the reader's settings; the last one is always the
-   * settings themselves (the configuration the URL and `data-total-bytes` describe).
+   * The scenarios to compare, derived from the reader's settings and labelled in `words` (the page's language); the
+   * last one is always the settings themselves (the configuration the URL and `data-total-bytes` describe).
    */
-  readonly scenarios: (options: EstimateOptions) => readonly Scenario[];
+  readonly scenarios: (options: EstimateOptions, words?: ScenarioWords) => readonly Scenario[];
 }
 
 /**
@@ -63,13 +64,21 @@ const STEP_FIELDS = [
   'lora-targets',
 ] as const;
 
+/** The scenario words a label is one of. */
+type ScenarioLabel = { [K in keyof ScenarioWords]: ScenarioWords[K] extends string ? K : never }[keyof ScenarioWords];
+
 /** Builds "technique off" vs "your settings" from a function that turns the technique off. */
 const beforeAfter =
-  (beforeLabel: string, afterLabel: string, turnOff: (o: EstimateOptions) => EstimateOptions) =>
-  (options: EstimateOptions): readonly Scenario[] => [
-    { label: beforeLabel, options: turnOff(options) },
-    { label: afterLabel, options },
+  (beforeLabel: ScenarioLabel, afterLabel: ScenarioLabel, turnOff: (o: EstimateOptions) => EstimateOptions) =>
+  (options: EstimateOptions, words: ScenarioWords = ENGINE_EN.scenarios): readonly Scenario[] => [
+    { label: words[beforeLabel], options: turnOff(options) },
+    { label: words[afterLabel], options },
   ];
+
+/** A calculator that shows the reader's settings alone. */
+const yourSettings = (options: EstimateOptions, words: ScenarioWords = ENGINE_EN.scenarios): readonly Scenario[] => [
+  { label: words.yourSettings, options },
+];
 
 /**
  * Every calculator. Those of lessons 2–8 start on the plain PyTorch stack (`stack: 'pytorch'`): their lessons teach
@@ -82,7 +91,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
     // The site's defaults and no stack of its own: the reader's answer to "How do you train?" (the Trainer until they
     // give one), so lesson 1 and the landing page agree.
     defaults: { ...SITE_DEFAULTS },
-    scenarios: (options) => [{ label: 'your settings', options }],
+    scenarios: yourSettings,
   },
   'mixed-precision': {
     fields: [...MODEL_FIELDS, 'precision', 'optimizer', 'recompute'],
@@ -94,7 +103,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       seq: '1024',
       precision: 'amp-bf16',
     },
-    scenarios: beforeAfter('fp32', 'your precision', (o) => ({ ...o, precision: 'fp32' })),
+    scenarios: beforeAfter('fp32', 'yourPrecision', (o) => ({ ...o, precision: 'fp32' })),
   },
   'gradient-accumulation': {
     fields: [...MODEL_FIELDS, 'grad-accum', 'precision', 'recompute', 'finetune'],
@@ -107,7 +116,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       recompute: 'full',
       finetune: 'lora',
     },
-    scenarios: beforeAfter('whole batch at once', 'micro-batches', (o) => ({
+    scenarios: beforeAfter('wholeBatch', 'microBatches', (o) => ({
       ...o,
       microBatch: (o.microBatch ?? 1) * (o.gradAccum ?? 1),
       gradAccum: 1,
@@ -122,7 +131,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       precision: 'bf16',
       finetune: 'lora',
     },
-    scenarios: beforeAfter('keep all activations', 'your recompute', (o) => ({ ...o, recompute: 'none' })),
+    scenarios: beforeAfter('keepActivations', 'yourRecompute', (o) => ({ ...o, recompute: 'none' })),
   },
   parallelism: {
     fields: [...MODEL_FIELDS, 'dp', 'zero', 'tp', 'sp', 'pp', 'recompute', 'precision'],
@@ -134,7 +143,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       zero: '3',
       precision: 'mixed-bf16',
     },
-    scenarios: beforeAfter('one GPU', 'your parallel layout', (o) => ({ ...o, dp: 1, zero: 0, tp: 1, pp: 1, sp: false })),
+    scenarios: beforeAfter('oneGpu', 'yourParallel', (o) => ({ ...o, dp: 1, zero: 0, tp: 1, pp: 1, sp: false })),
   },
   offload: {
     fields: [...MODEL_FIELDS, 'offload', 'offload-device', 'zero', 'dp', 'precision', 'recompute'],
@@ -145,7 +154,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       precision: 'mixed-bf16',
       recompute: 'full',
     },
-    scenarios: beforeAfter('nothing offloaded', 'your offload', (o) => ({ ...o, offload: 'none' })),
+    scenarios: beforeAfter('nothingOffloaded', 'yourOffload', (o) => ({ ...o, offload: 'none' })),
   },
   lora: {
     fields: [
@@ -169,7 +178,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       recompute: 'full',
     },
     // The adapters' own options mean nothing to a full fine-tune (the engine would ignore them with a warning).
-    scenarios: beforeAfter('full fine-tune', 'your adapters', (o) => {
+    scenarios: beforeAfter('fullFinetune', 'yourAdapters', (o) => {
       const { loraRank: _rank, loraTargets: _targets, loraDropout: _dropout, dora: _dora, ...rest } = o;
       return { ...rest, finetune: 'full' };
     }),
@@ -186,7 +195,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       tokens: '8192',
       weights: 'awq',
     },
-    scenarios: beforeAfter('bf16 weights', 'your weights', (o) => ({ ...o, weights: 'bf16' })),
+    scenarios: beforeAfter('bf16Weights', 'yourWeights', (o) => ({ ...o, weights: 'bf16' })),
   },
   distillation: {
     fields: [...MODEL_FIELDS, 'teacher', 'teacher-weights', 'precision', 'recompute'],
@@ -200,7 +209,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       seq: '1024',
       precision: 'amp-bf16',
     },
-    scenarios: beforeAfter('student alone', 'student + frozen teacher', (o) => {
+    scenarios: beforeAfter('studentAlone', 'studentWithTeacher', (o) => {
       const { teacher: _teacher, teacherWeights: _weights, ...student } = o;
       return student;
     }),
@@ -217,7 +226,7 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       offload: 'optimizer',
     },
     // Each bar adds one of the reader's choices to the one before, starting from plain fp32 AdamW.
-    scenarios: (o) => {
+    scenarios: (o, words = ENGINE_EN.scenarios) => {
       const base: EstimateOptions = {
         ...o,
         precision: 'fp32',
@@ -227,20 +236,20 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
         zero: 0,
         dp: 1,
       };
-      const steps: Scenario[] = [{ label: 'fp32, AdamW', options: base }];
+      const steps: Scenario[] = [{ label: words.plainStart, options: base }];
       const add = (label: string, change: EstimateOptions) => {
         const previous = steps[steps.length - 1]?.options ?? base;
         steps.push({ label, options: { ...previous, ...change } });
       };
-      if (o.precision && o.precision !== 'fp32') add(`+ ${o.precision}`, { precision: o.precision });
-      if (o.recompute && o.recompute !== 'none') add(`+ ${o.recompute} recompute`, { recompute: o.recompute });
-      if (o.optimizer && o.optimizer !== 'adamw') add(`+ ${o.optimizer}`, { optimizer: o.optimizer });
+      if (o.precision && o.precision !== 'fp32') add(words.addPrecision(o.precision), { precision: o.precision });
+      if (o.recompute && o.recompute !== 'none') add(words.addRecompute(o.recompute), { recompute: o.recompute });
+      if (o.optimizer && o.optimizer !== 'adamw') add(words.addOptimizer(o.optimizer), { optimizer: o.optimizer });
       // On one GPU a ZeRO stage shards nothing, so it is no bar of its own; it comes with the offload, which DeepSpeed
       // runs through its ZeRO optimizer.
-      if ((o.dp ?? 1) > 1) add(`+ ZeRO-${o.zero ?? 0} on ${o.dp ?? 1} GPUs`, { zero: o.zero ?? 0, dp: o.dp ?? 1 });
-      if (o.offload && o.offload !== 'none') add(`+ offload ${o.offload}`, { offload: o.offload, zero: o.zero ?? 0 });
+      if ((o.dp ?? 1) > 1) add(words.addZero(o.zero ?? 0, o.dp ?? 1), { zero: o.zero ?? 0, dp: o.dp ?? 1 });
+      if (o.offload && o.offload !== 'none') add(words.addOffload(o.offload), { offload: o.offload, zero: o.zero ?? 0 });
       // The last bar must be exactly the reader's settings.
-      steps[steps.length - 1] = { label: steps[steps.length - 1]?.label ?? 'your settings', options: o };
+      steps[steps.length - 1] = { label: steps[steps.length - 1]?.label ?? words.yourSettings, options: o };
       return steps;
     },
   },
@@ -254,6 +263,6 @@ export const CALCULATORS: Readonly<Record<CalculatorId, CalculatorSpec>> = {
       dp: '8',
       zero: '3',
     },
-    scenarios: (options) => [{ label: 'your settings', options }],
+    scenarios: yourSettings,
   },
 };

@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { formatGiB } from '../../base/bytes';
 import {
   DIFFUSION_OFFLOADS,
   DIFFUSION_PHASES,
@@ -25,7 +24,9 @@ import {
   type DiffusionSettings,
   type DiffusionView,
 } from './diffusion-state';
-import { STRINGS } from './strings';
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { messagesFor } from '../../i18n/messages/index';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
 import '../widget.css';
 import '../calculators/calculator.css';
 import './diffusion.css';
@@ -37,7 +38,9 @@ import VerdictFrame from '../calculators/VerdictFrame';
  * the changes that would make it fit, computed by the same functions as `npm run diffusion`. The settings live in the
  * URL query under the command's flag names; while a field is invalid, the last valid result stays, dimmed.
  */
-export default function DiffusionCalculator() {
+export default function DiffusionCalculator({ locale = DEFAULT_LOCALE }: { readonly locale?: Locale }) {
+  const messages = messagesFor(locale);
+  const text = messages.diffusion;
   const [settings, setSettings] = useState<DiffusionSettings>(DIFFUSION_DEFAULTS);
   const [touched, setTouched] = useState(false);
 
@@ -65,91 +68,93 @@ export default function DiffusionCalculator() {
   const errorFor = (field: string) =>
     errors
       .filter((e) => e.field === field)
-      .map((e) => e.message)
+      .map(messages.engine.fieldError)
       .join('; ') || undefined;
   const pipeline = view === undefined ? undefined : pipelineFor(view.preset.shape);
   const video = (pipeline?.vae.temporalCompression ?? 1) > 1;
 
   return (
-    <section
-      class="widget calc not-content"
-      data-widget="diffusion"
-      aria-label={STRINGS.ariaLabel}
-      {...(computed.ok ? { 'data-peak-bytes': computed.view.result.peak } : {})}
-    >
-      {view && <Verdict view={view} stale={stale} />}
-      <div class="calc-groups">
-        <fieldset class="calc-group">
-          <legend>{STRINGS.groups.model}</legend>
-          <WidgetField label={<FlagLabel label={STRINGS.model} flag="model" />} error={errorFor('model')}>
-            <select
-              data-flag="model"
-              value={settings['model'] ?? ''}
-              onChange={(e) => change(pickPipeline(settings, e.currentTarget.value))}
-            >
-              {DIFFUSION_PRESETS.map((p) => (
-                <option value={p.id}>{p.label}</option>
-              ))}
-            </select>
-          </WidgetField>
-          {view && <Components view={view} stale={stale} />}
-        </fieldset>
-        <fieldset class="calc-group">
-          <legend>{STRINGS.groups.output}</legend>
-          <TextField flag="resolution" label={STRINGS.resolution} settings={settings} set={set} error={errorFor('resolution')} />
-          {video && <TextField flag="frames" label={STRINGS.frames} settings={settings} set={set} error={errorFor('frames')} />}
-          <TextField
-            flag="steps"
-            label={STRINGS.steps}
-            settings={settings}
-            set={set}
-            error={errorFor('steps')}
-            placeholder={pipeline === undefined ? undefined : String(pipeline.defaults.steps)}
-          />
-          <SelectField
-            flag="guidance"
-            label={STRINGS.guidance}
-            settings={settings}
-            set={set}
-            error={errorFor('guidance')}
-            values={GUIDANCES}
-            empty={pipeline === undefined ? undefined : STRINGS.pipelineDefault(pipeline.guidance)}
-          />
-        </fieldset>
-        <fieldset class="calc-group">
-          <legend>{STRINGS.groups.memory}</legend>
-          <SelectField
-            flag="weights"
-            label={STRINGS.weights}
-            settings={settings}
-            set={set}
-            error={errorFor('weights')}
-            values={DIT_WEIGHTS}
-          />
-          <SelectField
-            flag="offload"
-            label={STRINGS.offload}
-            settings={settings}
-            set={set}
-            error={errorFor('offload')}
-            values={DIFFUSION_OFFLOADS}
-            names={STRINGS.offloads}
-          />
-          <CheckField flag="text-encoder-cpu" label={STRINGS.textEncoderCpu} settings={settings} set={set} />
-          <CheckField flag="vae-tiling" label={STRINGS.vaeTiling} settings={settings} set={set} />
-        </fieldset>
-        <fieldset class="calc-group">
-          <legend>{STRINGS.groups.hardware}</legend>
-          <WidgetField label={<FlagLabel label={STRINGS.gpu} flag="gpu" />} error={errorFor('gpu')}>
-            <GpuSelect value={settings['gpu'] ?? ''} noGpuLabel={STRINGS.noGpu} onPick={(id) => set('gpu', id)} />
-          </WidgetField>
-          {settings['headroom'] !== undefined && (
-            <TextField flag="headroom" label={STRINGS.headroom} settings={settings} set={set} error={errorFor('headroom')} />
-          )}
-        </fieldset>
-      </div>
-      {view && <Results view={view} stale={stale} onApply={(changes) => change(withChanges(settings, changes))} />}
-    </section>
+    <LocaleContext.Provider value={locale}>
+      <section
+        class="widget calc not-content"
+        data-widget="diffusion"
+        aria-label={text.ariaLabel}
+        {...(computed.ok ? { 'data-peak-bytes': computed.view.result.peak } : {})}
+      >
+        {view && <Verdict view={view} stale={stale} />}
+        <div class="calc-groups">
+          <fieldset class="calc-group">
+            <legend>{text.groups.model}</legend>
+            <WidgetField label={<FlagLabel label={text.model} flag="model" />} error={errorFor('model')}>
+              <select
+                data-flag="model"
+                value={settings['model'] ?? ''}
+                onChange={(e) => change(pickPipeline(settings, e.currentTarget.value))}
+              >
+                {DIFFUSION_PRESETS.map((p) => (
+                  <option value={p.id}>{p.label}</option>
+                ))}
+              </select>
+            </WidgetField>
+            {view && <Components view={view} stale={stale} />}
+          </fieldset>
+          <fieldset class="calc-group">
+            <legend>{text.groups.output}</legend>
+            <TextField flag="resolution" label={text.resolution} settings={settings} set={set} error={errorFor('resolution')} />
+            {video && <TextField flag="frames" label={text.frames} settings={settings} set={set} error={errorFor('frames')} />}
+            <TextField
+              flag="steps"
+              label={text.steps}
+              settings={settings}
+              set={set}
+              error={errorFor('steps')}
+              placeholder={pipeline === undefined ? undefined : String(pipeline.defaults.steps)}
+            />
+            <SelectField
+              flag="guidance"
+              label={text.guidance}
+              settings={settings}
+              set={set}
+              error={errorFor('guidance')}
+              values={GUIDANCES}
+              empty={pipeline === undefined ? undefined : text.pipelineDefault(pipeline.guidance)}
+            />
+          </fieldset>
+          <fieldset class="calc-group">
+            <legend>{text.groups.memory}</legend>
+            <SelectField
+              flag="weights"
+              label={text.weights}
+              settings={settings}
+              set={set}
+              error={errorFor('weights')}
+              values={DIT_WEIGHTS}
+            />
+            <SelectField
+              flag="offload"
+              label={text.offload}
+              settings={settings}
+              set={set}
+              error={errorFor('offload')}
+              values={DIFFUSION_OFFLOADS}
+              names={text.offloads}
+            />
+            <CheckField flag="text-encoder-cpu" label={text.textEncoderCpu} settings={settings} set={set} />
+            <CheckField flag="vae-tiling" label={text.vaeTiling} settings={settings} set={set} />
+          </fieldset>
+          <fieldset class="calc-group">
+            <legend>{text.groups.hardware}</legend>
+            <WidgetField label={<FlagLabel label={text.gpu} flag="gpu" />} error={errorFor('gpu')}>
+              <GpuSelect value={settings['gpu'] ?? ''} noGpuLabel={text.noGpu} onPick={(id) => set('gpu', id)} />
+            </WidgetField>
+            {settings['headroom'] !== undefined && (
+              <TextField flag="headroom" label={text.headroom} settings={settings} set={set} error={errorFor('headroom')} />
+            )}
+          </fieldset>
+        </div>
+        {view && <Results view={view} stale={stale} onApply={(changes) => change(withChanges(settings, changes))} />}
+      </section>
+    </LocaleContext.Provider>
   );
 }
 
@@ -235,10 +240,11 @@ function CheckField({ flag, label, settings, set }: FieldProps) {
 
 /** The parameters of each component, next to the pipeline picked, so no shape is silent. */
 function Components({ view, stale }: { view: DiffusionView; stale: boolean }) {
+  const text = useMessages().diffusion;
   const { result } = view;
   return (
     <dl class={`diffusion-components${stale ? ' calc-stale' : ''}`} data-components>
-      <dt>{STRINGS.transformer}</dt>
+      <dt>{text.transformer}</dt>
       <dd data-param="transformer">
         {formatCount(result.transformer.total)} ({view.preset.className})
       </dd>
@@ -254,7 +260,7 @@ function Components({ view, stale }: { view: DiffusionView; stale: boolean }) {
           <dd data-param="image-encoder">{formatCount(result.imageEncoder.params)}</dd>
         </>
       )}
-      <dt>{STRINGS.vae}</dt>
+      <dt>{text.vae}</dt>
       <dd data-param="vae">{formatCount(result.vaeParams)}</dd>
     </dl>
   );
@@ -262,17 +268,20 @@ function Components({ view, stale }: { view: DiffusionView; stale: boolean }) {
 
 /** The answer first: fits or not and by how much, and the phase of the peak. */
 function Verdict({ view, stale }: { view: DiffusionView; stale: boolean }) {
+  const messages = useMessages();
+  const text = messages.diffusion;
+  const gib = messages.format.gib;
   const { result } = view;
   const fit =
     result.gpu === null
-      ? STRINGS.pickGpu
+      ? text.pickGpu
       : result.fits
-        ? STRINGS.fits(result.gpu.name, formatGiB(result.gpu.memoryBytes - (result.headroom?.bytes ?? 0) - result.peak))
-        : STRINGS.overBy(result.gpu.name, formatGiB(result.shortfall ?? 0));
+        ? text.fits(result.gpu.name, gib(result.gpu.memoryBytes - (result.headroom?.bytes ?? 0) - result.peak))
+        : text.overBy(result.gpu.name, gib(result.shortfall ?? 0));
   return (
-    <VerdictFrame fits={result.fits} stale={stale} staleNote={STRINGS.staleNote} answer={fit}>
-      <p data-peak>{STRINGS.peakAt(formatGiB(result.peak), STRINGS.phases[result.peakPhase])}</p>
-      <p class="calc-note">{STRINGS.tokens(formatCount(result.tokens.visual), result.tokens.text)}</p>
+    <VerdictFrame fits={result.fits} stale={stale} staleNote={text.staleNote} answer={fit}>
+      <p data-peak>{text.peakAt(gib(result.peak), text.phases[result.peakPhase])}</p>
+      <p class="calc-note">{text.tokens(formatCount(result.tokens.visual), result.tokens.text)}</p>
     </VerdictFrame>
   );
 }
@@ -287,52 +296,51 @@ function Results({
   stale: boolean;
   onApply: (changes: DiffusionView['remedies'][number]['changes']) => void;
 }) {
+  const messages = useMessages();
+  const text = messages.diffusion;
+  const gib = messages.format.gib;
   const { result } = view;
   const transfer = result.hostTransfer;
   return (
     <div class={`calc-results${stale ? ' calc-stale' : ''}`}>
       <div class="widget-scroll" tabIndex={0}>
         <table class="widget-table" data-phases>
-          <caption>{STRINGS.tableCaption}</caption>
+          <caption>{text.tableCaption}</caption>
           <thead>
             <tr>
-              <th scope="col">{STRINGS.part}</th>
+              <th scope="col">{text.part}</th>
               {DIFFUSION_PHASES.map((phase) => (
-                <th scope="col">{STRINGS.phaseColumns[phase]}</th>
+                <th scope="col">{text.phaseColumns[phase]}</th>
               ))}
             </tr>
           </thead>
           <tbody>
             {result.lines.map((l) => (
               <tr data-line={l.id}>
-                <th scope="row">{l.label}</th>
+                <th scope="row">{text.lineLabel(l)}</th>
                 {l.live.map((bytes) => (
-                  <td>{formatGiB(bytes)}</td>
+                  <td>{gib(bytes)}</td>
                 ))}
               </tr>
             ))}
           </tbody>
           <tfoot>
             <tr data-total>
-              <th scope="row">{STRINGS.total}</th>
+              <th scope="row">{text.total}</th>
               {DIFFUSION_PHASES.map((phase) => (
                 <td data-phase={phase} data-bytes={result.perPhase[phase]}>
-                  {phase === result.peakPhase ? (
-                    <strong>{formatGiB(result.perPhase[phase])}</strong>
-                  ) : (
-                    formatGiB(result.perPhase[phase])
-                  )}
+                  {phase === result.peakPhase ? <strong>{gib(result.perPhase[phase])}</strong> : gib(result.perPhase[phase])}
                 </td>
               ))}
             </tr>
           </tfoot>
         </table>
       </div>
-      <p>{STRINGS.host(formatGiB(result.hostPeak))}</p>
+      <p>{text.host(gib(result.hostPeak))}</p>
       {transfer.bytes > 0 && (
         <p data-transfer-bytes={transfer.bytes}>
-          {STRINGS.transfer(
-            formatGiB(transfer.bytes),
+          {text.transfer(
+            gib(transfer.bytes),
             transfer.passes,
             transfer.seconds === null ? null : formatSeconds(transfer.seconds),
             result.gpu?.hostLink ?? '',
@@ -340,7 +348,7 @@ function Results({
         </p>
       )}
       {result.warnings.length > 0 && (
-        <ul class="calc-warnings" aria-label={STRINGS.warnings}>
+        <ul class="calc-warnings" aria-label={text.warnings}>
           {result.warnings.map((w) => (
             <li>{w}</li>
           ))}
@@ -348,22 +356,18 @@ function Results({
       )}
       {result.fits === false && (
         <section class="diffusion-remedies" data-remedies>
-          <h3>{STRINGS.remediesTitle}</h3>
-          <p class="calc-note">{STRINGS.remediesIntro}</p>
+          <h3>{text.remediesTitle}</h3>
+          <p class="calc-note">{text.remediesIntro}</p>
           {view.remedies.length === 0 ? (
-            <p>{STRINGS.noRemedy}</p>
+            <p>{text.noRemedy}</p>
           ) : (
             <ul>
               {view.remedies.map((remedy) => (
                 <li data-remedy={formatChanges(remedy.changes)} data-peak-bytes={remedy.peak}>
                   <code>{formatChanges(remedy.changes)}</code>:{' '}
-                  {STRINGS.remedyLine(
-                    formatGiB(remedy.peak),
-                    STRINGS.phases[remedy.peakPhase],
-                    formatSeconds(remedy.transferSeconds),
-                  )}{' '}
+                  {text.remedyLine(gib(remedy.peak), text.phases[remedy.peakPhase], formatSeconds(remedy.transferSeconds))}{' '}
                   <button type="button" data-action="apply" onClick={() => onApply(remedy.changes)}>
-                    {STRINGS.apply}
+                    {text.apply}
                   </button>
                 </li>
               ))}
@@ -371,7 +375,7 @@ function Results({
           )}
         </section>
       )}
-      <CopyCommand command={view.command} intro={STRINGS.copyIntro} copy={STRINGS.copy} copied={STRINGS.copied} />
+      <CopyCommand command={view.command} intro={text.copyIntro} copy={text.copy} copied={text.copied} />
     </div>
   );
 }

@@ -44,7 +44,8 @@ const LOADED = 'loaded';
  * from a file shows in the select under its name, with the reader's warnings under it.
  */
 export default function ModelSource(props: ModelSourceProps) {
-  const text = useMessages().modelSource;
+  const messages = useMessages();
+  const text = messages.modelSource;
   const { label, options, selected, loaded, error, selectAttributes, onSelect, onLoad } = props;
   const [state, setState] = useState<ModelLoadState>({ status: 'idle' });
   const [pasted, setPasted] = useState('');
@@ -61,8 +62,9 @@ export default function ModelSource(props: ModelSourceProps) {
           setState(next);
           if (next.status === 'loaded') onLoadRef.current(next.model);
         },
+        messages.modelSourceErrors,
       ),
-    [],
+    [messages],
   );
   const host = HUB_HOSTS.find((h) => h.id === hostId) ?? HUB_HOSTS[0]!;
   const hostName = new URL(host.origin).host;
@@ -70,7 +72,7 @@ export default function ModelSource(props: ModelSourceProps) {
   const readFile = (file: File | undefined) => {
     if (file !== undefined) void loader.file(file);
   };
-  const loadError = state.status === 'failed' ? `${state.error.field}: ${state.error.message}` : undefined;
+  const loadError = state.status === 'failed' ? `${state.error.field}: ${messages.engine.fieldError(state.error)}` : undefined;
 
   return (
     <div class="model-source">

@@ -3,7 +3,7 @@
  * nothing else. Pure apart from the `fetch` it is given, so the tests hand it a fake.
  */
 import { MAX_CONFIG_JSON_BYTES, type FieldError } from '../../memory/index';
-import { STRINGS } from './strings';
+import { MODEL_SOURCE_ERRORS_EN, type ModelSourceErrors } from '../../i18n/messages/model-source/en';
 
 /** A host that serves Hugging Face repositories' files. */
 export interface HubHost {
@@ -50,6 +50,8 @@ export interface HubFetchOptions {
   readonly fetch: typeof globalThis.fetch;
   readonly signal?: AbortSignal;
   readonly onProgress?: (receivedBytes: number) => void;
+  /** The words of its errors (the page's language; English by default). */
+  readonly errors?: ModelSourceErrors;
 }
 
 const hubError = (message: string): HubFetch => ({ ok: false, error: { field: 'hub', message } });
@@ -60,7 +62,8 @@ const hubError = (message: string): HubFetch => ({ ok: false, error: { field: 'h
  * An abort rejects, as `fetch` does, so a superseded request is not mistaken for a failure.
  */
 export async function fetchHubConfig(id: string, host: HubHost, options: HubFetchOptions): Promise<HubFetch> {
-  if (!isHubId(id)) return hubError(STRINGS.errors.badId(id));
+  const words = options.errors ?? MODEL_SOURCE_ERRORS_EN;
+  if (!isHubId(id)) return hubError(words.badId(id));
   const name = new URL(host.origin).host;
   // Called unbound: a browser's fetch throws "Illegal invocation" when called as a method of another object.
   const { fetch } = options;
@@ -73,22 +76,22 @@ export async function fetchHubConfig(id: string, host: HubHost, options: HubFetc
     });
   } catch (error) {
     if (options.signal?.aborted === true) throw error;
-    return hubError(STRINGS.errors.network(name, error instanceof Error ? error.message : String(error)));
+    return hubError(words.network(name, error instanceof Error ? error.message : String(error)));
   }
   // The Hub answers 401 both for a gated or private repository and for a missing one, so one message covers all three
   // (huggingface_hub `utils/_http.py` hf_raise_for_status: "401 is misleading as it is returned for private and gated
   // repos if user is not authenticated, missing repos").
-  if (response.status === 401 || response.status === 403) return hubError(STRINGS.errors.refused(id, name, response.status));
-  if (response.status === 404) return hubError(STRINGS.errors.notFound(id, name));
-  if (!response.ok) return hubError(STRINGS.errors.status(id, name, response.status));
+  if (response.status === 401 || response.status === 403) return hubError(words.refused(id, name, response.status));
+  if (response.status === 404) return hubError(words.notFound(id, name));
+  if (!response.ok) return hubError(words.status(id, name, response.status));
   const declared = Number(response.headers.get('content-length'));
-  if (declared > MAX_CONFIG_JSON_BYTES) return hubError(STRINGS.errors.tooBig(declared));
+  if (declared > MAX_CONFIG_JSON_BYTES) return hubError(words.tooBig(declared));
   const bytes = await readCapped(response, options.onProgress);
-  if (typeof bytes === 'number') return hubError(STRINGS.errors.tooBig(bytes));
+  if (typeof bytes === 'number') return hubError(words.tooBig(bytes));
   try {
     return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    return hubError(STRINGS.errors.notText);
+    return hubError(words.notText);
   }
 }
 

@@ -18,14 +18,16 @@ export type ModelReading =
   { readonly ok: true; readonly model: LoadedModel } | { readonly ok: false; readonly error: FieldError };
 
 /**
- * Read config.json text (or its parsed object) through the engine's reader. Its errors are joined into one line under
- * the first error's field, so the page shows one message naming the key at fault.
+ * Read config.json text (or its parsed object) through the engine's reader. Several errors are joined into one line
+ * under the first error's field, so the page shows one message naming the key at fault; one error is kept whole, its
+ * problem data with it, for a page in another language to word.
  */
 export function readLoadedModel(input: unknown, hubId: string | null): ModelReading {
   const reading = readConfigJson(input);
   if (!reading.ok) {
-    const field = reading.errors[0]?.field ?? 'config';
-    return { ok: false, error: { field, message: reading.errors.map((e) => e.message).join('; ') } };
+    const [first] = reading.errors;
+    if (first !== undefined && reading.errors.length === 1) return { ok: false, error: first };
+    return { ok: false, error: { field: first?.field ?? 'config', message: reading.errors.map((e) => e.message).join('; ') } };
   }
   return { ok: true, model: { config: reading.config, warnings: reading.warnings, shapeJson: reading.shapeJson, hubId } };
 }

@@ -8,7 +8,7 @@
 import type { FieldError } from '../../memory/index';
 import { isHubId } from './hub';
 import { readLoadedModel, type LoadedModel } from './loaded-model';
-import { STRINGS } from './strings';
+import { MODEL_SOURCE_ERRORS_EN, type ModelSourceErrors } from '../../i18n/messages/model-source/en';
 
 /** Query name of the config.json keys, base64url JSON. */
 export const CONFIG_PARAM = 'config';
@@ -28,18 +28,20 @@ export type LinkedModel =
   | { readonly kind: 'model'; readonly model: LoadedModel }
   | { readonly kind: 'error'; readonly error: FieldError };
 
-/** The model a query carries, read through the same reader and checks as a pasted config.json. */
-export function modelFromLink(query: URLSearchParams): LinkedModel {
+/**
+ * The model a query carries, read through the same reader and checks as a pasted config.json; a damaged link's error
+ * worded in `errors` (the page's language).
+ */
+export function modelFromLink(query: URLSearchParams, errors: ModelSourceErrors = MODEL_SOURCE_ERRORS_EN): LinkedModel {
   const encoded = query.get(CONFIG_PARAM);
   if (encoded === null) return { kind: 'none' };
   const hubId = query.get(HUB_PARAM);
-  if (hubId !== null && !isHubId(hubId))
-    return { kind: 'error', error: { field: HUB_PARAM, message: STRINGS.errors.badId(hubId) } };
+  if (hubId !== null && !isHubId(hubId)) return { kind: 'error', error: { field: HUB_PARAM, message: errors.badId(hubId) } };
   let text: string;
   try {
     text = fromBase64Url(encoded);
   } catch {
-    return { kind: 'error', error: { field: CONFIG_PARAM, message: STRINGS.errors.badLink(CONFIG_PARAM) } };
+    return { kind: 'error', error: { field: CONFIG_PARAM, message: errors.badLink(CONFIG_PARAM) } };
   }
   // As text, so the reader's own size limit and JSON errors apply.
   const reading = readLoadedModel(text, hubId);

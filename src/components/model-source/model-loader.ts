@@ -6,7 +6,7 @@
 import { MAX_CONFIG_JSON_BYTES, type FieldError } from '../../memory/index';
 import { fetchHubConfig, hubConfigUrl, type HubHost } from './hub';
 import { readLoadedModel, type LoadedModel, type ModelReading } from './loaded-model';
-import { STRINGS } from './strings';
+import { MODEL_SOURCE_ERRORS_EN, type ModelSourceErrors } from '../../i18n/messages/model-source/en';
 
 /** Where loading stands. */
 export type ModelLoadState =
@@ -25,8 +25,15 @@ export interface ModelLoader {
   fetchHub(id: string, host: HubHost): Promise<void>;
 }
 
-/** A loader that reports every state through `onState`, fetching with `fetch` (the page's, or a test's fake). */
-export function createModelLoader(fetch: typeof globalThis.fetch, onState: (state: ModelLoadState) => void): ModelLoader {
+/**
+ * A loader that reports every state through `onState`, fetching with `fetch` (the page's, or a test's fake), its own
+ * errors worded in `errors` (the page's language).
+ */
+export function createModelLoader(
+  fetch: typeof globalThis.fetch,
+  onState: (state: ModelLoadState) => void,
+  errors: ModelSourceErrors = MODEL_SOURCE_ERRORS_EN,
+): ModelLoader {
   let current: AbortController | null = null;
   /** Starts a request: the one before it is aborted, and `isCurrent` tells whether this one is still the latest. */
   const start = () => {
@@ -46,14 +53,14 @@ export function createModelLoader(fetch: typeof globalThis.fetch, onState: (stat
     async file(file) {
       const { isCurrent } = start();
       if (file.size > MAX_CONFIG_JSON_BYTES) {
-        onState({ status: 'failed', error: { field: 'config', message: STRINGS.errors.tooBig(file.size) } });
+        onState({ status: 'failed', error: { field: 'config', message: errors.tooBig(file.size) } });
         return;
       }
       let text: string;
       try {
         text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
       } catch {
-        if (isCurrent()) onState({ status: 'failed', error: { field: 'config', message: STRINGS.errors.notText } });
+        if (isCurrent()) onState({ status: 'failed', error: { field: 'config', message: errors.notText } });
         return;
       }
       if (isCurrent()) settle(readLoadedModel(text, null));
@@ -66,6 +73,7 @@ export function createModelLoader(fetch: typeof globalThis.fetch, onState: (stat
       try {
         fetched = await fetchHubConfig(id, host, {
           fetch,
+          errors,
           signal,
           onProgress: (receivedBytes) => {
             if (isCurrent()) onState({ status: 'fetching', url, receivedBytes });

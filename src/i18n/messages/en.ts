@@ -3,6 +3,9 @@ import { LESSONS, type LessonSlug } from '../../base/lessons';
 import type { LineCategory, MomentId, Phase } from '../../memory/index';
 import { DIAGNOSE_EN } from './diagnose/en';
 import { LAB_EN } from './lab/en';
+import { ENGINE_EN } from './engine/en';
+import { MODEL_SOURCE_ERRORS_EN } from './model-source/en';
+import { DIFFUSION_EN } from './diffusion/en';
 
 /**
  * The English catalogue: every user-visible string of the widgets converted so far, and the site's words for
@@ -111,6 +114,8 @@ export const EN = {
     defaultPlaceholder: (value: string | undefined): string => (value === undefined ? 'default' : `default: ${value}`),
     /** After a changed flag, the engine's default it replaced. */
     changedFrom: (value: string): string => `(default ${value})`,
+    /** A number field's label with its unit. */
+    withUnit: (label: string, unit: string): string => `${label} (${unit})`,
     ariaLabel: 'Memory calculator',
     fits: (gpu: string, spare: string): string => `Fits on the ${gpu}, with ${spare} to spare after the free margin`,
     overBy: (gpu: string, over: string): string => `Does not fit on the ${gpu}: ${over} over, counting the free margin`,
@@ -218,6 +223,9 @@ export const EN = {
     calculator: 'Change any setting in the full calculator',
   },
   lab: LAB_EN,
+  diffusion: DIFFUSION_EN,
+  engine: ENGINE_EN,
+  modelSourceErrors: MODEL_SOURCE_ERRORS_EN,
 };
 
 /** The shape of every language's catalogue. */

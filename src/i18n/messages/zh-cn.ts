@@ -2,6 +2,9 @@ import { GIB, isByteCount } from '../../base/bytes';
 import type { Messages } from './en';
 import { DIAGNOSE_ZH_CN } from './diagnose/zh-cn';
 import { LAB_ZH_CN } from './lab/zh-cn';
+import { ENGINE_ZH_CN } from './engine/zh-cn';
+import { MODEL_SOURCE_ERRORS_ZH_CN } from './model-source/zh-cn';
+import { DIFFUSION_ZH_CN } from './diffusion/zh-cn';
 
 /** Numbers in prose and labels as zh-CN writes them (grouping and decimals by `Intl`); units stay as in English. */
 const zhNumber = (value: number, digits: number): string =>
@@ -103,6 +106,7 @@ export const ZH_CN: Messages = {
     defaultOption: (value) => (value === undefined ? '（默认）' : `（默认：${value}）`),
     defaultPlaceholder: (value) => (value === undefined ? '默认' : `默认：${value}`),
     changedFrom: (value) => `（默认 ${value}）`,
+    withUnit: (label, unit) => `${label}（${unit}）`,
     ariaLabel: '显存计算器',
     fits: (gpu, spare) => `${gpu} 放得下，扣除预留余量后还剩 ${spare}`,
     overBy: (gpu, over) => `${gpu} 放不下：计入预留余量后超出 ${over}`,
@@ -196,4 +200,7 @@ export const ZH_CN: Messages = {
     calculator: '在完整计算器中修改任意设置',
   },
   lab: LAB_ZH_CN,
+  diffusion: DIFFUSION_ZH_CN,
+  engine: ENGINE_ZH_CN,
+  modelSourceErrors: MODEL_SOURCE_ERRORS_ZH_CN,
 };

@@ -309,7 +309,13 @@ describe('resolution order: an explicit option > the stack default > the flag ta
     const outcome = resolveEstimateOptions({ model: 'gpt2', stack: 'keras' as Stack });
     expect(outcome.ok).toBe(false);
     if (!outcome.ok)
-      expect(outcome.errors).toEqual([{ field: 'stack', message: expect.stringContaining('invalid stack: keras') }]);
+      expect(outcome.errors).toEqual([
+        {
+          field: 'stack',
+          message: expect.stringContaining('invalid stack: keras'),
+          problem: { kind: 'not-a-choice', value: 'keras', allowed: expect.arrayContaining(['hf-trainer', 'pytorch']) },
+        },
+      ]);
   });
 });
 

@@ -1,5 +1,7 @@
-/** Every user-visible string of the image and video generation calculator (DiffusionCalculator.tsx), for translation. */
-export const STRINGS = {
+import type { MemoryLine } from '../../../memory/index';
+
+/** Every user-visible string of the image and video generation calculator (DiffusionCalculator.tsx). */
+export const DIFFUSION_EN = {
   ariaLabel: 'Image and video generation memory calculator',
   groups: { model: 'Pipeline', output: 'Output', memory: 'Where the weights wait', hardware: 'Hardware' },
   model: 'Pipeline',
@@ -50,4 +52,6 @@ export const STRINGS = {
   copy: 'Copy',
   copied: 'Copied',
   warnings: 'Warnings',
-} as const;
+  /** A line of the phase table: in English the engine's own label, which carries the numbers that produced it. */
+  lineLabel: (line: MemoryLine): string => line.label,
+};

@@ -1,0 +1,336 @@
+import type { FieldError, FieldProblem, MemoryLine } from '../../../memory/index';
+import type { ENGINE_EN, FlagWords } from './en';
+
+/** Each estimate flag as a form field shows it in 简体中文, by flag name; the flag itself stays as the CLI spells it. */
+const FLAGS_ZH_CN: Readonly<Record<string, FlagWords>> = {
+  model: { label: '模型', help: '模型预设（见下方列表）；形状参数会覆盖预设' },
+  arch: { label: '架构', help: '自定义形状的架构族' },
+  hidden: { label: '隐藏维度', help: '隐藏维度 h' },
+  layers: { label: '层数', help: '层数 L（mlp：隐藏的 Linear+ReLU 块数）' },
+  heads: { label: '注意力头数', help: '注意力头数', default: 'h/64' },
+  'kv-heads': { label: 'KV 头数', help: '分组查询注意力（GQA）的键/值头数', default: '等于注意力头数' },
+  ffn: { label: 'MLP 宽度', help: 'MLP 中间层宽度', default: '4h；llama 为 8h/3 向上取整到 256 的倍数' },
+  vocab: { label: '词表大小', help: '词表大小（mlp：类别数）' },
+  positions: {
+    label: '可学习位置编码',
+    help: '可学习位置编码表的行数',
+    default: 'gpt2 为 1024，bert 为 512，其余为 0',
+  },
+  inputs: { label: '输入特征数', help: 'mlp：隐藏块之前输入层的输入特征数', default: '无' },
+  experts: { label: '专家数', help: '混合专家（MoE）：每层的专家数', default: '1' },
+  'top-k': { label: '每个 token 的专家数', help: '混合专家（MoE）：每个 token 激活的专家数', default: '有专家时为 2' },
+  'tie-embeddings': {
+    label: '共享词嵌入',
+    help: 'LM head 与词嵌入矩阵共享（tie_word_embeddings）：只有一个张量、一份梯度',
+    default: '沿用基座模型；gpt2、bert 共享',
+  },
+  'num-labels': {
+    label: '分类标签数',
+    help: '用 N 个标签的分类头代替 LM head（*ForSequenceClassification）',
+    default: '无（LM head）',
+  },
+  params: { label: '参数量', help: '只给参数量（只算模型状态；激活值为 0）' },
+  mode: { label: '任务', help: '估算什么：一个训练步，还是推理', default: 'train' },
+  'micro-batch': {
+    label: '每卡批大小',
+    help: '每张 GPU 每次前向的序列数（infer：即批大小）',
+    unit: '条序列',
+    default: '1',
+  },
+  seq: { label: '序列长度', help: '每条序列的 token 数', unit: 'token', default: '模型的上下文长度' },
+  'kv-cache': {
+    label: 'MLA 的 KV 缓存',
+    help: '推理，DeepSeek-V2/V3（MLA）：latent 为每层每个 token 缓存 kv_lora_rank + qk_rope_head_dim，与 vLLM、SGLang 一致；expanded 为缓存每个头的键和值，与 Transformers 一致',
+    default: 'latent',
+  },
+  'grad-accum': { label: '梯度累积', help: '每个优化器步的微批次数', unit: '个微批次', default: '1' },
+  tokens: {
+    label: '缓存的 token 数',
+    help: '推理：每条序列在 KV 缓存中的 token 数（提示词 + 生成部分）',
+    unit: 'token',
+    default: '等于序列长度',
+  },
+  stack: {
+    label: '你用什么训练？',
+    help: '训练所用的框架；你没有给出的技术参数取它的默认值（精度取自 checkpoint 的 dtype、优化器实现、重计算等）',
+    default: 'hf-trainer',
+  },
+  precision: {
+    label: '精度',
+    help: '训练的精度方案',
+    default: '取决于训练框架（hf-trainer：checkpoint 的 dtype）',
+  },
+  weights: {
+    label: '权重格式',
+    help: '推理：权重的存储格式（bitsandbytes 的 llm-int8、nf4、fp4，-dq 表示双重量化；GPTQ/AWQ 4 位、分组 128；DeepSeek-V3 的 fp8-block，gpt-oss 的 mxfp4；stored 表示按 checkpoint 发布时的格式，读自 config.json）',
+    default: 'bf16',
+  },
+  optimizer: { label: '优化器', help: '优化器', default: 'adamw' },
+  'optimizer-impl': {
+    label: '优化器实现',
+    help: 'PyTorch 优化器的实现：CUDA 上 torch.optim 默认用 foreach，Trainer 默认用 fused；DeepSpeed 的 FusedAdam 与 fused=True 都算 fused',
+    default: '取决于训练框架（hf-trainer：fused）',
+  },
+  'optimizer-in-backward': {
+    label: '在反向传播中更新参数',
+    help: 'torchtune 的 optimizer_in_bwd（默认关闭）：反向传播算到哪个参数，就立即更新它并释放其梯度',
+  },
+  grads: {
+    label: '两步之间的梯度',
+    help: 'free：zero_grad(set_to_none=True)；keep：set_to_none=False 或连续梯度缓冲区',
+    default: 'free',
+  },
+  'grad-dtype': {
+    label: '梯度数据类型',
+    help: 'param：梯度与权重同一 dtype；fp32：16 位权重旁放 4 字节的梯度缓冲区（Megatron 的 accumulate_allreduce_grads_in_fp32）',
+    default: 'param',
+  },
+  attention: {
+    label: '注意力内核',
+    help: 'sdpa：FlashAttention / memory-efficient 内核（不保存 s×s 的注意力分数）；eager：保存注意力分数',
+    default: 'sdpa',
+  },
+  kernels: {
+    label: '层的实现',
+    help: 'eager：PyTorch / Hugging Face 模块；fused：Megatron 式融合内核；llm-foundry：MosaicML llm-foundry 的 MPT 块（融合内核，另有 flash 路径对注意力输出做的填充副本）',
+    default: 'eager',
+  },
+  loss: {
+    label: '损失函数实现',
+    help: '交叉熵的实现：eager（Hugging Face）、vocab-parallel（Megatron）、in-place（Unsloth）、flash-attn（flash-attn 的 Triton 内核，llm-foundry）、chunked（torchtune，分 8 块）、fused-linear（Liger）、cut（Cut Cross-Entropy）',
+    default: 'eager；--kernels fused 时为 vocab-parallel，--kernels llm-foundry 时为 flash-attn',
+  },
+  recompute: {
+    label: '激活重计算',
+    help: '激活重计算（梯度检查点）：selective 为 Megatron-LM 的注意力核心重计算（Korthikanti 等 2022 §5）；op 为 torchtitan 的 selective_ac_option "op"（每隔一个矩阵乘保存一次）；full 为整层做检查点',
+    default: 'none',
+  },
+  'checkpoint-every': {
+    label: '每个检查点的层数',
+    help: '完全重计算时，每个检查点段包含的层数',
+    unit: '层',
+    default: '1；mlp 为 round(√L)',
+  },
+  'activation-offload': {
+    label: '激活值卸载',
+    help: '把保存的激活值卸载到主机内存：streamed（torchtune 的 enable_activation_offloading）或 checkpoints（Unsloth，需要 --recompute full）',
+    default: 'none',
+  },
+  dropout: { label: 'Dropout', help: '开启 dropout（--no-dropout 关闭）', default: 'gpt2、bert 开启；llama、mlp 关闭' },
+  finetune: {
+    label: '训练哪些参数',
+    help: 'full：全部权重；lora：在 16 位基座上训练适配器；qlora：在 4 位 NF4 基座上训练适配器',
+    default: 'full',
+  },
+  'qlora-format': {
+    label: 'QLoRA 基座格式',
+    help: 'bitsandbytes 的 4 位基座：nf4-dq（QLoRA 论文：NF4 + 双重量化）、nf4、fp4-dq、fp4（BitsAndBytesConfig 的默认值）',
+    default: 'nf4-dq',
+  },
+  'qlora-kept': {
+    label: 'QLoRA 中不量化的参数',
+    help: 'fp32：prepare_model_for_kbit_training 把词嵌入、输出头和归一化层升到 fp32（PEFT）；16-bit：保持加载时的精度（TRL）',
+    default: 'fp32',
+  },
+  'lora-rank': { label: 'LoRA 秩', help: 'LoRA 的秩 r', default: '16' },
+  'lora-targets': {
+    label: 'LoRA 目标模块',
+    help: 'all-linear、attention，或逗号分隔的 q,k,v,o,gate,up,down',
+    default: 'all-linear',
+  },
+  'lora-dropout': {
+    label: 'LoRA dropout',
+    help: 'PEFT 的 lora_dropout p，0 ≤ p < 1（PEFT 默认 0）：大于 0 时，每个加了适配器的模块都要保存一份 dropout 后的输入',
+    default: '0',
+  },
+  'lora-dtype': {
+    label: 'LoRA 适配器数据类型',
+    help: '适配器及其梯度、动量的 dtype：fp32（PEFT 的 autocast_adapter_dtype=True），或与基座相同的 bf16/fp16',
+    default: 'fp32',
+  },
+  'modules-to-save': {
+    label: '全量训练的模块',
+    help: 'PEFT 的 modules_to_save：none，或逗号分隔的 embed,head，这些模块在适配器之外全量训练',
+    default: 'none',
+  },
+  dora: { label: 'DoRA', help: 'DoRA 适配器（PEFT 的 use_dora=True；默认关闭）：每个适配模块多出幅度向量和一次权重范数' },
+  dp: { label: '数据并行 GPU 数', help: '数据并行的 GPU 数', unit: '张 GPU', default: '1' },
+  zero: { label: 'ZeRO 阶段', help: 'ZeRO 阶段；FSDP 的 full-shard 即 3', default: '0' },
+  'shard-group': {
+    label: 'HSDP 分片组',
+    help: '配合 --zero 3：每个分片组跨多少张 GPU（HSDP：节点内分片、节点间复制）；须整除 --dp',
+    unit: '张 GPU',
+    default: '等于 dp',
+  },
+  tp: { label: '张量并行度', help: '张量并行度', unit: '张 GPU', default: '1' },
+  sp: { label: '序列并行', help: '序列并行（配合 --tp）' },
+  pp: { label: '流水线并行级数', help: '流水线并行的级数，1F1B 调度', unit: '级', default: '1' },
+  'pp-virtual': {
+    label: '每级的虚拟流水线级数',
+    help: '每个流水线级上的模型块数：大于 1 时为交错式 1F1B（Megatron-LM）',
+    unit: '块',
+    default: '1',
+  },
+  offload: { label: '卸载', help: '卸载到主机内存', default: 'none' },
+  'offload-device': { label: '卸载目标', help: '被卸载的状态放在哪里', default: 'cpu' },
+  compile: {
+    label: 'torch.compile',
+    help: 'torch.compile：未建模；按 eager 模式保存的激活值计数，作为上界（输出会注明）',
+  },
+  'keep-gathered-weights': {
+    label: '保留聚合后的权重',
+    help: '配合 --zero 3：从前向到反向一直保留 all-gather 得到的完整权重（FSDP2 的 reshard_after_forward=False）：显存更多，反向时不再 all-gather',
+  },
+  teacher: { label: '教师模型', help: '知识蒸馏：冻结的教师模型预设' },
+  'teacher-weights': {
+    label: '教师模型权重格式',
+    help: '知识蒸馏：教师模型的权重格式',
+    default: 'bf16（--precision fp32 时为 fp32）',
+  },
+  gpu: { label: 'GPU', help: '用来检查能否装下的 GPU 预设' },
+  headroom: { label: '预留余量', help: '为显存碎片预留的空闲余量，占显存的百分比', unit: '%', default: '10' },
+  mfu: {
+    label: '算力利用率',
+    help: '步时估算假设的模型算力利用率（MFU），占 GPU 稠密峰值算力的百分比（默认：按公开训练记录校准）',
+    unit: '%',
+    default: '校准曲线',
+  },
+  batching: {
+    label: '批次排布',
+    help: 'padded（每条序列填充到 --seq）、packed（把文档拼接成长度为 --seq 的行：TRL packing、axolotl sample_packing）、padding-free（真实 token 排成一行：DataCollatorWithFlattening、TRL padding_free）',
+    default: 'padded',
+  },
+  'mean-seq': {
+    label: '平均真实长度',
+    help: '每条序列（packed 时为每篇文档）的平均真实 token 数，不超过 --seq：填充部分参与计算但不参与训练；峰值按最坏的批次计，即每条序列都是 --seq',
+    unit: 'token',
+    default: '等于序列长度',
+  },
+  fp8: {
+    label: 'FP8 训练',
+    help: 'float8 线性层：torchao-tensorwise、torchao-rowwise（convert_to_float8_training：保存 16 位输入）、te（Transformer Engine：保存 1 字节输入，另有 float8 权重副本及其转置）；需要 FP8 张量核心（Ada、Hopper、Blackwell、MI300）',
+    default: 'none',
+  },
+  'fp8-all-gather': {
+    label: 'FP8 all-gather',
+    help: '配合 --fp8 torchao-tensorwise 与 --zero 3：以 float8 做权重的 all-gather，每个 1 字节（torchao 的 enable_fsdp_float8_all_gather；默认关闭）',
+  },
+};
+
+/**
+ * What each breakdown line holds, by the engine's line id. The English label carries the numbers that produced it;
+ * here the size column beside it shows the bytes, so the words name the part alone.
+ */
+export const LINE_LABELS_ZH_CN: Readonly<Record<string, string>> = {
+  weights: '权重',
+  'weights-fp8': 'FP8 训练的 float8 权重副本',
+  'weights-adapters': 'LoRA 适配器权重',
+  'weights-dequantized': '反量化出的 16 位权重（正在计算的层）',
+  'weights-gathered': 'ZeRO-3 / FSDP 聚合出的完整权重',
+  'weights-autocast': '自动混合精度（autocast）缓存的 16 位权重副本',
+  'teacher-weights': '教师模型权重',
+  'teacher-activations': '教师模型前向的工作集与 logits',
+  gradients: '梯度',
+  'gradients-unsharded': '归约前未分片的梯度',
+  'optimizer-master': '优化器状态：fp32 主权重',
+  'optimizer-moments': '优化器状态：动量',
+  'optimizer-temporaries': '优化器步的临时缓冲区',
+  'optimizer-host-copies': '主机内存中的优化器副本',
+  'activations-layers': '激活值：各层保存的张量',
+  'activations-recompute': '激活值：重计算一段时重新生成的张量',
+  'activations-mask': '激活值：注意力掩码',
+  'activations-embedding': '激活值：词嵌入输出',
+  'activations-head': '激活值：输出头的输入',
+  'activations-logits': '激活值：logits',
+  'activations-loss': '激活值：损失计算的中间张量',
+  'activations-lora': '激活值：LoRA 适配器保存的输入',
+  'activations-dora': '激活值：DoRA 的权重范数',
+  'activations-backward': '反向传播的临时张量',
+  'activations-offloaded': '卸载到主机内存的激活值',
+  'activations-forward': '推理前向的激活值',
+  'kv-cache': 'KV 缓存',
+  'cuda-context': 'CUDA 上下文',
+  'cublas-workspace': 'cuBLAS 工作区',
+};
+
+/** A field's problem in Chinese, next to the field (so the flag's name is not repeated). */
+function problemWords(problem: FieldProblem): string {
+  switch (problem.kind) {
+    case 'not-a-number':
+      return `需要一个数字，当前为“${problem.value}”`;
+    case 'not-true-or-false':
+      return `只能是 true 或 false，当前为“${problem.value}”`;
+    case 'not-a-choice':
+      return `无效的取值“${problem.value}”（可选：${problem.allowed.join('、')}）`;
+    case 'not-whole':
+      return `必须是整数，当前为 ${problem.value}`;
+    case 'below-minimum':
+      return `至少为 ${problem.min}，当前为 ${problem.value}`;
+    case 'not-positive':
+      return `必须大于 0，当前为 ${problem.value}`;
+    case 'too-large':
+      return `太大了（${problem.value} > ${problem.max}）`;
+    case 'missing':
+      return '缺少这一项，没有它就无法计算模型';
+    case 'out-of-range':
+      return `必须是 ${problem.min} 到 ${problem.max} 之间的整数，当前为 ${problem.value}`;
+    case 'file-too-large':
+      return `config.json 有 ${problem.bytes} 字节，超过 1 MB 的上限；模型的 config.json 通常只有几 KB`;
+    case 'not-json':
+      // The parser's own reason is the browser's, in its language.
+      return `config.json 不是合法的 JSON：${problem.reason}`;
+    case 'not-an-object':
+      return 'config.json 必须是一个 JSON 对象（{ "hidden_size": …, … }）';
+  }
+}
+
+/** The memory engine's words in 简体中文; English names (flags, stacks, GPU and model names) stay as they are. */
+export const ENGINE_ZH_CN: typeof ENGINE_EN = {
+  flags: FLAGS_ZH_CN,
+  stacks: {
+    'hf-trainer': 'Hugging Face Trainer',
+    trl: 'TRL SFTTrainer',
+    pytorch: '原生 PyTorch 训练循环',
+    deepspeed: 'DeepSpeed',
+    fsdp2: 'PyTorch FSDP2',
+    megatron: 'Megatron-LM',
+    torchtitan: 'torchtitan',
+    torchtune: 'torchtune',
+    'llama-factory': 'LLaMA-Factory',
+    axolotl: 'axolotl',
+    unsloth: 'Unsloth',
+  },
+  // An id this table lacks prints as the id: tests/unit/i18n/engine-words.test.ts runs the calculators and fails on it.
+  lineLabel: (line: MemoryLine): string => LINE_LABELS_ZH_CN[line.id] ?? line.id,
+  device: { gpu: '', cpu: '主机内存：', nvme: 'NVMe：' },
+  // A rule between fields has only its English message: it is shown as the engine words it.
+  fieldError: (error: FieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
+  // The engine words its assumptions in English only, and they vary with the settings: name what they are about, and
+  // where to read them one by one.
+  stepTimeAssumptions: (): string => '算力利用率、通信与计算的重叠、每台服务器的 GPU 数等，逐条见终端中 estimate 命令的输出',
+  scenarios: {
+    yourSettings: '你的设置',
+    fp32: 'fp32',
+    yourPrecision: '你的精度',
+    wholeBatch: '整批一次算完',
+    microBatches: '拆成微批次',
+    keepActivations: '保存全部激活值',
+    yourRecompute: '你的重计算',
+    oneGpu: '单卡',
+    yourParallel: '你的并行方案',
+    nothingOffloaded: '不卸载',
+    yourOffload: '你的卸载',
+    fullFinetune: '全量微调',
+    yourAdapters: '你的适配器',
+    bf16Weights: 'bf16 权重',
+    yourWeights: '你的权重格式',
+    studentAlone: '只有学生模型',
+    studentWithTeacher: '学生模型 + 冻结的教师模型',
+    plainStart: 'fp32，AdamW',
+    addPrecision: (precision: string): string => `+ ${precision}`,
+    addRecompute: (recompute: string): string => `+ ${recompute} 重计算`,
+    addOptimizer: (optimizer: string): string => `+ ${optimizer}`,
+    addZero: (stage: number, gpus: number): string => `+ ${gpus} 张 GPU 上的 ZeRO-${stage}`,
+    addOffload: (what: string): string => `+ 卸载 ${what}`,
+  },
+};
