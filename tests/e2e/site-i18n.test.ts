@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -9,7 +9,7 @@ import { LOCALES, localeOfPath } from '../../src/i18n/locales';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { lessonHref } from '../../src/base/lessons';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
-import { DIST_DIR, listBuiltPages } from './support/site-pages';
+import { DIST_DIR, hasOwnSource, listBuiltPages } from './support/site-pages';
 
 /**
  * The two languages of the built site (issue #33): each page says its language, links its other-language twin both
@@ -18,7 +18,6 @@ import { DIST_DIR, listBuiltPages } from './support/site-pages';
  */
 const baseUrl = inject('baseUrl');
 const pages = listBuiltPages().filter((path) => path.endsWith('/'));
-const CONTENT_DIR = join(import.meta.dirname, '../../content/docs');
 const HAN = /\p{Script=Han}/u;
 
 /** The built HTML of a URL path. */
@@ -28,12 +27,6 @@ const htmlOf = (path: string): string => readFileSync(join(DIST_DIR, path, 'inde
 function alternatesOf(path: string): Record<string, string> {
   const links = [...htmlOf(path).matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)];
   return Object.fromEntries(links.map(([, lang = '', href = '']) => [lang, new URL(href).pathname]));
-}
-
-/** Whether the page at `path` of `locale` is translated (its own file under content/docs/<locale>/), not a fallback. */
-function isTranslated(path: string): boolean {
-  const file = join(CONTENT_DIR, path.replace(/^\/|\/$/g, '') || 'index');
-  return ['.mdx', '.md'].some((ext) => existsSync(file + ext)) || existsSync(join(file, 'index.mdx'));
 }
 
 describe('every page says its language', () => {
@@ -56,7 +49,7 @@ test.each(pages.filter((path) => localeOfPath(path) === 'zh-cn' && path.startsWi
   '%s: the “what to do” box is titled in the language of the lesson shown',
   (path) => {
     const title = /<p class="what-to-do-title"[^>]*>([^<]*)<\/p>/.exec(htmlOf(path))?.[1];
-    expect(title).toBe(MESSAGES[isTranslated(path) ? 'zh-cn' : 'en'].lesson.whatToDo);
+    expect(title).toBe(MESSAGES[hasOwnSource(path) ? 'zh-cn' : 'en'].lesson.whatToDo);
   },
 );
 
@@ -115,7 +108,7 @@ describe('in the browser', () => {
       expect(chinese.total).toBe(english.total);
       expect(chinese.total).toBe(cliTotal(query));
       // A translated lesson's calculator is in Chinese; Starlight's English fallback page keeps it English.
-      if (isTranslated(zhPath)) {
+      if (hasOwnSource(zhPath)) {
         expect(chinese.answer).toMatch(HAN);
         expect(chinese.answer).toContain('RTX 4090');
       } else expect(chinese.answer).toBe(english.answer);

@@ -1,8 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
 /** Where `astro build` writes the static site. */
 export const DIST_DIR = resolve(import.meta.dirname, '../../../dist');
+
+/** The site's pages as written, one MDX file per page (a locale's under its folder). */
+const CONTENT_DIR = resolve(import.meta.dirname, '../../../content/docs');
+
+/**
+ * Whether the page at URL `path` has its own source file: for a page under a locale's folder, whether it is translated,
+ * not Starlight's fallback that shows the English page there.
+ */
+export function hasOwnSource(path: string): boolean {
+  const file = join(CONTENT_DIR, path.replace(/^\/|\/$/g, '') || 'index');
+  return ['.mdx', '.md'].some((ext) => existsSync(file + ext)) || existsSync(join(file, 'index.mdx'));
+}
 
 /**
  * Every HTML page of the built site as a URL path (`/`, `/lessons/where-the-memory-goes/`, `/404.html`), found by
