@@ -1,6 +1,8 @@
 import { formatGiB } from '../../base/bytes';
 import { LESSONS, type LessonSlug } from '../../base/lessons';
 import type { LineCategory, MomentId } from '../../memory/index';
+import { PLANNER_EN } from './planner/en';
+import { TRAINING_CONFIG_EN } from './training-config/en';
 
 /**
  * The English catalogue: every user-visible string of the widgets converted so far, and the site's words for
@@ -202,6 +204,8 @@ export const EN = {
       'One sequence of 2,048 tokens per GPU, every other setting the stack’s default; the same in a terminal, with the model’s config.json saved as config.json:',
     calculator: 'Change any setting in the full calculator',
   },
+  planner: PLANNER_EN,
+  trainingConfig: TRAINING_CONFIG_EN,
 };
 
 /** The shape of every language's catalogue. */

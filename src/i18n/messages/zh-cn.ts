@@ -1,5 +1,7 @@
 import { GIB, isByteCount } from '../../base/bytes';
 import type { Messages } from './en';
+import { PLANNER_ZH_CN } from './planner/zh-cn';
+import { TRAINING_CONFIG_ZH_CN } from './training-config/zh-cn';
 
 /** Numbers in prose and labels as zh-CN writes them (grouping and decimals by `Intl`); units stay as in English. */
 const zhNumber = (value: number, digits: number): string =>
@@ -185,4 +187,6 @@ export const ZH_CN: Messages = {
       '每卡一条 2,048 token 的序列，其余设置取训练框架默认值；等价的终端命令（先把模型的 config.json 保存为 config.json）：',
     calculator: '在完整计算器中修改任意设置',
   },
+  planner: PLANNER_ZH_CN,
+  trainingConfig: TRAINING_CONFIG_ZH_CN,
 };

@@ -1,5 +1,5 @@
-/** Words of the training-config reader (TrainingConfigReader.tsx), in one place for translation. */
-export const STRINGS = {
+/** The training-config reader's words (src/components/setup/TrainingConfigReader.tsx). */
+export const TRAINING_CONFIG_EN = {
   pasteLabel: 'Paste a training config',
   pastePlaceholder:
     'A LLaMA-Factory, axolotl, torchtune or accelerate YAML, a torchtitan TOML, a DeepSpeed or TrainingArguments JSON, or a training command line',
@@ -8,7 +8,6 @@ export const STRINGS = {
   drop: 'or drop or choose files (they stay in this browser)',
   clear: 'Clear all',
   files: 'Files read',
-  remove: 'Remove',
   mergeOrder: 'Merge order',
   flagsWin: 'flags you add to the command win',
   stack: 'Stack',
@@ -24,4 +23,4 @@ export const STRINGS = {
   copy: 'Copy',
   copied: 'Copied',
   tableCaption: 'How each key maps to the memory engine',
-} as const;
+};
