@@ -189,8 +189,8 @@ export default function Planner({
     return prices.length > 0 ? { ...own, price: prices } : own;
   }, [flags, drafts, loaded]);
   const query: PlannerQuery = useMemo(
-    () => (loaded === null ? { flags: raw } : { flags: raw, modelConfig: loaded.config }),
-    [raw, loaded],
+    () => (loaded === null ? { flags: raw, locale } : { flags: raw, modelConfig: loaded.config, locale }),
+    [raw, loaded, locale],
   );
   const parsed = useMemo(() => parsePlanFlags(query.flags, EXAMPLE_PRICES, query.modelConfig), [query]);
   // The model alone, as the engine counts it, for the line next to the model field.

@@ -1,3 +1,5 @@
+import { PLANNER_WORDS } from '../../../planner/messages';
+
 /** What a field's label is made of: a flag's definition (its English words). */
 interface FieldWords {
   readonly flag: string;
@@ -10,6 +12,8 @@ interface FieldWords {
  * labels of its choices and reasons (src/planner/messages.ts).
  */
 export const PLANNER_EN = {
+  /** The search's words (src/planner/messages.ts): the plans' choices and why combinations were left out. */
+  search: PLANNER_WORDS,
   ariaLabel: 'Training memory planner',
   fields: {
     model: 'Model',

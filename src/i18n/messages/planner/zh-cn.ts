@@ -1,3 +1,4 @@
+import type { PlannerWords } from '../../../planner/messages';
 import type { PLANNER_EN } from './en';
 
 /** A count with its thousands grouped as zh-CN writes them. */
@@ -20,8 +21,64 @@ const FIELD_LABELS: Readonly<Partial<Record<string, string>>> = {
   'train-tokens': '训练的总 token 数',
 };
 
+/** The search's words: the plans' choices as the table lists them, and why combinations were left out. */
+const SEARCH: PlannerWords = {
+  rejections: {
+    noMicroBatch: '没有哪种微批次能把全局批次平均分到这些数据并行的 GPU 上',
+    modelStates: '光是模型状态（权重、梯度、优化器状态和 CUDA 上下文）就超出了 GPU 的可用显存',
+    activations: '模型状态放得下，但每个微批次哪怕只有一条序列，激活值也会让显存超出',
+    hostMemory: 'GPU 放得下，但卸载的状态所需主机内存超出了 --max-host-gb 的上限',
+  },
+  dominance: {
+    fused: '无论显存还是时间，都不会比换用 fused AdamW 的同一方案更省（未估算）',
+    sdpa: '在这个序列长度下，无论显存还是时间，都不会比换用 SDPA 注意力的同一方案更省（未估算）',
+    eightBitFloor: '所需显存不少于换用 8 位 AdamW 的同一方案，而后者在任何微批次下都放不下（未估算）',
+    offloadFloor: '所需显存不少于把更多状态卸载到 CPU 的同一方案，而后者在任何微批次下都放不下（未估算）',
+    bf16Floor: '所需显存不少于纯 bf16 的同一方案，而后者在任何微批次下都放不下（未估算）',
+    recomputeFloor: '保留的激活值不少于完全重计算的同一方案，而后者在任何微批次下都放不下（未估算）',
+  },
+  rules: {
+    unevenBatch: (globalBatch, dp) => `全局批次 ${globalBatch} 无法平均分到 ${dp} 个数据并行的 GPU 上`,
+    weightsOffloadNeedsZero3: '卸载权重需要 ZeRO-3（ZeRO-Infinity，或 FSDP 的 CPU 卸载）',
+    optimizerOffloadNeedsZero: '卸载优化器状态需要 ZeRO-1、2 或 3（ZeRO-Offload）',
+    zeroOnOneGpu: '只有一个数据并行 GPU 时 ZeRO 什么也切分不了（单卡上只用它来做卸载）',
+    fp16WithBf16: (gpu) => `${gpu} 支持 BF16：改用 FP16 只会多出损失缩放，显存和时间都不变`,
+    noBf16: (gpu) => `${gpu} 没有 BF16 张量核心`,
+    selectiveOnMlp: '选择性重计算丢弃的是注意力分数，而 mlp 模型没有注意力',
+    noAttentionInMlp: 'mlp 模型没有注意力',
+    selectiveWithSdpa: '选择性重计算丢弃的是注意力分数，而 SDPA 从不保存它们',
+  },
+  choices: {
+    oneGpu: '单卡',
+    layout: (tp, pp, dp) => `tp ${tp}${tp > 1 ? ' + sp' : ''} · pp ${pp} · dp ${dp}`,
+    everyWeight: '训练全部权重',
+    lora: 'LoRA r=16，全部 Linear 层（只训练适配器）',
+    qlora: 'QLoRA r=16，全部 Linear 层，NF4 基座（只训练适配器）',
+    offloadWeights: '优化器状态和权重卸载到 CPU',
+    offloadOptimizer: '优化器状态卸载到 CPU',
+    noOffload: '不卸载',
+    noZero: '不用 ZeRO',
+    zero0: 'ZeRO-0（DDP）',
+    zero1: 'ZeRO-1',
+    zero2: 'ZeRO-2',
+    zero3: 'ZeRO-3 / FSDP',
+    fullRecompute: '完全重计算',
+    selectiveRecompute: '选择性重计算',
+    noRecompute: '不重计算',
+    eager: 'eager 注意力',
+    sdpa: 'SDPA（FlashAttention）',
+    adamw8bit: '8 位 AdamW（bitsandbytes）',
+    fused: 'AdamW，fused 实现',
+    foreach: 'AdamW，foreach 实现（PyTorch 默认）',
+    forLoop: 'AdamW，for 循环实现',
+    microBatch: (microBatch, gradAccum) =>
+      gradAccum === 1 ? `微批次 ${microBatch}，不累积` : `微批次 ${microBatch} × ${gradAccum} 步梯度累积`,
+  },
+};
+
 /** The planner island's words in 简体中文, key for key as `PLANNER_EN`. */
 export const PLANNER_ZH_CN: typeof PLANNER_EN = {
+  search: SEARCH,
   ariaLabel: '训练显存规划器',
   fields: {
     model: '模型',
