@@ -1,14 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { formatEstimateFlags } from '../../memory/index';
 import { estimateCommandLine } from '../../planner/index';
-import {
-  combineReadings,
-  conflictLine,
-  effectText,
-  MERGE_ORDER_TEXT,
-  readTrainingConfig,
-  setupErrorLine,
-} from '../../setup/index';
+import { combineReadings, conflictLine, effectText, readTrainingConfig, setupErrorLine } from '../../setup/index';
 import CopyCommand from '../CopyCommand';
 import WidgetField from '../WidgetField';
 import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
@@ -99,11 +92,15 @@ export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { read
         {mapping !== null && (
           <div class="training-config-result" aria-live="polite">
             <p>
-              <strong>{S.files}:</strong> {readings.map((r) => `${r.file} (${r.tool})`).join(', ')}
+              <strong>{S.files}</strong>
+              {S.colon}
+              {readings.map((r) => `${r.file} (${r.tool})`).join(S.listSeparator)}
               {mapping.stack !== null && (
                 <>
                   {' · '}
-                  <strong>{S.stack}:</strong> <span data-stack>{mapping.stack}</span>
+                  <strong>{S.stack}</strong>
+                  {S.colon}
+                  <span data-stack>{mapping.stack}</span>
                 </>
               )}
             </p>
@@ -127,7 +124,7 @@ export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { read
                       <td>
                         <code>{line.value}</code>
                       </td>
-                      <td>{effectText(line)}</td>
+                      <td>{effectText(line, S.setup)}</td>
                       <td>{line.source}</td>
                     </tr>
                   ))}
@@ -136,7 +133,9 @@ export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { read
             </div>
             {mapping.conflicts.map((conflict) => (
               <p data-conflict>
-                <strong>{S.conflict}:</strong> {conflictLine(conflict)}
+                <strong>{S.conflict}</strong>
+                {S.colon}
+                {conflictLine(conflict, S.setup)}
               </p>
             ))}
             {mapping.missing.map((missing) => (
@@ -144,16 +143,22 @@ export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { read
             ))}
             {mapping.unknown.length > 0 && (
               <p data-unknown>
-                <strong>{S.unknown}:</strong> {mapping.unknown.map((k) => k.key).join(', ')}
+                <strong>{S.unknown}</strong>
+                {S.colon}
+                {mapping.unknown.map((k) => k.key).join(S.listSeparator)}
               </p>
             )}
             {mapping.ignored.length > 0 && (
               <p>
-                <strong>{S.ignored}:</strong> {mapping.ignored.map((k) => k.key).join(', ')}
+                <strong>{S.ignored}</strong>
+                {S.colon}
+                {mapping.ignored.map((k) => k.key).join(S.listSeparator)}
               </p>
             )}
             <p>
-              <strong>{S.mergeOrder}:</strong> {MERGE_ORDER_TEXT}; {S.flagsWin}.
+              <strong>{S.mergeOrder}</strong>
+              {S.colon}
+              {S.flagsWin(S.setup.mergeOrder)}
             </p>
             <CopyCommand
               command={estimateCommandLine(
