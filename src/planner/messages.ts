@@ -66,8 +66,19 @@ export const choiceLabels = {
       : `micro-batch ${microBatch} × ${gradAccum} accumulation steps`,
 };
 
-/** Every word the search puts in a plan or a rejection, in English. */
+/** A plan's whole run on one line (run-budget.ts runBudgetLine): its steps, time, GPU-hours and cost in a tier. */
+export const runLineWords = {
+  line: (steps: number, time: string, gpuHours: string, cost: string) =>
+    `${steps.toLocaleString('en-US')} steps · ${time} · ${gpuHours} GPU-hours · ${cost}`,
+  noPrice: 'no price',
+  /** A cost in a price tier: "290.32 (261.55–362.90) on-demand". */
+  cost: (cost: string, tier: string) => `${cost} ${tier}`,
+  tiers: { 'on-demand': 'on-demand', reserved: 'reserved', spot: 'spot' },
+};
+
+/** Every word the planner puts in a plan or a rejection, in English. */
 export const PLANNER_WORDS = {
+  run: runLineWords,
   rejections: rejectionMessages,
   dominance: dominanceMessages,
   rules: ruleMessages,

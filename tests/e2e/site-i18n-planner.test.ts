@@ -35,8 +35,11 @@ async function englishLeft(root: Locator, english: unknown, translated: unknown)
   return englishSentences(english, translated).filter((sentence) => visible.includes(sentence));
 }
 
-/** A settings link with renting compared on two GPUs: plans, groups with members, rented GPUs and prices all show. */
-const QUERY = 'model=gpt2-xl&gpu=rtx-4090&gpus=2&global-batch=8&seq=512&task=finetune&rent=true';
+/**
+ * A settings link with renting compared on two GPUs and a token budget: plans, groups with members, rented GPUs, prices
+ * and each plan's whole run all show.
+ */
+const QUERY = 'model=gpt2-xl&gpu=rtx-4090&gpus=2&global-batch=8&seq=512&task=finetune&rent=true&train-tokens=1000000000';
 
 async function waitDone(page: Page): Promise<void> {
   await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'done', PLANNER, {
@@ -65,6 +68,7 @@ describe('the planner and the training-config reader in Chinese', () => {
       await expect.poll(() => shared.locator('h3').textContent()).toBe(ZH.planner.shared.heading);
       await expect.poll(() => shared.locator('.planner-details').count()).toBe(1);
       expect(await shared.innerText()).toContain(ZH.planner.timeHeading);
+      expect(await shared.locator('[data-run-steps]').innerText()).toMatch(/ 步 · .* GPU 小时 · /);
       // The two sections, the table's heads and a group's button speak Chinese.
       expect(await root.locator('[data-plan-section="own"] h3').textContent()).toMatch(HAN);
       expect(await root.locator('[data-plan-section="rented"] h3').textContent()).toBe(ZH.planner.sections.rented);

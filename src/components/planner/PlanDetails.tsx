@@ -68,7 +68,7 @@ export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan;
         <p data-run-steps={plan.run.steps}>
           <strong>{strings.runHeading}</strong>
           {strings.colon}
-          {runBudgetLine(plan.run, priceTier)}.
+          {runBudgetLine(plan.run, priceTier, strings.search.run)}.
         </p>
       )}
       <p>

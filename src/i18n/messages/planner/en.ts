@@ -29,7 +29,7 @@ export const PLANNER_EN = {
   optional: 'optional',
   tasks: { pretrain: 'pre-training', finetune: 'fine-tuning (full, LoRA or QLoRA)' },
   rankings: { time: 'step time', 'step-cost': 'cost per step', 'epoch-cost': 'cost per epoch' },
-  tiers: { 'on-demand': 'on-demand', reserved: 'reserved', spot: 'spot' },
+  tiers: PLANNER_WORDS.run.tiers,
   prices: {
     heading: 'GPU prices per hour',
     note: (date: string, source: string) =>

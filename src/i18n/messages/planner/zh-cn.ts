@@ -23,6 +23,12 @@ const FIELD_LABELS: Readonly<Partial<Record<string, string>>> = {
 
 /** The search's words: the plans' choices as the table lists them, and why combinations were left out. */
 const SEARCH: PlannerWords = {
+  run: {
+    line: (steps, time, gpuHours, cost) => `${steps.toLocaleString('zh-CN')} 步 · ${time} · ${gpuHours} GPU 小时 · ${cost}`,
+    noPrice: '无价格',
+    cost: (cost, tier) => `${tier} ${cost}`,
+    tiers: { 'on-demand': '按需实例', reserved: '预留实例', spot: '竞价实例' },
+  },
   rejections: {
     noMicroBatch: '没有哪种微批次能把全局批次平均分到这些数据并行的 GPU 上',
     modelStates: '光是模型状态（权重、梯度、优化器状态和 CUDA 上下文）就超出了 GPU 的可用显存',
@@ -90,7 +96,7 @@ export const PLANNER_ZH_CN: typeof PLANNER_EN = {
   optional: '可选',
   tasks: { pretrain: '预训练', finetune: '微调（全参数、LoRA 或 QLoRA）' },
   rankings: { time: '单步耗时', 'step-cost': '每步成本', 'epoch-cost': '每个 epoch 的成本' },
-  tiers: { 'on-demand': '按需实例', reserved: '预留实例', spot: '竞价实例' },
+  tiers: SEARCH.run.tiers,
   prices: {
     heading: '每小时 GPU 价格',
     note: (date, source) =>
