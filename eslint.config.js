@@ -121,10 +121,11 @@ export default tseslint.config(
   },
   { files: ['src/planner/**/*.{ts,tsx}'], rules: layerRules('planner', { may: ['memory', 'base'], packages: false }) },
   // The site's languages and message catalogues: what islands and Astro components say, in each language. They name the
-  // engine's moments and parts, so they read memory's types, and re-export the English words objects of the pure layers
-  // that word their own results (diagnose's explanations, the lab's backend and settings words); Preact gives islands the
-  // language, unist the remark plugin.
-  { files: ['src/i18n/**/*.ts'], rules: layerRules('i18n', { may: ['base', 'memory', 'diagnose', 'lab'] }) },
+  // engine's moments and parts, so they read memory's types, and re-export or type themselves by the English words
+  // objects of the pure layers that word their own results (diagnose's explanations, the lab's backend and settings
+  // words, the planner's choices and reasons, the training-config reader's mapping); Preact gives islands the language,
+  // unist the remark plugin.
+  { files: ['src/i18n/**/*.ts'], rules: layerRules('i18n', { may: ['base', 'memory', 'diagnose', 'lab', 'planner', 'setup'] }) },
   {
     // The training-config readers and writers are pure too, but for the YAML parser: the files they read are YAML.
     files: ['src/setup/**/*.ts'],

@@ -5,7 +5,7 @@
 import { estimateTotals, type EstimateOptions, type GpuSpec, type ModelConfig, type Precision } from '../memory/index.ts';
 import { GPUS_PER_SERVER } from '../memory/gpus.ts';
 import type { LessonSlug } from '../base/lessons.ts';
-import { choiceLabels, dominanceMessages, ruleMessages } from './messages.ts';
+import type { PlannerWords } from './messages.ts';
 import type { PlanRequest } from './request.ts';
 import { changesNumerics, searchesLossyNumerics } from './numerics.ts';
 
@@ -28,6 +28,8 @@ export interface SearchContext {
   readonly gpus: number;
   /** The resolved model shape. */
   readonly model: ModelConfig;
+  /** The words of the choices' labels and of the reasons (messages.ts), in the language that shows them. */
+  readonly words: PlannerWords;
 }
 
 /** One dimension of the search. */
@@ -155,14 +157,35 @@ const choice = (value: string, patch: EstimateOptions, lessons: readonly LessonS
   patch,
   lessons,
 });
-// The twins and floors, made once: the search asks for them at every combination.
-const SDPA_TWIN: Dominance = { patch: { attention: 'sdpa' }, reason: dominanceMessages.sdpa };
-const FUSED_TWIN: Dominance = { patch: { optimizerImpl: 'fused' }, reason: dominanceMessages.fused };
-const EIGHT_BIT_FLOOR: MemoryFloor = { value: choiceLabels.adamw8bit, reason: dominanceMessages.eightBitFloor };
-const OPTIMIZER_OFFLOAD_FLOOR: MemoryFloor = { value: choiceLabels.offloadOptimizer, reason: dominanceMessages.offloadFloor };
-const WEIGHTS_OFFLOAD_FLOOR: MemoryFloor = { value: choiceLabels.offloadWeights, reason: dominanceMessages.offloadFloor };
-const FULL_RECOMPUTE_FLOOR: MemoryFloor = { value: choiceLabels.fullRecompute, reason: dominanceMessages.recomputeFloor };
-const BF16_FLOOR: MemoryFloor = { value: 'bf16', reason: dominanceMessages.bf16Floor };
+/** The twins and floors in one language's words. */
+interface TwinsAndFloors {
+  readonly sdpaTwin: Dominance;
+  readonly fusedTwin: Dominance;
+  readonly eightBitFloor: MemoryFloor;
+  readonly optimizerOffloadFloor: MemoryFloor;
+  readonly weightsOffloadFloor: MemoryFloor;
+  readonly fullRecomputeFloor: MemoryFloor;
+  readonly bf16Floor: MemoryFloor;
+}
+// The twins and floors, made once per language: the search asks for them at every combination.
+const twinsAndFloorsCache = new WeakMap<PlannerWords, TwinsAndFloors>();
+function twinsAndFloors(words: PlannerWords): TwinsAndFloors {
+  let made = twinsAndFloorsCache.get(words);
+  if (made === undefined) {
+    const { choices, dominance } = words;
+    made = {
+      sdpaTwin: { patch: { attention: 'sdpa' }, reason: dominance.sdpa },
+      fusedTwin: { patch: { optimizerImpl: 'fused' }, reason: dominance.fused },
+      eightBitFloor: { value: choices.adamw8bit, reason: dominance.eightBitFloor },
+      optimizerOffloadFloor: { value: choices.offloadOptimizer, reason: dominance.offloadFloor },
+      weightsOffloadFloor: { value: choices.offloadWeights, reason: dominance.offloadFloor },
+      fullRecomputeFloor: { value: choices.fullRecompute, reason: dominance.recomputeFloor },
+      bf16Floor: { value: 'bf16', reason: dominance.bf16Floor },
+    };
+    twinsAndFloorsCache.set(words, made);
+  }
+  return made;
+}
 const BF16_PRECISIONS: readonly Precision[] = ['amp-bf16', 'mixed-bf16', 'bf16'];
 const FP16_PRECISIONS: readonly Precision[] = ['amp-fp16', 'mixed-fp16'];
 const dataParallel = (o: EstimateOptions) => o.dp ?? 1;
@@ -212,14 +235,16 @@ export const DIMENSIONS: readonly Dimension[] = [
             // activation memory for no extra communication, so it is always on with tp > 1.
             const patch: EstimateOptions = tp > 1 ? { tp, pp, dp, sp: true } : { tp, pp, dp };
             return choice(
-              ctx.gpus === 1 ? choiceLabels.oneGpu : choiceLabels.layout(tp, pp, dp),
+              ctx.gpus === 1 ? ctx.words.choices.oneGpu : ctx.words.choices.layout(tp, pp, dp),
               patch,
               ctx.gpus > 1 ? ['parallelism'] : [],
             );
           }),
         ),
     rule: (o, ctx) =>
-      ctx.request.globalBatch % dataParallel(o) === 0 ? null : ruleMessages.unevenBatch(ctx.request.globalBatch, dataParallel(o)),
+      ctx.request.globalBatch % dataParallel(o) === 0
+        ? null
+        : ctx.words.rules.unevenBatch(ctx.request.globalBatch, dataParallel(o)),
   },
   {
     id: 'finetune',
@@ -229,20 +254,20 @@ export const DIMENSIONS: readonly Dimension[] = [
     // `target_modules="all-linear"`), as common recipes set them; they are not searched.
     choices: (ctx) =>
       ctx.request.task !== 'finetune'
-        ? [choice(choiceLabels.everyWeight, {})]
+        ? [choice(ctx.words.choices.everyWeight, {})]
         : [
-            choice(choiceLabels.everyWeight, {}),
-            choice(choiceLabels.lora, { finetune: 'lora' }, ['lora-and-qlora']),
-            choice(choiceLabels.qlora, { finetune: 'qlora' }, ['lora-and-qlora']),
+            choice(ctx.words.choices.everyWeight, {}),
+            choice(ctx.words.choices.lora, { finetune: 'lora' }, ['lora-and-qlora']),
+            choice(ctx.words.choices.qlora, { finetune: 'qlora' }, ['lora-and-qlora']),
           ],
   },
   {
     id: 'offload',
     search: 'each',
-    choices: () => [
-      choice(choiceLabels.offloadWeights, { offload: 'optimizer+params' }, ['offload']),
-      choice(choiceLabels.offloadOptimizer, { offload: 'optimizer' }, ['offload']),
-      choice(choiceLabels.noOffload, { offload: 'none' }),
+    choices: (ctx) => [
+      choice(ctx.words.choices.offloadWeights, { offload: 'optimizer+params' }, ['offload']),
+      choice(ctx.words.choices.offloadOptimizer, { offload: 'optimizer' }, ['offload']),
+      choice(ctx.words.choices.noOffload, { offload: 'none' }),
     ],
     // Offloading more never needs more GPU memory, but needs more host RAM: without a host limit the GPU alone decides
     // the fit, and where the combination with more offloaded fits nowhere, this one does not fit either.
@@ -250,31 +275,31 @@ export const DIMENSIONS: readonly Dimension[] = [
       ctx.request.maxHostBytes !== null
         ? null
         : o.offload === 'none'
-          ? OPTIMIZER_OFFLOAD_FLOOR
+          ? twinsAndFloors(ctx.words).optimizerOffloadFloor
           : o.offload === 'optimizer'
-            ? WEIGHTS_OFFLOAD_FLOOR
+            ? twinsAndFloors(ctx.words).weightsOffloadFloor
             : null,
   },
   {
     id: 'zero',
     search: 'each',
     choices: (ctx) => [
-      choice(ctx.gpus === 1 ? choiceLabels.noZero : choiceLabels.zero0, { zero: 0 }),
-      choice(choiceLabels.zero1, { zero: 1 }, ['parallelism']),
-      choice(choiceLabels.zero2, { zero: 2 }, ['parallelism']),
-      choice(choiceLabels.zero3, { zero: 3 }, ['parallelism']),
+      choice(ctx.gpus === 1 ? ctx.words.choices.noZero : ctx.words.choices.zero0, { zero: 0 }),
+      choice(ctx.words.choices.zero1, { zero: 1 }, ['parallelism']),
+      choice(ctx.words.choices.zero2, { zero: 2 }, ['parallelism']),
+      choice(ctx.words.choices.zero3, { zero: 3 }, ['parallelism']),
     ],
     // No twin: ZeRO-2 holds only a shard of the gradients, so under accumulation it reduce-scatters in every
     // micro-batch where ZeRO-0/1 reduce once per step (src/memory/time.ts): ZeRO-0 and ZeRO-1 can be faster.
     // The engine's own rules (src/memory/validate.ts), checked here so that no estimate is spent on them, and ZeRO's
     // reason to exist on one GPU.
-    rule: (o) =>
+    rule: (o, ctx) =>
       o.offload === 'optimizer+params' && o.zero !== 3
-        ? ruleMessages.weightsOffloadNeedsZero3
+        ? ctx.words.rules.weightsOffloadNeedsZero3
         : o.offload === 'optimizer' && (o.zero ?? 0) === 0
-          ? ruleMessages.optimizerOffloadNeedsZero
+          ? ctx.words.rules.optimizerOffloadNeedsZero
           : (o.zero ?? 0) > 0 && dataParallel(o) === 1 && (o.offload ?? 'none') === 'none'
-            ? ruleMessages.zeroOnOneGpu
+            ? ctx.words.rules.zeroOnOneGpu
             : null,
   },
   {
@@ -292,49 +317,52 @@ export const DIMENSIONS: readonly Dimension[] = [
     // LoRA/QLoRA: without autocast, PEFT's fp32 adapters compute in fp32 and keep fp32 inputs (src/memory/lora-activations.ts).
     memoryFloor: (o, ctx) =>
       ctx.gpu.bf16 && o.precision !== 'bf16' && (o.finetune ?? 'full') === 'full' && searchesLossyNumerics(ctx.request)
-        ? BF16_FLOOR
+        ? twinsAndFloors(ctx.words).bf16Floor
         : null,
     rule: (o, ctx) => {
       const precision = o.precision ?? 'fp32';
       if (ctx.gpu.bf16 && FP16_PRECISIONS.includes(precision)) {
-        return ruleMessages.fp16WithBf16(ctx.gpu.name);
+        return ctx.words.rules.fp16WithBf16(ctx.gpu.name);
       }
-      if (!ctx.gpu.bf16 && BF16_PRECISIONS.includes(precision)) return ruleMessages.noBf16(ctx.gpu.name);
+      if (!ctx.gpu.bf16 && BF16_PRECISIONS.includes(precision)) return ctx.words.rules.noBf16(ctx.gpu.name);
       return null;
     },
   },
   {
     id: 'recompute',
     search: 'each',
-    choices: () => [
-      choice(choiceLabels.fullRecompute, { recompute: 'full' }, ['gradient-checkpointing']),
-      choice(choiceLabels.selectiveRecompute, { recompute: 'selective' }, ['gradient-checkpointing']),
-      choice(choiceLabels.noRecompute, { recompute: 'none' }),
+    choices: (ctx) => [
+      choice(ctx.words.choices.fullRecompute, { recompute: 'full' }, ['gradient-checkpointing']),
+      choice(ctx.words.choices.selectiveRecompute, { recompute: 'selective' }, ['gradient-checkpointing']),
+      choice(ctx.words.choices.noRecompute, { recompute: 'none' }),
     ],
     // A transformer layer's checkpoint is its input, one of the tensors it keeps, and the segment rebuilt in backward
     // shares that input (src/memory/activations.ts planRecompute): full recompute never keeps more than selective or
     // none, on the GPU, and the host holds no activations. (An mlp block's checkpoint is all it keeps: not there.)
-    memoryFloor: (o, ctx) => (o.recompute !== 'full' && ctx.model.arch !== 'mlp' ? FULL_RECOMPUTE_FLOOR : null),
-    rule: (o, ctx) => (o.recompute === 'selective' && ctx.model.arch === 'mlp' ? ruleMessages.selectiveOnMlp : null),
+    memoryFloor: (o, ctx) =>
+      o.recompute !== 'full' && ctx.model.arch !== 'mlp' ? twinsAndFloors(ctx.words).fullRecomputeFloor : null,
+    rule: (o, ctx) => (o.recompute === 'selective' && ctx.model.arch === 'mlp' ? ctx.words.rules.selectiveOnMlp : null),
   },
   {
     id: 'attention',
     search: 'each',
-    choices: () => [
-      choice(choiceLabels.eager, { attention: 'eager' }),
-      choice(choiceLabels.sdpa, { attention: 'sdpa' }, ['mixed-precision']),
+    choices: (ctx) => [
+      choice(ctx.words.choices.eager, { attention: 'eager' }),
+      choice(ctx.words.choices.sdpa, { attention: 'sdpa' }, ['mixed-precision']),
     ],
     rule: (o, ctx) =>
       o.attention === 'eager' && ctx.model.arch === 'mlp'
-        ? ruleMessages.noAttentionInMlp
+        ? ctx.words.rules.noAttentionInMlp
         : o.attention === 'sdpa' && o.recompute === 'selective'
-          ? ruleMessages.selectiveWithSdpa
+          ? ctx.words.rules.selectiveWithSdpa
           : null,
     // The engine's step time does not depend on the attention kernel (the FLOPs are the same), so eager is worse
     // wherever it keeps more: SDPA keeps no s×s scores but saves its output and softmax statistics, so only at
     // short sequences can eager keep less. Selective recompute with eager has no SDPA twin (SDPA has no scores to drop).
     dominatedBy: (o, ctx) =>
-      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o, ctx) ? SDPA_TWIN : null,
+      o.attention === 'eager' && o.recompute !== 'selective' && eagerKeepsMore(o, ctx)
+        ? twinsAndFloors(ctx.words).sdpaTwin
+        : null,
   },
   {
     id: 'optimizer',
@@ -345,20 +373,22 @@ export const DIMENSIONS: readonly Dimension[] = [
     // allowed (numerics.ts).
     choices: (ctx) => [
       ...(searchesLossyNumerics(ctx.request)
-        ? [choice(choiceLabels.adamw8bit, { optimizer: 'adamw-8bit' }, ['lora-and-qlora'])]
+        ? [choice(ctx.words.choices.adamw8bit, { optimizer: 'adamw-8bit' }, ['lora-and-qlora'])]
         : []),
-      choice(choiceLabels.fused, { optimizer: 'adamw', optimizerImpl: 'fused' }, [
+      choice(ctx.words.choices.fused, { optimizer: 'adamw', optimizerImpl: 'fused' }, [
         'where-the-memory-goes',
         'putting-it-together',
       ]),
-      choice(choiceLabels.foreach, { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['where-the-memory-goes']),
-      choice(choiceLabels.forLoop, { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['where-the-memory-goes']),
+      choice(ctx.words.choices.foreach, { optimizer: 'adamw', optimizerImpl: 'foreach' }, ['where-the-memory-goes']),
+      choice(ctx.words.choices.forLoop, { optimizer: 'adamw', optimizerImpl: 'for-loop' }, ['where-the-memory-goes']),
     ],
     // 8-bit AdamW keeps the same states as AdamW in fewer bytes (1 byte per moment against 2 or 4, src/memory/optimizer.ts)
     // and allocates no temporaries, on the GPU or, offloaded, on the host: where it fits nowhere, AdamW does not fit.
-    memoryFloor: (o, ctx) => (o.optimizer === 'adamw' && searchesLossyNumerics(ctx.request) ? EIGHT_BIT_FLOOR : null),
+    memoryFloor: (o, ctx) =>
+      o.optimizer === 'adamw' && searchesLossyNumerics(ctx.request) ? twinsAndFloors(ctx.words).eightBitFloor : null,
     // Fused AdamW allocates no temporaries and makes the fewest passes over the states (src/memory/optimizer.ts, time.ts).
-    dominatedBy: (o) => (o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop' ? FUSED_TWIN : null),
+    dominatedBy: (o, ctx) =>
+      o.optimizerImpl === 'foreach' || o.optimizerImpl === 'for-loop' ? twinsAndFloors(ctx.words).fusedTwin : null,
   },
   {
     id: 'micro-batch',
@@ -376,7 +406,7 @@ export const DIMENSIONS: readonly Dimension[] = [
         values = divisors(perReplica).map((microBatch) => {
           const gradAccum = perReplica / microBatch;
           return choice(
-            choiceLabels.microBatch(microBatch, gradAccum),
+            ctx.words.choices.microBatch(microBatch, gradAccum),
             { microBatch, gradAccum },
             gradAccum > 1 ? ['gradient-accumulation'] : [],
           );

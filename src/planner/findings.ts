@@ -4,7 +4,7 @@
  */
 import type { EstimateOptions, ModelConfig, TotalsOutcome } from '../memory/index.ts';
 import type { SearchContext } from './dimensions.ts';
-import { rejectionMessages } from './messages.ts';
+import { PLANNER_WORDS, type PlannerWords } from './messages.ts';
 import type { Estimated, Evaluation } from './micro-batch.ts';
 import type { PlanRequest } from './request.ts';
 import type { FittingPlan, Hardware, PlanChoice, RejectionKind, SearchPart, ShortOf } from './search.ts';
@@ -46,10 +46,10 @@ export class HardwareFindings {
   readonly hardware: Hardware;
   private readonly request: PlanRequest;
 
-  constructor(request: PlanRequest, hardware: Hardware, model: ModelConfig) {
+  constructor(request: PlanRequest, hardware: Hardware, model: ModelConfig, words: PlannerWords = PLANNER_WORDS) {
     this.request = request;
     this.hardware = hardware;
-    this.ctx = { request, gpu: hardware.gpu, gpus: hardware.gpus, model };
+    this.ctx = { request, gpu: hardware.gpu, gpus: hardware.gpus, model, words };
     this.base = { ...request.base, gpu: hardware.gpu.id, seq: request.seq };
   }
 
@@ -104,10 +104,10 @@ export class HardwareFindings {
       const states = r.perGpu.weights + r.perGpu.gradients + r.perGpu.optimizer + r.perGpu.overhead;
       const kind: RejectionKind = states > usable ? 'model-states' : 'activations';
       const shortOf: ShortOf = this.hostOver(e) > 0 ? 'gpu+host' : 'gpu';
-      const reason = kind === 'model-states' ? rejectionMessages.modelStates : rejectionMessages.activations;
+      const reason = kind === 'model-states' ? this.ctx.words.rejections.modelStates : this.ctx.words.rejections.activations;
       return this.reject(kind, reason, at, 1, { bytes, shortOf, options: closest });
     }
-    return this.reject('host-memory', rejectionMessages.hostMemory, at, 1, { bytes, shortOf: 'host', options: closest });
+    return this.reject('host-memory', this.ctx.words.rejections.hostMemory, at, 1, { bytes, shortOf: 'host', options: closest });
   }
 
   /** A combination (numbered `at`) that fits, with `choices`, as `e` estimated it. */

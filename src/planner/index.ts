@@ -81,7 +81,7 @@ export {
 } from './prices.ts';
 export { changesNumerics, searchesLossyNumerics, LOSSY_OPTIMIZERS, LOSSY_PRECISIONS } from './numerics.ts';
 export { orderLessons } from './order-lessons.ts';
-export { rejectionMessages } from './messages.ts';
+export { PLANNER_WORDS, rejectionMessages, type PlannerWords } from './messages.ts';
 export {
   BAND_RATIO,
   groupPlans,

@@ -4,6 +4,7 @@
  */
 import type { ModelConfig } from '../memory/index.ts';
 import { DIMENSIONS, type Dimension } from './dimensions.ts';
+import { PLANNER_WORDS, type PlannerWords } from './messages.ts';
 import type { PlanRequest } from './request.ts';
 import {
   REJECTION_ORDER,
@@ -19,15 +20,16 @@ import {
 
 /**
  * Search every combination of `dimensions` on each set of GPUs in `hardware` (of one size) for `request` (whose model
- * resolved to `model`): one search each, in one walk (searchParts).
+ * resolved to `model`): one search each, in one walk (searchParts), its choices and reasons in `words`.
  */
 export function searchHardware(
   request: PlanRequest,
   hardware: readonly Hardware[],
   model: ModelConfig,
   dimensions: readonly Dimension[] = DIMENSIONS,
+  words: PlannerWords = PLANNER_WORDS,
 ): HardwareSearch[] {
-  return searchParts(request, hardware, model, dimensions, WHOLE_SEARCH).map((part) => mergeParts([part]));
+  return searchParts(request, hardware, model, dimensions, WHOLE_SEARCH, words).map((part) => mergeParts([part]));
 }
 
 /**

@@ -1,11 +1,14 @@
-/** The planner's own words, kept together for translation: why combinations were left out, and the labels of its choices. */
+/**
+ * The planner's own words, kept together for translation: why combinations were left out, and the labels of its choices.
+ * The search words them with `PLANNER_WORDS` (the CLI's) or a language's words of its type (the planner page's).
+ */
 export const rejectionMessages = {
   noMicroBatch: 'no micro-batch splits the global batch over these data-parallel GPUs',
   modelStates:
     'the model states alone (weights, gradients, optimizer states and the CUDA context) exceed the GPU’s usable memory',
   activations: 'the model states fit, but the activations of one sequence per micro-batch push it over',
   hostMemory: 'fits the GPU, but the offloaded states need more host RAM than --max-host-gb allows',
-} as const;
+};
 
 /** Why a combination was counted without an estimate: a searched twin is never worse, or needs no more memory and fits nowhere. */
 export const dominanceMessages = {
@@ -17,7 +20,7 @@ export const dominanceMessages = {
   bf16Floor: 'needs at least the memory of the same plan in pure bf16, which fits at no micro-batch (not estimated)',
   recomputeFloor:
     'keeps at least the activations of the same plan with full recompute, which fits at no micro-batch (not estimated)',
-} as const;
+};
 
 /** Why a dimension's rule leaves a combination out (Dimension.rule). */
 export const ruleMessages = {
@@ -31,7 +34,7 @@ export const ruleMessages = {
   selectiveOnMlp: 'selective recompute drops attention scores, which an mlp does not have',
   noAttentionInMlp: 'an mlp has no attention',
   selectiveWithSdpa: 'selective recompute drops the attention scores, which SDPA never stores',
-} as const;
+};
 
 /** The labels of the dimensions' values, as a plan lists its choices (Choice.value). */
 export const choiceLabels = {
@@ -61,4 +64,26 @@ export const choiceLabels = {
     gradAccum === 1
       ? `micro-batch ${microBatch}, no accumulation`
       : `micro-batch ${microBatch} × ${gradAccum} accumulation steps`,
-} as const;
+};
+
+/** A plan's whole run on one line (run-budget.ts runBudgetLine): its steps, time, GPU-hours and cost in a tier. */
+export const runLineWords = {
+  line: (steps: number, time: string, gpuHours: string, cost: string) =>
+    `${steps.toLocaleString('en-US')} steps · ${time} · ${gpuHours} GPU-hours · ${cost}`,
+  noPrice: 'no price',
+  /** A cost in a price tier: "290.32 (261.55–362.90) on-demand". */
+  cost: (cost: string, tier: string) => `${cost} ${tier}`,
+  tiers: { 'on-demand': 'on-demand', reserved: 'reserved', spot: 'spot' },
+};
+
+/** Every word the planner puts in a plan or a rejection, in English. */
+export const PLANNER_WORDS = {
+  run: runLineWords,
+  rejections: rejectionMessages,
+  dominance: dominanceMessages,
+  rules: ruleMessages,
+  choices: choiceLabels,
+};
+
+/** The shape of the search's words in any language. */
+export type PlannerWords = typeof PLANNER_WORDS;

@@ -18,6 +18,7 @@ import { costOf, type GpuPrices, type PriceTier } from './prices.ts';
 import { MAX_GPUS } from './plan-flags.ts';
 import { runBudget, stepsFor, type RunBudget } from './run-budget.ts';
 import type { PlanRequest } from './request.ts';
+import type { PlannerWords } from './messages.ts';
 import { searchHardware } from './merge.ts';
 import { planOptions, type FittingPlan, type Hardware, type HardwareSearch, type RejectionKind, type ShortOf } from './search.ts';
 
@@ -111,6 +112,8 @@ export interface PlanOptions {
    * workers, and merges them); by default planTraining runs them.
    */
   readonly searches?: readonly HardwareSearch[];
+  /** The words of the plans' choices and of the reasons, in the language that shows them; default English. */
+  readonly words?: PlannerWords;
 }
 
 /** The GPUs a request searches: the reader's first, then, with renting compared, every other GPU with a price. */
@@ -140,14 +143,14 @@ export function planModel(request: PlanRequest): ModelConfig {
  */
 export function planTraining(
   request: PlanRequest,
-  { dimensions = DIMENSIONS, maxScaleUp = 64, searches: given }: PlanOptions = {},
+  { dimensions = DIMENSIONS, maxScaleUp = 64, searches: given, words }: PlanOptions = {},
 ): PlanResult {
   const hardware = planHardware(request);
   const own = hardware[0]?.gpu;
   const model = planModel(request);
   if (own === undefined) throw new Error('planTraining needs a request from parsePlanFlags');
   if (given !== undefined && given.length !== hardware.length) throw new Error('one search per planHardware(request)');
-  const searches = given ?? searchHardware(request, hardware, model, dimensions);
+  const searches = given ?? searchHardware(request, hardware, model, dimensions, words);
   const stepsPerEpoch = request.epochTokens === null ? null : stepsFor(request.epochTokens, tokensPerStep(request));
   const plans = rankPlans(
     request,

@@ -5,6 +5,7 @@
  */
 import { formatSeconds, stepTimeBand } from '../memory/index.ts';
 import { costOf, formatCost, PRICE_TIERS, type GpuPrices, type PriceTier } from './prices.ts';
+import { runLineWords } from './messages.ts';
 
 /** A predicted amount and the band the measured one falls in, 8 times in 10. */
 export interface BandedAmount {
@@ -102,8 +103,8 @@ export function runBudgetText(run: RunBudget, tier: PriceTier): string {
  * The whole run on one line, as `plan` prints its best plan's, `estimate` its configuration's and the page a plan's
  * details: "152,588 steps · 9.1 h (8.2 h–11.3 h) · 73 (65–91) GPU-hours · 290.32 (261.55–362.90) on-demand".
  */
-export function runBudgetLine(run: RunBudget, tier: PriceTier): string {
+export function runBudgetLine(run: RunBudget, tier: PriceTier, words: typeof runLineWords = runLineWords): string {
   const hours = formatBanded(run.gpuHours, (h) => h.toFixed(h < 10 ? 2 : 0));
-  const cost = run.cost === null ? 'no price' : `${formatBanded(run.cost[tier], formatCost)} ${tier}`;
-  return `${run.steps.toLocaleString('en-US')} steps · ${formatBanded(run.seconds, formatRunTime)} · ${hours} GPU-hours · ${cost}`;
+  const cost = run.cost === null ? words.noPrice : words.cost(formatBanded(run.cost[tier], formatCost), words.tiers[tier]);
+  return words.line(run.steps, formatBanded(run.seconds, formatRunTime), hours, cost);
 }

@@ -21,7 +21,7 @@ import { HardwareFindings } from './findings.ts';
 import type { LessonSlug } from '../base/lessons.ts';
 import { orderLessons } from './order-lessons.ts';
 import { chooseMicroBatch, type Estimated, type Evaluation } from './micro-batch.ts';
-import { rejectionMessages } from './messages.ts';
+import { PLANNER_WORDS, type PlannerWords } from './messages.ts';
 import { FIXED_ESTIMATE_FLAGS } from './plan-flags.ts';
 import type { PlanRequest } from './request.ts';
 
@@ -157,8 +157,9 @@ export function searchParts(
   model: ModelConfig,
   dimensions: readonly Dimension[] = DIMENSIONS,
   share: SearchShare = WHOLE_SEARCH,
+  words: PlannerWords = PLANNER_WORDS,
 ): SearchPart[] {
-  const all = hardware.map((h) => new HardwareFindings(request, h, model));
+  const all = hardware.map((h) => new HardwareFindings(request, h, model, words));
   const first = all[0];
   if (first === undefined) return [];
   if (hardware.some((h) => h.gpus !== first.hardware.gpus)) throw new Error('one walk searches sets of GPUs of one size');
@@ -228,7 +229,7 @@ export function searchParts(
     outcomeAt: (index: number) => TotalsOutcome | undefined,
   ) => {
     const last = values.length - 1;
-    if (last < 0) return found.reject('ruled-out', rejectionMessages.noMicroBatch, leaf);
+    if (last < 0) return found.reject('ruled-out', found.ctx.words.rejections.noMicroBatch, leaf);
     const seen: (Estimated | undefined)[] = [];
     const at = (index: number) => (seen[index] ??= found.evaluate(outcomeAt(index)));
     const choice = chooseMicroBatch(at, fits, values, options);

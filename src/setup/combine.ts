@@ -9,6 +9,7 @@ import type { Stack } from '../memory/stacks.ts';
 import { showValue } from './key-reader.ts';
 import type { FileKey, FileReading, HalfPrecision, MappingLine, SetupOptionKey, SetupOptions, TrainingTool } from './mapping.ts';
 import { SETUP_SOURCES } from './sources.ts';
+import { SETUP_WORDS, type SetupWords } from './words.ts';
 
 /**
  * Which files win, lowest first: the launcher's config (accelerate), then the trainer's own arguments (Trainer/TRL,
@@ -27,8 +28,7 @@ const MERGE_ORDER: Readonly<Record<TrainingTool, number>> = {
 };
 
 /** The merge order in words, for `--help` and the mapping's header. */
-export const MERGE_ORDER_TEXT =
-  'accelerate config < trainer arguments (TrainingArguments/TRL, LLaMA-Factory, axolotl, torchtune, torchtitan, Unsloth) < DeepSpeed JSON; later files win ties';
+export const MERGE_ORDER_TEXT = SETUP_WORDS.mergeOrder;
 
 /** Two or more files that set one option differently, and which one counts. */
 export interface SetupConflict {
@@ -187,8 +187,10 @@ function conflictReason(values: readonly FileKey[], readings: readonly FileReadi
 }
 
 /** One line per conflict, naming each file's value and the winner. */
-export function conflictLine(conflict: SetupConflict): string {
-  const said = conflict.values.map((value) => `\`${value.key}: ${showValue(value.value)}\` in ${value.file}`).join(' and ');
+export function conflictLine(conflict: SetupConflict, words: SetupWords = SETUP_WORDS): string {
+  const said = conflict.values
+    .map((value) => words.conflictValue(`${value.key}: ${showValue(value.value)}`, value.file))
+    .join(words.conflictAnd);
   const winner = conflict.values.at(-1);
-  return `${said}: ${conflict.option} = ${winner === undefined ? '' : showValue(winner.value)}; ${conflict.why}`;
+  return words.conflict(said, conflict.option, winner === undefined ? '' : showValue(winner.value), conflict.why);
 }

@@ -35,3 +35,4 @@ export { writeAxolotlYaml } from './writers/axolotl-yaml-writer.ts';
 export { writeTorchtuneOverrides } from './writers/torchtune-overrides-writer.ts';
 export { isWriteFormat, WRITE_FORMATS, type WriteFormat, type WriteFormatSpec } from './writers/write-formats.ts';
 export { writeReproducing, type ReproducingConfig } from './writers/write-reproducing.ts';
+export { SETUP_WORDS, type SetupWords } from './words.ts';

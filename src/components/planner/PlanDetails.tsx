@@ -1,7 +1,8 @@
 import type { FunctionComponent } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { formatStepShare, formatStepTime, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
-import { lessonBySlug, lessonHref } from '../../base/lessons';
+import { lessonHref } from '../../base/lessons';
+import { localizedHref } from '../../i18n/locales';
 import {
   changesNumerics,
   estimateCommandLine,
@@ -14,7 +15,7 @@ import {
   type PriceTier,
 } from '../../planner/index';
 import { formatGiB } from '../../base/bytes';
-import { strings } from './strings';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
 
 /**
  * One plan in full: the engine's breakdown, step timeline and step time, the lessons it uses, the command that
@@ -24,13 +25,16 @@ export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan;
   // The engine's estimate of this plan, made again when it is opened (the list leaves its lines and timeline out), once.
   const { estimate, stepTime, warnings } = useMemo(() => planDetails(plan), [plan]);
   const lessons = planLessons(plan);
+  const locale = useContext(LocaleContext);
+  const messages = useMessages();
+  const strings = messages.planner;
   return (
     <div class="planner-details planner-in-view">
       <table class="widget-table">
         <tbody>
           {LINE_CATEGORIES.filter((c) => plan.perGpu[c] > 0).map((c) => (
             <tr>
-              <th scope="row">{strings.breakdown[c]}</th>
+              <th scope="row">{messages.memoryParts[c]}</th>
               <td>{formatGiB(plan.perGpu[c])}</td>
             </tr>
           ))}
@@ -50,7 +54,9 @@ export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan;
       </table>
       <StepTimeline estimate={estimate} />
       <p>
-        <strong>{strings.timeHeading}</strong>: {formatStepTime(stepTime.totalSeconds, stepTime.band)}
+        <strong>{strings.timeHeading}</strong>
+        {strings.colon}
+        {formatStepTime(stepTime.totalSeconds, stepTime.band)}
         {stepTime.band !== null && ` (${strings.bandNote(stepTime.band.source)})`}:{' '}
         {stepTime.lines
           .filter((l) => l.seconds > 0)
@@ -61,17 +67,20 @@ export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan;
       </p>
       {plan.run !== null && (
         <p data-run-steps={plan.run.steps}>
-          <strong>{strings.runHeading}</strong>: {runBudgetLine(plan.run, priceTier)}.
+          <strong>{strings.runHeading}</strong>
+          {strings.colon}
+          {runBudgetLine(plan.run, priceTier, strings.search.run)}.
         </p>
       )}
       <p>
-        <strong>{strings.lessonsHeading}</strong>:{' '}
+        <strong>{strings.lessonsHeading}</strong>
+        {strings.colon}
         {lessons.length === 0
           ? strings.noLessons
           : lessons.map((id, i) => (
               <>
-                {i > 0 && ', '}
-                <a href={lessonHref(id)}>{lessonBySlug(id).title}</a>
+                {i > 0 && strings.listSeparator}
+                <a href={localizedHref(locale, lessonHref(id))}>{messages.lessonTitles[id]}</a>
               </>
             ))}
       </p>
@@ -100,6 +109,7 @@ export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan;
  * first opened, not with the page: most readers open none, and the planner page's first search waits for its script.
  */
 function StepTimeline({ estimate }: { estimate: EstimateResult }) {
+  const strings = useMessages().planner;
   const [chart, setChart] = useState<{ Chart: FunctionComponent<{ result: EstimateResult }> } | 'loading' | 'failed'>('loading');
   useEffect(() => {
     let live = true;

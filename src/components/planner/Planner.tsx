@@ -34,7 +34,6 @@ import { draftError, draftsFromLink, priceFlags, type PriceDraft } from './price
 import PriceTable from './PriceTable';
 import { flagsFromQuery, PLAN_PARAM, queryFromFlags } from './query';
 import CopyCommand from '../CopyCommand';
-import { strings } from './strings';
 import '../widget.css';
 import WidgetField from '../WidgetField';
 import ModelSource from '../model-source/ModelSource';
@@ -42,7 +41,9 @@ import ModelParams from '../model-source/ModelParams';
 import type { LoadedModel } from '../model-source/loaded-model';
 import { modelFacts } from '../model-source/model-facts';
 import { modelFromLink, modelLinkParams } from '../model-source/model-link';
-import { EN } from '../../i18n/messages/en';
+import { DEFAULT_LOCALE, localizedHref, type Locale } from '../../i18n/locales';
+import { messagesFor, type Messages } from '../../i18n/messages/index';
+import { LocaleContext, useMessages } from '../../i18n/use-messages';
 import type { PlannerQuery } from './planner-requests';
 import '../calculators/calculator.css';
 import './planner.css';
@@ -53,8 +54,10 @@ export interface PlannerProps {
   readonly defaults?: string;
   /** Whether the settings live in (and are read from) this page's URL query; default true. Off for an embed in a lesson. */
   readonly syncUrl?: boolean;
-  /** Path of the planner page that plan links open; default `/tools/planner/`. */
+  /** Path of the planner page that plan links open, in English; default `/tools/planner/` (in the page's language). */
   readonly planPage?: string;
+  /** The page's language (given to every island of a translated page by remark-island-locale.ts). */
+  readonly locale?: Locale;
 }
 
 const DEFAULTS = 'model=gpt2-xl&gpu=rtx-4090&gpus=1&global-batch=4&seq=512&task=finetune';
@@ -77,12 +80,12 @@ const FIELDS: readonly string[] = [
   'epoch-tokens',
   'train-tokens',
 ];
-/** The words for an enumeration flag's values. */
-const CHOICE_WORDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  task: strings.tasks,
-  'rank-by': strings.rankings,
-  'price-tier': strings.tiers,
-};
+/** The words for an enumeration flag's values, in the page's language. */
+function choiceWords(strings: PlannerWords): Readonly<Record<string, Readonly<Record<string, string>>>> {
+  return { task: strings.tasks, 'rank-by': strings.rankings, 'price-tier': strings.tiers };
+}
+/** The planner's words in the page's language. */
+type PlannerWords = Messages['planner'];
 const PAGE_SIZE = 10;
 
 /** The two lists of plans: the reader's own GPUs', then, with renting compared, the rented GPUs' (planSections). */
@@ -116,13 +119,22 @@ type Answer =
  * fits, ranked, out. The search runs in a worker; the settings live in the URL query under the
  * flag names of `npm run plan`, and every plan is a link.
  */
-export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage = '/tools/planner/' }: PlannerProps) {
+export default function Planner({
+  defaults = DEFAULTS,
+  syncUrl = true,
+  planPage = '/tools/planner/',
+  locale = DEFAULT_LOCALE,
+}: PlannerProps) {
+  const messages = messagesFor(locale);
+  const strings = messages.planner;
   const [flags, setFlags] = useState<Flags>(() => withoutPrices(flagsFromQuery(defaults)));
   /** The model read from a config.json, planned instead of the preset in `flags`. */
   const [loaded, setLoaded] = useState<LoadedModel | null>(null);
   /** Why the link's model could not be read (the preset stays in use). */
   const [linkError, setLinkError] = useState<FieldError | null>(null);
-  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() => linkDrafts(flagsFromQuery(defaults)).drafts);
+  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(
+    () => linkDrafts(flagsFromQuery(defaults), strings.prices).drafts,
+  );
   /** The link's price values that have no row to go to, with why. */
   const [unreadPrices, setUnreadPrices] = useState<readonly string[]>([]);
   /** Whether the settings are final for the first search: the URL query is read (at once without one). */
@@ -139,7 +151,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     if (!syncUrl) return;
     const fromUrl = flagsFromQuery(location.search);
     if (Object.keys(fromUrl).length > 0) {
-      const link = linkDrafts(fromUrl);
+      const link = linkDrafts(fromUrl, strings.prices);
       setFlags(withRequired(withoutPrices(fromUrl), flagsFromQuery(defaults)));
       setDrafts(link.drafts);
       setUnreadPrices(link.unread);
@@ -177,8 +189,8 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     return prices.length > 0 ? { ...own, price: prices } : own;
   }, [flags, drafts, loaded]);
   const query: PlannerQuery = useMemo(
-    () => (loaded === null ? { flags: raw } : { flags: raw, modelConfig: loaded.config }),
-    [raw, loaded],
+    () => (loaded === null ? { flags: raw, locale } : { flags: raw, modelConfig: loaded.config, locale }),
+    [raw, loaded, locale],
   );
   const parsed = useMemo(() => parsePlanFlags(query.flags, EXAMPLE_PRICES, query.modelConfig), [query]);
   // The model alone, as the engine counts it, for the line next to the model field.
@@ -189,7 +201,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
     for (const [name, value] of loaded === null ? [] : modelLinkParams(loaded)) params.set(name, value);
     return params.toString();
   };
-  const priceErrors = Object.entries(drafts).some(([gpu, d]) => draftError(gpu, d) !== null);
+  const priceErrors = Object.entries(drafts).some(([gpu, d]) => draftError(gpu, d, strings.prices) !== null);
 
   const searched = useRef(false);
   useEffect(() => {
@@ -228,7 +240,7 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   // The price rows show their own errors; the other flags' errors (a link's shape flags, say) are listed below.
   const otherErrors = errors.filter((e) => !FIELDS.includes(e.field) && e.field !== 'price');
   const value = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : '');
-  const linkFor = (plan: Plan) => `${planPage}?${pageQuery({ ...raw, [PLAN_PARAM]: keyOf(plan) })}`;
+  const linkFor = (plan: Plan) => `${localizedHref(locale, planPage)}?${pageQuery({ ...raw, [PLAN_PARAM]: keyOf(plan) })}`;
   const ready = parsed.ok && !priceErrors && answer.state === 'done';
 
   const text = (name: string, label: string, placeholder = '') => (
@@ -268,151 +280,153 @@ export default function Planner({ defaults = DEFAULTS, syncUrl = true, planPage 
   };
 
   return (
-    <section
-      class="widget planner not-content"
-      data-planner
-      aria-label={strings.ariaLabel}
-      data-state={!parsed.ok || priceErrors ? 'invalid' : answer.state}
-      {...(ready && answer.state === 'done' ? { 'data-plan-count': answer.result.plans.length } : {})}
-    >
-      <div class="calc-fields">
-        {FIELDS.map((name) => {
-          if (name === 'model') {
-            const preset = value('model');
-            const known = preset === '' || MODEL_PRESETS.some((p) => p.id === preset);
-            return (
-              <>
-                <ModelSource
-                  label={strings.fields.model}
-                  options={[
-                    ...(known ? [] : [{ id: preset, label: strings.notAChoice(preset) }]),
-                    ...MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label })),
-                  ]}
-                  selected={preset}
-                  loaded={loaded}
-                  error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
-                  onSelect={(id) => {
-                    setLoaded(null);
-                    setLinkError(null);
-                    set('model', id);
-                  }}
-                  onLoad={(model) => {
-                    setTouched(true);
-                    setShown(FIRST_PAGES);
-                    setLinkError(null);
-                    setLoaded(model);
-                  }}
-                />
-                {probe?.ok === true && (
-                  <ModelParams
-                    name={
-                      loaded === null
-                        ? (MODEL_PRESETS.find((p) => p.id === preset)?.label ?? preset)
-                        : EN.modelSource.loadedName(loaded.hubId)
-                    }
-                    facts={modelFacts(probe.result)}
+    <LocaleContext.Provider value={locale}>
+      <section
+        class="widget planner not-content"
+        data-planner
+        aria-label={strings.ariaLabel}
+        data-state={!parsed.ok || priceErrors ? 'invalid' : answer.state}
+        {...(ready && answer.state === 'done' ? { 'data-plan-count': answer.result.plans.length } : {})}
+      >
+        <div class="calc-fields">
+          {FIELDS.map((name) => {
+            if (name === 'model') {
+              const preset = value('model');
+              const known = preset === '' || MODEL_PRESETS.some((p) => p.id === preset);
+              return (
+                <>
+                  <ModelSource
+                    label={strings.fields.model}
+                    options={[
+                      ...(known ? [] : [{ id: preset, label: strings.notAChoice(preset) }]),
+                      ...MODEL_PRESETS.map((p) => ({ id: p.id, label: p.label })),
+                    ]}
+                    selected={preset}
+                    loaded={loaded}
+                    error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
+                    onSelect={(id) => {
+                      setLoaded(null);
+                      setLinkError(null);
+                      set('model', id);
+                    }}
+                    onLoad={(model) => {
+                      setTouched(true);
+                      setShown(FIRST_PAGES);
+                      setLinkError(null);
+                      setLoaded(model);
+                    }}
                   />
-                )}
-              </>
-            );
-          }
-          if (name === 'gpu')
+                  {probe?.ok === true && (
+                    <ModelParams
+                      name={
+                        loaded === null
+                          ? (MODEL_PRESETS.find((p) => p.id === preset)?.label ?? preset)
+                          : messages.modelSource.loadedName(loaded.hubId)
+                      }
+                      facts={modelFacts(probe.result)}
+                    />
+                  )}
+                </>
+              );
+            }
+            if (name === 'gpu')
+              return select(
+                name,
+                strings.fields.gpu,
+                GPU_PRESETS.map((g) => [g.id, `${g.name} (${g.marketedMemory})`] as const),
+              );
+            const spec = plannerFlagNamed(name);
+            if (spec === undefined) throw new Error(`the planner takes no flag --${name}`);
+            const label = strings.fieldLabel(spec);
+            if (spec.kind !== 'enum')
+              return text(name, label, spec.default ?? (REQUIRED.some((r) => r === name) ? '' : strings.optional));
+            const words = (v: string) => choiceWords(strings)[name]?.[v] ?? v;
             return select(
               name,
-              strings.fields.gpu,
-              GPU_PRESETS.map((g) => [g.id, `${g.name} (${g.marketedMemory})`] as const),
+              label,
+              (spec.values ?? []).map((v) => [v, words(v)] as const),
+              spec.default === undefined ? undefined : words(spec.default),
             );
-          const spec = plannerFlagNamed(name);
-          if (spec === undefined) throw new Error(`the planner takes no flag --${name}`);
-          const label = `${spec.label}${spec.unit === undefined ? '' : `, ${spec.unit}`} (${spec.flag})`;
-          if (spec.kind !== 'enum')
-            return text(name, label, spec.default ?? (REQUIRED.some((r) => r === name) ? '' : strings.optional));
-          const words = (v: string) => CHOICE_WORDS[name]?.[v] ?? v;
-          return select(
-            name,
-            label,
-            (spec.values ?? []).map((v) => [v, words(v)] as const),
-            spec.default === undefined ? undefined : words(spec.default),
-          );
-        })}
-        <label class="widget-field calc-check">
-          <input
-            type="checkbox"
-            checked={flags['rent'] === 'true'}
-            onChange={(e) => set('rent', (e.currentTarget as HTMLInputElement).checked ? 'true' : undefined)}
-          />
-          <span>{strings.fields.rent}</span>
-        </label>
-        {flags['task'] !== 'finetune' && (
+          })}
           <label class="widget-field calc-check">
             <input
               type="checkbox"
-              checked={flags['allow-lossy'] !== undefined}
-              onChange={(e) => set('allow-lossy', (e.currentTarget as HTMLInputElement).checked ? 'true' : undefined)}
+              checked={flags['rent'] === 'true'}
+              onChange={(e) => set('rent', (e.currentTarget as HTMLInputElement).checked ? 'true' : undefined)}
             />
-            <span>{strings.fields.allowLossy}</span>
+            <span>{strings.fields.rent}</span>
           </label>
-        )}
-      </div>
-      <PriceTable
-        drafts={drafts}
-        onChange={(gpu, draft) => {
-          setTouched(true);
-          setDrafts((current) => ({ ...current, [gpu]: draft }));
-        }}
-      />
-      {unreadPrices.length > 0 && (
-        <p class="widget-error" role="alert" data-unread-prices>
-          {strings.prices.unread}
-          {unreadPrices.join('; ')}
-        </p>
-      )}
-      {errorFor('price') && (
-        <p class="widget-error" role="alert">
-          {errorFor('price')}
-        </p>
-      )}
-      {otherErrors.length > 0 && (
-        <ul class="widget-error" role="alert">
-          {otherErrors.map((e) => (
-            <li>
-              <code>{e.field}</code>: {e.message}
-            </li>
-          ))}
-        </ul>
-      )}
-      {parsed.ok && !priceErrors && (
-        <CopyCommand
-          command={planCommandLine(
-            new URLSearchParams(queryFromFlags(loaded === null ? raw : { config: 'config.json', ...raw })),
+          {flags['task'] !== 'finetune' && (
+            <label class="widget-field calc-check">
+              <input
+                type="checkbox"
+                checked={flags['allow-lossy'] !== undefined}
+                onChange={(e) => set('allow-lossy', (e.currentTarget as HTMLInputElement).checked ? 'true' : undefined)}
+              />
+              <span>{strings.fields.allowLossy}</span>
+            </label>
           )}
-          intro={loaded === null ? strings.terminal : strings.terminalWithConfig}
-          copy={strings.copyCommand}
-          copied={strings.copiedCommand}
+        </div>
+        <PriceTable
+          drafts={drafts}
+          onChange={(gpu, draft) => {
+            setTouched(true);
+            setDrafts((current) => ({ ...current, [gpu]: draft }));
+          }}
         />
-      )}
-      {parsed.ok && !priceErrors && answer.state === 'searching' && <p aria-live="polite">{strings.searching}</p>}
-      {parsed.ok && answer.state === 'error' && (
-        <p class="widget-error" role="alert">
-          {strings.searchFailed}
-          {answer.message}
-        </p>
-      )}
-      {ready && answer.state === 'done' && (
-        <Results
-          result={answer.result}
-          ms={answer.ms}
-          waitedMs={answer.waitedMs}
-          workers={answer.workers}
-          shown={shown}
-          onMore={(section) => setShown({ ...shown, [section]: shown[section] + PAGE_SIZE })}
-          open={open}
-          onToggle={(key) => setOpen(open === key ? null : key)}
-          selected={selected}
-          linkFor={linkFor}
-        />
-      )}
-    </section>
+        {unreadPrices.length > 0 && (
+          <p class="widget-error" role="alert" data-unread-prices>
+            {strings.prices.unread}
+            {unreadPrices.join('; ')}
+          </p>
+        )}
+        {errorFor('price') && (
+          <p class="widget-error" role="alert">
+            {errorFor('price')}
+          </p>
+        )}
+        {otherErrors.length > 0 && (
+          <ul class="widget-error" role="alert">
+            {otherErrors.map((e) => (
+              <li>
+                <code>{e.field}</code>: {e.message}
+              </li>
+            ))}
+          </ul>
+        )}
+        {parsed.ok && !priceErrors && (
+          <CopyCommand
+            command={planCommandLine(
+              new URLSearchParams(queryFromFlags(loaded === null ? raw : { config: 'config.json', ...raw })),
+            )}
+            intro={loaded === null ? strings.terminal : strings.terminalWithConfig}
+            copy={strings.copyCommand}
+            copied={strings.copiedCommand}
+          />
+        )}
+        {parsed.ok && !priceErrors && answer.state === 'searching' && <p aria-live="polite">{strings.searching}</p>}
+        {parsed.ok && answer.state === 'error' && (
+          <p class="widget-error" role="alert">
+            {strings.searchFailed}
+            {answer.message}
+          </p>
+        )}
+        {ready && answer.state === 'done' && (
+          <Results
+            result={answer.result}
+            ms={answer.ms}
+            waitedMs={answer.waitedMs}
+            workers={answer.workers}
+            shown={shown}
+            onMore={(section) => setShown({ ...shown, [section]: shown[section] + PAGE_SIZE })}
+            open={open}
+            onToggle={(key) => setOpen(open === key ? null : key)}
+            selected={selected}
+            linkFor={linkFor}
+          />
+        )}
+      </section>
+    </LocaleContext.Provider>
   );
 }
 
@@ -435,6 +449,7 @@ interface ResultsProps {
 
 function Results(props: ResultsProps) {
   const { result, ms, waitedMs, workers, shown, onMore, open, onToggle, selected, linkFor } = props;
+  const strings = useMessages().planner;
   const own = result.searches[0];
   const ownCount = own?.fitting ?? 0;
   // The reader's GPUs' plans first; the rented GPUs' are a section of their own below (planSections).
@@ -480,7 +495,7 @@ function Results(props: ResultsProps) {
           {sharedPlan ? (
             <>
               <p>
-                #{sharedPlan.rank} · {hardwareText(sharedPlan)} · {techniquesText(sharedPlan)} ·{' '}
+                #{sharedPlan.rank} · {hardwareText(sharedPlan, strings)} · {techniquesText(sharedPlan)} ·{' '}
                 {formatGiB(sharedPlan.perGpu.total)} · {formatStepTime(sharedPlan.stepTimeSeconds)}
               </p>
               <PlanDetails plan={sharedPlan} finetune={finetune} priceTier={result.request.priceTier} />
@@ -506,7 +521,7 @@ function Results(props: ResultsProps) {
           </p>
           <p>
             {result.wouldFit.length > 0
-              ? `${strings.wouldFit} ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(', ')}`
+              ? `${strings.wouldFit} ${result.wouldFit.map((h) => `${h.gpus} × ${h.name}`).join(strings.listSeparator)}`
               : strings.wouldFitNone}
           </p>
         </div>
@@ -515,7 +530,7 @@ function Results(props: ResultsProps) {
         <PlanSection
           {...sectionProps}
           id="own"
-          heading={strings.sections.own(hardwareText(sections.own[0]?.plans[0] as Plan))}
+          heading={strings.sections.own(hardwareText(sections.own[0]?.plans[0] as Plan, strings))}
           groups={sections.own}
           shown={shown.own}
           onMore={() => onMore('own')}
@@ -568,6 +583,7 @@ function PlanSection({
   finetune,
   selected,
 }: PlanSectionProps) {
+  const strings = useMessages().planner;
   // The group holding a shared link's plan, and whether the plan is one of its members rather than its leader. Keys
   // are derived only for a link (keyOf formats a plan's flags).
   const linked = useMemo(() => {
@@ -620,7 +636,7 @@ function PlanSection({
               const leader = group.plans[0] as Plan;
               const members = group.plans.slice(1);
               const groupOpen = openGroups.has(group.index);
-              const rowProps = { result, open, onToggle, linkFor, finetune, techniquesHeading, selected };
+              const rowProps = { result, open, onToggle, linkFor, finetune, techniquesHeading, selected, strings };
               return [
                 ...planRows({ ...rowProps, plan: leader, group }),
                 ...(members.length === 0
@@ -672,10 +688,12 @@ interface PlanRowsProps {
   techniquesHeading: string;
   /** The key of the plan a shared link names, or null: its row is marked as the current one. */
   selected: string | null;
+  strings: PlannerWords;
 }
 
 /** One plan's rows: its figures, its techniques across the table, and its details when opened. */
-function planRows({ plan, group, result, open, onToggle, linkFor, finetune, techniquesHeading, selected }: PlanRowsProps) {
+function planRows(props: PlanRowsProps) {
+  const { plan, group, result, open, onToggle, linkFor, finetune, techniquesHeading, selected, strings } = props;
   const key = keyOf(plan);
   return [
     <tr
@@ -697,14 +715,14 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
         </button>
       </td>
       <td class="planner-step">{formatStepTime(plan.stepTimeSeconds)}</td>
-      <td class="planner-cost">{costText(plan, result)}</td>
+      <td class="planner-cost">{costText(plan, result, strings)}</td>
       {plan.run !== null && (
         <td class="planner-run" data-run-seconds={plan.run.seconds.value}>
           {runBudgetText(plan.run, result.request.priceTier)}
         </td>
       )}
       <td>{formatGiB(plan.perGpu.total)}</td>
-      <td class="planner-wrap">{hardwareText(plan)}</td>
+      <td class="planner-wrap">{hardwareText(plan, strings)}</td>
       <td class="planner-actions">
         <a href={linkFor(plan)} data-plan-link>
           {strings.share}
@@ -737,6 +755,7 @@ function planRows({ plan, group, result, open, onToggle, linkFor, finetune, tech
 }
 
 function Groups({ heading, groups, open }: { heading: string; groups: readonly RejectionGroup[]; open: boolean }) {
+  const strings = useMessages().planner;
   if (groups.length === 0) return null;
   return (
     <details open={open} class="planner-groups">
@@ -744,7 +763,7 @@ function Groups({ heading, groups, open }: { heading: string; groups: readonly R
       <ul>
         {groups.map((g) => (
           <li data-rejection={g.kind}>
-            {g.count.toLocaleString('en')} × {g.reason}
+            {strings.count(g.count)} × {g.reason}
             {g.smallestGap !== null ? ` (${strings.closest(formatGiB(g.smallestGap))})` : ''}
           </li>
         ))}
@@ -781,10 +800,11 @@ function withoutPrices(flags: Flags): Flags {
 }
 
 /** The price rows of a link's settings (its GPU's row, and its prices over the examples). */
-function linkDrafts(flags: Flags) {
+function linkDrafts(flags: Flags, words: PlannerWords['prices']) {
   const prices = flags['price'];
   return draftsFromLink(
     typeof flags['gpu'] === 'string' ? flags['gpu'] : '',
     typeof prices === 'string' ? [prices] : (prices ?? []),
+    words,
   );
 }

@@ -1,7 +1,7 @@
 import { GPU_PRESETS } from '../../memory/index';
 import { EXAMPLE_PRICES_DATE, EXAMPLE_PRICES_SOURCE, PRICE_TIERS } from '../../planner/index';
 import { draftError, type PriceDraft } from './price-drafts';
-import { strings } from './strings';
+import { useMessages } from '../../i18n/use-messages';
 
 /** The price inputs: one row per GPU with a price (and the reader's), each with its error beside it. */
 export default function PriceTable({
@@ -11,6 +11,7 @@ export default function PriceTable({
   drafts: Readonly<Record<string, PriceDraft>>;
   onChange: (gpu: string, draft: PriceDraft) => void;
 }) {
+  const strings = useMessages().planner;
   return (
     <fieldset class="planner-prices">
       <legend>{strings.prices.heading}</legend>
@@ -27,7 +28,7 @@ export default function PriceTable({
           </thead>
           <tbody>
             {Object.entries(drafts).map(([gpu, draft]) => {
-              const error = draftError(gpu, draft);
+              const error = draftError(gpu, draft, strings.prices);
               const name = GPU_PRESETS.find((g) => g.id === gpu)?.name ?? gpu;
               return (
                 <tr data-price-gpu={gpu}>

@@ -1,10 +1,13 @@
 /** The planner's views' words for a plan: its hardware, techniques and cost as text. */
 import { formatCost, type Plan, type PlanResult } from '../../planner/index';
-import { strings } from './strings';
+import type { PLANNER_EN } from '../../i18n/messages/planner/en';
+
+/** The planner's words in the page's language (`useMessages().planner`). */
+type PlannerWords = typeof PLANNER_EN;
 
 /** "2 × NVIDIA H100 SXM5 80GB (rent)". */
-export function hardwareText(plan: Pick<Plan, 'hardware'>): string {
-  return `${plan.hardware.gpus} × ${plan.hardware.gpu.name}${plan.hardware.rented ? ` (${strings.rent})` : ''}`;
+export function hardwareText(plan: Pick<Plan, 'hardware'>, words: PlannerWords): string {
+  return `${plan.hardware.gpus} × ${plan.hardware.gpu.name}${plan.hardware.rented ? ` (${words.rent})` : ''}`;
 }
 
 /** The plan's values, one per dimension. */
@@ -13,9 +16,9 @@ export function techniquesText(plan: Pick<Plan, 'choices'>): string {
 }
 
 /** The plan's cost in the ranked tier, per step and per epoch. */
-export function costText(plan: Plan, result: PlanResult): string {
-  if (plan.cost === null) return strings.noPrice;
+export function costText(plan: Plan, result: PlanResult, words: PlannerWords): string {
+  if (plan.cost === null) return words.noPrice;
   const tier = result.request.priceTier;
-  const perEpoch = plan.cost.perEpoch === null ? '' : ` · ${formatCost(plan.cost.perEpoch[tier])}${strings.perEpoch}`;
-  return `${formatCost(plan.cost.perStep[tier])}${strings.perStep}${perEpoch}`;
+  const perEpoch = plan.cost.perEpoch === null ? '' : ` · ${formatCost(plan.cost.perEpoch[tier])}${words.perEpoch}`;
+  return `${formatCost(plan.cost.perStep[tier])}${words.perStep}${perEpoch}`;
 }

@@ -17,12 +17,18 @@ import {
   type SearchShare,
 } from '../../planner/index';
 import type { ModelConfig } from '../../memory/index';
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { messagesFor } from '../../i18n/messages/index';
 import { packResult, packSearch, unpackSearch, type WithPackedPlans } from './plan-transfer';
 
-/** What the reader asked: the planner's flags, and the model's shape when it was read from a config.json instead of `model`. */
+/**
+ * What the reader asked: the planner's flags, and the model's shape when it was read from a config.json instead of
+ * `model`; and the page's language, in which the search words the plans' choices and its reasons (default English).
+ */
 export interface PlannerQuery {
   readonly flags: RawFlagValues;
   readonly modelConfig?: ModelConfig;
+  readonly locale?: Locale;
 }
 
 /**
@@ -65,14 +71,22 @@ export type PlannerWorkerResponse =
 export function answerPlannerRequest(request: PlannerWorkerRequest): PlannerWorkerResponse {
   const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES, request.modelConfig);
   if (!parsed.ok) return { id: request.id, ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
+  const words = messagesFor(request.locale ?? DEFAULT_LOCALE).planner.search;
   const start = performance.now();
   if (request.kind === 'plan') {
     const searches = request.searches?.map((search) => unpackSearch(search));
-    const result = planTraining(parsed.request, searches === undefined ? {} : { searches });
+    const result = planTraining(parsed.request, searches === undefined ? { words } : { searches, words });
     const ms = performance.now() - start;
     return { id: request.id, ok: true, kind: 'plan', result: packResult(result), ms };
   }
-  const parts = searchParts(parsed.request, planHardware(parsed.request), planModel(parsed.request), undefined, request.share);
+  const parts = searchParts(
+    parsed.request,
+    planHardware(parsed.request),
+    planModel(parsed.request),
+    undefined,
+    request.share,
+    words,
+  );
   const ms = performance.now() - start;
   return { id: request.id, ok: true, kind: 'search', parts: parts.map((part) => packSearch(part)), ms };
 }

@@ -4,7 +4,10 @@
  */
 import { getGpuPreset } from '../../memory/index';
 import { EXAMPLE_PRICES, parsePrice, PRICE_TIERS, type PriceTier } from '../../planner/index';
-import { strings } from './strings';
+import { PLANNER_EN } from '../../i18n/messages/planner/en';
+
+/** The words of the price rows' problems, in the page's language. */
+type PriceWords = typeof PLANNER_EN.prices;
 
 /** Editable text of one GPU's three prices. */
 export type PriceDraft = Readonly<Record<PriceTier, string>>;
@@ -30,6 +33,7 @@ export function initialDrafts(ownGpu: string): Record<string, PriceDraft> {
 export function draftsFromLink(
   ownGpu: string,
   prices: readonly string[],
+  words: PriceWords = PLANNER_EN.prices,
 ): { drafts: Record<string, PriceDraft>; unread: string[] } {
   const drafts = initialDrafts(ownGpu);
   const unread: string[] = [];
@@ -38,22 +42,22 @@ export function draftsFromLink(
     const gpu = match?.[1] ?? '';
     const parts = (match?.[2] ?? '').split('/');
     if (match === null || getGpuPreset(gpu) === undefined) {
-      unread.push(match === null ? formatProblem(text) : strings.prices.unknownGpu(gpu, text));
+      unread.push(match === null ? formatProblem(text, words) : words.unknownGpu(gpu, text));
     } else if (parts.length === 1 && parts[0]?.toLowerCase() === 'none') {
       drafts[gpu] = EMPTY;
     } else if (parts.length === PRICE_TIERS.length) {
       drafts[gpu] = { 'on-demand': parts[0] ?? '', reserved: parts[1] ?? '', spot: parts[2] ?? '' };
     } else {
-      unread.push(formatProblem(text));
+      unread.push(formatProblem(text, words));
     }
   }
   return { drafts, unread };
 }
 
 /** What parsePrice says of a malformed `price` value. */
-function formatProblem(text: string): string {
+function formatProblem(text: string, words: PriceWords): string {
   const parsed = parsePrice(text);
-  return typeof parsed === 'string' ? parsed : strings.prices.unreadable(text);
+  return typeof parsed === 'string' ? parsed : words.unreadable(text);
 }
 
 /**
@@ -70,10 +74,10 @@ export function priceFlags(drafts: Readonly<Record<string, PriceDraft>>): string
 }
 
 /** Error of one draft row, or null: all three prices, or none. */
-export function draftError(gpu: string, draft: PriceDraft): string | null {
+export function draftError(gpu: string, draft: PriceDraft, words: PriceWords = PLANNER_EN.prices): string | null {
   const blank = PRICE_TIERS.filter((t) => draft[t].trim() === '').length;
   if (blank === PRICE_TIERS.length) return null;
-  if (blank > 0) return strings.prices.partRow;
+  if (blank > 0) return words.partRow;
   const parsed = parsePrice(`${gpu}=${PRICE_TIERS.map((t) => draft[t].trim()).join('/')}`);
   return typeof parsed === 'string' ? parsed : null;
 }

@@ -1,17 +1,12 @@
 import { useMemo, useState } from 'preact/hooks';
 import { formatEstimateFlags } from '../../memory/index';
 import { estimateCommandLine } from '../../planner/index';
-import {
-  combineReadings,
-  conflictLine,
-  effectText,
-  MERGE_ORDER_TEXT,
-  readTrainingConfig,
-  setupErrorLine,
-} from '../../setup/index';
+import { combineReadings, conflictLine, effectText, readTrainingConfig, setupErrorLine } from '../../setup/index';
 import CopyCommand from '../CopyCommand';
 import WidgetField from '../WidgetField';
-import { STRINGS as S } from './strings';
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { messagesFor } from '../../i18n/messages/index';
+import { LocaleContext } from '../../i18n/use-messages';
 import '../widget.css';
 import './setup.css';
 
@@ -26,7 +21,8 @@ interface GivenFile {
  * `estimate --training-config` out: key → value → engine option with the rule's source, conflicts with their winner,
  * and the estimate command that reproduces the setup.
  */
-export default function TrainingConfigReader() {
+export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { readonly locale?: Locale }) {
+  const S = messagesFor(locale).trainingConfig;
   const [files, setFiles] = useState<readonly GivenFile[]>([]);
   const [pasted, setPasted] = useState('');
   const [pastedName, setPastedName] = useState('config.yaml');
@@ -43,124 +39,138 @@ export default function TrainingConfigReader() {
   const mapping = useMemo(() => (readings.length === 0 ? null : combineReadings(readings)), [outcomes]);
 
   return (
-    <div class="widget training-config not-content" data-widget="training-config">
-      <WidgetField label={S.pasteLabel}>
-        <textarea
-          rows={8}
-          value={pasted}
-          placeholder={S.pastePlaceholder}
-          data-field="paste"
-          onInput={(event) => setPasted(event.currentTarget.value)}
-        />
-      </WidgetField>
-      <div class="training-config-actions">
-        <WidgetField label={S.fileName}>
-          <input value={pastedName} data-field="name" onInput={(event) => setPastedName(event.currentTarget.value)} />
+    <LocaleContext.Provider value={locale}>
+      <div class="widget training-config not-content" data-widget="training-config">
+        <WidgetField label={S.pasteLabel}>
+          <textarea
+            rows={8}
+            value={pasted}
+            placeholder={S.pastePlaceholder}
+            data-field="paste"
+            onInput={(event) => setPasted(event.currentTarget.value)}
+          />
         </WidgetField>
-        <button
-          type="button"
-          data-action="read"
-          disabled={pasted.trim() === ''}
-          onClick={() => {
-            add([{ name: pastedName.trim() === '' ? 'config' : pastedName.trim(), text: pasted }]);
-            setPasted('');
-          }}
-        >
-          {S.add}
-        </button>
-        <label
-          class="training-config-drop"
-          onDragOver={(event) => event.preventDefault()}
-          onDrop={(event) => {
-            event.preventDefault();
-            addFiles(event.dataTransfer?.files ?? null);
-          }}
-        >
-          {S.drop}
-          <input type="file" multiple data-field="files" onChange={(event) => addFiles(event.currentTarget.files)} />
-        </label>
-        {files.length > 0 && (
-          <button type="button" data-action="clear" onClick={() => setFiles([])}>
-            {S.clear}
+        <div class="training-config-actions">
+          <WidgetField label={S.fileName}>
+            <input value={pastedName} data-field="name" onInput={(event) => setPastedName(event.currentTarget.value)} />
+          </WidgetField>
+          <button
+            type="button"
+            data-action="read"
+            disabled={pasted.trim() === ''}
+            onClick={() => {
+              add([{ name: pastedName.trim() === '' ? 'config' : pastedName.trim(), text: pasted }]);
+              setPasted('');
+            }}
+          >
+            {S.add}
           </button>
+          <label
+            class="training-config-drop"
+            onDragOver={(event) => event.preventDefault()}
+            onDrop={(event) => {
+              event.preventDefault();
+              addFiles(event.dataTransfer?.files ?? null);
+            }}
+          >
+            {S.drop}
+            <input type="file" multiple data-field="files" onChange={(event) => addFiles(event.currentTarget.files)} />
+          </label>
+          {files.length > 0 && (
+            <button type="button" data-action="clear" onClick={() => setFiles([])}>
+              {S.clear}
+            </button>
+          )}
+        </div>
+
+        {errors.map((error) => (
+          <p class="widget-error" role="alert" data-error>
+            {error}
+          </p>
+        ))}
+
+        {mapping !== null && (
+          <div class="training-config-result" aria-live="polite">
+            <p>
+              <strong>{S.files}</strong>
+              {S.colon}
+              {readings.map((r) => `${r.file} (${r.tool})`).join(S.listSeparator)}
+              {mapping.stack !== null && (
+                <>
+                  {' · '}
+                  <strong>{S.stack}</strong>
+                  {S.colon}
+                  <span data-stack>{mapping.stack}</span>
+                </>
+              )}
+            </p>
+            <div class="widget-scroll scroll-shadows" tabIndex={0} role="region" aria-label={S.tableCaption}>
+              <table class="widget-table" data-mapping>
+                <caption>{S.tableCaption}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{S.key}</th>
+                    <th scope="col">{S.value}</th>
+                    <th scope="col">{S.effect}</th>
+                    <th scope="col">{S.source}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {mapping.lines.map((line) => (
+                    <tr data-kind={line.effect.kind}>
+                      <td>
+                        <code>{readings.length > 1 ? `${line.file}: ${line.key}` : line.key}</code>
+                      </td>
+                      <td>
+                        <code>{line.value}</code>
+                      </td>
+                      <td>{effectText(line, S.setup)}</td>
+                      <td>{line.source}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {mapping.conflicts.map((conflict) => (
+              <p data-conflict>
+                <strong>{S.conflict}</strong>
+                {S.colon}
+                {conflictLine(conflict, S.setup)}
+              </p>
+            ))}
+            {mapping.missing.map((missing) => (
+              <p data-missing>{S.missing(missing.file, missing.key)}</p>
+            ))}
+            {mapping.unknown.length > 0 && (
+              <p data-unknown>
+                <strong>{S.unknown}</strong>
+                {S.colon}
+                {mapping.unknown.map((k) => k.key).join(S.listSeparator)}
+              </p>
+            )}
+            {mapping.ignored.length > 0 && (
+              <p>
+                <strong>{S.ignored}</strong>
+                {S.colon}
+                {mapping.ignored.map((k) => k.key).join(S.listSeparator)}
+              </p>
+            )}
+            <p>
+              <strong>{S.mergeOrder}</strong>
+              {S.colon}
+              {S.flagsWin(S.setup.mergeOrder)}
+            </p>
+            <CopyCommand
+              command={estimateCommandLine(
+                formatEstimateFlags({ ...(mapping.stack === null ? {} : { stack: mapping.stack }), ...mapping.options }),
+              )}
+              intro={S.copyIntro}
+              copy={S.copy}
+              copied={S.copied}
+            />
+          </div>
         )}
       </div>
-
-      {errors.map((error) => (
-        <p class="widget-error" role="alert" data-error>
-          {error}
-        </p>
-      ))}
-
-      {mapping !== null && (
-        <div class="training-config-result" aria-live="polite">
-          <p>
-            <strong>{S.files}:</strong> {readings.map((r) => `${r.file} (${r.tool})`).join(', ')}
-            {mapping.stack !== null && (
-              <>
-                {' · '}
-                <strong>{S.stack}:</strong> <span data-stack>{mapping.stack}</span>
-              </>
-            )}
-          </p>
-          <div class="widget-scroll scroll-shadows" tabIndex={0} role="region" aria-label={S.tableCaption}>
-            <table class="widget-table" data-mapping>
-              <caption>{S.tableCaption}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{S.key}</th>
-                  <th scope="col">{S.value}</th>
-                  <th scope="col">{S.effect}</th>
-                  <th scope="col">{S.source}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {mapping.lines.map((line) => (
-                  <tr data-kind={line.effect.kind}>
-                    <td>
-                      <code>{readings.length > 1 ? `${line.file}: ${line.key}` : line.key}</code>
-                    </td>
-                    <td>
-                      <code>{line.value}</code>
-                    </td>
-                    <td>{effectText(line)}</td>
-                    <td>{line.source}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {mapping.conflicts.map((conflict) => (
-            <p data-conflict>
-              <strong>{S.conflict}:</strong> {conflictLine(conflict)}
-            </p>
-          ))}
-          {mapping.missing.map((missing) => (
-            <p data-missing>{S.missing(missing.file, missing.key)}</p>
-          ))}
-          {mapping.unknown.length > 0 && (
-            <p data-unknown>
-              <strong>{S.unknown}:</strong> {mapping.unknown.map((k) => k.key).join(', ')}
-            </p>
-          )}
-          {mapping.ignored.length > 0 && (
-            <p>
-              <strong>{S.ignored}:</strong> {mapping.ignored.map((k) => k.key).join(', ')}
-            </p>
-          )}
-          <p>
-            <strong>{S.mergeOrder}:</strong> {MERGE_ORDER_TEXT}; {S.flagsWin}.
-          </p>
-          <CopyCommand
-            command={estimateCommandLine(
-              formatEstimateFlags({ ...(mapping.stack === null ? {} : { stack: mapping.stack }), ...mapping.options }),
-            )}
-            intro={S.copyIntro}
-            copy={S.copy}
-            copied={S.copied}
-          />
-        </div>
-      )}
-    </div>
+    </LocaleContext.Provider>
   );
 }

@@ -6,6 +6,8 @@ import { LAB_EN } from './lab/en';
 import { ENGINE_EN } from './engine/en';
 import { MODEL_SOURCE_ERRORS_EN } from './model-source/en';
 import { DIFFUSION_EN } from './diffusion/en';
+import { PLANNER_EN } from './planner/en';
+import { TRAINING_CONFIG_EN } from './training-config/en';
 
 /**
  * The English catalogue: every user-visible string of the widgets converted so far, and the site's words for
@@ -226,6 +228,8 @@ export const EN = {
   diffusion: DIFFUSION_EN,
   engine: ENGINE_EN,
   modelSourceErrors: MODEL_SOURCE_ERRORS_EN,
+  planner: PLANNER_EN,
+  trainingConfig: TRAINING_CONFIG_EN,
 };
 
 /** The shape of every language's catalogue. */

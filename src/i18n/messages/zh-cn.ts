@@ -5,6 +5,8 @@ import { LAB_ZH_CN } from './lab/zh-cn';
 import { ENGINE_ZH_CN } from './engine/zh-cn';
 import { MODEL_SOURCE_ERRORS_ZH_CN } from './model-source/zh-cn';
 import { DIFFUSION_ZH_CN } from './diffusion/zh-cn';
+import { PLANNER_ZH_CN } from './planner/zh-cn';
+import { TRAINING_CONFIG_ZH_CN } from './training-config/zh-cn';
 
 /** Numbers in prose and labels as zh-CN writes them (grouping and decimals by `Intl`); units stay as in English. */
 const zhNumber = (value: number, digits: number): string =>
@@ -203,4 +205,6 @@ export const ZH_CN: Messages = {
   diffusion: DIFFUSION_ZH_CN,
   engine: ENGINE_ZH_CN,
   modelSourceErrors: MODEL_SOURCE_ERRORS_ZH_CN,
+  planner: PLANNER_ZH_CN,
+  trainingConfig: TRAINING_CONFIG_ZH_CN,
 };

@@ -3,7 +3,7 @@
  * included, estimated by the engine with no pruning at all.
  */
 import { estimateMemory, getGpuPreset, type EstimateOptions, type EstimateResult } from '../../../src/memory/index.ts';
-import { DIMENSIONS, planKey, type PlanRequest, type SearchContext } from '../../../src/planner/index.ts';
+import { DIMENSIONS, PLANNER_WORDS, planKey, type PlanRequest, type SearchContext } from '../../../src/planner/index.ts';
 import { formatEstimateFlags } from '../../../src/memory/index.ts';
 
 /** One estimated configuration. */
@@ -21,7 +21,7 @@ export function bruteForce(request: PlanRequest, gpuId = request.gpu, gpus = req
   const gpu = getGpuPreset(gpuId);
   const probe = estimateMemory({ ...request.base, gpu: gpuId, seq: request.seq });
   if (gpu === undefined || !probe.ok || probe.result.model === null) throw new Error('bad request');
-  const ctx: SearchContext = { request, gpu, gpus, model: probe.result.model };
+  const ctx: SearchContext = { request, gpu, gpus, model: probe.result.model, words: PLANNER_WORDS };
   const out: BruteConfig[] = [];
   const walk = (depth: number, options: EstimateOptions, combination: EstimateOptions) => {
     const dimension = DIMENSIONS[depth];

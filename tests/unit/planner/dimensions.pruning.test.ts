@@ -11,6 +11,7 @@ import {
 import type { Choice } from '../../../src/planner/dimensions.ts';
 import { chooseMicroBatch, type Estimated, type Evaluation } from '../../../src/planner/micro-batch.ts';
 import {
+  PLANNER_WORDS,
   DIMENSIONS,
   divisors,
   microBatchPreference,
@@ -95,6 +96,7 @@ function searchContext(c: Config, maxHostBytes: number | null): SearchContext {
     gpu,
     gpus: c.layout[0] * c.layout[1] * c.layout[2],
     model,
+    words: PLANNER_WORDS,
   };
 }
 
@@ -310,6 +312,7 @@ describe('the order the search decides in', () => {
     gpu: getGpuPreset(String(gpu)) ?? GPU_PRESETS[0]!,
     gpus: Number(gpus),
     model: getModelPreset(String(model))?.config ?? getModelPreset('gpt2')!.config,
+    words: PLANNER_WORDS,
   }));
   const each = DIMENSIONS.filter((d) => d.search === 'each');
   /** A combination: one value index per dimension, wrapped to each dimension's size. */

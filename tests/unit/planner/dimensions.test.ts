@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { getGpuPreset, getModelPreset } from '../../../src/memory/index.ts';
-import { DIMENSIONS, divisors, type PlanRequest, type SearchContext } from '../../../src/planner/index.ts';
+import { DIMENSIONS, divisors, PLANNER_WORDS, type PlanRequest, type SearchContext } from '../../../src/planner/index.ts';
 
 describe('the search’s dimensions', () => {
   test.each<[number, number[]]>([
@@ -19,7 +19,7 @@ describe('the search’s dimensions', () => {
     const gpu = getGpuPreset('a100-80gb');
     if (model === undefined || gpu === undefined) throw new Error('presets');
     const request = { globalBatch: 16 } as PlanRequest;
-    const ctx: SearchContext = { request, gpu, gpus: 8, model };
+    const ctx: SearchContext = { request, gpu, gpus: 8, model, words: PLANNER_WORDS };
     const lessons = new Set(DIMENSIONS.flatMap((d) => d.choices(ctx, { dp: 2 }).flatMap((c) => c.lessons)));
     expect(lessons.size).toBeGreaterThan(4);
     for (const id of lessons)

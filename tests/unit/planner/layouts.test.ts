@@ -3,6 +3,7 @@ import { runCommand } from '../../../src/cli/command.ts';
 import { planCommand } from '../../../src/cli/plan-command.ts';
 import { getGpuPreset } from '../../../src/memory/index.ts';
 import {
+  PLANNER_WORDS,
   DIMENSIONS,
   planModel,
   planOptions,
@@ -18,7 +19,7 @@ function listedTensorParallel(raw: RawFlagValues): number[] {
   const request = planRequest(raw);
   const gpu = getGpuPreset(request.gpu);
   if (gpu === undefined) throw new Error('a preset GPU');
-  const ctx: SearchContext = { request, gpu, gpus: request.gpus, model: planModel(request) };
+  const ctx: SearchContext = { request, gpu, gpus: request.gpus, model: planModel(request), words: PLANNER_WORDS };
   const layout = DIMENSIONS.find((d) => d.id === 'layout');
   const degrees = (layout?.choices(ctx, {}) ?? []).map((c) => c.patch.tp ?? 1);
   return [...new Set(degrees)].sort((a, b) => a - b);

@@ -1,6 +1,19 @@
-import { EN } from '../../i18n/messages/en';
-/** Every sentence the planner page shows, in one place so that a translation is a content task. */
-export const strings = {
+import { PLANNER_WORDS } from '../../../planner/messages';
+
+/** What a field's label is made of: a flag's definition (its English words). */
+interface FieldWords {
+  readonly flag: string;
+  readonly label: string;
+  readonly unit?: string | undefined;
+}
+
+/**
+ * The planner island's words (src/components/planner): every sentence the planner page shows besides the planner's own
+ * labels of its choices and reasons (src/planner/messages.ts).
+ */
+export const PLANNER_EN = {
+  /** The search's words (src/planner/messages.ts): the plans' choices and why combinations were left out. */
+  search: PLANNER_WORDS,
   ariaLabel: 'Training memory planner',
   fields: {
     model: 'Model',
@@ -8,10 +21,15 @@ export const strings = {
     rent: 'Compare renting the GPUs with a price below',
     allowLossy: 'Pre-training: also try pure 16-bit weights and 8-bit AdamW, which change the training numerics',
   },
+  /**
+   * A field's label: the flag definition's words (plan-flags.ts and the engine's flags, which the CLI's help prints),
+   * its unit, its flag (`Global batch, sequences per step (global-batch)`).
+   */
+  fieldLabel: (field: FieldWords) => `${field.label}${field.unit === undefined ? '' : `, ${field.unit}`} (${field.flag})`,
   optional: 'optional',
   tasks: { pretrain: 'pre-training', finetune: 'fine-tuning (full, LoRA or QLoRA)' },
   rankings: { time: 'step time', 'step-cost': 'cost per step', 'epoch-cost': 'cost per epoch' },
-  tiers: { 'on-demand': 'on-demand', reserved: 'reserved', spot: 'spot' },
+  tiers: PLANNER_WORDS.run.tiers,
   prices: {
     heading: 'GPU prices per hour',
     note: (date: string, source: string) =>
@@ -33,7 +51,6 @@ export const strings = {
   estimateNote:
     'Step times and costs are estimates from the memory engine’s step-time model, shown with its measured error band (8 in 10 published runs fall inside it); every plan fits with the free margin by the engine’s count.',
   table: {
-    label: 'Plans that fit, best first',
     rank: '#',
     details: 'Details',
     hardware: 'GPUs',
@@ -94,8 +111,8 @@ export const strings = {
   rejected: 'Why the other combinations do not fit',
   notTried: 'Combinations not tried, and why',
   closest: (gap: string) => `closest: ${gap} short`,
+  /** The breakdown's rows besides the memory parts (`memoryParts`). */
   breakdown: {
-    ...EN.memoryParts,
     total: 'total per GPU',
     host: 'host RAM on the machine',
   },
@@ -115,4 +132,10 @@ export const strings = {
   finetuneNote: 'This plan trains every weight (full fine-tuning).',
   adapterNote:
     'This plan changes what is trained: the base weights stay frozen (in 4-bit NF4 with QLoRA) and only the rank-16 LoRA adapters on every Linear layer learn, which can reach a different quality than full fine-tuning.',
-} as const;
+  /** A count of combinations, with its thousands grouped. */
+  count: (n: number) => n.toLocaleString('en'),
+  /** Between the planner's list items (GPUs a plan would fit on, a plan's lessons). */
+  listSeparator: ', ',
+  /** After a heading that a line's text follows ("Step time (estimate): …"). */
+  colon: ': ',
+};

@@ -1,5 +1,9 @@
-/** Words of the training-config reader (TrainingConfigReader.tsx), in one place for translation. */
-export const STRINGS = {
+import { SETUP_WORDS } from '../../../setup/words';
+
+/** The training-config reader's words (src/components/setup/TrainingConfigReader.tsx). */
+export const TRAINING_CONFIG_EN = {
+  /** The reader's words around a mapping (src/setup/words.ts), as the terminal prints them. */
+  setup: SETUP_WORDS,
   pasteLabel: 'Paste a training config',
   pastePlaceholder:
     'A LLaMA-Factory, axolotl, torchtune or accelerate YAML, a torchtitan TOML, a DeepSpeed or TrainingArguments JSON, or a training command line',
@@ -8,9 +12,13 @@ export const STRINGS = {
   drop: 'or drop or choose files (they stay in this browser)',
   clear: 'Clear all',
   files: 'Files read',
-  remove: 'Remove',
   mergeOrder: 'Merge order',
-  flagsWin: 'flags you add to the command win',
+  /** The merge order, then what beats every file. */
+  flagsWin: (order: string) => `${order}; flags you add to the command win.`,
+  /** After a label that a line's text follows ("Files read: …"). */
+  colon: ': ',
+  /** Between the items of a list (files, keys). */
+  listSeparator: ', ',
   stack: 'Stack',
   key: 'Key',
   value: 'Value',
@@ -24,4 +32,4 @@ export const STRINGS = {
   copy: 'Copy',
   copied: 'Copied',
   tableCaption: 'How each key maps to the memory engine',
-} as const;
+};
