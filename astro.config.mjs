@@ -8,6 +8,7 @@ import { unified } from '@astrojs/markdown-remark';
 import rehypeFocusableScroll from './src/markdown/rehype-focusable-scroll';
 import rehypeUnindexMath from './src/markdown/rehype-unindex-math';
 import remarkIslandLocale from './src/i18n/remark-island-locale';
+import rehypeSourceHeadingIds from './src/i18n/rehype-source-heading-ids';
 import { LESSONS, MOVED_LESSONS } from './src/base/lessons';
 import { SITE_URL } from './src/base/site';
 
@@ -116,10 +117,11 @@ export default defineConfig({
   },
   markdown: {
     // KaTeX needs remark-math + rehype-katex, which run on the unified processor only
-    // (Astro 7's default Sätteri parses math but does not render it).
+    // (Astro 7's default Sätteri parses math but does not render it). rehypeSourceHeadingIds gives a translated
+    // page its English source's section ids; Astro's own heading-id plugin runs after these and keeps them.
     processor: unified({
       remarkPlugins: [remarkMath, remarkIslandLocale],
-      rehypePlugins: [rehypeKatex, rehypeUnindexMath, rehypeFocusableScroll],
+      rehypePlugins: [rehypeKatex, rehypeUnindexMath, rehypeFocusableScroll, rehypeSourceHeadingIds],
     }),
   },
 });
