@@ -476,7 +476,8 @@ function Results({
                     {engine.device[line.device]}
                     {gib(line.bytes)}
                   </td>
-                  <td>{line.source}</td>
+                  {/* A line's source cites a paper's section or a tool's source file as published, so it stays English. */}
+                  <td lang="en">{line.source}</td>
                 </tr>
               ))}
             </tbody>

@@ -15,7 +15,10 @@ export default function PriceTable({
   return (
     <fieldset class="planner-prices">
       <legend>{strings.prices.heading}</legend>
-      <p class="calc-note">{strings.prices.note(EXAMPLE_PRICES_DATE, EXAMPLE_PRICES_SOURCE)}</p>
+      <p class="calc-note">
+        {strings.prices.note(EXAMPLE_PRICES_DATE)}
+        <cite lang="en">{EXAMPLE_PRICES_SOURCE}</cite>.
+      </p>
       <div class="widget-scroll scroll-shadows" tabIndex={0} role="region" aria-label={strings.prices.heading}>
         <table class="widget-table">
           <thead>

@@ -28,7 +28,7 @@ const SINGLE_EXPERIMENTS_ZH_CN: LabMessages['single']['experiments'] = {
     passLabel: '梯度完全一致',
     failLabel: '梯度不同',
     wasmUnmeasurable:
-      '在 WebAssembly 上，一步训练作为单个计算图运行。我们实测时（最大到宽度 512、16 层、批大小 2048），onnxruntime-web 的 CPU 内存规划器无论是否重计算都让堆停在同一高水位。重计算变体仍会在单步耗时上体现它的代价；显存节省要在 WebGPU 上才看得到。',
+      '在 WebAssembly 上，一步训练作为单个计算图运行。我们实测时（最大到宽度 512、16 层、批大小 2048），onnxruntime-web 的 CPU 内存规划器无论是否重计算都让堆停在同一高水位。重计算变体仍会在单步时间上体现它的代价；显存节省要在 WebGPU 上才看得到。',
     wasmShows: null,
     needsWebGpu: null,
   },
@@ -145,7 +145,7 @@ export const LAB_ZH_CN: LabMessages = {
       `实测：${memoryLabel}；“其中静止权重”是放好权重、创建好会话之后、第一步之前占用的量，超出的部分都是梯度、激活值和临时张量。本运行时：根据计算图的形状推算 onnxruntime-web 1.30 和实验室在 WebGPU 上为这些计算图占用多少。PyTorch（CUDA）：显存引擎对同一模型给出的峰值，即 PyTorch 在最忙时刻会占用的量（权重、梯度、激活值；不含 CUDA 上下文）。每个比值都是实测 ÷ 该预测。`,
     notModelled: '尚未建模',
     noteUnmeasurable: ' 第二行没有实测 ÷ 预测：它的预测对应的是这个后端无法展示的运行（见下文）。',
-    columns: ['变体', '实测峰值', '单步耗时，中位数（范围）', '其中静止权重', '本运行时', 'PyTorch（CUDA）', '损失'],
+    columns: ['变体', '实测峰值', '单步时间，中位数（范围）', '其中静止权重', '本运行时', 'PyTorch（CUDA）', '损失'],
     microBatches: (count, size) => `（${count} × ${size}）`,
     batch: (size) => `（批大小 ${size}）`,
     heapLabel: 'WebAssembly 堆增长（粗粒度高水位）',
@@ -180,7 +180,7 @@ export const LAB_ZH_CN: LabMessages = {
     },
     caption: '每台设备实测与预测的峰值',
     note: (memory, restExtra, predictedExtra) =>
-      `每台设备的实测值：${memory}，取其峰值；“静止”是放好权重${restExtra}之后；“步间”是最后一步之后。本运行时：根据计算图形状，按每台设备自己的循环回放这些计算图，推算 onnxruntime-web 1.30 和实验室在 WebGPU 上占用多少。PyTorch（CUDA）：显存引擎对同一模型给出的每卡峰值${predictedExtra}，不含 CUDA 上下文。实测 ÷ PyTorch 用每侧最忙的那台设备与之比较。单步耗时：每台设备在计时步上的中位数和范围；一侧的速度取决于最慢的设备，其余设备在每次交换时都要等它。`,
+      `每台设备的实测值：${memory}，取其峰值；“静止”是放好权重${restExtra}之后；“步间”是最后一步之后。本运行时：根据计算图形状，按每台设备自己的循环回放这些计算图，推算 onnxruntime-web 1.30 和实验室在 WebGPU 上占用多少。PyTorch（CUDA）：显存引擎对同一模型给出的每卡峰值${predictedExtra}，不含 CUDA 上下文。实测 ÷ PyTorch 用每侧最忙的那台设备与之比较。单步时间：每台设备在计时步上的中位数和范围；一侧的速度取决于最慢的设备，其余设备在每次交换时都要等它。`,
     restExtraAdam: '和 Adam 动量',
     predictedExtraPipeline: '（第一个阶段，较大的那个）',
     heapLabel: 'WebAssembly 堆增长（粗粒度高水位）',
@@ -189,7 +189,7 @@ export const LAB_ZH_CN: LabMessages = {
       '方案',
       '设备',
       '峰值',
-      '单步耗时，中位数（范围）',
+      '单步时间，中位数（范围）',
       '静止',
       '步间',
       '本运行时',
@@ -248,8 +248,8 @@ export const LAB_ZH_CN: LabMessages = {
   },
   transfer: {
     caption: '计时那一步的主机↔GPU 数据传输',
-    note: '上传时间是 worker 创建缓冲区并把权重交给它们所花的时间；之后的拷贝在 GPU 队列上、排在读取它们的内核之前执行，所以其完整代价体现在单步耗时里。常驻的权重只在第一步之前上传一次。',
-    columns: ['变体', '每步上传的权重', '上传时间', '每步回读的梯度', '单步耗时，中位数（范围）'],
+    note: '上传时间是 worker 创建缓冲区并把权重交给它们所花的时间；之后的拷贝在 GPU 队列上、排在读取它们的内核之前执行，所以其完整代价体现在单步时间里。常驻的权重只在第一步之前上传一次。',
+    columns: ['变体', '每步上传的权重', '上传时间', '每步回读的梯度', '单步时间，中位数（范围）'],
     milliseconds: (ms) => `${ms.toFixed(1)} ms`,
   },
   timeline: {
@@ -309,6 +309,6 @@ export const LAB_ZH_CN: LabMessages = {
     withinNoise: '（在噪声范围内）',
     differ: (after, ratio, before, steps) =>
       `“${after}”的一步耗时是“${before}”的 ${ratio} 倍；在 ${steps} 个计时步中，两者的耗时范围互不重叠。`,
-    same: (steps) => `在 ${steps} 个计时步中，两者的单步耗时范围相互重叠：在这些尺寸下，这个浏览器看不出两者的耗时差别。`,
+    same: (steps) => `在 ${steps} 个计时步中，两者的单步时间范围相互重叠：在这些尺寸下，这个浏览器看不出两者的耗时差别。`,
   },
 };

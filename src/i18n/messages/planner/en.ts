@@ -32,8 +32,9 @@ export const PLANNER_EN = {
   tiers: PLANNER_WORDS.run.tiers,
   prices: {
     heading: 'GPU prices per hour',
-    note: (date: string, source: string) =>
-      `Example prices in US dollars as of ${date}, not quotes: type your provider’s. Source: ${source}. A GPU with empty prices is not offered for rent.`,
+    /** Before the prices' source, which is cited as published (in English on every page). */
+    note: (date: string) =>
+      `Example prices in US dollars as of ${date}, not quotes: type your provider’s. A GPU with empty prices is not offered for rent. Source: `,
     gpu: 'GPU',
     partRow: 'give all three prices, or none (then this GPU is not offered for rent)',
     unread: 'Not used from the link: ',

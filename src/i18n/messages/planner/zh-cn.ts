@@ -95,12 +95,11 @@ export const PLANNER_ZH_CN: typeof PLANNER_EN = {
   fieldLabel: (field) => `${FIELD_LABELS[field.flag] ?? field.label}（${field.flag}）`,
   optional: '可选',
   tasks: { pretrain: '预训练', finetune: '微调（全参数、LoRA 或 QLoRA）' },
-  rankings: { time: '单步耗时', 'step-cost': '每步成本', 'epoch-cost': '每个 epoch 的成本' },
+  rankings: { time: '单步时间', 'step-cost': '每步成本', 'epoch-cost': '每个 epoch 的成本' },
   tiers: SEARCH.run.tiers,
   prices: {
     heading: '每小时 GPU 价格',
-    note: (date, source) =>
-      `示例价格以美元计，截至 ${date}，并非报价：请填入你所用云厂商的价格。来源：${source}。价格留空的 GPU 不参与租用对比。`,
+    note: (date) => `示例价格以美元计，截至 ${date}，并非报价：请填入你所用云厂商的价格。价格留空的 GPU 不参与租用对比。来源：`,
     gpu: 'GPU',
     partRow: '三档价格要么都填，要么都不填（都不填则不租用这款 GPU）',
     unread: '链接中未采用的价格：',
@@ -116,7 +115,7 @@ export const PLANNER_ZH_CN: typeof PLANNER_EN = {
   summary: (own, rented, combinations, estimates, ms) =>
     `你的 GPU 上放得下 ${own} 个方案${rented > 0 ? `，租用的 GPU 上另有 ${rented} 个` : ''}。共搜索 ${count(combinations)} 种组合，调用显存引擎估算 ${count(estimates)} 次，用时 ${ms.toFixed(0)} ms（在本浏览器中实测）。`,
   estimateNote:
-    '单步耗时和成本均为显存引擎的单步耗时模型给出的估计，并附上实测的误差区间（公开发表的训练中，10 次有 8 次落在区间内）；按引擎的计算，每个方案在预留显存余量后都放得下。',
+    '单步时间和成本均为显存引擎的单步时间模型给出的估计，并附上实测的误差区间（公开发表的训练中，10 次有 8 次落在区间内）；按引擎的计算，每个方案在预留显存余量后都放得下。',
   table: {
     rank: '#',
     details: '详情',
@@ -136,7 +135,7 @@ export const PLANNER_ZH_CN: typeof PLANNER_EN = {
   hide: '收起',
   share: '分享',
   showMore: (n) => `再显示 ${n} 个`,
-  groupMembers: (n, open) => `${open ? '收起' : '展开'}单步耗时区间内的另外 ${n} 个方案`,
+  groupMembers: (n, open) => `${open ? '收起' : '展开'}单步时间区间内的另外 ${n} 个方案`,
   groupDifferences: (differences) => (differences.length === 0 ? '' : `它们的区别在于${differences.join('；')}。`),
   dimensionNames: {
     hardware: 'GPU',
@@ -151,7 +150,7 @@ export const PLANNER_ZH_CN: typeof PLANNER_EN = {
     'micro-batch': '微批次',
   },
   groupsNote: (ratio) =>
-    `单步耗时彼此相差在 ×${ratio} 以内（即单步耗时模型的误差区间）的方案合为一行，由最简单的方案领头：用到的技术更少、流水线更浅、卸载更少。`,
+    `单步时间彼此相差在 ×${ratio} 以内（即单步时间模型的误差区间）的方案合为一行，由最简单的方案领头：用到的技术更少、流水线更浅、卸载更少。`,
   byDefault: (what) => `（默认：${what}）`,
   notAChoice: (value) => `${value}（不是可选项）`,
   sections: {
@@ -176,8 +175,8 @@ export const PLANNER_ZH_CN: typeof PLANNER_EN = {
     total: '每卡合计',
     host: '整机主机内存',
   },
-  timeHeading: '单步耗时（估计）',
-  runHeading: '训练完全部 token（估计，附单步耗时区间）',
+  timeHeading: '单步时间（估计）',
+  runHeading: '训练完全部 token（估计，附单步时间区间）',
   bandNote: (source) => `区间来源：${source}`,
   timelineLoading: '正在绘制单步时间线…',
   timelineFailed: '单步时间线加载失败，请刷新页面重试。',
