@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { lessonHref } from '../../src/base/lessons';
 import { localizedHref } from '../../src/i18n/locales';
@@ -30,8 +30,14 @@ function catalogueTexts(value: unknown): string[] {
   if (typeof value === 'function') {
     const fn = value as (...args: unknown[]) => unknown;
     // Called with slots, a template shows its fixed words; one that needs numbers or lists throws or says less.
+    // A sentence returned in parts (to set some of them in bold) is joined first.
     try {
       const said = fn(...Array.from({ length: fn.length }, () => SLOT));
+      if (Array.isArray(said))
+        return said
+          .filter((part) => typeof part === 'string')
+          .join('')
+          .split(SLOT);
       return typeof said === 'string' ? said.split(SLOT) : [];
     } catch {
       return [];
@@ -53,6 +59,28 @@ const ENGLISH_SENTENCES = [
     ]),
   ),
 ];
+
+/** The English words a worker's stage starts with (EN.frame.stage): none may reach a Chinese progress line. */
+const ENGLISH_STAGE_WORDS = /\b(?:starting|loading|compiling|step|timing|forward|Training)\b/;
+
+/**
+ * Starts recording every text the experiment's status line shows. A MutationObserver rather than polling from the
+ * test: a stage can last a few milliseconds on WebAssembly, shorter than a round trip to the browser.
+ */
+async function recordStatus(page: Page, selector: string): Promise<() => Promise<string[]>> {
+  await page.evaluate((sel) => {
+    const status = document.querySelector<HTMLElement>(`${sel} .lab-status`);
+    if (!status) throw new Error(`no status line in ${sel}`);
+    const seen: string[] = [];
+    (window as unknown as { labStatusTexts: string[] }).labStatusTexts = seen;
+    new MutationObserver(() => seen.push(status.innerText)).observe(status, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+  }, selector);
+  return () => page.evaluate(() => (window as unknown as { labStatusTexts: string[] }).labStatusTexts);
+}
 
 describe('the lab in Chinese', () => {
   let browser: Browser;
@@ -84,9 +112,27 @@ describe('the lab in Chinese', () => {
         expect(await root.locator('[data-backend-note]').textContent()).toContain(ZH.single.experiments[ID].wasmUnmeasurable);
         expect(await root.locator('[data-lab-method]').getAttribute('href')).toBe(localizedHref('zh-cn', LAB_METHOD_HREF));
 
+        const statusTexts = await recordStatus(page, SELECTOR);
         await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
         expect(await root.getAttribute('data-state'), (await root.textContent()) ?? '').toBe('done');
         expect(await root.getAttribute('data-backend')).toBe('wasm');
+
+        // The progress line while it ran: each side by its Chinese name, the worker's stage in Chinese.
+        const shownWhileRunning = await statusTexts();
+        const sideLines = (side: string) =>
+          shownWhileRunning.filter((text) => text.startsWith(ZH.frame.progress(side, '').slice(0, -1)));
+        const { before, after } = ZH.single.experiments[ID];
+        expect(sideLines(before).length, shownWhileRunning.join('\n')).toBeGreaterThan(0);
+        expect(sideLines(after).length, shownWhileRunning.join('\n')).toBeGreaterThan(0);
+        expect(
+          shownWhileRunning.some((text) => /第 1 步，共 \d+ 步/.test(text)),
+          shownWhileRunning.join('\n'),
+        ).toBe(true);
+        for (const text of shownWhileRunning) {
+          expect(text).toMatch(HAN);
+          expect(text).not.toMatch(ENGLISH_STAGE_WORDS);
+          expect(ENGLISH_SENTENCES.filter((sentence) => text.includes(sentence))).toEqual([]);
+        }
 
         // The results table: its caption, headings and row names from the Chinese catalogue.
         expect(await root.locator('caption').textContent()).toBe(ZH.single.caption);
@@ -116,7 +162,7 @@ describe('the lab in Chinese', () => {
     },
   );
 
-  test('the English lesson keeps the English experiment', async () => {
+  test('the English lesson keeps the English experiment', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}${lessonHref(ID)}`, SELECTOR);
       expect(await root.locator('.widget-field > span').allTextContents()).toEqual(
@@ -126,6 +172,19 @@ describe('the lab in Chinese', () => {
       expect(await root.locator('[data-backend-note]').textContent()).toContain(EN.single.experiments[ID].wasmUnmeasurable);
       expect(await root.locator('[data-lab-method]').getAttribute('href')).toBe(LAB_METHOD_HREF);
       expect(await root.innerText()).not.toMatch(HAN);
+
+      // Its progress line names the sides and the worker's stage in English.
+      const statusTexts = await recordStatus(page, SELECTOR);
+      await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
+      expect(await root.getAttribute('data-state'), (await root.textContent()) ?? '').toBe('done');
+      const shownWhileRunning = await statusTexts();
+      const firstStep = EN.frame.progress(EN.single.experiments[ID].before, EN.frame.stage({ kind: 'step', step: 1, steps: 1 }));
+      // The step count depends on the backend: compare up to "of".
+      expect(
+        shownWhileRunning.some((text) => text.startsWith(firstStep.slice(0, firstStep.indexOf(' of ')))),
+        shownWhileRunning.join('\n'),
+      ).toBe(true);
+      for (const text of shownWhileRunning) expect(text).not.toMatch(HAN);
       expect(problems.pageErrors).toEqual([]);
     });
   });
