@@ -5,12 +5,14 @@ import { localizedHref } from '../../src/i18n/locales';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { launchBrowser, openIsland, runExperimentToEnd, withRecordingPage } from '../../scripts/browser/browser';
 import { LAB_METHOD_HREF } from '../../src/components/lab/lab-links';
+import { experimentPage } from '../../scripts/browser/island-pages';
 
 /**
  * One experiment run end to end with Chinese labels (issue #33 item 5): on the Chinese gradient-checkpointing lesson the
  * experiment runs on WebAssembly (no WebGPU here, the fastest path), and its controls, status, results table, sentences
- * and chart speak Chinese with no English sentence of the lab's catalogue left in what the reader sees. The English
- * lesson keeps its English.
+ * and chart speak Chinese with no English sentence of the lab's catalogue left in what the reader sees, nor while it
+ * runs: the progress line names the sides and the worker's stage in Chinese. A pipeline-parallel run (WebGPU) checks
+ * the same of every virtual GPU's progress. The English lesson keeps its English, progress line included.
  */
 const baseUrl = inject('baseUrl');
 const HAN = /\p{Script=Han}/u;
@@ -188,4 +190,49 @@ describe('the lab in Chinese', () => {
       expect(problems.pageErrors).toEqual([]);
     });
   });
+});
+
+describe('a cluster experiment in Chinese', () => {
+  const CLUSTER_ID = 'pipeline-parallel';
+  const CLUSTER_SELECTOR = `[data-experiment="${CLUSTER_ID}"]`;
+  /** Two fresh devices per side, each compiling its shaders on the CPU (SwiftShader). */
+  const CLUSTER_TIMEOUT_MS = 300_000;
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser({ name: 'webgpu-on', webgpu: true });
+  });
+  afterAll(() => browser?.close());
+
+  test(
+    'pipeline parallel on the /zh-cn/ lesson: every virtual GPU reports its stage in Chinese while it runs',
+    { timeout: CLUSTER_TIMEOUT_MS + 60_000 },
+    async () => {
+      await withRecordingPage(browser, baseUrl, async (page, problems) => {
+        const root = await openIsland(page, `${baseUrl}/zh-cn${experimentPage(CLUSTER_ID)}`, CLUSTER_SELECTOR);
+        const statusTexts = await recordStatus(page, CLUSTER_SELECTOR);
+        await runExperimentToEnd(page, root, CLUSTER_SELECTOR, CLUSTER_TIMEOUT_MS);
+        expect(await root.getAttribute('data-state'), (await root.textContent()) ?? '').toBe('done');
+
+        const shownWhileRunning = await statusTexts();
+        const { before, after } = ZH.cluster.experiments.sides[CLUSTER_ID];
+        // Each side's devices by the side's Chinese name and their rank.
+        for (const who of [ZH.cluster.deviceOfSide(before, 0), ZH.cluster.deviceOfSide(after, 1)]) {
+          const prefix = ZH.frame.progress(who, '').slice(0, -1);
+          expect(
+            shownWhileRunning.some((text) => text.startsWith(prefix)),
+            `${prefix}\n${shownWhileRunning.join('\n')}`,
+          ).toBe(true);
+        }
+        // A pipeline stage loads its slice of the layers; on WebGPU it first runs a warm-up step that compiles the shaders.
+        expect(shownWhileRunning.some((text) => /正在加载第 \d+–\d+ 层/.test(text))).toBe(true);
+        expect(shownWhileRunning.some((text) => text.includes('：正在编译着色器（'))).toBe(true);
+        for (const text of shownWhileRunning) {
+          expect(text).toMatch(HAN);
+          expect(text).not.toMatch(ENGLISH_STAGE_WORDS);
+          expect(ENGLISH_SENTENCES.filter((sentence) => text.includes(sentence))).toEqual([]);
+        }
+        expect(problems.pageErrors).toEqual([]);
+      });
+    },
+  );
 });
