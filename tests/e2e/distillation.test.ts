@@ -5,6 +5,7 @@ import { expectRunOutcome, readExperiment } from './support/after-run';
 import { BROWSER_CONFIGS, launchBrowser, openIsland, withRecordingPage, runExperimentToEnd } from '../../scripts/browser/browser';
 import { PHONE } from './support/phone-layout';
 import { lessonHref } from '../../src/base/lessons';
+import { MESSAGES } from '../../src/i18n/messages/index';
 
 /**
  * The distillation experiment runs to the end with WebGPU (SwiftShader) and without it (a
@@ -97,6 +98,12 @@ describe.each(BROWSER_CONFIGS)('distillation with $name', (config) => {
         expect(number('teacherAccuracy')).toBeGreaterThan(number('studentDistilledAccuracy'));
         expect(Math.abs(number('int8TeacherAccuracy') - number('teacherAccuracy'))).toBeLessThan(0.02);
         expect(number('studentDistilledAccuracy') - number('studentHardAccuracy')).toBeGreaterThan(0.05);
+        // The sentence sets the student's two accuracies in bold: the comparison the experiment is about.
+        const { percent } = MESSAGES.en.lab.distillation;
+        expect(await root.locator('strong').allTextContents()).toEqual([
+          percent(number('studentDistilledAccuracy')),
+          percent(number('studentHardAccuracy')),
+        ]);
         expect(problems.pageErrors).toEqual([]);
         expect(problems.offsiteRequests).toEqual([]);
       });

@@ -1,16 +1,18 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { lessonHref } from '../../src/base/lessons';
 import { localizedHref } from '../../src/i18n/locales';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { launchBrowser, openIsland, runExperimentToEnd, withRecordingPage } from '../../scripts/browser/browser';
 import { LAB_METHOD_HREF } from '../../src/components/lab/lab-links';
+import { experimentPage } from '../../scripts/browser/island-pages';
 
 /**
  * One experiment run end to end with Chinese labels (issue #33 item 5): on the Chinese gradient-checkpointing lesson the
  * experiment runs on WebAssembly (no WebGPU here, the fastest path), and its controls, status, results table, sentences
- * and chart speak Chinese with no English sentence of the lab's catalogue left in what the reader sees. The English
- * lesson keeps its English.
+ * and chart speak Chinese with no English sentence of the lab's catalogue left in what the reader sees, nor while it
+ * runs: the progress line names the sides and the worker's stage in Chinese. A pipeline-parallel run (WebGPU) checks
+ * the same of every virtual GPU's progress. The English lesson keeps its English, progress line included.
  */
 const baseUrl = inject('baseUrl');
 const HAN = /\p{Script=Han}/u;
@@ -30,8 +32,14 @@ function catalogueTexts(value: unknown): string[] {
   if (typeof value === 'function') {
     const fn = value as (...args: unknown[]) => unknown;
     // Called with slots, a template shows its fixed words; one that needs numbers or lists throws or says less.
+    // A sentence returned in parts (to set some of them in bold) is joined first.
     try {
       const said = fn(...Array.from({ length: fn.length }, () => SLOT));
+      if (Array.isArray(said))
+        return said
+          .filter((part) => typeof part === 'string')
+          .join('')
+          .split(SLOT);
       return typeof said === 'string' ? said.split(SLOT) : [];
     } catch {
       return [];
@@ -53,6 +61,28 @@ const ENGLISH_SENTENCES = [
     ]),
   ),
 ];
+
+/** The English words a worker's stage starts with (EN.frame.stage): none may reach a Chinese progress line. */
+const ENGLISH_STAGE_WORDS = /\b(?:starting|loading|compiling|step|timing|forward|Training)\b/;
+
+/**
+ * Starts recording every text the experiment's status line shows. A MutationObserver rather than polling from the
+ * test: a stage can last a few milliseconds on WebAssembly, shorter than a round trip to the browser.
+ */
+async function recordStatus(page: Page, selector: string): Promise<() => Promise<string[]>> {
+  await page.evaluate((sel) => {
+    const status = document.querySelector<HTMLElement>(`${sel} .lab-status`);
+    if (!status) throw new Error(`no status line in ${sel}`);
+    const seen: string[] = [];
+    (window as unknown as { labStatusTexts: string[] }).labStatusTexts = seen;
+    new MutationObserver(() => seen.push(status.innerText)).observe(status, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+  }, selector);
+  return () => page.evaluate(() => (window as unknown as { labStatusTexts: string[] }).labStatusTexts);
+}
 
 describe('the lab in Chinese', () => {
   let browser: Browser;
@@ -84,9 +114,27 @@ describe('the lab in Chinese', () => {
         expect(await root.locator('[data-backend-note]').textContent()).toContain(ZH.single.experiments[ID].wasmUnmeasurable);
         expect(await root.locator('[data-lab-method]').getAttribute('href')).toBe(localizedHref('zh-cn', LAB_METHOD_HREF));
 
+        const statusTexts = await recordStatus(page, SELECTOR);
         await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
         expect(await root.getAttribute('data-state'), (await root.textContent()) ?? '').toBe('done');
         expect(await root.getAttribute('data-backend')).toBe('wasm');
+
+        // The progress line while it ran: each side by its Chinese name, the worker's stage in Chinese.
+        const shownWhileRunning = await statusTexts();
+        const sideLines = (side: string) =>
+          shownWhileRunning.filter((text) => text.startsWith(ZH.frame.progress(side, '').slice(0, -1)));
+        const { before, after } = ZH.single.experiments[ID];
+        expect(sideLines(before).length, shownWhileRunning.join('\n')).toBeGreaterThan(0);
+        expect(sideLines(after).length, shownWhileRunning.join('\n')).toBeGreaterThan(0);
+        expect(
+          shownWhileRunning.some((text) => /第 1 步，共 \d+ 步/.test(text)),
+          shownWhileRunning.join('\n'),
+        ).toBe(true);
+        for (const text of shownWhileRunning) {
+          expect(text).toMatch(HAN);
+          expect(text).not.toMatch(ENGLISH_STAGE_WORDS);
+          expect(ENGLISH_SENTENCES.filter((sentence) => text.includes(sentence))).toEqual([]);
+        }
 
         // The results table: its caption, headings and row names from the Chinese catalogue.
         expect(await root.locator('caption').textContent()).toBe(ZH.single.caption);
@@ -116,7 +164,7 @@ describe('the lab in Chinese', () => {
     },
   );
 
-  test('the English lesson keeps the English experiment', async () => {
+  test('the English lesson keeps the English experiment', { timeout: RUN_TIMEOUT_MS + 60_000 }, async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}${lessonHref(ID)}`, SELECTOR);
       expect(await root.locator('.widget-field > span').allTextContents()).toEqual(
@@ -126,7 +174,65 @@ describe('the lab in Chinese', () => {
       expect(await root.locator('[data-backend-note]').textContent()).toContain(EN.single.experiments[ID].wasmUnmeasurable);
       expect(await root.locator('[data-lab-method]').getAttribute('href')).toBe(LAB_METHOD_HREF);
       expect(await root.innerText()).not.toMatch(HAN);
+
+      // Its progress line names the sides and the worker's stage in English.
+      const statusTexts = await recordStatus(page, SELECTOR);
+      await runExperimentToEnd(page, root, SELECTOR, RUN_TIMEOUT_MS);
+      expect(await root.getAttribute('data-state'), (await root.textContent()) ?? '').toBe('done');
+      const shownWhileRunning = await statusTexts();
+      const firstStep = EN.frame.progress(EN.single.experiments[ID].before, EN.frame.stage({ kind: 'step', step: 1, steps: 1 }));
+      // The step count depends on the backend: compare up to "of".
+      expect(
+        shownWhileRunning.some((text) => text.startsWith(firstStep.slice(0, firstStep.indexOf(' of ')))),
+        shownWhileRunning.join('\n'),
+      ).toBe(true);
+      for (const text of shownWhileRunning) expect(text).not.toMatch(HAN);
       expect(problems.pageErrors).toEqual([]);
     });
   });
+});
+
+describe('a cluster experiment in Chinese', () => {
+  const CLUSTER_ID = 'pipeline-parallel';
+  const CLUSTER_SELECTOR = `[data-experiment="${CLUSTER_ID}"]`;
+  /** Two fresh devices per side, each compiling its shaders on the CPU (SwiftShader). */
+  const CLUSTER_TIMEOUT_MS = 300_000;
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser({ name: 'webgpu-on', webgpu: true });
+  });
+  afterAll(() => browser?.close());
+
+  test(
+    'pipeline parallel on the /zh-cn/ lesson: every virtual GPU reports its stage in Chinese while it runs',
+    { timeout: CLUSTER_TIMEOUT_MS + 60_000 },
+    async () => {
+      await withRecordingPage(browser, baseUrl, async (page, problems) => {
+        const root = await openIsland(page, `${baseUrl}/zh-cn${experimentPage(CLUSTER_ID)}`, CLUSTER_SELECTOR);
+        const statusTexts = await recordStatus(page, CLUSTER_SELECTOR);
+        await runExperimentToEnd(page, root, CLUSTER_SELECTOR, CLUSTER_TIMEOUT_MS);
+        expect(await root.getAttribute('data-state'), (await root.textContent()) ?? '').toBe('done');
+
+        const shownWhileRunning = await statusTexts();
+        const { before, after } = ZH.cluster.experiments.sides[CLUSTER_ID];
+        // Each side's devices by the side's Chinese name and their rank.
+        for (const who of [ZH.cluster.deviceOfSide(before, 0), ZH.cluster.deviceOfSide(after, 1)]) {
+          const prefix = ZH.frame.progress(who, '').slice(0, -1);
+          expect(
+            shownWhileRunning.some((text) => text.startsWith(prefix)),
+            `${prefix}\n${shownWhileRunning.join('\n')}`,
+          ).toBe(true);
+        }
+        // A pipeline stage loads its slice of the layers; on WebGPU it first runs a warm-up step that compiles the shaders.
+        expect(shownWhileRunning.some((text) => /正在加载第 \d+–\d+ 层/.test(text))).toBe(true);
+        expect(shownWhileRunning.some((text) => text.includes('：正在编译着色器（'))).toBe(true);
+        for (const text of shownWhileRunning) {
+          expect(text).toMatch(HAN);
+          expect(text).not.toMatch(ENGLISH_STAGE_WORDS);
+          expect(ENGLISH_SENTENCES.filter((sentence) => text.includes(sentence))).toEqual([]);
+        }
+        expect(problems.pageErrors).toEqual([]);
+      });
+    },
+  );
 });

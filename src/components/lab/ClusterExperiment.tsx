@@ -71,6 +71,7 @@ function Cluster({ id }: { readonly id: ClusterExperimentId }) {
       needsWebGpu={words.experiments.needsWebGpu}
       idleText={words.idle}
       run={(settings, onProgress) => runClusterExperiment(id, settings, onProgress)}
+      sideName={(side) => (side === 'before' ? names.before : names.after)}
       figures={(o) => ({
         backend: o.backend,
         measuredBeforeBytes: sideBytes(o.before),

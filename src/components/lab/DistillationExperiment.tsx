@@ -39,6 +39,7 @@ function Distillation() {
       idleText={words.idleText}
       caveat={(backend) => (backend === 'wasm' ? words.models.wasmCaveat : null)}
       run={(settings, onProgress) => runDistillation(settings.batch, onProgress)}
+      sideName={(side) => (side === 'before' || side === 'after' ? side : words.progressSides[side])}
       figures={(o) => ({
         backend: o.backend,
         measuredBeforeBytes: measuredForwardBytes(o.teacher.result),
@@ -151,9 +152,9 @@ function DistillationResults({ outcome: measured }: { outcome: DistillationOutco
       )}
       <p>
         {words.accuracies(
-          percent(distilled.accuracy),
+          <strong>{percent(distilled.accuracy)}</strong>,
           distilled.alpha,
-          percent(hardOnly.accuracy),
+          <strong>{percent(hardOnly.accuracy)}</strong>,
           ((distilled.trainMs + hardOnly.trainMs) / 1000).toFixed(1),
           percent(outcome.teacher.result.accuracy),
           percent(outcome.int8Teacher.result.accuracy),

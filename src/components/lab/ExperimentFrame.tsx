@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useContext, useState } from 'preact/hooks';
 import { backendReasonWords, fallbackCauseWords, type BackendChoice } from '../../lab/page/choose-backend';
 import type { Backend } from '../../lab/measure/executor';
-import type { LabProgress, LabSample } from '../../lab/page/progress';
+import type { LabProgress, LabSample, ProgressSide } from '../../lab/page/progress';
 import { LabRunError } from '../../lab/page/lab-run-error';
 import {
   SIZE_FIELDS,
@@ -40,7 +40,9 @@ type RunState<O> =
   | { readonly state: 'done'; readonly outcome: O }
   | { readonly state: 'error'; readonly title: string; readonly message: string };
 
-function describeProgress(progress: LabProgress | null, words: LabMessages['frame']): string {
+/** The progress line: the runtime's download, or who runs and what its worker does, in the page's language. */
+function describeProgress(progress: LabProgress | null, messages: LabMessages, sideName: (side: ProgressSide) => string): string {
+  const words = messages.frame;
   if (!progress) return words.startingRun;
   if (progress.phase === 'runtime') {
     const { loaded, total } = progress.download;
@@ -48,7 +50,9 @@ function describeProgress(progress: LabProgress | null, words: LabMessages['fram
       ? words.downloading(Math.round((100 * loaded) / total), formatMiB(total))
       : words.downloadingBytes(formatMiB(loaded));
   }
-  return words.progress(progress.label, progress.stage);
+  const sides = progress.sides.map(sideName).join(words.then);
+  const who = progress.rank === undefined ? sides : messages.cluster.deviceOfSide(sides, progress.rank);
+  return words.progress(who, words.stage(progress.stage));
 }
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -84,6 +88,8 @@ export interface ExperimentFrameProps<O> {
   readonly idleText: string;
   /** Runs the experiment; throws `LabRunError` for failures the page explains. */
   readonly run: (settings: LabSettings, onProgress: (progress: LabProgress) => void) => Promise<O>;
+  /** A side the progress line names, in the page's language. */
+  readonly sideName: (side: ProgressSide) => string;
   readonly figures: (outcome: O) => ContractFigures;
   /** Which backend ran and why, as data; the frame says it under the controls once done. */
   readonly backendOf: (outcome: O) => BackendChoice;
@@ -140,6 +146,7 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
     caveat,
     idleText,
     run,
+    sideName,
     figures,
     backendOf,
     results,
@@ -183,7 +190,7 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
           message:
             needsWebGpu && choice ? words.needsWebGpu(needsWebGpu, fallbackCauseWords(choice, messages.backend) ?? '') : detail,
         });
-      else setState({ state: 'error', title: words.failureTitles[kind], message: `${words.failureWhy[kind]} (${detail})` });
+      else setState({ state: 'error', title: words.failureTitles[kind], message: words.failure(words.failureWhy[kind], detail) });
     }
   };
 
@@ -232,7 +239,7 @@ export default function ExperimentFrame<O>(props: ExperimentFrameProps<O>) {
       <p class="lab-status" aria-live="polite">
         {state.state === 'idle' &&
           (choice ? words.idle(idleText, RUNTIME_DOWNLOAD_MB.jspi, RUNTIME_DOWNLOAD_MB.asyncify) : words.checking)}
-        {state.state === 'running' && describeProgress(state.progress, words)}
+        {state.state === 'running' && describeProgress(state.progress, messages, sideName)}
         {outcome && backendReasonWords(backendOf(outcome), messages.backend)}
       </p>
       {state.state === 'running' && live && state.samples.length > 0 && live(state.samples)}

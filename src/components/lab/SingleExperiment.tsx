@@ -1,7 +1,7 @@
 import { SINGLE_EXPERIMENTS, type SingleExperimentId } from '../../lab/experiments/single/experiments';
 import { measuredBytes, runSingleExperiment, type SingleOutcome } from '../../lab/experiments/single/run';
 import { bytesAbove } from '../../lab/measure/measured-memory';
-import type { LabSample } from '../../lab/page/progress';
+import type { LabSample, ProgressSide } from '../../lab/page/progress';
 import { SIZE_FIELDS, SOFTWARE_ADAPTER_SETTINGS } from '../../lab/experiments/settings';
 import { describeAgreement, formatRatio, measuredOverPredicted } from './agreement-words';
 import { describeRuntimeSide, describeUncheckedRuntimeSide, gapLines } from './runtime-words';
@@ -36,19 +36,12 @@ export default function Experiment({ id, locale = DEFAULT_LOCALE }: SingleExperi
   );
 }
 
-/** What the page calls a side the run reports by its English label (the lab's own words): its name in the page's language. */
-function sideNames(id: SingleExperimentId, words: LabMessages['single']): (label: string) => string {
-  const { before, after } = SINGLE_EXPERIMENTS[id];
-  const text = words.experiments[id];
-  return (label) => (label === before.label ? text.before : label === after.label ? text.after : label);
-}
-
 function SingleExperiment({ id }: { readonly id: SingleExperimentId }) {
   const experiment = SINGLE_EXPERIMENTS[id];
   const streams = experiment.after.weights === 'streamed';
   const words = useMessages().lab.single;
   const text = words.experiments[id];
-  const sideName = sideNames(id, words);
+  const sideName = (side: ProgressSide): string => (side === 'before' ? text.before : text.after);
   return (
     <ExperimentFrame
       id={id}
@@ -62,6 +55,7 @@ function SingleExperiment({ id }: { readonly id: SingleExperimentId }) {
       caveat={(backend) => (backend === 'wasm' ? (text.wasmUnmeasurable ?? text.wasmShows) : null)}
       idleText={words.idleText}
       run={(settings, onProgress) => runSingleExperiment(id, settings, onProgress)}
+      sideName={sideName}
       figures={(outcome) => ({
         backend: outcome.backend,
         measuredBeforeBytes: measuredBytes(outcome.before.result),
@@ -145,11 +139,11 @@ function accumulationRaisedWords(outcome: SingleOutcome, words: LabMessages['sin
 }
 
 /** Groups live samples into one series per side, for the chart drawn during a run. */
-function seriesFromSamples(samples: readonly LabSample[], sideName: (label: string) => string) {
-  const labels = [...new Set(samples.map((s) => s.series))];
-  return labels.map((label) => ({
-    label: sideName(label),
-    points: samples.filter((s) => s.series === label).map((s) => ({ x: s.step, bytes: s.bytes })),
+function seriesFromSamples(samples: readonly LabSample[], sideName: (side: ProgressSide) => string) {
+  const sides = [...new Set(samples.map((s) => s.side))];
+  return sides.map((side) => ({
+    label: sideName(side),
+    points: samples.filter((s) => s.side === side).map((s) => ({ x: s.step, bytes: s.bytes })),
   }));
 }
 

@@ -60,11 +60,11 @@ export async function runMeasuredSteps(
   const { exec } = run;
   const stepMs: number[] = [];
   for (let index = 0; index < run.steps; index++) {
-    exec.progress(`step ${index + 1} of ${run.steps}`);
+    exec.progress({ kind: 'step', step: index + 1, steps: run.steps });
     const stepStart = exec.now();
     await step(index);
     stepMs.push(exec.now() - stepStart);
-    exec.progress(`step ${index + 1} of ${run.steps}`, { step: index + 1, bytes: measurement.aboveBaseline() });
+    exec.progress({ kind: 'step', step: index + 1, steps: run.steps }, { step: index + 1, bytes: measurement.aboveBaseline() });
   }
   return stepMs;
 }
@@ -82,7 +82,7 @@ export async function runTimedSteps(
   const stepMs = [...measuredMs];
   const timedSteps = run.timedSteps ?? run.steps;
   for (let index = stepMs.length; index < timedSteps; index++) {
-    exec.progress(`timing step ${index + 1} of ${timedSteps}`);
+    exec.progress({ kind: 'timing', step: index + 1, steps: timedSteps });
     const stepStart = exec.now();
     await step(index);
     stepMs.push(exec.now() - stepStart);

@@ -127,16 +127,16 @@ export async function logitsOf(
  */
 async function measureForward(
   run: DistillationRun,
-  label: string,
+  job: DistillationJob,
   open: () => Promise<{ session: Session; weights: Tensors }>,
 ): Promise<{ session: Session; weights: Tensors; forward: ForwardMeasurement }> {
   const { exec } = run;
   const batch = firstRows(run.test, run.batch);
-  exec.progress(`${label}: loading`);
-  const measurement = exec.meter.start(label);
+  exec.progress({ kind: 'forward-loading', job });
+  const measurement = exec.meter.start(job);
   const { session, weights } = await open();
   const atRestBytes = measurement.counted();
-  exec.progress(`${label}: forward pass${exec.store.onDevice ? ' (compiling shaders)' : ''}`);
+  exec.progress({ kind: 'forward-pass', job, compiling: exec.store.onDevice });
   await logitsOf(exec, session, weights, batch);
   const started = exec.now();
   await logitsOf(exec, session, weights, batch);
@@ -154,13 +154,12 @@ function studentSet(manifest: DistillationManifest): LabelledExamples {
 async function runTeacher(run: DistillationRun, job: 'teacher-fp32' | 'teacher-int8'): Promise<TeacherResult> {
   const { exec, manifest } = run;
   const entry = job === 'teacher-fp32' ? manifest.teacher.fp32 : manifest.teacher.int8;
-  const label = job === 'teacher-fp32' ? 'Teacher (fp32)' : 'Teacher (int8)';
   // The weights are initializers inside the file: onnxruntime-web places them at session creation.
-  const { session, forward } = await measureForward(run, label, async () => ({
+  const { session, forward } = await measureForward(run, job, async () => ({
     session: await exec.open(entry.graph),
     weights: {},
   }));
-  exec.progress(`${label}: test accuracy`);
+  exec.progress({ kind: 'test-accuracy', job });
   const accuracy = accuracyOf(await logitsOf(exec, session, {}, run.test), run.test.labels, manifest.task.classes);
   const softTargets = job === 'teacher-fp32' ? await logitsOf(exec, session, {}, studentSet(manifest)) : undefined;
   await session.release();
@@ -203,7 +202,8 @@ export function studentStep(
 
 /**
  * Trains the student from its initial weights with the SGD step graph for the manifest's steps,
- * with soft-target weight `alpha`, and returns its final loss and test accuracy.
+ * with soft-target weight `alpha` (`targets` names it in the progress line), and returns its final
+ * loss and test accuracy.
  */
 export async function trainStudent(
   run: DistillationRun,
@@ -211,7 +211,7 @@ export async function trainStudent(
   inference: Session,
   softTargets: Float32Array,
   alpha: number,
-  label: string,
+  targets: 'soft' | 'hard',
 ): Promise<StudentRun> {
   const { exec, manifest } = run;
   const { student, task } = manifest;
@@ -226,7 +226,7 @@ export async function trainStudent(
   let finalLoss = Number.NaN;
   const started = exec.now();
   for (let s = 0; s < student.training.steps; s++) {
-    if (s % 20 === 0) exec.progress(`Training the student ${label}: step ${s + 1} of ${student.training.steps}`);
+    if (s % 20 === 0) exec.progress({ kind: 'training', targets, step: s + 1, steps: student.training.steps });
     const out = await studentStep(exec, step, student, fixed, weights, alpha);
     // The loss stays on the GPU and is read back only after the last step: a read-back per step
     // would make every step wait for the GPU (slow on software adapters).
@@ -255,14 +255,14 @@ async function runStudent(run: DistillationRun, softTargets: Float32Array): Prom
     session: inference,
     weights: untrained,
     forward,
-  } = await measureForward(run, 'Student', async () => ({
+  } = await measureForward(run, 'student', async () => ({
     session: await exec.open(student.inference),
     weights: initialWeights(run),
   }));
   for (const tensor of Object.values(untrained)) tensor.dispose();
   const step = await exec.open(student.step, (name) => isNext(name) || name === LOSS);
-  const distilled = await trainStudent(run, step, inference, softTargets, student.loss.alpha, 'with soft targets');
-  const hardOnly = await trainStudent(run, step, inference, softTargets, 0, 'on hard labels only');
+  const distilled = await trainStudent(run, step, inference, softTargets, student.loss.alpha, 'soft');
+  const hardOnly = await trainStudent(run, step, inference, softTargets, 0, 'hard');
   await step.release();
   await inference.release();
   return { job: 'student', forward, distilled, hardOnly };

@@ -9,6 +9,7 @@ import type * as OrtModule from 'onnxruntime-web';
 import type { ManifestGraph } from '../../graphs/browser-safe';
 import type { FeedData } from './feeds';
 import type { Meter } from './meter';
+import type { RunStage } from './run-stage';
 
 /** Where a run executes: onnxruntime-web's WebGPU backend, or its WebAssembly backend on the CPU. */
 export type Backend = 'webgpu' | 'wasm';
@@ -82,7 +83,7 @@ export interface Executor {
   /** A tensor's float values on the host (a download on WebGPU); the tensor stays where it was. */
   read(tensor: Tensor): Promise<Float32Array>;
   /** Tells the page what this run is doing (and, after a step, the bytes it holds). */
-  progress(stage: string, sample?: StepBytes): void;
+  progress(stage: RunStage, sample?: StepBytes): void;
   /** Milliseconds from an arbitrary origin (performance.now in browsers and Node). */
   now(): number;
 }
@@ -95,7 +96,7 @@ export interface ExecutorParts {
   readonly meter: Meter;
   /** The bytes of a graph file named in a manifest. */
   readonly loadGraph: (file: string) => Promise<Uint8Array>;
-  readonly progress?: (stage: string, sample?: StepBytes) => void;
+  readonly progress?: (stage: RunStage, sample?: StepBytes) => void;
 }
 
 /** A host tensor for typed feed data. */

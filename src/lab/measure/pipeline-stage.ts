@@ -243,7 +243,7 @@ export async function runPipelineStage(run: DeviceRun, job: PipelineJob): Promis
   const { exec, comm } = run;
   const { rank, size } = comm;
   const range = job.model.variant.ranges?.[rank];
-  exec.progress(`loading layers ${range?.[0] ?? 0}–${range?.[1] ?? 0}`);
+  exec.progress({ kind: 'loading-layers', first: range?.[0] ?? 0, last: range?.[1] ?? 0 });
   const measurement = exec.meter.start(`stage ${rank}`);
   const stage = await openStage(run, job);
   const atRestBytes = measurement.counted();

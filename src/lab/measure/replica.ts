@@ -147,7 +147,7 @@ export async function runReplica(run: DeviceRun, job: DataParallelJob | ZeroJob)
   const { exec, comm } = run;
   if (!Number.isInteger(job.batch / comm.size))
     throw new Error(`a batch of ${job.batch} does not split over ${comm.size} devices`);
-  exec.progress(`loading ${job.model.id}`);
+  exec.progress({ kind: 'loading-model', model: job.model.id });
   const measurement = exec.meter.start(job.model.id);
   const replica = await openReplica(run, job);
   const { optimizer, weights, moments } = replica;

@@ -261,7 +261,7 @@ async function gradientsOf(
  */
 export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warmUp = false): Promise<SingleRunResult> {
   const { model } = spec;
-  if (!warmUp) exec.progress(`Loading ${model.id}`);
+  if (!warmUp) exec.progress({ kind: 'loading-model', model: model.id });
   const measurement = exec.meter.start(model.id);
   const open = await openSingleRun(exec, spec);
   measurement.sample();
@@ -276,7 +276,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
   const stepMs: number[] = [];
   let transfer: StepTransfer = { uploadedBytes: 0, uploadMs: 0, downloadedBytes: 0 };
   for (let s = 0; s < spec.steps; s++) {
-    exec.progress(warmUp ? `compiling shaders (one step at batch ${spec.batch})` : `step ${s + 1} of ${spec.steps}`);
+    exec.progress(warmUp ? { kind: 'compiling-shaders', batch: spec.batch } : { kind: 'step', step: s + 1, steps: spec.steps });
     const stepStart = exec.now();
     // Drop the previous step's gradients before this one starts, as `zero_grad(set_to_none=True)`
     // does; kept, they would inflate this step's peak by a whole set of gradients.
@@ -289,7 +289,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
     measurement.sample();
     const bytes = measurement.aboveBaseline();
     stepBytes.push(bytes);
-    if (!warmUp) exec.progress(`step ${s + 1} of ${spec.steps}`, { step: s + 1, bytes });
+    if (!warmUp) exec.progress({ kind: 'step', step: s + 1, steps: spec.steps }, { step: s + 1, bytes });
   }
   const heldBytes = measurement.counted();
   const memory = measurement.finish(atRestBytes, heldBytes);
@@ -297,7 +297,7 @@ export async function measureSingleRun(exec: Executor, spec: SingleRunSpec, warm
   const timed = !warmUp && exec.backend === 'wasm' && stepMs.length > 1 ? stepMs.slice(1) : stepMs;
   const timedSteps = spec.loop?.retain || warmUp ? 0 : (spec.timedSteps ?? 0);
   for (let s = timed.length; s < timedSteps; s++) {
-    exec.progress(`timing step ${s + 1} of ${timedSteps}`);
+    exec.progress({ kind: 'timing', step: s + 1, steps: timedSteps });
     const stepStart = exec.now();
     for (const [, tensor] of Object.entries(outcome.results)) tensor.dispose();
     outcome = await step(exec, spec, open, examples, zeros, measurement);

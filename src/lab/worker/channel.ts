@@ -8,10 +8,11 @@
  */
 import { classifyFailure, type FailureKind } from '../results/classify-failure';
 import { LabRunError } from '../page/lab-run-error';
+import type { RunStage } from '../measure/run-stage';
 
 /** Worker → page. `P` is an optional live sample carried with progress. */
 export type ChannelMessage<R, P = never> =
-  | { readonly type: 'progress'; readonly stage: string; readonly sample?: P }
+  | { readonly type: 'progress'; readonly stage: RunStage; readonly sample?: P }
   | { readonly type: 'result'; readonly result: R }
   | { readonly type: 'error'; readonly kind: FailureKind; readonly message: string };
 
@@ -23,7 +24,7 @@ export type ChannelMessage<R, P = never> =
 export function requestFromWorker<Q, R, P = never>(
   worker: Worker,
   request: Q,
-  onProgress: (stage: string, sample?: P) => void,
+  onProgress: (stage: RunStage, sample?: P) => void,
 ): Promise<R> {
   return new Promise<R>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<ChannelMessage<R, P>>) => {
@@ -67,6 +68,6 @@ export function serveRequests<Q, R>(
 }
 
 /** Worker side: tells the page what the worker is doing. */
-export function postProgress<P = never>(stage: string, sample?: P): void {
+export function postProgress<P = never>(stage: RunStage, sample?: P): void {
   postToPage({ type: 'progress', stage, ...(sample !== undefined ? { sample } : {}) } satisfies ChannelMessage<never, P>);
 }

@@ -12,6 +12,7 @@ import { hostStore } from '../measure/host-store';
 import { createMemoryTracker, type MemoryTracker } from '../measure/memory-tracker';
 import { createMeter } from '../measure/meter';
 import type { Backend } from '../measure/executor';
+import type { RunStage } from '../measure/run-stage';
 import { installWasmHeapProbe } from './wasm-heap';
 import { installWebGpuHooks } from './webgpu-hooks';
 import { webGpuStore } from './webgpu-store';
@@ -73,7 +74,7 @@ export interface MeasuredRuntimeOptions {
   readonly modelsUrl: string;
   /** A graph file to open and release once before measuring, if any. */
   readonly warmUpFile: string | undefined;
-  readonly progress: (stage: string, sample?: StepBytes) => void;
+  readonly progress: (stage: RunStage, sample?: StepBytes) => void;
 }
 
 /**

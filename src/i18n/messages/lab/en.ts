@@ -6,6 +6,43 @@ import { BACKEND_WORDS } from '../../../lab/page/choose-backend';
 import { SINGLE_EXPERIMENT_WORDS } from '../../../lab/experiments/single/words';
 import { CLUSTER_EXPERIMENT_WORDS } from '../../../lab/experiments/cluster/words';
 import { DISTILLATION_WORDS } from '../../../lab/experiments/distillation/words';
+import type { DistillationJob } from '../../../lab/measure/distillation';
+import type { RunStage } from '../../../lab/measure/run-stage';
+
+/** The distillation's models as its progress line names them. */
+const PROGRESS_MODELS: Record<DistillationJob, string> = {
+  'teacher-fp32': 'Teacher (fp32)',
+  'teacher-int8': 'Teacher (int8)',
+  student: 'Student',
+};
+
+/** What a measuring worker is doing, in the progress line (after the side's name and a colon). */
+function describeRunStage(stage: RunStage): string {
+  switch (stage.kind) {
+    case 'starting-runtime':
+      return 'starting onnxruntime-web';
+    case 'loading-model':
+      return `loading ${stage.model}`;
+    case 'loading-layers':
+      return `loading layers ${stage.first}–${stage.last}`;
+    case 'compiling-shaders':
+      return `compiling shaders (one step at batch ${stage.batch})`;
+    case 'warm-up':
+      return `compiling shaders (${describeRunStage(stage.stage)})`;
+    case 'step':
+      return `step ${stage.step} of ${stage.steps}`;
+    case 'timing':
+      return `timing step ${stage.step} of ${stage.steps}`;
+    case 'forward-loading':
+      return `${PROGRESS_MODELS[stage.job]}: loading`;
+    case 'forward-pass':
+      return `${PROGRESS_MODELS[stage.job]}: forward pass${stage.compiling ? ' (compiling shaders)' : ''}`;
+    case 'test-accuracy':
+      return `${PROGRESS_MODELS[stage.job]}: test accuracy`;
+    case 'training':
+      return `Training the student ${stage.targets === 'soft' ? 'with soft targets' : 'on hard labels only'}: step ${stage.step} of ${stage.steps}`;
+  }
+}
 
 /** How an agreement verdict reads its backend's usual range: measured ÷ predicted from `min` to `max`, "close" within `close` %. */
 export interface RatioRange {
@@ -41,8 +78,10 @@ export const LAB_EN = {
     startingRun: 'Starting…',
     downloading: (percent: number, total: string): string => `Downloading onnxruntime-web: ${percent}% of ${total}`,
     downloadingBytes: (loaded: string): string => `Downloading onnxruntime-web: ${loaded}`,
-    /** A side's progress: which side runs, and the worker's stage (the worker's own words). */
-    progress: (label: string, stage: string): string => `${label}: ${stage}…`,
+    /** A side's progress: who runs (sides joined by `then`), and what its worker does (`stage`). */
+    progress: (who: string, stage: string): string => `${who}: ${stage}…`,
+    /** The worker's stage, sent as data (src/lab's `RunStage`). */
+    stage: describeRunStage,
     /** Between the sides one worker runs in turn, in the progress line. */
     then: ', then ',
     /** The one link from every experiment to the page that explains its columns, rules and words. */
@@ -58,6 +97,11 @@ export const LAB_EN = {
       error: 'The experiment failed',
       'needs-webgpu': 'Needs WebGPU',
     } satisfies Record<FailureKind, string>,
+    /**
+     * A failure's explanation, then the error as the browser or the runtime raised it: kept verbatim (it is what a
+     * search or a bug report needs), so only the words around it are the page's.
+     */
+    failure: (why: string, detail: string): string => `${why} (${detail})`,
     /** What each failure means and what to try. */
     failureWhy: {
       'out-of-memory':
@@ -224,9 +268,31 @@ export const LAB_EN = {
     /** Why the int8 teacher holds more while it runs than at rest. */
     int8Copies: (int8AtRest: string, fp32AtRest: string, copies: string): string =>
       `At rest the int8 teacher holds ${int8AtRest} against ${fp32AtRest} in fp32. While it runs it takes ${copies} more than that, well above the prediction: onnxruntime-web executes each DequantizeLinear as a step of its own that writes an fp32 copy of the weight matrix for the MatMul to read, and within one run it reuses those buffers only in part. The engine assumes a kernel that reads the int8 weights directly, as LLM.int8() and the 4-bit GPTQ and AWQ kernels do.`,
-    /** The accuracies: `distilled` and `hardOnly` are the student's two runs, already formatted. */
-    accuracies: (distilled: string, alpha: number, hardOnly: string, seconds: string, teacher: string, int8: string): string =>
-      `The student, trained here twice from the same start for the same number of steps on the same 256 labelled examples, reaches ${distilled} with the teacher's soft targets (α = ${alpha}) and ${hardOnly} on the hard labels alone (training took ${seconds} s for both). The teacher, which learnt from 8,192 examples, scores ${teacher}; stored in int8 it scores ${int8}.`,
+    /**
+     * The accuracies, as parts of one sentence: `distilled` and `hardOnly` are the student's two runs, which the
+     * island passes already set in bold (the comparison the experiment is about).
+     */
+    accuracies: <Emphasis>(
+      distilled: Emphasis,
+      alpha: number,
+      hardOnly: Emphasis,
+      seconds: string,
+      teacher: string,
+      int8: string,
+    ): (string | Emphasis)[] => [
+      'The student, trained here twice from the same start for the same number of steps on the same 256 labelled examples, reaches ',
+      distilled,
+      ` with the teacher's soft targets (α = ${alpha}) and `,
+      hardOnly,
+      ` on the hard labels alone (training took ${seconds} s for both). The teacher, which learnt from 8,192 examples, scores ${teacher}; stored in int8 it scores ${int8}.`,
+    ],
+    /** What the progress line calls the worker: all three models in one, or one model alone. */
+    progressSides: {
+      distillation: 'Distillation',
+      'teacher-fp32': 'teacher-fp32',
+      'teacher-int8': 'teacher-int8',
+      student: 'student',
+    } satisfies Record<'distillation' | DistillationJob, string>,
     shares: (student: string, int8: string): string =>
       `Measured: the student's forward pass holds ${student} of the teacher's; the int8 teacher's holds ${int8}. `,
     adapter: (name: string): string => ` Adapter: ${name}.`,

@@ -1,4 +1,41 @@
+import type { DistillationJob } from '../../../lab/measure/distillation';
+import type { RunStage } from '../../../lab/measure/run-stage';
 import type { LabMessages } from './en';
+
+/** 蒸馏实验的进度行里各模型的名字。 */
+const PROGRESS_MODELS_ZH_CN: Record<DistillationJob, string> = {
+  'teacher-fp32': '教师模型（fp32）',
+  'teacher-int8': '教师模型（int8）',
+  student: '学生模型',
+};
+
+/** 测量 worker 正在做什么，写在进度行里侧名和冒号之后。 */
+function describeRunStageZhCn(stage: RunStage): string {
+  switch (stage.kind) {
+    case 'starting-runtime':
+      return '正在启动 onnxruntime-web';
+    case 'loading-model':
+      return `正在加载 ${stage.model}`;
+    case 'loading-layers':
+      return `正在加载第 ${stage.first}–${stage.last} 层`;
+    case 'compiling-shaders':
+      return `正在编译着色器（以批大小 ${stage.batch} 先跑一步）`;
+    case 'warm-up':
+      return `正在编译着色器（${describeRunStageZhCn(stage.stage)}）`;
+    case 'step':
+      return `第 ${stage.step} 步，共 ${stage.steps} 步`;
+    case 'timing':
+      return `计时：第 ${stage.step} 步，共 ${stage.steps} 步`;
+    case 'forward-loading':
+      return `${PROGRESS_MODELS_ZH_CN[stage.job]}：正在加载`;
+    case 'forward-pass':
+      return `${PROGRESS_MODELS_ZH_CN[stage.job]}：前向传播${stage.compiling ? '（编译着色器）' : ''}`;
+    case 'test-accuracy':
+      return `${PROGRESS_MODELS_ZH_CN[stage.job]}：计算测试集准确率`;
+    case 'training':
+      return `训练学生模型（${stage.targets === 'soft' ? '用软目标' : '只用硬标签'}）：第 ${stage.step} 步，共 ${stage.steps} 步`;
+  }
+}
 
 /** zh-CN 的实验名称：每侧的名字、梯度检查的结论、为什么某个后端看不到或跑不了它。 */
 const SINGLE_EXPERIMENTS_ZH_CN: LabMessages['single']['experiments'] = {
@@ -83,7 +120,8 @@ export const LAB_ZH_CN: LabMessages = {
     startingRun: '正在启动…',
     downloading: (percent, total) => `正在下载 onnxruntime-web：已完成 ${percent}%，共 ${total}`,
     downloadingBytes: (loaded) => `正在下载 onnxruntime-web：已下载 ${loaded}`,
-    progress: (label, stage) => `${label}：${stage}…`,
+    progress: (who, stage) => `${who}：${stage}…`,
+    stage: describeRunStageZhCn,
     then: '，然后 ',
     methodLink: '实验室如何测量',
     wasmLink: 'WebAssembly 能显示什么',
@@ -95,6 +133,7 @@ export const LAB_ZH_CN: LabMessages = {
       error: '实验失败',
       'needs-webgpu': '需要 WebGPU',
     },
+    failure: (why, detail) => `${why}（原始错误信息：${detail}）`,
     failureWhy: {
       'out-of-memory':
         '浏览器无法分配这一步需要的缓冲区——这和 CUDA 报告的 “out of memory” 是同一回事。试试更小的批大小或宽度，或者用本课讲的技术。',
@@ -241,8 +280,19 @@ export const LAB_ZH_CN: LabMessages = {
     gapHeading: (label) => `${label}：本运行时与 PyTorch（CUDA）的差距：`,
     int8Copies: (int8AtRest, fp32AtRest, copies) =>
       `静止时，int8 教师模型占用 ${int8AtRest}，fp32 版本占用 ${fp32AtRest}。运行时它还要再多占 ${copies}，远高于预测：onnxruntime-web 把每个 DequantizeLinear 作为单独一步执行，写出一份 fp32 的权重矩阵副本供 MatMul 读取，而且在一次运行中只部分复用这些缓冲区。显存引擎假设的是直接读取 int8 权重的内核，就像 LLM.int8() 以及 4 位的 GPTQ、AWQ 内核那样。`,
-    accuracies: (distilled, alpha, hardOnly, seconds, teacher, int8) =>
-      `学生模型在这里从同一起点训练了两次，步数相同，用的是同样的 256 个带标签样本：用教师模型的软目标（α = ${alpha}）达到 ${distilled}，只用硬标签达到 ${hardOnly}（两次训练共耗时 ${seconds} 秒）。教师模型用 8,192 个样本训练，准确率为 ${teacher}；以 int8 存储时为 ${int8}。`,
+    accuracies: (distilled, alpha, hardOnly, seconds, teacher, int8) => [
+      `学生模型在这里从同一起点训练了两次，步数相同，用的是同样的 256 个带标签样本：用教师模型的软目标（α = ${alpha}）达到 `,
+      distilled,
+      '，只用硬标签达到 ',
+      hardOnly,
+      `（两次训练共耗时 ${seconds} 秒）。教师模型用 8,192 个样本训练，准确率为 ${teacher}；以 int8 存储时为 ${int8}。`,
+    ],
+    progressSides: {
+      distillation: '知识蒸馏',
+      'teacher-fp32': '教师模型（fp32）',
+      'teacher-int8': '教师模型（int8）',
+      student: '学生模型',
+    },
     shares: (student, int8) => `实测：学生模型前向占用的显存是教师模型的 ${student}；int8 教师模型是 ${int8}。`,
     adapter: (name) => ` 适配器：${name}。`,
   },

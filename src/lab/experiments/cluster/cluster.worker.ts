@@ -6,6 +6,7 @@
  */
 import type { ClusterJob, DeliveryMessage, DeviceResult } from '../../measure/cluster-job';
 import type { DeviceRun } from '../../measure/cluster-device';
+import type { RunStage } from '../../measure/run-stage';
 import { createComm, withKeyPrefix, type Comm } from '../../measure/comm';
 import { classifyFailure } from '../../results/classify-failure';
 import { onPageMessage, postToPage } from '../../worker/channel';
@@ -22,7 +23,7 @@ import type { ClusterMessage, ClusterStart } from './protocol';
 async function runWarmJob(run: DeviceRun, job: ClusterJob): Promise<DeviceResult> {
   if (warmsUp(run.exec.backend)) {
     const { exec } = run;
-    const quiet = { ...exec, progress: (stage: string) => exec.progress(`compiling shaders (${stage})`) };
+    const quiet = { ...exec, progress: (stage: RunStage) => exec.progress({ kind: 'warm-up', stage }) };
     const warmUp: DeviceRun = { exec: quiet, comm: withKeyPrefix(run.comm, 'warm-up/'), seed: run.seed, steps: 1 };
     await runDeviceJob(warmUp, { ...job, batch: warmUpBatch(job.kind === 'pipeline' ? job.microBatches : run.comm.size) });
   }
@@ -40,9 +41,9 @@ onPageMessage((message: ClusterStart | DeliveryMessage) => {
   const { rank } = message;
   const link = createComm(rank, message.size, post);
   comm = link;
-  const progress = (stage: string, sample?: { step: number; bytes: number }): void =>
+  const progress = (stage: RunStage, sample?: { step: number; bytes: number }): void =>
     post({ type: 'progress', rank, stage, ...sample });
-  progress('starting onnxruntime-web');
+  progress({ kind: 'starting-runtime' });
   startMeasuredRuntime({ ...message, warmUpFile: message.job.model.graphs[0]?.file, progress })
     .then((exec) =>
       runWarmJob({ exec, comm: link, seed: message.seed, steps: message.steps, timedSteps: message.timedSteps }, message.job),

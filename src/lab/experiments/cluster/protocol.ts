@@ -5,6 +5,7 @@
  */
 import type { ClusterJob, CommMessage, DeviceResult } from '../../measure/cluster-job';
 import type { Backend } from '../../measure/executor';
+import type { RunStage } from '../../measure/run-stage';
 import type { FailureKind } from '../../results/classify-failure';
 import type { LabRuntime } from '../../page/runtime-loader';
 
@@ -27,7 +28,13 @@ export interface ClusterStart {
 
 /** Device → page messages. */
 export type ClusterMessage =
-  | { readonly type: 'progress'; readonly rank: number; readonly stage: string; readonly step?: number; readonly bytes?: number }
+  | {
+      readonly type: 'progress';
+      readonly rank: number;
+      readonly stage: RunStage;
+      readonly step?: number;
+      readonly bytes?: number;
+    }
   | CommMessage
   | { readonly type: 'result'; readonly result: DeviceResult }
   | { readonly type: 'error'; readonly rank: number; readonly kind: FailureKind; readonly message: string };

@@ -2,11 +2,12 @@ import { LabRunError } from '../../page/lab-run-error';
 import { createRouter, type Delivery } from './collectives';
 import type { DeliveryMessage, DeviceResult } from '../../measure/cluster-job';
 import type { ClusterMessage, ClusterStart } from './protocol';
+import type { RunStage } from '../../measure/run-stage';
 
 /** What the page hears from a device while it runs. */
 export interface DeviceProgress {
   readonly rank: number;
-  readonly stage: string;
+  readonly stage: RunStage;
   /** Bytes this device held after a step. */
   readonly sample?: { readonly step: number; readonly bytes: number };
 }

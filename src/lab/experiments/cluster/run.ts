@@ -91,7 +91,7 @@ export async function runClusterExperiment(
   );
   const manifest = await loadManifest();
 
-  const runSide = async (spec: ClusterSideSpec): Promise<ClusterSideOutcome> => {
+  const runSide = async (spec: ClusterSideSpec, side: 'before' | 'after'): Promise<ClusterSideOutcome> => {
     const model = findClusterModel(manifest, spec, settings);
     const devices = spec.devices(settings);
     const job = spec.job(model, settings, manifest);
@@ -101,9 +101,10 @@ export async function runClusterExperiment(
     const results = await runDevices(devices, start, (p) =>
       onProgress({
         phase: 'run',
-        label: `${spec.label}, GPU ${p.rank}`,
+        sides: [side],
+        rank: p.rank,
         stage: p.stage,
-        ...(p.sample ? { sample: { series: `${spec.label}: GPU ${p.rank}`, ...p.sample } } : {}),
+        ...(p.sample ? { sample: { side, rank: p.rank, ...p.sample } } : {}),
       }),
     );
     const predictedBytes = spec.predict(model, settings);
@@ -119,8 +120,8 @@ export async function runClusterExperiment(
       outOfPlaceGradients: job.kind === 'pipeline' && job.microBatches > 1,
     };
   };
-  const before = await runSide(experiment.before);
-  const after = await runSide(experiment.after);
+  const before = await runSide(experiment.before, 'before');
+  const after = await runSide(experiment.after, 'after');
   const difference = maxRelativeDifference(comparedTensors(after.devices), comparedTensors(before.devices));
   return { backend, backendChoice, before, after, difference, equal: difference <= experiment.tolerance };
 }

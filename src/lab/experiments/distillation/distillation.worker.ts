@@ -8,7 +8,7 @@ import { postProgress, serveRequests } from '../../worker/channel';
 import { startMeasuredRuntime } from '../../worker/measured-runtime';
 
 serveRequests(async (request: DistillationRequest): Promise<DistillationResponse> => {
-  postProgress('Starting onnxruntime-web');
+  postProgress({ kind: 'starting-runtime' });
   const exec = await startMeasuredRuntime({
     ...request,
     warmUpFile: request.manifest.student.inference.file,

@@ -5,7 +5,8 @@
  */
 import type { DistillationManifest, MlpSpec } from '../../../graphs/browser-safe';
 import { loadModelsJson } from '../../page/manifest-loader';
-import type { LabProgress } from '../../page/progress';
+import type { LabProgress, ProgressSide } from '../../page/progress';
+import type { RunStage } from '../../measure/run-stage';
 import type { Backend } from '../../measure/executor';
 import type { BackendChoice } from '../../page/choose-backend';
 import { LabRunError } from '../../page/lab-run-error';
@@ -55,7 +56,7 @@ export function measuredForwardBytes(result: { forward: { peakBytes: number; bas
 }
 
 /** Runs `request` in a new worker, ended afterwards so the next request starts from a clean slate. */
-function runWorker(request: DistillationRequest, onStage: (stage: string) => void): Promise<DistillationResponse> {
+function runWorker(request: DistillationRequest, onStage: (stage: RunStage) => void): Promise<DistillationResponse> {
   return requestFromWorker(
     new Worker(new URL('./distillation.worker.ts', import.meta.url), { type: 'module' }),
     request,
@@ -84,13 +85,13 @@ export async function runDistillation(batch: number, onProgress: (progress: LabP
   if (!Number.isInteger(batch) || batch < 1 || batch > loaded.splits.test)
     throw new LabRunError('error', `The batch must be a whole number from 1 to ${loaded.splits.test} (the test set).`);
   const base = { backend, runtime, modelsUrl, manifest: loaded, batch };
-  const stage = (label: string) => (text: string) => onProgress({ phase: 'run', label, stage: text });
+  const stage = (side: ProgressSide) => (runStage: RunStage) => onProgress({ phase: 'run', sides: [side], stage: runStage });
   let results: DistillationJobResult[];
   let adapter: string | null = null;
   if (backend === 'webgpu') {
     // One worker: models one after another, each session released before the next is measured,
     // so later ones reuse the compiled shaders (minutes saved on software adapters).
-    const all = await runWorker({ ...base, jobs: ['teacher-fp32', 'teacher-int8', 'student'] }, stage('Distillation'));
+    const all = await runWorker({ ...base, jobs: ['teacher-fp32', 'teacher-int8', 'student'] }, stage('distillation'));
     results = [...all.results];
     adapter = all.adapter;
   } else {

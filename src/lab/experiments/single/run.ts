@@ -9,7 +9,8 @@ import { peakAbove } from '../../measure/measured-memory';
 import type { SingleRunResult } from '../../measure/single-run';
 import { loadManifest } from '../../page/manifest-loader';
 import { loadGraphSchedule } from '../../page/schedule-loader';
-import type { LabProgress } from '../../page/progress';
+import type { LabProgress, ProgressSide } from '../../page/progress';
+import type { RunStage } from '../../measure/run-stage';
 import { startRun } from '../../page/start-run';
 import { maxRelativeDifference } from '../../results/compare';
 import type { ItemisedGap } from '../../runtime-model/runtime-gap';
@@ -69,7 +70,7 @@ export interface SingleOutcome {
  */
 function runInWorker(
   request: SingleRequest,
-  onStage: (stage: string, sample?: StepSample) => void,
+  onStage: (stage: RunStage, sample?: StepSample) => void,
 ): Promise<readonly SingleRunResult[]> {
   return requestFromWorker(new Worker(new URL('./single.worker.ts', import.meta.url), { type: 'module' }), request, onStage);
 }
@@ -94,16 +95,18 @@ export async function runSingleExperiment(
     return { side, model, spec: sideRunSpec(side, model, settings, steps) };
   });
   // The workers also time extra steps after measuring memory; "this runtime" replays only the measured ones.
-  const run = (specs: (typeof sides)[number]['spec'][], labels: string[]) =>
+  const run = (specs: (typeof sides)[number]['spec'][], ids: ProgressSide[]) =>
     runInWorker(
       { backend, runtime, modelsUrl, sides: specs.map((spec) => ({ ...spec, timedSteps: TIMED_STEPS })) },
-      (stage, sample) =>
+      (stage, sample) => {
+        const side = sample && ids[sample.side];
         onProgress({
           phase: 'run',
-          label: labels.join(', then '),
+          sides: ids,
           stage,
-          ...(sample ? { sample: { series: labels[sample.side] ?? '', step: sample.step, bytes: sample.bytes } } : {}),
-        }),
+          ...(sample && side ? { sample: { side, step: sample.step, bytes: sample.bytes } } : {}),
+        });
+      },
     );
   // WebGPU: both sides in one worker, one after the other with every session released in
   // between, so the second reuses compiled shaders (minutes saved on software adapters).
@@ -112,9 +115,9 @@ export async function runSingleExperiment(
     backend === 'webgpu'
       ? await run(
           sides.map((s) => s.spec),
-          [experiment.before.label, experiment.after.label],
+          ['before', 'after'],
         )
-      : [...(await run([sides[0]!.spec], [experiment.before.label])), ...(await run([sides[1]!.spec], [experiment.after.label]))];
+      : [...(await run([sides[0]!.spec], ['before'])), ...(await run([sides[1]!.spec], ['after']))];
   const [before, after] = (await Promise.all(
     sides.map(async ({ side, model, spec }, i): Promise<SingleSideOutcome> => {
       const predictedBytes = predictSideBytes(side, model, settings, steps);

@@ -5,6 +5,7 @@
  * because onnxruntime-web frees a session's GPU buffers only when the last session goes.
  */
 import type { StepBytes } from '../../measure/executor';
+import type { RunStage } from '../../measure/run-stage';
 import { measureSingleRun, type SingleRunResult } from '../../measure/single-run';
 import { postProgress, serveRequests } from '../../worker/channel';
 import { startMeasuredRuntime } from '../../worker/measured-runtime';
@@ -14,10 +15,10 @@ import type { SingleRequest, StepSample } from './protocol';
 serveRequests(runSides, (results) => results.flatMap((r) => Object.values(r.gradients).map((g) => g.buffer as ArrayBuffer)));
 
 async function runSides(request: SingleRequest): Promise<SingleRunResult[]> {
-  postProgress('Starting onnxruntime-web');
+  postProgress({ kind: 'starting-runtime' });
   // Progress samples carry the index of the side that made them.
   let index = 0;
-  const progress = (stage: string, sample?: StepBytes): void =>
+  const progress = (stage: RunStage, sample?: StepBytes): void =>
     postProgress<StepSample>(stage, sample && { side: index, ...sample });
   const exec = await startMeasuredRuntime({ ...request, warmUpFile: request.sides[0]?.model.graphs[0]?.file, progress });
   const results: SingleRunResult[] = [];

@@ -33,6 +33,7 @@ import {
   type TeacherResult,
 } from '../../../../src/lab/measure/distillation.ts';
 import type { Tensors } from '../../../../src/lab/measure/executor.ts';
+import type { RunStage } from '../../../../src/lab/measure/run-stage.ts';
 import { deviceTrafficExecutor } from './device-traffic.ts';
 import { nodeExecutor, type GraphFiles } from './node-executor.ts';
 
@@ -122,8 +123,8 @@ describe('a distillation run', () => {
   };
 
   test('measures both teachers and the student, training it with soft targets and with hard labels', async () => {
-    const stages: string[] = [];
-    const exec = { ...nodeExecutor(files), progress: (stage: string) => stages.push(stage) };
+    const stages: RunStage[] = [];
+    const exec = { ...nodeExecutor(files), progress: (stage: RunStage) => stages.push(stage) };
     const results = await runDistillationJobs(distillationRun(exec, manifest, MEASURED_BATCH), [
       'teacher-fp32',
       'teacher-int8',
@@ -138,7 +139,8 @@ describe('a distillation run', () => {
     for (const run of [trained.distilled, trained.hardOnly]) expect(Number.isFinite(run.finalLoss)).toBe(true);
     // Different soft-target weights train different students.
     expect(trained.distilled.finalLoss).not.toBe(trained.hardOnly.finalLoss);
-    expect(stages).toContain('Teacher (int8): test accuracy');
+    expect(stages).toContainEqual({ kind: 'test-accuracy', job: 'teacher-int8' });
+    expect(stages.flatMap((s) => (s.kind === 'training' ? [s.targets] : []))).toContain('hard');
   }, 60_000);
 
   test('the student trains on examples, labels and soft targets placed once: no step reads them from the host', async () => {
