@@ -52,14 +52,14 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed package', () => {
-  test('ships compiled JavaScript, declarations and the schemas, no TypeScript source, in at most 1 MB', () => {
+  test('ships compiled JavaScript, declarations and the schemas, no TypeScript source, in at most 1.1 MB', () => {
     const paths = pack.files.map((f) => f.path);
     expect(paths).toEqual(
       expect.arrayContaining(['lib/cli.js', 'lib/index.js', 'lib/types/cli/index.d.ts', 'lib/schemas/plan-v1.json']),
     );
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
     expect(paths.filter((p) => !p.startsWith('lib/') && !['package.json', 'README.md'].includes(p))).toEqual([]);
-    expect(pack.unpackedSize).toBeLessThanOrEqual(1_000_000);
+    expect(pack.unpackedSize).toBeLessThanOrEqual(1_100_000);
   });
 
   test('installs offline with nothing beside it: no runtime dependency', () => {
