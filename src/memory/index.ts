@@ -120,6 +120,7 @@ export { ZERO_STAGES, zeroShards, stageParams, chunksInFlight, type ZeroStage } 
 export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './offload.ts';
 export { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
 export { COMPILE_ASSUMPTION } from './compile.ts';
+export { WARNING_WORDS, wordNotice, type Notice, type WarningCode, type WarningWords } from './warnings.ts';
 export { kvCacheBytes, stageWeightBytes } from './inference.ts';
 export {
   WEIGHT_FORMATS,

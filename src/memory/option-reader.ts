@@ -5,6 +5,7 @@
  */
 import { ESTIMATE_FLAG_TABLE, type FlagDefinition, type FlagTable } from './flag-table.ts';
 import type { EstimateOptions, FieldError, FieldProblem } from './options.ts';
+import type { Notice } from './warnings.ts';
 
 /** Largest accepted value for a count without a limit of its own (keeps every product of sizes well inside 2^53). */
 const MAX_COUNT = 1e15;
@@ -14,8 +15,8 @@ export interface OptionReader<O extends object = EstimateOptions> {
   readonly options: O;
   /** Errors so far, each naming its flag. */
   readonly errors: FieldError[];
-  /** Odd-but-legal input so far. */
-  readonly warnings: string[];
+  /** Odd-but-legal input so far, as data (warnings.ts words it). */
+  readonly notices: Notice[];
   /** Record an error on `key`'s flag. */
   fail(key: keyof O & string, message: string): void;
   /** An enumeration: the given value if allowed, else an error; the table's default (or `derived`) when absent. */
@@ -41,7 +42,7 @@ export function createOptionReader(
 /** A class rather than an object of closures: the planner reads options thousands of times per search. */
 class Reader implements OptionReader<Record<string, unknown>> {
   readonly errors: FieldError[] = [];
-  readonly warnings: string[] = [];
+  readonly notices: Notice[] = [];
   constructor(
     readonly options: Record<string, unknown>,
     private readonly table: FlagTable,
