@@ -116,7 +116,7 @@ export {
   type LayerActivationShape,
   type LayerActivationBytes,
 } from './activations.ts';
-export { ZERO_STAGES, zeroShards, stageParams, chunksInFlight, type ZeroStage } from './parallel.ts';
+export { ZERO_STAGES, zeroShards, stageParams, chunksInFlight, type ZeroStage, type PipelineStage } from './parallel.ts';
 export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './offload.ts';
 export { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
 export { COMPILE_ASSUMPTION } from './compile.ts';

@@ -1,4 +1,5 @@
-import type { FieldError, FieldProblem, MemoryLine } from '../../../memory/index';
+import { formatGiB } from '../../../base/bytes';
+import type { FieldError, FieldProblem, MemoryLine, PipelineStage, WarningWords } from '../../../memory/index';
 import type { ENGINE_EN, FlagWords } from './en';
 
 /** Each estimate flag as a form field shows it in 简体中文, by flag name; the flag itself stays as the CLI spells it. */
@@ -284,6 +285,50 @@ function problemWords(problem: FieldProblem): string {
   }
 }
 
+const count = new Intl.NumberFormat('zh-CN');
+
+const STAGE_ZH_CN: Readonly<Record<PipelineStage, string>> = { only: '唯一', first: '第一个', last: '最后一个' };
+
+/** The estimate's warnings in 简体中文, by code; flags, file and API names stay as the CLI spells them. */
+const WARNINGS_ZH_CN: WarningWords = {
+  compileAssumption: () =>
+    '--compile：未建模；激活值按 eager autograd 保存的张量计，是上限：torch.compile 的 min-cut 划分器（torch/_functorch/partitioners.py 中的 min_cut_rematerialization_partition）可能保存得更少，并在反向时重算廉价的逐元素算子',
+  paramsOnly: ({ mode }) =>
+    mode === 'train'
+      ? '只给 --params 时只计模型状态，激活值为 0。要计入激活值，请给 --model，或用 --arch 加形状参数'
+      : '只给 --params 时只计权重，KV 缓存和激活值为 0。要计入它们，请给 --model，或用 --arch 加形状参数',
+  attentionOnMlp: () => 'mlp 架构没有注意力，--attention 不起作用；去掉这个参数',
+  seqBeyondPositions: ({ seq, positions }) =>
+    `序列长度 ${count.format(seq)} 超过了模型的 ${count.format(positions)} 个可学习位置编码；模型无法直接处理这么长的序列`,
+  teacherVocab: ({ teacher, student }) =>
+    `教师模型的词表（${count.format(teacher)}）与学生模型的（${count.format(student)}）不同；logit 蒸馏要求两者共用同一个词表`,
+  loraFlagsIgnored: ({ flags }) => `${flags.join('、')} 只用于 --finetune lora 或 qlora；已忽略`,
+  qloraRecompute: () =>
+    'QLoRA：prepare_model_for_kbit_training 会打开梯度检查点，因此这里按 --recompute full 计；不用梯度检查点时请传 --recompute none',
+  spWithoutTp: () => '--tp 1 时 --sp 不起作用（序列并行按张量并行度切分）；去掉 --sp 或调大 --tp',
+  zeroWithoutDp: ({ stage }) => `--dp 1 时 ZeRO-${stage} 什么也切分不了；请调大 --dp`,
+  opRecomputeOnMlp: () =>
+    '算子级重计算保存矩阵乘（aten.mm）的输出；mlp 架构的层带偏置（addmm），所以它保存的与 --recompute full --checkpoint-every 1 相同',
+  selectiveOnMlp: () => '选择性重计算只丢弃注意力的激活值；mlp 架构没有注意力，所以省不下任何显存（请用 --recompute full）',
+  selectiveWithSdpa: () =>
+    '选择性重计算丢弃 s×s 的注意力激活值，而 SDPA（FlashAttention）本来就不保存它们：不会再省显存；请用 --recompute full 或 --attention eager',
+  tieWithLabels: () => '有 --num-labels 时 --tie-embeddings 不起作用：分类头是独立的 标签数 × 隐藏维度 矩阵，从不与词嵌入共享',
+  gradDtypeWithAdapters: () =>
+    '--grad-dtype 设置的是全量微调的梯度；LoRA 和 QLoRA 的适配器梯度沿用适配器的数据类型（--lora-dtype）',
+  noBf16: ({ gpu }) => `${gpu} 没有 BF16 张量核心；请用 --precision mixed-fp16 或 amp-fp16`,
+  ignoredInInfer: ({ flags }) => `推理模式下忽略：${flags.join('、')}`,
+  tiedHeadStored: () =>
+    'LM head 与词嵌入共用一个矩阵（tie_word_embeddings）：按加载后的情况只计一次；有些 checkpoint 还会另存一份 lm_head（Qwen3-0.6B：文件中 1,503,264,768 字节，加载后 1,192,099,840 字节），所以下载量可能更大',
+  kvCacheWithoutMla: () => '--kv-cache 选择的是多头潜在注意力（DeepSeek-V2/V3）的缓存方式；这个模型缓存的是键和值，已忽略',
+  inferFlagsInTraining: () => '--tokens、--weights 和 --kv-cache 只用于 --mode infer；训练时已忽略',
+  pipelineStage: ({ stage }) =>
+    `流水线并行：每卡数字取第一个和最后一个阶段中较大的那个，即${STAGE_ZH_CN[stage]}阶段；步时和主机内存取较慢、较大的那个阶段`,
+  overMargin: ({ gpu, capacityBytes, headroom, shortfallBytes }) =>
+    `放得进 ${gpu} 的 ${formatGiB(capacityBytes)}，但占用了 ${headroom} % 预留余量中的 ${formatGiB(shortfallBytes)}：能跑，只是应对显存碎片的余地比建议的少`,
+  doesNotFit: ({ gpu, headroom, shortfallBytes }) =>
+    `${gpu} 放不下：算上 ${headroom} % 的预留余量，超出 ${formatGiB(shortfallBytes)}`,
+};
+
 /** The memory engine's words in 简体中文; English names (flags, stacks, GPU and model names) stay as they are. */
 export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   flags: FLAGS_ZH_CN,
@@ -305,6 +350,7 @@ export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   device: { gpu: '', cpu: '主机内存：', nvme: 'NVMe：' },
   // A rule between fields has only its English message: it is shown as the engine words it.
   fieldError: (error: FieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
+  warnings: WARNINGS_ZH_CN,
   // The engine words its assumptions in English only, and they vary with the settings: name what they are about, and
   // where to read them one by one.
   stepTimeAssumptions: (): string => '算力利用率、通信与计算的重叠、每台服务器的 GPU 数等，逐条见终端中 estimate 命令的输出',
