@@ -1,14 +1,15 @@
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { compute } from '../../src/components/calculators/calculator-state';
+import { compute, fromQuery } from '../../src/components/calculators/calculator-state';
 import { CALCULATORS } from '../../src/components/calculators/specs';
 import { lessonHref } from '../../src/base/lessons';
 import { MESSAGES } from '../../src/i18n/messages/index';
+import { wordNotice } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
  * The calculators on a Chinese page (issue #33 item 3): the engine's words (field labels and hints, breakdown lines,
- * bars, errors), the model picker's errors and the image and video generation calculator read Chinese, with no
+ * bars, errors, warnings), the model picker's errors and the image and video generation calculator read Chinese, with no
  * English sentence of their catalogues left, while the English page keeps the English.
  */
 const baseUrl = inject('baseUrl');
@@ -34,13 +35,7 @@ async function shownText(root: Locator): Promise<string> {
     const attributes = [...el.querySelectorAll('[title], [placeholder], [aria-label]')].flatMap((node) =>
       ['title', 'placeholder', 'aria-label'].map((name) => node.getAttribute(name) ?? ''),
     );
-    // The engine's warnings are still English sentences without ids (see the report of this change): left out here.
-    const clone = el.cloneNode(true) as HTMLElement;
-    clone.querySelectorAll('.calc-warnings').forEach((warnings) => warnings.remove());
-    document.body.append(clone);
-    const text = clone.innerText;
-    clone.remove();
-    return [text, ...attributes].join('\n');
+    return [(el as HTMLElement).innerText, ...attributes].join('\n');
   });
 }
 
@@ -120,6 +115,39 @@ describe('the calculators on a Chinese page', () => {
       expect(error).not.toContain('is missing');
       expect(leftOver(await shownText(root), catalogueEnglish)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  // ZeRO-3 on one data-parallel GPU, sequence parallelism without tensor parallelism: two of the engine's warnings.
+  const warningQuery = '?dp=1&sp=true';
+  const warned = compute('parallelism', fromQuery('parallelism', warningQuery));
+  const notices = warned.ok ? warned.results.at(-1)!.result.notices : [];
+  const englishWarnings = warned.ok ? warned.results.flatMap(({ result }) => result.warnings) : [];
+  const warningsOf = (root: Locator) => root.locator('.calc-warnings').innerText();
+
+  test('the engine’s warnings are Chinese', async () => {
+    expect(notices.map((notice) => notice.code)).toEqual(expect.arrayContaining(['zeroWithoutDp', 'spWithoutTp']));
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(
+        page,
+        `${baseUrl}/zh-cn${lessonHref('parallelism')}${warningQuery}`,
+        '[data-calculator="parallelism"]',
+      );
+      const shown = await warningsOf(root);
+      for (const notice of notices) expect(shown).toContain(wordNotice(notice, ZH.engine.warnings));
+      expect(leftOver(shown, englishWarnings)).toEqual([]);
+      expect(leftOver(await shownText(root), [...catalogueEnglish, ...englishWarnings])).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    });
+    await withRecordingPage(browser, baseUrl, async (page) => {
+      const root = await openIsland(
+        page,
+        `${baseUrl}${lessonHref('parallelism')}${warningQuery}`,
+        '[data-calculator="parallelism"]',
+      );
+      const shown = await warningsOf(root);
+      for (const notice of notices) expect(shown).toContain(wordNotice(notice));
+      expect(shown).not.toMatch(HAN);
     });
   });
 
