@@ -1,5 +1,5 @@
 /**
- * The estimate's warnings (odd-but-legal input, a pipeline stage, a card too small) as data: a code and its parameters,
+ * The estimate's warnings (odd-but-legal input, a pipeline stage, a card too small) and a config.json reader's, as data: a code and its parameters,
  * worded by one words object. The CLI prints the English words; the site words the same notices in the reader's
  * language from a catalogue typed by `WarningWords`, so no sentence is parsed to be translated.
  */
@@ -50,6 +50,20 @@ export const WARNING_WORDS = {
     `fits the ${p.gpu}'s ${formatGiB(p.capacityBytes)} but not the ${p.headroom} % free margin (${formatGiB(p.shortfallBytes)} of it used): it can run, with less room left against fragmentation than advised`,
   doesNotFit: (p: { gpu: string; headroom: number; shortfallBytes: number }): string =>
     `does not fit on the ${p.gpu}: ${formatGiB(p.shortfallBytes)} over, counting the ${p.headroom} % free margin`,
+  // A loaded config.json's (config-json.ts).
+  textConfigOnly: (p: { modelType: string | undefined }): string =>
+    `reads text_config only: the rest of the ${p.modelType ?? 'multimodal'} model (vision tower, projector) is not counted`,
+  unknownModelType: (p: { modelType: string | undefined; read: readonly string[]; ignored: readonly string[] }): string =>
+    `unknown model_type ${p.modelType === undefined ? '(none given)' : `'${p.modelType}'`}: read as a Llama-style decoder from ${p.read.join(', ')}; ignored ${p.ignored.length === 0 ? 'nothing' : p.ignored.join(', ')}`,
+  quantizationNotCounted: (p: { method: string; block: number }): string =>
+    `quantization_config ${p.method} is not a stored format the engine counts (fp8 in ${p.block} × ${p.block} blocks, mxfp4): --weights stored is unavailable, choose the format`,
+  nextnLayersSkipped: (): string =>
+    'the checkpoint also stores multi-token-prediction layers (num_nextn_predict_layers) that Transformers does not load; they are not counted',
+  noauxOnDeepseekV2: (): string => 'topk_method noaux_tc on deepseek_v2: its correction bias is counted as DeepSeek-V3 stores it',
+  layerTypesOther: (): string =>
+    "layer_types lists types other than sliding_attention and full_attention: every layer's KV cache is counted in full, an upper bound",
+  layerTypesIrregular: (p: { window: number }): string =>
+    `layer_types does not repeat as "every n-th layer global": every layer's KV cache is counted in full (window ${p.window} ignored), an upper bound`,
 };
 
 /** What wording the warnings takes: one function per code, with that code's parameters. */

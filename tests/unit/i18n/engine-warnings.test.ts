@@ -31,6 +31,16 @@ const SAMPLES: { readonly [C in WarningCode]: Notice & { code: C } } = {
     code: 'overMargin',
     params: { gpu: 'NVIDIA GeForce RTX 4090', capacityBytes: 24 * 2 ** 30, headroom: 10, shortfallBytes: 3 * 2 ** 29 },
   },
+  textConfigOnly: { code: 'textConfigOnly', params: { modelType: 'gemma3' } },
+  unknownModelType: {
+    code: 'unknownModelType',
+    params: { modelType: 'my_model', read: ['hidden_size', 'num_hidden_layers'], ignored: ['rope_theta'] },
+  },
+  quantizationNotCounted: { code: 'quantizationNotCounted', params: { method: '"gptq"', block: 128 } },
+  nextnLayersSkipped: { code: 'nextnLayersSkipped' },
+  noauxOnDeepseekV2: { code: 'noauxOnDeepseekV2' },
+  layerTypesOther: { code: 'layerTypesOther' },
+  layerTypesIrregular: { code: 'layerTypesIrregular', params: { window: 4096 } },
   doesNotFit: { code: 'doesNotFit', params: { gpu: 'NVIDIA GeForce RTX 4090', headroom: 10, shortfallBytes: 44_937_143_296 } },
 };
 

@@ -327,6 +327,18 @@ const WARNINGS_ZH_CN: WarningWords = {
     `放得进 ${gpu} 的 ${formatGiB(capacityBytes)}，但占用了 ${headroom} % 预留余量中的 ${formatGiB(shortfallBytes)}：能跑，只是应对显存碎片的余地比建议的少`,
   doesNotFit: ({ gpu, headroom, shortfallBytes }) =>
     `${gpu} 放不下：算上 ${headroom} % 的预留余量，超出 ${formatGiB(shortfallBytes)}`,
+  textConfigOnly: ({ modelType }) => `只读取了 text_config：${modelType ?? '多模态'} 模型的其余部分（视觉编码器、投影层）未计入`,
+  unknownModelType: ({ modelType, read, ignored }) =>
+    `未知的 model_type ${modelType === undefined ? '（未给出）' : `'${modelType}'`}：按 Llama 式解码器读取了 ${read.join('、')}；${ignored.length === 0 ? '没有忽略任何键' : `忽略了 ${ignored.join('、')}`}`,
+  quantizationNotCounted: ({ method, block }) =>
+    `quantization_config ${method} 不是引擎能计算的存储格式（${block} × ${block} 分块的 fp8、mxfp4）：无法使用 --weights stored，请自行选择格式`,
+  nextnLayersSkipped: () =>
+    'checkpoint 中还存有多 token 预测层（num_nextn_predict_layers），Transformers 不会加载它们，因此未计入',
+  noauxOnDeepseekV2: () => 'deepseek_v2 上的 topk_method noaux_tc：其校正偏置按 DeepSeek-V3 的存储方式计入',
+  layerTypesOther: () =>
+    'layer_types 中有 sliding_attention 和 full_attention 以外的类型：每一层的 KV 缓存都按完整长度计，是上限',
+  layerTypesIrregular: ({ window }) =>
+    `layer_types 不符合“每隔 n 层一个全局层”的规律：每一层的 KV 缓存都按完整长度计（忽略窗口 ${count.format(window)}），是上限`,
 };
 
 /** The memory engine's words in 简体中文; English names (flags, stacks, GPU and model names) stay as they are. */
