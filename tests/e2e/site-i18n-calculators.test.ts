@@ -4,7 +4,7 @@ import { compute, fromQuery } from '../../src/components/calculators/calculator-
 import { CALCULATORS } from '../../src/components/calculators/specs';
 import { lessonHref } from '../../src/base/lessons';
 import { MESSAGES } from '../../src/i18n/messages/index';
-import { wordNotice } from '../../src/memory/index';
+import { readConfigJson, wordNotice } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
@@ -148,6 +148,32 @@ describe('the calculators on a Chinese page', () => {
       const shown = await warningsOf(root);
       for (const notice of notices) expect(shown).toContain(wordNotice(notice));
       expect(shown).not.toMatch(HAN);
+    });
+  });
+
+  test('a pasted config.json’s warnings are Chinese', async () => {
+    // An unknown model_type is read as a Llama-style decoder, with a warning naming the keys read and ignored.
+    const config = {
+      model_type: 'my_decoder',
+      hidden_size: 1024,
+      num_hidden_layers: 8,
+      num_attention_heads: 16,
+      vocab_size: 32000,
+      intermediate_size: 2816,
+      rope_theta: 10000,
+    };
+    const reading = readConfigJson(config);
+    const configNotices = reading.ok ? reading.notices : [];
+    expect(configNotices.map((notice) => notice.code)).toEqual(['unknownModelType']);
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(page, `${baseUrl}/zh-cn${lesson}`, selector);
+      await root.locator('.model-source-panel > summary').click();
+      await root.locator('[data-model-paste]').fill(JSON.stringify(config));
+      await root.locator('[data-action="use-paste"]').click();
+      const shown = await root.locator('[data-model-warnings]').innerText();
+      expect(shown).toBe(wordNotice(configNotices[0]!, ZH.engine.warnings));
+      expect(shown).not.toContain(wordNotice(configNotices[0]!));
+      expect(problems.pageErrors).toEqual([]);
     });
   });
 
