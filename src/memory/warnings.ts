@@ -1,10 +1,11 @@
 /**
- * The estimate's warnings (odd-but-legal input, a pipeline stage, a card too small) and a config.json reader's, as data: a code and its parameters,
+ * The estimate's warnings (odd-but-legal input, a pipeline stage, a card too small) a config.json reader's and the image generation estimate's, as data: a code and its parameters,
  * worded by one words object. The CLI prints the English words; the site words the same notices in the reader's
  * language from a catalogue typed by `WarningWords`, so no sentence is parsed to be translated.
  */
 import { formatGiB } from '../base/bytes.ts';
 import { COMPILE_ASSUMPTION } from './compile.ts';
+import type { DiffusionPhase } from './diffusion.ts';
 import type { Mode } from './options.ts';
 import type { PipelineStage } from './parallel.ts';
 
@@ -64,6 +65,12 @@ export const WARNING_WORDS = {
     "layer_types lists types other than sliding_attention and full_attention: every layer's KV cache is counted in full, an upper bound",
   layerTypesIrregular: (p: { window: number }): string =>
     `layer_types does not repeat as "every n-th layer global": every layer's KV cache is counted in full (window ${p.window} ignored), an upper bound`,
+  // The image and video generation estimate's (diffusion.ts).
+  conditioningEncodeUncounted: (): string =>
+    'image-to-video: WanImageToVideoPipeline also VAE-encodes the conditioning frames (the image, then blank frames) ' +
+    'before denoising; that encode is not counted yet',
+  diffusionDoesNotFit: (p: { gpu: string; shortfallBytes: number; phase: DiffusionPhase; headroom: number }): string =>
+    `does not fit on the ${p.gpu}: ${formatGiB(p.shortfallBytes)} over at the ${p.phase} phase, counting the ${p.headroom} % free margin`,
 };
 
 /** What wording the warnings takes: one function per code, with that code's parameters. */

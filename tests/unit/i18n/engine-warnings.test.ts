@@ -41,6 +41,11 @@ const SAMPLES: { readonly [C in WarningCode]: Notice & { code: C } } = {
   noauxOnDeepseekV2: { code: 'noauxOnDeepseekV2' },
   layerTypesOther: { code: 'layerTypesOther' },
   layerTypesIrregular: { code: 'layerTypesIrregular', params: { window: 4096 } },
+  conditioningEncodeUncounted: { code: 'conditioningEncodeUncounted' },
+  diffusionDoesNotFit: {
+    code: 'diffusionDoesNotFit',
+    params: { gpu: 'NVIDIA GeForce RTX 4090', shortfallBytes: 3 * 2 ** 30, phase: 'decode', headroom: 10 },
+  },
   doesNotFit: { code: 'doesNotFit', params: { gpu: 'NVIDIA GeForce RTX 4090', headroom: 10, shortfallBytes: 44_937_143_296 } },
 };
 

@@ -1,6 +1,7 @@
 import { formatGiB } from '../../../base/bytes';
 import type { FieldError, FieldProblem, MemoryLine, PipelineStage, WarningWords } from '../../../memory/index';
 import type { ENGINE_EN, FlagWords } from './en';
+import { DIFFUSION_ZH_CN } from '../diffusion/zh-cn';
 
 /** Each estimate flag as a form field shows it in 简体中文, by flag name; the flag itself stays as the CLI spells it. */
 const FLAGS_ZH_CN: Readonly<Record<string, FlagWords>> = {
@@ -339,6 +340,10 @@ const WARNINGS_ZH_CN: WarningWords = {
     'layer_types 中有 sliding_attention 和 full_attention 以外的类型：每一层的 KV 缓存都按完整长度计，是上限',
   layerTypesIrregular: ({ window }) =>
     `layer_types 不符合“每隔 n 层一个全局层”的规律：每一层的 KV 缓存都按完整长度计（忽略窗口 ${count.format(window)}），是上限`,
+  conditioningEncodeUncounted: () =>
+    '图生视频：WanImageToVideoPipeline 在去噪前还会用 VAE 编码条件帧（先是输入图像，再是空白帧）；这次编码暂未计入',
+  diffusionDoesNotFit: ({ gpu, shortfallBytes, phase, headroom }) =>
+    `${gpu} 放不下：算上 ${headroom} % 的预留余量，在${DIFFUSION_ZH_CN.phases[phase]}时超出 ${formatGiB(shortfallBytes)}`,
 };
 
 /** The memory engine's words in 简体中文; English names (flags, stacks, GPU and model names) stay as they are. */
