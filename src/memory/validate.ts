@@ -543,55 +543,39 @@ function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: 
  */
 function checkInterleaving(read: OptionReader, t: Pick<Technique, 'pp' | 'ppVirtual' | 'gradAccum'>): void {
   if (t.ppVirtual === 1) return;
-  if (t.pp < 2) read.fail('ppVirtual', `pp-virtual (${t.ppVirtual}) interleaves pipeline stages: it needs --pp 2 or more`);
+  if (t.pp < 2) read.failRule('ppVirtual', { code: 'virtualWithoutPp', params: { ppVirtual: t.ppVirtual } });
   else if (t.gradAccum % t.pp !== 0)
-    read.fail(
-      'ppVirtual',
-      `grad-accum (${t.gradAccum}) must be a multiple of pp (${t.pp}); interleaving runs micro-batches in groups of pp`,
-    );
+    read.failRule('ppVirtual', { code: 'accumByPp', params: { gradAccum: t.gradAccum, pp: t.pp } });
 }
 
 /** Tensor and pipeline degrees that fit the model, and offload modes that have ZeRO under them. */
 function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Technique): void {
   const { tp, pp, zero, offload, checkpointEvery } = t;
   const gpus = t.dp * tp * pp;
-  if (gpus > MAX_GPUS)
-    read.fail('dp', `dp × tp × pp is ${gpus} GPUs; the engine models up to ${MAX_GPUS.toLocaleString('en-US')} GPUs`);
+  if (gpus > MAX_GPUS) read.failRule('dp', { code: 'tooManyGpus', params: { gpus, max: MAX_GPUS } });
   if (model !== null) {
-    if (model.arch === 'mlp' && tp > 1) read.fail('tp', 'tensor parallelism is not modelled for the mlp arch; use --tp 1');
-    else if (model.heads % tp !== 0) read.fail('tp', `heads (${model.heads}) must be divisible by tp (${tp})`);
+    if (model.arch === 'mlp' && tp > 1) read.failRule('tp', { code: 'tpOnMlp' });
+    else if (model.heads % tp !== 0) read.failRule('tp', { code: 'headsByTp', params: { heads: model.heads, tp } });
     else if (model.kvHeads % tp !== 0 && tp % model.kvHeads !== 0)
-      read.fail('tp', `kv-heads (${model.kvHeads}) and tp (${tp}) must divide one another`);
-    if (pp > model.layers) read.fail('pp', `pp (${pp}) cannot exceed layers (${model.layers})`);
+      read.failRule('tp', { code: 'kvHeadsAndTp', params: { kvHeads: model.kvHeads, tp } });
+    if (pp > model.layers) read.failRule('pp', { code: 'ppBeyondLayers', params: { pp, layers: model.layers } });
     else if (t.ppVirtual > 1 && model.layers % (pp * t.ppVirtual) !== 0)
-      read.fail(
-        'ppVirtual',
-        `layers (${model.layers}) must divide evenly into pp × pp-virtual (${pp} × ${t.ppVirtual}) model chunks`,
-      );
+      read.failRule('ppVirtual', { code: 'layersByChunks', params: { layers: model.layers, pp, ppVirtual: t.ppVirtual } });
     if (checkpointEvery !== null && checkpointEvery > model.layers)
-      read.fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
+      read.failRule('checkpointEvery', { code: 'checkpointBeyondLayers', params: { checkpointEvery, layers: model.layers } });
   }
   checkInterleaving(read, t);
   if (t.activationOffload === 'checkpoints' && t.recompute !== 'full')
-    read.fail(
-      'activationOffload',
-      'checkpoints offloads the checkpointed layer inputs, so it needs --recompute full (Unsloth use_gradient_checkpointing="unsloth"); use streamed to offload every saved activation',
-    );
+    read.failRule('activationOffload', { code: 'checkpointsWithoutFullRecompute' });
   if (t.shardGroup !== t.dp) {
     // torch fully_shard on a 2-D mesh: replicate across dim 0, shard across dim 1 (HSDP), so the group divides dp.
-    if (zero !== 3) read.fail('shardGroup', 'shard-group shards ZeRO-3 within a group of GPUs (HSDP): it needs --zero 3');
+    if (zero !== 3) read.failRule('shardGroup', { code: 'shardGroupWithoutZero3' });
     else if (t.dp % t.shardGroup !== 0)
-      read.fail('shardGroup', `shard-group (${t.shardGroup}) must divide dp (${t.dp}): each group holds one replica`);
+      read.failRule('shardGroup', { code: 'shardGroupByDp', params: { shardGroup: t.shardGroup, dp: t.dp } });
   }
-  if (t.keepGatheredWeights && zero !== 3)
-    read.fail('keepGatheredWeights', 'keep-gathered-weights keeps ZeRO-3’s gathered weights: it needs --zero 3');
-  if (offload === 'optimizer+params' && zero !== 3)
-    read.fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
-  else if (offload !== 'none' && zero === 0)
-    read.fail(
-      'offload',
-      'offload needs ZeRO: --zero 1, 2 or 3 (DeepSpeed ZeRO-Offload); FSDP CPU offload is --zero 3 --offload optimizer+params',
-    );
+  if (t.keepGatheredWeights && zero !== 3) read.failRule('keepGatheredWeights', { code: 'keepGatheredWithoutZero3' });
+  if (offload === 'optimizer+params' && zero !== 3) read.failRule('offload', { code: 'paramOffloadWithoutZero3' });
+  else if (offload !== 'none' && zero === 0) read.failRule('offload', { code: 'offloadWithoutZero' });
 }
 
 /** The GPU preset, a distillation teacher, the free margin and the compute efficiency the reader sets. */

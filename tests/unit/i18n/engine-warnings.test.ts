@@ -1,6 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { MESSAGES } from '../../../src/i18n/messages/index';
-import { WARNING_WORDS, wordNotice, type Notice, type WarningCode } from '../../../src/memory/index';
+import {
+  estimateMemory,
+  RULE_WORDS,
+  WARNING_WORDS,
+  wordNotice,
+  wordRule,
+  type BrokenRule,
+  type Notice,
+  type RuleCode,
+  type WarningCode,
+} from '../../../src/memory/index';
 
 const ZH = MESSAGES['zh-cn'];
 const CHINESE = /\p{Script=Han}/u;
@@ -84,5 +94,50 @@ describe('the estimate’s warnings in the catalogues', () => {
     expect(shortfall).toBeDefined();
     expect(wordNotice(SAMPLES.doesNotFit, ZH.engine.warnings)).toContain(shortfall);
     expect(wordNotice(SAMPLES.loraFlagsIgnored, ZH.engine.warnings)).toContain('--lora-rank、--dora');
+  });
+});
+
+/** One broken rule per code, with parameters like the validator's (a code missing here fails to compile). */
+const RULE_SAMPLES: { readonly [C in RuleCode]: BrokenRule & { code: C } } = {
+  tooManyGpus: { code: 'tooManyGpus', params: { gpus: 32768, max: 16384 } },
+  tpOnMlp: { code: 'tpOnMlp' },
+  headsByTp: { code: 'headsByTp', params: { heads: 32, tp: 3 } },
+  kvHeadsAndTp: { code: 'kvHeadsAndTp', params: { kvHeads: 8, tp: 3 } },
+  ppBeyondLayers: { code: 'ppBeyondLayers', params: { pp: 100, layers: 32 } },
+  layersByChunks: { code: 'layersByChunks', params: { layers: 30, pp: 4, ppVirtual: 2 } },
+  checkpointBeyondLayers: { code: 'checkpointBeyondLayers', params: { checkpointEvery: 99, layers: 32 } },
+  virtualWithoutPp: { code: 'virtualWithoutPp', params: { ppVirtual: 2 } },
+  accumByPp: { code: 'accumByPp', params: { gradAccum: 3, pp: 2 } },
+  checkpointsWithoutFullRecompute: { code: 'checkpointsWithoutFullRecompute' },
+  shardGroupWithoutZero3: { code: 'shardGroupWithoutZero3' },
+  shardGroupByDp: { code: 'shardGroupByDp', params: { shardGroup: 3, dp: 8 } },
+  keepGatheredWithoutZero3: { code: 'keepGatheredWithoutZero3' },
+  paramOffloadWithoutZero3: { code: 'paramOffloadWithoutZero3' },
+  offloadWithoutZero: { code: 'offloadWithoutZero' },
+};
+
+describe('the errors of rules between fields in the catalogues', () => {
+  test('the samples cover every code the engine words', () => {
+    expect(Object.keys(RULE_SAMPLES).sort()).toEqual(Object.keys(RULE_WORDS).sort());
+  });
+
+  test.each(Object.values(RULE_SAMPLES))('$code reads Chinese next to a zh field, the engine’s English otherwise', (rule) => {
+    const english = wordRule(rule);
+    const error = { field: 'tp', message: english, problem: { kind: 'rule', rule } } as const;
+    expect(MESSAGES.en.engine.fieldError(error)).toBe(english);
+    expect(wordRule(rule, MESSAGES.en.engine.rules)).toBe(english);
+    const chinese = ZH.engine.fieldError(error);
+    expect(chinese).toBe(wordRule(rule, ZH.engine.rules));
+    expect(chinese).toMatch(CHINESE);
+    expect(fourWordRuns(english).filter((run) => chinese.includes(run))).toEqual([]);
+    expect(fourWordRuns(chinese)).toEqual([]);
+  });
+
+  test('the validator reports a broken rule as data that words back to its message', () => {
+    const outcome = estimateMemory({ model: 'llama-2-7b', tp: 3 });
+    expect(outcome.ok).toBe(false);
+    const [error] = outcome.ok ? [] : outcome.errors;
+    expect(error?.problem).toEqual({ kind: 'rule', rule: RULE_SAMPLES.headsByTp });
+    expect(error?.problem?.kind === 'rule' && wordRule(error.problem.rule)).toBe(error?.message);
   });
 });

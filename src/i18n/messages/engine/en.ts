@@ -2,11 +2,13 @@ import {
   FLAGS,
   STACK_SPECS,
   STACKS,
+  RULE_WORDS,
   WARNING_WORDS,
   type FieldError,
   type LineDevice,
   type MemoryLine,
   type Stack,
+  type RuleWords,
   type WarningWords,
 } from '../../../memory/index';
 
@@ -47,6 +49,8 @@ export const ENGINE_EN = {
   fieldError: (error: FieldError): string => error.message,
   /** Each estimate warning by its code (`wordNotice` words a notice with them): the engine's own English. */
   warnings: WARNING_WORDS as WarningWords,
+  /** Each rule between fields by its code (a field error's `problem` carries it): the engine's own English. */
+  rules: RULE_WORDS as RuleWords,
   /** What the step-time estimate assumes: the engine's sentences. */
   stepTimeAssumptions: (assumptions: readonly string[]): string => assumptions.join('; '),
   /** The bars a calculator compares (src/components/calculators/specs.ts). */

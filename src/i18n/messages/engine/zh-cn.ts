@@ -1,5 +1,13 @@
 import { formatGiB } from '../../../base/bytes';
-import type { FieldError, FieldProblem, MemoryLine, PipelineStage, WarningWords } from '../../../memory/index';
+import {
+  wordRule,
+  type FieldError,
+  type FieldProblem,
+  type MemoryLine,
+  type PipelineStage,
+  type RuleWords,
+  type WarningWords,
+} from '../../../memory/index';
 import type { ENGINE_EN, FlagWords } from './en';
 import { DIFFUSION_ZH_CN } from '../diffusion/zh-cn';
 
@@ -255,6 +263,30 @@ export const LINE_LABELS_ZH_CN: Readonly<Record<string, string>> = {
   'cublas-workspace': 'cuBLAS 工作区',
 };
 
+/** Numbers inside Chinese sentences, grouped as the locale groups them. */
+const count = new Intl.NumberFormat('zh-CN');
+
+/** The errors of rules between fields in 简体中文, by code; flags stay as the CLI spells them. */
+const RULES_ZH_CN: RuleWords = {
+  tooManyGpus: ({ gpus, max }) => `dp × tp × pp 共 ${count.format(gpus)} 张 GPU；引擎最多只建模 ${count.format(max)} 张`,
+  tpOnMlp: () => 'mlp 架构不建模张量并行；请用 --tp 1',
+  headsByTp: ({ heads, tp }) => `注意力头数（${heads}）必须能被 tp（${tp}）整除`,
+  kvHeadsAndTp: ({ kvHeads, tp }) => `KV 头数（${kvHeads}）与 tp（${tp}）必须有一个能整除另一个`,
+  ppBeyondLayers: ({ pp, layers }) => `pp（${pp}）不能超过层数（${layers}）`,
+  layersByChunks: ({ layers, pp, ppVirtual }) => `层数（${layers}）必须能均分成 pp × pp-virtual（${pp} × ${ppVirtual}）个模型块`,
+  checkpointBeyondLayers: ({ checkpointEvery, layers }) => `checkpoint-every（${checkpointEvery}）不能超过层数（${layers}）`,
+  virtualWithoutPp: ({ ppVirtual }) => `pp-virtual（${ppVirtual}）是在流水线阶段之间交错调度：需要 --pp 2 或更大`,
+  accumByPp: ({ gradAccum, pp }) => `grad-accum（${gradAccum}）必须是 pp（${pp}）的倍数；交错调度按每组 pp 个微批次运行`,
+  checkpointsWithoutFullRecompute: () =>
+    'checkpoints 卸载的是检查点处各层的输入，所以需要 --recompute full（Unsloth 的 use_gradient_checkpointing="unsloth"）；要卸载全部保存的激活值请用 streamed',
+  shardGroupWithoutZero3: () => 'shard-group 是在一组 GPU 内做 ZeRO-3 切分（HSDP）：需要 --zero 3',
+  shardGroupByDp: ({ shardGroup, dp }) => `shard-group（${shardGroup}）必须能整除 dp（${dp}）：每组持有一份完整副本`,
+  keepGatheredWithoutZero3: () => 'keep-gathered-weights 保留的是 ZeRO-3 聚合后的权重：需要 --zero 3',
+  paramOffloadWithoutZero3: () => '卸载参数需要 --zero 3（ZeRO-Infinity、FSDP CPU 卸载）',
+  offloadWithoutZero: () =>
+    '卸载需要 ZeRO：--zero 1、2 或 3（DeepSpeed ZeRO-Offload）；FSDP 的 CPU 卸载是 --zero 3 --offload optimizer+params',
+};
+
 /** A field's problem in Chinese, next to the field (so the flag's name is not repeated). */
 function problemWords(problem: FieldProblem): string {
   switch (problem.kind) {
@@ -283,10 +315,10 @@ function problemWords(problem: FieldProblem): string {
       return `config.json 不是合法的 JSON：${problem.reason}`;
     case 'not-an-object':
       return 'config.json 必须是一个 JSON 对象（{ "hidden_size": …, … }）';
+    case 'rule':
+      return wordRule(problem.rule, RULES_ZH_CN);
   }
 }
-
-const count = new Intl.NumberFormat('zh-CN');
 
 const STAGE_ZH_CN: Readonly<Record<PipelineStage, string>> = { only: '唯一', first: '第一个', last: '最后一个' };
 
@@ -368,6 +400,7 @@ export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   // A rule between fields has only its English message: it is shown as the engine words it.
   fieldError: (error: FieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
   warnings: WARNINGS_ZH_CN,
+  rules: RULES_ZH_CN,
   // The engine words its assumptions in English only, and they vary with the settings: name what they are about, and
   // where to read them one by one.
   stepTimeAssumptions: (): string => '算力利用率、通信与计算的重叠、每台服务器的 GPU 数等，逐条见终端中 estimate 命令的输出',
