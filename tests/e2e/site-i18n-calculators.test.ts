@@ -151,6 +151,21 @@ describe('the calculators on a Chinese page', () => {
     });
   });
 
+  test('a rule between two fields is broken in Chinese', async () => {
+    // Three-way tensor parallelism cannot split the running example's heads.
+    const broken = compute('parallelism', fromQuery('parallelism', '?tp=3'));
+    const tpError = broken.ok ? undefined : broken.errors.find((error) => error.field === 'tp');
+    expect(tpError?.problem?.kind).toBe('rule');
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(page, `${baseUrl}/zh-cn${lessonHref('parallelism')}?tp=3`, '[data-calculator="parallelism"]');
+      const error = await root.locator('.widget-field:has([data-flag="tp"]) .widget-error').innerText();
+      expect(error).toBe(ZH.engine.fieldError(tpError!));
+      expect(error).toMatch(HAN);
+      expect(error).not.toContain(tpError!.message);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
   test('a pasted config.json’s warnings are Chinese', async () => {
     // An unknown model_type is read as a Llama-style decoder, with a warning naming the keys read and ignored.
     const config = {

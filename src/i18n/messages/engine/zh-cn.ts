@@ -397,7 +397,7 @@ export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   // An id this table lacks prints as the id: tests/unit/i18n/engine-words.test.ts runs the calculators and fails on it.
   lineLabel: (line: MemoryLine): string => LINE_LABELS_ZH_CN[line.id] ?? line.id,
   device: { gpu: '', cpu: '主机内存：', nvme: 'NVMe：' },
-  // A rule between fields has only its English message: it is shown as the engine words it.
+  // An error without a problem (a rule between fields not yet given a code) has only its English message: shown as is.
   fieldError: (error: FieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
   warnings: WARNINGS_ZH_CN,
   rules: RULES_ZH_CN,
