@@ -14,6 +14,7 @@ import {
 } from './model.ts';
 import type { FieldError, FieldProblem } from './options.ts';
 import { FP8_BLOCK, type WeightFormat } from './weight-formats.ts';
+import { wordNotice, type Notice } from './warnings.ts';
 
 /** The largest config.json read, in bytes: real ones are a few KB, so anything near 1 MB is not a model config. */
 export const MAX_CONFIG_JSON_BYTES = 1_048_576;
@@ -27,7 +28,7 @@ const MAX_DIMENSION = 10_000_000;
  * carry a model in its URL in a few hundred bytes instead of the whole file.
  */
 export type ConfigJsonReading =
-  | { ok: true; config: ModelConfig; warnings: string[]; shapeJson: Readonly<Record<string, unknown>> }
+  | { ok: true; config: ModelConfig; warnings: string[]; notices: Notice[]; shapeJson: Readonly<Record<string, unknown>> }
   | { ok: false; errors: FieldError[] };
 
 /** What a `model_type` means beyond the generic keys: how Transformers builds that family's decoder. */
@@ -238,29 +239,24 @@ export function readConfigJson(input: unknown): ConfigJsonReading {
   const parsed = toObject(input);
   if ('error' in parsed) return { ok: false, errors: [parsed.error] };
   const top = parsed.json;
-  const warnings: string[] = [];
+  const notices: Notice[] = [];
   const textConfig = top['text_config'];
   const nested =
     top['hidden_size'] === undefined && typeof textConfig === 'object' && textConfig !== null && !Array.isArray(textConfig);
   const json = nested ? (textConfig as Json) : top;
   const topType = typeof top['model_type'] === 'string' ? top['model_type'] : undefined;
-  if (nested)
-    warnings.push(
-      `reads text_config only: the rest of the ${topType ?? 'multimodal'} model (vision tower, projector) is not counted`,
-    );
+  if (nested) notices.push({ code: 'textConfigOnly', params: { modelType: topType } });
   const read = new KeyReader(json, nested ? 'text_config.' : '');
   const modelType = read.text('model_type') ?? (nested && topType === 'gemma3' ? 'gemma3_text' : topType);
   const family = modelType === undefined ? undefined : FAMILIES[modelType];
-  const config = family === undefined ? readGeneric(read) : readFamily(read, family, modelType ?? '', warnings);
+  const config = family === undefined ? readGeneric(read) : readFamily(read, family, modelType ?? '', notices);
   if (read.errors.length > 0 || config === null) return { ok: false, errors: read.errors };
   if (family === undefined) {
     const ignored = read.ignored();
-    warnings.push(
-      `unknown model_type ${modelType === undefined ? '(none given)' : `'${modelType}'`}: read as a Llama-style decoder from ${read.read().join(', ')}; ignored ${ignored.length === 0 ? 'nothing' : ignored.join(', ')}`,
-    );
+    notices.push({ code: 'unknownModelType', params: { modelType, read: read.read(), ignored } });
   }
   const storedDtype = readStoredDtype(json) ?? readStoredDtype(top);
-  const storedWeights = readStoredWeights(top, json, storedDtype, warnings);
+  const storedWeights = readStoredWeights(top, json, storedDtype, notices);
   const described = {
     ...config,
     ...(storedDtype === undefined ? {} : { storedDtype }),
@@ -280,7 +276,8 @@ export function readConfigJson(input: unknown): ConfigJsonReading {
   return {
     ok: true,
     config: modelType === undefined ? described : { ...described, family: modelType },
-    warnings,
+    warnings: notices.map((notice) => wordNotice(notice)),
+    notices,
     shapeJson,
   };
 }
@@ -313,7 +310,7 @@ function readStoredWeights(
   top: Json,
   json: Json,
   storedDtype: CheckpointDtype | undefined,
-  warnings: string[],
+  notices: Notice[],
 ): WeightFormat | undefined {
   const quantization = top['quantization_config'] ?? json['quantization_config'];
   if (typeof quantization === 'object' && quantization !== null && !Array.isArray(quantization)) {
@@ -322,9 +319,10 @@ function readStoredWeights(
     if (q['quant_method'] === 'mxfp4') return 'mxfp4';
     if (q['quant_method'] === 'fp8' && Array.isArray(block) && block.length === 2 && block.every((n) => n === FP8_BLOCK))
       return 'fp8-block';
-    warnings.push(
-      `quantization_config ${JSON.stringify(q['quant_method'] ?? null)} is not a stored format the engine counts (fp8 in ${FP8_BLOCK} × ${FP8_BLOCK} blocks, mxfp4): --weights stored is unavailable, choose the format`,
-    );
+    notices.push({
+      code: 'quantizationNotCounted',
+      params: { method: JSON.stringify(q['quant_method'] ?? null), block: FP8_BLOCK },
+    });
     return undefined;
   }
   return storedDtype === undefined ? undefined : STORED_DTYPE_FORMATS[storedDtype];
@@ -379,7 +377,7 @@ function readCore(
 }
 
 /** A known family: the core keys plus its biases, norms, experts, latent attention and window. */
-function readFamily(read: KeyReader, family: Family, modelType: string, warnings: string[]): ModelConfig | null {
+function readFamily(read: KeyReader, family: Family, modelType: string, notices: Notice[]): ModelConfig | null {
   const glm = modelType === 'chatglm';
   const core = readCore(read, {
     tiedByDefault: family.tiedByDefault,
@@ -388,13 +386,11 @@ function readFamily(read: KeyReader, family: Family, modelType: string, warnings
   });
   const attentionBias = readAttentionBias(read, family, glm);
   const mla = read.has('kv_lora_rank') ? readLatentAttention(read) : undefined;
-  const experts = readExperts(read, modelType, warnings);
-  const window = readWindow(read, family, modelType, core?.layers ?? 0, warnings);
+  const experts = readExperts(read, modelType, notices);
+  const window = readWindow(read, family, modelType, core?.layers ?? 0, notices);
   if (core === null || experts === null || mla === null || window === null) return null;
   if (modelType === 'deepseek_v3' && read.count('num_nextn_predict_layers', 0, 0) !== 0)
-    warnings.push(
-      'the checkpoint also stores multi-token-prediction layers (num_nextn_predict_layers) that Transformers does not load; they are not counted',
-    );
+    notices.push({ code: 'nextnLayersSkipped' });
   return {
     ...core,
     experts: experts.experts,
@@ -446,7 +442,7 @@ interface ExpertKeys {
  * DeepSeek), experts per token (`num_experts_per_tok`, gpt-oss's `experts_per_token`), the expert width
  * (`moe_intermediate_size`, else `intermediate_size`), shared experts, dense layers and router extras.
  */
-function readExperts(read: KeyReader, modelType: string, warnings: string[]): ExpertKeys | null {
+function readExperts(read: KeyReader, modelType: string, notices: Notice[]): ExpertKeys | null {
   const key = ['num_local_experts', 'num_experts', 'n_routed_experts'].find((name) => read.has(name));
   if (key === undefined) return { experts: 1, topK: 1, expertFfn: undefined, moe: undefined };
   const experts = read.count(key);
@@ -462,8 +458,7 @@ function readExperts(read: KeyReader, modelType: string, warnings: string[]): Ex
     return null;
   }
   if (experts === 1) return { experts: 1, topK: 1, expertFfn: undefined, moe: undefined };
-  if (modelType === 'deepseek_v2' && read.text('topk_method') === 'noaux_tc')
-    warnings.push('topk_method noaux_tc on deepseek_v2: its correction bias is counted as DeepSeek-V3 stores it');
+  if (modelType === 'deepseek_v2' && read.text('topk_method') === 'noaux_tc') notices.push({ code: 'noauxOnDeepseekV2' });
   return {
     experts,
     topK,
@@ -513,7 +508,7 @@ interface WindowLayout {
  * laid out otherwise than "every n-th global" (or a type other than sliding or full attention) are counted in full,
  * an upper bound, with a warning. Null after an error.
  */
-function readWindow(read: KeyReader, family: Family, modelType: string, layers: number, warnings: string[]): WindowLayout | null {
+function readWindow(read: KeyReader, family: Family, modelType: string, layers: number, notices: Notice[]): WindowLayout | null {
   const window = read.has('sliding_window') ? read.count('sliding_window') : undefined;
   const types = read.list('layer_types');
   const pattern =
@@ -523,7 +518,7 @@ function readWindow(read: KeyReader, family: Family, modelType: string, layers: 
   if (read.has('sliding_window') && window === undefined) return null;
   if (window === undefined) return { slidingWindow: null };
   if (modelType.startsWith('qwen') && !read.flag('use_sliding_window', false)) return { slidingWindow: null };
-  if (types !== undefined) return windowFromLayerTypes(read, types, window, layers, warnings);
+  if (types !== undefined) return windowFromLayerTypes(read, types, window, layers, notices);
   const every = family.fullAttentionEvery === 'sliding_window_pattern' ? pattern : family.fullAttentionEvery;
   if (every === undefined) return null;
   return every === null || every > layers ? { slidingWindow: window } : { slidingWindow: window, fullAttentionEvery: every };
@@ -535,7 +530,7 @@ function windowFromLayerTypes(
   types: readonly unknown[],
   window: number,
   layers: number,
-  warnings: string[],
+  notices: Notice[],
 ): WindowLayout | null {
   if (types.length !== layers || types.some((type) => typeof type !== 'string')) {
     read.fail('layer_types', `must list one type per layer (${layers}), got ${types.length} entries`);
@@ -543,9 +538,7 @@ function windowFromLayerTypes(
   }
   const sliding = types.map((type) => type === 'sliding_attention');
   if (types.some((type) => type !== 'sliding_attention' && type !== 'full_attention')) {
-    warnings.push(
-      "layer_types lists types other than sliding_attention and full_attention: every layer's KV cache is counted in full, an upper bound",
-    );
+    notices.push({ code: 'layerTypesOther' });
     return { slidingWindow: null };
   }
   if (sliding.every((s) => !s)) return { slidingWindow: null };
@@ -553,8 +546,6 @@ function windowFromLayerTypes(
   for (let every = 2; every <= layers; every++) {
     if (sliding.every((s, i) => s === ((i + 1) % every !== 0))) return { slidingWindow: window, fullAttentionEvery: every };
   }
-  warnings.push(
-    `layer_types does not repeat as "every n-th layer global": every layer's KV cache is counted in full (window ${window} ignored), an upper bound`,
-  );
+  notices.push({ code: 'layerTypesIrregular', params: { window } });
   return { slidingWindow: null };
 }

@@ -5,6 +5,7 @@
  * `ditStepBytes`. The peak is the largest phase. Pure: no I/O.
  */
 import { formatGiB } from '../base/bytes.ts';
+import { wordNotice, type Notice } from './warnings.ts';
 import type { DitShape } from './diffusion-config.ts';
 import { countDitParams, type BlockParams, type DitParamCounts } from './diffusion-params.ts';
 import { pipelineFor, type EncoderSpec, type Guidance, type PipelineSpec } from './diffusion-pipelines.ts';
@@ -113,7 +114,10 @@ export interface DiffusionEstimate {
   readonly headroom: { readonly percent: number; readonly bytes: number } | null;
   readonly fits: boolean | null;
   readonly shortfall: number | null;
+  /** What the estimate leaves out or cannot fit: the English sentences of `notices`. */
   readonly warnings: readonly string[];
+  /** The same warnings as data, for a page to word in its language (warnings.ts). */
+  readonly notices: readonly Notice[];
 }
 
 /** The weights offload moves between host and GPU in one generation, and the time that takes on the GPU's host link. */
@@ -312,12 +316,8 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   const decode = vaeDecodeBytes(vae, options.width, options.height, options.frames, options.vaeTiling);
   const offload = options.offload;
   const lines: MemoryLine[] = [];
-  const warnings: string[] = [];
-  if (pipeline.imageEncoder !== null)
-    warnings.push(
-      'image-to-video: WanImageToVideoPipeline also VAE-encodes the conditioning frames (the image, then blank frames) ' +
-        'before denoising; that encode is not counted yet',
-    );
+  const notices: Notice[] = [];
+  if (pipeline.imageEncoder !== null) notices.push({ code: 'conditioningEncodeUncounted' });
   /** Host bytes per phase, and bytes over the host link in one generation. */
   let host = new Array<number>(PHASE_COUNT).fill(0);
   const addHost = (bytes: number, gpuPhases: readonly DiffusionPhase[]) => {
@@ -520,9 +520,10 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
   const headroom = gpu === null ? null : { percent, bytes: headroomBytes(gpu, percent) };
   const room = gpu === null || headroom === null ? null : gpu.memoryBytes - headroom.bytes - peak;
   if (room !== null && room < 0 && gpu !== null)
-    warnings.push(
-      `does not fit on the ${gpu.name}: ${formatGiB(-room)} over at the ${peakPhase} phase, counting the ${percent} % free margin`,
-    );
+    notices.push({
+      code: 'diffusionDoesNotFit',
+      params: { gpu: gpu.name, shortfallBytes: -room, phase: peakPhase, headroom: percent },
+    });
   return {
     ok: true,
     result: {
@@ -549,7 +550,8 @@ export function estimateDiffusion(options: DiffusionOptions): DiffusionOutcome {
       headroom,
       fits: room === null ? null : room >= 0,
       shortfall: room === null ? null : Math.max(0, -room),
-      warnings,
+      warnings: notices.map((notice) => wordNotice(notice)),
+      notices,
     },
   };
 }

@@ -31,12 +31,13 @@ import {
   type TimelineMoment,
 } from './timeline.ts';
 import { memo } from './memo.ts';
-import { formatGiB, isByteCount } from '../base/bytes.ts';
+import { isByteCount } from '../base/bytes.ts';
 import { weightFormatBytes } from './weight-formats.ts';
 import { createOptionReader } from './option-reader.ts';
 import { resolveEstimateOptions, type ResolvedEstimate } from './validate.ts';
 import { ARCH_TRAITS, type ModelConfig } from './model.ts';
 import { flagName } from './flag-table.ts';
+import { wordNotice, type Notice } from './warnings.ts';
 
 /** Per-GPU totals by category, bytes. */
 export interface PerGpuTotals {
@@ -101,8 +102,10 @@ export interface EstimateResult {
   spare: number | null;
   /** Bytes missing to fit, or null. */
   shortfall: number | null;
-  /** Odd-but-legal input and what to do about it. */
+  /** Odd-but-legal input and what to do about it: the English sentences of `notices`. */
   warnings: string[];
+  /** The same warnings as data, for a page to word in its language (warnings.ts). */
+  notices: Notice[];
   /** Step-time estimate (needs a GPU), or null; with pipeline stages, the slower stage's. */
   stepTime: StepTimeEstimate | null;
   /** The resolved configuration (all defaults filled in). */
@@ -165,21 +168,18 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   const outcome = estimateCore(options, true);
   if (!outcome.ok) return outcome;
   const { r, totals, best, slowest, params, activeParams } = outcome.core;
-  const warnings = [...outcome.core.warnings];
-  if (r.mode === 'train' && r.pp > 1) {
-    warnings.push(
-      `pipeline parallel: per-GPU figures are for the ${best.stage} stage, the larger of first and last; the step time and host RAM are the slower and larger stage's`,
-    );
-  }
+  const notices = [...outcome.core.notices];
+  if (r.mode === 'train' && r.pp > 1) notices.push({ code: 'pipelineStage', params: { stage: best.stage } });
   const timeline = evaluateTimeline(best.groups, best.moments);
   const peak = timeline[best.peakIndex];
   if (peak === undefined) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
   const gpu = r.gpu;
   if (totals.fits === false && gpu !== null && totals.shortfall !== null) {
-    warnings.push(
+    const miss = { gpu: gpu.name, headroom: r.headroom, shortfallBytes: totals.shortfall };
+    notices.push(
       totals.fitsCard === true
-        ? `fits the ${gpu.name}'s ${formatGiB(gpu.memoryBytes)} but not the ${r.headroom} % free margin (${formatGiB(totals.shortfall)} of it used): it can run, with less room left against fragmentation than advised`
-        : `does not fit on the ${gpu.name}: ${formatGiB(totals.shortfall)} over, counting the ${r.headroom} % free margin`,
+        ? { code: 'overMargin', params: { ...miss, capacityBytes: gpu.memoryBytes } }
+        : { code: 'doesNotFit', params: miss },
     );
   }
   return {
@@ -206,7 +206,8 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
       fitsCard: totals.fitsCard,
       spare: totals.spare,
       shortfall: totals.shortfall,
-      warnings,
+      warnings: notices.map((notice) => wordNotice(notice)),
+      notices,
       stepTime: gpu === null || slowest === null ? null : stepTimeFor(r, gpu, activeParams, slowest),
       resolved: r,
     },
@@ -252,7 +253,7 @@ export function totalsOnGpus(options: EstimateOptions, gpus: readonly GpuSpec[])
     const gradAccum = read.count('gradAccum');
     if (!resolved.ok || microBatch === undefined || gradAccum === undefined) return each(split);
     const r: ResolvedEstimate = { ...resolved.value, microBatch, gradAccum };
-    const outcome = coreOf(r, resolved.warnings, () => ({ ...base, ...split }), false);
+    const outcome = coreOf(r, resolved.notices, () => ({ ...base, ...split }), false);
     if (!outcome.ok) return each(split);
     const core = outcome.core;
     const outcomes: TotalsOutcome[] = [{ ok: true, totals: core.totals }];
@@ -293,7 +294,7 @@ function totalsOnAnotherGpu(core: EstimateCore, gpu: GpuSpec): EstimateTotals | 
 interface EstimateCore {
   readonly r: ResolvedEstimate;
   /** The validator's warnings. */
-  readonly warnings: readonly string[];
+  readonly notices: readonly Notice[];
   readonly params: number;
   readonly activeParams: number;
   /** Every stage built (a pipeline's first and last, or the one). */
@@ -312,13 +313,13 @@ function estimateCore(
 ): { ok: true; core: EstimateCore } | { ok: false; errors: FieldError[] } {
   const resolved = resolveEstimateOptions(options);
   if (!resolved.ok) return resolved;
-  return coreOf(resolved.value, resolved.warnings, () => options, words);
+  return coreOf(resolved.value, resolved.notices, () => options, words);
 }
 
 /** estimateCore once the options are checked and resolved to `r` (`options` gives them, for an error's field). */
 function coreOf(
   r: ResolvedEstimate,
-  warnings: readonly string[],
+  notices: readonly Notice[],
   options: () => EstimateOptions,
   words: boolean,
 ): { ok: true; core: EstimateCore } | { ok: false; errors: FieldError[] } {
@@ -348,7 +349,7 @@ function coreOf(
     };
   }
   const { totals, slowest } = totalsOf(r, r.gpu, built, best.perGpu, activeParams);
-  return { ok: true, core: { r, warnings, params, activeParams, built, best, slowest, totals } };
+  return { ok: true, core: { r, notices, params, activeParams, built, best, slowest, totals } };
 }
 
 /**

@@ -116,10 +116,12 @@ export {
   type LayerActivationShape,
   type LayerActivationBytes,
 } from './activations.ts';
-export { ZERO_STAGES, zeroShards, stageParams, chunksInFlight, type ZeroStage } from './parallel.ts';
+export { ZERO_STAGES, zeroShards, stageParams, chunksInFlight, type ZeroStage, type PipelineStage } from './parallel.ts';
 export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './offload.ts';
 export { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
 export { COMPILE_ASSUMPTION } from './compile.ts';
+export { WARNING_WORDS, wordNotice, type Notice, type WarningCode, type WarningWords } from './warnings.ts';
+export { RULE_WORDS, wordRule, type BrokenRule, type RuleCode, type RuleWords } from './rule-words.ts';
 export { kvCacheBytes, stageWeightBytes } from './inference.ts';
 export {
   WEIGHT_FORMATS,

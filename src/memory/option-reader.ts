@@ -5,6 +5,8 @@
  */
 import { ESTIMATE_FLAG_TABLE, type FlagDefinition, type FlagTable } from './flag-table.ts';
 import type { EstimateOptions, FieldError, FieldProblem } from './options.ts';
+import type { Notice } from './warnings.ts';
+import { wordRule, type BrokenRule } from './rule-words.ts';
 
 /** Largest accepted value for a count without a limit of its own (keeps every product of sizes well inside 2^53). */
 const MAX_COUNT = 1e15;
@@ -14,10 +16,12 @@ export interface OptionReader<O extends object = EstimateOptions> {
   readonly options: O;
   /** Errors so far, each naming its flag. */
   readonly errors: FieldError[];
-  /** Odd-but-legal input so far. */
-  readonly warnings: string[];
+  /** Odd-but-legal input so far, as data (warnings.ts words it). */
+  readonly notices: Notice[];
   /** Record an error on `key`'s flag. */
   fail(key: keyof O & string, message: string): void;
+  /** Record the error of a rule between fields on `key`'s flag: its English sentence, and the rule as data. */
+  failRule(key: keyof O & string, rule: BrokenRule): void;
   /** An enumeration: the given value if allowed, else an error; the table's default (or `derived`) when absent. */
   keyword<T extends string | number>(key: keyof O & string, allowed: readonly T[], derived?: T): T;
   /** A whole number ≥ `min` within the flag's limit, or undefined (absent, or an error recorded). */
@@ -41,7 +45,7 @@ export function createOptionReader(
 /** A class rather than an object of closures: the planner reads options thousands of times per search. */
 class Reader implements OptionReader<Record<string, unknown>> {
   readonly errors: FieldError[] = [];
-  readonly warnings: string[] = [];
+  readonly notices: Notice[] = [];
   constructor(
     readonly options: Record<string, unknown>,
     private readonly table: FlagTable,
@@ -49,6 +53,10 @@ class Reader implements OptionReader<Record<string, unknown>> {
 
   fail(key: string, message: string): void {
     this.errors.push({ field: this.table.of(key).flag, message });
+  }
+
+  failRule(key: string, rule: BrokenRule): void {
+    this.reject(key, wordRule(rule), { kind: 'rule', rule });
   }
 
   /** Record an error of a value check every field shares: its English message, and the same as data. */

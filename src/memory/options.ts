@@ -15,6 +15,7 @@ import type { OptimizerImpl, OptimizerKind } from './optimizer.ts';
 import type { ZeroStage } from './parallel.ts';
 import type { GradDtype, Precision } from './precision.ts';
 import type { Stack } from './stacks.ts';
+import type { BrokenRule } from './rule-words.ts';
 
 /** What is estimated: a training step or inference. */
 export type Mode = 'train' | 'infer';
@@ -212,4 +213,6 @@ export type FieldProblem =
   | { readonly kind: 'out-of-range'; readonly value: string; readonly min: number; readonly max: number }
   | { readonly kind: 'file-too-large'; readonly bytes: number }
   | { readonly kind: 'not-json'; readonly reason: string }
-  | { readonly kind: 'not-an-object' };
+  | { readonly kind: 'not-an-object' }
+  // A rule between fields (rule-words.ts).
+  | { readonly kind: 'rule'; readonly rule: BrokenRule };

@@ -36,7 +36,6 @@ import { OFFLOAD_DEVICES, OFFLOADS, type Offload, type OffloadDevice } from './o
 import { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
 import { BATCHINGS, type Batching } from './batching.ts';
 import { FP8_RECIPES, hasFp8TensorCores, type Fp8Recipe } from './fp8.ts';
-import { COMPILE_ASSUMPTION } from './compile.ts';
 import { OPTIMIZER_IMPLS, OPTIMIZERS, type OptimizerImpl, type OptimizerKind } from './optimizer.ts';
 import { MODES, type EstimateOptions, type FieldError, type Mode } from './options.ts';
 import { ZERO_STAGES, type ZeroStage } from './parallel.ts';
@@ -45,6 +44,7 @@ import { getModelPreset, MODEL_PRESETS, type ModelPreset } from './presets.ts';
 import { DEFAULT_HEADROOM_PERCENT } from './overhead.ts';
 import { GRADIENT_LIFETIMES, type GradientLifetime } from './timeline.ts';
 import { STACK_DECIDED_KEYS, STACKS, stackDefaults, type NotModelled, type Stack, type StackDefaults } from './stacks.ts';
+import type { Notice } from './warnings.ts';
 
 /** An option a stack set because the reader left it out: its flag, the value and the line of the tool that sets it. */
 export interface StackSetting {
@@ -147,7 +147,7 @@ export interface ResolvedEstimate {
 export const MAX_GPUS = 16_384;
 
 /** Outcome of `resolveEstimateOptions`. */
-export type ResolveResult = { ok: true; value: ResolvedEstimate; warnings: string[] } | { ok: false; errors: FieldError[] };
+export type ResolveResult = { ok: true; value: ResolvedEstimate; notices: Notice[] } | { ok: false; errors: FieldError[] };
 
 /** The loss each layer code base computes when the reader names none (see where `loss` is read). */
 const DEFAULT_LOSS: Readonly<Record<Kernels, LossKind>> = {
@@ -180,7 +180,7 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
     shardGroup: read.count('shardGroup') ?? chosen.dp,
     weights: resolveWeights(read, weightChoice, model),
   };
-  if (technique.compile && technique.mode === 'train') read.warnings.push(COMPILE_ASSUMPTION);
+  if (technique.compile && technique.mode === 'train') read.notices.push({ code: 'compileAssumption' });
   const { seq, tokens } = resolveSequence(read, model);
   const { batching, meanSeq } = resolveBatching(read, seq, technique);
   checkParallelism(read, model, technique);
@@ -191,11 +191,11 @@ export function resolveEstimateOptions(options: EstimateOptions): ResolveResult 
   if (read.errors.length > 0) return { ok: false, errors: read.errors };
 
   const dropout = read.flag('dropout', model === null ? false : ARCH_TRAITS[model.arch].dropout);
-  const { warnings } = read;
-  collectWarnings(warnings, options, technique, model, params, gpu);
+  const { notices } = read;
+  collectWarnings(notices, options, technique, model, params, gpu);
   return {
     ok: true,
-    warnings,
+    notices,
     value: {
       ...technique,
       stack,
@@ -528,12 +528,9 @@ function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: 
     if (seqGiven !== undefined && seqGiven !== 1)
       read.fail('seq', `the mlp arch has no sequence: seq must be 1 (got ${seqGiven}); the batch is --micro-batch`);
     seq = 1;
-    if (read.options.attention !== undefined)
-      read.warnings.push('--attention has no effect on the mlp arch (no attention); drop the flag');
+    if (read.options.attention !== undefined) read.notices.push({ code: 'attentionOnMlp' });
   } else if (model !== null && seqGiven !== undefined && model.positions > 0 && seqGiven > model.positions) {
-    read.warnings.push(
-      `seq ${seqGiven} is longer than the model's ${model.positions} learned positions; the model cannot run it as is`,
-    );
+    read.notices.push({ code: 'seqBeyondPositions', params: { seq: seqGiven, positions: model.positions } });
   }
   return { seq, tokens: tokensGiven ?? seq };
 }
@@ -546,55 +543,39 @@ function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: 
  */
 function checkInterleaving(read: OptionReader, t: Pick<Technique, 'pp' | 'ppVirtual' | 'gradAccum'>): void {
   if (t.ppVirtual === 1) return;
-  if (t.pp < 2) read.fail('ppVirtual', `pp-virtual (${t.ppVirtual}) interleaves pipeline stages: it needs --pp 2 or more`);
+  if (t.pp < 2) read.failRule('ppVirtual', { code: 'virtualWithoutPp', params: { ppVirtual: t.ppVirtual } });
   else if (t.gradAccum % t.pp !== 0)
-    read.fail(
-      'ppVirtual',
-      `grad-accum (${t.gradAccum}) must be a multiple of pp (${t.pp}); interleaving runs micro-batches in groups of pp`,
-    );
+    read.failRule('ppVirtual', { code: 'accumByPp', params: { gradAccum: t.gradAccum, pp: t.pp } });
 }
 
 /** Tensor and pipeline degrees that fit the model, and offload modes that have ZeRO under them. */
 function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Technique): void {
   const { tp, pp, zero, offload, checkpointEvery } = t;
   const gpus = t.dp * tp * pp;
-  if (gpus > MAX_GPUS)
-    read.fail('dp', `dp × tp × pp is ${gpus} GPUs; the engine models up to ${MAX_GPUS.toLocaleString('en-US')} GPUs`);
+  if (gpus > MAX_GPUS) read.failRule('dp', { code: 'tooManyGpus', params: { gpus, max: MAX_GPUS } });
   if (model !== null) {
-    if (model.arch === 'mlp' && tp > 1) read.fail('tp', 'tensor parallelism is not modelled for the mlp arch; use --tp 1');
-    else if (model.heads % tp !== 0) read.fail('tp', `heads (${model.heads}) must be divisible by tp (${tp})`);
+    if (model.arch === 'mlp' && tp > 1) read.failRule('tp', { code: 'tpOnMlp' });
+    else if (model.heads % tp !== 0) read.failRule('tp', { code: 'headsByTp', params: { heads: model.heads, tp } });
     else if (model.kvHeads % tp !== 0 && tp % model.kvHeads !== 0)
-      read.fail('tp', `kv-heads (${model.kvHeads}) and tp (${tp}) must divide one another`);
-    if (pp > model.layers) read.fail('pp', `pp (${pp}) cannot exceed layers (${model.layers})`);
+      read.failRule('tp', { code: 'kvHeadsAndTp', params: { kvHeads: model.kvHeads, tp } });
+    if (pp > model.layers) read.failRule('pp', { code: 'ppBeyondLayers', params: { pp, layers: model.layers } });
     else if (t.ppVirtual > 1 && model.layers % (pp * t.ppVirtual) !== 0)
-      read.fail(
-        'ppVirtual',
-        `layers (${model.layers}) must divide evenly into pp × pp-virtual (${pp} × ${t.ppVirtual}) model chunks`,
-      );
+      read.failRule('ppVirtual', { code: 'layersByChunks', params: { layers: model.layers, pp, ppVirtual: t.ppVirtual } });
     if (checkpointEvery !== null && checkpointEvery > model.layers)
-      read.fail('checkpointEvery', `checkpoint-every (${checkpointEvery}) cannot exceed layers (${model.layers})`);
+      read.failRule('checkpointEvery', { code: 'checkpointBeyondLayers', params: { checkpointEvery, layers: model.layers } });
   }
   checkInterleaving(read, t);
   if (t.activationOffload === 'checkpoints' && t.recompute !== 'full')
-    read.fail(
-      'activationOffload',
-      'checkpoints offloads the checkpointed layer inputs, so it needs --recompute full (Unsloth use_gradient_checkpointing="unsloth"); use streamed to offload every saved activation',
-    );
+    read.failRule('activationOffload', { code: 'checkpointsWithoutFullRecompute' });
   if (t.shardGroup !== t.dp) {
     // torch fully_shard on a 2-D mesh: replicate across dim 0, shard across dim 1 (HSDP), so the group divides dp.
-    if (zero !== 3) read.fail('shardGroup', 'shard-group shards ZeRO-3 within a group of GPUs (HSDP): it needs --zero 3');
+    if (zero !== 3) read.failRule('shardGroup', { code: 'shardGroupWithoutZero3' });
     else if (t.dp % t.shardGroup !== 0)
-      read.fail('shardGroup', `shard-group (${t.shardGroup}) must divide dp (${t.dp}): each group holds one replica`);
+      read.failRule('shardGroup', { code: 'shardGroupByDp', params: { shardGroup: t.shardGroup, dp: t.dp } });
   }
-  if (t.keepGatheredWeights && zero !== 3)
-    read.fail('keepGatheredWeights', 'keep-gathered-weights keeps ZeRO-3’s gathered weights: it needs --zero 3');
-  if (offload === 'optimizer+params' && zero !== 3)
-    read.fail('offload', 'offloading parameters needs --zero 3 (ZeRO-Infinity, FSDP CPU offload)');
-  else if (offload !== 'none' && zero === 0)
-    read.fail(
-      'offload',
-      'offload needs ZeRO: --zero 1, 2 or 3 (DeepSpeed ZeRO-Offload); FSDP CPU offload is --zero 3 --offload optimizer+params',
-    );
+  if (t.keepGatheredWeights && zero !== 3) read.failRule('keepGatheredWeights', { code: 'keepGatheredWithoutZero3' });
+  if (offload === 'optimizer+params' && zero !== 3) read.failRule('offload', { code: 'paramOffloadWithoutZero3' });
+  else if (offload !== 'none' && zero === 0) read.failRule('offload', { code: 'offloadWithoutZero' });
 }
 
 /** The GPU preset, a distillation teacher, the free margin and the compute efficiency the reader sets. */
@@ -617,9 +598,7 @@ function resolveHardwareAndTeacher(
       read.fail('teacher', `unknown teacher '${options.teacher}' (expected one of ${MODEL_PRESETS.map((p) => p.id).join(', ')})`);
     else if (mode === 'infer') read.fail('teacher', 'distillation trains a student: use --mode train with --teacher');
     else if (model !== null && teacher.config.vocab !== model.vocab) {
-      read.warnings.push(
-        `teacher vocab (${teacher.config.vocab}) differs from the student's (${model.vocab}); logit distillation needs a shared vocabulary`,
-      );
+      read.notices.push({ code: 'teacherVocab', params: { teacher: teacher.config.vocab, student: model.vocab } });
     }
   }
   let headroom = DEFAULT_HEADROOM_PERCENT;
@@ -669,13 +648,11 @@ function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | 
   const { options } = read;
   if (t.finetune === 'full' || t.mode !== 'train') {
     const given = LORA_ONLY_FLAGS.filter((key) => options[key] !== undefined).map((key) => `--${flagName(key)}`);
-    if (given.length > 0) read.warnings.push(`${given.join(', ')} apply to --finetune lora or qlora; ignored`);
+    if (given.length > 0) read.notices.push({ code: 'loraFlagsIgnored', params: { flags: given } });
     return null;
   }
   if (t.finetune === 'qlora' && options.recompute === undefined) {
-    read.warnings.push(
-      'QLoRA: prepare_model_for_kbit_training turns gradient checkpointing on, so this assumes --recompute full; pass --recompute none for a run without it',
-    );
+    read.notices.push({ code: 'qloraRecompute' });
   }
   if (model === null) {
     read.fail(
@@ -815,50 +792,26 @@ function configDetails(base: ModelConfig, experts: number): Partial<ModelConfig>
 
 /** Odd-but-legal input: say what happens and how to silence it. */
 function collectWarnings(
-  warnings: string[],
+  notices: Notice[],
   options: EstimateOptions,
   t: Technique,
   model: ModelConfig | null,
   params: number | undefined,
   gpu: GpuSpec | null,
 ): void {
-  if (params !== undefined) {
-    warnings.push(
-      t.mode === 'train'
-        ? '--params alone gives model states only: activations are 0. Give --model or --arch with a shape to include them'
-        : '--params alone gives weights only: KV cache and activations are 0. Give --model or --arch with a shape to include them',
-    );
-  }
-  if (t.sp && t.tp === 1)
-    warnings.push(
-      '--sp has no effect with --tp 1 (sequence parallelism shards by the tensor-parallel degree); drop --sp or raise --tp',
-    );
-  if (t.mode === 'train' && t.zero > 0 && t.dp === 1)
-    warnings.push(`ZeRO stage ${t.zero} with --dp 1 shards nothing; raise --dp`);
-  if (model !== null && t.recompute === 'op' && model.arch === 'mlp')
-    warnings.push(
-      'op-level recompute saves matmul (aten.mm) outputs; the mlp arch’s layers have biases (addmm), so it keeps what --recompute full --checkpoint-every 1 keeps',
-    );
+  if (params !== undefined) notices.push({ code: 'paramsOnly', params: { mode: t.mode } });
+  if (t.sp && t.tp === 1) notices.push({ code: 'spWithoutTp' });
+  if (t.mode === 'train' && t.zero > 0 && t.dp === 1) notices.push({ code: 'zeroWithoutDp', params: { stage: t.zero } });
+  if (model !== null && t.recompute === 'op' && model.arch === 'mlp') notices.push({ code: 'opRecomputeOnMlp' });
   if (model !== null && t.recompute === 'selective') {
-    if (model.arch === 'mlp')
-      warnings.push(
-        'selective recompute only drops attention activations; the mlp arch has none, so it saves nothing (use --recompute full)',
-      );
-    else if (t.attention === 'sdpa')
-      warnings.push(
-        'selective recompute drops the s×s attention activations, which SDPA (FlashAttention) never stores: no further saving; use --recompute full or --attention eager',
-      );
+    if (model.arch === 'mlp') notices.push({ code: 'selectiveOnMlp' });
+    else if (t.attention === 'sdpa') notices.push({ code: 'selectiveWithSdpa' });
   }
-  if (options.tieEmbeddings !== undefined && model?.numLabels !== undefined)
-    warnings.push(
-      '--tie-embeddings has no effect with --num-labels: a classification head is its own labels × hidden matrix, never the embedding',
-    );
+  if (options.tieEmbeddings !== undefined && model?.numLabels !== undefined) notices.push({ code: 'tieWithLabels' });
   if (t.mode === 'train' && options.gradDtype !== undefined && t.finetune !== 'full')
-    warnings.push(
-      "--grad-dtype sets a full fine-tune's gradients; LoRA and QLoRA adapters keep theirs in the adapter dtype (--lora-dtype)",
-    );
+    notices.push({ code: 'gradDtypeWithAdapters' });
   if (gpu !== null && !gpu.bf16 && (t.precision === 'amp-bf16' || t.precision === 'mixed-bf16' || t.precision === 'bf16')) {
-    warnings.push(`${gpu.name} has no BF16 tensor cores; use --precision mixed-fp16 or amp-fp16`);
+    notices.push({ code: 'noBf16', params: { gpu: gpu.name } });
   }
   if (t.mode === 'infer') {
     const ignored = (
@@ -877,18 +830,13 @@ function collectWarnings(
         'teacher',
       ] as const
     ).filter((key) => options[key] !== undefined);
-    if (ignored.length > 0) warnings.push(`ignored in infer mode: ${ignored.map((key) => `--${flagName(key)}`).join(', ')}`);
+    if (ignored.length > 0)
+      notices.push({ code: 'ignoredInInfer', params: { flags: ignored.map((key) => `--${flagName(key)}`) } });
     // A tied head is one tensor once loaded, yet some checkpoints write it twice (Qwen3-0.6B's model.safetensors: 311
     // tensors, 1,503,264,768 bytes of data, lm_head.weight among them), so the download can exceed the weights counted.
-    if (options.weights === 'stored' && model?.tiedEmbeddings === true)
-      warnings.push(
-        'the head shares the embedding matrix (tie_word_embeddings): counted once, as loaded; some checkpoints also store lm_head (Qwen3-0.6B: 1,503,264,768 bytes on file against 1,192,099,840 loaded), so the download can be larger',
-      );
-    if (options.kvCache !== undefined && model !== null && model.mla === undefined)
-      warnings.push(
-        '--kv-cache chooses how multi-head latent attention (DeepSeek-V2/V3) is cached; this model caches keys and values, ignored',
-      );
+    if (options.weights === 'stored' && model?.tiedEmbeddings === true) notices.push({ code: 'tiedHeadStored' });
+    if (options.kvCache !== undefined && model !== null && model.mla === undefined) notices.push({ code: 'kvCacheWithoutMla' });
   } else if (options.tokens !== undefined || options.weights !== undefined || options.kvCache !== undefined) {
-    warnings.push('--tokens, --weights and --kv-cache apply to --mode infer; ignored for training');
+    notices.push({ code: 'inferFlagsInTraining' });
   }
 }

@@ -1,14 +1,15 @@
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { compute } from '../../src/components/calculators/calculator-state';
+import { compute, fromQuery } from '../../src/components/calculators/calculator-state';
 import { CALCULATORS } from '../../src/components/calculators/specs';
 import { lessonHref } from '../../src/base/lessons';
 import { MESSAGES } from '../../src/i18n/messages/index';
+import { readConfigJson, wordNotice } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
  * The calculators on a Chinese page (issue #33 item 3): the engine's words (field labels and hints, breakdown lines,
- * bars, errors), the model picker's errors and the image and video generation calculator read Chinese, with no
+ * bars, errors, warnings), the model picker's errors and the image and video generation calculator read Chinese, with no
  * English sentence of their catalogues left, while the English page keeps the English.
  */
 const baseUrl = inject('baseUrl');
@@ -34,13 +35,7 @@ async function shownText(root: Locator): Promise<string> {
     const attributes = [...el.querySelectorAll('[title], [placeholder], [aria-label]')].flatMap((node) =>
       ['title', 'placeholder', 'aria-label'].map((name) => node.getAttribute(name) ?? ''),
     );
-    // The engine's warnings are still English sentences without ids (see the report of this change): left out here.
-    const clone = el.cloneNode(true) as HTMLElement;
-    clone.querySelectorAll('.calc-warnings').forEach((warnings) => warnings.remove());
-    document.body.append(clone);
-    const text = clone.innerText;
-    clone.remove();
-    return [text, ...attributes].join('\n');
+    return [(el as HTMLElement).innerText, ...attributes].join('\n');
   });
 }
 
@@ -119,6 +114,80 @@ describe('the calculators on a Chinese page', () => {
       expect(error).toContain(ZH.engine.fieldError({ field: '', message: '', problem: { kind: 'missing' } }));
       expect(error).not.toContain('is missing');
       expect(leftOver(await shownText(root), catalogueEnglish)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  // ZeRO-3 on one data-parallel GPU, sequence parallelism without tensor parallelism: two of the engine's warnings.
+  const warningQuery = '?dp=1&sp=true';
+  const warned = compute('parallelism', fromQuery('parallelism', warningQuery));
+  const notices = warned.ok ? warned.results.at(-1)!.result.notices : [];
+  const englishWarnings = warned.ok ? warned.results.flatMap(({ result }) => result.warnings) : [];
+  const warningsOf = (root: Locator) => root.locator('.calc-warnings').innerText();
+
+  test('the engine’s warnings are Chinese', async () => {
+    expect(notices.map((notice) => notice.code)).toEqual(expect.arrayContaining(['zeroWithoutDp', 'spWithoutTp']));
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(
+        page,
+        `${baseUrl}/zh-cn${lessonHref('parallelism')}${warningQuery}`,
+        '[data-calculator="parallelism"]',
+      );
+      const shown = await warningsOf(root);
+      for (const notice of notices) expect(shown).toContain(wordNotice(notice, ZH.engine.warnings));
+      expect(leftOver(shown, englishWarnings)).toEqual([]);
+      expect(leftOver(await shownText(root), [...catalogueEnglish, ...englishWarnings])).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    });
+    await withRecordingPage(browser, baseUrl, async (page) => {
+      const root = await openIsland(
+        page,
+        `${baseUrl}${lessonHref('parallelism')}${warningQuery}`,
+        '[data-calculator="parallelism"]',
+      );
+      const shown = await warningsOf(root);
+      for (const notice of notices) expect(shown).toContain(wordNotice(notice));
+      expect(shown).not.toMatch(HAN);
+    });
+  });
+
+  test('a rule between two fields is broken in Chinese', async () => {
+    // Three-way tensor parallelism cannot split the running example's heads.
+    const broken = compute('parallelism', fromQuery('parallelism', '?tp=3'));
+    const tpError = broken.ok ? undefined : broken.errors.find((error) => error.field === 'tp');
+    expect(tpError?.problem?.kind).toBe('rule');
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(page, `${baseUrl}/zh-cn${lessonHref('parallelism')}?tp=3`, '[data-calculator="parallelism"]');
+      const error = await root.locator('.widget-field:has([data-flag="tp"]) .widget-error').innerText();
+      expect(error).toBe(ZH.engine.fieldError(tpError!));
+      expect(error).toMatch(HAN);
+      expect(error).not.toContain(tpError!.message);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test('a pasted config.json’s warnings are Chinese', async () => {
+    // An unknown model_type is read as a Llama-style decoder, with a warning naming the keys read and ignored.
+    const config = {
+      model_type: 'my_decoder',
+      hidden_size: 1024,
+      num_hidden_layers: 8,
+      num_attention_heads: 16,
+      vocab_size: 32000,
+      intermediate_size: 2816,
+      rope_theta: 10000,
+    };
+    const reading = readConfigJson(config);
+    const configNotices = reading.ok ? reading.notices : [];
+    expect(configNotices.map((notice) => notice.code)).toEqual(['unknownModelType']);
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(page, `${baseUrl}/zh-cn${lesson}`, selector);
+      await root.locator('.model-source-panel > summary').click();
+      await root.locator('[data-model-paste]').fill(JSON.stringify(config));
+      await root.locator('[data-action="use-paste"]').click();
+      const shown = await root.locator('[data-model-warnings]').innerText();
+      expect(shown).toBe(wordNotice(configNotices[0]!, ZH.engine.warnings));
+      expect(shown).not.toContain(wordNotice(configNotices[0]!));
       expect(problems.pageErrors).toEqual([]);
     });
   });

@@ -4,6 +4,7 @@ import {
   formatEstimateFlags,
   formatStepTime,
   MODEL_PRESETS,
+  wordNotice,
   type FieldError,
   type LineCategory,
   type RawFlags,
@@ -455,10 +456,10 @@ function Results({
         </>
       )}
       {last.headroom && <p class="calc-note">{text.headroom(last.headroom.percent, gib(last.headroom.bytes))}</p>}
-      {last.warnings.length > 0 && (
+      {last.notices.length > 0 && (
         <ul class="calc-warnings">
-          {last.warnings.map((w) => (
-            <li>{w}</li>
+          {last.notices.map((notice) => (
+            <li>{wordNotice(notice, engine.warnings)}</li>
           ))}
         </ul>
       )}

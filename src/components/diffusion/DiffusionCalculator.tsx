@@ -9,6 +9,7 @@ import {
   formatSeconds,
   GUIDANCES,
   pipelineFor,
+  wordNotice,
 } from '../../memory/index';
 import CopyCommand from '../CopyCommand';
 import GpuSelect from '../GpuSelect';
@@ -347,10 +348,10 @@ function Results({
           )}
         </p>
       )}
-      {result.warnings.length > 0 && (
+      {result.notices.length > 0 && (
         <ul class="calc-warnings" aria-label={text.warnings}>
-          {result.warnings.map((w) => (
-            <li>{w}</li>
+          {result.notices.map((notice) => (
+            <li>{wordNotice(notice, messages.engine.warnings)}</li>
           ))}
         </ul>
       )}

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { formatBinarySize } from '../../base/bytes';
+import { wordNotice } from '../../memory/index';
 import WidgetField from '../WidgetField';
 import { HUB_HOSTS, type HubHost } from './hub';
 import type { LoadedModel } from './loaded-model';
@@ -92,10 +93,10 @@ export default function ModelSource(props: ModelSourceProps) {
           ))}
         </select>
       </WidgetField>
-      {loaded !== null && loaded.warnings.length > 0 && (
+      {loaded !== null && loaded.notices.length > 0 && (
         <ul class="model-warnings" data-model-warnings>
-          {loaded.warnings.map((w) => (
-            <li>{w}</li>
+          {loaded.notices.map((notice) => (
+            <li>{wordNotice(notice, messages.engine.warnings)}</li>
           ))}
         </ul>
       )}

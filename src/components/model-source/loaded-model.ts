@@ -1,12 +1,15 @@
 /** A model read from a config.json (pasted, dropped, fetched from the Hub or carried by a link), ready for the engine. */
-import { readConfigJson, type FieldError, type ModelConfig } from '../../memory/index';
+import { readConfigJson, type FieldError, type ModelConfig, type Notice } from '../../memory/index';
 
 /** A model read from a config.json: what the engine computes (`config`), what the page says and what a link carries. */
 export interface LoadedModel {
   /** The shape, passed to the engine as `EstimateOptions.modelConfig`. */
   readonly config: ModelConfig;
-  /** What the reader guessed or left out (unknown model_type, fields ignored, a multimodal file's text_config), shown next to the model. */
-  readonly warnings: readonly string[];
+  /**
+   * What the reader guessed or left out (unknown model_type, fields ignored, a multimodal file's text_config), as data
+   * the page words in its language next to the model.
+   */
+  readonly notices: readonly Notice[];
   /** The config.json cut down to the keys the shape was read from: what a shared link carries. */
   readonly shapeJson: Readonly<Record<string, unknown>>;
   /** The Hugging Face id it came from, shown as its name; null for a file pasted or dropped. */
@@ -29,5 +32,5 @@ export function readLoadedModel(input: unknown, hubId: string | null): ModelRead
     if (first !== undefined && reading.errors.length === 1) return { ok: false, error: first };
     return { ok: false, error: { field: first?.field ?? 'config', message: reading.errors.map((e) => e.message).join('; ') } };
   }
-  return { ok: true, model: { config: reading.config, warnings: reading.warnings, shapeJson: reading.shapeJson, hubId } };
+  return { ok: true, model: { config: reading.config, notices: reading.notices, shapeJson: reading.shapeJson, hubId } };
 }

@@ -1,4 +1,16 @@
-import { FLAGS, STACK_SPECS, STACKS, type FieldError, type LineDevice, type MemoryLine, type Stack } from '../../../memory/index';
+import {
+  FLAGS,
+  STACK_SPECS,
+  STACKS,
+  RULE_WORDS,
+  WARNING_WORDS,
+  type FieldError,
+  type LineDevice,
+  type MemoryLine,
+  type Stack,
+  type RuleWords,
+  type WarningWords,
+} from '../../../memory/index';
 
 /** A flag as a form field shows it: its label, its hint, its unit and its default in words, where it has them. */
 export interface FlagWords {
@@ -35,6 +47,10 @@ export const ENGINE_EN = {
   device: { gpu: '', cpu: 'cpu: ', nvme: 'nvme: ' } satisfies Record<LineDevice, string>,
   /** A field's error: the engine's English message. */
   fieldError: (error: FieldError): string => error.message,
+  /** Each estimate warning by its code (`wordNotice` words a notice with them): the engine's own English. */
+  warnings: WARNING_WORDS as WarningWords,
+  /** Each rule between fields by its code (a field error's `problem` carries it): the engine's own English. */
+  rules: RULE_WORDS as RuleWords,
   /** What the step-time estimate assumes: the engine's sentences. */
   stepTimeAssumptions: (assumptions: readonly string[]): string => assumptions.join('; '),
   /** The bars a calculator compares (src/components/calculators/specs.ts). */

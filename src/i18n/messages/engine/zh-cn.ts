@@ -1,5 +1,15 @@
-import type { FieldError, FieldProblem, MemoryLine } from '../../../memory/index';
+import { formatGiB } from '../../../base/bytes';
+import {
+  wordRule,
+  type FieldError,
+  type FieldProblem,
+  type MemoryLine,
+  type PipelineStage,
+  type RuleWords,
+  type WarningWords,
+} from '../../../memory/index';
 import type { ENGINE_EN, FlagWords } from './en';
+import { DIFFUSION_ZH_CN } from '../diffusion/zh-cn';
 
 /** Each estimate flag as a form field shows it in 简体中文, by flag name; the flag itself stays as the CLI spells it. */
 const FLAGS_ZH_CN: Readonly<Record<string, FlagWords>> = {
@@ -253,6 +263,30 @@ export const LINE_LABELS_ZH_CN: Readonly<Record<string, string>> = {
   'cublas-workspace': 'cuBLAS 工作区',
 };
 
+/** Numbers inside Chinese sentences, grouped as the locale groups them. */
+const count = new Intl.NumberFormat('zh-CN');
+
+/** The errors of rules between fields in 简体中文, by code; flags stay as the CLI spells them. */
+const RULES_ZH_CN: RuleWords = {
+  tooManyGpus: ({ gpus, max }) => `dp × tp × pp 共 ${count.format(gpus)} 张 GPU；引擎最多只建模 ${count.format(max)} 张`,
+  tpOnMlp: () => 'mlp 架构不建模张量并行；请用 --tp 1',
+  headsByTp: ({ heads, tp }) => `注意力头数（${heads}）必须能被 tp（${tp}）整除`,
+  kvHeadsAndTp: ({ kvHeads, tp }) => `KV 头数（${kvHeads}）与 tp（${tp}）必须有一个能整除另一个`,
+  ppBeyondLayers: ({ pp, layers }) => `pp（${pp}）不能超过层数（${layers}）`,
+  layersByChunks: ({ layers, pp, ppVirtual }) => `层数（${layers}）必须能均分成 pp × pp-virtual（${pp} × ${ppVirtual}）个模型块`,
+  checkpointBeyondLayers: ({ checkpointEvery, layers }) => `checkpoint-every（${checkpointEvery}）不能超过层数（${layers}）`,
+  virtualWithoutPp: ({ ppVirtual }) => `pp-virtual（${ppVirtual}）是在流水线阶段之间交错调度：需要 --pp 2 或更大`,
+  accumByPp: ({ gradAccum, pp }) => `grad-accum（${gradAccum}）必须是 pp（${pp}）的倍数；交错调度按每组 pp 个微批次运行`,
+  checkpointsWithoutFullRecompute: () =>
+    'checkpoints 卸载的是检查点处各层的输入，所以需要 --recompute full（Unsloth 的 use_gradient_checkpointing="unsloth"）；要卸载全部保存的激活值请用 streamed',
+  shardGroupWithoutZero3: () => 'shard-group 是在一组 GPU 内做 ZeRO-3 切分（HSDP）：需要 --zero 3',
+  shardGroupByDp: ({ shardGroup, dp }) => `shard-group（${shardGroup}）必须能整除 dp（${dp}）：每组持有一份完整副本`,
+  keepGatheredWithoutZero3: () => 'keep-gathered-weights 保留的是 ZeRO-3 聚合后的权重：需要 --zero 3',
+  paramOffloadWithoutZero3: () => '卸载参数需要 --zero 3（ZeRO-Infinity、FSDP CPU 卸载）',
+  offloadWithoutZero: () =>
+    '卸载需要 ZeRO：--zero 1、2 或 3（DeepSpeed ZeRO-Offload）；FSDP 的 CPU 卸载是 --zero 3 --offload optimizer+params',
+};
+
 /** A field's problem in Chinese, next to the field (so the flag's name is not repeated). */
 function problemWords(problem: FieldProblem): string {
   switch (problem.kind) {
@@ -281,8 +315,68 @@ function problemWords(problem: FieldProblem): string {
       return `config.json 不是合法的 JSON：${problem.reason}`;
     case 'not-an-object':
       return 'config.json 必须是一个 JSON 对象（{ "hidden_size": …, … }）';
+    case 'rule':
+      return wordRule(problem.rule, RULES_ZH_CN);
   }
 }
+
+const STAGE_ZH_CN: Readonly<Record<PipelineStage, string>> = { only: '唯一', first: '第一个', last: '最后一个' };
+
+/** The estimate's warnings in 简体中文, by code; flags, file and API names stay as the CLI spells them. */
+const WARNINGS_ZH_CN: WarningWords = {
+  compileAssumption: () =>
+    '--compile：未建模；激活值按 eager autograd 保存的张量计，是上限：torch.compile 的 min-cut 划分器（torch/_functorch/partitioners.py 中的 min_cut_rematerialization_partition）可能保存得更少，并在反向时重算廉价的逐元素算子',
+  paramsOnly: ({ mode }) =>
+    mode === 'train'
+      ? '只给 --params 时只计模型状态，激活值为 0。要计入激活值，请给 --model，或用 --arch 加形状参数'
+      : '只给 --params 时只计权重，KV 缓存和激活值为 0。要计入它们，请给 --model，或用 --arch 加形状参数',
+  attentionOnMlp: () => 'mlp 架构没有注意力，--attention 不起作用；去掉这个参数',
+  seqBeyondPositions: ({ seq, positions }) =>
+    `序列长度 ${count.format(seq)} 超过了模型的 ${count.format(positions)} 个可学习位置编码；模型无法直接处理这么长的序列`,
+  teacherVocab: ({ teacher, student }) =>
+    `教师模型的词表（${count.format(teacher)}）与学生模型的（${count.format(student)}）不同；logit 蒸馏要求两者共用同一个词表`,
+  loraFlagsIgnored: ({ flags }) => `${flags.join('、')} 只用于 --finetune lora 或 qlora；已忽略`,
+  qloraRecompute: () =>
+    'QLoRA：prepare_model_for_kbit_training 会打开梯度检查点，因此这里按 --recompute full 计；不用梯度检查点时请传 --recompute none',
+  spWithoutTp: () => '--tp 1 时 --sp 不起作用（序列并行按张量并行度切分）；去掉 --sp 或调大 --tp',
+  zeroWithoutDp: ({ stage }) => `--dp 1 时 ZeRO-${stage} 什么也切分不了；请调大 --dp`,
+  opRecomputeOnMlp: () =>
+    '算子级重计算保存矩阵乘（aten.mm）的输出；mlp 架构的层带偏置（addmm），所以它保存的与 --recompute full --checkpoint-every 1 相同',
+  selectiveOnMlp: () => '选择性重计算只丢弃注意力的激活值；mlp 架构没有注意力，所以省不下任何显存（请用 --recompute full）',
+  selectiveWithSdpa: () =>
+    '选择性重计算丢弃 s×s 的注意力激活值，而 SDPA（FlashAttention）本来就不保存它们：不会再省显存；请用 --recompute full 或 --attention eager',
+  tieWithLabels: () => '有 --num-labels 时 --tie-embeddings 不起作用：分类头是独立的 标签数 × 隐藏维度 矩阵，从不与词嵌入共享',
+  gradDtypeWithAdapters: () =>
+    '--grad-dtype 设置的是全量微调的梯度；LoRA 和 QLoRA 的适配器梯度沿用适配器的数据类型（--lora-dtype）',
+  noBf16: ({ gpu }) => `${gpu} 没有 BF16 张量核心；请用 --precision mixed-fp16 或 amp-fp16`,
+  ignoredInInfer: ({ flags }) => `推理模式下忽略：${flags.join('、')}`,
+  tiedHeadStored: () =>
+    'LM head 与词嵌入共用一个矩阵（tie_word_embeddings）：按加载后的情况只计一次；有些 checkpoint 还会另存一份 lm_head（Qwen3-0.6B：文件中 1,503,264,768 字节，加载后 1,192,099,840 字节），所以下载量可能更大',
+  kvCacheWithoutMla: () => '--kv-cache 选择的是多头潜在注意力（DeepSeek-V2/V3）的缓存方式；这个模型缓存的是键和值，已忽略',
+  inferFlagsInTraining: () => '--tokens、--weights 和 --kv-cache 只用于 --mode infer；训练时已忽略',
+  pipelineStage: ({ stage }) =>
+    `流水线并行：每卡数字取第一个和最后一个阶段中较大的那个，即${STAGE_ZH_CN[stage]}阶段；步时和主机内存取较慢、较大的那个阶段`,
+  overMargin: ({ gpu, capacityBytes, headroom, shortfallBytes }) =>
+    `放得进 ${gpu} 的 ${formatGiB(capacityBytes)}，但占用了 ${headroom} % 预留余量中的 ${formatGiB(shortfallBytes)}：能跑，只是应对显存碎片的余地比建议的少`,
+  doesNotFit: ({ gpu, headroom, shortfallBytes }) =>
+    `${gpu} 放不下：算上 ${headroom} % 的预留余量，超出 ${formatGiB(shortfallBytes)}`,
+  textConfigOnly: ({ modelType }) => `只读取了 text_config：${modelType ?? '多模态'} 模型的其余部分（视觉编码器、投影层）未计入`,
+  unknownModelType: ({ modelType, read, ignored }) =>
+    `未知的 model_type ${modelType === undefined ? '（未给出）' : `'${modelType}'`}：按 Llama 式解码器读取了 ${read.join('、')}；${ignored.length === 0 ? '没有忽略任何键' : `忽略了 ${ignored.join('、')}`}`,
+  quantizationNotCounted: ({ method, block }) =>
+    `quantization_config ${method} 不是引擎能计算的存储格式（${block} × ${block} 分块的 fp8、mxfp4）：无法使用 --weights stored，请自行选择格式`,
+  nextnLayersSkipped: () =>
+    'checkpoint 中还存有多 token 预测层（num_nextn_predict_layers），Transformers 不会加载它们，因此未计入',
+  noauxOnDeepseekV2: () => 'deepseek_v2 上的 topk_method noaux_tc：其校正偏置按 DeepSeek-V3 的存储方式计入',
+  layerTypesOther: () =>
+    'layer_types 中有 sliding_attention 和 full_attention 以外的类型：每一层的 KV 缓存都按完整长度计，是上限',
+  layerTypesIrregular: ({ window }) =>
+    `layer_types 不符合“每隔 n 层一个全局层”的规律：每一层的 KV 缓存都按完整长度计（忽略窗口 ${count.format(window)}），是上限`,
+  conditioningEncodeUncounted: () =>
+    '图生视频：WanImageToVideoPipeline 在去噪前还会用 VAE 编码条件帧（先是输入图像，再是空白帧）；这次编码暂未计入',
+  diffusionDoesNotFit: ({ gpu, shortfallBytes, phase, headroom }) =>
+    `${gpu} 放不下：算上 ${headroom} % 的预留余量，在${DIFFUSION_ZH_CN.phases[phase]}时超出 ${formatGiB(shortfallBytes)}`,
+};
 
 /** The memory engine's words in 简体中文; English names (flags, stacks, GPU and model names) stay as they are. */
 export const ENGINE_ZH_CN: typeof ENGINE_EN = {
@@ -303,8 +397,10 @@ export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   // An id this table lacks prints as the id: tests/unit/i18n/engine-words.test.ts runs the calculators and fails on it.
   lineLabel: (line: MemoryLine): string => LINE_LABELS_ZH_CN[line.id] ?? line.id,
   device: { gpu: '', cpu: '主机内存：', nvme: 'NVMe：' },
-  // A rule between fields has only its English message: it is shown as the engine words it.
+  // An error without a problem (a rule between fields not yet given a code) has only its English message: shown as is.
   fieldError: (error: FieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
+  warnings: WARNINGS_ZH_CN,
+  rules: RULES_ZH_CN,
   // The engine words its assumptions in English only, and they vary with the settings: name what they are about, and
   // where to read them one by one.
   stepTimeAssumptions: (): string => '算力利用率、通信与计算的重叠、每台服务器的 GPU 数等，逐条见终端中 estimate 命令的输出',

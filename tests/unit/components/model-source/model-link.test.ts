@@ -21,7 +21,7 @@ describe('modelLinkParams → modelFromLink', () => {
     const back = modelFromLink(new URLSearchParams(query.toString()));
     if (back.kind !== 'model') throw new Error(JSON.stringify(back));
     expect(back.model.config).toEqual(model.config);
-    expect(back.model.warnings).toEqual(model.warnings);
+    expect(back.model.notices).toEqual(model.notices);
     expect(back.model.hubId).toBe('org/model');
     expect(query.get(CONFIG_PARAM)!.length).toBeLessThan(text(file).length);
   });
