@@ -1,6 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { formatStepShare, formatStepTime, LINE_CATEGORIES, type EstimateResult } from '../../memory/index';
+import { formatStepShare, formatStepTime, LINE_CATEGORIES, wordNotice, type EstimateResult } from '../../memory/index';
 import { lessonHref } from '../../base/lessons';
 import { localizedHref } from '../../i18n/locales';
 import {
@@ -23,7 +23,7 @@ import { LocaleContext, useMessages } from '../../i18n/use-messages';
  */
 export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan; finetune: boolean; priceTier: PriceTier }) {
   // The engine's estimate of this plan, made again when it is opened (the list leaves its lines and timeline out), once.
-  const { estimate, stepTime, warnings } = useMemo(() => planDetails(plan), [plan]);
+  const { estimate, stepTime } = useMemo(() => planDetails(plan), [plan]);
   const lessons = planLessons(plan);
   const locale = useContext(LocaleContext);
   const messages = useMessages();
@@ -90,10 +90,10 @@ export default function PlanDetails({ plan, finetune, priceTier }: { plan: Plan;
       ) : (
         finetune && <p class="calc-note">{strings.finetuneNote}</p>
       )}
-      {warnings.length > 0 && (
+      {estimate.notices.length > 0 && (
         <ul class="calc-warnings">
-          {warnings.map((w) => (
-            <li>{w}</li>
+          {estimate.notices.map((notice) => (
+            <li>{wordNotice(notice, messages.engine.warnings)}</li>
           ))}
         </ul>
       )}
