@@ -12,7 +12,9 @@ import {
   conflictLine,
   readTrainingConfig,
   setupErrorLine,
+  type EnglishEffect,
   type FileReading,
+  type MappingEffect,
   type SetupContext,
   type SetupMapping,
   type SetupOptions,
@@ -73,12 +75,19 @@ export function trainingConfigJson(readings: readonly FileReading[], context: Se
     mergeOrder: MERGE_ORDER_TEXT,
     stack: mapping.stack,
     options: mapping.options,
-    lines: mapping.lines,
+    lines: mapping.lines.map((line) => ({ ...line, effect: withoutReason(line.effect) })),
     ignored: mapping.ignored,
     unknown: mapping.unknown,
-    conflicts: mapping.conflicts.map((conflict) => ({ ...conflict, line: conflictLine(conflict) })),
+    conflicts: mapping.conflicts.map(({ reason, ...conflict }) => ({ ...conflict, line: conflictLine({ ...conflict, reason }) })),
     missing: mapping.missing,
   };
+}
+
+/** An effect as `--json` gives it: the reason's English text, without the code the site's reader words by. */
+function withoutReason(effect: MappingEffect): EnglishEffect {
+  if (!('reason' in effect)) return effect;
+  const { reason: _code, ...rest } = effect;
+  return rest;
 }
 
 /** What `--json` carries for the training configs. */

@@ -6,6 +6,7 @@ import type { Stack } from '../memory/stacks.ts';
 import { readOffloadDevice } from './deepspeed-json.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
+import { reason } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
 /** How FSDP version 1 holds one sharding strategy, in the engine's terms. */
@@ -80,18 +81,17 @@ export function readAccelerateYaml(file: string, data: Readonly<Record<string, u
     // Through DeepSpeed, accelerate turns DeepSpeed's own 16-bit mode on (DeepSpeedPlugin.set_mixed_precision).
     if (type === 'DEEPSPEED')
       r.set('mixed_precision', 'precision', `mixed-${mixed}`, `${source}: DeepSpeedPlugin.set_mixed_precision`);
-    else r.leftToStack('mixed_precision', `${mixed} autocast over weights whose dtype at load the script decides`);
+    else r.leftToStack('mixed_precision', reason('autocastScriptDtype', mixed));
   } else if (mixed === 'no') r.half('none');
   else if (mixed === 'fp8') readAccelerateFp8(r);
-  else if (mixed !== undefined) r.notModelled('mixed_precision', `${mixed} training`, source);
+  else if (mixed !== undefined) r.notModelled('mixed_precision', reason('precisionTraining', mixed), source);
   let stack: Stack | null = null;
   if (type === 'MULTI_GPU') r.set('distributed_type', 'zero', 0, source);
   else if (type === 'FSDP') stack = readFsdp(r);
   else if (type === 'DEEPSPEED') {
     readDeepSpeedPlugin(r);
     stack = 'deepspeed';
-  } else if (type === 'MEGATRON_LM')
-    r.notModelled('distributed_type', 'Megatron-LM through accelerate (read its own arguments)', source);
+  } else if (type === 'MEGATRON_LM') r.notModelled('distributed_type', reason('megatron'), source);
   r.ignore(...IGNORED);
   return r.finish(stack);
 }
@@ -155,11 +155,7 @@ function readSharding(r: KeyReader, key: string, sharding: Sharding): void {
   const machines = r.count('num_machines') ?? 1;
   const processes = r.count('num_processes');
   if (machines === 1) {
-    r.noEffect(
-      'num_machines',
-      'one machine: the hybrid shard group is every process, as FULL_SHARD',
-      SETUP_SOURCES.fsdpHybridGroup,
-    );
+    r.noEffect('num_machines', reason('oneMachineHybrid'), SETUP_SOURCES.fsdpHybridGroup);
     return;
   }
   if (processes === undefined) r.fail('num_processes', `${key} on ${machines} machines needs the process count`);
@@ -185,7 +181,7 @@ function readParallelismConfig(r: KeyReader): void {
     if (replicate > 1) r.set(`${prefix}dp_replicate_size`, 'shardGroup', shard, source);
   } else if (replicate > 1) r.fail(`${prefix}dp_shard_size`, 'dp_replicate_size > 1 needs dp_shard_size (HSDP)');
   if (tp !== undefined && tp > 1) r.set(`${prefix}tp_size`, 'tp', tp, source);
-  if (cp !== undefined && cp > 1) r.notModelled(`${prefix}cp_size`, `context parallelism over ${cp} GPUs`, source);
+  if (cp !== undefined && cp > 1) r.notModelled(`${prefix}cp_size`, reason('contextParallelOver', cp), source);
   r.ignore(`${prefix}sp_size`, `${prefix}sp_backend`);
 }
 
@@ -223,7 +219,7 @@ function readAccelerateFp8(r: KeyReader): void {
     r.set('mixed_precision', 'fp8', 'torchao-tensorwise', source);
     const allGather = r.bool('fp8_config.enable_fsdp_float8_all_gather');
     if (allGather !== undefined) r.set('fp8_config.enable_fsdp_float8_all_gather', 'fp8AllGather', allGather, source);
-  } else if (backend === 'MSAMP') r.notModelled('mixed_precision', 'fp8 training through MS-AMP', source);
-  else r.notModelled('mixed_precision', 'fp8 training without fp8_config.backend (TE or AO)', source);
+  } else if (backend === 'MSAMP') r.notModelled('mixed_precision', reason('fp8MsAmp'), source);
+  else r.notModelled('mixed_precision', reason('fp8NoBackend'), source);
   r.ignore('fp8_config.');
 }

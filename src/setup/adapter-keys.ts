@@ -4,6 +4,7 @@
  * map them alike.
  */
 import type { ModuleToSave, QloraFormat } from '../memory/lora.ts';
+import { reason } from './reasons.ts';
 import type { KeyReader } from './key-reader.ts';
 
 /** Read `key` as LoRA dropout p (PEFT `lora_dropout`): above 0 each adapted layer keeps a dropped-out copy of its input. */
@@ -48,7 +49,7 @@ export function readModulesToSave(r: KeyReader, key: string, source: string): vo
   if (saved.size > 0)
     r.set(key, 'modulesToSave', (['embed', 'head'] as const).filter((module) => saved.has(module)).join(','), source);
   else if (other.length === 0) r.set(key, 'modulesToSave', 'none', source);
-  if (other.length > 0) r.notModelled(key, `${other.join(', ')} trained in full beside the adapters`, source);
+  if (other.length > 0) r.notModelled(key, reason('otherModulesTrained', other.join(', ')), source);
 }
 
 /** Hugging Face names of `--modules-to-save` (Llama's `embed_tokens`, `lm_head`): the writers' inverse of the table above. */
@@ -92,10 +93,5 @@ export function readFourBitFormat(r: KeyReader, keys: FourBitKeys, source: strin
   const key = double !== undefined ? keys.doubleKey : type !== undefined ? keys.typeKey : keys.quantizedBy;
   const rule = type !== undefined && double !== undefined ? source : `${source}; defaults: ${keys.defaults.source}`;
   r.set(key, 'qloraFormat', format, rule);
-  if (keys.storageKey !== undefined && r.has(keys.storageKey))
-    r.noEffect(
-      keys.storageKey,
-      'the packed 4-bit codes take n/2 bytes whatever dtype stores them (bitsandbytes Params4bit quant_storage)',
-      source,
-    );
+  if (keys.storageKey !== undefined && r.has(keys.storageKey)) r.noEffect(keys.storageKey, reason('quantStorage'), source);
 }

@@ -5,6 +5,7 @@ import { readDora, readLoraDropout, readModulesToSave } from './adapter-keys.ts'
 import { readHfOptimizer } from './hf-optimizers.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
+import { reason, type SetupReason } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 import { readPackingKey } from './batching-keys.ts';
 import { readDeepSpeedPath, readLoraTargets } from './trainer-keys.ts';
@@ -65,8 +66,8 @@ const IGNORED = [
 ];
 
 /** Keys axolotl reads that change memory in a way the engine does not count. */
-const NOT_MODELLED: Readonly<Record<string, string>> = {
-  load_in_8bit: 'an 8-bit (LLM.int8) base',
+const NOT_MODELLED: Readonly<Record<string, SetupReason>> = {
+  load_in_8bit: reason('eightBitBase'),
 };
 
 /** Read an axolotl YAML already parsed into `data`. */
@@ -92,7 +93,7 @@ export function readAxolotlYaml(file: string, data: Readonly<Record<string, unkn
   if (offloading === true || offloading === false)
     r.set('activation_offloading', 'activationOffload', offloading ? 'streamed' : 'none', config);
   else if (offloading !== undefined)
-    r.notModelled('activation_offloading', `activation offloading "${String(offloading)}"`, config);
+    r.notModelled('activation_offloading', reason('activationOffloadingMode', String(offloading)), config);
   const compile = r.bool('torch_compile');
   if (compile !== undefined) r.set('torch_compile', 'compile', compile, config);
   readPackingKey(r, 'sample_packing', SETUP_SOURCES.axolotlPacking);
@@ -116,7 +117,7 @@ function readAdapter(r: KeyReader): void {
   const qlora = adapter === 'qlora' || (adapter === 'lora' && fourBit === true);
   if (qlora) r.set('adapter', 'finetune', 'qlora', source);
   else if (adapter === 'lora') r.set('adapter', 'finetune', 'lora', source);
-  else if (adapter !== undefined) r.notModelled('adapter', `${adapter} adapters`, source);
+  else if (adapter !== undefined) r.notModelled('adapter', reason('adapterKind', adapter), source);
   else {
     // No adapter is axolotl's full fine-tune (the adapter loader runs only with one).
     r.set('adapter', 'finetune', 'full', source);
@@ -188,8 +189,7 @@ function readCheckpointing(r: KeyReader): void {
   else if (value !== undefined)
     r.fail('gradient_checkpointing', `expected true, false, offload or offload_disk, got ${String(value)}`);
   if (value === 'offload') r.set('gradient_checkpointing', 'activationOffload', 'checkpoints', source);
-  else if (value === 'offload_disk')
-    r.notModelled('gradient_checkpointing', 'the checkpointed activations offloaded to disk', source);
+  else if (value === 'offload_disk') r.notModelled('gradient_checkpointing', reason('checkpointsToDisk'), source);
 }
 
 /** `flash_attention`, `sdp_attention`, `xformers_attention` keep no s×s scores; `eager_attention` does. */

@@ -2,6 +2,7 @@
  * The keys that say how a tool lays out its batches: packing documents into rows of the sequence length, or flattening
  * a batch's real tokens into one padding-free row (memory batching.ts). Each tool's reader names its own keys.
  */
+import { reason } from './reasons.ts';
 import type { KeyReader } from './key-reader.ts';
 
 /** A packing switch (`packing`, `sample_packing`, `dataset.packed`): true packs rows of the sequence length, false pads. */
@@ -22,12 +23,12 @@ export function readTrlBatching(r: KeyReader, p: string, source: string): void {
   const paddingFree = r.bool(paddingFreeKey);
   if (packing === true) {
     r.set(packingKey, 'batching', 'packed', source);
-    if (paddingFree !== undefined) r.noEffect(paddingFreeKey, 'packed rows are counted as packed, flattened or not', source);
+    if (paddingFree !== undefined) r.noEffect(paddingFreeKey, reason('packedCounted'), source);
   } else if (paddingFree === true) {
     r.set(paddingFreeKey, 'batching', 'padding-free', source);
-    if (packing === false) r.noEffect(packingKey, 'off: the batch is padding-free instead', source);
+    if (packing === false) r.noEffect(packingKey, reason('paddingFreeInstead'), source);
   } else {
     if (packing === false) r.set(packingKey, 'batching', 'padded', source);
-    if (paddingFree === false) r.noEffect(paddingFreeKey, 'off: the batch is padded', source);
+    if (paddingFree === false) r.noEffect(paddingFreeKey, reason('paddedBatch'), source);
   }
 }

@@ -8,6 +8,7 @@ import type { Precision } from '../memory/precision.ts';
 import type { Stack } from '../memory/stacks.ts';
 import { showValue } from './key-reader.ts';
 import type { FileKey, FileReading, HalfPrecision, MappingLine, SetupOptionKey, SetupOptions, TrainingTool } from './mapping.ts';
+import { reason, reasonText, SETUP_REASONS, type BufferReasonCode, type SetupReason, type SetupReasons } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 import { SETUP_WORDS, type SetupWords } from './words.ts';
 
@@ -35,8 +36,9 @@ export interface SetupConflict {
   readonly option: SetupOptionKey;
   /** Every file and key that set it, with the value it gave, in merge order (the winner last). */
   readonly values: readonly (FileKey & { readonly value: string | number | boolean })[];
-  /** Why the last one wins. */
+  /** Why the last one wins, in English, and as a reason other languages word. */
   readonly why: string;
+  readonly reason: SetupReason;
 }
 
 /** What the files say together. */
@@ -97,8 +99,10 @@ export function combineReadings(readings: readonly FileReading[], context: Setup
   const conflicts: SetupConflict[] = [];
   for (const [option, values] of setters) {
     const perFile = [...new Map(values.map((value) => [value.file, value])).values()];
-    if (new Set(perFile.map((value) => String(value.value))).size > 1)
-      conflicts.push({ option, values: perFile, why: conflictReason(perFile, readings) });
+    if (new Set(perFile.map((value) => String(value.value))).size > 1) {
+      const why = conflictReason(perFile, readings);
+      conflicts.push({ option, values: perFile, why: reasonText(why), reason: why });
+    }
   }
   const given = new Set(readings.map((reading) => basename(reading.file)));
   const missing = lines
@@ -123,13 +127,13 @@ function resolveAuto(auto: FileReading['autos'][number], trainerSide: readonly F
   if (auto.option === 'precision') {
     const half = [...trainerSide].reverse().find((reading) => reading.half !== null)?.half;
     if (half === undefined || half === null)
-      return { ...base, value: 'auto', effect: { kind: 'left-to-stack', why: 'auto: no trainer file gives bf16 or fp16' } };
+      return { ...base, value: 'auto', effect: reasonEffect('left-to-stack', reason('autoNoHalf')) };
     const precision = AUTO_PRECISION[half];
     return { ...base, value: `auto → ${half}`, effect: { kind: 'option', option: 'precision', to: precision } };
   }
   const value = merged[auto.option];
   if (value === undefined || typeof value === 'boolean')
-    return { ...base, value: 'auto', effect: { kind: 'left-to-stack', why: `auto: no trainer file gives ${auto.option}` } };
+    return { ...base, value: 'auto', effect: reasonEffect('left-to-stack', reason('autoNoOption', auto.option)) };
   return { ...base, value: `auto → ${value}`, effect: { kind: 'option', option: auto.option, to: value } };
 }
 
@@ -138,59 +142,65 @@ function resolveHiddenAuto(key: FileKey, reading: FileReading, context: SetupCon
   const source = SETUP_SOURCES.deepspeedIntegration;
   const zero3 = reading.options.zero === 3;
   const h = context.hidden;
-  const formula: Readonly<Record<string, [string, (h: number) => number, string] | undefined>> = {
-    'zero_optimization.reduce_bucket_size': ['h²', (x) => x * x, 'a reduce bucket of N elements'],
+  const formula: Readonly<Record<string, [string, (h: number) => number, BufferReasonCode] | undefined>> = {
+    'zero_optimization.reduce_bucket_size': ['h²', (x) => x * x, 'reduceBucket'],
     ...(zero3
       ? {
-          'zero_optimization.stage3_prefetch_bucket_size': [
-            '0.9·h²',
-            (x) => 0.9 * x * x,
-            'ZeRO-3 prefetching N parameters ahead',
-          ],
-          'zero_optimization.stage3_param_persistence_threshold': [
-            '10·h',
-            (x) => 10 * x,
-            'parameters under N elements kept gathered',
-          ],
+          'zero_optimization.stage3_prefetch_bucket_size': ['0.9·h²', (x) => 0.9 * x * x, 'prefetchBucket'],
+          'zero_optimization.stage3_param_persistence_threshold': ['10·h', (x) => 10 * x, 'persistenceThreshold'],
         }
       : {}),
   };
   const rule = formula[key.key];
-  if (rule === undefined)
-    return { ...key, value: 'auto', effect: { kind: 'not-modelled', what: 'left as DeepSpeed sets it (not ZeRO-3)' }, source };
+  if (rule === undefined) return { ...key, value: 'auto', effect: reasonEffect('not-modelled', reason('autoNotZero3')), source };
   if (h === undefined)
     return {
       ...key,
       value: `auto → ${rule[0]}`,
-      effect: { kind: 'not-modelled', what: 'a buffer sized from the hidden size, not known here' },
+      effect: reasonEffect('not-modelled', reason('autoHiddenUnknown')),
       source,
     };
   const elements = Math.trunc(rule[1](h));
   return {
     ...key,
     value: `auto → ${rule[0]} = ${elements} (h = ${h})`,
-    effect: { kind: 'not-modelled', what: rule[2].replace('N', String(elements)) },
+    effect: reasonEffect('not-modelled', reason(rule[2], elements)),
     source,
   };
 }
 
+/** A line's effect given by a reason: its English text as the rule's words, and its code for other languages. */
+function reasonEffect(kind: 'not-modelled' | 'left-to-stack', given: SetupReason): MappingLine['effect'] {
+  return kind === 'not-modelled'
+    ? { kind, what: reasonText(given), reason: given }
+    : { kind, why: reasonText(given), reason: given };
+}
+
 /** Why the last of `values` wins, by the tools of the files involved. */
-function conflictReason(values: readonly FileKey[], readings: readonly FileReading[]): string {
+function conflictReason(values: readonly FileKey[], readings: readonly FileReading[]): SetupReason {
   const toolOf = (file: string) => readings.find((reading) => reading.file === file)?.tool;
   const winner = values.at(-1);
   const winnerTool = winner === undefined ? undefined : toolOf(winner.file);
   const others = values.slice(0, -1).map(({ file }) => toolOf(file));
-  if (winnerTool === 'deepspeed')
-    return 'the DeepSpeed JSON wins: DeepSpeed builds its engine from it (transformers refuses such a mismatch at start, trainer_config_finalize)';
-  if (others.includes('accelerate')) return "the trainer's own arguments win over the launcher's config";
-  return 'the file given later wins';
+  if (winnerTool === 'deepspeed') return reason('deepSpeedWins');
+  if (others.includes('accelerate')) return reason('trainerWins');
+  return reason('laterFileWins');
 }
 
 /** One line per conflict, naming each file's value and the winner. */
-export function conflictLine(conflict: SetupConflict, words: SetupWords = SETUP_WORDS): string {
+export function conflictLine(
+  conflict: SetupConflict,
+  words: SetupWords = SETUP_WORDS,
+  reasons: SetupReasons = SETUP_REASONS,
+): string {
   const said = conflict.values
     .map((value) => words.conflictValue(`${value.key}: ${showValue(value.value)}`, value.file))
     .join(words.conflictAnd);
   const winner = conflict.values.at(-1);
-  return words.conflict(said, conflict.option, winner === undefined ? '' : showValue(winner.value), conflict.why);
+  return words.conflict(
+    said,
+    conflict.option,
+    winner === undefined ? '' : showValue(winner.value),
+    reasonText(conflict.reason, reasons),
+  );
 }

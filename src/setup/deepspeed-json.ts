@@ -6,6 +6,7 @@ import type { OffloadDevice } from '../memory/offload.ts';
 import type { ZeroStage } from '../memory/parallel.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
+import { reason, type BufferReasonCode } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
 /** The keys transformers fills from the model's hidden size when they are `"auto"` (`trainer_config_finalize`). */
@@ -58,13 +59,13 @@ const IGNORED = [
 ];
 
 /** Keys sizing communication buffers and ZeRO-3's gathered parameters: memory the engine does not count yet. */
-const BUFFER_KEYS: Readonly<Record<string, string>> = {
-  'zero_optimization.allgather_bucket_size': 'an all-gather bucket of N elements',
-  'zero_optimization.reduce_bucket_size': 'a reduce bucket of N elements',
-  'zero_optimization.stage3_prefetch_bucket_size': 'ZeRO-3 prefetching N parameters ahead',
-  'zero_optimization.stage3_param_persistence_threshold': 'parameters under N elements kept gathered',
-  'zero_optimization.stage3_max_live_parameters': 'up to N gathered parameters live at once',
-  'zero_optimization.stage3_max_reuse_distance': 'gathered parameters kept when reused within N parameters',
+const BUFFER_KEYS: Readonly<Record<string, BufferReasonCode>> = {
+  'zero_optimization.allgather_bucket_size': 'allgatherBucket',
+  'zero_optimization.reduce_bucket_size': 'reduceBucket',
+  'zero_optimization.stage3_prefetch_bucket_size': 'prefetchBucket',
+  'zero_optimization.stage3_param_persistence_threshold': 'persistenceThreshold',
+  'zero_optimization.stage3_max_live_parameters': 'maxLiveParameters',
+  'zero_optimization.stage3_max_reuse_distance': 'maxReuseDistance',
 };
 
 /**
@@ -76,11 +77,7 @@ function readHierarchicalPartition(r: KeyReader): void {
   const key = 'zero_optimization.zero_hpz_partition_size';
   const size = r.number(key);
   if (size === undefined || size <= 1) return;
-  r.notModelled(
-    key,
-    `ZeRO++ secondary weight shard: the 16-bit weights once more, sharded over ${size} GPUs (2·P/${size} bytes per GPU)`,
-    SETUP_SOURCES.deepspeedHpz,
-  );
+  r.notModelled(key, reason('hpzShard', size), SETUP_SOURCES.deepspeedHpz);
 }
 
 /** Read a DeepSpeed JSON already parsed into `data`. */
@@ -107,11 +104,11 @@ export function readDeepSpeedJson(file: string, data: Readonly<Record<string, un
   }
   readOptimizer(r, optimizerDevice !== undefined);
   readHierarchicalPartition(r);
-  for (const [key, what] of Object.entries(BUFFER_KEYS)) {
+  for (const [key, code] of Object.entries(BUFFER_KEYS)) {
     if ((HIDDEN_SIZE_KEYS as readonly string[]).includes(key) && r.isAuto(key)) r.hiddenAuto(key);
     else {
       const elements = r.number(key);
-      if (elements !== undefined) r.notModelled(key, what.replace('N', String(elements)), config);
+      if (elements !== undefined) r.notModelled(key, reason(code, elements), config);
     }
   }
   r.ignore(...IGNORED);
@@ -173,7 +170,7 @@ function readOptimizer(r: KeyReader, offloaded: boolean): void {
     return;
   }
   if (!ADAM_TYPES.has(type.toLowerCase())) {
-    r.notModelled('optimizer.type', `DeepSpeed optimizer ${type}: the engine counts Adam, AdamW and Lion here`, source);
+    r.notModelled('optimizer.type', reason('deepSpeedOptimizer', type), source);
     return;
   }
   r.set('optimizer.type', 'optimizer', 'adamw', source);

@@ -4,6 +4,7 @@
  */
 import type { OptimizerImpl, OptimizerKind } from '../memory/optimizer.ts';
 import type { SetupOptions } from './mapping.ts';
+import { reason } from './reasons.ts';
 import type { KeyReader } from './key-reader.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
@@ -41,7 +42,7 @@ export function readHfOptimizer(r: KeyReader, key: string): void {
   const rule = HF_OPTIMIZERS[name];
   const source = SETUP_SOURCES.trainingArguments;
   if (rule === undefined) {
-    r.notModelled(key, `optimizer ${name}: the engine counts ${Object.keys(HF_OPTIMIZERS).join(', ')}`, source);
+    r.notModelled(key, reason('optimizerNotCounted', name, Object.keys(HF_OPTIMIZERS).join(', ')), source);
     return;
   }
   r.set(

@@ -5,6 +5,7 @@
  */
 export {
   setupErrorLine,
+  type EnglishEffect,
   type FileKey,
   type FileOutcome,
   type FileReading,
@@ -36,3 +37,4 @@ export { writeTorchtuneOverrides } from './writers/torchtune-overrides-writer.ts
 export { isWriteFormat, WRITE_FORMATS, type WriteFormat, type WriteFormatSpec } from './writers/write-formats.ts';
 export { writeReproducing, type ReproducingConfig } from './writers/write-reproducing.ts';
 export { SETUP_WORDS, type SetupWords } from './words.ts';
+export { SETUP_REASONS, reasonText, type SetupReason, type SetupReasonCode, type SetupReasons } from './reasons.ts';

@@ -16,6 +16,7 @@ import type {
   SetupOptions,
   TrainingTool,
 } from './mapping.ts';
+import { reasonText, type SetupReason } from './reasons.ts';
 
 /** Reads the keys of one file; see `createKeyReader`. */
 export interface KeyReader {
@@ -38,9 +39,9 @@ export interface KeyReader {
   /** Record that `key` sets `option` to `to`, by the rule in `source`. */
   set<K extends SetupOptionKey>(key: string, option: K, to: NonNullable<SetupOptions[K]>, source: string): void;
   /** Record that `key` changes memory in a way the engine does not count (`what`). */
-  notModelled(key: string, what: string, source: string): void;
+  notModelled(key: string, what: SetupReason, source: string): void;
   /** Record that `key` changes no byte the engine counts, and why. */
-  noEffect(key: string, why: string, source: string): void;
+  noEffect(key: string, why: SetupReason, source: string): void;
   /** Record that `key` names another file. */
   namesFile(key: string, path: string, source: string): void;
   /** Record a DeepSpeed `"auto"` key that takes `option` from the Trainer's arguments. */
@@ -56,7 +57,7 @@ export interface KeyReader {
   /** Record the 16-bit mode the file asks for. */
   half(mode: HalfPrecision): void;
   /** Record that `key`'s meaning is left to the stack's default, and why. */
-  leftToStack(key: string, why: string): void;
+  leftToStack(key: string, why: SetupReason): void;
   /** The reading, or the first error. */
   finish(stack: Stack | null): FileOutcome;
 }
@@ -174,11 +175,11 @@ export function createKeyReader(
       line(key, { kind: 'option', option, to }, source);
     },
     notModelled(key, what, source) {
-      line(key, { kind: 'not-modelled', what }, source);
+      line(key, { kind: 'not-modelled', what: reasonText(what), reason: what }, source);
     },
     noEffect(key, why, source) {
       read.add(key);
-      line(key, { kind: 'no-effect', why }, source);
+      line(key, { kind: 'no-effect', why: reasonText(why), reason: why }, source);
     },
     namesFile(key, path, source) {
       line(key, { kind: 'names-file', path }, source);
@@ -196,7 +197,7 @@ export function createKeyReader(
       half = mode;
     },
     leftToStack(key, why) {
-      line(key, { kind: 'left-to-stack', why }, '');
+      line(key, { kind: 'left-to-stack', why: reasonText(why), reason: why }, '');
     },
     ignore(...keys) {
       for (const key of keys) {

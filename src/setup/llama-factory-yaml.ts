@@ -7,6 +7,7 @@ import { readDora, readFourBitFormat, readLoraDropout, readModulesToSave } from 
 import { readHfOptimizer } from './hf-optimizers.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
+import { reason, type SetupReason } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 import { readPackingKey } from './batching-keys.ts';
 import { readBatchKeys, readDeepSpeedPath, readHalfFlags, readLoraTargets } from './trainer-keys.ts';
@@ -59,13 +60,13 @@ const IGNORED = [
 ];
 
 /** Keys LLaMA-Factory reads that change memory in a way the engine does not count. */
-const NOT_MODELLED: Readonly<Record<string, string>> = {
-  use_unsloth: "Unsloth's patched kernels",
-  use_unsloth_gc: "Unsloth's gradient checkpointing, which offloads the checkpointed activations to the host",
-  use_galore: 'GaLore low-rank optimizer states',
-  use_apollo: 'APOLLO optimizer states',
-  use_badam: 'BAdam block-wise updates',
-  upcast_layernorm: 'layer norms upcast to fp32',
+const NOT_MODELLED: Readonly<Record<string, SetupReason>> = {
+  use_unsloth: reason('unslothKernels'),
+  use_unsloth_gc: reason('unslothCheckpointing'),
+  use_galore: reason('galore'),
+  use_apollo: reason('apollo'),
+  use_badam: reason('badam'),
+  upcast_layernorm: reason('upcastLayerNorm'),
 };
 
 /** LLaMA-Factory's bitsandbytes 4-bit keys and defaults (model_args.py:287-293: nf4, double quantization on). */
@@ -98,8 +99,7 @@ export function readLlamaFactoryYaml(file: string, data: Readonly<Record<string,
   readDeepSpeedPath(r, 'deepspeed', args);
   readLlamaFactoryPacking(r);
   const stage = r.text('stage');
-  if (stage === 'dpo' || stage === 'kto' || stage === 'ppo')
-    r.notModelled('stage', `${stage}: the reference (and for PPO, reward and value) models beside the policy`, args);
+  if (stage === 'dpo' || stage === 'kto' || stage === 'ppo') r.notModelled('stage', reason('referenceModels', stage), args);
   for (const [key, what] of Object.entries(NOT_MODELLED)) {
     const value = r.raw(key);
     if (value !== undefined && value !== false) r.notModelled(key, what, args);
@@ -115,11 +115,11 @@ function readFinetune(r: KeyReader): 'full' | 'lora' | 'qlora' | 'other' | undef
   const bits = r.count('quantization_bit');
   const method = r.text('quantization_method');
   if (method !== undefined && method !== 'bnb' && method !== 'bitsandbytes')
-    r.notModelled('quantization_method', `a ${method}-quantized base`, args);
-  if (bits !== undefined && bits !== 4) r.notModelled('quantization_bit', `a ${bits}-bit base`, args);
+    r.notModelled('quantization_method', reason('quantizedBase', method), args);
+  if (bits !== undefined && bits !== 4) r.notModelled('quantization_bit', reason('bitsBase', bits), args);
   if (bits === 4) readFourBitFormat(r, FOUR_BIT, args);
   if (type === 'freeze' || type === 'oft') {
-    r.notModelled('finetuning_type', `${type} fine-tuning`, args);
+    r.notModelled('finetuning_type', reason('fineTuningKind', type), args);
     return 'other';
   }
   if (type === 'lora' || (type === undefined && bits === 4)) {
@@ -183,14 +183,9 @@ function readLlamaFactoryPacking(r: KeyReader): void {
   const source = SETUP_SOURCES.llamaFactoryPacking;
   if (r.bool('neat_packing') === true) {
     r.set('neat_packing', 'batching', 'packed', source);
-    if (r.has('packing')) r.noEffect('packing', 'neat_packing packs already', source);
+    if (r.has('packing')) r.noEffect('packing', reason('neatPackingPacks'), source);
   } else {
     readPackingKey(r, 'packing', source);
-    if (r.has('neat_packing'))
-      r.noEffect(
-        'neat_packing',
-        'off: packed rows, if packing is on, may attend across documents; the bytes are the same',
-        source,
-      );
+    if (r.has('neat_packing')) r.noEffect('neat_packing', reason('neatPackingOff'), source);
   }
 }

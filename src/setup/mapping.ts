@@ -5,6 +5,7 @@
  */
 import type { EstimateOptions } from '../memory/options.ts';
 import type { Stack } from '../memory/stacks.ts';
+import type { SetupReason } from './reasons.ts';
 
 /** The tools whose files are read, one reader each. */
 export type TrainingTool =
@@ -55,14 +56,22 @@ export type SetupOptionKey = keyof SetupOptions;
 export type MappingEffect =
   /** It sets an engine option. */
   | { readonly kind: 'option'; readonly option: SetupOptionKey; readonly to: string | number | boolean }
-  /** It changes memory in a way the engine does not count yet; `what` names it. */
-  | { readonly kind: 'not-modelled'; readonly what: string }
-  /** It changes no byte the engine counts, though it reads as if it might; `why` says why not. */
-  | { readonly kind: 'no-effect'; readonly why: string }
+  /**
+   * It changes memory in a way the engine does not count yet; `what` names it in English (the terminal's words), and
+   * `reason` is the same as a code with its parameters, which other languages word.
+   */
+  | { readonly kind: 'not-modelled'; readonly what: string; readonly reason: SetupReason }
+  /** It changes no byte the engine counts, though it reads as if it might; `why` says why not (`reason` as above). */
+  | { readonly kind: 'no-effect'; readonly why: string; readonly reason: SetupReason }
   /** It names another file, which is read with it (a DeepSpeed JSON named by a YAML). */
   | { readonly kind: 'names-file'; readonly path: string }
   /** What it means depends on something the file does not say; the stack's default decides (`why` says what). */
-  | { readonly kind: 'left-to-stack'; readonly why: string };
+  | { readonly kind: 'left-to-stack'; readonly why: string; readonly reason: SetupReason };
+
+/** An effect with its reason's English only, as the terminal's `--json` gives it and its table reads it back. */
+export type EnglishEffect = {
+  [K in MappingEffect['kind']]: Omit<Extract<MappingEffect, { readonly kind: K }>, 'reason'>;
+}[MappingEffect['kind']];
 
 /** One line of the mapping: key → value → what it does, with the source of the rule. */
 export interface MappingLine {

@@ -6,6 +6,7 @@
  */
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
+import { reason } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
 /** Keys that change nothing the engine counts. */
@@ -74,8 +75,7 @@ export function readTorchtitanToml(file: string, data: Readonly<Record<string, u
   const compile = r.bool('compile.enable');
   if (compile !== undefined) r.set('compile.enable', 'compile', compile, source);
   const converters = r.names('model.converters');
-  if (converters?.some((name) => name.includes('float8')))
-    r.notModelled('model.converters', 'float8 training (torchao Float8Linear)', source);
+  if (converters?.some((name) => name.includes('float8'))) r.notModelled('model.converters', reason('float8Linear'), source);
   // The model's TrainSpec builds the loss: plain cross-entropy over fp32-upcast logits.
   if (r.text('model.name') !== undefined) r.set('model.name', 'loss', 'eager', SETUP_SOURCES.torchtitanLoss);
   r.ignore(...IGNORED);
@@ -95,7 +95,7 @@ function readMesh(r: KeyReader): number | undefined {
   let dp: number | undefined;
   if (shard === -1) {
     r.set(`${prefix}data_parallel_shard_degree`, 'zero', 3, source);
-    r.leftToStack(`${prefix}data_parallel_shard_degree`, '-1 shards over every GPU the launcher gives: pass --dp');
+    r.leftToStack(`${prefix}data_parallel_shard_degree`, reason('allGpusShard'));
   } else if (shard !== undefined && Number.isSafeInteger(shard) && shard >= 1) {
     dp = shard * replicate;
     r.set(`${prefix}data_parallel_shard_degree`, 'dp', dp, source);
@@ -106,13 +106,13 @@ function readMesh(r: KeyReader): number | undefined {
   if (reshard === 'never') r.set(`${prefix}fsdp_reshard_after_forward`, 'keepGatheredWeights', true, source);
   const tp = r.count(`${prefix}tensor_parallel_degree`);
   if (tp !== undefined && tp > 1) r.set(`${prefix}tensor_parallel_degree`, 'tp', tp, source);
-  for (const [key, what] of [
-    ['pipeline_parallel_degree', 'pipeline stages (the engine’s --pp, not carried from files yet)'],
-    ['context_parallel_degree', 'context parallelism'],
-    ['expert_parallel_degree', 'expert parallelism'],
+  for (const [key, code] of [
+    ['pipeline_parallel_degree', 'pipelineStages'],
+    ['context_parallel_degree', 'contextParallelism'],
+    ['expert_parallel_degree', 'expertParallelism'],
   ] as const) {
     const degree = r.count(`${prefix}${key}`);
-    if (degree !== undefined && degree > 1) r.notModelled(`${prefix}${key}`, `${degree} ${what}`, source);
+    if (degree !== undefined && degree > 1) r.notModelled(`${prefix}${key}`, reason(code, degree), source);
   }
   return dp;
 }
@@ -124,8 +124,7 @@ function readGlobalBatch(r: KeyReader, microBatch: number | undefined, dp: numbe
   const source = SETUP_SOURCES.torchtitanConfig;
   if (global === undefined) return;
   if (global === -1) r.set(key, 'gradAccum', 1, source);
-  else if (microBatch === undefined || dp === undefined)
-    r.leftToStack(key, 'accumulation steps are global / (local × data-parallel degree), which this file does not fix');
+  else if (microBatch === undefined || dp === undefined) r.leftToStack(key, reason('accumulationUnfixed'));
   else if (!Number.isSafeInteger(global / (microBatch * dp)) || global < microBatch * dp)
     r.fail(key, `${global} is not a multiple of local_batch_size × data-parallel degree (${microBatch * dp})`);
   else r.set(key, 'gradAccum', global / (microBatch * dp), source);
@@ -145,8 +144,7 @@ function readPrecision(r: KeyReader): void {
   }
   const param = r.text('training.mixed_precision_param');
   if (param === 'float32') r.set('training.mixed_precision_param', 'precision', 'fp32', source);
-  else if (param === 'bfloat16')
-    r.leftToStack('training.mixed_precision_param', 'bf16 through fully_shard when sharded, else torch.autocast');
+  else if (param === 'bfloat16') r.leftToStack('training.mixed_precision_param', reason('bf16ThroughFullyShard'));
   else if (param !== undefined) r.fail('training.mixed_precision_param', `expected bfloat16 or float32, got ${param}`);
 }
 
@@ -163,10 +161,10 @@ function readCheckpointing(r: KeyReader): void {
     // A frequency of 0 or 1 wraps every block (activation_checkpoint.py:39-40).
     else if (option === '0' || option === '1') r.set('activation_checkpoint.selective_ac_option', 'recompute', 'full', source);
     else if (option !== undefined && /^\d+$/.test(option))
-      r.notModelled('activation_checkpoint.selective_ac_option', `checkpointing every ${option}th block only`, source);
-    else if (option === undefined) r.leftToStack(key, 'selective without selective_ac_option: the stack’s default');
+      r.notModelled('activation_checkpoint.selective_ac_option', reason('everyNthBlock', option), source);
+    else if (option === undefined) r.leftToStack(key, reason('selectiveDefault'));
     else r.fail('activation_checkpoint.selective_ac_option', `expected op or a whole number, got ${option}`);
-  } else if (mode === 'memory_budget') r.notModelled(key, 'the compiler’s memory-budget checkpointing', source);
+  } else if (mode === 'memory_budget') r.notModelled(key, reason('memoryBudget'), source);
   else if (mode !== undefined) r.fail(key, `expected none, selective, full or memory_budget, got ${mode}`);
 }
 
@@ -175,7 +173,7 @@ function readOptimizer(r: KeyReader): void {
   const source = SETUP_SOURCES.torchtitanOptimizer;
   const name = r.text('optimizer.name');
   if (name !== undefined && ADAM_NAMES.has(name)) r.set('optimizer.name', 'optimizer', 'adamw', source);
-  else if (name !== undefined) r.notModelled('optimizer.name', `optimizer ${name}`, source);
+  else if (name !== undefined) r.notModelled('optimizer.name', reason('optimizerName', name), source);
   const impl = r.text('optimizer.implementation');
   if (impl === 'for-loop' || impl === 'foreach' || impl === 'fused')
     r.set('optimizer.implementation', 'optimizerImpl', impl, source);

@@ -7,6 +7,7 @@ import type { OptimizerKind } from '../memory/optimizer.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import { shellWords } from './script-command-line.ts';
 import type { FileOutcome } from './mapping.ts';
+import { reason } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 import { readPackingKey } from './batching-keys.ts';
 import { readDora, readLoraDropout } from './adapter-keys.ts';
@@ -132,7 +133,7 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
   if (component !== undefined) {
     const loss = TORCHTUNE_LOSSES[component];
     if (loss !== undefined) r.set('loss._component_', 'loss', loss, SETUP_SOURCES.torchtuneLoss);
-    else r.notModelled('loss._component_', `loss ${component}`, recipe);
+    else r.notModelled('loss._component_', reason('lossComponent', component), recipe);
   }
   const compile = r.bool('compile');
   if (compile !== undefined) r.set('compile', 'compile', compile, recipe);
@@ -166,16 +167,11 @@ function readDeviceMesh(r: KeyReader): void {
     if (replicate > 1) r.set('data_parallel_replicate_dim', 'shardGroup', shard, source);
   } else if (shard !== undefined && shard !== -1)
     r.fail('data_parallel_shard_dim', `expected a whole number or -1, got ${shard}`);
-  else if (replicate > 1)
-    r.notModelled(
-      'data_parallel_replicate_dim',
-      `${replicate} replicas of a shard group inferred from the world size (pass --dp and --shard-group)`,
-      source,
-    );
+  else if (replicate > 1) r.notModelled('data_parallel_replicate_dim', reason('replicasInferred', replicate), source);
   const tp = r.count('tensor_parallel_dim');
   if (tp !== undefined && tp > 1) r.set('tensor_parallel_dim', 'tp', tp, source);
   const cp = r.count('context_parallel_dim');
-  if (cp !== undefined && cp > 1) r.notModelled('context_parallel_dim', `context parallelism over ${cp} GPUs`, source);
+  if (cp !== undefined && cp > 1) r.notModelled('context_parallel_dim', reason('contextParallelOver', cp), source);
   r.ignore('tensor_parallel_plan.', 'tensor_parallel_plan', 'context_parallel_rotate_method');
 }
 
@@ -202,7 +198,7 @@ function readModel(r: KeyReader): void {
       r.set('model.lora_attn_modules', 'loraTargets', ordered.length === 7 ? 'all-linear' : ordered.join(','), builders);
   }
   if (r.bool('model.apply_lora_to_output') === true)
-    r.notModelled('model.apply_lora_to_output', 'an adapter on the output head', builders);
+    r.notModelled('model.apply_lora_to_output', reason('adapterOnOutput'), builders);
   readDora(r, 'model.use_dora', builders);
   readLoraDropout(r, 'model.lora_dropout', builders);
 }
@@ -216,7 +212,7 @@ function readOptimizer(r: KeyReader): void {
   if (optimizer === undefined) {
     r.notModelled(
       'optimizer._component_',
-      `optimizer ${component}: the engine counts ${Object.keys(TORCHTUNE_OPTIMIZERS).join(', ')}`,
+      reason('optimizerNotCounted', component, Object.keys(TORCHTUNE_OPTIMIZERS).join(', ')),
       recipe,
     );
     return;
@@ -251,7 +247,7 @@ function readTorchtuneFp8(r: KeyReader): void {
   const name = r.text('fp8_recipe_name');
   if (enabled !== true) {
     if (enabled === false) r.set('enable_fp8_training', 'fp8', 'none', source);
-    if (name !== undefined) r.noEffect('fp8_recipe_name', 'enable_fp8_training is off', source);
+    if (name !== undefined) r.noEffect('fp8_recipe_name', reason('fp8Off'), source);
     return;
   }
   if (name === undefined) {
@@ -260,6 +256,6 @@ function readTorchtuneFp8(r: KeyReader): void {
     return;
   }
   const recipe = TORCHTUNE_FP8_RECIPES[name];
-  if (recipe === undefined) r.notModelled('fp8_recipe_name', `the float8 recipe ${name}`, source);
+  if (recipe === undefined) r.notModelled('fp8_recipe_name', reason('fp8Recipe', name), source);
   else r.set('fp8_recipe_name', 'fp8', recipe, source);
 }

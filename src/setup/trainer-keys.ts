@@ -10,6 +10,7 @@ import { loraTargetsOf } from './lora-modules.ts';
 import type { HalfPrecision } from './mapping.ts';
 import { readHfOptimizer } from './hf-optimizers.ts';
 import { readTrlBatching } from './batching-keys.ts';
+import { reason, type SetupReason } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 
 /** A `dtype` / `torch_dtype` the model is loaded in (`from_pretrained(dtype=…)`). */
@@ -61,16 +62,11 @@ export function setTrainerPrecision(
   source: string,
 ): void {
   if (load === undefined || load === 'auto') {
-    if (half !== null && half !== 'none')
-      r.leftToStack(key, `${half} autocast over weights whose dtype at load this file does not give`);
+    if (half !== null && half !== 'none') r.leftToStack(key, reason('autocastLoadDtype', half));
     return;
   }
   if (load === 'float16') {
-    r.notModelled(
-      key,
-      'fp16 weights: the Trainer refuses to unscale fp16 gradients; pure fp16 is not an engine precision',
-      source,
-    );
+    r.notModelled(key, reason('fp16Weights'), source);
     return;
   }
   const precision: Precision =
@@ -99,13 +95,13 @@ export function readAttentionImplementation(r: KeyReader, key: string): void {
   if (name === 'eager') r.set(key, 'attention', 'eager', SETUP_SOURCES.attention);
   else if (/^(sdpa|flash_attention_[23]|flex_attention|kernels-)/.test(name))
     r.set(key, 'attention', 'sdpa', SETUP_SOURCES.attention);
-  else r.notModelled(key, `attention ${name}`, SETUP_SOURCES.attention);
+  else r.notModelled(key, reason('attentionKind', name), SETUP_SOURCES.attention);
 }
 
 /** Read `key` as a DeepSpeed configuration: a path names a file to read with this one. */
 export function readDeepSpeedPath(r: KeyReader, key: string, source: string): void {
   if (r.keys().some((k) => k.startsWith(`${key}.`))) {
-    r.notModelled(key, 'an inline DeepSpeed configuration: save it as a JSON file and give it as a second file', source);
+    r.notModelled(key, reason('inlineDeepSpeed'), source);
     r.ignore(`${key}.`);
     return;
   }
@@ -119,7 +115,7 @@ export function readLoraTargets(r: KeyReader, key: string, source: string): void
   if (names === undefined) return;
   const { targets, unplaced } = loraTargetsOf(names);
   if (targets !== null) r.set(key, 'loraTargets', targets, source);
-  if (unplaced.length > 0) r.notModelled(key, `adapters on ${unplaced.join(', ')}`, source);
+  if (unplaced.length > 0) r.notModelled(key, reason('adaptersOn', unplaced.join(', ')), source);
 }
 
 /** Trainer keys that change nothing the engine counts. */
@@ -206,8 +202,8 @@ const IGNORED_TRL_KEYS = [
 ];
 
 /** Keys a Trainer-arguments file may hold that the engine does not count: what each changes, and where it is defined. */
-const NOT_MODELLED_TRAINER_KEYS: Readonly<Record<string, { what: string; source: string }>> = {
-  load_in_8bit: { what: 'an 8-bit (LLM.int8) base', source: SETUP_SOURCES.trl },
+const NOT_MODELLED_TRAINER_KEYS: Readonly<Record<string, { what: SetupReason; source: string }>> = {
+  load_in_8bit: { what: reason('eightBitBase'), source: SETUP_SOURCES.trl },
 };
 
 /**
@@ -291,7 +287,7 @@ function readLoss(r: KeyReader, p: string): void {
   if (lossType !== undefined) {
     const loss = TRL_LOSSES[lossType];
     if (loss !== undefined) r.set(`${p}loss_type`, 'loss', loss, SETUP_SOURCES.trl);
-    else r.notModelled(`${p}loss_type`, `loss_type ${lossType}`, SETUP_SOURCES.trl);
+    else r.notModelled(`${p}loss_type`, reason('lossType', lossType), SETUP_SOURCES.trl);
   }
   if (r.bool(`${p}use_liger_kernel`) === true) r.set(`${p}use_liger_kernel`, 'loss', 'fused-linear', SETUP_SOURCES.liger);
 }
@@ -319,12 +315,7 @@ function readFsdp(r: KeyReader, p: string): void {
     if (sharding !== undefined) {
       r.set(key, 'zero', sharding[0], `${source}; ${SETUP_SOURCES.fsdpShardingStrategy}`);
       if (sharding[1]) r.set(key, 'keepGatheredWeights', true, SETUP_SOURCES.fsdpShardingStrategy);
-      if (word.startsWith('hybrid'))
-        r.notModelled(
-          key,
-          `${word}: the shard group is one machine's GPUs, which the launcher sets (--shard-group N)`,
-          SETUP_SOURCES.fsdpHybridGroup,
-        );
+      if (word.startsWith('hybrid')) r.notModelled(key, reason('hybridShardGroup', word), SETUP_SOURCES.fsdpHybridGroup);
     } else if (word === 'offload') {
       r.set(key, 'offload', 'optimizer+params', source);
       r.set(key, 'offloadDevice', 'cpu', source);

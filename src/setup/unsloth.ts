@@ -10,6 +10,7 @@
  */
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
+import { reason } from './reasons.ts';
 import { SETUP_SOURCES } from './sources.ts';
 import { readLoraDropout, readModulesToSave } from './adapter-keys.ts';
 import { readLoadDtype, readLoraTargets, readTrainerArguments } from './trainer-keys.ts';
@@ -49,7 +50,7 @@ export function readUnsloth(file: string, data: Readonly<Record<string, unknown>
     );
   if (fourBit === true) r.set('from_pretrained.load_in_4bit', 'qloraFormat', 'nf4-dq', SETUP_SOURCES.unslothFourBit);
   if (r.bool('from_pretrained.load_in_8bit') === true)
-    r.notModelled('from_pretrained.load_in_8bit', 'an 8-bit (LLM.int8) base', source);
+    r.notModelled('from_pretrained.load_in_8bit', reason('eightBitBase'), source);
   readPeft(r);
   readTrainerArguments(r, 'training_arguments.', load);
   r.ignore(...IGNORED);

@@ -1,8 +1,7 @@
 /**
  * The training-config reader's own words around a mapping, kept together for translation: what a line does when it
  * sets no flag, how a conflict is told, and the merge order. The terminal prints them as here; the site's reader passes
- * its page's language's words of the same type (src/i18n). The rules' own reasons (a line's `what` and `why`, a
- * conflict's `why`) stay as the rules wrote them.
+ * its page's language's words of the same type (src/i18n). The rules' own reasons are worded by code in reasons.ts.
  */
 export const SETUP_WORDS = {
   notModelled: (what: string) => `not modelled: ${what}`,

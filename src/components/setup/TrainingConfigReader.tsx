@@ -124,8 +124,8 @@ export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { read
                       <td>
                         <code>{line.value}</code>
                       </td>
-                      <td>{effectText(line, S.setup)}</td>
-                      <td>{line.source}</td>
+                      <td>{effectText(line, S.setup, S.reasons)}</td>
+                      <td lang="en">{line.source}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -135,7 +135,7 @@ export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { read
               <p data-conflict>
                 <strong>{S.conflict}</strong>
                 {S.colon}
-                {conflictLine(conflict, S.setup)}
+                {conflictLine(conflict, S.setup, S.reasons)}
               </p>
             ))}
             {mapping.missing.map((missing) => (

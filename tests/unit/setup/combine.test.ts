@@ -66,7 +66,11 @@ describe('combineReadings', () => {
   test('under ZeRO-2 only the reduce bucket is filled from the hidden size', () => {
     const ds: [string, string] = ['ds.json', '{"zero_optimization": {"stage": 2, "stage3_prefetch_bucket_size": "auto"}}'];
     const [, line] = combineReadings(readAll(ds), { hidden: 64 }).lines;
-    expect(line?.effect).toEqual({ kind: 'not-modelled', what: 'left as DeepSpeed sets it (not ZeRO-3)' });
+    expect(line?.effect).toEqual({
+      kind: 'not-modelled',
+      what: 'left as DeepSpeed sets it (not ZeRO-3)',
+      reason: { code: 'autoNotZero3', params: [] },
+    });
   });
 
   test('the stack is the trainer’s, not the launcher’s or DeepSpeed’s', () => {

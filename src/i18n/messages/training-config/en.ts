@@ -1,9 +1,12 @@
+import { SETUP_REASONS } from '../../../setup/reasons';
 import { SETUP_WORDS } from '../../../setup/words';
 
 /** The training-config reader's words (src/components/setup/TrainingConfigReader.tsx). */
 export const TRAINING_CONFIG_EN = {
   /** The reader's words around a mapping (src/setup/words.ts), as the terminal prints them. */
   setup: SETUP_WORDS,
+  /** Why a key sets no option, or why a file wins a conflict (src/setup/reasons.ts), by code. */
+  reasons: SETUP_REASONS,
   pasteLabel: 'Paste a training config',
   pastePlaceholder:
     'A LLaMA-Factory, axolotl, torchtune or accelerate YAML, a torchtitan TOML, a DeepSpeed or TrainingArguments JSON, or a training command line',
