@@ -411,7 +411,7 @@ export default function Planner({
         {parsed.ok && answer.state === 'error' && (
           <p class="widget-error" role="alert">
             {strings.searchFailed}
-            {answer.message}
+            {answer.message || strings.workerCrashed}
           </p>
         )}
         {ready && answer.state === 'done' && (

@@ -124,6 +124,7 @@ export const PLANNER_ZH_CN: typeof PLANNER_EN = {
   copyCommand: '复制命令',
   copiedCommand: '已复制',
   searchFailed: '搜索失败：',
+  workerCrashed: '规划器的 Web Worker 意外退出',
   summary: (own, rented, combinations, estimates, ms) =>
     `你的 GPU 上放得下 ${own} 个方案${rented > 0 ? `，租用的 GPU 上另有 ${rented} 个` : ''}。共搜索 ${count(combinations)} 种组合，调用显存引擎估算 ${count(estimates)} 次，用时 ${ms.toFixed(0)} ms（在本浏览器中实测）。`,
   estimateNote:
