@@ -251,7 +251,7 @@ function analyzeOom(text: string, gpus: number | null) {
         condition: r.condition,
         href: r.href,
       })),
-      unread,
+      unread: unreadJson(unread),
     },
     [...lines, ...unreadLines(unread)],
   );

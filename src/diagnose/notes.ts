@@ -16,6 +16,10 @@ export type UnreadReason =
   | { readonly kind: 'xml-output' }
   | { readonly kind: 'no-nvidia-smi' }
   | { readonly kind: 'gpus-not-told-apart' }
+  // Out-of-memory messages: a figure is named by the words that print it ("total capacity").
+  | { readonly kind: 'no-oom-message' }
+  | { readonly kind: 'figure-unread'; readonly name: string; readonly text: string }
+  | { readonly kind: 'figure-missing'; readonly name: string }
   // torch.cuda.memory_summary() tables.
   | { readonly kind: 'no-summary-header' }
   | { readonly kind: 'unknown-row'; readonly title: string }
@@ -55,6 +59,12 @@ export function unreadWords(reason: UnreadReason): string {
       return 'no CSV header naming memory.used and no nvidia-smi table found: run nvidia-smi with --format=csv (with its header line)';
     case 'gpus-not-told-apart':
       return 'no index, uuid or pci.bus_id column: if this log covers several GPUs, their rows cannot be told apart and are read as one; add index to --query-gpu';
+    case 'no-oom-message':
+      return 'no "CUDA out of memory. Tried to allocate …" message found';
+    case 'figure-unread':
+      return `could not read the "${reason.name}" figure ("${reason.text}")`;
+    case 'figure-missing':
+      return `the "${reason.name}" figure is not in the message`;
     case 'no-summary-header':
       return 'no "PyTorch CUDA memory summary" header: the device, CUDA OOMs and cudaMalloc retries are unknown';
     case 'unknown-row':
@@ -85,8 +95,8 @@ export interface UnreadNote {
   line: number;
   /** The reason in English (the CLI's words and its JSON's). */
   message: string;
-  /** The reason as data, which a page words in its language; absent where a reader words its note itself. */
-  reason?: UnreadReason;
+  /** The reason as data, which a page words in its language. */
+  reason: UnreadReason;
 }
 
 /** At most this many notes are kept per input; the count of the rest is kept instead. */

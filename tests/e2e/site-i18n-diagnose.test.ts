@@ -175,9 +175,7 @@ describe('the diagnose tools in Chinese', () => {
     };
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const chinese = await listed(page, '/zh-cn/tools/nvidia-smi/');
-      expect(chinese).toEqual(
-        notes.map((n) => `${ZH.input.unreadLine(n.line)}${n.reason ? ZH.input.unreadReason(n.reason) : ''}`),
-      );
+      expect(chinese).toEqual(notes.map((n) => `${ZH.input.unreadLine(n.line)}${ZH.input.unreadReason(n.reason)}`));
       for (const line of chinese) expect(line).toMatch(HAN);
       for (const note of notes) expect(chinese.join('\n')).not.toContain(note.message);
       const english = await listed(page, '/tools/nvidia-smi/');

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parseMemorySummary } from '../../../src/diagnose/memory-summary';
 import { parseNvidiaSmi } from '../../../src/diagnose/nvidia-smi';
+import { parseOomMessage } from '../../../src/diagnose/oom-message';
 import { NoteList, unreadNote, type UnreadNote, type UnreadReason } from '../../../src/diagnose/notes';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 
@@ -25,7 +26,7 @@ const BAD_CSV = [
 ].join('\n');
 const NO_INDEX_CSV = ['memory.used [MiB]', '1000 MiB', '1200 MiB'].join('\n');
 
-/** The reasons the inputs above do not give (snapshots, -q and table output, cut input, several summaries). */
+/** The reasons the inputs above do not give (snapshots, -q and table output, cut input, several summaries, OOMs). */
 const OTHER_REASONS: readonly UnreadReason[] = [
   { kind: 'not-a-snapshot' },
   { kind: 'segments-skipped', count: 3 },
@@ -34,6 +35,7 @@ const OTHER_REASONS: readonly UnreadReason[] = [
   { kind: 'no-memory-row', gpu: 3, atEnd: false },
   { kind: 'more-summaries', count: 2 },
   { kind: 'used-not-mib', column: 'FB memory Used', value: '12 GB' },
+  { kind: 'figure-missing', name: 'total capacity' },
 ];
 
 /** Every note of the inputs above, and the summary and list notes built directly. */
@@ -48,6 +50,10 @@ function sampleNotes(): UnreadNote[] {
     ...parseNvidiaSmi('<nvidia_smi_log>').unread,
     ...parseMemorySummary('|   Allocated memory     | lots | 1 | 2 | 3 |').unread,
     ...many.list(),
+    ...parseOomMessage('RuntimeError: something else').unread,
+    ...parseOomMessage(
+      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 XB. GPU 0 has a total capacity of 23.65 GiB',
+    ).unread,
     ...OTHER_REASONS.map((reason) => unreadNote(0, reason)),
   ];
 }
@@ -58,15 +64,13 @@ describe('the readers’ notes in the page’s words', () => {
   test('every note carries its reason, whose English words are its message (the CLI’s)', () => {
     expect(new Set(notes.map((n) => n.reason?.kind)).size).toBeGreaterThanOrEqual(10);
     for (const note of notes) {
-      expect(note.reason).toBeDefined();
-      if (note.reason !== undefined) expect(EN.unreadReason(note.reason)).toBe(note.message);
+      expect(EN.unreadReason(note.reason)).toBe(note.message);
     }
     expect(notes.map((n) => n.message)).toContain('index "x" is not a GPU number');
   });
 
   test('in Chinese, every note is Chinese and keeps the values it quotes', () => {
     for (const note of notes) {
-      if (note.reason === undefined) continue;
       const chinese = ZH.unreadReason(note.reason);
       expect(chinese, chinese).toMatch(HAN);
       // Commands and the quoted names of headers and rows stay as the tools print them.

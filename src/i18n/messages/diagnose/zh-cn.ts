@@ -32,6 +32,12 @@ function unreadReasonZhCn(reason: UnreadReason): string {
       return '既没有含 memory.used 的 CSV 表头，也没有 nvidia-smi 表格：请加上 --format=csv 运行 nvidia-smi（保留表头行）';
     case 'gpus-not-told-apart':
       return '没有 index、uuid 或 pci.bus_id 列：如果这份日志包含多块 GPU，它们的行无法区分，只能当作一块来读；请在 --query-gpu 中加上 index';
+    case 'no-oom-message':
+      return '没有找到 "CUDA out of memory. Tried to allocate …" 这样的报错信息';
+    case 'figure-unread':
+      return `读不出 "${reason.name}" 的数值（"${reason.text}"）`;
+    case 'figure-missing':
+      return `报错信息里没有 "${reason.name}" 这一项数值`;
     case 'no-summary-header':
       return '没有 "PyTorch CUDA memory summary" 表头：设备、CUDA OOM 次数和 cudaMalloc 重试次数均未知';
     case 'unknown-row':
