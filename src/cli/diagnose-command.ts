@@ -70,6 +70,9 @@ function diagnoseHelp(): string {
   ].join('\n');
 }
 
+/** The notes as the JSON schema has them: line and English message (a note's reason is for pages that word it). */
+const unreadJson = (unread: UnreadNote[]) => unread.map(({ line, message }) => ({ line, message }));
+
 const unreadLines = (unread: UnreadNote[]): string[] =>
   unread.length === 0 ? [] : ['', 'Not read:', ...unread.map((n) => `  ${n.line > 0 ? `line ${n.line}: ` : ''}${n.message}`)];
 
@@ -129,7 +132,7 @@ function analyzeNvidiaSmi(text: string) {
       })),
       processes: log.processes,
       migDevices: log.migDevices,
-      unread: log.unread,
+      unread: unreadJson(log.unread),
     },
     [...lines, ...unreadLines(log.unread)],
   );
@@ -161,7 +164,7 @@ const summaryJson = (summary: MemorySummary) => ({
   cudaMallocRetries: summary.cudaMallocRetries,
   cutShort: summary.cutShort,
   metrics: summary.metrics,
-  unread: summary.unread,
+  unread: unreadJson(summary.unread),
 });
 
 /** Whether a summary holds anything to explain: at least one of its two headline rows. */
@@ -248,7 +251,7 @@ function analyzeOom(text: string, gpus: number | null) {
         condition: r.condition,
         href: r.href,
       })),
-      unread,
+      unread: unreadJson(unread),
     },
     [...lines, ...unreadLines(unread)],
   );
@@ -308,7 +311,7 @@ function analyzeSnapshotFile(bytes: Uint8Array) {
         segments: d.segments.length,
         largestAtPeak: d.largestAtPeak,
       })),
-      unread: analysis.unread,
+      unread: unreadJson(analysis.unread),
     },
     [...lines, ...unreadLines(analysis.unread)],
   );

@@ -119,8 +119,7 @@ export function parseMemorySummary(text: string): MemorySummary {
     furtherDeviceIds: headers.slice(1).flatMap((h) => (h.deviceId === null ? [] : [Number(h.deviceId)])),
     unread: [],
   };
-  if (headers.length === 0)
-    notes.add(0, 'no "PyTorch CUDA memory summary" header: the device, CUDA OOMs and cudaMalloc retries are unknown');
+  if (headers.length === 0) notes.add(0, { kind: 'no-summary-header' });
   const titles = Object.entries(SUMMARY_ROWS) as [SummaryRowId, string][];
   let current: SummaryRowId | null = null;
   let lastRow = -1;
@@ -143,7 +142,7 @@ export function parseMemorySummary(text: string): MemorySummary {
       return;
     }
     if (id === null) {
-      if (title !== 'Metric' && title !== '') notes.add(start + i + 1, `unknown row "${title.slice(0, 40)}"`);
+      if (title !== 'Metric' && title !== '') notes.add(start + i + 1, { kind: 'unknown-row', title: title.slice(0, 40) });
       return;
     }
     current = id;
@@ -151,7 +150,7 @@ export function parseMemorySummary(text: string): MemorySummary {
     closed = false;
     const values = cells.slice(1).map((cell) => readCell(cell, SIZE_ROWS.has(id)));
     if (values.some((v) => v === null)) {
-      notes.add(start + i + 1, `row "${title}" has a value that is not ${SIZE_ROWS.has(id) ? 'a size' : 'a count'}`);
+      notes.add(start + i + 1, { kind: 'row-value-unread', title, sizes: SIZE_ROWS.has(id) });
       return;
     }
     const [cur, peak, totalAllocated, totalFreed] = values as [number, number, number, number];
@@ -163,15 +162,11 @@ export function parseMemorySummary(text: string): MemorySummary {
     }
   });
   summary.cutShort = lastRow >= 0 && !closed;
-  if (summary.cutShort) notes.add(start + lastRow + 1, 'the table is cut off here: the rows after it are unknown, not zero');
+  if (summary.cutShort) notes.add(start + lastRow + 1, { kind: 'table-cut' });
   for (const required of ['allocated', 'reserved'] as const) {
-    if (!summary.metrics[required]) notes.add(0, `no readable "${SUMMARY_ROWS[required]}" row`);
+    if (!summary.metrics[required]) notes.add(0, { kind: 'no-row', title: SUMMARY_ROWS[required] });
   }
-  if (headers.length > 1)
-    notes.add(
-      0,
-      `${headers.length - 1} more summar${headers.length === 2 ? 'y' : 'ies'} in the paste not read: paste one device's at a time`,
-    );
+  if (headers.length > 1) notes.add(0, { kind: 'more-summaries', count: headers.length - 1 });
   summary.unread = notes.list();
   return summary;
 }

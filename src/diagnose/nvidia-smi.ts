@@ -14,7 +14,7 @@
  * not memory used. A Markdown quote or log prefix on every line is stripped first (`cleanPaste`).
  */
 import { MIB } from '../base/bytes.ts';
-import { MAX_TEXT_CHARS, NoteList, type UnreadNote } from './notes.ts';
+import { MAX_TEXT_CHARS, NoteList, type UnreadNote, type UnreadReason } from './notes.ts';
 import { cleanPaste } from './paste-cleanup.ts';
 import { sizeToBytes } from './parse-size.ts';
 
@@ -207,11 +207,7 @@ function csvIdentity(
   }
   const period = positions.name === undefined ? null : namePeriod(rows.map((row) => cellOf(row, 'name')));
   if (period !== null) return { toldApartBy: 'name-order', keyOf: (_row, order) => `order:${order % period}` };
-  if (rows.length > 1)
-    notes.add(
-      0,
-      'no index, uuid or pci.bus_id column: if this log covers several GPUs, their rows cannot be told apart and are read as one; add index to --query-gpu',
-    );
+  if (rows.length > 1) notes.add(0, { kind: 'gpus-not-told-apart' });
   return { toldApartBy: 'single', keyOf: () => 'single' };
 }
 
@@ -226,7 +222,7 @@ function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: N
     const cells = line.split(',');
     if (line.includes('memory.used') && readCsvHeader(line)) continue; // a second run appended to the same file repeats the header
     if (cells.length !== cellCount) {
-      notes.add(i + 1, `${cells.length} fields where the header has ${cellCount} (a decimal comma, or a cut line?)`);
+      notes.add(i + 1, { kind: 'csv-field-count', fields: cells.length, headerFields: cellCount });
       continue;
     }
     rows.push({ line: i + 1, cells });
@@ -237,12 +233,16 @@ function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: N
       positions[column] === undefined ? undefined : row.cells[positions[column]];
     const used = readMemoryCell(cell('memory.used'), headerUnits['memory.used']);
     if (used === null) {
-      notes.add(row.line, `memory.used "${(cell('memory.used') ?? '').trim().slice(0, 40)}" is not a size in MiB`);
+      notes.add(row.line, {
+        kind: 'used-not-mib',
+        column: 'memory.used',
+        value: (cell('memory.used') ?? '').trim().slice(0, 40),
+      });
       return;
     }
     const indexText = cell('index')?.trim();
     if (indexText !== undefined && !/^\d{1,3}$/.test(indexText)) {
-      notes.add(row.line, `index "${indexText.slice(0, 20)}" is not a GPU number`);
+      notes.add(row.line, { kind: 'index-not-gpu', value: indexText.slice(0, 20) });
       return;
     }
     const total = cell('memory.total') === undefined ? null : readMemoryCell(cell('memory.total'), headerUnits['memory.total']);
@@ -250,7 +250,7 @@ function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: N
     if (timed) {
       time = readTimestamp(cell('timestamp') ?? '');
       if (time === null) {
-        notes.add(row.line, `timestamp "${(cell('timestamp') ?? '').trim().slice(0, 40)}" is not YYYY/MM/DD HH:MM:SS`);
+        notes.add(row.line, { kind: 'timestamp-unread', value: (cell('timestamp') ?? '').trim().slice(0, 40) });
         return;
       }
     }
@@ -334,7 +334,7 @@ function parseTables(lines: string[], notes: NoteList): NvidiaSmiLog {
     }
     const gpu = TABLE_GPU_ROW.exec(line);
     if (gpu) {
-      if (pending) notes.add(pending.line, `GPU ${pending.index}: no memory row follows`);
+      if (pending) notes.add(pending.line, { kind: 'no-memory-row', gpu: pending.index, atEnd: false });
       pending = { index: Number(gpu[1]), name: gpu[2] ?? '', busId: gpu[3] ?? null, line: i + 1 };
       continue;
     }
@@ -346,7 +346,7 @@ function parseTables(lines: string[], notes: NoteList): NvidiaSmiLog {
       pending = null;
     }
   }
-  if (pending) notes.add(pending.line, `GPU ${pending.index}: no memory row follows (truncated?)`);
+  if (pending) notes.add(pending.line, { kind: 'no-memory-row', gpu: pending.index, atEnd: true });
   return { form: 'table', timed, toldApartBy: 'index', gpus: builder.build(), processes, migDevices, unread: notes.list() };
 }
 
@@ -394,7 +394,7 @@ function parseQuery(lines: string[], notes: NoteList): NvidiaSmiLog {
     const used = field(line, 'Used');
     if (used !== null) {
       const bytes = size(used);
-      if (bytes === null) notes.add(i + 1, `FB memory Used "${used.slice(0, 30)}" is not a size in MiB`);
+      if (bytes === null) notes.add(i + 1, { kind: 'used-not-mib', column: 'FB memory Used', value: used.slice(0, 30) });
       else builder.add(`bus:${gpu.busId}`, null, gpu.name, gpu.busId, total, time, bytes);
       inFb = false;
     }
@@ -434,7 +434,7 @@ function parseDmon(lines: string[], notes: NoteList): NvidiaSmiLog {
     const index = Number(cells[gpu]);
     const used = /^\d{1,9}$/.test(cells[fb] ?? '') ? Number(cells[fb]) * MIB : null;
     if (cells.length !== names.length || !Number.isInteger(index) || used === null) {
-      notes.add(i + 1, `not a dmon row with a GPU index and an fb figure`);
+      notes.add(i + 1, { kind: 'dmon-row-unread' });
       continue;
     }
     builder.add(`index:${index}`, index, null, null, null, null, used);
@@ -451,16 +451,15 @@ function parseDmon(lines: string[], notes: NoteList): NvidiaSmiLog {
 }
 
 /** Outputs of nvidia-smi this reader names and refuses, with why and what to run instead. */
-const REFUSED_OUTPUTS: readonly { pattern: RegExp; message: string }[] = [
+const REFUSED_OUTPUTS: readonly { pattern: RegExp; reason: UnreadReason }[] = [
   {
     // dmon without its fb column: nothing in it is memory used.
     pattern: /^(?:\\?#)?\s*gpu\s+(?:pwr|sm|mem|temp|gtemp)\b(?!.*\bfb\b)/im,
-    message: `this is nvidia-smi dmon output: its "mem" column is the share of time memory was read or written, not memory used; log memory with nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv -l 1 (or nvidia-smi dmon -s m, whose fb column is memory used)`,
+    reason: { kind: 'dmon-utilization' },
   },
   {
     pattern: /<nvidia_smi_log>/,
-    message:
-      'this is nvidia-smi -q -x (XML): run nvidia-smi -q -d MEMORY for a reading, or nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv -l 1 for a timeline',
+    reason: { kind: 'xml-output' },
   },
 ];
 
@@ -479,7 +478,7 @@ export function looksLikeNvidiaSmi(text: string): boolean {
 /** Reads nvidia-smi CSV, table or -q output; never throws. Lines it cannot use are listed in `unread`. */
 export function parseNvidiaSmi(input: string): NvidiaSmiLog {
   const notes = new NoteList();
-  if (input.length > MAX_TEXT_CHARS) notes.add(0, `only the first ${MAX_TEXT_CHARS / 2 ** 20} Mi characters were read`);
+  if (input.length > MAX_TEXT_CHARS) notes.add(0, { kind: 'text-cut', mebiChars: MAX_TEXT_CHARS / 2 ** 20 });
   const lines = cleanPaste(input.slice(0, MAX_TEXT_CHARS)).linesAsPasted.split('\n');
   const head = lines.slice(0, 200).join('\n');
   const refused = REFUSED_OUTPUTS.find((r) => r.pattern.test(head));
@@ -493,7 +492,7 @@ export function parseNvidiaSmi(input: string): NvidiaSmiLog {
     unread: notes.list(),
   });
   if (refused) {
-    notes.add(0, refused.message);
+    notes.add(0, refused.reason);
     return empty('table');
   }
   const headerAt = lines.findIndex((line) => readCsvHeader(line) !== null);
@@ -502,10 +501,7 @@ export function parseNvidiaSmi(input: string): NvidiaSmiLog {
   if (DMON_HEADER.test(head)) return parseDmon(lines, notes);
   const table = parseTables(lines, notes);
   if (table.gpus.length === 0 && table.processes.length === 0 && table.migDevices.length === 0) {
-    notes.add(
-      0,
-      'no CSV header naming memory.used and no nvidia-smi table found: run nvidia-smi with --format=csv (with its header line)',
-    );
+    notes.add(0, { kind: 'no-nvidia-smi' });
     return { ...empty('csv'), unread: notes.list() };
   }
   return table;

@@ -20,7 +20,7 @@
  *   6.80 GB). Tried to allocate 768.00 MB on private pool." (aten/src/ATen/mps/MPSAllocator.mm), whose
  *   GB/MB/KB are binary (MPSAllocator.h `format_size` divides by 1024); newer builds print GiB/MiB.
  */
-import { MAX_TEXT_CHARS, type UnreadNote } from './notes.ts';
+import { MAX_TEXT_CHARS, unreadNote, type UnreadNote } from './notes.ts';
 import { cleanPaste } from './paste-cleanup.ts';
 import { BYTES_PER_LEGACY_UNIT, sizeToBytes } from './parse-size.ts';
 
@@ -141,7 +141,7 @@ function readFlat(flat: string): OomParse {
     platformWord = (match[1] ?? 'MPS').replace(' ', '').toUpperCase();
   }
   if (start < 0) {
-    unread.push({ line: 0, message: 'no "CUDA out of memory. Tried to allocate …" message found' });
+    unread.push(unreadNote(0, { kind: 'no-oom-message' }));
     return { message: null, unread };
   }
   const platform: OomPlatform = platformWord === 'HIP' ? 'hip' : platformWord === 'CUDA' ? 'cuda' : 'mps';
@@ -150,7 +150,7 @@ function readFlat(flat: string): OomParse {
     const match = new RegExp(pattern, 'i').exec(body);
     if (!match) return null;
     const bytes = sizeToBytes(match[1] ?? '', match[2] ?? '', BYTES_PER_LEGACY_UNIT);
-    if (bytes === null) unread.push({ line: 0, message: `could not read the "${name}" figure ("${match[0].slice(0, 60)}")` });
+    if (bytes === null) unread.push(unreadNote(0, { kind: 'figure-unread', name, text: match[0].slice(0, 60) }));
     return bytes;
   };
   const derivedBy: Partial<Record<OomFigure, string>> = {};
@@ -227,9 +227,13 @@ function readFlat(flat: string): OomParse {
     derivedBy.nonPyTorchBytes = 'in use by this process − reserved by PyTorch';
   }
   if (tried === null && !/Tried to allocate/i.test(body))
-    unread.push({ line: 0, message: 'the "Tried to allocate" figure is not in the message' });
-  if (platform !== 'mps' && total === null && !unread.some((n) => n.message.includes('"total capacity"')))
-    unread.push({ line: 0, message: 'the "total capacity" figure is not in the message' });
+    unread.push(unreadNote(0, { kind: 'figure-missing', name: 'Tried to allocate' }));
+  if (
+    platform !== 'mps' &&
+    total === null &&
+    !unread.some((n) => n.reason?.kind === 'figure-unread' && n.reason.name === 'total capacity')
+  )
+    unread.push(unreadNote(0, { kind: 'figure-missing', name: 'total capacity' }));
   let fragmentationShare: number | null = null;
   if (reserved !== null && reserved > 0 && reservedUnallocated !== null) {
     fragmentationShare = reservedUnallocated / reserved;

@@ -146,7 +146,7 @@ export function looksLikeSnapshot(value: PickleValue): boolean {
 export function analyzeSnapshot(value: PickleValue): SnapshotAnalysis {
   const notes = new NoteList();
   if (!looksLikeSnapshot(value) || !isDict(value)) {
-    notes.add(0, 'the pickle is not a memory snapshot: no "segments" or "device_traces" list');
+    notes.add(0, { kind: 'not-a-snapshot' });
     return { devices: [], peakActiveBytes: 0, oomEvents: [], unread: notes.list() };
   }
   const segmentsByDevice = new Map<number, Dict[]>();
@@ -161,7 +161,7 @@ export function analyzeSnapshot(value: PickleValue): SnapshotAnalysis {
     if (list) list.push(s);
     else segmentsByDevice.set(device, [s]);
   }
-  if (badSegments > 0) notes.add(0, `${badSegments} segments without a readable total_size were skipped`);
+  if (badSegments > 0) notes.add(0, { kind: 'segments-skipped', count: badSegments });
   const traces = asList(value.get('device_traces'));
   const devices: DeviceMemory[] = [];
   const oomEvents: SnapshotOom[] = [];
@@ -186,7 +186,7 @@ export function analyzeSnapshot(value: PickleValue): SnapshotAnalysis {
         source: e,
       });
     }
-    if (badEvents > 0) notes.add(0, `device ${device}: ${badEvents} trace entries without an action were skipped`);
+    if (badEvents > 0) notes.add(0, { kind: 'trace-entries-skipped', device, count: badEvents });
     devices.push(analyzeDevice(device, events, segmentsByDevice.get(device) ?? [], oomEvents));
   }
   return { devices, peakActiveBytes: Math.max(0, ...devices.map((d) => d.peakActiveBytes)), oomEvents, unread: notes.list() };

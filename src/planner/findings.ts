@@ -75,7 +75,7 @@ export class HardwareFindings {
   evaluate(outcome: TotalsOutcome | undefined): Estimated {
     this.evaluations += 1;
     if (outcome === undefined) throw new Error('an outcome for every set of GPUs estimated');
-    if (!outcome.ok) return { errors: outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
+    if (!outcome.ok) return { errors: outcome.errors.map((e) => `${e.field}: ${this.ctx.words.fieldError(e)}`).join('; ') };
     const totals = outcome.totals;
     const hostBytes = totals.perCpu.total * this.hardware.gpus;
     return {

@@ -1,3 +1,5 @@
+import type { FieldError } from '../memory/index.ts';
+
 /**
  * The planner's own words, kept together for translation: why combinations were left out, and the labels of its choices.
  * The search words them with `PLANNER_WORDS` (the CLI's) or a language's words of its type (the planner page's).
@@ -76,8 +78,23 @@ export const runLineWords = {
   tiers: { 'on-demand': 'on-demand', reserved: 'reserved', spot: 'spot' },
 };
 
+/** What is wrong with a planning request (request.ts): the planner's own field errors, in the CLI's words. */
+export const requestMessages = {
+  plannerChooses: (flag: string) => `--${flag} is one of the choices the planner makes; leave it out`,
+  needsGlobalBatch: 'give --global-batch N, the sequences per optimizer step over all GPUs',
+  epochCostNeedsTokens: 'ranking by cost per epoch needs --epoch-tokens N',
+  needsGpu: 'give --gpu ID, the GPU you have',
+  needsShape: 'the planner needs a model shape: give --model or --arch with its shape',
+  unknownPriceGpu: (gpu: string) => `unknown gpu '${gpu}' in --price`,
+  priceFormat: (text: string) => `expected GPU=ON-DEMAND/RESERVED/SPOT or GPU=none, e.g. h100-80gb=3/2.1/1.5, got '${text}'`,
+  priceNotNumbers: (text: string) => `prices must be numbers of 0 or more, got '${text}'`,
+};
+
 /** Every word the planner puts in a plan or a rejection, in English. */
 export const PLANNER_WORDS = {
+  request: requestMessages,
+  /** The engine's refusal of a field, as a rejection of kind 'invalid' quotes it (a language words it by its problem). */
+  fieldError: (error: FieldError): string => error.message,
   run: runLineWords,
   rejections: rejectionMessages,
   dominance: dominanceMessages,

@@ -18,6 +18,7 @@ import {
   type RawFlagValues,
 } from '../memory/index.ts';
 import { FIXED_ESTIMATE_FLAGS, PLAN_DEFAULTS, PLAN_FLAG_TABLE, RANKINGS, TASKS, type RankBy, type Task } from './plan-flags.ts';
+import { PLANNER_WORDS, type PlannerWords } from './messages.ts';
 import { PRICE_TIERS, type GpuPrices, type PriceTable, type PriceTier } from './prices.ts';
 
 /** A checked planning request. */
@@ -60,16 +61,19 @@ export type ParsePlanResult = { ok: true; request: PlanRequest } | { ok: false; 
 
 /**
  * Parse `GPU=OD/RES/SPOT`, or `GPU=none` (the GPU has no price: it is not offered for rent, and an own GPU costs
- * nothing to compare); an error message when malformed.
+ * nothing to compare); an error message in `words` when malformed.
  */
-export function parsePrice(text: string): { gpu: string; prices: GpuPrices | null } | string {
+export function parsePrice(
+  text: string,
+  words: PlannerWords['request'] = PLANNER_WORDS.request,
+): { gpu: string; prices: GpuPrices | null } | string {
   const none = /^\s*([a-z0-9-]+)\s*=\s*none\s*$/i.exec(text);
   if (none !== null) return { gpu: none[1] ?? '', prices: null };
   const match = /^\s*([a-z0-9-]+)\s*=\s*([^/]+)\/([^/]+)\/([^/]+)\s*$/i.exec(text);
-  if (match === null) return `expected GPU=ON-DEMAND/RESERVED/SPOT or GPU=none, e.g. h100-80gb=3/2.1/1.5, got '${text}'`;
+  if (match === null) return words.priceFormat(text);
   const [, gpu = '', ...rest] = match;
   const values = rest.map((v) => parseNumberFlag(v));
-  if (values.some((v) => v === undefined || v < 0)) return `prices must be numbers of 0 or more, got '${text}'`;
+  if (values.some((v) => v === undefined || v < 0)) return words.priceNotNumbers(text);
   const [onDemand = 0, reserved = 0, spot = 0] = values as number[];
   return { gpu, prices: { 'on-demand': onDemand, reserved, spot } };
 }
@@ -82,10 +86,16 @@ export function formatPrice(gpu: string, prices: GpuPrices | null): string {
 /**
  * Parse and check planner flags. The model, GPU and margin are checked by the engine itself (one
  * estimate of the model alone), so every error names the field the reader typed into. `modelConfig` is a shape read
- * from a config.json, in place of `--model`.
+ * from a config.json, in place of `--model`. The planner's own errors are worded in `words`; the engine's carry their
+ * `problem`, which a page words in its language.
  * @example parsePlanFlags({ model: 'gpt2-xl', gpu: 'rtx-4090', 'global-batch': '4', seq: '512' }, EXAMPLE_PRICES)
  */
-export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, modelConfig?: ModelConfig): ParsePlanResult {
+export function parsePlanFlags(
+  raw: RawFlagValues,
+  defaultPrices: PriceTable,
+  modelConfig?: ModelConfig,
+  words: PlannerWords['request'] = PLANNER_WORDS.request,
+): ParsePlanResult {
   const given: Record<string, RawFlagValue> = {};
   const own: Record<string, RawFlagValue> = {};
   const choices: FieldError[] = [];
@@ -93,7 +103,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
     if (value === undefined) continue;
     if (FIXED_ESTIMATE_FLAGS.includes(name)) given[name] = value;
     else if (ESTIMATE_FLAG_TABLE.named(name) !== undefined || ESTIMATE_FLAG_TABLE.alias(name) !== undefined)
-      choices.push({ field: name, message: `--${name} is one of the choices the planner makes; leave it out` });
+      choices.push({ field: name, message: words.plannerChooses(name) });
     else own[name] = value;
   }
   const parsed = parseEstimateFlags(given);
@@ -101,15 +111,13 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
   const read = createOptionReader(flags.options, PLAN_FLAG_TABLE);
   const gpus = read.count('gpus') ?? PLAN_DEFAULTS.gpus;
   const globalBatch = read.count('globalBatch');
-  if (raw['global-batch'] === undefined)
-    read.fail('globalBatch', 'give --global-batch N, the sequences per optimizer step over all GPUs');
+  if (raw['global-batch'] === undefined) read.fail('globalBatch', words.needsGlobalBatch);
   const task = read.keyword('task', TASKS);
   const maxHostGb = read.amount('maxHostGb');
   const rankBy = read.keyword('rankBy', RANKINGS);
   const priceTier = read.keyword('priceTier', PRICE_TIERS);
   const epochTokens = read.count('epochTokens');
-  if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined)
-    read.fail('epochTokens', 'ranking by cost per epoch needs --epoch-tokens N');
+  if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined) read.fail('epochTokens', words.epochCostNeedsTokens);
   const trainTokens = read.count('trainTokens');
   const rent = read.flag('rent', false);
   const allowLossy = read.flag('allowLossy', false);
@@ -117,7 +125,7 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
   const prices: Record<string, GpuPrices> = { ...defaultPrices };
   const priceTexts = flags.options.price;
   for (const text of Array.isArray(priceTexts) ? (priceTexts as readonly string[]) : []) {
-    const price = parsePrice(text);
+    const price = parsePrice(text, words);
     if (typeof price === 'string') read.fail('price', price);
     else if (price.prices === null) delete prices[price.gpu];
     else prices[price.gpu] = price.prices;
@@ -126,14 +134,13 @@ export function parsePlanFlags(raw: RawFlagValues, defaultPrices: PriceTable, mo
   const errors = [...choices, ...(parsed.ok ? [] : parsed.errors), ...flags.errors, ...read.errors];
   if (!parsed.ok) return { ok: false, errors };
   const base = modelConfig === undefined ? parsed.options : { ...parsed.options, modelConfig };
-  if (parsed.options.gpu === undefined) errors.push({ field: 'gpu', message: 'give --gpu ID, the GPU you have' });
+  if (parsed.options.gpu === undefined) errors.push({ field: 'gpu', message: words.needsGpu });
   // One estimate of the model alone checks the model, the sequence, the GPU and the margin.
   const probe = estimateMemory({ ...base });
   if (!probe.ok) errors.push(...probe.errors);
-  if (probe.ok && probe.result.model === null)
-    errors.push({ field: 'model', message: 'the planner needs a model shape: give --model or --arch with its shape' });
+  if (probe.ok && probe.result.model === null) errors.push({ field: 'model', message: words.needsShape });
   for (const gpu of Object.keys(prices)) {
-    if (getGpuPreset(gpu) === undefined) errors.push({ field: 'price', message: `unknown gpu '${gpu}' in --price` });
+    if (getGpuPreset(gpu) === undefined) errors.push({ field: 'price', message: words.unknownPriceGpu(gpu) });
   }
   if (errors.length > 0 || !probe.ok || globalBatch === undefined || parsed.options.gpu === undefined) {
     return { ok: false, errors };

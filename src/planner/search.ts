@@ -322,7 +322,7 @@ export function searchParts(
         const outcome = estimateTotals(options);
         for (let a = 0; a < next.length; a++) (next[a] as HardwareFindings).evaluations += 1;
         if (!outcome.ok) {
-          const errors = outcome.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+          const errors = outcome.errors.map((e) => `${e.field}: ${words.fieldError(e)}`).join('; ');
           for (let a = 0; a < next.length; a++) {
             const found = next[a] as HardwareFindings;
             found.combinations += size;

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import type { OomCase } from '../../src/diagnose/oom-remedies';
+import { parseNvidiaSmi } from '../../src/diagnose/nvidia-smi';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
@@ -56,6 +58,17 @@ function englishPhrases(value: unknown): string[] {
 
 /** The tools' English phrases, once. */
 const ENGLISH = [...new Set(englishPhrases(EN))];
+
+/** A CSV log with one good row, a cut line, a size, a GPU number and a timestamp it cannot read. */
+const MALFORMED_CSV = [
+  'timestamp, index, memory.used [MiB], memory.total [MiB]',
+  '2024/05/07 10:00:01.000, 0, 1000 MiB, 24564 MiB',
+  '2024/05/07 10:00:02.000, 0, 1100 MiB, 24564 MiB',
+  '2024/05/07 10:00:03.000, 0, lots, 24564 MiB',
+  '2024/05/07 10:00:04.000, x, 1000 MiB, 24564 MiB',
+  'yesterday, 0, 1000 MiB, 24564 MiB',
+  '2024/05/07 10:00:05.000, 0',
+].join('\n');
 
 /** Opens a tool page, waits for its worker, drops the file at `file` on it and waits for the result. */
 async function dropFile(page: Page, path: string, tool: string, file: string): Promise<Locator> {
@@ -147,6 +160,27 @@ describe('the diagnose tools in Chinese', () => {
       expect(await englishShown(summary)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
       expect(problems.consoleErrors).toEqual([]);
+    });
+  });
+
+  test('a malformed nvidia-smi log’s unread lines are listed in Chinese, and in English on the English page', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'diag-')), 'smi-malformed.csv');
+    writeFileSync(file, MALFORMED_CSV);
+    const notes = parseNvidiaSmi(MALFORMED_CSV).unread;
+    expect(notes.length).toBeGreaterThanOrEqual(3);
+    const listed = async (page: Page, path: string) => {
+      const root = await dropFile(page, path, 'nvidia-smi', file);
+      await root.locator('details[data-unread] summary').click();
+      return root.locator('details[data-unread] li').allInnerTexts();
+    };
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const chinese = await listed(page, '/zh-cn/tools/nvidia-smi/');
+      expect(chinese).toEqual(notes.map((n) => `${ZH.input.unreadLine(n.line)}${ZH.input.unreadReason(n.reason)}`));
+      for (const line of chinese) expect(line).toMatch(HAN);
+      for (const note of notes) expect(chinese.join('\n')).not.toContain(note.message);
+      const english = await listed(page, '/tools/nvidia-smi/');
+      expect(english).toEqual(notes.map((n) => `${EN.input.unreadLine(n.line)}${n.message}`));
+      expect(problems.pageErrors).toEqual([]);
     });
   });
 

@@ -41,6 +41,13 @@ async function englishLeft(root: Locator, english: unknown, translated: unknown)
  */
 const QUERY = 'model=gpt2-xl&gpu=rtx-4090&gpus=2&global-batch=8&seq=512&task=finetune&rent=true&train-tokens=1000000000';
 
+/** A price row's value with a word for a number. */
+const BAD_PRICE = 'h100-80gb=3/x/1';
+/** Four English words in a row: a sentence left untranslated (flags, GPU ids and quoted values are shorter). */
+const ENGLISH_RUN = /[A-Za-z]+(?:[\s,]+[A-Za-z]+){3}/;
+/** A link with no GPUs, a price that is no number and one that is no price at all. */
+const BAD_QUERY = `model=gpt2-xl&gpu=rtx-4090&gpus=0&global-batch=8&seq=512&price=${encodeURIComponent(BAD_PRICE)}&price=nonsense`;
+
 async function waitDone(page: Page): Promise<void> {
   await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'done', PLANNER, {
     timeout: 60_000,
@@ -96,6 +103,37 @@ describe('the planner and the training-config reader in Chinese', () => {
       expect(visible).toContain(EN.planner.sections.rented);
       expect(visible).not.toMatch(HAN);
       expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test('a link with a bad field and bad prices shows its errors in Chinese', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(page, `${baseUrl}/zh-cn/tools/planner/?${BAD_QUERY}`, PLANNER);
+      await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'invalid', PLANNER);
+      const errors = await root.locator('.widget-error').allInnerTexts();
+      // The gpus field's, the h100 row's, the unread price's and the price flag's below the table.
+      expect(errors.length).toBeGreaterThanOrEqual(4);
+      for (const error of errors) {
+        expect(error, error).toMatch(HAN);
+        expect(error, error).not.toMatch(ENGLISH_RUN);
+      }
+      const visible = await root.innerText();
+      expect(visible).toContain(ZH.planner.search.request.priceNotNumbers(BAD_PRICE));
+      expect(visible).toContain(ZH.planner.search.request.priceFormat('nonsense'));
+      expect(visible).not.toContain(EN.planner.search.request.priceNotNumbers(BAD_PRICE));
+      expect(await englishLeft(root, EN.planner, ZH.planner)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
+  test('the same bad link on the English page says it in English', async () => {
+    await withRecordingPage(browser, baseUrl, async (page) => {
+      const root = await openIsland(page, `${baseUrl}/tools/planner/?${BAD_QUERY}`, PLANNER);
+      await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'invalid', PLANNER);
+      const visible = await root.innerText();
+      expect(visible).toContain(EN.planner.search.request.priceNotNumbers(BAD_PRICE));
+      expect(visible).toContain(EN.planner.search.request.priceFormat('nonsense'));
+      expect(visible).not.toMatch(HAN);
     });
   });
 

@@ -12,7 +12,7 @@ export default function UnreadList({ notes, title }: { notes: UnreadNote[]; titl
         {notes.map((n) => (
           <li>
             {n.line > 0 ? S.unreadLine(n.line) : ''}
-            {n.message}
+            {S.unreadReason(n.reason)}
           </li>
         ))}
       </ul>

@@ -132,9 +132,7 @@ export default function Planner({
   const [loaded, setLoaded] = useState<LoadedModel | null>(null);
   /** Why the link's model could not be read (the preset stays in use). */
   const [linkError, setLinkError] = useState<FieldError | null>(null);
-  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(
-    () => linkDrafts(flagsFromQuery(defaults), strings.prices).drafts,
-  );
+  const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() => linkDrafts(flagsFromQuery(defaults), strings).drafts);
   /** The link's price values that have no row to go to, with why. */
   const [unreadPrices, setUnreadPrices] = useState<readonly string[]>([]);
   /** Whether the settings are final for the first search: the URL query is read (at once without one). */
@@ -151,7 +149,7 @@ export default function Planner({
     if (!syncUrl) return;
     const fromUrl = flagsFromQuery(location.search);
     if (Object.keys(fromUrl).length > 0) {
-      const link = linkDrafts(fromUrl, strings.prices);
+      const link = linkDrafts(fromUrl, strings);
       setFlags(withRequired(withoutPrices(fromUrl), flagsFromQuery(defaults)));
       setDrafts(link.drafts);
       setUnreadPrices(link.unread);
@@ -192,7 +190,10 @@ export default function Planner({
     () => (loaded === null ? { flags: raw, locale } : { flags: raw, modelConfig: loaded.config, locale }),
     [raw, loaded, locale],
   );
-  const parsed = useMemo(() => parsePlanFlags(query.flags, EXAMPLE_PRICES, query.modelConfig), [query]);
+  const parsed = useMemo(
+    () => parsePlanFlags(query.flags, EXAMPLE_PRICES, query.modelConfig, strings.search.request),
+    [query, strings],
+  );
   // The model alone, as the engine counts it, for the line next to the model field.
   const probe = useMemo(() => (parsed.ok ? estimateMemory(parsed.request.base) : null), [parsed]);
   /** A page query of these settings: the planner's flags, then the loaded model's parameters. */
@@ -201,7 +202,7 @@ export default function Planner({
     for (const [name, value] of loaded === null ? [] : modelLinkParams(loaded)) params.set(name, value);
     return params.toString();
   };
-  const priceErrors = Object.entries(drafts).some(([gpu, d]) => draftError(gpu, d, strings.prices) !== null);
+  const priceErrors = Object.entries(drafts).some(([gpu, d]) => draftError(gpu, d, strings) !== null);
 
   const searched = useRef(false);
   useEffect(() => {
@@ -235,7 +236,7 @@ export default function Planner({
   const errorFor = (name: string) =>
     errors
       .filter((e) => e.field === name)
-      .map((e) => e.message)
+      .map(messages.engine.fieldError)
       .join('; ');
   // The price rows show their own errors; the other flags' errors (a link's shape flags, say) are listed below.
   const otherErrors = errors.filter((e) => !FIELDS.includes(e.field) && e.field !== 'price');
@@ -303,7 +304,9 @@ export default function Planner({
                     ]}
                     selected={preset}
                     loaded={loaded}
-                    error={[errorFor('model'), linkError?.message].filter(Boolean).join('; ')}
+                    error={[errorFor('model'), linkError === null ? '' : messages.engine.fieldError(linkError)]
+                      .filter(Boolean)
+                      .join('; ')}
                     onSelect={(id) => {
                       setLoaded(null);
                       setLinkError(null);
@@ -389,7 +392,7 @@ export default function Planner({
           <ul class="widget-error" role="alert">
             {otherErrors.map((e) => (
               <li>
-                <code>{e.field}</code>: {e.message}
+                <code>{e.field}</code>: {messages.engine.fieldError(e)}
               </li>
             ))}
           </ul>
@@ -408,7 +411,7 @@ export default function Planner({
         {parsed.ok && answer.state === 'error' && (
           <p class="widget-error" role="alert">
             {strings.searchFailed}
-            {answer.message}
+            {answer.message || strings.workerCrashed}
           </p>
         )}
         {ready && answer.state === 'done' && (
@@ -800,7 +803,7 @@ function withoutPrices(flags: Flags): Flags {
 }
 
 /** The price rows of a link's settings (its GPU's row, and its prices over the examples). */
-function linkDrafts(flags: Flags, words: PlannerWords['prices']) {
+function linkDrafts(flags: Flags, words: Pick<PlannerWords, 'prices' | 'search'>) {
   const prices = flags['price'];
   return draftsFromLink(
     typeof flags['gpu'] === 'string' ? flags['gpu'] : '',

@@ -31,7 +31,7 @@ export default function PriceTable({
           </thead>
           <tbody>
             {Object.entries(drafts).map(([gpu, draft]) => {
-              const error = draftError(gpu, draft, strings.prices);
+              const error = draftError(gpu, draft, strings);
               const name = GPU_PRESETS.find((g) => g.id === gpu)?.name ?? gpu;
               return (
                 <tr data-price-gpu={gpu}>

@@ -80,7 +80,8 @@ export function createPlannerClient(
   const ask = (worker: PlannerWorker, request: PlannerWorkerRequest) =>
     new Promise<PlannerWorkerResponse>((resolve) => {
       worker.onmessage = (event) => resolve(event.data);
-      worker.onerror = (event) => resolve({ id: request.id, ok: false, message: event.message || 'the planner worker crashed' });
+      // The browser's reason, or none: the page words a crash without one in its language.
+      worker.onerror = (event) => resolve({ id: request.id, ok: false, message: event.message ?? '' });
       worker.postMessage(request);
     });
 

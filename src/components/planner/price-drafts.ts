@@ -7,7 +7,8 @@ import { EXAMPLE_PRICES, parsePrice, PRICE_TIERS, type PriceTier } from '../../p
 import { PLANNER_EN } from '../../i18n/messages/planner/en';
 
 /** The words of the price rows' problems, in the page's language. */
-type PriceWords = typeof PLANNER_EN.prices;
+/** The price table's words, and the search's, whose request words say what is wrong with a price. */
+type PriceWords = Pick<typeof PLANNER_EN, 'prices' | 'search'>;
 
 /** Editable text of one GPU's three prices. */
 export type PriceDraft = Readonly<Record<PriceTier, string>>;
@@ -33,7 +34,7 @@ export function initialDrafts(ownGpu: string): Record<string, PriceDraft> {
 export function draftsFromLink(
   ownGpu: string,
   prices: readonly string[],
-  words: PriceWords = PLANNER_EN.prices,
+  words: PriceWords = PLANNER_EN,
 ): { drafts: Record<string, PriceDraft>; unread: string[] } {
   const drafts = initialDrafts(ownGpu);
   const unread: string[] = [];
@@ -42,7 +43,7 @@ export function draftsFromLink(
     const gpu = match?.[1] ?? '';
     const parts = (match?.[2] ?? '').split('/');
     if (match === null || getGpuPreset(gpu) === undefined) {
-      unread.push(match === null ? formatProblem(text, words) : words.unknownGpu(gpu, text));
+      unread.push(match === null ? formatProblem(text, words) : words.prices.unknownGpu(gpu, text));
     } else if (parts.length === 1 && parts[0]?.toLowerCase() === 'none') {
       drafts[gpu] = EMPTY;
     } else if (parts.length === PRICE_TIERS.length) {
@@ -56,8 +57,8 @@ export function draftsFromLink(
 
 /** What parsePrice says of a malformed `price` value. */
 function formatProblem(text: string, words: PriceWords): string {
-  const parsed = parsePrice(text);
-  return typeof parsed === 'string' ? parsed : words.unreadable(text);
+  const parsed = parsePrice(text, words.search.request);
+  return typeof parsed === 'string' ? parsed : words.prices.unreadable(text);
 }
 
 /**
@@ -74,10 +75,10 @@ export function priceFlags(drafts: Readonly<Record<string, PriceDraft>>): string
 }
 
 /** Error of one draft row, or null: all three prices, or none. */
-export function draftError(gpu: string, draft: PriceDraft, words: PriceWords = PLANNER_EN.prices): string | null {
+export function draftError(gpu: string, draft: PriceDraft, words: PriceWords = PLANNER_EN): string | null {
   const blank = PRICE_TIERS.filter((t) => draft[t].trim() === '').length;
   if (blank === PRICE_TIERS.length) return null;
-  if (blank > 0) return words.partRow;
-  const parsed = parsePrice(`${gpu}=${PRICE_TIERS.map((t) => draft[t].trim()).join('/')}`);
+  if (blank > 0) return words.prices.partRow;
+  const parsed = parsePrice(`${gpu}=${PRICE_TIERS.map((t) => draft[t].trim()).join('/')}`, words.search.request);
   return typeof parsed === 'string' ? parsed : null;
 }

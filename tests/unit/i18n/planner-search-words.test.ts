@@ -32,7 +32,7 @@ describe('the search in the page’s words', () => {
     expect(englishChoices).toContain(MESSAGES.en.planner.search.choices.noOffload);
     expect(chineseChoices).toContain(MESSAGES['zh-cn'].planner.search.choices.noOffload);
     expect(chineseChoices.some((value) => HAN.test(value))).toBe(true);
-    // Every reason written by the planner itself is Chinese; the engine's own refusals ('invalid') stay its words.
+    // Every reason written by the planner itself is Chinese; the engine's refusals ('invalid') are worded by their problem.
     const plannerReasons = chinese.searches.flatMap((s) => s.rejected.filter((g) => g.kind !== 'invalid').map((g) => g.reason));
     expect(plannerReasons.length).toBeGreaterThan(0);
     expect(plannerReasons.filter((reason) => !HAN.test(reason))).toEqual([]);

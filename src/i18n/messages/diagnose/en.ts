@@ -1,5 +1,6 @@
 import { EXPLAIN_EN } from '../../../diagnose/explain';
 import { KNOWN_ERROR_NAMES } from '../../../diagnose/known-errors';
+import { unreadWords } from '../../../diagnose/notes';
 
 /**
  * The diagnose tools' words in English (src/components/diagnose), one object per tool. The sentences about the
@@ -25,6 +26,8 @@ export const DIAGNOSE_EN = {
     copiedCommand: 'Copied',
     /** Before a skipped line's reason, in the "Not read" list. */
     unreadLine: (line: number) => `line ${line}: `,
+    /** Why a reader skipped a line (src/diagnose/notes.ts), the CLI's words. */
+    unreadReason: unreadWords,
     /** After a label, before what it introduces ("Verdict: …"). */
     labelEnd: ': ',
     /** Between the parts of a list of facts ("CUDA, current wording, GPU 0"). */

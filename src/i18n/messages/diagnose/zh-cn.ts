@@ -2,7 +2,62 @@ import { lessonBySlug, type LessonSlug } from '../../../base/lessons';
 import { TIMELINE_COMMAND, type ExplainWords } from '../../../diagnose/explain';
 import { LESSON_LINKS } from '../../../diagnose/links';
 import type { OomFigure, OomMessage } from '../../../diagnose/oom-message';
+import type { UnreadReason } from '../../../diagnose/notes';
 import type { DiagnoseMessages } from './en';
+
+/** Why a reader skipped a line, in Chinese; commands, flags, column and row names stay as the tools print them. */
+function unreadReasonZhCn(reason: UnreadReason): string {
+  switch (reason.kind) {
+    case 'more-not-read':
+      return `另有 ${reason.count} 行未读取`;
+    case 'text-cut':
+      return `只读取了前 ${reason.mebiChars} Mi 个字符`;
+    case 'csv-field-count':
+      return `这一行有 ${reason.fields} 个字段，表头却有 ${reason.headerFields} 个（小数用了逗号，还是这一行被截断了？）`;
+    case 'used-not-mib':
+      return `${reason.column} 的值 "${reason.value}" 不是以 MiB 计的大小`;
+    case 'index-not-gpu':
+      return `index 的值 "${reason.value}" 不是 GPU 编号`;
+    case 'timestamp-unread':
+      return `timestamp 的值 "${reason.value}" 不是 YYYY/MM/DD HH:MM:SS 格式`;
+    case 'no-memory-row':
+      return `GPU ${reason.gpu} 后面没有显存那一行${reason.atEnd ? '（输出被截断了？）' : ''}`;
+    case 'dmon-row-unread':
+      return '不是带 GPU 编号和 fb 数值的 dmon 数据行';
+    case 'dmon-utilization':
+      return '这是 nvidia-smi dmon 的输出：它的 mem 列是读写显存的时间占比，不是已用显存。记录显存请用 nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv -l 1（或 nvidia-smi dmon -s m，其 fb 列才是已用显存）';
+    case 'xml-output':
+      return '这是 nvidia-smi -q -x 的 XML 输出：单次读数请用 nvidia-smi -q -d MEMORY，时间线请用 nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv -l 1';
+    case 'no-nvidia-smi':
+      return '既没有含 memory.used 的 CSV 表头，也没有 nvidia-smi 表格：请加上 --format=csv 运行 nvidia-smi（保留表头行）';
+    case 'gpus-not-told-apart':
+      return '没有 index、uuid 或 pci.bus_id 列：如果这份日志包含多块 GPU，它们的行无法区分，只能当作一块来读；请在 --query-gpu 中加上 index';
+    case 'no-oom-message':
+      return '没有找到 "CUDA out of memory. Tried to allocate …" 这样的报错信息';
+    case 'figure-unread':
+      return `读不出 "${reason.name}" 的数值（"${reason.text}"）`;
+    case 'figure-missing':
+      return `报错信息里没有 "${reason.name}" 这一项数值`;
+    case 'no-summary-header':
+      return '没有 "PyTorch CUDA memory summary" 表头：设备、CUDA OOM 次数和 cudaMalloc 重试次数均未知';
+    case 'unknown-row':
+      return `不认识的行 "${reason.title}"`;
+    case 'row-value-unread':
+      return `"${reason.title}" 行有一个值不是${reason.sizes ? '大小' : '计数'}`;
+    case 'table-cut':
+      return '表格在这里被截断：后面各行的值未知，不是 0';
+    case 'no-row':
+      return `没有可读的 "${reason.title}" 行`;
+    case 'more-summaries':
+      return `粘贴的内容里还有 ${reason.count} 份摘要未读取：请一次只粘贴一个设备的摘要`;
+    case 'not-a-snapshot':
+      return '这个 pickle 不是显存快照：没有 segments 或 device_traces 列表';
+    case 'segments-skipped':
+      return `跳过了 ${reason.count} 个读不出 total_size 的段`;
+    case 'trace-entries-skipped':
+      return `设备 ${reason.device}：跳过了 ${reason.count} 条没有 action 的记录`;
+  }
+}
 
 /** "第 2 课：找出泄漏": how a tool names a lesson, or a section of it, that it links to. */
 const lessonLabel = (slug: LessonSlug, title: string): string => `第 ${lessonBySlug(slug).number} 课：${title}`;
@@ -314,6 +369,7 @@ export const DIAGNOSE_ZH_CN: DiagnoseMessages = {
     copyCommand: '复制命令',
     copiedCommand: '已复制',
     unreadLine: (line) => `第 ${line} 行：`,
+    unreadReason: unreadReasonZhCn,
     labelEnd: '：',
     listSeparator: '，',
     titleEnd: '。',

@@ -47,6 +47,8 @@ export const PLANNER_EN = {
   copyCommand: 'Copy as command',
   copiedCommand: 'Copied',
   searchFailed: 'The search failed: ',
+  /** After searchFailed, when the browser gave no reason for the worker's end. */
+  workerCrashed: 'the planner worker crashed',
   summary: (own: number, rented: number, combinations: number, estimates: number, ms: number) =>
     `${own} plan${own === 1 ? '' : 's'} fit your GPUs${rented > 0 ? `, ${rented} more on rented GPUs` : ''}. Searched ${combinations.toLocaleString('en')} combinations with ${estimates.toLocaleString('en')} engine estimates in ${ms.toFixed(0)} ms (measured in this browser).`,
   estimateNote:

@@ -1,4 +1,5 @@
 import type { PlannerWords } from '../../../planner/messages';
+import { ENGINE_ZH_CN } from '../engine/zh-cn';
 import type { PLANNER_EN } from './en';
 
 /** A count with its thousands grouped as zh-CN writes them. */
@@ -23,6 +24,17 @@ const FIELD_LABELS: Readonly<Partial<Record<string, string>>> = {
 
 /** The search's words: the plans' choices as the table lists them, and why combinations were left out. */
 const SEARCH: PlannerWords = {
+  request: {
+    plannerChooses: (flag) => `--${flag} 由规划器来选，请不要指定`,
+    needsGlobalBatch: '请给出 --global-batch N，即所有 GPU 上每个优化器步的序列总数',
+    epochCostNeedsTokens: '按每个 epoch 的成本排序，需要给出 --epoch-tokens N',
+    needsGpu: '请给出 --gpu ID，即你手上的 GPU',
+    needsShape: '规划器需要模型结构：请给出 --model，或 --arch 加上它的结构参数',
+    unknownPriceGpu: (gpu) => `--price 中的 GPU '${gpu}' 不认识`,
+    priceFormat: (text) => `格式应为 GPU=按需/预留/竞价 或 GPU=none，例如 h100-80gb=3/2.1/1.5，实际为 '${text}'`,
+    priceNotNumbers: (text) => `价格必须是大于等于 0 的数，实际为 '${text}'`,
+  },
+  fieldError: ENGINE_ZH_CN.fieldError,
   run: {
     line: (steps, time, gpuHours, cost) => `${steps.toLocaleString('zh-CN')} 步 · ${time} · ${gpuHours} GPU 小时 · ${cost}`,
     noPrice: '无价格',
@@ -112,6 +124,7 @@ export const PLANNER_ZH_CN: typeof PLANNER_EN = {
   copyCommand: '复制命令',
   copiedCommand: '已复制',
   searchFailed: '搜索失败：',
+  workerCrashed: '规划器的 Web Worker 意外退出',
   summary: (own, rented, combinations, estimates, ms) =>
     `你的 GPU 上放得下 ${own} 个方案${rented > 0 ? `，租用的 GPU 上另有 ${rented} 个` : ''}。共搜索 ${count(combinations)} 种组合，调用显存引擎估算 ${count(estimates)} 次，用时 ${ms.toFixed(0)} ms（在本浏览器中实测）。`,
   estimateNote:
