@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runCommand } from '../../src/cli/command';
 import { diagnoseCommand } from '../../src/cli/diagnose-command';
 import { seriousAxeViolations } from './support/axe';
+import { dropOnTool } from './support/diagnose-drop';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
@@ -40,27 +41,12 @@ function recordRequests(page: Page): string[] {
   return urls;
 }
 
-/** Opens a tool page, waits for the island and its analysis worker to be ready, then drops the file at `file` onto it. */
+/** Drops the file at `file` on the tool at `path` and records the requests the drop alone makes. */
 async function dropFile(page: Page, path: string, tool: string, file: string): Promise<{ requests: string[] }> {
-  const selector = `[data-tool="${tool}"]`;
-  const root = await openIsland(page, baseUrl + path, selector);
-  await page.waitForSelector(`${selector}[data-worker="ready"]`);
-  // A real drop: the file is built in the page from the file's bytes, then dropped on the tool's drop zone.
-  const dataTransfer = await page.evaluateHandle(
-    ({ base64, name }) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
-      return transfer;
-    },
-    { base64: readFileSync(file).toString('base64'), name: basename(file) },
-  );
-  const requests = recordRequests(page);
-  await root.locator('.diag-input').dispatchEvent('drop', { dataTransfer });
-  await page.waitForFunction(
-    (sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''),
-    selector,
-    { timeout: 60_000 },
-  );
+  let requests: string[] = [];
+  await dropOnTool(page, baseUrl + path, tool, file, () => {
+    requests = recordRequests(page);
+  });
   return { requests };
 }
 

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { localeOfPath } from '../../src/i18n/locales';
 import { lessonHref } from '../../src/base/lessons';
 import { launchBrowser, withRecordingPage } from '../../scripts/browser/browser';
-import { DIST_DIR, listBuiltPages } from './support/site-pages';
+import { DIST_DIR, hasOwnSource, listBuiltPages } from './support/site-pages';
 
 /**
  * A translated page has its English source's section ids (src/i18n/rehype-source-heading-ids.ts), so a section link
@@ -13,13 +13,6 @@ import { DIST_DIR, listBuiltPages } from './support/site-pages';
  * the Chinese page at that section, and its table of contents links the same ids.
  */
 const baseUrl = inject('baseUrl');
-const CONTENT_DIR = join(import.meta.dirname, '../../content/docs');
-
-/** Whether the page at a /zh-cn/ URL path has its own translation (not Starlight's English fallback). */
-function isTranslated(path: string): boolean {
-  const file = join(CONTENT_DIR, path.replace(/^\/|\/$/g, '') || 'index');
-  return existsSync(`${file}.mdx`) || existsSync(join(file, 'index.mdx'));
-}
 
 const htmlOf = (path: string): string => readFileSync(join(DIST_DIR, path, 'index.html'), 'utf8');
 
@@ -38,7 +31,7 @@ function tableOfContentsTargets(path: string): string[] {
 }
 
 const translatedPages = listBuiltPages().filter(
-  (path) => path.endsWith('/') && localeOfPath(path) === 'zh-cn' && isTranslated(path),
+  (path) => path.endsWith('/') && localeOfPath(path) === 'zh-cn' && hasOwnSource(path),
 );
 
 describe('a translated page has its English twin’s section ids', () => {

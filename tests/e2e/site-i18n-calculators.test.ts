@@ -6,6 +6,7 @@ import { lessonHref } from '../../src/base/lessons';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { readConfigJson, wordNotice } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
+import { englishSentences } from './support/catalogue-english';
 
 /**
  * The calculators on a Chinese page (issue #33 item 3): the engine's words (field labels and hints, breakdown lines,
@@ -16,18 +17,6 @@ const baseUrl = inject('baseUrl');
 const HAN = /\p{Script=Han}/u;
 const EN = MESSAGES.en;
 const ZH = MESSAGES['zh-cn'];
-
-/**
- * Every plain English string of `english` of two words or more that the Chinese catalogue words differently, walked
- * key for key beside `chinese` (a proper name such as "LoRA dropout" is the same in both, and is left out).
- */
-function englishSentences(english: unknown, chinese: unknown): string[] {
-  if (typeof english === 'string')
-    return english !== chinese && /\p{L}{2,}\s+\p{L}{2,}/u.test(english) && !HAN.test(english) ? [english] : [];
-  if (typeof english !== 'object' || english === null) return [];
-  const other = (chinese ?? {}) as Record<string, unknown>;
-  return Object.entries(english).flatMap(([key, value]) => englishSentences(value, other[key]));
-}
 
 /** What a reader sees of a widget: its text, and its tooltips, placeholders and labels for assistive technology. */
 async function shownText(root: Locator): Promise<string> {

@@ -1,12 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import type { OomCase } from '../../src/diagnose/oom-remedies';
 import { parseNvidiaSmi } from '../../src/diagnose/nvidia-smi';
-import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
+import { launchBrowser, withRecordingPage } from '../../scripts/browser/browser';
+import { dropOnTool } from './support/diagnose-drop';
 
 /**
  * The diagnose tools on their Chinese pages (issue #33, "a diagnose tool fed a file"): a real file dropped on each
@@ -70,25 +71,9 @@ const MALFORMED_CSV = [
   '2024/05/07 10:00:05.000, 0',
 ].join('\n');
 
-/** Opens a tool page, waits for its worker, drops the file at `file` on it and waits for the result. */
-async function dropFile(page: Page, path: string, tool: string, file: string): Promise<Locator> {
-  const selector = `[data-tool="${tool}"]`;
-  const root = await openIsland(page, baseUrl + path, selector);
-  await page.waitForSelector(`${selector}[data-worker="ready"]`);
-  const dataTransfer = await page.evaluateHandle(
-    ({ base64, name }) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
-      return transfer;
-    },
-    { base64: readFileSync(file).toString('base64'), name: basename(file) },
-  );
-  await root.locator('.diag-input').dispatchEvent('drop', { dataTransfer });
-  await page.waitForFunction((sel) => document.querySelector<HTMLElement>(sel)?.dataset['state'] === 'done', selector, {
-    timeout: 60_000,
-  });
-  return root;
-}
+/** Drops the file at `file` on the tool at `path` and waits for the analysis. */
+const dropFile = (page: Page, path: string, tool: string, file: string): Promise<Locator> =>
+  dropOnTool(page, baseUrl + path, tool, file);
 
 /** The catalogue's English phrases that `root` shows. */
 async function englishShown(root: Locator): Promise<string[]> {

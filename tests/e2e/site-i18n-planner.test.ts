@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
+import { englishSentences } from './support/catalogue-english';
 
 /**
  * The planner and the training-config reader on their 简体中文 pages (issue #33 items 3 and 5): a shared link's search
@@ -16,18 +17,6 @@ const PLANNER = '[data-planner]';
 const READER = '[data-widget="training-config"]';
 const EN = MESSAGES.en;
 const ZH = MESSAGES['zh-cn'];
-
-/**
- * Every plain string of an English catalogue of two words or more that its Chinese twin (`translated`, the same keys)
- * words otherwise: a sentence or a label that must not stay English. Names both keep (`ZeRO-3 / FSDP`) are left out.
- */
-function englishSentences(english: unknown, translated: unknown): string[] {
-  if (typeof english === 'string') return english.trim().split(/\s+/).length >= 2 && english !== translated ? [english] : [];
-  if (typeof english !== 'object' || english === null) return [];
-  return Object.entries(english).flatMap(([key, value]) =>
-    englishSentences(value, (translated as Record<string, unknown> | undefined)?.[key]),
-  );
-}
 
 /** The catalogue's English sentences that the widget's visible text still contains. */
 async function englishLeft(root: Locator, english: unknown, translated: unknown): Promise<string[]> {
