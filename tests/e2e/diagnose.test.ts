@@ -117,14 +117,15 @@ describe('diagnose tools', () => {
   test('nvidia-smi: one pasted table gets no trend verdict, and its Processes table is listed', async () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', paste('07-table-1.txt'));
-      const verdicts = await page.$$eval('[data-tool="nvidia-smi"] [data-gpu]', (els) =>
-        els.map((el) => el.getAttribute('data-verdict')),
-      );
-      expect(verdicts).toEqual((cliJson('07-table-1.txt', [], paste)['gpus'] as { verdict: string }[]).map((g) => g.verdict));
-      expect(verdicts).toEqual(['no-timeline', 'no-timeline']);
+      // Polled: the verdicts render with the result, which can land a frame after the tool says it is done.
+      const verdicts = () =>
+        page.$$eval('[data-tool="nvidia-smi"] [data-gpu]', (els) => els.map((el) => el.getAttribute('data-verdict')));
+      const expected = (cliJson('07-table-1.txt', [], paste)['gpus'] as { verdict: string }[]).map((g) => g.verdict);
+      expect(expected).toEqual(['no-timeline', 'no-timeline']);
+      await expect.poll(verdicts).toEqual(expected);
       await dropFile(page, '/tools/nvidia-smi/', 'nvidia-smi', paste('07-processes-1.txt'));
-      const listed = await page.locator('[data-tool="nvidia-smi"] [data-processes]').getAttribute('data-processes');
-      expect(Number(listed)).toBe((cliJson('07-processes-1.txt', [], paste)['processes'] as unknown[]).length);
+      const listed = () => page.locator('[data-tool="nvidia-smi"] [data-processes]').getAttribute('data-processes').then(Number);
+      await expect.poll(listed).toBe((cliJson('07-processes-1.txt', [], paste)['processes'] as unknown[]).length);
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(problems.pageErrors).toEqual([]);
     });
