@@ -25,19 +25,21 @@ async function weigh(page: Page, url: string): Promise<number> {
     counted.push(request.sizes().then((sizes) => void (bytes += sizes.responseBodySize + sizes.responseHeadersSize)));
   });
   await page.goto(url);
-  // Islands hydrate when they come into view (client:visible): scroll through the page so that every one loads.
-  // Rendering one island can move the next into view, so scroll until a pass loads nothing more.
-  for (let loaded = -1; loaded !== counted.length;) {
-    loaded = counted.length;
-    await page.evaluate(async () => {
-      for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
-        window.scrollTo(0, y);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    });
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(300);
-  }
+  // Islands hydrate when they come into view (client:visible), and Astro drops an island's `ssr` attribute once it
+  // has: bring each into view in turn until none that a reader can see is left. (One inside a closed <details> stays
+  // unhydrated on both pages alike.)
+  await page.waitForFunction(
+    () => {
+      const waiting = [...document.querySelectorAll('astro-island[ssr]')]
+        .map((island) => island.firstElementChild)
+        .find((shown) => shown?.checkVisibility() === true);
+      waiting?.scrollIntoView();
+      return waiting === undefined;
+    },
+    undefined,
+    { polling: 100, timeout: 30_000 },
+  );
+  await page.waitForLoadState('networkidle');
   await Promise.all(counted);
   return bytes;
 }
