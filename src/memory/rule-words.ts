@@ -3,6 +3,7 @@
  * and its parameters, worded by one words object. The CLI prints the English words as the error's message; a page
  * words the same rule in its language from a catalogue typed by `RuleWords`.
  */
+import { wordCoded, type CodedSentence, type WordsOf } from './coded-words.ts';
 
 /** The English sentence of each rule's error, by code. */
 export const RULE_WORDS = {
@@ -33,21 +34,15 @@ export const RULE_WORDS = {
 };
 
 /** What wording the rules' errors take: one function per code, with that code's parameters. */
-export type RuleWords = { readonly [C in keyof typeof RULE_WORDS]: (typeof RULE_WORDS)[C] };
+export type RuleWords = WordsOf<typeof RULE_WORDS>;
 
 /** A rule's stable code. */
 export type RuleCode = keyof RuleWords;
 
 /** A broken rule as data: its code and, where its sentence has any, its parameters. */
-export type BrokenRule = {
-  readonly [C in RuleCode]: Parameters<RuleWords[C]> extends []
-    ? { readonly code: C }
-    : { readonly code: C; readonly params: Parameters<RuleWords[C]>[0] };
-}[RuleCode];
+export type BrokenRule = CodedSentence<RuleWords>;
 
 /** The sentence of `rule` in `words` (English by default: what the CLI prints). */
 export function wordRule(rule: BrokenRule, words: RuleWords = RULE_WORDS): string {
-  // The union of word functions cannot be called with the union of parameters; each rule's params match its code.
-  const word = words[rule.code] as (params?: unknown) => string;
-  return word('params' in rule ? rule.params : undefined);
+  return wordCoded(rule, words);
 }

@@ -8,6 +8,7 @@ import { COMPILE_ASSUMPTION } from './compile.ts';
 import type { DiffusionPhase } from './diffusion.ts';
 import type { Mode } from './options.ts';
 import type { PipelineStage } from './parallel.ts';
+import { wordCoded, type CodedSentence, type WordsOf } from './coded-words.ts';
 
 /** The English sentence of each warning, by code. */
 export const WARNING_WORDS = {
@@ -73,22 +74,16 @@ export const WARNING_WORDS = {
     `does not fit on the ${p.gpu}: ${formatGiB(p.shortfallBytes)} over at the ${p.phase} phase, counting the ${p.headroom} % free margin`,
 };
 
-/** What wording the warnings takes: one function per code, with that code's parameters. */
-export type WarningWords = { readonly [C in keyof typeof WARNING_WORDS]: (typeof WARNING_WORDS)[C] };
+/** What wording the warnings take: one function per code, with that code's parameters. */
+export type WarningWords = WordsOf<typeof WARNING_WORDS>;
 
 /** A warning's stable code. */
 export type WarningCode = keyof WarningWords;
 
 /** A warning as data: its code and, where its sentence has any, its parameters. */
-export type Notice = {
-  readonly [C in WarningCode]: Parameters<WarningWords[C]> extends []
-    ? { readonly code: C }
-    : { readonly code: C; readonly params: Parameters<WarningWords[C]>[0] };
-}[WarningCode];
+export type Notice = CodedSentence<WarningWords>;
 
 /** The sentence of `notice` in `words` (English by default: what the CLI prints). */
 export function wordNotice(notice: Notice, words: WarningWords = WARNING_WORDS): string {
-  // The union of word functions cannot be called with the union of parameters; each notice's params match its code.
-  const word = words[notice.code] as (params?: unknown) => string;
-  return word('params' in notice ? notice.params : undefined);
+  return wordCoded(notice, words);
 }
