@@ -66,7 +66,7 @@ describe('the snapshot viewer’s refusals in the page’s words', () => {
   test('a sample worded in full', () => {
     const truncated = refusals.find((r) => r.kind === 'pickle-unread' && r.fault.problem.kind === 'truncated');
     expect(truncated && ZH.refusal(truncated)).toBe(
-      'BINUNICODE（位于第 2 字节）：还需要 5 个字节，但文件在 1 个字节之后就结束了（文件被截断了？）',
+      'BINUNICODE（位于第 2 字节）：还需要 5 个字节，但文件只剩下 1 个字节（文件被截断了？）',
     );
     const oversize = refusals.find((r) => r.kind === 'too-large');
     expect(oversize && ZH.refusal(oversize)).toBe(

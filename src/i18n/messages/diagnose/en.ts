@@ -127,8 +127,10 @@ export const DIAGNOSE_EN = {
   snapshot: {
     title: 'Memory snapshot',
     example: 'a 24 GiB card that runs out at the logits',
-    refused: 'Refused:',
-    failed: 'Could not read this file:',
+    /** A file that asked to import or run code, with why (`refusal`). */
+    refused: (refusal: string) => `Refused: ${refusal}`,
+    /** A file that could not be read, with why (`refusal`). */
+    failed: (refusal: string) => `Could not read this file: ${refusal}`,
     /** Why a file was not read (src/diagnose/snapshot.ts), the CLI's words. */
     refusal: snapshotRefusalWords,
     peak: (bytes: string) => `Peak active memory ${bytes}`,

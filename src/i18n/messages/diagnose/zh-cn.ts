@@ -83,7 +83,7 @@ function pickleProblemZhCn(problem: PickleProblem): string {
     case 'unknown-opcode':
       return `未知或不支持的操作码 ${problem.byte}（位于第 ${count.format(problem.offset)} 字节）：本读取器只读取纯数据（协议 2 到 5）`;
     case 'truncated':
-      return `还需要 ${count.format(problem.needed)} 个字节，但文件在 ${count.format(problem.left)} 个字节之后就结束了（文件被截断了？）`;
+      return `还需要 ${count.format(problem.needed)} 个字节，但文件只剩下 ${count.format(problem.left)} 个字节（文件被截断了？）`;
     case 'negative-length':
       return `长度为负数（${problem.length}）`;
     case 'invalid-utf8':
@@ -532,8 +532,8 @@ export const DIAGNOSE_ZH_CN: DiagnoseMessages = {
   snapshot: {
     title: '显存快照',
     example: '一张 24 GiB 显卡在 logits 处耗尽',
-    refused: '拒绝读取：',
-    failed: '无法读取这个文件：',
+    refused: (refusal) => `拒绝读取：${refusal}`,
+    failed: (refusal) => `无法读取这个文件：${refusal}`,
     refusal: snapshotRefusalZhCn,
     peak: (bytes) => `活跃显存峰值 ${bytes}`,
     timelineLabel: '记录期间的活跃显存与已预留显存，标出了显存不足事件',
