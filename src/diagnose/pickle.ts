@@ -12,8 +12,126 @@ import { MIB } from '../base/bytes.ts';
 /** A value a data-only pickle can hold. Tuples and sets become arrays; dicts become Maps. */
 export type PickleValue = null | boolean | number | bigint | string | Uint8Array | PickleValue[] | Map<PickleValue, PickleValue>;
 
-/** Why a pickle was not read: the message names the opcode and its byte offset where there is one. */
-export interface PickleError {
+/**
+ * Why a pickle was not read, as data: the CLI words it in English (`pickleProblemWords`), a page in its language.
+ * Counts of bytes and offsets are numbers; an opcode is named as pickletools names it, or by its byte (`0xff`).
+ */
+export type PickleProblem =
+  // The file as a whole.
+  | { readonly kind: 'empty-file' }
+  | { readonly kind: 'not-protocol-2' }
+  | { readonly kind: 'no-stop' }
+  | { readonly kind: 'unsupported-protocol'; readonly protocol: number }
+  // Opcodes this reader does not take.
+  | { readonly kind: 'out-of-band-buffer'; readonly opcode: 'NEXT_BUFFER' | 'READONLY_BUFFER' }
+  | { readonly kind: 'refused-opcode'; readonly opcode: string; readonly byte: string; readonly offset: number }
+  | { readonly kind: 'unknown-opcode'; readonly byte: string; readonly offset: number }
+  // An opcode's argument.
+  | { readonly kind: 'truncated'; readonly needed: number; readonly left: number }
+  | { readonly kind: 'negative-length'; readonly length: number }
+  | { readonly kind: 'invalid-utf8' }
+  | { readonly kind: 'no-newline' }
+  | { readonly kind: 'not-an-integer'; readonly text: string }
+  | { readonly kind: 'not-a-float'; readonly text: string }
+  | { readonly kind: 'not-a-memo-index'; readonly text: string }
+  // The stack and the memo.
+  | { readonly kind: 'empty-stack' }
+  | { readonly kind: 'mark-for-value' }
+  | { readonly kind: 'no-top-value' }
+  | { readonly kind: 'no-mark' }
+  | { readonly kind: 'not-a-list' }
+  | { readonly kind: 'not-a-dict' }
+  | { readonly kind: 'odd-pairs' }
+  | { readonly kind: 'memo-missing'; readonly index: number }
+  // The JavaScript engine gave up (an allocation too large): its own words, as it gave them.
+  | { readonly kind: 'engine-stopped'; readonly reason: string };
+
+/** A problem in English, as the CLI prints it (and the `message` of every `PickleError`). */
+export function pickleProblemWords(problem: PickleProblem): string {
+  switch (problem.kind) {
+    case 'empty-file':
+      return 'the file is empty';
+    case 'not-protocol-2':
+      return 'not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)';
+    case 'no-stop':
+      return 'the pickle ends without a STOP opcode (truncated file?)';
+    case 'unsupported-protocol':
+      return `unsupported pickle protocol ${problem.protocol} (this reader takes 2 to 5)`;
+    case 'out-of-band-buffer':
+      return `out-of-band buffers (${problem.opcode}) are not supported: a memory snapshot has none`;
+    case 'refused-opcode':
+      return `refused opcode ${problem.opcode} (${problem.byte}) at byte ${problem.offset}: it imports or runs code, which a memory snapshot never needs`;
+    case 'unknown-opcode':
+      return `unknown or unsupported opcode ${problem.byte} at byte ${problem.offset}: this reader only takes plain data (protocols 2 to 5)`;
+    case 'truncated':
+      return `needs ${problem.needed} more bytes but the file ends after ${problem.left} (truncated?)`;
+    case 'negative-length':
+      return `negative length ${problem.length}`;
+    case 'invalid-utf8':
+      return 'the string is not valid UTF-8';
+    case 'no-newline':
+      return 'its text argument has no newline within 64 bytes';
+    case 'not-an-integer':
+      return `"${problem.text}" is not an integer`;
+    case 'not-a-float':
+      return `"${problem.text}" is not a float`;
+    case 'not-a-memo-index':
+      return `"${problem.text}" is not a memo index`;
+    case 'empty-stack':
+      return 'the stack is empty';
+    case 'mark-for-value':
+      return 'found a MARK where a value was expected';
+    case 'no-top-value':
+      return 'there is no value on top of the stack';
+    case 'no-mark':
+      return 'no MARK on the stack';
+    case 'not-a-list':
+      return 'the target is not a list or set';
+    case 'not-a-dict':
+      return 'the target is not a dict';
+    case 'odd-pairs':
+      return 'odd number of items for key/value pairs';
+    case 'memo-missing':
+      return `memo slot ${problem.index} was never stored`;
+    case 'engine-stopped':
+      return `could not read the pickle: ${problem.reason}`;
+  }
+}
+
+/** The opcode a problem's sentence begins with, and its byte offset ("BININT at byte 12: …"). */
+export interface PickleOpcodeAt {
+  readonly opcode: string;
+  readonly offset: number;
+}
+
+/** What stopped the reader, as data a page words in its language (`wordPickleFault`). */
+export interface PickleFault {
+  readonly problem: PickleProblem;
+  /** The opcode named before the problem, or null when there is none or the problem's sentence names it itself. */
+  readonly at: PickleOpcodeAt | null;
+}
+
+/** How a language words a `PickleFault`: its problems, and a problem after the opcode that met it. */
+export interface PickleWords {
+  readonly problem: (problem: PickleProblem) => string;
+  readonly at: (at: PickleOpcodeAt, problem: string) => string;
+}
+
+/** The English words of a `PickleFault`: what the CLI prints. */
+export const PICKLE_WORDS: PickleWords = {
+  problem: pickleProblemWords,
+  at: ({ opcode, offset }, problem) => `${opcode} at byte ${offset}: ${problem}`,
+};
+
+/** The sentence of `fault` in `words` (English by default). */
+export function wordPickleFault(fault: PickleFault, words: PickleWords = PICKLE_WORDS): string {
+  const problem = words.problem(fault.problem);
+  return fault.at === null ? problem : words.at(fault.at, problem);
+}
+
+/** Why a pickle was not read: the fault as data, and its English sentence, which names the opcode and its byte offset where there is one. */
+export interface PickleError extends PickleFault {
+  /** The fault in English (the CLI's words). */
   message: string;
   /** Byte offset of the opcode that stopped the reader, or -1 when the problem is the whole file. */
   offset: number;
@@ -111,9 +229,14 @@ const OPCODE_NAMES: ReadonlyMap<number, string> = new Map([
 const MARK = Symbol('mark');
 type StackItem = PickleValue | typeof MARK;
 
-class PickleFailure extends Error {
-  constructor(readonly detail: PickleError) {
-    super(detail.message);
+/** Thrown inside the reader and caught by `unpickle`: a `PickleError` built from its fault, so every error has its data. */
+class PickleStop extends Error {
+  readonly detail: PickleError;
+
+  constructor(fault: PickleFault, offset: number, opcode: string | null) {
+    const message = wordPickleFault(fault);
+    super(message);
+    this.detail = { ...fault, message, offset, opcode, refused: fault.problem.kind === 'refused-opcode' };
   }
 }
 
@@ -124,10 +247,10 @@ export function unpickle(bytes: Uint8Array, options: UnpickleOptions = {}): Unpi
   try {
     return { ok: true, value: new Reader(bytes, options).run() };
   } catch (error) {
-    if (error instanceof PickleFailure) return { ok: false, error: error.detail };
+    if (error instanceof PickleStop) return { ok: false, error: error.detail };
     // A RangeError from an allocation too large for this engine is still the file's fault.
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: { message: `could not read the pickle: ${message}`, offset: -1, opcode: null, refused: false } };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: new PickleStop({ problem: { kind: 'engine-stopped', reason }, at: null }, -1, null).detail };
   }
 }
 
@@ -148,9 +271,8 @@ class Reader {
   }
 
   run(): PickleValue {
-    if (this.bytes.length === 0) this.fail('the file is empty', -1);
-    if (this.bytes[0] !== 0x80)
-      this.fail('not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)', 0);
+    if (this.bytes.length === 0) this.fail({ kind: 'empty-file' }, -1);
+    if (this.bytes[0] !== 0x80) this.fail({ kind: 'not-protocol-2' }, 0);
     const every = this.options.progressEveryBytes ?? 4 * MIB;
     let nextProgress = every;
     // Each opcode consumes at least one byte, so this loop ends within bytes.length iterations.
@@ -164,7 +286,7 @@ class Reader {
       if (op === 0x2e) return this.finish(); // STOP
       this.step(op);
     }
-    this.fail('the pickle ends without a STOP opcode (truncated file?)', this.bytes.length);
+    this.fail({ kind: 'no-stop' }, this.bytes.length);
   }
 
   private finish(): PickleValue {
@@ -177,7 +299,7 @@ class Reader {
     switch (op) {
       case 0x80: {
         const protocol = this.u8();
-        if (protocol < 2 || protocol > 5) this.fail(`unsupported pickle protocol ${protocol} (this reader takes 2 to 5)`);
+        if (protocol < 2 || protocol > 5) this.fail({ kind: 'unsupported-protocol', protocol });
         return;
       }
       case 0x95:
@@ -353,42 +475,29 @@ class Reader {
         this.push(this.recall(this.length(4)));
         return;
       case 0x97:
-        this.fail('out-of-band buffers (NEXT_BUFFER) are not supported: a memory snapshot has none');
+        this.fail({ kind: 'out-of-band-buffer', opcode: 'NEXT_BUFFER' });
       case 0x98:
-        this.fail('out-of-band buffers (READONLY_BUFFER) are not supported: a memory snapshot has none');
+        this.fail({ kind: 'out-of-band-buffer', opcode: 'READONLY_BUFFER' });
       default: {
         const refused = REFUSED_OPCODES.get(op);
+        // These sentences name the opcode and its offset themselves, so nothing goes before them.
         if (refused !== undefined) {
-          throw new PickleFailure({
-            message: `refused opcode ${refused} (${hex(op)}) at byte ${this.opStart}: it imports or runs code, which a memory snapshot never needs`,
-            offset: this.opStart,
-            opcode: refused,
-            refused: true,
-          });
+          const problem = { kind: 'refused-opcode', opcode: refused, byte: hex(op), offset: this.opStart } as const;
+          throw new PickleStop({ problem, at: null }, this.opStart, refused);
         }
-        throw new PickleFailure({
-          message: `unknown or unsupported opcode ${hex(op)} at byte ${this.opStart}: this reader only takes plain data (protocols 2 to 5)`,
-          offset: this.opStart,
-          opcode: hex(op),
-          refused: false,
-        });
+        const problem = { kind: 'unknown-opcode', byte: hex(op), offset: this.opStart } as const;
+        throw new PickleStop({ problem, at: null }, this.opStart, hex(op));
       }
     }
   }
 
-  private fail(message: string, offset: number = this.opStart): never {
+  private fail(problem: PickleProblem, offset: number = this.opStart): never {
     const opcode = this.op < 0 ? null : (OPCODE_NAMES.get(this.op) ?? null);
-    throw new PickleFailure({
-      message: offset >= 0 && opcode !== null ? `${opcode} at byte ${offset}: ${message}` : message,
-      offset,
-      opcode,
-      refused: false,
-    });
+    throw new PickleStop({ problem, at: offset >= 0 && opcode !== null ? { opcode, offset } : null }, offset, opcode);
   }
 
   private take(count: number): true {
-    if (count > this.bytes.length - this.pos)
-      this.fail(`needs ${count} more bytes but the file ends after ${this.bytes.length - this.pos} (truncated?)`);
+    if (count > this.bytes.length - this.pos) this.fail({ kind: 'truncated', needed: count, left: this.bytes.length - this.pos });
     this.pos += count;
     return true;
   }
@@ -424,7 +533,7 @@ class Reader {
       const big = this.view.getBigUint64(at, true);
       value = big > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(big);
     }
-    if (value < 0) this.fail(`negative length ${value}`);
+    if (value < 0) this.fail({ kind: 'negative-length', length: value });
     return value;
   }
 
@@ -445,7 +554,7 @@ class Reader {
     try {
       return this.utf8.decode(this.bytes.subarray(this.pos - count, this.pos));
     } catch {
-      return this.fail('the string is not valid UTF-8');
+      return this.fail({ kind: 'invalid-utf8' });
     }
   }
 
@@ -459,7 +568,7 @@ class Reader {
   /** A newline-terminated ASCII argument of the text opcodes (INT, LONG, FLOAT, PUT, GET). */
   private line(): string {
     const end = this.bytes.indexOf(0x0a, this.pos);
-    if (end < 0 || end - this.pos > 64) this.fail('its text argument has no newline within 64 bytes');
+    if (end < 0 || end - this.pos > 64) this.fail({ kind: 'no-newline' });
     const out = this.latin1(end - this.pos);
     this.pos += 1;
     return out;
@@ -468,19 +577,20 @@ class Reader {
   private textInt(text: string): PickleValue {
     if (text === '00') return false; // pickle protocol 0 spells bools as INT 00 / 01
     if (text === '01') return true;
-    if (!/^[+-]?\d{1,40}$/.test(text)) this.fail(`"${text}" is not an integer`);
+    if (!/^[+-]?\d{1,40}$/.test(text)) this.fail({ kind: 'not-an-integer', text });
     const big = BigInt(text);
     return this.narrow(big);
   }
 
   private textFloat(text: string): number {
     const value = Number(text);
-    if (!/^[\d+\-.eEinfaINF]+$/.test(text) || (Number.isNaN(value) && !/nan/i.test(text))) this.fail(`"${text}" is not a float`);
+    if (!/^[\d+\-.eEinfaINF]+$/.test(text) || (Number.isNaN(value) && !/nan/i.test(text)))
+      this.fail({ kind: 'not-a-float', text });
     return value;
   }
 
   private textIndex(text: string): number {
-    if (!/^\d{1,10}$/.test(text)) this.fail(`"${text}" is not a memo index`);
+    if (!/^\d{1,10}$/.test(text)) this.fail({ kind: 'not-a-memo-index', text });
     return Number(text);
   }
 
@@ -504,26 +614,26 @@ class Reader {
   }
 
   private popAny(): StackItem {
-    if (this.stack.length === 0) this.fail('the stack is empty');
+    if (this.stack.length === 0) this.fail({ kind: 'empty-stack' });
     return this.stack.pop() as StackItem;
   }
 
   private pop(): PickleValue {
     const item = this.popAny();
-    if (item === MARK) this.fail('found a MARK where a value was expected');
+    if (item === MARK) this.fail({ kind: 'mark-for-value' });
     return item;
   }
 
   private top(): PickleValue {
     const item = this.stack[this.stack.length - 1];
-    if (item === undefined || item === MARK) this.fail('there is no value on top of the stack');
+    if (item === undefined || item === MARK) this.fail({ kind: 'no-top-value' });
     return item;
   }
 
   /** Pops everything above the topmost MARK, in push order, and the MARK itself. */
   private popMark(): PickleValue[] {
     const at = this.stack.lastIndexOf(MARK);
-    if (at < 0) this.fail('no MARK on the stack');
+    if (at < 0) this.fail({ kind: 'no-mark' });
     const items = this.stack.splice(at) as StackItem[];
     items.shift();
     return items as PickleValue[];
@@ -531,25 +641,25 @@ class Reader {
 
   private list(): PickleValue[] {
     const target = this.top();
-    if (!Array.isArray(target)) this.fail('the target is not a list or set');
+    if (!Array.isArray(target)) this.fail({ kind: 'not-a-list' });
     return target;
   }
 
   private dict(): Map<PickleValue, PickleValue> {
     const target = this.top();
-    if (!(target instanceof Map)) this.fail('the target is not a dict');
+    if (!(target instanceof Map)) this.fail({ kind: 'not-a-dict' });
     return target;
   }
 
   private pairsToMap(map: Map<PickleValue, PickleValue>, items: PickleValue[]): Map<PickleValue, PickleValue> {
-    if (items.length % 2 !== 0) this.fail('odd number of items for key/value pairs');
+    if (items.length % 2 !== 0) this.fail({ kind: 'odd-pairs' });
     for (let i = 0; i < items.length; i += 2) map.set(items[i] ?? null, items[i + 1] ?? null);
     return map;
   }
 
   private recall(index: number): PickleValue {
     const value = this.memo.get(index);
-    if (value === undefined) this.fail(`memo slot ${index} was never stored`);
+    if (value === undefined) this.fail({ kind: 'memo-missing', index });
     return value;
   }
 }

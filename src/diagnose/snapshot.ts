@@ -10,7 +10,7 @@
  * ring buffer) or still active at the end was alive before the trace began.
  */
 import { formatBytes, MIB } from '../base/bytes.ts';
-import { unpickle, type PickleValue } from './pickle.ts';
+import { unpickle, wordPickleFault, type PickleFault, type PickleValue } from './pickle.ts';
 import { NoteList, type UnreadNote } from './notes.ts';
 
 /** One Python or C++ stack frame recorded with an allocation. */
@@ -323,17 +323,46 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
 /** Largest snapshot file accepted: 256 MiB; far larger ones would exhaust a tab's memory (docs/PERFORMANCE.md § Diagnose). */
 export const MAX_SNAPSHOT_BYTES = 256 * MIB;
 
-/** What `readSnapshot` returns: the analysis, or one sentence saying why the file was not read. */
-export type SnapshotRead = { ok: true; analysis: SnapshotAnalysis } | { ok: false; message: string; refused: boolean };
+/** Why a snapshot file was not read, as data: the CLI words it in English (`snapshotRefusalWords`), a page in its language. */
+export type SnapshotRefusal =
+  | { readonly kind: 'too-large'; readonly sizeBytes: number; readonly limitBytes: number }
+  | { readonly kind: 'pickle-unread'; readonly fault: PickleFault }
+  | { readonly kind: 'no-snapshot-keys' };
+
+/** A refusal in English, as the CLI prints it (and the `message` of a failed `SnapshotRead`). */
+export function snapshotRefusalWords(refusal: SnapshotRefusal): string {
+  switch (refusal.kind) {
+    case 'too-large':
+      return `the file is ${formatBytes(refusal.sizeBytes, 'MiB', 0)}; this viewer reads snapshots up to ${formatBytes(refusal.limitBytes, 'MiB', 0)} (record fewer entries with _record_memory_history(max_entries=…))`;
+    case 'pickle-unread':
+      return wordPickleFault(refusal.fault);
+    case 'no-snapshot-keys':
+      return 'the pickle holds no "segments" or "device_traces": it is not a torch.cuda.memory._dump_snapshot() file';
+  }
+}
+
+/** What `readSnapshot` returns: the analysis, or why the file was not read, as data and as one English sentence. */
+export type SnapshotRead =
+  | { ok: true; analysis: SnapshotAnalysis }
+  | {
+      ok: false;
+      /** Why, as data: what a page words. */
+      refusal: SnapshotRefusal;
+      /** Why, in English: what the CLI prints. */
+      message: string;
+      /** True when the pickle asked for code to be imported or run. */
+      refused: boolean;
+    };
+
+/** The failed read for `refusal`, its English sentence worded from it. */
+function refuse(refusal: SnapshotRefusal): SnapshotRead {
+  const refused = refusal.kind === 'pickle-unread' && refusal.fault.problem.kind === 'refused-opcode';
+  return { ok: false, refusal, message: snapshotRefusalWords(refusal), refused };
+}
 
 /** The refusal for a file of `sizeBytes` above MAX_SNAPSHOT_BYTES, or null when the size is fine (checked before reading it). */
 export function refuseOversizeSnapshot(sizeBytes: number): SnapshotRead | null {
-  if (sizeBytes <= MAX_SNAPSHOT_BYTES) return null;
-  return {
-    ok: false,
-    refused: false,
-    message: `the file is ${formatBytes(sizeBytes, 'MiB', 0)}; this viewer reads snapshots up to ${formatBytes(MAX_SNAPSHOT_BYTES, 'MiB', 0)} (record fewer entries with _record_memory_history(max_entries=…))`,
-  };
+  return sizeBytes <= MAX_SNAPSHOT_BYTES ? null : refuse({ kind: 'too-large', sizeBytes, limitBytes: MAX_SNAPSHOT_BYTES });
 }
 
 /** Size check, data-only unpickling and analysis of a snapshot file; never throws. */
@@ -341,13 +370,8 @@ export function readSnapshot(bytes: Uint8Array, onProgress?: (bytesRead: number)
   const oversize = refuseOversizeSnapshot(bytes.length);
   if (oversize) return oversize;
   const result = unpickle(bytes, onProgress ? { onProgress } : {});
-  if (!result.ok) return { ok: false, refused: result.error.refused, message: result.error.message };
+  if (!result.ok) return refuse({ kind: 'pickle-unread', fault: { problem: result.error.problem, at: result.error.at } });
   const value = asSnapshot(result.value);
-  if (!looksLikeSnapshot(value))
-    return {
-      ok: false,
-      refused: false,
-      message: 'the pickle holds no "segments" or "device_traces": it is not a torch.cuda.memory._dump_snapshot() file',
-    };
+  if (!looksLikeSnapshot(value)) return refuse({ kind: 'no-snapshot-keys' });
   return { ok: true, analysis: analyzeSnapshot(value) };
 }

@@ -16,7 +16,7 @@ export default function AnalysisStatus<R>({ state }: { state: AnalysisState<R> }
   if (state.status === 'failed') {
     return (
       <p class="widget-error" role="alert">
-        {S.failed} {state.message}
+        {S.failed(state.browserReason)}
       </p>
     );
   }

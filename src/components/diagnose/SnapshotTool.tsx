@@ -163,7 +163,7 @@ function SnapshotReader() {
     >
       {read && !read.ok && (
         <p class="widget-error" role="alert" data-refused={String(read.refused)}>
-          {read.refused ? S.refused : S.failed} {read.message}
+          {(read.refused ? S.refused : S.failed)(S.refusal(read.refusal))}
         </p>
       )}
       {read?.ok && (

@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AnalysisKind, AnalysisMessage, AnalysisResult } from './analysers';
 
-/** Where a tool is: waiting, reading (bytes so far), showing a result, or stopped by a worker failure. */
+/**
+ * Where a tool is: waiting, reading (bytes so far), showing a result, or stopped by a worker failure, with the
+ * browser's own words for it (null when it gave none), which no catalogue can translate.
+ */
 export type AnalysisState<R> =
   | { status: 'idle' }
   | { status: 'working'; bytesRead: number; totalBytes: number }
   | { status: 'done'; result: R }
-  | { status: 'failed'; message: string };
+  | { status: 'failed'; browserReason: string | null };
 
 /**
  * Runs `kind`'s analysis of a file in a worker started when the tool mounts. `refuseEarly` may
@@ -34,7 +37,7 @@ export function useAnalysis<K extends AnalysisKind>(
     };
     // A worker dies only on something like running out of memory: say so and start a fresh one.
     w.onerror = (event) => {
-      setState({ status: 'failed', message: event.message || 'the analysis stopped' });
+      setState({ status: 'failed', browserReason: event.message || null });
       start();
     };
   };

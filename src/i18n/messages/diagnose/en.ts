@@ -1,6 +1,7 @@
 import { EXPLAIN_EN } from '../../../diagnose/explain';
 import { KNOWN_ERROR_NAMES } from '../../../diagnose/known-errors';
 import { unreadWords } from '../../../diagnose/notes';
+import { snapshotRefusalWords } from '../../../diagnose/snapshot';
 
 /**
  * The diagnose tools' words in English (src/components/diagnose), one object per tool. The sentences about the
@@ -19,7 +20,9 @@ export const DIAGNOSE_EN = {
     analyse: 'Read it',
     examples: 'Try an example:',
     progress: (read: string, total: string) => `Reading… ${read} of ${total}`,
-    failed: 'The analysis stopped:',
+    /** The analysis worker died (out of memory, say): the browser's reason, when it gave one, is shown as it is. */
+    failed: (browserReason: string | null) =>
+      browserReason === null ? 'The analysis stopped.' : `The analysis stopped: ${browserReason}`,
     dropHere: 'Drop the file here',
     terminal: 'In a terminal, where the file is:',
     copyCommand: 'Copy as command',
@@ -124,8 +127,12 @@ export const DIAGNOSE_EN = {
   snapshot: {
     title: 'Memory snapshot',
     example: 'a 24 GiB card that runs out at the logits',
-    refused: 'Refused:',
-    failed: 'Could not read this file:',
+    /** A file that asked to import or run code, with why (`refusal`). */
+    refused: (refusal: string) => `Refused: ${refusal}`,
+    /** A file that could not be read, with why (`refusal`). */
+    failed: (refusal: string) => `Could not read this file: ${refusal}`,
+    /** Why a file was not read (src/diagnose/snapshot.ts), the CLI's words. */
+    refusal: snapshotRefusalWords,
     peak: (bytes: string) => `Peak active memory ${bytes}`,
     timelineLabel: 'Active and reserved memory over the recorded trace, out-of-memory events marked',
     oomMark: 'OOM',

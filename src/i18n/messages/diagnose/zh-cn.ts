@@ -3,6 +3,9 @@ import { TIMELINE_COMMAND, type ExplainWords } from '../../../diagnose/explain';
 import { LESSON_LINKS } from '../../../diagnose/links';
 import type { OomFigure, OomMessage } from '../../../diagnose/oom-message';
 import type { UnreadReason } from '../../../diagnose/notes';
+import { wordPickleFault, type PickleProblem, type PickleWords } from '../../../diagnose/pickle';
+import type { SnapshotRefusal } from '../../../diagnose/snapshot';
+import { formatBytes } from '../../../base/bytes';
 import type { DiagnoseMessages } from './en';
 
 /** Why a reader skipped a line, in Chinese; commands, flags, column and row names stay as the tools print them. */
@@ -56,6 +59,79 @@ function unreadReasonZhCn(reason: UnreadReason): string {
       return `跳过了 ${reason.count} 个读不出 total_size 的段`;
     case 'trace-entries-skipped':
       return `设备 ${reason.device}：跳过了 ${reason.count} 条没有 action 的记录`;
+  }
+}
+
+/** Byte counts and offsets inside a sentence, grouped as Chinese text groups them. */
+const count = new Intl.NumberFormat('zh-CN');
+
+/** Why the data-only unpickler stopped, in Chinese; opcode names, bytes and Python type names stay as pickletools and Python print them. */
+function pickleProblemZhCn(problem: PickleProblem): string {
+  switch (problem.kind) {
+    case 'empty-file':
+      return '文件是空的';
+    case 'not-protocol-2':
+      return '不是协议 2 或更高版本的 pickle（文件开头不是 PROTO 操作码 0x80）';
+    case 'no-stop':
+      return 'pickle 没有以 STOP 操作码结束（文件被截断了？）';
+    case 'unsupported-protocol':
+      return `不支持 pickle 协议 ${problem.protocol}（本读取器只支持协议 2 到 5）`;
+    case 'out-of-band-buffer':
+      return `不支持带外缓冲区（${problem.opcode}）：显存快照里不会有这种数据`;
+    case 'refused-opcode':
+      return `操作码 ${problem.opcode}（${problem.byte}，位于第 ${count.format(problem.offset)} 字节）会导入或运行代码，而显存快照从来不需要这样做`;
+    case 'unknown-opcode':
+      return `未知或不支持的操作码 ${problem.byte}（位于第 ${count.format(problem.offset)} 字节）：本读取器只读取纯数据（协议 2 到 5）`;
+    case 'truncated':
+      return `还需要 ${count.format(problem.needed)} 个字节，但文件只剩下 ${count.format(problem.left)} 个字节（文件被截断了？）`;
+    case 'negative-length':
+      return `长度为负数（${problem.length}）`;
+    case 'invalid-utf8':
+      return '字符串不是有效的 UTF-8';
+    case 'no-newline':
+      return '它的文本参数在 64 字节之内没有换行符';
+    case 'not-an-integer':
+      return `"${problem.text}" 不是整数`;
+    case 'not-a-float':
+      return `"${problem.text}" 不是浮点数`;
+    case 'not-a-memo-index':
+      return `"${problem.text}" 不是 memo 索引`;
+    case 'empty-stack':
+      return '栈是空的';
+    case 'mark-for-value':
+      return '应当是一个值的位置上是 MARK';
+    case 'no-top-value':
+      return '栈顶没有值';
+    case 'no-mark':
+      return '栈上没有 MARK';
+    case 'not-a-list':
+      return '目标不是 list 或 set';
+    case 'not-a-dict':
+      return '目标不是 dict';
+    case 'odd-pairs':
+      return '键值对的元素个数是奇数';
+    case 'memo-missing':
+      return `memo 槽位 ${problem.index} 从未存入过值`;
+    case 'engine-stopped':
+      return `无法读取这个 pickle：${problem.reason}`;
+  }
+}
+
+/** The unpickler's faults in Chinese: the opcode that met a problem goes first, as in the English. */
+const PICKLE_WORDS_ZH_CN: PickleWords = {
+  problem: pickleProblemZhCn,
+  at: ({ opcode, offset }, problem) => `${opcode}（位于第 ${count.format(offset)} 字节）：${problem}`,
+};
+
+/** Why the snapshot viewer did not read a file, in Chinese. */
+function snapshotRefusalZhCn(refusal: SnapshotRefusal): string {
+  switch (refusal.kind) {
+    case 'too-large':
+      return `文件大小为 ${formatBytes(refusal.sizeBytes, 'MiB', 0)}；本查看器只读取不超过 ${formatBytes(refusal.limitBytes, 'MiB', 0)} 的快照（请用 _record_memory_history(max_entries=…) 少记录一些条目）`;
+    case 'pickle-unread':
+      return wordPickleFault(refusal.fault, PICKLE_WORDS_ZH_CN);
+    case 'no-snapshot-keys':
+      return '这个 pickle 里没有 segments 或 device_traces：它不是 torch.cuda.memory._dump_snapshot() 写出的文件';
   }
 }
 
@@ -363,7 +439,7 @@ export const DIAGNOSE_ZH_CN: DiagnoseMessages = {
     analyse: '读取',
     examples: '试试示例：',
     progress: (read, total) => `读取中… ${read} / ${total}`,
-    failed: '分析中止：',
+    failed: (browserReason) => (browserReason === null ? '分析中止。' : `分析中止：${browserReason}`),
     dropHere: '把文件放到这里',
     terminal: '在终端里，于文件所在目录运行：',
     copyCommand: '复制命令',
@@ -456,8 +532,9 @@ export const DIAGNOSE_ZH_CN: DiagnoseMessages = {
   snapshot: {
     title: '显存快照',
     example: '一张 24 GiB 显卡在 logits 处耗尽',
-    refused: '拒绝读取：',
-    failed: '无法读取这个文件：',
+    refused: (refusal) => `拒绝读取：${refusal}`,
+    failed: (refusal) => `无法读取这个文件：${refusal}`,
+    refusal: snapshotRefusalZhCn,
     peak: (bytes) => `活跃显存峰值 ${bytes}`,
     timelineLabel: '记录期间的活跃显存与已预留显存，标出了显存不足事件',
     oomMark: 'OOM',
