@@ -4,6 +4,7 @@
  * catalogue typed by `SetupErrorWords` (src/i18n), so no refusal can be made without words in every language.
  */
 import { wordCoded, type CodedSentence, type WordsOf } from '../memory/coded-words.ts';
+import { TOML_WORDS, type TomlProblem } from './toml-subset.ts';
 
 /** `a, b or c`: the values a key takes, as the English errors list them. */
 function orList(values: readonly string[]): string {
@@ -15,7 +16,9 @@ export const SETUP_ERROR_WORDS = {
   // The whole file (parse-text.ts, read-training-config.ts). A parser's own reason is its text, in its words.
   tooLarge: (p: { bytes: number }): string => `${p.bytes} bytes, over the 1 MiB limit; a training configuration is a few KB`,
   empty: (): string => 'the file is empty',
-  notToml: (p: { line: number; reason: string }): string => `not read as TOML (line ${p.line}: ${p.reason})`,
+  /** The TOML line's own problem (toml-subset.ts) is worded with it, in the same language. */
+  notToml: (p: { line: number; problem: TomlProblem }): string =>
+    `not read as TOML (line ${p.line}: ${wordCoded(p.problem, TOML_WORDS)})`,
   notJson: (p: { reason: string }): string => `not valid JSON (${p.reason})`,
   notYaml: (p: { reason: string }): string => `not valid YAML (${p.reason})`,
   yamlTag: (p: { reason: string }): string => `YAML tags are not read (${p.reason})`,

@@ -49,7 +49,7 @@ export function parseConfigText(file: string, text: string): ParsedText {
     const toml = parseTomlSubset(text);
     return toml.ok
       ? { ok: true, kind: 'mapping', data: toml.data }
-      : refuse(file, { code: 'notToml', params: { line: toml.line, reason: toml.message } });
+      : refuse(file, { code: 'notToml', params: { line: toml.line, problem: toml.problem } });
   }
   if (trimmed.startsWith('{')) {
     try {

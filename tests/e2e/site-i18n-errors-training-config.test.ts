@@ -25,7 +25,10 @@ interface BadFile {
   readonly given: 'paste' | 'drop';
 }
 
-/** Bad files of several kinds: unparseable, no tool's, a tool's value out of its choices, a value of the wrong type. */
+/**
+ * Bad files of several kinds: unparseable (YAML, and a TOML line this reader refuses), no tool's, a tool's value out of
+ * its choices, a value of the wrong type.
+ */
 const BAD_FILES: readonly BadFile[] = [
   { name: 'broken.yaml', text: 'stage: sft\n  bad: [indent\n', given: 'paste' },
   { name: 'qlora.yaml', text: 'stage: sft\nfinetuning_type: qlora\nlora_rank: 8\n', given: 'paste' },
@@ -33,6 +36,7 @@ const BAD_FILES: readonly BadFile[] = [
   { name: 'rank.yaml', text: 'finetuning_type: lora\nlora_rank: eight\n', given: 'paste' },
   { name: 'notes.yaml', text: 'title: my run\nauthor: me\n', given: 'drop' },
   { name: 'train.sh', text: 'python train.py --bf16 maybe --output_dir out', given: 'drop' },
+  { name: 'titan.toml', text: '[job]\ndump_folder = "./out"\n[model]\nconverters = { float8 = true }\n', given: 'paste' },
 ];
 
 /** The error the reader itself gives a bad file: what the page must word. */

@@ -19,10 +19,13 @@ function problemOf(file: string, text: string): SetupProblem {
   return outcome.error.problem;
 }
 
-/** The parameters' texts: a value, a list's items, a parser's reason. */
-function paramTexts(problem: SetupProblem): string[] {
-  if (!('params' in problem)) return [];
-  return Object.values(problem.params).flatMap((param: unknown) => (Array.isArray(param) ? param.map(String) : [String(param)]));
+/** The parameters' texts: a value, a list's items, a parser's reason, and those of a TOML line's own problem. */
+function paramTexts(problem: object): string[] {
+  if (!('params' in problem) || typeof problem.params !== 'object' || problem.params === null) return [];
+  return Object.values(problem.params).flatMap((param: unknown) => {
+    if (Array.isArray(param)) return param.map(String);
+    return typeof param === 'object' && param !== null ? paramTexts(param) : [String(param)];
+  });
 }
 
 describe('the reader’s refusals in Chinese', () => {

@@ -12,16 +12,36 @@ export interface SetupErrorCase {
   readonly line: string | RegExp;
 }
 
+/** A TOML file's lines each way the subset refuses one: the text, the line at fault and the reason given. */
+const TOML_CASES: readonly (readonly [string, number, string])[] = [
+  ['[job]\n[[stage]]\n', 2, 'arrays of tables ([[…]]) are not read'],
+  ['[job]\n[training\n', 2, 'a table header must end with ]: [training'],
+  ['[job]\ndump_folder\n', 2, 'expected key = value, got dump_folder'],
+  ['[job]\nx = 1\nx = 2\n', 3, 'x is given twice'],
+  ['[job]\n"quoted key" = 1\n', 2, 'expected a bare key, got "quoted key"'],
+  ['[job]\nx = 1\n[job.x]\n', 3, 'x is a value, not a table'],
+  ['[job]\nx =\n', 2, 'a key needs a value'],
+  ['[job]\nx = """\n', 2, 'multi-line strings are not read'],
+  ['[job]\nx = "a" b\n', 2, 'unexpected text after a string: b'],
+  ['[job]\nx = { y = 1 }\n', 2, 'inline tables ({…}) are not read'],
+  ['[job]\nwhen = 1979-05-27\n', 2, 'not a value this reader knows: 1979-05-27'],
+  ['[job]\nx = "a\\qb"\n', 2, 'unknown escape \\q'],
+  ['[job]\nx = "open\n', 2, 'a string is not closed on its line'],
+  ['[job]\nx = [1,\n', 2, 'arrays must close on their line'],
+  ['[job]\nx = [[1], 2]\n', 2, 'nested arrays are not read'],
+  ['[job]\nx = ["a" "b"]\n', 2, 'expected , between array items, got "b"'],
+];
+
 const TORCHTUNE_LORA = 'model:\n  _component_: torchtune.models.llama3_1.lora_llama3_1_8b\n';
 
 export const SETUP_ERROR_CASES: readonly SetupErrorCase[] = [
   { code: 'empty', file: 'empty.yaml', text: '  \n', line: 'empty.yaml: the file is empty' },
-  {
-    code: 'notToml',
+  ...TOML_CASES.map(([text, line, reason]) => ({
+    code: 'notToml' as const,
     file: 'tt.toml',
-    text: '[job]\ndump_folder\n',
-    line: 'tt.toml: not read as TOML (line 2: expected key = value, got dump_folder)',
-  },
+    text,
+    line: `tt.toml: not read as TOML (line ${line}: ${reason})`,
+  })),
   { code: 'notJson', file: 'ds.json', text: '{"zero_optimization": {"stage": 3},}', line: /^ds\.json: not valid JSON \(.+\)$/ },
   { code: 'notYaml', file: 'a.yaml', text: 'stage: sft\n  bad: [indent\n', line: /^a\.yaml: not valid YAML \(.+\)$/ },
   {

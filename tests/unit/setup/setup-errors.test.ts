@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { SETUP_ERROR_WORDS } from '../../../src/setup/error-words.ts';
 import { MAX_TRAINING_CONFIG_BYTES, readTrainingConfig, setupErrorLine } from '../../../src/setup/index.ts';
+import { TOML_WORDS } from '../../../src/setup/toml-subset.ts';
 import { SETUP_ERROR_CASES } from './setup-error-cases.ts';
 
 /** The error a bad file gets (the test fails if the file was read). */
@@ -34,6 +35,16 @@ describe('the reader’s refusals in English', () => {
   test('the cases, with the file over 1 MiB, reach every code', () => {
     const reached = new Set([...SETUP_ERROR_CASES.map((c) => c.code), 'tooLarge']);
     expect(Object.keys(SETUP_ERROR_WORDS).filter((code) => !reached.has(code))).toEqual([]);
+  });
+
+  test('the TOML cases reach every way a TOML line is refused', () => {
+    const reached = new Set(
+      SETUP_ERROR_CASES.flatMap(({ file, text }) => {
+        const { problem } = refused(file, text);
+        return problem.code === 'notToml' ? [problem.params.problem.code] : [];
+      }),
+    );
+    expect(Object.keys(TOML_WORDS).filter((code) => !reached.has(code as keyof typeof TOML_WORDS))).toEqual([]);
   });
 
   test('an unparseable file keeps its parser’s reason as the parameter', () => {

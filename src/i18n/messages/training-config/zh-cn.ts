@@ -1,5 +1,7 @@
+import { wordCoded } from '../../../memory/coded-words';
 import type { SetupErrorWords } from '../../../setup/error-words';
 import type { SetupReasons } from '../../../setup/reasons';
+import type { TomlWords } from '../../../setup/toml-subset';
 import type { SetupWords } from '../../../setup/words';
 import type { TRAINING_CONFIG_EN } from './en';
 
@@ -98,6 +100,26 @@ function orList(values: readonly string[]): string {
   return values.length < 2 ? values.join('') : `${values.slice(0, -1).join('、')} 或 ${values.at(-1) ?? ''}`;
 }
 
+/** Why a TOML line is not read (src/setup/toml-subset.ts), code for code. */
+const TOML: TomlWords = {
+  arraysOfTables: () => '不读取表数组（[[…]]）',
+  headerNotClosed: ({ line }) => `表头必须以 ] 结尾：${line}`,
+  notKeyValue: ({ line }) => `应为 key = value，实际为 ${line}`,
+  givenTwice: ({ key }) => `${key} 重复给出`,
+  notBareKey: ({ key }) => `应为裸键（bare key），实际为 ${key}`,
+  valueNotTable: ({ key }) => `${key} 是一个值，不是表`,
+  noValue: () => '键缺少值',
+  multiLineString: () => '不读取多行字符串',
+  textAfterString: ({ text }) => `字符串后有多余的文本：${text}`,
+  inlineTable: () => '不读取内联表（{…}）',
+  unknownValue: ({ text }) => `读取器不认识的值：${text}`,
+  unknownEscape: ({ escape }) => `未知的转义 \\${escape}`,
+  stringNotClosed: () => '字符串没有在本行内闭合',
+  arrayNotClosed: () => '数组必须在本行内闭合',
+  nestedArray: () => '不读取嵌套数组',
+  noComma: ({ text }) => `数组元素之间应以 , 分隔，实际为 ${text}`,
+};
+
 /**
  * Why the reader refuses a file (src/setup/error-words.ts) in 简体中文, code for code. Keys, values and a parser's own
  * reason stay as the file and the parser give them.
@@ -105,7 +127,7 @@ function orList(values: readonly string[]): string {
 const ERRORS: SetupErrorWords = {
   tooLarge: ({ bytes }) => `${count.format(bytes)} 字节，超过 1 MiB 的上限；训练配置文件通常只有几 KB`,
   empty: () => '文件是空的',
-  notToml: ({ line, reason }) => `无法按 TOML 读取（第 ${count.format(line)} 行：${reason}）`,
+  notToml: ({ line, problem }) => `无法按 TOML 读取（第 ${count.format(line)} 行：${wordCoded(problem, TOML)}）`,
   notJson: ({ reason }) => `不是有效的 JSON（${reason}）`,
   notYaml: ({ reason }) => `不是有效的 YAML（${reason}）`,
   yamlTag: ({ reason }) => `不读取 YAML 标签（${reason}）`,
