@@ -2,6 +2,7 @@
  * Reader of an accelerate config YAML (`accelerate config`'s file): the process count, and FSDP (versions 1 and 2) or
  * DeepSpeed set up through accelerate. A DeepSpeed JSON it names is read as a second file.
  */
+import { ZERO_STAGES } from '../memory/parallel.ts';
 import type { Stack } from '../memory/stacks.ts';
 import { readOffloadDevice } from './deepspeed-json.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
@@ -111,7 +112,7 @@ function readFsdp(r: KeyReader): Stack | null {
   } else if (strategy !== undefined) {
     const key = r.has(strategyKey) ? strategyKey : reshardKey;
     const entry = SHARDINGS.find(([name], index) => name === strategy || index + 1 === Number(strategy));
-    if (entry === undefined) r.fail(key, `expected one of ${SHARDINGS.map(([name]) => name).join(', ')}`);
+    if (entry === undefined) r.fail(key, { code: 'notOneOf', params: { allowed: SHARDINGS.map(([name]) => name) } });
     else if (version === 2) readFsdp2Strategy(r, key, entry[0]);
     else readSharding(r, key, entry[1]);
   } else
@@ -158,9 +159,8 @@ function readSharding(r: KeyReader, key: string, sharding: Sharding): void {
     r.noEffect('num_machines', reason('oneMachineHybrid'), SETUP_SOURCES.fsdpHybridGroup);
     return;
   }
-  if (processes === undefined) r.fail('num_processes', `${key} on ${machines} machines needs the process count`);
-  else if (processes % machines !== 0)
-    r.fail('num_machines', `num_processes (${processes}) must divide evenly over ${machines} machines for a hybrid shard`);
+  if (processes === undefined) r.fail('num_processes', { code: 'hybridNeedsProcesses', params: { key, machines } });
+  else if (processes % machines !== 0) r.fail('num_machines', { code: 'processesByMachines', params: { processes, machines } });
   else r.set('num_machines', 'shardGroup', processes / machines, SETUP_SOURCES.fsdpHybridGroup);
 }
 
@@ -179,7 +179,7 @@ function readParallelismConfig(r: KeyReader): void {
     // The data-parallel GPUs are the mesh's dp dimensions, not every process: tp and cp take the rest.
     r.set(`${prefix}dp_shard_size`, 'dp', replicate * shard, source);
     if (replicate > 1) r.set(`${prefix}dp_replicate_size`, 'shardGroup', shard, source);
-  } else if (replicate > 1) r.fail(`${prefix}dp_shard_size`, 'dp_replicate_size > 1 needs dp_shard_size (HSDP)');
+  } else if (replicate > 1) r.fail(`${prefix}dp_shard_size`, { code: 'replicateNeedsShard' });
   if (tp !== undefined && tp > 1) r.set(`${prefix}tp_size`, 'tp', tp, source);
   if (cp !== undefined && cp > 1) r.notModelled(`${prefix}cp_size`, reason('contextParallelOver', cp), source);
   r.ignore(`${prefix}sp_size`, `${prefix}sp_backend`);
@@ -193,7 +193,11 @@ function readDeepSpeedPlugin(r: KeyReader): void {
   const stage = r.number('deepspeed_config.zero_stage');
   if (stage !== undefined) {
     if (stage === 0 || stage === 1 || stage === 2 || stage === 3) r.set('deepspeed_config.zero_stage', 'zero', stage, source);
-    else r.fail('deepspeed_config.zero_stage', `expected 0, 1, 2 or 3, got ${stage}`);
+    else
+      r.fail('deepspeed_config.zero_stage', {
+        code: 'notAChoice',
+        params: { allowed: ZERO_STAGES.map(String), value: String(stage) },
+      });
   }
   const accum = r.count('deepspeed_config.gradient_accumulation_steps');
   if (accum !== undefined) r.set('deepspeed_config.gradient_accumulation_steps', 'gradAccum', accum, source);

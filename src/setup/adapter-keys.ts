@@ -11,7 +11,7 @@ import type { KeyReader } from './key-reader.ts';
 export function readLoraDropout(r: KeyReader, key: string, source: string): void {
   const dropout = r.number(key);
   if (dropout === undefined) return;
-  if (dropout < 0 || dropout >= 1) r.fail(key, `expected a dropout probability in [0, 1), got ${dropout}`);
+  if (dropout < 0 || dropout >= 1) r.fail(key, { code: 'dropoutRange', params: { value: dropout } });
   else r.set(key, 'loraDropout', dropout, source);
 }
 
@@ -85,7 +85,7 @@ export interface FourBitKeys {
 export function readFourBitFormat(r: KeyReader, keys: FourBitKeys, source: string): void {
   const type = r.text(keys.typeKey);
   if (type !== undefined && type !== 'nf4' && type !== 'fp4') {
-    r.fail(keys.typeKey, `expected nf4 or fp4, got ${type}`);
+    r.fail(keys.typeKey, { code: 'notAChoice', params: { allowed: ['nf4', 'fp4'], value: type } });
     return;
   }
   const double = r.bool(keys.doubleKey);

@@ -168,7 +168,8 @@ function readPrecision(r: KeyReader): void {
   if (bf16 === true || bf16 === 'auto') {
     r.half('bf16');
     r.set('bf16', 'precision', 'bf16', source);
-  } else if (bf16 !== undefined && bf16 !== false) r.fail('bf16', `expected true, false or auto, got ${String(bf16)}`);
+  } else if (bf16 !== undefined && bf16 !== false)
+    r.fail('bf16', { code: 'notAChoice', params: { allowed: ['true', 'false', 'auto'], value: String(bf16) } });
   else if (fp16 === true) {
     r.half('fp16');
     r.set('fp16', 'precision', 'amp-fp16', source);
@@ -187,7 +188,10 @@ function readCheckpointing(r: KeyReader): void {
     r.set('gradient_checkpointing', 'recompute', 'full', source);
   else if (value === false) r.set('gradient_checkpointing', 'recompute', 'none', source);
   else if (value !== undefined)
-    r.fail('gradient_checkpointing', `expected true, false, offload or offload_disk, got ${String(value)}`);
+    r.fail('gradient_checkpointing', {
+      code: 'notAChoice',
+      params: { allowed: ['true', 'false', 'offload', 'offload_disk'], value: String(value) },
+    });
   if (value === 'offload') r.set('gradient_checkpointing', 'activationOffload', 'checkpoints', source);
   else if (value === 'offload_disk') r.notModelled('gradient_checkpointing', reason('checkpointsToDisk'), source);
 }

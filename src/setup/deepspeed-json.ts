@@ -3,7 +3,7 @@
  * Trainer's arguments as transformers does (`HfTrainerDeepSpeedConfig`), and the bucket sizes from the hidden size.
  */
 import type { OffloadDevice } from '../memory/offload.ts';
-import type { ZeroStage } from '../memory/parallel.ts';
+import { ZERO_STAGES, type ZeroStage } from '../memory/parallel.ts';
 import { createKeyReader, flattenKeys, type KeyReader } from './key-reader.ts';
 import type { FileOutcome } from './mapping.ts';
 import { reason, type BufferReasonCode } from './reasons.ts';
@@ -91,7 +91,11 @@ export function readDeepSpeedJson(file: string, data: Readonly<Record<string, un
   if (stage !== undefined) {
     if (stage === 0 || stage === 1 || stage === 2 || stage === 3)
       r.set('zero_optimization.stage', 'zero', stage satisfies ZeroStage, config);
-    else r.fail('zero_optimization.stage', `expected 0, 1, 2 or 3, got ${stage}`);
+    else
+      r.fail('zero_optimization.stage', {
+        code: 'notAChoice',
+        params: { allowed: ZERO_STAGES.map(String), value: String(stage) },
+      });
   }
   const optimizerDevice = readOffloadDevice(r, 'zero_optimization.offload_optimizer.device');
   const paramDevice = readOffloadDevice(r, 'zero_optimization.offload_param.device');
@@ -155,7 +159,7 @@ export function readOffloadDevice(r: KeyReader, key: string): OffloadDevice | un
   const device = r.text(key);
   if (device === undefined || device === 'none') return undefined;
   if (device === 'cpu' || device === 'nvme') return device;
-  r.fail(key, `expected none, cpu or nvme, got ${device}`);
+  r.fail(key, { code: 'notAChoice', params: { allowed: ['none', 'cpu', 'nvme'], value: device } });
   return undefined;
 }
 

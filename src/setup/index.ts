@@ -38,3 +38,4 @@ export { isWriteFormat, WRITE_FORMATS, type WriteFormat, type WriteFormatSpec } 
 export { writeReproducing, type ReproducingConfig } from './writers/write-reproducing.ts';
 export { SETUP_WORDS, type SetupWords } from './words.ts';
 export { SETUP_REASONS, reasonText, type SetupReason, type SetupReasonCode, type SetupReasons } from './reasons.ts';
+export { SETUP_ERROR_WORDS, wordSetupProblem, type SetupErrorWords, type SetupProblem } from './error-words.ts';

@@ -4,17 +4,19 @@
  * ignored (when the reader lists it as known) or unknown. Readers stay declarative: which key, which rule, which source.
  */
 import type { Stack } from '../memory/stacks.ts';
-import type {
-  AutoKey,
-  FileKey,
-  FileOutcome,
-  HalfPrecision,
-  MappingEffect,
-  MappingLine,
-  SetupError,
-  SetupOptionKey,
-  SetupOptions,
-  TrainingTool,
+import type { SetupProblem } from './error-words.ts';
+import {
+  setupError,
+  type AutoKey,
+  type FileKey,
+  type FileOutcome,
+  type HalfPrecision,
+  type MappingEffect,
+  type MappingLine,
+  type SetupError,
+  type SetupOptionKey,
+  type SetupOptions,
+  type TrainingTool,
 } from './mapping.ts';
 import { reasonText, type SetupReason } from './reasons.ts';
 
@@ -49,7 +51,7 @@ export interface KeyReader {
   /** Record a DeepSpeed `"auto"` key that takes its value from the model's hidden size. */
   hiddenAuto(key: string): void;
   /** Record an error on `key` (the first one is the file's answer). */
-  fail(key: string, message: string): void;
+  fail(key: string, problem: SetupProblem): void;
   /** Mark keys as known and irrelevant to memory: exact keys, or every key under a prefix ending in `.`. */
   ignore(...keys: readonly string[]): void;
   /** The keys of the file, dotted. */
@@ -110,11 +112,13 @@ export function createKeyReader(
     read.add(key);
     return present(key) ? entries.get(key) : undefined;
   };
-  const fail = (key: string, message: string) => {
-    error ??= { file, key, message };
+  const fail = (key: string, problem: SetupProblem) => {
+    error ??= setupError(file, key, problem);
   };
-  const wrongType = (key: string, expected: string, value: unknown) => {
-    fail(key, `expected ${expected}, got ${showValue(value)}`);
+  /** The codes of a value of the wrong type: each takes the value as the mapping shows it. */
+  type WrongType = 'notNumber' | 'notBoolean' | 'notCount' | 'notText' | 'notNames';
+  const wrongType = (key: string, code: WrongType, value: unknown) => {
+    fail(key, { code, params: { value: showValue(value) } });
     return undefined;
   };
   const line = (key: string, effect: MappingEffect, source: string) => {
@@ -127,7 +131,7 @@ export function createKeyReader(
     if (typeof value === 'number' && Number.isFinite(value)) return value;
     if (typeof value === 'string' && fromCommandLine && value.trim() !== '' && Number.isFinite(Number(value)))
       return Number(value);
-    return wrongType(key, 'a number', value);
+    return wrongType(key, 'notNumber', value);
   };
 
   return {
@@ -140,18 +144,18 @@ export function createKeyReader(
         if (TRUE_TEXTS.has(lower)) return true;
         if (FALSE_TEXTS.has(lower)) return false;
       }
-      return wrongType(key, 'true or false', value);
+      return wrongType(key, 'notBoolean', value);
     },
     count(key) {
       const value = number(key);
       if (value === undefined) return undefined;
-      return Number.isSafeInteger(value) && value >= 1 ? value : wrongType(key, 'a whole number of at least 1', value);
+      return Number.isSafeInteger(value) && value >= 1 ? value : wrongType(key, 'notCount', value);
     },
     number,
     text(key) {
       const value = take(key);
       if (value === undefined || typeof value === 'string') return value;
-      return wrongType(key, 'text', value);
+      return wrongType(key, 'notText', value);
     },
     names(key) {
       const value = take(key);
@@ -162,7 +166,7 @@ export function createKeyReader(
           .map((name) => name.trim())
           .filter((name) => name !== '');
       if (Array.isArray(value) && value.every((name) => typeof name === 'string')) return value;
-      return wrongType(key, 'a list of names', value);
+      return wrongType(key, 'notNames', value);
     },
     raw: take,
     isAuto(key) {

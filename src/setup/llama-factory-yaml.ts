@@ -134,7 +134,8 @@ function readFinetune(r: KeyReader): 'full' | 'lora' | 'qlora' | 'other' | undef
     return finetune;
   }
   if (type === 'full') r.set('finetuning_type', 'finetune', 'full', args);
-  else if (type !== undefined) r.fail('finetuning_type', `expected lora, oft, freeze or full, got ${type}`);
+  else if (type !== undefined)
+    r.fail('finetuning_type', { code: 'notAChoice', params: { allowed: ['lora', 'oft', 'freeze', 'full'], value: type } });
   return type === 'full' ? 'full' : undefined;
 }
 
@@ -171,7 +172,7 @@ function readFlashAttn(r: KeyReader): void {
   if (value === 'disabled') r.set('flash_attn', 'attention', 'eager', source);
   else if (value === 'auto' || value === 'sdpa' || value === 'fa2' || value === 'fa3')
     r.set('flash_attn', 'attention', 'sdpa', source);
-  else r.fail('flash_attn', `expected auto, disabled, sdpa, fa2 or fa3, got ${value}`);
+  else r.fail('flash_attn', { code: 'notAChoice', params: { allowed: ['auto', 'disabled', 'sdpa', 'fa2', 'fa3'], value } });
 }
 
 /**

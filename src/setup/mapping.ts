@@ -5,6 +5,7 @@
  */
 import type { EstimateOptions } from '../memory/options.ts';
 import type { Stack } from '../memory/stacks.ts';
+import { wordSetupProblem, type SetupProblem } from './error-words.ts';
 import type { SetupReason } from './reasons.ts';
 
 /** The tools whose files are read, one reader each. */
@@ -128,7 +129,15 @@ export type HalfPrecision = 'bf16' | 'fp16' | 'none';
 export interface SetupError {
   readonly file: string;
   readonly key: string;
+  /** What is wrong, as a code with its parameters: a page words it in its language. */
+  readonly problem: SetupProblem;
+  /** The same in English, the terminal's words. */
   readonly message: string;
+}
+
+/** The error of `file` at `key` (empty for the whole file): the only way one is made, so each has its code. */
+export function setupError(file: string, key: string, problem: SetupProblem): SetupError {
+  return { file, key, problem, message: wordSetupProblem(problem) };
 }
 
 /** A reader's answer. */

@@ -5,7 +5,8 @@
  * `script-command-line.ts`.
  */
 import { parseDocument } from 'yaml';
-import type { SetupError } from './mapping.ts';
+import type { SetupProblem } from './error-words.ts';
+import { setupError, type SetupError } from './mapping.ts';
 import { parseTomlSubset } from './toml-subset.ts';
 
 /**
@@ -39,45 +40,48 @@ const TOML_START = /^(\s*(#.*)?\n)*\s*\[[A-Za-z0-9_.-]+\]\s*(#.*)?(\n|$)/;
 /** Parse `text`, the content of `file`. */
 export function parseConfigText(file: string, text: string): ParsedText {
   const bytes = new TextEncoder().encode(text).length;
-  if (bytes > MAX_TRAINING_CONFIG_BYTES)
-    return refuse(file, `${bytes} bytes, over the 1 MiB limit; a training configuration is a few KB`);
+  if (bytes > MAX_TRAINING_CONFIG_BYTES) return refuse(file, { code: 'tooLarge', params: { bytes } });
   const trimmed = text.trim();
-  if (trimmed === '') return refuse(file, 'the file is empty');
+  if (trimmed === '') return refuse(file, { code: 'empty' });
   if (TORCHTUNE_OVERRIDES.test(trimmed)) return { ok: true, kind: 'torchtune-overrides', text: trimmed };
   if (COMMAND_LINE.test(trimmed)) return { ok: true, kind: 'command-line', text: trimmed };
   if (TOML_START.test(trimmed)) {
     const toml = parseTomlSubset(text);
     return toml.ok
       ? { ok: true, kind: 'mapping', data: toml.data }
-      : refuse(file, `not read as TOML (line ${toml.line}: ${toml.message})`);
+      : refuse(file, { code: 'notToml', params: { line: toml.line, problem: toml.problem } });
   }
   if (trimmed.startsWith('{')) {
     try {
-      const data: unknown = JSON.parse(trimmed);
-      return isRecord(data) ? { ok: true, kind: 'mapping', data } : refuse(file, 'expected a JSON object');
+      // JSON text that starts with `{` and parses is an object, so it needs no check of its own.
+      const data = JSON.parse(trimmed) as Readonly<Record<string, unknown>>;
+      return { ok: true, kind: 'mapping', data };
     } catch (error) {
-      return refuse(file, `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+      return refuse(file, { code: 'notJson', params: { reason: error instanceof Error ? error.message : String(error) } });
     }
   }
   const document = parseDocument(trimmed, { schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: false });
   const [error] = document.errors;
-  if (error !== undefined) return refuse(file, `not valid YAML (${firstLine(error.message)})`);
+  if (error !== undefined) return refuse(file, { code: 'notYaml', params: { reason: firstLine(error.message) } });
   const tag = document.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED');
-  if (tag !== undefined) return refuse(file, `YAML tags are not read (${firstLine(tag.message)})`);
+  if (tag !== undefined) return refuse(file, { code: 'yamlTag', params: { reason: firstLine(tag.message) } });
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (failure) {
-    return refuse(file, `not valid YAML (${firstLine(failure instanceof Error ? failure.message : String(failure))})`);
+    return refuse(file, {
+      code: 'notYaml',
+      params: { reason: firstLine(failure instanceof Error ? failure.message : String(failure)) },
+    });
   }
   if (isRecord(data)) return { ok: true, kind: 'mapping', data };
-  return refuse(file, 'expected keys and values (JSON or YAML) or a command line of --flags');
+  return refuse(file, { code: 'notKeysOrCommandLine' });
 }
 
 function firstLine(message: string): string {
   return message.split('\n')[0] ?? message;
 }
 
-function refuse(file: string, message: string): ParsedText {
-  return { ok: false, error: { file, key: '', message } };
+function refuse(file: string, problem: SetupProblem): ParsedText {
+  return { ok: false, error: setupError(file, '', problem) };
 }

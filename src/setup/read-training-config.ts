@@ -4,7 +4,7 @@ import { readAxolotlYaml } from './axolotl-yaml.ts';
 import { readDeepSpeedJson } from './deepspeed-json.ts';
 import { detectTool } from './detect-tool.ts';
 import { readLlamaFactoryYaml } from './llama-factory-yaml.ts';
-import type { FileOutcome, TrainingTool } from './mapping.ts';
+import { setupError, type FileOutcome, type TrainingTool } from './mapping.ts';
 import { parseConfigText } from './parse-text.ts';
 import { readTorchtitanToml } from './torchtitan-toml.ts';
 import { readTorchtuneOverrides, readTorchtuneYaml } from './torchtune-yaml.ts';
@@ -30,15 +30,6 @@ export function readTrainingConfig(file: string, text: string): FileOutcome {
   if (parsed.kind === 'command-line') return readTrainingArguments(file, { commandLine: parsed.text });
   if (parsed.kind === 'torchtune-overrides') return readTorchtuneOverrides(file, parsed.text);
   const tool = detectTool(parsed.data);
-  if (tool === null)
-    return {
-      ok: false,
-      error: {
-        file,
-        key: '',
-        message:
-          'cannot tell which tool wrote it: expected TrainingArguments/SFTConfig, DeepSpeed, accelerate, LLaMA-Factory, axolotl, torchtune, torchtitan or Unsloth keys',
-      },
-    };
+  if (tool === null) return { ok: false, error: setupError(file, '', { code: 'unknownTool' }) };
   return READERS[tool](file, parsed.data);
 }

@@ -101,7 +101,8 @@ function readMesh(r: KeyReader): number | undefined {
     r.set(`${prefix}data_parallel_shard_degree`, 'dp', dp, source);
     r.set(`${prefix}data_parallel_shard_degree`, 'zero', shard > 1 ? 3 : 0, source);
     if (shard > 1 && replicate > 1) r.set(`${prefix}data_parallel_replicate_degree`, 'shardGroup', shard, source);
-  } else if (shard !== undefined) r.fail(`${prefix}data_parallel_shard_degree`, `expected -1 or a whole number, got ${shard}`);
+  } else if (shard !== undefined)
+    r.fail(`${prefix}data_parallel_shard_degree`, { code: 'shardDegree', params: { value: shard } });
   const reshard = r.text(`${prefix}fsdp_reshard_after_forward`);
   if (reshard === 'never') r.set(`${prefix}fsdp_reshard_after_forward`, 'keepGatheredWeights', true, source);
   const tp = r.count(`${prefix}tensor_parallel_degree`);
@@ -126,7 +127,7 @@ function readGlobalBatch(r: KeyReader, microBatch: number | undefined, dp: numbe
   if (global === -1) r.set(key, 'gradAccum', 1, source);
   else if (microBatch === undefined || dp === undefined) r.leftToStack(key, reason('accumulationUnfixed'));
   else if (!Number.isSafeInteger(global / (microBatch * dp)) || global < microBatch * dp)
-    r.fail(key, `${global} is not a multiple of local_batch_size × data-parallel degree (${microBatch * dp})`);
+    r.fail(key, { code: 'globalBatch', params: { global, perStep: microBatch * dp } });
   else r.set(key, 'gradAccum', global / (microBatch * dp), source);
 }
 
@@ -145,7 +146,8 @@ function readPrecision(r: KeyReader): void {
   const param = r.text('training.mixed_precision_param');
   if (param === 'float32') r.set('training.mixed_precision_param', 'precision', 'fp32', source);
   else if (param === 'bfloat16') r.leftToStack('training.mixed_precision_param', reason('bf16ThroughFullyShard'));
-  else if (param !== undefined) r.fail('training.mixed_precision_param', `expected bfloat16 or float32, got ${param}`);
+  else if (param !== undefined)
+    r.fail('training.mixed_precision_param', { code: 'notAChoice', params: { allowed: ['bfloat16', 'float32'], value: param } });
 }
 
 /** `[activation_checkpoint]`: none, full, selective by op (`op`) or every Nth block (N = 0 or 1 is every block). */
@@ -163,9 +165,10 @@ function readCheckpointing(r: KeyReader): void {
     else if (option !== undefined && /^\d+$/.test(option))
       r.notModelled('activation_checkpoint.selective_ac_option', reason('everyNthBlock', option), source);
     else if (option === undefined) r.leftToStack(key, reason('selectiveDefault'));
-    else r.fail('activation_checkpoint.selective_ac_option', `expected op or a whole number, got ${option}`);
+    else r.fail('activation_checkpoint.selective_ac_option', { code: 'selectiveAcOption', params: { value: option } });
   } else if (mode === 'memory_budget') r.notModelled(key, reason('memoryBudget'), source);
-  else if (mode !== undefined) r.fail(key, `expected none, selective, full or memory_budget, got ${mode}`);
+  else if (mode !== undefined)
+    r.fail(key, { code: 'notAChoice', params: { allowed: ['none', 'selective', 'full', 'memory_budget'], value: mode } });
 }
 
 /** `[optimizer]`: torch.optim's AdamW or Adam, with its implementation (for-loop, foreach, fused). */
@@ -177,5 +180,9 @@ function readOptimizer(r: KeyReader): void {
   const impl = r.text('optimizer.implementation');
   if (impl === 'for-loop' || impl === 'foreach' || impl === 'fused')
     r.set('optimizer.implementation', 'optimizerImpl', impl, source);
-  else if (impl !== undefined) r.fail('optimizer.implementation', `expected for-loop, foreach or fused, got ${impl}`);
+  else if (impl !== undefined)
+    r.fail('optimizer.implementation', {
+      code: 'notAChoice',
+      params: { allowed: ['for-loop', 'foreach', 'fused'], value: impl },
+    });
 }

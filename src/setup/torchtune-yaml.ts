@@ -120,7 +120,7 @@ function readTorchtuneKeys(file: string, entries: ReadonlyMap<string, unknown>):
   const dtype = r.text('dtype');
   if (dtype === 'bf16') r.set('dtype', 'precision', 'bf16', recipe);
   else if (dtype === 'fp32') r.set('dtype', 'precision', 'fp32', recipe);
-  else if (dtype !== undefined) r.fail('dtype', `expected bf16 or fp32, got ${dtype}`);
+  else if (dtype !== undefined) r.fail('dtype', { code: 'notAChoice', params: { allowed: ['bf16', 'fp32'], value: dtype } });
   const checkpointing = r.bool('enable_activation_checkpointing');
   if (checkpointing !== undefined) r.set('enable_activation_checkpointing', 'recompute', checkpointing ? 'full' : 'none', recipe);
   const offloading = r.bool('enable_activation_offloading');
@@ -162,11 +162,11 @@ function readDeviceMesh(r: KeyReader): void {
   const shard = r.number('data_parallel_shard_dim');
   const replicate = r.count('data_parallel_replicate_dim') ?? 1;
   if (shard !== undefined && shard >= 1) {
-    if (!Number.isSafeInteger(shard)) r.fail('data_parallel_shard_dim', `expected a whole number or -1, got ${shard}`);
+    if (!Number.isSafeInteger(shard)) r.fail('data_parallel_shard_dim', { code: 'shardDim', params: { value: shard } });
     r.set('data_parallel_shard_dim', 'dp', shard * replicate, source);
     if (replicate > 1) r.set('data_parallel_replicate_dim', 'shardGroup', shard, source);
   } else if (shard !== undefined && shard !== -1)
-    r.fail('data_parallel_shard_dim', `expected a whole number or -1, got ${shard}`);
+    r.fail('data_parallel_shard_dim', { code: 'shardDim', params: { value: shard } });
   else if (replicate > 1) r.notModelled('data_parallel_replicate_dim', reason('replicasInferred', replicate), source);
   const tp = r.count('tensor_parallel_dim');
   if (tp !== undefined && tp > 1) r.set('tensor_parallel_dim', 'tp', tp, source);
@@ -190,7 +190,7 @@ function readModel(r: KeyReader): void {
   const modules = r.names('model.lora_attn_modules');
   if (modules !== undefined) {
     const unknown = modules.filter((module) => ATTENTION_MODULES[module] === undefined);
-    if (unknown.length > 0) r.fail('model.lora_attn_modules', `unknown modules ${unknown.join(', ')}`);
+    if (unknown.length > 0) r.fail('model.lora_attn_modules', { code: 'unknownModules', params: { modules: unknown } });
     const targets = new Set(modules.map((module) => ATTENTION_MODULES[module]));
     const mlp = r.bool('model.apply_lora_to_mlp') === true;
     const ordered = [...['q', 'k', 'v', 'o'].filter((target) => targets.has(target)), ...(mlp ? ['gate', 'up', 'down'] : [])];

@@ -31,7 +31,8 @@ export function readLoadDtype(r: KeyReader, key: string): LoadDtype | undefined 
   const text = r.text(key);
   if (text === undefined) return undefined;
   const dtype = LOAD_DTYPES[text.replace(/^torch\./, '')];
-  if (dtype === undefined) r.fail(key, `expected float32, bfloat16, float16 or auto, got ${text}`);
+  if (dtype === undefined)
+    r.fail(key, { code: 'notAChoice', params: { allowed: ['float32', 'bfloat16', 'float16', 'auto'], value: text } });
   return dtype;
 }
 
@@ -40,7 +41,7 @@ export function readHalfFlags(r: KeyReader, p: string): HalfPrecision | null {
   const bf16 = r.bool(`${p}bf16`);
   const fp16 = r.bool(`${p}fp16`);
   if (bf16 === true && fp16 === true) {
-    r.fail(`${p}fp16`, 'bf16 and fp16 are both true; TrainingArguments refuses the pair');
+    r.fail(`${p}fp16`, { code: 'bothHalves' });
     return null;
   }
   const half: HalfPrecision | null =

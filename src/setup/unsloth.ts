@@ -71,5 +71,9 @@ function readPeft(r: KeyReader): void {
     r.set(key, 'recompute', 'full', source);
     r.set(key, 'activationOffload', 'checkpoints', source);
   } else if (typeof checkpointing === 'boolean') r.set(key, 'recompute', checkpointing ? 'full' : 'none', source);
-  else if (checkpointing !== undefined) r.fail(key, `expected true, false or "unsloth", got ${JSON.stringify(checkpointing)}`);
+  else if (checkpointing !== undefined)
+    r.fail(key, {
+      code: 'notAChoice',
+      params: { allowed: ['true', 'false', '"unsloth"'], value: JSON.stringify(checkpointing) },
+    });
 }

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { formatEstimateFlags } from '../../memory/index';
 import { estimateCommandLine } from '../../planner/index';
-import { combineReadings, conflictLine, effectText, readTrainingConfig, setupErrorLine } from '../../setup/index';
+import { combineReadings, conflictLine, effectText, readTrainingConfig, wordSetupProblem } from '../../setup/index';
 import CopyCommand from '../CopyCommand';
 import WidgetField from '../WidgetField';
 import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
@@ -35,7 +35,7 @@ export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { read
 
   const outcomes = useMemo(() => files.map((file) => readTrainingConfig(file.name, file.text)), [files]);
   const readings = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.reading] : []));
-  const errors = outcomes.flatMap((outcome) => (outcome.ok ? [] : [setupErrorLine(outcome.error)]));
+  const errors = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.error]));
   const mapping = useMemo(() => (readings.length === 0 ? null : combineReadings(readings)), [outcomes]);
 
   return (
@@ -84,8 +84,17 @@ export default function TrainingConfigReader({ locale = DEFAULT_LOCALE }: { read
         </div>
 
         {errors.map((error) => (
+          // The terminal's line (`FILE: KEY: message`), with the page's colon and the error worded in its language.
           <p class="widget-error" role="alert" data-error>
-            {error}
+            <code>{error.file}</code>
+            {S.colon}
+            {error.key !== '' && (
+              <>
+                <code>{error.key}</code>
+                {S.colon}
+              </>
+            )}
+            {wordSetupProblem(error.problem, S.errors)}
           </p>
         ))}
 

@@ -1,3 +1,4 @@
+import { SETUP_ERROR_WORDS } from '../../../setup/error-words';
 import { SETUP_REASONS } from '../../../setup/reasons';
 import { SETUP_WORDS } from '../../../setup/words';
 
@@ -7,6 +8,8 @@ export const TRAINING_CONFIG_EN = {
   setup: SETUP_WORDS,
   /** Why a key sets no option, or why a file wins a conflict (src/setup/reasons.ts), by code. */
   reasons: SETUP_REASONS,
+  /** Why a file is refused (src/setup/error-words.ts), by code: the terminal's own English. */
+  errors: SETUP_ERROR_WORDS,
   pasteLabel: 'Paste a training config',
   pastePlaceholder:
     'A LLaMA-Factory, axolotl, torchtune or accelerate YAML, a torchtitan TOML, a DeepSpeed or TrainingArguments JSON, or a training command line',

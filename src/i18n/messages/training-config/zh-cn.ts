@@ -1,4 +1,7 @@
+import { wordCoded } from '../../../memory/coded-words';
+import type { SetupErrorWords } from '../../../setup/error-words';
 import type { SetupReasons } from '../../../setup/reasons';
+import type { TomlWords } from '../../../setup/toml-subset';
 import type { SetupWords } from '../../../setup/words';
 import type { TRAINING_CONFIG_EN } from './en';
 
@@ -90,10 +93,73 @@ const REASONS: SetupReasons = {
   laterFileWins: () => '后给的文件优先',
 };
 
+const count = new Intl.NumberFormat('zh-CN');
+
+/** `a、b 或 c`: the values a key takes, as the Chinese errors list them. */
+function orList(values: readonly string[]): string {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join('、')} 或 ${values.at(-1) ?? ''}`;
+}
+
+/** Why a TOML line is not read (src/setup/toml-subset.ts), code for code. */
+const TOML: TomlWords = {
+  arraysOfTables: () => '不读取表数组（[[…]]）',
+  headerNotClosed: ({ line }) => `表头必须以 ] 结尾：${line}`,
+  notKeyValue: ({ line }) => `应为 key = value，实际为 ${line}`,
+  givenTwice: ({ key }) => `${key} 重复给出`,
+  notBareKey: ({ key }) => `应为裸键（bare key），实际为 ${key}`,
+  valueNotTable: ({ key }) => `${key} 是一个值，不是表`,
+  noValue: () => '键缺少值',
+  multiLineString: () => '不读取多行字符串',
+  textAfterString: ({ text }) => `字符串后有多余的文本：${text}`,
+  inlineTable: () => '不读取内联表（{…}）',
+  unknownValue: ({ text }) => `读取器不认识的值：${text}`,
+  unknownEscape: ({ escape }) => `未知的转义 \\${escape}`,
+  stringNotClosed: () => '字符串没有在本行内闭合',
+  arrayNotClosed: () => '数组必须在本行内闭合',
+  nestedArray: () => '不读取嵌套数组',
+  noComma: ({ text }) => `数组元素之间应以 , 分隔，实际为 ${text}`,
+};
+
+/**
+ * Why the reader refuses a file (src/setup/error-words.ts) in 简体中文, code for code. Keys, values and a parser's own
+ * reason stay as the file and the parser give them.
+ */
+const ERRORS: SetupErrorWords = {
+  tooLarge: ({ bytes }) => `${count.format(bytes)} 字节，超过 1 MiB 的上限；训练配置文件通常只有几 KB`,
+  empty: () => '文件是空的',
+  notToml: ({ line, problem }) => `无法按 TOML 读取（第 ${count.format(line)} 行：${wordCoded(problem, TOML)}）`,
+  notJson: ({ reason }) => `不是有效的 JSON（${reason}）`,
+  notYaml: ({ reason }) => `不是有效的 YAML（${reason}）`,
+  yamlTag: ({ reason }) => `不读取 YAML 标签（${reason}）`,
+  notKeysOrCommandLine: () => '应为键值对（JSON 或 YAML），或由 --flags 组成的一行命令',
+  unknownTool: () =>
+    '无法判断是哪个工具写的：应含有 TrainingArguments/SFTConfig、DeepSpeed、accelerate、LLaMA-Factory、axolotl、torchtune、torchtitan 或 Unsloth 的配置项',
+  notNumber: ({ value }) => `应为数字，实际为 ${value}`,
+  notBoolean: ({ value }) => `应为 true 或 false，实际为 ${value}`,
+  notCount: ({ value }) => `应为正整数，实际为 ${value}`,
+  notText: ({ value }) => `应为文本，实际为 ${value}`,
+  notNames: ({ value }) => `应为名称列表，实际为 ${value}`,
+  notAChoice: ({ allowed, value }) => `应为 ${orList(allowed)}，实际为 ${value}`,
+  notOneOf: ({ allowed }) => `应为以下之一：${allowed.join('、')}`,
+  dropoutRange: ({ value }) => `dropout 概率应在 [0, 1) 之间，实际为 ${value}`,
+  shardDegree: ({ value }) => `应为 -1 或整数，实际为 ${value}`,
+  shardDim: ({ value }) => `应为整数或 -1，实际为 ${value}`,
+  selectiveAcOption: ({ value }) => `应为 op 或整数，实际为 ${value}`,
+  globalBatch: ({ global, perStep }) =>
+    `${count.format(global)} 不是 local_batch_size × 数据并行度（${count.format(perStep)}）的整数倍`,
+  bothHalves: () => 'bf16 和 fp16 同时为 true；TrainingArguments 不接受这种组合',
+  unknownModules: ({ modules }) => `未知的模块：${modules.join('、')}`,
+  hybridNeedsProcesses: ({ key, machines }) => `${key} 跨 ${count.format(machines)} 台机器时需要给出进程数`,
+  processesByMachines: ({ processes, machines }) =>
+    `num_processes（${count.format(processes)}）必须能均分到 ${count.format(machines)} 台机器上，才能做混合分片`,
+  replicateNeedsShard: () => 'dp_replicate_size > 1 时需要设置 dp_shard_size（HSDP）',
+};
+
 /** The training-config reader's words in 简体中文, key for key as `TRAINING_CONFIG_EN`. */
 export const TRAINING_CONFIG_ZH_CN: typeof TRAINING_CONFIG_EN = {
   setup: SETUP,
   reasons: REASONS,
+  errors: ERRORS,
   pasteLabel: '粘贴训练配置',
   pastePlaceholder:
     'LLaMA-Factory、axolotl、torchtune 或 accelerate 的 YAML，torchtitan 的 TOML，DeepSpeed 或 TrainingArguments 的 JSON，或一行训练命令',
