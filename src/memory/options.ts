@@ -193,8 +193,9 @@ export interface FieldError {
   /** What was expected and what was found, in English (the CLI's words). */
   message: string;
   /**
-   * The same as data, for the value checks every field shares (a page in another language words it from this; a rule
-   * between fields has a message only).
+   * The same as data, which a page in another language words. Every error the engine makes carries one (its readers
+   * take no bare message); it is absent only where a caller above the engine words the message in the page's language
+   * itself (the planner's request words, the model source's fetch words).
    */
   problem?: FieldProblem;
 }
@@ -214,5 +215,5 @@ export type FieldProblem =
   | { readonly kind: 'file-too-large'; readonly bytes: number }
   | { readonly kind: 'not-json'; readonly reason: string }
   | { readonly kind: 'not-an-object' }
-  // A rule between fields (rule-words.ts).
+  // A field's own rule, or a rule between fields (rule-words.ts).
   | { readonly kind: 'rule'; readonly rule: BrokenRule };

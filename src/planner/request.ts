@@ -17,7 +17,16 @@ import {
   type RawFlagValue,
   type RawFlagValues,
 } from '../memory/index.ts';
-import { FIXED_ESTIMATE_FLAGS, PLAN_DEFAULTS, PLAN_FLAG_TABLE, RANKINGS, TASKS, type RankBy, type Task } from './plan-flags.ts';
+import {
+  FIXED_ESTIMATE_FLAGS,
+  PLAN_DEFAULTS,
+  PLAN_FLAG_TABLE,
+  RANKINGS,
+  TASKS,
+  type PlanFlagKey,
+  type RankBy,
+  type Task,
+} from './plan-flags.ts';
 import { PLANNER_WORDS, type PlannerWords } from './messages.ts';
 import { PRICE_TIERS, type GpuPrices, type PriceTable, type PriceTier } from './prices.ts';
 
@@ -109,15 +118,20 @@ export function parsePlanFlags(
   const parsed = parseEstimateFlags(given);
   const flags = parseFlags(own, PLAN_FLAG_TABLE);
   const read = createOptionReader(flags.options, PLAN_FLAG_TABLE);
+  // The planner's own errors are worded in `words` (the page's language), so they need no problem data; they join the
+  // reader's errors in reading order.
+  const refuse = (key: PlanFlagKey, message: string) => {
+    read.errors.push({ field: PLAN_FLAG_TABLE.of(key).flag, message });
+  };
   const gpus = read.count('gpus') ?? PLAN_DEFAULTS.gpus;
   const globalBatch = read.count('globalBatch');
-  if (raw['global-batch'] === undefined) read.fail('globalBatch', words.needsGlobalBatch);
+  if (raw['global-batch'] === undefined) refuse('globalBatch', words.needsGlobalBatch);
   const task = read.keyword('task', TASKS);
   const maxHostGb = read.amount('maxHostGb');
   const rankBy = read.keyword('rankBy', RANKINGS);
   const priceTier = read.keyword('priceTier', PRICE_TIERS);
   const epochTokens = read.count('epochTokens');
-  if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined) read.fail('epochTokens', words.epochCostNeedsTokens);
+  if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined) refuse('epochTokens', words.epochCostNeedsTokens);
   const trainTokens = read.count('trainTokens');
   const rent = read.flag('rent', false);
   const allowLossy = read.flag('allowLossy', false);
@@ -126,7 +140,7 @@ export function parsePlanFlags(
   const priceTexts = flags.options.price;
   for (const text of Array.isArray(priceTexts) ? (priceTexts as readonly string[]) : []) {
     const price = parsePrice(text, words);
-    if (typeof price === 'string') read.fail('price', price);
+    if (typeof price === 'string') refuse('price', price);
     else if (price.prices === null) delete prices[price.gpu];
     else prices[price.gpu] = price.prices;
   }

@@ -13,7 +13,7 @@ export type ModelLoadState =
   | { readonly status: 'idle' }
   | { readonly status: 'fetching'; readonly url: string; readonly receivedBytes: number }
   | { readonly status: 'loaded'; readonly model: LoadedModel }
-  | { readonly status: 'failed'; readonly error: FieldError };
+  | { readonly status: 'failed'; readonly errors: readonly FieldError[] };
 
 /** The loader's requests. */
 export interface ModelLoader {
@@ -43,7 +43,7 @@ export function createModelLoader(
     return { signal: controller.signal, isCurrent: () => current === controller };
   };
   const settle = (reading: ModelReading) =>
-    onState(reading.ok ? { status: 'loaded', model: reading.model } : { status: 'failed', error: reading.error });
+    onState(reading.ok ? { status: 'loaded', model: reading.model } : { status: 'failed', errors: reading.errors });
 
   return {
     paste(text) {
@@ -53,14 +53,14 @@ export function createModelLoader(
     async file(file) {
       const { isCurrent } = start();
       if (file.size > MAX_CONFIG_JSON_BYTES) {
-        onState({ status: 'failed', error: { field: 'config', message: errors.tooBig(file.size) } });
+        onState({ status: 'failed', errors: [{ field: 'config', message: errors.tooBig(file.size) }] });
         return;
       }
       let text: string;
       try {
         text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
       } catch {
-        if (isCurrent()) onState({ status: 'failed', error: { field: 'config', message: errors.notText } });
+        if (isCurrent()) onState({ status: 'failed', errors: [{ field: 'config', message: errors.notText }] });
         return;
       }
       if (isCurrent()) settle(readLoadedModel(text, null));
@@ -85,7 +85,7 @@ export function createModelLoader(
         throw error;
       }
       if (!isCurrent()) return;
-      settle(fetched.ok ? readLoadedModel(fetched.text, id) : { ok: false, error: fetched.error });
+      settle(fetched.ok ? readLoadedModel(fetched.text, id) : { ok: false, errors: [fetched.error] });
     },
   };
 }
