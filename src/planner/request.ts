@@ -12,7 +12,7 @@ import {
   parseFlags,
   parseNumberFlag,
   type EstimateOptions,
-  type FieldError,
+  type ShownFieldError,
   type ModelConfig,
   type RawFlagValue,
   type RawFlagValues,
@@ -66,7 +66,7 @@ export interface PlanRequest {
 }
 
 /** Outcome of parsing a request. */
-export type ParsePlanResult = { ok: true; request: PlanRequest } | { ok: false; errors: FieldError[] };
+export type ParsePlanResult = { ok: true; request: PlanRequest } | { ok: false; errors: ShownFieldError[] };
 
 /**
  * Parse `GPU=OD/RES/SPOT`, or `GPU=none` (the GPU has no price: it is not offered for rent, and an own GPU costs
@@ -107,7 +107,7 @@ export function parsePlanFlags(
 ): ParsePlanResult {
   const given: Record<string, RawFlagValue> = {};
   const own: Record<string, RawFlagValue> = {};
-  const choices: FieldError[] = [];
+  const choices: ShownFieldError[] = [];
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     if (FIXED_ESTIMATE_FLAGS.includes(name)) given[name] = value;
@@ -118,10 +118,11 @@ export function parsePlanFlags(
   const parsed = parseEstimateFlags(given);
   const flags = parseFlags(own, PLAN_FLAG_TABLE);
   const read = createOptionReader(flags.options, PLAN_FLAG_TABLE);
-  // The planner's own errors are worded in `words` (the page's language), so they need no problem data; they join the
-  // reader's errors in reading order.
+  // The planner's own errors are worded in `words` (the page's language), so they carry no problem data; each joins
+  // the reader's errors so far, keeping the order in which the flags are read.
+  const readErrors: ShownFieldError[] = [];
   const refuse = (key: PlanFlagKey, message: string) => {
-    read.errors.push({ field: PLAN_FLAG_TABLE.of(key).flag, message });
+    readErrors.push(...read.errors.splice(0), { field: PLAN_FLAG_TABLE.of(key).flag, message });
   };
   const gpus = read.count('gpus') ?? PLAN_DEFAULTS.gpus;
   const globalBatch = read.count('globalBatch');
@@ -145,7 +146,7 @@ export function parsePlanFlags(
     else prices[price.gpu] = price.prices;
   }
 
-  const errors = [...choices, ...(parsed.ok ? [] : parsed.errors), ...flags.errors, ...read.errors];
+  const errors = [...choices, ...(parsed.ok ? [] : parsed.errors), ...flags.errors, ...readErrors, ...read.errors];
   if (!parsed.ok) return { ok: false, errors };
   const base = modelConfig === undefined ? parsed.options : { ...parsed.options, modelConfig };
   if (parsed.options.gpu === undefined) errors.push({ field: 'gpu', message: words.needsGpu });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { compute, fromQuery } from '../../src/components/calculators/calculator-state';
 import { lessonHref } from '../../src/base/lessons';
 import { MESSAGES } from '../../src/i18n/messages/index';
-import { readConfigJson, type FieldError } from '../../src/memory/index';
+import { readConfigJson, type FieldError, type ShownFieldError } from '../../src/memory/index';
 import { EXAMPLE_PRICES, parsePlanFlags } from '../../src/planner/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
@@ -61,7 +61,7 @@ const catalogueEnglish = [
 const textOf = (root: Locator) => root.innerText();
 
 /** The shown text's English left: the engine's messages for these errors and the catalogues' sentences. */
-function englishLeft(text: string, errors: readonly FieldError[]): string[] {
+function englishLeft(text: string, errors: readonly ShownFieldError[]): string[] {
   return [...errors.map((error) => error.message), ...catalogueEnglish].filter((sentence) => text.includes(sentence));
 }
 

@@ -6,6 +6,7 @@ import {
   MODEL_PRESETS,
   wordNotice,
   type FieldError,
+  type ShownFieldError,
   type LineCategory,
   type RawFlags,
 } from '../../memory/index';
@@ -71,7 +72,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
   /** The model read from a config.json, in use instead of the preset or custom shape in `raw`. */
   const [loaded, setLoaded] = useState<LoadedModel | null>(null);
   /** Why the link's model could not be read (the preset stays in use). */
-  const [linkErrors, setLinkErrors] = useState<readonly FieldError[]>([]);
+  const [linkErrors, setLinkErrors] = useState<readonly ShownFieldError[]>([]);
   const [touched, setTouched] = useState(false);
 
   // The query is read after hydration: the prerendered HTML shows the defaults. The stack is the URL's, else the

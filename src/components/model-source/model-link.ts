@@ -5,7 +5,7 @@
  * so that opening it runs the same reader and checks as a pasted file, and a link still opens after `ModelConfig`
  * changes shape.
  */
-import type { FieldError } from '../../memory/index';
+import type { ShownFieldError } from '../../memory/index';
 import { isHubId } from './hub';
 import { readLoadedModel, type LoadedModel } from './loaded-model';
 import { MODEL_SOURCE_ERRORS_EN, type ModelSourceErrors } from '../../i18n/messages/model-source/en';
@@ -26,7 +26,7 @@ export function modelLinkParams(model: LoadedModel): [name: string, value: strin
 export type LinkedModel =
   | { readonly kind: 'none' }
   | { readonly kind: 'model'; readonly model: LoadedModel }
-  | { readonly kind: 'error'; readonly errors: readonly FieldError[] };
+  | { readonly kind: 'error'; readonly errors: readonly ShownFieldError[] };
 
 /**
  * The model a query carries, read through the same reader and checks as a pasted config.json; a damaged link's error

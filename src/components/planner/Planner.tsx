@@ -5,7 +5,7 @@ import {
   formatStepTime,
   GPU_PRESETS,
   MODEL_PRESETS,
-  type FieldError,
+  type ShownFieldError,
 } from '../../memory/index';
 import {
   BAND_RATIO,
@@ -132,7 +132,7 @@ export default function Planner({
   /** The model read from a config.json, planned instead of the preset in `flags`. */
   const [loaded, setLoaded] = useState<LoadedModel | null>(null);
   /** Why the link's model could not be read (the preset stays in use). */
-  const [linkErrors, setLinkErrors] = useState<readonly FieldError[]>([]);
+  const [linkErrors, setLinkErrors] = useState<readonly ShownFieldError[]>([]);
   const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() => linkDrafts(flagsFromQuery(defaults), strings).drafts);
   /** The link's price values that have no row to go to, with why. */
   const [unreadPrices, setUnreadPrices] = useState<readonly string[]>([]);
@@ -233,7 +233,7 @@ export default function Planner({
       return next;
     });
   };
-  const errors: readonly FieldError[] = parsed.ok ? [] : parsed.errors;
+  const errors: readonly ShownFieldError[] = parsed.ok ? [] : parsed.errors;
   const errorFor = (name: string) =>
     errors
       .filter((e) => e.field === name)

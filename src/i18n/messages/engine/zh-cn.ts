@@ -1,7 +1,7 @@
 import { formatGiB } from '../../../base/bytes';
 import {
   wordRule,
-  type FieldError,
+  type ShownFieldError,
   type FieldProblem,
   type MemoryLine,
   type PipelineStage,
@@ -487,7 +487,7 @@ export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   lineLabel: (line: MemoryLine): string => LINE_LABELS_ZH_CN[line.id] ?? line.id,
   device: { gpu: '', cpu: '主机内存：', nvme: 'NVMe：' },
   // An error without a problem was worded in the page's language by its maker (the planner's request, a Hub fetch).
-  fieldError: (error: FieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
+  fieldError: (error: ShownFieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
   warnings: WARNINGS_ZH_CN,
   rules: RULES_ZH_CN,
   // The engine words its assumptions in English only, and they vary with the settings: name what they are about, and
