@@ -121,6 +121,17 @@ describe('the engine’s field errors on a Chinese page', () => {
     });
   });
 
+  test('a price typed into the renting calculator that is no number is refused in Chinese', async () => {
+    await withRecordingPage(browser, baseUrl, async (page, problems) => {
+      const root = await openIsland(page, `${baseUrl}/zh-cn/renting-gpus/`, '[data-calculator="rent-cost"]');
+      const price = root.locator('.calc-rent .widget-field').first();
+      await price.locator('input').fill('free');
+      await expect.poll(() => price.locator('.widget-error').innerText()).toBe(ZH.calculator.rent.invalid.pricePerGpuHour);
+      expect(englishLeft(await textOf(root), [])).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    });
+  });
+
   test('the English page keeps the engine’s English message', async () => {
     const [error] = loraErrors().filter((e) => e.field === 'lora-dropout');
     expect(error).toBeDefined();

@@ -49,7 +49,7 @@ export const ENGINE_EN = {
   fieldError: (error: ShownFieldError): string => error.message,
   /** Each estimate warning by its code (`wordNotice` words a notice with them): the engine's own English. */
   warnings: WARNING_WORDS as WarningWords,
-  /** Each rule between fields by its code (a field error's `problem` carries it): the engine's own English. */
+  /** Each field error's rule by its code (a field error's `problem` carries it): the engine's own English. */
   rules: RULE_WORDS as RuleWords,
   /** What the step-time estimate assumes: the engine's sentences. */
   stepTimeAssumptions: (assumptions: readonly string[]): string => assumptions.join('; '),
