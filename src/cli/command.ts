@@ -11,7 +11,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
   GPU_PRESETS,
   MODEL_PRESETS,
-  type FieldError,
+  type ShownFieldError,
   type FlagAlias,
   type FlagDefinition,
   type FlagTable,
@@ -137,7 +137,7 @@ export function runCommand(command: Command, argv: readonly string[], io: Comman
 }
 
 /** Field errors (the engine's and the planner's) as one line, each after its flag. */
-export function fieldErrorsLine(errors: readonly FieldError[]): string {
+export function fieldErrorsLine(errors: readonly ShownFieldError[]): string {
   return errors.map((e) => `--${e.field}: ${e.message}`).join('; ');
 }
 

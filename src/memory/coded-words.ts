@@ -1,7 +1,7 @@
 /**
  * Sentences kept as data: a code and, where its sentence has any, the parameters, worded later by a words object with
  * one function per code (English in this layer, for the CLI; another language's from the site's catalogues). The
- * engine's warnings (warnings.ts) and its rules between fields (rule-words.ts) are both kept so.
+ * engine's warnings (warnings.ts) and its field errors (rule-words.ts) are both kept so.
  */
 
 /** A words object's own shape: one function per code, each taking at most one parameters object. */

@@ -13,6 +13,7 @@ import {
   type MoeShape,
 } from './model.ts';
 import type { FieldError, FieldProblem } from './options.ts';
+import { wordRule, type BrokenRule } from './rule-words.ts';
 import { FP8_BLOCK, type WeightFormat } from './weight-formats.ts';
 import { wordNotice, type Notice } from './warnings.ts';
 
@@ -170,8 +171,9 @@ class KeyReader {
     return Array.isArray(value) ? value : undefined;
   }
 
-  fail(key: string, message: string): void {
-    this.errors.push({ field: `${this.prefix}${key}`, message: `${this.prefix}${key} ${message}` });
+  /** Record a broken rule on `key`: the key then its English sentence, and the rule as data (no bare message). */
+  fail(key: string, rule: BrokenRule): void {
+    this.reject(key, wordRule(rule), { kind: 'rule', rule });
   }
 
   /** Record a value check every key shares: its English message, and the same as data. */
@@ -353,12 +355,15 @@ function readCore(
   if (hidden === undefined || layers === undefined || heads === undefined || kvHeads === undefined) return null;
   if (ffn === undefined || vocab === undefined || context === undefined) return null;
   if (kvHeads > heads || heads % kvHeads !== 0) {
-    read.fail(glm ? 'multi_query_group_num' : 'num_key_value_heads', `(${kvHeads}) must divide ${names.heads} (${heads})`);
+    read.fail(glm ? 'multi_query_group_num' : 'num_key_value_heads', {
+      code: 'configKvHeads',
+      params: { kvHeads, headsKey: names.heads, heads },
+    });
     return null;
   }
   const headDim = explicitHeadDim === undefined || explicitHeadDim === 0 ? undefined : explicitHeadDim;
   if (headDim === undefined && hidden % heads !== 0) {
-    read.fail('hidden_size', `(${hidden}) must be divisible by ${names.heads} (${heads}) when head_dim is not given`);
+    read.fail('hidden_size', { code: 'configHiddenByHeads', params: { hidden, headsKey: names.heads, heads } });
     return null;
   }
   return {
@@ -454,7 +459,7 @@ function readExperts(read: KeyReader, modelType: string, notices: Notice[]): Exp
   const denseLayers = countDenseLayers(read, layers);
   if (experts === undefined || topK === undefined || denseLayers === null) return null;
   if (topK > experts) {
-    read.fail('num_experts_per_tok', `(${topK}) cannot exceed the ${experts} experts of ${key}`);
+    read.fail('num_experts_per_tok', { code: 'configTopK', params: { topK, experts, expertsKey: key } });
     return null;
   }
   if (experts === 1) return { experts: 1, topK: 1, expertFfn: undefined, moe: undefined };
@@ -484,7 +489,7 @@ function countDenseLayers(read: KeyReader, layers: number): number | null {
   const step = read.count('decoder_sparse_step', 1) ?? 1;
   const only = read.list('mlp_only_layers') ?? [];
   if (only.some((index) => typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= layers)) {
-    read.fail('mlp_only_layers', `must list layer indices from 0 to ${layers - 1}`);
+    read.fail('mlp_only_layers', { code: 'configLayerIndices', params: { layers } });
     return null;
   }
   let dense = 0;
@@ -533,7 +538,7 @@ function windowFromLayerTypes(
   notices: Notice[],
 ): WindowLayout | null {
   if (types.length !== layers || types.some((type) => typeof type !== 'string')) {
-    read.fail('layer_types', `must list one type per layer (${layers}), got ${types.length} entries`);
+    read.fail('layer_types', { code: 'configLayerTypes', params: { layers, entries: types.length } });
     return null;
   }
   const sliding = types.map((type) => type === 'sliding_attention');

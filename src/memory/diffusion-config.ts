@@ -6,6 +6,7 @@
  * models/transformers/transformer_wan.py lines 571–590, `FluxTransformer2DModel` in transformer_flux.py lines 612–626,
  * `SD3Transformer2DModel` in transformer_sd3.py lines 119–137).
  */
+import { ruleError, wordRule, type BrokenRule } from './rule-words.ts';
 import { MAX_CONFIG_JSON_BYTES } from './config-json.ts';
 import type { FieldError } from './options.ts';
 
@@ -125,8 +126,9 @@ class DiffusersKeys {
   readonly errors: FieldError[] = [];
   constructor(private readonly json: Json) {}
 
-  private fail(key: string, message: string): number {
-    this.errors.push({ field: key, message: `${key}: ${message}` });
+  /** Record a broken rule on `key`: the key then its English sentence, and the rule as data (no bare message). */
+  private fail(key: string, rule: BrokenRule): number {
+    this.errors.push({ field: key, message: `${key}: ${wordRule(rule)}`, problem: { kind: 'rule', rule } });
     return 1;
   }
 
@@ -134,28 +136,28 @@ class DiffusersKeys {
   count(key: string, fallback: number): number {
     const value = this.json[key] ?? fallback;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DIMENSION)
-      return this.fail(key, `expected a whole number from 1 to ${MAX_DIMENSION}, got ${JSON.stringify(value)}`);
+      return this.fail(key, { code: 'ditCount', params: { value: JSON.stringify(value), max: MAX_DIMENSION } });
     return value;
   }
 
   flag(key: string, fallback: boolean): boolean {
     const value = this.json[key] ?? fallback;
     if (typeof value !== 'boolean') {
-      this.fail(key, `expected true or false, got ${JSON.stringify(value)}`);
+      this.fail(key, { code: 'ditFlag', params: { value: JSON.stringify(value) } });
       return fallback;
     }
     return value;
   }
 
-  /** A key this reader does not model: accepted only when it is absent or null. */
-  absent(key: string, why: string): void {
+  /** A key this reader does not model: accepted only when it is absent or null; `why` words its value's error. */
+  absent(key: string, why: (value: string) => BrokenRule): void {
     const value = this.json[key];
-    if (value !== undefined && value !== null) this.fail(key, `${JSON.stringify(value)} is not counted yet: ${why}`);
+    if (value !== undefined && value !== null) this.fail(key, why(JSON.stringify(value)));
   }
 
-  /** A key whose value is valid alone but not with the rest of the config. */
-  reject(key: string, why: string): void {
-    this.fail(key, `${JSON.stringify(this.json[key])}: ${why}`);
+  /** A key whose value is valid alone but not with the rest of the config; `why` words its value's error. */
+  reject(key: string, why: (value: string) => BrokenRule): void {
+    this.fail(key, why(JSON.stringify(this.json[key])));
   }
 
   /** A positive integer, or null when the key is missing or null. */
@@ -168,7 +170,7 @@ class DiffusersKeys {
     const value = this.json[key];
     if (value === undefined || value === null) return null;
     if (typeof value === 'string' && values.includes(value)) return value;
-    this.fail(key, `${JSON.stringify(value)} is not counted yet: expected ${values.join(' or ')} or null`);
+    this.fail(key, { code: 'ditChoiceNotCounted', params: { value: JSON.stringify(value), values } });
     return null;
   }
 
@@ -180,7 +182,7 @@ class DiffusersKeys {
       value.every((v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) < layers) &&
       new Set(value).size === value.length;
     if (!valid) {
-      this.fail(key, `expected distinct block indices from 0 to ${layers - 1}, got ${JSON.stringify(value)}`);
+      this.fail(key, { code: 'ditIndices', params: { value: JSON.stringify(value), layers } });
       return [];
     }
     return value as number[];
@@ -189,7 +191,7 @@ class DiffusersKeys {
   patch3(key: string, fallback: readonly [number, number, number]): readonly [number, number, number] {
     const value = this.json[key] ?? fallback;
     if (!Array.isArray(value) || value.length !== 3 || !value.every((v) => Number.isInteger(v) && v >= 1 && v <= 64)) {
-      this.fail(key, `expected three whole numbers [frames, height, width] from 1 to 64, got ${JSON.stringify(value)}`);
+      this.fail(key, { code: 'ditPatch', params: { value: JSON.stringify(value) } });
       return fallback;
     }
     return [value[0] as number, value[1] as number, value[2] as number];
@@ -197,13 +199,13 @@ class DiffusersKeys {
 }
 
 function readWan(keys: DiffusersKeys): WanShape {
-  keys.absent('pos_embed_seq_len', 'the first-last-frame position embedding is not modelled');
+  keys.absent('pos_embed_seq_len', (value) => ({ code: 'firstLastFrameNotCounted', params: { value } }));
   const imageDim = keys.optionalCount('image_dim');
   const addedKvProjDim = keys.optionalCount('added_kv_proj_dim');
   // The image states reach the blocks only through the added key/value projections: one without the other is no
   // model diffusers builds (WanTransformerBlock.forward splits the context at the image tokens only with both).
   if ((imageDim === null) !== (addedKvProjDim === null))
-    keys.reject(imageDim === null ? 'added_kv_proj_dim' : 'image_dim', 'image_dim and added_kv_proj_dim come together');
+    keys.reject(imageDim === null ? 'added_kv_proj_dim' : 'image_dim', (value) => ({ code: 'imageDimPair', params: { value } }));
   const inChannels = keys.count('in_channels', 16);
   return {
     family: 'wan',
@@ -264,27 +266,27 @@ function readSd3(keys: DiffusersKeys): Sd3Shape {
 export function readDiffusersConfig(input: string | unknown): DiffusersConfigReading {
   let json: unknown = input;
   if (typeof input === 'string') {
-    if (input.length > MAX_CONFIG_JSON_BYTES)
-      return { ok: false, errors: [{ field: 'config', message: 'over the 1 MB limit; a transformer config.json is a few KB' }] };
+    if (input.length > MAX_CONFIG_JSON_BYTES) return { ok: false, errors: [ruleError('config', { code: 'ditTooLarge' })] };
     try {
       json = JSON.parse(input);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return { ok: false, errors: [{ field: 'config', message: `not valid JSON (${why})` }] };
+      // The parser's own reason (the browser's, in its language) stays a parameter.
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ok: false, errors: [ruleError('config', { code: 'ditNotJson', params: { reason } })] };
     }
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
-    return { ok: false, errors: [{ field: 'config', message: 'expected a JSON object' }] };
+    return { ok: false, errors: [ruleError('config', { code: 'ditNotObject' })] };
   const className = (json as Json)['_class_name'];
   const family = typeof className === 'string' ? DIT_CLASS_NAMES[className] : undefined;
   if (typeof className !== 'string' || family === undefined)
     return {
       ok: false,
       errors: [
-        {
-          field: '_class_name',
-          message: `_class_name: ${JSON.stringify(className ?? null)} is not a diffusion transformer the engine counts (${Object.keys(DIT_CLASS_NAMES).join(', ')})`,
-        },
+        ruleError('_class_name', {
+          code: 'ditClassName',
+          params: { className: JSON.stringify(className ?? null), classes: Object.keys(DIT_CLASS_NAMES) },
+        }),
       ],
     };
   const keys = new DiffusersKeys(json as Json);

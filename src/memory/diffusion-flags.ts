@@ -3,6 +3,7 @@
  * turns raw flag values into `DiffusionOptions`, one `{ field, message }` per bad value. The transformer itself comes
  * from its config (`readDiffusersConfig`), so it is not a flag here.
  */
+import { ruleError } from './rule-words.ts';
 import type { DitShape } from './diffusion-config.ts';
 import { GUIDANCES, pipelineFor, type Guidance } from './diffusion-pipelines.ts';
 import { DIFFUSION_OFFLOADS, DIT_WEIGHTS, type DiffusionOffload, type DiffusionOptions, type DitWeights } from './diffusion.ts';
@@ -116,8 +117,7 @@ export function parseDiffusionFlags(raw: DiffusionRawFlags, shape: DitShape): Di
   const resolution = raw['resolution'];
   if (resolution !== undefined) {
     const match = typeof resolution === 'string' ? /^\s*(\d+)\s*[x×]\s*(\d+)\s*$/i.exec(resolution) : null;
-    if (match === null)
-      errors.push({ field: 'resolution', message: `expected WIDTHxHEIGHT in pixels (e.g. 1280x720), got ${String(resolution)}` });
+    if (match === null) errors.push(ruleError('resolution', { code: 'resolutionFormat', params: { value: String(resolution) } }));
     else [width, height] = [Number(match[1]), Number(match[2])];
   }
   const frames = wholeNumber(raw['frames'], 'frames', errors) ?? defaults.frames;
@@ -129,7 +129,7 @@ export function parseDiffusionFlags(raw: DiffusionRawFlags, shape: DitShape): Di
   const gpuId = raw['gpu'];
   const gpu = typeof gpuId === 'string' ? (getGpuPreset(gpuId) ?? null) : null;
   if (typeof gpuId === 'string' && gpu === null)
-    errors.push({ field: 'gpu', message: `unknown GPU preset ${gpuId} (see estimate --help)` });
+    errors.push(ruleError('gpu', { code: 'unknownGpuPreset', params: { gpu: gpuId } }));
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,

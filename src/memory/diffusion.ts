@@ -4,6 +4,7 @@
  * GPU in each phase follows the offload chosen; the activations of one step follow diffusers' forward, traced in
  * `ditStepBytes`. The peak is the largest phase. Pure: no I/O.
  */
+import { ruleError } from './rule-words.ts';
 import { formatGiB } from '../base/bytes.ts';
 import { wordNotice, type Notice } from './warnings.ts';
 import type { DitShape } from './diffusion-config.ts';
@@ -160,10 +161,19 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
         problem: { kind: 'out-of-range', value: String(value), min: multiple, max: MAX_SIDE },
       });
     else if (value % multiple !== 0)
-      errors.push({
-        field: 'resolution',
-        message: `${side} ${value} is not a multiple of ${multiple}: ${pipeline.pipeline} would resize it (latents of ${pipeline.vae.spatialCompression} px, patches of ${patchCells(o.shape)[1]})`,
-      });
+      errors.push(
+        ruleError('resolution', {
+          code: 'sideNotMultiple',
+          params: {
+            side,
+            value,
+            multiple,
+            pipeline: pipeline.pipeline,
+            latentPixels: pipeline.vae.spatialCompression,
+            patch: patchCells(o.shape)[1],
+          },
+        }),
+      );
   }
   const temporal = pipeline.vae.temporalCompression;
   if (!Number.isInteger(o.frames) || o.frames < 1 || o.frames > MAX_FRAMES)
@@ -173,12 +183,11 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
       problem: { kind: 'out-of-range', value: String(o.frames), min: 1, max: MAX_FRAMES },
     });
   else if (temporal === 1 && o.frames !== 1)
-    errors.push({ field: 'frames', message: `${pipeline.pipeline} makes images: frames must be 1, got ${o.frames}` });
+    errors.push(ruleError('frames', { code: 'imagesOneFrame', params: { pipeline: pipeline.pipeline, frames: o.frames } }));
   else if ((o.frames - 1) % temporal !== 0)
-    errors.push({
-      field: 'frames',
-      message: `frames − 1 must be a multiple of ${temporal} (the VAE's temporal compression), got ${o.frames}: ${pipeline.pipeline} would round it`,
-    });
+    errors.push(
+      ruleError('frames', { code: 'framesByTemporal', params: { temporal, frames: o.frames, pipeline: pipeline.pipeline } }),
+    );
   if (o.steps !== undefined && !(Number.isInteger(o.steps) && o.steps >= 1 && o.steps <= MAX_STEPS))
     errors.push({
       field: 'steps',
@@ -187,7 +196,7 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
     });
   const headroom = o.headroomPercent ?? DEFAULT_HEADROOM_PERCENT;
   if (!(headroom >= 0 && headroom < 100))
-    errors.push({ field: 'headroom', message: `must be from 0 to 99 percent, got ${headroom}` });
+    errors.push(ruleError('headroom', { code: 'diffusionHeadroom', params: { value: headroom } }));
   return errors;
 }
 

@@ -1,4 +1,5 @@
 /** The entry points: options in, a labelled, sourced memory breakdown out (estimateMemory), or its numbers alone (estimateTotals). */
+import { ruleError } from './rule-words.ts';
 import type { GpuSpec } from './gpus.ts';
 import { inferenceLines } from './inference-lines.ts';
 import { line, LINE_CATEGORIES, type MemoryLine } from './lines.ts';
@@ -172,7 +173,7 @@ export function estimateMemory(options: EstimateOptions = {}): EstimateOutcome {
   if (r.mode === 'train' && r.pp > 1) notices.push({ code: 'pipelineStage', params: { stage: best.stage } });
   const timeline = evaluateTimeline(best.groups, best.moments);
   const peak = timeline[best.peakIndex];
-  if (peak === undefined) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
+  if (peak === undefined) return { ok: false, errors: [ruleError('model', { code: 'nothingToEstimate' })] };
   const gpu = r.gpu;
   if (totals.fits === false && gpu !== null && totals.shortfall !== null) {
     const miss = { gpu: gpu.name, headroom: r.headroom, shortfallBytes: totals.shortfall };
@@ -336,16 +337,11 @@ function coreOf(
     built.push(stage);
     if (best === null || stage.perGpu.total > best.perGpu.total) best = stage;
   }
-  if (best === null) return { ok: false, errors: [{ field: 'model', message: 'nothing to estimate' }] };
+  if (best === null) return { ok: false, errors: [ruleError('model', { code: 'nothingToEstimate' })] };
   if (!best.exact || !isByteCount(best.perGpu.sumOfParts)) {
     return {
       ok: false,
-      errors: [
-        {
-          field: largestSizeFlag(options()),
-          message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes',
-        },
-      ],
+      errors: [ruleError(largestSizeFlag(options()), { code: 'tooLargeToCount' })],
     };
   }
   const { totals, slowest } = totalsOf(r, r.gpu, built, best.perGpu, activeParams);

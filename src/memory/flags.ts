@@ -5,6 +5,7 @@
  */
 import { ESTIMATE_FLAG_TABLE, FLAGS, type FlagDefinition, type FlagTable } from './flag-table.ts';
 import type { EstimateOptions, FieldError, FieldProblem } from './options.ts';
+import { ruleError, wordRule, type BrokenRule } from './rule-words.ts';
 
 /** One raw flag value: text, a bare flag (true), or the values of a flag given more than once. */
 export type RawFlagValue = string | boolean | readonly string[];
@@ -46,15 +47,20 @@ export interface ParseFlagsOptions {
   ignoreUnknown?: boolean;
 }
 
-/** One flag's value, or the message saying why it is not one (and, for a value of the wrong kind, the problem). */
+/** A broken rule's message and the rule as data, for a flag's error (`parseFlags` names the field). */
+function ruleProblem(rule: BrokenRule): { message: string; problem: FieldProblem } {
+  return { message: wordRule(rule), problem: { kind: 'rule', rule } };
+}
+
+/** One flag's value, or the message saying why it is not one and the same as data. */
 function parseValue(
   name: string,
   spec: FlagDefinition,
   raw: RawFlagValue,
-): { value: FlagValue } | { message: string; problem?: FieldProblem } {
+): { value: FlagValue } | { message: string; problem: FieldProblem } {
   if (spec.repeatable === true && typeof raw !== 'boolean')
     return { value: typeof raw === 'string' ? [raw.trim()] : raw.map((v) => v.trim()) };
-  if (typeof raw !== 'string' && typeof raw !== 'boolean') return { message: `give --${name} once` };
+  if (typeof raw !== 'string' && typeof raw !== 'boolean') return ruleProblem({ code: 'flagTwice', params: { flag: name } });
   if (spec.kind === 'boolean') {
     const value = parseBoolean(raw);
     return value === undefined
@@ -62,7 +68,7 @@ function parseValue(
       : { value };
   }
   if (typeof raw !== 'string' || raw.trim() === '')
-    return { message: `--${name} needs a value${spec.placeholder ? ` (${spec.placeholder})` : ''}` };
+    return ruleProblem({ code: 'flagWithoutValue', params: { flag: name, placeholder: spec.placeholder } });
   if (spec.kind === 'number') {
     const value = parseNumberFlag(raw);
     return value === undefined
@@ -108,13 +114,18 @@ export function parseFlags<D extends FlagDefinition>(
     const alias = table.alias(name);
     if (alias !== undefined) {
       const on = typeof raw === 'object' ? undefined : parseBoolean(raw);
-      if (on === undefined) errors.push({ field: name, message: `expected true or false, got '${String(raw)}'` });
+      if (on === undefined)
+        errors.push({
+          field: name,
+          message: `expected true or false, got '${String(raw)}'`,
+          problem: { kind: 'not-true-or-false', value: String(raw) },
+        });
       else if (on) options[alias.key] = alias.value;
       continue;
     }
     const spec = table.named(name);
     if (spec === undefined) {
-      if (!ignoreUnknown) errors.push({ field: name, message: `unknown flag --${name}` });
+      if (!ignoreUnknown) errors.push(ruleError(name, { code: 'unknownFlag', params: { flag: name } }));
       continue;
     }
     const parsed = parseValue(name, spec, raw);
@@ -124,7 +135,7 @@ export function parseFlags<D extends FlagDefinition>(
   for (const alias of table.aliases) {
     const own = table.of(alias.key).flag;
     if (input[alias.flag] !== undefined && input[own] !== undefined) {
-      errors.push({ field: alias.flag, message: `give either --${own} or --${alias.flag}, not both` });
+      errors.push(ruleError(alias.flag, { code: 'flagAndAlias', params: { flag: own, alias: alias.flag } }));
     }
   }
   return { options, errors };

@@ -14,7 +14,7 @@ export {
   type StepSeconds,
   type TotalsOutcome,
 } from './estimate.ts';
-export type { EstimateOptions, FieldError, FieldProblem, Mode } from './options.ts';
+export type { EstimateOptions, FieldError, FieldProblem, Mode, ShownFieldError } from './options.ts';
 export { MODES } from './options.ts';
 export {
   booleanFlag,
@@ -121,7 +121,7 @@ export { OFFLOADS, OFFLOAD_DEVICES, type Offload, type OffloadDevice } from './o
 export { ACTIVATION_OFFLOADS, type ActivationOffload } from './activation-offload.ts';
 export { COMPILE_ASSUMPTION } from './compile.ts';
 export { WARNING_WORDS, wordNotice, type Notice, type WarningCode, type WarningWords } from './warnings.ts';
-export { RULE_WORDS, wordRule, type BrokenRule, type RuleCode, type RuleWords } from './rule-words.ts';
+export { RULE_WORDS, ruleError, wordRule, type BrokenRule, type RuleCode, type RuleWords } from './rule-words.ts';
 export { kvCacheBytes, stageWeightBytes } from './inference.ts';
 export {
   WEIGHT_FORMATS,

@@ -3,6 +3,7 @@
  * that adds, and the PEFT defaults that decide their memory (adapter dtype, dropout, the k-bit preparation).
  * Read from PEFT 5d602fd (src/peft); counts and dtypes checked against PEFT 0.21.0 by tools/peft-counts.
  */
+import { ruleError } from './rule-words.ts';
 import type { ModelConfig } from './model.ts';
 import type { FieldError } from './options.ts';
 import { countParams } from './params.ts';
@@ -87,10 +88,9 @@ export function parseModulesToSave(text: string): ModulesToSaveParse {
     .filter((word) => word !== '');
   const unknown = words.filter((word) => !(MODULES_TO_SAVE as readonly string[]).includes(word));
   if (words.length === 0 || unknown.length > 0) {
-    const found = words.length === 0 ? 'an empty list' : `"${unknown.join(', ')}"`;
     return {
       ok: false,
-      error: { field: 'modules-to-save', message: `expected none or a comma list of ${MODULES_TO_SAVE.join(',')}; got ${found}` },
+      error: ruleError('modules-to-save', { code: 'modulesToSaveList', params: { modules: MODULES_TO_SAVE, unknown } }),
     };
   }
   const embed = words.includes('embed');
@@ -195,13 +195,12 @@ export function parseLoraTargets(text: string): LoraTargetsParse {
     .filter((word) => word !== '');
   const unknown = words.filter((word) => !(LORA_TARGETS as readonly string[]).includes(word));
   if (words.length === 0 || unknown.length > 0) {
-    const found = words.length === 0 ? 'an empty list' : `"${unknown.join(', ')}"`;
     return {
       ok: false,
-      error: {
-        field: 'lora-targets',
-        message: `expected ${LORA_TARGET_PRESETS.join(', ')} or a comma list of ${LORA_TARGETS.join(',')}; got ${found}`,
-      },
+      error: ruleError('lora-targets', {
+        code: 'loraTargetsList',
+        params: { presets: LORA_TARGET_PRESETS, targets: LORA_TARGETS, unknown },
+      }),
     };
   }
   return { ok: true, targets: LORA_TARGETS.filter((target) => words.includes(target)) };
@@ -222,8 +221,8 @@ function listedModules(model: ModelConfig, targets: readonly LoraTarget[]): { mo
   const errors: FieldError[] = [];
   const missing = targets.filter((target) => !available.has(target));
   if (missing.length > 0) {
-    const have = LORA_TARGETS.filter((target) => available.has(target)).join(',');
-    errors.push({ field: 'lora-targets', message: `${model.arch} has no ${missing.join(', ')} projection; choose from ${have}` });
+    const have = LORA_TARGETS.filter((target) => available.has(target));
+    errors.push(ruleError('lora-targets', { code: 'missingProjections', params: { arch: model.arch, missing, have } }));
   }
   const modules: LinearLayer[] = [];
   for (const linear of blocks) {
@@ -231,10 +230,12 @@ function listedModules(model: ModelConfig, targets: readonly LoraTarget[]): { mo
     if (chosen.length === 0) continue;
     if (chosen.length < linear.projections.length) {
       // GPT-2's c_attn computes q, k and v in one Conv1D: PEFT can only adapt the whole module.
-      errors.push({
-        field: 'lora-targets',
-        message: `${model.arch} fuses ${linear.projections.join(', ')} into one module (${linear.module}); target all of them or none`,
-      });
+      errors.push(
+        ruleError('lora-targets', {
+          code: 'fusedProjections',
+          params: { arch: model.arch, projections: linear.projections, module: linear.module },
+        }),
+      );
       continue;
     }
     modules.push(linear);
@@ -254,13 +255,9 @@ export function loraParams(
   extras: LoraExtras = { dora: false, modulesToSave: NONE_SAVED },
 ): LoraOutcome {
   const errors: FieldError[] = [];
-  if (!Number.isSafeInteger(rank) || rank < 1)
-    errors.push({ field: 'lora-rank', message: `expected a whole number ≥ 1; got ${rank}` });
+  if (!Number.isSafeInteger(rank) || rank < 1) errors.push(ruleError('lora-rank', { code: 'loraRankWhole', params: { rank } }));
   if (model.arch === 'mlp') {
-    errors.push({
-      field: 'lora-targets',
-      message: 'LoRA adapts transformer projections (q,k,v,o,gate,up,down); the plain MLP has none — use full fine-tuning',
-    });
+    errors.push(ruleError('lora-targets', { code: 'loraOnMlp' }));
     return { ok: false, errors };
   }
   const resolved = targets === 'all-linear' ? { modules: allLinearModules(model), errors: [] } : listedModules(model, targets);

@@ -6,7 +6,7 @@
 import { ESTIMATE_FLAG_TABLE, type FlagDefinition, type FlagTable } from './flag-table.ts';
 import type { EstimateOptions, FieldError, FieldProblem } from './options.ts';
 import type { Notice } from './warnings.ts';
-import { wordRule, type BrokenRule } from './rule-words.ts';
+import { ruleError, type BrokenRule } from './rule-words.ts';
 
 /** Largest accepted value for a count without a limit of its own (keeps every product of sizes well inside 2^53). */
 const MAX_COUNT = 1e15;
@@ -18,10 +18,11 @@ export interface OptionReader<O extends object = EstimateOptions> {
   readonly errors: FieldError[];
   /** Odd-but-legal input so far, as data (warnings.ts words it). */
   readonly notices: Notice[];
-  /** Record an error on `key`'s flag. */
-  fail(key: keyof O & string, message: string): void;
-  /** Record the error of a rule between fields on `key`'s flag: its English sentence, and the rule as data. */
-  failRule(key: keyof O & string, rule: BrokenRule): void;
+  /**
+   * Record the error of a broken rule on `key`'s flag: its English sentence, and the rule as data. It takes no bare
+   * message, so every error has words in each of the site's languages (rule-words.ts).
+   */
+  fail(key: keyof O & string, rule: BrokenRule): void;
   /** An enumeration: the given value if allowed, else an error; the table's default (or `derived`) when absent. */
   keyword<T extends string | number>(key: keyof O & string, allowed: readonly T[], derived?: T): T;
   /** A whole number ≥ `min` within the flag's limit, or undefined (absent, or an error recorded). */
@@ -51,12 +52,8 @@ class Reader implements OptionReader<Record<string, unknown>> {
     private readonly table: FlagTable,
   ) {}
 
-  fail(key: string, message: string): void {
-    this.errors.push({ field: this.table.of(key).flag, message });
-  }
-
-  failRule(key: string, rule: BrokenRule): void {
-    this.reject(key, wordRule(rule), { kind: 'rule', rule });
+  fail(key: string, rule: BrokenRule): void {
+    this.errors.push(ruleError(this.table.of(key).flag, rule));
   }
 
   /** Record an error of a value check every field shares: its English message, and the same as data. */

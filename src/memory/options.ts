@@ -186,18 +186,22 @@ export interface EstimateOptions {
 /** The options that are flags: every one but `modelConfig`, which a caller reads from a file. */
 export type EstimateFlagKey = Exclude<keyof EstimateOptions, 'modelConfig'>;
 
-/** A validation error attached to one input field (named by its flag / query name). */
+/** A validation error the engine attaches to one input field (named by its flag / query name). */
 export interface FieldError {
   /** Flag / query-parameter name, e.g. `tp`, `kv-heads`, `micro-batch`. */
   field: string;
   /** What was expected and what was found, in English (the CLI's words). */
   message: string;
-  /**
-   * The same as data, for the value checks every field shares (a page in another language words it from this; a rule
-   * between fields has a message only).
-   */
-  problem?: FieldProblem;
+  /** The same as data, which a page in another language words: required, so no engine error is English only. */
+  problem: FieldProblem;
 }
+
+/**
+ * A field's error as a widget shows it: the engine's (worded from its problem), or one that a caller above the engine
+ * worded itself in the page's language through its words parameter (the planner's request, the model picker's fetch),
+ * which has no problem.
+ */
+export type ShownFieldError = FieldError | { readonly field: string; readonly message: string; readonly problem?: undefined };
 
 /** What was wrong with one field's value, with the values the sentence needs. */
 export type FieldProblem =
@@ -214,5 +218,5 @@ export type FieldProblem =
   | { readonly kind: 'file-too-large'; readonly bytes: number }
   | { readonly kind: 'not-json'; readonly reason: string }
   | { readonly kind: 'not-an-object' }
-  // A rule between fields (rule-words.ts).
+  // A field's own rule, or a rule between fields (rule-words.ts).
   | { readonly kind: 'rule'; readonly rule: BrokenRule };

@@ -250,10 +250,7 @@ type Technique = Omit<
 function resolveWeights(read: OptionReader, choice: WeightChoice, model: ModelConfig | null): WeightFormat {
   if (choice !== 'stored') return choice;
   if (model?.storedWeights !== undefined) return model.storedWeights;
-  read.fail(
-    'weights',
-    'stored means the format the checkpoint ships in, which a config.json gives (quantization_config or torch_dtype); this model does not say: choose fp32, fp16, bf16 or a quantized format',
-  );
+  read.fail('weights', { code: 'storedUnknown' });
   return 'bf16';
 }
 
@@ -359,11 +356,7 @@ const SETTINGS = new WeakMap<StackDefaults, Map<number, readonly StackSetting[]>
  */
 function readOptimizerInBackward(read: OptionReader): boolean {
   const inBackward = read.flag('optimizerInBackward', false);
-  if (inBackward && (read.options.gradAccum ?? 1) > 1)
-    read.fail(
-      'optimizerInBackward',
-      'optimizer-in-backward applies each gradient as it is made: it cannot accumulate, use --grad-accum 1',
-    );
+  if (inBackward && (read.options.gradAccum ?? 1) > 1) read.fail('optimizerInBackward', { code: 'optimizerInBackwardWithAccum' });
   return inBackward;
 }
 
@@ -375,7 +368,7 @@ function readLoraDropout(read: OptionReader, stackDefault: number | undefined): 
   const given = read.options.loraDropout;
   if (given === undefined) return stackDefault ?? LORA_DEFAULT_DROPOUT;
   if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given >= 1) {
-    read.fail('loraDropout', `lora-dropout must be a probability p with 0 ≤ p < 1, got ${String(given)}`);
+    read.fail('loraDropout', { code: 'loraDropoutRange', params: { value: String(given) } });
     return LORA_DEFAULT_DROPOUT;
   }
   return given;
@@ -403,9 +396,9 @@ function shapeGiven(o: EstimateOptions): boolean {
   );
 }
 
-/** Every model preset's id, for an error message. */
-function modelIds(): string {
-  return MODEL_PRESETS.map((p) => p.id).join(', ');
+/** Every model preset's id, for an error's list. */
+function modelIds(): string[] {
+  return MODEL_PRESETS.map((p) => p.id);
 }
 
 /** The model: a preset (with shape overrides), a custom shape, or a bare parameter count. */
@@ -416,23 +409,22 @@ function resolveModel(read: OptionReader): { model: ModelConfig | null; modelId:
   const shaped = shapeGiven(options);
   if (options.modelConfig !== undefined) {
     // A config.json describes the whole shape; mixing it with a preset or overrides would be a silent guess.
-    if (options.model !== undefined || options.params !== undefined || shaped)
-      read.fail('model', 'a config.json gives the whole model: leave out --model, --params and the shape flags');
+    if (options.model !== undefined || options.params !== undefined || shaped) read.fail('model', { code: 'configWithShape' });
     return { model: options.modelConfig, modelId: null, params: undefined };
   }
   if (params !== undefined) {
-    if (options.model !== undefined || shaped) read.fail('params', 'give --params alone, without --model or shape flags');
+    if (options.model !== undefined || shaped) read.fail('params', { code: 'paramsAlone' });
     return { model: null, modelId: null, params };
   }
   // A bad --params was reported by count(); say nothing more about the model.
   if (options.params !== undefined) return { model: null, modelId: null, params };
   if (options.model === undefined && archOverride === undefined) {
-    read.fail('model', `give --model ID, --arch with --hidden and --layers, or --params N (models: ${modelIds()})`);
+    read.fail('model', { code: 'noModel', params: { models: modelIds() } });
     return { model: null, modelId: null, params };
   }
   const preset = options.model === undefined ? undefined : getModelPreset(options.model);
   if (options.model !== undefined && preset === undefined) {
-    read.fail('model', `unknown model '${options.model}' (expected one of ${modelIds()})`);
+    read.fail('model', { code: 'unknownModel', params: { model: options.model, models: modelIds() } });
     return { model: null, modelId: null, params };
   }
   const model =
@@ -471,16 +463,8 @@ function resolveBatching(
 ): { batching: Batching; meanSeq: number } {
   const batching = read.keyword('batching', BATCHINGS);
   const given = read.count('meanSeq');
-  if (given !== undefined && given > seq)
-    read.fail(
-      'meanSeq',
-      `mean-seq ${given} is longer than --seq ${seq}: the mean real length cannot exceed the length sequences are padded, packed or truncated to`,
-    );
-  if (batching === 'padding-free' && technique.attention === 'eager')
-    read.fail(
-      'batching',
-      'padding-free batches need FlashAttention (TRL padding_free supports FlashAttention 2 or 3 only): use --attention sdpa, or --batching padded',
-    );
+  if (given !== undefined && given > seq) read.fail('meanSeq', { code: 'meanSeqBeyondSeq', params: { meanSeq: given, seq } });
+  if (batching === 'padding-free' && technique.attention === 'eager') read.fail('batching', { code: 'paddingFreeWithEager' });
   return { batching, meanSeq: given === undefined || given > seq ? seq : given };
 }
 
@@ -499,23 +483,16 @@ function resolveFp8(
   const fp8AllGather = read.flag('fp8AllGather', false);
   if (fp8 !== 'none') {
     if (gpu !== null && !hasFp8TensorCores(gpu))
-      read.fail(
-        'fp8',
-        `fp8 ${fp8} needs FP8 tensor cores (Ada, Hopper, Blackwell, MI300); the ${gpu.name} has none: use --fp8 none`,
-      );
+      read.fail('fp8', { code: 'fp8WithoutTensorCores', params: { recipe: fp8, gpu: gpu.name } });
     else if (fp8 === 'te' && gpu !== null && gpu.vendor !== 'nvidia')
-      read.fail('fp8', `fp8 te is NVIDIA's Transformer Engine; the ${gpu.name} is not an NVIDIA GPU: use a torchao recipe`);
-    else if (technique.mode !== 'train') read.fail('fp8', 'fp8 is a training recipe: leave it out with --mode infer');
+      read.fail('fp8', { code: 'fp8TeOffNvidia', params: { gpu: gpu.name } });
+    else if (technique.mode !== 'train') read.fail('fp8', { code: 'fp8InInfer' });
     else if (technique.finetune !== 'full')
-      read.fail('fp8', `fp8 is counted for full fine-tunes; with --finetune ${technique.finetune} use --fp8 none`);
-    else if (fp8 === 'te' && technique.zero === 3)
-      read.fail('fp8', 'fp8 te with --zero 3 (FSDP2 requantizes the weights in backward) is not modelled: use a torchao recipe');
+      read.fail('fp8', { code: 'fp8WithAdapters', params: { finetune: technique.finetune } });
+    else if (fp8 === 'te' && technique.zero === 3) read.fail('fp8', { code: 'fp8TeWithZero3' });
   }
   if (fp8AllGather && (fp8 !== 'torchao-tensorwise' || technique.zero !== 3))
-    read.fail(
-      'fp8AllGather',
-      'fp8-all-gather needs --fp8 torchao-tensorwise (torchao allows it with tensorwise scaling only) and --zero 3',
-    );
+    read.fail('fp8AllGather', { code: 'fp8AllGatherNeeds' });
   return { fp8, fp8AllGather };
 }
 
@@ -525,8 +502,7 @@ function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: 
   const tokensGiven = read.count('tokens');
   let seq = seqGiven ?? model?.contextLength ?? 2048;
   if (model !== null && model.arch === 'mlp') {
-    if (seqGiven !== undefined && seqGiven !== 1)
-      read.fail('seq', `the mlp arch has no sequence: seq must be 1 (got ${seqGiven}); the batch is --micro-batch`);
+    if (seqGiven !== undefined && seqGiven !== 1) read.fail('seq', { code: 'seqOnMlp', params: { seq: seqGiven } });
     seq = 1;
     if (read.options.attention !== undefined) read.notices.push({ code: 'attentionOnMlp' });
   } else if (model !== null && seqGiven !== undefined && model.positions > 0 && seqGiven > model.positions) {
@@ -543,39 +519,38 @@ function resolveSequence(read: OptionReader, model: ModelConfig | null): { seq: 
  */
 function checkInterleaving(read: OptionReader, t: Pick<Technique, 'pp' | 'ppVirtual' | 'gradAccum'>): void {
   if (t.ppVirtual === 1) return;
-  if (t.pp < 2) read.failRule('ppVirtual', { code: 'virtualWithoutPp', params: { ppVirtual: t.ppVirtual } });
-  else if (t.gradAccum % t.pp !== 0)
-    read.failRule('ppVirtual', { code: 'accumByPp', params: { gradAccum: t.gradAccum, pp: t.pp } });
+  if (t.pp < 2) read.fail('ppVirtual', { code: 'virtualWithoutPp', params: { ppVirtual: t.ppVirtual } });
+  else if (t.gradAccum % t.pp !== 0) read.fail('ppVirtual', { code: 'accumByPp', params: { gradAccum: t.gradAccum, pp: t.pp } });
 }
 
 /** Tensor and pipeline degrees that fit the model, and offload modes that have ZeRO under them. */
 function checkParallelism(read: OptionReader, model: ModelConfig | null, t: Technique): void {
   const { tp, pp, zero, offload, checkpointEvery } = t;
   const gpus = t.dp * tp * pp;
-  if (gpus > MAX_GPUS) read.failRule('dp', { code: 'tooManyGpus', params: { gpus, max: MAX_GPUS } });
+  if (gpus > MAX_GPUS) read.fail('dp', { code: 'tooManyGpus', params: { gpus, max: MAX_GPUS } });
   if (model !== null) {
-    if (model.arch === 'mlp' && tp > 1) read.failRule('tp', { code: 'tpOnMlp' });
-    else if (model.heads % tp !== 0) read.failRule('tp', { code: 'headsByTp', params: { heads: model.heads, tp } });
+    if (model.arch === 'mlp' && tp > 1) read.fail('tp', { code: 'tpOnMlp' });
+    else if (model.heads % tp !== 0) read.fail('tp', { code: 'headsByTp', params: { heads: model.heads, tp } });
     else if (model.kvHeads % tp !== 0 && tp % model.kvHeads !== 0)
-      read.failRule('tp', { code: 'kvHeadsAndTp', params: { kvHeads: model.kvHeads, tp } });
-    if (pp > model.layers) read.failRule('pp', { code: 'ppBeyondLayers', params: { pp, layers: model.layers } });
+      read.fail('tp', { code: 'kvHeadsAndTp', params: { kvHeads: model.kvHeads, tp } });
+    if (pp > model.layers) read.fail('pp', { code: 'ppBeyondLayers', params: { pp, layers: model.layers } });
     else if (t.ppVirtual > 1 && model.layers % (pp * t.ppVirtual) !== 0)
-      read.failRule('ppVirtual', { code: 'layersByChunks', params: { layers: model.layers, pp, ppVirtual: t.ppVirtual } });
+      read.fail('ppVirtual', { code: 'layersByChunks', params: { layers: model.layers, pp, ppVirtual: t.ppVirtual } });
     if (checkpointEvery !== null && checkpointEvery > model.layers)
-      read.failRule('checkpointEvery', { code: 'checkpointBeyondLayers', params: { checkpointEvery, layers: model.layers } });
+      read.fail('checkpointEvery', { code: 'checkpointBeyondLayers', params: { checkpointEvery, layers: model.layers } });
   }
   checkInterleaving(read, t);
   if (t.activationOffload === 'checkpoints' && t.recompute !== 'full')
-    read.failRule('activationOffload', { code: 'checkpointsWithoutFullRecompute' });
+    read.fail('activationOffload', { code: 'checkpointsWithoutFullRecompute' });
   if (t.shardGroup !== t.dp) {
     // torch fully_shard on a 2-D mesh: replicate across dim 0, shard across dim 1 (HSDP), so the group divides dp.
-    if (zero !== 3) read.failRule('shardGroup', { code: 'shardGroupWithoutZero3' });
+    if (zero !== 3) read.fail('shardGroup', { code: 'shardGroupWithoutZero3' });
     else if (t.dp % t.shardGroup !== 0)
-      read.failRule('shardGroup', { code: 'shardGroupByDp', params: { shardGroup: t.shardGroup, dp: t.dp } });
+      read.fail('shardGroup', { code: 'shardGroupByDp', params: { shardGroup: t.shardGroup, dp: t.dp } });
   }
-  if (t.keepGatheredWeights && zero !== 3) read.failRule('keepGatheredWeights', { code: 'keepGatheredWithoutZero3' });
-  if (offload === 'optimizer+params' && zero !== 3) read.failRule('offload', { code: 'paramOffloadWithoutZero3' });
-  else if (offload !== 'none' && zero === 0) read.failRule('offload', { code: 'offloadWithoutZero' });
+  if (t.keepGatheredWeights && zero !== 3) read.fail('keepGatheredWeights', { code: 'keepGatheredWithoutZero3' });
+  if (offload === 'optimizer+params' && zero !== 3) read.fail('offload', { code: 'paramOffloadWithoutZero3' });
+  else if (offload !== 'none' && zero === 0) read.fail('offload', { code: 'offloadWithoutZero' });
 }
 
 /** The GPU preset, a distillation teacher, the free margin and the compute efficiency the reader sets. */
@@ -588,15 +563,14 @@ function resolveHardwareAndTeacher(
   let gpu: GpuSpec | null = null;
   if (options.gpu !== undefined) {
     gpu = getGpuPreset(options.gpu) ?? null;
-    if (gpu === null)
-      read.fail('gpu', `unknown gpu '${options.gpu}' (expected one of ${GPU_PRESETS.map((g) => g.id).join(', ')})`);
+    if (gpu === null) read.fail('gpu', { code: 'unknownGpu', params: { gpu: options.gpu, gpus: GPU_PRESETS.map((g) => g.id) } });
   }
   let teacher: ModelPreset | null = null;
   if (options.teacher !== undefined) {
     teacher = getModelPreset(options.teacher) ?? null;
     if (teacher === null)
-      read.fail('teacher', `unknown teacher '${options.teacher}' (expected one of ${MODEL_PRESETS.map((p) => p.id).join(', ')})`);
-    else if (mode === 'infer') read.fail('teacher', 'distillation trains a student: use --mode train with --teacher');
+      read.fail('teacher', { code: 'unknownTeacher', params: { teacher: options.teacher, models: modelIds() } });
+    else if (mode === 'infer') read.fail('teacher', { code: 'teacherInInfer' });
     else if (model !== null && teacher.config.vocab !== model.vocab) {
       read.notices.push({ code: 'teacherVocab', params: { teacher: teacher.config.vocab, student: model.vocab } });
     }
@@ -605,12 +579,12 @@ function resolveHardwareAndTeacher(
   const given = options.headroom;
   if (given !== undefined) {
     if (typeof given !== 'number' || !Number.isFinite(given) || given < 0 || given > 50)
-      read.fail('headroom', `headroom must be a percentage between 0 and 50, got ${String(given)}`);
+      read.fail('headroom', { code: 'headroomRange', params: { value: String(given) } });
     else headroom = given;
   }
   const mfu = options.mfu;
   if (mfu !== undefined && (typeof mfu !== 'number' || !Number.isFinite(mfu) || mfu <= 0 || mfu > 100)) {
-    read.fail('mfu', `mfu must be a percentage above 0 and at most 100, got ${String(mfu)}`);
+    read.fail('mfu', { code: 'mfuRange', params: { value: String(mfu) } });
     return { gpu, teacher, headroom, mfu: null };
   }
   return { gpu, teacher, headroom, mfu: mfu ?? null };
@@ -620,10 +594,7 @@ function resolveHardwareAndTeacher(
 function checkWeightFormats(read: OptionReader, t: Technique, model: ModelConfig | null, teacher: ModelPreset | null): void {
   if (model !== null && t.mode === 'infer') read.errors.push(...validateWeightFormat(model, t.weights));
   if (model === null && t.mode === 'infer' && WEIGHT_FORMAT_SPECS[t.weights].quantized) {
-    read.fail(
-      'weights',
-      `${WEIGHT_FORMAT_SPECS[t.weights].label} quantizes Linear layers, which --params alone does not describe: give --model or --arch with a shape, or use fp32, fp16 or bf16`,
-    );
+    read.fail('weights', { code: 'quantizedWithoutShape', params: { format: WEIGHT_FORMAT_SPECS[t.weights].label } });
   }
   if (teacher !== null)
     read.errors.push(
@@ -655,10 +626,7 @@ function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | 
     read.notices.push({ code: 'qloraRecompute' });
   }
   if (model === null) {
-    read.fail(
-      'finetune',
-      `--finetune ${t.finetune} adapts a model's Linear layers: give --model or --arch with a shape, not --params`,
-    );
+    read.fail('finetune', { code: 'adaptersWithoutShape', params: { finetune: t.finetune } });
     return null;
   }
   const targets = parseLoraTargets(t.loraTargets);
@@ -674,7 +642,7 @@ function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | 
   const dora = read.flag('dora', false);
   // PEFT 0.20.1.dev0 tuners/lora/tp_layer.py:65-66: LoraParallelLinear "does not support DoRA yet".
   if (dora && t.tp > 1) {
-    read.fail('dora', 'DoRA is not supported with tensor parallelism (PEFT LoraParallelLinear): use --tp 1 or drop --dora');
+    read.fail('dora', { code: 'doraWithTp' });
     return null;
   }
   const plan = loraParams(model, t.loraRank, targets.targets, {
@@ -689,12 +657,11 @@ function resolveFinetune(read: OptionReader, t: Technique, model: ModelConfig | 
 /** Build the model shape from a preset (or arch defaults) and the shape overrides. */
 function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefined, read: OptionReader): ModelConfig | null {
   const count = (key: keyof EstimateOptions, min?: number) => read.count(key, min);
-  const fail = (key: keyof EstimateOptions, message: string) => read.fail(key, message);
   const arch = archOverride ?? base?.arch ?? 'gpt2';
   const hidden = count('hidden') ?? base?.hidden;
   const layers = count('layers') ?? base?.layers;
-  if (hidden === undefined) fail('hidden', `--hidden is required with --arch ${arch}`);
-  if (layers === undefined) fail('layers', `--layers is required with --arch ${arch}`);
+  if (hidden === undefined) read.fail('hidden', { code: 'hiddenRequired', params: { arch } });
+  if (layers === undefined) read.fail('layers', { code: 'layersRequired', params: { arch } });
   if (hidden === undefined || layers === undefined) return null;
   const hiddenChanged = base === undefined || hidden !== base.hidden;
   const transformer = ARCH_TRAITS[arch].transformer;
@@ -703,7 +670,7 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
     if (!transformer) heads = 1;
     else if (hidden % 64 === 0) heads = hidden / 64;
     else {
-      fail('heads', `--heads is required when hidden (${hidden}) is not a multiple of 64`);
+      read.fail('heads', { code: 'headsRequired', params: { hidden } });
       return null;
     }
   }
@@ -718,29 +685,29 @@ function resolveShape(base: ModelConfig | undefined, archOverride: Arch | undefi
   const topK = count('topK') ?? (base !== undefined && base.experts === experts ? base.topK : Math.min(2, experts));
   let ok = true;
   if (transformer && hidden % heads !== 0) {
-    fail('heads', `hidden (${hidden}) must be divisible by heads (${heads})`);
+    read.fail('heads', { code: 'hiddenByHeads', params: { hidden, heads } });
     ok = false;
   }
   if (transformer && (kvHeads > heads || heads % kvHeads !== 0)) {
-    fail('kvHeads', `kv-heads (${kvHeads}) must divide heads (${heads})`);
+    read.fail('kvHeads', { code: 'kvHeadsDivideHeads', params: { kvHeads, heads } });
     ok = false;
   }
   if (topK > experts) {
-    fail('topK', `top-k (${topK}) cannot exceed experts (${experts})`);
+    read.fail('topK', { code: 'topKBeyondExperts', params: { topK, experts } });
     ok = false;
   }
   if (arch === 'mlp' && experts > 1) {
-    fail('experts', 'mixture-of-experts is modelled for transformer archs only');
+    read.fail('experts', { code: 'expertsOnMlp' });
     ok = false;
   }
   const inputs = count('inputs');
   if (inputs !== undefined && arch !== 'mlp') {
-    fail('inputs', `--inputs describes an mlp's input layer; the ${arch} arch reads tokens`);
+    read.fail('inputs', { code: 'inputsOffMlp', params: { arch } });
     ok = false;
   }
   const numLabels = count('numLabels');
   if (numLabels !== undefined && arch === 'mlp') {
-    fail('numLabels', 'the mlp arch ends in its classifier already: give its classes as --vocab');
+    read.fail('numLabels', { code: 'labelsOnMlp' });
     ok = false;
   }
   const baseTied = base !== undefined && arch === base.arch ? base.tiedEmbeddings : arch === 'gpt2' || arch === 'bert';

@@ -3,6 +3,7 @@
  * the packed weights, the per-block or per-group scales, and the small per-tensor constants.
  * Sizes are tensor bytes (what `tensor.nbytes` sums to), before the CUDA allocator rounds each tensor up.
  */
+import { ruleError } from './rule-words.ts';
 import type { Arch, ModelConfig } from './model.ts';
 import type { FieldError } from './options.ts';
 import { countParams } from './params.ts';
@@ -381,14 +382,11 @@ export function validateWeightFormat(model: ModelConfig, format: WeightFormat): 
   const spec = WEIGHT_FORMAT_SPECS[format];
   if (!spec.archs.includes(model.arch)) {
     return [
-      {
-        field: 'weights',
-        message: `${spec.label} is not available for ${model.arch} models (the library supports ${spec.archs.join(', ')}); choose fp16, bf16, llm-int8, nf4 or nf4-dq`,
-      },
+      ruleError('weights', { code: 'formatNotForArch', params: { format: spec.label, arch: model.arch, archs: spec.archs } }),
     ];
   }
   if (spec.scope === 'experts' && model.experts === 1)
-    return [{ field: 'weights', message: `${spec.label} stores a mixture of experts' experts; this model has none` }];
+    return [ruleError('weights', { code: 'formatWithoutExperts', params: { format: spec.label } })];
   const errors: FieldError[] = [];
   for (const linear of quantizedLayers(model, format)) {
     const { inFeatures: i, outFeatures: o } = linear;
@@ -401,13 +399,17 @@ export function validateWeightFormat(model: ModelConfig, format: WeightFormat): 
             ? i % MXFP4_BLOCK !== 0
             : false;
     if (bad) {
-      const rule =
-        format === 'gptq'
-          ? 'input and output widths that are multiples of 32'
-          : format === 'mxfp4'
-            ? `input widths that are multiples of ${MXFP4_BLOCK}`
-            : `input widths that are multiples of ${QUANT_GROUP_SIZE} and output widths that are multiples of 8`;
-      errors.push({ field: 'weights', message: `${spec.label} packs ${rule}; ${linear.module} is ${i} → ${o}` });
+      const widths = { format: spec.label, module: linear.module, inFeatures: i, outFeatures: o };
+      errors.push(
+        ruleError(
+          'weights',
+          format === 'gptq'
+            ? { code: 'gptqPacking', params: widths }
+            : format === 'mxfp4'
+              ? { code: 'mxfp4Packing', params: { ...widths, block: MXFP4_BLOCK } }
+              : { code: 'awqPacking', params: { ...widths, group: QUANT_GROUP_SIZE } },
+        ),
+      );
     }
   }
   return errors;

@@ -1,4 +1,4 @@
-import type { FieldError } from '../memory/index.ts';
+import type { ShownFieldError } from '../memory/index.ts';
 
 /**
  * The planner's own words, kept together for translation: why combinations were left out, and the labels of its choices.
@@ -94,7 +94,7 @@ export const requestMessages = {
 export const PLANNER_WORDS = {
   request: requestMessages,
   /** The engine's refusal of a field, as a rejection of kind 'invalid' quotes it (a language words it by its problem). */
-  fieldError: (error: FieldError): string => error.message,
+  fieldError: (error: ShownFieldError): string => error.message,
   run: runLineWords,
   rejections: rejectionMessages,
   dominance: dominanceMessages,

@@ -12,12 +12,21 @@ import {
   parseFlags,
   parseNumberFlag,
   type EstimateOptions,
-  type FieldError,
+  type ShownFieldError,
   type ModelConfig,
   type RawFlagValue,
   type RawFlagValues,
 } from '../memory/index.ts';
-import { FIXED_ESTIMATE_FLAGS, PLAN_DEFAULTS, PLAN_FLAG_TABLE, RANKINGS, TASKS, type RankBy, type Task } from './plan-flags.ts';
+import {
+  FIXED_ESTIMATE_FLAGS,
+  PLAN_DEFAULTS,
+  PLAN_FLAG_TABLE,
+  RANKINGS,
+  TASKS,
+  type PlanFlagKey,
+  type RankBy,
+  type Task,
+} from './plan-flags.ts';
 import { PLANNER_WORDS, type PlannerWords } from './messages.ts';
 import { PRICE_TIERS, type GpuPrices, type PriceTable, type PriceTier } from './prices.ts';
 
@@ -57,7 +66,7 @@ export interface PlanRequest {
 }
 
 /** Outcome of parsing a request. */
-export type ParsePlanResult = { ok: true; request: PlanRequest } | { ok: false; errors: FieldError[] };
+export type ParsePlanResult = { ok: true; request: PlanRequest } | { ok: false; errors: ShownFieldError[] };
 
 /**
  * Parse `GPU=OD/RES/SPOT`, or `GPU=none` (the GPU has no price: it is not offered for rent, and an own GPU costs
@@ -98,7 +107,7 @@ export function parsePlanFlags(
 ): ParsePlanResult {
   const given: Record<string, RawFlagValue> = {};
   const own: Record<string, RawFlagValue> = {};
-  const choices: FieldError[] = [];
+  const choices: ShownFieldError[] = [];
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     if (FIXED_ESTIMATE_FLAGS.includes(name)) given[name] = value;
@@ -109,15 +118,21 @@ export function parsePlanFlags(
   const parsed = parseEstimateFlags(given);
   const flags = parseFlags(own, PLAN_FLAG_TABLE);
   const read = createOptionReader(flags.options, PLAN_FLAG_TABLE);
+  // The planner's own errors are worded in `words` (the page's language), so they carry no problem data; each joins
+  // the reader's errors so far, keeping the order in which the flags are read.
+  const readErrors: ShownFieldError[] = [];
+  const refuse = (key: PlanFlagKey, message: string) => {
+    readErrors.push(...read.errors.splice(0), { field: PLAN_FLAG_TABLE.of(key).flag, message });
+  };
   const gpus = read.count('gpus') ?? PLAN_DEFAULTS.gpus;
   const globalBatch = read.count('globalBatch');
-  if (raw['global-batch'] === undefined) read.fail('globalBatch', words.needsGlobalBatch);
+  if (raw['global-batch'] === undefined) refuse('globalBatch', words.needsGlobalBatch);
   const task = read.keyword('task', TASKS);
   const maxHostGb = read.amount('maxHostGb');
   const rankBy = read.keyword('rankBy', RANKINGS);
   const priceTier = read.keyword('priceTier', PRICE_TIERS);
   const epochTokens = read.count('epochTokens');
-  if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined) read.fail('epochTokens', words.epochCostNeedsTokens);
+  if (rankBy === 'epoch-cost' && raw['epoch-tokens'] === undefined) refuse('epochTokens', words.epochCostNeedsTokens);
   const trainTokens = read.count('trainTokens');
   const rent = read.flag('rent', false);
   const allowLossy = read.flag('allowLossy', false);
@@ -126,12 +141,12 @@ export function parsePlanFlags(
   const priceTexts = flags.options.price;
   for (const text of Array.isArray(priceTexts) ? (priceTexts as readonly string[]) : []) {
     const price = parsePrice(text, words);
-    if (typeof price === 'string') read.fail('price', price);
+    if (typeof price === 'string') refuse('price', price);
     else if (price.prices === null) delete prices[price.gpu];
     else prices[price.gpu] = price.prices;
   }
 
-  const errors = [...choices, ...(parsed.ok ? [] : parsed.errors), ...flags.errors, ...read.errors];
+  const errors = [...choices, ...(parsed.ok ? [] : parsed.errors), ...flags.errors, ...readErrors, ...read.errors];
   if (!parsed.ok) return { ok: false, errors };
   const base = modelConfig === undefined ? parsed.options : { ...parsed.options, modelConfig };
   if (parsed.options.gpu === undefined) errors.push({ field: 'gpu', message: words.needsGpu });

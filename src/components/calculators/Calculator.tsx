@@ -6,6 +6,7 @@ import {
   MODEL_PRESETS,
   wordNotice,
   type FieldError,
+  type ShownFieldError,
   type LineCategory,
   type RawFlags,
 } from '../../memory/index';
@@ -42,6 +43,7 @@ import { estimateCommandLine } from '../../planner/index';
 import ModelSource from '../model-source/ModelSource';
 import ModelParams from '../model-source/ModelParams';
 import type { LoadedModel } from '../model-source/loaded-model';
+import { fieldErrorsLine } from '../field-errors';
 import { modelFromLink, modelLinkParams } from '../model-source/model-link';
 import VerdictFrame from './VerdictFrame';
 
@@ -70,7 +72,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
   /** The model read from a config.json, in use instead of the preset or custom shape in `raw`. */
   const [loaded, setLoaded] = useState<LoadedModel | null>(null);
   /** Why the link's model could not be read (the preset stays in use). */
-  const [linkError, setLinkError] = useState<FieldError | null>(null);
+  const [linkErrors, setLinkErrors] = useState<readonly ShownFieldError[]>([]);
   const [touched, setTouched] = useState(false);
 
   // The query is read after hydration: the prerendered HTML shows the defaults. The stack is the URL's, else the
@@ -80,7 +82,7 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
     setRaw({ ...fromQuery(id, location.search), stack: chosenStack(location.search, storedStack(), fallback) });
     const linked = modelFromLink(new URLSearchParams(location.search), messages.modelSourceErrors);
     if (linked.kind === 'model') setLoaded(linked.model);
-    if (linked.kind === 'error') setLinkError(linked.error);
+    if (linked.kind === 'error') setLinkErrors(linked.errors);
   }, [id, messages]);
 
   // One answer to "How do you train?" changes every calculator on the page.
@@ -166,17 +168,17 @@ export default function Calculator({ id, locale = DEFAULT_LOCALE }: CalculatorPr
               ]}
               selected={customShape ? 'custom' : String(raw['model'])}
               loaded={loaded}
-              error={[errorFor('model'), linkError === null ? '' : engine.fieldError(linkError)].filter(Boolean).join('; ')}
+              error={[errorFor('model'), fieldErrorsLine(linkErrors, engine.fieldError)].filter(Boolean).join('; ')}
               selectAttributes={{ 'data-flag': 'model' }}
               onSelect={(value) => {
                 setTouched(true);
                 setLoaded(null);
-                setLinkError(null);
+                setLinkErrors([]);
                 setRaw((current) => (value === 'custom' ? startCustomShape(current) : pickPreset(current, value)));
               }}
               onLoad={(model) => {
                 setTouched(true);
-                setLinkError(null);
+                setLinkErrors([]);
                 setLoaded(model);
               }}
             />

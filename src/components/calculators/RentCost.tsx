@@ -28,7 +28,7 @@ export default function RentCost({ result }: { result: EstimateResult }) {
   const errors = validateRentalInputs(parsed);
   const cost = errors.length === 0 ? rentalCost(parsed, gpus) : null;
   const field = (name: keyof RentalInputs, label: string) => (
-    <WidgetField label={label} error={errors.find((e) => e.field === name)?.message}>
+    <WidgetField label={label} error={errors.some((e) => e.field === name) ? text.invalid[name] : undefined}>
       <input
         type="text"
         inputMode="decimal"

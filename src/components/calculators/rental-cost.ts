@@ -11,25 +11,23 @@ export interface RentalInputs {
 }
 
 /** A bad input, named by field. */
+/** A bad input, named by field: each field has one range, which the catalogue words (`calculator.rent.invalid`). */
 export interface RentalError {
   readonly field: keyof RentalInputs;
-  readonly message: string;
 }
 
 export function validateRentalInputs(inputs: RentalInputs): RentalError[] {
   const errors: RentalError[] = [];
-  const check = (field: keyof RentalInputs, ok: boolean, message: string) => ok || errors.push({ field, message });
-  check('pricePerGpuHour', Number.isFinite(inputs.pricePerGpuHour) && inputs.pricePerGpuHour >= 0, 'Enter a price of 0 or more.');
-  check('hours', Number.isFinite(inputs.hours) && inputs.hours > 0, 'Enter a number of hours above 0.');
+  const check = (field: keyof RentalInputs, ok: boolean) => ok || errors.push({ field });
+  check('pricePerGpuHour', Number.isFinite(inputs.pricePerGpuHour) && inputs.pricePerGpuHour >= 0);
+  check('hours', Number.isFinite(inputs.hours) && inputs.hours > 0);
   check(
     'spotDiscountPercent',
     Number.isFinite(inputs.spotDiscountPercent) && inputs.spotDiscountPercent >= 0 && inputs.spotDiscountPercent < 100,
-    'Enter a discount from 0 to 99%.',
   );
   check(
     'restartOverheadPercent',
     Number.isFinite(inputs.restartOverheadPercent) && inputs.restartOverheadPercent >= 0 && inputs.restartOverheadPercent <= 1000,
-    'Enter an overhead from 0 to 1000%.',
   );
   return errors;
 }

@@ -11,6 +11,7 @@ import {
   formatDiffusionFlags,
   getDiffusionPreset,
   parseDiffusionFlags,
+  ruleError,
   type DiffusionChange,
   type DiffusionEstimate,
   type DiffusionOptions,
@@ -103,7 +104,7 @@ export type DiffusionComputed =
 export function computeDiffusion(settings: DiffusionSettings): DiffusionComputed {
   const id = settings['model'] ?? '';
   const preset = getDiffusionPreset(id);
-  if (preset === undefined) return { ok: false, errors: [{ field: 'model', message: `unknown pipeline preset ${id}` }] };
+  if (preset === undefined) return { ok: false, errors: [ruleError('model', { code: 'unknownPipeline', params: { id } })] };
   const parsed = parseDiffusionFlags(settings, preset.shape);
   if (!parsed.ok) return { ok: false, errors: parsed.errors };
   const outcome = estimateDiffusion(parsed.options);

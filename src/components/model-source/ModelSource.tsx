@@ -5,6 +5,7 @@ import { wordNotice } from '../../memory/index';
 import WidgetField from '../WidgetField';
 import { HUB_HOSTS, type HubHost } from './hub';
 import type { LoadedModel } from './loaded-model';
+import { fieldErrorsLine } from '../field-errors';
 import { createModelLoader, type ModelLoadState } from './model-loader';
 import { useMessages } from '../../i18n/use-messages';
 import '../widget.css';
@@ -73,7 +74,7 @@ export default function ModelSource(props: ModelSourceProps) {
   const readFile = (file: File | undefined) => {
     if (file !== undefined) void loader.file(file);
   };
-  const loadError = state.status === 'failed' ? `${state.error.field}: ${messages.engine.fieldError(state.error)}` : undefined;
+  const loadError = state.status === 'failed' ? fieldErrorsLine(state.errors, messages.engine.fieldError) : undefined;
 
   return (
     <div class="model-source">

@@ -2,7 +2,7 @@
  * Fetching a model's config.json from the Hugging Face Hub or a mirror of it, for the model picker's Load button and
  * nothing else. Pure apart from the `fetch` it is given, so the tests hand it a fake.
  */
-import { MAX_CONFIG_JSON_BYTES, type FieldError } from '../../memory/index';
+import { MAX_CONFIG_JSON_BYTES, type ShownFieldError } from '../../memory/index';
 import { MODEL_SOURCE_ERRORS_EN, type ModelSourceErrors } from '../../i18n/messages/model-source/en';
 
 /** A host that serves Hugging Face repositories' files. */
@@ -43,7 +43,7 @@ export function hubConfigUrl(id: string, host: HubHost): string {
 }
 
 /** What a fetch gave: the file's text, or a field error on `hub` in one line. */
-export type HubFetch = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: FieldError };
+export type HubFetch = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: ShownFieldError };
 
 /** How to fetch: the function (the page's `fetch`, a test's fake), an abort signal, and a callback per chunk received. */
 export interface HubFetchOptions {

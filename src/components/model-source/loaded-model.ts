@@ -16,21 +16,16 @@ export interface LoadedModel {
   readonly hubId: string | null;
 }
 
-/** A model read, or the one-line field error that says why not. */
+/** A model read, or the field errors that say why not (at least one). */
 export type ModelReading =
-  { readonly ok: true; readonly model: LoadedModel } | { readonly ok: false; readonly error: FieldError };
+  { readonly ok: true; readonly model: LoadedModel } | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /**
- * Read config.json text (or its parsed object) through the engine's reader. Several errors are joined into one line
- * under the first error's field, so the page shows one message naming the key at fault; one error is kept whole, its
- * problem data with it, for a page in another language to word.
+ * Read config.json text (or its parsed object) through the engine's reader. Its errors are kept whole, each with its
+ * problem data, so a page words each in its language (field-errors.ts).
  */
 export function readLoadedModel(input: unknown, hubId: string | null): ModelReading {
   const reading = readConfigJson(input);
-  if (!reading.ok) {
-    const [first] = reading.errors;
-    if (first !== undefined && reading.errors.length === 1) return { ok: false, error: first };
-    return { ok: false, error: { field: first?.field ?? 'config', message: reading.errors.map((e) => e.message).join('; ') } };
-  }
+  if (!reading.ok) return { ok: false, errors: reading.errors };
   return { ok: true, model: { config: reading.config, notices: reading.notices, shapeJson: reading.shapeJson, hubId } };
 }

@@ -5,7 +5,7 @@
  * so that opening it runs the same reader and checks as a pasted file, and a link still opens after `ModelConfig`
  * changes shape.
  */
-import type { FieldError } from '../../memory/index';
+import type { ShownFieldError } from '../../memory/index';
 import { isHubId } from './hub';
 import { readLoadedModel, type LoadedModel } from './loaded-model';
 import { MODEL_SOURCE_ERRORS_EN, type ModelSourceErrors } from '../../i18n/messages/model-source/en';
@@ -22,11 +22,11 @@ export function modelLinkParams(model: LoadedModel): [name: string, value: strin
   return params;
 }
 
-/** What a link's query says about the model: none given, the model it carries, or one field error. */
+/** What a link's query says about the model: none given, the model it carries, or the field errors why not. */
 export type LinkedModel =
   | { readonly kind: 'none' }
   | { readonly kind: 'model'; readonly model: LoadedModel }
-  | { readonly kind: 'error'; readonly error: FieldError };
+  | { readonly kind: 'error'; readonly errors: readonly ShownFieldError[] };
 
 /**
  * The model a query carries, read through the same reader and checks as a pasted config.json; a damaged link's error
@@ -36,16 +36,16 @@ export function modelFromLink(query: URLSearchParams, errors: ModelSourceErrors 
   const encoded = query.get(CONFIG_PARAM);
   if (encoded === null) return { kind: 'none' };
   const hubId = query.get(HUB_PARAM);
-  if (hubId !== null && !isHubId(hubId)) return { kind: 'error', error: { field: HUB_PARAM, message: errors.badId(hubId) } };
+  if (hubId !== null && !isHubId(hubId)) return { kind: 'error', errors: [{ field: HUB_PARAM, message: errors.badId(hubId) }] };
   let text: string;
   try {
     text = fromBase64Url(encoded);
   } catch {
-    return { kind: 'error', error: { field: CONFIG_PARAM, message: errors.badLink(CONFIG_PARAM) } };
+    return { kind: 'error', errors: [{ field: CONFIG_PARAM, message: errors.badLink(CONFIG_PARAM) }] };
   }
   // As text, so the reader's own size limit and JSON errors apply.
   const reading = readLoadedModel(text, hubId);
-  return reading.ok ? { kind: 'model', model: reading.model } : { kind: 'error', error: reading.error };
+  return reading.ok ? { kind: 'model', model: reading.model } : { kind: 'error', errors: reading.errors };
 }
 
 /** UTF-8 text as base64url without padding (RFC 4648 § 5): safe in a query without escaping. */

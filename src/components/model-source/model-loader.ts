@@ -3,7 +3,7 @@
  * goes idle → (fetching →) loaded or failed. A new request supersedes one in flight (its fetch aborted, its answer
  * dropped), so the model shown is always the last the reader asked for; a failure never replaces the model in use.
  */
-import { MAX_CONFIG_JSON_BYTES, type FieldError } from '../../memory/index';
+import { MAX_CONFIG_JSON_BYTES, type ShownFieldError } from '../../memory/index';
 import { fetchHubConfig, hubConfigUrl, type HubHost } from './hub';
 import { readLoadedModel, type LoadedModel, type ModelReading } from './loaded-model';
 import { MODEL_SOURCE_ERRORS_EN, type ModelSourceErrors } from '../../i18n/messages/model-source/en';
@@ -13,7 +13,7 @@ export type ModelLoadState =
   | { readonly status: 'idle' }
   | { readonly status: 'fetching'; readonly url: string; readonly receivedBytes: number }
   | { readonly status: 'loaded'; readonly model: LoadedModel }
-  | { readonly status: 'failed'; readonly error: FieldError };
+  | { readonly status: 'failed'; readonly errors: readonly ShownFieldError[] };
 
 /** The loader's requests. */
 export interface ModelLoader {
@@ -42,8 +42,9 @@ export function createModelLoader(
     current = controller;
     return { signal: controller.signal, isCurrent: () => current === controller };
   };
-  const settle = (reading: ModelReading) =>
-    onState(reading.ok ? { status: 'loaded', model: reading.model } : { status: 'failed', error: reading.error });
+  // A reading, or a fetch's error worded in `errors`.
+  const settle = (reading: ModelReading | { readonly ok: false; readonly errors: readonly ShownFieldError[] }) =>
+    onState(reading.ok ? { status: 'loaded', model: reading.model } : { status: 'failed', errors: reading.errors });
 
   return {
     paste(text) {
@@ -53,14 +54,14 @@ export function createModelLoader(
     async file(file) {
       const { isCurrent } = start();
       if (file.size > MAX_CONFIG_JSON_BYTES) {
-        onState({ status: 'failed', error: { field: 'config', message: errors.tooBig(file.size) } });
+        onState({ status: 'failed', errors: [{ field: 'config', message: errors.tooBig(file.size) }] });
         return;
       }
       let text: string;
       try {
         text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
       } catch {
-        if (isCurrent()) onState({ status: 'failed', error: { field: 'config', message: errors.notText } });
+        if (isCurrent()) onState({ status: 'failed', errors: [{ field: 'config', message: errors.notText }] });
         return;
       }
       if (isCurrent()) settle(readLoadedModel(text, null));
@@ -85,7 +86,7 @@ export function createModelLoader(
         throw error;
       }
       if (!isCurrent()) return;
-      settle(fetched.ok ? readLoadedModel(fetched.text, id) : { ok: false, error: fetched.error });
+      settle(fetched.ok ? readLoadedModel(fetched.text, id) : { ok: false, errors: [fetched.error] });
     },
   };
 }

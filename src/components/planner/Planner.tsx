@@ -5,7 +5,7 @@ import {
   formatStepTime,
   GPU_PRESETS,
   MODEL_PRESETS,
-  type FieldError,
+  type ShownFieldError,
 } from '../../memory/index';
 import {
   BAND_RATIO,
@@ -39,6 +39,7 @@ import WidgetField from '../WidgetField';
 import ModelSource from '../model-source/ModelSource';
 import ModelParams from '../model-source/ModelParams';
 import type { LoadedModel } from '../model-source/loaded-model';
+import { fieldErrorsLine } from '../field-errors';
 import { modelFacts } from '../model-source/model-facts';
 import { modelFromLink, modelLinkParams } from '../model-source/model-link';
 import { DEFAULT_LOCALE, localizedHref, type Locale } from '../../i18n/locales';
@@ -131,7 +132,7 @@ export default function Planner({
   /** The model read from a config.json, planned instead of the preset in `flags`. */
   const [loaded, setLoaded] = useState<LoadedModel | null>(null);
   /** Why the link's model could not be read (the preset stays in use). */
-  const [linkError, setLinkError] = useState<FieldError | null>(null);
+  const [linkErrors, setLinkErrors] = useState<readonly ShownFieldError[]>([]);
   const [drafts, setDrafts] = useState<Record<string, PriceDraft>>(() => linkDrafts(flagsFromQuery(defaults), strings).drafts);
   /** The link's price values that have no row to go to, with why. */
   const [unreadPrices, setUnreadPrices] = useState<readonly string[]>([]);
@@ -154,9 +155,9 @@ export default function Planner({
       setDrafts(link.drafts);
       setUnreadPrices(link.unread);
     }
-    const linked = modelFromLink(new URLSearchParams(location.search));
+    const linked = modelFromLink(new URLSearchParams(location.search), messages.modelSourceErrors);
     if (linked.kind === 'model') setLoaded(linked.model);
-    if (linked.kind === 'error') setLinkError(linked.error);
+    if (linked.kind === 'error') setLinkErrors(linked.errors);
     setSelected(new URLSearchParams(location.search).get(PLAN_PARAM));
     setQueryRead(true);
   }, [syncUrl, defaults]);
@@ -232,7 +233,7 @@ export default function Planner({
       return next;
     });
   };
-  const errors: readonly FieldError[] = parsed.ok ? [] : parsed.errors;
+  const errors: readonly ShownFieldError[] = parsed.ok ? [] : parsed.errors;
   const errorFor = (name: string) =>
     errors
       .filter((e) => e.field === name)
@@ -304,18 +305,18 @@ export default function Planner({
                     ]}
                     selected={preset}
                     loaded={loaded}
-                    error={[errorFor('model'), linkError === null ? '' : messages.engine.fieldError(linkError)]
+                    error={[errorFor('model'), fieldErrorsLine(linkErrors, messages.engine.fieldError)]
                       .filter(Boolean)
                       .join('; ')}
                     onSelect={(id) => {
                       setLoaded(null);
-                      setLinkError(null);
+                      setLinkErrors([]);
                       set('model', id);
                     }}
                     onLoad={(model) => {
                       setTouched(true);
                       setShown(FIRST_PAGES);
-                      setLinkError(null);
+                      setLinkErrors([]);
                       setLoaded(model);
                     }}
                   />

@@ -14,6 +14,9 @@ import {
   type SearchPart,
 } from '../../planner/index';
 import { packSearch, unpackResult, unpackSearch } from './plan-transfer';
+import { fieldErrorsLine } from '../field-errors';
+import { DEFAULT_LOCALE } from '../../i18n/locales';
+import { messagesFor } from '../../i18n/messages/index';
 import type { PlannerQuery, PlannerWorkerRequest, PlannerWorkerResponse } from './planner-requests';
 
 /** Something that searches in the background and calls back with the answer to the latest request. */
@@ -135,8 +138,9 @@ export function createPlannerClient(
       busy = false;
       onAnswer(answer, performance.now() - sentAt);
     };
-    const parsed = parsePlanFlags(query.flags, EXAMPLE_PRICES, query.modelConfig);
-    if (!parsed.ok) return reply({ ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') });
+    const words = messagesFor(query.locale ?? DEFAULT_LOCALE).planner.search;
+    const parsed = parsePlanFlags(query.flags, EXAMPLE_PRICES, query.modelConfig, words.request);
+    if (!parsed.ok) return reply({ ok: false, message: fieldErrorsLine(parsed.errors, words.fieldError) });
     // One worker answers whole, as planTraining does: merging and ranking here would only add to the wait.
     const answer = pool.length === 1 ? await askPlan(id, query) : await searchAndPlan(id, query, parsed.request, stale);
     if (answer === null) return;

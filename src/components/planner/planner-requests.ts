@@ -20,6 +20,7 @@ import type { ModelConfig } from '../../memory/index';
 import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
 import { messagesFor } from '../../i18n/messages/index';
 import { packResult, packSearch, unpackSearch, type WithPackedPlans } from './plan-transfer';
+import { fieldErrorsLine } from '../field-errors';
 
 /**
  * What the reader asked: the planner's flags, and the model's shape when it was read from a config.json instead of
@@ -69,9 +70,9 @@ export type PlannerWorkerResponse =
 
 /** A worker's answer to one request; its time is the search's (and ranking's), its plans packed after it. */
 export function answerPlannerRequest(request: PlannerWorkerRequest): PlannerWorkerResponse {
-  const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES, request.modelConfig);
-  if (!parsed.ok) return { id: request.id, ok: false, message: parsed.errors.map((e) => `${e.field}: ${e.message}`).join('; ') };
   const words = messagesFor(request.locale ?? DEFAULT_LOCALE).planner.search;
+  const parsed = parsePlanFlags(request.flags, EXAMPLE_PRICES, request.modelConfig, words.request);
+  if (!parsed.ok) return { id: request.id, ok: false, message: fieldErrorsLine(parsed.errors, words.fieldError) };
   const start = performance.now();
   if (request.kind === 'plan') {
     const searches = request.searches?.map((search) => unpackSearch(search));

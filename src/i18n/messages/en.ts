@@ -171,6 +171,13 @@ export const EN = {
       onDemand: ': on demand ',
       spot: '; spot with checkpoint-and-resume ',
       spotHours: (hours: string): string => ` (${hours} h of GPU time each, preemptions included).`,
+      /** A field's error, by field (rental-cost.ts): each field has one range. */
+      invalid: {
+        pricePerGpuHour: 'Enter a price of 0 or more.',
+        hours: 'Enter a number of hours above 0.',
+        spotDiscountPercent: 'Enter a discount from 0 to 99%.',
+        restartOverheadPercent: 'Enter an overhead from 0 to 1000%.',
+      },
     },
     /** Per-GPU memory against the number of data-parallel GPUs (ScalingChart.tsx). */
     scaling: {

@@ -157,6 +157,12 @@ export const ZH_CN: Messages = {
       onDemand: '：按需实例 ',
       spot: '；竞价实例（配合断点续训）',
       spotHours: (hours) => `（每张卡 ${hours} GPU 小时，已计入抢占）。`,
+      invalid: {
+        pricePerGpuHour: '请输入不小于 0 的价格。',
+        hours: '请输入大于 0 的小时数。',
+        spotDiscountPercent: '请输入 0 到 99 之间的折扣（%）。',
+        restartOverheadPercent: '请输入 0 到 1000 之间的额外耗时（%）。',
+      },
     },
     scaling: {
       stage: (stage) => (stage === 0 ? 'DDP（ZeRO-0）' : `ZeRO-${stage}`),

@@ -154,8 +154,8 @@ describe('the engine’s words in Chinese', () => {
     const query = new URLSearchParams({ hub: 'not an id', config: 'e30' });
     const chinese = modelFromLink(query, ZH.modelSourceErrors);
     const english = modelFromLink(query);
-    expect(chinese.kind === 'error' ? chinese.error.message : '').toMatch(CHINESE);
-    expect(english.kind === 'error' ? english.error.message : '').toContain('is not a Hugging Face model id');
+    expect(chinese.kind === 'error' ? chinese.errors[0]?.message : '').toMatch(CHINESE);
+    expect(english.kind === 'error' ? english.errors[0]?.message : '').toContain('is not a Hugging Face model id');
   });
 
   test('the image and video generation calculator’s field errors are worded in Chinese', () => {

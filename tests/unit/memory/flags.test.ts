@@ -176,7 +176,13 @@ describe('a flag table of its own: the same parser, readers and messages as the 
     });
     expect(parseFlags({ count: ['1', '2'], tag: 'one' }, table)).toEqual({
       options: { tag: ['one'] },
-      errors: [{ field: 'count', message: 'give --count once' }],
+      errors: [
+        {
+          field: 'count',
+          message: 'give --count once',
+          problem: { kind: 'rule', rule: { code: 'flagTwice', params: { flag: 'count' } } },
+        },
+      ],
     });
   });
 

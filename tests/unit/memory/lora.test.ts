@@ -95,7 +95,13 @@ describe('loraParams(all-linear, r=16) on the presets: r · Σ(in + out) over ev
 describe('loraParams errors name the field', () => {
   test('GPT-2 fuses q, k and v in attn.c_attn: a partial choice is refused', () => {
     const found = errors('gpt2', 8, ['q', 'v']);
-    expect(found).toEqual([{ field: 'lora-targets', message: expect.stringContaining('transformer.h.{i}.attn.c_attn') }]);
+    expect(found).toEqual([
+      {
+        field: 'lora-targets',
+        message: expect.stringContaining('transformer.h.{i}.attn.c_attn'),
+        problem: { kind: 'rule', rule: { code: 'fusedProjections', params: expect.objectContaining({ arch: 'gpt2' }) } },
+      },
+    ]);
   });
 
   test.each([['gpt2'], ['bert-base-uncased']])('%s has no gate projection', (id) => {
@@ -110,7 +116,11 @@ describe('loraParams errors name the field', () => {
 
   test.each([[0], [-4], [2.5], [Number.NaN], [Number.POSITIVE_INFINITY]])('rank %d is refused on lora-rank', (rank) => {
     expect(errors('llama-2-7b', rank, 'all-linear')).toEqual([
-      { field: 'lora-rank', message: expect.stringContaining(String(rank)) },
+      {
+        field: 'lora-rank',
+        message: expect.stringContaining(String(rank)),
+        problem: { kind: 'rule', rule: { code: 'loraRankWhole', params: { rank } } },
+      },
     ]);
   });
 });

@@ -56,7 +56,13 @@ describe('the planner’s flags: defined, parsed and read like the engine’s', 
 
   test('a link’s flag given twice is named, except the repeatable price; the rental flag reads true and false', () => {
     const twice = parsePlanFlags({ ...WORKED, gpus: ['2', '4'] }, EXAMPLE_PRICES);
-    expect(twice.ok ? [] : twice.errors).toEqual([{ field: 'gpus', message: 'give --gpus once' }]);
+    expect(twice.ok ? [] : twice.errors).toEqual([
+      {
+        field: 'gpus',
+        message: 'give --gpus once',
+        problem: { kind: 'rule', rule: { code: 'flagTwice', params: { flag: 'gpus' } } },
+      },
+    ]);
     const priced = parsePlanFlags({ ...WORKED, price: ['rtx-4090=0.4/0.3/0.2', 'h100-80gb=none'] }, EXAMPLE_PRICES);
     if (!priced.ok) throw new Error(JSON.stringify(priced.errors));
     expect(priced.request.prices['rtx-4090']).toEqual({ 'on-demand': 0.4, reserved: 0.3, spot: 0.2 });
@@ -75,7 +81,13 @@ describe('the planner’s flags: defined, parsed and read like the engine’s', 
     const old = parsePlanFlags({ ...WORKED, 'no-rent': 'true' }, EXAMPLE_PRICES);
     expect(old.ok && old.request.rent).toBe(false);
     const both = parsePlanFlags({ ...WORKED, rent: 'true', 'no-rent': 'true' }, EXAMPLE_PRICES);
-    expect(both.ok ? [] : both.errors).toEqual([{ field: 'no-rent', message: 'give either --rent or --no-rent, not both' }]);
+    expect(both.ok ? [] : both.errors).toEqual([
+      {
+        field: 'no-rent',
+        message: 'give either --rent or --no-rent, not both',
+        problem: { kind: 'rule', rule: { code: 'flagAndAlias', params: { flag: 'rent', alias: 'no-rent' } } },
+      },
+    ]);
   });
 
   test('no-rent is read, never written: the names the page’s query keeps leave it out', () => {

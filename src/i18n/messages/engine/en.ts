@@ -4,7 +4,7 @@ import {
   STACKS,
   RULE_WORDS,
   WARNING_WORDS,
-  type FieldError,
+  type ShownFieldError,
   type LineDevice,
   type MemoryLine,
   type Stack,
@@ -45,11 +45,11 @@ export const ENGINE_EN = {
   lineLabel: (line: MemoryLine): string => line.label,
   /** Before the size of a line that does not live on the GPU. */
   device: { gpu: '', cpu: 'cpu: ', nvme: 'nvme: ' } satisfies Record<LineDevice, string>,
-  /** A field's error: the engine's English message. */
-  fieldError: (error: FieldError): string => error.message,
+  /** A field's error: the engine's English message (or the page's words, for one worded above the engine). */
+  fieldError: (error: ShownFieldError): string => error.message,
   /** Each estimate warning by its code (`wordNotice` words a notice with them): the engine's own English. */
   warnings: WARNING_WORDS as WarningWords,
-  /** Each rule between fields by its code (a field error's `problem` carries it): the engine's own English. */
+  /** Each field error's rule by its code (a field error's `problem` carries it): the engine's own English. */
   rules: RULE_WORDS as RuleWords,
   /** What the step-time estimate assumes: the engine's sentences. */
   stepTimeAssumptions: (assumptions: readonly string[]): string => assumptions.join('; '),

@@ -1,7 +1,7 @@
 import { formatGiB } from '../../../base/bytes';
 import {
   wordRule,
-  type FieldError,
+  type ShownFieldError,
   type FieldProblem,
   type MemoryLine,
   type PipelineStage,
@@ -266,7 +266,7 @@ export const LINE_LABELS_ZH_CN: Readonly<Record<string, string>> = {
 /** Numbers inside Chinese sentences, grouped as the locale groups them. */
 const count = new Intl.NumberFormat('zh-CN');
 
-/** The errors of rules between fields in 简体中文, by code; flags stay as the CLI spells them. */
+/** The engine's field errors in 简体中文, by code (rule-words.ts); flags, keys and ids stay as the CLI spells them. */
 const RULES_ZH_CN: RuleWords = {
   tooManyGpus: ({ gpus, max }) => `dp × tp × pp 共 ${count.format(gpus)} 张 GPU；引擎最多只建模 ${count.format(max)} 张`,
   tpOnMlp: () => 'mlp 架构不建模张量并行；请用 --tp 1',
@@ -285,6 +285,95 @@ const RULES_ZH_CN: RuleWords = {
   paramOffloadWithoutZero3: () => '卸载参数需要 --zero 3（ZeRO-Infinity、FSDP CPU 卸载）',
   offloadWithoutZero: () =>
     '卸载需要 ZeRO：--zero 1、2 或 3（DeepSpeed ZeRO-Offload）；FSDP 的 CPU 卸载是 --zero 3 --offload optimizer+params',
+  configWithShape: () => 'config.json 已给出完整的模型：请去掉 --model、--params 和各形状参数',
+  paramsAlone: () => '--params 只能单独使用，不能与 --model 或形状参数同时给出',
+  noModel: ({ models }) =>
+    `请给出 --model ID、带 --hidden 和 --layers 的 --arch，或 --params N（可选模型：${models.join('、')}）`,
+  unknownModel: ({ model, models }) => `未知的模型“${model}”（可选：${models.join('、')}）`,
+  hiddenRequired: ({ arch }) => `--arch ${arch} 需要同时给出 --hidden`,
+  layersRequired: ({ arch }) => `--arch ${arch} 需要同时给出 --layers`,
+  headsRequired: ({ hidden }) => `隐藏维度（${hidden}）不是 64 的倍数时，需要给出 --heads`,
+  hiddenByHeads: ({ hidden, heads }) => `隐藏维度（${hidden}）必须能被注意力头数（${heads}）整除`,
+  kvHeadsDivideHeads: ({ kvHeads, heads }) => `KV 头数（${kvHeads}）必须能整除注意力头数（${heads}）`,
+  topKBeyondExperts: ({ topK, experts }) => `top-k（${topK}）不能超过专家数（${experts}）`,
+  expertsOnMlp: () => '混合专家（MoE）只对 Transformer 架构建模',
+  inputsOffMlp: ({ arch }) => `--inputs 描述的是 mlp 的输入层；${arch} 架构的输入是 token`,
+  labelsOnMlp: () => 'mlp 架构本身就以分类层结尾：类别数请用 --vocab 给出',
+  seqOnMlp: ({ seq }) => `mlp 架构没有序列维度：序列长度必须为 1（当前为 ${seq}）；批大小用 --micro-batch 设置`,
+  meanSeqBeyondSeq: ({ meanSeq, seq }) =>
+    `mean-seq ${meanSeq} 大于 --seq ${seq}：平均真实长度不能超过序列被填充、打包或截断到的长度`,
+  paddingFreeWithEager: () =>
+    '无填充（padding-free）批次需要 FlashAttention（TRL 的 padding_free 只支持 FlashAttention 2 或 3）：请用 --attention sdpa，或 --batching padded',
+  optimizerInBackwardWithAccum: () => 'optimizer-in-backward 在梯度一算出就立即更新参数，无法做梯度累积：请用 --grad-accum 1',
+  fp8WithoutTensorCores: ({ recipe, gpu }) =>
+    `fp8 ${recipe} 需要 FP8 张量核心（Ada、Hopper、Blackwell、MI300）；${gpu} 没有：请用 --fp8 none`,
+  fp8TeOffNvidia: ({ gpu }) => `fp8 te 是 NVIDIA 的 Transformer Engine；${gpu} 不是 NVIDIA GPU：请改用 torchao 方案`,
+  fp8InInfer: () => 'fp8 是训练方案：--mode infer 时请去掉它',
+  fp8WithAdapters: ({ finetune }) => `fp8 只对全量微调计算；--finetune ${finetune} 时请用 --fp8 none`,
+  fp8TeWithZero3: () => '未建模 fp8 te 与 --zero 3 的组合（FSDP2 会在反向传播中重新量化权重）：请改用 torchao 方案',
+  fp8AllGatherNeeds: () => 'fp8-all-gather 需要 --fp8 torchao-tensorwise（torchao 只在 tensorwise 缩放下允许）和 --zero 3',
+  unknownGpu: ({ gpu, gpus }) => `未知的 GPU“${gpu}”（可选：${gpus.join('、')}）`,
+  unknownTeacher: ({ teacher, models }) => `未知的教师模型“${teacher}”（可选：${models.join('、')}）`,
+  teacherInInfer: () => '知识蒸馏训练的是学生模型：使用 --teacher 时请用 --mode train',
+  headroomRange: ({ value }) => `预留余量必须是 0 到 50 之间的百分比，当前为 ${value}`,
+  mfuRange: ({ value }) => `MFU 必须是大于 0、不超过 100 的百分比，当前为 ${value}`,
+  storedUnknown: () =>
+    'stored 表示 checkpoint 发布时的格式，由 config.json 给出（quantization_config 或 torch_dtype）；这个模型没有写明：请选择 fp32、fp16、bf16 或某种量化格式',
+  quantizedWithoutShape: ({ format }) =>
+    `${format} 量化的是 Linear 层，只给 --params 无法描述它们：请给出 --model 或带形状的 --arch，或改用 fp32、fp16、bf16`,
+  formatNotForArch: ({ format, arch, archs }) =>
+    `${format} 不支持 ${arch} 模型（该库支持 ${archs.join('、')}）；请选择 fp16、bf16、llm-int8、nf4 或 nf4-dq`,
+  formatWithoutExperts: ({ format }) => `${format} 存储的是混合专家（MoE）中的专家；这个模型没有专家`,
+  gptqPacking: ({ format, module, inFeatures, outFeatures }) =>
+    `${format} 要求输入和输出宽度都是 32 的倍数；${module} 为 ${inFeatures} → ${outFeatures}`,
+  awqPacking: ({ format, module, inFeatures, outFeatures, group }) =>
+    `${format} 要求输入宽度是 ${group} 的倍数、输出宽度是 8 的倍数；${module} 为 ${inFeatures} → ${outFeatures}`,
+  mxfp4Packing: ({ format, module, inFeatures, outFeatures, block }) =>
+    `${format} 要求输入宽度是 ${block} 的倍数；${module} 为 ${inFeatures} → ${outFeatures}`,
+  adaptersWithoutShape: ({ finetune }) =>
+    `--finetune ${finetune} 适配的是模型的 Linear 层：请给出 --model 或带形状的 --arch，而不是 --params`,
+  loraDropoutRange: ({ value }) => `lora-dropout 必须是满足 0 ≤ p < 1 的概率 p，当前为 ${value}`,
+  loraRankWhole: ({ rank }) => `需要一个 ≥ 1 的整数，当前为 ${rank}`,
+  loraTargetsList: ({ presets, targets, unknown }) =>
+    `应为 ${presets.join('、')}，或由 ${targets.join(',')} 组成的逗号分隔列表；当前为${unknown.length === 0 ? '空列表' : `“${unknown.join(', ')}”`}`,
+  modulesToSaveList: ({ modules, unknown }) =>
+    `应为 none，或由 ${modules.join(',')} 组成的逗号分隔列表；当前为${unknown.length === 0 ? '空列表' : `“${unknown.join(', ')}”`}`,
+  missingProjections: ({ arch, missing, have }) => `${arch} 没有 ${missing.join('、')} 投影；可选：${have.join(',')}`,
+  fusedProjections: ({ arch, projections, module }) =>
+    `${arch} 把 ${projections.join('、')} 融合在同一个模块（${module}）中；要么全部作为目标，要么都不选`,
+  loraOnMlp: () => 'LoRA 适配的是 Transformer 的投影层（q,k,v,o,gate,up,down）；普通 MLP 没有这些层，请用全量微调',
+  doraWithTp: () => 'DoRA 不支持张量并行（PEFT 的 LoraParallelLinear）：请用 --tp 1 或去掉 --dora',
+  unknownFlag: ({ flag }) => `未知参数 --${flag}`,
+  flagTwice: ({ flag }) => `--${flag} 只能给一次`,
+  flagWithoutValue: ({ flag, placeholder }) => `--${flag} 需要一个值${placeholder ? `（${placeholder}）` : ''}`,
+  flagAndAlias: ({ flag, alias }) => `--${flag} 与 --${alias} 只能给一个`,
+  nothingToEstimate: () => '没有可估算的内容',
+  tooLargeToCount: () => '这个配置太大，无法精确计算（单个部分就会超过 9 PB）；请检查各项尺寸',
+  configKvHeads: ({ kvHeads, headsKey, heads }) => `（${kvHeads}）必须能整除 ${headsKey}（${heads}）`,
+  configHiddenByHeads: ({ hidden, headsKey, heads }) => `（${hidden}）必须能被 ${headsKey}（${heads}）整除（未给出 head_dim 时）`,
+  configTopK: ({ topK, experts, expertsKey }) => `（${topK}）不能超过 ${expertsKey} 的 ${experts} 个专家`,
+  configLayerIndices: ({ layers }) => `必须列出 0 到 ${layers - 1} 之间的层号`,
+  configLayerTypes: ({ layers, entries }) => `必须每层一项（${layers} 层），当前有 ${entries} 项`,
+  ditTooLarge: () => '超过 1 MB 的上限；transformer 的 config.json 通常只有几 KB',
+  ditNotJson: ({ reason }) => `不是合法的 JSON（${reason}）`,
+  ditNotObject: () => '需要一个 JSON 对象',
+  ditClassName: ({ className, classes }) => `_class_name ${className} 不是引擎能计算的扩散 transformer（${classes.join('、')}）`,
+  ditCount: ({ value, max }) => `需要 1 到 ${max} 之间的整数，当前为 ${value}`,
+  ditFlag: ({ value }) => `只能是 true 或 false，当前为 ${value}`,
+  ditChoiceNotCounted: ({ value, values }) => `暂不计算 ${value}：应为 ${values.join(' 或 ')} 或 null`,
+  ditIndices: ({ value, layers }) => `需要 0 到 ${layers - 1} 之间互不相同的块编号，当前为 ${value}`,
+  ditPatch: ({ value }) => `需要三个 1 到 64 之间的整数 [frames, height, width]，当前为 ${value}`,
+  firstLastFrameNotCounted: ({ value }) => `暂不计算 ${value}：未建模首尾帧位置编码`,
+  imageDimPair: ({ value }) => `${value}：image_dim 与 added_kv_proj_dim 必须同时给出`,
+  unknownPipeline: ({ id }) => `未知的管线预设 ${id}`,
+  unknownGpuPreset: ({ gpu }) => `未知的 GPU 预设 ${gpu}（见 estimate --help）`,
+  resolutionFormat: ({ value }) => `需要 宽x高 形式的像素尺寸（如 1280x720），当前为 ${value}`,
+  sideNotMultiple: ({ side, value, multiple, pipeline, latentPixels, patch }) =>
+    `${side === 'width' ? '宽度' : '高度'} ${value} 不是 ${multiple} 的倍数：${pipeline} 会调整它的尺寸（潜变量每格 ${latentPixels} 像素，patch 为 ${patch}）`,
+  imagesOneFrame: ({ pipeline, frames }) => `${pipeline} 生成的是图像：帧数必须为 1，当前为 ${frames}`,
+  framesByTemporal: ({ temporal, frames, pipeline }) =>
+    `帧数 − 1 必须是 ${temporal}（VAE 的时间压缩倍数）的倍数，当前为 ${frames}：${pipeline} 会对它取整`,
+  diffusionHeadroom: ({ value }) => `必须是 0 到 99 之间的百分比，当前为 ${value}`,
 };
 
 /** A field's problem in Chinese, next to the field (so the flag's name is not repeated). */
@@ -397,8 +486,8 @@ export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   // An id this table lacks prints as the id: tests/unit/i18n/engine-words.test.ts runs the calculators and fails on it.
   lineLabel: (line: MemoryLine): string => LINE_LABELS_ZH_CN[line.id] ?? line.id,
   device: { gpu: '', cpu: '主机内存：', nvme: 'NVMe：' },
-  // An error without a problem (a rule between fields not yet given a code) has only its English message: shown as is.
-  fieldError: (error: FieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
+  // An error without a problem was worded in the page's language by its maker (the planner's request, a Hub fetch).
+  fieldError: (error: ShownFieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
   warnings: WARNINGS_ZH_CN,
   rules: RULES_ZH_CN,
   // The engine words its assumptions in English only, and they vary with the settings: name what they are about, and

@@ -10,7 +10,7 @@ const text = (file: string) => readFileSync(new URL(file, DIR), 'utf8');
 
 function loaded(input: unknown, hubId: string | null) {
   const reading = readLoadedModel(input, hubId);
-  if (!reading.ok) throw new Error(reading.error.message);
+  if (!reading.ok) throw new Error(reading.errors.map((e) => e.message).join('; '));
   return reading.model;
 }
 
@@ -69,7 +69,7 @@ describe('modelFromLink: a damaged link is one field error', () => {
   ])('%s', (_what, query, field, message) => {
     const back = modelFromLink(new URLSearchParams(query));
     if (back.kind !== 'error') throw new Error(JSON.stringify(back));
-    expect(back.error.field).toBe(field);
-    expect(back.error.message).toMatch(message);
+    expect(back.errors[0]?.field).toBe(field);
+    expect(back.errors[0]?.message).toMatch(message);
   });
 });

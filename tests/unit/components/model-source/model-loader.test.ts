@@ -45,7 +45,7 @@ describe('createModelLoader', () => {
     const { loader, states } = loaderWith(async () => new Response('Entry not found', { status: 404 }));
     await loader.fetchHub('Qwen/No-Such-Model', HUB);
     expect(statuses(states)).toEqual(['fetching', 'failed']);
-    expect(states[1]).toMatchObject({ status: 'failed', error: { field: 'hub' } });
+    expect(states[1]).toMatchObject({ status: 'failed', errors: [{ field: 'hub' }] });
   });
 
   test('a body that is not JSON ends failed, naming config.json', async () => {
@@ -53,7 +53,7 @@ describe('createModelLoader', () => {
     await loader.fetchHub('org/model', HUB);
     expect(states.at(-1)).toMatchObject({
       status: 'failed',
-      error: { field: 'config', message: expect.stringMatching(/^config\.json is not valid JSON/) },
+      errors: [{ field: 'config', message: expect.stringMatching(/^config\.json is not valid JSON/) }],
     });
   });
 
@@ -61,7 +61,7 @@ describe('createModelLoader', () => {
     const broken = JSON.stringify({ ...(JSON.parse(QWEN3_8B) as object), num_key_value_heads: 0 });
     const { loader, states } = loaderWith(async () => new Response(broken));
     await loader.fetchHub('org/model', HUB);
-    expect(states.at(-1)).toMatchObject({ status: 'failed', error: { field: 'num_key_value_heads' } });
+    expect(states.at(-1)).toMatchObject({ status: 'failed', errors: [{ field: 'num_key_value_heads' }] });
   });
 
   test('a newer request supersedes one in flight: the first is aborted and its answer never reported', async () => {
@@ -92,7 +92,7 @@ describe('createModelLoader', () => {
     loader.paste('{ "hidden_size": ');
     expect(statuses(states)).toEqual(['loaded', 'failed']);
     expect(states[0]).toMatchObject({ model: { hubId: null } });
-    expect(states[1]).toMatchObject({ error: { field: 'config' } });
+    expect(states[1]).toMatchObject({ errors: [{ field: 'config' }] });
   });
 
   test('a dropped file over 1 MB is refused by its size, before it is read', async () => {
@@ -101,7 +101,7 @@ describe('createModelLoader', () => {
     file.arrayBuffer = () => Promise.reject(new Error('read a file over the limit'));
     await loader.file(file);
     expect(states).toEqual([
-      { status: 'failed', error: { field: 'config', message: expect.stringContaining('over the 1 MB limit') } },
+      { status: 'failed', errors: [{ field: 'config', message: expect.stringContaining('over the 1 MB limit') }] },
     ]);
   });
 
