@@ -119,7 +119,7 @@ export function parseMemorySummary(text: string): MemorySummary {
     furtherDeviceIds: headers.slice(1).flatMap((h) => (h.deviceId === null ? [] : [Number(h.deviceId)])),
     unread: [],
   };
-  if (headers.length === 0) notes.add(0, { kind: 'no-summary-header' });
+  if (headers.length === 0) notes.add(0, { code: 'noSummaryHeader' });
   const titles = Object.entries(SUMMARY_ROWS) as [SummaryRowId, string][];
   let current: SummaryRowId | null = null;
   let lastRow = -1;
@@ -142,7 +142,8 @@ export function parseMemorySummary(text: string): MemorySummary {
       return;
     }
     if (id === null) {
-      if (title !== 'Metric' && title !== '') notes.add(start + i + 1, { kind: 'unknown-row', title: title.slice(0, 40) });
+      if (title !== 'Metric' && title !== '')
+        notes.add(start + i + 1, { code: 'unknownRow', params: { title: title.slice(0, 40) } });
       return;
     }
     current = id;
@@ -150,7 +151,7 @@ export function parseMemorySummary(text: string): MemorySummary {
     closed = false;
     const values = cells.slice(1).map((cell) => readCell(cell, SIZE_ROWS.has(id)));
     if (values.some((v) => v === null)) {
-      notes.add(start + i + 1, { kind: 'row-value-unread', title, sizes: SIZE_ROWS.has(id) });
+      notes.add(start + i + 1, { code: 'rowValueUnread', params: { title, sizes: SIZE_ROWS.has(id) } });
       return;
     }
     const [cur, peak, totalAllocated, totalFreed] = values as [number, number, number, number];
@@ -162,11 +163,11 @@ export function parseMemorySummary(text: string): MemorySummary {
     }
   });
   summary.cutShort = lastRow >= 0 && !closed;
-  if (summary.cutShort) notes.add(start + lastRow + 1, { kind: 'table-cut' });
+  if (summary.cutShort) notes.add(start + lastRow + 1, { code: 'tableCut' });
   for (const required of ['allocated', 'reserved'] as const) {
-    if (!summary.metrics[required]) notes.add(0, { kind: 'no-row', title: SUMMARY_ROWS[required] });
+    if (!summary.metrics[required]) notes.add(0, { code: 'noRow', params: { title: SUMMARY_ROWS[required] } });
   }
-  if (headers.length > 1) notes.add(0, { kind: 'more-summaries', count: headers.length - 1 });
+  if (headers.length > 1) notes.add(0, { code: 'moreSummaries', params: { count: headers.length - 1 } });
   summary.unread = notes.list();
   return summary;
 }

@@ -207,7 +207,7 @@ function csvIdentity(
   }
   const period = positions.name === undefined ? null : namePeriod(rows.map((row) => cellOf(row, 'name')));
   if (period !== null) return { toldApartBy: 'name-order', keyOf: (_row, order) => `order:${order % period}` };
-  if (rows.length > 1) notes.add(0, { kind: 'gpus-not-told-apart' });
+  if (rows.length > 1) notes.add(0, { code: 'gpusNotToldApart' });
   return { toldApartBy: 'single', keyOf: () => 'single' };
 }
 
@@ -222,7 +222,7 @@ function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: N
     const cells = line.split(',');
     if (line.includes('memory.used') && readCsvHeader(line)) continue; // a second run appended to the same file repeats the header
     if (cells.length !== cellCount) {
-      notes.add(i + 1, { kind: 'csv-field-count', fields: cells.length, headerFields: cellCount });
+      notes.add(i + 1, { code: 'csvFieldCount', params: { fields: cells.length, headerFields: cellCount } });
       continue;
     }
     rows.push({ line: i + 1, cells });
@@ -234,15 +234,14 @@ function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: N
     const used = readMemoryCell(cell('memory.used'), headerUnits['memory.used']);
     if (used === null) {
       notes.add(row.line, {
-        kind: 'used-not-mib',
-        column: 'memory.used',
-        value: (cell('memory.used') ?? '').trim().slice(0, 40),
+        code: 'usedNotMib',
+        params: { column: 'memory.used', value: (cell('memory.used') ?? '').trim().slice(0, 40) },
       });
       return;
     }
     const indexText = cell('index')?.trim();
     if (indexText !== undefined && !/^\d{1,3}$/.test(indexText)) {
-      notes.add(row.line, { kind: 'index-not-gpu', value: indexText.slice(0, 20) });
+      notes.add(row.line, { code: 'indexNotGpu', params: { value: indexText.slice(0, 20) } });
       return;
     }
     const total = cell('memory.total') === undefined ? null : readMemoryCell(cell('memory.total'), headerUnits['memory.total']);
@@ -250,7 +249,7 @@ function parseCsv(lines: string[], headerAt: number, header: CsvHeader, notes: N
     if (timed) {
       time = readTimestamp(cell('timestamp') ?? '');
       if (time === null) {
-        notes.add(row.line, { kind: 'timestamp-unread', value: (cell('timestamp') ?? '').trim().slice(0, 40) });
+        notes.add(row.line, { code: 'timestampUnread', params: { value: (cell('timestamp') ?? '').trim().slice(0, 40) } });
         return;
       }
     }
@@ -334,7 +333,7 @@ function parseTables(lines: string[], notes: NoteList): NvidiaSmiLog {
     }
     const gpu = TABLE_GPU_ROW.exec(line);
     if (gpu) {
-      if (pending) notes.add(pending.line, { kind: 'no-memory-row', gpu: pending.index, atEnd: false });
+      if (pending) notes.add(pending.line, { code: 'noMemoryRow', params: { gpu: pending.index, atEnd: false } });
       pending = { index: Number(gpu[1]), name: gpu[2] ?? '', busId: gpu[3] ?? null, line: i + 1 };
       continue;
     }
@@ -346,7 +345,7 @@ function parseTables(lines: string[], notes: NoteList): NvidiaSmiLog {
       pending = null;
     }
   }
-  if (pending) notes.add(pending.line, { kind: 'no-memory-row', gpu: pending.index, atEnd: true });
+  if (pending) notes.add(pending.line, { code: 'noMemoryRow', params: { gpu: pending.index, atEnd: true } });
   return { form: 'table', timed, toldApartBy: 'index', gpus: builder.build(), processes, migDevices, unread: notes.list() };
 }
 
@@ -394,7 +393,8 @@ function parseQuery(lines: string[], notes: NoteList): NvidiaSmiLog {
     const used = field(line, 'Used');
     if (used !== null) {
       const bytes = size(used);
-      if (bytes === null) notes.add(i + 1, { kind: 'used-not-mib', column: 'FB memory Used', value: used.slice(0, 30) });
+      if (bytes === null)
+        notes.add(i + 1, { code: 'usedNotMib', params: { column: 'FB memory Used', value: used.slice(0, 30) } });
       else builder.add(`bus:${gpu.busId}`, null, gpu.name, gpu.busId, total, time, bytes);
       inFb = false;
     }
@@ -434,7 +434,7 @@ function parseDmon(lines: string[], notes: NoteList): NvidiaSmiLog {
     const index = Number(cells[gpu]);
     const used = /^\d{1,9}$/.test(cells[fb] ?? '') ? Number(cells[fb]) * MIB : null;
     if (cells.length !== names.length || !Number.isInteger(index) || used === null) {
-      notes.add(i + 1, { kind: 'dmon-row-unread' });
+      notes.add(i + 1, { code: 'dmonRowUnread' });
       continue;
     }
     builder.add(`index:${index}`, index, null, null, null, null, used);
@@ -455,11 +455,11 @@ const REFUSED_OUTPUTS: readonly { pattern: RegExp; reason: UnreadReason }[] = [
   {
     // dmon without its fb column: nothing in it is memory used.
     pattern: /^(?:\\?#)?\s*gpu\s+(?:pwr|sm|mem|temp|gtemp)\b(?!.*\bfb\b)/im,
-    reason: { kind: 'dmon-utilization' },
+    reason: { code: 'dmonUtilization' },
   },
   {
     pattern: /<nvidia_smi_log>/,
-    reason: { kind: 'xml-output' },
+    reason: { code: 'xmlOutput' },
   },
 ];
 
@@ -478,7 +478,7 @@ export function looksLikeNvidiaSmi(text: string): boolean {
 /** Reads nvidia-smi CSV, table or -q output; never throws. Lines it cannot use are listed in `unread`. */
 export function parseNvidiaSmi(input: string): NvidiaSmiLog {
   const notes = new NoteList();
-  if (input.length > MAX_TEXT_CHARS) notes.add(0, { kind: 'text-cut', mebiChars: MAX_TEXT_CHARS / 2 ** 20 });
+  if (input.length > MAX_TEXT_CHARS) notes.add(0, { code: 'textCut', params: { mebiChars: MAX_TEXT_CHARS / 2 ** 20 } });
   const lines = cleanPaste(input.slice(0, MAX_TEXT_CHARS)).linesAsPasted.split('\n');
   const head = lines.slice(0, 200).join('\n');
   const refused = REFUSED_OUTPUTS.find((r) => r.pattern.test(head));
@@ -501,7 +501,7 @@ export function parseNvidiaSmi(input: string): NvidiaSmiLog {
   if (DMON_HEADER.test(head)) return parseDmon(lines, notes);
   const table = parseTables(lines, notes);
   if (table.gpus.length === 0 && table.processes.length === 0 && table.migDevices.length === 0) {
-    notes.add(0, { kind: 'no-nvidia-smi' });
+    notes.add(0, { code: 'noNvidiaSmi' });
     return { ...empty('csv'), unread: notes.list() };
   }
   return table;

@@ -141,7 +141,7 @@ function readFlat(flat: string): OomParse {
     platformWord = (match[1] ?? 'MPS').replace(' ', '').toUpperCase();
   }
   if (start < 0) {
-    unread.push(unreadNote(0, { kind: 'no-oom-message' }));
+    unread.push(unreadNote(0, { code: 'noOomMessage' }));
     return { message: null, unread };
   }
   const platform: OomPlatform = platformWord === 'HIP' ? 'hip' : platformWord === 'CUDA' ? 'cuda' : 'mps';
@@ -150,7 +150,7 @@ function readFlat(flat: string): OomParse {
     const match = new RegExp(pattern, 'i').exec(body);
     if (!match) return null;
     const bytes = sizeToBytes(match[1] ?? '', match[2] ?? '', BYTES_PER_LEGACY_UNIT);
-    if (bytes === null) unread.push(unreadNote(0, { kind: 'figure-unread', name, text: match[0].slice(0, 60) }));
+    if (bytes === null) unread.push(unreadNote(0, { code: 'figureUnread', params: { name, text: match[0].slice(0, 60) } }));
     return bytes;
   };
   const derivedBy: Partial<Record<OomFigure, string>> = {};
@@ -227,13 +227,13 @@ function readFlat(flat: string): OomParse {
     derivedBy.nonPyTorchBytes = 'in use by this process − reserved by PyTorch';
   }
   if (tried === null && !/Tried to allocate/i.test(body))
-    unread.push(unreadNote(0, { kind: 'figure-missing', name: 'Tried to allocate' }));
+    unread.push(unreadNote(0, { code: 'figureMissing', params: { name: 'Tried to allocate' } }));
   if (
     platform !== 'mps' &&
     total === null &&
-    !unread.some((n) => n.reason?.kind === 'figure-unread' && n.reason.name === 'total capacity')
+    !unread.some((n) => n.reason.code === 'figureUnread' && n.reason.params.name === 'total capacity')
   )
-    unread.push(unreadNote(0, { kind: 'figure-missing', name: 'total capacity' }));
+    unread.push(unreadNote(0, { code: 'figureMissing', params: { name: 'total capacity' } }));
   let fragmentationShare: number | null = null;
   if (reserved !== null && reserved > 0 && reservedUnallocated !== null) {
     fragmentationShare = reservedUnallocated / reserved;

@@ -8,95 +8,56 @@
  * Opcode values and semantics: CPython Lib/pickletools.py (the opcode table) and Lib/pickle.py.
  */
 import { MIB } from '../base/bytes.ts';
+import { wordCoded, type CodedSentence, type WordsOf } from '../base/coded-words.ts';
 
 /** A value a data-only pickle can hold. Tuples and sets become arrays; dicts become Maps. */
 export type PickleValue = null | boolean | number | bigint | string | Uint8Array | PickleValue[] | Map<PickleValue, PickleValue>;
 
 /**
- * Why a pickle was not read, as data: the CLI words it in English (`pickleProblemWords`), a page in its language.
- * Counts of bytes and offsets are numbers; an opcode is named as pickletools names it, or by its byte (`0xff`).
+ * Why a pickle was not read, by code, in English: the CLI's words (a page words the code in its language). Counts of
+ * bytes and offsets are numbers; an opcode is named as pickletools names it, or by its byte (`0xff`).
  */
-export type PickleProblem =
+export const PICKLE_PROBLEM_WORDS = {
   // The file as a whole.
-  | { readonly kind: 'empty-file' }
-  | { readonly kind: 'not-protocol-2' }
-  | { readonly kind: 'no-stop' }
-  | { readonly kind: 'unsupported-protocol'; readonly protocol: number }
+  emptyFile: (): string => 'the file is empty',
+  notProtocol2: (): string => 'not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)',
+  noStop: (): string => 'the pickle ends without a STOP opcode (truncated file?)',
+  unsupportedProtocol: (p: { protocol: number }): string =>
+    `unsupported pickle protocol ${p.protocol} (this reader takes 2 to 5)`,
   // Opcodes this reader does not take.
-  | { readonly kind: 'out-of-band-buffer'; readonly opcode: 'NEXT_BUFFER' | 'READONLY_BUFFER' }
-  | { readonly kind: 'refused-opcode'; readonly opcode: string; readonly byte: string; readonly offset: number }
-  | { readonly kind: 'unknown-opcode'; readonly byte: string; readonly offset: number }
+  outOfBandBuffer: (p: { opcode: 'NEXT_BUFFER' | 'READONLY_BUFFER' }): string =>
+    `out-of-band buffers (${p.opcode}) are not supported: a memory snapshot has none`,
+  refusedOpcode: (p: { opcode: string; byte: string; offset: number }): string =>
+    `refused opcode ${p.opcode} (${p.byte}) at byte ${p.offset}: it imports or runs code, which a memory snapshot never needs`,
+  unknownOpcode: (p: { byte: string; offset: number }): string =>
+    `unknown or unsupported opcode ${p.byte} at byte ${p.offset}: this reader only takes plain data (protocols 2 to 5)`,
   // An opcode's argument.
-  | { readonly kind: 'truncated'; readonly needed: number; readonly left: number }
-  | { readonly kind: 'negative-length'; readonly length: number }
-  | { readonly kind: 'invalid-utf8' }
-  | { readonly kind: 'no-newline' }
-  | { readonly kind: 'not-an-integer'; readonly text: string }
-  | { readonly kind: 'not-a-float'; readonly text: string }
-  | { readonly kind: 'not-a-memo-index'; readonly text: string }
+  truncated: (p: { needed: number; left: number }): string =>
+    `needs ${p.needed} more bytes but the file ends after ${p.left} (truncated?)`,
+  negativeLength: (p: { length: number }): string => `negative length ${p.length}`,
+  invalidUtf8: (): string => 'the string is not valid UTF-8',
+  noNewline: (): string => 'its text argument has no newline within 64 bytes',
+  notAnInteger: (p: { text: string }): string => `"${p.text}" is not an integer`,
+  notAFloat: (p: { text: string }): string => `"${p.text}" is not a float`,
+  notAMemoIndex: (p: { text: string }): string => `"${p.text}" is not a memo index`,
   // The stack and the memo.
-  | { readonly kind: 'empty-stack' }
-  | { readonly kind: 'mark-for-value' }
-  | { readonly kind: 'no-top-value' }
-  | { readonly kind: 'no-mark' }
-  | { readonly kind: 'not-a-list' }
-  | { readonly kind: 'not-a-dict' }
-  | { readonly kind: 'odd-pairs' }
-  | { readonly kind: 'memo-missing'; readonly index: number }
+  emptyStack: (): string => 'the stack is empty',
+  markForValue: (): string => 'found a MARK where a value was expected',
+  noTopValue: (): string => 'there is no value on top of the stack',
+  noMark: (): string => 'no MARK on the stack',
+  notAList: (): string => 'the target is not a list or set',
+  notADict: (): string => 'the target is not a dict',
+  oddPairs: (): string => 'odd number of items for key/value pairs',
+  memoMissing: (p: { index: number }): string => `memo slot ${p.index} was never stored`,
   // The JavaScript engine gave up (an allocation too large): its own words, as it gave them.
-  | { readonly kind: 'engine-stopped'; readonly reason: string };
+  engineStopped: (p: { reason: string }): string => `could not read the pickle: ${p.reason}`,
+};
 
-/** A problem in English, as the CLI prints it (and the `message` of every `PickleError`). */
-export function pickleProblemWords(problem: PickleProblem): string {
-  switch (problem.kind) {
-    case 'empty-file':
-      return 'the file is empty';
-    case 'not-protocol-2':
-      return 'not a pickle of protocol 2 or later (it does not start with the PROTO opcode 0x80)';
-    case 'no-stop':
-      return 'the pickle ends without a STOP opcode (truncated file?)';
-    case 'unsupported-protocol':
-      return `unsupported pickle protocol ${problem.protocol} (this reader takes 2 to 5)`;
-    case 'out-of-band-buffer':
-      return `out-of-band buffers (${problem.opcode}) are not supported: a memory snapshot has none`;
-    case 'refused-opcode':
-      return `refused opcode ${problem.opcode} (${problem.byte}) at byte ${problem.offset}: it imports or runs code, which a memory snapshot never needs`;
-    case 'unknown-opcode':
-      return `unknown or unsupported opcode ${problem.byte} at byte ${problem.offset}: this reader only takes plain data (protocols 2 to 5)`;
-    case 'truncated':
-      return `needs ${problem.needed} more bytes but the file ends after ${problem.left} (truncated?)`;
-    case 'negative-length':
-      return `negative length ${problem.length}`;
-    case 'invalid-utf8':
-      return 'the string is not valid UTF-8';
-    case 'no-newline':
-      return 'its text argument has no newline within 64 bytes';
-    case 'not-an-integer':
-      return `"${problem.text}" is not an integer`;
-    case 'not-a-float':
-      return `"${problem.text}" is not a float`;
-    case 'not-a-memo-index':
-      return `"${problem.text}" is not a memo index`;
-    case 'empty-stack':
-      return 'the stack is empty';
-    case 'mark-for-value':
-      return 'found a MARK where a value was expected';
-    case 'no-top-value':
-      return 'there is no value on top of the stack';
-    case 'no-mark':
-      return 'no MARK on the stack';
-    case 'not-a-list':
-      return 'the target is not a list or set';
-    case 'not-a-dict':
-      return 'the target is not a dict';
-    case 'odd-pairs':
-      return 'odd number of items for key/value pairs';
-    case 'memo-missing':
-      return `memo slot ${problem.index} was never stored`;
-    case 'engine-stopped':
-      return `could not read the pickle: ${problem.reason}`;
-  }
-}
+/** What wording the problems take: one function per code, with that code's parameters. */
+export type PickleProblemWords = WordsOf<typeof PICKLE_PROBLEM_WORDS>;
+
+/** Why a pickle was not read, as data: its code and, where its sentence has any, its parameters. */
+export type PickleProblem = CodedSentence<PickleProblemWords>;
 
 /** The opcode a problem's sentence begins with, and its byte offset ("BININT at byte 12: …"). */
 export interface PickleOpcodeAt {
@@ -111,21 +72,21 @@ export interface PickleFault {
   readonly at: PickleOpcodeAt | null;
 }
 
-/** How a language words a `PickleFault`: its problems, and a problem after the opcode that met it. */
+/** How a language words a `PickleFault`: its problems' words, and a worded problem after the opcode that met it. */
 export interface PickleWords {
-  readonly problem: (problem: PickleProblem) => string;
+  readonly problems: PickleProblemWords;
   readonly at: (at: PickleOpcodeAt, problem: string) => string;
 }
 
 /** The English words of a `PickleFault`: what the CLI prints. */
 export const PICKLE_WORDS: PickleWords = {
-  problem: pickleProblemWords,
+  problems: PICKLE_PROBLEM_WORDS,
   at: ({ opcode, offset }, problem) => `${opcode} at byte ${offset}: ${problem}`,
 };
 
 /** The sentence of `fault` in `words` (English by default). */
 export function wordPickleFault(fault: PickleFault, words: PickleWords = PICKLE_WORDS): string {
-  const problem = words.problem(fault.problem);
+  const problem = wordCoded(fault.problem, words.problems);
   return fault.at === null ? problem : words.at(fault.at, problem);
 }
 
@@ -236,7 +197,7 @@ class PickleStop extends Error {
   constructor(fault: PickleFault, offset: number, opcode: string | null) {
     const message = wordPickleFault(fault);
     super(message);
-    this.detail = { ...fault, message, offset, opcode, refused: fault.problem.kind === 'refused-opcode' };
+    this.detail = { ...fault, message, offset, opcode, refused: fault.problem.code === 'refusedOpcode' };
   }
 }
 
@@ -250,7 +211,10 @@ export function unpickle(bytes: Uint8Array, options: UnpickleOptions = {}): Unpi
     if (error instanceof PickleStop) return { ok: false, error: error.detail };
     // A RangeError from an allocation too large for this engine is still the file's fault.
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: new PickleStop({ problem: { kind: 'engine-stopped', reason }, at: null }, -1, null).detail };
+    return {
+      ok: false,
+      error: new PickleStop({ problem: { code: 'engineStopped', params: { reason } }, at: null }, -1, null).detail,
+    };
   }
 }
 
@@ -271,8 +235,8 @@ class Reader {
   }
 
   run(): PickleValue {
-    if (this.bytes.length === 0) this.fail({ kind: 'empty-file' }, -1);
-    if (this.bytes[0] !== 0x80) this.fail({ kind: 'not-protocol-2' }, 0);
+    if (this.bytes.length === 0) this.fail({ code: 'emptyFile' }, -1);
+    if (this.bytes[0] !== 0x80) this.fail({ code: 'notProtocol2' }, 0);
     const every = this.options.progressEveryBytes ?? 4 * MIB;
     let nextProgress = every;
     // Each opcode consumes at least one byte, so this loop ends within bytes.length iterations.
@@ -286,7 +250,7 @@ class Reader {
       if (op === 0x2e) return this.finish(); // STOP
       this.step(op);
     }
-    this.fail({ kind: 'no-stop' }, this.bytes.length);
+    this.fail({ code: 'noStop' }, this.bytes.length);
   }
 
   private finish(): PickleValue {
@@ -299,7 +263,7 @@ class Reader {
     switch (op) {
       case 0x80: {
         const protocol = this.u8();
-        if (protocol < 2 || protocol > 5) this.fail({ kind: 'unsupported-protocol', protocol });
+        if (protocol < 2 || protocol > 5) this.fail({ code: 'unsupportedProtocol', params: { protocol } });
         return;
       }
       case 0x95:
@@ -475,17 +439,17 @@ class Reader {
         this.push(this.recall(this.length(4)));
         return;
       case 0x97:
-        this.fail({ kind: 'out-of-band-buffer', opcode: 'NEXT_BUFFER' });
+        this.fail({ code: 'outOfBandBuffer', params: { opcode: 'NEXT_BUFFER' } });
       case 0x98:
-        this.fail({ kind: 'out-of-band-buffer', opcode: 'READONLY_BUFFER' });
+        this.fail({ code: 'outOfBandBuffer', params: { opcode: 'READONLY_BUFFER' } });
       default: {
         const refused = REFUSED_OPCODES.get(op);
         // These sentences name the opcode and its offset themselves, so nothing goes before them.
         if (refused !== undefined) {
-          const problem = { kind: 'refused-opcode', opcode: refused, byte: hex(op), offset: this.opStart } as const;
+          const problem = { code: 'refusedOpcode', params: { opcode: refused, byte: hex(op), offset: this.opStart } } as const;
           throw new PickleStop({ problem, at: null }, this.opStart, refused);
         }
-        const problem = { kind: 'unknown-opcode', byte: hex(op), offset: this.opStart } as const;
+        const problem = { code: 'unknownOpcode', params: { byte: hex(op), offset: this.opStart } } as const;
         throw new PickleStop({ problem, at: null }, this.opStart, hex(op));
       }
     }
@@ -497,7 +461,8 @@ class Reader {
   }
 
   private take(count: number): true {
-    if (count > this.bytes.length - this.pos) this.fail({ kind: 'truncated', needed: count, left: this.bytes.length - this.pos });
+    if (count > this.bytes.length - this.pos)
+      this.fail({ code: 'truncated', params: { needed: count, left: this.bytes.length - this.pos } });
     this.pos += count;
     return true;
   }
@@ -533,7 +498,7 @@ class Reader {
       const big = this.view.getBigUint64(at, true);
       value = big > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(big);
     }
-    if (value < 0) this.fail({ kind: 'negative-length', length: value });
+    if (value < 0) this.fail({ code: 'negativeLength', params: { length: value } });
     return value;
   }
 
@@ -554,7 +519,7 @@ class Reader {
     try {
       return this.utf8.decode(this.bytes.subarray(this.pos - count, this.pos));
     } catch {
-      return this.fail({ kind: 'invalid-utf8' });
+      return this.fail({ code: 'invalidUtf8' });
     }
   }
 
@@ -568,7 +533,7 @@ class Reader {
   /** A newline-terminated ASCII argument of the text opcodes (INT, LONG, FLOAT, PUT, GET). */
   private line(): string {
     const end = this.bytes.indexOf(0x0a, this.pos);
-    if (end < 0 || end - this.pos > 64) this.fail({ kind: 'no-newline' });
+    if (end < 0 || end - this.pos > 64) this.fail({ code: 'noNewline' });
     const out = this.latin1(end - this.pos);
     this.pos += 1;
     return out;
@@ -577,7 +542,7 @@ class Reader {
   private textInt(text: string): PickleValue {
     if (text === '00') return false; // pickle protocol 0 spells bools as INT 00 / 01
     if (text === '01') return true;
-    if (!/^[+-]?\d{1,40}$/.test(text)) this.fail({ kind: 'not-an-integer', text });
+    if (!/^[+-]?\d{1,40}$/.test(text)) this.fail({ code: 'notAnInteger', params: { text } });
     const big = BigInt(text);
     return this.narrow(big);
   }
@@ -585,12 +550,12 @@ class Reader {
   private textFloat(text: string): number {
     const value = Number(text);
     if (!/^[\d+\-.eEinfaINF]+$/.test(text) || (Number.isNaN(value) && !/nan/i.test(text)))
-      this.fail({ kind: 'not-a-float', text });
+      this.fail({ code: 'notAFloat', params: { text } });
     return value;
   }
 
   private textIndex(text: string): number {
-    if (!/^\d{1,10}$/.test(text)) this.fail({ kind: 'not-a-memo-index', text });
+    if (!/^\d{1,10}$/.test(text)) this.fail({ code: 'notAMemoIndex', params: { text } });
     return Number(text);
   }
 
@@ -614,26 +579,26 @@ class Reader {
   }
 
   private popAny(): StackItem {
-    if (this.stack.length === 0) this.fail({ kind: 'empty-stack' });
+    if (this.stack.length === 0) this.fail({ code: 'emptyStack' });
     return this.stack.pop() as StackItem;
   }
 
   private pop(): PickleValue {
     const item = this.popAny();
-    if (item === MARK) this.fail({ kind: 'mark-for-value' });
+    if (item === MARK) this.fail({ code: 'markForValue' });
     return item;
   }
 
   private top(): PickleValue {
     const item = this.stack[this.stack.length - 1];
-    if (item === undefined || item === MARK) this.fail({ kind: 'no-top-value' });
+    if (item === undefined || item === MARK) this.fail({ code: 'noTopValue' });
     return item;
   }
 
   /** Pops everything above the topmost MARK, in push order, and the MARK itself. */
   private popMark(): PickleValue[] {
     const at = this.stack.lastIndexOf(MARK);
-    if (at < 0) this.fail({ kind: 'no-mark' });
+    if (at < 0) this.fail({ code: 'noMark' });
     const items = this.stack.splice(at) as StackItem[];
     items.shift();
     return items as PickleValue[];
@@ -641,25 +606,25 @@ class Reader {
 
   private list(): PickleValue[] {
     const target = this.top();
-    if (!Array.isArray(target)) this.fail({ kind: 'not-a-list' });
+    if (!Array.isArray(target)) this.fail({ code: 'notAList' });
     return target;
   }
 
   private dict(): Map<PickleValue, PickleValue> {
     const target = this.top();
-    if (!(target instanceof Map)) this.fail({ kind: 'not-a-dict' });
+    if (!(target instanceof Map)) this.fail({ code: 'notADict' });
     return target;
   }
 
   private pairsToMap(map: Map<PickleValue, PickleValue>, items: PickleValue[]): Map<PickleValue, PickleValue> {
-    if (items.length % 2 !== 0) this.fail({ kind: 'odd-pairs' });
+    if (items.length % 2 !== 0) this.fail({ code: 'oddPairs' });
     for (let i = 0; i < items.length; i += 2) map.set(items[i] ?? null, items[i + 1] ?? null);
     return map;
   }
 
   private recall(index: number): PickleValue {
     const value = this.memo.get(index);
-    if (value === undefined) this.fail({ kind: 'memo-missing', index });
+    if (value === undefined) this.fail({ code: 'memoMissing', params: { index } });
     return value;
   }
 }

@@ -10,6 +10,7 @@
  * ring buffer) or still active at the end was alive before the trace began.
  */
 import { formatBytes, MIB } from '../base/bytes.ts';
+import { wordCoded, type CodedSentence, type WordsOf } from '../base/coded-words.ts';
 import { unpickle, wordPickleFault, type PickleFault, type PickleValue } from './pickle.ts';
 import { NoteList, type UnreadNote } from './notes.ts';
 
@@ -146,7 +147,7 @@ export function looksLikeSnapshot(value: PickleValue): boolean {
 export function analyzeSnapshot(value: PickleValue): SnapshotAnalysis {
   const notes = new NoteList();
   if (!looksLikeSnapshot(value) || !isDict(value)) {
-    notes.add(0, { kind: 'not-a-snapshot' });
+    notes.add(0, { code: 'notASnapshot' });
     return { devices: [], peakActiveBytes: 0, oomEvents: [], unread: notes.list() };
   }
   const segmentsByDevice = new Map<number, Dict[]>();
@@ -161,7 +162,7 @@ export function analyzeSnapshot(value: PickleValue): SnapshotAnalysis {
     if (list) list.push(s);
     else segmentsByDevice.set(device, [s]);
   }
-  if (badSegments > 0) notes.add(0, { kind: 'segments-skipped', count: badSegments });
+  if (badSegments > 0) notes.add(0, { code: 'segmentsSkipped', params: { count: badSegments } });
   const traces = asList(value.get('device_traces'));
   const devices: DeviceMemory[] = [];
   const oomEvents: SnapshotOom[] = [];
@@ -186,7 +187,7 @@ export function analyzeSnapshot(value: PickleValue): SnapshotAnalysis {
         source: e,
       });
     }
-    if (badEvents > 0) notes.add(0, { kind: 'trace-entries-skipped', device, count: badEvents });
+    if (badEvents > 0) notes.add(0, { code: 'traceEntriesSkipped', params: { device, count: badEvents } });
     devices.push(analyzeDevice(device, events, segmentsByDevice.get(device) ?? [], oomEvents));
   }
   return { devices, peakActiveBytes: Math.max(0, ...devices.map((d) => d.peakActiveBytes)), oomEvents, unread: notes.list() };
@@ -323,22 +324,25 @@ function analyzeDevice(device: number, events: TraceEvent[], segments: Dict[], o
 /** Largest snapshot file accepted: 256 MiB; far larger ones would exhaust a tab's memory (docs/PERFORMANCE.md § Diagnose). */
 export const MAX_SNAPSHOT_BYTES = 256 * MIB;
 
-/** Why a snapshot file was not read, as data: the CLI words it in English (`snapshotRefusalWords`), a page in its language. */
-export type SnapshotRefusal =
-  | { readonly kind: 'too-large'; readonly sizeBytes: number; readonly limitBytes: number }
-  | { readonly kind: 'pickle-unread'; readonly fault: PickleFault }
-  | { readonly kind: 'no-snapshot-keys' };
+/** Why a snapshot file was not read, by code, in English: the CLI's words (a page words the code in its language). */
+export const SNAPSHOT_REFUSAL_WORDS = {
+  tooLarge: (p: { sizeBytes: number; limitBytes: number }): string =>
+    `the file is ${formatBytes(p.sizeBytes, 'MiB', 0)}; this viewer reads snapshots up to ${formatBytes(p.limitBytes, 'MiB', 0)} (record fewer entries with _record_memory_history(max_entries=…))`,
+  /** The unpickler's fault (pickle.ts) is worded with it, in the same language. */
+  pickleUnread: (p: { fault: PickleFault }): string => wordPickleFault(p.fault),
+  noSnapshotKeys: (): string =>
+    'the pickle holds no "segments" or "device_traces": it is not a torch.cuda.memory._dump_snapshot() file',
+};
 
-/** A refusal in English, as the CLI prints it (and the `message` of a failed `SnapshotRead`). */
-export function snapshotRefusalWords(refusal: SnapshotRefusal): string {
-  switch (refusal.kind) {
-    case 'too-large':
-      return `the file is ${formatBytes(refusal.sizeBytes, 'MiB', 0)}; this viewer reads snapshots up to ${formatBytes(refusal.limitBytes, 'MiB', 0)} (record fewer entries with _record_memory_history(max_entries=…))`;
-    case 'pickle-unread':
-      return wordPickleFault(refusal.fault);
-    case 'no-snapshot-keys':
-      return 'the pickle holds no "segments" or "device_traces": it is not a torch.cuda.memory._dump_snapshot() file';
-  }
+/** What wording the refusals take: one function per code, with that code's parameters. */
+export type SnapshotRefusalWords = WordsOf<typeof SNAPSHOT_REFUSAL_WORDS>;
+
+/** Why a snapshot file was not read, as data: its code and, where its sentence has any, its parameters. */
+export type SnapshotRefusal = CodedSentence<SnapshotRefusalWords>;
+
+/** The sentence of `refusal` in `words` (English by default: what the CLI prints, and the `message` of a failed read). */
+export function wordSnapshotRefusal(refusal: SnapshotRefusal, words: SnapshotRefusalWords = SNAPSHOT_REFUSAL_WORDS): string {
+  return wordCoded(refusal, words);
 }
 
 /** What `readSnapshot` returns: the analysis, or why the file was not read, as data and as one English sentence. */
@@ -356,13 +360,15 @@ export type SnapshotRead =
 
 /** The failed read for `refusal`, its English sentence worded from it. */
 function refuse(refusal: SnapshotRefusal): SnapshotRead {
-  const refused = refusal.kind === 'pickle-unread' && refusal.fault.problem.kind === 'refused-opcode';
-  return { ok: false, refusal, message: snapshotRefusalWords(refusal), refused };
+  const refused = refusal.code === 'pickleUnread' && refusal.params.fault.problem.code === 'refusedOpcode';
+  return { ok: false, refusal, message: wordSnapshotRefusal(refusal), refused };
 }
 
 /** The refusal for a file of `sizeBytes` above MAX_SNAPSHOT_BYTES, or null when the size is fine (checked before reading it). */
 export function refuseOversizeSnapshot(sizeBytes: number): SnapshotRead | null {
-  return sizeBytes <= MAX_SNAPSHOT_BYTES ? null : refuse({ kind: 'too-large', sizeBytes, limitBytes: MAX_SNAPSHOT_BYTES });
+  return sizeBytes <= MAX_SNAPSHOT_BYTES
+    ? null
+    : refuse({ code: 'tooLarge', params: { sizeBytes, limitBytes: MAX_SNAPSHOT_BYTES } });
 }
 
 /** Size check, data-only unpickling and analysis of a snapshot file; never throws. */
@@ -370,8 +376,9 @@ export function readSnapshot(bytes: Uint8Array, onProgress?: (bytesRead: number)
   const oversize = refuseOversizeSnapshot(bytes.length);
   if (oversize) return oversize;
   const result = unpickle(bytes, onProgress ? { onProgress } : {});
-  if (!result.ok) return refuse({ kind: 'pickle-unread', fault: { problem: result.error.problem, at: result.error.at } });
+  if (!result.ok)
+    return refuse({ code: 'pickleUnread', params: { fault: { problem: result.error.problem, at: result.error.at } } });
   const value = asSnapshot(result.value);
-  if (!looksLikeSnapshot(value)) return refuse({ kind: 'no-snapshot-keys' });
+  if (!looksLikeSnapshot(value)) return refuse({ code: 'noSnapshotKeys' });
   return { ok: true, analysis: analyzeSnapshot(value) };
 }

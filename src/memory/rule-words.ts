@@ -6,7 +6,7 @@
  * the option reader records is coded so (option-reader.ts takes no bare message), so none can reach a page in English
  * only.
  */
-import { wordCoded, type CodedSentence, type WordsOf } from './coded-words.ts';
+import { wordCoded, type CodedSentence, type WordsOf } from '../base/coded-words.ts';
 import type { FieldError } from './options.ts';
 
 /** The English sentence of each rule's error, by code. */

@@ -8,7 +8,7 @@ import { COMPILE_ASSUMPTION } from './compile.ts';
 import type { DiffusionPhase } from './diffusion.ts';
 import type { Mode } from './options.ts';
 import type { PipelineStage } from './parallel.ts';
-import { wordCoded, type CodedSentence, type WordsOf } from './coded-words.ts';
+import { wordCoded, type CodedSentence, type WordsOf } from '../base/coded-words.ts';
 
 /** The English sentence of each warning, by code. */
 export const WARNING_WORDS = {

@@ -3,7 +3,7 @@
  * these English words (`SetupError.message`); the site's reader words the same error in its page's language from a
  * catalogue typed by `SetupErrorWords` (src/i18n), so no refusal can be made without words in every language.
  */
-import { wordCoded, type CodedSentence, type WordsOf } from '../memory/coded-words.ts';
+import { wordCoded, type CodedSentence, type WordsOf } from '../base/coded-words.ts';
 import { TOML_WORDS, type TomlProblem } from './toml-subset.ts';
 
 /** `a, b or c`: the values a key takes, as the English errors list them. */

@@ -5,7 +5,7 @@
  * or arrays, dates) is refused with its line, never guessed at: no package parses it, and nothing is evaluated.
  */
 
-import { wordCoded, type CodedSentence, type WordsOf } from '../memory/coded-words.ts';
+import { wordCoded, type CodedSentence, type WordsOf } from '../base/coded-words.ts';
 
 /** Why a line is not read, by code, in English: the terminal's words (a page words the code in its language). */
 export const TOML_WORDS = {

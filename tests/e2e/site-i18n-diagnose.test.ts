@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import type { OomCase } from '../../src/diagnose/oom-remedies';
 import { parseNvidiaSmi } from '../../src/diagnose/nvidia-smi';
+import { wordUnreadReason } from '../../src/diagnose/notes';
 import { launchBrowser, withRecordingPage } from '../../scripts/browser/browser';
 import { dropOnTool } from './support/diagnose-drop';
 
@@ -160,7 +161,9 @@ describe('the diagnose tools in Chinese', () => {
     };
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const chinese = await listed(page, '/zh-cn/tools/nvidia-smi/');
-      expect(chinese).toEqual(notes.map((n) => `${ZH.input.unreadLine(n.line)}${ZH.input.unreadReason(n.reason)}`));
+      expect(chinese).toEqual(
+        notes.map((n) => `${ZH.input.unreadLine(n.line)}${wordUnreadReason(n.reason, ZH.input.unreadReasons)}`),
+      );
       for (const line of chinese) expect(line).toMatch(HAN);
       for (const note of notes) expect(chinese.join('\n')).not.toContain(note.message);
       const english = await listed(page, '/tools/nvidia-smi/');

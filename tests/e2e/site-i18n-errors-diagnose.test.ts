@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
-import { MAX_SNAPSHOT_BYTES, readSnapshot, refuseOversizeSnapshot } from '../../src/diagnose/snapshot';
+import { MAX_SNAPSHOT_BYTES, readSnapshot, refuseOversizeSnapshot, wordSnapshotRefusal } from '../../src/diagnose/snapshot';
 import { writePickle } from '../../src/diagnose/pickle-writer';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
@@ -83,7 +83,9 @@ describe('the diagnose tools’ refusals in Chinese', () => {
     if (read.ok) throw new Error(`${bad.name} was read`);
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const shown = await refusalShown(page, '/zh-cn/tools/snapshot/', fileOf(bad.name, bad.bytes));
-      const expected = (read.refused ? ZH.snapshot.refused : ZH.snapshot.failed)(ZH.snapshot.refusal(read.refusal));
+      const expected = (read.refused ? ZH.snapshot.refused : ZH.snapshot.failed)(
+        wordSnapshotRefusal(read.refusal, ZH.snapshot.refusals),
+      );
       expect(await shown.innerText()).toBe(expected);
       expect(await shown.getAttribute('data-refused')).toBe(String(read.refused));
       await expectChinese(shown, read.message);
@@ -107,7 +109,7 @@ describe('the diagnose tools’ refusals in Chinese', () => {
       await root.locator('[data-input="file"]').setInputFiles(path);
       await expect.poll(() => root.getAttribute('data-state')).toBe('error');
       const shown = root.locator('.widget-error[role="alert"]');
-      expect(await shown.innerText()).toBe(ZH.snapshot.failed(ZH.snapshot.refusal(refusal.refusal)));
+      expect(await shown.innerText()).toBe(ZH.snapshot.failed(wordSnapshotRefusal(refusal.refusal, ZH.snapshot.refusals)));
       await expectChinese(shown, refusal.message);
       expect(problems.pageErrors).toEqual([]);
     });

@@ -4,7 +4,13 @@ import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
 import { LocaleContext, useMessages } from '../../i18n/use-messages';
 
 import { describeSnapshotOom } from '../../diagnose/explain';
-import { refuseOversizeSnapshot, type DeviceMemory, type SnapshotOom, type StackFrame } from '../../diagnose/snapshot';
+import {
+  refuseOversizeSnapshot,
+  wordSnapshotRefusal,
+  type DeviceMemory,
+  type SnapshotOom,
+  type StackFrame,
+} from '../../diagnose/snapshot';
 import { formatBinarySize, GIB } from '../../base/bytes';
 import { mountPlot } from '../charts/mount-plot';
 import ToolFrame from './ToolFrame';
@@ -163,7 +169,7 @@ function SnapshotReader() {
     >
       {read && !read.ok && (
         <p class="widget-error" role="alert" data-refused={String(read.refused)}>
-          {(read.refused ? S.refused : S.failed)(S.refusal(read.refusal))}
+          {(read.refused ? S.refused : S.failed)(wordSnapshotRefusal(read.refusal, S.refusals))}
         </p>
       )}
       {read?.ok && (

@@ -1,4 +1,4 @@
-import type { UnreadNote } from '../../diagnose/notes';
+import { wordUnreadReason, type UnreadNote } from '../../diagnose/notes';
 import { useMessages } from '../../i18n/use-messages';
 
 /** What a parser skipped, so the reader knows what the result does not include. */
@@ -12,7 +12,7 @@ export default function UnreadList({ notes, title }: { notes: UnreadNote[]; titl
         {notes.map((n) => (
           <li>
             {n.line > 0 ? S.unreadLine(n.line) : ''}
-            {S.unreadReason(n.reason)}
+            {wordUnreadReason(n.reason, S.unreadReasons)}
           </li>
         ))}
       </ul>

@@ -79,7 +79,7 @@ describe('class 8 of issue #29: memory_summary as people paste it (tests/fixture
     expect(s.unread).toContainEqual({
       line: cutLine,
       message: 'the table is cut off here: the rows after it are unknown, not zero',
-      reason: { kind: 'table-cut' },
+      reason: { code: 'tableCut' },
     });
   });
 

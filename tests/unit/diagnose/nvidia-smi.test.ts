@@ -129,7 +129,11 @@ describe('class 7 of issue #29: nvidia-smi as people paste it (tests/fixtures/di
 
   test('a cut table names the GPU whose memory row is missing', () => {
     expect(read('07-table-2.txt').unread).toEqual([
-      { line: 16, message: 'GPU 3: no memory row follows (truncated?)', reason: { kind: 'no-memory-row', gpu: 3, atEnd: true } },
+      {
+        line: 16,
+        message: 'GPU 3: no memory row follows (truncated?)',
+        reason: { code: 'noMemoryRow', params: { gpu: 3, atEnd: true } },
+      },
     ]);
   });
 

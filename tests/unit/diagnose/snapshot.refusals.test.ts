@@ -1,15 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { unpickle, wordPickleFault } from '../../../src/diagnose/pickle.ts';
-import {
-  MAX_SNAPSHOT_BYTES,
-  readSnapshot,
-  refuseOversizeSnapshot,
-  snapshotRefusalWords,
-} from '../../../src/diagnose/snapshot.ts';
+import { MAX_SNAPSHOT_BYTES, readSnapshot, refuseOversizeSnapshot, wordSnapshotRefusal } from '../../../src/diagnose/snapshot.ts';
 import { BAD_PICKLES } from './bad-pickles.ts';
 
 /**
- * A refusal is data (a kind and its values) worded later; its English words are the sentences the CLI printed before
+ * A refusal is data (a code and its parameters) worded later; its English words are the sentences the CLI printed before
  * refusals were data, which `diagnose` and its `--json` still print.
  */
 describe('readSnapshot: every refusal is data whose English words are the sentence the CLI prints', () => {
@@ -18,7 +13,7 @@ describe('readSnapshot: every refusal is data whose English words are the senten
     expect(read.ok).toBe(false);
     if (read.ok) return;
     expect(read.message).toBe(bad.english);
-    expect(snapshotRefusalWords(read.refusal)).toBe(read.message);
+    expect(wordSnapshotRefusal(read.refusal)).toBe(read.message);
   });
 
   test('the file size is refused before reading, in the same words', () => {
@@ -26,7 +21,7 @@ describe('readSnapshot: every refusal is data whose English words are the senten
     expect(refusal).toMatchObject({
       ok: false,
       refused: false,
-      refusal: { kind: 'too-large', sizeBytes: MAX_SNAPSHOT_BYTES + 1 },
+      refusal: { code: 'tooLarge', params: { sizeBytes: MAX_SNAPSHOT_BYTES + 1 } },
     });
     if (refusal?.ok !== false) return;
     expect(refusal.message).toBe(

@@ -2,11 +2,18 @@ import { describe, expect, test } from 'vitest';
 import { parseMemorySummary } from '../../../src/diagnose/memory-summary';
 import { parseNvidiaSmi } from '../../../src/diagnose/nvidia-smi';
 import { parseOomMessage } from '../../../src/diagnose/oom-message';
-import { NoteList, unreadNote, type UnreadNote, type UnreadReason } from '../../../src/diagnose/notes';
+import {
+  NoteList,
+  unreadNote,
+  UNREAD_WORDS,
+  wordUnreadReason,
+  type UnreadNote,
+  type UnreadReason,
+} from '../../../src/diagnose/notes';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 
 /**
- * Why a reader skipped a line is data (a kind and its values): the CLI words it in English, the diagnose pages in their
+ * Why a reader skipped a line is data (a code and its parameters): the CLI words it in English, the diagnose pages in their
  * language, and both say the same values.
  */
 const HAN = /\p{Script=Han}/u;
@@ -28,20 +35,20 @@ const NO_INDEX_CSV = ['memory.used [MiB]', '1000 MiB', '1200 MiB'].join('\n');
 
 /** The reasons the inputs above do not give (snapshots, -q and table output, cut input, several summaries, OOMs). */
 const OTHER_REASONS: readonly UnreadReason[] = [
-  { kind: 'not-a-snapshot' },
-  { kind: 'segments-skipped', count: 3 },
-  { kind: 'trace-entries-skipped', device: 1, count: 4 },
-  { kind: 'text-cut', mebiChars: 96 },
-  { kind: 'no-memory-row', gpu: 3, atEnd: false },
-  { kind: 'more-summaries', count: 2 },
-  { kind: 'used-not-mib', column: 'FB memory Used', value: '12 GB' },
-  { kind: 'figure-missing', name: 'total capacity' },
+  { code: 'notASnapshot' },
+  { code: 'segmentsSkipped', params: { count: 3 } },
+  { code: 'traceEntriesSkipped', params: { device: 1, count: 4 } },
+  { code: 'textCut', params: { mebiChars: 96 } },
+  { code: 'noMemoryRow', params: { gpu: 3, atEnd: false } },
+  { code: 'moreSummaries', params: { count: 2 } },
+  { code: 'usedNotMib', params: { column: 'FB memory Used', value: '12 GB' } },
+  { code: 'figureMissing', params: { name: 'total capacity' } },
 ];
 
 /** Every note of the inputs above, and the summary and list notes built directly. */
 function sampleNotes(): UnreadNote[] {
   const many = new NoteList();
-  for (let i = 0; i < 25; i++) many.add(i + 1, { kind: 'dmon-row-unread' });
+  for (let i = 0; i < 25; i++) many.add(i + 1, { code: 'dmonRowUnread' });
   return [
     ...parseNvidiaSmi(BAD_CSV).unread,
     ...parseNvidiaSmi(NO_INDEX_CSV).unread,
@@ -62,24 +69,28 @@ describe('the readers’ notes in the page’s words', () => {
   const notes = sampleNotes();
 
   test('every note carries its reason, whose English words are its message (the CLI’s)', () => {
-    expect(new Set(notes.map((n) => n.reason?.kind)).size).toBeGreaterThanOrEqual(10);
+    expect(new Set(notes.map((n) => n.reason.code)).size).toBeGreaterThanOrEqual(10);
     for (const note of notes) {
-      expect(EN.unreadReason(note.reason)).toBe(note.message);
+      expect(wordUnreadReason(note.reason, EN.unreadReasons)).toBe(note.message);
     }
     expect(notes.map((n) => n.message)).toContain('index "x" is not a GPU number');
   });
 
   test('in Chinese, every note is Chinese and keeps the values it quotes', () => {
     for (const note of notes) {
-      const chinese = ZH.unreadReason(note.reason);
+      const chinese = wordUnreadReason(note.reason, ZH.unreadReasons);
       expect(chinese, chinese).toMatch(HAN);
       // Commands and the quoted names of headers and rows stay as the tools print them.
       const prose = chinese.replace(/nvidia-smi [^（，。；]*/g, '').replace(/"[^"]*"/g, '');
       expect(prose, chinese).not.toMatch(ENGLISH_RUN);
-      for (const value of Object.values(note.reason).filter((v) => typeof v === 'number' || typeof v === 'string')) {
-        if (value === note.reason.kind) continue;
+      const params: object = 'params' in note.reason ? note.reason.params : {};
+      for (const value of Object.values(params).filter((v) => typeof v === 'number' || typeof v === 'string')) {
         expect(chinese, `${chinese} quotes ${value}`).toContain(String(value));
       }
     }
+  });
+
+  test('the page words every code the CLI words, and no other', () => {
+    expect(Object.keys(ZH.unreadReasons).sort()).toEqual(Object.keys(UNREAD_WORDS).sort());
   });
 });

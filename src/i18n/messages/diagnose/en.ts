@@ -1,7 +1,7 @@
 import { EXPLAIN_EN } from '../../../diagnose/explain';
 import { KNOWN_ERROR_NAMES } from '../../../diagnose/known-errors';
-import { unreadWords } from '../../../diagnose/notes';
-import { snapshotRefusalWords } from '../../../diagnose/snapshot';
+import { UNREAD_WORDS } from '../../../diagnose/notes';
+import { SNAPSHOT_REFUSAL_WORDS } from '../../../diagnose/snapshot';
 
 /**
  * The diagnose tools' words in English (src/components/diagnose), one object per tool. The sentences about the
@@ -30,7 +30,7 @@ export const DIAGNOSE_EN = {
     /** Before a skipped line's reason, in the "Not read" list. */
     unreadLine: (line: number) => `line ${line}: `,
     /** Why a reader skipped a line (src/diagnose/notes.ts), the CLI's words. */
-    unreadReason: unreadWords,
+    unreadReasons: UNREAD_WORDS,
     /** After a label, before what it introduces ("Verdict: …"). */
     labelEnd: ': ',
     /** Between the parts of a list of facts ("CUDA, current wording, GPU 0"). */
@@ -132,7 +132,7 @@ export const DIAGNOSE_EN = {
     /** A file that could not be read, with why (`refusal`). */
     failed: (refusal: string) => `Could not read this file: ${refusal}`,
     /** Why a file was not read (src/diagnose/snapshot.ts), the CLI's words. */
-    refusal: snapshotRefusalWords,
+    refusals: SNAPSHOT_REFUSAL_WORDS,
     peak: (bytes: string) => `Peak active memory ${bytes}`,
     timelineLabel: 'Active and reserved memory over the recorded trace, out-of-memory events marked',
     oomMark: 'OOM',

@@ -2,138 +2,91 @@ import { lessonBySlug, type LessonSlug } from '../../../base/lessons';
 import { TIMELINE_COMMAND, type ExplainWords } from '../../../diagnose/explain';
 import { LESSON_LINKS } from '../../../diagnose/links';
 import type { OomFigure, OomMessage } from '../../../diagnose/oom-message';
-import type { UnreadReason } from '../../../diagnose/notes';
-import { wordPickleFault, type PickleProblem, type PickleWords } from '../../../diagnose/pickle';
-import type { SnapshotRefusal } from '../../../diagnose/snapshot';
+import type { UnreadWords } from '../../../diagnose/notes';
+import { wordPickleFault, type PickleProblemWords, type PickleWords } from '../../../diagnose/pickle';
+import type { SnapshotRefusalWords } from '../../../diagnose/snapshot';
 import { formatBytes } from '../../../base/bytes';
 import type { DiagnoseMessages } from './en';
 
-/** Why a reader skipped a line, in Chinese; commands, flags, column and row names stay as the tools print them. */
-function unreadReasonZhCn(reason: UnreadReason): string {
-  switch (reason.kind) {
-    case 'more-not-read':
-      return `另有 ${reason.count} 行未读取`;
-    case 'text-cut':
-      return `只读取了前 ${reason.mebiChars} Mi 个字符`;
-    case 'csv-field-count':
-      return `这一行有 ${reason.fields} 个字段，表头却有 ${reason.headerFields} 个（小数用了逗号，还是这一行被截断了？）`;
-    case 'used-not-mib':
-      return `${reason.column} 的值 "${reason.value}" 不是以 MiB 计的大小`;
-    case 'index-not-gpu':
-      return `index 的值 "${reason.value}" 不是 GPU 编号`;
-    case 'timestamp-unread':
-      return `timestamp 的值 "${reason.value}" 不是 YYYY/MM/DD HH:MM:SS 格式`;
-    case 'no-memory-row':
-      return `GPU ${reason.gpu} 后面没有显存那一行${reason.atEnd ? '（输出被截断了？）' : ''}`;
-    case 'dmon-row-unread':
-      return '不是带 GPU 编号和 fb 数值的 dmon 数据行';
-    case 'dmon-utilization':
-      return '这是 nvidia-smi dmon 的输出：它的 mem 列是读写显存的时间占比，不是已用显存。记录显存请用 nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv -l 1（或 nvidia-smi dmon -s m，其 fb 列才是已用显存）';
-    case 'xml-output':
-      return '这是 nvidia-smi -q -x 的 XML 输出：单次读数请用 nvidia-smi -q -d MEMORY，时间线请用 nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv -l 1';
-    case 'no-nvidia-smi':
-      return '既没有含 memory.used 的 CSV 表头，也没有 nvidia-smi 表格：请加上 --format=csv 运行 nvidia-smi（保留表头行）';
-    case 'gpus-not-told-apart':
-      return '没有 index、uuid 或 pci.bus_id 列：如果这份日志包含多块 GPU，它们的行无法区分，只能当作一块来读；请在 --query-gpu 中加上 index';
-    case 'no-oom-message':
-      return '没有找到 "CUDA out of memory. Tried to allocate …" 这样的报错信息';
-    case 'figure-unread':
-      return `读不出 "${reason.name}" 的数值（"${reason.text}"）`;
-    case 'figure-missing':
-      return `报错信息里没有 "${reason.name}" 这一项数值`;
-    case 'no-summary-header':
-      return '没有 "PyTorch CUDA memory summary" 表头：设备、CUDA OOM 次数和 cudaMalloc 重试次数均未知';
-    case 'unknown-row':
-      return `不认识的行 "${reason.title}"`;
-    case 'row-value-unread':
-      return `"${reason.title}" 行有一个值不是${reason.sizes ? '大小' : '计数'}`;
-    case 'table-cut':
-      return '表格在这里被截断：后面各行的值未知，不是 0';
-    case 'no-row':
-      return `没有可读的 "${reason.title}" 行`;
-    case 'more-summaries':
-      return `粘贴的内容里还有 ${reason.count} 份摘要未读取：请一次只粘贴一个设备的摘要`;
-    case 'not-a-snapshot':
-      return '这个 pickle 不是显存快照：没有 segments 或 device_traces 列表';
-    case 'segments-skipped':
-      return `跳过了 ${reason.count} 个读不出 total_size 的段`;
-    case 'trace-entries-skipped':
-      return `设备 ${reason.device}：跳过了 ${reason.count} 条没有 action 的记录`;
-  }
-}
+/** Why a reader skipped a line, in Chinese, code for code; commands, flags, column and row names stay as the tools print them. */
+const UNREAD_ZH_CN: UnreadWords = {
+  moreNotRead: (p) => `另有 ${p.count} 行未读取`,
+  textCut: ({ mebiChars }) => `只读取了前 ${mebiChars} Mi 个字符`,
+  csvFieldCount: ({ fields, headerFields }) =>
+    `这一行有 ${fields} 个字段，表头却有 ${headerFields} 个（小数用了逗号，还是这一行被截断了？）`,
+  usedNotMib: ({ column, value }) => `${column} 的值 "${value}" 不是以 MiB 计的大小`,
+  indexNotGpu: ({ value }) => `index 的值 "${value}" 不是 GPU 编号`,
+  timestampUnread: ({ value }) => `timestamp 的值 "${value}" 不是 YYYY/MM/DD HH:MM:SS 格式`,
+  noMemoryRow: ({ gpu, atEnd }) => `GPU ${gpu} 后面没有显存那一行${atEnd ? '（输出被截断了？）' : ''}`,
+  dmonRowUnread: () => '不是带 GPU 编号和 fb 数值的 dmon 数据行',
+  dmonUtilization: () =>
+    '这是 nvidia-smi dmon 的输出：它的 mem 列是读写显存的时间占比，不是已用显存。记录显存请用 nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv -l 1（或 nvidia-smi dmon -s m，其 fb 列才是已用显存）',
+  xmlOutput: () =>
+    '这是 nvidia-smi -q -x 的 XML 输出：单次读数请用 nvidia-smi -q -d MEMORY，时间线请用 nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total --format=csv -l 1',
+  noNvidiaSmi: () =>
+    '既没有含 memory.used 的 CSV 表头，也没有 nvidia-smi 表格：请加上 --format=csv 运行 nvidia-smi（保留表头行）',
+  gpusNotToldApart: () =>
+    '没有 index、uuid 或 pci.bus_id 列：如果这份日志包含多块 GPU，它们的行无法区分，只能当作一块来读；请在 --query-gpu 中加上 index',
+  noOomMessage: () => '没有找到 "CUDA out of memory. Tried to allocate …" 这样的报错信息',
+  figureUnread: ({ name, text }) => `读不出 "${name}" 的数值（"${text}"）`,
+  figureMissing: ({ name }) => `报错信息里没有 "${name}" 这一项数值`,
+  noSummaryHeader: () => '没有 "PyTorch CUDA memory summary" 表头：设备、CUDA OOM 次数和 cudaMalloc 重试次数均未知',
+  unknownRow: ({ title }) => `不认识的行 "${title}"`,
+  rowValueUnread: ({ title, sizes }) => `"${title}" 行有一个值不是${sizes ? '大小' : '计数'}`,
+  tableCut: () => '表格在这里被截断：后面各行的值未知，不是 0',
+  noRow: ({ title }) => `没有可读的 "${title}" 行`,
+  moreSummaries: (p) => `粘贴的内容里还有 ${p.count} 份摘要未读取：请一次只粘贴一个设备的摘要`,
+  notASnapshot: () => '这个 pickle 不是显存快照：没有 segments 或 device_traces 列表',
+  segmentsSkipped: (p) => `跳过了 ${p.count} 个读不出 total_size 的段`,
+  traceEntriesSkipped: (p) => `设备 ${p.device}：跳过了 ${p.count} 条没有 action 的记录`,
+};
 
 /** Byte counts and offsets inside a sentence, grouped as Chinese text groups them. */
 const count = new Intl.NumberFormat('zh-CN');
 
-/** Why the data-only unpickler stopped, in Chinese; opcode names, bytes and Python type names stay as pickletools and Python print them. */
-function pickleProblemZhCn(problem: PickleProblem): string {
-  switch (problem.kind) {
-    case 'empty-file':
-      return '文件是空的';
-    case 'not-protocol-2':
-      return '不是协议 2 或更高版本的 pickle（文件开头不是 PROTO 操作码 0x80）';
-    case 'no-stop':
-      return 'pickle 没有以 STOP 操作码结束（文件被截断了？）';
-    case 'unsupported-protocol':
-      return `不支持 pickle 协议 ${problem.protocol}（本读取器只支持协议 2 到 5）`;
-    case 'out-of-band-buffer':
-      return `不支持带外缓冲区（${problem.opcode}）：显存快照里不会有这种数据`;
-    case 'refused-opcode':
-      return `操作码 ${problem.opcode}（${problem.byte}，位于第 ${count.format(problem.offset)} 字节）会导入或运行代码，而显存快照从来不需要这样做`;
-    case 'unknown-opcode':
-      return `未知或不支持的操作码 ${problem.byte}（位于第 ${count.format(problem.offset)} 字节）：本读取器只读取纯数据（协议 2 到 5）`;
-    case 'truncated':
-      return `还需要 ${count.format(problem.needed)} 个字节，但文件只剩下 ${count.format(problem.left)} 个字节（文件被截断了？）`;
-    case 'negative-length':
-      return `长度为负数（${problem.length}）`;
-    case 'invalid-utf8':
-      return '字符串不是有效的 UTF-8';
-    case 'no-newline':
-      return '它的文本参数在 64 字节之内没有换行符';
-    case 'not-an-integer':
-      return `"${problem.text}" 不是整数`;
-    case 'not-a-float':
-      return `"${problem.text}" 不是浮点数`;
-    case 'not-a-memo-index':
-      return `"${problem.text}" 不是 memo 索引`;
-    case 'empty-stack':
-      return '栈是空的';
-    case 'mark-for-value':
-      return '应当是一个值的位置上是 MARK';
-    case 'no-top-value':
-      return '栈顶没有值';
-    case 'no-mark':
-      return '栈上没有 MARK';
-    case 'not-a-list':
-      return '目标不是 list 或 set';
-    case 'not-a-dict':
-      return '目标不是 dict';
-    case 'odd-pairs':
-      return '键值对的元素个数是奇数';
-    case 'memo-missing':
-      return `memo 槽位 ${problem.index} 从未存入过值`;
-    case 'engine-stopped':
-      return `无法读取这个 pickle：${problem.reason}`;
-  }
-}
+/** Why the data-only unpickler stopped, in Chinese, code for code; opcode names, bytes and Python type names stay as pickletools and Python print them. */
+const PICKLE_PROBLEMS_ZH_CN: PickleProblemWords = {
+  emptyFile: () => '文件是空的',
+  notProtocol2: () => '不是协议 2 或更高版本的 pickle（文件开头不是 PROTO 操作码 0x80）',
+  noStop: () => 'pickle 没有以 STOP 操作码结束（文件被截断了？）',
+  unsupportedProtocol: ({ protocol }) => `不支持 pickle 协议 ${protocol}（本读取器只支持协议 2 到 5）`,
+  outOfBandBuffer: ({ opcode }) => `不支持带外缓冲区（${opcode}）：显存快照里不会有这种数据`,
+  refusedOpcode: ({ opcode, byte, offset }) =>
+    `操作码 ${opcode}（${byte}，位于第 ${count.format(offset)} 字节）会导入或运行代码，而显存快照从来不需要这样做`,
+  unknownOpcode: ({ byte, offset }) =>
+    `未知或不支持的操作码 ${byte}（位于第 ${count.format(offset)} 字节）：本读取器只读取纯数据（协议 2 到 5）`,
+  truncated: ({ needed, left }) =>
+    `还需要 ${count.format(needed)} 个字节，但文件只剩下 ${count.format(left)} 个字节（文件被截断了？）`,
+  negativeLength: ({ length }) => `长度为负数（${length}）`,
+  invalidUtf8: () => '字符串不是有效的 UTF-8',
+  noNewline: () => '它的文本参数在 64 字节之内没有换行符',
+  notAnInteger: ({ text }) => `"${text}" 不是整数`,
+  notAFloat: ({ text }) => `"${text}" 不是浮点数`,
+  notAMemoIndex: ({ text }) => `"${text}" 不是 memo 索引`,
+  emptyStack: () => '栈是空的',
+  markForValue: () => '应当是一个值的位置上是 MARK',
+  noTopValue: () => '栈顶没有值',
+  noMark: () => '栈上没有 MARK',
+  notAList: () => '目标不是 list 或 set',
+  notADict: () => '目标不是 dict',
+  oddPairs: () => '键值对的元素个数是奇数',
+  memoMissing: ({ index }) => `memo 槽位 ${index} 从未存入过值`,
+  engineStopped: ({ reason }) => `无法读取这个 pickle：${reason}`,
+};
 
 /** The unpickler's faults in Chinese: the opcode that met a problem goes first, as in the English. */
 const PICKLE_WORDS_ZH_CN: PickleWords = {
-  problem: pickleProblemZhCn,
+  problems: PICKLE_PROBLEMS_ZH_CN,
   at: ({ opcode, offset }, problem) => `${opcode}（位于第 ${count.format(offset)} 字节）：${problem}`,
 };
 
-/** Why the snapshot viewer did not read a file, in Chinese. */
-function snapshotRefusalZhCn(refusal: SnapshotRefusal): string {
-  switch (refusal.kind) {
-    case 'too-large':
-      return `文件大小为 ${formatBytes(refusal.sizeBytes, 'MiB', 0)}；本查看器只读取不超过 ${formatBytes(refusal.limitBytes, 'MiB', 0)} 的快照（请用 _record_memory_history(max_entries=…) 少记录一些条目）`;
-    case 'pickle-unread':
-      return wordPickleFault(refusal.fault, PICKLE_WORDS_ZH_CN);
-    case 'no-snapshot-keys':
-      return '这个 pickle 里没有 segments 或 device_traces：它不是 torch.cuda.memory._dump_snapshot() 写出的文件';
-  }
-}
+/** Why the snapshot viewer did not read a file, in Chinese, code for code. */
+const SNAPSHOT_REFUSALS_ZH_CN: SnapshotRefusalWords = {
+  tooLarge: ({ sizeBytes, limitBytes }) =>
+    `文件大小为 ${formatBytes(sizeBytes, 'MiB', 0)}；本查看器只读取不超过 ${formatBytes(limitBytes, 'MiB', 0)} 的快照（请用 _record_memory_history(max_entries=…) 少记录一些条目）`,
+  pickleUnread: ({ fault }) => wordPickleFault(fault, PICKLE_WORDS_ZH_CN),
+  noSnapshotKeys: () => '这个 pickle 里没有 segments 或 device_traces：它不是 torch.cuda.memory._dump_snapshot() 写出的文件',
+};
 
 /** "第 2 课：找出泄漏": how a tool names a lesson, or a section of it, that it links to. */
 const lessonLabel = (slug: LessonSlug, title: string): string => `第 ${lessonBySlug(slug).number} 课：${title}`;
@@ -445,7 +398,7 @@ export const DIAGNOSE_ZH_CN: DiagnoseMessages = {
     copyCommand: '复制命令',
     copiedCommand: '已复制',
     unreadLine: (line) => `第 ${line} 行：`,
-    unreadReason: unreadReasonZhCn,
+    unreadReasons: UNREAD_ZH_CN,
     labelEnd: '：',
     listSeparator: '，',
     titleEnd: '。',
@@ -534,7 +487,7 @@ export const DIAGNOSE_ZH_CN: DiagnoseMessages = {
     example: '一张 24 GiB 显卡在 logits 处耗尽',
     refused: (refusal) => `拒绝读取：${refusal}`,
     failed: (refusal) => `无法读取这个文件：${refusal}`,
-    refusal: snapshotRefusalZhCn,
+    refusals: SNAPSHOT_REFUSALS_ZH_CN,
     peak: (bytes) => `活跃显存峰值 ${bytes}`,
     timelineLabel: '记录期间的活跃显存与已预留显存，标出了显存不足事件',
     oomMark: 'OOM',

@@ -1,4 +1,4 @@
-import { wordCoded } from '../../../memory/coded-words';
+import { wordCoded } from '../../../base/coded-words';
 import type { SetupErrorWords } from '../../../setup/error-words';
 import type { SetupReasons } from '../../../setup/reasons';
 import type { TomlWords } from '../../../setup/toml-subset';

@@ -1,7 +1,10 @@
 /**
  * Sentences kept as data: a code and, where its sentence has any, the parameters, worded later by a words object with
- * one function per code (English in this layer, for the CLI; another language's from the site's catalogues). The
- * engine's warnings (warnings.ts) and its field errors (rule-words.ts) are both kept so.
+ * one function per code (English beside the layer that keeps the sentence, for the CLI; another language's from the
+ * site's catalogues). It lives in base so that every pure layer can share it: the engine's warnings and field errors
+ * (memory/warnings.ts, memory/rule-words.ts), the training-config reader's errors (setup/error-words.ts,
+ * setup/toml-subset.ts) and the diagnose readers' reasons (diagnose/notes.ts, diagnose/pickle.ts,
+ * diagnose/snapshot.ts) are all kept so.
  */
 
 /** A words object's own shape: one function per code, each taking at most one parameters object. */
