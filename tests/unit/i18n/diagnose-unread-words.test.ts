@@ -2,14 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { parseMemorySummary } from '../../../src/diagnose/memory-summary';
 import { parseNvidiaSmi } from '../../../src/diagnose/nvidia-smi';
 import { parseOomMessage } from '../../../src/diagnose/oom-message';
-import {
-  NoteList,
-  unreadNote,
-  UNREAD_WORDS,
-  wordUnreadReason,
-  type UnreadNote,
-  type UnreadReason,
-} from '../../../src/diagnose/notes';
+import { NoteList, unreadNote, wordUnreadReason, type UnreadNote, type UnreadReason } from '../../../src/diagnose/notes';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 
 /**
@@ -88,9 +81,5 @@ describe('the readers’ notes in the page’s words', () => {
         expect(chinese, `${chinese} quotes ${value}`).toContain(String(value));
       }
     }
-  });
-
-  test('the page words every code the CLI words, and no other', () => {
-    expect(Object.keys(ZH.unreadReasons).sort()).toEqual(Object.keys(UNREAD_WORDS).sort());
   });
 });
