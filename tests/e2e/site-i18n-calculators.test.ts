@@ -7,6 +7,7 @@ import { MESSAGES } from '../../src/i18n/messages/index';
 import { readConfigJson, wordNotice } from '../../src/memory/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
+import { HAN } from '../support/chinese-text';
 
 /**
  * The calculators on a Chinese page (issue #33 item 3): the engine's words (field labels and hints, breakdown lines,
@@ -14,7 +15,6 @@ import { englishSentences } from './support/catalogue-english';
  * English sentence of their catalogues left, while the English page keeps the English.
  */
 const baseUrl = inject('baseUrl');
-const HAN = /\p{Script=Han}/u;
 const EN = MESSAGES.en;
 const ZH = MESSAGES['zh-cn'];
 

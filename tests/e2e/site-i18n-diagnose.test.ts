@@ -9,6 +9,7 @@ import { parseNvidiaSmi } from '../../src/diagnose/nvidia-smi';
 import { wordUnreadReason } from '../../src/diagnose/notes';
 import { launchBrowser, withRecordingPage } from '../../scripts/browser/browser';
 import { dropOnTool } from './support/diagnose-drop';
+import { HAN } from '../support/chinese-text';
 
 /**
  * The diagnose tools on their Chinese pages (issue #33, "a diagnose tool fed a file"): a real file dropped on each
@@ -18,7 +19,6 @@ import { dropOnTool } from './support/diagnose-drop';
 const baseUrl = inject('baseUrl');
 const EN = MESSAGES.en.diagnose;
 const ZH = MESSAGES['zh-cn'].diagnose;
-const HAN = /\p{Script=Han}/u;
 
 const example = (name: string) => resolve(import.meta.dirname, '../../src/diagnose/examples', name);
 const fixture = (name: string) => resolve(import.meta.dirname, '../fixtures/diagnose', name);

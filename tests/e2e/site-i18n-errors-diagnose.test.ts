@@ -9,6 +9,7 @@ import { writePickle } from '../../src/diagnose/pickle-writer';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
 import { dropOnTool } from './support/diagnose-drop';
+import { HAN, ENGLISH_RUN } from '../support/chinese-text';
 
 /**
  * What the diagnose tools say about input they cannot read, on their 简体中文 pages (issue #33 item 3): bad files
@@ -19,9 +20,6 @@ import { dropOnTool } from './support/diagnose-drop';
 const baseUrl = inject('baseUrl');
 const EN = MESSAGES.en.diagnose;
 const ZH = MESSAGES['zh-cn'].diagnose;
-const HAN = /\p{Script=Han}/u;
-/** Three English words in a row: a sentence left untranslated (opcode, type and function names stand alone). */
-const ENGLISH_RUN = /[A-Za-z]{2,}(?:[\s,]+[A-Za-z]{2,}){2}/;
 /** The catalogue's plain English sentences that the Chinese one words differently. */
 const CATALOGUE_ENGLISH = englishSentences(EN, ZH);
 

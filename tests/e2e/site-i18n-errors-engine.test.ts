@@ -7,6 +7,7 @@ import { readConfigJson, type FieldError, type ShownFieldError } from '../../src
 import { EXAMPLE_PRICES, parsePlanFlags } from '../../src/planner/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
+import { ENGLISH_RUN } from '../support/chinese-text';
 
 /**
  * The engine's field errors on a Chinese page (issue #33 item 3): values typed into a calculator, a config.json pasted
@@ -17,11 +18,6 @@ import { englishSentences } from './support/catalogue-english';
 const baseUrl = inject('baseUrl');
 const EN = MESSAGES.en;
 const ZH = MESSAGES['zh-cn'];
-/**
- * Four English words in a row, apart by spaces: a sentence left untranslated (flags, keys, ids, quoted values and a
- * comma list of projections such as q,k,v,o are not).
- */
-const ENGLISH_RUN = /[A-Za-z]+(?:\s+[A-Za-z]+){3}/;
 
 const LORA_PAGE = lessonHref('lora-and-qlora');
 const LORA = '[data-calculator="lora"]';

@@ -4,6 +4,7 @@ import { MESSAGES } from '../../src/i18n/messages/index';
 import { readTrainingConfig, setupErrorLine, wordSetupProblem, type SetupError } from '../../src/setup/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
+import { HAN, ENGLISH_RUN } from '../support/chinese-text';
 
 /**
  * The training-config reader's refusals on its 简体中文 page (issue #33 item 3): bad files pasted and dropped as a
@@ -11,9 +12,6 @@ import { englishSentences } from './support/catalogue-english';
  * English sentence is left but a parser's own reason; the English page shows the terminal's very line.
  */
 const baseUrl = inject('baseUrl');
-const HAN = /\p{Script=Han}/u;
-/** Four English words in a row: an untranslated sentence (keys such as `finetuning_type` and values break it). */
-const ENGLISH_RUN = /(?<![\w.-])[A-Za-z]+(?:[ ][A-Za-z]+){3,}(?![\w.-])/;
 const READER = '[data-widget="training-config"]';
 const EN = MESSAGES.en.trainingConfig;
 const ZH = MESSAGES['zh-cn'].trainingConfig;

@@ -6,6 +6,7 @@ import { MESSAGES } from '../../src/i18n/messages/index';
 import { launchBrowser, openIsland, runExperimentToEnd, withRecordingPage } from '../../scripts/browser/browser';
 import { LAB_METHOD_HREF } from '../../src/components/lab/lab-links';
 import { experimentPage } from '../../scripts/browser/island-pages';
+import { HAN } from '../support/chinese-text';
 
 /**
  * One experiment run end to end with Chinese labels (issue #33 item 5): on the Chinese gradient-checkpointing lesson the
@@ -15,7 +16,6 @@ import { experimentPage } from '../../scripts/browser/island-pages';
  * the same of every virtual GPU's progress. The English lesson keeps its English, progress line included.
  */
 const baseUrl = inject('baseUrl');
-const HAN = /\p{Script=Han}/u;
 const EN = MESSAGES.en.lab;
 const ZH = MESSAGES['zh-cn'].lab;
 const ID = 'gradient-checkpointing';

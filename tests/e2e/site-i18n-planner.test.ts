@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
+import { HAN, ENGLISH_RUN } from '../support/chinese-text';
 
 /**
  * The planner and the training-config reader on their 简体中文 pages (issue #33 items 3 and 5): a shared link's search
@@ -12,7 +13,6 @@ import { englishSentences } from './support/catalogue-english';
  * catalogue; the English pages keep their English.
  */
 const baseUrl = inject('baseUrl');
-const HAN = /\p{Script=Han}/u;
 const PLANNER = '[data-planner]';
 const READER = '[data-widget="training-config"]';
 const EN = MESSAGES.en;
@@ -32,8 +32,6 @@ const QUERY = 'model=gpt2-xl&gpu=rtx-4090&gpus=2&global-batch=8&seq=512&task=fin
 
 /** A price row's value with a word for a number. */
 const BAD_PRICE = 'h100-80gb=3/x/1';
-/** Four English words in a row: a sentence left untranslated (flags, GPU ids and quoted values are shorter). */
-const ENGLISH_RUN = /[A-Za-z]+(?:[\s,]+[A-Za-z]+){3}/;
 /** A link with no GPUs, a price that is no number and one that is no price at all. */
 const BAD_QUERY = `model=gpt2-xl&gpu=rtx-4090&gpus=0&global-batch=8&seq=512&price=${encodeURIComponent(BAD_PRICE)}&price=nonsense`;
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { combineReadings, effectText, readTrainingConfig, type FileReading } from '../../src/setup/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
+import { HAN, ENGLISH_RUN } from '../support/chinese-text';
 
 /**
  * The training-config reader's reasons on its 简体中文 page (issue #33 item 3): every tool's fixture files dropped in
@@ -12,9 +13,6 @@ import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/brow
  * `lang="en"` source column; the English page words the same lines in English.
  */
 const baseUrl = inject('baseUrl');
-const HAN = /\p{Script=Han}/u;
-/** Four English words in a row: an untranslated sentence (code such as `quant_storage` or `Float8Linear` breaks it). */
-const ENGLISH_RUN = /(?<![\w.-])[A-Za-z]+(?:[ ][A-Za-z]+){3,}(?![\w.-])/;
 const READER = '[data-widget="training-config"]';
 const ZH = MESSAGES['zh-cn'].trainingConfig;
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/training-configs');

@@ -10,6 +10,7 @@ import { MESSAGES } from '../../src/i18n/messages/index';
 import { lessonHref } from '../../src/base/lessons';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { DIST_DIR, hasOwnSource, listBuiltPages } from './support/site-pages';
+import { HAN } from '../support/chinese-text';
 
 /**
  * The two languages of the built site (issue #33): each page says its language, links its other-language twin both
@@ -18,8 +19,6 @@ import { DIST_DIR, hasOwnSource, listBuiltPages } from './support/site-pages';
  */
 const baseUrl = inject('baseUrl');
 const pages = listBuiltPages().filter((path) => path.endsWith('/'));
-const HAN = /\p{Script=Han}/u;
-
 /** The built HTML of a URL path. */
 const htmlOf = (path: string): string => readFileSync(join(DIST_DIR, path, 'index.html'), 'utf8');
 

@@ -1,5 +1,4 @@
-/** A letter of a Han script: a string with one is Chinese, not English left over. */
-const HAN = /\p{Script=Han}/u;
+import { HAN } from '../../support/chinese-text';
 
 /**
  * Every plain English string of a catalogue (`english`) of two words or more that its Chinese twin (`chinese`, walked

@@ -9,14 +9,12 @@ import {
 import type { PickleFault } from '../../../src/diagnose/pickle';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 import { BAD_PICKLES } from '../diagnose/bad-pickles';
+import { HAN, ENGLISH_RUN } from '../../support/chinese-text';
 
 /**
  * Why the snapshot viewer refused a file is data (src/diagnose/snapshot.ts): the CLI words it in English, the zh page
  * in Chinese from the diagnose catalogue, saying the same opcodes, bytes and values.
  */
-const HAN = /\p{Script=Han}/u;
-/** Three English words in a row: a sentence left untranslated (opcode, type and function names stand alone). */
-const ENGLISH_RUN = /[A-Za-z]{2,}(?:[\s,]+[A-Za-z]{2,}){2}/;
 const EN = MESSAGES.en.diagnose.snapshot;
 const ZH = MESSAGES['zh-cn'].diagnose.snapshot;
 const zh = (refusal: SnapshotRefusal): string => wordSnapshotRefusal(refusal, ZH.refusals);

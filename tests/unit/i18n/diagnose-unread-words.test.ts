@@ -4,14 +4,12 @@ import { parseNvidiaSmi } from '../../../src/diagnose/nvidia-smi';
 import { parseOomMessage } from '../../../src/diagnose/oom-message';
 import { NoteList, unreadNote, wordUnreadReason, type UnreadNote, type UnreadReason } from '../../../src/diagnose/notes';
 import { MESSAGES } from '../../../src/i18n/messages/index';
+import { HAN, ENGLISH_RUN } from '../../support/chinese-text';
 
 /**
  * Why a reader skipped a line is data (a code and its parameters): the CLI words it in English, the diagnose pages in their
  * language, and both say the same values.
  */
-const HAN = /\p{Script=Han}/u;
-/** Four English words in a row: a sentence left untranslated (column names, commands and flags are shorter or kept). */
-const ENGLISH_RUN = /[A-Za-z]+(?:[\s,]+[A-Za-z]+){3}/;
 const EN = MESSAGES.en.diagnose.input;
 const ZH = MESSAGES['zh-cn'].diagnose.input;
 

@@ -2,8 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_LAB_SETTINGS, validateLabSettings } from '../../../src/lab/experiments/settings';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 import type { RunStage } from '../../../src/lab/measure/run-stage';
-
-const HAN = /\p{Script=Han}/u;
+import { HAN } from '../../support/chinese-text';
 
 describe('the lab’s settings errors in Chinese', () => {
   test('every error the form can show is Chinese and names the numbers the reader must change', () => {

@@ -5,14 +5,12 @@ import { estimateTotals, getGpuPreset, type FieldError } from '../../../src/memo
 import { draftError, draftsFromLink } from '../../../src/components/planner/price-drafts';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 import { planRequest } from '../support/plan-request';
+import { HAN, ENGLISH_RUN } from '../../support/chinese-text';
 
 /**
  * What is wrong with a planning request, in the page's language: the planner's own field errors and price errors
  * come from its words, the engine's by their problem, and a combination the engine refuses quotes the same words.
  */
-const HAN = /\p{Script=Han}/u;
-/** Four English words in a row: a sentence left untranslated (flags, GPU ids and quoted values are shorter). */
-const ENGLISH_RUN = /[A-Za-z]+(?:[\s,]+[A-Za-z]+){3}/;
 const EN = MESSAGES.en;
 const ZH = MESSAGES['zh-cn'];
 

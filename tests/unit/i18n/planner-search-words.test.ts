@@ -2,12 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { planFlags, planTraining, type PlanResult } from '../../../src/planner/index';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 import { planRequest } from '../support/plan-request';
+import { HAN } from '../../support/chinese-text';
 
 /**
  * The planner page words the search's plans and reasons in its language (the words-object pattern of issue #33): the
  * same request searched in Chinese finds the same plans, ranked alike, and only their words differ.
  */
-const HAN = /\p{Script=Han}/u;
 const request = planRequest({ model: 'gpt2-xl', gpu: 'rtx-4090', gpus: '2', 'global-batch': '8', seq: '512', task: 'finetune' });
 
 const flagsOf = (result: PlanResult) => result.plans.map((plan) => planFlags(plan));

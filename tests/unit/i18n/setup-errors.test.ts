@@ -2,14 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { MESSAGES } from '../../../src/i18n/messages/index';
 import { readTrainingConfig, SETUP_ERROR_WORDS, wordSetupProblem, type SetupProblem } from '../../../src/setup/index';
 import { SETUP_ERROR_CASES } from '../setup/setup-error-cases';
+import { HAN, ENGLISH_RUN } from '../../support/chinese-text';
 
 /**
  * Why the training-config reader refuses a file (src/setup/error-words.ts), in Chinese: each bad file's error worded
  * from its code, with no English sentence left but a parser's own reason, and the file's values kept as given.
  */
-const HAN = /\p{Script=Han}/u;
-/** Four English words in a row: a sentence left untranslated (code such as `local_batch_size` breaks it). */
-const ENGLISH_RUN = /(?<![\w.-])[A-Za-z]+(?:[ ][A-Za-z]+){3,}(?![\w.-])/;
 const ZH = MESSAGES['zh-cn'].trainingConfig.errors;
 
 /** The problem a bad file gets (the test fails if the file was read). */

@@ -3,14 +3,12 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { combineReadings, readTrainingConfig, reasonText, SETUP_REASONS, type FileReading } from '../../../src/setup/index';
 import { MESSAGES } from '../../../src/i18n/messages/index';
+import { HAN, ENGLISH_RUN } from '../../support/chinese-text';
 
 /**
  * The training-config reader's reasons by code (src/setup/reasons.ts): each code worded in Chinese, and each reading
  * carrying, beside the English the terminal prints, the code and parameters that give back that very English.
  */
-const HAN = /\p{Script=Han}/u;
-/** Four English words in a row: a sentence left untranslated (code such as `quant_storage` or `Float8Linear` breaks it). */
-const ENGLISH_RUN = /(?<![\w.-])[A-Za-z]+(?:[ ][A-Za-z]+){3,}(?![\w.-])/;
 const ZH = MESSAGES['zh-cn'].trainingConfig.reasons;
 const FIXTURES = resolve(import.meta.dirname, '../../fixtures/training-configs');
 

@@ -3,12 +3,12 @@ import { basename, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { combineReadings, conflictLine, effectText, readTrainingConfig, type FileReading } from '../../../src/setup/index';
 import { MESSAGES } from '../../../src/i18n/messages/index';
+import { HAN } from '../../support/chinese-text';
 
 /**
  * The training-config reader words a mapping in its page's language (the words-object pattern of issue #33): the same
  * lines, each phrase in Chinese where the English says what a line does; flags stay flags, the CLI's English unchanged.
  */
-const HAN = /\p{Script=Han}/u;
 const ZH = MESSAGES['zh-cn'].trainingConfig.setup;
 
 function read(...names: string[]): FileReading[] {
