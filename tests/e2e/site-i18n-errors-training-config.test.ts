@@ -1,9 +1,10 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { readTrainingConfig, setupErrorLine, wordSetupProblem, type SetupError } from '../../src/setup/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
+import { dropFiles, fileOfText } from './support/file-drop';
 import { HAN, ENGLISH_RUN } from '../support/chinese-text';
 
 /**
@@ -45,19 +46,14 @@ function errorOf({ name, text }: BadFile): SetupError {
 }
 
 /** Give `file` to the reader as a reader would: typed into the text box and read, or dropped. */
-async function give(page: Page, root: Locator, file: BadFile): Promise<void> {
+async function give(root: Locator, file: BadFile): Promise<void> {
   if (file.given === 'paste') {
     await root.locator('[data-field="paste"]').fill(file.text);
     await root.locator('[data-field="name"]').fill(file.name);
     await root.locator('[data-action="read"]').click();
     return;
   }
-  const dataTransfer = await page.evaluateHandle(({ name, text }) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([text], name));
-    return transfer;
-  }, file);
-  await root.locator('.training-config-drop').dispatchEvent('drop', { dataTransfer });
+  await dropFiles(root.locator('.training-config-drop'), [fileOfText(file.name, file.text)]);
 }
 
 /** Each error line's text outside its code (the file and the key), joined. */
@@ -81,7 +77,7 @@ describe('the training-config reader’s errors in Chinese', () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/zh-cn/tools/training-config/`, READER);
       for (const [index, file] of BAD_FILES.entries()) {
-        await give(page, root, file);
+        await give(root, file);
         await expect.poll(() => root.locator('[data-error]').count()).toBe(index + 1);
       }
       const errors = BAD_FILES.map(errorOf);
@@ -117,7 +113,7 @@ describe('the training-config reader’s errors in Chinese', () => {
     const file = BAD_FILES.find(({ name }) => name === 'qlora.yaml') ?? BAD_FILES[0]!;
     await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(page, `${baseUrl}/tools/training-config/`, READER);
-      await give(page, root, file);
+      await give(root, file);
       await expect.poll(() => root.locator('[data-error]').allTextContents()).toEqual([setupErrorLine(errorOf(file))]);
       expect(await root.innerText()).not.toMatch(HAN);
     });

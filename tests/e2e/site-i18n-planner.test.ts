@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MESSAGES } from '../../src/i18n/messages/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { englishSentences } from './support/catalogue-english';
+import { dropFiles, fileOnDisk } from './support/file-drop';
 import { HAN, ENGLISH_RUN } from '../support/chinese-text';
 
 /**
@@ -131,15 +131,7 @@ describe('the planner and the training-config reader in Chinese', () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/zh-cn/tools/training-config/`, READER);
       expect(await root.locator('[data-field="paste"]').getAttribute('placeholder')).toBe(ZH.trainingConfig.pastePlaceholder);
-      const dataTransfer = await page.evaluateHandle(
-        (given) => {
-          const transfer = new DataTransfer();
-          for (const { text, name } of given) transfer.items.add(new File([text], name));
-          return transfer;
-        },
-        files.map((file) => ({ text: readFileSync(file, 'utf8'), name: basename(file) })),
-      );
-      await root.locator('.training-config-drop').dispatchEvent('drop', { dataTransfer });
+      await dropFiles(root.locator('.training-config-drop'), files.map(fileOnDisk));
       await page.waitForSelector(`${READER} [data-mapping]`);
       expect(await root.locator('[data-mapping] caption').textContent()).toBe(ZH.trainingConfig.tableCaption);
       expect(await root.locator('[data-mapping] thead').innerText()).toContain(ZH.trainingConfig.effect);

@@ -6,6 +6,7 @@ import { MESSAGES } from '../../src/i18n/messages/index';
 import { combineReadings, effectText, readTrainingConfig, type FileReading } from '../../src/setup/index';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 import { HAN, ENGLISH_RUN } from '../support/chinese-text';
+import { dropFiles, fileOfText } from './support/file-drop';
 
 /**
  * The training-config reader's reasons on its 简体中文 page (issue #33 item 3): every tool's fixture files dropped in
@@ -37,19 +38,18 @@ function readingsOf(files: readonly { name: string; text: string }[]): FileReadi
   });
 }
 
-async function dropFiles(page: Page, root: Locator, files: readonly { name: string; text: string }[]): Promise<void> {
+/** Drops a tool's files on the reader, cleared of the tool before, and waits for their mapping. */
+async function dropToolFiles(page: Page, root: Locator, files: readonly { name: string; text: string }[]): Promise<void> {
   // The files of the tool before are cleared first, so each mapping is one tool's own.
   const clear = root.locator('button[data-action="clear"]');
   if ((await clear.count()) > 0) {
     await clear.click();
     await page.waitForSelector(`${READER} [data-mapping]`, { state: 'detached' });
   }
-  const dataTransfer = await page.evaluateHandle((given) => {
-    const transfer = new DataTransfer();
-    for (const { text, name } of given) transfer.items.add(new File([text], name));
-    return transfer;
-  }, files);
-  await root.locator('.training-config-drop').dispatchEvent('drop', { dataTransfer });
+  await dropFiles(
+    root.locator('.training-config-drop'),
+    files.map(({ name, text }) => fileOfText(name, text)),
+  );
   await page.waitForSelector(`${READER} [data-mapping]`);
 }
 
@@ -80,7 +80,7 @@ describe('the training-config reader’s reasons in Chinese', () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/zh-cn/tools/training-config/`, READER);
       for (const { tool, files } of TOOLS) {
-        await dropFiles(page, root, files);
+        await dropToolFiles(page, root, files);
         const mapping = combineReadings(readingsOf(files));
         const reasoned = mapping.lines.filter((line) => line.effect.kind !== 'option' && line.effect.kind !== 'names-file');
         const effects = await root.locator('[data-mapping] tbody tr td:nth-child(3)').allInnerTexts();
@@ -105,7 +105,7 @@ describe('the training-config reader’s reasons in Chinese', () => {
     expect(reasoned.length).toBeGreaterThan(0);
     await withRecordingPage(browser, baseUrl, async (page) => {
       const root = await openIsland(page, `${baseUrl}/tools/training-config/`, READER);
-      await dropFiles(page, root, files);
+      await dropToolFiles(page, root, files);
       const effects = await root.locator('[data-mapping] tbody tr td:nth-child(3)').allInnerTexts();
       for (const line of reasoned) expect(effects).toContain(effectText(line));
       expect(await root.innerText()).not.toMatch(HAN);

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runCommand } from '../../src/cli/command';
 import { estimateCommand, type EstimateJson } from '../../src/cli/estimate-command';
 import { seriousAxeViolations } from './support/axe';
+import { dropFiles, fileOnDisk } from './support/file-drop';
 import { launchBrowser, openIsland, withRecordingPage } from '../../scripts/browser/browser';
 
 /**
@@ -26,17 +26,9 @@ describe('training-config reader', () => {
     await withRecordingPage(browser, baseUrl, async (page, problems) => {
       const root = await openIsland(page, `${baseUrl}/tools/training-config/`, ROOT);
       const files = ['llama-factory/llama3_full_sft.yaml', 'llama-factory/ds_z3_config.json'].map(fixture);
-      const dataTransfer = await page.evaluateHandle(
-        (given) => {
-          const transfer = new DataTransfer();
-          for (const { text, name } of given) transfer.items.add(new File([text], name));
-          return transfer;
-        },
-        files.map((file) => ({ text: readFileSync(file, 'utf8'), name: basename(file) })),
-      );
       const requests: string[] = [];
       page.on('request', (request) => requests.push(request.url()));
-      await root.locator('.training-config-drop').dispatchEvent('drop', { dataTransfer });
+      await dropFiles(root.locator('.training-config-drop'), files.map(fileOnDisk));
       await page.waitForSelector(`${ROOT} [data-mapping]`);
       const { code, stdout } = runCommand(estimateCommand, [
         '--model',

@@ -45,6 +45,14 @@ export function gapLines(items: readonly GapItem[], words: RuntimeWords = LAB_EN
   return items.filter((item) => item.bytes !== 0).map((item) => words.gapLine(signedMiB(item.bytes), words.gapItems[item.cause]));
 }
 
+/** What a side's sentence quotes: measured over the runtime model's peak, and that peak's difference from PyTorch's. */
+function sideFigures(measuredBytes: number, gap: ItemisedGap, pytorchBytes: number, words: RuntimeWords) {
+  return {
+    ratio: formatRatio(measuredBytes / gap.runtime.peakBytes),
+    difference: words.difference(signedMiB(gap.runtime.peakBytes - pytorchBytes)),
+  };
+}
+
 /** The sentence for one modelled side. */
 export function describeRuntimeSide(
   label: string,
@@ -53,8 +61,7 @@ export function describeRuntimeSide(
   pytorchBytes: number,
   words: RuntimeWords = LAB_EN.runtime,
 ): string {
-  const ratio = formatRatio(measuredBytes / gap.runtime.peakBytes);
-  const difference = words.difference(signedMiB(gap.runtime.peakBytes - pytorchBytes));
+  const { ratio, difference } = sideFigures(measuredBytes, gap, pytorchBytes, words);
   const percent = Math.round(CLOSE_WITHIN * 100);
   switch (runtimeVerdict(measuredBytes, gap, pytorchBytes)) {
     case 'agrees':
@@ -78,7 +85,6 @@ export function describeUncheckedRuntimeSide(
   pytorchBytes: number,
   words: RuntimeWords = LAB_EN.runtime,
 ): string {
-  const ratio = formatRatio(measuredBytes / gap.runtime.peakBytes);
-  const difference = words.difference(signedMiB(gap.runtime.peakBytes - pytorchBytes));
+  const { ratio, difference } = sideFigures(measuredBytes, gap, pytorchBytes, words);
   return words.unchecked(label, ratio, difference, words.uncheckedWords);
 }

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openIsland } from '../../../scripts/browser/browser';
+import { dropFiles, fileOnDisk } from './file-drop';
 
 /**
  * Opens the diagnose tool `tool` at `url`, waits for its analysis worker, drops the file at `file` on it as a reader
@@ -18,16 +17,8 @@ export async function dropOnTool(
   const selector = `[data-tool="${tool}"]`;
   const root = await openIsland(page, url, selector);
   await page.waitForSelector(`${selector}[data-worker="ready"]`);
-  const dataTransfer = await page.evaluateHandle(
-    ({ base64, name }) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
-      return transfer;
-    },
-    { base64: readFileSync(file).toString('base64'), name: basename(file) },
-  );
   opened();
-  await root.locator('.diag-input').dispatchEvent('drop', { dataTransfer });
+  await dropFiles(root.locator('.diag-input'), [fileOnDisk(file)]);
   await page.waitForFunction(
     (sel) => ['done', 'error'].includes(document.querySelector<HTMLElement>(sel)?.dataset['state'] ?? ''),
     selector,
