@@ -12,8 +12,8 @@ import {
   type ModelConfig,
   type MoeShape,
 } from './model.ts';
-import type { FieldError, FieldProblem } from './options.ts';
-import { wordRule, type BrokenRule } from './rule-words.ts';
+import type { FieldError } from './options.ts';
+import { ruleError, type BrokenRule } from './rule-words.ts';
 import { FP8_BLOCK, type WeightFormat } from './weight-formats.ts';
 import { wordNotice, type Notice } from './warnings.ts';
 
@@ -127,16 +127,11 @@ class KeyReader {
     this.used.add(key);
     const value = this.json[key];
     if (value === undefined || value === null) {
-      if (fallback === undefined) this.reject(key, 'is missing; the model cannot be counted without it', { kind: 'missing' });
+      if (fallback === undefined) this.fail(key, { code: 'missing' });
       return fallback;
     }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_DIMENSION) {
-      this.reject(key, `must be a whole number from ${min} to ${MAX_DIMENSION}, got ${JSON.stringify(value)}`, {
-        kind: 'out-of-range',
-        value: JSON.stringify(value),
-        min,
-        max: MAX_DIMENSION,
-      });
+      this.fail(key, { code: 'outOfRange', params: { value: JSON.stringify(value), min, max: MAX_DIMENSION } });
       return undefined;
     }
     return value;
@@ -148,10 +143,7 @@ class KeyReader {
     const value = this.json[key];
     if (value === undefined || value === null) return fallback;
     if (typeof value !== 'boolean') {
-      this.reject(key, `must be true or false, got ${JSON.stringify(value)}`, {
-        kind: 'not-true-or-false',
-        value: JSON.stringify(value),
-      });
+      this.fail(key, { code: 'notTrueOrFalse', params: { value: JSON.stringify(value) } });
       return fallback;
     }
     return value;
@@ -173,12 +165,7 @@ class KeyReader {
 
   /** Record a broken rule on `key`: the key then its English sentence, and the rule as data (no bare message). */
   fail(key: string, rule: BrokenRule): void {
-    this.reject(key, wordRule(rule), { kind: 'rule', rule });
-  }
-
-  /** Record a value check every key shares: its English message, and the same as data. */
-  private reject(key: string, message: string, problem: FieldProblem): void {
-    this.errors.push({ field: `${this.prefix}${key}`, message: `${this.prefix}${key} ${message}`, problem });
+    this.errors.push(ruleError(`${this.prefix}${key}`, rule, `${this.prefix}${key} `));
   }
 
   /** Keys present in the file that were read, metadata aside. */
@@ -203,31 +190,16 @@ function toObject(input: unknown): { json: Json } | { error: FieldError } {
   let value = input;
   if (typeof input === 'string') {
     const bytes = utf8Bytes(input);
-    if (bytes > MAX_CONFIG_JSON_BYTES)
-      return {
-        error: {
-          field: 'config',
-          message: `config.json is ${bytes} bytes, over the 1 MB limit; a model's config.json is a few KB`,
-          problem: { kind: 'file-too-large', bytes },
-        },
-      };
+    if (bytes > MAX_CONFIG_JSON_BYTES) return { error: ruleError('config', { code: 'fileTooLarge', params: { bytes } }) };
     try {
       value = JSON.parse(input);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return {
-        error: { field: 'config', message: `config.json is not valid JSON: ${reason}`, problem: { kind: 'not-json', reason } },
-      };
+      return { error: ruleError('config', { code: 'notJson', params: { reason } }) };
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return {
-      error: {
-        field: 'config',
-        message: 'config.json must hold one JSON object ({ "hidden_size": …, … })',
-        problem: { kind: 'not-an-object' },
-      },
-    };
+    return { error: ruleError('config', { code: 'notAnObject' }) };
   return { json: value as Json };
 }
 

@@ -6,7 +6,7 @@
  * models/transformers/transformer_wan.py lines 571–590, `FluxTransformer2DModel` in transformer_flux.py lines 612–626,
  * `SD3Transformer2DModel` in transformer_sd3.py lines 119–137).
  */
-import { ruleError, wordRule, type BrokenRule } from './rule-words.ts';
+import { ruleError, type BrokenRule } from './rule-words.ts';
 import { MAX_CONFIG_JSON_BYTES } from './config-json.ts';
 import type { FieldError } from './options.ts';
 
@@ -128,7 +128,7 @@ class DiffusersKeys {
 
   /** Record a broken rule on `key`: the key then its English sentence, and the rule as data (no bare message). */
   private fail(key: string, rule: BrokenRule): number {
-    this.errors.push({ field: key, message: `${key}: ${wordRule(rule)}`, problem: { kind: 'rule', rule } });
+    this.errors.push(ruleError(key, rule, `${key}: `));
     return 1;
   }
 

@@ -83,11 +83,7 @@ function oneOf<T extends string>(
   if (raw === undefined) return undefined;
   const found = values.find((v) => v === raw);
   if (found === undefined) {
-    errors.push({
-      field,
-      message: `expected ${values.join(', ')}, got ${String(raw)}`,
-      problem: { kind: 'not-a-choice', value: String(raw), allowed: values },
-    });
+    errors.push(ruleError(field, { code: 'notAChoice', params: { value: String(raw), allowed: values } }));
   }
   return found;
 }
@@ -96,11 +92,7 @@ function wholeNumber(raw: string | boolean | undefined, field: string, errors: F
   if (raw === undefined) return undefined;
   const value = typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : Number.NaN;
   if (!Number.isFinite(value)) {
-    errors.push({
-      field,
-      message: `expected a number, got ${String(raw)}`,
-      problem: { kind: 'not-a-number', value: String(raw) },
-    });
+    errors.push(ruleError(field, { code: 'notANumber', params: { value: String(raw) } }));
   }
   return value;
 }

@@ -155,11 +155,9 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
     ['height', o.height],
   ] as const) {
     if (!Number.isInteger(value) || value < multiple || value > MAX_SIDE)
-      errors.push({
-        field: 'resolution',
-        message: `${side} must be a whole number of pixels from ${multiple} to ${MAX_SIDE}, got ${value}`,
-        problem: { kind: 'out-of-range', value: String(value), min: multiple, max: MAX_SIDE },
-      });
+      errors.push(
+        ruleError('resolution', { code: 'outOfRange', params: { side, value: String(value), min: multiple, max: MAX_SIDE } }),
+      );
     else if (value % multiple !== 0)
       errors.push(
         ruleError('resolution', {
@@ -177,11 +175,7 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
   }
   const temporal = pipeline.vae.temporalCompression;
   if (!Number.isInteger(o.frames) || o.frames < 1 || o.frames > MAX_FRAMES)
-    errors.push({
-      field: 'frames',
-      message: `must be a whole number from 1 to ${MAX_FRAMES}, got ${o.frames}`,
-      problem: { kind: 'out-of-range', value: String(o.frames), min: 1, max: MAX_FRAMES },
-    });
+    errors.push(ruleError('frames', { code: 'outOfRange', params: { value: String(o.frames), min: 1, max: MAX_FRAMES } }));
   else if (temporal === 1 && o.frames !== 1)
     errors.push(ruleError('frames', { code: 'imagesOneFrame', params: { pipeline: pipeline.pipeline, frames: o.frames } }));
   else if ((o.frames - 1) % temporal !== 0)
@@ -189,11 +183,7 @@ function checkOptions(o: DiffusionOptions, pipeline: PipelineSpec): FieldError[]
       ruleError('frames', { code: 'framesByTemporal', params: { temporal, frames: o.frames, pipeline: pipeline.pipeline } }),
     );
   if (o.steps !== undefined && !(Number.isInteger(o.steps) && o.steps >= 1 && o.steps <= MAX_STEPS))
-    errors.push({
-      field: 'steps',
-      message: `must be a whole number from 1 to ${MAX_STEPS}, got ${o.steps}`,
-      problem: { kind: 'out-of-range', value: String(o.steps), min: 1, max: MAX_STEPS },
-    });
+    errors.push(ruleError('steps', { code: 'outOfRange', params: { value: String(o.steps), min: 1, max: MAX_STEPS } }));
   const headroom = o.headroomPercent ?? DEFAULT_HEADROOM_PERCENT;
   if (!(headroom >= 0 && headroom < 100))
     errors.push(ruleError('headroom', { code: 'diffusionHeadroom', params: { value: headroom } }));

@@ -4,8 +4,8 @@
  * enumerations, booleans); ranges and combinations are checked by the option readers (`option-reader.ts`).
  */
 import { ESTIMATE_FLAG_TABLE, FLAGS, type FlagDefinition, type FlagTable } from './flag-table.ts';
-import type { EstimateOptions, FieldError, FieldProblem } from './options.ts';
-import { ruleError, wordRule, type BrokenRule } from './rule-words.ts';
+import type { EstimateOptions, FieldError } from './options.ts';
+import { ruleError, type BrokenRule } from './rule-words.ts';
 
 /** One raw flag value: text, a bare flag (true), or the values of a flag given more than once. */
 export type RawFlagValue = string | boolean | readonly string[];
@@ -47,41 +47,25 @@ export interface ParseFlagsOptions {
   ignoreUnknown?: boolean;
 }
 
-/** A broken rule's message and the rule as data, for a flag's error (`parseFlags` names the field). */
-function ruleProblem(rule: BrokenRule): { message: string; problem: FieldProblem } {
-  return { message: wordRule(rule), problem: { kind: 'rule', rule } };
-}
-
-/** One flag's value, or the message saying why it is not one and the same as data. */
-function parseValue(
-  name: string,
-  spec: FlagDefinition,
-  raw: RawFlagValue,
-): { value: FlagValue } | { message: string; problem: FieldProblem } {
+/** One flag's value, or the rule it breaks (`parseFlags` names the field). */
+function parseValue(name: string, spec: FlagDefinition, raw: RawFlagValue): { value: FlagValue } | { broken: BrokenRule } {
   if (spec.repeatable === true && typeof raw !== 'boolean')
     return { value: typeof raw === 'string' ? [raw.trim()] : raw.map((v) => v.trim()) };
-  if (typeof raw !== 'string' && typeof raw !== 'boolean') return ruleProblem({ code: 'flagTwice', params: { flag: name } });
+  if (typeof raw !== 'string' && typeof raw !== 'boolean') return { broken: { code: 'flagTwice', params: { flag: name } } };
   if (spec.kind === 'boolean') {
     const value = parseBoolean(raw);
-    return value === undefined
-      ? { message: `expected true or false, got '${String(raw)}'`, problem: { kind: 'not-true-or-false', value: String(raw) } }
-      : { value };
+    return value === undefined ? { broken: { code: 'notTrueOrFalse', params: { value: String(raw), quoted: true } } } : { value };
   }
   if (typeof raw !== 'string' || raw.trim() === '')
-    return ruleProblem({ code: 'flagWithoutValue', params: { flag: name, placeholder: spec.placeholder } });
+    return { broken: { code: 'flagWithoutValue', params: { flag: name, placeholder: spec.placeholder } } };
   if (spec.kind === 'number') {
     const value = parseNumberFlag(raw);
-    return value === undefined
-      ? { message: `expected a number, got '${raw}'`, problem: { kind: 'not-a-number', value: raw } }
-      : { value };
+    return value === undefined ? { broken: { code: 'notANumber', params: { value: raw, quoted: true } } } : { value };
   }
   if (spec.kind === 'enum') {
     const values = spec.values ?? [];
     if (!values.includes(raw)) {
-      return {
-        message: `invalid ${name}: '${raw}' (expected ${values.join(', ')})`,
-        problem: { kind: 'not-a-choice', value: raw, allowed: values },
-      };
+      return { broken: { code: 'notAChoice', params: { flag: name, value: raw, allowed: values, quoted: true } } };
     }
     return { value: spec.numeric === true ? Number(raw) : raw };
   }
@@ -115,11 +99,7 @@ export function parseFlags<D extends FlagDefinition>(
     if (alias !== undefined) {
       const on = typeof raw === 'object' ? undefined : parseBoolean(raw);
       if (on === undefined)
-        errors.push({
-          field: name,
-          message: `expected true or false, got '${String(raw)}'`,
-          problem: { kind: 'not-true-or-false', value: String(raw) },
-        });
+        errors.push(ruleError(name, { code: 'notTrueOrFalse', params: { value: String(raw), quoted: true } }));
       else if (on) options[alias.key] = alias.value;
       continue;
     }
@@ -129,7 +109,7 @@ export function parseFlags<D extends FlagDefinition>(
       continue;
     }
     const parsed = parseValue(name, spec, raw);
-    if ('message' in parsed) errors.push({ field: name, ...parsed });
+    if ('broken' in parsed) errors.push(ruleError(name, parsed.broken));
     else options[spec.key as D['key']] = parsed.value;
   }
   for (const alias of table.aliases) {

@@ -14,7 +14,7 @@ export {
   type StepSeconds,
   type TotalsOutcome,
 } from './estimate.ts';
-export type { EstimateOptions, FieldError, FieldProblem, Mode, ShownFieldError } from './options.ts';
+export type { EstimateOptions, FieldError, Mode, ShownFieldError } from './options.ts';
 export { MODES } from './options.ts';
 export {
   booleanFlag,

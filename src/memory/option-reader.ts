@@ -4,7 +4,7 @@
  * `EstimateOptions`; the planner reads its own flags' options with the same readers and messages.
  */
 import { ESTIMATE_FLAG_TABLE, type FlagDefinition, type FlagTable } from './flag-table.ts';
-import type { EstimateOptions, FieldError, FieldProblem } from './options.ts';
+import type { EstimateOptions, FieldError } from './options.ts';
 import type { Notice } from './warnings.ts';
 import { ruleError, type BrokenRule } from './rule-words.ts';
 
@@ -56,21 +56,12 @@ class Reader implements OptionReader<Record<string, unknown>> {
     this.errors.push(ruleError(this.table.of(key).flag, rule));
   }
 
-  /** Record an error of a value check every field shares: its English message, and the same as data. */
-  private reject(key: string, message: string, problem: FieldProblem): void {
-    this.errors.push({ field: this.table.of(key).flag, message, problem });
-  }
-
   keyword<T extends string | number>(key: string, allowed: readonly T[], derived?: T): T {
     const value = this.options[key];
     if (value !== undefined && (allowed as readonly unknown[]).includes(value)) return value as T;
     const spec = this.table.of(key);
     if (value !== undefined) {
-      this.reject(key, `invalid ${spec.flag}: ${String(value)} (expected ${allowed.join(', ')})`, {
-        kind: 'not-a-choice',
-        value: String(value),
-        allowed: allowed.map(String),
-      });
+      this.fail(key, { code: 'notAChoice', params: { flag: spec.flag, value: String(value), allowed: allowed.map(String) } });
     }
     return derived ?? tableDefault(spec, allowed);
   }
@@ -79,9 +70,8 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const value = this.number(key);
     if (value === undefined) return undefined;
     const { flag } = this.table.of(key);
-    if (!Number.isInteger(value)) this.reject(key, `${flag} must be a whole number, got ${value}`, { kind: 'not-whole', value });
-    else if (value < min)
-      this.reject(key, `${flag} must be at least ${min}, got ${value}`, { kind: 'below-minimum', value, min });
+    if (!Number.isInteger(value)) this.fail(key, { code: 'notWhole', params: { flag, value } });
+    else if (value < min) this.fail(key, { code: 'belowMinimum', params: { flag, value, min } });
     else return this.withinLimit(key, value);
     return undefined;
   }
@@ -90,7 +80,7 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const value = this.number(key);
     if (value === undefined) return undefined;
     if (value > 0) return this.withinLimit(key, value);
-    this.reject(key, `${this.table.of(key).flag} must be above 0, got ${value}`, { kind: 'not-positive', value });
+    this.fail(key, { code: 'notPositive', params: { flag: this.table.of(key).flag, value } });
     return undefined;
   }
 
@@ -98,7 +88,7 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const value = this.options[key];
     if (value === undefined) return fallback;
     if (typeof value !== 'boolean') {
-      this.reject(key, `${this.table.of(key).flag} must be true or false`, { kind: 'not-true-or-false', value: String(value) });
+      this.fail(key, { code: 'notTrueOrFalse', params: { flag: this.table.of(key).flag, value: String(value) } });
       return fallback;
     }
     return value;
@@ -109,10 +99,7 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const value = this.options[key];
     if (value === undefined) return undefined;
     if (typeof value === 'number' && Number.isFinite(value)) return value;
-    this.reject(key, `${this.table.of(key).flag} must be a number, got ${String(value)}`, {
-      kind: 'not-a-number',
-      value: String(value),
-    });
+    this.fail(key, { code: 'notANumber', params: { flag: this.table.of(key).flag, value: String(value) } });
     return undefined;
   }
 
@@ -121,7 +108,7 @@ class Reader implements OptionReader<Record<string, unknown>> {
     const spec = this.table.of(key);
     const max = spec.max ?? MAX_COUNT;
     if (value <= max) return value;
-    this.reject(key, `${spec.flag} is too large (${value} > ${max})`, { kind: 'too-large', value, max });
+    this.fail(key, { code: 'tooLarge', params: { flag: spec.flag, value, max } });
     return undefined;
   }
 }

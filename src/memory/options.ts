@@ -193,7 +193,7 @@ export interface FieldError {
   /** What was expected and what was found, in English (the CLI's words). */
   message: string;
   /** The same as data, which a page in another language words: required, so no engine error is English only. */
-  problem: FieldProblem;
+  problem: BrokenRule;
 }
 
 /**
@@ -202,21 +202,3 @@ export interface FieldError {
  * which has no problem.
  */
 export type ShownFieldError = FieldError | { readonly field: string; readonly message: string; readonly problem?: undefined };
-
-/** What was wrong with one field's value, with the values the sentence needs. */
-export type FieldProblem =
-  | { readonly kind: 'not-a-number'; readonly value: string }
-  | { readonly kind: 'not-true-or-false'; readonly value: string }
-  | { readonly kind: 'not-a-choice'; readonly value: string; readonly allowed: readonly string[] }
-  | { readonly kind: 'not-whole'; readonly value: number }
-  | { readonly kind: 'below-minimum'; readonly value: number; readonly min: number }
-  | { readonly kind: 'not-positive'; readonly value: number }
-  | { readonly kind: 'too-large'; readonly value: number; readonly max: number }
-  // A config.json's keys and the file itself.
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'out-of-range'; readonly value: string; readonly min: number; readonly max: number }
-  | { readonly kind: 'file-too-large'; readonly bytes: number }
-  | { readonly kind: 'not-json'; readonly reason: string }
-  | { readonly kind: 'not-an-object' }
-  // A field's own rule, or a rule between fields (rule-words.ts).
-  | { readonly kind: 'rule'; readonly rule: BrokenRule };

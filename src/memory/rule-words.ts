@@ -1,16 +1,50 @@
 /**
- * The engine's field errors that are not one of the value checks every field shares (options.ts FieldProblem): a
+ * The engine's field errors as data: a code and its parameters, worded by one words object. The codes are the value
+ * checks every field shares (a number, a whole number, one of a list, a config.json's key present and in range) and each
  * field's own rule (headroom up to 50 %, a known model id) or a rule between fields (tp against the heads, ZeRO under an
- * offload), as data: a rule's code and its parameters, worded by one words object. The CLI prints the English words as
- * the error's message; a page words the same rule in its language from a catalogue typed by `RuleWords`. Every error
- * the option reader records is coded so (option-reader.ts takes no bare message), so none can reach a page in English
- * only.
+ * offload). The CLI prints the English words as the error's message; a page words the same error in its language from a
+ * catalogue typed by `RuleWords`. `ruleError` is the only way to make a field error, and it takes no bare message, so
+ * none can reach a page in English only.
  */
 import { wordCoded, type CodedSentence, type WordsOf } from '../base/coded-words.ts';
 import type { FieldError } from './options.ts';
 
 /** The English sentence of each rule's error, by code. */
 export const RULE_WORDS = {
+  // The value checks every field shares, in the phrasings their readers have always printed (the CLI's output must not
+  // change). With `flag`, the flag is the sentence's subject ("tp must be a number, got x": the option reader); without
+  // it the field's name stands outside the sentence, before it (a config.json's key: "hidden_size must be …") or beside
+  // it (a parser's flag: "--tp: expected a number, got 'x'"), and `quoted` is the flag parser's quoting of the raw
+  // text. A page shows the sentence beside its field, so another language's words leave `flag`, `side` and `quoted` out.
+  notANumber: (p: { flag?: string; value: string; quoted?: true }): string =>
+    p.flag === undefined ? `expected a number, got ${shown(p)}` : `${p.flag} must be a number, got ${p.value}`,
+  /** Without `flag`: after a config.json's key ("must be …"), or from the flag parser when `quoted` ("expected …"). */
+  notTrueOrFalse: (p: { flag?: string; value: string; quoted?: true }): string => {
+    if (p.flag !== undefined) return `${p.flag} must be true or false`;
+    return p.quoted === true ? `expected true or false, got ${shown(p)}` : `must be true or false, got ${p.value}`;
+  },
+  notAChoice: (p: { flag?: string; value: string; allowed: readonly string[]; quoted?: true }): string =>
+    p.flag === undefined
+      ? `expected ${p.allowed.join(', ')}, got ${p.value}`
+      : `invalid ${p.flag}: ${shown(p)} (expected ${p.allowed.join(', ')})`,
+  notWhole: (p: { flag: string; value: number }): string => `${p.flag} must be a whole number, got ${p.value}`,
+  belowMinimum: (p: { flag: string; value: number; min: number }): string =>
+    `${p.flag} must be at least ${p.min}, got ${p.value}`,
+  notPositive: (p: { flag: string; value: number }): string => `${p.flag} must be above 0, got ${p.value}`,
+  tooLarge: (p: { flag: string; value: number; max: number }): string => `${p.flag} is too large (${p.value} > ${p.max})`,
+  // A config.json's keys (after the key its reader puts first), and the file itself.
+  missing: (): string => 'is missing; the model cannot be counted without it',
+  /** `side` (width, height) is the subject of a diffusion resolution's check, in pixels. */
+  outOfRange: (p: { side?: string; value: string; min: number; max: number }): string =>
+    p.side === undefined
+      ? `must be a whole number from ${p.min} to ${p.max}, got ${p.value}`
+      : `${p.side} must be a whole number of pixels from ${p.min} to ${p.max}, got ${p.value}`,
+  fileTooLarge: (p: { bytes: number }): string =>
+    `config.json is ${p.bytes} bytes, over the 1 MB limit; a model's config.json is a few KB`,
+  /** `reason` is the JSON parser's own, in the runtime's language. */
+  notJson: (p: { reason: string }): string => `config.json is not valid JSON: ${p.reason}`,
+  notAnObject: (): string => 'config.json must hold one JSON object ({ "hidden_size": …, … })',
+  // Each field's own rule, and the rules between fields.
   tooManyGpus: (p: { gpus: number; max: number }): string =>
     `dp × tp × pp is ${p.gpus} GPUs; the engine models up to ${p.max.toLocaleString('en-US')} GPUs`,
   tpOnMlp: (): string => 'tensor parallelism is not modelled for the mlp arch; use --tp 1',
@@ -175,6 +209,11 @@ interface LayerWidths {
   readonly outFeatures: number;
 }
 
+/** A value check's raw text as its English quotes it. */
+function shown(p: { value: string; quoted?: true }): string {
+  return p.quoted === true ? `'${p.value}'` : p.value;
+}
+
 /** What a comma list held that is not allowed, as its error quotes it. */
 function foundWords(unknown: readonly string[]): string {
   return unknown.length === 0 ? 'an empty list' : `"${unknown.join(', ')}"`;
@@ -194,7 +233,10 @@ export function wordRule(rule: BrokenRule, words: RuleWords = RULE_WORDS): strin
   return wordCoded(rule, words);
 }
 
-/** The error of `rule` on `field`: its English sentence (the CLI's message), and the rule as data (a page's words). */
-export function ruleError(field: string, rule: BrokenRule): FieldError {
-  return { field, message: wordRule(rule), problem: { kind: 'rule', rule } };
+/**
+ * The error of `rule` on `field`: its English sentence (the CLI's message, after `lead`, the name a reader puts before
+ * it), and the rule as data (a page's words).
+ */
+export function ruleError(field: string, rule: BrokenRule, lead = ''): FieldError {
+  return { field, message: `${lead}${wordRule(rule)}`, problem: rule };
 }

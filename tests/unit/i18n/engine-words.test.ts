@@ -96,22 +96,22 @@ describe('the engine’s words in Chinese', () => {
       ['parallelism', { sp: 'perhaps' }],
       ['lora', { 'lora-rank': '0' }],
     ];
-    const kinds = new Set<string>();
+    const codes = new Set<string>();
     for (const [id, raw] of bad) {
       const computed = compute(id, { ...CALCULATORS[id].defaults, ...raw });
       expect(computed.ok, JSON.stringify(raw)).toBe(false);
       if (computed.ok) continue;
       for (const error of computed.errors) {
-        if (error.problem !== undefined) kinds.add(error.problem.kind);
+        codes.add(error.problem.code);
         expect(MESSAGES.en.engine.fieldError(error)).toBe(error.message);
         const chinese = ZH.engine.fieldError(error);
         expect(chinese, error.message).toMatch(CHINESE);
         expect(chinese).not.toContain(error.message);
       }
     }
-    // Every check a calculator's field can fail (`not-positive` guards the planner's amounts only).
-    expect([...kinds].sort()).toEqual(
-      ['below-minimum', 'not-a-choice', 'not-a-number', 'not-true-or-false', 'not-whole', 'too-large'].sort(),
+    // Every check a calculator's field can fail (`notPositive` guards the planner's amounts only).
+    expect([...codes].sort()).toEqual(
+      ['belowMinimum', 'notAChoice', 'notANumber', 'notTrueOrFalse', 'notWhole', 'tooLarge'].sort(),
     );
   });
 
@@ -159,7 +159,7 @@ describe('the engine’s words in Chinese', () => {
   });
 
   test('the image and video generation calculator’s field errors are worded in Chinese', () => {
-    const kinds = new Set<string>();
+    const codes = new Set<string>();
     for (const [flag, value] of [
       ['steps', 'many'],
       ['steps', '0'],
@@ -171,10 +171,10 @@ describe('the engine’s words in Chinese', () => {
       expect(computed.ok, `${flag}=${value}`).toBe(false);
       if (computed.ok) continue;
       for (const error of computed.errors) {
-        if (error.problem !== undefined) kinds.add(error.problem.kind);
+        codes.add(error.problem.code);
         expect(ZH.engine.fieldError(error), error.message).toMatch(CHINESE);
       }
     }
-    expect([...kinds].sort()).toEqual(['not-a-choice', 'not-a-number', 'out-of-range']);
+    expect([...codes].sort()).toEqual(['notAChoice', 'notANumber', 'outOfRange']);
   });
 });

@@ -267,7 +267,7 @@ describe('estimateTotals', () => {
         {
           field: flag,
           message: 'this configuration is too large to count exactly (one part alone would exceed 9 PB); check the sizes',
-          problem: { kind: 'rule', rule: { code: 'tooLargeToCount' } },
+          problem: { code: 'tooLargeToCount' },
         },
       ],
     };

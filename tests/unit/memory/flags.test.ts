@@ -172,7 +172,13 @@ describe('a flag table of its own: the same parser, readers and messages as the 
   test('parseFlags keeps what parses and names each value that does not', () => {
     expect(parseFlags({ count: '1k', stage: '3', tag: ['a', ' b '], share: 'x' }, table)).toEqual({
       options: { count: 1000, stage: 3, tag: ['a', 'b'] },
-      errors: [{ field: 'share', message: "expected a number, got 'x'", problem: { kind: 'not-a-number', value: 'x' } }],
+      errors: [
+        {
+          field: 'share',
+          message: "expected a number, got 'x'",
+          problem: { code: 'notANumber', params: { value: 'x', quoted: true } },
+        },
+      ],
     });
     expect(parseFlags({ count: ['1', '2'], tag: 'one' }, table)).toEqual({
       options: { tag: ['one'] },
@@ -180,7 +186,7 @@ describe('a flag table of its own: the same parser, readers and messages as the 
         {
           field: 'count',
           message: 'give --count once',
-          problem: { kind: 'rule', rule: { code: 'flagTwice', params: { flag: 'count' } } },
+          problem: { code: 'flagTwice', params: { flag: 'count' } },
         },
       ],
     });
@@ -192,12 +198,20 @@ describe('a flag table of its own: the same parser, readers and messages as the 
     expect(read.amount('share')).toBe(0.25);
     expect(read.keyword('stage', [1, 2, 3])).toBe(2);
     expect(read.errors).toEqual([
-      { field: 'count', message: 'count is too large (101 > 100)', problem: { kind: 'too-large', value: 101, max: 100 } },
+      {
+        field: 'count',
+        message: 'count is too large (101 > 100)',
+        problem: { code: 'tooLarge', params: { flag: 'count', value: 101, max: 100 } },
+      },
     ]);
     const below = createOptionReader({ share: -1 }, table);
     expect(below.amount('share')).toBeUndefined();
     expect(below.errors).toEqual([
-      { field: 'share', message: 'share must be above 0, got -1', problem: { kind: 'not-positive', value: -1 } },
+      {
+        field: 'share',
+        message: 'share must be above 0, got -1',
+        problem: { code: 'notPositive', params: { flag: 'share', value: -1 } },
+      },
     ]);
   });
 

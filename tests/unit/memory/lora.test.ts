@@ -99,7 +99,7 @@ describe('loraParams errors name the field', () => {
       {
         field: 'lora-targets',
         message: expect.stringContaining('transformer.h.{i}.attn.c_attn'),
-        problem: { kind: 'rule', rule: { code: 'fusedProjections', params: expect.objectContaining({ arch: 'gpt2' }) } },
+        problem: { code: 'fusedProjections', params: expect.objectContaining({ arch: 'gpt2' }) },
       },
     ]);
   });
@@ -119,7 +119,7 @@ describe('loraParams errors name the field', () => {
       {
         field: 'lora-rank',
         message: expect.stringContaining(String(rank)),
-        problem: { kind: 'rule', rule: { code: 'loraRankWhole', params: { rank } } },
+        problem: { code: 'loraRankWhole', params: { rank } },
       },
     ]);
   });

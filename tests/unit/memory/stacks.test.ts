@@ -313,7 +313,10 @@ describe('resolution order: an explicit option > the stack default > the flag ta
         {
           field: 'stack',
           message: expect.stringContaining('invalid stack: keras'),
-          problem: { kind: 'not-a-choice', value: 'keras', allowed: expect.arrayContaining(['hf-trainer', 'pytorch']) },
+          problem: {
+            code: 'notAChoice',
+            params: { flag: 'stack', value: 'keras', allowed: expect.arrayContaining(['hf-trainer', 'pytorch']) },
+          },
         },
       ]);
   });

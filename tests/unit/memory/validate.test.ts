@@ -43,7 +43,7 @@ describe('estimateMemory(invalid) returns { ok: false, errors } naming the field
   test('errors say what was expected and what was found', () => {
     const outcome = estimateMemory({ model: 'llama-2-7b', tp: 3 });
     // The rule comes as data too, for a page to word it in its language.
-    const problem = { kind: 'rule', rule: { code: 'headsByTp', params: { heads: 32, tp: 3 } } };
+    const problem = { code: 'headsByTp', params: { heads: 32, tp: 3 } };
     expect(outcome).toEqual({
       ok: false,
       errors: [{ field: 'tp', message: 'heads (32) must be divisible by tp (3)', problem }],

@@ -60,7 +60,7 @@ describe('the planner’s flags: defined, parsed and read like the engine’s', 
       {
         field: 'gpus',
         message: 'give --gpus once',
-        problem: { kind: 'rule', rule: { code: 'flagTwice', params: { flag: 'gpus' } } },
+        problem: { code: 'flagTwice', params: { flag: 'gpus' } },
       },
     ]);
     const priced = parsePlanFlags({ ...WORKED, price: ['rtx-4090=0.4/0.3/0.2', 'h100-80gb=none'] }, EXAMPLE_PRICES);
@@ -85,7 +85,7 @@ describe('the planner’s flags: defined, parsed and read like the engine’s', 
       {
         field: 'no-rent',
         message: 'give either --rent or --no-rent, not both',
-        problem: { kind: 'rule', rule: { code: 'flagAndAlias', params: { flag: 'rent', alias: 'no-rent' } } },
+        problem: { code: 'flagAndAlias', params: { flag: 'rent', alias: 'no-rent' } },
       },
     ]);
   });

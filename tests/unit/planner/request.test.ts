@@ -22,6 +22,6 @@ describe('a refused request', () => {
     const errors = parsed.ok ? [] : parsed.errors;
     expect(errors.map((e) => e.field)).toEqual(['gpus', 'global-batch', 'max-host-gb', 'epoch-tokens', 'price']);
     // The planner's own words carry no problem; the reader's checks do.
-    expect(errors.map((e) => e.problem?.kind)).toEqual(['below-minimum', undefined, 'not-positive', undefined, undefined]);
+    expect(errors.map((e) => e.problem?.code)).toEqual(['belowMinimum', undefined, 'notPositive', undefined, undefined]);
   });
 });

@@ -2,7 +2,6 @@ import { formatGiB } from '../../../base/bytes';
 import {
   wordRule,
   type ShownFieldError,
-  type FieldProblem,
   type MemoryLine,
   type PipelineStage,
   type RuleWords,
@@ -268,6 +267,20 @@ const count = new Intl.NumberFormat('zh-CN');
 
 /** The engine's field errors in 简体中文, by code (rule-words.ts); flags, keys and ids stay as the CLI spells them. */
 const RULES_ZH_CN: RuleWords = {
+  // The shared value checks sit next to their field on a page, so they leave its flag (or key, or side) out.
+  notANumber: ({ value }) => `需要一个数字，当前为“${value}”`,
+  notTrueOrFalse: ({ value }) => `只能是 true 或 false，当前为“${value}”`,
+  notAChoice: ({ value, allowed }) => `无效的取值“${value}”（可选：${allowed.join('、')}）`,
+  notWhole: ({ value }) => `必须是整数，当前为 ${value}`,
+  belowMinimum: ({ value, min }) => `至少为 ${min}，当前为 ${value}`,
+  notPositive: ({ value }) => `必须大于 0，当前为 ${value}`,
+  tooLarge: ({ value, max }) => `太大了（${value} > ${max}）`,
+  missing: () => '缺少这一项，没有它就无法计算模型',
+  outOfRange: ({ value, min, max }) => `必须是 ${min} 到 ${max} 之间的整数，当前为 ${value}`,
+  fileTooLarge: ({ bytes }) => `config.json 有 ${bytes} 字节，超过 1 MB 的上限；模型的 config.json 通常只有几 KB`,
+  // The parser's own reason is the browser's, in its language.
+  notJson: ({ reason }) => `config.json 不是合法的 JSON：${reason}`,
+  notAnObject: () => 'config.json 必须是一个 JSON 对象（{ "hidden_size": …, … }）',
   tooManyGpus: ({ gpus, max }) => `dp × tp × pp 共 ${count.format(gpus)} 张 GPU；引擎最多只建模 ${count.format(max)} 张`,
   tpOnMlp: () => 'mlp 架构不建模张量并行；请用 --tp 1',
   headsByTp: ({ heads, tp }) => `注意力头数（${heads}）必须能被 tp（${tp}）整除`,
@@ -376,39 +389,6 @@ const RULES_ZH_CN: RuleWords = {
   diffusionHeadroom: ({ value }) => `必须是 0 到 99 之间的百分比，当前为 ${value}`,
 };
 
-/** A field's problem in Chinese, next to the field (so the flag's name is not repeated). */
-function problemWords(problem: FieldProblem): string {
-  switch (problem.kind) {
-    case 'not-a-number':
-      return `需要一个数字，当前为“${problem.value}”`;
-    case 'not-true-or-false':
-      return `只能是 true 或 false，当前为“${problem.value}”`;
-    case 'not-a-choice':
-      return `无效的取值“${problem.value}”（可选：${problem.allowed.join('、')}）`;
-    case 'not-whole':
-      return `必须是整数，当前为 ${problem.value}`;
-    case 'below-minimum':
-      return `至少为 ${problem.min}，当前为 ${problem.value}`;
-    case 'not-positive':
-      return `必须大于 0，当前为 ${problem.value}`;
-    case 'too-large':
-      return `太大了（${problem.value} > ${problem.max}）`;
-    case 'missing':
-      return '缺少这一项，没有它就无法计算模型';
-    case 'out-of-range':
-      return `必须是 ${problem.min} 到 ${problem.max} 之间的整数，当前为 ${problem.value}`;
-    case 'file-too-large':
-      return `config.json 有 ${problem.bytes} 字节，超过 1 MB 的上限；模型的 config.json 通常只有几 KB`;
-    case 'not-json':
-      // The parser's own reason is the browser's, in its language.
-      return `config.json 不是合法的 JSON：${problem.reason}`;
-    case 'not-an-object':
-      return 'config.json 必须是一个 JSON 对象（{ "hidden_size": …, … }）';
-    case 'rule':
-      return wordRule(problem.rule, RULES_ZH_CN);
-  }
-}
-
 const STAGE_ZH_CN: Readonly<Record<PipelineStage, string>> = { only: '唯一', first: '第一个', last: '最后一个' };
 
 /** The estimate's warnings in 简体中文, by code; flags, file and API names stay as the CLI spells them. */
@@ -487,7 +467,8 @@ export const ENGINE_ZH_CN: typeof ENGINE_EN = {
   lineLabel: (line: MemoryLine): string => LINE_LABELS_ZH_CN[line.id] ?? line.id,
   device: { gpu: '', cpu: '主机内存：', nvme: 'NVMe：' },
   // An error without a problem was worded in the page's language by its maker (the planner's request, a Hub fetch).
-  fieldError: (error: ShownFieldError): string => (error.problem === undefined ? error.message : problemWords(error.problem)),
+  fieldError: (error: ShownFieldError): string =>
+    error.problem === undefined ? error.message : wordRule(error.problem, RULES_ZH_CN),
   warnings: WARNINGS_ZH_CN,
   rules: RULES_ZH_CN,
   // The engine words its assumptions in English only, and they vary with the settings: name what they are about, and
